@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef _RIND_INTERNAL_RNG_H
+#define _RIND_INTERNAL_RNG_H
+
+#include <rind/rng.h>
+#include <rind/internal/alg.h>
+
+struct rng_alg {
+	/*
+	 * Mix @src (additional input, may be empty) into the state, then
+	 * write @dlen bytes to @dst.  0 or a negative errno.
+	 */
+	int (*generate)(struct crypto_rng *tfm, const u8 *src, unsigned int slen,
+			u8 *dst, unsigned int dlen);
+	/* Seed with @seed (deterministic), or from the OS when @seed is NULL. */
+	int (*seed)(struct crypto_rng *tfm, const u8 *seed, unsigned int slen);
+	int (*init)(struct crypto_rng *tfm);	/* optional; seeds from the OS */
+	void (*exit)(struct crypto_rng *tfm);	/* optional; ctx wiped anyway */
+
+	unsigned int seedsize;			/* minimum deterministic seed */
+
+	struct crypto_alg base;
+};
+
+struct crypto_rng {
+	struct crypto_tfm base;
+};
+
+static inline struct rng_alg *__crypto_rng_alg(struct crypto_alg *alg)
+{
+	return container_of(alg, struct rng_alg, base);
+}
+
+static inline struct rng_alg *crypto_rng_alg(struct crypto_rng *tfm)
+{
+	return __crypto_rng_alg(tfm->base.__crt_alg);
+}
+
+static inline void *crypto_rng_ctx(struct crypto_rng *tfm)
+{
+	return crypto_tfm_ctx(&tfm->base);
+}
+
+extern const struct crypto_type crypto_rng_type;
+
+int crypto_register_rng(struct rng_alg *alg);
+void crypto_unregister_rng(struct rng_alg *alg);
+int crypto_register_rngs(struct rng_alg *algs, int count);
+
+/*
+ * Fill @buf straight from getrandom(2) (looping over short reads and
+ * EINTR).  0 or a negative errno.  For seeding; everything else should
+ * use rind_get_random_bytes().
+ */
+int rind_getrandom(void *buf, size_t len);
+
+/*
+ * The per-thread generator behind rind_get_random_bytes(), provided by
+ * algs/drbg.c.
+ */
+int rind_drbg_thread_bytes(void *buf, size_t len);
+
+#endif /* _RIND_INTERNAL_RNG_H */
