@@ -67,7 +67,7 @@ int rind_der_finish(const struct rind_der *d);
 int rind_der_peek(const struct rind_der *d);
 
 /*
- * Read one element whose tag must be @tag: its contents in *val/*len.
+ * Read one element whose tag must be @tag: its contents in *val, *len.
  * -EKEYREJECTED on any other tag or a malformed header.
  */
 int rind_der_get(struct rind_der *d, u8 tag, const u8 **val, size_t *len);
@@ -84,7 +84,7 @@ int rind_der_enter(struct rind_der *d, u8 tag, struct rind_der *inner);
 
 /*
  * INTEGER, minimally encoded (no redundant leading 0x00/0xff), required
- * non-negative: *val/*len is the magnitude without the sign byte (for 0:
+ * non-negative: *val, *len is the magnitude without the sign byte (for 0:
  * one byte 0x00).  Negative integers are -EKEYREJECTED.
  */
 int rind_der_get_uint(struct rind_der *d, const u8 **val, size_t *len);
@@ -218,7 +218,7 @@ static inline size_t rind_base64_decoded_max(size_t n)
  * last carrying any '=' padding, "-----END <label>-----" with the same
  * label.  LF or CRLF line ends; only whitespace may precede the BEGIN line
  * or follow the END line; headers (encrypted PEM) are refused.  If @label
- * is non-NULL the block's label must equal it.  *label_out/*label_len
+ * is non-NULL the block's label must equal it.  *label_out, *label_len
  * (optional) point at the label inside @in.  Returns the DER length.
  */
 int rind_pem_decode(const char *in, size_t inlen, const char *label,
