@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Implementing a sig (signature) algorithm, as the kernel's
+ * <crypto/internal/sig.h>.  The front end (api/sig.c) checks pointers and
+ * calls the alg; the alg parses key formats (internal/keyfmt.h), hashes
+ * the message and enforces its own key policy.
+ */
+#ifndef _RIND_INTERNAL_SIG_H
+#define _RIND_INTERNAL_SIG_H
+
+#include <rind/sig.h>
+#include <rind/internal/alg.h>
+#include <rind/internal/testmgr.h>
+
+struct sig_alg {
+	/* Sign @msg into @sig (@siglen available): the length, or -errno. */
+	int (*sign)(struct crypto_sig *tfm, const void *msg, unsigned int msglen,
+		    void *sig, unsigned int siglen);
+	/* 0 or -EBADMSG (or another -errno for bad arguments). */
+	int (*verify)(struct crypto_sig *tfm, const void *sig, unsigned int siglen,
+		      const void *msg, unsigned int msglen);
+	int (*set_pub_key)(struct crypto_sig *tfm, const void *key, unsigned int keylen);
+	int (*set_priv_key)(struct crypto_sig *tfm, const void *key, unsigned int keylen);
+	/* Optional (-EOPNOTSUPP when absent). */
+	int (*generate_key)(struct crypto_sig *tfm);
+	int (*set_keygen_bits)(struct crypto_sig *tfm, unsigned int bits);
+	int (*export_pubkey)(struct crypto_sig *tfm, enum rind_key_format fmt,
+			     u8 *out, unsigned int outlen);
+	int (*export_privkey)(struct crypto_sig *tfm, enum rind_key_format fmt,
+			      u8 *out, unsigned int outlen);
+	/*
+	 * Optional batch entry points; the front end loops over sign/verify
+	 * when absent.  They set every reqs[i].err (and, signing, .siglen).
+	 */
+	void (*sign_batch)(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n);
+	void (*verify_batch)(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n);
+	unsigned int (*key_size)(struct crypto_sig *tfm);	/* bits */
+	unsigned int (*max_size)(struct crypto_sig *tfm);	/* signature bytes */
+	int (*init)(struct crypto_sig *tfm);
+	void (*exit)(struct crypto_sig *tfm);	/* the ctx is wiped afterwards anyway */
+
+	struct crypto_alg base;
+};
+
+struct crypto_sig {
+	struct crypto_tfm base;
+};
+
+static inline struct sig_alg *__crypto_sig_alg(struct crypto_alg *alg)
+{
+	return container_of(alg, struct sig_alg, base);
+}
+
+static inline struct sig_alg *crypto_sig_alg(struct crypto_sig *tfm)
+{
+	return __crypto_sig_alg(tfm->base.__crt_alg);
+}
+
+static inline void *crypto_sig_ctx(struct crypto_sig *tfm)
+{
+	return crypto_tfm_ctx(&tfm->base);
+}
+
+extern const struct crypto_type crypto_sig_type;
+
+int crypto_register_sig(struct sig_alg *alg);
+void crypto_unregister_sig(struct sig_alg *alg);
+int crypto_register_sigs(struct sig_alg *algs, int count);
+int crypto_grab_sig(struct crypto_spawn *spawn, struct crypto_alg *inst,
+		    const char *name, u32 type, u32 mask);
+struct crypto_sig *crypto_spawn_sig(struct crypto_spawn *spawn);
+
+/*
+ * Known-answer vectors for the sig front end's self-test runner
+ * (alg_test_sig, the type's testmgr hook): register an alg_test_desc with
+ * .test = NULL and .suite.priv pointing at a struct sig_test_suite.
+ *
+ * A vector with @privkey: the key is set, and if @pubkey is given the
+ * exported raw public key must equal it; the message is signed and, for
+ * a deterministic algorithm (!@randomized), the signature must equal
+ * @sig; the fresh signature must verify.  Every vector then sets @pubkey
+ * (when given) on a fresh tfm and verifies @sig, which must give 0, or
+ * -EBADMSG when @must_fail.
+ */
+struct sig_testvec {
+	const char *privkey;		/* NULL: verify-only vector */
+	const char *pubkey;		/* NULL: taken from the private key */
+	const char *msg;
+	const char *sig;
+	unsigned int privkey_size;
+	unsigned int pubkey_size;
+	unsigned int msg_size;
+	unsigned int sig_size;
+	bool randomized;		/* signatures differ per call */
+	bool must_fail;
+};
+
+struct sig_test_suite {
+	const struct sig_testvec *vecs;
+	unsigned int count;
+};
+
+int alg_test_sig(const struct alg_test_desc *desc, struct crypto_alg *alg);
+
+#endif /* _RIND_INTERNAL_SIG_H */
