@@ -43,6 +43,29 @@ static inline void *crypto_rng_ctx(struct crypto_rng *tfm)
 
 extern const struct crypto_type crypto_rng_type;
 
+/*
+ * Known-answer vectors for the rng type's runner: reset with @seed, then
+ * generate @olen bytes with additional input @addin (may be empty) twice;
+ * the two outputs concatenated must equal @out (2 * @olen bytes).
+ */
+struct rng_testvec {
+	const char *seed;
+	const char *addin;
+	const char *out;
+	unsigned int slen;
+	unsigned int alen;
+	unsigned int olen;
+};
+
+struct rng_test_suite {
+	const struct rng_testvec *vecs;
+	unsigned int count;
+};
+
+struct alg_test_desc;
+/* The rng type's self-test runner (desc->suite.priv: struct rng_test_suite). */
+int alg_test_rng(const struct alg_test_desc *desc, struct crypto_alg *alg);
+
 int crypto_register_rng(struct rng_alg *alg);
 void crypto_unregister_rng(struct rng_alg *alg);
 int crypto_register_rngs(struct rng_alg *algs, int count);
@@ -59,5 +82,14 @@ int rind_getrandom(void *buf, size_t len);
  * algs/drbg.c.
  */
 int rind_drbg_thread_bytes(void *buf, size_t len);
+
+/*
+ * Test hooks (algs/drbg.c): the reseed interval of every generator that
+ * is not deterministic (defaults 1 MiB and 60 s; 0 keeps the current
+ * value), and the number of times the calling thread's generator has been
+ * seeded from the OS.
+ */
+void rind_drbg_set_reseed_interval(u64 bytes, u64 nsec);
+u64 rind_drbg_thread_seed_count(void);
 
 #endif /* _RIND_INTERNAL_RNG_H */
