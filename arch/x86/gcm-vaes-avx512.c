@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gcm-aes-vaes-avx512: AES-GCM with VAES and VPCLMULQDQ on 512-bit
+ * registers (four blocks per register).
+ * CPU features: AES-NI, PCLMULQDQ, AVX2, AVX512F, AVX512VL, AVX512BW, VAES,
+ * VPCLMULQDQ.
+ *
+ * Sixteen blocks (four registers) are encrypted per loop iteration with
+ * GHASH of sixteen ciphertext blocks stitched between the AES rounds; the
+ * sixteen products by H^16 .. H^1 are summed before one reduction per
+ * 128-bit lane, and the four lanes are then added.  The last 1..255 bytes
+ * go through masked loads and stores, the tail's blocks multiplied by the
+ * powers that make them line up with the end of the message.
+ *
+ * GHASH representation as in gcm-aesni.c: blocks byte-reversed (bit
+ * reflected), powers of H stored times x^-1, reduction by two carry-less
+ * multiplications with 0xc2 << 56.
+ */
+#include <immintrin.h>
+#include <limits.h>
+#include <rind/internal/aead.h>
+#include <rind/internal/testmgr.h>
+#include <rind/internal/util.h>
+
+#define TGT __attribute__((target("aes,pclmul,ssse3,avx2,avx512f,avx512vl,avx512bw,vaes,vpclmulqdq")))
+#define INL static inline __attribute__((always_inline)) TGT
+
+struct gcm_vaes_ctx {
+	__m512i rkz[15];	/* round keys, each broadcast to the four lanes */
+	/*
+	 * hpow[i] = H^(16-i) * x^-1 (reflected) for i < 16, so that sixteen
+	 * consecutive blocks line up with hpow[0..15]; four zero entries
+	 * follow for the tail's shifted loads.
+	 */
+	__m128i hpow[20];
+	unsigned int rounds;
+};
+
+#define XOR3(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0x96)
+
+INL __m128i bswap128(__m128i x)
+{
+	return _mm_shuffle_epi8(x, _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8,
+						 7, 6, 5, 4, 3, 2, 1, 0));
+}
+
+INL __m512i bswap512(__m512i x)
+{
+	return _mm512_shuffle_epi8(x, _mm512_broadcast_i32x4(
+		_mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)));
+}
+
+/* ---- AES ---- */
+
+TGT static u32 vaes_subword(u32 w)
+{
+	__m128i x = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)w), 0);
+
+	return (u32)_mm_cvtsi128_si32(_mm_aeskeygenassist_si128(x, 0));
+}
+
+/* FIPS 197 key expansion, SubWord by AESKEYGENASSIST (no tables). */
+TGT static int vaes_expandkey(__m128i *rk, unsigned int *rounds, const u8 *key,
+			      unsigned int keylen)
+{
+	u32 w[60], t, rc = 1;
+	unsigned int nk = keylen / 4, total, i;
+
+	if (keylen != 16 && keylen != 24 && keylen != 32)
+		return -EINVAL;
+	*rounds = nk + 6;
+	total = 4 * (*rounds + 1);
+	for (i = 0; i < nk; i++)
+		w[i] = get_unaligned_le32(key + 4 * i);
+	for (i = nk; i < total; i++) {
+		t = w[i - 1];
+		if (i % nk == 0) {
+			t = vaes_subword(ror32(t, 8)) ^ rc;
+			rc = (rc << 1) ^ ((rc >> 7) * 0x11b);
+		} else if (nk > 6 && i % nk == 4) {
+			t = vaes_subword(t);
+		}
+		w[i] = w[i - nk] ^ t;
+	}
+	for (i = 0; i <= *rounds; i++)
+		rk[i] = _mm_set_epi32((int)w[4 * i + 3], (int)w[4 * i + 2],
+				      (int)w[4 * i + 1], (int)w[4 * i]);
+	memzero_explicit(w, sizeof(w));
+	return 0;
+}
+
+INL __m128i aes_block(const struct gcm_vaes_ctx *ctx, __m128i x)
+{
+	unsigned int r;
+
+	x = _mm_xor_si128(x, _mm512_castsi512_si128(ctx->rkz[0]));
+	for (r = 1; r < ctx->rounds; r++)
+		x = _mm_aesenc_si128(x, _mm512_castsi512_si128(ctx->rkz[r]));
+	return _mm_aesenclast_si128(x, _mm512_castsi512_si128(ctx->rkz[ctx->rounds]));
+}
+
+/* ---- GHASH ---- */
+
+INL void clmul_acc128(__m128i a, __m128i h, __m128i *lo, __m128i *mi, __m128i *hi)
+{
+	*lo = _mm_xor_si128(*lo, _mm_clmulepi64_si128(a, h, 0x00));
+	*mi = _mm_ternarylogic_epi64(*mi, _mm_clmulepi64_si128(a, h, 0x01),
+				     _mm_clmulepi64_si128(a, h, 0x10), 0x96);
+	*hi = _mm_xor_si128(*hi, _mm_clmulepi64_si128(a, h, 0x11));
+}
+
+INL __m128i ghash_reduce128(__m128i lo, __m128i mi, __m128i hi)
+{
+	const __m128i c = _mm_set_epi64x(0, (long long)0xc200000000000000ULL);
+
+	mi = _mm_ternarylogic_epi64(mi, _mm_shuffle_epi32(lo, 0x4e),
+				    _mm_clmulepi64_si128(lo, c, 0x00), 0x96);
+	return _mm_ternarylogic_epi64(hi, _mm_shuffle_epi32(mi, 0x4e),
+				      _mm_clmulepi64_si128(mi, c, 0x00), 0x96);
+}
+
+INL __m128i ghash_mul128(__m128i a, __m128i hx)
+{
+	__m128i lo = _mm_setzero_si128(), mi = lo, hi = lo;
+
+	clmul_acc128(a, hx, &lo, &mi, &hi);
+	return ghash_reduce128(lo, mi, hi);
+}
+
+INL void clmul_acc(__m512i a, __m512i h, __m512i *lo, __m512i *mi, __m512i *hi)
+{
+	*lo = _mm512_xor_si512(*lo, _mm512_clmulepi64_epi128(a, h, 0x00));
+	*mi = XOR3(*mi, _mm512_clmulepi64_epi128(a, h, 0x01), _mm512_clmulepi64_epi128(a, h, 0x10));
+	*hi = _mm512_xor_si512(*hi, _mm512_clmulepi64_epi128(a, h, 0x11));
+}
+
+/* Reduce each lane, then add the four lanes. */
+INL __m128i ghash_reduce(__m512i lo, __m512i mi, __m512i hi)
+{
+	const __m512i c = _mm512_set1_epi64((long long)0xc200000000000000ULL);
+	__m256i y;
+	__m128i x;
+
+	mi = XOR3(mi, _mm512_shuffle_epi32(lo, 0x4e), _mm512_clmulepi64_epi128(lo, c, 0x00));
+	hi = XOR3(hi, _mm512_shuffle_epi32(mi, 0x4e), _mm512_clmulepi64_epi128(mi, c, 0x00));
+	y = _mm256_xor_si256(_mm512_castsi512_si256(hi), _mm512_extracti64x4_epi64(hi, 1));
+	x = _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256(y, 1));
+	return x;
+}
+
+INL __m512i hpow4(const struct gcm_vaes_ctx *ctx, unsigned int i)
+{
+	return _mm512_loadu_si512((const void *)&ctx->hpow[i]);
+}
+
+INL __mmask64 tail_mask(size_t bytes)
+{
+	return bytes >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << bytes) - 1);
+}
+
+/*
+ * Hash the zero-padded tail x[0..nv-1] (n16 blocks in all, 1..16) so that
+ * its last block meets H^1.
+ */
+INL __m128i ghash_tail(const struct gcm_vaes_ctx *ctx, __m128i acc, const __m512i *x,
+		       unsigned int n16)
+{
+	__m512i lo = _mm512_setzero_si512(), mi = lo, hi = lo;
+	unsigned int nv = (n16 + 3) / 4, v, base = 16 - n16;
+
+	clmul_acc(_mm512_xor_si512(x[0], _mm512_zextsi128_si512(acc)), hpow4(ctx, base),
+		  &lo, &mi, &hi);
+	for (v = 1; v < nv; v++)
+		clmul_acc(x[v], hpow4(ctx, base + 4 * v), &lo, &mi, &hi);
+	return ghash_reduce(lo, mi, hi);
+}
+
+/* Hash @len bytes, the last partial block padded with zeros. */
+TGT static __m128i ghash_pad(const struct gcm_vaes_ctx *ctx, __m128i acc, const u8 *p,
+			     size_t len)
+{
+	__m512i x[4];
+	unsigned int v;
+
+	while (len >= 256) {
+		__m512i lo = _mm512_setzero_si512(), mi = lo, hi = lo;
+
+		x[0] = _mm512_xor_si512(bswap512(_mm512_loadu_si512((const void *)p)),
+					_mm512_zextsi128_si512(acc));
+		clmul_acc(x[0], hpow4(ctx, 0), &lo, &mi, &hi);
+		for (v = 1; v < 4; v++)
+			clmul_acc(bswap512(_mm512_loadu_si512((const void *)(p + 64 * v))),
+				  hpow4(ctx, 4 * v), &lo, &mi, &hi);
+		acc = ghash_reduce(lo, mi, hi);
+		p += 256;
+		len -= 256;
+	}
+	if (len) {
+		unsigned int n16 = (unsigned int)((len + 15) / 16);
+
+		for (v = 0; v < 4; v++) {
+			size_t off = 64 * v;
+
+			x[v] = bswap512(_mm512_maskz_loadu_epi8(tail_mask(len > off ? len - off : 0),
+								(const void *)(p + off)));
+		}
+		acc = ghash_tail(ctx, acc, x, n16);
+	}
+	return acc;
+}
+
+/* ---- GCM ---- */
+
+#define ENC4(k)							\
+	do {								\
+		b0 = _mm512_aesenc_epi128(b0, (k));			\
+		b1 = _mm512_aesenc_epi128(b1, (k));			\
+		b2 = _mm512_aesenc_epi128(b2, (k));			\
+		b3 = _mm512_aesenc_epi128(b3, (k));			\
+	} while (0)
+
+/*
+ * Encrypt or decrypt @len bytes from @src to @dst (which may be equal),
+ * hashing the ciphertext into @acc; @ctr holds the reversed counter
+ * blocks J0+1 .. J0+4.
+ */
+TGT static __m128i gcm_vaes_ctr_ghash(const struct gcm_vaes_ctx *ctx, u8 *dst,
+				      const u8 *src, size_t len, __m512i ctr,
+				      __m128i acc, bool enc)
+{
+	const unsigned int rounds = ctx->rounds;
+	const __m512i four = _mm512_broadcast_i32x4(_mm_set_epi32(0, 0, 0, 4));
+	const __m512i rk0 = ctx->rkz[0];
+	bool pending = false;	/* enc: the previous group is still to hash */
+	unsigned int r, v;
+
+	while (len >= 256) {
+		__m512i b0, b1, b2, b3, x0, x1, x2, x3;
+		__m512i lo = _mm512_setzero_si512(), mi = lo, hi = lo;
+		const u8 *gp = enc ? dst - 256 : src;
+		bool hash = !enc || pending;
+
+		b0 = _mm512_xor_si512(bswap512(ctr), rk0);
+		ctr = _mm512_add_epi32(ctr, four);
+		b1 = _mm512_xor_si512(bswap512(ctr), rk0);
+		ctr = _mm512_add_epi32(ctr, four);
+		b2 = _mm512_xor_si512(bswap512(ctr), rk0);
+		ctr = _mm512_add_epi32(ctr, four);
+		b3 = _mm512_xor_si512(bswap512(ctr), rk0);
+		ctr = _mm512_add_epi32(ctr, four);
+
+		if (hash) {
+			x0 = bswap512(_mm512_loadu_si512((const void *)gp));
+			x1 = bswap512(_mm512_loadu_si512((const void *)(gp + 64)));
+			x2 = bswap512(_mm512_loadu_si512((const void *)(gp + 128)));
+			x3 = bswap512(_mm512_loadu_si512((const void *)(gp + 192)));
+			x0 = _mm512_xor_si512(x0, _mm512_zextsi128_si512(acc));
+			ENC4(ctx->rkz[1]);
+			clmul_acc(x0, hpow4(ctx, 0), &lo, &mi, &hi);
+			ENC4(ctx->rkz[2]);
+			clmul_acc(x1, hpow4(ctx, 4), &lo, &mi, &hi);
+			ENC4(ctx->rkz[3]);
+			clmul_acc(x2, hpow4(ctx, 8), &lo, &mi, &hi);
+			ENC4(ctx->rkz[4]);
+			clmul_acc(x3, hpow4(ctx, 12), &lo, &mi, &hi);
+			ENC4(ctx->rkz[5]);
+			acc = ghash_reduce(lo, mi, hi);
+		} else {
+			ENC4(ctx->rkz[1]);
+			ENC4(ctx->rkz[2]);
+			ENC4(ctx->rkz[3]);
+			ENC4(ctx->rkz[4]);
+			ENC4(ctx->rkz[5]);
+		}
+		for (r = 6; r < rounds; r++)
+			ENC4(ctx->rkz[r]);
+		{
+			const __m512i k = ctx->rkz[rounds];
+
+			b0 = _mm512_aesenclast_epi128(b0, k);
+			b1 = _mm512_aesenclast_epi128(b1, k);
+			b2 = _mm512_aesenclast_epi128(b2, k);
+			b3 = _mm512_aesenclast_epi128(b3, k);
+		}
+		b0 = _mm512_xor_si512(b0, _mm512_loadu_si512((const void *)src));
+		b1 = _mm512_xor_si512(b1, _mm512_loadu_si512((const void *)(src + 64)));
+		b2 = _mm512_xor_si512(b2, _mm512_loadu_si512((const void *)(src + 128)));
+		b3 = _mm512_xor_si512(b3, _mm512_loadu_si512((const void *)(src + 192)));
+		_mm512_storeu_si512((void *)dst, b0);
+		_mm512_storeu_si512((void *)(dst + 64), b1);
+		_mm512_storeu_si512((void *)(dst + 128), b2);
+		_mm512_storeu_si512((void *)(dst + 192), b3);
+		pending = enc;
+		src += 256;
+		dst += 256;
+		len -= 256;
+	}
+	if (pending)
+		acc = ghash_pad(ctx, acc, dst - 256, 256);
+
+	if (len) {
+		/* 1..255 bytes: up to four registers, masked. */
+		unsigned int n16 = (unsigned int)((len + 15) / 16);
+		unsigned int nv = (n16 + 3) / 4;
+		__m512i b[4], x[4];
+
+		for (v = 0; v < 4; v++) {
+			b[v] = _mm512_xor_si512(bswap512(ctr), rk0);
+			ctr = _mm512_add_epi32(ctr, four);
+		}
+		for (r = 1; r < rounds; r++) {
+			const __m512i k = ctx->rkz[r];
+
+			b[0] = _mm512_aesenc_epi128(b[0], k);
+			b[1] = _mm512_aesenc_epi128(b[1], k);
+			b[2] = _mm512_aesenc_epi128(b[2], k);
+			b[3] = _mm512_aesenc_epi128(b[3], k);
+		}
+		for (v = 0; v < 4; v++) {
+			size_t off = 64 * v;
+			__mmask64 m = tail_mask(len > off ? len - off : 0);
+			__m512i in = _mm512_maskz_loadu_epi8(m, (const void *)(src + off));
+			__m512i out = _mm512_xor_si512(_mm512_aesenclast_epi128(b[v], ctx->rkz[rounds]), in);
+
+			if (v < nv)
+				_mm512_mask_storeu_epi8((void *)(dst + off), m, out);
+			x[v] = bswap512(enc ? _mm512_maskz_mov_epi8(m, out) : in);
+		}
+		acc = ghash_tail(ctx, acc, x, n16);
+	}
+	return acc;
+}
+
+/* The whole of GCM over contiguous buffers; writes the 16-byte tag. */
+TGT static void gcm_vaes_core(const struct gcm_vaes_ctx *ctx, const u8 iv[12],
+			      const u8 *ad, size_t adlen, u8 *dst, const u8 *src,
+			      size_t len, bool enc, u8 tag[16])
+{
+	__m128i acc = _mm_setzero_si128(), j0, ej0;
+	__m512i ctr;
+	u8 blk[16];
+
+	memcpy(blk, iv, 12);
+	put_unaligned_be32(1, blk + 12);
+	j0 = _mm_loadu_si128((const __m128i *)blk);
+	ej0 = aes_block(ctx, j0);
+	j0 = bswap128(j0);
+
+	if (adlen)
+		acc = ghash_pad(ctx, acc, ad, adlen);
+	if (len) {
+		ctr = _mm512_add_epi32(_mm512_broadcast_i32x4(j0),
+				       _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1));
+		acc = gcm_vaes_ctr_ghash(ctx, dst, src, len, ctr, acc, enc);
+	}
+	acc = _mm_xor_si128(acc, _mm_set_epi64x((long long)((u64)adlen * 8),
+						(long long)((u64)len * 8)));
+	acc = ghash_mul128(acc, ctx->hpow[15]);
+	_mm_storeu_si128((__m128i *)tag, _mm_xor_si128(bswap128(acc), ej0));
+}
+
+TGT static int gcm_vaes_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
+{
+	struct gcm_vaes_ctx *ctx = crypto_aead_ctx(tfm);
+	__m128i rk[15], h, hp[16];
+	unsigned int rounds, i;
+	u64 hi, lo, m;
+	u8 hb[16];
+	int err;
+
+	err = vaes_expandkey(rk, &rounds, key, keylen);
+	if (err)
+		return err;
+	for (i = 0; i <= rounds; i++)
+		ctx->rkz[i] = _mm512_broadcast_i32x4(rk[i]);
+	ctx->rounds = rounds;
+	h = bswap128(aes_block(ctx, _mm_setzero_si128()));
+	_mm_storeu_si128((__m128i *)hb, h);
+	lo = get_unaligned_le64(hb);
+	hi = get_unaligned_le64(hb + 8);
+	/* H * x^-1: shift left (reflected), folding x^-1 = x^127 + x^6 + x + 1 */
+	m = 0 - (hi >> 63);
+	hi = (hi << 1) ^ (lo >> 63) ^ (m & 0xc200000000000000ULL);
+	lo = (lo << 1) ^ (m & 1);
+	hp[0] = _mm_set_epi64x((long long)hi, (long long)lo);
+	for (i = 1; i < 16; i++)
+		hp[i] = ghash_mul128(hp[i - 1], hp[0]);
+	for (i = 0; i < 16; i++)
+		ctx->hpow[i] = hp[15 - i];
+	for (i = 16; i < 20; i++)
+		ctx->hpow[i] = _mm_setzero_si128();
+	memzero_explicit(rk, sizeof(rk));
+	memzero_explicit(hp, sizeof(hp));
+	memzero_explicit(hb, sizeof(hb));
+	return 0;
+}
+
+static int gcm_vaes_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
+{
+	(void)tfm;
+	switch (authsize) {
+	case 4: case 8: case 12: case 13: case 14: case 15: case 16:
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Copy the AD to the destination when it is a different buffer. */
+static int gcm_copy_ad(struct aead_request *req, const u8 *ad)
+{
+	unsigned int assoclen = req->assoclen;
+	u8 *d;
+
+	if (req->src == req->dst || !assoclen)
+		return 0;
+	d = rind_sg_contig(req->dst, 0, assoclen);
+	if (d) {
+		if (d != ad)
+			memmove(d, ad, assoclen);
+		return 0;
+	}
+	if (sg_pcopy_from_buffer(req->dst, ~0u, ad, assoclen, 0) != assoclen)
+		return -EINVAL;
+	return 0;
+}
+
+static int gcm_vaes_crypt(struct aead_request *req, bool enc)
+{
+	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
+	const struct gcm_vaes_ctx *ctx = crypto_aead_ctx(tfm);
+	unsigned int authsize = crypto_aead_authsize(tfm);
+	unsigned int assoclen = req->assoclen, ptlen;
+	struct rind_sg_map adm = { 0 }, m;
+	const u8 *ad = NULL;
+	u8 tag[16], rtag[16];
+	int err;
+
+	if (enc) {
+		ptlen = req->cryptlen;
+	} else {
+		if (req->cryptlen < authsize)
+			return -EINVAL;
+		ptlen = req->cryptlen - authsize;
+	}
+	if ((u64)assoclen + ptlen + authsize > UINT_MAX)
+		return -EINVAL;
+	if (!enc && sg_pcopy_to_buffer(req->src, ~0u, rtag, authsize, assoclen + ptlen) != authsize)
+		return -EINVAL;
+
+	if (assoclen) {
+		ad = rind_sg_contig(req->src, 0, assoclen);
+		if (!ad) {
+			err = rind_sg_map_ro(&adm, req->src, 0, assoclen);
+			if (err)
+				return err;
+			ad = adm.src;
+		}
+		err = gcm_copy_ad(req, ad);
+		if (err)
+			goto out_ad;
+	}
+	err = rind_sg_map(&m, req->src, req->dst, assoclen, ptlen);
+	if (err)
+		goto out_ad;
+
+	gcm_vaes_core(ctx, req->iv, ad, assoclen, m.dst, m.src, ptlen, enc, tag);
+
+	if (enc) {
+		rind_sg_unmap(&m, true);
+		if (sg_pcopy_from_buffer(req->dst, ~0u, tag, authsize, assoclen + ptlen) != authsize)
+			err = -EINVAL;
+	} else {
+		if (crypto_memneq(tag, rtag, authsize)) {
+			memzero_explicit(m.dst, ptlen);
+			err = -EBADMSG;
+		}
+		rind_sg_unmap(&m, true);
+	}
+	memzero_explicit(tag, sizeof(tag));
+out_ad:
+	if (adm.bounce)
+		rind_sg_unmap(&adm, false);
+	return err;
+}
+
+static int gcm_vaes_encrypt(struct aead_request *req)
+{
+	return gcm_vaes_crypt(req, true);
+}
+
+static int gcm_vaes_decrypt(struct aead_request *req)
+{
+	return gcm_vaes_crypt(req, false);
+}
+
+static void gcm_vaes_exit(struct crypto_aead *tfm)
+{
+	memzero_explicit(crypto_aead_ctx(tfm), sizeof(struct gcm_vaes_ctx));
+}
+
+static struct aead_alg gcm_vaes_alg = {
+	.setkey		= gcm_vaes_setkey,
+	.setauthsize	= gcm_vaes_setauthsize,
+	.encrypt	= gcm_vaes_encrypt,
+	.decrypt	= gcm_vaes_decrypt,
+	.exit		= gcm_vaes_exit,
+	.ivsize		= 12,
+	.maxauthsize	= 16,
+	.chunksize	= 16,
+	.base = {
+		.cra_name		= "gcm(aes)",
+		.cra_driver_name	= "gcm-aes-vaes-avx512",
+		.cra_priority		= 800,
+		.cra_blocksize		= 1,
+		.cra_ctxsize		= sizeof(struct gcm_vaes_ctx),
+		.cra_module		= "x86",
+	},
+};
+
+/* Its known-answer tests are the "gcm(aes)" ones of algs/gcm.c. */
+static int gcm_vaes_avx512_mod_init(void)
+{
+	if (!rind_cpu_has(RIND_X86_AESNI) || !rind_cpu_has(RIND_X86_PCLMULQDQ) ||
+	    !rind_cpu_has(RIND_X86_AVX2) || !rind_cpu_has(RIND_X86_AVX512F) ||
+	    !rind_cpu_has(RIND_X86_AVX512VL) || !rind_cpu_has(RIND_X86_AVX512BW) ||
+	    !rind_cpu_has(RIND_X86_VAES) || !rind_cpu_has(RIND_X86_VPCLMULQDQ))
+		return 0;
+	return crypto_register_aead(&gcm_vaes_alg);
+}
+module_init(gcm_vaes_avx512_mod_init);
