@@ -1,0 +1,165 @@
+# rind: build with nothing but a C compiler and make.
+#   make            librind.a, librind.so (versioned SONAME), the rind tool
+#   make check      every test suite, then again under ASan+UBSan, the
+#                   exported-symbol check and the benchmark smoke run
+#   make check-arm64  cross-build with aarch64-linux-gnu-gcc, run under qemu
+#   make bench      side-by-side benchmark (BENCH_ARGS="--json f --html f")
+#   make install    PREFIX=/usr/local DESTDIR=
+VERSION_MAJOR := 0
+VERSION := 0.1.0
+
+CC ?= cc
+ifeq ($(origin CC),default)
+CC := cc
+endif
+AR ?= ar
+LD ?= ld
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR ?= $(PREFIX)/bin
+PKG_CONFIG ?= pkg-config
+O ?= build
+
+ARCH ?= $(shell $(CC) -dumpmachine | sed -e 's/-.*//' -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+
+WARN := -Wall -Wextra -Werror
+CFLAGS ?= -O2 -g
+BASE_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -pthread -fPIC -fvisibility=hidden \
+	-Iapi/include -D_GNU_SOURCE -DRIND_VERSION_STRING='"$(VERSION)"'
+LIB_LDLIBS := -pthread
+
+LIB_SRCS := $(wildcard api/*.c) $(wildcard algs/*.c) \
+	$(wildcard arch/$(ARCH)/*.c) $(wildcard arch/$(ARCH)/*.S)
+LIB_OBJS := $(patsubst %,$(O)/obj/%.o,$(LIB_SRCS))
+HEADERS := $(wildcard api/include/rind/*.h)
+ALL_HEADERS := $(HEADERS) $(wildcard api/include/rind/internal/*.h) $(wildcard algs/*.h) \
+	$(wildcard arch/$(ARCH)/*.h)
+
+TEST_SRCS := $(wildcard tests/test_*.c)
+TEST_BINS := $(patsubst tests/%.c,$(O)/tests/%,$(TEST_SRCS))
+TEST_LIBS := $(shell $(PKG_CONFIG) --libs check jansson libcrypto libsodium 2>/dev/null || echo -lcheck -lsubunit -ljansson -lcrypto -lsodium) -lm -lrt -pthread
+TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags check jansson 2>/dev/null) -Itests -DRIND_SOURCE_DIR='"$(CURDIR)"'
+
+BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_LIBS := $(shell $(PKG_CONFIG) --libs libcrypto libsodium 2>/dev/null || echo -lcrypto -lsodium) -lm -pthread
+
+.PHONY: all lib check check-unit check-asan check-exports check-arm64 bench bench-build \
+	install uninstall clean demo test-build
+.DELETE_ON_ERROR:
+
+all: lib $(O)/rind
+
+lib: $(O)/librind.a $(O)/librind.so
+
+V ?= 0
+ifeq ($(V),0)
+Q := @
+say = @printf '  %-6s %s\n' $(1) $(2);
+else
+Q :=
+say =
+endif
+
+$(O)/obj/%.c.o: %.c $(ALL_HEADERS)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(BASE_CFLAGS) -c $< -o $@
+
+$(O)/obj/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	$(call say,AS,$<)$(CC) $(BASE_CFLAGS) -c $< -o $@
+
+# One relocatable object, so that a static link keeps every algorithm's
+# registration (they are reached through a linker section, not by symbol).
+$(O)/rind-all.o: $(LIB_OBJS)
+	$(LD) -r -o $@ $(LIB_OBJS)
+
+$(O)/librind.a: $(O)/rind-all.o
+	@rm -f $@
+	$(AR) rcs $@ $<
+
+$(O)/librind.so.$(VERSION): $(LIB_OBJS)
+	$(CC) -shared -Wl,-soname,librind.so.$(VERSION_MAJOR) -Wl,-z,defs -o $@ $(LIB_OBJS) $(LIB_LDLIBS)
+
+$(O)/librind.so: $(O)/librind.so.$(VERSION)
+	ln -sf librind.so.$(VERSION) $(O)/librind.so.$(VERSION_MAJOR)
+	ln -sf librind.so.$(VERSION) $@
+
+$(O)/rind: client/rind.c $(O)/librind.a $(HEADERS)
+	$(CC) $(BASE_CFLAGS) -o $@ client/rind.c $(O)/librind.a $(LIB_LDLIBS)
+
+# Tests: one Check runner per suite, linked statically against the library.
+$(O)/tests/testutil.o: tests/testutil.c tests/testutil.h $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
+
+$(O)/tests/%: tests/%.c $(O)/tests/testutil.o $(O)/librind.a $(ALL_HEADERS) tests/testutil.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -Ialgs -o $@ $< $(O)/tests/testutil.o $(O)/librind.a $(TEST_LIBS)
+
+test-build: $(TEST_BINS) $(O)/rind
+
+# Each suite prints its Check summary; a failing suite fails the target
+# after all suites ran.
+check-unit: test-build
+	@fail=0; for t in $(TEST_BINS); do \
+		echo "== $$t"; $(TEST_ENV) $$t || fail=1; \
+	done; \
+	echo "== RIND_DISABLE=all (generic paths selected)"; \
+	for t in $(TEST_BINS); do \
+		RIND_DISABLE=all $(TEST_ENV) $$t >/dev/null 2>&1 || { echo "FAIL: RIND_DISABLE=all $$t"; RIND_DISABLE=all $$t 2>&1 | tail -20; fail=1; }; \
+	done; \
+	exit $$fail
+
+check-asan:
+	$(MAKE) O=$(O)/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+		TEST_ENV="ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1" check-unit-asan
+
+check-unit-asan: test-build
+	@fail=0; for t in $(TEST_BINS); do \
+		echo "== [asan+ubsan] $$t"; $(TEST_ENV) $$t || fail=1; \
+	done; exit $$fail
+
+check-exports: $(O)/librind.so
+	sh scripts/check-exports.sh $(O)/librind.so
+
+check: all check-exports check-unit check-asan bench-smoke
+
+bench-build: $(O)/rind-bench
+
+$(O)/rind-bench: $(BENCH_SRCS) $(wildcard bench/*.h) $(O)/librind.a $(HEADERS)
+	$(CC) $(BASE_CFLAGS) -Ibench -o $@ $(BENCH_SRCS) $(O)/librind.a $(BENCH_LIBS)
+
+bench: bench-build
+	$(O)/rind-bench $(BENCH_ARGS)
+
+bench-smoke: bench-build
+	$(O)/rind-bench --quick --filter SHA-256
+
+# arm64: cross-built and run under qemu-user (static, so no sysroot needed).
+ARM64_CC ?= aarch64-linux-gnu-gcc
+QEMU_ARM64 ?= qemu-aarch64 -cpu max
+check-arm64:
+	$(MAKE) O=$(O)/arm64 CC=$(ARM64_CC) LD=aarch64-linux-gnu-ld AR=aarch64-linux-gnu-ar ARCH=arm64 \
+		PKG_CONFIG=false TEST_LIBS="-static -lcheck -lsubunit -ljansson -lcrypto -lsodium -lm -lrt -pthread" \
+		TEST_CFLAGS="-Itests -DRIND_SOURCE_DIR='\"$(CURDIR)\"'" \
+		TEST_ENV="$(QEMU_ARM64)" check-unit
+
+install: all
+	install -d $(DESTDIR)$(INCLUDEDIR)/rind $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR)
+	install -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/rind/
+	install -m 644 $(O)/librind.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(O)/librind.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf librind.so.$(VERSION) $(DESTDIR)$(LIBDIR)/librind.so.$(VERSION_MAJOR)
+	ln -sf librind.so.$(VERSION) $(DESTDIR)$(LIBDIR)/librind.so
+	install -m 755 $(O)/rind $(DESTDIR)$(BINDIR)/rind
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' scripts/rind.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/rind.pc
+
+uninstall:
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/rind
+	rm -f $(DESTDIR)$(LIBDIR)/librind.a $(DESTDIR)$(LIBDIR)/librind.so* \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/rind.pc $(DESTDIR)$(BINDIR)/rind
+
+clean:
+	rm -rf $(O)

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/*
+ * CPU feature detection.  x86-64: CPUID, with XGETBV to confirm the OS
+ * saves YMM/ZMM state (a CPU bit alone does not make AVX usable).  arm64:
+ * AT_HWCAP/AT_HWCAP2, plus ID_AA64PFR0_EL1 for DIT, which qemu's user mode
+ * emulates without advertising HWCAP_DIT.
+ *
+ * RIND_DISABLE=name,name,... (or "all") masks features before any
+ * implementation registers, so every code path can be exercised on one
+ * machine.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <rind/internal/alg.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+#if defined(__aarch64__)
+#include <sys/auxv.h>
+#endif
+
+static const char *const feature_names[RIND_CPU_NFEATURES] = {
+	[RIND_X86_SSSE3] = "ssse3",
+	[RIND_X86_SSE41] = "sse4_1",
+	[RIND_X86_AVX] = "avx",
+	[RIND_X86_AVX2] = "avx2",
+	[RIND_X86_BMI1] = "bmi1",
+	[RIND_X86_BMI2] = "bmi2",
+	[RIND_X86_ADX] = "adx",
+	[RIND_X86_AESNI] = "aesni",
+	[RIND_X86_PCLMULQDQ] = "pclmulqdq",
+	[RIND_X86_SHANI] = "shani",
+	[RIND_X86_VAES] = "vaes",
+	[RIND_X86_VPCLMULQDQ] = "vpclmulqdq",
+	[RIND_X86_AVX512F] = "avx512f",
+	[RIND_X86_AVX512VL] = "avx512vl",
+	[RIND_X86_AVX512BW] = "avx512bw",
+	[RIND_X86_AVX512DQ] = "avx512dq",
+	[RIND_X86_AVX512IFMA] = "avx512ifma",
+	[RIND_X86_AVX512VBMI] = "avx512vbmi",
+	[RIND_X86_GFNI] = "gfni",
+	[RIND_ARM64_ASIMD] = "asimd",
+	[RIND_ARM64_AES] = "aes",
+	[RIND_ARM64_PMULL] = "pmull",
+	[RIND_ARM64_SHA1] = "sha1",
+	[RIND_ARM64_SHA2] = "sha2",
+	[RIND_ARM64_SHA3] = "sha3",
+	[RIND_ARM64_SHA512] = "sha512",
+	[RIND_ARM64_DIT] = "dit",
+};
+
+static bool cpu_present[RIND_CPU_NFEATURES];
+static bool cpu_masked[RIND_CPU_NFEATURES];
+static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
+
+#if defined(__x86_64__)
+static u64 xgetbv0(void)
+{
+	u32 lo, hi;
+
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return ((u64)hi << 32) | lo;
+}
+
+static void detect(void)
+{
+	unsigned int a, b, d, max;
+	unsigned int c1, d1, b7 = 0, c7 = 0;
+	bool osxsave, ymm = false, zmm = false;
+
+	max = __get_cpuid_max(0, NULL);
+	if (max < 1)
+		return;
+	__cpuid(1, a, b, c1, d1);
+	(void)d1;
+	if (max >= 7)
+		__cpuid_count(7, 0, a, b7, c7, d);
+	osxsave = c1 & (1u << 27);
+	if (osxsave) {
+		u64 xcr0 = xgetbv0();
+
+		ymm = (xcr0 & 0x6) == 0x6;		/* XMM | YMM */
+		zmm = ymm && (xcr0 & 0xe0) == 0xe0;	/* opmask | ZMM_Hi256 | Hi16_ZMM */
+	}
+	cpu_present[RIND_X86_SSSE3] = c1 & (1u << 9);
+	cpu_present[RIND_X86_SSE41] = c1 & (1u << 19);
+	cpu_present[RIND_X86_AESNI] = c1 & (1u << 25);
+	cpu_present[RIND_X86_PCLMULQDQ] = c1 & (1u << 1);
+	cpu_present[RIND_X86_AVX] = ymm && (c1 & (1u << 28));
+	cpu_present[RIND_X86_AVX2] = cpu_present[RIND_X86_AVX] && (b7 & (1u << 5));
+	cpu_present[RIND_X86_BMI1] = b7 & (1u << 3);
+	cpu_present[RIND_X86_BMI2] = b7 & (1u << 8);
+	cpu_present[RIND_X86_ADX] = b7 & (1u << 19);
+	cpu_present[RIND_X86_SHANI] = b7 & (1u << 29);
+	/* VEX/EVEX-encoded AES and CLMUL need the OS to save YMM at least. */
+	cpu_present[RIND_X86_VAES] = cpu_present[RIND_X86_AVX] && (c7 & (1u << 9));
+	cpu_present[RIND_X86_VPCLMULQDQ] = cpu_present[RIND_X86_AVX] && (c7 & (1u << 10));
+	cpu_present[RIND_X86_GFNI] = c7 & (1u << 8);
+	cpu_present[RIND_X86_AVX512F] = zmm && (b7 & (1u << 16));
+	cpu_present[RIND_X86_AVX512DQ] = zmm && (b7 & (1u << 17));
+	cpu_present[RIND_X86_AVX512IFMA] = zmm && (b7 & (1u << 21));
+	cpu_present[RIND_X86_AVX512BW] = zmm && (b7 & (1u << 30));
+	cpu_present[RIND_X86_AVX512VL] = zmm && (b7 & (1u << 31));
+	cpu_present[RIND_X86_AVX512VBMI] = zmm && (c7 & (1u << 1));
+}
+#elif defined(__aarch64__)
+#ifndef HWCAP_ASIMD
+#define HWCAP_ASIMD	(1 << 1)
+#endif
+#ifndef HWCAP_AES
+#define HWCAP_AES	(1 << 3)
+#endif
+#ifndef HWCAP_PMULL
+#define HWCAP_PMULL	(1 << 4)
+#endif
+#ifndef HWCAP_SHA1
+#define HWCAP_SHA1	(1 << 5)
+#endif
+#ifndef HWCAP_SHA2
+#define HWCAP_SHA2	(1 << 6)
+#endif
+#ifndef HWCAP_CPUID
+#define HWCAP_CPUID	(1 << 11)
+#endif
+#ifndef HWCAP_SHA3
+#define HWCAP_SHA3	(1 << 17)
+#endif
+#ifndef HWCAP_SHA512
+#define HWCAP_SHA512	(1 << 21)
+#endif
+#ifndef HWCAP_DIT
+#define HWCAP_DIT	(1 << 24)
+#endif
+
+static void detect(void)
+{
+	unsigned long hw = getauxval(AT_HWCAP);
+
+	cpu_present[RIND_ARM64_ASIMD] = hw & HWCAP_ASIMD;
+	cpu_present[RIND_ARM64_AES] = hw & HWCAP_AES;
+	cpu_present[RIND_ARM64_PMULL] = hw & HWCAP_PMULL;
+	cpu_present[RIND_ARM64_SHA1] = hw & HWCAP_SHA1;
+	cpu_present[RIND_ARM64_SHA2] = hw & HWCAP_SHA2;
+	cpu_present[RIND_ARM64_SHA3] = hw & HWCAP_SHA3;
+	cpu_present[RIND_ARM64_SHA512] = hw & HWCAP_SHA512;
+	cpu_present[RIND_ARM64_DIT] = hw & HWCAP_DIT;
+	/*
+	 * The kernel traps and emulates MRS of ID registers when HWCAP_CPUID
+	 * is set (and qemu-user answers them): ID_AA64PFR0_EL1.DIT, bits
+	 * [51:48], is non-zero where DIT exists.
+	 */
+	if (!cpu_present[RIND_ARM64_DIT] && (hw & HWCAP_CPUID)) {
+		u64 pfr0;
+
+		__asm__ volatile("mrs %0, ID_AA64PFR0_EL1" : "=r"(pfr0));
+		cpu_present[RIND_ARM64_DIT] = ((pfr0 >> 48) & 0xf) != 0;
+	}
+}
+#else
+static void detect(void)
+{
+}
+#endif
+
+static void apply_disable(void)
+{
+	const char *env = getenv("RIND_DISABLE");
+	char buf[512], *tok, *save;
+	int i;
+
+	if (!env || !*env)
+		return;
+	snprintf(buf, sizeof(buf), "%s", env);
+	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		bool found = false;
+
+		for (i = 0; i < RIND_CPU_NFEATURES; i++) {
+			if (!strcmp(tok, "all") || !strcmp(tok, feature_names[i])) {
+				cpu_masked[i] = true;
+				found = true;
+			}
+		}
+		if (!found)
+			fprintf(stderr, "rind: RIND_DISABLE: unknown CPU feature '%s' ignored\n", tok);
+	}
+}
+
+static void cpu_init(void)
+{
+	detect();
+	apply_disable();
+}
+
+bool rind_cpu_has(enum rind_cpu_feature f)
+{
+	pthread_once(&cpu_once, cpu_init);
+	if ((unsigned int)f >= RIND_CPU_NFEATURES)
+		return false;
+	return cpu_present[f] && !cpu_masked[f];
+}
+
+RIND_EXPORT int rind_cpu_feature_foreach(int (*fn)(const char *name, int present, int masked, void *ctx),
+					 void *ctx)
+{
+	int i, ret;
+
+	pthread_once(&cpu_once, cpu_init);
+	for (i = 0; i < RIND_CPU_NFEATURES; i++) {
+#if defined(__x86_64__)
+		if (i >= RIND_ARM64_ASIMD)
+			continue;
+#elif defined(__aarch64__)
+		if (i < RIND_ARM64_ASIMD)
+			continue;
+#endif
+		ret = fn(feature_names[i], cpu_present[i], cpu_masked[i], ctx);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef _RIND_INTERNAL_CIPHER_H
+#define _RIND_INTERNAL_CIPHER_H
+
+#include <rind/cipher.h>
+#include <rind/internal/alg.h>
+
+/*
+ * A single-block cipher.  encrypt_blocks/decrypt_blocks are optional
+ * multi-block entry points (ECB over n contiguous blocks, src may equal
+ * dst) that templates use when present: bitsliced and pipelined
+ * implementations are much faster given several blocks at once.
+ */
+struct cipher_alg {
+	unsigned int min_keysize;
+	unsigned int max_keysize;
+	int (*setkey)(struct crypto_cipher *tfm, const u8 *key, unsigned int keylen);
+	void (*encrypt)(struct crypto_cipher *tfm, u8 *dst, const u8 *src);
+	void (*decrypt)(struct crypto_cipher *tfm, u8 *dst, const u8 *src);
+	void (*encrypt_blocks)(struct crypto_cipher *tfm, u8 *dst, const u8 *src, size_t nblocks);
+	void (*decrypt_blocks)(struct crypto_cipher *tfm, u8 *dst, const u8 *src, size_t nblocks);
+	struct crypto_alg base;
+};
+
+struct crypto_cipher {
+	struct crypto_tfm base;
+};
+
+static inline struct cipher_alg *__crypto_cipher_alg(struct crypto_alg *alg)
+{
+	return container_of(alg, struct cipher_alg, base);
+}
+
+static inline struct cipher_alg *crypto_cipher_alg(struct crypto_cipher *tfm)
+{
+	return __crypto_cipher_alg(tfm->base.__crt_alg);
+}
+
+static inline void *crypto_cipher_ctx(struct crypto_cipher *tfm)
+{
+	return crypto_tfm_ctx(&tfm->base);
+}
+
+/* Encrypt/decrypt n blocks through the multi-block entry or one by one. */
+void crypto_cipher_encrypt_blocks(struct crypto_cipher *tfm, u8 *dst, const u8 *src, size_t nblocks);
+void crypto_cipher_decrypt_blocks(struct crypto_cipher *tfm, u8 *dst, const u8 *src, size_t nblocks);
+
+extern const struct crypto_type crypto_cipher_type;
+
+int crypto_register_cipher(struct cipher_alg *alg);
+void crypto_unregister_cipher(struct cipher_alg *alg);
+int crypto_grab_cipher(struct crypto_spawn *spawn, struct crypto_alg *inst,
+		       const char *name, u32 type, u32 mask);
+struct crypto_cipher *crypto_spawn_cipher(struct crypto_spawn *spawn);
+
+#endif

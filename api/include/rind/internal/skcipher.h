@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef _RIND_INTERNAL_SKCIPHER_H
+#define _RIND_INTERNAL_SKCIPHER_H
+
+#include <rind/skcipher.h>
+#include <rind/internal/alg.h>
+
+struct skcipher_alg {
+	int (*setkey)(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen);
+	int (*encrypt)(struct skcipher_request *req);
+	int (*decrypt)(struct skcipher_request *req);
+	int (*init)(struct crypto_skcipher *tfm);
+	void (*exit)(struct crypto_skcipher *tfm);
+
+	unsigned int min_keysize;
+	unsigned int max_keysize;
+	unsigned int ivsize;
+	unsigned int chunksize;		/* stream ciphers: their block size */
+	unsigned int walksize;
+
+	struct crypto_alg base;
+};
+
+struct crypto_skcipher {
+	unsigned int reqsize;
+	struct crypto_tfm base;
+};
+
+static inline struct skcipher_alg *__crypto_skcipher_alg(struct crypto_alg *alg)
+{
+	return container_of(alg, struct skcipher_alg, base);
+}
+
+static inline struct skcipher_alg *crypto_skcipher_alg(struct crypto_skcipher *tfm)
+{
+	return __crypto_skcipher_alg(tfm->base.__crt_alg);
+}
+
+static inline void *crypto_skcipher_ctx(struct crypto_skcipher *tfm)
+{
+	return crypto_tfm_ctx(&tfm->base);
+}
+
+static inline void crypto_skcipher_set_reqsize(struct crypto_skcipher *tfm, unsigned int reqsize)
+{
+	tfm->reqsize = reqsize;
+}
+
+extern const struct crypto_type crypto_skcipher_type;
+
+int crypto_register_skcipher(struct skcipher_alg *alg);
+void crypto_unregister_skcipher(struct skcipher_alg *alg);
+int crypto_register_skciphers(struct skcipher_alg *algs, int count);
+int crypto_grab_skcipher(struct crypto_spawn *spawn, struct crypto_alg *inst,
+			 const char *name, u32 type, u32 mask);
+struct crypto_skcipher *crypto_spawn_skcipher(struct crypto_spawn *spawn);
+
+#endif

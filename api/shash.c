@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+/* The shash front end: synchronous hashes and keyed hashes (MACs). */
+#include <string.h>
+#include <rind/internal/hash.h>
+#include <rind/internal/testmgr.h>
+
+static int crypto_shash_init_tfm(struct crypto_tfm *tfm)
+{
+	struct crypto_shash *hash = container_of(tfm, struct crypto_shash, base);
+	struct shash_alg *alg = __crypto_shash_alg(tfm->__crt_alg);
+
+	hash->descsize = alg->descsize;
+	if (alg->setkey && !(alg->base.cra_flags & CRYPTO_ALG_OPTIONAL_KEY))
+		tfm->crt_flags |= CRYPTO_TFM_NEED_KEY;
+	if (alg->base.cra_init) {
+		int err = alg->base.cra_init(tfm);
+		if (err)
+			return err;
+	}
+	return alg->init_tfm ? alg->init_tfm(hash) : 0;
+}
+
+static void crypto_shash_exit_tfm(struct crypto_tfm *tfm)
+{
+	struct crypto_shash *hash = container_of(tfm, struct crypto_shash, base);
+	struct shash_alg *alg = __crypto_shash_alg(tfm->__crt_alg);
+
+	if (alg->exit_tfm)
+		alg->exit_tfm(hash);
+	if (alg->base.cra_exit)
+		alg->base.cra_exit(tfm);
+}
+
+const struct crypto_type crypto_shash_type = {
+	.name = "shash",
+	.type = CRYPTO_ALG_TYPE_SHASH,
+	.tfmsize = offsetof(struct crypto_shash, base),
+	.init_tfm = crypto_shash_init_tfm,
+	.exit_tfm = crypto_shash_exit_tfm,
+	.selftest = alg_test_hash,
+};
+
+int crypto_register_shash(struct shash_alg *alg)
+{
+	struct crypto_alg *base = &alg->base;
+
+	if (alg->descsize > HASH_MAX_DESCSIZE || alg->digestsize > HASH_MAX_DIGESTSIZE ||
+	    (alg->statesize ? alg->statesize : alg->descsize) > HASH_MAX_DESCSIZE ||
+	    !alg->init || !alg->update || !alg->final)
+		return -EINVAL;
+	base->cra_type = &crypto_shash_type;
+	base->cra_flags = (base->cra_flags & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_SHASH;
+	return crypto_register_alg(base);
+}
+
+void crypto_unregister_shash(struct shash_alg *alg)
+{
+	crypto_unregister_alg(&alg->base);
+}
+
+int crypto_register_shashes(struct shash_alg *algs, int count)
+{
+	int i, err;
+
+	for (i = 0; i < count; i++) {
+		err = crypto_register_shash(&algs[i]);
+		if (err) {
+			while (--i >= 0)
+				crypto_unregister_shash(&algs[i]);
+			return err;
+		}
+	}
+	return 0;
+}
+
+int crypto_grab_shash(struct crypto_spawn *spawn, struct crypto_alg *inst,
+		      const char *name, u32 type, u32 mask)
+{
+	return crypto_grab_spawn(spawn, inst, name, (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_SHASH,
+				 mask | CRYPTO_ALG_TYPE_MASK);
+}
+
+struct crypto_shash *crypto_spawn_shash(struct crypto_spawn *spawn)
+{
+	return crypto_spawn_tfm(spawn, &crypto_shash_type);
+}
+
+RIND_EXPORT struct crypto_shash *crypto_alloc_shash(const char *alg_name, u32 type, u32 mask)
+{
+	return crypto_alloc_tfm(alg_name, &crypto_shash_type, type, mask);
+}
+
+RIND_EXPORT void crypto_free_shash(struct crypto_shash *tfm)
+{
+	if (!IS_ERR_OR_NULL(tfm))
+		crypto_destroy_tfm(tfm, &tfm->base);
+}
+
+RIND_EXPORT int crypto_has_shash(const char *alg_name, u32 type, u32 mask)
+{
+	return crypto_has_alg(alg_name, (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_SHASH,
+			      mask | CRYPTO_ALG_TYPE_MASK);
+}
+
+RIND_EXPORT int crypto_shash_setkey(struct crypto_shash *tfm, const u8 *key, unsigned int keylen)
+{
+	struct shash_alg *alg = crypto_shash_alg(tfm);
+	int err;
+
+	if (!alg->setkey)
+		return -ENOSYS;
+	if (!key && keylen)
+		return -EINVAL;
+	err = alg->setkey(tfm, key, keylen);
+	if (err)
+		tfm->base.crt_flags |= CRYPTO_TFM_NEED_KEY;
+	else
+		tfm->base.crt_flags &= ~CRYPTO_TFM_NEED_KEY;
+	return err;
+}
+
+static bool shash_needs_key(struct crypto_shash *tfm)
+{
+	struct shash_alg *alg = crypto_shash_alg(tfm);
+
+	if (!alg->setkey || (alg->base.cra_flags & CRYPTO_ALG_OPTIONAL_KEY))
+		return false;
+	return tfm->base.crt_flags & CRYPTO_TFM_NEED_KEY;
+}
+
+RIND_EXPORT int crypto_shash_init(struct shash_desc *desc)
+{
+	if (shash_needs_key(desc->tfm))
+		return -ENOKEY;
+	return crypto_shash_alg(desc->tfm)->init(desc);
+}
+
+RIND_EXPORT int crypto_shash_update(struct shash_desc *desc, const u8 *data, unsigned int len)
+{
+	return crypto_shash_alg(desc->tfm)->update(desc, data, len);
+}
+
+RIND_EXPORT void shash_desc_zero(struct shash_desc *desc)
+{
+	rind_memzero_explicit(desc, sizeof(*desc) + desc->tfm->descsize);
+}
+
+static void wipe_ctx(struct shash_desc *desc)
+{
+	rind_memzero_explicit(shash_desc_ctx(desc), desc->tfm->descsize);
+}
+
+RIND_EXPORT int crypto_shash_final(struct shash_desc *desc, u8 *out)
+{
+	int err = crypto_shash_alg(desc->tfm)->final(desc, out);
+
+	wipe_ctx(desc);
+	return err;
+}
+
+RIND_EXPORT int crypto_shash_finup(struct shash_desc *desc, const u8 *data, unsigned int len, u8 *out)
+{
+	struct shash_alg *alg = crypto_shash_alg(desc->tfm);
+	int err;
+
+	if (alg->finup) {
+		err = alg->finup(desc, data, len, out);
+	} else {
+		err = alg->update(desc, data, len);
+		if (!err)
+			err = alg->final(desc, out);
+	}
+	wipe_ctx(desc);
+	return err;
+}
+
+RIND_EXPORT int crypto_shash_digest(struct shash_desc *desc, const u8 *data, unsigned int len, u8 *out)
+{
+	struct shash_alg *alg = crypto_shash_alg(desc->tfm);
+	int err;
+
+	if (shash_needs_key(desc->tfm))
+		return -ENOKEY;
+	if (alg->digest) {
+		err = alg->digest(desc, data, len, out);
+		wipe_ctx(desc);
+		return err;
+	}
+	err = alg->init(desc);
+	if (err)
+		return err;
+	return crypto_shash_finup(desc, data, len, out);
+}
+
+RIND_EXPORT int crypto_shash_tfm_digest(struct crypto_shash *tfm, const u8 *data, unsigned int len, u8 *out)
+{
+	SHASH_DESC_ON_STACK(desc, tfm);
+	int err;
+
+	desc->tfm = tfm;
+	err = crypto_shash_digest(desc, data, len, out);
+	shash_desc_zero(desc);
+	return err;
+}
+
+RIND_EXPORT int crypto_shash_export(struct shash_desc *desc, void *out)
+{
+	struct shash_alg *alg = crypto_shash_alg(desc->tfm);
+
+	if (alg->export)
+		return alg->export(desc, out);
+	memcpy(out, shash_desc_ctx(desc), desc->tfm->descsize);
+	return 0;
+}
+
+RIND_EXPORT int crypto_shash_import(struct shash_desc *desc, const void *in)
+{
+	struct shash_alg *alg = crypto_shash_alg(desc->tfm);
+
+	if (shash_needs_key(desc->tfm))
+		return -ENOKEY;
+	if (alg->import)
+		return alg->import(desc, in);
+	memcpy(shash_desc_ctx(desc), in, desc->tfm->descsize);
+	return 0;
+}
+
+RIND_EXPORT unsigned int crypto_shash_digestsize(struct crypto_shash *tfm)
+{
+	return crypto_shash_alg(tfm)->digestsize;
+}
+
+RIND_EXPORT unsigned int crypto_shash_blocksize(struct crypto_shash *tfm)
+{
+	return tfm->base.__crt_alg->cra_blocksize;
+}
+
+RIND_EXPORT unsigned int crypto_shash_descsize(struct crypto_shash *tfm)
+{
+	return tfm->descsize;
+}
+
+RIND_EXPORT unsigned int crypto_shash_statesize(struct crypto_shash *tfm)
+{
+	struct shash_alg *alg = crypto_shash_alg(tfm);
+
+	return alg->statesize ? alg->statesize : alg->descsize;
+}
+
+RIND_EXPORT const char *crypto_shash_driver_name(struct crypto_shash *tfm)
+{
+	return tfm->base.__crt_alg->cra_driver_name;
+}
+
+RIND_EXPORT const char *crypto_shash_alg_name(struct crypto_shash *tfm)
+{
+	return tfm->base.__crt_alg->cra_name;
+}
+
+RIND_EXPORT struct crypto_tfm *crypto_shash_tfm(struct crypto_shash *tfm)
+{
+	return &tfm->base;
+}

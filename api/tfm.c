@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tfm allocation shared by every front end, and request completion.
+ *
+ * Layout of one allocation: the type's tfm struct (struct crypto_aead, ...)
+ * ending in its struct crypto_tfm, whose context area follows, 64-byte
+ * aligned so implementations can keep vector round keys there.
+ */
+#include <string.h>
+#include <rind/internal/alg.h>
+
+void *crypto_create_tfm(struct crypto_alg *alg, const struct crypto_type *frontend)
+{
+	unsigned int ext = frontend->extsize ? frontend->extsize(alg) : 0;
+	size_t head = frontend->tfmsize;
+	size_t size = head + sizeof(struct crypto_tfm) + alg->cra_ctxsize + ext;
+	struct crypto_tfm *tfm;
+	void *mem;
+	int err;
+
+	/* The tfm struct ends in crypto_tfm, so it is not aligned at mem. */
+	size = (size + CRYPTO_MINALIGN - 1) & ~(size_t)(CRYPTO_MINALIGN - 1);
+	mem = aligned_alloc(CRYPTO_MINALIGN, size + CRYPTO_MINALIGN);
+	if (!mem) {
+		crypto_mod_put(alg);
+		return ERR_PTR(-ENOMEM);
+	}
+	memset(mem, 0, size + CRYPTO_MINALIGN);
+	/*
+	 * Place the crypto_tfm so that its ctx lands on a 64-byte boundary:
+	 * offsetof(crypto_tfm, __crt_ctx) is a multiple of 64 by its
+	 * alignment attribute, so aligning the crypto_tfm suffices.
+	 */
+	tfm = (struct crypto_tfm *)(((uintptr_t)mem + head + CRYPTO_MINALIGN - 1) &
+				    ~(uintptr_t)(CRYPTO_MINALIGN - 1));
+	tfm->__crt_alg = alg;
+	tfm->__crt_mem = mem;
+	tfm->crt_size = (unsigned int)(size + CRYPTO_MINALIGN);
+	if (frontend->init_tfm) {
+		err = frontend->init_tfm(tfm);
+		if (err) {
+			rind_memzero_explicit(mem, size + CRYPTO_MINALIGN);
+			free(mem);
+			crypto_mod_put(alg);
+			return ERR_PTR(err);
+		}
+	}
+	return (char *)tfm - head;
+}
+
+void *crypto_alloc_tfm(const char *name, const struct crypto_type *frontend, u32 type, u32 mask)
+{
+	struct crypto_alg *alg;
+
+	if (!name)
+		return ERR_PTR(-EINVAL);
+	type &= ~CRYPTO_ALG_TYPE_MASK;
+	type |= frontend->type;
+	mask |= CRYPTO_ALG_TYPE_MASK;
+	alg = crypto_alg_mod_lookup(name, type, mask);
+	if (IS_ERR(alg))
+		return alg;
+	return crypto_create_tfm(alg, frontend);
+}
+
+void crypto_destroy_tfm(void *mem, struct crypto_tfm *tfm)
+{
+	struct crypto_alg *alg;
+	const struct crypto_type *frontend;
+	void *raw;
+
+	if (IS_ERR_OR_NULL(mem))
+		return;
+	(void)mem;
+	alg = tfm->__crt_alg;
+	frontend = alg->cra_type;
+	if (frontend && frontend->exit_tfm)
+		frontend->exit_tfm(tfm);
+	raw = tfm->__crt_mem;
+	/* Keys and schedules live in the context: wipe the whole allocation. */
+	rind_memzero_explicit(raw, tfm->crt_size);
+	free(raw);
+	crypto_mod_put(alg);
+}
+
+RIND_EXPORT const char *crypto_tfm_alg_name(struct crypto_tfm *tfm)
+{
+	return tfm->__crt_alg->cra_name;
+}
+
+RIND_EXPORT const char *crypto_tfm_alg_driver_name(struct crypto_tfm *tfm)
+{
+	return tfm->__crt_alg->cra_driver_name;
+}
+
+RIND_EXPORT unsigned int crypto_tfm_alg_blocksize(struct crypto_tfm *tfm)
+{
+	return tfm->__crt_alg->cra_blocksize;
+}
+
+RIND_EXPORT u32 crypto_tfm_get_flags(struct crypto_tfm *tfm)
+{
+	return tfm->crt_flags;
+}
+
+RIND_EXPORT void crypto_tfm_set_flags(struct crypto_tfm *tfm, u32 flags)
+{
+	tfm->crt_flags |= flags;
+}
+
+RIND_EXPORT void crypto_tfm_clear_flags(struct crypto_tfm *tfm, u32 flags)
+{
+	tfm->crt_flags &= ~flags;
+}
+
+RIND_EXPORT void crypto_req_done(void *data, int err)
+{
+	struct crypto_wait *wait = data;
+
+	/* -EINPROGRESS only says a backlogged request started. */
+	if (err == -EINPROGRESS)
+		return;
+	pthread_mutex_lock(&wait->lock);
+	wait->err = err;
+	wait->done = 1;
+	pthread_cond_broadcast(&wait->cond);
+	pthread_mutex_unlock(&wait->lock);
+}
+
+RIND_EXPORT int crypto_wait_req(int err, struct crypto_wait *wait)
+{
+	if (err != -EINPROGRESS && err != -EBUSY)
+		return err;
+	pthread_mutex_lock(&wait->lock);
+	while (!wait->done)
+		pthread_cond_wait(&wait->cond, &wait->lock);
+	err = wait->err;
+	wait->done = 0;
+	pthread_mutex_unlock(&wait->lock);
+	return err;
+}

@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The registry: priority order, self-test gating, driver lookup, template
+ * instantiation and caching, nesting, malformed names, concurrency, the
+ * constant-time guard, error pointers and scatterlist helpers.  The
+ * algorithms here are test-only ("rt-*"), registered by the test itself.
+ */
+#include <pthread.h>
+#include <rind/internal/hash.h>
+#include <rind/internal/testmgr.h>
+#include <rind/internal/util.h>
+#include "testutil.h"
+
+/* A toy hash: digest = 8 bytes, sum of input bytes plus a per-driver tag. */
+struct rt_desc {
+	u64 sum;
+};
+
+static int rt_init(struct shash_desc *d)
+{
+	((struct rt_desc *)shash_desc_ctx(d))->sum = 0;
+	return 0;
+}
+
+static int rt_update(struct shash_desc *d, const u8 *p, unsigned int len)
+{
+	struct rt_desc *c = shash_desc_ctx(d);
+
+	while (len--)
+		c->sum += *p++;
+	return 0;
+}
+
+static int rt_final_tag(struct shash_desc *d, u8 *out, u64 tag)
+{
+	put_unaligned_le64(((struct rt_desc *)shash_desc_ctx(d))->sum + tag, out);
+	return 0;
+}
+
+static int rt_final_a(struct shash_desc *d, u8 *out) { return rt_final_tag(d, out, 0); }
+static int rt_final_b(struct shash_desc *d, u8 *out) { return rt_final_tag(d, out, 0); }
+static int rt_final_bad(struct shash_desc *d, u8 *out) { return rt_final_tag(d, out, 1); }
+
+static int rt_selftest(struct crypto_alg *alg)
+{
+	struct crypto_shash *tfm = crypto_alloc_shash(alg->cra_driver_name, 0, 0);
+	u8 out[8];
+	int err;
+
+	if (IS_ERR(tfm))
+		return (int)PTR_ERR(tfm);
+	err = crypto_shash_tfm_digest(tfm, (const u8 *)"\x01\x02", 2, out);
+	if (!err && get_unaligned_le64(out) != 3)
+		err = -EBADMSG;
+	crypto_free_shash(tfm);
+	return err;
+}
+
+#define RT_SHASH(drv, prio, fin)					\
+	{								\
+		.init = rt_init, .update = rt_update, .final = fin,	\
+		.descsize = sizeof(struct rt_desc), .digestsize = 8,	\
+		.base = {						\
+			.cra_name = "rt-hash", .cra_driver_name = drv,	\
+			.cra_priority = prio, .cra_blocksize = 1,	\
+			.cra_module = "test", .cra_selftest = rt_selftest, \
+		},							\
+	}
+
+static struct shash_alg rt_low = RT_SHASH("rt-hash-low", 100, rt_final_a);
+static struct shash_alg rt_high = RT_SHASH("rt-hash-high", 300, rt_final_b);
+static struct shash_alg rt_broken = RT_SHASH("rt-hash-broken", 900, rt_final_bad);
+
+/* Template "rtwrap": an shash over an shash, digest = inner digest + 1. */
+struct rtwrap_inst {
+	struct shash_alg alg;
+	struct crypto_spawn spawn;
+};
+
+struct rtwrap_ctx {
+	struct crypto_shash *inner;
+};
+
+static int created;
+
+static int rtwrap_init_tfm(struct crypto_shash *tfm)
+{
+	struct rtwrap_inst *inst = container_of(tfm->base.__crt_alg, struct rtwrap_inst, alg.base);
+	struct rtwrap_ctx *ctx = crypto_shash_ctx(tfm);
+
+	ctx->inner = crypto_spawn_shash(&inst->spawn);
+	return IS_ERR(ctx->inner) ? (int)PTR_ERR(ctx->inner) : 0;
+}
+
+static void rtwrap_exit_tfm(struct crypto_shash *tfm)
+{
+	struct rtwrap_ctx *ctx = crypto_shash_ctx(tfm);
+
+	crypto_free_shash(ctx->inner);
+}
+
+static struct shash_desc *inner_desc(struct shash_desc *d)
+{
+	return shash_desc_ctx(d);
+}
+
+static int rtwrap_dinit(struct shash_desc *d)
+{
+	struct rtwrap_ctx *ctx = crypto_shash_ctx(d->tfm);
+
+	inner_desc(d)->tfm = ctx->inner;
+	return crypto_shash_init(inner_desc(d));
+}
+
+static int rtwrap_update(struct shash_desc *d, const u8 *p, unsigned int len)
+{
+	return crypto_shash_update(inner_desc(d), p, len);
+}
+
+static int rtwrap_final(struct shash_desc *d, u8 *out)
+{
+	int err = crypto_shash_final(inner_desc(d), out);
+
+	put_unaligned_le64(get_unaligned_le64(out) + 1, out);
+	return err;
+}
+
+static void rtwrap_free(struct crypto_alg *alg)
+{
+	free(container_of(alg, struct rtwrap_inst, alg.base));
+}
+
+static int rtwrap_selftest(struct crypto_alg *alg)
+{
+	(void)alg;
+	return 0;
+}
+
+static int rtwrap_create(struct crypto_template *tmpl, const char *const *args, int nargs)
+{
+	struct rtwrap_inst *inst;
+	struct shash_alg *in;
+	int err;
+
+	if (nargs != 1)
+		return -EINVAL;
+	inst = calloc(1, sizeof(*inst));
+	if (!inst)
+		return -ENOMEM;
+	err = crypto_grab_shash(&inst->spawn, &inst->alg.base, args[0], 0, 0);
+	if (err)
+		goto out_free;
+	in = __crypto_shash_alg(inst->spawn.alg);
+	err = crypto_inst_setname(&inst->alg.base, "rtwrap", &inst->spawn.alg, 1);
+	if (err)
+		goto out_drop;
+	inst->alg.init = rtwrap_dinit;
+	inst->alg.update = rtwrap_update;
+	inst->alg.final = rtwrap_final;
+	inst->alg.init_tfm = rtwrap_init_tfm;
+	inst->alg.exit_tfm = rtwrap_exit_tfm;
+	inst->alg.descsize = sizeof(struct shash_desc) + in->descsize;
+	inst->alg.digestsize = in->digestsize;
+	inst->alg.base.cra_priority = in->base.cra_priority;
+	inst->alg.base.cra_blocksize = 1;
+	inst->alg.base.cra_ctxsize = sizeof(struct rtwrap_ctx);
+	inst->alg.base.cra_destroy = rtwrap_free;
+	inst->alg.base.cra_selftest = rtwrap_selftest;
+	inst->alg.base.cra_module = "test";
+	inst->alg.base.cra_type = &crypto_shash_type;
+	inst->alg.base.cra_flags = CRYPTO_ALG_TYPE_SHASH;
+	err = crypto_register_instance(tmpl, &inst->alg.base);
+	if (err)
+		goto out_drop;
+	created++;
+	return 0;
+out_drop:
+	crypto_drop_spawn(&inst->spawn);
+out_free:
+	free(inst);
+	return err;
+}
+
+static struct crypto_template rtwrap_tmpl = {
+	.name = "rtwrap",
+	.create = rtwrap_create,
+};
+
+static void setup(void)
+{
+	static int done;
+
+	if (done)
+		return;
+	done = 1;
+	ck_assert_int_eq(crypto_register_shash(&rt_low), 0);
+	ck_assert_int_eq(crypto_register_shash(&rt_high), 0);
+	ck_assert_int_eq(crypto_register_template(&rtwrap_tmpl), 0);
+}
+
+static u64 digest_of(const char *name, const char *expect_driver)
+{
+	struct crypto_shash *tfm = crypto_alloc_shash(name, 0, 0);
+	u8 out[8];
+
+	ck_assert_msg(!IS_ERR(tfm), "alloc %s: %ld", name, PTR_ERR(tfm));
+	if (expect_driver)
+		ck_assert_str_eq(crypto_shash_driver_name(tfm), expect_driver);
+	ck_assert_int_eq(crypto_shash_tfm_digest(tfm, (const u8 *)"abc", 3, out), 0);
+	crypto_free_shash(tfm);
+	return get_unaligned_le64(out);
+}
+
+START_TEST(test_priority_order)
+{
+	setup();
+	/* The higher priority wins by name; each is reachable by driver. */
+	digest_of("rt-hash", "rt-hash-high");
+	digest_of("rt-hash-low", "rt-hash-low");
+	digest_of("rt-hash-high", "rt-hash-high");
+	ck_assert_int_eq(crypto_register_shash(&rt_low), -EEXIST);
+}
+END_TEST
+
+START_TEST(test_failed_selftest_never_returned)
+{
+	struct crypto_shash *tfm;
+
+	setup();
+	ck_assert_int_eq(crypto_register_shash(&rt_broken), 0);
+	/* Highest priority, but it failed its self-test: the next one wins. */
+	digest_of("rt-hash", "rt-hash-high");
+	tfm = crypto_alloc_shash("rt-hash-broken", 0, 0);
+	ck_assert(IS_ERR(tfm));
+	ck_assert_int_eq(PTR_ERR(tfm), -ELIBBAD);
+	crypto_unregister_shash(&rt_broken);
+	tfm = crypto_alloc_shash("rt-hash-broken", 0, 0);
+	ck_assert_int_eq(PTR_ERR(tfm), -ENOENT);
+}
+END_TEST
+
+START_TEST(test_only_failed_gives_elibbad)
+{
+	static struct shash_alg lone = RT_SHASH("rt-lone-broken", 100, rt_final_bad);
+	struct crypto_shash *tfm;
+
+	snprintf(lone.base.cra_name, sizeof(lone.base.cra_name), "rt-lone");
+	ck_assert_int_eq(crypto_register_shash(&lone), 0);
+	tfm = crypto_alloc_shash("rt-lone", 0, 0);
+	ck_assert_int_eq(PTR_ERR(tfm), -ELIBBAD);
+	crypto_unregister_shash(&lone);
+}
+END_TEST
+
+struct find_ctx {
+	const char *driver;
+	struct rind_alg_info info;
+	int found;
+};
+
+static int find_cb(const struct rind_alg_info *i, void *ctx)
+{
+	struct find_ctx *f = ctx;
+
+	if (!strcmp(i->driver, f->driver)) {
+		f->info = *i;
+		f->found = 1;
+	}
+	return 0;
+}
+
+START_TEST(test_template_instantiation_and_cache)
+{
+	struct find_ctx f = { .driver = "rtwrap(rt-hash-high)" };
+	int before;
+
+	setup();
+	before = created;
+	ck_assert_uint_eq(digest_of("rtwrap(rt-hash)", "rtwrap(rt-hash-high)"), 'a' + 'b' + 'c' + 1);
+	ck_assert_int_eq(created, before + 1);
+	/* Cached: a second lookup creates nothing new (-EEXIST path). */
+	digest_of("rtwrap(rt-hash)", "rtwrap(rt-hash-high)");
+	ck_assert_int_eq(created, before + 1);
+	/* Over an explicit driver. */
+	digest_of("rtwrap(rt-hash-low)", "rtwrap(rt-hash-low)");
+	ck_assert_int_eq(created, before + 2);
+	/* The lesser instance does not shadow the best one. */
+	digest_of("rtwrap(rt-hash)", "rtwrap(rt-hash-high)");
+	rind_alg_foreach(find_cb, &f);
+	ck_assert(f.found);
+	ck_assert_str_eq(f.info.name, "rtwrap(rt-hash)");
+	ck_assert_str_eq(f.info.module, "test");
+	ck_assert_int_eq(f.info.priority, 300);
+	ck_assert_int_eq(f.info.selftest, 1);
+	ck_assert_str_eq(f.info.type, "shash");
+}
+END_TEST
+
+START_TEST(test_nested_templates)
+{
+	setup();
+	ck_assert_uint_eq(digest_of("rtwrap(rtwrap(rt-hash))", "rtwrap(rtwrap(rt-hash-high))"),
+			  'a' + 'b' + 'c' + 2);
+	ck_assert_uint_eq(digest_of("rtwrap(rtwrap(rtwrap(rt-hash-low)))", NULL), 'a' + 'b' + 'c' + 3);
+}
+END_TEST
+
+START_TEST(test_malformed_names)
+{
+	static const char *const bad[] = {
+		"", "(", ")", "rtwrap(", "rtwrap)", "rtwrap()", "rtwrap(rt-hash", "rtwrap(rt-hash))",
+		"rtwrap((rt-hash))", "rtwrap(rt-hash)x", "rtwrap(,rt-hash)", "rtwrap(rt-hash,)",
+		"nosuch(rt-hash)", "rtwrap(nosuch)", "nosuch", "rt hash", "rtwrap(rt-hash)(x)",
+		"a(b(c(d(e(f(g(h(i(j(k(l(m(n(o(p))))))))))))))))",
+		"sha256\n", "hmac(sha256", "hmac(sha256))", "hmac()", "hmac(sha256,sha256)",
+	};
+	char longname[300];
+	size_t i;
+
+	setup();
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct crypto_shash *t = crypto_alloc_shash(bad[i], 0, 0);
+
+		ck_assert_msg(IS_ERR(t), "'%s' resolved", bad[i]);
+		ck_assert_msg(PTR_ERR(t) == -ENOENT || PTR_ERR(t) == -EINVAL,
+			      "'%s': %ld", bad[i], PTR_ERR(t));
+	}
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = 0;
+	ck_assert_int_eq(PTR_ERR(crypto_alloc_shash(longname, 0, 0)), -EINVAL);
+	ck_assert_int_eq(PTR_ERR(crypto_alloc_shash(NULL, 0, 0)), -EINVAL);
+	/* A name of the wrong type is unknown to that front end. */
+	ck_assert_int_eq(PTR_ERR(crypto_alloc_aead("rt-hash", 0, 0)), -ENOENT);
+	ck_assert_int_eq(crypto_has_alg("rt-hash", 0, 0), 1);
+	ck_assert_int_eq(crypto_has_shash("rt-hash", 0, 0), 1);
+	ck_assert_int_eq(crypto_has_aead("rt-hash", 0, 0), 0);
+}
+END_TEST
+
+static void *alloc_worker(void *arg)
+{
+	static const char *const names[] = { "rt-hash", "rtwrap(rt-hash)", "rtwrap(rt-hash-low)",
+					     "rtwrap(rtwrap(rt-hash-high))", "sha256", "hmac(sha256)" };
+	uintptr_t id = (uintptr_t)arg;
+	long bad = 0;
+	int i;
+
+	for (i = 0; i < 300; i++) {
+		const char *n = names[(id + (uintptr_t)i) % ARRAY_SIZE(names)];
+		struct crypto_shash *tfm = crypto_alloc_shash(n, 0, 0);
+		u8 out[64], key[16] = { 0 };
+
+		if (IS_ERR(tfm)) {
+			/* sha256/hmac may not be built in a stripped-down build. */
+			if (strncmp(n, "rt", 2))
+				continue;
+			bad++;
+			continue;
+		}
+		if (!strncmp(n, "hmac", 4))
+			crypto_shash_setkey(tfm, key, sizeof(key));
+		if (crypto_shash_tfm_digest(tfm, (const u8 *)"abc", 3, out))
+			bad++;
+		crypto_free_shash(tfm);
+	}
+	return (void *)bad;
+}
+
+START_TEST(test_concurrent_allocation)
+{
+	pthread_t th[8];
+	uintptr_t i;
+
+	setup();
+	for (i = 0; i < 8; i++)
+		ck_assert_int_eq(pthread_create(&th[i], NULL, alloc_worker, (void *)i), 0);
+	for (i = 0; i < 8; i++) {
+		void *ret;
+
+		ck_assert_int_eq(pthread_join(th[i], &ret), 0);
+		ck_assert_ptr_null(ret);
+	}
+}
+END_TEST
+
+static int count_cb(const struct rind_alg_info *i, void *ctx)
+{
+	int *n = ctx;
+
+	ck_assert_ptr_nonnull(i->name);
+	ck_assert_ptr_nonnull(i->driver);
+	ck_assert_ptr_nonnull(i->type);
+	ck_assert_ptr_nonnull(i->module);
+	(*n)++;
+	return *n == 3 ? 42 : 0;
+}
+
+START_TEST(test_foreach_stops)
+{
+	int n = 0;
+
+	setup();
+	ck_assert_int_eq(rind_alg_foreach(count_cb, &n), 42);
+	ck_assert_int_eq(n, 3);
+}
+END_TEST
+
+static int all_tested_cb(const struct rind_alg_info *i, void *ctx)
+{
+	(void)ctx;
+	if (!strcmp(i->module, "test"))
+		return 0;
+	ck_assert_msg(i->selftest == 1, "%s (%s): selftest %d", i->driver, i->name, i->selftest);
+	return 0;
+}
+
+START_TEST(test_builtin_selftests_pass_and_are_fast)
+{
+	u64 ns = rind_selftest_ns();
+
+	rind_alg_foreach(all_tested_cb, NULL);
+	printf("registry: built-in self-tests at first use took %.2f ms\n", ns / 1e6);
+	/* The budget is 20 ms natively; sanitizer and qemu builds are slower. */
+#if !defined(__SANITIZE_ADDRESS__) && defined(__x86_64__)
+	ck_assert_msg(ns < 20000000ull, "self-tests took %.2f ms", ns / 1e6);
+#endif
+}
+END_TEST
+
+START_TEST(test_ct_guard_nests)
+{
+	ck_assert_int_eq(rind_ct_active(), 0);
+	rind_ct_begin();
+	ck_assert_int_eq(rind_ct_active(), 1);
+	rind_ct_begin();
+	ck_assert_int_eq(rind_ct_active(), 1);
+	rind_ct_end();
+	ck_assert_int_eq(rind_ct_active(), 1);
+	rind_ct_end();
+	ck_assert_int_eq(rind_ct_active(), 0);
+	rind_ct_end();	/* unbalanced end is harmless */
+	ck_assert_int_eq(rind_ct_active(), 0);
+}
+END_TEST
+
+#if defined(__aarch64__)
+static u64 read_dit(void)
+{
+	u64 v;
+
+	__asm__ volatile("mrs %0, S3_3_C4_C2_5" : "=r"(v));
+	return (v >> 24) & 1;
+}
+
+START_TEST(test_dit_set_and_restored)
+{
+	if (!rind_cpu_has(RIND_ARM64_DIT)) {
+		printf("SKIP: DIT not present on this CPU\n");
+		return;
+	}
+	ck_assert_uint_eq(read_dit(), 0);
+	rind_ct_begin();
+	ck_assert_uint_eq(read_dit(), 1);
+	rind_ct_begin();
+	rind_ct_end();
+	ck_assert_uint_eq(read_dit(), 1);
+	rind_ct_end();
+	ck_assert_uint_eq(read_dit(), 0);
+	/* A caller that already had DIT set keeps it after our section. */
+	__asm__ volatile("msr S3_3_C4_C2_5, %0" : : "r"((u64)1 << 24));
+	rind_ct_begin();
+	rind_ct_end();
+	ck_assert_uint_eq(read_dit(), 1);
+	__asm__ volatile("msr S3_3_C4_C2_5, %0" : : "r"((u64)0));
+	printf("arm64: DIT set inside rind_ct_begin/end and restored after\n");
+}
+END_TEST
+#endif
+
+START_TEST(test_err_ptr)
+{
+	void *p = ERR_PTR(-ENOENT);
+
+	ck_assert(IS_ERR(p));
+	ck_assert_int_eq(PTR_ERR(p), -ENOENT);
+	ck_assert(!IS_ERR(&p));
+	ck_assert(IS_ERR_OR_NULL(NULL));
+	ck_assert_int_eq(PTR_ERR_OR_ZERO(&p), 0);
+}
+END_TEST
+
+START_TEST(test_scatterlist_helpers)
+{
+	u8 a[5] = "abcde", b[3] = "fgh", c[4] = "ijkl", out[12];
+	struct scatterlist t1[2], t2[2];
+
+	sg_init_table(t1, 2);
+	sg_set_buf(&t1[0], a, 5);
+	sg_init_table(t2, 2);
+	sg_set_buf(&t2[0], b, 3);
+	sg_set_buf(&t2[1], c, 4);
+	sg_chain(t1, 2, t2);
+	ck_assert_int_eq(sg_nents(t1), 3);
+	ck_assert_int_eq(sg_nents_for_len(t1, 6), 2);
+	ck_assert_int_eq(sg_nents_for_len(t1, 13), -EINVAL);
+	ck_assert_uint_eq(sg_copy_to_buffer(t1, 3, out, 12), 12);
+	ck_assert(!memcmp(out, "abcdefghijkl", 12));
+	ck_assert_uint_eq(sg_pcopy_to_buffer(t1, 3, out, 4, 4), 4);
+	ck_assert(!memcmp(out, "efgh", 4));
+	ck_assert_uint_eq(sg_pcopy_from_buffer(t1, 3, "XYZ", 3, 7), 3);
+	ck_assert(!memcmp(b, "fgX", 3) && !memcmp(c, "YZkl", 4));
+	ck_assert_uint_eq(sg_zero_buffer(t1, 3, 2, 0), 2);
+	ck_assert(a[0] == 0 && a[1] == 0 && a[2] == 'c');
+}
+END_TEST
+
+START_TEST(test_sg_map)
+{
+	u8 buf[64], out[64];
+	struct scatterlist s[4], d[4];
+	struct rind_sg_map m;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		buf[i] = (u8)i;
+	/* Contiguous: pointers into the buffers, no bounce. */
+	sg_init_one(s, buf, 64);
+	ck_assert_int_eq(rind_sg_map(&m, s, s, 10, 20), 0);
+	ck_assert_ptr_eq(m.src, buf + 10);
+	ck_assert_ptr_eq(m.dst, buf + 10);
+	rind_sg_unmap(&m, true);
+	/* Fragmented destination: bounced, copied out on unmap. */
+	sg_init_table(d, 3);
+	sg_set_buf(&d[0], out, 7);
+	sg_set_buf(&d[1], out + 7, 0);
+	sg_set_buf(&d[2], out + 7, 57);
+	memset(out, 0, sizeof(out));
+	ck_assert_int_eq(rind_sg_map(&m, s, d, 3, 40), 0);
+	for (i = 0; i < 40; i++)
+		m.dst[i] = m.src[i] ^ 0xff;
+	rind_sg_unmap(&m, true);
+	for (i = 0; i < 40; i++)
+		ck_assert_uint_eq(out[3 + i], (u8)((3 + i) ^ 0xff));
+	ck_assert_uint_eq(out[0], 0);
+	ck_assert_uint_eq(out[43], 0);
+	/* Too short a list is -EINVAL. */
+	ck_assert_int_eq(rind_sg_map(&m, s, d, 30, 40), -EINVAL);
+	ck_assert_int_eq(crypto_memneq("abc", "abc", 3), 0);
+	ck_assert_int_ne(crypto_memneq("abc", "abd", 3), 0);
+}
+END_TEST
+
+START_TEST(test_crypto_wait)
+{
+	DECLARE_CRYPTO_WAIT(w);
+
+	/* A synchronous result passes straight through. */
+	ck_assert_int_eq(crypto_wait_req(0, &w), 0);
+	ck_assert_int_eq(crypto_wait_req(-EBADMSG, &w), -EBADMSG);
+	/* An async completion delivered before the wait. */
+	crypto_req_done(&w, -EINPROGRESS);
+	crypto_req_done(&w, -EBADMSG);
+	ck_assert_int_eq(crypto_wait_req(-EINPROGRESS, &w), -EBADMSG);
+}
+END_TEST
+
+static Suite *registry_suite(void)
+{
+	Suite *s = suite_create("registry");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_priority_order);
+	tcase_add_test(tc, test_failed_selftest_never_returned);
+	tcase_add_test(tc, test_only_failed_gives_elibbad);
+	tcase_add_test(tc, test_template_instantiation_and_cache);
+	tcase_add_test(tc, test_nested_templates);
+	tcase_add_test(tc, test_malformed_names);
+	tcase_add_test(tc, test_concurrent_allocation);
+	tcase_add_test(tc, test_foreach_stops);
+	tcase_add_test(tc, test_builtin_selftests_pass_and_are_fast);
+	tcase_add_test(tc, test_ct_guard_nests);
+#if defined(__aarch64__)
+	tcase_add_test(tc, test_dit_set_and_restored);
+#endif
+	tcase_add_test(tc, test_err_ptr);
+	tcase_add_test(tc, test_scatterlist_helpers);
+	tcase_add_test(tc, test_sg_map);
+	tcase_add_test(tc, test_crypto_wait);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+RIND_TEST_MAIN(registry_suite)

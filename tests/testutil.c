@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: MIT
+/* Shared test helpers; see testutil.h. */
+#include <ctype.h>
+#include "testutil.h"
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+size_t rt_unhex(u8 *out, size_t outmax, const char *hex)
+{
+	size_t n = strlen(hex), i;
+
+	ck_assert_msg(n % 2 == 0, "odd hex length: %s", hex);
+	ck_assert_msg(n / 2 <= outmax, "hex too long for buffer (%zu > %zu)", n / 2, outmax);
+	for (i = 0; i < n / 2; i++) {
+		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+
+		ck_assert_msg(hi >= 0 && lo >= 0, "bad hex: %s", hex);
+		out[i] = (u8)(hi << 4 | lo);
+	}
+	return n / 2;
+}
+
+u8 *rt_unhex_alloc(const char *hex, size_t *len)
+{
+	size_t n = strlen(hex) / 2;
+	u8 *p = malloc(n ? n : 1);
+
+	ck_assert_ptr_nonnull(p);
+	*len = rt_unhex(p, n, hex);
+	return p;
+}
+
+const char *rt_hex(const u8 *p, size_t len)
+{
+	static __thread char buf[2 * 256 + 4];
+	size_t i, n = len > 256 ? 256 : len;
+
+	for (i = 0; i < n; i++)
+		snprintf(buf + 2 * i, 3, "%02x", p[i]);
+	buf[2 * n] = 0;
+	if (n < len)
+		strcat(buf, "...");
+	return buf;
+}
+
+struct impl_ctx {
+	const char *name;
+	const char *type;
+	char (*drivers)[CRYPTO_MAX_ALG_NAME];
+	int max;
+	int n;
+};
+
+static void add_driver(struct impl_ctx *c, const char *driver)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->drivers[i], driver))
+			return;
+	if (c->n < c->max)
+		snprintf(c->drivers[c->n++], CRYPTO_MAX_ALG_NAME, "%s", driver);
+}
+
+static int collect(const struct rind_alg_info *info, void *ctx)
+{
+	struct impl_ctx *c = ctx;
+
+	if (!strcmp(info->name, c->name) && (!c->type || !strcmp(info->type, c->type)) &&
+	    info->selftest >= 0)
+		add_driver(c, info->driver);
+	return 0;
+}
+
+/* Split "t(a,b(c))" into "t" and its top-level arguments. */
+static int split_template(const char *name, char *tmpl, char args[4][CRYPTO_MAX_ALG_NAME])
+{
+	const char *p = strchr(name, '('), *start;
+	int depth = 0, n = 0;
+
+	if (!p)
+		return 0;
+	memcpy(tmpl, name, (size_t)(p - name));
+	tmpl[p - name] = 0;
+	start = p + 1;
+	for (p = start; *p; p++) {
+		if (*p == '(') {
+			depth++;
+		} else if (*p == ')' && depth) {
+			depth--;
+		} else if ((*p == ',' || *p == ')') && !depth) {
+			if (n < 4) {
+				snprintf(args[n], CRYPTO_MAX_ALG_NAME, "%.*s", (int)(p - start), start);
+				n++;
+			}
+			start = p + 1;
+		}
+	}
+	return n;
+}
+
+static const char *arg_type(const char *tmpl, int idx)
+{
+	if (!strcmp(tmpl, "hmac"))
+		return "shash";
+	if (!strcmp(tmpl, "rfc7539"))
+		return idx == 0 ? "skcipher" : "shash";
+	if (!strcmp(tmpl, "rfc4106"))
+		return "aead";
+	return NULL;	/* block-cipher templates take a cipher: any type matches */
+}
+
+int rt_impls(const char *name, const char *type, char drivers[][CRYPTO_MAX_ALG_NAME], int max)
+{
+	struct impl_ctx c = { name, type, drivers, max, 0 };
+	char tmpl[CRYPTO_MAX_ALG_NAME], args[4][CRYPTO_MAX_ALG_NAME];
+	int nargs = split_template(name, tmpl, args);
+
+	if (nargs == 1 || nargs == 2) {
+		/* Instantiate the template over every implementation of each argument. */
+		char (*a0)[CRYPTO_MAX_ALG_NAME] = calloc(RT_MAX_IMPLS, CRYPTO_MAX_ALG_NAME);
+		char (*a1)[CRYPTO_MAX_ALG_NAME] = calloc(RT_MAX_IMPLS, CRYPTO_MAX_ALG_NAME);
+		int n0, n1 = 1, i, j;
+
+		ck_assert_ptr_nonnull(a0);
+		ck_assert_ptr_nonnull(a1);
+		n0 = rt_impls(args[0], arg_type(tmpl, 0), a0, RT_MAX_IMPLS);
+		if (nargs == 2)
+			n1 = rt_impls(args[1], arg_type(tmpl, 1), a1, RT_MAX_IMPLS);
+		for (i = 0; i < n0; i++) {
+			for (j = 0; j < n1; j++) {
+				char inst[3 * CRYPTO_MAX_ALG_NAME];
+
+				if (nargs == 2)
+					snprintf(inst, sizeof(inst), "%s(%s,%s)", tmpl, a0[i], a1[j]);
+				else
+					snprintf(inst, sizeof(inst), "%s(%s)", tmpl, a0[i]);
+				(void)crypto_has_alg(inst, 0, 0);
+			}
+		}
+		free(a0);
+		free(a1);
+	}
+	/* And whatever lookup by name picks (direct arch implementations). */
+	(void)crypto_has_alg(name, 0, 0);
+	rind_alg_foreach(collect, &c);
+	ck_assert_msg(c.n > 0, "no implementation of %s", name);
+	return c.n;
+}
+
+/* xoshiro256** seeded through splitmix64. */
+void rt_rng_seed(struct rt_rng *r, u64 seed)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		u64 z = (seed += 0x9e3779b97f4a7c15ull);
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		r->s[i] = z ^ (z >> 31);
+	}
+}
+
+static inline u64 rotl(u64 x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+u64 rt_rand(struct rt_rng *r)
+{
+	u64 *s = r->s, res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return res;
+}
+
+u32 rt_rand_range(struct rt_rng *r, u32 n)
+{
+	return n ? (u32)(rt_rand(r) % n) : 0;
+}
+
+void rt_fill(struct rt_rng *r, void *buf, size_t len)
+{
+	u8 *p = buf;
+
+	while (len >= 8) {
+		u64 v = rt_rand(r);
+
+		memcpy(p, &v, 8);
+		p += 8;
+		len -= 8;
+	}
+	if (len) {
+		u64 v = rt_rand(r);
+
+		memcpy(p, &v, len);
+	}
+}
+
+int rt_sg_split(struct rt_rng *r, struct scatterlist *sg, int maxents, void *buf, size_t len)
+{
+	int n = 1 + (int)rt_rand_range(r, (u32)maxents);
+	size_t cuts[64], prev = 0;
+	int i, j;
+
+	if (n > 64)
+		n = 64;
+	/* n-1 sorted random cut points in [0, len]. */
+	for (i = 0; i < n - 1; i++)
+		cuts[i] = len ? rt_rand_range(r, (u32)len + 1) : 0;
+	for (i = 1; i < n - 1; i++)
+		for (j = i; j > 0 && cuts[j - 1] > cuts[j]; j--) {
+			size_t t = cuts[j];
+
+			cuts[j] = cuts[j - 1];
+			cuts[j - 1] = t;
+		}
+	cuts[n - 1] = len;
+	sg_init_table(sg, (unsigned int)n);
+	for (i = 0; i < n; i++) {
+		sg_set_buf(&sg[i], (u8 *)buf + prev, (unsigned int)(cuts[i] - prev));
+		prev = cuts[i];
+	}
+	return n;
+}
+
+const char *rt_wp_dir(void)
+{
+	const char *d = getenv("WYCHEPROOF_DIR");
+
+	if (d && *d)
+		return d;
+#ifdef RIND_SOURCE_DIR
+	return RIND_SOURCE_DIR "/../shared/vectors/wycheproof";
+#else
+	return "../shared/vectors/wycheproof";
+#endif
+}
+
+json_t *rt_wp_load(const char *file)
+{
+	char path[4096];
+	json_error_t err;
+	json_t *root;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", rt_wp_dir(), file);
+	f = fopen(path, "r");
+	if (!f) {
+		printf("SKIP: %s: not found in WYCHEPROOF_DIR=%s (set WYCHEPROOF_DIR to the "
+		       "Wycheproof testvectors_v1 directory)\n", file, rt_wp_dir());
+		return NULL;
+	}
+	root = json_loadf(f, 0, &err);
+	fclose(f);
+	ck_assert_msg(root != NULL, "%s: JSON error line %d: %s", path, err.line, err.text);
+	return root;
+}
+
+u8 *rt_wp_hex(json_t *obj, const char *key, size_t *len)
+{
+	json_t *v = json_object_get(obj, key);
+
+	ck_assert_msg(v && json_is_string(v), "missing hex field %s", key);
+	return rt_unhex_alloc(json_string_value(v), len);
+}
+
+int rt_wp_result(json_t *test)
+{
+	const char *r = json_string_value(json_object_get(test, "result"));
+
+	ck_assert_ptr_nonnull(r);
+	if (!strcmp(r, "valid"))
+		return 1;
+	if (!strcmp(r, "invalid"))
+		return 0;
+	return -1;
+}
+
+int rt_wp_has_flag(json_t *test, const char *flag)
+{
+	json_t *flags = json_object_get(test, "flags"), *f;
+	size_t i;
+
+	json_array_foreach(flags, i, f)
+		if (json_is_string(f) && !strcmp(json_string_value(f), flag))
+			return 1;
+	return 0;
+}
+
+void rt_report(const char *what, const char *impl, int ran, int skipped)
+{
+	if (skipped)
+		printf("%s: %d cases (%s), %d skipped\n", what, ran, impl, skipped);
+	else
+		printf("%s: %d cases (%s)\n", what, ran, impl);
+}
