@@ -107,7 +107,9 @@ check-unit: test-build
 	done; \
 	echo "== RIND_DISABLE=all (generic paths selected)"; \
 	for t in $(TEST_BINS); do \
-		RIND_DISABLE=all $(TEST_ENV) $$t >/dev/null 2>&1 || { echo "FAIL: RIND_DISABLE=all $$t"; RIND_DISABLE=all $$t 2>&1 | tail -20; fail=1; }; \
+		if RIND_DISABLE=all $(TEST_ENV) $$t >$$t.generic.log 2>&1; then \
+			echo "$$t: $$(grep -E '^[0-9]+%: Checks' $$t.generic.log)"; \
+		else echo "FAIL: RIND_DISABLE=all $$t"; tail -20 $$t.generic.log; fail=1; fi; \
 	done; \
 	exit $$fail
 
