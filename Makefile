@@ -44,7 +44,7 @@ TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags check jansson 2>/dev/null) -Itests
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_LIBS := $(shell $(PKG_CONFIG) --libs libcrypto libsodium 2>/dev/null || echo -lcrypto -lsodium) -lm -pthread
 
-.PHONY: all lib check check-unit check-asan check-exports check-arm64 bench bench-build \
+.PHONY: all lib check check-install check-unit check-asan check-exports check-arm64 bench bench-build \
 	install uninstall clean demo test-build
 .DELETE_ON_ERROR:
 
@@ -125,7 +125,16 @@ check-unit-asan: test-build
 check-exports: $(O)/librind.so
 	sh scripts/check-exports.sh $(O)/librind.so
 
-check: all check-exports check-unit check-asan bench-smoke
+# Install into a scratch DESTDIR and build a program with pkg-config against it.
+check-install: all
+	@rm -rf $(O)/destdir
+	$(Q)$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(O)/destdir PREFIX=/usr >/dev/null
+	$(Q)PKG_CONFIG_SYSROOT_DIR=$(CURDIR)/$(O)/destdir PKG_CONFIG_LIBDIR=$(CURDIR)/$(O)/destdir/usr/lib/pkgconfig \
+		sh -c '$(CC) tests/install_app.c $$(pkg-config --cflags --libs rind) -o $(O)/install_app'
+	$(Q)LD_LIBRARY_PATH=$(CURDIR)/$(O)/destdir/usr/lib $(O)/install_app
+	$(Q)$(O)/destdir/usr/bin/rind list | grep -q "hmac(sha512)"
+
+check: all check-exports check-install check-unit check-asan bench-smoke
 
 bench-build: $(O)/rind-bench
 
