@@ -44,7 +44,7 @@ TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags check jansson 2>/dev/null) -Itests
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_LIBS := $(shell $(PKG_CONFIG) --libs libcrypto libsodium 2>/dev/null || echo -lcrypto -lsodium) -lm -pthread
 
-.PHONY: all lib check check-install check-unit check-asan check-exports check-arm64 bench bench-build \
+.PHONY: all lib check check-install check-tsan check-unit check-asan check-exports check-arm64 bench bench-build \
 	install uninstall clean demo test-build
 .DELETE_ON_ERROR:
 
@@ -122,6 +122,13 @@ check-unit-asan: test-build
 		echo "== [asan+ubsan] $$t"; $(TEST_ENV) $$t || fail=1; \
 	done; exit $$fail
 
+# The registry's multi-threaded tests under ThreadSanitizer, in one process.
+TSAN_SUITES ?= test_registry
+check-tsan:
+	$(MAKE) O=$(O)/tsan CFLAGS="-O1 -g -fsanitize=thread" $(addprefix $(O)/tsan/tests/,$(TSAN_SUITES))
+	@for t in $(TSAN_SUITES); do echo "== [tsan] $$t"; \
+		CK_FORK=no TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(O)/tsan/tests/$$t || exit 1; done
+
 check-exports: $(O)/librind.so
 	sh scripts/check-exports.sh $(O)/librind.so
 
@@ -134,7 +141,7 @@ check-install: all
 	$(Q)LD_LIBRARY_PATH=$(CURDIR)/$(O)/destdir/usr/lib $(O)/install_app
 	$(Q)$(O)/destdir/usr/bin/rind list | grep -q "hmac(sha512)"
 
-check: all check-exports check-install check-unit check-asan bench-smoke
+check: all check-exports check-install check-unit check-asan check-tsan bench-smoke
 
 bench-build: $(O)/rind-bench
 
