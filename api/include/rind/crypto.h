@@ -14,5 +14,9 @@
 #include <rind/skcipher.h>
 #include <rind/aead.h>
 #include <rind/hash.h>
+#include <rind/keyformat.h>
+#include <rind/rng.h>
+#include <rind/kpp.h>
+#include <rind/sig.h>
 
 #endif /* _RIND_CRYPTO_H */

@@ -35,6 +35,20 @@ static inline void put_unaligned_be32(u32 v, void *p) { v = RIND_BE(32, v); memc
 static inline void put_unaligned_le64(u64 v, void *p) { v = RIND_LE(64, v); memcpy(p, &v, 8); }
 static inline void put_unaligned_be64(u64 v, void *p) { v = RIND_BE(64, v); memcpy(p, &v, 8); }
 
+/*
+ * Declassify: say that a value computed from secrets is public from here on
+ * (a tag comparison's verdict, a signature about to be output).  A no-op,
+ * except in the constant-time checking build (make ct, -DRIND_VALGRIND),
+ * where memcheck tracks secrets as undefined memory and this marks the
+ * value defined, so that a branch on it is not reported.
+ */
+#ifdef RIND_VALGRIND
+#include <valgrind/memcheck.h>
+#define rind_declassify(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (n)))
+#else
+#define rind_declassify(p, n) ((void)(p), (void)(n))
+#endif
+
 void rind_memzero_explicit(void *s, size_t n);
 #define memzero_explicit rind_memzero_explicit
 int rind_memneq(const void *a, const void *b, size_t n);
