@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+/*
+ * CBC: the "cbc" template over any single-block cipher, "cbc(aes)" ->
+ * instance driver "cbc(aes-generic)", as the kernel's crypto/cbc.c.  No
+ * padding: the length must be a multiple of the block size (-EINVAL
+ * otherwise; rind_pkcs7_pad/unpad are there for callers who want PKCS#7).
+ * On return the iv holds the last ciphertext block, so that a message can
+ * be processed in several requests.  Encryption is sequential; decryption
+ * hands chunks of blocks to the cipher's multi-block entry.
+ */
+#include <rind/internal/cipher.h>
+#include <rind/internal/skcipher.h>
+#include <rind/internal/testmgr.h>
+#include <rind/internal/util.h>
+
+#define CBC_MAX_BS	32	/* the cipher front end's limit */
+#define CBC_CHUNK	512	/* bytes decrypted per multi-block call */
+
+struct cbc_instance {
+	struct crypto_spawn spawn;
+	struct skcipher_alg alg;
+};
+
+struct cbc_ctx {
+	struct crypto_cipher *cipher;
+};
+
+static struct cbc_instance *cbc_inst(struct crypto_skcipher *tfm)
+{
+	return container_of(crypto_skcipher_alg(tfm), struct cbc_instance, alg);
+}
+
+static int cbc_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen)
+{
+	struct cbc_ctx *ctx = crypto_skcipher_ctx(tfm);
+
+	return crypto_cipher_setkey(ctx->cipher, key, keylen);
+}
+
+static int cbc_encrypt(struct skcipher_request *req)
+{
+	struct cbc_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
+	struct crypto_cipher *cipher = ctx->cipher;
+	struct cipher_alg *calg = crypto_cipher_alg(cipher);
+	unsigned int bs = crypto_cipher_blocksize(cipher);
+	u8 iv[CBC_MAX_BS], blk[CBC_MAX_BS];
+	struct rind_sg_map m;
+	size_t off;
+	int err;
+
+	if (req->cryptlen % bs)
+		return -EINVAL;
+	if (!req->cryptlen)
+		return 0;
+	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
+	if (err)
+		return err;
+	memcpy(iv, req->iv, bs);
+	for (off = 0; off < m.len; off += bs) {
+		crypto_xor_cpy(blk, m.src + off, iv, bs);
+		calg->encrypt(cipher, iv, blk);
+		memcpy(m.dst + off, iv, bs);
+	}
+	memcpy(req->iv, iv, bs);
+	rind_sg_unmap(&m, true);
+	memzero_explicit(blk, sizeof(blk));
+	return 0;
+}
+
+static int cbc_decrypt(struct skcipher_request *req)
+{
+	struct cbc_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
+	struct crypto_cipher *cipher = ctx->cipher;
+	unsigned int bs = crypto_cipher_blocksize(cipher);
+	u8 prev[CBC_MAX_BS], ct[CBC_CHUNK];
+	struct rind_sg_map m;
+	size_t off, chunk = CBC_CHUNK - CBC_CHUNK % bs;
+	int err;
+
+	if (req->cryptlen % bs)
+		return -EINVAL;
+	if (!req->cryptlen)
+		return 0;
+	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
+	if (err)
+		return err;
+	memcpy(prev, req->iv, bs);
+	for (off = 0; off < m.len; off += chunk) {
+		size_t n = min(chunk, m.len - off);
+		u8 *d = m.dst + off;
+
+		/* keep the ciphertext: the request may be in place */
+		memcpy(ct, m.src + off, n);
+		crypto_cipher_decrypt_blocks(cipher, d, ct, n / bs);
+		crypto_xor(d, prev, bs);
+		crypto_xor(d + bs, ct, n - bs);
+		memcpy(prev, ct + n - bs, bs);
+	}
+	memcpy(req->iv, prev, bs);
+	rind_sg_unmap(&m, true);
+	return 0;
+}
+
+static int cbc_init_tfm(struct crypto_skcipher *tfm)
+{
+	struct cbc_ctx *ctx = crypto_skcipher_ctx(tfm);
+	struct crypto_cipher *cipher = crypto_spawn_cipher(&cbc_inst(tfm)->spawn);
+
+	if (IS_ERR(cipher))
+		return (int)PTR_ERR(cipher);
+	ctx->cipher = cipher;
+	return 0;
+}
+
+static void cbc_exit_tfm(struct crypto_skcipher *tfm)
+{
+	struct cbc_ctx *ctx = crypto_skcipher_ctx(tfm);
+
+	crypto_free_cipher(ctx->cipher);
+}
+
+static void cbc_destroy(struct crypto_alg *alg)
+{
+	struct cbc_instance *inst = container_of(alg, struct cbc_instance, alg.base);
+
+	crypto_drop_spawn(&inst->spawn);
+	free(inst);
+}
+
+static int cbc_create(struct crypto_template *tmpl, const char *const *args, int nargs)
+{
+	struct cbc_instance *inst;
+	struct cipher_alg *calg;
+	struct crypto_alg *base;
+	int err;
+
+	if (nargs != 1)
+		return -EINVAL;
+	inst = calloc(1, sizeof(*inst));
+	if (!inst)
+		return -ENOMEM;
+	err = crypto_grab_cipher(&inst->spawn, &inst->alg.base, args[0], 0, 0);
+	if (err)
+		goto err_free;
+	base = inst->spawn.alg;
+	calg = __crypto_cipher_alg(base);
+	err = -EINVAL;
+	if (base->cra_blocksize > CBC_MAX_BS)
+		goto err_drop;
+	err = crypto_inst_setname(&inst->alg.base, "cbc", &base, 1);
+	if (err)
+		goto err_drop;
+
+	inst->alg.base.cra_priority = base->cra_priority;
+	inst->alg.base.cra_flags = CRYPTO_ALG_TYPE_SKCIPHER;
+	inst->alg.base.cra_blocksize = base->cra_blocksize;
+	inst->alg.base.cra_ctxsize = sizeof(struct cbc_ctx);
+	inst->alg.base.cra_module = "generic";
+	inst->alg.base.cra_type = &crypto_skcipher_type;
+	inst->alg.base.cra_destroy = cbc_destroy;
+	inst->alg.min_keysize = calg->min_keysize;
+	inst->alg.max_keysize = calg->max_keysize;
+	inst->alg.ivsize = base->cra_blocksize;
+	inst->alg.setkey = cbc_setkey;
+	inst->alg.encrypt = cbc_encrypt;
+	inst->alg.decrypt = cbc_decrypt;
+	inst->alg.init = cbc_init_tfm;
+	inst->alg.exit = cbc_exit_tfm;
+
+	err = crypto_register_instance(tmpl, &inst->alg.base);
+	if (!err)
+		return 0;
+err_drop:
+	crypto_drop_spawn(&inst->spawn);
+err_free:
+	free(inst);
+	return err;
+}
+
+static struct crypto_template cbc_tmpl = {
+	.name = "cbc",
+	.create = cbc_create,
+};
+
+/* NIST SP 800-38A F.2.1 (CBC-AES128) and F.2.3 (CBC-AES192). */
+static const struct cipher_testvec cbc_aes_tv[] = {
+	{
+		.key	= "\x2b\x7e\x15\x16\x28\xae\xd2\xa6\xab\xf7\x15\x88\x09\xcf\x4f\x3c",
+		.klen	= 16,
+		.iv	= "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f",
+		.iv_out	= "\x3f\xf1\xca\xa1\x68\x1f\xac\x09\x12\x0e\xca\x30\x75\x86\xe1\xa7",
+		.ptext	= "\x6b\xc1\xbe\xe2\x2e\x40\x9f\x96\xe9\x3d\x7e\x11\x73\x93\x17\x2a"
+			  "\xae\x2d\x8a\x57\x1e\x03\xac\x9c\x9e\xb7\x6f\xac\x45\xaf\x8e\x51"
+			  "\x30\xc8\x1c\x46\xa3\x5c\xe4\x11\xe5\xfb\xc1\x19\x1a\x0a\x52\xef"
+			  "\xf6\x9f\x24\x45\xdf\x4f\x9b\x17\xad\x2b\x41\x7b\xe6\x6c\x37\x10",
+		.ctext	= "\x76\x49\xab\xac\x81\x19\xb2\x46\xce\xe9\x8e\x9b\x12\xe9\x19\x7d"
+			  "\x50\x86\xcb\x9b\x50\x72\x19\xee\x95\xdb\x11\x3a\x91\x76\x78\xb2"
+			  "\x73\xbe\xd6\xb8\xe3\xc1\x74\x3b\x71\x16\xe6\x9e\x22\x22\x95\x16"
+			  "\x3f\xf1\xca\xa1\x68\x1f\xac\x09\x12\x0e\xca\x30\x75\x86\xe1\xa7",
+		.len	= 64,
+	}, {
+		.key	= "\x8e\x73\xb0\xf7\xda\x0e\x64\x52\xc8\x10\xf3\x2b\x80\x90\x79\xe5"
+			  "\x62\xf8\xea\xd2\x52\x2c\x6b\x7b",
+		.klen	= 24,
+		.iv	= "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f",
+		.iv_out	= "\x08\xb0\xe2\x79\x88\x59\x88\x81\xd9\x20\xa9\xe6\x4f\x56\x15\xcd",
+		.ptext	= "\x6b\xc1\xbe\xe2\x2e\x40\x9f\x96\xe9\x3d\x7e\x11\x73\x93\x17\x2a"
+			  "\xae\x2d\x8a\x57\x1e\x03\xac\x9c\x9e\xb7\x6f\xac\x45\xaf\x8e\x51"
+			  "\x30\xc8\x1c\x46\xa3\x5c\xe4\x11\xe5\xfb\xc1\x19\x1a\x0a\x52\xef"
+			  "\xf6\x9f\x24\x45\xdf\x4f\x9b\x17\xad\x2b\x41\x7b\xe6\x6c\x37\x10",
+		.ctext	= "\x4f\x02\x1d\xb2\x43\xbc\x63\x3d\x71\x78\x18\x3a\x9f\xa0\x71\xe8"
+			  "\xb4\xd9\xad\xa9\xad\x7d\xed\xf4\xe5\xe7\x38\x76\x3f\x69\x14\x5a"
+			  "\x57\x1b\x24\x20\x12\xfb\x7a\xe0\x7f\xa9\xba\xac\x3d\xf1\x02\xe0"
+			  "\x08\xb0\xe2\x79\x88\x59\x88\x81\xd9\x20\xa9\xe6\x4f\x56\x15\xcd",
+		.len	= 64,
+	},
+};
+
+static struct alg_test_desc cbc_test = {
+	.alg = "cbc(aes)",
+	.suite.cipher = __VECS(cbc_aes_tv),
+};
+
+static int cbc_mod_init(void)
+{
+	crypto_register_test(&cbc_test);
+	return crypto_register_template(&cbc_tmpl);
+}
+module_init(cbc_mod_init);

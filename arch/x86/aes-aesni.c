@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: MIT
+/*
+ * AES with the AES-NI instructions.  Requires: AESNI, SSSE3 (checked with
+ * rind_cpu_has before registering).
+ *
+ *  - "aes" cipher "aes-aesni" (priority 300), with multi-block entries
+ *    that keep eight blocks in flight (the instructions' latency is several
+ *    times their throughput);
+ *  - direct skciphers "ecb-aes-aesni", "cbc-aes-aesni", "ctr-aes-aesni"
+ *    (priority 400), with the semantics of the ecb/cbc/ctr templates:
+ *    ECB and CBC need a multiple of 16 bytes (-EINVAL otherwise), CBC
+ *    leaves the last ciphertext block in the iv, CTR takes any length,
+ *    carries its 128-bit big-endian counter through all 16 bytes and
+ *    leaves the next counter in the iv.
+ *
+ * The key schedule is FIPS 197 5.2 with SubWord done by AESENCLAST on a
+ * broadcast word (ShiftRows is the identity on four equal columns), so it
+ * has no table either; decryption uses the equivalent inverse cipher
+ * (AESIMC of the middle round keys).
+ */
+#include <immintrin.h>
+#include <rind/internal/cipher.h>
+#include <rind/internal/skcipher.h>
+#include <rind/internal/testmgr.h>
+#include <rind/internal/util.h>
+
+#define AESNI_FN	__attribute__((target("aes,ssse3")))
+#define AESNI_INLINE	static inline __attribute__((always_inline, target("aes,ssse3")))
+
+struct aesni_ctx {
+	__m128i ek[15];
+	__m128i dk[15];
+	unsigned int nr;
+};
+
+/* ---- key schedule ---- */
+
+AESNI_FN static u32 aesni_sub_word(u32 w)
+{
+	__m128i x = _mm_set1_epi32((int)w);
+
+	x = _mm_aesenclast_si128(x, _mm_setzero_si128());
+	return (u32)_mm_cvtsi128_si32(x);
+}
+
+AESNI_FN static int aesni_expandkey(struct aesni_ctx *ctx, const u8 *key, unsigned int keylen)
+{
+	u32 w[60], rcon = 1;
+	unsigned int nk, nr, i;
+
+	if (keylen != 16 && keylen != 24 && keylen != 32)
+		return -EINVAL;
+	nk = keylen / 4;
+	nr = nk + 6;
+	for (i = 0; i < nk; i++)
+		w[i] = get_unaligned_le32(key + 4 * i);
+	for (i = nk; i < 4 * (nr + 1); i++) {
+		u32 t = w[i - 1];
+
+		if (i % nk == 0) {
+			t = aesni_sub_word(ror32(t, 8)) ^ rcon;
+			rcon = (rcon << 1) ^ (0x11b & -(rcon >> 7));
+		} else if (nk > 6 && i % nk == 4) {
+			t = aesni_sub_word(t);
+		}
+		w[i] = w[i - nk] ^ t;
+	}
+	for (i = 0; i <= nr; i++) {
+		u8 rk[16];
+
+		put_unaligned_le32(w[4 * i], rk);
+		put_unaligned_le32(w[4 * i + 1], rk + 4);
+		put_unaligned_le32(w[4 * i + 2], rk + 8);
+		put_unaligned_le32(w[4 * i + 3], rk + 12);
+		ctx->ek[i] = _mm_loadu_si128((const __m128i *)rk);
+		memzero_explicit(rk, sizeof(rk));
+	}
+	ctx->dk[0] = ctx->ek[nr];
+	for (i = 1; i < nr; i++)
+		ctx->dk[i] = _mm_aesimc_si128(ctx->ek[nr - i]);
+	ctx->dk[nr] = ctx->ek[0];
+	ctx->nr = nr;
+	memzero_explicit(w, sizeof(w));
+	return 0;
+}
+
+/* ---- one block and eight blocks ---- */
+
+AESNI_INLINE __m128i aesni_enc1(const struct aesni_ctx *ctx, __m128i b)
+{
+	unsigned int r, nr = ctx->nr;
+
+	b = _mm_xor_si128(b, ctx->ek[0]);
+	for (r = 1; r < nr; r++)
+		b = _mm_aesenc_si128(b, ctx->ek[r]);
+	return _mm_aesenclast_si128(b, ctx->ek[nr]);
+}
+
+AESNI_INLINE __m128i aesni_dec1(const struct aesni_ctx *ctx, __m128i b)
+{
+	unsigned int r, nr = ctx->nr;
+
+	b = _mm_xor_si128(b, ctx->dk[0]);
+	for (r = 1; r < nr; r++)
+		b = _mm_aesdec_si128(b, ctx->dk[r]);
+	return _mm_aesdeclast_si128(b, ctx->dk[nr]);
+}
+
+#define EACH8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
+
+AESNI_INLINE void aesni_enc8(const struct aesni_ctx *ctx, __m128i b[8])
+{
+	unsigned int r, nr = ctx->nr;
+	__m128i k = ctx->ek[0];
+	__m128i b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
+	__m128i b4 = b[4], b5 = b[5], b6 = b[6], b7 = b[7];
+
+#define X(i)	b##i = _mm_xor_si128(b##i, k);
+	EACH8(X)
+#undef X
+	for (r = 1; r < nr; r++) {
+		k = ctx->ek[r];
+#define E(i)	b##i = _mm_aesenc_si128(b##i, k);
+		EACH8(E)
+#undef E
+	}
+	k = ctx->ek[nr];
+#define L(i)	b[i] = _mm_aesenclast_si128(b##i, k);
+	EACH8(L)
+#undef L
+}
+
+AESNI_INLINE void aesni_dec8(const struct aesni_ctx *ctx, __m128i b[8])
+{
+	unsigned int r, nr = ctx->nr;
+	__m128i k = ctx->dk[0];
+	__m128i b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
+	__m128i b4 = b[4], b5 = b[5], b6 = b[6], b7 = b[7];
+
+#define X(i)	b##i = _mm_xor_si128(b##i, k);
+	EACH8(X)
+#undef X
+	for (r = 1; r < nr; r++) {
+		k = ctx->dk[r];
+#define D(i)	b##i = _mm_aesdec_si128(b##i, k);
+		EACH8(D)
+#undef D
+	}
+	k = ctx->dk[nr];
+#define L(i)	b[i] = _mm_aesdeclast_si128(b##i, k);
+	EACH8(L)
+#undef L
+}
+
+AESNI_FN static void aesni_ecb(const struct aesni_ctx *ctx, u8 *dst, const u8 *src,
+			       size_t nblocks, bool enc)
+{
+	__m128i b[8];
+	int i;
+
+	for (; nblocks >= 8; nblocks -= 8, src += 128, dst += 128) {
+		for (i = 0; i < 8; i++)
+			b[i] = _mm_loadu_si128((const __m128i *)(src + 16 * i));
+		if (enc)
+			aesni_enc8(ctx, b);
+		else
+			aesni_dec8(ctx, b);
+		for (i = 0; i < 8; i++)
+			_mm_storeu_si128((__m128i *)(dst + 16 * i), b[i]);
+	}
+	for (; nblocks; nblocks--, src += 16, dst += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)src);
+
+		x = enc ? aesni_enc1(ctx, x) : aesni_dec1(ctx, x);
+		_mm_storeu_si128((__m128i *)dst, x);
+	}
+}
+
+/* ---- the "aes" cipher ---- */
+
+static int aesni_cipher_setkey(struct crypto_cipher *tfm, const u8 *key, unsigned int keylen)
+{
+	return aesni_expandkey(crypto_cipher_ctx(tfm), key, keylen);
+}
+
+AESNI_FN static void aesni_cipher_encrypt(struct crypto_cipher *tfm, u8 *dst, const u8 *src)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)src);
+
+	_mm_storeu_si128((__m128i *)dst, aesni_enc1(crypto_cipher_ctx(tfm), x));
+}
+
+AESNI_FN static void aesni_cipher_decrypt(struct crypto_cipher *tfm, u8 *dst, const u8 *src)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)src);
+
+	_mm_storeu_si128((__m128i *)dst, aesni_dec1(crypto_cipher_ctx(tfm), x));
+}
+
+static void aesni_cipher_encrypt_blocks(struct crypto_cipher *tfm, u8 *dst, const u8 *src,
+					size_t n)
+{
+	aesni_ecb(crypto_cipher_ctx(tfm), dst, src, n, true);
+}
+
+static void aesni_cipher_decrypt_blocks(struct crypto_cipher *tfm, u8 *dst, const u8 *src,
+					size_t n)
+{
+	aesni_ecb(crypto_cipher_ctx(tfm), dst, src, n, false);
+}
+
+static void aesni_tfm_exit(struct crypto_tfm *tfm)
+{
+	memzero_explicit(crypto_tfm_ctx(tfm), sizeof(struct aesni_ctx));
+}
+
+static struct cipher_alg aesni_cipher_alg = {
+	.min_keysize = 16,
+	.max_keysize = 32,
+	.setkey = aesni_cipher_setkey,
+	.encrypt = aesni_cipher_encrypt,
+	.decrypt = aesni_cipher_decrypt,
+	.encrypt_blocks = aesni_cipher_encrypt_blocks,
+	.decrypt_blocks = aesni_cipher_decrypt_blocks,
+	.base = {
+		.cra_name = "aes",
+		.cra_driver_name = "aes-aesni",
+		.cra_priority = 300,
+		.cra_blocksize = 16,
+		.cra_ctxsize = sizeof(struct aesni_ctx),
+		.cra_module = "x86",
+		.cra_exit = aesni_tfm_exit,
+	},
+};
+
+/* ---- skciphers ---- */
+
+static int aesni_skcipher_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen)
+{
+	return aesni_expandkey(crypto_skcipher_ctx(tfm), key, keylen);
+}
+
+static int aesni_ecb_crypt(struct skcipher_request *req, bool enc)
+{
+	struct aesni_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
+	struct rind_sg_map m;
+	int err;
+
+	if (req->cryptlen % 16)
+		return -EINVAL;
+	if (!req->cryptlen)
+		return 0;
+	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
+	if (err)
+		return err;
+	aesni_ecb(ctx, m.dst, m.src, m.len / 16, enc);
+	rind_sg_unmap(&m, true);
+	return 0;
+}
+
+static int aesni_ecb_encrypt(struct skcipher_request *req)
+{
+	return aesni_ecb_crypt(req, true);
+}
+
+static int aesni_ecb_decrypt(struct skcipher_request *req)
+{
+	return aesni_ecb_crypt(req, false);
+}
+
+AESNI_FN static void aesni_cbc_enc(const struct aesni_ctx *ctx, u8 *dst, const u8 *src,
+				   size_t nblocks, u8 *iv)
+{
+	__m128i c = _mm_loadu_si128((const __m128i *)iv);
+
+	for (; nblocks; nblocks--, src += 16, dst += 16) {
+		c = _mm_xor_si128(c, _mm_loadu_si128((const __m128i *)src));
+		c = aesni_enc1(ctx, c);
+		_mm_storeu_si128((__m128i *)dst, c);
+	}
+	_mm_storeu_si128((__m128i *)iv, c);
+}
+
+AESNI_FN static void aesni_cbc_dec(const struct aesni_ctx *ctx, u8 *dst, const u8 *src,
+				   size_t nblocks, u8 *iv)
+{
+	__m128i prev = _mm_loadu_si128((const __m128i *)iv);
+	__m128i b[8], c[8];
+	int i;
+
+	/* all eight ciphertext blocks are loaded before any store: in place works */
+	for (; nblocks >= 8; nblocks -= 8, src += 128, dst += 128) {
+		for (i = 0; i < 8; i++)
+			b[i] = c[i] = _mm_loadu_si128((const __m128i *)(src + 16 * i));
+		aesni_dec8(ctx, b);
+		_mm_storeu_si128((__m128i *)dst, _mm_xor_si128(b[0], prev));
+		for (i = 1; i < 8; i++)
+			_mm_storeu_si128((__m128i *)(dst + 16 * i), _mm_xor_si128(b[i], c[i - 1]));
+		prev = c[7];
+	}
+	for (; nblocks; nblocks--, src += 16, dst += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)src);
+
+		_mm_storeu_si128((__m128i *)dst, _mm_xor_si128(aesni_dec1(ctx, x), prev));
+		prev = x;
+	}
+	_mm_storeu_si128((__m128i *)iv, prev);
+}
+
+static int aesni_cbc_crypt(struct skcipher_request *req, bool enc)
+{
+	struct aesni_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
+	struct rind_sg_map m;
+	int err;
+
+	if (req->cryptlen % 16)
+		return -EINVAL;
+	if (!req->cryptlen)
+		return 0;
+	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
+	if (err)
+		return err;
+	if (enc)
+		aesni_cbc_enc(ctx, m.dst, m.src, m.len / 16, req->iv);
+	else
+		aesni_cbc_dec(ctx, m.dst, m.src, m.len / 16, req->iv);
+	rind_sg_unmap(&m, true);
+	return 0;
+}
+
+static int aesni_cbc_encrypt(struct skcipher_request *req)
+{
+	return aesni_cbc_crypt(req, true);
+}
+
+static int aesni_cbc_decrypt(struct skcipher_request *req)
+{
+	return aesni_cbc_crypt(req, false);
+}
+
+/*
+ * CTR.  The counter is kept as two 64-bit halves (little-endian lanes, the
+ * low half in lane 0) and byte-reversed into a block with PSHUFB; eight
+ * blocks are built with lane additions when the low half cannot carry
+ * within them, one at a time with the carry otherwise.
+ */
+AESNI_FN static void aesni_ctr(const struct aesni_ctx *ctx, u8 *dst, const u8 *src,
+			       size_t len, u8 *iv)
+{
+	const __m128i bswap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+	const __m128i one = _mm_set_epi64x(0, 1);
+	u64 hi = get_unaligned_be64(iv), lo = get_unaligned_be64(iv + 8);
+	__m128i b[8];
+	int i;
+
+	while (len >= 128) {
+		if (lo <= ~(u64)0 - 8) {
+			__m128i c = _mm_set_epi64x((long long)hi, (long long)lo);
+
+			for (i = 0; i < 8; i++) {
+				b[i] = _mm_shuffle_epi8(c, bswap);
+				c = _mm_add_epi64(c, one);
+			}
+			lo += 8;
+		} else {
+			for (i = 0; i < 8; i++) {
+				b[i] = _mm_shuffle_epi8(_mm_set_epi64x((long long)hi, (long long)lo),
+							bswap);
+				lo++;
+				hi += !lo;
+			}
+		}
+		aesni_enc8(ctx, b);
+		for (i = 0; i < 8; i++) {
+			__m128i x = _mm_loadu_si128((const __m128i *)(src + 16 * i));
+
+			_mm_storeu_si128((__m128i *)(dst + 16 * i), _mm_xor_si128(x, b[i]));
+		}
+		src += 128;
+		dst += 128;
+		len -= 128;
+	}
+	if (len) {
+		size_t n = (len + 15) / 16;
+		u8 ks[128];
+
+		for (i = 0; i < (int)n; i++) {
+			b[i] = _mm_shuffle_epi8(_mm_set_epi64x((long long)hi, (long long)lo), bswap);
+			lo++;
+			hi += !lo;
+		}
+		for (; i < 8; i++)
+			b[i] = _mm_setzero_si128();
+		aesni_enc8(ctx, b);
+		for (i = 0; i < (int)n; i++)
+			_mm_storeu_si128((__m128i *)(ks + 16 * i), b[i]);
+		crypto_xor_cpy(dst, src, ks, len);
+		memzero_explicit(ks, sizeof(ks));
+	}
+	put_unaligned_be64(hi, iv);
+	put_unaligned_be64(lo, iv + 8);
+}
+
+static int aesni_ctr_crypt(struct skcipher_request *req)
+{
+	struct aesni_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
+	struct rind_sg_map m;
+	int err;
+
+	if (!req->cryptlen)
+		return 0;
+	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
+	if (err)
+		return err;
+	aesni_ctr(ctx, m.dst, m.src, m.len, req->iv);
+	rind_sg_unmap(&m, true);
+	return 0;
+}
+
+static void aesni_skcipher_exit(struct crypto_skcipher *tfm)
+{
+	memzero_explicit(crypto_skcipher_ctx(tfm), sizeof(struct aesni_ctx));
+}
+
+#define AESNI_SKCIPHER(_name, _drv, _bs, _ivsize, _enc, _dec) {			\
+	.setkey = aesni_skcipher_setkey,					\
+	.encrypt = _enc,							\
+	.decrypt = _dec,							\
+	.exit = aesni_skcipher_exit,						\
+	.min_keysize = 16,							\
+	.max_keysize = 32,							\
+	.ivsize = _ivsize,							\
+	.chunksize = 16,							\
+	.base = {								\
+		.cra_name = _name,						\
+		.cra_driver_name = _drv,					\
+		.cra_priority = 400,						\
+		.cra_blocksize = _bs,						\
+		.cra_ctxsize = sizeof(struct aesni_ctx),			\
+		.cra_module = "x86",						\
+	},									\
+}
+
+static struct skcipher_alg aesni_skciphers[] = {
+	AESNI_SKCIPHER("ecb(aes)", "ecb-aes-aesni", 16, 0, aesni_ecb_encrypt, aesni_ecb_decrypt),
+	AESNI_SKCIPHER("cbc(aes)", "cbc-aes-aesni", 16, 16, aesni_cbc_encrypt, aesni_cbc_decrypt),
+	AESNI_SKCIPHER("ctr(aes)", "ctr-aes-aesni", 1, 16, aesni_ctr_crypt, aesni_ctr_crypt),
+};
+
+static int aesni_mod_init(void)
+{
+	int err;
+
+	/*
+	 * The known answers for "aes", "ecb(aes)", "cbc(aes)" and "ctr(aes)"
+	 * are registered by algs/aes.c and the ecb/cbc/ctr templates.
+	 */
+	if (!rind_cpu_has(RIND_X86_AESNI) || !rind_cpu_has(RIND_X86_SSSE3))
+		return 0;
+	err = crypto_register_cipher(&aesni_cipher_alg);
+	if (err)
+		return err;
+	return crypto_register_skciphers(aesni_skciphers, ARRAY_SIZE(aesni_skciphers));
+}
+module_init(aesni_mod_init);
