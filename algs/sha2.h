@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SHA-1 and SHA-2 internals shared by the generic C (algs/sha1.c,
+ * algs/sha256.c, algs/sha512.c) and the accelerated drivers (arch/): the
+ * descriptor state layouts (identical across drivers of one hash, so an
+ * exported state imports into any of them), the generic block functions,
+ * and the buffering and padding logic (FIPS 180-4 section 5.1) written
+ * once over a block function, as the kernel's sha*_base.h.
+ *
+ * Not installed; only the library's own files include it.
+ */
+#ifndef _RIND_ALGS_SHA2_H
+#define _RIND_ALGS_SHA2_H
+
+#include <string.h>
+#include <rind/internal/hash.h>
+#include <rind/internal/util.h>
+
+#define SHA1_DIGEST_SIZE	20
+#define SHA1_BLOCK_SIZE		64
+#define SHA224_DIGEST_SIZE	28
+#define SHA256_DIGEST_SIZE	32
+#define SHA256_BLOCK_SIZE	64
+#define SHA384_DIGEST_SIZE	48
+#define SHA512_DIGEST_SIZE	64
+#define SHA512_BLOCK_SIZE	128
+
+struct sha1_state {
+	u32 state[5];
+	u64 count;			/* bytes hashed so far */
+	u8 buf[SHA1_BLOCK_SIZE];
+};
+
+struct sha256_state {
+	u32 state[8];
+	u64 count;
+	u8 buf[SHA256_BLOCK_SIZE];
+};
+
+struct sha512_state {
+	u64 state[8];
+	u64 count[2];			/* 128-bit byte count, low word first */
+	u8 buf[SHA512_BLOCK_SIZE];
+};
+
+/* Compress @blocks consecutive 64/128-byte blocks of @data into @state. */
+typedef void (sha1_block_fn)(u32 state[5], const u8 *data, size_t blocks);
+typedef void (sha256_block_fn)(u32 state[8], const u8 *data, size_t blocks);
+typedef void (sha512_block_fn)(u64 state[8], const u8 *data, size_t blocks);
+
+/* The portable C compression functions (library-internal). */
+void rind_sha1_block_generic(u32 state[5], const u8 *data, size_t blocks);
+void rind_sha256_block_generic(u32 state[8], const u8 *data, size_t blocks);
+void rind_sha512_block_generic(u64 state[8], const u8 *data, size_t blocks);
+
+extern const u32 rind_sha256_k[64];
+extern const u64 rind_sha512_k[80];
+
+/* ---- SHA-1 -------------------------------------------------------------- */
+
+static inline void sha1_base_init(struct sha1_state *s)
+{
+	s->state[0] = 0x67452301;
+	s->state[1] = 0xefcdab89;
+	s->state[2] = 0x98badcfe;
+	s->state[3] = 0x10325476;
+	s->state[4] = 0xc3d2e1f0;
+	s->count = 0;
+}
+
+static inline void sha1_base_do_update(struct sha1_state *s, const u8 *data,
+				       size_t len, sha1_block_fn *fn)
+{
+	size_t partial = s->count % SHA1_BLOCK_SIZE;
+
+	s->count += len;
+	if (partial + len >= SHA1_BLOCK_SIZE) {
+		size_t blocks;
+
+		if (partial) {
+			size_t p = SHA1_BLOCK_SIZE - partial;
+
+			memcpy(s->buf + partial, data, p);
+			data += p;
+			len -= p;
+			fn(s->state, s->buf, 1);
+		}
+		blocks = len / SHA1_BLOCK_SIZE;
+		if (blocks) {
+			fn(s->state, data, blocks);
+			data += blocks * SHA1_BLOCK_SIZE;
+			len -= blocks * SHA1_BLOCK_SIZE;
+		}
+		partial = 0;
+	}
+	if (len)
+		memcpy(s->buf + partial, data, len);
+}
+
+static inline void sha1_base_do_finalize(struct sha1_state *s, sha1_block_fn *fn)
+{
+	const size_t lenoff = SHA1_BLOCK_SIZE - 8;
+	size_t partial = s->count % SHA1_BLOCK_SIZE;
+
+	s->buf[partial++] = 0x80;
+	if (partial > lenoff) {
+		memset(s->buf + partial, 0, SHA1_BLOCK_SIZE - partial);
+		fn(s->state, s->buf, 1);
+		partial = 0;
+	}
+	memset(s->buf + partial, 0, lenoff - partial);
+	put_unaligned_be64(s->count << 3, s->buf + lenoff);
+	fn(s->state, s->buf, 1);
+}
+
+static inline void sha1_base_finish(struct sha1_state *s, u8 *out)
+{
+	for (int i = 0; i < 5; i++)
+		put_unaligned_be32(s->state[i], out + 4 * i);
+	memzero_explicit(s, sizeof(*s));
+}
+
+/* ---- SHA-224 / SHA-256 -------------------------------------------------- */
+
+static inline void sha224_base_init(struct sha256_state *s)
+{
+	s->state[0] = 0xc1059ed8;
+	s->state[1] = 0x367cd507;
+	s->state[2] = 0x3070dd17;
+	s->state[3] = 0xf70e5939;
+	s->state[4] = 0xffc00b31;
+	s->state[5] = 0x68581511;
+	s->state[6] = 0x64f98fa7;
+	s->state[7] = 0xbefa4fa4;
+	s->count = 0;
+}
+
+static inline void sha256_base_init(struct sha256_state *s)
+{
+	s->state[0] = 0x6a09e667;
+	s->state[1] = 0xbb67ae85;
+	s->state[2] = 0x3c6ef372;
+	s->state[3] = 0xa54ff53a;
+	s->state[4] = 0x510e527f;
+	s->state[5] = 0x9b05688c;
+	s->state[6] = 0x1f83d9ab;
+	s->state[7] = 0x5be0cd19;
+	s->count = 0;
+}
+
+static inline void sha256_base_do_update(struct sha256_state *s, const u8 *data,
+					 size_t len, sha256_block_fn *fn)
+{
+	size_t partial = s->count % SHA256_BLOCK_SIZE;
+
+	s->count += len;
+	if (partial + len >= SHA256_BLOCK_SIZE) {
+		size_t blocks;
+
+		if (partial) {
+			size_t p = SHA256_BLOCK_SIZE - partial;
+
+			memcpy(s->buf + partial, data, p);
+			data += p;
+			len -= p;
+			fn(s->state, s->buf, 1);
+		}
+		blocks = len / SHA256_BLOCK_SIZE;
+		if (blocks) {
+			fn(s->state, data, blocks);
+			data += blocks * SHA256_BLOCK_SIZE;
+			len -= blocks * SHA256_BLOCK_SIZE;
+		}
+		partial = 0;
+	}
+	if (len)
+		memcpy(s->buf + partial, data, len);
+}
+
+static inline void sha256_base_do_finalize(struct sha256_state *s, sha256_block_fn *fn)
+{
+	const size_t lenoff = SHA256_BLOCK_SIZE - 8;
+	size_t partial = s->count % SHA256_BLOCK_SIZE;
+
+	s->buf[partial++] = 0x80;
+	if (partial > lenoff) {
+		memset(s->buf + partial, 0, SHA256_BLOCK_SIZE - partial);
+		fn(s->state, s->buf, 1);
+		partial = 0;
+	}
+	memset(s->buf + partial, 0, lenoff - partial);
+	put_unaligned_be64(s->count << 3, s->buf + lenoff);
+	fn(s->state, s->buf, 1);
+}
+
+/* Write the first @digestsize bytes of the state and wipe it. */
+static inline void sha256_base_finish(struct sha256_state *s, u8 *out,
+				      unsigned int digestsize)
+{
+	for (unsigned int i = 0; i < digestsize / 4; i++)
+		put_unaligned_be32(s->state[i], out + 4 * i);
+	memzero_explicit(s, sizeof(*s));
+}
+
+/* ---- SHA-384 / SHA-512 -------------------------------------------------- */
+
+static inline void sha384_base_init(struct sha512_state *s)
+{
+	s->state[0] = 0xcbbb9d5dc1059ed8ULL;
+	s->state[1] = 0x629a292a367cd507ULL;
+	s->state[2] = 0x9159015a3070dd17ULL;
+	s->state[3] = 0x152fecd8f70e5939ULL;
+	s->state[4] = 0x67332667ffc00b31ULL;
+	s->state[5] = 0x8eb44a8768581511ULL;
+	s->state[6] = 0xdb0c2e0d64f98fa7ULL;
+	s->state[7] = 0x47b5481dbefa4fa4ULL;
+	s->count[0] = s->count[1] = 0;
+}
+
+static inline void sha512_base_init(struct sha512_state *s)
+{
+	s->state[0] = 0x6a09e667f3bcc908ULL;
+	s->state[1] = 0xbb67ae8584caa73bULL;
+	s->state[2] = 0x3c6ef372fe94f82bULL;
+	s->state[3] = 0xa54ff53a5f1d36f1ULL;
+	s->state[4] = 0x510e527fade682d1ULL;
+	s->state[5] = 0x9b05688c2b3e6c1fULL;
+	s->state[6] = 0x1f83d9abfb41bd6bULL;
+	s->state[7] = 0x5be0cd19137e2179ULL;
+	s->count[0] = s->count[1] = 0;
+}
+
+static inline void sha512_base_do_update(struct sha512_state *s, const u8 *data,
+					 size_t len, sha512_block_fn *fn)
+{
+	size_t partial = s->count[0] % SHA512_BLOCK_SIZE;
+
+	s->count[0] += len;
+	if (s->count[0] < len)
+		s->count[1]++;
+	if (partial + len >= SHA512_BLOCK_SIZE) {
+		size_t blocks;
+
+		if (partial) {
+			size_t p = SHA512_BLOCK_SIZE - partial;
+
+			memcpy(s->buf + partial, data, p);
+			data += p;
+			len -= p;
+			fn(s->state, s->buf, 1);
+		}
+		blocks = len / SHA512_BLOCK_SIZE;
+		if (blocks) {
+			fn(s->state, data, blocks);
+			data += blocks * SHA512_BLOCK_SIZE;
+			len -= blocks * SHA512_BLOCK_SIZE;
+		}
+		partial = 0;
+	}
+	if (len)
+		memcpy(s->buf + partial, data, len);
+}
+
+static inline void sha512_base_do_finalize(struct sha512_state *s, sha512_block_fn *fn)
+{
+	const size_t lenoff = SHA512_BLOCK_SIZE - 16;
+	size_t partial = s->count[0] % SHA512_BLOCK_SIZE;
+
+	s->buf[partial++] = 0x80;
+	if (partial > lenoff) {
+		memset(s->buf + partial, 0, SHA512_BLOCK_SIZE - partial);
+		fn(s->state, s->buf, 1);
+		partial = 0;
+	}
+	memset(s->buf + partial, 0, lenoff - partial);
+	/* The message length in bits, as a 128-bit big-endian integer. */
+	put_unaligned_be64(s->count[1] << 3 | s->count[0] >> 61, s->buf + lenoff);
+	put_unaligned_be64(s->count[0] << 3, s->buf + lenoff + 8);
+	fn(s->state, s->buf, 1);
+}
+
+static inline void sha512_base_finish(struct sha512_state *s, u8 *out,
+				      unsigned int digestsize)
+{
+	for (unsigned int i = 0; i < digestsize / 8; i++)
+		put_unaligned_be64(s->state[i], out + 8 * i);
+	memzero_explicit(s, sizeof(*s));
+}
+
+#endif /* _RIND_ALGS_SHA2_H */

@@ -1,0 +1,999 @@
+// SPDX-License-Identifier: MIT
+/*
+ * SHA-1, SHA-224/256/384/512 and the hmac template over every
+ * implementation: the FIPS 180-4 examples and the million-'a' message,
+ * every length 0..300 and a few large ones against OpenSSL, incremental
+ * updates split at every position with export/import mid-stream, RFC 2202
+ * and RFC 4231, HMAC against OpenSSL with random keys, Wycheproof
+ * hmac_sha*, the one-shots (also from several threads at first use), and
+ * wrong usage.
+ */
+#include <limits.h>
+#include <pthread.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <rind/internal/hash.h>
+#include "testutil.h"
+
+#define NHASH 5
+static const char *const hash_names[NHASH] = { "sha1", "sha224", "sha256", "sha384", "sha512" };
+static const char *const hmac_names[NHASH] = {
+	"hmac(sha1)", "hmac(sha224)", "hmac(sha256)", "hmac(sha384)", "hmac(sha512)",
+};
+static const unsigned int digest_sizes[NHASH] = { 20, 28, 32, 48, 64 };
+static const unsigned int block_sizes[NHASH] = { 64, 64, 64, 128, 128 };
+
+struct hmac_vec {
+	const char *hash;
+	const char *key, *data, *mac;
+	unsigned int trunc;	/* compare only this many bytes (0: all) */
+};
+
+/*
+ * ck_assert_* records every passing check (a write() each), so hot loops
+ * use this instead.
+ */
+#define OK(drv, expr)							\
+	do {								\
+		int __e = (expr);					\
+		if (__e)						\
+			ck_abort_msg("%s: %s returned %d", drv, #expr, __e); \
+	} while (0)
+
+typedef char drivers_t[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
+
+static struct crypto_shash *alloc_drv(const char *drv)
+{
+	struct crypto_shash *tfm = crypto_alloc_shash(drv, 0, 0);
+
+	ck_assert_msg(!IS_ERR_OR_NULL(tfm), "%s: alloc failed (%ld)", drv, PTR_ERR(tfm));
+	ck_assert_str_eq(crypto_shash_driver_name(tfm), drv);
+	return tfm;
+}
+
+static const EVP_MD *ossl_md(int h)
+{
+	const EVP_MD *md = EVP_get_digestbyname(hash_names[h]);
+
+	if (!md)
+		ck_abort_msg("OpenSSL has no %s", hash_names[h]);
+	return md;
+}
+
+static void ossl_digest(int h, const u8 *data, size_t len, u8 *out)
+{
+	unsigned int olen;
+
+	if (EVP_Digest(data, len, out, &olen, ossl_md(h), NULL) != 1 || olen != digest_sizes[h])
+		ck_abort_msg("OpenSSL %s failed", hash_names[h]);
+}
+
+static void ossl_hmac(int h, const u8 *key, size_t keylen, const u8 *data, size_t len, u8 *out)
+{
+	unsigned int olen;
+	static const u8 empty[1];
+
+	if (!HMAC(ossl_md(h), key ? key : empty, (int)keylen, data ? data : empty, len, out,
+		  &olen) || olen != digest_sizes[h])
+		ck_abort_msg("OpenSSL HMAC-%s failed", hash_names[h]);
+}
+
+/* Digest through init / update (in pieces of at most @chunk) / final. */
+static int desc_digest(struct crypto_shash *tfm, const u8 *data, size_t len, size_t chunk,
+		       u8 *out)
+{
+	SHASH_DESC_ON_STACK(desc, tfm);
+	int err;
+
+	desc->tfm = tfm;
+	err = crypto_shash_init(desc);
+	while (!err && len) {
+		unsigned int n = (unsigned int)(len < chunk ? len : chunk);
+
+		err = crypto_shash_update(desc, data, n);
+		data += n;
+		len -= n;
+	}
+	if (!err)
+		err = crypto_shash_final(desc, out);
+	shash_desc_zero(desc);
+	return err;
+}
+
+static void check_digest(const char *drv, const char *what, size_t len, const u8 *got,
+			 const u8 *want, unsigned int ds)
+{
+	if (memcmp(got, want, ds)) {
+		char g[2 * HASH_MAX_DIGESTSIZE + 1];
+
+		snprintf(g, sizeof(g), "%s", rt_hex(got, ds));
+		ck_abort_msg("%s: %s, length %zu: got %s, want %s", drv, what, len, g,
+			     rt_hex(want, ds));
+	}
+}
+
+/* FIPS 180-4 examples: "abc", the 448-bit and 896-bit messages, one million 'a'. */
+static const struct fips_vec {
+	const char *name;
+	const char *digest[4];
+} fips_vecs[] = {
+	{ "sha1", {
+		"a9993e364706816aba3e25717850c26c9cd0d89d",
+		"84983e441c3bd26ebaae4aa1f95129e5e54670f1",
+		"a49b2446a02c645bf419f995b67091253a04a259",
+		"34aa973cd4c4daa4f61eeb2bdbad27316534016f",
+	} },
+	{ "sha224", {
+		"23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
+		"75388b16512776cc5dba5da1fd890150b0c6455cb4f58b1952522525",
+		"c97ca9a559850ce97a04a96def6d99a9e0e0e2ab14e6b8df265fc0b3",
+		"20794655980c91d8bbb4c1ea97618a4bf03f42581948b2ee4ee7ad67",
+	} },
+	{ "sha256", {
+		"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+		"248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+		"cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1",
+		"cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+	} },
+	{ "sha384", {
+		"cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed"
+		  "8086072ba1e7cc2358baeca134c825a7",
+		"3391fdddfc8dc7393707a65b1b4709397cf8b1d162af05abfe8f450de5f36bc6"
+		  "b0455a8520bc4e6f5fe95b1fe3c8452b",
+		"09330c33f71147e83d192fc782cd1b4753111b173b3b05d22fa08086e3b0f712"
+		  "fcc7c71a557e2db966c3e9fa91746039",
+		"9d0e1809716474cb086e834e310a4a1ced149e9c00f248527972cec5704c2a5b"
+		  "07b8b3dc38ecc4ebae97ddd87f3d8985",
+	} },
+	{ "sha512", {
+		"ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+		  "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+		"204a8fc6dda82f0a0ced7beb8e08a41657c16ef468b228a8279be331a703c335"
+		  "96fd15c13b1b07f9aa1d3bea57789ca031ad85c7a71dd70354ec631238ca3445",
+		"8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018"
+		  "501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909",
+		"e718483d0ce769644e2e42c7bc15b4638e1f98b13b2044285632a803afa973eb"
+		  "de0ff244877ea60a4cb0432ce577c31beb009c5c2c49aa2e4eadb217ad8cc09b",
+	} },
+};
+
+/* RFC 2202 section 3: HMAC-SHA-1 test cases 1-7. */
+static const struct hmac_vec rfc2202_vecs[] = {
+	{ "sha1", "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b",
+		  "4869205468657265",
+		  "b617318655057264e28bc0b6fb378c8ef146be00", 0 },
+	{ "sha1", "4a656665",
+		  "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
+		  "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79", 0 },
+	{ "sha1", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		  "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+		  "dddddddddddddddddddddddddddddddddddd",
+		  "125d7342b9ac11cd91a39af48aa17b4f63f175d3", 0 },
+	{ "sha1", "0102030405060708090a0b0c0d0e0f10111213141516171819",
+		  "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+		  "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+		  "4c9007f4026250c6bc8414f9bf50c86c2d7235da", 0 },
+	{ "sha1", "0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c",
+		  "546573742057697468205472756e636174696f6e",
+		  "4c1a03424b55e07fe7f27be1d58bb9324a9a5a04", 0 },
+	{ "sha1", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		  "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a"
+		  "65204b6579202d2048617368204b6579204669727374",
+		  "aa4ae5e15272d00e95705637ce8a3b55ed402112", 0 },
+	{ "sha1", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		  "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a"
+		  "65204b657920616e64204c6172676572205468616e204f6e6520426c6f636b2d"
+		  "53697a652044617461",
+		  "e8e99d0f45237d786d6bbaa7965c7808bbff1a91", 0 },
+};
+
+/* RFC 4231 section 4: HMAC-SHA-224/256/384/512 test cases 1-7 (case 5 truncated to 128 bits). */
+static const struct hmac_vec rfc4231_vecs[] = {
+	{ "sha224", "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b",
+		  "4869205468657265",
+		  "896fb1128abbdf196832107cd49df33f47b4b1169912ba4f53684b22", 0 },
+	{ "sha224", "4a656665",
+		  "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
+		  "a30e01098bc6dbbf45690f3a7e9e6d0f8bbea2a39e6148008fd05e44", 0 },
+	{ "sha224", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		  "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+		  "dddddddddddddddddddddddddddddddddddd",
+		  "7fb3cb3588c6c1f6ffa9694d7d6ad2649365b0c1f65d69d1ec8333ea", 0 },
+	{ "sha224", "0102030405060708090a0b0c0d0e0f10111213141516171819",
+		  "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+		  "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+		  "6c11506874013cac6a2abc1bb382627cec6a90d86efc012de7afec5a", 0 },
+	{ "sha224", "0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c",
+		  "546573742057697468205472756e636174696f6e",
+		  "0e2aea68a90c8d37c988bcdb9fca6fa8", 16 },
+	{ "sha224", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaa",
+		  "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a"
+		  "65204b6579202d2048617368204b6579204669727374",
+		  "95e9a0db962095adaebe9b2d6f0dbce2d499f112f2d2b7273fa6870e", 0 },
+	{ "sha224", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaa",
+		  "5468697320697320612074657374207573696e672061206c6172676572207468"
+		  "616e20626c6f636b2d73697a65206b657920616e642061206c61726765722074"
+		  "68616e20626c6f636b2d73697a6520646174612e20546865206b6579206e6565"
+		  "647320746f20626520686173686564206265666f7265206265696e6720757365"
+		  "642062792074686520484d414320616c676f726974686d2e",
+		  "3a854166ac5d9f023f54d517d0b39dbd946770db9c2b95c9f6f565d1", 0 },
+	{ "sha256", "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b",
+		  "4869205468657265",
+		  "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7", 0 },
+	{ "sha256", "4a656665",
+		  "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
+		  "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843", 0 },
+	{ "sha256", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		  "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+		  "dddddddddddddddddddddddddddddddddddd",
+		  "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe", 0 },
+	{ "sha256", "0102030405060708090a0b0c0d0e0f10111213141516171819",
+		  "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+		  "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+		  "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b", 0 },
+	{ "sha256", "0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c",
+		  "546573742057697468205472756e636174696f6e",
+		  "a3b6167473100ee06e0c796c2955552b", 16 },
+	{ "sha256", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaa",
+		  "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a"
+		  "65204b6579202d2048617368204b6579204669727374",
+		  "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54", 0 },
+	{ "sha256", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaa",
+		  "5468697320697320612074657374207573696e672061206c6172676572207468"
+		  "616e20626c6f636b2d73697a65206b657920616e642061206c61726765722074"
+		  "68616e20626c6f636b2d73697a6520646174612e20546865206b6579206e6565"
+		  "647320746f20626520686173686564206265666f7265206265696e6720757365"
+		  "642062792074686520484d414320616c676f726974686d2e",
+		  "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2", 0 },
+	{ "sha384", "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b",
+		  "4869205468657265",
+		  "afd03944d84895626b0825f4ab46907f15f9dadbe4101ec682aa034c7cebc59c"
+		  "faea9ea9076ede7f4af152e8b2fa9cb6", 0 },
+	{ "sha384", "4a656665",
+		  "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
+		  "af45d2e376484031617f78d2b58a6b1b9c7ef464f5a01b47e42ec3736322445e"
+		  "8e2240ca5e69e2c78b3239ecfab21649", 0 },
+	{ "sha384", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		  "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+		  "dddddddddddddddddddddddddddddddddddd",
+		  "88062608d3e6ad8a0aa2ace014c8a86f0aa635d947ac9febe83ef4e55966144b"
+		  "2a5ab39dc13814b94e3ab6e101a34f27", 0 },
+	{ "sha384", "0102030405060708090a0b0c0d0e0f10111213141516171819",
+		  "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+		  "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+		  "3e8a69b7783c25851933ab6290af6ca77a9981480850009cc5577c6e1f573b4e"
+		  "6801dd23c4a7d679ccf8a386c674cffb", 0 },
+	{ "sha384", "0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c",
+		  "546573742057697468205472756e636174696f6e",
+		  "3abf34c3503b2a23a46efc619baef897", 16 },
+	{ "sha384", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaa",
+		  "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a"
+		  "65204b6579202d2048617368204b6579204669727374",
+		  "4ece084485813e9088d2c63a041bc5b44f9ef1012a2b588f3cd11f05033ac4c6"
+		  "0c2ef6ab4030fe8296248df163f44952", 0 },
+	{ "sha384", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaa",
+		  "5468697320697320612074657374207573696e672061206c6172676572207468"
+		  "616e20626c6f636b2d73697a65206b657920616e642061206c61726765722074"
+		  "68616e20626c6f636b2d73697a6520646174612e20546865206b6579206e6565"
+		  "647320746f20626520686173686564206265666f7265206265696e6720757365"
+		  "642062792074686520484d414320616c676f726974686d2e",
+		  "6617178e941f020d351e2f254e8fd32c602420feb0b8fb9adccebb82461e99c5"
+		  "a678cc31e799176d3860e6110c46523e", 0 },
+	{ "sha512", "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b",
+		  "4869205468657265",
+		  "87aa7cdea5ef619d4ff0b4241a1d6cb02379f4e2ce4ec2787ad0b30545e17cde"
+		  "daa833b7d6b8a702038b274eaea3f4e4be9d914eeb61f1702e696c203a126854", 0 },
+	{ "sha512", "4a656665",
+		  "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
+		  "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea250554"
+		  "9758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737", 0 },
+	{ "sha512", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		  "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+		  "dddddddddddddddddddddddddddddddddddd",
+		  "fa73b0089d56a284efb0f0756c890be9b1b5dbdd8ee81a3655f83e33b2279d39"
+		  "bf3e848279a722c806b485a47e67c807b946a337bee8942674278859e13292fb", 0 },
+	{ "sha512", "0102030405060708090a0b0c0d0e0f10111213141516171819",
+		  "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+		  "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+		  "b0ba465637458c6990e5a8c5f61d4af7e576d97ff94b872de76f8050361ee3db"
+		  "a91ca5c11aa25eb4d679275cc5788063a5f19741120c4f2de2adebeb10a298dd", 0 },
+	{ "sha512", "0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c",
+		  "546573742057697468205472756e636174696f6e",
+		  "415fad6271580a531d4179bc891d87a6", 16 },
+	{ "sha512", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaa",
+		  "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a"
+		  "65204b6579202d2048617368204b6579204669727374",
+		  "80b24263c7c1a3ebb71493c1dd7be8b49b46d1f41b4aeec1121b013783f8f352"
+		  "6b56d037e05f2598bd0fd2215d6a1e5295e64f73f63f0aec8b915a985d786598", 0 },
+	{ "sha512", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaa",
+		  "5468697320697320612074657374207573696e672061206c6172676572207468"
+		  "616e20626c6f636b2d73697a65206b657920616e642061206c61726765722074"
+		  "68616e20626c6f636b2d73697a6520646174612e20546865206b6579206e6565"
+		  "647320746f20626520686173686564206265666f7265206265696e6720757365"
+		  "642062792074686520484d414320616c676f726974686d2e",
+		  "e37b6a775dc87dbaa4dfa9f96e5e3ffddebd71f8867289865df5a32d20cdc944"
+		  "b6022cac3c4982b10d5eeb55c3e4de15134676fb6de0446065c97440fa8c6a58", 0 },
+};
+
+/* -------------------------------------------------------------- hashes */
+
+START_TEST(test_fips_examples)
+{
+	static const char *const msgs[3] = {
+		"abc",
+		"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
+		 "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"),
+	};
+	static const size_t chunks[] = { 1, 7, 64, 129, 1000, 4096, 65 };
+	const size_t mlen = 1000000;
+	u8 *million = malloc(mlen);
+
+	ck_assert_ptr_nonnull(million);
+	memset(million, 'a', mlen);
+	for (int h = 0; h < NHASH; h++) {
+		drivers_t drv;
+		int n = rt_impls(hash_names[h], "shash", drv, RT_MAX_IMPLS);
+
+		ck_assert_str_eq(fips_vecs[h].name, hash_names[h]);
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+			unsigned int ds = crypto_shash_digestsize(tfm);
+			u8 out[HASH_MAX_DIGESTSIZE], want[HASH_MAX_DIGESTSIZE];
+			int cases = 0;
+
+			ck_assert_uint_eq(ds, digest_sizes[h]);
+			ck_assert_uint_eq(crypto_shash_blocksize(tfm), block_sizes[h]);
+			for (int m = 0; m < 3; m++) {
+				rt_unhex(want, sizeof(want), fips_vecs[h].digest[m]);
+				OK(drv[i], crypto_shash_tfm_digest(tfm, (const u8 *)msgs[m],
+						 (unsigned int)strlen(msgs[m]), out));
+				check_digest(drv[i], msgs[m], strlen(msgs[m]), out, want, ds);
+				cases++;
+			}
+			/* One million 'a': in one call and in pieces of varying size. */
+			rt_unhex(want, sizeof(want), fips_vecs[h].digest[3]);
+			OK(drv[i], crypto_shash_tfm_digest(tfm, million, (unsigned int)mlen, out));
+			check_digest(drv[i], "million a", mlen, out, want, ds);
+			cases++;
+			{
+				SHASH_DESC_ON_STACK(desc, tfm);
+				size_t done = 0;
+				int c = 0;
+
+				desc->tfm = tfm;
+				OK(drv[i], crypto_shash_init(desc));
+				while (done < mlen) {
+					size_t k = chunks[c++ % ARRAY_SIZE(chunks)];
+
+					if (k > mlen - done)
+						k = mlen - done;
+					OK(drv[i], crypto_shash_update(desc, million + done,
+									     (unsigned int)k));
+					done += k;
+				}
+				OK(drv[i], crypto_shash_final(desc, out));
+				check_digest(drv[i], "million a in pieces", mlen, out, want, ds);
+				cases++;
+			}
+			rt_report("FIPS 180-4 examples", drv[i], cases, 0);
+			crypto_free_shash(tfm);
+		}
+	}
+	free(million);
+}
+END_TEST
+
+#define BIGLEN ((1u << 20) + 13)
+
+START_TEST(test_vs_openssl)
+{
+	static const size_t big[] = { 511, 1000, 4095, 4096, 4097, 65537, BIGLEN };
+	u8 *buf = malloc(BIGLEN + 1);
+
+	ck_assert_ptr_nonnull(buf);
+	for (int h = 0; h < NHASH; h++) {
+		drivers_t drv;
+		int n = rt_impls(hash_names[h], "shash", drv, RT_MAX_IMPLS);
+		struct rt_rng rng;
+
+		rt_rng_seed(&rng, 0x5ea0 + (u64)h);
+		rt_fill(&rng, buf, BIGLEN + 1);
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+			u8 out[HASH_MAX_DIGESTSIZE], want[HASH_MAX_DIGESTSIZE];
+			int cases = 0;
+
+			for (size_t len = 0; len <= 300; len++) {
+				ossl_digest(h, buf, len, want);
+				OK(drv[i], crypto_shash_tfm_digest(tfm, buf, (unsigned int)len, out));
+				check_digest(drv[i], "digest", len, out, want, digest_sizes[h]);
+				/* Unaligned input, through init/update/final. */
+				ossl_digest(h, buf + 1, len, want);
+				OK(drv[i], desc_digest(tfm, buf + 1, len, 100, out));
+				check_digest(drv[i], "unaligned update", len, out, want, digest_sizes[h]);
+				cases += 2;
+			}
+			for (size_t j = 0; j < ARRAY_SIZE(big); j++) {
+				ossl_digest(h, buf, big[j], want);
+				OK(drv[i], crypto_shash_tfm_digest(tfm, buf, (unsigned int)big[j], out));
+				check_digest(drv[i], "digest", big[j], out, want, digest_sizes[h]);
+				OK(drv[i], desc_digest(tfm, buf, big[j], 1000 + j, out));
+				check_digest(drv[i], "update in pieces", big[j], out, want, digest_sizes[h]);
+				cases += 2;
+			}
+			rt_report("OpenSSL differential", drv[i], cases, 0);
+			crypto_free_shash(tfm);
+		}
+	}
+	free(buf);
+}
+END_TEST
+
+/*
+ * Every length up to two blocks and one byte, split at every position: the
+ * state after the first part is exported and imported into a fresh
+ * descriptor that finishes the message, and the original descriptor
+ * finishes it too.
+ */
+START_TEST(test_incremental_export_import)
+{
+	u8 buf[2 * 128 + 1];
+	struct rt_rng rng;
+
+	rt_rng_seed(&rng, 0x1c5e);
+	rt_fill(&rng, buf, sizeof(buf));
+	for (int h = 0; h < NHASH; h++) {
+		drivers_t drv;
+		int n = rt_impls(hash_names[h], "shash", drv, RT_MAX_IMPLS);
+		size_t maxlen = 2 * block_sizes[h] + 1;
+
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+			unsigned int ds = crypto_shash_digestsize(tfm);
+			unsigned int ss = crypto_shash_statesize(tfm);
+			u8 state[HASH_MAX_STATESIZE];
+			u8 want[HASH_MAX_DIGESTSIZE], out[HASH_MAX_DIGESTSIZE];
+			SHASH_DESC_ON_STACK(d1, tfm);
+			SHASH_DESC_ON_STACK(d2, tfm);
+			int cases = 0;
+
+			ck_assert_uint_le(ss, HASH_MAX_STATESIZE);
+			ck_assert_uint_le(crypto_shash_descsize(tfm), HASH_MAX_DESCSIZE);
+			for (size_t len = 0; len <= maxlen; len++) {
+				ossl_digest(h, buf, len, want);
+				for (size_t cut = 0; cut <= len; cut++) {
+					d1->tfm = tfm;
+					d2->tfm = tfm;
+					OK(drv[i], crypto_shash_init(d1));
+					OK(drv[i], crypto_shash_update(d1, buf, (unsigned int)cut));
+					OK(drv[i], crypto_shash_export(d1, state));
+					OK(drv[i], crypto_shash_import(d2, state));
+					OK(drv[i], crypto_shash_finup(d2, buf + cut,
+							 (unsigned int)(len - cut), out));
+					if (memcmp(out, want, ds))
+						ck_abort_msg("%s: import after %zu of %zu bytes: wrong digest",
+							     drv[i], cut, len);
+					OK(drv[i], crypto_shash_update(d1, buf + cut,
+							 (unsigned int)(len - cut)));
+					OK(drv[i], crypto_shash_final(d1, out));
+					if (memcmp(out, want, ds))
+						ck_abort_msg("%s: split at %zu of %zu bytes: wrong digest",
+							     drv[i], cut, len);
+					cases++;
+				}
+			}
+			/* Three-part splits of longer messages, random cut points. */
+			for (int k = 0; k < 200; k++) {
+				size_t len = rt_rand_range(&rng, (u32)sizeof(buf) + 1);
+				size_t a = rt_rand_range(&rng, (u32)len + 1);
+				size_t b = a + rt_rand_range(&rng, (u32)(len - a) + 1);
+
+				ossl_digest(h, buf, len, want);
+				d1->tfm = tfm;
+				OK(drv[i], crypto_shash_init(d1));
+				OK(drv[i], crypto_shash_update(d1, buf, (unsigned int)a));
+				OK(drv[i], crypto_shash_update(d1, buf + a, (unsigned int)(b - a)));
+				OK(drv[i], crypto_shash_finup(d1, buf + b, (unsigned int)(len - b), out));
+				if (memcmp(out, want, ds))
+					ck_abort_msg("%s: split %zu/%zu/%zu: wrong digest", drv[i], a,
+						     b - a, len - b);
+				cases++;
+			}
+			shash_desc_zero(d1);
+			shash_desc_zero(d2);
+			rt_report("incremental + export/import", drv[i], cases, 0);
+			crypto_free_shash(tfm);
+		}
+	}
+}
+END_TEST
+
+/* The accelerated drivers are there when the CPU has what they need. */
+START_TEST(test_arch_drivers_present)
+{
+#if defined(__x86_64__)
+	struct { const char *name, *drv; bool want; } exp[] = {
+		{ "sha1", "sha1-shani", false },
+		{ "sha224", "sha224-shani", false },
+		{ "sha256", "sha256-shani", false },
+		{ "sha384", "sha384-avx2", false },
+		{ "sha512", "sha512-avx2", false },
+	};
+	bool shani = rind_cpu_has(RIND_X86_SHANI) && rind_cpu_has(RIND_X86_SSE41) &&
+		     rind_cpu_has(RIND_X86_SSSE3);
+	bool avx2 = rind_cpu_has(RIND_X86_AVX2) && rind_cpu_has(RIND_X86_BMI1) &&
+		    rind_cpu_has(RIND_X86_BMI2);
+
+	for (size_t i = 0; i < ARRAY_SIZE(exp); i++) {
+		bool has = crypto_has_shash(exp[i].drv, 0, 0);
+
+		exp[i].want = i < 3 ? shani : avx2;
+		ck_assert_msg(has == exp[i].want, "%s: registered %d, CPU features say %d",
+			      exp[i].drv, has, exp[i].want);
+		if (has) {
+			struct crypto_shash *tfm = crypto_alloc_shash(exp[i].name, 0, 0);
+
+			ck_assert(!IS_ERR(tfm));
+			ck_assert_msg(crypto_shash_alg(tfm)->base.cra_priority >= 300,
+				      "%s: lookup picked %s", exp[i].name,
+				      crypto_shash_driver_name(tfm));
+			crypto_free_shash(tfm);
+		}
+	}
+	printf("x86 drivers: sha-ni %s, avx2 %s\n", shani ? "yes" : "no", avx2 ? "yes" : "no");
+#endif
+}
+END_TEST
+
+/* ---------------------------------------------------------------- HMAC */
+
+static void run_hmac_vecs(const char *what, const struct hmac_vec *vecs, size_t nvecs)
+{
+	for (int h = 0; h < NHASH; h++) {
+		drivers_t drv;
+		int n = 0;
+
+		for (size_t v = 0; v < nvecs; v++)
+			if (!strcmp(vecs[v].hash, hash_names[h]))
+				n = 1;
+		if (!n)
+			continue;
+		n = rt_impls(hmac_names[h], "shash", drv, RT_MAX_IMPLS);
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+			unsigned int ds = crypto_shash_digestsize(tfm);
+			int cases = 0;
+
+			ck_assert_str_eq(crypto_shash_alg_name(tfm), hmac_names[h]);
+			for (size_t v = 0; v < nvecs; v++) {
+				size_t klen, dlen, mlen;
+				u8 *key, *data, *mac;
+				u8 out[HASH_MAX_DIGESTSIZE];
+				unsigned int cmp;
+
+				if (strcmp(vecs[v].hash, hash_names[h]))
+					continue;
+				key = rt_unhex_alloc(vecs[v].key, &klen);
+				data = rt_unhex_alloc(vecs[v].data, &dlen);
+				mac = rt_unhex_alloc(vecs[v].mac, &mlen);
+				cmp = vecs[v].trunc ? vecs[v].trunc : ds;
+				ck_assert_uint_eq(mlen, cmp);
+				OK(drv[i], crypto_shash_setkey(tfm, key, (unsigned int)klen));
+				OK(drv[i], crypto_shash_tfm_digest(tfm, data, (unsigned int)dlen, out));
+				if (memcmp(out, mac, cmp))
+					ck_abort_msg("%s: %s case %zu: got %s", drv[i], what, v,
+						     rt_hex(out, cmp));
+				OK(drv[i], desc_digest(tfm, data, dlen, 7, out));
+				if (memcmp(out, mac, cmp))
+					ck_abort_msg("%s: %s case %zu (update in pieces): got %s",
+						     drv[i], what, v, rt_hex(out, cmp));
+				free(key);
+				free(data);
+				free(mac);
+				cases++;
+			}
+			rt_report(what, drv[i], cases, 0);
+			crypto_free_shash(tfm);
+		}
+	}
+}
+
+START_TEST(test_hmac_rfc)
+{
+	run_hmac_vecs("RFC 2202", rfc2202_vecs, ARRAY_SIZE(rfc2202_vecs));
+	run_hmac_vecs("RFC 4231", rfc4231_vecs, ARRAY_SIZE(rfc4231_vecs));
+}
+END_TEST
+
+START_TEST(test_hmac_vs_openssl)
+{
+	u8 key[201], data[700];
+
+	for (int h = 0; h < NHASH; h++) {
+		drivers_t drv;
+		int n = rt_impls(hmac_names[h], "shash", drv, RT_MAX_IMPLS);
+
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+			unsigned int ds = crypto_shash_digestsize(tfm);
+			u8 want[HASH_MAX_DIGESTSIZE], out[HASH_MAX_DIGESTSIZE];
+			u8 state[HASH_MAX_STATESIZE];
+			SHASH_DESC_ON_STACK(d1, tfm);
+			SHASH_DESC_ON_STACK(d2, tfm);
+			struct rt_rng rng;
+			int cases = 0;
+
+			ck_assert_uint_eq(ds, digest_sizes[h]);
+			ck_assert_uint_eq(crypto_shash_blocksize(tfm), block_sizes[h]);
+			ck_assert_uint_le(crypto_shash_descsize(tfm), HASH_MAX_DESCSIZE);
+			ck_assert_uint_le(crypto_shash_statesize(tfm), HASH_MAX_STATESIZE);
+			rt_rng_seed(&rng, 0x4d4ac + (u64)h);
+			for (size_t klen = 0; klen <= 200; klen++) {
+				size_t len = rt_rand_range(&rng, sizeof(data) + 1);
+				size_t cut = rt_rand_range(&rng, (u32)len + 1);
+
+				rt_fill(&rng, key, klen);
+				rt_fill(&rng, data, len);
+				ossl_hmac(h, key, klen, data, len, want);
+				OK(drv[i], crypto_shash_setkey(tfm, key, (unsigned int)klen));
+				OK(drv[i], crypto_shash_tfm_digest(tfm, data, (unsigned int)len, out));
+				if (memcmp(out, want, ds))
+					ck_abort_msg("%s: key %zu bytes, data %zu: got %s", drv[i], klen,
+						     len, rt_hex(out, ds));
+				/* Split, with the state moved to another descriptor. */
+				d1->tfm = tfm;
+				d2->tfm = tfm;
+				OK(drv[i], crypto_shash_init(d1));
+				OK(drv[i], crypto_shash_update(d1, data, (unsigned int)cut));
+				OK(drv[i], crypto_shash_export(d1, state));
+				OK(drv[i], crypto_shash_import(d2, state));
+				OK(drv[i], crypto_shash_update(d2, data + cut,
+								     (unsigned int)(len - cut)));
+				OK(drv[i], crypto_shash_final(d2, out));
+				if (memcmp(out, want, ds))
+					ck_abort_msg("%s: key %zu, data %zu split at %zu (export/import): "
+						     "got %s", drv[i], klen, len, cut, rt_hex(out, ds));
+				OK(drv[i], crypto_shash_finup(d1, data + cut,
+								    (unsigned int)(len - cut), out));
+				if (memcmp(out, want, ds))
+					ck_abort_msg("%s: key %zu, data %zu split at %zu: got %s",
+						     drv[i], klen, len, cut, rt_hex(out, ds));
+				cases++;
+			}
+			shash_desc_zero(d1);
+			shash_desc_zero(d2);
+			rt_report("HMAC OpenSSL differential", drv[i], cases, 0);
+			crypto_free_shash(tfm);
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_hmac_wycheproof)
+{
+	for (int h = 0; h < NHASH; h++) {
+		char file[64];
+		drivers_t drv;
+		json_t *root, *groups, *g;
+		size_t gi;
+		int n;
+
+		snprintf(file, sizeof(file), "hmac_%s_test.json", hash_names[h]);
+		root = rt_wp_load(file);
+		if (!root)
+			continue;
+		groups = json_object_get(root, "testGroups");
+		n = rt_impls(hmac_names[h], "shash", drv, RT_MAX_IMPLS);
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+			unsigned int ds = crypto_shash_digestsize(tfm);
+			int ran = 0, valid = 0, invalid = 0;
+
+			json_array_foreach(groups, gi, g) {
+				json_int_t tagbits = json_integer_value(json_object_get(g, "tagSize"));
+				json_t *tests = json_object_get(g, "tests"), *t;
+				size_t ti;
+
+				ck_assert_msg(tagbits > 0 && tagbits % 8 == 0 && tagbits / 8 <= ds,
+					      "%s: odd tagSize %lld", file, (long long)tagbits);
+				json_array_foreach(tests, ti, t) {
+					int id = (int)json_integer_value(json_object_get(t, "tcId"));
+					int result = rt_wp_result(t);
+					size_t klen, mlen, taglen;
+					u8 *key = rt_wp_hex(t, "key", &klen);
+					u8 *msg = rt_wp_hex(t, "msg", &mlen);
+					u8 *tag = rt_wp_hex(t, "tag", &taglen);
+					u8 out[HASH_MAX_DIGESTSIZE];
+					bool match;
+
+					OK(drv[i], crypto_shash_setkey(tfm, key, (unsigned int)klen));
+					OK(drv[i], crypto_shash_tfm_digest(tfm, msg, (unsigned int)mlen,
+										 out));
+					/* The tag is the leading tagSize bits of the MAC. */
+					match = taglen == (size_t)(tagbits / 8) &&
+						!crypto_memneq(out, tag, taglen);
+					if (result == 1 && !match)
+						ck_abort_msg("%s: %s tcId %d: valid tag rejected",
+							     drv[i], file, id);
+					if (result == 0 && match)
+						ck_abort_msg("%s: %s tcId %d: invalid tag accepted",
+							     drv[i], file, id);
+					valid += result == 1;
+					invalid += result == 0;
+					ran++;
+					free(key);
+					free(msg);
+					free(tag);
+				}
+			}
+			ck_assert_int_gt(valid, 0);
+			ck_assert_int_gt(invalid, 0);
+			rt_report(file, drv[i], ran, 0);
+			crypto_free_shash(tfm);
+		}
+		json_decref(root);
+	}
+}
+END_TEST
+
+/* ----------------------------------------------------------- one-shots */
+
+typedef void (*oneshot_fn)(const u8 *data, size_t len, u8 *out);
+
+static void sha1_os(const u8 *d, size_t l, u8 *o) { rind_sha1(d, l, o); }
+static void sha224_os(const u8 *d, size_t l, u8 *o) { rind_sha224(d, l, o); }
+static void sha256_os(const u8 *d, size_t l, u8 *o) { rind_sha256(d, l, o); }
+static void sha384_os(const u8 *d, size_t l, u8 *o) { rind_sha384(d, l, o); }
+static void sha512_os(const u8 *d, size_t l, u8 *o) { rind_sha512(d, l, o); }
+
+static const oneshot_fn oneshots[NHASH] = { sha1_os, sha224_os, sha256_os, sha384_os, sha512_os };
+
+START_TEST(test_oneshots)
+{
+	static const size_t lens[] = { 0, 1, 3, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129,
+				       1000, 100000 };
+	static const size_t klens[] = { 0, 1, 16, 20, 32, 63, 64, 65, 127, 128, 129, 200 };
+	u8 *buf = malloc(100000);
+	u8 key[200];
+	struct rt_rng rng;
+	int cases = 0;
+
+	ck_assert_ptr_nonnull(buf);
+	rt_rng_seed(&rng, 0x0e5);
+	rt_fill(&rng, buf, 100000);
+	rt_fill(&rng, key, sizeof(key));
+	for (int h = 0; h < NHASH; h++) {
+		struct crypto_shash *tfm = crypto_alloc_shash(hash_names[h], 0, 0);
+		struct crypto_shash *mac = crypto_alloc_shash(hmac_names[h], 0, 0);
+		char gdrv[CRYPTO_MAX_ALG_NAME];
+		u8 a[HASH_MAX_DIGESTSIZE], b[HASH_MAX_DIGESTSIZE], c[HASH_MAX_DIGESTSIZE];
+		unsigned int ds = digest_sizes[h];
+
+		ck_assert(!IS_ERR(tfm));
+		ck_assert(!IS_ERR(mac));
+		snprintf(gdrv, sizeof(gdrv), "%s-generic", hash_names[h]);
+		for (size_t j = 0; j < ARRAY_SIZE(lens); j++) {
+			memset(a, 0, sizeof(a));
+			oneshots[h](buf, lens[j], a);
+			OK(hash_names[h], crypto_shash_tfm_digest(tfm, buf, (unsigned int)lens[j], b));
+			ossl_digest(h, buf, lens[j], c);
+			check_digest("one-shot", hash_names[h], lens[j], a, b, ds);
+			check_digest("one-shot", hash_names[h], lens[j], a, c, ds);
+			cases++;
+		}
+		for (size_t k = 0; k < ARRAY_SIZE(klens); k++) {
+			for (size_t j = 0; j < ARRAY_SIZE(lens); j += 3) {
+				memset(a, 0, sizeof(a));
+				OK(hash_names[h], rind_hmac(hash_names[h], key, klens[k], buf, lens[j], a));
+				OK(hash_names[h], crypto_shash_setkey(mac, key, (unsigned int)klens[k]));
+				OK(hash_names[h], crypto_shash_tfm_digest(mac, buf, (unsigned int)lens[j], b));
+				ossl_hmac(h, key, klens[k], buf, lens[j], c);
+				check_digest("rind_hmac", hash_names[h], lens[j], a, b, ds);
+				check_digest("rind_hmac", hash_names[h], lens[j], a, c, ds);
+				/* A driver name takes the hmac(<driver>) tfm path. */
+				memset(a, 0, sizeof(a));
+				OK(gdrv, rind_hmac(gdrv, key, klens[k], buf, lens[j], a));
+				check_digest("rind_hmac", gdrv, lens[j], a, c, ds);
+				cases += 2;
+			}
+		}
+		crypto_free_shash(mac);
+		crypto_free_shash(tfm);
+	}
+	/* NULL with length 0 is an empty message. */
+	{
+		u8 a[32], c[32];
+
+		rind_sha256(NULL, 0, a);
+		ossl_digest(2, (const u8 *)"", 0, c);
+		check_digest("one-shot", "sha256(NULL, 0)", 0, a, c, 32);
+		OK("sha256", rind_hmac("sha256", NULL, 0, NULL, 0, a));
+		ossl_hmac(2, NULL, 0, NULL, 0, c);
+		check_digest("rind_hmac", "sha256(NULL key, NULL data)", 0, a, c, 32);
+		cases += 2;
+	}
+	rt_report("one-shots vs tfm and OpenSSL", "best", cases, 0);
+	free(buf);
+}
+END_TEST
+
+struct os_thread {
+	pthread_t th;
+	int seed;
+	int errors;
+};
+
+static void *os_worker(void *arg)
+{
+	struct os_thread *t = arg;
+	u8 data[300], key[150], a[64], c[64];
+	struct rt_rng rng;
+	unsigned int olen;
+
+	rt_rng_seed(&rng, 0x7a + (u64)t->seed);
+	for (int k = 0; k < 300; k++) {
+		int h = (k + t->seed) % NHASH;
+		size_t len = rt_rand_range(&rng, sizeof(data) + 1);
+		size_t klen = rt_rand_range(&rng, sizeof(key) + 1);
+		const EVP_MD *md = EVP_get_digestbyname(hash_names[h]);
+
+		rt_fill(&rng, data, len);
+		rt_fill(&rng, key, klen);
+		oneshots[h](data, len, a);
+		if (!md || !EVP_Digest(data, len, c, &olen, md, NULL) || memcmp(a, c, digest_sizes[h]))
+			t->errors++;
+		if (rind_hmac(hash_names[h], key, klen, data, len, a) ||
+		    !HMAC(md, key, (int)klen, data, len, c, &olen) || memcmp(a, c, digest_sizes[h]))
+			t->errors++;
+	}
+	return NULL;
+}
+
+/* First use from several threads at once (Check forks per test, so it is the first). */
+START_TEST(test_oneshots_threads)
+{
+	struct os_thread t[4];
+
+	for (int i = 0; i < 4; i++) {
+		t[i].seed = i;
+		t[i].errors = 0;
+		ck_assert_int_eq(pthread_create(&t[i].th, NULL, os_worker, &t[i]), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_eq(pthread_join(t[i].th, NULL), 0);
+		ck_assert_msg(t[i].errors == 0, "thread %d: %d wrong results", i, t[i].errors);
+	}
+	rt_report("one-shots from 4 threads", "best", 4 * 300 * 2, 0);
+}
+END_TEST
+
+/* --------------------------------------------------------- wrong usage */
+
+static long alloc_err(const char *name)
+{
+	struct crypto_shash *tfm = crypto_alloc_shash(name, 0, 0);
+
+	if (!IS_ERR(tfm)) {
+		crypto_free_shash(tfm);
+		return 0;
+	}
+	return PTR_ERR(tfm);
+}
+
+START_TEST(test_wrong_usage)
+{
+	struct crypto_shash *tfm;
+	u8 out[64];
+	long err;
+
+	ck_assert_int_eq(alloc_err("hmac(nosuch)"), -ENOENT);
+	ck_assert_int_eq(alloc_err("hmac(nosuch-generic)"), -ENOENT);
+	/* Not a hash: a block cipher, an AEAD. */
+	err = alloc_err("hmac(aes)");
+	ck_assert_msg(err == -ENOENT, "hmac(aes): %ld", err);
+	err = alloc_err("hmac(gcm(aes))");
+	ck_assert_msg(err == -ENOENT, "hmac(gcm(aes)): %ld", err);
+	/* A keyed inner hash, the wrong argument count, malformed names. */
+	ck_assert_int_eq(alloc_err("hmac(hmac(sha256))"), -EINVAL);
+	ck_assert_int_eq(alloc_err("hmac(sha256,sha1)"), -EINVAL);
+	ck_assert_int_eq(alloc_err("hmac()"), -EINVAL);
+	ck_assert_int_eq(alloc_err("hmac(sha256"), -EINVAL);
+	ck_assert_int_eq(rind_hmac("nosuch", (const u8 *)"k", 1, (const u8 *)"m", 1, out), -ENOENT);
+	ck_assert_int_eq(rind_hmac("aes", (const u8 *)"k", 1, (const u8 *)"m", 1, out), -ENOENT);
+	ck_assert_int_eq(rind_hmac(NULL, (const u8 *)"k", 1, (const u8 *)"m", 1, out), -EINVAL);
+	ck_assert_int_eq(rind_hmac("sha256", NULL, 1, (const u8 *)"m", 1, out), -EINVAL);
+	ck_assert_int_eq(rind_hmac("sha256", (const u8 *)"k", 1, NULL, 1, out), -EINVAL);
+	ck_assert_int_eq(rind_hmac("sha256", (const u8 *)"k", 1, (const u8 *)"m", 1, NULL), -EINVAL);
+	ck_assert(crypto_has_shash("hmac(sha256)", 0, 0));
+	ck_assert(!crypto_has_shash("hmac(nosuch)", 0, 0));
+
+	/* An HMAC without its key refuses to run. */
+	tfm = crypto_alloc_shash("hmac(sha256)", 0, 0);
+	ck_assert(!IS_ERR(tfm));
+	ck_assert_int_eq(crypto_shash_tfm_digest(tfm, (const u8 *)"m", 1, out), -ENOKEY);
+	{
+		SHASH_DESC_ON_STACK(desc, tfm);
+
+		desc->tfm = tfm;
+		ck_assert_int_eq(crypto_shash_init(desc), -ENOKEY);
+	}
+	OK("hmac(sha256)", crypto_shash_setkey(tfm, NULL, 0));
+	OK("hmac(sha256)", crypto_shash_tfm_digest(tfm, (const u8 *)"m", 1, out));
+	crypto_free_shash(tfm);
+
+	/* A plain hash takes no key. */
+	tfm = crypto_alloc_shash("sha256", 0, 0);
+	ck_assert(!IS_ERR(tfm));
+	ck_assert_int_eq(crypto_shash_setkey(tfm, (const u8 *)"k", 1), -ENOSYS);
+	OK("sha256", crypto_shash_tfm_digest(tfm, (const u8 *)"m", 1, out));
+	crypto_free_shash(tfm);
+
+	/* Instances are cached: a second allocation of each still works. */
+	for (int h = 0; h < NHASH; h++) {
+		for (int k = 0; k < 2; k++) {
+			tfm = crypto_alloc_shash(hmac_names[h], 0, 0);
+			ck_assert_msg(!IS_ERR(tfm), "%s: %ld", hmac_names[h], PTR_ERR(tfm));
+			crypto_free_shash(tfm);
+		}
+	}
+}
+END_TEST
+
+static Suite *hash_suite(void)
+{
+	Suite *s = suite_create("hash");
+	TCase *tc = tcase_create("hash");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_fips_examples);
+	tcase_add_test(tc, test_vs_openssl);
+	tcase_add_test(tc, test_incremental_export_import);
+	tcase_add_test(tc, test_arch_drivers_present);
+	tcase_add_test(tc, test_hmac_rfc);
+	tcase_add_test(tc, test_hmac_vs_openssl);
+	tcase_add_test(tc, test_hmac_wycheproof);
+	tcase_add_test(tc, test_oneshots);
+	tcase_add_test(tc, test_oneshots_threads);
+	tcase_add_test(tc, test_wrong_usage);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+RIND_TEST_MAIN(hash_suite)
