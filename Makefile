@@ -37,6 +37,10 @@ ALL_HEADERS := $(HEADERS) $(wildcard api/include/rind/internal/*.h) $(wildcard a
 	$(wildcard arch/$(ARCH)/*.h)
 
 TEST_SRCS := $(wildcard tests/test_*.c)
+ifeq ($(ARCH),arm64)
+# The daemon is x86-64/Linux-native here; its tests are not cross-built.
+TEST_SRCS := $(filter-out tests/test_daemon%,$(TEST_SRCS))
+endif
 TEST_BINS := $(patsubst tests/%.c,$(O)/tests/%,$(TEST_SRCS))
 TEST_LIBS := $(shell $(PKG_CONFIG) --libs check jansson libcrypto libsodium 2>/dev/null || echo -lcheck -lsubunit -ljansson -lcrypto -lsodium) -lm -lrt -pthread
 TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags check jansson 2>/dev/null) -Itests -DRIND_SOURCE_DIR='"$(CURDIR)"'
@@ -85,8 +89,48 @@ $(O)/librind.so: $(O)/librind.so.$(VERSION)
 	ln -sf librind.so.$(VERSION) $(O)/librind.so.$(VERSION_MAJOR)
 	ln -sf librind.so.$(VERSION) $@
 
-$(O)/rind: client/rind.c $(O)/librind.a $(HEADERS)
-	$(CC) $(BASE_CFLAGS) -o $@ client/rind.c $(O)/librind.a $(LIB_LDLIBS)
+# The daemon side: protocol (protoc-c generates C from proto/rind.proto at
+# build time), rindd, librind-client and the rind tool.  These add
+# protobuf-c, liburing and libsystemd; the library itself needs none.
+PROTO_GEN := $(O)/proto/rind.pb-c.c
+PROTO_SRCS := $(wildcard proto/*.c)
+DAEMON_SRCS := $(wildcard daemon/*.c)
+CLIENT_LIB_SRCS := $(filter-out client/rind.c,$(wildcard client/*.c))
+DAEMON_CFLAGS := -I$(O)/proto -Iproto -Iclient $(shell $(PKG_CONFIG) --cflags libprotobuf-c 2>/dev/null)
+PROTO_LIBS := $(shell $(PKG_CONFIG) --libs libprotobuf-c 2>/dev/null || echo -lprotobuf-c)
+DAEMON_LIBS := $(PROTO_LIBS) $(shell $(PKG_CONFIG) --libs liburing libsystemd 2>/dev/null || echo -luring -lsystemd) -pthread
+CLIENT_OBJS := $(patsubst %,$(O)/dobj/%.o,$(PROTO_GEN) $(PROTO_SRCS) $(CLIENT_LIB_SRCS))
+DAEMON_OBJS := $(patsubst %,$(O)/dobj/%.o,$(PROTO_GEN) $(PROTO_SRCS) $(DAEMON_SRCS))
+DAEMON_HEADERS := $(wildcard daemon/*.h proto/*.h client/*.h)
+
+$(O)/proto/rind.pb-c.c $(O)/proto/rind.pb-c.h: proto/rind.proto
+	@mkdir -p $(O)/proto
+	$(call say,PROTOC,$<)protoc-c --c_out=$(O)/proto --proto_path=proto proto/rind.proto
+
+$(O)/dobj/%.c.o: %.c $(O)/proto/rind.pb-c.h $(ALL_HEADERS) $(DAEMON_HEADERS)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(BASE_CFLAGS) $(DAEMON_CFLAGS) -c $< -o $@
+
+$(O)/librind-client.a: $(CLIENT_OBJS)
+	@rm -f $@
+	$(Q)$(AR) rcs $@ $(CLIENT_OBJS)
+
+ifneq ($(DAEMON_SRCS),)
+all: $(O)/rindd
+$(O)/rindd: $(DAEMON_OBJS) $(O)/librind.a
+	$(call say,LD,$@)$(CC) -o $@ $(DAEMON_OBJS) $(O)/librind.a $(DAEMON_LIBS)
+endif
+
+ifneq ($(CLIENT_LIB_SRCS),)
+RIND_TOOL_LIBS := $(O)/librind-client.a $(O)/librind.a $(PROTO_LIBS)
+RIND_TOOL_DEPS := $(O)/librind-client.a $(O)/librind.a
+else
+RIND_TOOL_LIBS := $(O)/librind.a
+RIND_TOOL_DEPS := $(O)/librind.a
+endif
+
+$(O)/rind: client/rind.c $(RIND_TOOL_DEPS) $(HEADERS) $(DAEMON_HEADERS)
+	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(if $(CLIENT_LIB_SRCS),$(DAEMON_CFLAGS)) -o $@ client/rind.c $(RIND_TOOL_LIBS) $(LIB_LDLIBS)
 
 # Tests: one Check runner per suite, linked statically against the library.
 $(O)/tests/testutil.o: tests/testutil.c tests/testutil.h $(HEADERS)
@@ -95,7 +139,14 @@ $(O)/tests/testutil.o: tests/testutil.c tests/testutil.h $(HEADERS)
 
 $(O)/tests/%: tests/%.c $(O)/tests/testutil.o $(O)/librind.a $(ALL_HEADERS) tests/testutil.h
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -Ialgs -o $@ $< $(O)/tests/testutil.o $(O)/librind.a $(TEST_LIBS)
+	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -Ialgs -o $@ $< $(O)/tests/testutil.o $(O)/librind.a $(TEST_LIBS)
+
+# Daemon tests also link the client library and need rindd and rind built.
+$(O)/tests/test_daemon%: tests/test_daemon%.c $(O)/tests/testutil.o $(O)/librind-client.a $(O)/librind.a \
+		$(O)/rindd $(O)/rind $(ALL_HEADERS) $(DAEMON_HEADERS) tests/testutil.h
+	@mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) $(DAEMON_CFLAGS) -Ialgs -DRIND_BUILD_DIR='"$(CURDIR)/$(O)"' -o $@ $< \
+		$(O)/tests/testutil.o $(O)/librind-client.a $(O)/librind.a $(TEST_LIBS) $(PROTO_LIBS)
 
 test-build: $(TEST_BINS) $(O)/rind
 
