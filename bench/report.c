@@ -24,9 +24,9 @@ double bench_ratio(const struct bench_result *r)
 
 static void fmt_time(char *out, size_t len, double ns)
 {
-	if (ns < 1e4)
+	if (ns < 1e3)
 		snprintf(out, len, "%.1f ns", ns);
-	else if (ns < 1e7)
+	else if (ns < 1e6)
 		snprintf(out, len, "%.2f us", ns / 1e3);
 	else
 		snprintf(out, len, "%.2f ms", ns / 1e6);
@@ -245,9 +245,9 @@ static const char *const bar_color[BENCH_NLIBS] = { "#e8590c", "#4263eb", "#5c94
 
 static void fmt_time_html(char *out, size_t len, double ns)
 {
-	if (ns < 1e4)
+	if (ns < 1e3)
 		snprintf(out, len, "%.1f ns", ns);
-	else if (ns < 1e7)
+	else if (ns < 1e6)
 		snprintf(out, len, "%.2f \xc2\xb5s", ns / 1e3);
 	else
 		snprintf(out, len, "%.2f ms", ns / 1e6);
@@ -367,8 +367,10 @@ static void html_table(FILE *f, const struct bench_result *res, size_t n)
 				;
 			else if (c->status == 1)
 				fprintf(f, "%.1f <small>(%.1f&ndash;%.1f)</small>", c->ns, c->lo, c->hi);
+			else if (c->status == 0)
+				fputs("-", f);
 			else
-				fputs(c->status == 0 ? "-" : "error", f);
+				fputs("<span class=\"error\">error</span>", f);
 			fputs("</td>", f);
 		}
 		fmt_ratio(ratio, sizeof(ratio), r);
@@ -415,8 +417,9 @@ int report_html(const char *path, const struct bench_meta *m,
 		"svg .band0{fill:#ffffff}svg .band1{fill:#f8f9fa}\n"
 		"svg .rind{stroke:#7c2d12;stroke-width:1}\n"
 		"svg .spread{stroke:#212529;stroke-width:1.5;opacity:.55}\n"
-		"table{border-collapse:collapse;font-size:13px;margin-top:6px}\n"
-		"th,td{border-bottom:1px solid #e9ecef;padding:3px 8px;text-align:left}\n"
+		"table{border-collapse:collapse;font-size:12px;margin-top:6px}\n"
+		"th,td{border-bottom:1px solid #e9ecef;padding:3px 8px;text-align:left;white-space:nowrap}\n"
+		".error{color:#c92a2a}\n"
 		"td.num{text-align:right;white-space:nowrap}td.rindcol{background:#fff4e6}\n"
 		"tr.drv td{color:#868e96}small{color:#868e96}\n"
 		"</style>\n</head>\n<body>\n");
