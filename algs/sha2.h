@@ -53,8 +53,9 @@ void rind_sha1_block_generic(u32 state[5], const u8 *data, size_t blocks);
 void rind_sha256_block_generic(u32 state[8], const u8 *data, size_t blocks);
 void rind_sha512_block_generic(u64 state[8], const u8 *data, size_t blocks);
 
-extern const u32 rind_sha256_k[64];
-extern const u64 rind_sha512_k[80];
+/* The round constants (FIPS 180-4 section 4.2), 64-byte aligned for vector loads. */
+extern const u32 rind_sha256_k[64] __attribute__((aligned(64)));
+extern const u64 rind_sha512_k[80] __attribute__((aligned(64)));
 
 /* ---- SHA-1 -------------------------------------------------------------- */
 
