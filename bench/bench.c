@@ -384,6 +384,7 @@ static void run_row(const struct bench_row *row)
 	struct part parts[MAX_PARTS];
 	struct driver_list *dl = NULL;
 	struct bench_result *r;
+	struct bench_cell main_cells[BENCH_NLIBS];
 	unsigned int rounds = opt.quick ? 3 : opt.rounds;
 	double target;
 	int np = 0, mismatch, first_driver;
@@ -478,15 +479,17 @@ static void run_row(const struct bench_row *row)
 		exit_status = 1;
 	report_table_row(r);
 
+	main_cells[LIB_OPENSSL] = r->cell[LIB_OPENSSL];
+	main_cells[LIB_SODIUM] = r->cell[LIB_SODIUM];
 	for (int i = first_driver; i < np; i++) {
-		struct bench_result *d = new_result(row);
+		struct bench_result *d = new_result(row);	/* may move results[] */
 
 		d->is_driver_row = 1;
 		snprintf(d->driver, sizeof(d->driver), "%s", parts[i].driver);
 		part_stats(&parts[i], &d->cell[LIB_RIND]);
 		/* the other libraries' numbers from the same rounds, for the ratio */
-		d->cell[LIB_OPENSSL] = r->cell[LIB_OPENSSL];
-		d->cell[LIB_SODIUM] = r->cell[LIB_SODIUM];
+		d->cell[LIB_OPENSSL] = main_cells[LIB_OPENSSL];
+		d->cell[LIB_SODIUM] = main_cells[LIB_SODIUM];
 		if (d->cell[LIB_RIND].status < 0)
 			exit_status = 1;
 		report_table_row(d);
