@@ -82,8 +82,9 @@ $(O)/librind.a: $(O)/rind-all.o
 	@rm -f $@
 	$(AR) rcs $@ $<
 
-$(O)/librind.so.$(VERSION): $(LIB_OBJS)
-	$(CC) -shared -Wl,-soname,librind.so.$(VERSION_MAJOR) -Wl,-z,defs -o $@ $(LIB_OBJS) $(LIB_LDLIBS)
+$(O)/librind.so.$(VERSION): $(LIB_OBJS) scripts/librind.map
+	$(CC) -shared -Wl,-soname,librind.so.$(VERSION_MAJOR) -Wl,-z,defs -Wl,--version-script=scripts/librind.map \
+		-o $@ $(LIB_OBJS) $(LIB_LDLIBS)
 
 $(O)/librind.so: $(O)/librind.so.$(VERSION)
 	ln -sf librind.so.$(VERSION) $(O)/librind.so.$(VERSION_MAJOR)

@@ -573,8 +573,9 @@ RIND_EXPORT int rind_alg_foreach(int (*fn)(const struct rind_alg_info *info, voi
 	return ret;
 }
 
-extern const rind_initcall_t __start_rind_initcall[] __attribute__((weak));
-extern const rind_initcall_t __stop_rind_initcall[] __attribute__((weak));
+/* Hidden, so that the linker-made section bounds are not exported. */
+extern const rind_initcall_t __start_rind_initcall[] __attribute__((weak, visibility("hidden")));
+extern const rind_initcall_t __stop_rind_initcall[] __attribute__((weak, visibility("hidden")));
 
 static void do_crypto_init(void)
 {
