@@ -140,6 +140,8 @@ struct bench_meta {
 	int drivers;
 	unsigned int rounds;
 	unsigned int round_ms;
+	int wall_clock;		/* 1: CLOCK_MONOTONIC, 0: CLOCK_THREAD_CPUTIME_ID */
+	double descheduled;	/* share of the timed wall time spent off the CPU */
 };
 
 extern const char *const bench_lib_names[BENCH_NLIBS];	/* "rind", "openssl", "libsodium" */

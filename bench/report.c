@@ -80,8 +80,9 @@ void report_table_header(const struct bench_meta *m)
 		printf("%d", m->pinned_cpu);
 	printf(")   %s\n", m->date);
 	printf("%s, %s, %s\n", m->openssl, m->sodium, m->kernel);
-	printf("median time per operation over %u alternating rounds of ~%u ms per library,"
-	       " (-min/+max %%) spread%s\n", m->rounds, m->round_ms,
+	printf("median %s time per operation over %u alternating rounds of ~%u ms per library,"
+	       " (-min/+max %%) spread%s\n", m->wall_clock ? "elapsed" : "on-CPU",
+	       m->rounds, m->round_ms,
 	       m->quick ? "; QUICK: smoke test, not a measurement" : "");
 	printf("\n%-*s %*s  %-*s %-*s %-*s %-*s %s\n", W_OP, "operation", W_BYTES, "bytes",
 	       W_CELL, bench_lib_titles[LIB_RIND], W_CELL, bench_lib_titles[LIB_OPENSSL],
@@ -124,7 +125,10 @@ void report_table_row(const struct bench_result *r)
 
 void report_table_footer(const struct bench_meta *m)
 {
-	(void)m;
+	printf("\nOther processes held the CPU for %.0f%% of the timed rounds' elapsed time%s.",
+	       m->descheduled * 100,
+	       m->wall_clock ? " (included in the times: --clock wall)"
+			     : " (not counted: times are on-CPU time)");
 	printf("\n\"-\": the library (or this build of it) lacks the operation;"
 	       " \"rind vs best\": rind's speed relative to the fastest other library"
 	       " (> 1: rind is faster).\n");
@@ -447,12 +451,17 @@ int report_html(const char *path, const struct bench_meta *m,
 		"up once outside the timed loop (rind: a tfm and a request; OpenSSL: EVP with "
 		"reused contexts; libsodium: its crypto_* calls). After a warm-up, the libraries "
 		"run in alternating rounds (A B C A B C &hellip;), %u rounds of about %u ms each "
-		"per library, each round a batch of operations timed with CLOCK_MONOTONIC. A bar "
+		"per library, each round a batch of operations timed with %s. "
+		"Other processes held the CPU for %.0f%% of the timed rounds' elapsed time%s. A bar "
 		"shows the median time per operation as speed relative to the fastest library "
 		"of its row (longer is faster); the thin line across its end spans the fastest "
 		"and the slowest round. Every ratio compares numbers from this same run. "
 		"&ldquo;-&rdquo;: the library lacks the operation.%s</p>\n",
 		m->rounds, m->round_ms,
+		m->wall_clock ? "CLOCK_MONOTONIC (elapsed time)"
+			      : "CLOCK_THREAD_CPUTIME_ID (the time the thread was on a CPU)",
+		m->descheduled * 100,
+		m->wall_clock ? " (included in these times)" : " (not counted in these times)",
 		m->quick ? " <b>This was a --quick run: a smoke test, not a measurement.</b>" : "");
 	fprintf(f, "<p class=\"legend\">");
 	for (int lib = 0; lib < BENCH_NLIBS; lib++)
