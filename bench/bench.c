@@ -655,7 +655,8 @@ int main(int argc, char **argv)
 			errno = 0;
 			v = strtol(optarg, &end, 10);
 			if (errno || *end || v < (c == 'p' ? 0 : 1) ||
-			    (c == 'r' && v > MAX_ROUNDS) || v > 100000) {
+			    (c == 'r' && v > MAX_ROUNDS) || (c == 'p' && v >= CPU_SETSIZE) ||
+			    v > 100000) {
 				fprintf(stderr, "rind-bench: bad number: %s\n", optarg);
 				return 2;
 			}
