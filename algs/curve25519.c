@@ -134,7 +134,7 @@ int curve25519_kpp_set_secret(struct crypto_kpp *tfm, const void *buf, unsigned 
 	} else if (len == CURVE25519_KEY_SIZE) {
 		memcpy(secret, buf, sizeof(secret));
 	} else {
-		if (rind_key_detect(buf, len, CURVE25519_KEY_SIZE) == RIND_KEY_RAW)
+		if (okp_is_bare(buf, len, CURVE25519_KEY_SIZE))
 			return -EINVAL;
 		err = rind_okp_import_priv(&rind_okp_x25519, buf, len, secret, pub, &has_pub);
 		if (err)
@@ -196,7 +196,7 @@ int curve25519_kpp_compute_shared_secret(struct kpp_request *req)
 			free(enc);
 			return -EINVAL;
 		}
-		if (rind_key_detect(enc, req->src_len, CURVE25519_KEY_SIZE) == RIND_KEY_RAW)
+		if (okp_is_bare(enc, req->src_len, CURVE25519_KEY_SIZE))
 			err = -EINVAL;
 		else
 			err = rind_okp_import_pub(&rind_okp_x25519, enc, req->src_len, peer);

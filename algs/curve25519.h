@@ -9,6 +9,19 @@
 #define _RIND_ALGS_CURVE25519_H
 
 #include <rind/internal/kpp.h>
+#include <rind/internal/keyfmt.h>
+
+/*
+ * 1 when @in (@len bytes, not the raw key size) is no key encoding at all
+ * -- not PEM, JWK or DER, and not even starting like a DER SEQUENCE -- so
+ * that a wrong-length raw key is -EINVAL while a damaged encoding is
+ * -EKEYREJECTED.  Shared by X25519 and Ed25519.
+ */
+static inline bool okp_is_bare(const void *in, size_t len, size_t raw_len)
+{
+	return rind_key_detect(in, len, raw_len) == RIND_KEY_RAW &&
+	       (!len || *(const u8 *)in != DER_SEQUENCE);
+}
 
 /* decodeScalar25519 (RFC 7748 section 5), in place. */
 static inline void curve25519_clamp_secret(u8 s[CURVE25519_KEY_SIZE])

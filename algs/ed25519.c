@@ -329,7 +329,7 @@ int ed25519_sig_set_priv_key(struct crypto_sig *tfm, const void *key, unsigned i
 
 	if (keylen == ED25519_SEED_SIZE)
 		return ed_set_seed(tfm, key, NULL);
-	if (rind_key_detect(key, keylen, ED25519_SEED_SIZE) == RIND_KEY_RAW)
+	if (okp_is_bare(key, keylen, ED25519_SEED_SIZE))
 		return -EINVAL;
 	err = rind_okp_import_priv(&rind_okp_ed25519, key, keylen, seed, pub, &has_pub);
 	if (!err)
@@ -348,7 +348,7 @@ int ed25519_sig_set_pub_key(struct crypto_sig *tfm, const void *key, unsigned in
 	if (keylen == ED25519_PUBKEY_SIZE) {
 		memcpy(pub, key, 32);
 	} else {
-		if (rind_key_detect(key, keylen, ED25519_PUBKEY_SIZE) == RIND_KEY_RAW)
+		if (okp_is_bare(key, keylen, ED25519_PUBKEY_SIZE))
 			return -EINVAL;
 		err = rind_okp_import_pub(&rind_okp_ed25519, key, keylen, pub);
 		if (err)

@@ -1,0 +1,774 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Suite "x25519": the "curve25519" kpp over every implementation.
+ *
+ *  - RFC 7748 section 5.2 (both vectors, and the iterated test to 1 and
+ *    1,000 iterations; 1,000,000 with RIND_TEST_SLOW=1) and section 6.1
+ *    (Alice and Bob);
+ *  - Wycheproof x25519_test.json (raw keys), x25519_asn_test.json (PKCS#8
+ *    and SPKI DER), x25519_jwk_test.json (RFC 8037 JWK) and
+ *    x25519_pem_test.json: every case, with rind's policy for the
+ *    "acceptable" ones pinned: an all-zero shared secret is -EINVAL,
+ *    twist and non-canonical public keys are computed;
+ *  - differential against OpenSSL: random exchanges both ways (public
+ *    keys and shared secrets), and keys exported by rind (PKCS#8/SPKI,
+ *    DER and PEM) read by OpenSSL and keys written by OpenSSL read by rind;
+ *  - key generation (set_secret(NULL, 0)), JWK round trips, scatterlist
+ *    splits, the one-shots, and wrong usage (lengths, malformed keys,
+ *    small destinations, missing keys).
+ */
+#include <openssl/bio.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <rind/kpp.h>
+#include "testutil.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+typedef char drivers_t[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
+
+/* Only reach into Check when a condition fails (it is slow per call). */
+#define REQ(drv, c)								\
+	do {									\
+		if (!(c))							\
+			ck_abort_msg("%s: %s:%d: failed: %s", drv, __FILE__, __LINE__, #c); \
+	} while (0)
+#define REQ_EQ(drv, a, b)							\
+	do {									\
+		long long _a = (long long)(a), _b = (long long)(b);		\
+		if (_a != _b)							\
+			ck_abort_msg("%s: %s:%d: %s == %s: %lld != %lld", drv,	\
+				     __FILE__, __LINE__, #a, #b, _a, _b);	\
+	} while (0)
+
+static int impls(drivers_t d)
+{
+	return rt_impls("curve25519", "kpp", d, RT_MAX_IMPLS);
+}
+
+static struct crypto_kpp *alloc_drv(const char *drv)
+{
+	struct crypto_kpp *tfm = crypto_alloc_kpp(drv, 0, 0);
+
+	ck_assert_msg(!IS_ERR_OR_NULL(tfm), "%s: alloc failed (%ld)", drv, PTR_ERR(tfm));
+	ck_assert_str_eq(crypto_kpp_driver_name(tfm), drv);
+	return tfm;
+}
+
+/* One request; the result length in *outlen.  Returns the error. */
+static int kpp_op(struct crypto_kpp *tfm, bool shared, const void *in, unsigned int inlen,
+		  u8 *out, unsigned int *outlen)
+{
+	struct kpp_request *req = kpp_request_alloc(tfm, GFP_KERNEL);
+	struct scatterlist src, dst;
+	int err;
+
+	ck_assert(!IS_ERR_OR_NULL(req));
+	sg_init_one(&src, in ? in : "", inlen);
+	sg_init_one(&dst, out, *outlen);
+	kpp_request_set_input(req, &src, inlen);
+	kpp_request_set_output(req, &dst, *outlen);
+	kpp_request_set_callback(req, 0, NULL, NULL);
+	err = shared ? crypto_kpp_compute_shared_secret(req) : crypto_kpp_generate_public_key(req);
+	*outlen = req->dst_len;
+	kpp_request_free(req);
+	return err;
+}
+
+static int pubkey(struct crypto_kpp *tfm, u8 out[32])
+{
+	unsigned int len = 32;
+	int err = kpp_op(tfm, false, NULL, 0, out, &len);
+
+	if (!err && len != 32)
+		return -999;
+	return err;
+}
+
+static int shared(struct crypto_kpp *tfm, const void *peer, unsigned int peerlen, u8 out[32])
+{
+	unsigned int len = 32;
+	int err = kpp_op(tfm, true, peer, peerlen, out, &len);
+
+	if (!err && len != 32)
+		return -999;
+	return err;
+}
+
+/* out = X25519(k, u) through @tfm. */
+static void x25519(const char *drv, struct crypto_kpp *tfm, u8 out[32], const u8 k[32], const u8 u[32])
+{
+	REQ_EQ(drv, crypto_kpp_set_secret(tfm, k, 32), 0);
+	REQ_EQ(drv, shared(tfm, u, 32, out), 0);
+}
+
+static void check_eq(const char *drv, const char *what, const u8 *got, const u8 *want, size_t n)
+{
+	if (memcmp(got, want, n)) {
+		char g[2 * 64 + 1];
+
+		snprintf(g, sizeof(g), "%s", rt_hex(got, n));
+		ck_abort_msg("%s: %s: got %s, want %s", drv, what, g, rt_hex(want, n));
+	}
+}
+
+static void unhex32(u8 out[32], const char *hex)
+{
+	ck_assert_uint_eq(rt_unhex(out, 32, hex), 32);
+}
+
+/* ---- RFC 7748 ------------------------------------------------------------- */
+
+START_TEST(test_rfc7748_vectors)
+{
+	static const struct { const char *k, *u, *out; } v[] = {
+		{ "a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4",
+		  "e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c",
+		  "c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552" },
+		{ "4b66e9d4d1b4673c5ad22691957d6af5c11b6421e0ea01d42ca4169e7918ba0d",
+		  "e5210f12786811d3f4b7959d0538ae2c31dbe7106fc03c3efc4cd549c715a493",
+		  "95cbde9476e8907d7aade45cb4b873f88b595a68799fa152e6f8f7647aac7957" },
+	};
+	drivers_t d;
+	int n = impls(d), i;
+	size_t j;
+
+	for (i = 0; i < n; i++) {
+		struct crypto_kpp *tfm = alloc_drv(d[i]);
+
+		for (j = 0; j < ARRAY_SIZE(v); j++) {
+			u8 k[32], u[32], want[32], out[32];
+
+			unhex32(k, v[j].k);
+			unhex32(u, v[j].u);
+			unhex32(want, v[j].out);
+			x25519(d[i], tfm, out, k, u);
+			check_eq(d[i], "RFC 7748 5.2", out, want, 32);
+		}
+		crypto_free_kpp(tfm);
+		rt_report("RFC 7748 5.2", d[i], (int)ARRAY_SIZE(v), 0);
+	}
+}
+END_TEST
+
+START_TEST(test_rfc7748_dh)
+{
+	u8 a[32], b[32], ka[32], kb[32], k[32], out[32];
+	drivers_t d;
+	int n = impls(d), i;
+
+	unhex32(a, "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a");
+	unhex32(ka, "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a");
+	unhex32(b, "5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb");
+	unhex32(kb, "de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f");
+	unhex32(k, "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742");
+	for (i = 0; i < n; i++) {
+		struct crypto_kpp *tfm = alloc_drv(d[i]);
+
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, a, 32), 0);
+		REQ_EQ(d[i], pubkey(tfm, out), 0);
+		check_eq(d[i], "Alice's public key", out, ka, 32);
+		REQ_EQ(d[i], shared(tfm, kb, 32, out), 0);
+		check_eq(d[i], "Alice's shared secret", out, k, 32);
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, b, 32), 0);
+		REQ_EQ(d[i], pubkey(tfm, out), 0);
+		check_eq(d[i], "Bob's public key", out, kb, 32);
+		REQ_EQ(d[i], shared(tfm, ka, 32, out), 0);
+		check_eq(d[i], "Bob's shared secret", out, k, 32);
+		crypto_free_kpp(tfm);
+		rt_report("RFC 7748 6.1", d[i], 4, 0);
+	}
+}
+END_TEST
+
+static void iterate(const char *drv, struct crypto_kpp *tfm, unsigned long iters, const char *want_hex)
+{
+	u8 k[32] = { 9 }, u[32] = { 9 }, r[32], want[32];
+	unsigned long i;
+
+	for (i = 0; i < iters; i++) {
+		x25519(drv, tfm, r, k, u);
+		memcpy(u, k, 32);
+		memcpy(k, r, 32);
+	}
+	unhex32(want, want_hex);
+	check_eq(drv, "RFC 7748 iterated", k, want, 32);
+}
+
+START_TEST(test_rfc7748_iterated)
+{
+	drivers_t d;
+	int n = impls(d), i;
+	bool slow = getenv("RIND_TEST_SLOW") && atoi(getenv("RIND_TEST_SLOW"));
+
+	for (i = 0; i < n; i++) {
+		struct crypto_kpp *tfm = alloc_drv(d[i]);
+
+		iterate(d[i], tfm, 1, "422c8e7a6227d7bca1350b3e2bb7279f7897b87bb6854b783c60e80311ae3079");
+		iterate(d[i], tfm, 1000, "684cf59ba83309552800ef566f2f4d3c1c3887c49360e3875f2eb94d99532c51");
+		if (slow)
+			iterate(d[i], tfm, 1000000,
+				"7c3911e0ab2586fd864497297e575e6f3bc601c0883c30df5f4dd2d24f665424");
+		crypto_free_kpp(tfm);
+		if (slow)
+			rt_report("RFC 7748 iterated (1, 1000, 1000000)", d[i], 3, 0);
+		else
+			rt_report("RFC 7748 iterated (1, 1000; 1000000 with RIND_TEST_SLOW=1)", d[i], 2, 1);
+	}
+}
+END_TEST
+
+/* ---- Wycheproof ----------------------------------------------------------- */
+
+enum wp_kind { WP_RAW, WP_ASN, WP_JWK, WP_PEM };
+
+/* A key field as bytes: hex (raw, asn), the PEM text, or the JWK object as JSON. */
+static u8 *wp_key(json_t *t, const char *field, enum wp_kind kind, size_t *len)
+{
+	json_t *v = json_object_get(t, field);
+	char *s;
+
+	switch (kind) {
+	case WP_RAW:
+	case WP_ASN:
+		return rt_wp_hex(t, field, len);
+	case WP_PEM:
+		ck_assert(json_is_string(v));
+		s = strdup(json_string_value(v));
+		*len = strlen(s);
+		return (u8 *)s;
+	case WP_JWK:
+		s = json_dumps(v, JSON_COMPACT);
+		ck_assert_ptr_nonnull(s);
+		*len = strlen(s);
+		return (u8 *)s;
+	}
+	return NULL;
+}
+
+static void wycheproof_file(const char *file, enum wp_kind kind)
+{
+	json_t *root = rt_wp_load(file), *groups, *g, *tests, *t;
+	drivers_t d;
+	int n, i;
+	size_t gi, ti;
+
+	if (!root)
+		return;
+	n = impls(d);
+	groups = json_object_get(root, "testGroups");
+	for (i = 0; i < n; i++) {
+		struct crypto_kpp *tfm = alloc_drv(d[i]);
+		int ran = 0, valid = 0, zero = 0, refused = 0;
+
+		json_array_foreach(groups, gi, g) {
+			tests = json_object_get(g, "tests");
+			json_array_foreach(tests, ti, t) {
+				int tc = (int)json_integer_value(json_object_get(t, "tcId"));
+				int result = rt_wp_result(t);
+				size_t plen, klen, slen;
+				u8 *pub = wp_key(t, "public", kind, &plen);
+				u8 *priv = wp_key(t, "private", kind, &klen);
+				u8 *ss = rt_wp_hex(t, "shared", &slen);
+				u8 out[32];
+				int err;
+
+				err = crypto_kpp_set_secret(tfm, priv, (unsigned int)klen);
+				if (!err)
+					err = shared(tfm, pub, (unsigned int)plen, out);
+				if (result == 0) {
+					if (!err)
+						ck_abort_msg("%s: %s tcId %d: invalid case accepted",
+							     d[i], file, tc);
+					if (err != -EKEYREJECTED && err != -EINVAL)
+						ck_abort_msg("%s: %s tcId %d: error %d", d[i], file, tc, err);
+					refused++;
+				} else if (rt_wp_has_flag(t, "ZeroSharedSecret")) {
+					/* rind's policy for this "acceptable" case. */
+					if (err != -EINVAL)
+						ck_abort_msg("%s: %s tcId %d: zero shared secret gave %d",
+							     d[i], file, tc, err);
+					zero++;
+				} else {
+					if (err)
+						ck_abort_msg("%s: %s tcId %d (%s): error %d", d[i], file,
+							     tc, result > 0 ? "valid" : "acceptable", err);
+					ck_assert_uint_eq(slen, 32);
+					if (memcmp(out, ss, 32))
+						ck_abort_msg("%s: %s tcId %d: shared secret %s", d[i],
+							     file, tc, rt_hex(out, 32));
+					valid++;
+				}
+				ran++;
+				free(pub);
+				free(priv);
+				free(ss);
+			}
+		}
+		crypto_free_kpp(tfm);
+		rt_report(file, d[i], ran, 0);
+		printf("  %s: %d computed, %d all-zero refused, %d invalid refused\n", d[i], valid,
+		       zero, refused);
+	}
+	json_decref(root);
+}
+
+START_TEST(test_wycheproof_raw)
+{
+	wycheproof_file("x25519_test.json", WP_RAW);
+}
+END_TEST
+
+START_TEST(test_wycheproof_asn)
+{
+	wycheproof_file("x25519_asn_test.json", WP_ASN);
+}
+END_TEST
+
+START_TEST(test_wycheproof_jwk)
+{
+	wycheproof_file("x25519_jwk_test.json", WP_JWK);
+}
+END_TEST
+
+START_TEST(test_wycheproof_pem)
+{
+	wycheproof_file("x25519_pem_test.json", WP_PEM);
+}
+END_TEST
+
+/* ---- OpenSSL ------------------------------------------------------------- */
+
+static EVP_PKEY *ossl_from_priv(const u8 k[32])
+{
+	EVP_PKEY *p = EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, NULL, k, 32);
+
+	ck_assert_ptr_nonnull(p);
+	return p;
+}
+
+static void ossl_pub(EVP_PKEY *p, u8 out[32])
+{
+	size_t len = 32;
+
+	ck_assert_int_eq(EVP_PKEY_get_raw_public_key(p, out, &len), 1);
+	ck_assert_uint_eq(len, 32);
+}
+
+static int ossl_derive(EVP_PKEY *mine, const u8 peer[32], u8 out[32])
+{
+	EVP_PKEY *pp = EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, NULL, peer, 32);
+	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new(mine, NULL);
+	size_t len = 32;
+	int ok;
+
+	ck_assert_ptr_nonnull(pp);
+	ck_assert_ptr_nonnull(c);
+	ok = EVP_PKEY_derive_init(c) == 1 && EVP_PKEY_derive_set_peer(c, pp) == 1 &&
+	     EVP_PKEY_derive(c, out, &len) == 1 && len == 32;
+	EVP_PKEY_CTX_free(c);
+	EVP_PKEY_free(pp);
+	return ok;
+}
+
+START_TEST(test_openssl_exchanges)
+{
+	drivers_t d;
+	int n = impls(d), i, j;
+	const int rounds = 200;
+
+	for (i = 0; i < n; i++) {
+		struct crypto_kpp *tfm = alloc_drv(d[i]);
+		struct rt_rng rng;
+
+		rt_rng_seed(&rng, 0x25519);
+		for (j = 0; j < rounds; j++) {
+			u8 a[32], b[32], pa[32], pb[32], opa[32], s1[32], s2[32];
+			EVP_PKEY *oa, *ob;
+
+			rt_fill(&rng, a, 32);
+			rt_fill(&rng, b, 32);
+			if (j == 0)
+				memset(a, 0, 32);	/* clamping makes even this a key */
+			if (j == 1)
+				memset(a, 0xff, 32);
+			oa = ossl_from_priv(a);
+			ob = ossl_from_priv(b);
+			ossl_pub(oa, opa);
+			ossl_pub(ob, pb);
+			/* rind's public key of a equals OpenSSL's. */
+			REQ_EQ(d[i], crypto_kpp_set_secret(tfm, a, 32), 0);
+			REQ_EQ(d[i], pubkey(tfm, pa), 0);
+			check_eq(d[i], "public key vs OpenSSL", pa, opa, 32);
+			/* rind(a, B) == OpenSSL(b, A) */
+			REQ_EQ(d[i], shared(tfm, pb, 32, s1), 0);
+			REQ(d[i], ossl_derive(ob, pa, s2));
+			check_eq(d[i], "shared secret vs OpenSSL", s1, s2, 32);
+			/* A random 32-byte u (top bit set half the time): rind == OpenSSL. */
+			rt_fill(&rng, b, 32);
+			if (ossl_derive(oa, b, s2)) {
+				REQ_EQ(d[i], shared(tfm, b, 32, s1), 0);
+				check_eq(d[i], "X25519(a, random u) vs OpenSSL", s1, s2, 32);
+			}
+			EVP_PKEY_free(oa);
+			EVP_PKEY_free(ob);
+		}
+		crypto_free_kpp(tfm);
+		rt_report("random exchanges against OpenSSL", d[i], rounds, 0);
+	}
+}
+END_TEST
+
+static EVP_PKEY *ossl_read(const u8 *buf, size_t len, bool priv, bool pem)
+{
+	EVP_PKEY *p = NULL;
+
+	if (pem) {
+		BIO *bio = BIO_new_mem_buf(buf, (int)len);
+
+		ck_assert_ptr_nonnull(bio);
+		p = priv ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL)
+			 : PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
+		BIO_free(bio);
+	} else {
+		const unsigned char *q = buf;
+
+		p = priv ? d2i_AutoPrivateKey(NULL, &q, (long)len) : d2i_PUBKEY(NULL, &q, (long)len);
+		if (p && q != buf + len) {
+			EVP_PKEY_free(p);
+			p = NULL;
+		}
+	}
+	return p;
+}
+
+/* OpenSSL's encoding of @p: returns a malloc'd buffer. */
+static u8 *ossl_write(EVP_PKEY *p, bool priv, bool pem, size_t *len)
+{
+	u8 *out;
+
+	if (pem) {
+		BIO *bio = BIO_new(BIO_s_mem());
+		char *data;
+		long n;
+
+		ck_assert_ptr_nonnull(bio);
+		if (priv)
+			ck_assert_int_eq(PEM_write_bio_PrivateKey(bio, p, NULL, NULL, 0, NULL, NULL), 1);
+		else
+			ck_assert_int_eq(PEM_write_bio_PUBKEY(bio, p), 1);
+		n = BIO_get_mem_data(bio, &data);
+		out = malloc((size_t)n);
+		memcpy(out, data, (size_t)n);
+		*len = (size_t)n;
+		BIO_free(bio);
+	} else {
+		unsigned char *q = NULL;
+		int n = priv ? i2d_PrivateKey(p, &q) : i2d_PUBKEY(p, &q);
+
+		ck_assert_int_gt(n, 0);
+		out = malloc((size_t)n);
+		memcpy(out, q, (size_t)n);
+		OPENSSL_free(q);
+		*len = (size_t)n;
+	}
+	return out;
+}
+
+START_TEST(test_openssl_key_formats)
+{
+	drivers_t d;
+	int n = impls(d), i, j, f;
+	static const enum rind_key_format fmts[2] = { RIND_KEY_PKCS8_DER, RIND_KEY_PEM };
+	const int rounds = 10;
+
+	for (i = 0; i < n; i++) {
+		struct crypto_kpp *tfm = alloc_drv(d[i]);
+		struct rt_rng rng;
+		int count = 0;
+
+		rt_rng_seed(&rng, 7748);
+		for (j = 0; j < rounds; j++) {
+			u8 k[32], pub[32], opub[32], okey[32], enc[512], s1[32], peer[32];
+			EVP_PKEY *o, *op;
+			size_t len, olen;
+			u8 *oenc;
+
+			rt_fill(&rng, k, 32);
+			REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 32), 0);
+			REQ_EQ(d[i], pubkey(tfm, pub), 0);
+			for (f = 0; f < 2; f++) {
+				bool pem = fmts[f] == RIND_KEY_PEM;
+				int r;
+
+				/* rind -> OpenSSL: private key */
+				r = crypto_kpp_export_privkey(tfm, fmts[f], enc, sizeof(enc));
+				REQ(d[i], r > 0);
+				o = ossl_read(enc, (size_t)r, true, pem);
+				REQ(d[i], o != NULL);
+				REQ_EQ(d[i], EVP_PKEY_get_id(o), EVP_PKEY_X25519);
+				len = 32;
+				REQ(d[i], EVP_PKEY_get_raw_private_key(o, okey, &len) == 1);
+				check_eq(d[i], "private key read by OpenSSL", okey, k, 32);
+				/* rind -> OpenSSL: public key */
+				r = crypto_kpp_export_pubkey(tfm, pem ? RIND_KEY_PEM : RIND_KEY_SPKI_DER,
+							     enc, sizeof(enc));
+				REQ(d[i], r > 0);
+				op = ossl_read(enc, (size_t)r, false, pem);
+				REQ(d[i], op != NULL);
+				ossl_pub(op, opub);
+				check_eq(d[i], "public key read by OpenSSL", opub, pub, 32);
+
+				/* OpenSSL -> rind: the private key, then the public key as a peer */
+				oenc = ossl_write(o, true, pem, &olen);
+				REQ_EQ(d[i], crypto_kpp_set_secret(tfm, oenc, (unsigned int)olen), 0);
+				free(oenc);
+				REQ_EQ(d[i], crypto_kpp_export_privkey(tfm, RIND_KEY_RAW, okey, 32), 32);
+				check_eq(d[i], "private key written by OpenSSL", okey, k, 32);
+				oenc = ossl_write(op, false, pem, &olen);
+				rt_fill(&rng, peer, 32);
+				REQ_EQ(d[i], crypto_kpp_set_secret(tfm, peer, 32), 0);
+				REQ_EQ(d[i], shared(tfm, oenc, (unsigned int)olen, s1), 0);
+				free(oenc);
+				{
+					u8 ppub[32], s2[32];
+
+					REQ_EQ(d[i], pubkey(tfm, ppub), 0);
+					REQ(d[i], ossl_derive(o, ppub, s2));
+					check_eq(d[i], "shared secret with an OpenSSL-encoded peer", s1, s2, 32);
+				}
+				REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 32), 0);
+				EVP_PKEY_free(o);
+				EVP_PKEY_free(op);
+				count += 4;
+			}
+		}
+		crypto_free_kpp(tfm);
+		rt_report("key exports read by OpenSSL and back (PKCS#8/SPKI, DER and PEM)", d[i],
+			  count, 0);
+	}
+}
+END_TEST
+
+/* ---- rind's own behaviour ------------------------------------------------ */
+
+START_TEST(test_generate_and_formats)
+{
+	drivers_t d;
+	int n = impls(d), i;
+
+	for (i = 0; i < n; i++) {
+		struct crypto_kpp *a = alloc_drv(d[i]), *b = alloc_drv(d[i]), *c = alloc_drv(d[i]);
+		u8 pa[32], pb[32], s1[32], s2[32], raw[32], buf[512], pub2[32];
+		static const enum rind_key_format fmts[] = {
+			RIND_KEY_RAW, RIND_KEY_PKCS8_DER, RIND_KEY_PEM, RIND_KEY_JWK,
+		};
+		size_t f;
+		int r;
+
+		REQ_EQ(d[i], crypto_kpp_set_secret(a, NULL, 0), 0);
+		REQ_EQ(d[i], crypto_kpp_set_secret(b, NULL, 0), 0);
+		REQ_EQ(d[i], pubkey(a, pa), 0);
+		REQ_EQ(d[i], pubkey(b, pb), 0);
+		REQ(d[i], memcmp(pa, pb, 32) != 0);
+		REQ_EQ(d[i], shared(a, pb, 32, s1), 0);
+		REQ_EQ(d[i], shared(b, pa, 32, s2), 0);
+		check_eq(d[i], "generated keys agree", s1, s2, 32);
+		/* A generated secret is stored clamped. */
+		REQ_EQ(d[i], crypto_kpp_export_privkey(a, RIND_KEY_RAW, raw, 32), 32);
+		REQ(d[i], (raw[0] & 7) == 0 && (raw[31] & 0xc0) == 0x40);
+
+		/* Every private format imports back to the same key. */
+		for (f = 0; f < ARRAY_SIZE(fmts); f++) {
+			r = crypto_kpp_export_privkey(a, fmts[f], buf, sizeof(buf));
+			REQ(d[i], r > 0);
+			REQ_EQ(d[i], crypto_kpp_set_secret(c, buf, (unsigned int)r), 0);
+			REQ_EQ(d[i], pubkey(c, pub2), 0);
+			check_eq(d[i], "private key round trip", pub2, pa, 32);
+			/* -ENOSPC one byte short, nothing written past it. */
+			REQ_EQ(d[i], crypto_kpp_export_privkey(a, fmts[f], buf, (unsigned int)r - 1),
+			       -ENOSPC);
+		}
+		/* Every public format works as a peer. */
+		for (f = 0; f < ARRAY_SIZE(fmts); f++) {
+			enum rind_key_format pf = fmts[f] == RIND_KEY_PKCS8_DER ? RIND_KEY_SPKI_DER : fmts[f];
+
+			r = crypto_kpp_export_pubkey(b, pf, buf, sizeof(buf));
+			REQ(d[i], r > 0);
+			REQ_EQ(d[i], shared(a, buf, (unsigned int)r, s2), 0);
+			check_eq(d[i], "public key round trip", s2, s1, 32);
+			REQ_EQ(d[i], crypto_kpp_export_pubkey(b, pf, buf, (unsigned int)r - 1), -ENOSPC);
+		}
+		/* A private key has no SPKI form. */
+		REQ_EQ(d[i], crypto_kpp_export_privkey(a, RIND_KEY_SPKI_DER, buf, sizeof(buf)), -EINVAL);
+		/* A JWK whose "x" does not match "d" is refused. */
+		r = crypto_kpp_export_privkey(a, RIND_KEY_JWK, buf, sizeof(buf) - 1);
+		REQ(d[i], r > 0);
+		buf[r] = 0;
+		{
+			char *x = strstr((char *)buf, "\"x\":\"");
+
+			REQ(d[i], x != NULL);
+			x[5] = x[5] == 'A' ? 'B' : 'A';
+			REQ_EQ(d[i], crypto_kpp_set_secret(c, buf, (unsigned int)r), -EKEYREJECTED);
+		}
+		crypto_free_kpp(a);
+		crypto_free_kpp(b);
+		crypto_free_kpp(c);
+	}
+}
+END_TEST
+
+START_TEST(test_scatterlists)
+{
+	drivers_t d;
+	int n = impls(d), i, j;
+
+	for (i = 0; i < n; i++) {
+		struct crypto_kpp *tfm = alloc_drv(d[i]);
+		struct rt_rng rng;
+
+		rt_rng_seed(&rng, 0x5c);
+		for (j = 0; j < 20; j++) {
+			u8 k[32], u[32], want[32], out[40], pin[32];
+			struct scatterlist src[8], dst[8];
+			struct kpp_request *req = kpp_request_alloc(tfm, GFP_KERNEL);
+
+			rt_fill(&rng, k, 32);
+			rt_fill(&rng, u, 32);
+			x25519(d[i], tfm, want, k, u);
+			memcpy(pin, u, 32);
+			rt_sg_split(&rng, src, 8, pin, 32);
+			memset(out, 0xaa, sizeof(out));
+			rt_sg_split(&rng, dst, 8, out, 40);
+			kpp_request_set_input(req, src, 32);
+			kpp_request_set_output(req, dst, 40);
+			REQ_EQ(d[i], crypto_kpp_compute_shared_secret(req), 0);
+			REQ_EQ(d[i], req->dst_len, 32);
+			check_eq(d[i], "shared secret through split scatterlists", out, want, 32);
+			REQ(d[i], out[32] == 0xaa);
+			rt_sg_split(&rng, dst, 8, out, 32);
+			kpp_request_set_output(req, dst, 32);
+			REQ_EQ(d[i], crypto_kpp_generate_public_key(req), 0);
+			kpp_request_free(req);
+		}
+		crypto_free_kpp(tfm);
+	}
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+	static const u8 zero[32], one[32] = { 1 };
+	drivers_t d;
+	int n = impls(d), i;
+
+	for (i = 0; i < n; i++) {
+		struct crypto_kpp *tfm = alloc_drv(d[i]);
+		u8 k[32], out[64], buf[128];
+		unsigned int len;
+
+		memset(k, 0x42, sizeof(k));
+		REQ_EQ(d[i], crypto_kpp_maxsize(tfm), 32);
+		/* No secret yet. */
+		REQ_EQ(d[i], pubkey(tfm, out), -ENOKEY);
+		REQ_EQ(d[i], shared(tfm, one, 32, out), -ENOKEY);
+		REQ_EQ(d[i], crypto_kpp_export_pubkey(tfm, RIND_KEY_RAW, out, 32), -ENOKEY);
+		/* Lengths that are no key and no encoding. */
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 31), -EINVAL);
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 33), -EINVAL);
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, NULL, 32), -EINVAL);
+		/* A malformed PKCS#8 (truncated) and a mangled PEM. */
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 32), 0);
+		len = (unsigned int)crypto_kpp_export_privkey(tfm, RIND_KEY_PKCS8_DER, buf, sizeof(buf));
+		REQ_EQ(d[i], len, 48);
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, buf, len - 1), -EKEYREJECTED);
+		buf[len] = 0;
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, buf, len + 1), -EKEYREJECTED);
+		len = (unsigned int)crypto_kpp_export_privkey(tfm, RIND_KEY_PEM, buf, sizeof(buf));
+		buf[20] ^= 1;
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, buf, len), -EKEYREJECTED);
+		/* An Ed25519 key is not an X25519 key. */
+		{
+			static const u8 ed_p8[] = {
+				0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70,
+				0x04, 0x22, 0x04, 0x20, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+				16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
+			};
+			REQ_EQ(d[i], crypto_kpp_set_secret(tfm, ed_p8, sizeof(ed_p8)), -EKEYREJECTED);
+		}
+		/* The failed calls left the key in place. */
+		REQ_EQ(d[i], crypto_kpp_export_privkey(tfm, RIND_KEY_RAW, out, 32), 32);
+		REQ(d[i], !memcmp(out, k, 32));
+		/* Peers: wrong lengths, and the small-order points. */
+		REQ_EQ(d[i], shared(tfm, one, 31, out), -EINVAL);
+		REQ_EQ(d[i], shared(tfm, zero, 32, out), -EINVAL);
+		memset(out, 0x55, 32);
+		REQ_EQ(d[i], shared(tfm, one, 32, out), -EINVAL);
+		/* Nothing was written by the refused computation. */
+		REQ(d[i], out[0] == 0x55 && out[31] == 0x55);
+		/* A destination too small. */
+		len = 31;
+		REQ_EQ(d[i], kpp_op(tfm, false, NULL, 0, out, &len), -EINVAL);
+		len = 31;
+		REQ_EQ(d[i], kpp_op(tfm, true, k, 32, out, &len), -EINVAL);
+		/* Unknown format. */
+		REQ_EQ(d[i], crypto_kpp_export_pubkey(tfm, (enum rind_key_format)99, buf, sizeof(buf)),
+		       -EINVAL);
+		crypto_free_kpp(tfm);
+	}
+}
+END_TEST
+
+START_TEST(test_oneshots)
+{
+	u8 a[32], b[32], pa[32], pb[32], s1[32], s2[32];
+	static const u8 nine[32] = { 9 }, zero[32];
+	EVP_PKEY *o;
+	int j;
+
+	for (j = 0; j < 20; j++) {
+		ck_assert_int_eq(rind_curve25519_generate_secret(a), 0);
+		ck_assert_int_eq(rind_curve25519_generate_secret(b), 0);
+		ck_assert_int_eq(rind_curve25519_generate_public(pa, a), 0);
+		ck_assert_int_eq(rind_curve25519(pb, b, nine), 0);
+		ck_assert_int_eq(rind_curve25519(s1, a, pb), 0);
+		ck_assert_int_eq(rind_curve25519(s2, b, pa), 0);
+		ck_assert_mem_eq(s1, s2, 32);
+		o = ossl_from_priv(a);
+		ossl_pub(o, s2);
+		ck_assert_mem_eq(pa, s2, 32);
+		EVP_PKEY_free(o);
+	}
+	ck_assert_int_eq(rind_curve25519(s1, a, zero), -EINVAL);
+	ck_assert_int_eq(rind_curve25519(NULL, a, nine), -EINVAL);
+}
+END_TEST
+
+static Suite *x25519_suite(void)
+{
+	Suite *s = suite_create("x25519");
+	TCase *tc = tcase_create("x25519");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_rfc7748_vectors);
+	tcase_add_test(tc, test_rfc7748_dh);
+	tcase_add_test(tc, test_rfc7748_iterated);
+	tcase_add_test(tc, test_wycheproof_raw);
+	tcase_add_test(tc, test_wycheproof_asn);
+	tcase_add_test(tc, test_wycheproof_jwk);
+	tcase_add_test(tc, test_wycheproof_pem);
+	tcase_add_test(tc, test_openssl_exchanges);
+	tcase_add_test(tc, test_openssl_key_formats);
+	tcase_add_test(tc, test_generate_and_formats);
+	tcase_add_test(tc, test_scatterlists);
+	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_oneshots);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+RIND_TEST_MAIN(x25519_suite)
