@@ -18,12 +18,13 @@ typedef int8_t s8;
 typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
-typedef uint16_t __le16;
-typedef uint32_t __le32;
-typedef uint64_t __le64;
-typedef uint16_t __be16;
-typedef uint32_t __be32;
-typedef uint64_t __be64;
+/* Spelled as <linux/types.h> does, so both headers can be included. */
+typedef unsigned short __le16;
+typedef unsigned int __le32;
+typedef unsigned long long __le64;
+typedef unsigned short __be16;
+typedef unsigned int __be32;
+typedef unsigned long long __be64;
 
 /* Allocation context: accepted for source compatibility, not needed here. */
 typedef unsigned int gfp_t;
