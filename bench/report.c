@@ -347,7 +347,8 @@ static void html_chart(FILE *f, const char *group, const struct bench_result *re
 
 static void html_table(FILE *f, const struct bench_result *res, size_t n)
 {
-	fprintf(f, "<h2>All numbers</h2>\n<table>\n<tr><th>operation</th><th>bytes</th>");
+	fprintf(f, "<h2>All numbers</h2>\n<div class=\"scroll\"><table>\n"
+		   "<tr><th>operation</th><th>bytes</th>");
 	for (int lib = 0; lib < BENCH_NLIBS; lib++)
 		fprintf(f, "<th>%s ns (min&ndash;max)</th>", bench_lib_titles[lib]);
 	fprintf(f, "<th>rind vs best</th><th>rind driver</th></tr>\n");
@@ -382,7 +383,7 @@ static void html_table(FILE *f, const struct bench_result *res, size_t n)
 		html_str(f, r->driver[0] ? r->driver : "-");
 		fprintf(f, "</td></tr>\n");
 	}
-	fprintf(f, "</table>\n");
+	fprintf(f, "</table></div>\n");
 }
 
 int report_html(const char *path, const struct bench_meta *m,
@@ -423,7 +424,7 @@ int report_html(const char *path, const struct bench_meta *m,
 		"svg .spread{stroke:#212529;stroke-width:1.5;opacity:.55}\n"
 		"table{border-collapse:collapse;font-size:12px;margin-top:6px}\n"
 		"th,td{border-bottom:1px solid #e9ecef;padding:3px 8px;text-align:left;white-space:nowrap}\n"
-		".error{color:#c92a2a}\n"
+		".error{color:#c92a2a}.scroll{overflow-x:auto}\n"
 		"td.num{text-align:right;white-space:nowrap}td.rindcol{background:#fff4e6}\n"
 		"tr.drv td{color:#868e96}small{color:#868e96}\n"
 		"</style>\n</head>\n<body>\n");
