@@ -47,6 +47,11 @@ void curve25519_generic(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25519_
 /* X25519(scalar, 9) through the Ed25519 fixed-base table (algs/ed25519.c). */
 void curve25519_base_generic(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25519_KEY_SIZE]);
 
+#ifdef __x86_64__
+/* The same with MULX/ADX field arithmetic (arch/x86/ed25519-mulx.c). */
+void curve25519_base_mulx(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25519_KEY_SIZE]);
+#endif
+
 /* A kpp driver: its scalar multiplications and its kpp_alg. */
 struct curve25519_driver {
 	curve25519_fn mul;
