@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Batches.  The sign and seal requests that one loop turn decodes are
+ * grouped by (key, operation); each group runs as one call into the
+ * registry -- crypto_sig_sign_batch() or crypto_aead_encrypt_batch() --
+ * inside one rind_ct_begin()/rind_ct_end() section.  No request waits
+ * for a batch to fill: a group runs at the end of the turn that decoded
+ * it, or as soon as it reaches --max-batch.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rind/crypto.h>
+
+#include "rindd.h"
+
+enum { OP_SIGN, OP_SEAL };
+
+struct item {
+	struct conn *c;
+	Rind__Request *req;
+	/* seal */
+	u8 *out;
+	size_t outlen;
+	struct scatterlist src[2], dst[2];
+	struct aead_request *areq;
+};
+
+struct group {
+	struct key *k;
+	int op;
+	unsigned int n;
+	struct item *items;
+};
+
+struct batch_ctx {
+	struct group *groups;
+	unsigned int ngroups, cap;
+	struct sig_request *sreqs;
+	struct aead_request **areqs;
+	u8 *sigs;
+	u8 *nonces;
+};
+
+void stats_note_batch(unsigned int n)
+{
+	unsigned long long m = atomic_load_explicit(&stats.max_batch, memory_order_relaxed);
+
+	atomic_fetch_add_explicit(&stats.batches, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&stats.batched_requests, n, memory_order_relaxed);
+	while (n > m && !atomic_compare_exchange_weak(&stats.max_batch, &m, n))
+		;
+}
+
+struct batch_ctx *batch_new(void)
+{
+	struct batch_ctx *b = calloc(1, sizeof(*b));
+	unsigned int m = cfg.max_batch;
+
+	if (!b)
+		return NULL;
+	b->sreqs = calloc(m, sizeof(*b->sreqs));
+	b->areqs = calloc(m, sizeof(*b->areqs));
+	b->sigs = calloc(m, ED25519_SIG_SIZE);
+	b->nonces = calloc(m, RIND_SEAL_NONCE);
+	if (!b->sreqs || !b->areqs || !b->sigs || !b->nonces) {
+		batch_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+void batch_free(struct batch_ctx *b)
+{
+	unsigned int i;
+
+	if (!b)
+		return;
+	for (i = 0; i < b->cap; i++)
+		free(b->groups[i].items);
+	free(b->groups);
+	free(b->sreqs);
+	free(b->areqs);
+	free(b->sigs);
+	free(b->nonces);
+	free(b);
+}
+
+static void fail_group(struct group *g, int status, const char *msg)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->n; i++)
+		conn_error(g->items[i].c, g->items[i].req->id, status, "%s", msg);
+}
+
+static void run_sign(struct worker *w, struct group *g)
+{
+	struct batch_ctx *b = w->batch;
+	struct crypto_sig *tfm = key_sig(g->k, w->id);
+	Rind__Response resp = RIND__RESPONSE__INIT;
+	unsigned int i;
+
+	if (!tfm) {
+		fail_group(g, RIND__STATUS__ERR_INTERNAL, "cannot set up ed25519");
+		return;
+	}
+	for (i = 0; i < g->n; i++) {
+		Rind__Sign *s = g->items[i].req->sign;
+
+		b->sreqs[i].msg = s->message.data;
+		b->sreqs[i].msglen = (unsigned int)s->message.len;
+		b->sreqs[i].sig = b->sigs + (size_t)i * ED25519_SIG_SIZE;
+		b->sreqs[i].siglen = ED25519_SIG_SIZE;
+		b->sreqs[i].err = 0;
+	}
+	rind_ct_begin();
+	crypto_sig_sign_batch(tfm, b->sreqs, g->n);
+	rind_ct_end();
+	stats_note_batch(g->n);
+	resp.result_case = RIND__RESPONSE__RESULT_DATA;
+	for (i = 0; i < g->n; i++) {
+		struct item *it = &g->items[i];
+
+		if (b->sreqs[i].err) {
+			conn_error(it->c, it->req->id, status_from_errno(b->sreqs[i].err),
+				   "sign failed (errno %d)", -b->sreqs[i].err);
+			continue;
+		}
+		resp.id = it->req->id;
+		resp.data.data = b->sreqs[i].sig;
+		resp.data.len = b->sreqs[i].siglen;
+		conn_respond(it->c, &resp);
+	}
+}
+
+/* A table of the non-empty pieces among (p0,l0), (p1,l1). */
+static void sg_pair(struct scatterlist sg[2], const void *p0, size_t l0, const void *p1, size_t l1,
+		    const void *dummy)
+{
+	unsigned int n = 0;
+
+	if (l0)
+		n++;
+	if (l1)
+		n++;
+	sg_init_table(sg, n ? n : 1);
+	n = 0;
+	if (l0)
+		sg_set_buf(&sg[n++], p0, (unsigned int)l0);
+	if (l1)
+		sg_set_buf(&sg[n++], p1, (unsigned int)l1);
+	if (!n)
+		sg_set_buf(&sg[0], dummy, 0);
+}
+
+static void run_seal(struct worker *w, struct group *g)
+{
+	struct batch_ctx *b = w->batch;
+	struct crypto_aead *tfm = key_aead(g->k, w->id);
+	Rind__Response resp = RIND__RESPONSE__INIT;
+	unsigned int i, m = 0;
+
+	if (!tfm) {
+		fail_group(g, RIND__STATUS__ERR_INTERNAL, "cannot set up gcm(aes)");
+		return;
+	}
+	if (rind_get_random_bytes(b->nonces, (size_t)g->n * RIND_SEAL_NONCE)) {
+		fail_group(g, RIND__STATUS__ERR_INTERNAL, "no randomness for nonces");
+		return;
+	}
+	/* out = AD copy || nonce || ciphertext || tag; the reply is from the nonce on */
+	for (i = 0; i < g->n; i++) {
+		struct item *it = &g->items[i];
+		Rind__Seal *s = it->req->seal;
+		size_t adl = s->associated_data.len, ptl = s->plaintext.len;
+
+		it->outlen = adl + RIND_SEAL_NONCE + ptl + RIND_SEAL_TAG;
+		it->out = malloc(it->outlen);
+		it->areq = it->out ? aead_request_alloc(tfm, 0) : NULL;
+		if (!it->areq) {
+			conn_error(it->c, it->req->id, RIND__STATUS__ERR_INTERNAL, "out of memory");
+			free(it->out);
+			it->out = NULL;
+			continue;
+		}
+		memcpy(it->out + adl, b->nonces + (size_t)i * RIND_SEAL_NONCE, RIND_SEAL_NONCE);
+		sg_pair(it->src, s->associated_data.data, adl, s->plaintext.data, ptl, it->out);
+		sg_pair(it->dst, it->out, adl, it->out + adl + RIND_SEAL_NONCE, ptl + RIND_SEAL_TAG,
+			it->out);
+		aead_request_set_ad(it->areq, (unsigned int)adl);
+		aead_request_set_crypt(it->areq, it->src, it->dst, (unsigned int)ptl, it->out + adl);
+		it->areq->err = 0;
+		b->areqs[m++] = it->areq;
+	}
+	if (m) {
+		rind_ct_begin();
+		crypto_aead_encrypt_batch(b->areqs, m);
+		rind_ct_end();
+		stats_note_batch(m);
+	}
+	resp.result_case = RIND__RESPONSE__RESULT_DATA;
+	for (i = 0; i < g->n; i++) {
+		struct item *it = &g->items[i];
+		size_t adl = it->req->seal->associated_data.len;
+
+		if (!it->areq)
+			continue;
+		if (it->areq->err) {
+			conn_error(it->c, it->req->id, status_from_errno(it->areq->err),
+				   "seal failed (errno %d)", -it->areq->err);
+		} else {
+			resp.id = it->req->id;
+			resp.data.data = it->out + adl;
+			resp.data.len = it->outlen - adl;
+			conn_respond(it->c, &resp);
+		}
+		aead_request_free(it->areq);
+		it->areq = NULL;
+		rind_memzero_explicit(it->out, it->outlen);
+		free(it->out);
+		it->out = NULL;
+	}
+}
+
+static void run_group(struct worker *w, struct group *g)
+{
+	unsigned int i;
+
+	if (g->op == OP_SIGN)
+		run_sign(w, g);
+	else
+		run_seal(w, g);
+	for (i = 0; i < g->n; i++)
+		dispatch_free(g->items[i].req);
+	g->n = 0;
+}
+
+void batch_add(struct worker *w, struct conn *c, struct key *k, Rind__Request *req)
+{
+	struct batch_ctx *b = w->batch;
+	int op = req->op_case == RIND__REQUEST__OP_SIGN ? OP_SIGN : OP_SEAL;
+	struct group *g = NULL;
+	unsigned int i;
+
+	for (i = 0; i < b->ngroups; i++)
+		if (b->groups[i].k == k && b->groups[i].op == op) {
+			g = &b->groups[i];
+			key_put(k);	/* the group holds one reference */
+			break;
+		}
+	if (!g) {
+		if (b->ngroups == b->cap) {
+			unsigned int cap = b->cap ? b->cap * 2 : 8;
+			struct group *ng = realloc(b->groups, cap * sizeof(*ng));
+
+			if (!ng)
+				goto nomem;
+			memset(ng + b->cap, 0, (cap - b->cap) * sizeof(*ng));
+			b->groups = ng;
+			for (i = b->cap; i < cap; i++) {
+				ng[i].items = calloc(cfg.max_batch, sizeof(struct item));
+				if (!ng[i].items) {
+					b->cap = i;
+					goto nomem;
+				}
+			}
+			b->cap = cap;
+		}
+		g = &b->groups[b->ngroups++];
+		g->k = k;
+		g->op = op;
+		g->n = 0;
+	}
+	g->items[g->n].c = c;
+	g->items[g->n].req = req;
+	g->items[g->n].areq = NULL;
+	g->items[g->n].out = NULL;
+	if (++g->n == cfg.max_batch)
+		run_group(w, g);
+	return;
+nomem:
+	conn_error(c, req->id, RIND__STATUS__ERR_INTERNAL, "out of memory");
+	dispatch_free(req);
+	key_put(k);
+}
+
+void batch_run(struct worker *w)
+{
+	struct batch_ctx *b = w->batch;
+	unsigned int i;
+
+	for (i = 0; i < b->ngroups; i++) {
+		struct group *g = &b->groups[i];
+
+		if (g->n)
+			run_group(w, g);
+		key_put(g->k);
+		g->k = NULL;
+	}
+	b->ngroups = 0;
+}

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Keys in memory.  Secret bytes live in slots of pages that are mlock'ed
+ * and excluded from core dumps (MADV_DONTDUMP); the process is made
+ * non-dumpable.  Every key is reference counted: the table holds one
+ * reference, each request being served holds one, so a key deleted while
+ * a batch signs with it is wiped when the batch ends.  Each worker thread
+ * sets up its own transform per key on first use (transforms are not
+ * shared between threads).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <rind/crypto.h>
+
+#include "rindd.h"
+
+/* ---- locked secret slots ---- */
+#define SLOT_SIZE	64
+#define PAGE_SLOTS	(4096 / SLOT_SIZE)
+
+struct slot {
+	struct slot *next;
+};
+
+static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct slot *free_slots;
+static bool mlock_warned;
+
+static u8 *slot_alloc(void)
+{
+	struct slot *s;
+
+	pthread_mutex_lock(&slot_lock);
+	if (!free_slots) {
+		u8 *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		unsigned int i;
+
+		if (page == MAP_FAILED) {
+			pthread_mutex_unlock(&slot_lock);
+			return NULL;
+		}
+		if (madvise(page, 4096, MADV_DONTDUMP) < 0 && !mlock_warned)
+			log_warn("event=madvise_failed errno=%d", errno);
+		if (mlock(page, 4096) < 0 && !mlock_warned) {
+			mlock_warned = true;
+			log_warn("event=mlock_failed errno=%d msg=\"key pages may be swapped; raise RLIMIT_MEMLOCK\"",
+				 errno);
+		}
+		for (i = 0; i < PAGE_SLOTS; i++) {
+			s = (struct slot *)(page + i * SLOT_SIZE);
+			s->next = free_slots;
+			free_slots = s;
+		}
+	}
+	s = free_slots;
+	free_slots = s->next;
+	pthread_mutex_unlock(&slot_lock);
+	memset(s, 0, SLOT_SIZE);
+	return (u8 *)s;
+}
+
+static void slot_free(u8 *p)
+{
+	struct slot *s = (struct slot *)p;
+
+	rind_memzero_explicit(p, SLOT_SIZE);
+	pthread_mutex_lock(&slot_lock);
+	s->next = free_slots;
+	free_slots = s;
+	pthread_mutex_unlock(&slot_lock);
+}
+
+/* ---- algorithms and names ---- */
+static const char *const alg_names[] = {
+	[KEY_ED25519] = "ed25519",
+	[KEY_X25519] = "x25519",
+	[KEY_AES256GCM] = "aes-256-gcm",
+};
+
+const char *key_alg_name(enum key_alg alg)
+{
+	return alg_names[alg];
+}
+
+int key_alg_parse(const char *s, enum key_alg *alg)
+{
+	static const char *const later[] = {
+		"ecdsa-p256", "ecdsa-p384", "ecdsa-p521", "p256", "p384", "p521",
+		"ecdh-p256", "ecdh-p384", "rsa", "rsa-2048", "rsa-3072", "rsa-4096",
+		"rsa-pss", "ed448", "x448", "aes-128-gcm", "chacha20-poly1305",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(alg_names) / sizeof(alg_names[0]); i++)
+		if (!strcmp(s, alg_names[i])) {
+			*alg = (enum key_alg)i;
+			return 0;
+		}
+	if (!strcmp(s, "curve25519")) {
+		*alg = KEY_X25519;
+		return 0;
+	}
+	for (i = 0; i < sizeof(later) / sizeof(later[0]); i++)
+		if (!strcmp(s, later[i]))
+			return -EOPNOTSUPP;
+	return -EINVAL;
+}
+
+bool key_name_valid(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (n < 1 || n > RINDD_NAME_MAX || name[0] == '.')
+		return false;
+	for (i = 0; i < n; i++) {
+		char ch = name[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-'))
+			return false;
+	}
+	return true;
+}
+
+/* ---- key objects ---- */
+struct key *key_new(const char *name, enum key_alg alg, const u8 *secret)
+{
+	struct key *k = calloc(1, sizeof(*k));
+
+	if (!k)
+		return NULL;
+	k->secret = slot_alloc();
+	if (!k->secret) {
+		free(k);
+		return NULL;
+	}
+	memcpy(k->secret, secret, RINDD_KEY_MAX);
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	k->alg = alg;
+	k->version = 1;
+	atomic_init(&k->refs, 1);
+	return k;
+}
+
+static void key_free(struct key *k)
+{
+	unsigned int i;
+
+	for (i = 0; i < RINDD_MAX_THREADS; i++) {
+		if (!k->tfm[i])
+			continue;
+		switch (k->alg) {
+		case KEY_ED25519:
+			crypto_free_sig(k->tfm[i]);
+			break;
+		case KEY_X25519:
+			crypto_free_kpp(k->tfm[i]);
+			break;
+		case KEY_AES256GCM:
+			crypto_free_aead(k->tfm[i]);
+			break;
+		}
+	}
+	slot_free(k->secret);
+	free(k->allow_uids);
+	free(k->allow_gids);
+	free(k);
+}
+
+void key_put(struct key *k)
+{
+	if (k && atomic_fetch_sub(&k->refs, 1) == 1)
+		key_free(k);
+}
+
+/* ---- the table: a chained hash under a rwlock ---- */
+#define NBUCKETS 1024
+
+struct entry {
+	struct key *key;
+	struct entry *next;
+};
+
+static pthread_rwlock_t table_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct entry *buckets[NBUCKETS];
+static size_t nkeys;
+
+static unsigned int hash_name(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (u8)*s++) * 16777619u;
+	return h % NBUCKETS;
+}
+
+struct key *key_lookup(const char *name)
+{
+	struct entry *e;
+	struct key *k = NULL;
+
+	pthread_rwlock_rdlock(&table_lock);
+	for (e = buckets[hash_name(name)]; e; e = e->next)
+		if (!strcmp(e->key->name, name)) {
+			k = e->key;
+			atomic_fetch_add(&k->refs, 1);
+			break;
+		}
+	pthread_rwlock_unlock(&table_lock);
+	return k;
+}
+
+int key_insert(struct key *k)
+{
+	unsigned int h = hash_name(k->name);
+	struct entry *e, *n = malloc(sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	pthread_rwlock_wrlock(&table_lock);
+	for (e = buckets[h]; e; e = e->next)
+		if (!strcmp(e->key->name, k->name)) {
+			pthread_rwlock_unlock(&table_lock);
+			free(n);
+			return -EEXIST;
+		}
+	n->key = k;
+	n->next = buckets[h];
+	buckets[h] = n;
+	nkeys++;
+	pthread_rwlock_unlock(&table_lock);
+	return 0;
+}
+
+struct key *key_remove(const char *name)
+{
+	struct entry **pp, *e;
+	struct key *k = NULL;
+
+	pthread_rwlock_wrlock(&table_lock);
+	for (pp = &buckets[hash_name(name)]; (e = *pp); pp = &e->next)
+		if (!strcmp(e->key->name, name)) {
+			*pp = e->next;
+			k = e->key;
+			k->deleted = true;
+			free(e);
+			nkeys--;
+			break;
+		}
+	pthread_rwlock_unlock(&table_lock);
+	return k;
+}
+
+size_t key_count(void)
+{
+	size_t n;
+
+	pthread_rwlock_rdlock(&table_lock);
+	n = nkeys;
+	pthread_rwlock_unlock(&table_lock);
+	return n;
+}
+
+struct key **key_list(size_t *n)
+{
+	struct key **v;
+	struct entry *e;
+	size_t i = 0;
+	unsigned int b;
+
+	pthread_rwlock_rdlock(&table_lock);
+	v = malloc((nkeys ? nkeys : 1) * sizeof(*v));
+	if (v)
+		for (b = 0; b < NBUCKETS; b++)
+			for (e = buckets[b]; e; e = e->next) {
+				atomic_fetch_add(&e->key->refs, 1);
+				v[i++] = e->key;
+			}
+	pthread_rwlock_unlock(&table_lock);
+	*n = i;
+	return v;
+}
+
+void key_list_put(struct key **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		key_put(v[i]);
+	free(v);
+}
+
+void keys_wipe_all(void)
+{
+	unsigned int b;
+	struct entry *e;
+
+	pthread_rwlock_wrlock(&table_lock);
+	for (b = 0; b < NBUCKETS; b++) {
+		while ((e = buckets[b])) {
+			buckets[b] = e->next;
+			e->key->deleted = true;
+			key_put(e->key);
+			free(e);
+		}
+	}
+	nkeys = 0;
+	pthread_rwlock_unlock(&table_lock);
+}
+
+/* ---- per-thread transforms ---- */
+struct crypto_sig *key_sig(struct key *k, int thread)
+{
+	struct crypto_sig *tfm = k->tfm[thread];
+
+	if (tfm)
+		return tfm;
+	tfm = crypto_alloc_sig("ed25519", 0, 0);
+	if (IS_ERR(tfm))
+		return NULL;
+	if (crypto_sig_set_privkey(tfm, k->secret, 32)) {
+		crypto_free_sig(tfm);
+		return NULL;
+	}
+	k->tfm[thread] = tfm;
+	return tfm;
+}
+
+struct crypto_kpp *key_kpp(struct key *k, int thread)
+{
+	struct crypto_kpp *tfm = k->tfm[thread];
+
+	if (tfm)
+		return tfm;
+	tfm = crypto_alloc_kpp("curve25519", 0, 0);
+	if (IS_ERR(tfm))
+		return NULL;
+	if (crypto_kpp_set_secret(tfm, k->secret, 32)) {
+		crypto_free_kpp(tfm);
+		return NULL;
+	}
+	k->tfm[thread] = tfm;
+	return tfm;
+}
+
+struct crypto_aead *key_aead(struct key *k, int thread)
+{
+	struct crypto_aead *tfm = k->tfm[thread];
+
+	if (tfm)
+		return tfm;
+	tfm = crypto_alloc_aead("gcm(aes)", 0, 0);
+	if (IS_ERR(tfm))
+		return NULL;
+	if (crypto_aead_setkey(tfm, k->secret, 32) || crypto_aead_setauthsize(tfm, 16)) {
+		crypto_free_aead(tfm);
+		return NULL;
+	}
+	k->tfm[thread] = tfm;
+	return tfm;
+}
