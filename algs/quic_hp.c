@@ -53,9 +53,9 @@ static int quic_hp_key_err;
  * Constant-time "is this key different from the cached one": the whole
  * key is always read, the barrier keeps the compiler from turning the
  * accumulation into an early exit; only the verdict (key changed or not)
- * is branched on.  Word-wise, as this runs once per packet.
+ * is branched on.  Word-wise, as this runs once per packet; @len is 16
+ * or 32.
  */
-/* @len is 16 or 32. */
 static inline bool quic_hp_key_changed(const u8 *cached, const u8 *key, unsigned int len)
 {
 	u64 d = 0, x, y;
