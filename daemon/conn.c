@@ -71,6 +71,12 @@ void conn_free(struct conn *c)
 	free(c);
 }
 
+/* Requests answered but whose answers the kernel has not yet taken. */
+unsigned int conn_inflight(const struct conn *c)
+{
+	return c->out_count + c->pending_count;
+}
+
 size_t conn_output_len(const struct conn *c)
 {
 	return c->out.len - c->out_off + c->pending.len;
@@ -95,7 +101,7 @@ bool conn_respond(struct conn *c, Rind__Response *resp)
 		return false;
 	}
 	c->pending.len += rind_frame_pack(&resp->base, c->pending.data + c->pending.len);
-	c->inflight++;
+	c->pending_count++;
 	return true;
 }
 

@@ -80,9 +80,11 @@ void worker_mark_ready(struct worker *w, struct conn *c)
 static void conn_drop_output(struct conn *c)
 {
 	c->pending.len = 0;
+	c->pending_count = 0;
 	if (!c->send_posted) {
 		c->out.len = 0;
 		c->out_off = 0;
+		c->out_count = 0;
 	}
 }
 
@@ -151,12 +153,15 @@ static void on_send(struct worker *w, struct conn *c, int res)
 			c->closing = true;
 			c->broken = true;
 			c->out.len = c->out_off = 0;
+			c->out_count = 0;
 			conn_drop_output(c);
 		}
 	} else {
 		c->out_off += (size_t)res;
-		if (c->out_off >= c->out.len)
+		if (c->out_off >= c->out.len) {
 			c->out.len = c->out_off = 0;
+			c->out_count = 0;
+		}
 	}
 	worker_mark_ready(w, c);
 }
@@ -247,7 +252,7 @@ static void parse(struct worker *w, struct conn *c)
 			off = c->in.len;
 			break;
 		}
-		if (c->inflight >= cfg.max_inflight) {
+		if (conn_inflight(c) >= cfg.max_inflight) {
 			conn_error(c, req->id, RIND__STATUS__ERR_BUSY,
 				   "more than %u requests in flight on this connection",
 				   cfg.max_inflight);
@@ -289,6 +294,8 @@ static void kick(struct worker *w, struct conn *c)
 		c->pending = t;
 		c->pending.len = 0;
 		c->out_off = 0;
+		c->out_count = c->pending_count;
+		c->pending_count = 0;
 	}
 	if (!c->send_posted && c->out.len > c->out_off && !c->broken) {
 		sqe = get_sqe(w);
@@ -299,8 +306,6 @@ static void kick(struct worker *w, struct conn *c)
 			c->send_posted = true;
 		}
 	}
-	if (conn_output_len(c) == 0)
-		c->inflight = 0;
 	if (c->closing) {
 		if (!c->shut && (conn_output_len(c) == 0 || c->broken)) {
 			shutdown(c->fd, SHUT_RDWR);

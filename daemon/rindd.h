@@ -134,7 +134,8 @@ struct conn {
 	struct buf out;			/* being sent (stable while a send is in flight) */
 	size_t out_off;
 	struct buf pending;		/* responses queued behind @out */
-	unsigned int inflight;		/* responses queued since output was last empty */
+	unsigned int out_count;		/* responses in @out */
+	unsigned int pending_count;	/* responses in @pending */
 	bool recv_posted, send_posted;
 	bool closing;			/* stop reading; close once output drained */
 	bool shut;
@@ -158,6 +159,7 @@ void conn_error(struct conn *c, uint64_t id, int status, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 bool conn_output_full(const struct conn *c);
 size_t conn_output_len(const struct conn *c);
+unsigned int conn_inflight(const struct conn *c);
 
 /* ---- dispatch (dispatch.c) and batches (batch.c) ---- */
 struct batch_ctx;
