@@ -281,6 +281,7 @@ TGT static __m128i gcm_vaes2_ctr_ghash(const struct gcm_vaes2_ctx *ctx, u8 *dst,
 	if (len) {
 		/* 1..127 bytes through a zero-padded buffer. */
 		u8 buf[128] __attribute__((aligned(32)));
+		unsigned int nv = (unsigned int)((len + 31) / 32);
 		__m256i b[4], x[4];
 
 		memset(buf, 0, sizeof(buf));
@@ -289,13 +290,17 @@ TGT static __m128i gcm_vaes2_ctr_ghash(const struct gcm_vaes2_ctx *ctx, u8 *dst,
 			b[v] = _mm256_xor_si256(bswap256(ctr), rk0);
 			ctr = _mm256_add_epi32(ctr, two);
 		}
+		/* only the registers that hold message bytes */
 		for (r = 1; r < rounds; r++) {
 			const __m256i k = ctx->rky[r];
 
 			b[0] = _mm256_aesenc_epi128(b[0], k);
-			b[1] = _mm256_aesenc_epi128(b[1], k);
-			b[2] = _mm256_aesenc_epi128(b[2], k);
-			b[3] = _mm256_aesenc_epi128(b[3], k);
+			if (nv > 1)
+				b[1] = _mm256_aesenc_epi128(b[1], k);
+			if (nv > 2)
+				b[2] = _mm256_aesenc_epi128(b[2], k);
+			if (nv > 3)
+				b[3] = _mm256_aesenc_epi128(b[3], k);
 		}
 		for (v = 0; v < 4; v++) {
 			__m256i in = _mm256_load_si256((const __m256i *)(buf + 32 * v));

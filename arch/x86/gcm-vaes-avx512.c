@@ -196,12 +196,17 @@ TGT static __m128i ghash_pad(const struct gcm_vaes_ctx *ctx, __m128i acc, const 
 		len -= 256;
 	}
 	if (len) {
-		unsigned int n16 = (unsigned int)((len + 15) / 16);
+		unsigned int n16 = (unsigned int)((len + 15) / 16), nv = (n16 + 3) / 4;
 
-		for (v = 0; v < 4; v++) {
+		/*
+		 * Only registers holding message bytes are loaded: a masked
+		 * load whose masked-off bytes reach a page that is not mapped
+		 * is very slow (fault suppression).
+		 */
+		for (v = 0; v < nv; v++) {
 			size_t off = 64 * v;
 
-			x[v] = bswap512(_mm512_maskz_loadu_epi8(tail_mask(len > off ? len - off : 0),
+			x[v] = bswap512(_mm512_maskz_loadu_epi8(tail_mask(len - off),
 								(const void *)(p + off)));
 		}
 		acc = ghash_tail(ctx, acc, x, n16);
@@ -308,22 +313,25 @@ TGT static __m128i gcm_vaes_ctr_ghash(const struct gcm_vaes_ctx *ctx, u8 *dst,
 			b[v] = _mm512_xor_si512(bswap512(ctr), rk0);
 			ctr = _mm512_add_epi32(ctr, four);
 		}
+		/* only the registers that hold message bytes */
 		for (r = 1; r < rounds; r++) {
 			const __m512i k = ctx->rkz[r];
 
 			b[0] = _mm512_aesenc_epi128(b[0], k);
-			b[1] = _mm512_aesenc_epi128(b[1], k);
-			b[2] = _mm512_aesenc_epi128(b[2], k);
-			b[3] = _mm512_aesenc_epi128(b[3], k);
+			if (nv > 1)
+				b[1] = _mm512_aesenc_epi128(b[1], k);
+			if (nv > 2)
+				b[2] = _mm512_aesenc_epi128(b[2], k);
+			if (nv > 3)
+				b[3] = _mm512_aesenc_epi128(b[3], k);
 		}
-		for (v = 0; v < 4; v++) {
+		for (v = 0; v < nv; v++) {
 			size_t off = 64 * v;
-			__mmask64 m = tail_mask(len > off ? len - off : 0);
+			__mmask64 m = tail_mask(len - off);
 			__m512i in = _mm512_maskz_loadu_epi8(m, (const void *)(src + off));
 			__m512i out = _mm512_xor_si512(_mm512_aesenclast_epi128(b[v], ctx->rkz[rounds]), in);
 
-			if (v < nv)
-				_mm512_mask_storeu_epi8((void *)(dst + off), m, out);
+			_mm512_mask_storeu_epi8((void *)(dst + off), m, out);
 			x[v] = bswap512(enc ? _mm512_maskz_mov_epi8(m, out) : in);
 		}
 		acc = ghash_tail(ctx, acc, x, n16);
