@@ -234,7 +234,7 @@ START_TEST(test_der_reader_fuzz)
 	int accepted = 0;
 
 	rt_rng_seed(&r, 0x5eed0005);
-	for (int i = 0; i < 200000; i++) {
+	for (int i = 0; i < 50000; i++) {
 		size_t n = rt_rand_range(&r, sizeof(buf) + 1);
 		struct rind_der d;
 		const u8 *v, *tlv;
@@ -258,7 +258,7 @@ START_TEST(test_der_reader_fuzz)
 			REQ(!memcmp(out, tlv, tl));
 		}
 	}
-	ck_assert_int_gt(accepted, 1000);
+	ck_assert_int_gt(accepted, 250);
 }
 END_TEST
 
@@ -501,7 +501,7 @@ START_TEST(test_base64_vs_openssl)
 	int n, m, cases = 0;
 
 	rt_rng_seed(&r, 0xb64);
-	for (int i = 0; i < 3000; i++) {
+	for (int i = 0; i < 1000; i++) {
 		size_t l = rt_rand_range(&r, sizeof(in) + 1);
 
 		rt_fill(&r, in, l);
@@ -609,7 +609,7 @@ START_TEST(test_pem_roundtrip)
 	char pem[1000];
 
 	rt_rng_seed(&r, 0x7e3);
-	for (int i = 0; i < 500; i++) {
+	for (int i = 0; i < 200; i++) {
 		size_t l = 1 + rt_rand_range(&r, sizeof(der) - 1);
 		int n, m;
 		BIO *bio;
@@ -1127,7 +1127,7 @@ START_TEST(test_ec_rsa_vs_openssl)
 	}
 	/* RSA: SPKI with NULL parameters around an INTEGER sequence. */
 	{
-		EVP_PKEY *pk = ossl_keygen("RSA", NULL, 2048);
+		EVP_PKEY *pk = ossl_keygen("RSA", NULL, 1024);
 		u8 *der, nbuf[300];
 		BIGNUM *bn = NULL;
 		struct rind_spki spki;
@@ -1147,10 +1147,10 @@ START_TEST(test_ec_rsa_vs_openssl)
 		REQ_EQ(rind_der_enter(&d, DER_SEQUENCE, &seq), 0);
 		REQ_EQ(rind_der_finish(&d), 0);
 		REQ_EQ(rind_der_get_uint(&seq, &v, &l), 0);
-		REQ_EQ(l, 256);
+		REQ_EQ(l, 128);
 		REQ_EQ(EVP_PKEY_get_bn_param(pk, OSSL_PKEY_PARAM_RSA_N, &bn), 1);
-		REQ_EQ(BN_bn2binpad(bn, nbuf, 256), 256);
-		REQ(!memcmp(nbuf, v, 256));
+		REQ_EQ(BN_bn2binpad(bn, nbuf, 128), 128);
+		REQ(!memcmp(nbuf, v, 128));
 		BN_free(bn);
 		REQ_EQ(rind_der_get_ulong(&seq, &e), 0);
 		REQ_EQ(e, 65537);
