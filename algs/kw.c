@@ -241,6 +241,7 @@ static int kwp_decrypt(struct skcipher_request *req)
 
 		bad |= in_pad & ((0 - (u64)m.dst[pos]) >> 63);
 	}
+	rind_declassify(&bad, sizeof(bad));	/* the verdict is public */
 	if (bad)
 		return kw_fail(&m);
 	memcpy(req->iv, a, SEMIBSIZE);
