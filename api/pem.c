@@ -29,18 +29,21 @@ static size_t eol(const char *s, size_t i, size_t n)
 	return 0;
 }
 
-/* RFC 7468 label: printable, no '-', single spaces between words. */
+/*
+ * RFC 7468 label: printable characters other than '-', words separated by
+ * a single space or hyphen ("X509 CRL", "NEW CERTIFICATE REQUEST").
+ */
 static int label_ok(const char *l, size_t n)
 {
 	size_t i;
 
-	if (!n || l[0] == ' ' || l[n - 1] == ' ')
+	if (!n || l[0] == ' ' || l[0] == '-' || l[n - 1] == ' ' || l[n - 1] == '-')
 		return 0;
 	for (i = 0; i < n; i++) {
-		if (l[i] == ' ') {
-			if (l[i - 1] == ' ')
+		if (l[i] == ' ' || l[i] == '-') {
+			if (l[i - 1] == ' ' || l[i - 1] == '-')
 				return 0;
-		} else if (l[i] < 0x21 || l[i] > 0x7e || l[i] == '-') {
+		} else if (l[i] < 0x21 || l[i] > 0x7e) {
 			return 0;
 		}
 	}
@@ -63,7 +66,9 @@ int rind_pem_decode(const char *in, size_t inlen, const char *label,
 		return -EKEYREJECTED;
 	i += sizeof(begin) - 1;
 	lstart = i;
-	while (i < inlen && in[i] != '-' && in[i] != '\r' && in[i] != '\n')
+	/* The label runs to the first "-----" on the line. */
+	while (i < inlen && in[i] != '\r' && in[i] != '\n' &&
+	       !(inlen - i >= 5 && !memcmp(in + i, dash, 5)))
 		i++;
 	llen = i - lstart;
 	if (!label_ok(in + lstart, llen))

@@ -562,7 +562,10 @@ START_TEST(test_pem_strict)
 		{ "line not multiple of 4", "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VuAyEAUEo2mZ9InNL9vAi6/z2I+gB\nWm6mGy6IlSP/egPmAaCk=\n-----END PUBLIC KEY-----\n" },
 		{ "line over 76", "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VuAyEAUEo2mZ9InNL9vAi6/z2I+gBWm6mGy6IlSP/egPmAaCkMCowBQYDK2VuAyEAUEo2mZ9I\nAAAA\n-----END PUBLIC KEY-----\n" },
 		{ "bad dashes", "----BEGIN PUBLIC KEY-----\nMCowBQYDK2VuAyEAUEo2mZ9InNL9vAi6/z2I+gBWm6mGy6IlSP/egPmAaCk=\n-----END PUBLIC KEY-----\n" },
-		{ "label with dash", "-----BEGIN PUBLIC-KEY-----\nMCowBQYDK2VuAyEAUEo2mZ9InNL9vAi6/z2I+gBWm6mGy6IlSP/egPmAaCk=\n-----END PUBLIC-KEY-----\n" },
+		{ "label with double dash", "-----BEGIN PUBLIC--KEY-----\nMCowBQYDK2VuAyEAUEo2mZ9InNL9vAi6/z2I+gBWm6mGy6IlSP/egPmAaCk=\n-----END PUBLIC--KEY-----\n" },
+		{ "label ending in dash", "-----BEGIN PUBLIC KEY------\nMCowBQYDK2VuAyEAUEo2mZ9InNL9vAi6/z2I+gBWm6mGy6IlSP/egPmAaCk=\n-----END PUBLIC KEY------\n" },
+		{ "empty label", "-----BEGIN -----\nMCowBQYDK2VuAyEAUEo2mZ9InNL9vAi6/z2I+gBWm6mGy6IlSP/egPmAaCk=\n-----END -----\n" },
+		{ "END label differs", "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VuAyEAUEo2mZ9InNL9vAi6/z2I+gBWm6mGy6IlSP/egPmAaCk=\n-----END PUBLIC KEYS-----\n" },
 		{ "double space label", "-----BEGIN PUBLIC  KEY-----\nMCowBQYDK2VuAyEAUEo2mZ9InNL9vAi6/z2I+gBWm6mGy6IlSP/egPmAaCk=\n-----END PUBLIC  KEY-----\n" },
 		{ "bare CR", "-----BEGIN PUBLIC KEY-----\rMCowBQYDK2VuAyEAUEo2mZ9InNL9vAi6/z2I+gBWm6mGy6IlSP/egPmAaCk=\r-----END PUBLIC KEY-----\r" },
 		{ "no newline after BEGIN", "-----BEGIN PUBLIC KEY-----MCowBQYDK2VuAyEAUEo2mZ9InNL9vAi6/z2I+gBWm6mGy6IlSP/egPmAaCk=\n-----END PUBLIC KEY-----\n" },
@@ -590,6 +593,11 @@ START_TEST(test_pem_strict)
 			"-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VuAyEAUEo2mZ9InNL9vAi6/z2I+gBWm6mGy6IlSP/egPmAaCk=\n-----END PUBLIC KEY-----",
 			"-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VuAyEAUEo2mZ9InNL9\nvAi6/z2I+gBWm6mGy6IlSP/egPmA\naCk=\n-----END PUBLIC KEY-----\n",
 		};
+		static const char dashed[] =
+			"-----BEGIN X-PUBLIC KEY-----\nMCowBQYDK2VuAyEAUEo2mZ9InNL9vAi6/z2I+gBWm6mGy6IlSP/egPmAaCk=\n-----END X-PUBLIC KEY-----\n";
+
+		REQ_EQ(rind_pem_decode(dashed, strlen(dashed), "X-PUBLIC KEY", NULL, NULL, der,
+				       sizeof(der)), 44);
 		for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
 			ck_assert_msg(rind_pem_decode(ok[i], strlen(ok[i]), "PUBLIC KEY", NULL, NULL,
 						      der, sizeof(der)) == 44, "PEM ok[%zu] refused", i);
