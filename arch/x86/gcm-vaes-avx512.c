@@ -452,6 +452,32 @@ static int gcm_vaes_crypt(struct aead_request *req, bool enc)
 	}
 	if ((u64)assoclen + ptlen + authsize > UINT_MAX)
 		return -EINVAL;
+
+	/* Fast path: source and destination are one buffer each. */
+	if (req->src && req->dst && sg_is_last(req->src) && sg_is_last(req->dst) &&
+	    req->src->length >= assoclen + ptlen + (enc ? 0 : authsize) &&
+	    req->dst->length >= assoclen + ptlen + (enc ? authsize : 0)) {
+		const u8 *s = sg_virt(req->src);
+		u8 *d = sg_virt(req->dst);
+
+		if (d != s && assoclen)
+			memmove(d, s, assoclen);
+		if (enc) {
+			gcm_vaes_core(ctx, req->iv, d, assoclen, d + assoclen, s + assoclen, ptlen, true, tag);
+			memcpy(d + assoclen + ptlen, tag, authsize);
+			return 0;
+		}
+		memcpy(rtag, s + assoclen + ptlen, authsize);
+		gcm_vaes_core(ctx, req->iv, d, assoclen, d + assoclen, s + assoclen, ptlen, false, tag);
+		err = 0;
+		if (crypto_memneq(tag, rtag, authsize)) {
+			memzero_explicit(d + assoclen, ptlen);
+			err = -EBADMSG;
+		}
+		memzero_explicit(tag, sizeof(tag));
+		return err;
+	}
+
 	if (!enc && sg_pcopy_to_buffer(req->src, ~0u, rtag, authsize, assoclen + ptlen) != authsize)
 		return -EINVAL;
 
