@@ -85,9 +85,11 @@ void rind_chachapoly_seal(u32 state[CHACHA_STATE_WORDS], chacha_crypt_fn crypt,
 	if (len <= CHACHAPOLY_SMALL) {
 		/* block 0 (the Poly1305 key) and blocks 1.. in one call */
 		memset(buf, 0, CHACHA_BLOCK_SIZE);
-		memcpy(buf + CHACHA_BLOCK_SIZE, src, len);
+		if (len)
+			memcpy(buf + CHACHA_BLOCK_SIZE, src, len);
 		crypt(state, buf, buf, CHACHA_BLOCK_SIZE + len);
-		memcpy(dst, buf + CHACHA_BLOCK_SIZE, len);
+		if (len)
+			memcpy(dst, buf + CHACHA_BLOCK_SIZE, len);
 		memzero_explicit(buf + POLY1305_KEY_SIZE, sizeof(buf) - POLY1305_KEY_SIZE);
 	} else {
 		memset(buf, 0, POLY1305_KEY_SIZE);
@@ -115,7 +117,8 @@ int rind_chachapoly_open(u32 state[CHACHA_STATE_WORDS], chacha_crypt_fn crypt,
 
 	if (small) {
 		memset(buf, 0, CHACHA_BLOCK_SIZE);
-		memcpy(buf + CHACHA_BLOCK_SIZE, src, len);
+		if (len)
+			memcpy(buf + CHACHA_BLOCK_SIZE, src, len);
 		crypt(state, buf, buf, CHACHA_BLOCK_SIZE + len);
 	} else {
 		memset(buf, 0, POLY1305_KEY_SIZE);
@@ -132,13 +135,15 @@ int rind_chachapoly_open(u32 state[CHACHA_STATE_WORDS], chacha_crypt_fn crypt,
 	bad = crypto_memneq(mac, tag, CHACHAPOLY_TAG_SIZE);
 	memzero_explicit(mac, sizeof(mac));
 	if (bad) {
-		memset(dst, 0, len);
+		if (len)
+			memset(dst, 0, len);
 		if (small)
 			memzero_explicit(buf, sizeof(buf));
 		return -EBADMSG;
 	}
 	if (small) {
-		memcpy(dst, buf + CHACHA_BLOCK_SIZE, len);
+		if (len)
+			memcpy(dst, buf + CHACHA_BLOCK_SIZE, len);
 		memzero_explicit(buf, sizeof(buf));
 	} else {
 		crypt(state, dst, src, len);

@@ -80,6 +80,8 @@ void rind_poly1305_update(struct poly1305_ctx *ctx, const u8 *src, size_t len,
 {
 	size_t n;
 
+	if (!len)
+		return;
 	if (ctx->buflen) {
 		n = min(len, POLY1305_BLOCK_SIZE - ctx->buflen);
 		memcpy(ctx->buf + ctx->buflen, src, n);
@@ -183,6 +185,8 @@ int rind_poly1305_shash_update(struct shash_desc *desc, const u8 *src, unsigned 
 {
 	struct poly1305_desc_ctx *d = shash_desc_ctx(desc);
 
+	if (!len)
+		return 0;
 	if (d->keylen < POLY1305_KEY_SIZE) {
 		unsigned int n = min(len, POLY1305_KEY_SIZE - d->keylen);
 

@@ -276,7 +276,8 @@ static void run_sk(struct crypto_skcipher *tfm, const u8 *iv, const u8 *in, u8 *
 	bool inplace = mode == M_INPLACE || mode == M_SPLIT_INPLACE;
 	int err;
 
-	memcpy(sbuf, in, len);
+	if (len)
+		memcpy(sbuf, in, len);
 	sbuf[len] = 0x5a;
 	dbuf = inplace ? sbuf : xmalloc(len + 1);
 	if (!inplace)
@@ -949,8 +950,10 @@ static struct run run_aead(struct crypto_aead *tfm, bool enc, const u8 *iv, cons
 	struct run r;
 
 	sbuf = xmalloc(adlen + maxlen + 1);
-	memcpy(sbuf, ad, adlen);
-	memcpy(sbuf + adlen, in, inlen);
+	if (adlen)
+		memcpy(sbuf, ad, adlen);
+	if (inlen)
+		memcpy(sbuf + adlen, in, inlen);
 	memset(sbuf + adlen + inlen, 0xa5, maxlen - inlen + 1);
 	dbuf = inplace ? sbuf : xmalloc(adlen + outlen + 1);
 	if (!inplace)
@@ -1313,7 +1316,7 @@ static void tamper(const char *name, unsigned int ivsize)
 		}
 		/* shorter than a tag: -EINVAL */
 		{
-			u8 z[16] = { 0 };
+			u8 z[24] = { 0 };
 			struct run r = run_aead(tfm, false, z, NULL, 0, z, 15, M_OUT, &rng);
 
 			ck_assert_msg(r.err == -EINVAL, "%s: cryptlen 15 decrypt: %d", im.drv[i], r.err);
