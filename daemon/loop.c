@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The event loops: N worker threads, each with its own io_uring.  Every
- * worker arms a (multishot where the kernel has it, else one-shot) accept
- * on the shared listening socket, so connections spread over the workers
- * that are idle; a connection stays with the worker that accepted it.
+ * The event loops: N worker threads, each with its own io_uring.  Worker
+ * 0 accepts (multishot where the kernel has it, else one-shot accept
+ * SQEs) and deals the connections round-robin to the workers: its own, or
+ * another's ring through IORING_OP_MSG_RING (the fd travels in the CQE's
+ * result).  (Several rings arming accept on one socket do not share: the
+ * first waiter takes every connection.)  A connection stays with its
+ * worker.
  *
  * One turn: wait for completions; append received bytes to their
  * connections; parse every whole frame and dispatch it (sign and seal
@@ -21,7 +24,7 @@
 
 #include "rindd.h"
 
-enum { TAG_RECV = 1, TAG_SEND = 2, TAG_ACCEPT = 3, TAG_WAKE = 4 };
+enum { TAG_RECV = 1, TAG_SEND = 2, TAG_ACCEPT = 3, TAG_WAKE = 4, TAG_NEWCONN = 5, TAG_HANDOFF = 6 };
 #define TAG_MASK	7ul
 #define RECV_MIN	(16 * 1024)
 #define STOP_GRACE_MS	5000
@@ -29,6 +32,7 @@ enum { TAG_RECV = 1, TAG_SEND = 2, TAG_ACCEPT = 3, TAG_WAKE = 4 };
 static struct worker *workers;
 static unsigned int nworkers;
 static atomic_ullong conn_serial;
+static unsigned int next_worker;
 
 static struct io_uring_sqe *get_sqe(struct worker *w)
 {
@@ -45,7 +49,7 @@ static void post_accept(struct worker *w)
 {
 	struct io_uring_sqe *sqe;
 
-	if (w->accept_posted || w->stopping)
+	if (w->accept_posted || w->stopping || w->id != 0)
 		return;
 	sqe = get_sqe(w);
 	if (!sqe)
@@ -89,23 +93,10 @@ static void conn_drop_output(struct conn *c)
 }
 
 /* ---- completions ---- */
-static void on_accept(struct worker *w, struct io_uring_cqe *cqe)
+static void add_conn(struct worker *w, int fd)
 {
-	struct conn *c;
-	int fd = cqe->res;
+	struct conn *c = conn_new(fd);
 
-	if (!(cqe->flags & IORING_CQE_F_MORE))
-		w->accept_posted = false;
-	if (fd < 0) {
-		if (fd == -EINVAL && w->multishot) {
-			log_info("event=multishot_accept_unavailable msg=\"using one-shot accept\"");
-			w->multishot = false;
-		} else if (fd != -ECANCELED) {
-			log_warn("event=accept_failed errno=%d", -fd);
-		}
-		return;
-	}
-	c = conn_new(fd);
 	if (!c) {
 		log_err("event=out_of_memory where=accept");
 		close(fd);
@@ -125,7 +116,35 @@ static void on_accept(struct worker *w, struct io_uring_cqe *cqe)
 	atomic_fetch_add(&stats.connections, 1);
 	if (w->stopping)
 		c->closing = true;
+	log_info("event=connect conn=%llu pid=%d uid=%u gid=%u", (unsigned long long)c->serial,
+		 (int)c->peer.pid, (unsigned int)c->peer.uid, (unsigned int)c->peer.gid);
 	worker_mark_ready(w, c);
+}
+
+static void on_accept(struct worker *w, struct io_uring_cqe *cqe)
+{
+	struct io_uring_sqe *sqe;
+	struct worker *to;
+	int fd = cqe->res;
+
+	if (!(cqe->flags & IORING_CQE_F_MORE))
+		w->accept_posted = false;
+	if (fd < 0) {
+		if (fd == -EINVAL && w->multishot) {
+			log_info("event=multishot_accept_unavailable msg=\"using one-shot accept\"");
+			w->multishot = false;
+		} else if (fd != -ECANCELED) {
+			log_warn("event=accept_failed errno=%d", -fd);
+		}
+		return;
+	}
+	to = &workers[next_worker++ % nworkers];
+	if (to == w || w->stopping || !(sqe = get_sqe(w))) {
+		add_conn(w, fd);
+		return;
+	}
+	io_uring_prep_msg_ring(sqe, to->ring->ring_fd, (unsigned int)fd, TAG_NEWCONN, 0);
+	io_uring_sqe_set_data64(sqe, (uint64_t)fd << 3 | TAG_HANDOFF);
 }
 
 static void on_recv(struct worker *w, struct conn *c, int res)
@@ -201,6 +220,15 @@ static void handle_cqe(struct worker *w, struct io_uring_cqe *cqe)
 		break;
 	case TAG_SEND:
 		on_send(w, c, cqe->res);
+		break;
+	case TAG_NEWCONN:
+		if (cqe->res >= 0)
+			add_conn(w, cqe->res);
+		break;
+	case TAG_HANDOFF:
+		/* the other ring did not get it: serve it here */
+		if (cqe->res < 0)
+			add_conn(w, (int)(ud >> 3));
 		break;
 	case TAG_WAKE:
 		if (atomic_load(&rindd_stopping))
@@ -413,26 +441,13 @@ static int ring_init(struct io_uring *ring)
 	int err;
 
 	memset(&p, 0, sizeof(p));
-	p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN;
+	p.flags = IORING_SETUP_COOP_TASKRUN;
 	err = io_uring_queue_init_params(4096, ring, &p);
 	if (err == -EINVAL) {
 		memset(&p, 0, sizeof(p));
 		err = io_uring_queue_init_params(4096, ring, &p);
 	}
 	return err;
-}
-
-static void *worker_boot(void *arg)
-{
-	struct worker *w = arg;
-
-	/* SINGLE_ISSUER: the ring must be created by the thread that submits. */
-	if (ring_init(w->ring)) {
-		log_err("event=io_uring_init_failed");
-		atomic_store(&rindd_stopping, true);
-		return NULL;
-	}
-	return worker_main(w);
 }
 
 int workers_start(int listen_fd)
@@ -454,9 +469,15 @@ int workers_start(int listen_fd)
 		w->wake_fd = eventfd(0, EFD_CLOEXEC);
 		if (!w->ring || !w->batch || w->wake_fd < 0)
 			return -ENOMEM;
-		if (pthread_create(&w->thread, NULL, worker_boot, w))
-			return -EAGAIN;
+		if (ring_init(w->ring)) {
+			log_err("event=io_uring_init_failed thread=%u", i);
+			return -ENOSYS;
+		}
 	}
+	/* every ring exists before worker 0 can hand a connection over */
+	for (i = 0; i < nworkers; i++)
+		if (pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]))
+			return -EAGAIN;
 	log_info("event=workers_started threads=%u", nworkers);
 	return 0;
 }
