@@ -541,7 +541,8 @@ static void op_open(struct worker *w, struct conn *c, Rind__Request *req)
 		goto out;
 	}
 	/* src: AD || ciphertext||tag; dst: AD || plaintext (AD copied in place) */
-	memcpy(out, o->associated_data.data, o->associated_data.len);
+	if (o->associated_data.len)
+		memcpy(out, o->associated_data.data, o->associated_data.len);
 	memcpy(out + o->associated_data.len, o->sealed.data + RIND_SEAL_NONCE, ctlen);
 	sg_init_one(src, out, (unsigned int)(o->associated_data.len + ctlen));
 	sg_init_one(dst, out, (unsigned int)(o->associated_data.len + ctlen));

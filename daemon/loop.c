@@ -306,6 +306,9 @@ static void unlink_conn(struct worker *w, struct conn *c)
 		c->next->prev = c->prev;
 	w->nconns--;
 	atomic_fetch_sub(&stats.connections, 1);
+	log_info("event=disconnect conn=%llu pid=%d uid=%u%s", (unsigned long long)c->serial,
+		 (int)c->peer.pid, (unsigned int)c->peer.uid,
+		 c->fatal ? " reason=frame_error" : c->broken ? " reason=io_error" : "");
 	conn_free(c);
 }
 
