@@ -48,7 +48,7 @@ TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags check jansson 2>/dev/null) -Itests
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_LIBS := $(shell $(PKG_CONFIG) --libs libcrypto libsodium 2>/dev/null || echo -lcrypto -lsodium) -lm -pthread
 
-.PHONY: all lib check check-install check-tsan ct check-unit check-asan check-exports check-arm64 bench bench-build \
+.PHONY: all lib check check-install check-tsan ct fuzz fuzz-build fuzz-bins check-fuzz demo check-unit check-asan check-exports check-arm64 bench bench-build \
 	install uninstall clean demo test-build
 .DELETE_ON_ERROR:
 
@@ -193,6 +193,33 @@ ct:
 
 $(O)/ct_check: tests/ct/ct_check.c $(O)/librind.a $(HEADERS)
 	$(CC) $(BASE_CFLAGS) -o $@ $< $(O)/librind.a $(LIB_LDLIBS)
+
+# libFuzzer targets (tests/fuzz/*.c) against an ASan+UBSan clang build.
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/bin/%,$(FUZZ_SRCS))
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+fuzz-build:
+	$(MAKE) O=$(O)/fuzz CC=clang CFLAGS="-O1 -g $(FUZZ_SAN)" lib $(O)/fuzz/proto/rind.pb-c.c \
+		$(if $(PROTO_SRCS),$(O)/fuzz/librind-client.a)
+	$(MAKE) fuzz-bins
+
+fuzz-bins: $(FUZZ_BINS)
+
+$(O)/fuzz/bin/%: tests/fuzz/%.c $(O)/fuzz/librind.a
+	@mkdir -p $(dir $@)
+	$(call say,FUZZ,$@)clang -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -std=gnu11 -D_GNU_SOURCE -Iapi/include -Ialgs -Iproto \
+		-I$(O)/fuzz/proto $(shell $(PKG_CONFIG) --cflags libprotobuf-c 2>/dev/null) -o $@ $< \
+		$(if $(PROTO_SRCS),$(O)/fuzz/librind-client.a) $(O)/fuzz/librind.a $(BENCH_LIBS) $(PROTO_LIBS)
+
+fuzz: fuzz-build
+	sh scripts/fuzz.sh $(O)/fuzz/bin $(FUZZ_SECONDS)
+
+check-fuzz:
+	$(MAKE) fuzz FUZZ_SECONDS=3
+
+demo: all
+	sh scripts/demo.sh $(O)
 
 check-exports: $(O)/librind.so
 	$(Q)sh scripts/check-exports.sh $(O)/librind.so

@@ -17,7 +17,7 @@
 #define RIND_VERSION "0.1.0"
 /* The version of the library actually linked. */
 const char *rind_version(void);
-/* Nanoseconds the built-in self-tests took at first use of the library. */
+/* CPU nanoseconds the built-in self-tests took at first use of the library. */
 u64 rind_selftest_ns(void);
 
 #define CRYPTO_MAX_ALG_NAME		128
