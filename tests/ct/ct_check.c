@@ -25,6 +25,14 @@
 
 static u8 key[72], msg[1024], out[1200], iv[64], tag[64];
 
+static void put_be32(u8 *p, u32 v)
+{
+	p[0] = (u8)(v >> 24);
+	p[1] = (u8)(v >> 16);
+	p[2] = (u8)(v >> 8);
+	p[3] = (u8)v;
+}
+
 static void fill(void)
 {
 	size_t i;
@@ -75,6 +83,9 @@ static int skcipher_run(struct crypto_skcipher *tfm, unsigned int klen, unsigned
 		goto out;
 	sg_init_one(&s, msg, len);
 	sg_init_one(&d, out, len);
+	/* kwp(aes): iv[4..7] carries the plaintext length (RFC 5649 MLI). */
+	if (enc && !strncmp(crypto_skcipher_alg_name(tfm), "kwp(", 4))
+		put_be32(iv + 4, len);
 	skcipher_request_set_crypt(req, &s, &d, len, iv);
 	err = enc ? crypto_skcipher_encrypt(req) : crypto_skcipher_decrypt(req);
 	PUBLIC(out, len);
