@@ -5,13 +5,31 @@
  * what keys need: single-byte tags, definite minimal lengths that fit the
  * enclosing element, minimal INTEGERs, BIT STRINGs without unused bits,
  * well-formed OIDs.  Anything else is -EKEYREJECTED.
+ *
+ * Constant time: a private key's DER is secret as a whole (it may come
+ * out of a PEM or base64 decoder), but its tags, lengths, versions and
+ * OIDs are public in every format rind handles.  The reader copies exactly
+ * those into locals and declassifies them (for the valgrind build), so a
+ * branch on structure is not reported while a branch on key bytes would
+ * be; INTEGER contents are only examined for their encoding verdict.
  */
 #include <errno.h>
 #include <string.h>
 #include <rind/err.h>
 #include <rind/internal/keyfmt.h>
+#include <rind/internal/util.h>
 
 #define DER_MAX_LEN 0x7fffffffu
+#define DER_MAX_OID 64
+
+/* A structural byte (tag, length, version, OID): public by format. */
+static inline u8 pub_byte(const u8 *p)
+{
+	u8 b = *p;
+
+	rind_declassify(&b, 1);
+	return b;
+}
 
 void rind_der_init(struct rind_der *d, const void *buf, size_t len)
 {
@@ -36,10 +54,10 @@ static int der_header(const struct rind_der *d, u8 *tag, size_t *len, size_t *hl
 
 	if (avail < 2)
 		return -EKEYREJECTED;
-	if ((d->p[0] & 0x1f) == 0x1f)		/* high tag number form */
+	*tag = pub_byte(d->p);
+	if ((*tag & 0x1f) == 0x1f)		/* high tag number form */
 		return -EKEYREJECTED;
-	*tag = d->p[0];
-	b = d->p[1];
+	b = pub_byte(d->p + 1);
 	if (b < 0x80) {
 		l = b;
 		*hlen = 2;
@@ -48,11 +66,11 @@ static int der_header(const struct rind_der *d, u8 *tag, size_t *len, size_t *hl
 		/* 0x80: indefinite length (BER only); 0xff reserved; > 4 too long. */
 		if (n == 0 || n > 4 || avail < 2 + n)
 			return -EKEYREJECTED;
-		if (d->p[2] == 0)			/* leading zero length byte */
+		if (pub_byte(d->p + 2) == 0)		/* leading zero length byte */
 			return -EKEYREJECTED;
 		l = 0;
 		for (i = 0; i < n; i++)
-			l = (l << 8) | d->p[2 + i];
+			l = (l << 8) | pub_byte(d->p + 2 + i);
 		if (l < 0x80 || l > DER_MAX_LEN)	/* long form where short fits */
 			return -EKEYREJECTED;
 		*hlen = 2 + n;
@@ -67,7 +85,7 @@ int rind_der_peek(const struct rind_der *d)
 {
 	if (d->p >= d->end)
 		return -1;
-	return d->p[0];
+	return pub_byte(d->p);
 }
 
 int rind_der_get_any(struct rind_der *d, u8 *tag, const u8 **val, size_t *len,
@@ -145,14 +163,28 @@ int rind_der_get_uint(struct rind_der *d, const u8 **val, size_t *len)
 		return err;
 	if (l == 0)
 		goto bad;
-	if (l >= 2 && ((v[0] == 0x00 && !(v[1] & 0x80)) ||
-		       (v[0] == 0xff && (v[1] & 0x80))))
-		goto bad;			/* non-minimal */
-	if (v[0] & 0x80)
-		goto bad;			/* negative */
-	if (l >= 2 && v[0] == 0) {
-		v++;
-		l--;
+	{
+		/*
+		 * The contents may be secret (RSA private values): compute the
+		 * encoding verdicts without branching on them, then declassify
+		 * only the verdicts (and whether a sign byte is stripped, which
+		 * the public length of the magnitude says anyway).
+		 */
+		u32 b0 = v[0], b1 = l >= 2 ? v[1] : 0, two = l >= 2;
+		u32 z0 = ((b0 - 1) >> 31) & 1, f0 = ((b0 ^ 0xff) - 1) >> 31 & 1;
+		u32 t1 = b1 >> 7, neg = b0 >> 7;
+		u32 nonmin = two & ((z0 & (t1 ^ 1)) | (f0 & t1));
+		u32 strip = two & z0;
+
+		rind_declassify(&nonmin, sizeof(nonmin));
+		rind_declassify(&neg, sizeof(neg));
+		rind_declassify(&strip, sizeof(strip));
+		if (nonmin || neg)
+			goto bad;
+		if (strip) {
+			v++;
+			l--;
+		}
 	}
 	*val = v;
 	*len = l;
@@ -178,7 +210,7 @@ int rind_der_get_ulong(struct rind_der *d, unsigned long *out)
 		return -EKEYREJECTED;
 	}
 	for (i = 0; i < l; i++)
-		x = (x << 8) | v[i];
+		x = (x << 8) | pub_byte(v + i);		/* versions, exponents: public */
 	*out = x;
 	return 0;
 }
@@ -193,7 +225,7 @@ int rind_der_get_bitstring(struct rind_der *d, const u8 **val, size_t *len)
 	err = rind_der_get(d, DER_BIT_STRING, &v, &l);
 	if (err)
 		return err;
-	if (l < 1 || v[0] != 0) {
+	if (l < 1 || pub_byte(v) != 0) {
 		*d = save;
 		return -EKEYREJECTED;
 	}
@@ -295,15 +327,20 @@ const char *rind_oid_name(enum rind_oid oid)
 int rind_der_get_oid(struct rind_der *d, enum rind_oid *oid)
 {
 	struct rind_der save = *d;
-	const u8 *v;
+	const u8 *src;
+	u8 v[DER_MAX_OID];
 	size_t l, i;
 	int err, k;
 
-	err = rind_der_get(d, DER_OID, &v, &l);
+	err = rind_der_get(d, DER_OID, &src, &l);
 	if (err)
 		return err;
-	/* Non-empty; no sub-identifier starts with 0x80; the last one ends. */
-	if (l == 0 || (v[l - 1] & 0x80))
+	/* Non-empty, not absurdly long; no sub-identifier starts with 0x80; the last one ends. */
+	if (l == 0 || l > DER_MAX_OID)
+		goto bad;
+	memcpy(v, src, l);
+	rind_declassify(v, l);
+	if (v[l - 1] & 0x80)
 		goto bad;
 	for (i = 0; i < l; i++)
 		if (v[i] == 0x80 && (i == 0 || !(v[i - 1] & 0x80)))

@@ -221,9 +221,13 @@ enum rind_key_format rind_key_detect(const u8 *in, size_t len, size_t raw_len)
 		return RIND_KEY_PEM;
 	if (i < len && in[i] == '{')
 		return RIND_KEY_JWK;
-	if (len && in[0] == DER_SEQUENCE &&
-	    !rind_der_parse_one(in, len, DER_SEQUENCE, &v, &vlen) && vlen)
-		return v[0] == DER_INTEGER ? RIND_KEY_PKCS8_DER : RIND_KEY_SPKI_DER;
+	if (!rind_der_parse_one(in, len, DER_SEQUENCE, &v, &vlen) && vlen)
+	{
+		struct rind_der inner;
+
+		rind_der_init(&inner, v, vlen);
+		return rind_der_peek(&inner) == DER_INTEGER ? RIND_KEY_PKCS8_DER : RIND_KEY_SPKI_DER;
+	}
 	return RIND_KEY_RAW;
 }
 

@@ -14,6 +14,26 @@
 
 #define PEM_MAX_LINE 76
 
+/*
+ * Whether body character @c is @want (a line end or '='): the answer is
+ * the public line structure of the armor, so it is computed without a
+ * data-dependent branch and declassified (for the valgrind build, where
+ * the base64 of a private key is secret).
+ */
+static int body_is(char c, char want)
+{
+	u32 x = (u32)(u8)c ^ (u32)(u8)want;
+	u32 eq = ((x - 1) >> 8) & 1;
+
+	rind_declassify(&eq, sizeof(eq));
+	return (int)eq;
+}
+
+static int body_eol(char c)
+{
+	return body_is(c, '\n') | body_is(c, '\r');
+}
+
 static int is_ws(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
@@ -87,11 +107,15 @@ int rind_pem_decode(const char *in, size_t inlen, const char *label,
 	for (;;) {
 		size_t s = i;
 
-		if (inlen - i >= sizeof(end) - 1 && !memcmp(in + i, end, sizeof(end) - 1))
-			break;
+		/* '-' is not in the alphabet: a line starting with it ends the body. */
+		if (i < inlen && body_is(in[i], '-')) {
+			if (inlen - i >= sizeof(end) - 1 && !memcmp(in + i, end, sizeof(end) - 1))
+				break;
+			goto fail;
+		}
 		if (last)			/* a short line was not the last */
 			goto fail;
-		while (i < inlen && in[i] != '\r' && in[i] != '\n')
+		while (i < inlen && !body_eol(in[i]))
 			i++;
 		e = eol(in, i, inlen);
 		if (!e || i == s || i - s > PEM_MAX_LINE)
@@ -100,7 +124,7 @@ int rind_pem_decode(const char *in, size_t inlen, const char *label,
 			linelen = i - s;
 		if (i - s > linelen)
 			goto fail;
-		if (i - s < linelen || (i - s) % 4 || in[i - 1] == '=')
+		if (i - s < linelen || (i - s) % 4 || body_is(in[i - 1], '='))
 			last = 1;
 		if (linelen % 4 && !last)
 			goto fail;

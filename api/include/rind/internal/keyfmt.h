@@ -16,8 +16,12 @@
  * except base64/PEM/JWK which decode into a caller buffer.
  *
  * Secrets: the base64 codecs use arithmetic (no secret-indexed tables, no
- * secret-dependent branches per character); DER parsing branches on
- * lengths and tags only, which are public in every format handled here.
+ * secret-dependent branches per character); PEM and JSON scanning branch
+ * only on the armor's line structure and on string lengths; DER parsing
+ * branches on tags, lengths, versions and OIDs only, which are public in
+ * every format handled here.  In the valgrind constant-time build
+ * (-DRIND_VALGRIND) exactly those public facts are declassified, so that
+ * key bytes stay tracked as secret through import.
  */
 #ifndef _RIND_INTERNAL_KEYFMT_H
 #define _RIND_INTERNAL_KEYFMT_H
@@ -134,8 +138,8 @@ const u8 *rind_oid_der(enum rind_oid oid, size_t *len);
 /* Dotted name ("1.3.101.112") of a known OID, for messages. */
 const char *rind_oid_name(enum rind_oid oid);
 /*
- * Read an OBJECT IDENTIFIER (checked well-formed: non-empty, minimal
- * sub-identifiers, last byte complete) and map it: *oid is RIND_OID_NONE
+ * Read an OBJECT IDENTIFIER (checked well-formed: non-empty, at most 64
+ * bytes, minimal sub-identifiers, last byte complete) and map it: *oid is RIND_OID_NONE
  * for a well-formed OID rind does not know.
  */
 int rind_der_get_oid(struct rind_der *d, enum rind_oid *oid);
