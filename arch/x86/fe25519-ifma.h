@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Four independent elements of GF(2^255 - 19) at once, with AVX-512 IFMA
+ * on 256-bit vectors (AVX512VL): "fe4" holds five vectors, vector i being
+ * limb i (radix 2^51) of the four elements, one per 64-bit lane.  Used by
+ * the X25519 ladder and the Ed25519 point formulas of curve25519-ifma.c
+ * and ed25519-ifma.c, which arrange their work four multiplications at a
+ * time (lane j of a product is lane j of the left times lane j of the
+ * right operand).  The caller must have checked AVX512F, AVX512VL and
+ * AVX512IFMA.
+ *
+ * VPMADD52LUQ / VPMADD52HUQ multiply the low 52 bits of two lanes and add
+ * the low or the high 52 bits of the 104-bit product to a 64-bit lane.
+ * With radix 2^51 the high half of a_i * b_j lands at weight 2^(51(i+j+1))
+ * times two, so the high accumulators are doubled before they join the
+ * low ones, and columns 5..9 fold into 0..4 times 19 (2^255 = 19 mod p).
+ *
+ * Bounds: inputs of fe4_mul must have every limb below 2^52.  fe4_mul and
+ * fe4_carry return limbs below 2^51 + 2^15 ("carried").  fe4_add of two
+ * carried values gives limbs below 2^52 + 2^16 and must be carried before
+ * a multiplication; fe4_sub(a, b) needs b's limbs below 4p's (2^53 - 76)
+ * and gives limbs below 2^54.  Everything is constant time: lane
+ * selections are made with masks and blends, never with branches or
+ * secret-dependent addresses.
+ */
+#ifndef _RIND_X86_FE25519_IFMA_H
+#define _RIND_X86_FE25519_IFMA_H
+
+#include <immintrin.h>
+#include <string.h>
+#include <rind/types.h>
+
+#define IFMA_TARGET __attribute__((target("avx512f,avx512vl,avx512ifma")))
+#define IFMA_INLINE static inline __attribute__((always_inline)) IFMA_TARGET
+
+/* Five named vectors rather than an array: GCC keeps them in registers. */
+typedef struct {
+	__m256i l0, l1, l2, l3, l4;
+} fe4;
+
+#define FE4_MASK51 ((1ULL << 51) - 1)
+
+/* 4p, limb by limb, for subtraction without negative lanes. */
+#define FE4_4P0 ((1ULL << 53) - 76)
+#define FE4_4PI ((1ULL << 53) - 4)
+
+/* Apply a vector expression to each of the five limbs. */
+#define FE4_MAP1(f, a) ((fe4){ f((a).l0), f((a).l1), f((a).l2), f((a).l3), f((a).l4) })
+#define FE4_MAP2(f, a, b)							\
+	((fe4){ f((a).l0, (b).l0), f((a).l1, (b).l1), f((a).l2, (b).l2),	\
+		f((a).l3, (b).l3), f((a).l4, (b).l4) })
+
+IFMA_INLINE __m256i fe4_times19(__m256i x)
+{
+	return _mm256_add_epi64(_mm256_add_epi64(_mm256_slli_epi64(x, 4), _mm256_slli_epi64(x, 1)), x);
+}
+
+/* One parallel carry pass: limbs below 2^51 + 19 * 2^13 for inputs below 2^64. */
+IFMA_INLINE fe4 fe4_carry(fe4 a)
+{
+	const __m256i m = _mm256_set1_epi64x((long long)FE4_MASK51);
+	__m256i c0 = _mm256_srli_epi64(a.l0, 51);
+	__m256i c1 = _mm256_srli_epi64(a.l1, 51);
+	__m256i c2 = _mm256_srli_epi64(a.l2, 51);
+	__m256i c3 = _mm256_srli_epi64(a.l3, 51);
+	__m256i c4 = _mm256_srli_epi64(a.l4, 51);
+	fe4 r;
+
+	r.l0 = _mm256_add_epi64(_mm256_and_si256(a.l0, m), fe4_times19(c4));
+	r.l1 = _mm256_add_epi64(_mm256_and_si256(a.l1, m), c0);
+	r.l2 = _mm256_add_epi64(_mm256_and_si256(a.l2, m), c1);
+	r.l3 = _mm256_add_epi64(_mm256_and_si256(a.l3, m), c2);
+	r.l4 = _mm256_add_epi64(_mm256_and_si256(a.l4, m), c3);
+	return r;
+}
+
+IFMA_INLINE fe4 fe4_add(fe4 a, fe4 b)
+{
+	return FE4_MAP2(_mm256_add_epi64, a, b);
+}
+
+/* a + 4p - b */
+IFMA_INLINE fe4 fe4_sub(fe4 a, fe4 b)
+{
+	const __m256i p0 = _mm256_set1_epi64x((long long)FE4_4P0);
+	const __m256i pi = _mm256_set1_epi64x((long long)FE4_4PI);
+	fe4 r;
+
+	r.l0 = _mm256_sub_epi64(_mm256_add_epi64(a.l0, p0), b.l0);
+	r.l1 = _mm256_sub_epi64(_mm256_add_epi64(a.l1, pi), b.l1);
+	r.l2 = _mm256_sub_epi64(_mm256_add_epi64(a.l2, pi), b.l2);
+	r.l3 = _mm256_sub_epi64(_mm256_add_epi64(a.l3, pi), b.l3);
+	r.l4 = _mm256_sub_epi64(_mm256_add_epi64(a.l4, pi), b.l4);
+	return r;
+}
+
+/*
+ * The lanes selected by the 4-bit mask @neg (bit j: lane j) become
+ * 4p - a, the others stay a.
+ */
+IFMA_INLINE fe4 fe4_neg_lanes(fe4 a, __mmask8 neg)
+{
+	const __m256i p0 = _mm256_set1_epi64x((long long)FE4_4P0);
+	const __m256i pi = _mm256_set1_epi64x((long long)FE4_4PI);
+	fe4 r;
+
+	r.l0 = _mm256_mask_sub_epi64(a.l0, neg, p0, a.l0);
+	r.l1 = _mm256_mask_sub_epi64(a.l1, neg, pi, a.l1);
+	r.l2 = _mm256_mask_sub_epi64(a.l2, neg, pi, a.l2);
+	r.l3 = _mm256_mask_sub_epi64(a.l3, neg, pi, a.l3);
+	r.l4 = _mm256_mask_sub_epi64(a.l4, neg, pi, a.l4);
+	return r;
+}
+
+/* Lane permutation (vpermq) of all five limbs: imm as _MM_SHUFFLE(d, c, b, a). */
+#define fe4_permute(a, imm)							\
+	((fe4){ _mm256_permute4x64_epi64((a).l0, imm), _mm256_permute4x64_epi64((a).l1, imm), \
+		_mm256_permute4x64_epi64((a).l2, imm), _mm256_permute4x64_epi64((a).l3, imm), \
+		_mm256_permute4x64_epi64((a).l4, imm) })
+
+/* (a, b, c, d) -> (b, a, d, c) */
+#define FE4_SWAP_PAIRS(x) _mm256_shuffle_epi32(x, 0x4e)
+IFMA_INLINE fe4 fe4_swap_pairs(fe4 a)
+{
+	return FE4_MAP1(FE4_SWAP_PAIRS, a);
+}
+
+/* Lanes of b where bit j of mask is set, of a elsewhere. */
+IFMA_INLINE fe4 fe4_blend(fe4 a, fe4 b, __mmask8 mask)
+{
+	fe4 r;
+
+	r.l0 = _mm256_mask_blend_epi64(mask, a.l0, b.l0);
+	r.l1 = _mm256_mask_blend_epi64(mask, a.l1, b.l1);
+	r.l2 = _mm256_mask_blend_epi64(mask, a.l2, b.l2);
+	r.l3 = _mm256_mask_blend_epi64(mask, a.l3, b.l3);
+	r.l4 = _mm256_mask_blend_epi64(mask, a.l4, b.l4);
+	return r;
+}
+
+IFMA_INLINE fe4 fe4_zero(void)
+{
+	const __m256i z = _mm256_setzero_si256();
+
+	return (fe4){ z, z, z, z, z };
+}
+
+#define FE4_MAC(lo, hi, x, y)							\
+	do {									\
+		lo = _mm256_madd52lo_epu64(lo, x, y);				\
+		hi = _mm256_madd52hi_epu64(hi, x, y);				\
+	} while (0)
+
+/*
+ * a * b + c lane by lane (limbs of a and b below 2^52, of c below 2^60),
+ * carried.  The columns are accumulated in order, each finished column
+ * folded at once, so that few vectors are live at a time.
+ */
+IFMA_INLINE fe4 fe4_mul_add(fe4 a, fe4 b, fe4 c)
+{
+	const __m256i z = _mm256_setzero_si256();
+	__m256i lo, hi, nhi, t0, t1, t2, t3, t4, t;
+	fe4 s;
+
+	lo = c.l0;
+	nhi = z;
+	FE4_MAC(lo, nhi, a.l0, b.l0);
+	t0 = lo;
+
+	hi = nhi;
+	lo = c.l1;
+	nhi = z;
+	FE4_MAC(lo, nhi, a.l0, b.l1);
+	FE4_MAC(lo, nhi, a.l1, b.l0);
+	t1 = _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 1));
+
+	hi = nhi;
+	lo = c.l2;
+	nhi = z;
+	FE4_MAC(lo, nhi, a.l0, b.l2);
+	FE4_MAC(lo, nhi, a.l1, b.l1);
+	FE4_MAC(lo, nhi, a.l2, b.l0);
+	t2 = _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 1));
+
+	hi = nhi;
+	lo = c.l3;
+	nhi = z;
+	FE4_MAC(lo, nhi, a.l0, b.l3);
+	FE4_MAC(lo, nhi, a.l1, b.l2);
+	FE4_MAC(lo, nhi, a.l2, b.l1);
+	FE4_MAC(lo, nhi, a.l3, b.l0);
+	t3 = _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 1));
+
+	hi = nhi;
+	lo = c.l4;
+	nhi = z;
+	FE4_MAC(lo, nhi, a.l0, b.l4);
+	FE4_MAC(lo, nhi, a.l1, b.l3);
+	FE4_MAC(lo, nhi, a.l2, b.l2);
+	FE4_MAC(lo, nhi, a.l3, b.l1);
+	FE4_MAC(lo, nhi, a.l4, b.l0);
+	t4 = _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 1));
+
+	hi = nhi;
+	lo = z;
+	nhi = z;
+	FE4_MAC(lo, nhi, a.l1, b.l4);
+	FE4_MAC(lo, nhi, a.l2, b.l3);
+	FE4_MAC(lo, nhi, a.l3, b.l2);
+	FE4_MAC(lo, nhi, a.l4, b.l1);
+	t = _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 1));
+	s.l0 = _mm256_add_epi64(t0, fe4_times19(t));
+
+	hi = nhi;
+	lo = z;
+	nhi = z;
+	FE4_MAC(lo, nhi, a.l2, b.l4);
+	FE4_MAC(lo, nhi, a.l3, b.l3);
+	FE4_MAC(lo, nhi, a.l4, b.l2);
+	t = _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 1));
+	s.l1 = _mm256_add_epi64(t1, fe4_times19(t));
+
+	hi = nhi;
+	lo = z;
+	nhi = z;
+	FE4_MAC(lo, nhi, a.l3, b.l4);
+	FE4_MAC(lo, nhi, a.l4, b.l3);
+	t = _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 1));
+	s.l2 = _mm256_add_epi64(t2, fe4_times19(t));
+
+	hi = nhi;
+	lo = z;
+	nhi = z;
+	FE4_MAC(lo, nhi, a.l4, b.l4);
+	t = _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 1));
+	s.l3 = _mm256_add_epi64(t3, fe4_times19(t));
+	s.l4 = _mm256_add_epi64(t4, fe4_times19(_mm256_slli_epi64(nhi, 1)));
+	return fe4_carry(s);
+}
+
+/* a * b lane by lane (limbs below 2^52), carried. */
+IFMA_INLINE fe4 fe4_mul(fe4 a, fe4 b)
+{
+	return fe4_mul_add(a, b, fe4_zero());
+}
+
+/* a^2 lane by lane: the cross products once, doubled. */
+IFMA_INLINE fe4 fe4_sq(fe4 a)
+{
+	const __m256i z = _mm256_setzero_si256();
+	__m256i lo0 = z, lo2 = z, lo4 = z, lo6 = z, lo8 = z;
+	__m256i hi1 = z, hi3 = z, hi5 = z, hi7 = z, hi9 = z;
+	__m256i xl1 = z, xl2 = z, xl3 = z, xl4 = z, xl5 = z, xl6 = z, xl7 = z;
+	__m256i xh2 = z, xh3 = z, xh4 = z, xh5 = z, xh6 = z, xh7 = z, xh8 = z;
+	__m256i t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
+	fe4 s;
+
+	FE4_MAC(lo0, hi1, a.l0, a.l0);
+	FE4_MAC(lo2, hi3, a.l1, a.l1);
+	FE4_MAC(lo4, hi5, a.l2, a.l2);
+	FE4_MAC(lo6, hi7, a.l3, a.l3);
+	FE4_MAC(lo8, hi9, a.l4, a.l4);
+	FE4_MAC(xl1, xh2, a.l0, a.l1);
+	FE4_MAC(xl2, xh3, a.l0, a.l2);
+	FE4_MAC(xl3, xh4, a.l0, a.l3);
+	FE4_MAC(xl3, xh4, a.l1, a.l2);
+	FE4_MAC(xl4, xh5, a.l0, a.l4);
+	FE4_MAC(xl4, xh5, a.l1, a.l3);
+	FE4_MAC(xl5, xh6, a.l1, a.l4);
+	FE4_MAC(xl5, xh6, a.l2, a.l3);
+	FE4_MAC(xl6, xh7, a.l2, a.l4);
+	FE4_MAC(xl7, xh8, a.l3, a.l4);
+
+	/* column k: squares lo + 2 * squares hi + 2 * cross lo + 4 * cross hi */
+	t0 = lo0;
+	t1 = _mm256_add_epi64(_mm256_slli_epi64(hi1, 1), _mm256_slli_epi64(xl1, 1));
+	t2 = _mm256_add_epi64(lo2, _mm256_add_epi64(_mm256_slli_epi64(xl2, 1), _mm256_slli_epi64(xh2, 2)));
+	t3 = _mm256_add_epi64(_mm256_slli_epi64(hi3, 1),
+			      _mm256_add_epi64(_mm256_slli_epi64(xl3, 1), _mm256_slli_epi64(xh3, 2)));
+	t4 = _mm256_add_epi64(lo4, _mm256_add_epi64(_mm256_slli_epi64(xl4, 1), _mm256_slli_epi64(xh4, 2)));
+	t5 = _mm256_add_epi64(_mm256_slli_epi64(hi5, 1),
+			      _mm256_add_epi64(_mm256_slli_epi64(xl5, 1), _mm256_slli_epi64(xh5, 2)));
+	t6 = _mm256_add_epi64(lo6, _mm256_add_epi64(_mm256_slli_epi64(xl6, 1), _mm256_slli_epi64(xh6, 2)));
+	t7 = _mm256_add_epi64(_mm256_slli_epi64(hi7, 1),
+			      _mm256_add_epi64(_mm256_slli_epi64(xl7, 1), _mm256_slli_epi64(xh7, 2)));
+	t8 = _mm256_add_epi64(lo8, _mm256_slli_epi64(xh8, 2));
+	t9 = _mm256_slli_epi64(hi9, 1);
+
+	s.l0 = _mm256_add_epi64(t0, fe4_times19(t5));
+	s.l1 = _mm256_add_epi64(t1, fe4_times19(t6));
+	s.l2 = _mm256_add_epi64(t2, fe4_times19(t7));
+	s.l3 = _mm256_add_epi64(t3, fe4_times19(t8));
+	s.l4 = _mm256_add_epi64(t4, fe4_times19(t9));
+	return fe4_carry(s);
+}
+
+/* A constant with the same value (limbs v[0..4], radix 2^51) in every lane. */
+IFMA_INLINE fe4 fe4_splat(const u64 v[5])
+{
+	return (fe4){ _mm256_set1_epi64x((long long)v[0]), _mm256_set1_epi64x((long long)v[1]),
+		      _mm256_set1_epi64x((long long)v[2]), _mm256_set1_epi64x((long long)v[3]),
+		      _mm256_set1_epi64x((long long)v[4]) };
+}
+
+/* Radix conversions: 51-bit limbs from bytes, and back to 64-bit words. */
+static inline void fe51_from_bytes(u64 h[5], const u8 s[32])
+{
+	u64 w0, w1, w2, w3;
+
+	memcpy(&w0, s, 8);
+	memcpy(&w1, s + 8, 8);
+	memcpy(&w2, s + 16, 8);
+	memcpy(&w3, s + 24, 8);
+	h[0] = w0 & FE4_MASK51;
+	h[1] = (w0 >> 51 | w1 << 13) & FE4_MASK51;
+	h[2] = (w1 >> 38 | w2 << 26) & FE4_MASK51;
+	h[3] = (w2 >> 25 | w3 << 39) & FE4_MASK51;
+	h[4] = (w3 >> 12) & FE4_MASK51;
+}
+
+/* 51-bit limbs (each below 2^52 + 2^20 or so) to four 64-bit words, below 2^256. */
+static inline void fe51_to_u64(u64 w[4], const u64 h[5])
+{
+	unsigned __int128 acc;
+	u64 t[5];
+
+	/* Normalise to 51-bit limbs with the carry of the top folded by 19. */
+	acc = h[0];
+	t[0] = (u64)acc & FE4_MASK51;
+	acc = (acc >> 51) + h[1];
+	t[1] = (u64)acc & FE4_MASK51;
+	acc = (acc >> 51) + h[2];
+	t[2] = (u64)acc & FE4_MASK51;
+	acc = (acc >> 51) + h[3];
+	t[3] = (u64)acc & FE4_MASK51;
+	acc = (acc >> 51) + h[4];
+	t[4] = (u64)acc & FE4_MASK51;
+	t[0] += 19 * (u64)(acc >> 51);
+	/* t[0] may now exceed 51 bits a little: the packing below absorbs it. */
+	acc = t[0];
+	acc += (unsigned __int128)t[1] << 51;
+	w[0] = (u64)acc;
+	acc >>= 64;
+	acc += (unsigned __int128)t[2] << 38;
+	w[1] = (u64)acc;
+	acc >>= 64;
+	acc += (unsigned __int128)t[3] << 25;
+	w[2] = (u64)acc;
+	acc >>= 64;
+	acc += (unsigned __int128)t[4] << 12;
+	w[3] = (u64)acc;
+}
+
+/* Lane @j (0..3) of @a as 51-bit limbs (for final outputs, not inner loops). */
+IFMA_INLINE void fe4_lane_get(u64 h[5], fe4 a, int j)
+{
+	u64 tmp[4] __attribute__((aligned(32)));
+
+	_mm256_store_si256((__m256i *)tmp, a.l0);
+	h[0] = tmp[j];
+	_mm256_store_si256((__m256i *)tmp, a.l1);
+	h[1] = tmp[j];
+	_mm256_store_si256((__m256i *)tmp, a.l2);
+	h[2] = tmp[j];
+	_mm256_store_si256((__m256i *)tmp, a.l3);
+	h[3] = tmp[j];
+	_mm256_store_si256((__m256i *)tmp, a.l4);
+	h[4] = tmp[j];
+}
+
+/* Four elements given as 51-bit limbs, lane j from e[j]. */
+IFMA_INLINE fe4 fe4_set(const u64 e0[5], const u64 e1[5], const u64 e2[5], const u64 e3[5])
+{
+#define FE4_SET_LIMB(i) _mm256_set_epi64x((long long)e3[i], (long long)e2[i], (long long)e1[i], (long long)e0[i])
+	return (fe4){ FE4_SET_LIMB(0), FE4_SET_LIMB(1), FE4_SET_LIMB(2), FE4_SET_LIMB(3), FE4_SET_LIMB(4) };
+#undef FE4_SET_LIMB
+}
+
+#endif /* _RIND_X86_FE25519_IFMA_H */
