@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * librind-client: talk to rindd, the rind key daemon, over its Unix socket
+ * (protocol: proto/README.md).
+ *
+ * Every call returns 0 or a negative errno.  A daemon error status maps to
+ * an errno (ERR_INVALID -EINVAL, ERR_NOT_FOUND -ENOENT, ERR_EXISTS -EEXIST,
+ * ERR_PERMISSION -EPERM, ERR_BAD_MESSAGE -EBADMSG, ERR_UNSUPPORTED
+ * -EOPNOTSUPP, ERR_FRAME -EPROTO, ERR_BUSY -EBUSY, ERR_INTERNAL -EIO) and
+ * the daemon's message is kept: rind_client_last_error().  A lost
+ * connection is -ECONNRESET (or -EPIPE); the next call reconnects.
+ *
+ * Buffers returned through uint8_t ** are malloc'd: free() them.
+ *
+ * Synchronous calls and the asynchronous interface may be mixed on one
+ * connection: a synchronous call submits its request and polls until its
+ * own response arrives, completing other requests' callbacks meanwhile.
+ * A struct rind_client is not thread-safe: one per thread.
+ */
+#ifndef _RIND_CLIENT_H
+#define _RIND_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RIND_CLIENT_API __attribute__((visibility("default")))
+
+/* The socket used when no path is given and $RIND_SOCKET is unset. */
+#define RIND_CLIENT_DEFAULT_SOCKET "/run/rindd/rindd.sock"
+
+/* Key encodings (values of rind.KeyFormat). */
+enum rind_client_format {
+	RIND_CLIENT_RAW = 0,
+	RIND_CLIENT_SPKI_DER = 1,
+	RIND_CLIENT_PKCS8_DER = 2,
+	RIND_CLIENT_PEM = 3,
+	RIND_CLIENT_JWK = 4,
+};
+
+struct rind_client;
+
+struct rind_client_key_info {
+	char name[80];
+	char algorithm[40];
+	uint32_t owner_uid;
+	uint64_t created;
+	uint32_t version;
+	bool exportable;
+};
+
+struct rind_client_stats {
+	uint64_t requests, errors, batches, batched_requests, max_batch;
+	uint64_t connections, keys;
+	uint32_t threads;
+};
+
+/*
+ * Connect to @path (NULL: $RIND_SOCKET, else RIND_CLIENT_DEFAULT_SOCKET).
+ * Returns NULL with errno set on failure.
+ */
+RIND_CLIENT_API struct rind_client *rind_client_connect(const char *path);
+/* Close the connection; pending requests complete with -ECANCELED. */
+RIND_CLIENT_API void rind_client_close(struct rind_client *c);
+/*
+ * Drop the connection (pending requests complete with -ECONNRESET) and
+ * connect again to the same path.
+ */
+RIND_CLIENT_API int rind_client_reconnect(struct rind_client *c);
+/* The socket descriptor (for poll/epoll), -1 when disconnected. */
+RIND_CLIENT_API int rind_client_fd(struct rind_client *c);
+/* The socket path in use. */
+RIND_CLIENT_API const char *rind_client_path(struct rind_client *c);
+/*
+ * Time limit of synchronous calls in milliseconds (-1, the default: none).
+ * A call that runs out of time returns -ETIMEDOUT and the connection is
+ * dropped (its response could otherwise arrive later).
+ */
+RIND_CLIENT_API void rind_client_set_timeout(struct rind_client *c, int timeout_ms);
+/*
+ * Largest number of requests in flight (default 256, at most 1000 to stay
+ * under the daemon's per-connection limit).  Submitting beyond it first
+ * polls until a response arrives.
+ */
+RIND_CLIENT_API void rind_client_set_max_inflight(struct rind_client *c, unsigned int n);
+/*
+ * The daemon's message for the last failed call ("" if none) and its
+ * status code (rind.Status; 0 when the failure was local).
+ */
+RIND_CLIENT_API const char *rind_client_last_error(struct rind_client *c);
+RIND_CLIENT_API int rind_client_last_status(struct rind_client *c);
+/* Name of a status code ("OK", "ERR_NOT_FOUND", ...) and its errno. */
+RIND_CLIENT_API const char *rind_client_status_name(int status);
+RIND_CLIENT_API int rind_client_status_errno(int status);
+/* Parse "raw", "der" (SPKI), "pkcs8", "pem", "jwk": 0 or -EINVAL. */
+RIND_CLIENT_API int rind_client_format_parse(const char *s, enum rind_client_format *fmt);
+
+/* ---- synchronous calls ---- */
+RIND_CLIENT_API int rind_client_hello(struct rind_client *c, char **version);
+RIND_CLIENT_API int rind_client_create_key(struct rind_client *c, const char *name,
+					   const char *algorithm, bool exportable,
+					   struct rind_client_key_info *info);
+RIND_CLIENT_API int rind_client_import_key(struct rind_client *c, const char *name,
+					   const char *algorithm, const void *key, size_t keylen,
+					   enum rind_client_format format, bool exportable,
+					   struct rind_client_key_info *info);
+RIND_CLIENT_API int rind_client_get_public(struct rind_client *c, const char *name,
+					   enum rind_client_format format,
+					   uint8_t **out, size_t *outlen);
+/* *@keys is a malloc'd array of *@n entries. */
+RIND_CLIENT_API int rind_client_list_keys(struct rind_client *c,
+					  struct rind_client_key_info **keys, size_t *n);
+RIND_CLIENT_API int rind_client_delete_key(struct rind_client *c, const char *name);
+RIND_CLIENT_API int rind_client_sign(struct rind_client *c, const char *name,
+				     const void *msg, size_t msglen,
+				     uint8_t **sig, size_t *siglen);
+/* 0: valid, -EBADMSG: invalid, other: error. */
+RIND_CLIENT_API int rind_client_verify(struct rind_client *c, const char *name,
+				       const void *msg, size_t msglen,
+				       const void *sig, size_t siglen);
+/* *@out = nonce(12) || ciphertext || tag(16). */
+RIND_CLIENT_API int rind_client_seal(struct rind_client *c, const char *name,
+				     const void *pt, size_t ptlen,
+				     const void *ad, size_t adlen,
+				     uint8_t **out, size_t *outlen);
+RIND_CLIENT_API int rind_client_open(struct rind_client *c, const char *name,
+				     const void *sealed, size_t sealedlen,
+				     const void *ad, size_t adlen,
+				     uint8_t **out, size_t *outlen);
+RIND_CLIENT_API int rind_client_derive(struct rind_client *c, const char *name,
+				       const void *peer, size_t peerlen,
+				       uint8_t **out, size_t *outlen);
+RIND_CLIENT_API int rind_client_stats(struct rind_client *c, struct rind_client_stats *st);
+
+/* ---- asynchronous interface ---- */
+
+/*
+ * One completed request, valid only during the callback.  @status is 0 or
+ * a negative errno; @error the daemon's message (NULL if none); @data the
+ * result bytes (signature, sealed box, plaintext, public key, secret).
+ */
+struct rind_client_result {
+	uint64_t id;
+	int status;
+	int daemon_status;
+	const char *error;
+	const uint8_t *data;
+	size_t len;
+};
+
+typedef void (*rind_client_cb)(struct rind_client *c, const struct rind_client_result *r,
+			       void *user);
+
+/*
+ * Queue a request; the callback runs from rind_client_poll(),
+ * rind_client_wait_all() or a later synchronous call, exactly once, with
+ * the response or with an error (-ECONNRESET when the connection is lost,
+ * -ECANCELED on close).  Returns 0 (and the request id in *@id if non-NULL)
+ * or -errno (then the callback never runs).  The data is copied.
+ */
+RIND_CLIENT_API int rind_client_submit_sign(struct rind_client *c, const char *name,
+					    const void *msg, size_t msglen,
+					    rind_client_cb cb, void *user, uint64_t *id);
+RIND_CLIENT_API int rind_client_submit_verify(struct rind_client *c, const char *name,
+					      const void *msg, size_t msglen,
+					      const void *sig, size_t siglen,
+					      rind_client_cb cb, void *user, uint64_t *id);
+RIND_CLIENT_API int rind_client_submit_seal(struct rind_client *c, const char *name,
+					    const void *pt, size_t ptlen,
+					    const void *ad, size_t adlen,
+					    rind_client_cb cb, void *user, uint64_t *id);
+RIND_CLIENT_API int rind_client_submit_open(struct rind_client *c, const char *name,
+					    const void *sealed, size_t sealedlen,
+					    const void *ad, size_t adlen,
+					    rind_client_cb cb, void *user, uint64_t *id);
+RIND_CLIENT_API int rind_client_submit_derive(struct rind_client *c, const char *name,
+					      const void *peer, size_t peerlen,
+					      rind_client_cb cb, void *user, uint64_t *id);
+RIND_CLIENT_API int rind_client_submit_get_public(struct rind_client *c, const char *name,
+						  enum rind_client_format format,
+						  rind_client_cb cb, void *user, uint64_t *id);
+/*
+ * Send what is queued and complete what has arrived, waiting up to
+ * @timeout_ms (0: do not wait, -1: until at least one completes).
+ * Returns the number of callbacks run, or -errno (-ECONNRESET: the
+ * connection was lost and every pending request completed with an error).
+ */
+RIND_CLIENT_API int rind_client_poll(struct rind_client *c, int timeout_ms);
+/* Poll until nothing is in flight: 0, -ETIMEDOUT, or -errno. */
+RIND_CLIENT_API int rind_client_wait_all(struct rind_client *c, int timeout_ms);
+/* Requests submitted and not yet completed. */
+RIND_CLIENT_API unsigned int rind_client_inflight(struct rind_client *c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _RIND_CLIENT_H */
