@@ -5,9 +5,10 @@
  *
  * A freshly allocated rng tfm is seeded from getrandom(2) and reseeds
  * itself from it periodically.  crypto_rng_reset() with a seed makes the
- * tfm deterministic: its output is then a fixed function of the seed (and
- * of later resets) and it no longer draws from the operating system -- for
- * known-answer tests and reproducible simulations only.
+ * tfm deterministic: its output is then a fixed function of the seed and
+ * of the sequence of request sizes and additional inputs that follow, and
+ * it no longer draws from the operating system (not even after fork) --
+ * for known-answer tests and reproducible simulations only.
  * crypto_rng_reset(tfm, NULL, 0) returns it to getrandom seeding.
  *
  * Errors: -EINVAL bad argument, -EIO (or the errno getrandom reported)
