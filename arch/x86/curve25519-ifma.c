@@ -49,18 +49,21 @@ static void curve25519_ifma_ladder(u64 x2[5], u64 z2[5], const u8 k[32], const u
 		p = fe4_blend(p, q, (__mmask8)((0 - swap) & 0xf));
 		swap = bit;
 
-		/* (A, B, C, D) = (x2 + z2, x2 - z2, x3 + z3, x3 - z3) */
-		v = fe4_carry(fe4_add(fe4_neg_lanes(p, 0xa), fe4_swap_pairs(p)));
-		/* round 1: (AA, BB, DA, CB) = (A, B, D, C) * (A, B, A, B) */
-		w = fe4_mul(fe4_permute(v, _MM_SHUFFLE(2, 3, 1, 0)),
-			    fe4_permute(v, _MM_SHUFFLE(1, 0, 1, 0)));
+		/*
+		 * (A, B, C, D) = (x2 + z2, x2 - z2, x3 + z3, x3 - z3); p is
+		 * wide (not carried), hence the large multiple of p.
+		 */
+		v = fe4_carry(fe4_add(fe4_neg_lanes_wide(p, 0xa), fe4_swap_pairs(p)));
+		/* round 1: (AA, BB, DA, CB) = (A, B, D, C) * (A, B, A, B), wide */
+		w = fe4_mul_wide(fe4_permute(v, _MM_SHUFFLE(2, 3, 1, 0)),
+				 fe4_permute(v, _MM_SHUFFLE(1, 0, 1, 0)));
 		/* round 2: (AA, E, DA + CB, DA - CB) * (BB, a24, DA + CB, DA - CB) + (0, BB, 0, 0) */
 		sw = fe4_swap_pairs(w);				/* (BB, AA, CB, DA) */
-		u = fe4_carry(fe4_blend(fe4_add(fe4_neg_lanes(w, 0xa), sw), w, 0x1));
-		r = fe4_blend(fe4_blend(u, sw, 0x1), ka24, 0x2);
+		u = fe4_carry(fe4_blend(fe4_add(fe4_neg_lanes_wide(w, 0xa), sw), w, 0x1));
+		r = fe4_blend(fe4_blend(u, fe4_carry(sw), 0x1), ka24, 0x2);
 		y = fe4_mul_add(u, r, fe4_blend(fe4_zero(), w, 0x2));	/* (x2', BB + t, x3', Z) */
-		/* round 3: (x2', E, x3', Z) * (1, BB + t, 1, x1) */
-		p = fe4_mul(fe4_blend(y, u, 0x2), fe4_blend(k3, y, 0x2));
+		/* round 3: (x2', E, x3', Z) * (1, BB + t, 1, x1), left wide */
+		p = fe4_mul_wide(fe4_blend(y, u, 0x2), fe4_blend(k3, y, 0x2));
 	}
 	q = fe4_permute(p, _MM_SHUFFLE(1, 0, 3, 2));
 	p = fe4_blend(p, q, (__mmask8)((0 - swap) & 0xf));

@@ -153,95 +153,96 @@ IFMA_INLINE fe4 fe4_zero(void)
 
 /*
  * a * b + c lane by lane (limbs of a and b below 2^52, of c below 2^60),
- * carried.  The columns are accumulated in order, each finished column
- * folded at once, so that few vectors are live at a time.
+ * not carried: limbs below 2^61.  Column k of the product is
+ * L_k + 2 H_(k-1), with L_k and H_k the sums of the low and high halves
+ * of the products a_i b_j with i + j = k; columns 5..9 fold into 0..4
+ * times 19.  The high columns are formed first, so that their folding is
+ * done by the time the low columns complete.
  */
-IFMA_INLINE fe4 fe4_mul_add(fe4 a, fe4 b, fe4 c)
+IFMA_INLINE fe4 fe4_mul_add_wide(fe4 a, fe4 b, fe4 c)
 {
 	const __m256i z = _mm256_setzero_si256();
-	__m256i lo, hi, nhi, t0, t1, t2, t3, t4, t;
+	__m256i L8 = z, H8 = z, L7 = z, H7 = z, L6 = z, H6 = z, L5 = z, H5 = z;
+	__m256i L4 = c.l4, H4 = z, L3 = c.l3, H3 = z, L2 = c.l2, H2 = z;
+	__m256i L1 = c.l1, H1 = z, L0 = c.l0, H0 = z;
+	__m256i f0, f1, f2, f3, f4;
 	fe4 s;
 
-	lo = c.l0;
-	nhi = z;
-	FE4_MAC(lo, nhi, a.l0, b.l0);
-	t0 = lo;
+	FE4_MAC(L8, H8, a.l4, b.l4);
+	FE4_MAC(L7, H7, a.l3, b.l4);
+	FE4_MAC(L7, H7, a.l4, b.l3);
+	FE4_MAC(L6, H6, a.l2, b.l4);
+	FE4_MAC(L6, H6, a.l3, b.l3);
+	FE4_MAC(L6, H6, a.l4, b.l2);
+	FE4_MAC(L5, H5, a.l1, b.l4);
+	FE4_MAC(L5, H5, a.l2, b.l3);
+	FE4_MAC(L5, H5, a.l3, b.l2);
+	FE4_MAC(L5, H5, a.l4, b.l1);
+	FE4_MAC(L4, H4, a.l0, b.l4);
+	FE4_MAC(L4, H4, a.l1, b.l3);
+	FE4_MAC(L4, H4, a.l2, b.l2);
+	FE4_MAC(L4, H4, a.l3, b.l1);
+	FE4_MAC(L4, H4, a.l4, b.l0);
+	f4 = fe4_times19(_mm256_slli_epi64(H8, 1));
+	f3 = fe4_times19(_mm256_add_epi64(L8, _mm256_slli_epi64(H7, 1)));
+	f2 = fe4_times19(_mm256_add_epi64(L7, _mm256_slli_epi64(H6, 1)));
+	f1 = fe4_times19(_mm256_add_epi64(L6, _mm256_slli_epi64(H5, 1)));
+	f0 = fe4_times19(_mm256_add_epi64(L5, _mm256_slli_epi64(H4, 1)));
+	FE4_MAC(L3, H3, a.l0, b.l3);
+	FE4_MAC(L3, H3, a.l1, b.l2);
+	FE4_MAC(L3, H3, a.l2, b.l1);
+	FE4_MAC(L3, H3, a.l3, b.l0);
+	FE4_MAC(L2, H2, a.l0, b.l2);
+	FE4_MAC(L2, H2, a.l1, b.l1);
+	FE4_MAC(L2, H2, a.l2, b.l0);
+	FE4_MAC(L1, H1, a.l0, b.l1);
+	FE4_MAC(L1, H1, a.l1, b.l0);
+	FE4_MAC(L0, H0, a.l0, b.l0);
+	s.l4 = _mm256_add_epi64(_mm256_add_epi64(L4, f4), _mm256_slli_epi64(H3, 1));
+	s.l3 = _mm256_add_epi64(_mm256_add_epi64(L3, f3), _mm256_slli_epi64(H2, 1));
+	s.l2 = _mm256_add_epi64(_mm256_add_epi64(L2, f2), _mm256_slli_epi64(H1, 1));
+	s.l1 = _mm256_add_epi64(_mm256_add_epi64(L1, f1), _mm256_slli_epi64(H0, 1));
+	s.l0 = _mm256_add_epi64(L0, f0);
+	return s;
+}
 
-	hi = nhi;
-	lo = c.l1;
-	nhi = z;
-	FE4_MAC(lo, nhi, a.l0, b.l1);
-	FE4_MAC(lo, nhi, a.l1, b.l0);
-	t1 = _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 1));
+/* The same, carried (limbs below 2^51 + 2^15). */
+IFMA_INLINE fe4 fe4_mul_add(fe4 a, fe4 b, fe4 c)
+{
+	return fe4_carry(fe4_mul_add_wide(a, b, c));
+}
 
-	hi = nhi;
-	lo = c.l2;
-	nhi = z;
-	FE4_MAC(lo, nhi, a.l0, b.l2);
-	FE4_MAC(lo, nhi, a.l1, b.l1);
-	FE4_MAC(lo, nhi, a.l2, b.l0);
-	t2 = _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 1));
-
-	hi = nhi;
-	lo = c.l3;
-	nhi = z;
-	FE4_MAC(lo, nhi, a.l0, b.l3);
-	FE4_MAC(lo, nhi, a.l1, b.l2);
-	FE4_MAC(lo, nhi, a.l2, b.l1);
-	FE4_MAC(lo, nhi, a.l3, b.l0);
-	t3 = _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 1));
-
-	hi = nhi;
-	lo = c.l4;
-	nhi = z;
-	FE4_MAC(lo, nhi, a.l0, b.l4);
-	FE4_MAC(lo, nhi, a.l1, b.l3);
-	FE4_MAC(lo, nhi, a.l2, b.l2);
-	FE4_MAC(lo, nhi, a.l3, b.l1);
-	FE4_MAC(lo, nhi, a.l4, b.l0);
-	t4 = _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 1));
-
-	hi = nhi;
-	lo = z;
-	nhi = z;
-	FE4_MAC(lo, nhi, a.l1, b.l4);
-	FE4_MAC(lo, nhi, a.l2, b.l3);
-	FE4_MAC(lo, nhi, a.l3, b.l2);
-	FE4_MAC(lo, nhi, a.l4, b.l1);
-	t = _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 1));
-	s.l0 = _mm256_add_epi64(t0, fe4_times19(t));
-
-	hi = nhi;
-	lo = z;
-	nhi = z;
-	FE4_MAC(lo, nhi, a.l2, b.l4);
-	FE4_MAC(lo, nhi, a.l3, b.l3);
-	FE4_MAC(lo, nhi, a.l4, b.l2);
-	t = _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 1));
-	s.l1 = _mm256_add_epi64(t1, fe4_times19(t));
-
-	hi = nhi;
-	lo = z;
-	nhi = z;
-	FE4_MAC(lo, nhi, a.l3, b.l4);
-	FE4_MAC(lo, nhi, a.l4, b.l3);
-	t = _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 1));
-	s.l2 = _mm256_add_epi64(t2, fe4_times19(t));
-
-	hi = nhi;
-	lo = z;
-	nhi = z;
-	FE4_MAC(lo, nhi, a.l4, b.l4);
-	t = _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 1));
-	s.l3 = _mm256_add_epi64(t3, fe4_times19(t));
-	s.l4 = _mm256_add_epi64(t4, fe4_times19(_mm256_slli_epi64(nhi, 1)));
-	return fe4_carry(s);
+IFMA_INLINE fe4 fe4_mul_wide(fe4 a, fe4 b)
+{
+	return fe4_mul_add_wide(a, b, fe4_zero());
 }
 
 /* a * b lane by lane (limbs below 2^52), carried. */
 IFMA_INLINE fe4 fe4_mul(fe4 a, fe4 b)
 {
-	return fe4_mul_add(a, b, fe4_zero());
+	return fe4_carry(fe4_mul_wide(a, b));
+}
+
+/*
+ * 2^11 p limb by limb: subtracting a wide (uncarried, below 2^61) value
+ * from it never goes negative.
+ */
+#define FE4_BIGP0 ((1ULL << 62) - (19ULL << 11))
+#define FE4_BIGPI ((1ULL << 62) - (1ULL << 11))
+
+/* The lanes selected by @neg become 2^11 p - a; a may be wide. */
+IFMA_INLINE fe4 fe4_neg_lanes_wide(fe4 a, __mmask8 neg)
+{
+	const __m256i p0 = _mm256_set1_epi64x((long long)FE4_BIGP0);
+	const __m256i pi = _mm256_set1_epi64x((long long)FE4_BIGPI);
+	fe4 r;
+
+	r.l0 = _mm256_mask_sub_epi64(a.l0, neg, p0, a.l0);
+	r.l1 = _mm256_mask_sub_epi64(a.l1, neg, pi, a.l1);
+	r.l2 = _mm256_mask_sub_epi64(a.l2, neg, pi, a.l2);
+	r.l3 = _mm256_mask_sub_epi64(a.l3, neg, pi, a.l3);
+	r.l4 = _mm256_mask_sub_epi64(a.l4, neg, pi, a.l4);
+	return r;
 }
 
 /* a^2 lane by lane: the cross products once, doubled. */
