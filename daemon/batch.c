@@ -120,6 +120,7 @@ static void run_sign(struct worker *w, struct group *g)
 	rind_ct_end();
 	stats_note_batch(g->n);
 	resp.result_case = RIND__RESPONSE__RESULT_DATA;
+	resp.key_version = g->k->version;
 	for (i = 0; i < g->n; i++) {
 		struct item *it = &g->items[i];
 
@@ -201,6 +202,7 @@ static void run_seal(struct worker *w, struct group *g)
 		stats_note_batch(m);
 	}
 	resp.result_case = RIND__RESPONSE__RESULT_DATA;
+	resp.key_version = g->k->version;
 	for (i = 0; i < g->n; i++) {
 		struct item *it = &g->items[i];
 		size_t adl = it->req->seal->associated_data.len;

@@ -5,6 +5,7 @@
  * answers exactly once, and owns (frees) the request.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -110,6 +111,7 @@ static void key_info(Rind__KeyInfo *ki, const struct key *k)
 	ki->created = k->created;
 	ki->version = k->version;
 	ki->exportable = k->exportable;
+	ki->min_version = k->min_version ? k->min_version : 1;
 }
 
 static void reply_keys(struct conn *c, uint64_t id, struct key **keys, size_t n)
@@ -142,9 +144,8 @@ static void reply_keys(struct conn *c, uint64_t id, struct key **keys, size_t n)
 
 static void denied(struct conn *c, uint64_t id, const char *op, const struct key *k)
 {
-	log_warn("event=permission_denied op=%s key=%s pid=%d uid=%u gid=%u owner=%u",
-		 op, k->name, (int)c->peer.pid, (unsigned int)c->peer.uid,
-		 (unsigned int)c->peer.gid, (unsigned int)k->owner_uid);
+	audit(op, k->name, c->peer.uid, c->peer.pid, "socket", "denied", "gid=%u owner=%u",
+	      (unsigned int)c->peer.gid, (unsigned int)k->owner_uid);
 	conn_error(c, id, RIND__STATUS__ERR_PERMISSION, "uid %u may not use key %s",
 		   (unsigned int)c->peer.uid, k->name);
 }
@@ -216,118 +217,49 @@ static void op_stats(struct conn *c, Rind__Request *req)
 	conn_respond(c, &resp);
 }
 
-/* ---- create, import, delete, list ---- */
-static void add_key(struct conn *c, uint64_t id, const char *name, enum key_alg alg,
-		    const u8 *secret, bool exportable, const char *op)
-{
-	struct key *k, *old;
-	int err;
-
-	pthread_mutex_lock(&keystore_lock);
-	old = key_lookup(name);
-	if (old) {
-		key_put(old);
-		pthread_mutex_unlock(&keystore_lock);
-		conn_error(c, id, RIND__STATUS__ERR_EXISTS, "key %s exists", name);
-		return;
-	}
-	if (keystore_exists(name)) {
-		pthread_mutex_unlock(&keystore_lock);
-		conn_error(c, id, RIND__STATUS__ERR_EXISTS,
-			   "a key file for %s is in the state directory but did not load (see the daemon log)",
-			   name);
-		return;
-	}
-	k = key_new(name, alg, secret);
-	if (!k) {
-		pthread_mutex_unlock(&keystore_lock);
-		conn_error(c, id, RIND__STATUS__ERR_INTERNAL, "out of memory");
-		return;
-	}
-	k->owner_uid = c->peer.uid;
-	k->created = (uint64_t)time(NULL);
-	k->exportable = exportable;
-	err = keystore_save(k);
-	if (!err)
-		err = key_insert(k);
-	pthread_mutex_unlock(&keystore_lock);
-	if (err) {
-		key_put(k);
-		conn_error(c, id, status_from_errno(err), "storing key %s failed (errno %d)", name, -err);
-		return;
-	}
-	log_info("event=key_%s key=%s alg=%s uid=%u pid=%d", op, name, key_alg_name(alg),
-		 (unsigned int)c->peer.uid, (int)c->peer.pid);
-	reply_keys(c, id, &k, 1);
-}
-
-static int check_new_key(struct conn *c, uint64_t id, const char *name, const char *alg_s,
-			 enum key_alg *alg)
+/* ---- create, import, delete, rotate, access (shared with D-Bus) ---- */
+static int check_new_key(const char *name, const char *alg_s, enum key_alg *alg,
+			 char *msg, size_t msglen)
 {
 	int err;
 
 	if (!key_name_valid(name)) {
-		conn_error(c, id, RIND__STATUS__ERR_INVALID,
-			   "name: 1 to 64 characters of [A-Za-z0-9._-], not starting with '.'");
+		snprintf(msg, msglen, "name: 1 to 64 characters of [A-Za-z0-9._-], not starting with '.'");
 		return -EINVAL;
 	}
 	err = key_alg_parse(alg_s, alg);
 	if (err == -EOPNOTSUPP)
-		conn_error(c, id, RIND__STATUS__ERR_UNSUPPORTED,
-			   "algorithm %.64s is not available yet (have ed25519, x25519, aes-256-gcm)", alg_s);
+		snprintf(msg, msglen,
+			 "algorithm %.64s is not available yet (have ed25519, x25519, aes-256-gcm)", alg_s);
 	else if (err)
-		conn_error(c, id, RIND__STATUS__ERR_UNSUPPORTED,
-			   "algorithm: unknown \"%.64s\" (have ed25519, x25519, aes-256-gcm)", alg_s);
-	return err;
+		snprintf(msg, msglen,
+			 "algorithm: unknown \"%.64s\" (have ed25519, x25519, aes-256-gcm)", alg_s);
+	if (err)
+		return -EOPNOTSUPP;
+	return 0;
 }
 
-static void op_create(struct conn *c, Rind__Request *req)
+/* The 32-byte secret of an imported key (raw, or PKCS#8/PEM/JWK when @encoded). */
+static int import_secret(enum key_alg alg, const u8 *key, size_t len, bool encoded,
+			 u8 secret[RINDD_KEY_MAX], char *msg, size_t msglen)
 {
-	Rind__CreateKey *ck = req->create_key;
-	enum key_alg alg;
-	u8 secret[RINDD_KEY_MAX];
-	int err;
-
-	if (check_new_key(c, req->id, ck->name, ck->algorithm, &alg))
-		return;
-	if (alg == KEY_X25519)
-		err = rind_curve25519_generate_secret(secret);
-	else
-		err = rind_get_random_bytes(secret, sizeof(secret));
-	if (err) {
-		conn_error(c, req->id, RIND__STATUS__ERR_INTERNAL, "no randomness (errno %d)", -err);
-		return;
-	}
-	add_key(c, req->id, ck->name, alg, secret, ck->exportable, "created");
-	rind_memzero_explicit(secret, sizeof(secret));
-}
-
-static void op_import(struct conn *c, Rind__Request *req)
-{
-	Rind__ImportKey *ik = req->import_key;
-	enum key_alg alg;
-	u8 secret[RINDD_KEY_MAX];
 	int err = 0;
 
-	if (check_new_key(c, req->id, ik->name, ik->algorithm, &alg))
-		return;
-	if (ik->format == RIND__KEY_FORMAT__RAW && ik->key.len != 32) {
-		conn_error(c, req->id, RIND__STATUS__ERR_INVALID,
-			   "key: a raw %s key is 32 bytes (got %zu)", key_alg_name(alg), ik->key.len);
-		return;
+	if (!encoded && len != 32) {
+		snprintf(msg, msglen, "key: a raw %s key is 32 bytes (got %zu)", key_alg_name(alg), len);
+		return -EINVAL;
 	}
-	if (ik->key.len > 16384) {
-		conn_error(c, req->id, RIND__STATUS__ERR_INVALID, "key: %zu bytes is too long", ik->key.len);
-		return;
+	if (len > 16384) {
+		snprintf(msg, msglen, "key: %zu bytes is too long", len);
+		return -EINVAL;
 	}
 	switch (alg) {
 	case KEY_AES256GCM:
-		if (ik->format != RIND__KEY_FORMAT__RAW) {
-			conn_error(c, req->id, RIND__STATUS__ERR_INVALID,
-				   "format: aes-256-gcm keys are imported raw (32 bytes)");
-			return;
+		if (encoded) {
+			snprintf(msg, msglen, "format: aes-256-gcm keys are imported raw (32 bytes)");
+			return -EINVAL;
 		}
-		memcpy(secret, ik->key.data, 32);
+		memcpy(secret, key, 32);
 		break;
 	case KEY_ED25519: {
 		struct crypto_sig *tfm = crypto_alloc_sig("ed25519", 0, 0);
@@ -336,9 +268,9 @@ static void op_import(struct conn *c, Rind__Request *req)
 			err = (int)PTR_ERR(tfm);
 			break;
 		}
-		err = crypto_sig_set_privkey(tfm, ik->key.data, (unsigned int)ik->key.len);
+		err = crypto_sig_set_privkey(tfm, key, (unsigned int)len);
 		if (!err)
-			err = crypto_sig_export_privkey(tfm, RIND_KEY_RAW, secret, sizeof(secret));
+			err = crypto_sig_export_privkey(tfm, RIND_KEY_RAW, secret, RINDD_KEY_MAX);
 		crypto_free_sig(tfm);
 		break;
 	}
@@ -349,9 +281,9 @@ static void op_import(struct conn *c, Rind__Request *req)
 			err = (int)PTR_ERR(tfm);
 			break;
 		}
-		err = crypto_kpp_set_secret(tfm, ik->key.data, (unsigned int)ik->key.len);
+		err = crypto_kpp_set_secret(tfm, key, (unsigned int)len);
 		if (!err)
-			err = crypto_kpp_export_privkey(tfm, RIND_KEY_RAW, secret, sizeof(secret));
+			err = crypto_kpp_export_privkey(tfm, RIND_KEY_RAW, secret, RINDD_KEY_MAX);
 		crypto_free_kpp(tfm);
 		break;
 	}
@@ -359,50 +291,316 @@ static void op_import(struct conn *c, Rind__Request *req)
 	if (err > 0 && err != 32)
 		err = -EINVAL;
 	if (err < 0) {
+		rind_memzero_explicit(secret, RINDD_KEY_MAX);
+		snprintf(msg, msglen, "key: not a valid %s private key (errno %d)", key_alg_name(alg), -err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int new_secret(enum key_alg alg, u8 secret[RINDD_KEY_MAX])
+{
+	if (alg == KEY_X25519)
+		return rind_curve25519_generate_secret(secret);
+	return rind_get_random_bytes(secret, RINDD_KEY_MAX);
+}
+
+int key_create(const char *name, const char *alg_s, const u8 *import, size_t importlen,
+	       bool encoded, bool exportable, uid_t uid, pid_t pid, const char *via,
+	       char *msg, size_t msglen, struct key **out)
+{
+	const char *action = import ? "import_key" : "create_key";
+	u8 secret[RINDD_KEY_MAX];
+	enum key_alg alg;
+	struct key *k, *old;
+	int err;
+
+	*out = NULL;
+	err = check_new_key(name, alg_s, &alg, msg, msglen);
+	if (!err && import)
+		err = import_secret(alg, import, importlen, encoded, secret, msg, msglen);
+	else if (!err && new_secret(alg, secret)) {
+		snprintf(msg, msglen, "no randomness");
+		err = -EIO;
+	}
+	if (err) {
+		audit(action, key_name_valid(name) ? name : "-", uid, pid, via, "invalid", "%s", msg);
+		return err;
+	}
+	pthread_mutex_lock(&keystore_lock);
+	old = key_lookup(name);
+	if (old) {
+		key_put(old);
+		snprintf(msg, msglen, "key %s exists", name);
+		err = -EEXIST;
+	} else if (keystore_exists(name)) {
+		snprintf(msg, msglen,
+			 "a key file for %s is in the state directory but did not load (see the daemon log)",
+			 name);
+		err = -EEXIST;
+	}
+	if (err) {
+		pthread_mutex_unlock(&keystore_lock);
 		rind_memzero_explicit(secret, sizeof(secret));
-		conn_error(c, req->id, RIND__STATUS__ERR_INVALID, "key: not a valid %s private key (errno %d)",
-			   key_alg_name(alg), -err);
+		audit(action, name, uid, pid, via, "exists", "%s", msg);
+		return err;
+	}
+	k = key_new(name, alg, secret);
+	rind_memzero_explicit(secret, sizeof(secret));
+	if (!k) {
+		pthread_mutex_unlock(&keystore_lock);
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
+	k->owner_uid = uid;
+	k->created = (uint64_t)time(NULL);
+	k->exportable = exportable;
+	err = keystore_save(k);
+	if (!err)
+		err = key_insert(k);
+	pthread_mutex_unlock(&keystore_lock);
+	if (err) {
+		key_put(k);
+		snprintf(msg, msglen, "storing key %s failed (errno %d)", name, -err);
+		audit(action, name, uid, pid, via, "error", "%s", msg);
+		return err;
+	}
+	audit(action, name, uid, pid, via, "ok", "alg=%s version=1 exportable=%d", key_alg_name(alg),
+	      exportable);
+	dbus_signal_created(name, key_alg_name(alg), (uint32_t)uid);
+	atomic_fetch_add(&k->refs, 1);
+	*out = k;
+	return 0;
+}
+
+/* Look up @name for a management @action by @uid (owner or root): referenced. */
+static int admin_lookup(const char *name, const char *action, uid_t uid, pid_t pid,
+			const char *via, struct key **out)
+{
+	struct peer p = { .pid = pid, .uid = uid, .gid = (gid_t)-1 };
+	struct key *k = key_lookup(name);
+
+	*out = NULL;
+	if (!k) {
+		audit(action, name, uid, pid, via, "not_found", "%s", "");
+		return -ENOENT;
+	}
+	if (!acl_may_admin(k, &p)) {
+		audit(action, name, uid, pid, via, "denied", "owner=%u", (unsigned int)k->owner_uid);
+		key_put(k);
+		return -EPERM;
+	}
+	*out = k;
+	return 0;
+}
+
+int key_delete(const char *name, uid_t uid, pid_t pid, const char *via)
+{
+	struct key *k;
+	int err;
+
+	pthread_mutex_lock(&keystore_lock);
+	err = admin_lookup(name, "delete_key", uid, pid, via, &k);
+	if (err) {
+		pthread_mutex_unlock(&keystore_lock);
+		return err;
+	}
+	err = keystore_delete(k->name);
+	if (!err)
+		key_put(key_remove(k->name));
+	pthread_mutex_unlock(&keystore_lock);
+	audit("delete_key", name, uid, pid, via, err ? "error" : "ok", "errno=%d", -err);
+	if (!err)
+		dbus_signal_deleted(name);
+	key_put(k);
+	return err;
+}
+
+/*
+ * Replace @name by a changed copy: @change edits the copy, which is then
+ * written over the key file and swapped into the table.
+ */
+static int key_modify(const char *name, const char *action, uid_t uid, pid_t pid, const char *via,
+		      int (*change)(struct key *c, void *arg), void *arg, struct key **result)
+{
+	struct key *k, *c;
+	int err;
+
+	pthread_mutex_lock(&keystore_lock);
+	err = admin_lookup(name, action, uid, pid, via, &k);
+	if (err) {
+		pthread_mutex_unlock(&keystore_lock);
+		return err;
+	}
+	c = key_clone(k);
+	key_put(k);
+	err = c ? change(c, arg) : -ENOMEM;
+	if (!err)
+		err = keystore_write(c, true);
+	if (!err) {
+		atomic_fetch_add(&c->refs, 1);	/* the caller's */
+		err = key_replace(c);		/* the table takes the first */
+		if (err)
+			key_put(c);
+	}
+	pthread_mutex_unlock(&keystore_lock);
+	if (err) {
+		if (c)
+			key_put(c);
+		return err;
+	}
+	*result = c;
+	return 0;
+}
+
+static int change_rotate(struct key *c, void *arg)
+{
+	u8 secret[RINDD_KEY_MAX];
+	int err;
+
+	(void)arg;
+	if (c->n_old >= 64)
+		return -E2BIG;
+	if (new_secret(c->alg, secret))
+		return -EIO;
+	err = key_add_version(c, secret);
+	rind_memzero_explicit(secret, sizeof(secret));
+	return err;
+}
+
+int key_rotate(const char *name, uid_t uid, pid_t pid, const char *via, uint32_t *ver)
+{
+	struct key *c;
+	int err = key_modify(name, "rotate_key", uid, pid, via, change_rotate, NULL, &c);
+
+	if (err == -ENOENT || err == -EPERM)
+		return err;
+	if (err) {
+		audit("rotate_key", name, uid, pid, via, "error", "errno=%d%s", -err,
+		      err == -E2BIG ? " msg=\"64 live old versions: retire some first\"" : "");
+		return err;
+	}
+	*ver = c->version;
+	key_put(c);
+	audit("rotate_key", name, uid, pid, via, "ok", "version=%u", (unsigned int)*ver);
+	dbus_signal_rotated(name, *ver);
+	return 0;
+}
+
+static int change_min(struct key *c, void *arg)
+{
+	return key_retire(c, *(uint32_t *)arg);
+}
+
+int key_set_min_version(const char *name, uint32_t min, uid_t uid, pid_t pid, const char *via)
+{
+	struct key *c;
+	int err = key_modify(name, "retire_versions", uid, pid, via, change_min, &min, &c);
+
+	if (err == -ENOENT || err == -EPERM)
+		return err;
+	if (!err)
+		key_put(c);
+	audit("retire_versions", name, uid, pid, via, err ? "error" : "ok", "min_version=%u errno=%d",
+	      (unsigned int)min, -err);
+	return err;
+}
+
+struct access_arg {
+	const uint32_t *uids, *gids;
+	size_t nu, ng;
+};
+
+static int change_access(struct key *c, void *arg)
+{
+	struct access_arg *a = arg;
+	uint32_t *u = NULL, *g = NULL;
+
+	if (a->nu > 1024 || a->ng > 1024)
+		return -E2BIG;
+	if (a->nu && !(u = malloc(a->nu * sizeof(*u))))
+		return -ENOMEM;
+	if (a->ng && !(g = malloc(a->ng * sizeof(*g)))) {
+		free(u);
+		return -ENOMEM;
+	}
+	if (a->nu)
+		memcpy(u, a->uids, a->nu * sizeof(*u));
+	if (a->ng)
+		memcpy(g, a->gids, a->ng * sizeof(*g));
+	free(c->allow_uids);
+	free(c->allow_gids);
+	c->allow_uids = u;
+	c->allow_gids = g;
+	c->n_allow_uids = a->nu;
+	c->n_allow_gids = a->ng;
+	return 0;
+}
+
+int key_set_access(const char *name, const uint32_t *uids, size_t nu, const uint32_t *gids,
+		   size_t ng, uid_t uid, pid_t pid, const char *via)
+{
+	struct access_arg a = { uids, gids, nu, ng };
+	struct key *c;
+	int err = key_modify(name, "set_access", uid, pid, via, change_access, &a, &c);
+
+	if (err == -ENOENT || err == -EPERM)
+		return err;
+	if (!err)
+		key_put(c);
+	audit("set_access", name, uid, pid, via, err ? "error" : "ok", "uids=%zu gids=%zu errno=%d",
+	      nu, ng, -err);
+	return err;
+}
+
+/* ---- the socket's create, import, delete ---- */
+static void op_create(struct conn *c, Rind__Request *req, bool import)
+{
+	char msg[256];
+	struct key *k;
+	int err;
+
+	if (import) {
+		Rind__ImportKey *ik = req->import_key;
+
+		err = key_create(ik->name, ik->algorithm, ik->key.data ? ik->key.data : (const u8 *)"",
+				 ik->key.len, ik->format != RIND__KEY_FORMAT__RAW, ik->exportable,
+				 c->peer.uid, c->peer.pid, "socket", msg, sizeof(msg), &k);
+	} else {
+		Rind__CreateKey *ck = req->create_key;
+
+		err = key_create(ck->name, ck->algorithm, NULL, 0, false, ck->exportable,
+				 c->peer.uid, c->peer.pid, "socket", msg, sizeof(msg), &k);
+	}
+	if (err) {
+		conn_error(c, req->id, status_from_errno(err == -EOPNOTSUPP ? -EOPNOTSUPP : err),
+			   "%s", msg);
 		return;
 	}
-	add_key(c, req->id, ik->name, alg, secret, ik->exportable, "imported");
-	rind_memzero_explicit(secret, sizeof(secret));
+	reply_keys(c, req->id, &k, 1);
+	key_put(k);
 }
 
 static void op_delete(struct conn *c, Rind__Request *req)
 {
 	const char *name = req->delete_key->name;
-	struct key *k;
 	int err;
 
 	if (!*name) {
 		conn_error(c, req->id, RIND__STATUS__ERR_INVALID, "name: missing");
 		return;
 	}
-	pthread_mutex_lock(&keystore_lock);
-	k = key_lookup(name);
-	if (!k) {
-		pthread_mutex_unlock(&keystore_lock);
+	err = key_delete(name, c->peer.uid, c->peer.pid, "socket");
+	if (err == -ENOENT)
 		conn_error(c, req->id, RIND__STATUS__ERR_NOT_FOUND, "no key named %.64s", name);
-		return;
-	}
-	if (!acl_may_admin(k, &c->peer)) {
-		pthread_mutex_unlock(&keystore_lock);
-		denied(c, req->id, "delete_key", k);
-		key_put(k);
-		return;
-	}
-	err = keystore_delete(k->name);
-	if (!err)
-		key_put(key_remove(k->name));
-	pthread_mutex_unlock(&keystore_lock);
-	if (err) {
-		conn_error(c, req->id, RIND__STATUS__ERR_INTERNAL, "removing key file failed (errno %d)", -err);
-	} else {
-		log_info("event=key_deleted key=%s uid=%u pid=%d", k->name,
-			 (unsigned int)c->peer.uid, (int)c->peer.pid);
+	else if (err == -EPERM)
+		conn_error(c, req->id, RIND__STATUS__ERR_PERMISSION, "uid %u may not delete key %s",
+			   (unsigned int)c->peer.uid, name);
+	else if (err)
+		conn_error(c, req->id, RIND__STATUS__ERR_INTERNAL, "removing key file failed (errno %d)",
+			   -err);
+	else
 		reply_ok(c, req->id);
-	}
-	key_put(k);
 }
 
 static void op_list(struct conn *c, Rind__Request *req)
@@ -482,12 +680,64 @@ out:
 	key_put(k);
 }
 
+/*
+ * The versions of @k that verify/open try for a request naming @want (0:
+ * every live version, newest first).  Returns the count, or answers the
+ * error (retired, unknown version) and returns 0.
+ */
+static unsigned int pick_versions(struct conn *c, uint64_t id, struct key *k, uint32_t want,
+				  uint32_t *v)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	if (want) {
+		if (want < k->min_version) {
+			conn_error(c, id, RIND__STATUS__ERR_RETIRED,
+				   "key %s version %u is retired (min_version %u)", k->name,
+				   (unsigned int)want, (unsigned int)k->min_version);
+			return 0;
+		}
+		if (want > k->version) {
+			conn_error(c, id, RIND__STATUS__ERR_NOT_FOUND,
+				   "key %s has no version %u (current %u)", k->name,
+				   (unsigned int)want, (unsigned int)k->version);
+			return 0;
+		}
+		v[0] = want;
+		return 1;
+	}
+	v[n++] = k->version;
+	for (i = k->n_old; i-- > 0;)
+		v[n++] = k->old[i].version;
+	return n;
+}
+
+/* "versions 2..3 (1 retired)" style suffix for a failed verify/open. */
+static void versions_note(const struct key *k, uint32_t want, char *buf, size_t len)
+{
+	uint32_t lo = k->n_old ? k->old[0].version : k->version;
+
+	if (want)
+		snprintf(buf, len, "key %s version %u", k->name, (unsigned int)want);
+	else if (k->min_version > 1)
+		snprintf(buf, len, "key %s versions %u..%u; versions below %u are retired", k->name,
+			 (unsigned int)lo, (unsigned int)k->version, (unsigned int)k->min_version);
+	else
+		snprintf(buf, len, "key %s versions %u..%u", k->name, (unsigned int)lo,
+			 (unsigned int)k->version);
+}
+
 static void op_verify(struct worker *w, struct conn *c, Rind__Request *req)
 {
 	Rind__Verify *v = req->verify;
 	struct key *k = use_key(c, req->id, v->name, "verify", KEY_ED25519);
+	Rind__Response resp = RIND__RESPONSE__INIT;
 	struct crypto_sig *tfm;
-	int err;
+	uint32_t vers[KEY_MAX_VERSIONS];
+	unsigned int i, n;
+	char note[160];
+	int err = -EBADMSG;
 
 	if (!k)
 		return;
@@ -496,19 +746,30 @@ static void op_verify(struct worker *w, struct conn *c, Rind__Request *req)
 			   "signature: an ed25519 signature is 64 bytes (got %zu)", v->signature.len);
 		goto out;
 	}
-	tfm = key_sig(k, w->id);
-	if (!tfm) {
-		conn_error(c, req->id, RIND__STATUS__ERR_INTERNAL, "cannot set up ed25519");
+	n = pick_versions(c, req->id, k, v->key_version, vers);
+	if (!n)
 		goto out;
+	for (i = 0; i < n; i++) {
+		tfm = key_sig_ver(k, vers[i], w->id);
+		if (!tfm) {
+			err = -ENOMEM;
+			break;
+		}
+		err = crypto_sig_verify(tfm, v->signature.data, (unsigned int)v->signature.len,
+					v->message.data, (unsigned int)v->message.len);
+		if (err != -EBADMSG)
+			break;
 	}
-	err = crypto_sig_verify(tfm, v->signature.data, (unsigned int)v->signature.len,
-				v->message.data, (unsigned int)v->message.len);
-	if (!err)
-		reply_ok(c, req->id);
-	else if (err == -EBADMSG)
-		conn_error(c, req->id, RIND__STATUS__ERR_BAD_MESSAGE, "signature does not verify");
-	else
+	if (!err) {
+		resp.id = req->id;
+		resp.key_version = vers[i];
+		conn_respond(c, &resp);
+	} else if (err == -EBADMSG) {
+		versions_note(k, v->key_version, note, sizeof(note));
+		conn_error(c, req->id, RIND__STATUS__ERR_BAD_MESSAGE, "signature does not verify (%s)", note);
+	} else {
 		conn_error(c, req->id, status_from_errno(err), "verify failed (errno %d)", -err);
+	}
 out:
 	key_put(k);
 }
@@ -517,55 +778,77 @@ static void op_open(struct worker *w, struct conn *c, Rind__Request *req)
 {
 	Rind__Open *o = req->open;
 	struct key *k = use_key(c, req->id, o->name, "open", KEY_AES256GCM);
+	Rind__Response resp = RIND__RESPONSE__INIT;
 	struct crypto_aead *tfm;
 	struct aead_request *areq = NULL;
-	struct scatterlist src[2], dst[2];
-	size_t ctlen = 0, ptlen;
+	struct scatterlist src[2];
+	size_t ctlen = 0, ptlen, adl;
+	uint32_t vers[KEY_MAX_VERSIONS];
+	unsigned int i, n;
+	char note[160];
 	u8 *out = NULL;
-	int err;
+	int err = -EBADMSG;
 
 	if (!k)
 		return;
+	adl = o->associated_data.len;
 	if (o->sealed.len < RIND_SEAL_NONCE + RIND_SEAL_TAG) {
 		conn_error(c, req->id, RIND__STATUS__ERR_INVALID,
 			   "sealed: %zu bytes is shorter than nonce (12) + tag (16)", o->sealed.len);
 		goto out;
 	}
-	tfm = key_aead(k, w->id);
+	n = pick_versions(c, req->id, k, o->key_version, vers);
+	if (!n)
+		goto out;
 	ctlen = o->sealed.len - RIND_SEAL_NONCE;
 	ptlen = ctlen - RIND_SEAL_TAG;
-	out = malloc(ctlen + o->associated_data.len + 1);
-	areq = tfm ? aead_request_alloc(tfm, 0) : NULL;
-	if (!out || !areq) {
+	out = malloc(ctlen + adl + 1);
+	if (!out) {
 		conn_error(c, req->id, RIND__STATUS__ERR_INTERNAL, "out of memory");
 		goto out;
 	}
-	/* src: AD || ciphertext||tag; dst: AD || plaintext (AD copied in place) */
-	if (o->associated_data.len)
-		memcpy(out, o->associated_data.data, o->associated_data.len);
-	memcpy(out + o->associated_data.len, o->sealed.data + RIND_SEAL_NONCE, ctlen);
-	sg_init_one(src, out, (unsigned int)(o->associated_data.len + ctlen));
-	sg_init_one(dst, out, (unsigned int)(o->associated_data.len + ctlen));
-	aead_request_set_ad(areq, (unsigned int)o->associated_data.len);
-	aead_request_set_crypt(areq, src, dst, (unsigned int)ctlen, o->sealed.data);
-	rind_ct_begin();
-	err = crypto_aead_decrypt(areq);
-	rind_ct_end();
-	if (!err)
-		reply_data(c, req->id, out + o->associated_data.len, ptlen);
-	else if (err == -EBADMSG)
+	/* in place: AD || ciphertext||tag becomes AD || plaintext; a failed try is zeroed, so copy again */
+	for (i = 0; i < n; i++) {
+		tfm = key_aead_ver(k, vers[i], w->id);
+		areq = tfm ? aead_request_alloc(tfm, 0) : NULL;
+		if (!areq) {
+			err = -ENOMEM;
+			break;
+		}
+		if (adl)
+			memcpy(out, o->associated_data.data, adl);
+		memcpy(out + adl, o->sealed.data + RIND_SEAL_NONCE, ctlen);
+		sg_init_one(src, out, (unsigned int)(adl + ctlen));
+		aead_request_set_ad(areq, (unsigned int)adl);
+		aead_request_set_crypt(areq, src, src, (unsigned int)ctlen, o->sealed.data);
+		rind_ct_begin();
+		err = crypto_aead_decrypt(areq);
+		rind_ct_end();
+		aead_request_free(areq);
+		areq = NULL;
+		if (err != -EBADMSG)
+			break;
+	}
+	if (!err) {
+		resp.id = req->id;
+		resp.result_case = RIND__RESPONSE__RESULT_DATA;
+		resp.data.data = out + adl;
+		resp.data.len = ptlen;
+		resp.key_version = vers[i];
+		conn_respond(c, &resp);
+	} else if (err == -EBADMSG) {
+		versions_note(k, o->key_version, note, sizeof(note));
 		conn_error(c, req->id, RIND__STATUS__ERR_BAD_MESSAGE,
-			   "sealed box does not authenticate (wrong key or associated data, or altered)");
-	else
+			   "sealed box does not authenticate under %s (wrong key, version or associated data, or altered)",
+			   note);
+	} else {
 		conn_error(c, req->id, status_from_errno(err), "open failed (errno %d)", -err);
-	(void)dst;
+	}
 out:
 	if (out) {
-		rind_memzero_explicit(out, ctlen + o->associated_data.len);
+		rind_memzero_explicit(out, ctlen + adl);
 		free(out);
 	}
-	if (areq)
-		aead_request_free(areq);
 	key_put(k);
 }
 
@@ -626,10 +909,10 @@ void dispatch(struct worker *w, struct conn *c, Rind__Request *req)
 		op_stats(c, req);
 		break;
 	case RIND__REQUEST__OP_CREATE_KEY:
-		op_create(c, req);
+		op_create(c, req, false);
 		break;
 	case RIND__REQUEST__OP_IMPORT_KEY:
-		op_import(c, req);
+		op_create(c, req, true);
 		break;
 	case RIND__REQUEST__OP_DELETE_KEY:
 		op_delete(c, req);

@@ -76,6 +76,15 @@ static void slot_free(u8 *p)
 	pthread_mutex_unlock(&slot_lock);
 }
 
+u8 *key_slot_dup(const u8 *secret)
+{
+	u8 *s = slot_alloc();
+
+	if (s)
+		memcpy(s, secret, RINDD_KEY_MAX);
+	return s;
+}
+
 /* ---- algorithms and names ---- */
 static const char *const alg_names[] = {
 	[KEY_ED25519] = "ed25519",
@@ -148,29 +157,152 @@ struct key *key_new(const char *name, enum key_alg alg, const u8 *secret)
 	return k;
 }
 
-static void key_free(struct key *k)
+static void tfms_free(enum key_alg alg, void **tfm)
 {
 	unsigned int i;
 
 	for (i = 0; i < RINDD_MAX_THREADS; i++) {
-		if (!k->tfm[i])
+		if (!tfm[i])
 			continue;
-		switch (k->alg) {
+		switch (alg) {
 		case KEY_ED25519:
-			crypto_free_sig(k->tfm[i]);
+			crypto_free_sig(tfm[i]);
 			break;
 		case KEY_X25519:
-			crypto_free_kpp(k->tfm[i]);
+			crypto_free_kpp(tfm[i]);
 			break;
 		case KEY_AES256GCM:
-			crypto_free_aead(k->tfm[i]);
+			crypto_free_aead(tfm[i]);
 			break;
 		}
+		tfm[i] = NULL;
 	}
+}
+
+static void key_free(struct key *k)
+{
+	size_t i;
+
+	tfms_free(k->alg, k->tfm);
+	for (i = 0; i < k->n_old; i++) {
+		tfms_free(k->alg, k->old[i].tfm);
+		slot_free(k->old[i].secret);
+	}
+	free(k->old);
 	slot_free(k->secret);
 	free(k->allow_uids);
 	free(k->allow_gids);
 	free(k);
+}
+
+static uint32_t *dup_ids(const uint32_t *v, size_t n)
+{
+	uint32_t *d;
+
+	if (!n)
+		return NULL;
+	d = malloc(n * sizeof(*d));
+	if (d)
+		memcpy(d, v, n * sizeof(*d));
+	return d;
+}
+
+struct key *key_clone(const struct key *k)
+{
+	struct key *c = key_new(k->name, k->alg, k->secret);
+	size_t i;
+
+	if (!c)
+		return NULL;
+	c->owner_uid = k->owner_uid;
+	c->created = k->created;
+	c->version = k->version;
+	c->min_version = k->min_version;
+	c->exportable = k->exportable;
+	c->allow_uids = dup_ids(k->allow_uids, k->n_allow_uids);
+	c->allow_gids = dup_ids(k->allow_gids, k->n_allow_gids);
+	if ((k->n_allow_uids && !c->allow_uids) || (k->n_allow_gids && !c->allow_gids))
+		goto fail;
+	c->n_allow_uids = k->n_allow_uids;
+	c->n_allow_gids = k->n_allow_gids;
+	if (k->n_old) {
+		c->old = calloc(k->n_old, sizeof(*c->old));
+		if (!c->old)
+			goto fail;
+		for (i = 0; i < k->n_old; i++) {
+			c->old[i].secret = slot_alloc();
+			if (!c->old[i].secret)
+				goto fail;
+			c->n_old = i + 1;
+			memcpy(c->old[i].secret, k->old[i].secret, RINDD_KEY_MAX);
+			c->old[i].version = k->old[i].version;
+			c->old[i].created = k->old[i].created;
+		}
+	}
+	return c;
+fail:
+	key_put(c);
+	return NULL;
+}
+
+int key_add_version(struct key *k, const u8 *secret)
+{
+	struct key_old *o = realloc(k->old, (k->n_old + 1) * sizeof(*o));
+	u8 *s;
+
+	if (!o)
+		return -ENOMEM;
+	k->old = o;
+	s = slot_alloc();
+	if (!s)
+		return -ENOMEM;
+	memset(&o[k->n_old], 0, sizeof(*o));
+	o[k->n_old].version = k->version;
+	o[k->n_old].created = k->created;
+	o[k->n_old].secret = k->secret;
+	memcpy(o[k->n_old].tfm, k->tfm, sizeof(k->tfm));
+	memset(k->tfm, 0, sizeof(k->tfm));
+	k->n_old++;
+	memcpy(s, secret, RINDD_KEY_MAX);
+	k->secret = s;
+	k->version++;
+	return 0;
+}
+
+int key_retire(struct key *k, uint32_t min)
+{
+	size_t i, m = 0;
+
+	if (min > k->version)
+		return -EINVAL;
+	for (i = 0; i < k->n_old; i++) {
+		if (k->old[i].version < min) {
+			tfms_free(k->alg, k->old[i].tfm);
+			slot_free(k->old[i].secret);
+		} else {
+			k->old[m++] = k->old[i];
+		}
+	}
+	k->n_old = m;
+	if (min > k->min_version)
+		k->min_version = min;
+	return 0;
+}
+
+u8 *key_version_secret(struct key *k, uint32_t v, void ***tfm)
+{
+	size_t i;
+
+	if (v == k->version) {
+		*tfm = k->tfm;
+		return k->secret;
+	}
+	for (i = 0; i < k->n_old; i++)
+		if (k->old[i].version == v) {
+			*tfm = k->old[i].tfm;
+			return k->old[i].secret;
+		}
+	return NULL;
 }
 
 void key_put(struct key *k)
@@ -257,6 +389,25 @@ struct key *key_remove(const char *name)
 	return k;
 }
 
+int key_replace(struct key *k)
+{
+	struct entry *e;
+	struct key *old = NULL;
+
+	pthread_rwlock_wrlock(&table_lock);
+	for (e = buckets[hash_name(k->name)]; e; e = e->next)
+		if (!strcmp(e->key->name, k->name)) {
+			old = e->key;
+			e->key = k;
+			break;
+		}
+	pthread_rwlock_unlock(&table_lock);
+	if (!old)
+		return -ENOENT;
+	key_put(old);
+	return 0;
+}
+
 size_t key_count(void)
 {
 	size_t n;
@@ -315,20 +466,50 @@ void keys_wipe_all(void)
 }
 
 /* ---- per-thread transforms ---- */
-struct crypto_sig *key_sig(struct key *k, int thread)
+struct crypto_sig *key_sig_ver(struct key *k, uint32_t v, int thread)
 {
-	struct crypto_sig *tfm = k->tfm[thread];
+	void **slots;
+	u8 *secret = key_version_secret(k, v, &slots);
+	struct crypto_sig *tfm;
 
-	if (tfm)
-		return tfm;
+	if (!secret)
+		return NULL;
+	if (slots[thread])
+		return slots[thread];
 	tfm = crypto_alloc_sig("ed25519", 0, 0);
 	if (IS_ERR(tfm))
 		return NULL;
-	if (crypto_sig_set_privkey(tfm, k->secret, 32)) {
+	if (crypto_sig_set_privkey(tfm, secret, 32)) {
 		crypto_free_sig(tfm);
 		return NULL;
 	}
-	k->tfm[thread] = tfm;
+	slots[thread] = tfm;
+	return tfm;
+}
+
+struct crypto_sig *key_sig(struct key *k, int thread)
+{
+	return key_sig_ver(k, k->version, thread);
+}
+
+struct crypto_aead *key_aead_ver(struct key *k, uint32_t v, int thread)
+{
+	void **slots;
+	u8 *secret = key_version_secret(k, v, &slots);
+	struct crypto_aead *tfm;
+
+	if (!secret)
+		return NULL;
+	if (slots[thread])
+		return slots[thread];
+	tfm = crypto_alloc_aead("gcm(aes)", 0, 0);
+	if (IS_ERR(tfm))
+		return NULL;
+	if (crypto_aead_setkey(tfm, secret, 32) || crypto_aead_setauthsize(tfm, 16)) {
+		crypto_free_aead(tfm);
+		return NULL;
+	}
+	slots[thread] = tfm;
 	return tfm;
 }
 
@@ -351,17 +532,5 @@ struct crypto_kpp *key_kpp(struct key *k, int thread)
 
 struct crypto_aead *key_aead(struct key *k, int thread)
 {
-	struct crypto_aead *tfm = k->tfm[thread];
-
-	if (tfm)
-		return tfm;
-	tfm = crypto_alloc_aead("gcm(aes)", 0, 0);
-	if (IS_ERR(tfm))
-		return NULL;
-	if (crypto_aead_setkey(tfm, k->secret, 32) || crypto_aead_setauthsize(tfm, 16)) {
-		crypto_free_aead(tfm);
-		return NULL;
-	}
-	k->tfm[thread] = tfm;
-	return tfm;
+	return key_aead_ver(k, k->version, thread);
 }

@@ -30,7 +30,8 @@
 #define KS_MAGIC	"RINDKEY"	/* with its NUL: 8 bytes */
 #define KS_VERSION	1
 #define KS_HDR		24
-#define KS_MAX_FILE	4096
+#define KS_MAX_FILE	8192
+#define KS_MAX_OLD	64	/* live older versions per key; retire to rotate further */
 
 pthread_mutex_t keystore_lock = PTHREAD_MUTEX_INITIALIZER;
 static int dir_fd = -1;
@@ -200,6 +201,7 @@ static int load_one(const char *file)
 	Rind__StoredKey *sk;
 	enum key_alg alg;
 	struct key *k;
+	size_t i;
 	int err;
 
 	if (flen - 5 >= sizeof(stem))
@@ -263,6 +265,36 @@ static int load_one(const char *file)
 			k->n_allow_gids = sk->n_allow_gids;
 		}
 	}
+	k->min_version = sk->min_version;
+	for (i = 0; i < sk->n_old_versions; i++) {
+		Rind__KeyVersion *kv = sk->old_versions[i];
+		struct key_old *o;
+
+		if (kv->key.len != 32 || kv->version >= k->version || i >= KS_MAX_OLD ||
+		    (k->n_old && kv->version <= k->old[k->n_old - 1].version)) {
+			log_err("event=key_load_failed file=%s reason=\"bad old version record\"", file);
+			key_put(k);
+			err = -EINVAL;
+			goto out;
+		}
+		o = realloc(k->old, (k->n_old + 1) * sizeof(*o));
+		if (!o) {
+			key_put(k);
+			err = -ENOMEM;
+			goto out;
+		}
+		k->old = o;
+		memset(&o[k->n_old], 0, sizeof(*o));
+		o[k->n_old].secret = key_slot_dup(kv->key.data);
+		if (!o[k->n_old].secret) {
+			key_put(k);
+			err = -ENOMEM;
+			goto out;
+		}
+		o[k->n_old].version = kv->version;
+		o[k->n_old].created = kv->created;
+		k->n_old++;
+	}
 	err = key_insert(k);
 	if (err) {
 		log_err("event=key_load_failed file=%s reason=duplicate", file);
@@ -271,6 +303,10 @@ static int load_one(const char *file)
 out:
 	if (sk->key.data)
 		rind_memzero_explicit(sk->key.data, sk->key.len);
+	for (i = 0; i < sk->n_old_versions; i++)
+		if (sk->old_versions[i]->key.data)
+			rind_memzero_explicit(sk->old_versions[i]->key.data,
+					      sk->old_versions[i]->key.len);
 	rind__stored_key__free_unpacked(sk, NULL);
 	return err;
 }
@@ -331,11 +367,36 @@ int keystore_init(void)
 
 int keystore_save(const struct key *k)
 {
+	return keystore_write(k, false);
+}
+
+/*
+ * Write @k's file: a new one (RENAME_NOREPLACE) or, with @replace, in the
+ * place of the existing one (rename is atomic: a crash leaves the old or
+ * the new file, never a mix).
+ */
+int keystore_write(const struct key *k, bool replace)
+{
 	Rind__StoredKey sk = RIND__STORED_KEY__INIT;
+	Rind__KeyVersion kvs[KS_MAX_OLD], *kvp[KS_MAX_OLD];
 	u8 file[KS_MAX_FILE], pt[KS_MAX_FILE], ad[KS_HDR + 256];
 	char name[128], tmp[160];
-	size_t ptlen, adlen, flen;
+	size_t ptlen, adlen, flen, i;
 	int fd, err;
+
+	if (k->n_old > KS_MAX_OLD)
+		return -E2BIG;
+	for (i = 0; i < k->n_old; i++) {
+		rind__key_version__init(&kvs[i]);
+		kvs[i].version = k->old[i].version;
+		kvs[i].created = k->old[i].created;
+		kvs[i].key.data = k->old[i].secret;
+		kvs[i].key.len = RINDD_KEY_MAX;
+		kvp[i] = &kvs[i];
+	}
+	sk.old_versions = kvp;
+	sk.n_old_versions = k->n_old;
+	sk.min_version = k->min_version;
 
 	sk.name = (char *)k->name;
 	sk.algorithm = (char *)key_alg_name(k->alg);
@@ -376,7 +437,7 @@ int keystore_save(const struct key *k)
 	if (!err && fsync(fd) < 0)
 		err = -errno;
 	close(fd);
-	if (!err && renameat2(dir_fd, tmp, dir_fd, name, RENAME_NOREPLACE) < 0)
+	if (!err && renameat2(dir_fd, tmp, dir_fd, name, replace ? 0 : RENAME_NOREPLACE) < 0)
 		err = -errno;
 	if (err) {
 		unlinkat(dir_fd, tmp, 0);

@@ -1,25 +1,120 @@
 // SPDX-License-Identifier: MIT
 /*
- * Structured logging: one line per event on stderr,
+ * Structured logging: one event per line,
  *   ts=2025-01-01T00:00:00.123Z level=info thread=0 event=... key=value ...
- * (the systemd unit routes stderr to the journal).
+ * on stderr; or, when stderr is the journal (systemd sets $JOURNAL_STREAM
+ * to its device:inode) or --log journal, to the journal through
+ * sd_journal_send() with MESSAGE= the line (without ts) and each key=value
+ * pair also as a field RIND_<KEY>=value, so that
+ *   journalctl -u rindd RIND_EVENT=audit RIND_KEY=web
+ * selects records.  Audit records (management actions, denied requests)
+ * are event=audit lines with action, key, uid, pid, via and result.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <syslog.h>
 #include <time.h>
+#include <systemd/sd-journal.h>
 
 #include "rindd.h"
 
 __thread int log_thread = -1;
+static bool use_journal;
 
-void rlog(const char *level, const char *fmt, ...)
+void log_init(void)
+{
+	const char *js = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	if (cfg.log_target) {
+		use_journal = !strcmp(cfg.log_target, "journal");
+		return;
+	}
+	/* stderr is the journal's stream: log natively (fields, priorities) */
+	if (js && sscanf(js, "%llu:%llu", &dev, &ino) == 2 && fstat(2, &st) == 0 &&
+	    (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino)
+		use_journal = true;
+}
+
+static int priority(const char *level)
+{
+	if (!strcmp(level, "error"))
+		return LOG_ERR;
+	if (!strcmp(level, "warn"))
+		return LOG_WARNING;
+	return LOG_INFO;
+}
+
+#define MAX_FIELDS 24
+
+/* Send @msg with its key=value pairs as RIND_ fields. */
+static void journal_send(const char *level, const char *msg)
+{
+	struct iovec iov[MAX_FIELDS + 3];
+	char fields[MAX_FIELDS][256], mline[1100], pline[16];
+	const char *p = msg;
+	int n = 0, i;
+
+	snprintf(mline, sizeof(mline), "MESSAGE=%s", msg);
+	snprintf(pline, sizeof(pline), "PRIORITY=%d", priority(level));
+	iov[n].iov_base = mline;
+	iov[n++].iov_len = strlen(mline);
+	iov[n].iov_base = pline;
+	iov[n++].iov_len = strlen(pline);
+	iov[n].iov_base = (void *)"SYSLOG_IDENTIFIER=rindd";
+	iov[n++].iov_len = strlen("SYSLOG_IDENTIFIER=rindd");
+	for (i = 0; i < MAX_FIELDS && *p; i++) {
+		char *f = fields[i], *end = f + sizeof(fields[i]) - 1;
+		const char *eq;
+
+		while (*p == ' ')
+			p++;
+		eq = strchr(p, '=');
+		if (!eq || eq == p || strchr(p, ' ') < eq)
+			break;
+		f += snprintf(f, (size_t)(end - f), "RIND_");
+		for (; p < eq && f < end; p++)
+			*f++ = (char)(isalnum((unsigned char)*p) ? toupper((unsigned char)*p) : '_');
+		p++;	/* '=' */
+		if (f < end)
+			*f++ = '=';
+		if (*p == '"') {
+			for (p++; *p && *p != '"'; p++)
+				if (f < end)
+					*f++ = *p;
+			if (*p == '"')
+				p++;
+		} else {
+			for (; *p && *p != ' '; p++)
+				if (f < end)
+					*f++ = *p;
+		}
+		*f = 0;
+		iov[n].iov_base = fields[i];
+		iov[n++].iov_len = strlen(fields[i]);
+	}
+	sd_journal_sendv(iov, n);
+}
+
+static void vlog(const char *level, const char *fmt, va_list ap)
 {
 	char line[1024];
 	struct timespec ts;
 	struct tm tm;
-	va_list ap;
 	int n;
 
+	if (use_journal) {
+		n = snprintf(line, sizeof(line), "level=%s thread=%d ", level, log_thread);
+		vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+		journal_send(level, line);
+		return;
+	}
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
 	n = snprintf(line, sizeof(line),
@@ -28,12 +123,34 @@ void rlog(const char *level, const char *fmt, ...)
 		     tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000, level, log_thread);
 	if (n < 0 || (size_t)n >= sizeof(line))
 		n = 0;
-	va_start(ap, fmt);
 	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
-	va_end(ap);
 	/* one fputs per line keeps lines whole across threads */
 	flockfile(stderr);
 	fputs(line, stderr);
 	fputc('\n', stderr);
 	funlockfile(stderr);
+}
+
+void rlog(const char *level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(level, fmt, ap);
+	va_end(ap);
+}
+
+void audit(const char *action, const char *key, uid_t uid, pid_t pid, const char *via,
+	   const char *result, const char *fmt, ...)
+{
+	char extra[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(extra, sizeof(extra), fmt, ap);
+	va_end(ap);
+	rlog(strcmp(result, "ok") ? "warn" : "info",
+	     "event=audit action=%s key=%s uid=%u pid=%d via=%s result=%s %s", action,
+	     key_name_valid(key) ? key : "-",
+	     (unsigned int)uid, (int)pid, via, result, extra);
 }

@@ -33,6 +33,7 @@ static struct worker *workers;
 static unsigned int nworkers;
 static atomic_ullong conn_serial;
 static unsigned int next_worker;
+static atomic_ullong ping_seq;
 
 static struct io_uring_sqe *get_sqe(struct worker *w)
 {
@@ -231,10 +232,12 @@ static void handle_cqe(struct worker *w, struct io_uring_cqe *cqe)
 			add_conn(w, (int)(ud >> 3));
 		break;
 	case TAG_WAKE:
-		if (atomic_load(&rindd_stopping))
+		if (atomic_load(&rindd_stopping)) {
 			begin_stop(w);
-		else
+		} else {
+			atomic_store(&w->alive, atomic_load(&ping_seq));
 			post_wake(w);
+		}
 		break;
 	default:
 		break;
@@ -508,4 +511,30 @@ void workers_join(void)
 	}
 	free(workers);
 	workers = NULL;
+}
+
+/*
+ * Watchdog liveness: each ping bumps the sequence and wakes every loop,
+ * which records the sequence it saw when it next runs its completions.
+ */
+void workers_ping(void)
+{
+	unsigned int i;
+	uint64_t one = 1;
+
+	atomic_fetch_add(&ping_seq, 1);
+	for (i = 0; i < nworkers; i++)
+		if (write(workers[i].wake_fd, &one, sizeof(one)) < 0)
+			log_warn("event=wake_failed thread=%u errno=%d", i, errno);
+}
+
+bool workers_alive(void)
+{
+	unsigned long long seq = atomic_load(&ping_seq);
+	unsigned int i;
+
+	for (i = 0; i < nworkers; i++)
+		if (atomic_load(&workers[i].alive) != seq)
+			return false;
+	return true;
 }

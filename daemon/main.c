@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -22,8 +23,8 @@
 #include "rindd.h"
 
 struct rindd_config cfg = {
-	.socket_path = "/run/rindd/rindd.sock",
-	.state_dir = "/var/lib/rindd",
+	.socket_path = "/run/rind/rindd.sock",
+	.state_dir = "/var/lib/rind",
 	.max_frame = RIND_FRAME_DEFAULT_MAX,
 	.max_inflight = 1024,
 	.max_output = 4u << 20,
@@ -37,8 +38,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: rindd [options]\n"
-		"  --socket PATH          Unix socket to listen on (default /run/rindd/rindd.sock)\n"
-		"  --state-dir DIR        key files (default /var/lib/rindd; created 0700)\n"
+		"  --socket PATH          Unix socket to listen on (default /run/rind/rindd.sock;\n"
+		"                         a socket passed by systemd (sd_listen_fds) is used instead)\n"
+		"  --state-dir DIR        key files (default /var/lib/rind, or $STATE_DIRECTORY;\n"
+		"                         created 0700)\n"
 		"  --master-key-file FILE 32-byte (raw or 64 hex digits) master key; default\n"
 		"                         $CREDENTIALS_DIRECTORY/rindd.master, else a generated\n"
 		"                         DIR/master.key (development only)\n"
@@ -49,7 +52,13 @@ static void usage(FILE *f)
 		"                         from it pauses (default 4M)\n"
 		"  --max-batch N          largest batch, 1..4096 (default 64)\n"
 		"  --socket-mode OCTAL    permissions of the socket (default 0660)\n"
-		"  --foreground           do not detach\n"
+		"  --foreground           do not detach (implied under systemd: $NOTIFY_SOCKET or\n"
+		"                         $LISTEN_FDS set)\n"
+		"  --bus system|user|none D-Bus management API org.rind.KeyService1 (default:\n"
+		"                         system when started by systemd, else none)\n"
+		"  --bus-address ADDR     connect to this bus instead (a private dbus-daemon)\n"
+		"  --log journal|stderr   where log and audit records go (default: the journal\n"
+		"                         when stderr is connected to it, else stderr)\n"
 		"  --version, --help\n", RINDD_MAX_THREADS);
 }
 
@@ -88,7 +97,7 @@ bad:
 static int parse_args(int argc, char **argv)
 {
 	enum { O_SOCKET = 256, O_STATE, O_MASTER, O_THREADS, O_FRAME, O_INFLIGHT, O_OUTPUT,
-	       O_BATCH, O_MODE, O_FG, O_VERSION, O_HELP };
+	       O_BATCH, O_MODE, O_FG, O_VERSION, O_HELP, O_BUS, O_BUSADDR, O_LOG };
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, O_SOCKET },
 		{ "state-dir", required_argument, NULL, O_STATE },
@@ -100,6 +109,9 @@ static int parse_args(int argc, char **argv)
 		{ "max-batch", required_argument, NULL, O_BATCH },
 		{ "socket-mode", required_argument, NULL, O_MODE },
 		{ "foreground", no_argument, NULL, O_FG },
+		{ "bus", required_argument, NULL, O_BUS },
+		{ "bus-address", required_argument, NULL, O_BUSADDR },
+		{ "log", required_argument, NULL, O_LOG },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
@@ -110,6 +122,8 @@ static int parse_args(int argc, char **argv)
 	int o;
 
 	cfg.threads = ncpu < 1 ? 1 : ncpu > RINDD_MAX_THREADS ? RINDD_MAX_THREADS : (unsigned int)ncpu;
+	if (getenv("STATE_DIRECTORY") && *getenv("STATE_DIRECTORY") && !strchr(getenv("STATE_DIRECTORY"), ':'))
+		cfg.state_dir = getenv("STATE_DIRECTORY");
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
@@ -160,6 +174,27 @@ static int parse_args(int argc, char **argv)
 		case O_FG:
 			cfg.foreground = true;
 			break;
+		case O_BUS:
+			if (strcmp(optarg, "system") && strcmp(optarg, "user") && strcmp(optarg, "none")) {
+				fprintf(stderr, "rindd: --bus: \"%s\" is not system, user or none\n", optarg);
+				return -1;
+			}
+			cfg.bus = optarg;
+			break;
+		case O_BUSADDR:
+			if (!*optarg) {
+				fprintf(stderr, "rindd: --bus-address must not be empty\n");
+				return -1;
+			}
+			cfg.bus_address = optarg;
+			break;
+		case O_LOG:
+			if (strcmp(optarg, "journal") && strcmp(optarg, "stderr")) {
+				fprintf(stderr, "rindd: --log: \"%s\" is not journal or stderr\n", optarg);
+				return -1;
+			}
+			cfg.log_target = optarg;
+			break;
 		case O_VERSION:
 			printf("%s\n", RINDD_VERSION);
 			exit(0);
@@ -180,6 +215,11 @@ static int parse_args(int argc, char **argv)
 		usage(stderr);
 		return -1;
 	}
+	if (getenv("NOTIFY_SOCKET") || getenv("LISTEN_FDS"))
+		cfg.foreground = true;
+	cfg.bus_auto = !cfg.bus && !cfg.bus_address;
+	if (!cfg.bus)
+		cfg.bus = cfg.bus_address ? "user" : getenv("INVOCATION_ID") ? "system" : "none";
 	if (!*cfg.socket_path || !*cfg.state_dir) {
 		fprintf(stderr, "rindd: --socket and --state-dir must not be empty\n");
 		return -1;
@@ -253,11 +293,45 @@ static int listen_socket(void)
 	return fd;
 }
 
+static uint64_t now_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/*
+ * READY=1 (first call) and, about once a second, STATUS= with the key
+ * count and the request rate over the last interval.
+ */
+static void notify_status(bool ready)
+{
+	static uint64_t last_t;
+	static unsigned long long last_req;
+	uint64_t t = now_usec();
+	unsigned long long req = atomic_load(&stats.requests);
+	double rate;
+	char msg[256];
+
+	if (!ready && t - last_t < 1000000)
+		return;
+	rate = last_t && t > last_t ? (double)(req - last_req) * 1e6 / (double)(t - last_t) : 0;
+	snprintf(msg, sizeof(msg),
+		 "%sSTATUS=%zu keys, %.0f requests/s, %llu requests, %llu connections",
+		 ready ? "READY=1\n" : "", key_count(), rate, req,
+		 (unsigned long long)atomic_load(&stats.connections));
+	sd_notify(0, msg);
+	last_t = t;
+	last_req = req;
+}
+
 int main(int argc, char **argv)
 {
 	sigset_t set;
 	int listen_fd, ready_pipe[2] = { -1, -1 };
 	struct timespec tick = { 0, 200 * 1000 * 1000 };
+	uint64_t wd_usec = 0, last_ping = 0;
 	char one = 1;
 
 	if (parse_args(argc, argv))
@@ -290,6 +364,7 @@ int main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 
 	protect_process();
+	log_init();
 	log_info("event=starting version=\"%s\" socket=%s state_dir=%s threads=%u max_frame=%u max_batch=%u pid=%d",
 		 RINDD_VERSION, cfg.socket_path, cfg.state_dir, cfg.threads, cfg.max_frame,
 		 cfg.max_batch, (int)getpid());
@@ -311,23 +386,53 @@ int main(int argc, char **argv)
 		log_err("event=exit reason=\"cannot start workers\"");
 		return 1;
 	}
-	log_info("event=ready socket=%s keys=%zu", cfg.socket_path, key_count());
-	sd_notify(0, "READY=1");
+	if (dbus_start()) {
+		log_err("event=exit reason=\"cannot start the D-Bus service\"");
+		workers_stop();
+		workers_join();
+		keys_wipe_all();
+		return 1;
+	}
+	log_info("event=ready socket=%s keys=%zu bus=%s", cfg.socket_path, key_count(), cfg.bus);
+	notify_status(true);
 	if (ready_pipe[1] >= 0) {
 		if (write(ready_pipe[1], &one, 1) < 0)
 			log_warn("event=ready_pipe_failed errno=%d", errno);
 		close(ready_pipe[1]);
 	}
+	if (sd_watchdog_enabled(0, &wd_usec) > 0 && wd_usec) {
+		/* ping at half the interval; tick at a quarter so pings stay on time */
+		if (wd_usec / 4 < 200000)
+			tick.tv_nsec = (long)(wd_usec / 4 * 1000);
+		log_info("event=watchdog usec=%llu", (unsigned long long)wd_usec);
+		workers_ping();
+		last_ping = now_usec();
+	} else {
+		wd_usec = 0;
+	}
 
 	while (!atomic_load(&rindd_stopping)) {
 		int sig = sigtimedwait(&set, NULL, &tick);
+		uint64_t now = now_usec();
 
 		if (sig == SIGTERM || sig == SIGINT) {
 			log_info("event=stopping signal=%s", sig == SIGTERM ? "TERM" : "INT");
 			break;
 		}
+		if (wd_usec && now - last_ping >= wd_usec / 2) {
+			/* only when every loop answered the previous ping */
+			if (workers_alive() && dbus_alive())
+				sd_notify(0, "WATCHDOG=1");
+			else
+				log_warn("event=watchdog_late msg=\"an event loop did not answer within %llu ms\"",
+					 (unsigned long long)(now - last_ping) / 1000);
+			workers_ping();
+			last_ping = now;
+		}
+		notify_status(false);
 	}
-	sd_notify(0, "STOPPING=1");
+	sd_notify(0, "STOPPING=1\nSTATUS=stopping: finishing requests in flight");
+	dbus_stop();
 	workers_stop();
 	workers_join();
 	close(listen_fd);

@@ -26,12 +26,17 @@ struct crypto_aead;
 #define RINDD_MAX_THREADS	64
 #define RINDD_NAME_MAX		64
 #define RINDD_KEY_MAX		32	/* raw secret bytes of every supported alg */
+#define KEY_MAX_VERSIONS	65	/* current + 64 live older versions */
 
 /* ---- configuration (main.c) ---- */
 struct rindd_config {
 	const char *socket_path;
 	const char *state_dir;
 	const char *master_key_file;
+	const char *bus;		/* "system", "user", "none"; NULL: auto */
+	const char *bus_address;	/* a private bus (tests) */
+	bool bus_auto;			/* cfg.bus was not given: a failure is not fatal */
+	const char *log_target;		/* "journal", "stderr"; NULL: auto */
 	unsigned int threads;
 	uint32_t max_frame;
 	unsigned int max_inflight;	/* per connection, then ERR_BUSY */
@@ -58,6 +63,17 @@ void rlog(const char *level, const char *fmt, ...) __attribute__((format(printf,
 #define log_err(...)	rlog("error", __VA_ARGS__)
 extern __thread int log_thread;
 
+/*
+ * Audit records: every management action and every denied request, with the
+ * peer's uid/pid, the key and the action; never key material.  @result is
+ * "ok", "denied" or an error name.  Through the journal as fields
+ * RIND_AUDIT=1 RIND_ACTION= RIND_KEY= RIND_UID= RIND_PID= RIND_RESULT=
+ * (plus the line as MESSAGE), else one "event=audit ..." line on stderr.
+ */
+void audit(const char *action, const char *key, uid_t uid, pid_t pid, const char *via,
+	   const char *result, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+void log_init(void);
+
 /* ---- keys (keys.c) ---- */
 enum key_alg {
 	KEY_ED25519,
@@ -72,13 +88,27 @@ struct key {
 	uint32_t *allow_uids, *allow_gids;
 	size_t n_allow_uids, n_allow_gids;
 	uint64_t created;
-	uint32_t version;
+	uint32_t version;			/* current: signs and seals */
+	uint32_t min_version;			/* older versions below are retired */
 	bool exportable;
 	uint8_t *secret;			/* RINDD_KEY_MAX bytes, mlock'ed, not dumped */
 	atomic_int refs;
 	bool deleted;
 	/* one transform per thread, set up lazily by the thread that uses it */
 	void *tfm[RINDD_MAX_THREADS];
+	/*
+	 * Older versions still accepted by verify and open (>= min_version),
+	 * oldest first.  A key object is never changed once it is in the
+	 * table: rotation, retirement and access changes insert a new object
+	 * (key_clone + key_replace); requests holding the old one finish with it.
+	 */
+	struct key_old {
+		uint32_t version;
+		uint64_t created;
+		uint8_t *secret;
+		void *tfm[RINDD_MAX_THREADS];
+	} *old;
+	size_t n_old;
 };
 
 const char *key_alg_name(enum key_alg alg);
@@ -86,10 +116,21 @@ int key_alg_parse(const char *s, enum key_alg *alg);	/* -EOPNOTSUPP/-EINVAL */
 bool key_name_valid(const char *name);
 
 struct key *key_new(const char *name, enum key_alg alg, const uint8_t *secret);
+uint8_t *key_slot_dup(const uint8_t *secret);	/* a locked copy, RINDD_KEY_MAX bytes */
 void key_put(struct key *k);
 struct key *key_lookup(const char *name);	/* takes a reference */
 int key_insert(struct key *k);			/* -EEXIST */
 struct key *key_remove(const char *name);	/* the table's reference */
+/* A deep copy (secrets in fresh locked slots, no transforms), refs 1. */
+struct key *key_clone(const struct key *k);
+/* Put @k in the place of the key of the same name: 0 or -ENOENT. */
+int key_replace(struct key *k);
+/* Make a new current version from @secret (the old one joins k->old). */
+int key_add_version(struct key *k, const uint8_t *secret);
+/* Drop versions below @min (wiped): 0, -EINVAL if @min > current. */
+int key_retire(struct key *k, uint32_t min);
+/* Version @v of @k: its secret and transform slots, NULL if not live. */
+uint8_t *key_version_secret(struct key *k, uint32_t v, void ***tfm);
 size_t key_count(void);
 /* Snapshot of every key (referenced); free with key_list_put. */
 struct key **key_list(size_t *n);
@@ -100,10 +141,14 @@ void keys_wipe_all(void);
 struct crypto_sig *key_sig(struct key *k, int thread);
 struct crypto_kpp *key_kpp(struct key *k, int thread);
 struct crypto_aead *key_aead(struct key *k, int thread);
+/* The same for version @v (NULL when it is not live or cannot be set up). */
+struct crypto_sig *key_sig_ver(struct key *k, uint32_t v, int thread);
+struct crypto_aead *key_aead_ver(struct key *k, uint32_t v, int thread);
 
 /* ---- key store (keystore.c) ---- */
 int keystore_init(void);		/* master key, then load all keys */
 int keystore_save(const struct key *k);
+int keystore_write(const struct key *k, bool replace);
 int keystore_delete(const char *name);
 bool keystore_exists(const char *name);
 void keystore_exit(void);
@@ -177,6 +222,7 @@ struct worker {
 	struct conn *ready;
 	struct batch_ctx *batch;
 	pthread_t thread;
+	atomic_ullong alive;		/* the last watchdog ping this loop answered */
 };
 void worker_mark_ready(struct worker *w, struct conn *c);
 
@@ -195,5 +241,31 @@ int status_from_errno(int err);
 int workers_start(int listen_fd);
 void workers_stop(void);
 void workers_join(void);
+/*
+ * Liveness for the watchdog: workers_ping() asks every loop to answer;
+ * workers_alive() is true when each answered the previous ping.
+ */
+void workers_ping(void);
+bool workers_alive(void);
+
+/* ---- management actions shared by the socket and D-Bus (dispatch.c) ---- */
+/* Rotate: 0 and the new version in *@ver, or -ENOENT/-EPERM/-errno. */
+int key_rotate(const char *name, uid_t uid, pid_t pid, const char *via, uint32_t *ver);
+int key_set_min_version(const char *name, uint32_t min, uid_t uid, pid_t pid, const char *via);
+int key_set_access(const char *name, const uint32_t *uids, size_t nu, const uint32_t *gids,
+		   size_t ng, uid_t uid, pid_t pid, const char *via);
+/* Create (secret generated when @import is NULL) or import; sets *@out (referenced). */
+int key_create(const char *name, const char *alg, const uint8_t *import, size_t importlen,
+	       bool pem_etc, bool exportable, uid_t uid, pid_t pid, const char *via,
+	       char *err, size_t errlen, struct key **out);
+int key_delete(const char *name, uid_t uid, pid_t pid, const char *via);
+
+/* ---- D-Bus (dbus.c) ---- */
+int dbus_start(void);		/* 0 also when the bus is "none" */
+void dbus_stop(void);
+bool dbus_alive(void);
+void dbus_signal_rotated(const char *name, uint32_t version);
+void dbus_signal_created(const char *name, const char *alg, uint32_t owner);
+void dbus_signal_deleted(const char *name);
 
 #endif /* _RINDD_H */
