@@ -6,7 +6,8 @@
  * state word i of eight consecutive blocks, so the rounds need no shuffles;
  * an 8x8 transpose at the end turns the words back into blocks.  The tail
  * (under 512 bytes) uses the row layout, each ymm holding one row of two
- * blocks (diagonals by in-lane word rotation), two such pairs interleaved.
+ * blocks (diagonals by in-lane word rotation), two such pairs interleaved;
+ * a single block goes to the scalar code, whose latency is lower.
  * Rotations by 16 and 8 are byte shuffles, by 12 and 7 shift pairs.  The
  * block counter (state word 12) advances modulo 2^32, as in the generic
  * code and the kernel.  No data-dependent branch or index: constant time.
@@ -230,6 +231,11 @@ static AVX2 void chacha20_crypt_avx2(u32 state[16], u8 *dst, const u8 *src, size
 {
 	size_t n;
 
+	/* one block: the scalar code is faster than any vector latency chain */
+	if (len <= 64) {
+		rind_chacha20_crypt_generic(state, dst, src, len);
+		return;
+	}
 	while (len >= 512) {
 		chacha_8block(state, dst, src);
 		state[12] += 8;

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * ChaCha20 and XChaCha20 with AVX-512.  Requires: AVX512F, AVX512VL.
+ * ChaCha20 and XChaCha20 with AVX-512.  Requires: AVX512F, AVX512VL, AVX512BW.
  *
- * Bulk data goes sixteen blocks at a time, word-sliced: zmm register i
- * holds state word i of sixteen consecutive blocks, rotations are single
+ * Bulk data goes 32 (then 16) blocks at a time, word-sliced: zmm register
+ * i holds state word i of sixteen consecutive blocks, rotations are single
  * VPROLD instructions, and a 16x16 transpose (in-lane dword unpacks, then
- * 128-bit lane shuffles) turns the words back into blocks.  The tail
- * (under 1024 bytes) uses the row layout, each zmm holding one row of four
- * blocks, up to two such groups interleaved.  The block counter (state
+ * 128-bit lane shuffles) turns the words back into blocks; those cores are
+ * in chacha-avx512-asm.S; a tail of more than 1280 (or 512 to 1023) bytes
+ * runs them on a stack copy, as their latency is little more than that of
+ * fewer blocks.  Other tails of 65 to 512 bytes use the row layout here,
+ * each zmm holding one row of four blocks, up to two such groups
+ * interleaved, the last partial block byte-masked; a single block goes to
+ * the scalar code, whose latency is lower than any vector chain's.  The block counter (state
  * word 12) advances modulo 2^32, as in the generic code and the kernel.
  * No data-dependent branch or index: constant time.
  *
@@ -18,10 +22,10 @@
 #include <rind/internal/util.h>
 #include "../../algs/chacha.h"
 
-#define AVX512 __attribute__((target("avx512f,avx512vl")))
-#define AVX512_INLINE static inline __attribute__((always_inline, target("avx512f,avx512vl")))
+#define AVX512 __attribute__((target("avx512f,avx512vl,avx512bw")))
+#define AVX512_INLINE static inline __attribute__((always_inline, target("avx512f,avx512vl,avx512bw")))
 
-#define QR16(a, b, c, d) do {							\
+#define QR4(a, b, c, d) do {							\
 		a = _mm512_add_epi32(a, b); d = _mm512_rol_epi32(_mm512_xor_si512(d, a), 16); \
 		c = _mm512_add_epi32(c, d); b = _mm512_rol_epi32(_mm512_xor_si512(b, c), 12); \
 		a = _mm512_add_epi32(a, b); d = _mm512_rol_epi32(_mm512_xor_si512(d, a), 8);  \
@@ -50,58 +54,12 @@ AVX512_INLINE void lanes4x4(__m512i p, __m512i q, __m512i r, __m512i s, __m512i 
 	o[3] = _mm512_shuffle_i32x4(t1, t3, 0xdd);
 }
 
-/* In-lane 4x4 dword transpose of x[0..3]: y[m] lane k = words of block 4k+m. */
-AVX512_INLINE void dwords4x4(const __m512i x[4], __m512i y[4])
-{
-	__m512i t0 = _mm512_unpacklo_epi32(x[0], x[1]);
-	__m512i t1 = _mm512_unpackhi_epi32(x[0], x[1]);
-	__m512i t2 = _mm512_unpacklo_epi32(x[2], x[3]);
-	__m512i t3 = _mm512_unpackhi_epi32(x[2], x[3]);
-
-	y[0] = _mm512_unpacklo_epi64(t0, t2);
-	y[1] = _mm512_unpackhi_epi64(t0, t2);
-	y[2] = _mm512_unpacklo_epi64(t1, t3);
-	y[3] = _mm512_unpackhi_epi64(t1, t3);
-}
-
-/* Sixteen blocks (1024 bytes) from counter state[12]. */
-static AVX512 void chacha_16block(const u32 state[16], u8 *dst, const u8 *src)
-{
-	const __m512i inc = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-	__m512i x[16], y[4][4], o[4];
-	int i, g, m;
-
-	for (i = 0; i < 16; i++)
-		x[i] = _mm512_set1_epi32((int)state[i]);
-	x[12] = _mm512_add_epi32(x[12], inc);
-
-	for (i = 0; i < 10; i++) {
-		QR16(x[0], x[4], x[8], x[12]);
-		QR16(x[1], x[5], x[9], x[13]);
-		QR16(x[2], x[6], x[10], x[14]);
-		QR16(x[3], x[7], x[11], x[15]);
-		QR16(x[0], x[5], x[10], x[15]);
-		QR16(x[1], x[6], x[11], x[12]);
-		QR16(x[2], x[7], x[8], x[13]);
-		QR16(x[3], x[4], x[9], x[14]);
-	}
-
-	for (i = 0; i < 16; i++)
-		x[i] = _mm512_add_epi32(x[i], _mm512_set1_epi32((int)state[i]));
-	x[12] = _mm512_add_epi32(x[12], inc);
-
-	for (g = 0; g < 4; g++)
-		dwords4x4(&x[4 * g], y[g]);
-	for (m = 0; m < 4; m++) {
-		lanes4x4(y[0][m], y[1][m], y[2][m], y[3][m], o);
-		/* o[k] is block 4k + m */
-		for (i = 0; i < 4; i++)
-			xor_store64(dst + 64 * (4 * i + m), src + 64 * (4 * i + m), o[i]);
-	}
-}
+/* The word-sliced cores, in chacha-avx512-asm.S. */
+void rind_chacha20_16block_avx512(const u32 state[16], u8 *dst, const u8 *src);
+void rind_chacha20_32block_avx512(const u32 state[16], u8 *dst, const u8 *src);
 
 /* Row layout: one zmm per row, four consecutive blocks in its four lanes. */
-#define ROUND4(a, b, c, d) QR16(a, b, c, d)
+#define ROUND4(a, b, c, d) QR4(a, b, c, d)
 #define DIAG4(b, c, d) do {						\
 		b = _mm512_shuffle_epi32(b, (_MM_PERM_ENUM)0x39);		\
 		c = _mm512_shuffle_epi32(c, (_MM_PERM_ENUM)0x4e);		\
@@ -117,22 +75,18 @@ static AVX512 void chacha_16block(const u32 state[16], u8 *dst, const u8 *src)
 AVX512_INLINE void out_quad(__m512i a, __m512i b, __m512i c, __m512i d, u8 *dst, const u8 *src,
 			    size_t len)
 {
-	u8 buf[256] __attribute__((aligned(64)));
 	__m512i o[4];
-	size_t i;
+	size_t i, full = len / 64;
 
 	lanes4x4(a, b, c, d, o);
-	if (len >= 256) {
-		for (i = 0; i < 4; i++)
-			xor_store64(dst + 64 * i, src + 64 * i, o[i]);
-		return;
-	}
-	for (i = 0; i < len / 64; i++)
+	for (i = 0; i < full && i < 4; i++)
 		xor_store64(dst + 64 * i, src + 64 * i, o[i]);
-	if (len % 64) {
-		_mm512_store_si512((void *)buf, o[len / 64]);
-		crypto_xor_cpy(dst + len - len % 64, src + len - len % 64, buf, len % 64);
-		memzero_explicit(buf, 64);
+	if (full < 4 && len % 64) {
+		/* the last, partial block: byte-masked (no fault past the end) */
+		__mmask64 m = (__mmask64)((1ull << (len % 64)) - 1);
+		__m512i x = _mm512_maskz_loadu_epi8(m, src + 64 * full);
+
+		_mm512_mask_storeu_epi8(dst + 64 * full, m, _mm512_xor_si512(x, o[full]));
 	}
 }
 
@@ -199,24 +153,48 @@ static AVX512 void chacha_4block_rows(const u32 state[16], u8 *dst, const u8 *sr
 
 static AVX512 void chacha20_crypt_avx512(u32 state[16], u8 *dst, const u8 *src, size_t len)
 {
-	size_t n;
+	u8 buf[2048] __attribute__((aligned(64)));
 
-	while (len >= 1024) {
-		chacha_16block(state, dst, src);
+	/* one block: the scalar code is faster than any vector latency chain */
+	if (len <= 64) {
+		rind_chacha20_crypt_generic(state, dst, src, len);
+		return;
+	}
+	while (len >= 2048) {
+		rind_chacha20_32block_avx512(state, dst, src);
+		state[12] += 32;
+		dst += 2048;
+		src += 2048;
+		len -= 2048;
+	}
+	if (len > 1280 || (len > 512 && len < 1024)) {
+		/*
+		 * 32 (16) blocks cost little more latency than 8 in rows: run
+		 * the core on a copy and keep what is needed.
+		 */
+		size_t cap = len > 1024 ? 2048 : 1024;
+
+		memcpy(buf, src, len);
+		if (cap == 2048)
+			rind_chacha20_32block_avx512(state, buf, buf);
+		else
+			rind_chacha20_16block_avx512(state, buf, buf);
+		memcpy(dst, buf, len);
+		memzero_explicit(buf, cap);
+		state[12] += (u32)((len + 63) / 64);
+		return;
+	}
+	if (len >= 1024) {
+		rind_chacha20_16block_avx512(state, dst, src);
 		state[12] += 16;
 		dst += 1024;
 		src += 1024;
 		len -= 1024;
 	}
-	while (len > 256) {
-		n = min(len, (size_t)512);
-		chacha_8block_rows(state, dst, src, n);
-		state[12] += (u32)((n + 63) / 64);
-		dst += n;
-		src += n;
-		len -= n;
-	}
-	if (len) {
+	if (len > 256) {
+		chacha_8block_rows(state, dst, src, len);
+		state[12] += (u32)((len + 63) / 64);
+	} else if (len) {
 		chacha_4block_rows(state, dst, src, len);
 		state[12] += (u32)((len + 63) / 64);
 	}
@@ -234,7 +212,8 @@ static int chacha_avx512_mod_init(void)
 	int err;
 
 	/* The known-answer tests of "chacha20" and "xchacha20" are algs/chacha20.c's. */
-	if (!rind_cpu_has(RIND_X86_AVX512F) || !rind_cpu_has(RIND_X86_AVX512VL))
+	if (!rind_cpu_has(RIND_X86_AVX512F) || !rind_cpu_has(RIND_X86_AVX512VL) ||
+	    !rind_cpu_has(RIND_X86_AVX512BW))
 		return 0;
 	for (i = 0; i < ARRAY_SIZE(chacha_avx512_algs); i++) {
 		err = crypto_register_skcipher(&chacha_avx512_algs[i].alg);

@@ -86,14 +86,19 @@ static void from44(struct poly1305_state *st, u64 l0, u64 l1, u64 l2)
 	st->h[2] = (u64)(t >> 64);
 }
 
-/* r^1 .. r^n (n <= 8) in radix 2^44. */
+/* r^1 .. r^n (n = 4 or 8) in radix 2^44, as a tree of depth 2 or 3. */
 static void powers44(const struct poly1305_state *st, u64 pw[8][3], int n)
 {
-	int i;
-
 	to44(pw[0], st->r[0], st->r[1], 0);
-	for (i = 1; i < n; i++)
-		mul44(pw[i], pw[i - 1], pw[0]);
+	mul44(pw[1], pw[0], pw[0]);		/* r^2 */
+	mul44(pw[2], pw[1], pw[0]);		/* r^3 */
+	mul44(pw[3], pw[1], pw[1]);		/* r^4 */
+	if (n <= 4)
+		return;
+	mul44(pw[4], pw[3], pw[0]);		/* r^5 */
+	mul44(pw[5], pw[3], pw[1]);		/* r^6 */
+	mul44(pw[6], pw[3], pw[2]);		/* r^7 */
+	mul44(pw[7], pw[3], pw[3]);		/* r^8 */
 }
 
 /* ---- AVX2: four lanes, radix 2^26 ---- */
