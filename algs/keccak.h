@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Keccak-f[1600] and the FIPS 202 sponge functions used inside the library
+ * (ML-KEM's H, G, J, PRF and XOF): SHA3-256, SHA3-512, SHAKE128 and
+ * SHAKE256 as plain functions plus an incremental sponge.  Library
+ * internal (hidden symbols); "sha3-256" and "sha3-512" are also
+ * registered as shash algorithms by algs/keccak.c.
+ */
+#ifndef _RIND_ALGS_KECCAK_H
+#define _RIND_ALGS_KECCAK_H
+
+#include <stddef.h>
+#include <rind/types.h>
+
+#define SHA3_256_DIGEST_SIZE	32
+#define SHA3_512_DIGEST_SIZE	64
+#define SHA3_256_RATE		136
+#define SHA3_512_RATE		72
+#define SHAKE128_RATE		168
+#define SHAKE256_RATE		136
+
+/* Domain separation bytes (with the first padding bit), FIPS 202 B.2. */
+#define KECCAK_DS_SHA3		0x06
+#define KECCAK_DS_SHAKE		0x1f
+
+struct keccak_state {
+	u64 a[25];
+	unsigned int rate;	/* bytes */
+	unsigned int pos;	/* byte position in the current block */
+	u8 ds;
+	bool squeezing;
+};
+
+void rind_keccak_f1600(u64 a[25]);
+
+void rind_keccak_init(struct keccak_state *st, unsigned int rate, u8 ds);
+void rind_keccak_absorb(struct keccak_state *st, const void *in, size_t len);
+/* Pad and switch to squeezing (implied by the first squeeze). */
+void rind_keccak_finalize(struct keccak_state *st);
+void rind_keccak_squeeze(struct keccak_state *st, void *out, size_t len);
+/* Squeeze @nblocks whole blocks of rate bytes (right after finalize). */
+void rind_keccak_squeeze_blocks(struct keccak_state *st, u8 *out, size_t nblocks);
+
+static inline void rind_shake128_init(struct keccak_state *st)
+{
+	rind_keccak_init(st, SHAKE128_RATE, KECCAK_DS_SHAKE);
+}
+
+static inline void rind_shake256_init(struct keccak_state *st)
+{
+	rind_keccak_init(st, SHAKE256_RATE, KECCAK_DS_SHAKE);
+}
+
+void rind_sha3_256(u8 out[SHA3_256_DIGEST_SIZE], const void *in, size_t len);
+void rind_sha3_512(u8 out[SHA3_512_DIGEST_SIZE], const void *in, size_t len);
+void rind_shake128(void *out, size_t outlen, const void *in, size_t inlen);
+void rind_shake256(void *out, size_t outlen, const void *in, size_t inlen);
+
+#endif /* _RIND_ALGS_KECCAK_H */

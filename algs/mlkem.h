@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ML-KEM (FIPS 203) internals shared by algs/mlkem.c and the hybrid
+ * algs/x25519mlkem768.c: the parameter sets and a key object with
+ * deterministic operations.  Library internal (hidden symbols).
+ */
+#ifndef _RIND_ALGS_MLKEM_H
+#define _RIND_ALGS_MLKEM_H
+
+#include <rind/types.h>
+
+#define MLKEM_N			256
+#define MLKEM_Q			3329
+#define MLKEM_KMAX		4
+#define MLKEM_SYMBYTES		32
+#define MLKEM_SEED_BYTES	64	/* d || z */
+#define MLKEM_SS_BYTES		32
+#define MLKEM_POLYBYTES		384
+#define MLKEM_EK_MAX		(MLKEM_POLYBYTES * MLKEM_KMAX + 32)
+#define MLKEM_DK_MAX		(2 * MLKEM_POLYBYTES * MLKEM_KMAX + 96)
+#define MLKEM_CT_MAX		(32 * (11 * MLKEM_KMAX + 5))
+
+struct mlkem_params {
+	unsigned int k, eta1, eta2, du, dv;
+	unsigned int ek_size, dk_size, ct_size;
+};
+
+extern const struct mlkem_params rind_mlkem512_params;
+extern const struct mlkem_params rind_mlkem768_params;
+extern const struct mlkem_params rind_mlkem1024_params;
+
+struct mlkem_poly {
+	s16 c[MLKEM_N];
+};
+
+/*
+ * A key: the public part (ek, H(ek), the matrix A-hat expanded from rho
+ * and t-hat decoded) and, when @has_priv, s-hat and z (and the seed when
+ * the key came from one).
+ */
+struct mlkem_key {
+	const struct mlkem_params *p;
+	struct mlkem_poly a[MLKEM_KMAX][MLKEM_KMAX];
+	struct mlkem_poly t[MLKEM_KMAX];
+	struct mlkem_poly s[MLKEM_KMAX];
+	u8 ek[MLKEM_EK_MAX];
+	u8 h[32];
+	u8 z[32];
+	u8 seed[MLKEM_SEED_BYTES];
+	bool has_priv;
+	bool has_seed;
+};
+
+/* ML-KEM.KeyGen_internal(d, z) with @seed = d || z.  Cannot fail. */
+void rind_mlkem_keygen(struct mlkem_key *key, const struct mlkem_params *p,
+		       const u8 seed[MLKEM_SEED_BYTES]);
+/*
+ * Set the expanded decapsulation key (p->dk_size bytes): -EKEYREJECTED
+ * when its hash H(ek) or the embedded ek's modulus check fails.  @key is
+ * unchanged on failure.
+ */
+int rind_mlkem_set_dk(struct mlkem_key *key, const struct mlkem_params *p, const u8 *dk);
+/* Set an encapsulation key (p->ek_size bytes): -EKEYREJECTED if not reduced mod q. */
+int rind_mlkem_set_ek(struct mlkem_key *key, const struct mlkem_params *p, const u8 *ek);
+/* Write the expanded decapsulation key (p->dk_size bytes). */
+void rind_mlkem_export_dk(const struct mlkem_key *key, u8 *dk);
+/* ML-KEM.Encaps_internal(ek, m). */
+void rind_mlkem_encaps(const struct mlkem_key *key, const u8 m[32], u8 *ct, u8 ss[32]);
+/* ML-KEM.Decaps_internal(dk, c), with implicit rejection in constant time. */
+void rind_mlkem_decaps(const struct mlkem_key *key, const u8 *ct, u8 ss[32]);
+
+/*
+ * Known-answer self-test of a kem driver (an alg_test_desc .test with
+ * .suite.priv = struct kem_kat_suite): the key from @seed must have a
+ * public key hashing (SHA3-256) to @ek_hash; encapsulating with @m, from
+ * the private and from the public key, a ciphertext hashing to @ct_hash
+ * and the secret @ss; decapsulating it with the exported expanded private
+ * key @ss again; and with its first bit flipped, @rej_ss.
+ */
+struct alg_test_desc;
+struct crypto_alg;
+struct kem_kat {
+	const char *seed, *ek_hash, *m, *ct_hash, *ss, *rej_ss;
+};
+struct kem_kat_suite {
+	const struct kem_kat *vecs;
+	unsigned int count;
+};
+int rind_kem_kat_test(const struct alg_test_desc *desc, struct crypto_alg *alg);
+
+#endif /* _RIND_ALGS_MLKEM_H */

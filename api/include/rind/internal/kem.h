@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Implementing a kem (key encapsulation) algorithm.  The front end
+ * (api/kem.c) checks pointers and buffer sizes, tracks which keys are set
+ * and draws the randomness (key generation seeds, encapsulation m), so an
+ * alg's entry points are deterministic functions of their inputs.
+ */
+#ifndef _RIND_INTERNAL_KEM_H
+#define _RIND_INTERNAL_KEM_H
+
+#include <rind/kem.h>
+#include <rind/internal/alg.h>
+#include <rind/internal/testmgr.h>
+
+struct kem_alg {
+	/*
+	 * Set the private key from a seed (@keylen == seed_size) or the
+	 * expanded form (@keylen == privkey_size); the front end passes only
+	 * those two lengths.  Derives and sets the public key too.
+	 */
+	int (*set_priv_key)(struct crypto_kem *tfm, const void *key, unsigned int keylen);
+	/* @keylen == pubkey_size. */
+	int (*set_pub_key)(struct crypto_kem *tfm, const void *key, unsigned int keylen);
+	/* @m: m_size bytes of randomness; @ct, @ss have room for their sizes. */
+	int (*encapsulate)(struct crypto_kem *tfm, const u8 *m, u8 *ct, u8 *ss);
+	/* @ct is ciphertext_size bytes. */
+	int (*decapsulate)(struct crypto_kem *tfm, const u8 *ct, u8 *ss);
+	/* Optional (-EINVAL for formats other than RIND_KEY_RAW when absent). */
+	int (*export_pubkey)(struct crypto_kem *tfm, enum rind_key_format fmt,
+			     u8 *out, unsigned int outlen);
+	int (*export_privkey)(struct crypto_kem *tfm, enum rind_key_format fmt,
+			      u8 *out, unsigned int outlen);
+	/* Optional: the seed the private key came from, or -ENOKEY. */
+	int (*export_seed)(struct crypto_kem *tfm, u8 *out);
+	int (*init)(struct crypto_kem *tfm);
+	void (*exit)(struct crypto_kem *tfm);	/* the ctx is wiped afterwards anyway */
+
+	unsigned int pubkey_size;
+	unsigned int privkey_size;
+	unsigned int seed_size;
+	unsigned int ciphertext_size;
+	unsigned int shared_secret_size;
+	unsigned int m_size;
+
+	struct crypto_alg base;
+};
+
+#define CRYPTO_KEM_HAS_PUB	0x00010000	/* crt_flags */
+#define CRYPTO_KEM_HAS_PRIV	0x00020000
+
+struct crypto_kem {
+	struct crypto_tfm base;
+};
+
+static inline struct kem_alg *__crypto_kem_alg(struct crypto_alg *alg)
+{
+	return container_of(alg, struct kem_alg, base);
+}
+
+static inline struct kem_alg *crypto_kem_alg(struct crypto_kem *tfm)
+{
+	return __crypto_kem_alg(tfm->base.__crt_alg);
+}
+
+static inline void *crypto_kem_ctx(struct crypto_kem *tfm)
+{
+	return crypto_tfm_ctx(&tfm->base);
+}
+
+extern const struct crypto_type crypto_kem_type;
+
+int crypto_register_kem(struct kem_alg *alg);
+void crypto_unregister_kem(struct kem_alg *alg);
+int crypto_register_kems(struct kem_alg *algs, int count);
+
+#endif /* _RIND_INTERNAL_KEM_H */
