@@ -515,6 +515,19 @@ static int submit(struct rind_client *c, Rind__Request *req, rind_client_cb cb, 
 
 	c->err[0] = 0;
 	c->last_status = 0;
+	if (c->fd >= 0 && !c->inflight && c->out_off == c->out_len) {
+		/*
+		 * Idle connection: if the daemon went away (restart), notice it
+		 * now and reconnect, so that this request is not lost with it.
+		 */
+		struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+
+		if (poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLIN | POLLHUP | POLLERR))) {
+			err = read_in(c);
+			if (err)
+				lose_connection(c, err);
+		}
+	}
 	if (c->fd < 0) {
 		err = open_socket(c);
 		if (err)

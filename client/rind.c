@@ -813,12 +813,12 @@ static int cmd_bench(const char *sock, struct opts *o)
 		       (double)total * 1e9 / (double)(end - start), total, (double)(end - start) / 1e9);
 	printf("  latency       p50 %.3f ms  p99 %.3f ms  max %.3f ms\n",
 	       lat[total / 2] / 1e6, lat[(total * 99) / 100] / 1e6, lat[total - 1] / 1e6);
-	printf("  batches       %llu  mean batch %.2f  max batch %llu (daemon, this run)\n",
+	printf("  batches       %llu  mean batch %.2f  max batch %llu (daemon-wide, during this run)\n",
 	       (unsigned long long)(s1.batches - s0.batches),
 	       s1.batches > s0.batches ? (double)(s1.batched_requests - s0.batched_requests) /
 					 (double)(s1.batches - s0.batches) : 0.0,
 	       (unsigned long long)s1.max_batch);
-	printf("  daemon        %u threads, %llu errors this run\n", s1.threads,
+	printf("  daemon        %u threads, %llu errors during this run\n", s1.threads,
 	       (unsigned long long)(s1.errors - s0.errors));
 	if (op == BENCH_SIGN)
 		printf("  verified      %ld of %ld signatures in-process (rind_ed25519_verify)\n",

@@ -31,7 +31,7 @@ extern "C" {
 #define RIND_CLIENT_API __attribute__((visibility("default")))
 
 /* The socket used when no path is given and $RIND_SOCKET is unset. */
-#define RIND_CLIENT_DEFAULT_SOCKET "/run/rindd/rindd.sock"
+#define RIND_CLIENT_DEFAULT_SOCKET "/run/rind/rindd.sock"
 
 /* Key encodings (values of rind.KeyFormat). */
 enum rind_client_format {

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Harness of the rindd test suites (tests/test_daemon*.c): a private
+ * temporary directory (socket, state directory, master key, log) and a
+ * rindd started from RIND_BUILD_DIR with --foreground.  The daemon gets
+ * PR_SET_PDEATHSIG=SIGKILL, and an atexit handler kills it and removes
+ * the directory, so a failing or timed-out test (Check forks each test and
+ * exits the child on failure, without teardown) leaves nothing running.
+ */
+#ifndef RIND_TEST_DAEMON_H
+#define RIND_TEST_DAEMON_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include "testutil.h"
+#include "rind_client.h"
+#include "frame.h"
+
+#ifndef RIND_BUILD_DIR
+#define RIND_BUILD_DIR "build"
+#endif
+
+struct rd {
+	char dir[128];
+	char sock[192], state[192], mk[192], log[192];
+	pid_t pid;
+	pid_t owner;		/* the process that cleans up */
+	int registered;
+};
+
+static struct rd rd;
+
+static uint64_t rd_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void rd_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static int rd_rm(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)flag;
+	(void)f;
+	remove(p);
+	return 0;
+}
+
+/* Stop the daemon with @sig, wait (then SIGKILL after 10 s): its wait status. */
+static int rd_stop(int sig)
+{
+	uint64_t t0 = rd_now_ms();
+	int status = -1;
+
+	if (rd.pid <= 0)
+		return -1;
+	kill(rd.pid, sig);
+	for (;;) {
+		pid_t r = waitpid(rd.pid, &status, WNOHANG);
+
+		if (r == rd.pid || (r < 0 && errno != EINTR))
+			break;
+		if (rd_now_ms() - t0 > 10000) {
+			kill(rd.pid, SIGKILL);
+			waitpid(rd.pid, &status, 0);
+			break;
+		}
+		rd_sleep_ms(5);
+	}
+	rd.pid = 0;
+	return status;
+}
+
+static void rd_atexit(void)
+{
+	if (getpid() != rd.owner)
+		return;		/* a forked helper: not ours to clean */
+	if (rd.pid > 0) {
+		kill(rd.pid, SIGKILL);
+		waitpid(rd.pid, NULL, 0);
+		rd.pid = 0;
+	}
+	if (rd.dir[0]) {
+		nftw(rd.dir, rd_rm, 16, FTW_DEPTH | FTW_PHYS);
+		rd.dir[0] = 0;
+	}
+}
+
+static void rd_write_master(const char *path, unsigned int seed)
+{
+	FILE *f = fopen(path, "w");
+	unsigned int i;
+
+	ck_assert_msg(f != NULL, "cannot write %s", path);
+	for (i = 0; i < 32; i++)
+		fprintf(f, "%02x", (seed * 2654435761u + i * 40503u) >> 8 & 0xff);
+	fclose(f);
+	chmod(path, 0600);
+}
+
+/* A fresh directory with a master key; the daemon is not started. */
+static void rd_setup_dir(void)
+{
+	rd.owner = getpid();
+	if (!rd.registered) {
+		atexit(rd_atexit);
+		rd.registered = 1;
+	}
+	snprintf(rd.dir, sizeof(rd.dir), "/tmp/rindd-test.XXXXXX");
+	ck_assert_msg(mkdtemp(rd.dir) != NULL, "mkdtemp: %s", strerror(errno));
+	snprintf(rd.sock, sizeof(rd.sock), "%s/rindd.sock", rd.dir);
+	snprintf(rd.state, sizeof(rd.state), "%s/state", rd.dir);
+	snprintf(rd.mk, sizeof(rd.mk), "%s/master.hex", rd.dir);
+	snprintf(rd.log, sizeof(rd.log), "%s/rindd.log", rd.dir);
+	rd_write_master(rd.mk, (unsigned int)getpid());
+}
+
+static int rd_try_connect(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		close(fd);
+		return -1;
+	}
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Start rindd (extra arguments NULL-terminated); the log file is truncated.
+ * Returns 0 once the socket accepts connections, -1 if the daemon exited
+ * (its status in *@status if non-NULL) or did not come up within 20 s.
+ */
+static int rd_start_args(int *status, ...)
+{
+	const char *argv[32];
+	int argc = 0, fd;
+	uint64_t t0 = rd_now_ms();
+	va_list ap;
+	pid_t pid;
+
+	argv[argc++] = RIND_BUILD_DIR "/rindd";
+	argv[argc++] = "--foreground";
+	argv[argc++] = "--socket";
+	argv[argc++] = rd.sock;
+	argv[argc++] = "--state-dir";
+	argv[argc++] = rd.state;
+	argv[argc++] = "--master-key-file";
+	argv[argc++] = rd.mk;
+	va_start(ap, status);
+	while (argc < 31 && (argv[argc] = va_arg(ap, const char *)) != NULL)
+		argc++;
+	va_end(ap);
+	argv[argc] = NULL;
+	unlink(rd.sock);
+	fflush(NULL);
+	pid = fork();
+	ck_assert_msg(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		int lf = open(rd.log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0600);
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (lf >= 0) {
+			dup2(lf, 2);
+			close(lf);
+		}
+		execv(argv[0], (char *const *)argv);
+		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	rd.pid = pid;
+	for (;;) {
+		int st;
+
+		if (waitpid(pid, &st, WNOHANG) == pid) {
+			rd.pid = 0;
+			if (status)
+				*status = st;
+			return -1;
+		}
+		fd = rd_try_connect(rd.sock);
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+		if (rd_now_ms() - t0 > 20000) {
+			rd_stop(SIGKILL);
+			return -1;
+		}
+		rd_sleep_ms(5);
+	}
+}
+
+static void rd_start(void)
+{
+	char buf[2048] = "";
+	int fd;
+
+	if (rd_start_args(NULL, "--threads", "2", (char *)NULL) == 0)
+		return;
+	fd = open(rd.log, O_RDONLY);
+	if (fd >= 0) {
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+
+		buf[n > 0 ? n : 0] = 0;
+		close(fd);
+	}
+	ck_abort_msg("rindd did not start; log:\n%s", buf);
+}
+
+/* Checked fixtures: each test gets its own directory and daemon. */
+static void rd_setup(void)
+{
+	rd_setup_dir();
+	rd_start();
+}
+
+static void rd_teardown(void)
+{
+	rd_atexit();
+}
+
+/* The whole log (malloc'd, NUL-terminated). */
+static char *rd_read_log(void)
+{
+	FILE *f = fopen(rd.log, "r");
+	char *buf = calloc(1, 1 << 20);
+	size_t n = 0;
+
+	ck_assert(buf != NULL);
+	if (f) {
+		n = fread(buf, 1, (1 << 20) - 1, f);
+		fclose(f);
+	}
+	buf[n] = 0;
+	return buf;
+}
+
+static struct rind_client *rd_client(void)
+{
+	struct rind_client *c = rind_client_connect(rd.sock);
+
+	ck_assert_msg(c != NULL, "connect %s: %s", rd.sock, strerror(errno));
+	rind_client_set_timeout(c, 15000);
+	return c;
+}
+
+/* Run a shell command line (printf format); its exit status, -1 if killed. */
+static int rd_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int rd_sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	fflush(NULL);
+	st = system(cmd);
+	if (st == -1 || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+#define RIND_CLI RIND_BUILD_DIR "/rind"
+
+/* Wait for @pid at most @ms; SIGKILL it after that.  Its wait status. */
+static int rd_wait_child(pid_t pid, unsigned int ms)
+{
+	uint64_t t0 = rd_now_ms();
+	int st = -1;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+
+		if (r == pid)
+			return st;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (rd_now_ms() - t0 > ms) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			return -1;
+		}
+		rd_sleep_ms(2);
+	}
+}
+
+#endif /* RIND_TEST_DAEMON_H */
