@@ -50,6 +50,8 @@ void curve25519_base_generic(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE2
 #ifdef __x86_64__
 /* The same with MULX/ADX field arithmetic (arch/x86/ed25519-mulx.c). */
 void curve25519_base_mulx(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25519_KEY_SIZE]);
+/* The same with AVX-512 IFMA point arithmetic (arch/x86/ed25519-ifma.c). */
+void curve25519_base_ifma(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25519_KEY_SIZE]);
 #endif
 
 /* A kpp driver: its scalar multiplications and its kpp_alg. */

@@ -38,6 +38,9 @@
 #include <pthread.h>
 #include <string.h>
 
+/* A file may use only part of this (arch/x86/ed25519-ifma.c does). */
+#define ED_FN static __attribute__((unused))
+
 typedef struct { fe X, Y, Z; } ge_p2;
 typedef struct { fe X, Y, Z, T; } ge_p3;
 typedef struct { fe E, F, G, H; } ge_p1p1;
@@ -81,8 +84,8 @@ struct ed_tables {
 	ge_precomp bodd[ED_BODD];
 };
 
-static struct ed_tables ed_tab __attribute__((aligned(64)));
-static pthread_once_t ed_tab_once = PTHREAD_ONCE_INIT;
+static struct ed_tables ed_tab __attribute__((aligned(64), unused));
+static pthread_once_t ed_tab_once __attribute__((unused)) = PTHREAD_ONCE_INIT;
 
 struct ed_pre {
 	ge_precomp aodd[ED_AODD];
@@ -225,7 +228,7 @@ static inline void ge_msub(ge_p1p1 *r, const ge_p3 *p, const ge_precomp *q)
 	fe_add(&r->H, &b, &a);
 }
 
-static void ge_tobytes(u8 s[32], const fe *X, const fe *Y, const fe *Z)
+ED_FN void ge_tobytes(u8 s[32], const fe *X, const fe *Y, const fe *Z)
 {
 	fe recip, x, y;
 
@@ -241,7 +244,7 @@ static void ge_tobytes(u8 s[32], const fe *X, const fe *Y, const fe *Z)
  * square root of (y^2 - 1) / (d y^2 + 1) if there is one, and x = 0 with
  * the sign bit set is refused.  Public data: the branches are fine.
  */
-static int ge_frombytes(ge_p3 *h, const u8 s[32])
+ED_FN int ge_frombytes(ge_p3 *h, const u8 s[32])
 {
 	static const u8 p_bytes[32] = {
 		0xed, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
@@ -295,7 +298,7 @@ static int ge_frombytes(ge_p3 *h, const u8 s[32])
  * Affine (y + x, y - x, 2dxy) of n points with one inversion (Montgomery's
  * trick); @scratch holds n field elements.
  */
-static void ge_batch_to_precomp(ge_precomp *out, const ge_p3 *in, int n, fe *scratch)
+ED_FN void ge_batch_to_precomp(ge_precomp *out, const ge_p3 *in, int n, fe *scratch)
 {
 	fe acc, inv, zinv, x, y;
 	int i;
@@ -319,7 +322,7 @@ static void ge_batch_to_precomp(ge_precomp *out, const ge_p3 *in, int n, fe *scr
 }
 
 /* The odd multiples P, 3P, ..., (2n - 1)P in affine form. */
-static void ge_odd_multiples(ge_precomp *out, const ge_p3 *p, int n)
+ED_FN void ge_odd_multiples(ge_precomp *out, const ge_p3 *p, int n)
 {
 	ge_p3 pts[ED_BODD];
 	fe scratch[ED_BODD];
@@ -339,7 +342,7 @@ static void ge_odd_multiples(ge_precomp *out, const ge_p3 *p, int n)
 	ge_batch_to_precomp(out, pts, n, scratch);
 }
 
-static void ed_tables_init(void)
+ED_FN void ed_tables_init(void)
 {
 	ge_p3 row[ED_BASE_COLS], b, p;
 	fe scratch[ED_BASE_COLS];
@@ -413,7 +416,7 @@ static inline void ed_select(ge_precomp *t, int m, s8 b)
 }
 
 /* h = [k]B for a 32-byte little-endian k < 2^255 (constant time). */
-static void ge_scalarmult_base(ge_p3 *h, const u8 k[32])
+ED_FN void ge_scalarmult_base(ge_p3 *h, const u8 k[32])
 {
 	s8 e[64];
 	s8 carry = 0;
@@ -458,7 +461,7 @@ static void ge_scalarmult_base(ge_p3 *h, const u8 k[32])
 	memzero_explicit(&r, sizeof(r));
 }
 
-static void ed_base_mul(u8 out[32], const u8 k[32])
+ED_FN void ed_base_mul(u8 out[32], const u8 k[32])
 {
 	ge_p3 h;
 
@@ -469,7 +472,7 @@ static void ed_base_mul(u8 out[32], const u8 k[32])
 }
 
 /* X25519(k, 9): [k]B on the Edwards curve, then u = (Z + Y) / (Z - Y). */
-static void ed_base_mul_mont(u8 out[32], const u8 k[32])
+ED_FN void ed_base_mul_mont(u8 out[32], const u8 k[32])
 {
 	u8 kc[32];
 	fe n, d;
@@ -498,7 +501,7 @@ static void ed_base_mul_mont(u8 out[32], const u8 k[32])
  * (-2^(w-1), 2^(w-1)) or zero, at most one nonzero digit in any w
  * consecutive positions, sum r[i] 2^i = a.
  */
-static void ed_slide(s8 r[256], const u8 a[32], int w)
+ED_FN void ed_slide(s8 r[256], const u8 a[32], int w)
 {
 	int max = (1 << (w - 1)) - 1;
 	int i, b, k;
@@ -530,7 +533,7 @@ static void ed_slide(s8 r[256], const u8 a[32], int w)
 	}
 }
 
-static int ed_prepare(struct ed25519_pre *opaque, const u8 pub[32])
+ED_FN int ed_prepare(struct ed25519_pre *opaque, const u8 pub[32])
 {
 	struct ed_pre *pre = (struct ed_pre *)opaque;
 	ge_p3 a;
@@ -544,7 +547,7 @@ static int ed_prepare(struct ed25519_pre *opaque, const u8 pub[32])
 	return 0;
 }
 
-static void ed_double_mul(u8 out[32], const struct ed25519_pre *opaque, const u8 s[32],
+ED_FN void ed_double_mul(u8 out[32], const struct ed25519_pre *opaque, const u8 s[32],
 			  const u8 h[32])
 {
 	const struct ed_pre *pre = (const struct ed_pre *)opaque;

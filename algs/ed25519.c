@@ -405,7 +405,7 @@ int ed25519_sig_verify(struct crypto_sig *tfm, const void *sig, unsigned int sig
 		pre = &ctx->pre;
 	} else if (ctx->has_priv) {
 		/* A signing tfm: its own public key, prepared for this call. */
-		tmp = malloc(sizeof(*tmp));
+		tmp = aligned_alloc(64, sizeof(*tmp));
 		if (!tmp)
 			return -ENOMEM;
 		err = drv->prepare(tmp, ctx->pub);
@@ -572,7 +572,7 @@ RIND_EXPORT int rind_ed25519_verify(const u8 sig[ED25519_SIG_SIZE], const void *
 	err = ed_oneshot(&drv, &sha);
 	if (err)
 		return err;
-	pre = malloc(sizeof(*pre));
+	pre = aligned_alloc(64, sizeof(*pre));
 	if (!pre)
 		return -ENOMEM;
 	/* A public key that is no canonical point cannot verify anything. */

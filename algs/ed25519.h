@@ -23,7 +23,7 @@ int ed25519_sc_is_canonical(const u8 s[32]);
 /* ---- drivers ------------------------------------------------------------- */
 
 /* Room for a driver's precomputed multiples of a public key. */
-#define ED25519_PRE_BYTES 2048
+#define ED25519_PRE_BYTES 4096
 
 struct ed25519_pre {
 	u64 w[ED25519_PRE_BYTES / 8] __attribute__((aligned(64)));

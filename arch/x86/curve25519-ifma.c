@@ -17,7 +17,7 @@
  * The conditional swap of (x2, z2) with (x3, z3) is a lane permutation
  * blended in under a mask made from the scalar bit: no branch, no
  * secret-dependent address.  The public key (the fixed base point) goes
- * through the Ed25519 fixed-base table (ed25519-mulx.c).  The kpp glue is
+ * through the Ed25519 fixed-base comb of ed25519-ifma.c.  The kpp glue is
  * the generic driver's.
  */
 #include <string.h>
@@ -99,7 +99,7 @@ static void curve25519_ifma(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25
 
 static struct curve25519_driver curve25519_ifma_drv = {
 	.mul = curve25519_ifma,
-	.mul_base = curve25519_base_mulx,
+	.mul_base = curve25519_base_ifma,
 	.alg = CURVE25519_KPP_ALG("curve25519-avx512ifma", 400, "x86"),
 };
 

@@ -245,54 +245,90 @@ IFMA_INLINE fe4 fe4_neg_lanes_wide(fe4 a, __mmask8 neg)
 	return r;
 }
 
-/* a^2 lane by lane: the cross products once, doubled. */
-IFMA_INLINE fe4 fe4_sq(fe4 a)
+/*
+ * a^2 lane by lane (limbs below 2^52), not carried: the ten cross
+ * products once, doubled (their high halves then count four times), the
+ * high columns first as in fe4_mul_add_wide.
+ */
+IFMA_INLINE fe4 fe4_sq_wide(fe4 a)
 {
 	const __m256i z = _mm256_setzero_si256();
-	__m256i lo0 = z, lo2 = z, lo4 = z, lo6 = z, lo8 = z;
-	__m256i hi1 = z, hi3 = z, hi5 = z, hi7 = z, hi9 = z;
-	__m256i xl1 = z, xl2 = z, xl3 = z, xl4 = z, xl5 = z, xl6 = z, xl7 = z;
-	__m256i xh2 = z, xh3 = z, xh4 = z, xh5 = z, xh6 = z, xh7 = z, xh8 = z;
-	__m256i t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
+	__m256i SL8 = z, SH8 = z, XL7 = z, XH7 = z, SL6 = z, SH6 = z, XL6 = z, XH6 = z;
+	__m256i XL5 = z, XH5 = z, SL4 = z, SH4 = z, XL4 = z, XH4 = z;
+	__m256i XL3 = z, XH3 = z, SL2 = z, SH2 = z, XL2 = z, XH2 = z, XL1 = z, XH1 = z;
+	__m256i SL0 = z, SH0 = z;
+	__m256i f0, f1, f2, f3, f4;
 	fe4 s;
 
-	FE4_MAC(lo0, hi1, a.l0, a.l0);
-	FE4_MAC(lo2, hi3, a.l1, a.l1);
-	FE4_MAC(lo4, hi5, a.l2, a.l2);
-	FE4_MAC(lo6, hi7, a.l3, a.l3);
-	FE4_MAC(lo8, hi9, a.l4, a.l4);
-	FE4_MAC(xl1, xh2, a.l0, a.l1);
-	FE4_MAC(xl2, xh3, a.l0, a.l2);
-	FE4_MAC(xl3, xh4, a.l0, a.l3);
-	FE4_MAC(xl3, xh4, a.l1, a.l2);
-	FE4_MAC(xl4, xh5, a.l0, a.l4);
-	FE4_MAC(xl4, xh5, a.l1, a.l3);
-	FE4_MAC(xl5, xh6, a.l1, a.l4);
-	FE4_MAC(xl5, xh6, a.l2, a.l3);
-	FE4_MAC(xl6, xh7, a.l2, a.l4);
-	FE4_MAC(xl7, xh8, a.l3, a.l4);
+#define SHL(x, n) _mm256_slli_epi64(x, n)
+#define ADD(x, y) _mm256_add_epi64(x, y)
+	FE4_MAC(SL8, SH8, a.l4, a.l4);
+	FE4_MAC(XL7, XH7, a.l3, a.l4);
+	FE4_MAC(SL6, SH6, a.l3, a.l3);
+	FE4_MAC(XL6, XH6, a.l2, a.l4);
+	FE4_MAC(XL5, XH5, a.l1, a.l4);
+	FE4_MAC(XL5, XH5, a.l2, a.l3);
+	FE4_MAC(SL4, SH4, a.l2, a.l2);
+	FE4_MAC(XL4, XH4, a.l0, a.l4);
+	FE4_MAC(XL4, XH4, a.l1, a.l3);
+	f4 = fe4_times19(SHL(SH8, 1));
+	f3 = fe4_times19(ADD(SL8, SHL(XH7, 2)));
+	f2 = fe4_times19(ADD(ADD(SHL(SH6, 1), SHL(XL7, 1)), SHL(XH6, 2)));
+	f1 = fe4_times19(ADD(ADD(SL6, SHL(XL6, 1)), SHL(XH5, 2)));
+	f0 = fe4_times19(ADD(ADD(SHL(SH4, 1), SHL(XL5, 1)), SHL(XH4, 2)));
+	FE4_MAC(XL3, XH3, a.l0, a.l3);
+	FE4_MAC(XL3, XH3, a.l1, a.l2);
+	FE4_MAC(SL2, SH2, a.l1, a.l1);
+	FE4_MAC(XL2, XH2, a.l0, a.l2);
+	FE4_MAC(XL1, XH1, a.l0, a.l1);
+	FE4_MAC(SL0, SH0, a.l0, a.l0);
+	s.l4 = ADD(ADD(ADD(SL4, SHL(XL4, 1)), SHL(XH3, 2)), f4);
+	s.l3 = ADD(ADD(ADD(SHL(SH2, 1), SHL(XL3, 1)), SHL(XH2, 2)), f3);
+	s.l2 = ADD(ADD(ADD(SL2, SHL(XL2, 1)), SHL(XH1, 2)), f2);
+	s.l1 = ADD(ADD(SHL(SH0, 1), SHL(XL1, 1)), f1);
+	s.l0 = ADD(SL0, f0);
+#undef SHL
+#undef ADD
+	return s;
+}
 
-	/* column k: squares lo + 2 * squares hi + 2 * cross lo + 4 * cross hi */
-	t0 = lo0;
-	t1 = _mm256_add_epi64(_mm256_slli_epi64(hi1, 1), _mm256_slli_epi64(xl1, 1));
-	t2 = _mm256_add_epi64(lo2, _mm256_add_epi64(_mm256_slli_epi64(xl2, 1), _mm256_slli_epi64(xh2, 2)));
-	t3 = _mm256_add_epi64(_mm256_slli_epi64(hi3, 1),
-			      _mm256_add_epi64(_mm256_slli_epi64(xl3, 1), _mm256_slli_epi64(xh3, 2)));
-	t4 = _mm256_add_epi64(lo4, _mm256_add_epi64(_mm256_slli_epi64(xl4, 1), _mm256_slli_epi64(xh4, 2)));
-	t5 = _mm256_add_epi64(_mm256_slli_epi64(hi5, 1),
-			      _mm256_add_epi64(_mm256_slli_epi64(xl5, 1), _mm256_slli_epi64(xh5, 2)));
-	t6 = _mm256_add_epi64(lo6, _mm256_add_epi64(_mm256_slli_epi64(xl6, 1), _mm256_slli_epi64(xh6, 2)));
-	t7 = _mm256_add_epi64(_mm256_slli_epi64(hi7, 1),
-			      _mm256_add_epi64(_mm256_slli_epi64(xl7, 1), _mm256_slli_epi64(xh7, 2)));
-	t8 = _mm256_add_epi64(lo8, _mm256_slli_epi64(xh8, 2));
-	t9 = _mm256_slli_epi64(hi9, 1);
+IFMA_INLINE fe4 fe4_sq(fe4 a)
+{
+	return fe4_carry(fe4_sq_wide(a));
+}
 
-	s.l0 = _mm256_add_epi64(t0, fe4_times19(t5));
-	s.l1 = _mm256_add_epi64(t1, fe4_times19(t6));
-	s.l2 = _mm256_add_epi64(t2, fe4_times19(t7));
-	s.l3 = _mm256_add_epi64(t3, fe4_times19(t8));
-	s.l4 = _mm256_add_epi64(t4, fe4_times19(t9));
-	return fe4_carry(s);
+/* The lanes selected by @neg become 2p - a, for a below 2p limb by limb (< 2^51 + 2^15). */
+IFMA_INLINE fe4 fe4_neg_lanes_2p(fe4 a, __mmask8 neg)
+{
+	const __m256i p0 = _mm256_set1_epi64x((long long)((1ULL << 52) - 38));
+	const __m256i pi = _mm256_set1_epi64x((long long)((1ULL << 52) - 2));
+	fe4 r;
+
+	r.l0 = _mm256_mask_sub_epi64(a.l0, neg, p0, a.l0);
+	r.l1 = _mm256_mask_sub_epi64(a.l1, neg, pi, a.l1);
+	r.l2 = _mm256_mask_sub_epi64(a.l2, neg, pi, a.l2);
+	r.l3 = _mm256_mask_sub_epi64(a.l3, neg, pi, a.l3);
+	r.l4 = _mm256_mask_sub_epi64(a.l4, neg, pi, a.l4);
+	return r;
+}
+
+/* 2^12 p limb by limb (limbs just below 2^63). */
+#define FE4_HUGEP0 ((1ULL << 63) - (19ULL << 12))
+#define FE4_HUGEPI ((1ULL << 63) - (1ULL << 12))
+
+/* 2^12 p - a for every lane, a below 2^63 - 2^17 limb by limb. */
+IFMA_INLINE fe4 fe4_neg_huge(fe4 a)
+{
+	const __m256i p0 = _mm256_set1_epi64x((long long)FE4_HUGEP0);
+	const __m256i pi = _mm256_set1_epi64x((long long)FE4_HUGEPI);
+	fe4 r;
+
+	r.l0 = _mm256_sub_epi64(p0, a.l0);
+	r.l1 = _mm256_sub_epi64(pi, a.l1);
+	r.l2 = _mm256_sub_epi64(pi, a.l2);
+	r.l3 = _mm256_sub_epi64(pi, a.l3);
+	r.l4 = _mm256_sub_epi64(pi, a.l4);
+	return r;
 }
 
 /* A constant with the same value (limbs v[0..4], radix 2^51) in every lane. */

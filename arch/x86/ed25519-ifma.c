@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Ed25519 (RFC 8032) with AVX-512 IFMA: the "ed25519-avx512ifma" sig.
+ * Requires: AVX512F, AVX512VL, AVX512IFMA (the point arithmetic), BMI2 and
+ * ADX (decoding, encoding and the final inversion, in fe25519-mulx.h).
+ *
+ * A point is one fe4 (fe25519-ifma.h) with its extended coordinates
+ * (X, Y, Z, T) in the four lanes, and each formula of Hisil, Wong, Carter
+ * and Dawson runs as two four-way multiplications:
+ *   addition of an affine (y - x, y + x, 2dxy) (a table entry, stored as
+ *   the lanes (y - x, y + x, 2dxy, 2)):
+ *     (A, B, C, D) = (Y - X, Y + X, T, Z) * (y - x, y + x, 2dxy, 2)
+ *     (E, H, F, G) = (B - A, B + A, D - C, D + C)
+ *     (X', Y', Z', T') = (E, G, F, E) * (F, H, G, H)
+ *   doubling:
+ *     (A, B, C, S) = (X, Y, Z, X + Y)^2
+ *     (E, H, F, G) = (S - A - B, -A - B, B - A - 2C, B - A)
+ *     then the same second multiplication.
+ *
+ * Signing and key generation ([k]B, k secret) use the comb of
+ * algs/ed25519-impl.h: 64 signed radix-16 digits, each term read from a
+ * row of eight multiples of 256^m B by masked blends over all eight
+ * entries (the sign applied by a masked negation); the odd and the even
+ * digits accumulate in two independent chains, joined at the end, so that
+ * the processor overlaps them.  No branch or address depends on the
+ * scalar.
+ *
+ * Verification ([s]B - [k]A, public) is the joint sliding-window
+ * double-and-add of ed25519-impl.h with the same tables (64 odd multiples
+ * of B, 16 odd multiples of A per public key) in lane form.
+ *
+ * Hashing, scalars modulo L, the verification policy and the key formats
+ * are the generic driver's (algs/ed25519.c).
+ */
+#include <pthread.h>
+#include <string.h>
+#include <rind/internal/sig.h>
+#include <rind/internal/testmgr.h>
+#include <rind/internal/util.h>
+#include "../../algs/ed25519.h"
+#include "../../algs/curve25519.h"
+#include "fe25519-mulx.h"
+#include "../../algs/ed25519-impl.h"
+#include "fe25519-ifma.h"
+
+/* ---- tables in lane form ------------------------------------------------- */
+
+struct ifma_tables {
+	fe4 base[ED_BASE_ROWS][ED_BASE_COLS];
+	fe4 bodd[ED_BODD];
+};
+
+static struct ifma_tables ifma_tab __attribute__((aligned(64)));
+static pthread_once_t ifma_tab_once = PTHREAD_ONCE_INIT;
+
+struct ifma_pre {
+	fe4 aodd[ED_AODD];
+};
+
+_Static_assert(sizeof(struct ifma_pre) <= ED25519_PRE_BYTES, "ed25519 precomputation too large");
+
+static void fe_to51(u64 h[5], const fe *f)
+{
+	u8 s[32];
+
+	fe_tobytes(s, f);
+	fe51_from_bytes(h, s);
+}
+
+/* (y - x, y + x, 2dxy, 2) of an affine point given as ge_precomp. */
+IFMA_TARGET
+static fe4 precomp_to_lanes(const ge_precomp *q)
+{
+	u64 ymx[5], ypx[5], xy2d[5], two[5] = { 2 };
+
+	fe_to51(ymx, &q->ymx);
+	fe_to51(ypx, &q->ypx);
+	fe_to51(xy2d, &q->xy2d);
+	return fe4_set(ymx, ypx, xy2d, two);
+}
+
+IFMA_TARGET
+static void ifma_tables_init(void)
+{
+	int m, j;
+
+	ed_tables();
+	for (m = 0; m < ED_BASE_ROWS; m++)
+		for (j = 0; j < ED_BASE_COLS; j++)
+			ifma_tab.base[m][j] = precomp_to_lanes(&ed_tab.base[m][j]);
+	for (j = 0; j < ED_BODD; j++)
+		ifma_tab.bodd[j] = precomp_to_lanes(&ed_tab.bodd[j]);
+}
+
+static inline void ifma_tables(void)
+{
+	pthread_once(&ifma_tab_once, ifma_tables_init);
+}
+
+/* ---- point formulas ------------------------------------------------------ */
+
+/* (X, Y, Z, T) = (0, 1, 1, 0) */
+IFMA_INLINE fe4 ge4_identity(void)
+{
+	u64 zero[5] = { 0 }, one[5] = { 1 };
+
+	return fe4_set(zero, one, one, zero);
+}
+
+/* The entry of the identity: (1, 1, 0, 2). */
+IFMA_INLINE fe4 ge4_identity_entry(void)
+{
+	u64 zero[5] = { 0 }, one[5] = { 1 }, two[5] = { 2 };
+
+	return fe4_set(one, one, zero, two);
+}
+
+/* The entry of -Q from that of Q: swap y - x and y + x, negate 2dxy. */
+IFMA_INLINE fe4 ge4_entry_neg(fe4 q)
+{
+	return fe4_neg_lanes_2p(fe4_permute(q, _MM_SHUFFLE(3, 2, 0, 1)), 0x4);
+}
+
+/* From (A, B, C, D) (wide) to the result (E F, G H, F G, E H) (wide). */
+IFMA_INLINE fe4 ge4_finish(fe4 w)
+{
+	/* (E, H, F, G) = (B - A, B + A, D - C, D + C) */
+	fe4 v = fe4_carry(fe4_add(fe4_swap_pairs(w), fe4_neg_lanes_wide(w, 0x5)));
+
+	return fe4_mul_wide(fe4_permute(v, _MM_SHUFFLE(0, 2, 3, 0)),	/* (E, G, F, E) */
+			    fe4_permute(v, _MM_SHUFFLE(1, 3, 1, 2)));	/* (F, H, G, H) */
+}
+
+/* p + q for a table entry q; p may be wide, so is the result. */
+IFMA_INLINE fe4 ge4_madd(fe4 p, fe4 q)
+{
+	/* (Y - X, Y + X, T, Z) = (Y, X, T, Z) + (-X, Y, 0, 0) */
+	fe4 m = fe4_blend(fe4_neg_lanes_wide(p, 0x1), fe4_zero(), 0xc);
+	fe4 l = fe4_carry(fe4_add(fe4_swap_pairs(p), m));
+
+	return ge4_finish(fe4_mul_wide(l, q));
+}
+
+/* 2p; p may be wide, so is the result. */
+IFMA_INLINE fe4 ge4_dbl(fe4 p)
+{
+	/* (X, Y, Z, X + Y) */
+	fe4 q = fe4_carry(fe4_add(fe4_permute(p, _MM_SHUFFLE(0, 2, 1, 0)),
+				  fe4_blend(fe4_zero(), fe4_permute(p, _MM_SHUFFLE(1, 1, 1, 1)), 0x8)));
+	fe4 w = fe4_sq_wide(q);			/* (A, B, C, S) */
+	fe4 a = fe4_permute(w, _MM_SHUFFLE(0, 0, 0, 0));
+	fe4 b = fe4_permute(w, _MM_SHUFFLE(1, 1, 1, 1));
+	fe4 c = fe4_permute(w, _MM_SHUFFLE(2, 2, 2, 2));
+	/* n = (A + B, A + B, A + 2C, A): what is subtracted from (S, 0, B, B) */
+	fe4 n = fe4_add(fe4_add(a, fe4_blend(fe4_zero(), b, 0x3)),
+			fe4_blend(fe4_zero(), fe4_add(c, c), 0x4));
+	fe4 u = fe4_blend(fe4_permute(w, _MM_SHUFFLE(1, 1, 0, 3)), fe4_zero(), 0x2);
+	/* (E, H, F, G) = (S - A - B, -A - B, B - A - 2C, B - A) */
+	fe4 v = fe4_carry(fe4_add(u, fe4_neg_huge(n)));
+
+	return fe4_mul_wide(fe4_permute(v, _MM_SHUFFLE(0, 2, 3, 0)),
+			    fe4_permute(v, _MM_SHUFFLE(1, 3, 1, 2)));
+}
+
+/* p + q for two points in extended coordinates (both may be wide). */
+IFMA_INLINE fe4 ge4_add(fe4 p, fe4 q)
+{
+	u64 one[5] = { 1 }, two[5] = { 2 }, d2[5];
+	fe4 k, r;
+
+	fe_to51(d2, &ed_tab.d2);
+	k = fe4_set(one, one, d2, two);
+	/* q's entry (Y - X, Y + X, 2dT, 2Z) */
+	r = fe4_carry(fe4_add(fe4_swap_pairs(q), fe4_blend(fe4_neg_lanes_wide(q, 0x1), fe4_zero(), 0xc)));
+	r = fe4_mul(r, k);
+	return ge4_madd(p, r);
+}
+
+/* The 51-bit limbs of lanes X, Y, Z to mulx field elements. */
+IFMA_TARGET
+static void ge4_to_xyz(fe *x, fe *y, fe *z, fe4 p)
+{
+	u64 h[5];
+
+	fe4_lane_get(h, p, 0);
+	fe51_to_u64(x->v, h);
+	fe4_lane_get(h, p, 1);
+	fe51_to_u64(y->v, h);
+	fe4_lane_get(h, p, 2);
+	fe51_to_u64(z->v, h);
+	memzero_explicit(h, sizeof(h));
+}
+
+/* ---- constant-time fixed-base multiplication ------------------------------ */
+
+/* b * 256^m * B for a digit b in [-8, 8]: all eight entries are read. */
+IFMA_INLINE fe4 ifma_select(int m, s8 b)
+{
+	u64 neg = (u64)(u8)b >> 7;
+	u64 babs = (u64)(u8)(b - (s8)((0 - (u8)neg) & ((u8)b << 1)));
+	fe4 t = ge4_identity_entry();
+	int j;
+
+	for (j = 0; j < ED_BASE_COLS; j++)
+		t = fe4_blend(t, ifma_tab.base[m][j], (__mmask8)((0 - ct_eq(babs, (u64)j + 1)) & 0xf));
+	return fe4_blend(t, ge4_entry_neg(t), (__mmask8)((0 - neg) & 0xf));
+}
+
+/* [k]B for a 32-byte little-endian k < 2^255, constant time. */
+IFMA_TARGET
+static fe4 ifma_scalarmult_base(const u8 k[32])
+{
+	s8 e[64];
+	s8 carry = 0;
+	fe4 odd, even;
+	int i;
+
+	for (i = 0; i < 32; i++) {
+		e[2 * i] = (s8)(k[i] & 15);
+		e[2 * i + 1] = (s8)(k[i] >> 4);
+	}
+	for (i = 0; i < 63; i++) {
+		e[i] = (s8)(e[i] + carry);
+		carry = (s8)((e[i] + 8) >> 4);
+		e[i] = (s8)(e[i] - (carry << 4));
+	}
+	e[63] = (s8)(e[63] + carry);
+
+	/* sum over odd i of e_i 16^(i-1) B, and over even i of e_i 16^i B */
+	odd = ge4_identity();
+	even = ge4_identity();
+	for (i = 0; i < 32; i++) {
+		odd = ge4_madd(odd, ifma_select(i, e[2 * i + 1]));
+		even = ge4_madd(even, ifma_select(i, e[2 * i]));
+	}
+	odd = ge4_dbl(ge4_dbl(ge4_dbl(ge4_dbl(odd))));
+	memzero_explicit(e, sizeof(e));
+	return ge4_add(odd, even);
+}
+
+IFMA_TARGET
+static void ifma_base_mul(u8 out[32], const u8 k[32])
+{
+	fe4 p;
+	fe x, y, z;
+
+	ifma_tables();
+	p = ifma_scalarmult_base(k);
+	ge4_to_xyz(&x, &y, &z, p);
+	ge_tobytes(out, &x, &y, &z);
+	memzero_explicit(&p, sizeof(p));
+	memzero_explicit(&x, sizeof(x));
+	memzero_explicit(&y, sizeof(y));
+	memzero_explicit(&z, sizeof(z));
+}
+
+/* X25519(k, 9) = u([k]B), u = (Z + Y) / (Z - Y). */
+IFMA_TARGET
+static void ifma_base_mul_mont(u8 out[32], const u8 k[32])
+{
+	u8 kc[32];
+	fe4 p;
+	fe x, y, z, n, d;
+
+	memcpy(kc, k, 32);
+	curve25519_clamp_secret(kc);
+	ifma_tables();
+	p = ifma_scalarmult_base(kc);
+	ge4_to_xyz(&x, &y, &z, p);
+	fe_add(&n, &z, &y);
+	fe_sub(&d, &z, &y);
+	fe_invert(&d, &d);
+	fe_mul(&n, &n, &d);
+	fe_tobytes(out, &n);
+	memzero_explicit(kc, sizeof(kc));
+	memzero_explicit(&p, sizeof(p));
+	memzero_explicit(&x, sizeof(x));
+	memzero_explicit(&y, sizeof(y));
+	memzero_explicit(&z, sizeof(z));
+	memzero_explicit(&n, sizeof(n));
+}
+
+void curve25519_base_ifma(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25519_KEY_SIZE])
+{
+	ifma_base_mul_mont(out, scalar);
+}
+
+/* ---- verification (public inputs, variable time) ------------------------- */
+
+IFMA_TARGET
+static int ifma_prepare(struct ed25519_pre *opaque, const u8 pub[32])
+{
+	struct ifma_pre *pre = (struct ifma_pre *)opaque;
+	ge_precomp aodd[ED_AODD];
+	ge_p3 a;
+	int err, j;
+
+	ifma_tables();
+	err = ge_frombytes(&a, pub);
+	if (err)
+		return err;
+	ge_odd_multiples(aodd, &a, ED_AODD);
+	for (j = 0; j < ED_AODD; j++)
+		pre->aodd[j] = precomp_to_lanes(&aodd[j]);
+	return 0;
+}
+
+IFMA_TARGET
+static void ifma_double_mul(u8 out[32], const struct ed25519_pre *opaque, const u8 s[32],
+			    const u8 h[32])
+{
+	const struct ifma_pre *pre = (const struct ifma_pre *)opaque;
+	s8 sd[256], hd[256];
+	fe x, y, z;
+	fe4 p;
+	int i;
+
+	ed_slide(sd, s, ED_BW);
+	ed_slide(hd, h, ED_AW);
+	for (i = 255; i >= 0 && !sd[i] && !hd[i]; i--)
+		;
+	p = ge4_identity();
+	for (; i >= 0; i--) {
+		p = ge4_dbl(p);
+		/* -[h]A: the digits of h are subtracted. */
+		if (hd[i] > 0)
+			p = ge4_madd(p, ge4_entry_neg(pre->aodd[hd[i] / 2]));
+		else if (hd[i] < 0)
+			p = ge4_madd(p, pre->aodd[-hd[i] / 2]);
+		if (sd[i] > 0)
+			p = ge4_madd(p, ifma_tab.bodd[sd[i] / 2]);
+		else if (sd[i] < 0)
+			p = ge4_madd(p, ge4_entry_neg(ifma_tab.bodd[-sd[i] / 2]));
+	}
+	ge4_to_xyz(&x, &y, &z, p);
+	ge_tobytes(out, &x, &y, &z);
+}
+
+/* ---- registration -------------------------------------------------------- */
+
+static struct ed25519_driver ed25519_ifma_drv = {
+	.base_mul = ifma_base_mul,
+	.base_mul_mont = ifma_base_mul_mont,
+	.prepare = ifma_prepare,
+	.double_mul = ifma_double_mul,
+	.alg = ED25519_SIG_ALG("ed25519-avx512ifma", 400, "x86"),
+};
+
+static int ed25519_ifma_mod_init(void)
+{
+	if (!rind_cpu_has(RIND_X86_AVX512F) || !rind_cpu_has(RIND_X86_AVX512VL) ||
+	    !rind_cpu_has(RIND_X86_AVX512IFMA) || !rind_cpu_has(RIND_X86_BMI2) ||
+	    !rind_cpu_has(RIND_X86_ADX))
+		return 0;
+	crypto_register_test(&ed25519_test_desc);
+	return crypto_register_sig(&ed25519_ifma_drv.alg);
+}
+
+module_init(ed25519_ifma_mod_init);
