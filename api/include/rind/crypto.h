@@ -18,5 +18,6 @@
 #include <rind/rng.h>
 #include <rind/kpp.h>
 #include <rind/sig.h>
+#include <rind/kem.h>
 
 #endif /* _RIND_CRYPTO_H */
