@@ -254,7 +254,7 @@ static void rd_teardown(void)
 }
 
 /* The whole log (malloc'd, NUL-terminated). */
-static char *rd_read_log(void)
+static __attribute__((unused)) char *rd_read_log(void)
 {
 	FILE *f = fopen(rd.log, "r");
 	char *buf = calloc(1, 1 << 20);
@@ -279,7 +279,7 @@ static struct rind_client *rd_client(void)
 }
 
 /* Run a shell command line (printf format); its exit status, -1 if killed. */
-static int rd_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int rd_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2), unused));
 static int rd_sh(const char *fmt, ...)
 {
 	char cmd[4096];

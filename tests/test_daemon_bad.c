@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rindd under bad input: truncated frames, oversized lengths, random bytes,
+ * valid protobuf with missing or wrong-type fields, unknown keys,
+ * wrong-size fields, clients that disconnect mid-request or never read.
+ * Each case gets its error (or, for framing errors, ERR_FRAME and a closed
+ * connection) while a well-behaved client keeps signing and sealing
+ * concurrently without a single failure.
+ */
+#include <sys/mman.h>
+
+#include "test_daemon.h"
+
+/* ---- the well-behaved client, in its own process ---- */
+
+struct good {
+	pid_t pid;
+	int stop[2];
+};
+
+struct good_counts {
+	long ok, failed;
+};
+
+static struct good_counts *gc;
+
+static void good_start(struct good *g)
+{
+	struct rind_client *c = rd_client();
+
+	ck_assert_int_eq(rind_client_create_key(c, "good-ed", "ed25519", false, NULL), 0);
+	ck_assert_int_eq(rind_client_create_key(c, "good-aes", "aes-256-gcm", false, NULL), 0);
+	rind_client_close(c);
+	gc = mmap(NULL, sizeof(*gc), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert(gc != MAP_FAILED);
+	ck_assert_int_eq(pipe(g->stop), 0);
+	fflush(NULL);
+	g->pid = fork();
+	ck_assert_int_ge(g->pid, 0);
+	if (g->pid == 0) {
+		struct rind_client *u = rind_client_connect(rd.sock);
+		uint8_t pub[32], *p, *q;
+		size_t n, m;
+		long i;
+
+		close(g->stop[1]);
+		if (!u)
+			_exit(1);
+		rind_client_set_timeout(u, 10000);
+		if (rind_client_get_public(u, "good-ed", RIND_CLIENT_RAW, &p, &n) || n != 32)
+			_exit(2);
+		memcpy(pub, p, 32);
+		free(p);
+		for (i = 0;; i++) {
+			struct pollfd pfd = { .fd = g->stop[0], .events = POLLIN };
+			char msg[64];
+			int ok = 0;
+
+			if (poll(&pfd, 1, 0) == 1)
+				break;
+			snprintf(msg, sizeof(msg), "good %ld", i);
+			if (!rind_client_sign(u, "good-ed", msg, strlen(msg), &p, &n)) {
+				ok = n == 64 && !rind_ed25519_verify(p, msg, strlen(msg), pub);
+				free(p);
+			}
+			if (ok && !rind_client_seal(u, "good-aes", msg, strlen(msg), NULL, 0, &p, &n)) {
+				ok = !rind_client_open(u, "good-aes", p, n, NULL, 0, &q, &m) &&
+				     m == strlen(msg) && !memcmp(q, msg, m);
+				if (m || q)
+					free(q);
+				free(p);
+			} else {
+				ok = 0;
+			}
+			if (ok) {
+				gc->ok++;
+			} else {
+				if (!gc->failed)
+					fprintf(stderr, "good client: %s\n", rind_client_last_error(u));
+				gc->failed++;
+			}
+		}
+		rind_client_close(u);
+		_exit(0);
+	}
+	close(g->stop[0]);
+	/* Let it make progress before the abuse starts. */
+	for (int i = 0; i < 1000 && gc->ok < 3; i++)
+		rd_sleep_ms(2);
+}
+
+static void good_stop(struct good *g)
+{
+	long before = gc->ok;
+	int st;
+
+	/* It must still be making progress after the abuse. */
+	for (int i = 0; i < 2000 && gc->ok < before + 3; i++)
+		rd_sleep_ms(2);
+	close(g->stop[1]);
+	st = rd_wait_child(g->pid, 15000);
+	ck_assert_msg(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "good client exit %d", st);
+	ck_assert_msg(gc->failed == 0, "the well-behaved client saw %ld failures (%ld ok)", gc->failed,
+		      gc->ok);
+	ck_assert_msg(gc->ok > before, "the well-behaved client stalled (%ld ok)", gc->ok);
+	printf("  well-behaved client: %ld sign+seal+open rounds, 0 failures\n", gc->ok);
+	munmap(gc, sizeof(*gc));
+	/* And the daemon is alive. */
+	ck_assert_int_eq(kill(rd.pid, 0), 0);
+}
+
+/* ---- raw connections ---- */
+
+static int raw_connect(void)
+{
+	int fd = rd_try_connect(rd.sock);
+	struct timeval tv = { 10, 0 };
+
+	ck_assert_int_ge(fd, 0);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	return fd;
+}
+
+/*
+ * Read one response (NULL on EOF/error/timeout).  The caller frees it with
+ * rind__response__free_unpacked.
+ */
+static Rind__Response *raw_response(int fd)
+{
+	uint8_t *payload;
+	uint32_t plen;
+	Rind__Response *r;
+
+	if (rind_frame_read(fd, 64u << 20, &payload, &plen))
+		return NULL;
+	r = rind__response__unpack(NULL, plen, payload);
+	free(payload);
+	return r;
+}
+
+/* 1 if the daemon closes @fd (EOF) within 10 s, after any responses. */
+static int raw_closed(int fd)
+{
+	uint8_t buf[4096];
+
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+
+		if (r == 0)
+			return 1;
+		if (r < 0)
+			return errno == ECONNRESET;
+	}
+}
+
+static int raw_send(int fd, const void *p, size_t n)
+{
+	return rind_frame_write_raw(fd, p, n);
+}
+
+static int send_req(int fd, Rind__Request *req)
+{
+	return rind_frame_write(fd, &req->base);
+}
+
+/* Send @req, expect a response with @id and @status; return its error text check. */
+static void expect_status(int fd, Rind__Request *req, int status, const char *what)
+{
+	Rind__Response *r;
+
+	ck_assert_int_eq(send_req(fd, req), 0);
+	r = raw_response(fd);
+	ck_assert_msg(r != NULL, "%s: no response", what);
+	ck_assert_msg(r->id == req->id, "%s: id %llu, want %llu", what, (unsigned long long)r->id,
+		      (unsigned long long)req->id);
+	ck_assert_msg((int)r->status == status, "%s: status %s (%s), want %s", what,
+		      rind_status_name(r->status), r->error, rind_status_name(status));
+	if (status)
+		ck_assert_msg(r->error && *r->error, "%s: no error message", what);
+	rind__response__free_unpacked(r, NULL);
+}
+
+START_TEST(test_oversized_frame)
+{
+	struct good g;
+	static const uint32_t lens[] = { 0xffffffffu, 0x7fffffffu, (1u << 20) + 1, 64u << 20 };
+	unsigned int i;
+
+	good_start(&g);
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		int fd = raw_connect();
+		uint8_t hdr[4];
+		Rind__Response *r;
+
+		rind_frame_put_len(hdr, lens[i]);
+		ck_assert_int_eq(raw_send(fd, hdr, 4), 0);
+		r = raw_response(fd);
+		ck_assert_msg(r != NULL, "length %u: no ERR_FRAME response", lens[i]);
+		ck_assert_int_eq(r->status, RIND__STATUS__ERR_FRAME);
+		ck_assert_uint_eq(r->id, 0);
+		ck_assert_msg(r->error && *r->error, "ERR_FRAME has a message");
+		rind__response__free_unpacked(r, NULL);
+		ck_assert_msg(raw_closed(fd), "length %u: connection closed", lens[i]);
+		close(fd);
+	}
+	/* A smaller --max-frame is honoured too: restart with 4 KiB. */
+	good_stop(&g);
+	rd_stop(SIGTERM);
+	ck_assert_int_eq(rd_start_args(NULL, "--max-frame", "4K", "--threads", "2", (char *)NULL), 0);
+	{
+		struct rind_client *c = rd_client();
+		static uint8_t big[8192];
+		uint8_t *p;
+		size_t n;
+
+		ck_assert_int_eq(rind_client_create_key(c, "ed", "ed25519", false, NULL), 0);
+		ck_assert_int_eq(rind_client_sign(c, "ed", big, 1000, &p, &n), 0);
+		free(p);
+		ck_assert_int_eq(rind_client_sign(c, "ed", big, sizeof(big), &p, &n), -EPROTO);
+		ck_assert_int_eq(rind_client_sign(c, "ed", big, 1000, &p, &n), 0);	/* reconnects */
+		free(p);
+		rind_client_close(c);
+	}
+}
+END_TEST
+
+START_TEST(test_truncated_frames)
+{
+	struct good g;
+	Rind__Request req = RIND__REQUEST__INIT;
+	Rind__Sign s = RIND__SIGN__INIT;
+	uint8_t *frame;
+	size_t flen, cut;
+
+	good_start(&g);
+	s.name = (char *)"good-ed";
+	s.message.data = (uint8_t *)"hello";
+	s.message.len = 5;
+	req.id = 7;
+	req.op_case = RIND__REQUEST__OP_SIGN;
+	req.sign = &s;
+	frame = rind_frame_pack_alloc(&req.base, &flen);
+	ck_assert(frame != NULL);
+	/* Every cut of a valid frame, then end of stream: no response, closed. */
+	for (cut = 1; cut < flen; cut++) {
+		int fd = raw_connect();
+
+		ck_assert_int_eq(raw_send(fd, frame, cut), 0);
+		shutdown(fd, SHUT_WR);
+		ck_assert_msg(raw_closed(fd), "cut at %zu: connection closed", cut);
+		close(fd);
+	}
+	/* A whole frame after a truncated one on another connection still works. */
+	{
+		int fd = raw_connect();
+
+		expect_status(fd, &req, RIND__STATUS__OK, "whole frame");
+		/* Header promising 100 bytes, 10 sent, then close while the daemon waits. */
+		uint8_t hdr[4];
+
+		rind_frame_put_len(hdr, 100);
+		ck_assert_int_eq(raw_send(fd, hdr, 4), 0);
+		ck_assert_int_eq(raw_send(fd, frame, 10), 0);
+		close(fd);
+	}
+	free(frame);
+	printf("truncated: %zu cuts of a %zu-byte frame\n", flen - 1, flen);
+	good_stop(&g);
+}
+END_TEST
+
+START_TEST(test_random_bytes)
+{
+	struct good g;
+	struct rt_rng rng;
+	int i, closed = 0, answered = 0;
+
+	good_start(&g);
+	rt_rng_seed(&rng, 0x5eed);
+	for (i = 0; i < 300; i++) {
+		int fd = raw_connect();
+		uint8_t buf[600];
+		uint32_t len = 1 + rt_rand_range(&rng, 500);
+		Rind__Response *r;
+
+		rt_fill(&rng, buf + 4, len);
+		if (i % 3 == 0) {
+			/* Unframed garbage: the first 4 bytes are a random length too. */
+			rt_fill(&rng, buf, 4);
+			ck_assert_int_eq(raw_send(fd, buf, len + 4), 0);
+			shutdown(fd, SHUT_WR);
+		} else {
+			rind_frame_put_len(buf, len);
+			ck_assert_int_eq(raw_send(fd, buf, len + 4), 0);
+			shutdown(fd, SHUT_WR);
+		}
+		/* Whatever came back must be well-formed responses, then EOF. */
+		while ((r = raw_response(fd)) != NULL) {
+			answered++;
+			rind__response__free_unpacked(r, NULL);
+		}
+		closed++;
+		close(fd);
+	}
+	printf("random: 300 connections of random bytes (%d responses), all closed\n", answered);
+	ck_assert_int_eq(closed, 300);
+	good_stop(&g);
+}
+END_TEST
+
+START_TEST(test_missing_and_wrong_fields)
+{
+	struct good g;
+	Rind__Request req = RIND__REQUEST__INIT;
+	Rind__Sign s = RIND__SIGN__INIT;
+	Rind__CreateKey ck = RIND__CREATE_KEY__INIT;
+	Rind__Seal se = RIND__SEAL__INIT;
+	Rind__Response *r;
+	int fd;
+
+	good_start(&g);
+	fd = raw_connect();
+	/* No operation at all. */
+	req.id = 1;
+	expect_status(fd, &req, RIND__STATUS__ERR_UNSUPPORTED, "no op");
+	/* Sign without a name. */
+	req.id = 2;
+	req.op_case = RIND__REQUEST__OP_SIGN;
+	req.sign = &s;
+	expect_status(fd, &req, RIND__STATUS__ERR_INVALID, "sign without name");
+	/* Create without an algorithm, then with a bad name. */
+	req.id = 3;
+	req.op_case = RIND__REQUEST__OP_CREATE_KEY;
+	req.create_key = &ck;
+	ck.name = (char *)"x";
+	ck.algorithm = (char *)"";
+	ck_assert_int_eq(send_req(fd, &req), 0);
+	r = raw_response(fd);
+	ck_assert(r && r->id == 3 && r->status != RIND__STATUS__OK);
+	rind__response__free_unpacked(r, NULL);
+	req.id = 4;
+	ck.name = (char *)"../etc/passwd";
+	ck.algorithm = (char *)"ed25519";
+	expect_status(fd, &req, RIND__STATUS__ERR_INVALID, "bad key name");
+	req.id = 5;
+	ck.name = (char *)".hidden";
+	expect_status(fd, &req, RIND__STATUS__ERR_INVALID, "name starting with a dot");
+	req.id = 6;
+	ck.name = (char *)"x";
+	ck.algorithm = (char *)"rot13";
+	expect_status(fd, &req, RIND__STATUS__ERR_UNSUPPORTED, "unknown algorithm");
+	/* Seal without a name: */
+	req.id = 7;
+	req.op_case = RIND__REQUEST__OP_SEAL;
+	req.seal = &se;
+	expect_status(fd, &req, RIND__STATUS__ERR_INVALID, "seal without name");
+	/* Pipelined: the connection is still fine. */
+	req.id = 8;
+	s.name = (char *)"good-ed";
+	req.op_case = RIND__REQUEST__OP_SIGN;
+	req.sign = &s;
+	expect_status(fd, &req, RIND__STATUS__OK, "sign after errors");
+	close(fd);
+
+	/*
+	 * Wrong wire types: field 16 (sign) as a varint; field 1 (id) as
+	 * length-delimited; a Sign whose name (field 1) is a varint.  These do
+	 * not parse: ERR_FRAME and the connection closes.
+	 */
+	{
+		static const uint8_t bad1[] = { 0x80, 0x01, 0x05 };
+		static const uint8_t bad2[] = { 0x0a, 0x01, 0x00 };
+		static const uint8_t bad3[] = { 0x08, 0x09, 0x82, 0x01, 0x02, 0x08, 0x05 };
+		static const uint8_t bad4[] = { 0x08 };	/* tag without its value */
+		const uint8_t *bad[] = { bad1, bad2, bad3, bad4 };
+		size_t blen[] = { sizeof(bad1), sizeof(bad2), sizeof(bad3), sizeof(bad4) };
+		unsigned int i;
+
+		for (i = 0; i < 4; i++) {
+			uint8_t buf[16];
+
+			fd = raw_connect();
+			rind_frame_put_len(buf, (uint32_t)blen[i]);
+			memcpy(buf + 4, bad[i], blen[i]);
+			ck_assert_int_eq(raw_send(fd, buf, blen[i] + 4), 0);
+			r = raw_response(fd);
+			ck_assert_msg(r != NULL, "wrong-type case %u: a response", i);
+			ck_assert_msg(r->status == RIND__STATUS__ERR_FRAME, "case %u: %s", i,
+				      rind_status_name(r->status));
+			rind__response__free_unpacked(r, NULL);
+			ck_assert_msg(raw_closed(fd), "case %u: connection closed", i);
+			close(fd);
+		}
+	}
+	good_stop(&g);
+}
+END_TEST
+
+START_TEST(test_unknown_keys_and_sizes)
+{
+	struct good g;
+	struct rind_client *c;
+	uint8_t *p, *box, sig[64] = { 0 };
+	size_t n, bl;
+
+	good_start(&g);
+	c = rd_client();
+	ck_assert_int_eq(rind_client_create_key(c, "xx", "x25519", false, NULL), 0);
+	ck_assert_int_eq(rind_client_sign(c, "missing-key", "m", 1, &p, &n), -ENOENT);
+	ck_assert_msg(strstr(rind_client_last_error(c), "missing-key"), "'%s'",
+		      rind_client_last_error(c));
+	ck_assert_int_eq(rind_client_seal(c, "missing-key", "m", 1, NULL, 0, &p, &n), -ENOENT);
+	ck_assert_int_eq(rind_client_open(c, "missing-key", sig, 40, NULL, 0, &p, &n), -ENOENT);
+	ck_assert_int_eq(rind_client_derive(c, "missing-key", sig, 32, &p, &n), -ENOENT);
+	ck_assert_int_eq(rind_client_delete_key(c, "missing-key"), -ENOENT);
+	ck_assert_int_eq(rind_client_get_public(c, "missing-key", RIND_CLIENT_PEM, &p, &n), -ENOENT);
+
+	/* Wrong sizes: sealed boxes shorter than nonce+tag, truncated, signatures. */
+	ck_assert_int_eq(rind_client_open(c, "good-aes", sig, 27, NULL, 0, &p, &n), -EINVAL);
+	ck_assert_int_eq(rind_client_open(c, "good-aes", sig, 0, NULL, 0, &p, &n), -EINVAL);
+	ck_assert_int_eq(rind_client_seal(c, "good-aes", "hello", 5, NULL, 0, &box, &bl), 0);
+	ck_assert_int_eq(rind_client_open(c, "good-aes", box, bl - 1, NULL, 0, &p, &n), -EBADMSG);
+	box[0] ^= 1;	/* the nonce */
+	ck_assert_int_eq(rind_client_open(c, "good-aes", box, bl, NULL, 0, &p, &n), -EBADMSG);
+	free(box);
+	ck_assert_int_eq(rind_client_verify(c, "good-ed", "m", 1, sig, 10), -EINVAL);
+	ck_assert_int_eq(rind_client_verify(c, "good-ed", "m", 1, sig, 65), -EINVAL);
+	ck_assert_int_eq(rind_client_verify(c, "good-ed", "m", 1, sig, 64), -EBADMSG);
+	ck_assert_int_eq(rind_client_derive(c, "xx", sig, 31, &p, &n), -EINVAL);
+	ck_assert_int_eq(rind_client_derive(c, "xx", sig, 32, &p, &n), -EINVAL);	/* small order */
+	/* The wrong key type for the operation. */
+	ck_assert_int_eq(rind_client_sign(c, "good-aes", "m", 1, &p, &n), -EINVAL);
+	ck_assert_int_eq(rind_client_seal(c, "good-ed", "m", 1, NULL, 0, &p, &n), -EINVAL);
+	ck_assert_int_eq(rind_client_derive(c, "good-ed", sig, 32, &p, &n), -EINVAL);
+	/* Imports of the wrong size. */
+	ck_assert_int_eq(rind_client_import_key(c, "short", "aes-256-gcm", sig, 16, RIND_CLIENT_RAW,
+						false, NULL), -EINVAL);
+	ck_assert_int_eq(rind_client_import_key(c, "short", "ed25519", sig, 31, RIND_CLIENT_RAW,
+						false, NULL), -EINVAL);
+	rind_client_close(c);
+	good_stop(&g);
+}
+END_TEST
+
+START_TEST(test_disconnect_mid_request)
+{
+	struct good g;
+	Rind__Request req = RIND__REQUEST__INIT;
+	Rind__Sign s = RIND__SIGN__INIT;
+	uint8_t *frame, *many;
+	size_t flen, i;
+	int round;
+
+	good_start(&g);
+	s.name = (char *)"good-ed";
+	s.message.data = (uint8_t *)"bye";
+	s.message.len = 3;
+	req.op_case = RIND__REQUEST__OP_SIGN;
+	req.sign = &s;
+	req.id = 1;
+	frame = rind_frame_pack_alloc(&req.base, &flen);
+	many = malloc(flen * 500);
+	ck_assert(frame && many);
+	for (i = 0; i < 500; i++)
+		memcpy(many + i * flen, frame, flen);
+	for (round = 0; round < 30; round++) {
+		int fd = raw_connect();
+
+		/* 500 pipelined requests, then gone before reading any answer. */
+		ck_assert_int_eq(raw_send(fd, many, round % 2 ? flen * 500 : flen * 250 + flen / 2), 0);
+		if (round % 3 == 0) {
+			struct linger l = { 1, 0 };	/* RST instead of FIN */
+
+			setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+		}
+		close(fd);
+	}
+	free(frame);
+	free(many);
+	good_stop(&g);
+}
+END_TEST
+
+static long rss_kib(pid_t pid)
+{
+	char path[64], line[256];
+	long kib = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %ld", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+START_TEST(test_never_reads_responses)
+{
+	struct good g;
+	Rind__Request req = RIND__REQUEST__INIT;
+	Rind__Seal s = RIND__SEAL__INIT;
+	static uint8_t pt[60000];
+	uint8_t *frame;
+	size_t flen, sent = 0;
+	long rss0, rss1;
+	uint64_t t0, last_progress;
+	int fd, fl;
+
+	good_start(&g);
+	rss0 = rss_kib(rd.pid);
+	s.name = (char *)"good-aes";
+	s.plaintext.data = pt;
+	s.plaintext.len = sizeof(pt);
+	req.op_case = RIND__REQUEST__OP_SEAL;
+	req.seal = &s;
+	req.id = 42;
+	frame = rind_frame_pack_alloc(&req.base, &flen);
+	ck_assert(frame != NULL);
+	fd = raw_connect();
+	fl = fcntl(fd, F_GETFL);
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	/* Push 60 KB seal requests and never read: the daemon must stop reading. */
+	t0 = last_progress = rd_now_ms();
+	while (rd_now_ms() - t0 < 6000 && rd_now_ms() - last_progress < 1500) {
+		ssize_t r = send(fd, frame + (sent % flen), flen - (sent % flen), MSG_NOSIGNAL);
+
+		if (r > 0) {
+			sent += (size_t)r;
+			last_progress = rd_now_ms();
+		} else {
+			ck_assert_msg(r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK),
+				      "send: %s", strerror(errno));
+			rd_sleep_ms(5);
+		}
+	}
+	rss1 = rss_kib(rd.pid);
+	printf("never-reads: %zu MB of requests accepted before the daemon stopped reading; "
+	       "daemon RSS %ld -> %ld KiB\n", sent >> 20, rss0, rss1);
+	ck_assert_msg(rd_now_ms() - last_progress >= 1500,
+		      "the daemon kept reading %zu bytes from a client that never reads", sent);
+	ck_assert_msg(sent < (256u << 20), "%zu bytes accepted", sent);
+	ck_assert_msg(rss1 < 0 || rss0 < 0 || rss1 - rss0 < 256 * 1024,
+		      "daemon memory grew from %ld to %ld KiB", rss0, rss1);
+	close(fd);
+	free(frame);
+	good_stop(&g);
+}
+END_TEST
+
+static Suite *daemon_bad_suite(void)
+{
+	Suite *s = suite_create("daemon_bad");
+	TCase *tc = tcase_create("bad input");
+
+	tcase_add_checked_fixture(tc, rd_setup, rd_teardown);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_oversized_frame);
+	tcase_add_test(tc, test_truncated_frames);
+	tcase_add_test(tc, test_random_bytes);
+	tcase_add_test(tc, test_missing_and_wrong_fields);
+	tcase_add_test(tc, test_unknown_keys_and_sizes);
+	tcase_add_test(tc, test_disconnect_mid_request);
+	tcase_add_test(tc, test_never_reads_responses);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+RIND_TEST_MAIN(daemon_bad_suite)
