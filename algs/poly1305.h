@@ -41,7 +41,7 @@ struct poly1305_state {
 	u64 s[2];		/* s, added at the end */
 	u32 arch_ready;		/* arch[] holds this r's precomputation */
 	u32 reserved;
-	u64 arch[24];		/* implementation-private: powers of r */
+	u64 arch[28];		/* implementation-private: powers of r */
 };
 
 /*

@@ -10,7 +10,9 @@
  * across lanes: lane j accumulates blocks j, j + L, j + 2L, ... by Horner's
  * rule with r^L (L = 4 lanes of 26-bit limbs with VPMULUDQ for AVX2, L = 8
  * lanes of 44-bit limbs with VPMADD52LUQ/HUQ for IFMA); the last group
- * multiplies lane j by r^(L - j) instead, and the lanes are summed.  The
+ * multiplies lane j by r^(L - j) instead, and the lanes are summed.  Long
+ * inputs run two such accumulators side by side, stepping by r^2L, so two
+ * independent multiplication chains overlap.  The
  * accumulator enters and leaves in radix 2^64, so every driver shares the
  * state layout of algs/poly1305.h; the powers of r are computed once per
  * key and kept in the state.  Constant time: no branch or index depends on
@@ -27,11 +29,13 @@ typedef poly1305_u128 u128;
 #define M44 0xfffffffffffull
 #define M42 0x3ffffffffffull
 
-#define ARCH_AVX2	1	/* arch[]: r^4, r^2, r^3, r^1 as [limb 0..4][lane 0..3] */
-#define ARCH_IFMA	2	/* arch[]: r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1 as [limb 0..2][lane 0..7] */
+#define ARCH_AVX2	1	/* arch[]: r^4, r^2, r^3, r^1 as [limb 0..4][lane 0..3],
+				   then r^8 at [20..24] */
+#define ARCH_IFMA	2	/* arch[]: r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1 as [limb 0..2][lane 0..7],
+				   then r^16 at [24..26] */
 
-#define AVX2_MIN_BLOCKS	16
-#define IFMA_MIN_BLOCKS	16
+#define AVX2_MIN_BLOCKS	40
+#define IFMA_MIN_BLOCKS	20
 
 /* ---- scalar ---- */
 
@@ -126,8 +130,13 @@ static void avx2_precompute(struct poly1305_state *st)
 		for (k = 0; k < 5; k++)
 			st->arch[k * 4 + lane] = l[k];
 	}
+	mul44(pw[7], pw[3], pw[3]);
+	to26(l, pw[7]);
+	for (k = 0; k < 5; k++)
+		st->arch[20 + k] = l[k];
 	st->arch_ready = ARCH_AVX2;
 	memzero_explicit(pw, sizeof(pw));
+	memzero_explicit(l, sizeof(l));
 }
 
 #define AVX2 __attribute__((target("avx2,bmi2,adx")))
@@ -244,18 +253,93 @@ static AVX2 void avx2_blocks4(struct poly1305_state *st, const u8 *src, size_t n
 	_mm256_zeroupper();
 }
 
+/*
+ * nblocks: a multiple of 8, at least 16.  Two independent accumulators of
+ * four lanes (blocks 8k + 0..3 and 8k + 4..7) step by r^8, so that two
+ * multiplication chains overlap; the last step multiplies the first by
+ * r^4 times the per-lane powers, the second by the powers alone.
+ */
+static AVX2 void avx2_blocks8(struct poly1305_state *st, const u8 *src, size_t nblocks,
+			      u32 padbit)
+{
+	const __m256i hibit = _mm256_set1_epi64x((long long)padbit << 24);
+	__m256i ha[5], hb[5], m[5], r[5], s[5], f[5], fs[5], fa[5], fsa[5], r4[5], s4[5];
+	u64 a[3], l[5], c;
+	u128 t;
+	int k;
+
+	to44(a, st->h[0], st->h[1], st->h[2]);
+	to26(l, a);
+	for (k = 0; k < 5; k++) {
+		ha[k] = _mm256_setr_epi64x((long long)l[k], 0, 0, 0);
+		hb[k] = _mm256_setzero_si256();
+		r[k] = _mm256_set1_epi64x((long long)st->arch[20 + k]);	/* r^8 */
+		s[k] = ADD(r[k], _mm256_slli_epi64(r[k], 2));
+		f[k] = _mm256_loadu_si256((const __m256i *)&st->arch[k * 4]);
+		fs[k] = ADD(f[k], _mm256_slli_epi64(f[k], 2));
+		r4[k] = _mm256_set1_epi64x((long long)st->arch[k * 4]);		/* r^4 */
+		s4[k] = ADD(r4[k], _mm256_slli_epi64(r4[k], 2));
+		fa[k] = f[k];
+	}
+	avx2_mul(fa, r4, s4);
+	for (k = 0; k < 5; k++)
+		fsa[k] = ADD(fa[k], _mm256_slli_epi64(fa[k], 2));
+
+	for (; nblocks > 8; nblocks -= 8, src += 128) {
+		avx2_load(src, hibit, m);
+		for (k = 0; k < 5; k++)
+			ha[k] = ADD(ha[k], m[k]);
+		avx2_load(src + 64, hibit, m);
+		for (k = 0; k < 5; k++)
+			hb[k] = ADD(hb[k], m[k]);
+		avx2_mul(ha, r, s);
+		avx2_mul(hb, r, s);
+	}
+	avx2_load(src, hibit, m);
+	for (k = 0; k < 5; k++)
+		ha[k] = ADD(ha[k], m[k]);
+	avx2_load(src + 64, hibit, m);
+	for (k = 0; k < 5; k++)
+		hb[k] = ADD(hb[k], m[k]);
+	avx2_mul(ha, fa, fsa);
+	avx2_mul(hb, f, fs);
+
+	for (k = 0; k < 5; k++)
+		l[k] = hsum(ADD(ha[k], hb[k]));
+	/* carry the lane sums (each limb below 2^30) into 26-bit limbs */
+	c = l[0] >> 26; l[0] &= M26; l[1] += c;
+	c = l[1] >> 26; l[1] &= M26; l[2] += c;
+	c = l[2] >> 26; l[2] &= M26; l[3] += c;
+	c = l[3] >> 26; l[3] &= M26; l[4] += c;
+	c = l[4] >> 26; l[4] &= M26; l[0] += c * 5;
+	c = l[0] >> 26; l[0] &= M26; l[1] += c;
+	t = (u128)l[0] + ((u128)l[1] << 26) + ((u128)l[2] << 52);
+	st->h[0] = (u64)t;
+	t >>= 64;
+	t += ((u128)l[3] << 14) + ((u128)l[4] << 40);
+	st->h[1] = (u64)t;
+	st->h[2] = (u64)(t >> 64);
+	_mm256_zeroupper();
+}
+
 static AVX2 void poly1305_blocks_avx2(struct poly1305_state *st, const u8 *src, size_t nblocks,
 				      u32 padbit)
 {
-	size_t n4;
+	size_t n;
 
 	if (nblocks >= AVX2_MIN_BLOCKS) {
 		if (st->arch_ready != ARCH_AVX2)
 			avx2_precompute(st);
-		n4 = nblocks & ~(size_t)3;
-		avx2_blocks4(st, src, n4, padbit);
-		src += n4 * POLY1305_BLOCK_SIZE;
-		nblocks -= n4;
+		n = nblocks & ~(size_t)7;
+		avx2_blocks8(st, src, n, padbit);
+		src += n * POLY1305_BLOCK_SIZE;
+		nblocks -= n;
+		if (nblocks >= 4) {
+			n = nblocks & ~(size_t)3;
+			avx2_blocks4(st, src, n, padbit);
+			src += n * POLY1305_BLOCK_SIZE;
+			nblocks -= n;
+		}
 	}
 	poly1305_blocks_core(st, src, nblocks, padbit);
 }
@@ -266,15 +350,19 @@ static void ifma_precompute(struct poly1305_state *st)
 {
 	/* lane order of the loaded blocks: 0, 4, 1, 5, 2, 6, 3, 7 */
 	static const int pow_of_lane[8] = { 8, 4, 7, 3, 6, 2, 5, 1 };
-	u64 pw[8][3];
+	u64 pw[8][3], r16[3];
 	int lane, k;
 
 	powers44(st, pw, 8);
 	for (lane = 0; lane < 8; lane++)
 		for (k = 0; k < 3; k++)
 			st->arch[k * 8 + lane] = pw[pow_of_lane[lane] - 1][k];
+	mul44(r16, pw[7], pw[7]);
+	for (k = 0; k < 3; k++)
+		st->arch[24 + k] = r16[k];
 	st->arch_ready = ARCH_IFMA;
 	memzero_explicit(pw, sizeof(pw));
+	memzero_explicit(r16, sizeof(r16));
 }
 
 #define IFMA __attribute__((target("avx512f,avx512vl,avx512ifma,bmi2,adx")))
@@ -392,18 +480,86 @@ static IFMA void ifma_blocks8(struct poly1305_state *st, const u8 *src, size_t n
 	_mm256_zeroupper();
 }
 
+/*
+ * nblocks: a multiple of 16, at least 32.  Two independent accumulators of
+ * eight lanes each (blocks 16k + 0..7 and 16k + 8..15) step by r^16, so
+ * two multiplication chains overlap; the last step multiplies the first
+ * by r^8 times the per-lane powers, the second by the powers alone.
+ */
+static IFMA void ifma_blocks16(struct poly1305_state *st, const u8 *src, size_t nblocks,
+			       u32 padbit)
+{
+	const __m512i hibit = _mm512_set1_epi64((long long)padbit << 40);
+	__m512i ha[3], hb[3], ma[3], mb[3], r[3], s[3], f[3], fs[3], fa[3], fsa[3], r8[3], s8[3];
+	u64 a[3], c;
+	int k;
+
+	to44(a, st->h[0], st->h[1], st->h[2]);
+	for (k = 0; k < 3; k++) {
+		ha[k] = _mm512_maskz_set1_epi64(1, (long long)a[k]);
+		hb[k] = _mm512_setzero_si512();
+		r[k] = _mm512_set1_epi64((long long)st->arch[24 + k]);	/* r^16 */
+		s[k] = times20(r[k]);
+		f[k] = _mm512_loadu_si512((const void *)&st->arch[k * 8]);
+		fs[k] = times20(f[k]);
+		r8[k] = _mm512_set1_epi64((long long)st->arch[k * 8]);	/* r^8 */
+		s8[k] = times20(r8[k]);
+		fa[k] = f[k];
+	}
+	ifma_mul(fa, r8, s8);
+	for (k = 0; k < 3; k++)
+		fsa[k] = times20(fa[k]);
+
+	for (; nblocks > 16; nblocks -= 16, src += 256) {
+		ifma_load(src, hibit, ma);
+		ifma_load(src + 128, hibit, mb);
+		for (k = 0; k < 3; k++) {
+			ha[k] = _mm512_add_epi64(ha[k], ma[k]);
+			hb[k] = _mm512_add_epi64(hb[k], mb[k]);
+		}
+		ifma_mul(ha, r, s);
+		ifma_mul(hb, r, s);
+	}
+	ifma_load(src, hibit, ma);
+	ifma_load(src + 128, hibit, mb);
+	for (k = 0; k < 3; k++) {
+		ha[k] = _mm512_add_epi64(ha[k], ma[k]);
+		hb[k] = _mm512_add_epi64(hb[k], mb[k]);
+	}
+	ifma_mul(ha, fa, fsa);
+	ifma_mul(hb, f, fs);
+
+	/* sum both accumulators' lanes (limbs below 2^45 each) and carry */
+	for (k = 0; k < 3; k++)
+		a[k] = (u64)_mm512_reduce_add_epi64(_mm512_add_epi64(ha[k], hb[k]));
+	c = a[0] >> 44; a[0] &= M44; a[1] += c;
+	c = a[1] >> 44; a[1] &= M44; a[2] += c;
+	c = a[2] >> 42; a[2] &= M42; a[0] += c * 5;
+	c = a[0] >> 44; a[0] &= M44; a[1] += c;
+	from44(st, a[0], a[1], a[2]);
+	_mm256_zeroupper();
+}
+
 static IFMA void poly1305_blocks_ifma(struct poly1305_state *st, const u8 *src, size_t nblocks,
 				      u32 padbit)
 {
-	size_t n8;
+	size_t n;
 
 	if (nblocks >= IFMA_MIN_BLOCKS) {
 		if (st->arch_ready != ARCH_IFMA)
 			ifma_precompute(st);
-		n8 = nblocks & ~(size_t)7;
-		ifma_blocks8(st, src, n8, padbit);
-		src += n8 * POLY1305_BLOCK_SIZE;
-		nblocks -= n8;
+		if (nblocks >= 32) {
+			n = nblocks & ~(size_t)15;
+			ifma_blocks16(st, src, n, padbit);
+			src += n * POLY1305_BLOCK_SIZE;
+			nblocks -= n;
+		}
+		if (nblocks >= 8) {
+			n = nblocks & ~(size_t)7;
+			ifma_blocks8(st, src, n, padbit);
+			src += n * POLY1305_BLOCK_SIZE;
+			nblocks -= n;
+		}
 	}
 	poly1305_blocks_core(st, src, nblocks, padbit);
 }
