@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Suite "mlkem": the kem type with ML-KEM-512/768/1024 (FIPS 203) and the
+ * X25519MLKEM768 hybrid, over every implementation.
+ *
+ *  - Wycheproof, every case of every file, for each parameter set:
+ *    mlkem_*_keygen_seed_test.json (ek and dk from the 64-byte seed),
+ *    mlkem_*_encaps_test.json (deterministic encapsulation with m; keys
+ *    of the wrong length are -EINVAL, keys failing the modulus check
+ *    -EKEYREJECTED), mlkem_*_test.json (decapsulation from the seed,
+ *    including implicit rejection and the Strcmp cases),
+ *    mlkem_*_semi_expanded_decaps_test.json (decapsulation with the
+ *    expanded dk: corrupted hash or ek -EKEYREJECTED, wrong lengths
+ *    -EINVAL);
+ *  - random round trips, implicit rejection of a modified ciphertext,
+ *    key export and re-import (expanded and seed);
+ *  - x25519mlkem768: round trip, and its layout against
+ *    draft-ietf-tls-ecdhe-mlkem (ML-KEM-768 part first, X25519 part
+ *    second in the key share, ciphertext and secret), checked against
+ *    "mlkem768" and rind_curve25519;
+ *  - wrong usage: sizes (-EINVAL), missing keys (-ENOKEY), small export
+ *    buffers (-ENOSPC).
+ */
+#include <rind/kem.h>
+#include <rind/kpp.h>
+#include "testutil.h"
+
+typedef char drivers_t[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
+
+#define REQ(drv, c)								\
+	do {									\
+		if (!(c))							\
+			ck_abort_msg("%s: %s:%d: failed: %s", drv, __FILE__, __LINE__, #c); \
+	} while (0)
+#define REQ_EQ(drv, a, b)							\
+	do {									\
+		long long _a = (long long)(a), _b = (long long)(b);		\
+		if (_a != _b)							\
+			ck_abort_msg("%s: %s:%d: %s == %s: %lld != %lld", drv,	\
+				     __FILE__, __LINE__, #a, #b, _a, _b);	\
+	} while (0)
+#define REQ_MEM(drv, tc, a, b, n)						\
+	do {									\
+		if (memcmp(a, b, n))						\
+			ck_abort_msg("%s: %s:%d: tcId %d: %s differs", drv,	\
+				     __FILE__, __LINE__, (int)(tc), #a);	\
+	} while (0)
+
+static const char *const mlkem_names[] = { "mlkem512", "mlkem768", "mlkem1024" };
+static const char *const mlkem_bits[] = { "512", "768", "1024" };
+
+static struct crypto_kem *alloc_drv(const char *drv)
+{
+	struct crypto_kem *tfm = crypto_alloc_kem(drv, 0, 0);
+
+	ck_assert_msg(!IS_ERR_OR_NULL(tfm), "%s: alloc failed (%ld)", drv, PTR_ERR(tfm));
+	ck_assert_str_eq(crypto_kem_driver_name(tfm), drv);
+	return tfm;
+}
+
+/* A hex field that may be absent (invalid cases): an empty buffer then. */
+static u8 *opt_hex(json_t *t, const char *key, size_t *len)
+{
+	if (!json_object_get(t, key)) {
+		*len = 0;
+		return calloc(1, 1);
+	}
+	return rt_wp_hex(t, key, len);
+}
+
+static json_t *load(int i, const char *what, char *file, size_t filesz)
+{
+	snprintf(file, filesz, "mlkem_%s_%s.json", mlkem_bits[i], what);
+	return rt_wp_load(file);
+}
+
+/* ---- Wycheproof ------------------------------------------------------- */
+
+static void wp_keygen(int pi, const char *drv)
+{
+	char file[64];
+	json_t *root = load(pi, "keygen_seed_test", file, sizeof(file)), *g, *t;
+	size_t gi, ti;
+	int ran = 0;
+
+	if (!root)
+		return;
+	json_array_foreach(json_object_get(root, "testGroups"), gi, g) {
+		json_array_foreach(json_object_get(g, "tests"), ti, t) {
+			int tc = (int)json_integer_value(json_object_get(t, "tcId"));
+			size_t sl, el, dl;
+			u8 *seed = opt_hex(t, "seed", &sl), *ek = opt_hex(t, "ek", &el);
+			u8 *dk = opt_hex(t, "dk", &dl), *buf = malloc(dl + el + 64);
+			struct crypto_kem *tfm = alloc_drv(drv);
+			int err = crypto_kem_set_privkey(tfm, seed, (unsigned int)sl);
+
+			if (rt_wp_result(t) == 1) {
+				REQ_EQ(drv, err, 0);
+				REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, buf, (unsigned int)el), el);
+				REQ_MEM(drv, tc, buf, ek, el);
+				REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, buf, (unsigned int)dl), dl);
+				REQ_MEM(drv, tc, buf, dk, dl);
+				REQ_EQ(drv, crypto_kem_export_seed(tfm, buf, 64), 64);
+				REQ_MEM(drv, tc, buf, seed, 64);
+			} else {
+				REQ(drv, err < 0);
+			}
+			crypto_free_kem(tfm);
+			free(seed);
+			free(ek);
+			free(dk);
+			free(buf);
+			ran++;
+		}
+	}
+	rt_report(file, drv, ran, 0);
+	json_decref(root);
+}
+
+static void wp_encaps(int pi, const char *drv)
+{
+	char file[64];
+	json_t *root = load(pi, "encaps_test", file, sizeof(file)), *g, *t;
+	size_t gi, ti;
+	int ran = 0;
+
+	if (!root)
+		return;
+	json_array_foreach(json_object_get(root, "testGroups"), gi, g) {
+		json_array_foreach(json_object_get(g, "tests"), ti, t) {
+			int tc = (int)json_integer_value(json_object_get(t, "tcId"));
+			size_t el, ml, cl, kl;
+			u8 *ek = opt_hex(t, "ek", &el), *m = opt_hex(t, "m", &ml);
+			u8 *c = opt_hex(t, "c", &cl), *k = opt_hex(t, "K", &kl);
+			struct crypto_kem *tfm = alloc_drv(drv);
+			unsigned int cts = crypto_kem_ciphertextsize(tfm);
+			u8 *ct = malloc(cts), ss[32];
+			int err = crypto_kem_set_pubkey(tfm, ek, (unsigned int)el);
+
+			if (rt_wp_result(t) == 1) {
+				REQ_EQ(drv, err, 0);
+				REQ_EQ(drv, crypto_kem_encapsulate_m(tfm, m, (unsigned int)ml, ct, cts,
+								     ss, sizeof(ss)), 0);
+				REQ_EQ(drv, cl, cts);
+				REQ_MEM(drv, tc, ct, c, cl);
+				REQ_MEM(drv, tc, ss, k, 32);
+			} else {
+				/* Wrong length: -EINVAL; not reduced mod q: -EKEYREJECTED. */
+				REQ_EQ(drv, err, el != crypto_kem_pubkeysize(tfm) ? -EINVAL : -EKEYREJECTED);
+				REQ_EQ(drv, crypto_kem_encapsulate_m(tfm, m, (unsigned int)ml, ct, cts,
+								     ss, sizeof(ss)), -ENOKEY);
+			}
+			crypto_free_kem(tfm);
+			free(ek);
+			free(m);
+			free(c);
+			free(k);
+			free(ct);
+			ran++;
+		}
+	}
+	rt_report(file, drv, ran, 0);
+	json_decref(root);
+}
+
+/* mlkem_*_test.json (key from "seed") and the semi-expanded file (from "dk"). */
+static void wp_decaps(int pi, const char *drv, bool expanded)
+{
+	char file[64];
+	json_t *root = load(pi, expanded ? "semi_expanded_decaps_test" : "test", file, sizeof(file));
+	json_t *g, *t;
+	size_t gi, ti;
+	int ran = 0, rejections = 0;
+
+	if (!root)
+		return;
+	json_array_foreach(json_object_get(root, "testGroups"), gi, g) {
+		json_array_foreach(json_object_get(g, "tests"), ti, t) {
+			int tc = (int)json_integer_value(json_object_get(t, "tcId"));
+			size_t sl, cl, kl;
+			u8 *key = opt_hex(t, expanded ? "dk" : "seed", &sl);
+			u8 *c = opt_hex(t, "c", &cl), *k = opt_hex(t, "K", &kl), ss[32];
+			struct crypto_kem *tfm = alloc_drv(drv);
+			unsigned int cts = crypto_kem_ciphertextsize(tfm);
+			int err = crypto_kem_set_privkey(tfm, key, (unsigned int)sl);
+
+			if (!err)
+				err = crypto_kem_decapsulate(tfm, c, (unsigned int)cl, ss, sizeof(ss));
+			if (rt_wp_result(t) == 1) {
+				REQ_EQ(drv, err, 0);
+				REQ_EQ(drv, kl, 32);
+				REQ_MEM(drv, tc, ss, k, 32);
+			} else if (sl != crypto_kem_privkeysize(tfm) && sl != crypto_kem_seedsize(tfm)) {
+				REQ_EQ(drv, err, -EINVAL);
+			} else if (cl != cts) {
+				REQ_EQ(drv, err, -EINVAL);
+			} else {
+				REQ_EQ(drv, err, -EKEYREJECTED);
+			}
+			if (rt_wp_has_flag(t, "Strcmp"))
+				rejections++;
+			crypto_free_kem(tfm);
+			free(key);
+			free(c);
+			free(k);
+			ran++;
+		}
+	}
+	rt_report(file, drv, ran, 0);
+	if (rejections)
+		printf("  %s: %d Strcmp (implicit rejection) cases\n", file, rejections);
+	json_decref(root);
+}
+
+START_TEST(test_wycheproof)
+{
+	drivers_t d;
+	int n = rt_impls(mlkem_names[_i], "kem", d, RT_MAX_IMPLS), i;
+
+	for (i = 0; i < n; i++) {
+		wp_keygen(_i, d[i]);
+		wp_encaps(_i, d[i]);
+		wp_decaps(_i, d[i], false);
+		wp_decaps(_i, d[i], true);
+	}
+}
+END_TEST
+
+/* ---- round trips ------------------------------------------------------ */
+
+static void round_trips(const char *drv, struct rt_rng *rng, int count)
+{
+	struct crypto_kem *tfm = alloc_drv(drv), *pub = alloc_drv(drv), *priv = alloc_drv(drv);
+	unsigned int eks = crypto_kem_pubkeysize(tfm), dks = crypto_kem_privkeysize(tfm);
+	unsigned int cts = crypto_kem_ciphertextsize(tfm), sss = crypto_kem_sharedsecretsize(tfm);
+	unsigned int seeds = crypto_kem_seedsize(tfm);
+	u8 *ek = malloc(eks), *dk = malloc(dks), *ct = malloc(cts);
+	u8 seed[128], seed2[128], ss[64], ss2[64], ss3[64];
+	int i;
+
+	for (i = 0; i < count; i++) {
+		if (i & 1) {
+			rt_fill(rng, seed, seeds);
+			REQ_EQ(drv, crypto_kem_set_privkey(tfm, seed, seeds), 0);
+			REQ_EQ(drv, crypto_kem_export_seed(tfm, seed2, sizeof(seed2)), seeds);
+			REQ(drv, !memcmp(seed, seed2, seeds));
+		} else {
+			REQ_EQ(drv, crypto_kem_generate_key(tfm), 0);
+		}
+		REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, ek, eks), eks);
+		REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, dk, dks), dks);
+		REQ_EQ(drv, crypto_kem_set_pubkey(pub, ek, eks), 0);
+		REQ_EQ(drv, crypto_kem_set_privkey(priv, dk, dks), 0);
+		/* A key set from its expanded form has no seed. */
+		REQ_EQ(drv, crypto_kem_export_seed(priv, seed2, sizeof(seed2)), -ENOKEY);
+		REQ_EQ(drv, crypto_kem_encapsulate(pub, ct, cts, ss, sss), 0);
+		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss2, sss), 0);
+		REQ(drv, !memcmp(ss, ss2, sss));
+		REQ_EQ(drv, crypto_kem_decapsulate(priv, ct, cts, ss3, sss), 0);
+		REQ(drv, !memcmp(ss, ss3, sss));
+		/* A public-key-only tfm cannot decapsulate. */
+		REQ_EQ(drv, crypto_kem_decapsulate(pub, ct, cts, ss3, sss), -ENOKEY);
+		/* Any change of the ML-KEM ciphertext: another (pseudo-random) secret. */
+		ct[rt_rand_range(rng, cts - (strstr(drv, "x25519") ? 32 : 0))] ^=
+			(u8)(1u << rt_rand_range(rng, 8));
+		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss2, sss), 0);
+		REQ(drv, memcmp(ss, ss2, 32));
+		REQ_EQ(drv, crypto_kem_decapsulate(priv, ct, cts, ss3, sss), 0);
+		REQ(drv, !memcmp(ss2, ss3, sss));
+	}
+	free(ek);
+	free(dk);
+	free(ct);
+	crypto_free_kem(tfm);
+	crypto_free_kem(pub);
+	crypto_free_kem(priv);
+}
+
+START_TEST(test_round_trip)
+{
+	static const char *const names[] = { "mlkem512", "mlkem768", "mlkem1024", "x25519mlkem768" };
+	struct rt_rng rng;
+	drivers_t d;
+	int n = rt_impls(names[_i], "kem", d, RT_MAX_IMPLS), i;
+
+	rt_rng_seed(&rng, 0x6d6c6b656d00 + (u64)_i);
+	for (i = 0; i < n; i++) {
+		round_trips(d[i], &rng, 20);
+		rt_report(names[_i], d[i], 20, 0);
+	}
+}
+END_TEST
+
+/* ---- x25519mlkem768 layout ---------------------------------------------- */
+
+START_TEST(test_hybrid_layout)
+{
+	struct crypto_kem *ml = crypto_alloc_kem("mlkem768", 0, 0);
+	struct rt_rng rng;
+	drivers_t d;
+	int n = rt_impls("x25519mlkem768", "kem", d, RT_MAX_IMPLS), i, j;
+
+	ck_assert(!IS_ERR(ml));
+	rt_rng_seed(&rng, 0x11ec);
+	for (i = 0; i < n; i++) {
+		const char *drv = d[i];
+		struct crypto_kem *tfm = alloc_drv(drv), *peer = alloc_drv(drv);
+		u8 seed[96], m[64], pk[1216], mpk[1184], xpk[32], ct[1120], mct[1088];
+		u8 ss[64], mss[32], xss[32], ss2[64], dk[2432], mdk[2400];
+
+		REQ_EQ(drv, crypto_kem_pubkeysize(tfm), 1216);
+		REQ_EQ(drv, crypto_kem_ciphertextsize(tfm), 1120);
+		REQ_EQ(drv, crypto_kem_sharedsecretsize(tfm), 64);
+		REQ_EQ(drv, crypto_kem_seedsize(tfm), 96);
+		REQ_EQ(drv, crypto_kem_privkeysize(tfm), 2432);
+		REQ_EQ(drv, crypto_kem_encapsizeof_m(tfm), 64);
+		for (j = 0; j < 8; j++) {
+			rt_fill(&rng, seed, sizeof(seed));
+			rt_fill(&rng, m, sizeof(m));
+			/* Client share = ML-KEM-768 ek || X25519 public key. */
+			REQ_EQ(drv, crypto_kem_set_privkey(tfm, seed, 96), 0);
+			REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, pk, sizeof(pk)), 1216);
+			REQ_EQ(drv, crypto_kem_set_privkey(ml, seed, 64), 0);
+			REQ_EQ(drv, crypto_kem_export_pubkey(ml, RIND_KEY_RAW, mpk, sizeof(mpk)), 1184);
+			REQ(drv, !memcmp(pk, mpk, 1184));
+			REQ_EQ(drv, rind_curve25519_generate_public(xpk, seed + 64), 0);
+			REQ(drv, !memcmp(pk + 1184, xpk, 32));
+			/* Expanded private key = ML-KEM dk || X25519 secret. */
+			REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, dk, sizeof(dk)), 2432);
+			REQ_EQ(drv, crypto_kem_export_privkey(ml, RIND_KEY_RAW, mdk, sizeof(mdk)), 2400);
+			REQ(drv, !memcmp(dk, mdk, 2400) && !memcmp(dk + 2400, seed + 64, 32));
+			/* Server share = ML-KEM ct || X25519 ephemeral public key. */
+			REQ_EQ(drv, crypto_kem_set_pubkey(peer, pk, sizeof(pk)), 0);
+			REQ_EQ(drv, crypto_kem_encapsulate_m(peer, m, 64, ct, sizeof(ct), ss, sizeof(ss)), 0);
+			REQ_EQ(drv, crypto_kem_encapsulate_m(ml, m, 32, mct, sizeof(mct), mss, sizeof(mss)), 0);
+			REQ(drv, !memcmp(ct, mct, 1088));
+			REQ_EQ(drv, rind_curve25519_generate_public(xpk, m + 32), 0);
+			REQ(drv, !memcmp(ct + 1088, xpk, 32));
+			/* Shared secret = ML-KEM K || X25519(eph, client). */
+			REQ_EQ(drv, rind_curve25519(xss, m + 32, pk + 1184), 0);
+			REQ(drv, !memcmp(ss, mss, 32) && !memcmp(ss + 32, xss, 32));
+			REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, sizeof(ct), ss2, sizeof(ss2)), 0);
+			REQ(drv, !memcmp(ss, ss2, 64));
+		}
+		/* A small-order X25519 share is refused (all-zero secret). */
+		memset(ct + 1088, 0, 32);
+		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, sizeof(ct), ss2, sizeof(ss2)), -EINVAL);
+		memset(pk + 1184, 0, 32);
+		REQ_EQ(drv, crypto_kem_set_pubkey(peer, pk, sizeof(pk)), 0);
+		REQ_EQ(drv, crypto_kem_encapsulate(peer, ct, sizeof(ct), ss, sizeof(ss)), -EINVAL);
+		rt_report("x25519mlkem768 layout", drv, 8, 0);
+		crypto_free_kem(tfm);
+		crypto_free_kem(peer);
+	}
+	crypto_free_kem(ml);
+}
+END_TEST
+
+/* ---- wrong usage ---------------------------------------------------------- */
+
+START_TEST(test_bad_usage)
+{
+	static const char *const names[] = { "mlkem512", "mlkem768", "mlkem1024", "x25519mlkem768" };
+	drivers_t d;
+	int n = rt_impls(names[_i], "kem", d, RT_MAX_IMPLS), i;
+
+	for (i = 0; i < n; i++) {
+		const char *drv = d[i];
+		struct crypto_kem *tfm = alloc_drv(drv);
+		unsigned int eks = crypto_kem_pubkeysize(tfm), dks = crypto_kem_privkeysize(tfm);
+		unsigned int cts = crypto_kem_ciphertextsize(tfm), sss = crypto_kem_sharedsecretsize(tfm);
+		unsigned int seeds = crypto_kem_seedsize(tfm), ms = crypto_kem_encapsizeof_m(tfm);
+		u8 *buf = calloc(1, dks + 64), *ct = calloc(1, cts + 1), ss[64], m[64] = { 0 };
+
+		/* No key yet. */
+		REQ_EQ(drv, crypto_kem_encapsulate(tfm, ct, cts, ss, sss), -ENOKEY);
+		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss, sss), -ENOKEY);
+		REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, buf, eks), -ENOKEY);
+		REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, buf, dks), -ENOKEY);
+		/* Key lengths. */
+		REQ_EQ(drv, crypto_kem_set_pubkey(tfm, buf, eks - 1), -EINVAL);
+		REQ_EQ(drv, crypto_kem_set_pubkey(tfm, buf, eks + 1), -EINVAL);
+		REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, seeds - 1), -EINVAL);
+		REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks + 1), -EINVAL);
+		REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, 0), -EINVAL);
+		REQ_EQ(drv, crypto_kem_set_privkey(tfm, NULL, seeds), -EINVAL);
+		/* An all-zero expanded key has the wrong H(ek). */
+		REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks), -EKEYREJECTED);
+		REQ_EQ(drv, crypto_kem_generate_key(tfm), 0);
+		/* Buffer sizes. */
+		REQ_EQ(drv, crypto_kem_encapsulate(tfm, ct, cts - 1, ss, sss), -EINVAL);
+		REQ_EQ(drv, crypto_kem_encapsulate(tfm, ct, cts, ss, sss - 1), -EINVAL);
+		REQ_EQ(drv, crypto_kem_encapsulate(tfm, NULL, cts, ss, sss), -EINVAL);
+		REQ_EQ(drv, crypto_kem_encapsulate_m(tfm, m, ms - 1, ct, cts, ss, sss), -EINVAL);
+		REQ_EQ(drv, crypto_kem_encapsulate(tfm, ct, cts + 1, ss, sss), 0);
+		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts - 1, ss, sss), -EINVAL);
+		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts + 1, ss, sss), -EINVAL);
+		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss, sss - 1), -EINVAL);
+		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss, sss), 0);
+		/* Export. */
+		REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, buf, eks - 1), -ENOSPC);
+		REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, buf, dks - 1), -ENOSPC);
+		REQ_EQ(drv, crypto_kem_export_seed(tfm, buf, seeds - 1), -ENOSPC);
+		REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_JWK, buf, dks), -EINVAL);
+		/* A failed set leaves the key in place. */
+		REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, buf, eks), eks);
+		memset(buf + 384, 0xff, 3);	/* a coefficient 4095 >= q */
+		REQ_EQ(drv, crypto_kem_set_pubkey(tfm, buf, eks), -EKEYREJECTED);
+		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss, sss), 0);
+		free(buf);
+		free(ct);
+		crypto_free_kem(tfm);
+	}
+	REQ(names[_i], IS_ERR(crypto_alloc_kem("mlkem2048", 0, 0)));
+	REQ_EQ(names[_i], PTR_ERR(crypto_alloc_kem("mlkem2048", 0, 0)), -ENOENT);
+	REQ_EQ(names[_i], crypto_has_kem(names[_i], 0, 0), 1);
+}
+END_TEST
+
+static Suite *mlkem_suite(void)
+{
+	Suite *s = suite_create("mlkem");
+	TCase *tc = tcase_create("mlkem");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_wycheproof, 0, 3);
+	tcase_add_loop_test(tc, test_round_trip, 0, 4);
+	tcase_add_test(tc, test_hybrid_layout);
+	tcase_add_loop_test(tc, test_bad_usage, 0, 4);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+RIND_TEST_MAIN(mlkem_suite)
