@@ -119,7 +119,7 @@ $(O)/librind-client.a: $(CLIENT_OBJS)
 ifneq ($(DAEMON_SRCS),)
 all: $(O)/rindd
 $(O)/rindd: $(DAEMON_OBJS) $(O)/librind.a
-	$(call say,LD,$@)$(CC) -o $@ $(DAEMON_OBJS) $(O)/librind.a $(DAEMON_LIBS)
+	$(call say,LD,$@)$(CC) $(CFLAGS) -pthread -o $@ $(DAEMON_OBJS) $(O)/librind.a $(DAEMON_LIBS)
 endif
 
 ifneq ($(CLIENT_LIB_SRCS),)
@@ -146,7 +146,7 @@ $(O)/tests/%: tests/%.c $(O)/tests/testutil.o $(O)/librind.a $(ALL_HEADERS) test
 $(O)/tests/test_daemon%: tests/test_daemon%.c $(O)/tests/testutil.o $(O)/librind-client.a $(O)/librind.a \
 		$(O)/rindd $(O)/rind $(ALL_HEADERS) $(DAEMON_HEADERS) tests/testutil.h
 	@mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) $(DAEMON_CFLAGS) -Ialgs -DRIND_BUILD_DIR='"$(CURDIR)/$(O)"' -o $@ $< \
+	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) $(DAEMON_CFLAGS) -Ialgs -DRIND_BUILD_DIR='"$(abspath $(O))"' -o $@ $< \
 		$(O)/tests/testutil.o $(O)/librind-client.a $(O)/librind.a $(TEST_LIBS) $(PROTO_LIBS)
 
 test-build: $(TEST_BINS) $(O)/rind
@@ -266,6 +266,16 @@ install: all
 	ln -sf librind.so.$(VERSION) $(DESTDIR)$(LIBDIR)/librind.so.$(VERSION_MAJOR)
 	ln -sf librind.so.$(VERSION) $(DESTDIR)$(LIBDIR)/librind.so
 	install -m 755 $(O)/rind $(DESTDIR)$(BINDIR)/rind
+ifneq ($(DAEMON_SRCS),)
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)$(PREFIX)/lib/tmpfiles.d \
+		$(DESTDIR)$(PREFIX)/lib/sysusers.d $(DESTDIR)$(PREFIX)/share/dbus-1/system.d
+	install -m 755 $(O)/rindd $(DESTDIR)$(BINDIR)/rindd
+	sed 's|/usr/local/bin/rindd|$(BINDIR)/rindd|' systemd/rindd.service > $(DESTDIR)$(PREFIX)/lib/systemd/system/rindd.service
+	install -m 644 systemd/rindd.socket $(DESTDIR)$(PREFIX)/lib/systemd/system/rindd.socket
+	install -m 644 systemd/rindd.tmpfiles $(DESTDIR)$(PREFIX)/lib/tmpfiles.d/rindd.conf
+	install -m 644 systemd/rindd.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/rindd.conf
+	install -m 644 systemd/org.rind.KeyService1.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.rind.KeyService1.conf
+endif
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 		-e 's|@VERSION@|$(VERSION)|' scripts/rind.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/rind.pc
 
@@ -273,6 +283,9 @@ uninstall:
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/rind
 	rm -f $(DESTDIR)$(LIBDIR)/librind.a $(DESTDIR)$(LIBDIR)/librind.so* \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/rind.pc $(DESTDIR)$(BINDIR)/rind
+	rm -f $(DESTDIR)$(BINDIR)/rindd $(DESTDIR)$(PREFIX)/lib/systemd/system/rindd.service \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system/rindd.socket $(DESTDIR)$(PREFIX)/lib/tmpfiles.d/rindd.conf \
+		$(DESTDIR)$(PREFIX)/lib/sysusers.d/rindd.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.rind.KeyService1.conf
 
 clean:
 	rm -rf $(O)

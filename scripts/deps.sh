@@ -6,7 +6,8 @@ set -eu
 
 native="make gcc clang binutils pkg-config check libsubunit-dev libjansson-dev libssl-dev
 	libsodium-dev gcc-aarch64-linux-gnu qemu-user valgrind
-	liburing-dev libprotobuf-c-dev protobuf-c-compiler libsystemd-dev dbus"
+	liburing-dev libprotobuf-c-dev protobuf-c-compiler libsystemd-dev dbus dbus-daemon dbus-bin
+	systemd util-linux"
 # arm64 test dependencies, static, for the qemu run of the unit tests.
 cross="check:arm64 libjansson-dev:arm64 libssl-dev:arm64 libsodium-dev:arm64"
 
