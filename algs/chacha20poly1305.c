@@ -94,7 +94,8 @@ void rind_chachapoly_seal(u32 state[CHACHA_STATE_WORDS], chacha_crypt_fn crypt,
 		crypt(state, buf, buf, CHACHA_BLOCK_SIZE + len);
 		if (len)
 			memcpy(dst, buf + CHACHA_BLOCK_SIZE, len);
-		memzero_explicit(buf + POLY1305_KEY_SIZE, sizeof(buf) - POLY1305_KEY_SIZE);
+		memzero_explicit(buf + POLY1305_KEY_SIZE,
+				 CHACHA_BLOCK_SIZE - POLY1305_KEY_SIZE + len);
 	} else {
 		memset(buf, 0, POLY1305_KEY_SIZE);
 		crypt(state, buf, buf, POLY1305_KEY_SIZE);
@@ -142,13 +143,13 @@ int rind_chachapoly_open(u32 state[CHACHA_STATE_WORDS], chacha_crypt_fn crypt,
 		if (len)
 			memset(dst, 0, len);
 		if (small)
-			memzero_explicit(buf, sizeof(buf));
+			memzero_explicit(buf, CHACHA_BLOCK_SIZE + len);
 		return -EBADMSG;
 	}
 	if (small) {
 		if (len)
 			memcpy(dst, buf + CHACHA_BLOCK_SIZE, len);
-		memzero_explicit(buf, sizeof(buf));
+		memzero_explicit(buf, CHACHA_BLOCK_SIZE + len);
 	} else {
 		crypt(state, dst, src, len);
 	}
