@@ -987,9 +987,9 @@ static struct rsa_tfm_ctx *sig_ctx(struct crypto_sig *tfm)
 }
 
 /* The hash is the second argument of the name: "pkcs1(rsa,sha256)". */
-int rsa_sig_init(struct crypto_sig *tfm)
+int rsa_ctx_init_from_name(struct rsa_tfm_ctx *ctx, const char *name)
 {
-	const char *name = crypto_sig_alg_name(tfm), *comma = strchr(name, ',');
+	const char *comma = strchr(name, ',');
 	char hash[CRYPTO_MAX_ALG_NAME];
 	size_t len;
 
@@ -1000,7 +1000,12 @@ int rsa_sig_init(struct crypto_sig *tfm)
 		return -EINVAL;
 	memcpy(hash, comma + 1, len - 1);
 	hash[len - 1] = 0;
-	return rsa_ctx_init(sig_ctx(tfm), hash);
+	return rsa_ctx_init(ctx, hash);
+}
+
+int rsa_sig_init(struct crypto_sig *tfm)
+{
+	return rsa_ctx_init_from_name(sig_ctx(tfm), crypto_sig_alg_name(tfm));
 }
 
 void rsa_sig_exit(struct crypto_sig *tfm)

@@ -82,6 +82,8 @@ struct rsa_tfm_ctx {
 };
 
 int rsa_ctx_init(struct rsa_tfm_ctx *ctx, const char *hash_name);
+/* The same, the hash taken from a cra_name: "oaep(rsa,sha384)" -> "sha384". */
+int rsa_ctx_init_from_name(struct rsa_tfm_ctx *ctx, const char *cra_name);
 void rsa_ctx_exit(struct rsa_tfm_ctx *ctx);
 int rsa_ctx_set_keygen_bits(struct rsa_tfm_ctx *ctx, unsigned int bits);
 

@@ -577,6 +577,212 @@ START_TEST(test_key_formats)
 }
 END_TEST
 
+/* ---- OAEP ------------------------------------------------------------------- */
+
+#ifdef HAVE_AKCIPHER
+static struct crypto_akcipher *alloc_ak(const char *drv)
+{
+	struct crypto_akcipher *tfm = crypto_alloc_akcipher(drv, 0, 0);
+
+	ck_assert_msg(!IS_ERR_OR_NULL(tfm), "%s: alloc failed (%ld)", drv, PTR_ERR(tfm));
+	return tfm;
+}
+
+/* One request; returns the error, *outlen the resulting dst_len. */
+static int ak_run(struct crypto_akcipher *tfm, bool enc, const u8 *in, unsigned int inlen,
+		  u8 *out, unsigned int *outlen)
+{
+	struct akcipher_request *req = akcipher_request_alloc(tfm, GFP_KERNEL);
+	struct scatterlist src, dst;
+	int err;
+
+	ck_assert(!IS_ERR_OR_NULL(req));
+	sg_init_one(&src, inlen ? in : (const u8 *)"", inlen);
+	sg_init_one(&dst, out, *outlen);
+	akcipher_request_set_callback(req, 0, NULL, NULL);
+	akcipher_request_set_crypt(req, &src, &dst, inlen, *outlen);
+	err = enc ? crypto_akcipher_encrypt(req) : crypto_akcipher_decrypt(req);
+	*outlen = req->dst_len;
+	akcipher_request_free(req);
+	return err;
+}
+
+static const char *const oaep_files[] = {
+	"rsa_oaep_2048_sha1_mgf1sha1_test.json", "rsa_oaep_2048_sha224_mgf1sha1_test.json",
+	"rsa_oaep_2048_sha224_mgf1sha224_test.json", "rsa_oaep_2048_sha256_mgf1sha1_test.json",
+	"rsa_oaep_2048_sha256_mgf1sha256_test.json", "rsa_oaep_2048_sha384_mgf1sha1_test.json",
+	"rsa_oaep_2048_sha384_mgf1sha384_test.json", "rsa_oaep_2048_sha512_224_mgf1sha1_test.json",
+	"rsa_oaep_2048_sha512_224_mgf1sha512_224_test.json", "rsa_oaep_2048_sha512_mgf1sha1_test.json",
+	"rsa_oaep_2048_sha512_mgf1sha512_test.json", "rsa_oaep_3072_sha256_mgf1sha1_test.json",
+	"rsa_oaep_3072_sha256_mgf1sha256_test.json", "rsa_oaep_3072_sha512_256_mgf1sha1_test.json",
+	"rsa_oaep_3072_sha512_256_mgf1sha512_256_test.json", "rsa_oaep_3072_sha512_mgf1sha1_test.json",
+	"rsa_oaep_3072_sha512_mgf1sha512_test.json", "rsa_oaep_4096_sha256_mgf1sha1_test.json",
+	"rsa_oaep_4096_sha256_mgf1sha256_test.json", "rsa_oaep_4096_sha512_mgf1sha1_test.json",
+	"rsa_oaep_4096_sha512_mgf1sha512_test.json", "rsa_oaep_misc_test.json",
+};
+
+START_TEST(test_wp_oaep)
+{
+	const char *file = oaep_files[_i];
+	json_t *root = rt_wp_load(file), *groups, *g;
+	size_t gi;
+	int ran = 0, skipped = 0;
+	char name[64], drv[CRYPTO_MAX_ALG_NAME] = "";
+	drivers_t d;
+
+	if (!root)
+		return;
+	groups = json_object_get(root, "testGroups");
+	json_array_foreach(groups, gi, g) {
+		json_t *tests = json_object_get(g, "tests"), *t;
+		const char *h = sha_name(gstr(g, "sha")), *mh = sha_name(gstr(g, "mgfSha"));
+		size_t ti, klen;
+		u8 *key;
+		int n, i;
+
+		if (!h || !mh || strcmp(h, mh)) {
+			skipped += (int)json_array_size(tests);
+			continue;
+		}
+		snprintf(name, sizeof(name), "oaep(rsa,%s)", h);
+		n = rsa_impls(name, "akcipher", d, RT_MAX_IMPLS);
+		key = rt_wp_hex(g, "privateKeyPkcs8", &klen);
+		for (i = 0; i < n; i++) {
+			struct crypto_akcipher *tfm = alloc_ak(d[i]);
+			int err = crypto_akcipher_set_priv_key(tfm, key, (unsigned int)klen);
+
+			memcpy(drv, d[i], sizeof(drv));
+			if (json_integer_value(json_object_get(g, "keySize")) < 2048) {
+				/* Below rind's 2048-bit minimum: refused, cases skipped. */
+				REQ_EQ(d[i], err, -EKEYREJECTED);
+				skipped += (int)json_array_size(tests);
+				crypto_free_akcipher(tfm);
+				continue;
+			}
+			if (err)
+				ck_abort_msg("%s: %s: group %zu: set_priv_key %d", d[i], file, gi, err);
+			json_array_foreach(tests, ti, t) {
+				size_t ml, cl, ll;
+				u8 *msg = rt_wp_hex(t, "msg", &ml), *ct = rt_wp_hex(t, "ct", &cl);
+				u8 *label = rt_wp_hex(t, "label", &ll), out[MAXK];
+				unsigned int ol = sizeof(out);
+				int want = rt_wp_result(t);
+				long long id = json_integer_value(json_object_get(t, "tcId"));
+
+				if (ll) {
+					/* rind's OAEP has the empty label only. */
+					skipped++;
+					goto next;
+				}
+				err = ak_run(tfm, false, ct, (unsigned int)cl, out, &ol);
+				if (want == 1 && (err || ol != ml || memcmp(out, msg, ml)))
+					ck_abort_msg("%s: %s tcId %lld: valid ciphertext: %d", d[i], file,
+						     id, err);
+				if (want == 0 && err != -EBADMSG)
+					ck_abort_msg("%s: %s tcId %lld: invalid ciphertext gave %d",
+						     d[i], file, id, err);
+				if (want == -1 && err && err != -EBADMSG)
+					ck_abort_msg("%s: %s tcId %lld: acceptable case gave %d", d[i],
+						     file, id, err);
+				ran++;
+next:
+				free(msg);
+				free(ct);
+				free(label);
+			}
+			crypto_free_akcipher(tfm);
+		}
+		free(key);
+	}
+	rt_report(file, drv[0] ? drv : "oaep", ran, skipped);
+	json_decref(root);
+}
+END_TEST
+
+START_TEST(test_openssl_oaep)
+{
+	static const char *const hs[] = { "sha256", "sha384", "sha512" };
+	EVP_PKEY *k = ossl_key(2048);
+	struct rt_rng rng;
+	u8 *der;
+	int dlen = ossl_der(k, true, &der);
+	size_t j;
+
+	for (j = 0; j < ARRAY_SIZE(hs); j++) {
+		char name[64];
+		drivers_t d;
+		int n, i, round;
+
+		snprintf(name, sizeof(name), "oaep(rsa,%s)", hs[j]);
+		n = rsa_impls(name, "akcipher", d, RT_MAX_IMPLS);
+		for (i = 0; i < n; i++) {
+			struct crypto_akcipher *tfm = alloc_ak(d[i]), *pub = alloc_ak(d[i]);
+			u8 spki[2048];
+			int sl;
+
+			rt_rng_seed(&rng, 300 + j);
+			REQ_EQ(d[i], crypto_akcipher_set_priv_key(tfm, der, (unsigned int)dlen), 0);
+			REQ_EQ(d[i], crypto_akcipher_maxsize(tfm), 256);
+			sl = crypto_akcipher_export_pubkey(tfm, RIND_KEY_SPKI_DER, spki, sizeof(spki));
+			REQ(d[i], sl > 0);
+			REQ_EQ(d[i], crypto_akcipher_set_pub_key(pub, spki, (unsigned int)sl), 0);
+			for (round = 0; round < 3; round++) {
+				unsigned int hl = (unsigned int)(strcmp(hs[j], "sha256") ? strcmp(hs[j], "sha384") ? 64 : 48 : 32);
+				unsigned int maxm = 256 - 2 * hl - 2, ml = round == 0 ? maxm : rt_rand_range(&rng, maxm);
+				u8 m[256], c[256], out[256];
+				unsigned int cl = sizeof(c), ol = sizeof(out);
+				size_t osl = sizeof(c);
+				EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new(k, NULL);
+
+				rt_fill(&rng, m, ml);
+				/* rind encrypts (public key only), OpenSSL decrypts. */
+				REQ_EQ(d[i], ak_run(pub, true, m, ml, c, &cl), 0);
+				REQ_EQ(d[i], cl, 256);
+				REQ_EQ(d[i], EVP_PKEY_decrypt_init(pc), 1);
+				REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_OAEP_PADDING), 1);
+				REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_oaep_md_name(pc, hs[j], NULL), 1);
+				REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_mgf1_md_name(pc, hs[j], NULL), 1);
+				osl = sizeof(out);
+				REQ_EQ(d[i], EVP_PKEY_decrypt(pc, out, &osl, c, cl), 1);
+				REQ(d[i], osl == ml && !memcmp(out, m, ml));
+				/* OpenSSL encrypts, rind decrypts. */
+				REQ_EQ(d[i], EVP_PKEY_encrypt_init(pc), 1);
+				REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_OAEP_PADDING), 1);
+				REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_oaep_md_name(pc, hs[j], NULL), 1);
+				REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_mgf1_md_name(pc, hs[j], NULL), 1);
+				osl = sizeof(c);
+				REQ_EQ(d[i], EVP_PKEY_encrypt(pc, c, &osl, m, ml), 1);
+				EVP_PKEY_CTX_free(pc);
+				REQ_EQ(d[i], ak_run(tfm, false, c, (unsigned int)osl, out, &ol), 0);
+				REQ(d[i], ol == ml && !memcmp(out, m, ml));
+				/* Corrupted: one error for all. */
+				c[rt_rand_range(&rng, 256)] ^= 0x01;
+				ol = sizeof(out);
+				REQ_EQ(d[i], ak_run(tfm, false, c, 256, out, &ol), -EBADMSG);
+				ol = sizeof(out);
+				REQ_EQ(d[i], ak_run(tfm, false, c, 255, out, &ol), -EBADMSG);
+			}
+			/* Too long a message, public key cannot decrypt. */
+			{
+				u8 m[256] = { 0 }, c[256];
+				unsigned int cl = sizeof(c);
+
+				REQ_EQ(d[i], ak_run(pub, true, m, 256 - 63, c, &cl), -EINVAL);
+				cl = 100;
+				REQ_EQ(d[i], ak_run(pub, true, m, 10, c, &cl), -EOVERFLOW);
+				cl = sizeof(c);
+				REQ_EQ(d[i], ak_run(pub, false, c, 256, m, &cl), -ENOKEY);
+			}
+			crypto_free_akcipher(pub);
+			crypto_free_akcipher(tfm);
+		}
+	}
+	OPENSSL_clear_free(der, (size_t)dlen);
+	EVP_PKEY_free(k);
+}
+END_TEST
+#endif
+
 /* ---- policy and generation ---------------------------------------------- */
 
 START_TEST(test_policy)
@@ -673,6 +879,10 @@ static Suite *rsa_suite(void)
 	tcase_add_loop_test(tc, test_wp_pkcs1_sign, 0, (int)ARRAY_SIZE(pkcs1_gen_files));
 	if (crypto_has_sig("pss(rsa,sha256)", 0, 0))
 		tcase_add_loop_test(tc, test_wp_pss_verify, 0, (int)ARRAY_SIZE(pss_files));
+#ifdef HAVE_AKCIPHER
+	tcase_add_loop_test(tc, test_wp_oaep, 0, (int)ARRAY_SIZE(oaep_files));
+	tcase_add_test(tc, test_openssl_oaep);
+#endif
 	tcase_add_test(tc, test_openssl_sig);
 	tcase_add_test(tc, test_key_formats);
 	tcase_add_test(tc, test_policy);
