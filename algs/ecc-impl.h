@@ -33,6 +33,9 @@
 #endif
 
 typedef unsigned __int128 ecc_u128;
+
+/* Fixed-count limb loops: fully unrolled so that limbs live in registers. */
+#define ECC_UNROLL _Pragma("GCC unroll 16")
 typedef u64 fe[ECC_N];
 
 /* A modulus (p or n) and its Montgomery constants. */
@@ -80,6 +83,7 @@ static inline u64 ecc_lt(const fe a, const u64 *m)
 	u64 borrow = 0;
 	int i;
 
+	ECC_UNROLL
 	for (i = 0; i < ECC_N; i++) {
 		ecc_u128 d = (ecc_u128)a[i] - m[i] - borrow;
 
@@ -94,6 +98,7 @@ static inline u64 ecc_is_zero(const fe a)
 	u64 acc = 0;
 	int i;
 
+	ECC_UNROLL
 	for (i = 0; i < ECC_N; i++)
 		acc |= a[i];
 	return 1 ^ ((acc | (0 - acc)) >> 63);
@@ -105,6 +110,7 @@ static inline void ecc_reduce_once(fe r, const fe a, const u64 *m)
 	u64 u[ECC_N], borrow = 0, mask;
 	int i;
 
+	ECC_UNROLL
 	for (i = 0; i < ECC_N; i++) {
 		ecc_u128 d = (ecc_u128)a[i] - m[i] - borrow;
 
@@ -112,38 +118,45 @@ static inline void ecc_reduce_once(fe r, const fe a, const u64 *m)
 		borrow = (u64)(d >> 64) & 1;
 	}
 	mask = 0 - borrow;	/* keep a when it was below m */
+	ECC_UNROLL
 	for (i = 0; i < ECC_N; i++)
 		r[i] = (a[i] & mask) | (u[i] & ~mask);
 }
 
 static inline void mod_add(fe r, const fe a, const fe b, const struct ecc_mod *M)
 {
-	u64 t[ECC_N], u[ECC_N], carry = 0, borrow = 0, mask;
+	u64 t[ECC_N], u[ECC_N], m[ECC_N], carry = 0, borrow = 0, mask;
 	int i;
 
+	memcpy(m, M->m, sizeof(m));
+	ECC_UNROLL
 	for (i = 0; i < ECC_N; i++) {
 		ecc_u128 s = (ecc_u128)a[i] + b[i] + carry;
 
 		t[i] = (u64)s;
 		carry = (u64)(s >> 64);
 	}
+	ECC_UNROLL
 	for (i = 0; i < ECC_N; i++) {
-		ecc_u128 d = (ecc_u128)t[i] - M->m[i] - borrow;
+		ecc_u128 d = (ecc_u128)t[i] - m[i] - borrow;
 
 		u[i] = (u64)d;
 		borrow = (u64)(d >> 64) & 1;
 	}
 	/* t + carry * R - m < 0 exactly when borrow and no carry. */
 	mask = 0 - (borrow & (carry ^ 1));
+	ECC_UNROLL
 	for (i = 0; i < ECC_N; i++)
 		r[i] = (t[i] & mask) | (u[i] & ~mask);
 }
 
 static inline void mod_sub(fe r, const fe a, const fe b, const struct ecc_mod *M)
 {
-	u64 t[ECC_N], borrow = 0, carry = 0, mask;
+	u64 t[ECC_N], m[ECC_N], borrow = 0, carry = 0, mask;
 	int i;
 
+	memcpy(m, M->m, sizeof(m));
+	ECC_UNROLL
 	for (i = 0; i < ECC_N; i++) {
 		ecc_u128 d = (ecc_u128)a[i] - b[i] - borrow;
 
@@ -151,26 +164,37 @@ static inline void mod_sub(fe r, const fe a, const fe b, const struct ecc_mod *M
 		borrow = (u64)(d >> 64) & 1;
 	}
 	mask = 0 - borrow;
+	ECC_UNROLL
 	for (i = 0; i < ECC_N; i++) {
-		ecc_u128 s = (ecc_u128)t[i] + (M->m[i] & mask) + carry;
+		ecc_u128 s = (ecc_u128)t[i] + (m[i] & mask) + carry;
 
 		r[i] = (u64)s;
 		carry = (u64)(s >> 64);
 	}
 }
 
-/* r = a * b / R mod m (a, b < m). */
-static inline void mont_mul(fe r, const fe a, const fe b, const struct ecc_mod *M)
+/*
+ * r = a * b / R mod m (a, b < m).  The modulus is copied to locals first so
+ * that the compiler keeps it in registers (r may alias a or b, never M).
+ */
+static void mont_mul(fe r, const fe a, const fe b, const struct ecc_mod *M)
 {
-	u64 t[ECC_N + 2], u[ECC_N], borrow = 0, mask, c, q;
+	u64 t[ECC_N + 2], u[ECC_N], m[ECC_N], av[ECC_N], borrow = 0, mask, c, q;
+	const u64 m0inv = M->m0inv;
 	ecc_u128 s;
 	int i, j;
 
+	memcpy(m, M->m, sizeof(m));
+	memcpy(av, a, sizeof(av));
 	memset(t, 0, sizeof(t));
+	ECC_UNROLL
 	for (i = 0; i < ECC_N; i++) {
+		const u64 bi = b[i];
+
 		c = 0;
+		ECC_UNROLL
 		for (j = 0; j < ECC_N; j++) {
-			s = (ecc_u128)a[j] * b[i] + t[j] + c;
+			s = (ecc_u128)av[j] * bi + t[j] + c;
 			t[j] = (u64)s;
 			c = (u64)(s >> 64);
 		}
@@ -178,11 +202,12 @@ static inline void mont_mul(fe r, const fe a, const fe b, const struct ecc_mod *
 		t[ECC_N] = (u64)s;
 		t[ECC_N + 1] = (u64)(s >> 64);
 
-		q = t[0] * M->m0inv;
-		s = (ecc_u128)q * M->m[0] + t[0];
+		q = t[0] * m0inv;
+		s = (ecc_u128)q * m[0] + t[0];
 		c = (u64)(s >> 64);
+		ECC_UNROLL
 		for (j = 1; j < ECC_N; j++) {
-			s = (ecc_u128)q * M->m[j] + t[j] + c;
+			s = (ecc_u128)q * m[j] + t[j] + c;
 			t[j - 1] = (u64)s;
 			c = (u64)(s >> 64);
 		}
@@ -191,12 +216,14 @@ static inline void mont_mul(fe r, const fe a, const fe b, const struct ecc_mod *
 		t[ECC_N] = t[ECC_N + 1] + (u64)(s >> 64);
 	}
 	/* t < 2m: subtract m unless that goes negative. */
+	ECC_UNROLL
 	for (i = 0; i < ECC_N; i++) {
-		s = (ecc_u128)t[i] - M->m[i] - borrow;
+		s = (ecc_u128)t[i] - m[i] - borrow;
 		u[i] = (u64)s;
 		borrow = (u64)(s >> 64) & 1;
 	}
 	mask = 0 - (borrow & (t[ECC_N] ^ 1));
+	ECC_UNROLL
 	for (i = 0; i < ECC_N; i++)
 		r[i] = (t[i] & mask) | (u[i] & ~mask);
 }
@@ -369,6 +396,7 @@ static inline void pt_select(struct ecc_pt *r, const struct ecc_pt *table, unsig
 		u64 d = (u64)i ^ idx;
 		u64 mask = 0 - ((d - 1) >> 63);	/* all ones when d == 0 */
 
+		ECC_UNROLL
 		for (j = 0; j < ECC_N; j++) {
 			r->x[j] |= table[i].x[j] & mask;
 			r->y[j] |= table[i].y[j] & mask;
@@ -445,6 +473,7 @@ static u64 ecc_on_curve(const fe x, const fe y, const struct ecc_def *D)
 	mod_add(t, t, x, F);
 	mod_sub(r, r, t, F);
 	mod_add(r, r, D->b, F);
+	ECC_UNROLL
 	for (i = 0; i < ECC_N; i++)
 		acc |= l[i] ^ r[i];
 	return ecc_is_zero((u64[ECC_N]){ acc });
@@ -532,6 +561,7 @@ static int ecc_impl_decompress(u8 *xy, const u8 *xb, unsigned int odd, const str
 	mod_add(rhs, rhs, D->b, F);
 	mont_pow(ym, rhs, D->sqrt_exp, F);
 	mont_sqr(t, ym, F);
+	ECC_UNROLL
 	for (i = 0; i < ECC_N; i++)
 		acc |= t[i] ^ rhs[i];
 	if (acc)

@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Suite "ecdh": the "ecdh-nist-p256", "ecdh-nist-p384" and
+ * "ecdh-nist-p521" kpp algorithms over every implementation.
+ *
+ *  - Wycheproof ecdh_secp{256,384,521}r1 files: _ecpoint (raw SEC1 peer
+ *    points), plain (SPKI DER peer), _pem (PEM keys both sides) and
+ *    _webcrypto (JWK both sides): every case; valid ones must give the
+ *    shared secret, invalid ones must be refused, acceptable ones (for
+ *    rind: compressed points, which are decompressed; unusual DER and
+ *    explicit curve parameters, which are refused) must be right if
+ *    accepted;
+ *  - differential against OpenSSL: random exchanges both ways, rind's
+ *    exported keys (SPKI/PKCS#8, DER and PEM, JWK round trip) read by
+ *    OpenSSL and OpenSSL's (PKCS#8, SEC1 "EC PRIVATE KEY", SPKI) read by
+ *    rind;
+ *  - bad inputs: scalars out of range, wrong lengths, malformed
+ *    encodings, peers off the curve, small destinations, missing keys.
+ */
+#include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <rind/kpp.h>
+#include "testutil.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+typedef char drivers_t[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
+
+#define REQ(drv, c)								\
+	do {									\
+		if (!(c))							\
+			ck_abort_msg("%s: %s:%d: failed: %s", drv, __FILE__, __LINE__, #c); \
+	} while (0)
+#define REQ_EQ(drv, a, b)							\
+	do {									\
+		long long _a = (long long)(a), _b = (long long)(b);		\
+		if (_a != _b)							\
+			ck_abort_msg("%s: %s:%d: %s == %s: %lld != %lld", drv,	\
+				     __FILE__, __LINE__, #a, #b, _a, _b);	\
+	} while (0)
+
+struct curve {
+	const char *name;	/* kpp name */
+	const char *wp;		/* Wycheproof curve */
+	const char *ossl;	/* OpenSSL group */
+	unsigned int nbytes;
+	const char *order;	/* n, hex */
+};
+
+static const struct curve curves[] = {
+	{ "ecdh-nist-p256", "secp256r1", "P-256", 32,
+	  "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551" },
+	{ "ecdh-nist-p384", "secp384r1", "P-384", 48,
+	  "ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf"
+	  "581a0db248b0a77aecec196accc52973" },
+	{ "ecdh-nist-p521", "secp521r1", "P-521", 66,
+	  "01ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+	  "fa51868783bf2f966b7fcc0148f709a5d03bb5c9b8899c47aebb6fb71e91386409" },
+};
+
+static struct crypto_kpp *alloc_drv(const char *drv)
+{
+	struct crypto_kpp *tfm = crypto_alloc_kpp(drv, 0, 0);
+
+	ck_assert_msg(!IS_ERR_OR_NULL(tfm), "%s: alloc failed (%ld)", drv, PTR_ERR(tfm));
+	ck_assert_str_eq(crypto_kpp_driver_name(tfm), drv);
+	return tfm;
+}
+
+static int kpp_op(struct crypto_kpp *tfm, bool shared, const void *in, unsigned int inlen,
+		  u8 *out, unsigned int *outlen)
+{
+	struct kpp_request *req = kpp_request_alloc(tfm, GFP_KERNEL);
+	struct scatterlist src, dst;
+	int err;
+
+	ck_assert(!IS_ERR_OR_NULL(req));
+	sg_init_one(&src, in ? in : "", inlen);
+	sg_init_one(&dst, out, *outlen);
+	kpp_request_set_input(req, &src, inlen);
+	kpp_request_set_output(req, &dst, *outlen);
+	kpp_request_set_callback(req, 0, NULL, NULL);
+	err = shared ? crypto_kpp_compute_shared_secret(req) : crypto_kpp_generate_public_key(req);
+	*outlen = req->dst_len;
+	kpp_request_free(req);
+	return err;
+}
+
+/* A Wycheproof private scalar (hex, possibly with a sign byte) as nbytes. */
+static bool wp_scalar(const char *hex, unsigned int nbytes, u8 *out)
+{
+	size_t len, off = 0;
+	u8 *b = rt_unhex_alloc(hex, &len);
+	bool ok;
+
+	while (len - off > nbytes && b[off] == 0)
+		off++;
+	ok = len - off <= nbytes;
+	if (ok) {
+		memset(out, 0, nbytes - (len - off));
+		memcpy(out + nbytes - (len - off), b + off, len - off);
+	}
+	free(b);
+	return ok;
+}
+
+enum wp_kind { WP_ECPOINT, WP_ASN, WP_PEM, WP_JWK };
+
+/* A key field as bytes: hex (raw, DER), text (PEM) or a JSON object (JWK). */
+static u8 *wp_key(json_t *t, const char *field, enum wp_kind kind, size_t *len)
+{
+	json_t *v = json_object_get(t, field);
+
+	if (kind == WP_JWK) {
+		char *s = json_dumps(v, JSON_COMPACT);
+
+		*len = strlen(s);
+		return (u8 *)s;
+	}
+	if (kind == WP_PEM) {
+		const char *s = json_string_value(v);
+
+		*len = strlen(s);
+		return (u8 *)strdup(s);
+	}
+	return rt_wp_hex(t, field, len);
+}
+
+static void run_wycheproof(const struct curve *c, const char *suffix, enum wp_kind kind)
+{
+	char file[128];
+	drivers_t d;
+	json_t *root;
+	int n, i;
+
+	snprintf(file, sizeof(file), "ecdh_%s%s_test.json", c->wp, suffix);
+	root = rt_wp_load(file);
+	if (!root)
+		return;
+	n = rt_impls(c->name, "kpp", d, RT_MAX_IMPLS);
+	for (i = 0; i < n; i++) {
+		struct crypto_kpp *tfm = alloc_drv(d[i]);
+		int ran = 0, skipped = 0, accepted = 0;
+		size_t gi, ti;
+		json_t *g, *t;
+
+		json_array_foreach(json_object_get(root, "testGroups"), gi, g) {
+			json_array_foreach(json_object_get(g, "tests"), ti, t) {
+				int expect = rt_wp_result(t), id, err;
+				u8 ss[80], *priv, *pub, *want;
+				size_t privlen, publen, wantlen;
+				unsigned int sslen = sizeof(ss);
+				u8 scalar[66];
+
+				id = (int)json_integer_value(json_object_get(t, "tcId"));
+				if (kind == WP_ECPOINT || kind == WP_ASN) {
+					if (!wp_scalar(json_string_value(json_object_get(t, "private")),
+						       c->nbytes, scalar)) {
+						skipped++;
+						continue;
+					}
+					err = crypto_kpp_set_secret(tfm, scalar, c->nbytes);
+				} else {
+					priv = wp_key(t, "private", kind, &privlen);
+					err = crypto_kpp_set_secret(tfm, priv, (unsigned int)privlen);
+					free(priv);
+				}
+				if (err) {
+					ck_assert_msg(expect != 1, "%s: %s tc %d: set_secret %d",
+						      d[i], file, id, err);
+					ran++;
+					continue;
+				}
+				pub = wp_key(t, "public", kind, &publen);
+				err = kpp_op(tfm, true, pub, (unsigned int)publen, ss, &sslen);
+				free(pub);
+				want = rt_wp_hex(t, "shared", &wantlen);
+				if (expect == 1)
+					ck_assert_msg(!err && sslen == wantlen &&
+						      !memcmp(ss, want, wantlen),
+						      "%s: %s tc %d: valid case: err %d", d[i], file, id, err);
+				else if (expect == 0)
+					ck_assert_msg(err < 0, "%s: %s tc %d: invalid case accepted",
+						      d[i], file, id);
+				else if (!err)
+					ck_assert_msg(sslen == wantlen && !memcmp(ss, want, wantlen),
+						      "%s: %s tc %d: acceptable case, wrong secret",
+						      d[i], file, id);
+				if (expect == -1 && !err)
+					accepted++;
+				free(want);
+				ran++;
+			}
+		}
+		rt_report(file, d[i], ran, skipped);
+		printf("  %s: %d acceptable cases accepted\n", file, accepted);
+		crypto_free_kpp(tfm);
+	}
+	json_decref(root);
+}
+
+START_TEST(test_wycheproof_ecpoint)
+{
+	run_wycheproof(&curves[_i], "_ecpoint", WP_ECPOINT);
+}
+END_TEST
+
+START_TEST(test_wycheproof_asn)
+{
+	run_wycheproof(&curves[_i], "", WP_ASN);
+}
+END_TEST
+
+START_TEST(test_wycheproof_pem)
+{
+	run_wycheproof(&curves[_i], "_pem", WP_PEM);
+}
+END_TEST
+
+START_TEST(test_wycheproof_webcrypto)
+{
+	run_wycheproof(&curves[_i], "_webcrypto", WP_JWK);
+}
+END_TEST
+
+/* ---- OpenSSL ------------------------------------------------------------- */
+
+static EVP_PKEY *ossl_read(const u8 *buf, size_t len, bool priv, bool pem)
+{
+	EVP_PKEY *p = NULL;
+
+	if (pem) {
+		BIO *bio = BIO_new_mem_buf(buf, (int)len);
+
+		ck_assert_ptr_nonnull(bio);
+		p = priv ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL)
+			 : PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
+		BIO_free(bio);
+	} else {
+		const unsigned char *q = buf;
+
+		p = priv ? d2i_AutoPrivateKey(NULL, &q, (long)len) : d2i_PUBKEY(NULL, &q, (long)len);
+		if (p && q != buf + len) {
+			EVP_PKEY_free(p);
+			p = NULL;
+		}
+	}
+	return p;
+}
+
+/*
+ * OpenSSL's encoding of @p (malloc'd): @form 0 PKCS#8/SPKI DER, 1 PEM,
+ * 2 the traditional SEC1 form (private only; DER), 3 SEC1 PEM.
+ */
+static u8 *ossl_write(EVP_PKEY *p, bool priv, int form, size_t *len)
+{
+	u8 *out;
+
+	if (form == 1 || form == 3) {
+		BIO *bio = BIO_new(BIO_s_mem());
+		char *data;
+		long n;
+
+		ck_assert_ptr_nonnull(bio);
+		if (priv && form == 3)
+			ck_assert_int_eq(PEM_write_bio_PrivateKey_traditional(bio, p, NULL, NULL, 0,
+									      NULL, NULL), 1);
+		else if (priv)
+			ck_assert_int_eq(PEM_write_bio_PrivateKey(bio, p, NULL, NULL, 0, NULL, NULL), 1);
+		else
+			ck_assert_int_eq(PEM_write_bio_PUBKEY(bio, p), 1);
+		n = BIO_get_mem_data(bio, &data);
+		out = malloc((size_t)n);
+		memcpy(out, data, (size_t)n);
+		*len = (size_t)n;
+		BIO_free(bio);
+	} else {
+		unsigned char *q = NULL;
+		int n;
+
+		if (priv && form == 0) {
+			PKCS8_PRIV_KEY_INFO *p8 = EVP_PKEY2PKCS8(p);
+
+			ck_assert_ptr_nonnull(p8);
+			n = i2d_PKCS8_PRIV_KEY_INFO(p8, &q);
+			PKCS8_PRIV_KEY_INFO_free(p8);
+		} else {
+			n = priv ? i2d_PrivateKey(p, &q) : i2d_PUBKEY(p, &q);
+		}
+		ck_assert_int_gt(n, 0);
+		out = malloc((size_t)n);
+		memcpy(out, q, (size_t)n);
+		OPENSSL_free(q);
+		*len = (size_t)n;
+	}
+	return out;
+}
+
+static int ossl_derive(EVP_PKEY *mine, EVP_PKEY *peer, u8 *out, size_t *len)
+{
+	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new(mine, NULL);
+	int ok;
+
+	ok = c && EVP_PKEY_derive_init(c) == 1 && EVP_PKEY_derive_set_peer(c, peer) == 1 &&
+	     EVP_PKEY_derive(c, out, len) == 1;
+	EVP_PKEY_CTX_free(c);
+	return ok;
+}
+
+/* The raw private scalar of an OpenSSL key, nbytes big-endian. */
+static void ossl_scalar(EVP_PKEY *p, unsigned int nbytes, u8 *out)
+{
+	BIGNUM *bn = NULL;
+
+	ck_assert_int_eq(EVP_PKEY_get_bn_param(p, OSSL_PKEY_PARAM_PRIV_KEY, &bn), 1);
+	ck_assert_int_eq(BN_bn2binpad(bn, out, (int)nbytes), (int)nbytes);
+	BN_clear_free(bn);
+}
+
+/* The uncompressed public point of an OpenSSL key. */
+static size_t ossl_point(EVP_PKEY *p, u8 *out, size_t max)
+{
+	size_t len = 0;
+
+	ck_assert_int_eq(EVP_PKEY_set_utf8_string_param(p, OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT,
+							"uncompressed"), 1);
+	ck_assert_int_eq(EVP_PKEY_get_octet_string_param(p, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY,
+							 out, max, &len), 1);
+	return len;
+}
+
+START_TEST(test_openssl_exchanges)
+{
+	const struct curve *c = &curves[_i];
+	drivers_t d;
+	int n = rt_impls(c->name, "kpp", d, RT_MAX_IMPLS), i, round;
+
+	for (i = 0; i < n; i++) {
+		struct crypto_kpp *tfm = alloc_drv(d[i]);
+
+		for (round = 0; round < 6; round++) {
+			EVP_PKEY *o = EVP_PKEY_Q_keygen(NULL, NULL, "EC", c->ossl), *mine;
+			u8 pub[200], opub[200], ss1[80], ss2[80], scalar[66], *spki, *der;
+			unsigned int publen = sizeof(pub), sslen = sizeof(ss1);
+			size_t opublen, ss2len = sizeof(ss2), spkilen, derlen;
+			const unsigned char *q;
+
+			ck_assert_ptr_nonnull(o);
+			/* rind's fresh key against OpenSSL's. */
+			REQ_EQ(d[i], crypto_kpp_set_secret(tfm, NULL, 0), 0);
+			REQ_EQ(d[i], kpp_op(tfm, false, NULL, 0, pub, &publen), 0);
+			REQ_EQ(d[i], publen, 1 + 2 * c->nbytes);
+			REQ_EQ(d[i], pub[0], 4);
+			opublen = ossl_point(o, opub, sizeof(opub));
+			/* Peer as 04||X||Y, then as the bare X||Y: same secret. */
+			REQ_EQ(d[i], kpp_op(tfm, true, opub, (unsigned int)opublen, ss1, &sslen), 0);
+			REQ_EQ(d[i], sslen, c->nbytes);
+			sslen = sizeof(ss2);
+			REQ_EQ(d[i], kpp_op(tfm, true, opub + 1, (unsigned int)opublen - 1, ss2,
+					    &sslen), 0);
+			REQ(d[i], !memcmp(ss1, ss2, c->nbytes));
+			/* OpenSSL's side, with rind's public key as SPKI from rind. */
+			spki = malloc(512);
+			spkilen = (size_t)crypto_kpp_export_pubkey(tfm, RIND_KEY_SPKI_DER, spki, 512);
+			REQ(d[i], (int)spkilen > 0);
+			q = spki;
+			mine = d2i_PUBKEY(NULL, &q, (long)spkilen);
+			REQ(d[i], mine != NULL);
+			REQ(d[i], ossl_derive(o, mine, ss2, &ss2len));
+			REQ_EQ(d[i], ss2len, c->nbytes);
+			REQ(d[i], !memcmp(ss1, ss2, c->nbytes));
+			EVP_PKEY_free(mine);
+			free(spki);
+
+			/* OpenSSL's private key in rind (raw, PKCS#8, SEC1): same public key. */
+			ossl_scalar(o, c->nbytes, scalar);
+			REQ_EQ(d[i], crypto_kpp_set_secret(tfm, scalar, c->nbytes), 0);
+			publen = sizeof(pub);
+			REQ_EQ(d[i], kpp_op(tfm, false, NULL, 0, pub, &publen), 0);
+			REQ(d[i], publen == opublen && !memcmp(pub, opub, opublen));
+			for (int form = 0; form < 4; form++) {
+				der = ossl_write(o, true, form, &derlen);
+				REQ_EQ(d[i], crypto_kpp_set_secret(tfm, der, (unsigned int)derlen), 0);
+				free(der);
+				publen = sizeof(pub);
+				REQ_EQ(d[i], kpp_op(tfm, false, NULL, 0, pub, &publen), 0);
+				REQ(d[i], publen == opublen && !memcmp(pub, opub, opublen));
+			}
+			EVP_PKEY_free(o);
+		}
+		crypto_free_kpp(tfm);
+	}
+}
+END_TEST
+
+START_TEST(test_openssl_key_formats)
+{
+	const struct curve *c = &curves[_i];
+	drivers_t d;
+	int n = rt_impls(c->name, "kpp", d, RT_MAX_IMPLS), i, pem;
+
+	for (i = 0; i < n; i++) {
+		struct crypto_kpp *tfm = alloc_drv(d[i]), *t2 = alloc_drv(d[i]);
+		u8 pub[200], pub2[200], enc[1024], scalar[66], opub[200];
+		unsigned int publen = sizeof(pub), publen2;
+		int r;
+
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, NULL, 0), 0);
+		REQ_EQ(d[i], kpp_op(tfm, false, NULL, 0, pub, &publen), 0);
+		for (pem = 0; pem < 2; pem++) {
+			EVP_PKEY *o;
+			size_t olen;
+			u8 *oenc;
+
+			r = crypto_kpp_export_privkey(tfm, pem ? RIND_KEY_PEM : RIND_KEY_PKCS8_DER,
+						      enc, sizeof(enc));
+			REQ(d[i], r > 0);
+			o = ossl_read(enc, (size_t)r, true, pem);
+			REQ(d[i], o != NULL);
+			REQ(d[i], EVP_PKEY_is_a(o, "EC"));
+			ossl_scalar(o, c->nbytes, scalar);
+			olen = ossl_point(o, opub, sizeof(opub));
+			REQ(d[i], olen == publen && !memcmp(opub, pub, publen));
+			/* OpenSSL's re-encoding read back by rind: same key. */
+			oenc = ossl_write(o, true, pem, &olen);
+			REQ_EQ(d[i], crypto_kpp_set_secret(t2, oenc, (unsigned int)olen), 0);
+			free(oenc);
+			publen2 = sizeof(pub2);
+			REQ_EQ(d[i], kpp_op(t2, false, NULL, 0, pub2, &publen2), 0);
+			REQ(d[i], publen2 == publen && !memcmp(pub2, pub, publen));
+			EVP_PKEY_free(o);
+
+			r = crypto_kpp_export_pubkey(tfm, pem ? RIND_KEY_PEM : RIND_KEY_SPKI_DER,
+						     enc, sizeof(enc));
+			REQ(d[i], r > 0);
+			o = ossl_read(enc, (size_t)r, false, pem);
+			REQ(d[i], o != NULL);
+			olen = ossl_point(o, opub, sizeof(opub));
+			REQ(d[i], olen == publen && !memcmp(opub, pub, publen));
+			oenc = ossl_write(o, false, pem, &olen);
+			REQ(d[i], (size_t)r == olen && !memcmp(oenc, enc, olen));
+			free(oenc);
+			EVP_PKEY_free(o);
+		}
+		/* Raw and JWK round trips. */
+		r = crypto_kpp_export_privkey(tfm, RIND_KEY_RAW, enc, sizeof(enc));
+		REQ_EQ(d[i], r, c->nbytes);
+		r = crypto_kpp_export_pubkey(tfm, RIND_KEY_RAW, enc, sizeof(enc));
+		REQ(d[i], r == (int)publen && !memcmp(enc, pub, publen));
+		r = crypto_kpp_export_privkey(tfm, RIND_KEY_JWK, enc, sizeof(enc));
+		REQ(d[i], r > 0 && strstr((char *)enc, "\"kty\":\"EC\"") && strstr((char *)enc, "\"d\":"));
+		REQ_EQ(d[i], crypto_kpp_set_secret(t2, enc, (unsigned int)r), 0);
+		publen2 = sizeof(pub2);
+		REQ_EQ(d[i], kpp_op(t2, false, NULL, 0, pub2, &publen2), 0);
+		REQ(d[i], publen2 == publen && !memcmp(pub2, pub, publen));
+		r = crypto_kpp_export_pubkey(tfm, RIND_KEY_JWK, enc, sizeof(enc));
+		REQ(d[i], r > 0 && !strstr((char *)enc, "\"d\":"));
+		/* A JWK public key as the peer of the other tfm. */
+		publen2 = sizeof(pub2);
+		REQ_EQ(d[i], kpp_op(t2, true, enc, (unsigned int)r, pub2, &publen2), 0);
+		/* Formats a private key lacks, and small buffers. */
+		REQ_EQ(d[i], crypto_kpp_export_privkey(tfm, RIND_KEY_SPKI_DER, enc, sizeof(enc)), -EINVAL);
+		REQ_EQ(d[i], crypto_kpp_export_pubkey(tfm, RIND_KEY_SPKI_DER, enc, 10), -ENOSPC);
+		REQ_EQ(d[i], crypto_kpp_export_pubkey(tfm, RIND_KEY_RAW, enc, 10), -ENOSPC);
+		crypto_free_kpp(tfm);
+		crypto_free_kpp(t2);
+	}
+}
+END_TEST
+
+START_TEST(test_bad_inputs)
+{
+	const struct curve *c = &curves[_i];
+	drivers_t d;
+	int n = rt_impls(c->name, "kpp", d, RT_MAX_IMPLS), i;
+
+	for (i = 0; i < n; i++) {
+		struct crypto_kpp *tfm = alloc_drv(d[i]);
+		u8 k[66], order[66], pub[200], ss[80], bad[200];
+		unsigned int publen = sizeof(pub), sslen;
+		unsigned int nb = c->nbytes;
+
+		/* No key yet. */
+		sslen = sizeof(ss);
+		REQ(d[i], kpp_op(tfm, false, NULL, 0, pub, &publen) < 0);
+		/* Scalars 0, n, n + 1 and all-ones are refused; 1 and n - 1 work. */
+		memset(k, 0, nb);
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb), -EINVAL);
+		rt_unhex(order, sizeof(order), c->order);
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, order, nb), -EINVAL);
+		memcpy(k, order, nb);
+		k[nb - 1]++;
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb), -EINVAL);
+		memset(k, 0xff, nb);
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb), -EINVAL);
+		memcpy(k, order, nb);
+		k[nb - 1]--;
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb), 0);
+		memset(k, 0, nb);
+		k[nb - 1] = 1;
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb), 0);
+		publen = sizeof(pub);
+		REQ_EQ(d[i], kpp_op(tfm, false, NULL, 0, pub, &publen), 0);
+		/* Wrong raw lengths; a damaged DER key. */
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb - 1), -EINVAL);
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb + 1), -EINVAL);
+		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, "\x30\x03\x02\x01\x01", 5), -EKEYREJECTED);
+		/* The key survived the failed calls: 1 * G is G. */
+		sslen = sizeof(ss);
+		REQ_EQ(d[i], kpp_op(tfm, true, pub, publen, ss, &sslen), 0);
+		REQ(d[i], !memcmp(ss, pub + 1, nb));
+		/* Peers: off the curve, identity encoding, coordinates >= p, bad lengths. */
+		memcpy(bad, pub, publen);
+		bad[publen - 1] ^= 1;
+		sslen = sizeof(ss);
+		REQ_EQ(d[i], kpp_op(tfm, true, bad, publen, ss, &sslen), -EINVAL);
+		sslen = sizeof(ss);
+		REQ_EQ(d[i], kpp_op(tfm, true, "\x00", 1, ss, &sslen), -EINVAL);
+		memset(bad + 1, 0xff, 2 * nb);
+		sslen = sizeof(ss);
+		REQ_EQ(d[i], kpp_op(tfm, true, bad, publen, ss, &sslen), -EINVAL);
+		sslen = sizeof(ss);
+		REQ_EQ(d[i], kpp_op(tfm, true, pub, publen - 1 - 1, ss, &sslen), -EINVAL);
+		bad[0] = 0x05;
+		memcpy(bad + 1, pub + 1, 2 * nb);
+		sslen = sizeof(ss);
+		REQ(d[i], kpp_op(tfm, true, bad, publen, ss, &sslen) < 0);
+		/* Compressed G decompresses to G. */
+		bad[0] = 0x02 | (pub[publen - 1] & 1);
+		memcpy(bad + 1, pub + 1, nb);
+		sslen = sizeof(ss);
+		REQ_EQ(d[i], kpp_op(tfm, true, bad, nb + 1, ss, &sslen), 0);
+		REQ(d[i], !memcmp(ss, pub + 1, nb));
+		bad[0] ^= 1;	/* the other Y: -G, same X */
+		sslen = sizeof(ss);
+		REQ_EQ(d[i], kpp_op(tfm, true, bad, nb + 1, ss, &sslen), 0);
+		/* Small destinations. */
+		sslen = nb - 1;
+		REQ_EQ(d[i], kpp_op(tfm, true, pub, publen, ss, &sslen), -EINVAL);
+		publen = 2 * nb;
+		REQ_EQ(d[i], kpp_op(tfm, false, NULL, 0, pub, &publen), -EINVAL);
+		REQ_EQ(d[i], crypto_kpp_maxsize(tfm), 1 + 2 * nb);
+		crypto_free_kpp(tfm);
+	}
+}
+END_TEST
+
+static Suite *ecdh_suite(void)
+{
+	Suite *s = suite_create("ecdh");
+	TCase *tc = tcase_create("ecdh");
+	int nc = (int)ARRAY_SIZE(curves);
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_loop_test(tc, test_wycheproof_ecpoint, 0, nc);
+	tcase_add_loop_test(tc, test_wycheproof_asn, 0, nc);
+	tcase_add_loop_test(tc, test_wycheproof_pem, 0, nc);
+	tcase_add_loop_test(tc, test_wycheproof_webcrypto, 0, nc);
+	tcase_add_loop_test(tc, test_openssl_exchanges, 0, nc);
+	tcase_add_loop_test(tc, test_openssl_key_formats, 0, nc);
+	tcase_add_loop_test(tc, test_bad_inputs, 0, nc);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+RIND_TEST_MAIN(ecdh_suite)
