@@ -72,10 +72,10 @@ void rind_mlkem_decaps(const struct mlkem_key *key, const u8 *ct, u8 ss[32]);
 /*
  * Known-answer self-test of a kem driver (an alg_test_desc .test with
  * .suite.priv = struct kem_kat_suite): the key from @seed must have a
- * public key hashing (SHA3-256) to @ek_hash; encapsulating with @m, from
- * the private and from the public key, a ciphertext hashing to @ct_hash
- * and the secret @ss; decapsulating it with the exported expanded private
- * key @ss again; and with its first bit flipped, @rej_ss.
+ * public key hashing (SHA3-256) to @ek_hash; encapsulating with @m, a
+ * ciphertext hashing to @ct_hash and the secret @ss; decapsulating it with
+ * the exported expanded private key set on a second tfm, @ss again; and
+ * with its first bit flipped, @rej_ss.
  */
 struct alg_test_desc;
 struct crypto_alg;
