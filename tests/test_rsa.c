@@ -16,9 +16,12 @@
  *    and OpenSSL's in rind, corrupted ones fail in both; OAEP both ways;
  *    key exports (SPKI/PKCS#8/PKCS#1, DER and PEM, JWK round trip) read
  *    by OpenSSL and OpenSSL's keys read by rind;
- *  - key generation policy (1024 bits and odd sizes refused, keys with
- *    e = 3 refused for signing keys made elsewhere are accepted for
- *    verification only when >= 2048 bits) and one 2048-bit generation.
+ *  - policy: generation only for 2048..8192 bits (1024 and odd sizes
+ *    refused) and always with e = 65537; 1024-bit keys refused on import
+ *    (sig and, in rsa_oaep_misc, akcipher); an existing 2048-bit key
+ *    with e = 3 is accepted on import (rind never makes one);
+ *  - one 2048-bit generation, checked by OpenSSL (private and pairwise
+ *    checks, e = 65537) and used to sign.
  */
 #include <openssl/bio.h>
 #include <openssl/evp.h>
