@@ -19,5 +19,6 @@
 #include <rind/kpp.h>
 #include <rind/sig.h>
 #include <rind/kem.h>
+#include <rind/akcipher.h>
 
 #endif /* _RIND_CRYPTO_H */
