@@ -1,0 +1,460 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Run rind's libFuzzer targets (tests/fuzz/fuzz_*.c, built by `make fuzz`).
+#
+#   sh scripts/fuzz.sh BUILDDIR SECONDS [TARGET...]
+#
+# For each target (all of tests/fuzz/fuzz_*.c, or the TARGETs named, with
+# or without the fuzz_ prefix), whose binary is BUILDDIR/fuzz_<name> (or
+# BUILDDIR/tests/fuzz/fuzz_<name>):
+#   1. replay every reproducer in tests/fuzz/regress/<target>/ and every
+#      file of the seed corpus tests/fuzz/corpus/<target>/;
+#   2. fuzz for SECONDS seconds, starting from a scratch copy of the
+#      corpus (the checked-in corpus is never written to);
+#   3. print the executions and the coverage (libFuzzer's cov: edges and
+#      ft: features) from libFuzzer's final statistics.
+# A crash, leak, sanitizer report, timeout or out-of-memory stops that
+# target: its reproducer is kept in BUILDDIR/fuzz-crashes/<target>/ (with
+# the log), and the script exits non-zero after the remaining targets ran.
+# Minimise a reproducer and make it a regression input with
+#   BUILDDIR/fuzz_<name> -minimize_crash=1 -runs=20000 -exact_artifact_path=MIN CRASH
+#   cp MIN tests/fuzz/regress/<target>/<short-description>
+#
+# Environment: FUZZ_WORKDIR keeps the scratch directories there (new
+# corpus entries can then be reviewed and merged by hand); FUZZ_ARGS adds
+# libFuzzer options (e.g. "-jobs=2").
+#
+#   sh scripts/fuzz.sh --make-corpus [WYCHEPROOF_DIR]
+#
+# rebuilds tests/fuzz/corpus/ from the test vectors (Wycheproof, default
+# ../shared/vectors/wycheproof, plus RFC 8032 keys), deterministically;
+# needs python3.  Each target's input layout is described at the top of
+# its source file; the seeds follow it.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+
+if [ "${1:-}" = "--make-corpus" ]; then
+	WP=${2:-$ROOT/../shared/vectors/wycheproof}
+	[ -d "$WP" ] || { echo "fuzz.sh: no Wycheproof directory $WP" >&2; exit 1; }
+	rm -rf "$ROOT/tests/fuzz/corpus"
+	python3 - "$WP" "$ROOT/tests/fuzz/corpus" <<'PYTHON' || exit 1
+import base64, hashlib, json, os, random, struct, sys
+
+wp, out = sys.argv[1], sys.argv[2]
+rnd = random.Random(8)
+
+
+def load(name):
+    with open(os.path.join(wp, name)) as f:
+        return json.load(f)
+
+
+def h(s):
+    return bytes.fromhex(s)
+
+
+def u16(v):
+    return struct.pack("<H", v & 0xffff)
+
+
+def put(target, data):
+    d = os.path.join(out, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, hashlib.sha1(data).hexdigest()), "wb") as f:
+        f.write(data)
+
+
+def split():
+    """A scatterlist split: a count byte and 7 cut points."""
+    return bytes([rnd.randrange(8)]) + b"".join(u16(rnd.randrange(65536)) for _ in range(7))
+
+
+def pick(tests, k):
+    return tests if len(tests) <= k else rnd.sample(tests, k)
+
+
+def rand_bytes(n):
+    return bytes(rnd.randrange(256) for _ in range(n))
+
+
+# ---- fuzz_aead: Wycheproof AEAD cases, sealed (valid) or opened as given
+GCM_TAGS = {16: 0, 4: 1, 8: 2, 12: 3, 13: 4, 14: 5, 15: 6}
+
+
+def aead_seed(alg, t, tagidx, openonly):
+    key, iv, ad = h(t["key"]), h(t["iv"]), h(t["aad"])
+    text = h(t["ct"]) + h(t["tag"]) if openonly else h(t["msg"])
+    flags = rnd.randrange(2) | tagidx << 1 | (0x10 if openonly else 0)
+    mut = u16(rnd.randrange(65536)) + bytes([rnd.choice([0, 0, 1, 0x80])])
+    hdr = bytes([alg, rnd.randrange(16), flags]) + u16(len(ad)) + split() + split() + mut
+    return hdr + key + iv + ad + text
+
+
+for fname, fixed in (("aes_gcm_test.json", None), ("chacha20_poly1305_test.json", 3),
+                     ("xchacha20_poly1305_test.json", 4)):
+    cases = []
+    for g in load(fname)["testGroups"]:
+        if g["ivSize"] != (192 if fixed == 4 else 96):
+            continue
+        if fixed is None:
+            if g["tagSize"] // 8 not in GCM_TAGS:
+                continue
+            alg, tagidx = {128: 0, 192: 1, 256: 2}[g["keySize"]], GCM_TAGS[g["tagSize"] // 8]
+        else:
+            alg, tagidx = fixed, 0
+        cases += [(alg, t, tagidx) for t in g["tests"]]
+    n = 18 if fixed is None else 8
+    for alg, t, tagidx in pick([c for c in cases if c[1]["result"] == "valid"], n):
+        put("fuzz_aead", aead_seed(alg, t, tagidx, False))
+    for alg, t, tagidx in pick([c for c in cases if c[1]["result"] != "valid"], n // 3):
+        put("fuzz_aead", aead_seed(alg, t, tagidx, True))
+for alg in range(5):
+    # Long texts, for the 8- and 16-block loops.
+    keyiv = (16, 24, 32, 32, 32)[alg] + (24 if alg == 4 else 12)
+    for n in (255, 1024):
+        hdr = bytes([alg, rnd.randrange(16), rnd.randrange(2)]) + u16(rnd.randrange(40)) + \
+            split() + split() + b"\0\0\0"
+        put("fuzz_aead", hdr + rand_bytes(keyiv + n))
+
+# ---- fuzz_hash: Wycheproof HMAC keys and messages, and block-edge lengths
+for i, sha in enumerate(("sha1", "sha224", "sha256", "sha384", "sha512")):
+    tests = [t for g in load("hmac_%s_test.json" % sha)["testGroups"] for t in g["tests"]
+             if t["result"] == "valid" and len(t["key"]) <= 510]
+    for t in pick(tests, 3):
+        hdr = bytes([5 + i, rnd.randrange(8), rnd.randrange(16), len(t["key"]) // 2,
+                     rnd.randrange(17)]) + b"".join(u16(rnd.randrange(65536)) for _ in range(16))
+        put("fuzz_hash", hdr + h(t["key"]) + h(t["msg"]))
+    for n in (0, 55, 64, 112, 129, 1000):
+        hdr = bytes([i, rnd.randrange(8), rnd.randrange(16), 0, rnd.randrange(17)]) + \
+            b"".join(u16(rnd.randrange(65536)) for _ in range(16))
+        put("fuzz_hash", hdr + rand_bytes(n))
+
+# ---- fuzz_25519: X25519 cases, RFC 8032 seeds, Ed25519 verify cases
+for t in pick([t for g in load("x25519_test.json")["testGroups"] for t in g["tests"]], 24):
+    put("fuzz_25519", bytes([0, rnd.randrange(8), rnd.randrange(33)]) + h(t["private"]) +
+        h(t["public"]))
+RFC8032 = (
+    ("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60",
+     "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a", ""),
+    ("4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb",
+     "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c", "72"),
+    ("c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7",
+     "fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025", "af82"),
+)
+for seed, _, msg in RFC8032:
+    for mx in (0, 1, 0x80):
+        put("fuzz_25519", bytes([1, rnd.randrange(8)]) + u16(rnd.randrange(65536)) + bytes([mx]) +
+            h(seed) + h(msg))
+ed = load("ed25519_test.json")["testGroups"]
+edtests = [(g["publicKey"]["pk"], t) for g in ed for t in g["tests"] if len(t["sig"]) == 128]
+for pk, t in pick(edtests, 24):
+    put("fuzz_25519", bytes([2, rnd.randrange(8)]) + h(pk) + h(t["sig"]) + h(t["msg"]))
+
+# ---- fuzz_sigverify: Ed25519 verify cases, raw and encoded keys
+for pk, t in pick(edtests, 16):
+    key, sig = h(pk), h(t["sig"])
+    put("fuzz_sigverify", bytes([rnd.randrange(8), 1 | rnd.randrange(2) << 1]) + u16(len(key)) +
+        u16(len(sig)) + key + sig + h(t["msg"]))
+g = ed[0]
+for enc in (h(g["publicKeyDer"]), g["publicKeyPem"].encode(),
+            json.dumps(g["publicKeyJwk"], separators=(",", ":")).encode()):
+    t = g["tests"][0]
+    put("fuzz_sigverify", bytes([rnd.randrange(8), 1]) + u16(len(enc)) + u16(len(t["sig"]) // 2) +
+        enc + h(t["sig"]) + h(t["msg"]))
+for n in (0, 1, 64, 200):
+    put("fuzz_sigverify", bytes([rnd.randrange(8), 2, 0, 0]) + u16(64) + rand_bytes(64 + n))
+
+# ---- fuzz_keyparse: key encodings of every kind
+
+
+def kp(sel, par, data):
+    put("fuzz_keyparse", bytes([sel, par]) + data)
+
+
+def pem_body(p):
+    return "".join(l for l in p.splitlines() if not l.startswith("-----")).encode()
+
+
+def enc(o):
+    return json.dumps(o, separators=(",", ":")).encode() if isinstance(o, dict) else o.encode()
+
+
+def der_octets(der):
+    """The first OCTET STRING directly inside the outer SEQUENCE."""
+    def tlv(b, i):
+        tag, l = b[i], b[i + 1]
+        i += 2
+        if l & 0x80:
+            n = l & 0x7f
+            l, i = int.from_bytes(b[i:i + n], "big"), i + n
+        return tag, b[i:i + l], i + l
+    _, body, _ = tlv(der, 0)
+    i = 0
+    while i < len(body):
+        tag, v, i = tlv(body, i)
+        if tag == 0x04:
+            return v
+
+
+xasn = [t for g in load("x25519_asn_test.json")["testGroups"] for t in g["tests"]]
+xpem = [t for g in load("x25519_pem_test.json")["testGroups"] for t in g["tests"]]
+xjwk = [t for g in load("x25519_jwk_test.json")["testGroups"] for t in g["tests"]]
+ecpem = [t for g in load("ecdh_secp256r1_pem_test.json")["testGroups"] for t in g["tests"]
+         if t["result"] == "valid"]
+ecjwk = [t for g in load("ecdh_secp256r1_webcrypto_test.json")["testGroups"] for t in g["tests"]]
+ecdsa = load("ecdsa_secp256r1_sha256_test.json")["testGroups"]
+seed, pub1 = h(RFC8032[0][0]), h(RFC8032[0][1])
+p8v1 = h("302e020100300506032b657004220420") + seed
+p8v2 = h("3051020101300506032b657004220420") + seed + h("812100") + pub1
+b64u = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+
+for t in pick(xasn, 4):                                 # 0 DER, 1 SPKI, 2 PKCS#8
+    kp(0, 0, h(t["public"]))
+    kp(1, 0, h(t["public"]))
+    kp(2, 0, h(t["private"]))
+for g in pick(ecdsa, 2):
+    kp(0, 0, h(g["publicKeyDer"]))
+    kp(1, 0, h(g["publicKeyDer"]))
+    kp(0, 0, h(g["tests"][0]["sig"]))
+kp(2, 0, p8v1)
+kp(2, 0, p8v2)
+for t in pick(ecpem, 3):                                # 3 SEC1 ECPrivateKey
+    der = base64.b64decode(pem_body(t["private"]))
+    kp(3, 0, der_octets(der))
+    kp(2, 0, der)
+for t in pick(xpem, 3):                                 # 4 base64, 5 PEM
+    kp(4, 0, pem_body(t["public"]))
+    kp(5, rnd.randrange(4), t["public"].encode())
+    kp(5, rnd.randrange(4), t["private"].encode())
+for t in pick(ecpem, 1):
+    kp(5, 0, t["public"].encode())
+    kp(5, 2, t["private"].encode())
+for t in pick(xjwk, 3) + pick(ecjwk, 2):                # 6 JSON
+    kp(6, 0, enc(t["public"]))
+    kp(6, 0, enc(t["private"]))
+    if isinstance(t["public"], dict) and "x" in t["public"]:
+        kp(4, 3, t["public"]["x"].encode())
+for e in (pub1, h(g["publicKeyDer"]), ed[0]["publicKeyPem"].encode(), enc(ed[0]["publicKeyJwk"])):
+    kp(7, 1, e)                                         # 7 OKP public, 10 sig public
+    kp(10, rnd.randrange(8), e)
+for e in (seed, p8v1, p8v2,
+          b"-----BEGIN PRIVATE KEY-----\n" + base64.b64encode(p8v1) + b"\n-----END PRIVATE KEY-----\n",
+          enc({"kty": "OKP", "crv": "Ed25519", "d": b64u(seed), "x": b64u(pub1)})):
+    kp(8, 1, e)                                         # 8 OKP private, 9 sig private
+    kp(9, rnd.randrange(8), e)
+for t, f in [(t, h) for t in pick(xasn, 2)] + [(t, enc) for t in pick(xpem, 2) + pick(xjwk, 2)]:
+    kp(7, 0, f(t["public"]))                            # 11 kpp secret / encoded peer
+    kp(8, 0, f(t["private"]))
+    kp(11, rnd.randrange(8), f(t["private"]))
+    kp(11, rnd.randrange(8), f(t["public"]))
+
+# RSA, ECDSA, ECDH and ML-KEM keys for the registry readers (9-13).
+rsag = load("rsa_pkcs1_2048_sig_gen_test.json")["testGroups"][0]
+rsav = load("rsa_signature_2048_sha256_test.json")["testGroups"][0]
+oaep = load("rsa_oaep_2048_sha256_mgf1sha256_test.json")["testGroups"][0]
+ecp = load("ecdsa_secp256r1_sha256_p1363_test.json")["testGroups"][0]
+for e in (h(rsag["privateKeyPkcs8"]), rsag["privateKeyPem"].encode(), ecpem[0]["private"].encode()):
+    kp(9, rnd.randrange(128), e)
+for e in (h(rsav["publicKeyDer"]), h(rsav["publicKeyAsn"]), rsav["publicKeyPem"].encode(),
+          enc(rsav["keyJwk"]), h(ecp["publicKeyDer"]), h(ecp["publicKey"]["uncompressed"]),
+          enc(ecp["publicKeyJwk"])):
+    kp(10, rnd.randrange(128), e)
+ecdh = [t for g in load("ecdh_secp384r1_test.json")["testGroups"] for t in g["tests"]]
+for t in pick(ecdh, 2):
+    kp(11, rnd.randrange(128), h(t["private"]))
+    kp(11, rnd.randrange(128), h(t["public"]))
+kp(11, rnd.randrange(128), ecpem[0]["private"].encode())
+kp(11, rnd.randrange(128), enc(ecjwk[0]["private"]))
+for n in (512, 768):
+    t = load("mlkem_%d_test.json" % n)["testGroups"][0]["tests"][0]
+    kp(12, rnd.randrange(128), h(t["seed"]))
+    kp(12, 0x80 | rnd.randrange(128), h(t["ek"]))
+for e in (h(oaep["privateKeyPkcs8"]), oaep["privateKeyPem"].encode(), enc(oaep["privateKeyJwk"])):
+    kp(13, rnd.randrange(128), e)
+kp(13, 0x80 | rnd.randrange(128), h(rsav["publicKeyDer"]))
+
+# ---- fuzz_sigverify: RSA and ECDSA verify cases too
+for g, keyname in ((rsav, "publicKeyDer"), (ecp, "publicKeyDer"),
+                   (load("ecdsa_secp256r1_sha256_test.json")["testGroups"][0], "publicKeyDer")):
+    for t in pick(g["tests"], 3):
+        key, sig = h(g[keyname]), h(t["sig"])
+        put("fuzz_sigverify", bytes([rnd.randrange(256), 1 | rnd.randrange(2) << 1]) +
+            u16(len(key)) + u16(len(sig)) + key + sig + h(t["msg"]))
+
+# ---- fuzz_frame: framed protobuf Requests (hand-encoded), a Response, a StoredKey
+
+
+def varint(v):
+    b = b""
+    while True:
+        x, v = v & 0x7f, v >> 7
+        if not v:
+            return b + bytes([x])
+        b += bytes([x | 0x80])
+
+
+def fld(n, v):
+    if isinstance(v, int):
+        return varint(n << 3) + varint(v)
+    v = v.encode() if isinstance(v, str) else v
+    return varint(n << 3 | 2) + varint(len(v)) + v
+
+
+def frame(p):
+    return struct.pack(">I", len(p)) + p
+
+
+reqs = [fld(1, i + 1) + fld(op, body) for i, (op, body) in enumerate([
+    (10, fld(1, 1) + fld(2, "fuzz")),                                   # Hello
+    (11, fld(1, "k1") + fld(2, "ed25519") + fld(3, 1)),                 # CreateKey
+    (11, fld(1, "aes.key-1") + fld(2, "aes-256-gcm")),
+    (11, fld(1, ".bad") + fld(2, "rsa-2048")),
+    (12, fld(1, "imp") + fld(2, "ed25519") + fld(3, seed)),             # ImportKey
+    (12, fld(1, "imp2") + fld(2, "x25519") + fld(3, enc(xjwk[0]["private"])) + fld(4, 4)),
+    (13, fld(1, "k1") + fld(2, 4)),                                     # GetPublicKey
+    (14, b""),                                                          # ListKeys
+    (15, fld(1, "k1")),                                                 # DeleteKey
+    (16, fld(1, "k1") + fld(2, "message")),                             # Sign
+    (17, fld(1, "k1") + fld(2, "message") + fld(3, bytes(64)) + fld(4, 1)),   # Verify
+    (18, fld(1, "aes") + fld(2, "plaintext") + fld(3, "ad")),           # Seal
+    (19, fld(1, "aes") + fld(2, bytes(40)) + fld(3, "ad")),             # Open
+    (20, fld(1, "x") + fld(2, bytes(range(32)))),                       # Derive
+    (21, b""),                                                          # Stats
+])]
+for r in reqs:
+    put("fuzz_frame", bytes([3]) + frame(r))
+    put("fuzz_frame", bytes([2 | 4 * rnd.randrange(4)]) + frame(r) + frame(rnd.choice(reqs)))
+put("fuzz_frame", bytes([4 | 3]) + fld(1, 7) + fld(2, 0) + fld(11, bytes(64)) + fld(14, 1))
+put("fuzz_frame", bytes([4 | 3]) + fld(1, 8) +
+    fld(12, fld(1, fld(1, "k1") + fld(2, "ed25519") + fld(3, 1000) + fld(5, 2))))
+put("fuzz_frame", bytes([8 | 3]) + fld(1, "k1") + fld(2, "ed25519") + fld(3, 1000) + fld(4, 1001) +
+    fld(7, 2) + fld(9, bytes(32)) + fld(10, fld(1, 1) + fld(2, bytes(32))) + fld(11, 1))
+put("fuzz_frame", bytes([3]) + struct.pack(">I", 1 << 24))             # over the limit
+put("fuzz_frame", bytes([3]) + frame(reqs[0])[:7])                     # truncated
+PYTHON
+	for d in "$ROOT"/tests/fuzz/corpus/*/; do
+		printf '%s: %s files, %s bytes\n' "$(basename "$d")" "$(ls "$d" | wc -l)" \
+			"$(cat "$d"* | wc -c)"
+	done
+	exit 0
+fi
+
+if [ $# -lt 2 ]; then
+	echo "usage: sh scripts/fuzz.sh BUILDDIR SECONDS [TARGET...] | --make-corpus [DIR]" >&2
+	exit 2
+fi
+BUILD=$1
+SECONDS_EACH=$2
+shift 2
+
+if [ $# -gt 0 ]; then
+	TARGETS=""
+	for t in "$@"; do
+		TARGETS="$TARGETS fuzz_${t#fuzz_}"
+	done
+else
+	TARGETS=$(cd "$ROOT/tests/fuzz" && ls fuzz_*.c | sed 's/\.c$//')
+fi
+
+if [ -n "${FUZZ_WORKDIR:-}" ]; then
+	mkdir -p "$FUZZ_WORKDIR" || exit 1
+	WORK=$(mktemp -d "$FUZZ_WORKDIR/run.XXXXXX") || exit 1
+else
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/rind-fuzz.XXXXXX") || exit 1
+	trap 'rm -rf "$WORK"' EXIT
+	trap 'rm -rf "$WORK"; exit 130' INT TERM
+fi
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+LIBFUZZER_OPTS="-timeout=60 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1"
+
+failed=""
+
+# Keep the reproducer(s) and the log of a failed step of target $1.
+keep_crash() {
+	dest="$BUILD/fuzz-crashes/$1"
+	mkdir -p "$dest"
+	cp "$2" "$dest/$1.log" 2>/dev/null
+	for a in "$WORK/$1/art/"*; do
+		[ -f "$a" ] && cp "$a" "$dest/"
+	done
+	echo "$1: FAILED (log and reproducer in $dest/)"
+	grep -E "^(FAIL |SUMMARY|==[0-9]+==ERROR|Test unit written)" "$2" | head -5
+	failed="$failed $1"
+}
+
+for t in $TARGETS; do
+	name=${t#fuzz_}
+	bin=""
+	for b in "$BUILD/$t" "$BUILD/tests/fuzz/$t" "$BUILD/fuzz/$t"; do
+		if [ -x "$b" ]; then
+			bin=$b
+			break
+		fi
+	done
+	if [ -z "$bin" ]; then
+		echo "$t: no binary in $BUILD (build it with make fuzz)"
+		failed="$failed $t"
+		continue
+	fi
+	dir=$WORK/$t
+	mkdir -p "$dir/corpus" "$dir/art"
+	log=$dir/log
+	ncorpus=0
+	if [ -d "$ROOT/tests/fuzz/corpus/$t" ]; then
+		cp "$ROOT/tests/fuzz/corpus/$t/"* "$dir/corpus/" 2>/dev/null
+		ncorpus=$(ls "$dir/corpus" | wc -l)
+	fi
+
+	# 1. Regression inputs, one by one, then the seed corpus.
+	nreg=0
+	if [ -d "$ROOT/tests/fuzz/regress/$t" ]; then
+		for r in "$ROOT/tests/fuzz/regress/$t/"*; do
+			[ -f "$r" ] || continue
+			nreg=$((nreg + 1))
+			if ! "$bin" -artifact_prefix="$dir/art/" $LIBFUZZER_OPTS "$r" >"$log" 2>&1; then
+				echo "$t: regression input $(basename "$r") fails"
+				keep_crash "$t" "$log"
+				continue 2
+			fi
+		done
+	fi
+	if ! "$bin" -runs=0 -artifact_prefix="$dir/art/" $LIBFUZZER_OPTS "$dir/corpus" >"$log" 2>&1; then
+		echo "$t: a seed corpus input fails"
+		keep_crash "$t" "$log"
+		continue
+	fi
+
+	# 2. Fuzz from a scratch copy of the corpus (regression inputs included).
+	if [ "$nreg" -gt 0 ]; then
+		cp "$ROOT/tests/fuzz/regress/$t/"* "$dir/corpus/"
+	fi
+	start=$(date +%s)
+	# shellcheck disable=SC2086
+	if ! "$bin" -max_total_time="$SECONDS_EACH" -artifact_prefix="$dir/art/" $LIBFUZZER_OPTS \
+			${FUZZ_ARGS:-} "$dir/corpus" >"$log" 2>&1; then
+		keep_crash "$t" "$log"
+		continue
+	fi
+	took=$(($(date +%s) - start))
+
+	# 3. libFuzzer's final numbers.
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	final=$(grep -E '^#[0-9]+[[:space:]]+(DONE|INITED|NEW|REDUCE|pulse)' "$log" | tail -1)
+	cov=$(echo "$final" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
+	ft=$(echo "$final" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
+	corp=$(echo "$final" | sed -n 's/.* corp: \([0-9]*\).*/\1/p')
+	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+	echo "$t: ${execs:-?} executions in ${took}s (${rate:-?}/s), cov ${cov:-?}, ft ${ft:-?}," \
+		"corpus ${ncorpus} -> ${corp:-?}; ${nreg} regression inputs ok"
+done
+
+if [ -n "$failed" ]; then
+	echo "fuzz: FAILED:$failed"
+	exit 1
+fi
+echo "fuzz: all targets passed"
+exit 0
