@@ -28,6 +28,18 @@
 #define MAXSG 16
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Sanitizer builds run a third of the random cases (same seeds). */
+#if defined(__SANITIZE_ADDRESS__)
+#define CASES(n) ((n) / 3)
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CASES(n) ((n) / 3)
+#endif
+#endif
+#ifndef CASES
+#define CASES(n) (n)
+#endif
+
 static void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
@@ -642,7 +654,7 @@ START_TEST(test_stream_differential)
 		struct rt_rng rng;
 
 		rt_rng_seed(&rng, 0xc20);
-		for (it = 0; it < 1500; it++) {
+		for (it = 0; it < CASES(1500); it++) {
 			u8 key[32], iv[16];
 			size_t len = rand_len(&rng, 20000);
 			u32 ctr;
@@ -669,7 +681,7 @@ START_TEST(test_stream_differential)
 		struct rt_rng rng;
 
 		rt_rng_seed(&rng, 0x4c20);
-		for (it = 0; it < 1000; it++) {
+		for (it = 0; it < CASES(1000); it++) {
 			u8 key[32], nonce[24], iv[32];
 			size_t len = rand_len(&rng, 20000);
 			u64 pos = rt_rand_range(&rng, 4) ? rt_rand_range(&rng, 1000) :
@@ -888,7 +900,7 @@ START_TEST(test_poly1305)
 		}
 		rt_report("RFC 8439 Poly1305 vectors (both keyings)", im.drv[i], ran, 0);
 
-		for (it = 0; it < 1500; it++) {
+		for (it = 0; it < CASES(1500); it++) {
 			size_t len = rand_len(&rng, 9000);
 			int keyin = (int)rt_rand_range(&rng, 2);
 
@@ -1262,8 +1274,8 @@ static void aead_differential(const char *name, bool x, int cases, u64 seed)
 
 START_TEST(test_aead_differential)
 {
-	aead_differential("rfc7539(chacha20,poly1305)", false, 1500, 0xc7539);
-	aead_differential("rfc7539(xchacha20,poly1305)", true, 1000, 0x7c539);
+	aead_differential("rfc7539(chacha20,poly1305)", false, CASES(1500), 0xc7539);
+	aead_differential("rfc7539(xchacha20,poly1305)", true, CASES(1000), 0x7c539);
 }
 END_TEST
 
@@ -1393,7 +1405,7 @@ START_TEST(test_oneshots)
 	ck_assert(!IS_ERR(tfm));
 	ck_assert(!IS_ERR(xtfm));
 	rt_rng_seed(&rng, 0x1e);
-	for (it = 0; it < 400; it++) {
+	for (it = 0; it < CASES(400); it++) {
 		size_t len = rand_len(&rng, 5000), adlen = rt_rand_range(&rng, sizeof(ad) + 1);
 		bool x = it & 1;
 		struct crypto_aead *t = x ? xtfm : tfm;
