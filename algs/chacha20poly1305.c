@@ -370,11 +370,11 @@ static int api_tag(struct aead_request *req, struct scatterlist *adsg, struct sc
 	SHASH_DESC_ON_STACK(desc, ctx->poly);
 	int err;
 
+	desc->tfm = ctx->poly;
 	sg_init_one(&sg, key, POLY1305_KEY_SIZE);
 	err = api_chacha(req, 0, &sg, &sg, POLY1305_KEY_SIZE);
 	if (err)
 		goto out;
-	desc->tfm = ctx->poly;
 	err = crypto_shash_init(desc);
 	if (!err)
 		err = crypto_shash_update(desc, key, POLY1305_KEY_SIZE);
