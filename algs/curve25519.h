@@ -54,6 +54,13 @@ void curve25519_base_mulx(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE2551
 void curve25519_base_ifma(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25519_KEY_SIZE]);
 #endif
 
+/*
+ * out = in^-1 mod p = 2^255 - 19 (0 for 0), constant time, for a canonical
+ * (< p) little-endian @in; out is canonical.  Every field implementation's
+ * fe_invert goes through it (algs/curve25519.c).
+ */
+void fe25519_invert_bytes(u8 out[32], const u8 in[32]);
+
 /* A kpp driver: its scalar multiplications and its kpp_alg. */
 struct curve25519_driver {
 	curve25519_fn mul;

@@ -254,14 +254,18 @@ static inline void fe_pow2_250_1(fe *t250, fe *z11, const fe *z)
 	fe_mul(t250, &t, &t50);		/* 2^250 - 1 */
 }
 
-/* h = z^(p - 2) = 1/z (0 for z = 0) */
+/* algs/curve25519.c: constant-time inversion (Bernstein-Yang divsteps). */
+void fe25519_invert_bytes(u8 out[32], const u8 in[32]);
+
+/* h = 1/z (0 for z = 0), constant time */
 static inline void fe_invert(fe *h, const fe *z)
 {
-	fe t, z11;
+	u8 s[32];
 
-	fe_pow2_250_1(&t, &z11, z);
-	fe_sqn(&t, &t, 5);		/* 2^255 - 32 */
-	fe_mul(h, &t, &z11);		/* 2^255 - 21 */
+	fe_tobytes(s, z);
+	fe25519_invert_bytes(s, s);
+	fe_frombytes(h, s);
+	memzero_explicit(s, sizeof(s));
 }
 
 /* h = z^((p - 5) / 8) = z^(2^252 - 3) */

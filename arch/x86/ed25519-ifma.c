@@ -21,9 +21,9 @@
  * algs/ed25519-impl.h: 64 signed radix-16 digits, each term read from a
  * row of eight multiples of 256^m B by masked blends over all eight
  * entries (the sign applied by a masked negation); the odd and the even
- * digits accumulate in two independent chains, joined at the end, so that
- * the processor overlaps them.  No branch or address depends on the
- * scalar.
+ * digits accumulate in two independent chains that run side by side in
+ * the two halves of 512-bit vectors, joined at the end.  No branch or
+ * address depends on the scalar.
  *
  * Verification ([s]B - [k]A, public) is the joint sliding-window
  * double-and-add of ed25519-impl.h with the same tables (64 odd multiples
@@ -193,17 +193,65 @@ static void ge4_to_xyz(fe *x, fe *y, fe *z, fe4 p)
 
 /* ---- constant-time fixed-base multiplication ------------------------------ */
 
-/* b * 256^m * B for a digit b in [-8, 8]: all eight entries are read. */
-IFMA_INLINE fe4 ifma_select(int m, s8 b)
+/*
+ * The comb runs its two chains (odd and even digits) side by side in the
+ * two halves of 512-bit vectors (fe8): the same formulas as above, on two
+ * points at once.
+ */
+IFMA_INLINE fe8 ge8_madd(fe8 p, fe8 q)
 {
-	u64 neg = (u64)(u8)b >> 7;
-	u64 babs = (u64)(u8)(b - (s8)((0 - (u8)neg) & ((u8)b << 1)));
-	fe4 t = ge4_identity_entry();
+	fe8 m = fe8_blend(fe8_neg_lanes_wide(p, 0x1), fe8_zero(), 0xc);
+	fe8 l = fe8_carry(fe8_add(fe8_swap_pairs(p), m));
+	fe8 w = fe8_mul_wide(l, q);
+	fe8 v = fe8_carry(fe8_add(fe8_swap_pairs(w), fe8_neg_lanes_wide(w, 0x5)));
+
+	return fe8_mul_wide(fe8_permute(v, _MM_SHUFFLE(0, 2, 3, 0)),
+			    fe8_permute(v, _MM_SHUFFLE(1, 3, 1, 2)));
+}
+
+/* Lanes of b where bit j of the 8-bit mask is set (no repetition). */
+IFMA_INLINE fe8 fe8_blend8(fe8 a, fe8 b, __mmask8 m)
+{
+	return (fe8){ _mm512_mask_blend_epi64(m, a.l0, b.l0), _mm512_mask_blend_epi64(m, a.l1, b.l1),
+		      _mm512_mask_blend_epi64(m, a.l2, b.l2), _mm512_mask_blend_epi64(m, a.l3, b.l3),
+		      _mm512_mask_blend_epi64(m, a.l4, b.l4) };
+}
+
+IFMA_INLINE fe8 fe8_broadcast(const fe4 *e)
+{
+	return (fe8){ _mm512_broadcast_i64x4(e->l0), _mm512_broadcast_i64x4(e->l1),
+		      _mm512_broadcast_i64x4(e->l2), _mm512_broadcast_i64x4(e->l3),
+		      _mm512_broadcast_i64x4(e->l4) };
+}
+
+/* |b| and the sign of a digit b in [-8, 8], without branches. */
+static inline u64 digit_abs(s8 b, u64 *neg)
+{
+	*neg = (u64)(u8)b >> 7;
+	return (u64)(u8)(b - (s8)((0 - (u8)*neg) & ((u8)b << 1)));
+}
+
+/*
+ * Row m's entries for two digits at once: lanes 0..3 get b_lo * 256^m * B,
+ * lanes 4..7 get b_hi * 256^m * B.  All eight entries are read; the
+ * digits only shape the blend masks.
+ */
+IFMA_INLINE fe8 ifma_select2(int m, s8 b_lo, s8 b_hi)
+{
+	u64 neg_lo, neg_hi;
+	u64 abs_lo = digit_abs(b_lo, &neg_lo), abs_hi = digit_abs(b_hi, &neg_hi);
+	fe8 t = fe8_join(ge4_identity_entry(), ge4_identity_entry());
+	fe8 tn;
 	int j;
 
-	for (j = 0; j < ED_BASE_COLS; j++)
-		t = fe4_blend(t, ifma_tab.base[m][j], (__mmask8)((0 - ct_eq(babs, (u64)j + 1)) & 0xf));
-	return fe4_blend(t, ge4_entry_neg(t), (__mmask8)((0 - neg) & 0xf));
+	for (j = 0; j < ED_BASE_COLS; j++) {
+		u64 sel = ((0 - ct_eq(abs_lo, (u64)j + 1)) & 0x0f) | ((0 - ct_eq(abs_hi, (u64)j + 1)) & 0xf0);
+
+		t = fe8_blend8(t, fe8_broadcast(&ifma_tab.base[m][j]), (__mmask8)sel);
+	}
+	/* the negative: swap y - x and y + x, negate 2dxy */
+	tn = fe8_neg_lanes_2p(fe8_permute(t, _MM_SHUFFLE(3, 2, 0, 1)), 0x4);
+	return fe8_blend8(t, tn, (__mmask8)(((0 - neg_lo) & 0x0f) | ((0 - neg_hi) & 0xf0)));
 }
 
 /* [k]B for a 32-byte little-endian k < 2^255, constant time. */
@@ -213,6 +261,7 @@ static fe4 ifma_scalarmult_base(const u8 k[32])
 	s8 e[64];
 	s8 carry = 0;
 	fe4 odd, even;
+	fe8 acc;
 	int i;
 
 	for (i = 0; i < 32; i++) {
@@ -226,15 +275,18 @@ static fe4 ifma_scalarmult_base(const u8 k[32])
 	}
 	e[63] = (s8)(e[63] + carry);
 
-	/* sum over odd i of e_i 16^(i-1) B, and over even i of e_i 16^i B */
-	odd = ge4_identity();
-	even = ge4_identity();
-	for (i = 0; i < 32; i++) {
-		odd = ge4_madd(odd, ifma_select(i, e[2 * i + 1]));
-		even = ge4_madd(even, ifma_select(i, e[2 * i]));
-	}
+	/*
+	 * Low half: sum over odd i of e_i 16^(i-1) B; high half: sum over
+	 * even i of e_i 16^i B.
+	 */
+	acc = fe8_join(ge4_identity(), ge4_identity());
+	for (i = 0; i < 32; i++)
+		acc = ge8_madd(acc, ifma_select2(i, e[2 * i + 1], e[2 * i]));
+	odd = fe8_low(acc);
+	even = fe8_high(acc);
 	odd = ge4_dbl(ge4_dbl(ge4_dbl(ge4_dbl(odd))));
 	memzero_explicit(e, sizeof(e));
+	memzero_explicit(&acc, sizeof(acc));
 	return ge4_add(odd, even);
 }
 
