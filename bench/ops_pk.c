@@ -50,6 +50,10 @@
 #include <rind/kpp.h>
 #define HAVE_RIND_KPP 1
 #endif
+#if __has_include(<rind/kem.h>)
+#include <rind/kem.h>
+#define HAVE_RIND_KEM 1
+#endif
 #if __has_include(<rind/akcipher.h>)
 #include <rind/akcipher.h>
 #define HAVE_RIND_AKCIPHER 1
@@ -668,6 +672,10 @@ struct rind_pk {
 	struct crypto_akcipher *akc;
 	struct akcipher_request *areq;
 #endif
+#ifdef HAVE_RIND_KEM
+	struct crypto_kem *kem;
+	u8 kem_ct[1568];	/* the largest ML-KEM ciphertext */
+#endif
 	struct scatterlist sg_in, sg_out;
 	u8 peer[160];
 	unsigned int peerlen;
@@ -695,6 +703,10 @@ static void rind_pk_teardown(void *arg)
 		akcipher_request_free(c->areq);
 	if (c->akc && !IS_ERR(c->akc))
 		crypto_free_akcipher(c->akc);
+#endif
+#ifdef HAVE_RIND_KEM
+	if (c->kem && !IS_ERR(c->kem))
+		crypto_free_kem(c->kem);
 #endif
 	free(c);
 }
@@ -735,11 +747,17 @@ static int rind_pk_one(struct rind_pk *c)
 		c->outlen = (int)c->areq->dst_len;
 		return err;
 #endif
-	/*
-	 * KEM rows: the rind side plugs in here once <rind/kem.h> fixes the
-	 * signatures of crypto_kem_generate_key / encapsulate / decapsulate
-	 * (API.md); until then they print "-".
-	 */
+#ifdef HAVE_RIND_KEM
+	case PK_KEM_KEYGEN:
+		return crypto_kem_generate_key(c->kem);
+	case PK_KEM_ENCAPS:
+		return crypto_kem_encapsulate(c->kem, c->kem_ct, sizeof(c->kem_ct),
+					      c->out, sizeof(c->out));
+	case PK_KEM_DECAPS:
+		c->outlen = (int)crypto_kem_sharedsecretsize(c->kem);
+		return crypto_kem_decapsulate(c->kem, c->kem_ct, crypto_kem_ciphertextsize(c->kem),
+					      c->out, sizeof(c->out));
+#endif
 	default:
 		(void)err;
 		return -ENOENT;
@@ -843,6 +861,22 @@ static int rind_pk_setup(const struct bench_row *row, const char *alg, void **ct
 		sg_init_one(&c->sg_out, c->out, sizeof(c->out));
 		break;
 #endif
+#ifdef HAVE_RIND_KEM
+	case PK_KEM_KEYGEN:
+	case PK_KEM_ENCAPS:
+	case PK_KEM_DECAPS:
+		/* As the OpenSSL side: a fresh key pair, encapsulated to once. */
+		c->kem = crypto_alloc_kem(alg, 0, 0);
+		if (IS_ERR(c->kem))
+			return (int)PTR_ERR(c->kem);
+		err = crypto_kem_generate_key(c->kem);
+		if (!err && p->kind == PK_KEM_DECAPS)
+			err = crypto_kem_encapsulate(c->kem, c->kem_ct, sizeof(c->kem_ct),
+						     c->out, sizeof(c->out));
+		if (err)
+			return err;
+		break;
+#endif
 	default:
 		return -ENOENT;
 	}
@@ -884,6 +918,10 @@ static const char *rind_pk_driver(void *arg)
 #ifdef HAVE_RIND_AKCIPHER
 	if (c->akc && !IS_ERR(c->akc))
 		return crypto_akcipher_driver_name(c->akc);
+#endif
+#ifdef HAVE_RIND_KEM
+	if (c->kem && !IS_ERR(c->kem))
+		return crypto_kem_driver_name(c->kem);
 #endif
 	(void)c;
 	return NULL;
