@@ -24,6 +24,7 @@
 #ifndef _RIND_ALGS_ECC_IMPL_H
 #define _RIND_ALGS_ECC_IMPL_H
 
+#include <pthread.h>
 #include <string.h>
 #include <rind/internal/util.h>
 #include "ecc.h"
@@ -173,6 +174,86 @@ static inline void mod_sub(fe r, const fe a, const fe b, const struct ecc_mod *M
 	}
 }
 
+#ifdef ECC_FP_MERSENNE521
+/*
+ * P-521's field, p = 2^521 - 1 with R = 2^576: since 2^521 = 1 mod p,
+ * a * b / R = a * b * 2^466 mod p, so the Montgomery product is the plain
+ * product folded at bit 521 and then rotated left by 466 bits within 521
+ * bits (a cyclic shift multiplies by a power of two mod 2^521 - 1).
+ */
+static void p521_mont_mul(fe r, const fe a, const fe b)
+{
+	u64 t[18], x[9], y[9], c, borrow = 0, mask;
+	ecc_u128 s;
+	int i, j;
+
+	memset(t, 0, sizeof(t));
+	ECC_UNROLL
+	for (i = 0; i < 9; i++) {
+		const u64 bi = b[i];
+
+		c = 0;
+		ECC_UNROLL
+		for (j = 0; j < 9; j++) {
+			s = (ecc_u128)a[j] * bi + t[i + j] + c;
+			t[i + j] = (u64)s;
+			c = (u64)(s >> 64);
+		}
+		t[i + 9] = c;
+	}
+	/* x = low 521 bits + (t >> 521) */
+	c = 0;
+	ECC_UNROLL
+	for (i = 0; i < 9; i++) {
+		u64 hi = (t[i + 8] >> 9) | (t[i + 9] << 55);
+		u64 lo = i < 8 ? t[i] : t[8] & 0x1ff;
+
+		s = (ecc_u128)lo + hi + c;
+		x[i] = (u64)s;
+		c = (u64)(s >> 64);
+	}
+	/* x < 2^522: fold bit 521 once more, then subtract p if x >= p. */
+	c = x[8] >> 9;
+	x[8] &= 0x1ff;
+	ECC_UNROLL
+	for (i = 0; i < 9; i++) {
+		s = (ecc_u128)x[i] + c;
+		x[i] = (u64)s;
+		c = (u64)(s >> 64);
+	}
+	ECC_UNROLL
+	for (i = 0; i < 9; i++) {
+		s = (ecc_u128)x[i] - (i < 8 ? ~0ull : 0x1ffull) - borrow;
+		y[i] = (u64)s;
+		borrow = (u64)(s >> 64) & 1;
+	}
+	mask = 0 - borrow;
+	ECC_UNROLL
+	for (i = 0; i < 9; i++)
+		x[i] = (x[i] & mask) | (y[i] & ~mask);
+	/* rotate left by 466 = 7 * 64 + 18 within 521 bits: bits k -> (k + 466) mod 521 */
+	{
+		u64 lo[9], hi[9];
+
+		/* x << 466 (bits below 521 kept) and x >> 55 */
+		memset(lo, 0, sizeof(lo));
+		lo[7] = x[0] << 18;
+		lo[8] = ((x[0] >> 46) | (x[1] << 18)) & 0x1ff;
+		ECC_UNROLL
+		for (i = 0; i < 9; i++) {
+			u64 v = x[i] >> 55;
+
+			if (i < 8)
+				v |= x[i + 1] << 9;
+			hi[i] = v;
+		}
+		ECC_UNROLL
+		for (i = 0; i < 9; i++)
+			r[i] = lo[i] | hi[i];
+	}
+}
+#endif
+
 /*
  * r = a * b / R mod m (a, b < m).  The modulus is copied to locals first so
  * that the compiler keeps it in registers (r may alias a or b, never M).
@@ -184,6 +265,13 @@ static void mont_mul(fe r, const fe a, const fe b, const struct ecc_mod *M)
 	ecc_u128 s;
 	int i, j;
 
+#ifdef ECC_FP_MERSENNE521
+	/* The field modulus (not the order): public, so a branch is fine. */
+	if (M->m[0] == ~0ull && M->m[4] == ~0ull) {
+		p521_mont_mul(r, a, b);
+		return;
+	}
+#endif
 	memcpy(m, M->m, sizeof(m));
 	memcpy(av, a, sizeof(av));
 	memset(t, 0, sizeof(t));
@@ -444,6 +532,74 @@ static void pt_base(struct ecc_pt *g, const struct ecc_def *D)
 	memcpy(g->z, D->fp->one, sizeof(fe));
 }
 
+/*
+ * Fixed-base multiplication: a table of j * 16^w * G for every 4-bit
+ * window w and j = 0..15 (j = 0 the identity), built once at first use
+ * (ECC_DEFINE_CURVE provides ecc_gtab_build for the file's curve).  k * G
+ * is then one complete addition per window of an entry selected by
+ * masking over the whole row: no doublings, constant time in k.  The
+ * table costs about as much as a few multiplications, so the first
+ * ECC_GTAB_AFTER base multiplications (the registry's self-tests among
+ * them) use the variable-base ladder on G instead, and a process that
+ * signs or makes keys only once never pays for it.
+ */
+#define ECC_GTAB_AFTER	4
+static struct ecc_pt *ecc_gtab;
+static unsigned int ecc_gtab_uses;
+static pthread_once_t ecc_gtab_once = PTHREAD_ONCE_INIT;
+static void ecc_gtab_build(void);
+
+static void ecc_gtab_fill(const struct ecc_def *D)
+{
+	int w, j, nwin = (int)((D->bits + ECC_WBITS - 1) / ECC_WBITS);
+	struct ecc_pt *t, base;
+
+	t = malloc((size_t)nwin * ECC_TSIZE * sizeof(*t));
+	if (!t)
+		return;		/* k * G falls back to the variable-base ladder */
+	pt_base(&base, D);
+	for (w = 0; w < nwin; w++) {
+		struct ecc_pt *row = t + (size_t)w * ECC_TSIZE;
+
+		pt_identity(&row[0], D);
+		row[1] = base;
+		for (j = 2; j < (int)ECC_TSIZE; j++)
+			pt_add(&row[j], &row[j - 1], &base, D);
+		pt_add(&base, &row[ECC_TSIZE - 1], &base, D);
+	}
+	ecc_gtab = t;
+}
+
+/* r = k * G, constant time in k. */
+static void pt_mul_base(struct ecc_pt *r, const fe k, const struct ecc_def *D)
+{
+	int w, nwin = (int)((D->bits + ECC_WBITS - 1) / ECC_WBITS);
+	struct ecc_pt acc, t;
+
+	if (__atomic_load_n(&ecc_gtab_uses, __ATOMIC_RELAXED) < ECC_GTAB_AFTER &&
+	    __atomic_fetch_add(&ecc_gtab_uses, 1, __ATOMIC_RELAXED) < ECC_GTAB_AFTER) {
+		pt_base(&t, D);
+		pt_mul(r, k, &t, D);
+		return;
+	}
+	pthread_once(&ecc_gtab_once, ecc_gtab_build);
+	if (!ecc_gtab) {
+		pt_base(&t, D);
+		pt_mul(r, k, &t, D);
+		return;
+	}
+	pt_identity(&acc, D);
+	for (w = 0; w < nwin; w++) {
+		u64 digit = (k[w / 16] >> ((w % 16) * 4)) & 0xf;
+
+		pt_select(&t, ecc_gtab + (size_t)w * ECC_TSIZE, ECC_TSIZE, digit);
+		pt_add(&acc, &acc, &t, D);
+	}
+	*r = acc;
+	memzero_explicit(&acc, sizeof(acc));
+	memzero_explicit(&t, sizeof(t));
+}
+
 /* Affine plain coordinates; returns 1 for the identity (x, y zero then). */
 static u64 pt_affine(fe x, fe y, const struct ecc_pt *p, const struct ecc_def *D)
 {
@@ -522,12 +678,11 @@ static inline void ecc_impl_reduce_n(u8 *out, const u8 *in, const struct ecc_def
 
 static void ecc_impl_mul_base(u8 *xy, const u8 *d, const struct ecc_def *D)
 {
-	struct ecc_pt g, r;
+	struct ecc_pt r;
 	fe k, x, y;
 
 	ecc_from_bytes(k, d, D->nbytes);
-	pt_base(&g, D);
-	pt_mul(&r, k, &g, D);
+	pt_mul_base(&r, k, D);
 	pt_affine(x, y, &r, D);
 	ecc_to_bytes(xy, x, D->nbytes);
 	ecc_to_bytes(xy + D->nbytes, y, D->nbytes);
@@ -603,13 +758,12 @@ static int ecc_impl_sign(u8 *rb, u8 *sb, const u8 *d, const u8 *kb, const u8 *eb
 			 const struct ecc_def *D)
 {
 	const struct ecc_mod *N = D->fn;
-	struct ecc_pt g, R;
+	struct ecc_pt R;
 	fe k, x, y, r, e, dm, km, rm, em, s;
 	u64 zero;
 
 	ecc_from_bytes(k, kb, D->nbytes);
-	pt_base(&g, D);
-	pt_mul(&R, k, &g, D);
+	pt_mul_base(&R, k, D);
 	pt_affine(x, y, &R, D);
 	ecc_reduce_once(r, x, N->m);			/* x < p < 2n */
 	ecc_from_bytes(e, eb, D->nbytes);
@@ -640,7 +794,7 @@ static int ecc_impl_verify(const u8 *xy, const u8 *eb, const u8 *rb, const u8 *s
 			   const struct ecc_def *D)
 {
 	const struct ecc_mod *N = D->fn;
-	struct ecc_pt q, g, a, b;
+	struct ecc_pt q, a, b;
 	fe r, s, e, w, u1, u2, x, y;
 
 	ecc_from_bytes(r, rb, D->nbytes);
@@ -659,8 +813,7 @@ static int ecc_impl_verify(const u8 *xy, const u8 *eb, const u8 *rb, const u8 *s
 	mont_to(u2, r, N);
 	mont_mul(u2, u2, w, N);
 	mont_from(u2, u2, N);
-	pt_base(&g, D);
-	pt_mul(&a, u1, &g, D);
+	pt_mul_base(&a, u1, D);
 	pt_mul(&b, u2, &q, D);
 	pt_add(&a, &a, &b, D);
 	if (pt_affine(x, y, &a, D))
@@ -671,6 +824,8 @@ static int ecc_impl_verify(const u8 *xy, const u8 *eb, const u8 *rb, const u8 *s
 
 /* The struct ecc_curve of one curve definition. */
 #define ECC_DEFINE_CURVE(sym, def, crv, roid, nb, nbits)					\
+static void ecc_gtab_build(void)						\
+{ ecc_gtab_fill(&def); }							\
 static int sym##_scalar_ok(const u8 *d)						\
 { return ecc_impl_scalar_ok(d, &def); }						\
 static void sym##_reduce_n(u8 *o, const u8 *i)					\

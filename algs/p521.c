@@ -11,6 +11,7 @@
  * one = R mod m, m0inv = -m^-1 mod 2^64, and b, Gx, Gy times R mod p.
  */
 #define ECC_N 9
+#define ECC_FP_MERSENNE521	/* field products by folding, see ecc-impl.h */
 #include "ecc-impl.h"
 
 static const struct ecc_mod p521_fp = {
