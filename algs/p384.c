@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * P-384 (secp384r1, FIPS 186-5 / SEC 2: p = 2^384 - 2^128 - 2^96 + 2^32 - 1),
- * portable C over the generic arithmetic of algs/ecc-impl.h with 6 64-bit limbs: the curve operations that the
- * "ecdh-nist-p384" kpp and the "ecdsa-nist-p384" sig drivers
- * (algs/ecdh.c, algs/ecdsa.c) are built on.
+ * portable C over the generic arithmetic of algs/ecc-impl.h with 6
+ * 64-bit limbs: the curve operations that the "ecdh-nist-p384" kpp and
+ * the "ecdsa-nist-p384" sig drivers (algs/ecdh.c, algs/ecdsa.c) are
+ * built on.
  *
  * The constants are the curve's domain parameters (FIPS 186-5 / SP 800-186
  * section 3.2) written as little-endian 64-bit limbs; the Montgomery
