@@ -215,7 +215,7 @@ static inline void fe_mul(fe *h, const fe *f, const fe *g)
 		"adoxq %%rax, %%r15\n\t"
 		"adcxq %%rax, %%r15\n\t"
 		FE_REDUCE_8(g)
-		: [f] "+r"(fp), [g] "+r"(gp)
+		: [f] "+&r"(fp), [g] "+&r"(gp)
 		: [h] "r"(h)
 		: "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
 		  "cc", "memory");
