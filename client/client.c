@@ -640,7 +640,8 @@ static int take_data(struct rind_client *c, Rind__Response *resp, uint8_t **out,
 		rind__response__free_unpacked(resp, NULL);
 		return -ENOMEM;
 	}
-	memcpy(p, resp->data.data, resp->data.len);
+	if (resp->data.len)
+		memcpy(p, resp->data.data, resp->data.len);
 	*out = p;
 	*outlen = resp->data.len;
 	rind__response__free_unpacked(resp, NULL);

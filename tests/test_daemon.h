@@ -126,6 +126,13 @@ static void rd_write_master(const char *path, unsigned int seed)
 /* A fresh directory with a master key; the daemon is not started. */
 static void rd_setup_dir(void)
 {
+	u8 seed[32] = { 0 }, pub[32];
+
+	/*
+	 * Initialise the registry (self-tests) once here, not in each of the
+	 * client processes a test forks later.
+	 */
+	rind_ed25519_public_key(pub, seed);
 	rd.owner = getpid();
 	if (!rd.registered) {
 		atexit(rd_atexit);

@@ -401,7 +401,7 @@ START_TEST(test_unknown_keys_and_sizes)
 {
 	struct good g;
 	struct rind_client *c;
-	uint8_t *p, *box, sig[64] = { 0 };
+	uint8_t *p, *box, sig[80] = { 0 };
 	size_t n, bl;
 
 	good_start(&g);

@@ -203,14 +203,14 @@ static void async_cb(struct rind_client *c, const struct rind_client_result *r, 
 
 static void async_msg(char *m, long i)
 {
-	snprintf(m, 32, "async message %ld", i);
+	snprintf(m, 48, "async message %ld", i % 1000000);
 }
 
 START_TEST(test_lib_async)
 {
 	struct rind_client *c = rd_client();
 	uint8_t pub[32];
-	char m[32];
+	char m[48];
 	long i;
 	int err;
 
@@ -453,6 +453,7 @@ START_TEST(test_concurrent_64)
 	struct rind_client_stats s0, s1;
 	pid_t pids[CC_CLIENTS];
 	int i, st, failed = 0;
+	uint64_t t0;
 
 	ck_assert_int_eq(rind_client_create_key(c, "ed", "ed25519", false, NULL), 0);
 	ck_assert_int_eq(rind_client_create_key(c, "aes", "aes-256-gcm", false, NULL), 0);
@@ -465,6 +466,7 @@ START_TEST(test_concurrent_64)
 		if (pids[i] == 0)
 			_exit(cc_child(i));
 	}
+	t0 = rd_now_ms();
 	for (i = 0; i < CC_CLIENTS; i++) {
 		st = rd_wait_child(pids[i], 30000);
 		if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
@@ -477,8 +479,9 @@ START_TEST(test_concurrent_64)
 	ck_assert_int_eq(rind_client_stats(c, &s1), 0);
 	ck_assert_uint_ge(s1.requests - s0.requests, CC_CLIENTS * (CC_REQS + CC_REQS / 2));
 	ck_assert_uint_eq(s1.errors, s0.errors);
-	printf("concurrent: %d processes x %d pipelined requests (+%d opens): all matched; "
-	       "%llu batches, mean %.1f\n", CC_CLIENTS, CC_REQS, CC_REQS / 2,
+	printf("concurrent: %d processes x %d pipelined requests (+%d opens) in %llu ms: all "
+	       "matched; %llu batches, mean %.1f\n", CC_CLIENTS, CC_REQS, CC_REQS / 2,
+	       (unsigned long long)(rd_now_ms() - t0),
 	       (unsigned long long)(s1.batches - s0.batches),
 	       s1.batches > s0.batches ? (double)(s1.batched_requests - s0.batched_requests) /
 					 (double)(s1.batches - s0.batches) : 0.0);
@@ -754,7 +757,7 @@ START_TEST(test_crash_safety)
 			while ((nl = strchr(line, '\n'))) {
 				*nl = 0;
 				ck_assert_int_lt(nacked, CRASH_MAX);
-				snprintf(acked[nacked++], 32, "%s", line);
+				snprintf(acked[nacked++], 32, "%.31s", line);
 				line = nl + 1;
 			}
 			have = strlen(line);
@@ -811,6 +814,11 @@ static Suite *daemon_suite(void)
 	tcase_add_test(tc, test_lib_async);
 	tcase_add_test(tc, test_lib_reconnect);
 	tcase_add_test(tc, test_cli_roundtrip);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("concurrent");
+	tcase_add_checked_fixture(tc, rd_setup, rd_teardown);
+	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, test_concurrent_64);
 	suite_add_tcase(s, tc);
 
