@@ -4,10 +4,11 @@
  *
  * Bulk data goes eight blocks at a time, "word-sliced": ymm register i holds
  * state word i of eight consecutive blocks, so the rounds need no shuffles;
- * an 8x8 transpose at the end turns the words back into blocks.  The tail
- * (under 512 bytes) uses the row layout, each ymm holding one row of two
- * blocks (diagonals by in-lane word rotation), two such pairs interleaved;
- * a single block goes to the scalar code, whose latency is lower.
+ * an 8x8 transpose at the end turns the words back into blocks; a tail of
+ * 257 to 511 bytes runs them on a stack copy.  Shorter tails use the row
+ * layout, each ymm holding one row of two blocks (diagonals by in-lane word
+ * rotation), two such pairs interleaved; a single block goes to the scalar
+ * code, whose latency is lower.
  * Rotations by 16 and 8 are byte shuffles, by 12 and 7 shift pairs.  The
  * block counter (state word 12) advances modulo 2^32, as in the generic
  * code and the kernel.  No data-dependent branch or index: constant time.
@@ -229,6 +230,7 @@ static AVX2 void chacha_2block(const u32 state[16], u8 *dst, const u8 *src, size
 
 static AVX2 void chacha20_crypt_avx2(u32 state[16], u8 *dst, const u8 *src, size_t len)
 {
+	u8 buf[512] __attribute__((aligned(32)));
 	size_t n;
 
 	/* one block: the scalar code is faster than any vector latency chain */
@@ -242,6 +244,16 @@ static AVX2 void chacha20_crypt_avx2(u32 state[16], u8 *dst, const u8 *src, size
 		dst += 512;
 		src += 512;
 		len -= 512;
+	}
+	if (len > 256) {
+		/* eight blocks cost about the latency of four: run them on a copy */
+		memcpy(buf, src, len);
+		chacha_8block(state, buf, buf);
+		memcpy(dst, buf, len);
+		memzero_explicit(buf, sizeof(buf));
+		state[12] += (u32)((len + 63) / 64);
+		_mm256_zeroupper();
+		return;
 	}
 	while (len > 128) {
 		n = min(len, (size_t)256);
