@@ -471,6 +471,69 @@ ED_FN void ed_base_mul(u8 out[32], const u8 k[32])
 	memzero_explicit(&h, sizeof(h));
 }
 
+/* Points per shared inversion in the batch functions. */
+#define ED_BATCH 16
+
+/*
+ * Encode n <= ED_BATCH points (X : Y : Z) with one inversion shared by
+ * all (Montgomery's trick: invert the product of the Z, then peel each
+ * inverse off with two multiplications).  Constant time.
+ */
+ED_FN void ge_batch_tobytes(u8 (*out)[32], const fe *X, const fe *Y, const fe *Z, unsigned int n)
+{
+	fe acc[ED_BATCH], inv, zi, x, y;
+	unsigned int i;
+
+	acc[0] = Z[0];
+	for (i = 1; i < n; i++)
+		fe_mul(&acc[i], &acc[i - 1], &Z[i]);
+	fe_invert(&inv, &acc[n - 1]);
+	for (i = n; i-- > 0;) {
+		if (i) {
+			fe_mul(&zi, &inv, &acc[i - 1]);
+			fe_mul(&inv, &inv, &Z[i]);
+		} else {
+			zi = inv;
+		}
+		fe_mul(&x, &X[i], &zi);
+		fe_mul(&y, &Y[i], &zi);
+		fe_tobytes(out[i], &y);
+		out[i][31] ^= (u8)(fe_isnegative(&x) << 7);
+	}
+	memzero_explicit(acc, sizeof(acc));
+	memzero_explicit(&inv, sizeof(inv));
+	memzero_explicit(&zi, sizeof(zi));
+	memzero_explicit(&x, sizeof(x));
+	memzero_explicit(&y, sizeof(y));
+}
+
+/* out[i] = encode([k[i]]B) for n scalars, one inversion per ED_BATCH. */
+ED_FN void ed_base_mul_batch(u8 (*out)[32], const u8 (*k)[32], unsigned int n)
+{
+	fe X[ED_BATCH], Y[ED_BATCH], Z[ED_BATCH];
+	unsigned int i, m;
+	ge_p3 h;
+
+	ed_tables();
+	while (n) {
+		m = n < ED_BATCH ? n : ED_BATCH;
+		for (i = 0; i < m; i++) {
+			ge_scalarmult_base(&h, k[i]);
+			X[i] = h.X;
+			Y[i] = h.Y;
+			Z[i] = h.Z;
+		}
+		ge_batch_tobytes(out, X, Y, Z, m);
+		out += m;
+		k += m;
+		n -= m;
+	}
+	memzero_explicit(&h, sizeof(h));
+	memzero_explicit(X, sizeof(X));
+	memzero_explicit(Y, sizeof(Y));
+	memzero_explicit(Z, sizeof(Z));
+}
+
 /* X25519(k, 9): [k]B on the Edwards curve, then u = (Z + Y) / (Z - Y). */
 ED_FN void ed_base_mul_mont(u8 out[32], const u8 k[32])
 {

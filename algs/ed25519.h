@@ -35,6 +35,8 @@ struct ed25519_driver {
 	 * constant time (the signer's nonce and secret scalar go here).
 	 */
 	void (*base_mul)(u8 out[32], const u8 k[32]);
+	/* The same for n scalars, sharing field inversions between them. */
+	void (*base_mul_batch)(u8 (*out)[32], const u8 (*k)[32], unsigned int n);
 	/*
 	 * out = X25519(k, 9) for a clamped 32-byte k, through the same
 	 * fixed-base table (the birational map u = (1 + y) / (1 - y)).

@@ -672,39 +672,51 @@ END_TEST
 
 START_TEST(test_batches)
 {
+	enum { NB = 41 };	/* several chunks of shared inversions, and a remainder */
 	drivers_t d;
 	int n = impls(d), i, j;
 
 	for (i = 0; i < n; i++) {
 		struct crypto_sig *s = alloc_drv(d[i]);
-		struct sig_request reqs[17];
-		u8 msgs[17][40], sigs[17][64], one[64];
+		struct sig_request reqs[NB];
+		u8 msgs[NB][40], sigs[NB][64], one[64];
 
 		REQ_EQ(d[i], crypto_sig_generate_key(s), 0);
-		for (j = 0; j < 17; j++) {
+		for (j = 0; j < NB; j++) {
 			memset(msgs[j], j, sizeof(msgs[j]));
-			reqs[j] = (struct sig_request){ msgs[j], (unsigned int)j * 2, sigs[j], 64, 1 };
+			reqs[j] = (struct sig_request){ msgs[j], (unsigned int)j % 41, sigs[j], 64, 1 };
 		}
 		reqs[5].siglen = 63;	/* too small: that request alone fails */
-		REQ_EQ(d[i], crypto_sig_sign_batch(s, reqs, 17), -EINVAL);
-		for (j = 0; j < 17; j++) {
+		REQ_EQ(d[i], crypto_sig_sign_batch(s, reqs, NB), -EINVAL);
+		for (j = 0; j < NB; j++) {
 			if (j == 5) {
 				REQ_EQ(d[i], reqs[j].err, -EINVAL);
 				continue;
 			}
 			REQ_EQ(d[i], reqs[j].err, 0);
 			REQ_EQ(d[i], reqs[j].siglen, 64);
-			REQ_EQ(d[i], crypto_sig_sign(s, msgs[j], (unsigned int)j * 2, one, 64), 64);
+			REQ_EQ(d[i], crypto_sig_sign(s, msgs[j], (unsigned int)j % 41, one, 64), 64);
 			check_eq(d[i], "batch signature", sigs[j], one, 64);
 		}
 		reqs[5].siglen = 64;
-		REQ_EQ(d[i], crypto_sig_sign_batch(s, reqs, 17), 0);
-		REQ_EQ(d[i], crypto_sig_verify_batch(s, reqs, 17), 0);
+		REQ_EQ(d[i], crypto_sig_sign_batch(s, reqs, NB), 0);
+		REQ_EQ(d[i], crypto_sig_verify_batch(s, reqs, NB), 0);
 		sigs[9][3] ^= 1;
-		REQ_EQ(d[i], crypto_sig_verify_batch(s, reqs, 17), -EBADMSG);
-		for (j = 0; j < 17; j++)
+		REQ_EQ(d[i], crypto_sig_verify_batch(s, reqs, NB), -EBADMSG);
+		for (j = 0; j < NB; j++)
 			REQ_EQ(d[i], reqs[j].err, j == 9 ? -EBADMSG : 0);
 		REQ_EQ(d[i], crypto_sig_sign_batch(s, reqs, 0), 0);
+		/* A tfm without a private key: every request -ENOKEY. */
+		{
+			struct crypto_sig *v = alloc_drv(d[i]);
+			u8 pub[32];
+
+			REQ_EQ(d[i], crypto_sig_export_pubkey(s, RIND_KEY_RAW, pub, 32), 32);
+			REQ_EQ(d[i], crypto_sig_set_pubkey(v, pub, 32), 0);
+			REQ_EQ(d[i], crypto_sig_sign_batch(v, reqs, 3), -ENOKEY);
+			REQ_EQ(d[i], reqs[2].err, -ENOKEY);
+			crypto_free_sig(v);
+		}
 		crypto_free_sig(s);
 	}
 }

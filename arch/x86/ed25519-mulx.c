@@ -26,6 +26,7 @@ void curve25519_base_mulx(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE2551
 
 static struct ed25519_driver ed25519_mulx_drv = {
 	.base_mul = ed_base_mul,
+	.base_mul_batch = ed_base_mul_batch,
 	.base_mul_mont = ed_base_mul_mont,
 	.prepare = ed_prepare,
 	.double_mul = ed_double_mul,
