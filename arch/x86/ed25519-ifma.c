@@ -254,14 +254,10 @@ IFMA_INLINE fe8 ifma_select2(int m, s8 b_lo, s8 b_hi)
 	return fe8_blend8(t, tn, (__mmask8)(((0 - neg_lo) & 0x0f) | ((0 - neg_hi) & 0xf0)));
 }
 
-/* [k]B for a 32-byte little-endian k < 2^255, constant time. */
-IFMA_TARGET
-static fe4 ifma_scalarmult_base(const u8 k[32])
+/* The 64 signed radix-16 digits of a 32-byte k < 2^255: e_i in [-8, 8]. */
+static void ifma_digits(s8 e[64], const u8 k[32])
 {
-	s8 e[64];
 	s8 carry = 0;
-	fe4 odd, even;
-	fe8 acc;
 	int i;
 
 	for (i = 0; i < 32; i++) {
@@ -274,7 +270,27 @@ static fe4 ifma_scalarmult_base(const u8 k[32])
 		e[i] = (s8)(e[i] - (carry << 4));
 	}
 	e[63] = (s8)(e[63] + carry);
+}
 
+/* From the two comb sums (odd digits low, even digits high) to the point. */
+IFMA_INLINE fe4 ifma_comb_finish(fe8 acc)
+{
+	fe4 odd = fe8_low(acc), even = fe8_high(acc);
+
+	odd = ge4_dbl(ge4_dbl(ge4_dbl(ge4_dbl(odd))));
+	return ge4_add(odd, even);
+}
+
+/* [k]B for a 32-byte little-endian k < 2^255, constant time. */
+IFMA_TARGET
+static fe4 ifma_scalarmult_base(const u8 k[32])
+{
+	s8 e[64];
+	fe4 r;
+	fe8 acc;
+	int i;
+
+	ifma_digits(e, k);
 	/*
 	 * Low half: sum over odd i of e_i 16^(i-1) B; high half: sum over
 	 * even i of e_i 16^i B.
@@ -282,12 +298,34 @@ static fe4 ifma_scalarmult_base(const u8 k[32])
 	acc = fe8_join(ge4_identity(), ge4_identity());
 	for (i = 0; i < 32; i++)
 		acc = ge8_madd(acc, ifma_select2(i, e[2 * i + 1], e[2 * i]));
-	odd = fe8_low(acc);
-	even = fe8_high(acc);
-	odd = ge4_dbl(ge4_dbl(ge4_dbl(ge4_dbl(odd))));
+	r = ifma_comb_finish(acc);
 	memzero_explicit(e, sizeof(e));
 	memzero_explicit(&acc, sizeof(acc));
-	return ge4_add(odd, even);
+	return r;
+}
+
+/* Two at once, their chains interleaved (batches: the processor overlaps them). */
+IFMA_TARGET
+static void ifma_scalarmult_base2(fe4 *r1, fe4 *r2, const u8 k1[32], const u8 k2[32])
+{
+	s8 e1[64], e2[64];
+	fe8 acc1, acc2;
+	int i;
+
+	ifma_digits(e1, k1);
+	ifma_digits(e2, k2);
+	acc1 = fe8_join(ge4_identity(), ge4_identity());
+	acc2 = acc1;
+	for (i = 0; i < 32; i++) {
+		acc1 = ge8_madd(acc1, ifma_select2(i, e1[2 * i + 1], e1[2 * i]));
+		acc2 = ge8_madd(acc2, ifma_select2(i, e2[2 * i + 1], e2[2 * i]));
+	}
+	*r1 = ifma_comb_finish(acc1);
+	*r2 = ifma_comb_finish(acc2);
+	memzero_explicit(e1, sizeof(e1));
+	memzero_explicit(e2, sizeof(e2));
+	memzero_explicit(&acc1, sizeof(acc1));
+	memzero_explicit(&acc2, sizeof(acc2));
 }
 
 IFMA_TARGET
@@ -317,7 +355,15 @@ static void ifma_base_mul_batch(u8 (*out)[32], const u8 (*k)[32], unsigned int n
 	ifma_tables();
 	while (n) {
 		m = n < ED_BATCH ? n : ED_BATCH;
-		for (i = 0; i < m; i++) {
+		for (i = 0; i + 1 < m; i += 2) {
+			fe4 p2;
+
+			ifma_scalarmult_base2(&p, &p2, k[i], k[i + 1]);
+			ge4_to_xyz(&X[i], &Y[i], &Z[i], p);
+			ge4_to_xyz(&X[i + 1], &Y[i + 1], &Z[i + 1], p2);
+			memzero_explicit(&p2, sizeof(p2));
+		}
+		if (i < m) {
 			p = ifma_scalarmult_base(k[i]);
 			ge4_to_xyz(&X[i], &Y[i], &Z[i], p);
 		}
