@@ -540,6 +540,73 @@ static IFMA void ifma_blocks16(struct poly1305_state *st, const u8 *src, size_t 
 	_mm256_zeroupper();
 }
 
+/*
+ * nblocks: a multiple of 32, at least 128.  Four accumulators of eight
+ * lanes (blocks 32k + 8j + 0..7) step by r^32: four overlapping chains
+ * keep the multipliers busy.  Their last step multiplies accumulator j by
+ * r^(8 (3 - j)) times the per-lane powers.
+ */
+static IFMA void ifma_blocks32(struct poly1305_state *st, const u8 *src, size_t nblocks,
+			       u32 padbit)
+{
+	const __m512i hibit = _mm512_set1_epi64((long long)padbit << 40);
+	__m512i h[4][3], m[3], r[3], s[3], f[4][3], fs[4][3], r8[3], s8[3];
+	u64 a[3], r16[3], r32[3], c;
+	int j, k;
+
+	to44(a, st->h[0], st->h[1], st->h[2]);
+	for (k = 0; k < 3; k++)
+		r16[k] = st->arch[24 + k];
+	mul44(r32, r16, r16);
+	for (k = 0; k < 3; k++) {
+		for (j = 0; j < 4; j++)
+			h[j][k] = _mm512_setzero_si512();
+		h[0][k] = _mm512_maskz_set1_epi64(1, (long long)a[k]);
+		r[k] = _mm512_set1_epi64((long long)r32[k]);
+		s[k] = times20(r[k]);
+		r8[k] = _mm512_set1_epi64((long long)st->arch[k * 8]);	/* r^8 */
+		s8[k] = times20(r8[k]);
+		f[3][k] = _mm512_loadu_si512((const void *)&st->arch[k * 8]);
+	}
+	for (j = 2; j >= 0; j--) {
+		for (k = 0; k < 3; k++)
+			f[j][k] = f[j + 1][k];
+		ifma_mul(f[j], r8, s8);
+	}
+	for (j = 0; j < 4; j++)
+		for (k = 0; k < 3; k++)
+			fs[j][k] = times20(f[j][k]);
+
+	for (; nblocks > 32; nblocks -= 32, src += 512) {
+		for (j = 0; j < 4; j++) {
+			ifma_load(src + 128 * j, hibit, m);
+			for (k = 0; k < 3; k++)
+				h[j][k] = _mm512_add_epi64(h[j][k], m[k]);
+		}
+		for (j = 0; j < 4; j++)
+			ifma_mul(h[j], r, s);
+	}
+	for (j = 0; j < 4; j++) {
+		ifma_load(src + 128 * j, hibit, m);
+		for (k = 0; k < 3; k++)
+			h[j][k] = _mm512_add_epi64(h[j][k], m[k]);
+		ifma_mul(h[j], f[j], fs[j]);
+	}
+
+	/* sum the four accumulators' lanes (limbs below 2^45 each) and carry */
+	for (k = 0; k < 3; k++)
+		a[k] = (u64)_mm512_reduce_add_epi64(
+			_mm512_add_epi64(_mm512_add_epi64(h[0][k], h[1][k]),
+					 _mm512_add_epi64(h[2][k], h[3][k])));
+	c = a[0] >> 44; a[0] &= M44; a[1] += c;
+	c = a[1] >> 44; a[1] &= M44; a[2] += c;
+	c = a[2] >> 42; a[2] &= M42; a[0] += c * 5;
+	c = a[0] >> 44; a[0] &= M44; a[1] += c;
+	from44(st, a[0], a[1], a[2]);
+	memzero_explicit(r32, sizeof(r32));
+	_mm256_zeroupper();
+}
+
 static IFMA void poly1305_blocks_ifma(struct poly1305_state *st, const u8 *src, size_t nblocks,
 				      u32 padbit)
 {
@@ -548,6 +615,12 @@ static IFMA void poly1305_blocks_ifma(struct poly1305_state *st, const u8 *src, 
 	if (nblocks >= IFMA_MIN_BLOCKS) {
 		if (st->arch_ready != ARCH_IFMA)
 			ifma_precompute(st);
+		if (nblocks >= 128) {
+			n = nblocks & ~(size_t)31;
+			ifma_blocks32(st, src, n, padbit);
+			src += n * POLY1305_BLOCK_SIZE;
+			nblocks -= n;
+		}
 		if (nblocks >= 32) {
 			n = nblocks & ~(size_t)15;
 			ifma_blocks16(st, src, n, padbit);
