@@ -144,7 +144,7 @@ $(O)/tests/%: tests/%.c $(O)/tests/testutil.o $(O)/librind.a $(ALL_HEADERS) test
 
 # Daemon tests also link the client library and need rindd and rind built.
 $(O)/tests/test_daemon%: tests/test_daemon%.c $(O)/tests/testutil.o $(O)/librind-client.a $(O)/librind.a \
-		$(O)/rindd $(O)/rind $(ALL_HEADERS) $(DAEMON_HEADERS) tests/testutil.h
+		$(O)/rindd $(O)/rind $(ALL_HEADERS) $(DAEMON_HEADERS) tests/testutil.h tests/test_daemon.h
 	@mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) $(DAEMON_CFLAGS) -Ialgs -DRIND_BUILD_DIR='"$(abspath $(O))"' -o $@ $< \
 		$(O)/tests/testutil.o $(O)/librind-client.a $(O)/librind.a $(TEST_LIBS) $(PROTO_LIBS)

@@ -48,8 +48,11 @@ struct rsa_parts {
 
 static void strip(const u8 **p, size_t *len)
 {
-	/* Leading zero bytes: the encoded lengths are public anyway. */
-	while (*len && !**p) {
+	/*
+	 * Leading zero bytes: DER's minimal INTEGER encoding already makes
+	 * the lengths (and so whether a byte is a leading zero) public.
+	 */
+	while (*len && (rind_declassify(*p, 1), !**p)) {
 		(*p)++;
 		(*len)--;
 	}
@@ -151,6 +154,9 @@ static int rsa_install(struct rsa_key *key, const struct rsa_parts *pt, bool pri
 
 	if (!tmp)
 		return -ENOMEM;
+	/* The modulus and public exponent are public, however they arrived. */
+	rind_declassify(pt->n, pt->nlen);
+	rind_declassify(pt->e, pt->elen);
 	err = rsa_build(tmp, pt, priv);
 	if (!err)
 		memcpy(key, tmp, sizeof(*tmp));

@@ -25,6 +25,14 @@ static const char *const std_names[] = {
 	"aes", "ecb(aes)", "cbc(aes)", "ctr(aes)", "kw(aes)", "chacha20", "xchacha20",
 	"gcm(aes)", "rfc4106(gcm(aes))", "rfc7539(chacha20,poly1305)",
 	"rfc7539(xchacha20,poly1305)",
+	"curve25519", "ecdh-nist-p256", "ecdh-nist-p384", "ecdh-nist-p521", "ed25519",
+	"x962(ecdsa-nist-p256,sha256)", "x962(ecdsa-nist-p384,sha384)", "x962(ecdsa-nist-p521,sha512)",
+	"p1363(ecdsa-nist-p256,sha256)", "p1363(ecdsa-nist-p384,sha384)",
+	"p1363(ecdsa-nist-p521,sha512)",
+	"pkcs1(rsa,sha256)", "pkcs1(rsa,sha384)", "pkcs1(rsa,sha512)",
+	"pss(rsa,sha256)", "pss(rsa,sha384)", "pss(rsa,sha512)",
+	"oaep(rsa,sha256)", "oaep(rsa,sha384)", "oaep(rsa,sha512)",
+	"mlkem512", "mlkem768", "mlkem1024", "x25519mlkem768", "stdrng",
 };
 
 static void instantiate_std(void)

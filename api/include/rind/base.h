@@ -17,7 +17,11 @@
 #define RIND_VERSION "0.1.0"
 /* The version of the library actually linked. */
 const char *rind_version(void);
-/* CPU nanoseconds the built-in self-tests took at first use of the library. */
+/*
+ * CPU nanoseconds spent in self-tests so far.  Each implementation is
+ * tested the first time a lookup would return it (rind_alg_foreach tests
+ * whatever has not been yet), so a program pays for what it uses.
+ */
 u64 rind_selftest_ns(void);
 
 #define CRYPTO_MAX_ALG_NAME		128
