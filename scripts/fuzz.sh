@@ -164,7 +164,7 @@ for enc in (h(g["publicKeyDer"]), g["publicKeyPem"].encode(),
     put("fuzz_sigverify", bytes([rnd.randrange(8), 1]) + u16(len(enc)) + u16(len(t["sig"]) // 2) +
         enc + h(t["sig"]) + h(t["msg"]))
 for n in (0, 1, 64, 200):
-    put("fuzz_sigverify", bytes([rnd.randrange(8), 2, 0, 0]) + u16(64) + rand_bytes(64 + n))
+    put("fuzz_sigverify", bytes([rnd.randrange(8), 2 | rnd.randrange(2) << 2, 0, 0]) + u16(64) + rand_bytes(64 + n))
 
 # ---- fuzz_keyparse: key encodings of every kind
 
