@@ -202,7 +202,7 @@ FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/bin/%,$(FUZZ_SRCS))
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 fuzz-build:
-	$(MAKE) O=$(O)/fuzz CC=clang CFLAGS="-O1 -g $(FUZZ_SAN)" lib $(O)/fuzz/proto/rind.pb-c.c \
+	$(MAKE) O=$(O)/fuzz CC=clang CFLAGS="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(O)/fuzz/librind.a $(O)/fuzz/proto/rind.pb-c.c \
 		$(if $(PROTO_SRCS),$(O)/fuzz/librind-client.a)
 	$(MAKE) fuzz-bins
 
@@ -238,7 +238,7 @@ check-install: all
 	$(Q)grep -q "hmac(sha512)" $(O)/rind-list.txt
 	@echo "check-install: installed tree builds and runs with pkg-config; rind list shows $$(($$(wc -l < $(O)/rind-list.txt) - 1)) implementations"
 
-check: all check-exports check-install check-unit check-asan check-tsan bench-smoke
+check: all check-exports check-install check-unit check-asan check-tsan check-fuzz bench-smoke
 
 bench-build: $(O)/rind-bench
 
