@@ -6,21 +6,44 @@
  * ending in its struct crypto_tfm, whose context area follows, 64-byte
  * aligned so implementations can keep vector round keys there.
  */
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <rind/internal/alg.h>
+
+static _Atomic(const struct rind_secmem *) secmem;
+
+void rind_set_secmem(const struct rind_secmem *sm)
+{
+	atomic_store(&secmem, sm);
+}
+
+static void tfm_mem_free(void *mem, size_t size, const struct rind_secmem *sm)
+{
+	rind_memzero_explicit(mem, size);
+	if (sm)
+		sm->free(mem, size);
+	else
+		free(mem);
+}
 
 void *crypto_create_tfm(struct crypto_alg *alg, const struct crypto_type *frontend)
 {
 	unsigned int ext = frontend->extsize ? frontend->extsize(alg) : 0;
 	size_t head = frontend->tfmsize;
 	size_t size = head + sizeof(struct crypto_tfm) + alg->cra_ctxsize + ext;
+	const struct rind_secmem *sm;
 	struct crypto_tfm *tfm;
 	void *mem;
 	int err;
 
 	/* The tfm struct ends in crypto_tfm, so it is not aligned at mem. */
 	size = (size + CRYPTO_MINALIGN - 1) & ~(size_t)(CRYPTO_MINALIGN - 1);
-	mem = aligned_alloc(CRYPTO_MINALIGN, size + CRYPTO_MINALIGN);
+	sm = atomic_load(&secmem);
+	if (sm)
+		mem = sm->alloc(size + CRYPTO_MINALIGN);
+	else
+		mem = aligned_alloc(CRYPTO_MINALIGN, size + CRYPTO_MINALIGN);
 	if (!mem) {
 		crypto_mod_put(alg);
 		return ERR_PTR(-ENOMEM);
@@ -36,11 +59,11 @@ void *crypto_create_tfm(struct crypto_alg *alg, const struct crypto_type *fronte
 	tfm->__crt_alg = alg;
 	tfm->__crt_mem = mem;
 	tfm->crt_size = (unsigned int)(size + CRYPTO_MINALIGN);
+	tfm->__crt_secmem = sm;
 	if (frontend->init_tfm) {
 		err = frontend->init_tfm(tfm);
 		if (err) {
-			rind_memzero_explicit(mem, size + CRYPTO_MINALIGN);
-			free(mem);
+			tfm_mem_free(mem, size + CRYPTO_MINALIGN, sm);
 			crypto_mod_put(alg);
 			return ERR_PTR(err);
 		}
@@ -78,8 +101,7 @@ void crypto_destroy_tfm(void *mem, struct crypto_tfm *tfm)
 		frontend->exit_tfm(tfm);
 	raw = tfm->__crt_mem;
 	/* Keys and schedules live in the context: wipe the whole allocation. */
-	rind_memzero_explicit(raw, tfm->crt_size);
-	free(raw);
+	tfm_mem_free(raw, tfm->crt_size, tfm->__crt_secmem);
 	crypto_mod_put(alg);
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Keys in memory.  Secret bytes live in slots of pages that are mlock'ed
- * and excluded from core dumps (MADV_DONTDUMP); the process is made
- * non-dumpable.  Every key is reference counted: the table holds one
+ * Keys in memory.  Secret bytes and the per-thread transforms built from
+ * them live in locked memory excluded from core dumps (daemon/secmem.c);
+ * the process is made non-dumpable.  Every key is reference counted: the table holds one
  * reference, each request being served holds one, so a key deleted while
  * a batch signs with it is wiped when the batch ends.  Each worker thread
  * sets up its own transform per key on first use (transforms are not
@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -19,61 +18,17 @@
 
 #include "rindd.h"
 
-/* ---- locked secret slots ---- */
-#define SLOT_SIZE	64
-#define PAGE_SLOTS	(4096 / SLOT_SIZE)
-
-struct slot {
-	struct slot *next;
-};
-
-static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct slot *free_slots;
-static bool mlock_warned;
+/* ---- locked secret slots (daemon/secmem.c) ---- */
+#define SLOT_SIZE	RINDD_KEY_MAX
 
 static u8 *slot_alloc(void)
 {
-	struct slot *s;
-
-	pthread_mutex_lock(&slot_lock);
-	if (!free_slots) {
-		u8 *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		unsigned int i;
-
-		if (page == MAP_FAILED) {
-			pthread_mutex_unlock(&slot_lock);
-			return NULL;
-		}
-		if (madvise(page, 4096, MADV_DONTDUMP) < 0 && !mlock_warned)
-			log_warn("event=madvise_failed errno=%d", errno);
-		if (mlock(page, 4096) < 0 && !mlock_warned) {
-			mlock_warned = true;
-			log_warn("event=mlock_failed errno=%d msg=\"key pages may be swapped; raise RLIMIT_MEMLOCK\"",
-				 errno);
-		}
-		for (i = 0; i < PAGE_SLOTS; i++) {
-			s = (struct slot *)(page + i * SLOT_SIZE);
-			s->next = free_slots;
-			free_slots = s;
-		}
-	}
-	s = free_slots;
-	free_slots = s->next;
-	pthread_mutex_unlock(&slot_lock);
-	memset(s, 0, SLOT_SIZE);
-	return (u8 *)s;
+	return secmem_alloc(SLOT_SIZE);
 }
 
 static void slot_free(u8 *p)
 {
-	struct slot *s = (struct slot *)p;
-
-	rind_memzero_explicit(p, SLOT_SIZE);
-	pthread_mutex_lock(&slot_lock);
-	s->next = free_slots;
-	free_slots = s;
-	pthread_mutex_unlock(&slot_lock);
+	secmem_free(p, SLOT_SIZE);
 }
 
 u8 *key_slot_dup(const u8 *secret)

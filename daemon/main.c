@@ -365,6 +365,7 @@ int main(int argc, char **argv)
 
 	protect_process();
 	log_init();
+	secmem_init();
 	log_info("event=starting version=\"%s\" socket=%s state_dir=%s threads=%u max_frame=%u max_batch=%u pid=%d",
 		 RINDD_VERSION, cfg.socket_path, cfg.state_dir, cfg.threads, cfg.max_frame,
 		 cfg.max_batch, (int)getpid());
@@ -393,7 +394,8 @@ int main(int argc, char **argv)
 		keys_wipe_all();
 		return 1;
 	}
-	log_info("event=ready socket=%s keys=%zu bus=%s", cfg.socket_path, key_count(), cfg.bus);
+	log_info("event=ready socket=%s keys=%zu bus=%s locked_bytes=%zu", cfg.socket_path,
+		 key_count(), cfg.bus, secmem_locked_bytes());
 	notify_status(true);
 	if (ready_pipe[1] >= 0) {
 		if (write(ready_pipe[1], &one, 1) < 0)

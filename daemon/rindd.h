@@ -137,6 +137,12 @@ struct key **key_list(size_t *n);
 void key_list_put(struct key **v, size_t n);
 void keys_wipe_all(void);
 
+/* Locked, non-dumpable memory (secmem.c): key slots and library transforms. */
+void secmem_init(void);
+void *secmem_alloc(size_t size);		/* zeroed, 64-byte aligned */
+void secmem_free(void *p, size_t size);	/* wipes */
+size_t secmem_locked_bytes(void);
+
 /* Per-thread transforms (-errno on failure). */
 struct crypto_sig *key_sig(struct key *k, int thread);
 struct crypto_kpp *key_kpp(struct key *k, int thread);

@@ -79,11 +79,14 @@ struct crypto_alg {
 	int cra_registered;
 };
 
+struct rind_secmem;
+
 struct crypto_tfm {
 	u32 crt_flags;
 	unsigned int crt_size;		/* whole allocation, wiped on free */
 	struct crypto_alg *__crt_alg;
 	void *__crt_mem;		/* start of the allocation */
+	const struct rind_secmem *__crt_secmem;	/* its allocator, NULL: malloc */
 	void *__crt_ctx[] CRYPTO_MINALIGN_ATTR;
 };
 
@@ -115,6 +118,22 @@ struct crypto_alg *crypto_mod_get(struct crypto_alg *alg);
 void *crypto_create_tfm(struct crypto_alg *alg, const struct crypto_type *frontend);
 void *crypto_alloc_tfm(const char *name, const struct crypto_type *frontend, u32 type, u32 mask);
 void crypto_destroy_tfm(void *mem, struct crypto_tfm *tfm);
+
+/*
+ * Where tfm allocations (contexts: keys, schedules, precomputed tables) come
+ * from.  A process that keeps long-lived keys in tfms (rindd) installs an
+ * allocator of locked, non-dumpable memory before it allocates them;
+ * tfms allocated earlier keep their allocator.  alloc returns zeroed memory
+ * aligned to CRYPTO_MINALIGN, or NULL; free gets back the size it was asked
+ * for, after the library has wiped it.  NULL restores malloc.  Internal: for
+ * programs linked with the static library.
+ */
+struct rind_secmem {
+	void *(*alloc)(size_t size);
+	void (*free)(void *p, size_t size);
+};
+
+void rind_set_secmem(const struct rind_secmem *sm);
 
 /* Templates: "hmac" turns "hmac(sha256)" into an instance. */
 struct crypto_template {
