@@ -539,6 +539,7 @@ struct bench_child {
 	uint8_t *seen;
 	long done, failures, dup;
 	int first_err_printed;
+	int ready_sent, done_sent;	/* told the parent: set up / timed phase over */
 };
 
 static uint64_t mono_ns(void)
@@ -619,7 +620,7 @@ static int bench_submit(struct bench_child *b, long i)
 
 /* One client process: returns the exit status. */
 static int bench_run_child(const char *sock, struct bench_child *b, long pipeline, int ready_fd,
-			   int go_fd, uint64_t *end_ns, long *verified)
+			   int go_fd, int done_fd, int verify_fd, uint64_t *end_ns, long *verified)
 {
 	uint8_t pub[32];
 	long next = 0, i;
@@ -652,6 +653,7 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 	if (!b->msg || !b->t0 || !b->seen || (b->op == BENCH_SIGN && !b->sigs))
 		return 1;
 	bench_self = b;
+	b->ready_sent = 1;
 	if (write(ready_fd, &ch, 1) != 1)
 		return 1;
 	while (read(go_fd, &ch, 1) < 0 && errno == EINTR)
@@ -677,6 +679,15 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 		}
 	}
 	*end_ns = mono_ns();
+	/*
+	 * Verification is the test's work, not the daemon's: wait until every
+	 * client is done, so that it does not take CPU from the timed phase.
+	 */
+	b->done_sent = 1;
+	if (write(done_fd, &ch, 1) != 1)
+		return 1;
+	while (read(verify_fd, &ch, 1) < 0 && errno == EINTR)
+		;
 	if (b->op == BENCH_SIGN) {
 		for (i = 0; i < b->requests; i++) {
 			if (!b->seen[i])
@@ -715,13 +726,13 @@ static int cmd_bench(const char *sock, struct opts *o)
 	struct rind_client *c;
 	struct bench_shared *sh;
 	uint64_t *lat, start, end = 0;
-	int ready[2], go[2], status, failed = 0, made_key = 0;
+	int ready[2], go[2], done[2], verify[2], status, failed = 0, made_key = 0;
 	long i, verified = 0, total;
 	const char *alg = o->alg;
 	char keyname[64];
 	enum bench_op op;
 	pid_t *pids;
-	char ch;
+	char ch = 0;
 	int err;
 
 	if (!alg) {
@@ -764,7 +775,8 @@ static int cmd_bench(const char *sock, struct opts *o)
 	sh = mmap(NULL, (size_t)clients * sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	pids = calloc((size_t)clients, sizeof(*pids));
-	if (lat == MAP_FAILED || sh == MAP_FAILED || !pids || pipe(ready) || pipe(go)) {
+	if (lat == MAP_FAILED || sh == MAP_FAILED || !pids || pipe(ready) || pipe(go) ||
+	    pipe(done) || pipe(verify)) {
 		fprintf(stderr, "rind: bench-daemon: out of memory\n");
 		return 1;
 	}
@@ -788,8 +800,17 @@ static int cmd_bench(const char *sock, struct opts *o)
 
 			close(ready[0]);
 			close(go[1]);
-			_exit(bench_run_child(sock, &b, pipeline, ready[1], go[0], &sh[i].end_ns,
-					      &sh[i].verified));
+			close(done[0]);
+			close(verify[1]);
+			int rc = bench_run_child(sock, &b, pipeline, ready[1], go[0], done[1],
+						 verify[0], &sh[i].end_ns, &sh[i].verified);
+
+			/* a failed client still counts as ready and done for the parent */
+			if (!b.ready_sent && write(ready[1], &ch, 1) != 1)
+				rc = 1;
+			if (!b.done_sent && write(done[1], &ch, 1) != 1)
+				rc = 1;
+			_exit(rc);
 		}
 	}
 	close(ready[1]);
@@ -799,6 +820,14 @@ static int cmd_bench(const char *sock, struct opts *o)
 			break;	/* a child failed before it was ready */
 	start = mono_ns();
 	close(go[1]);
+	close(done[1]);
+	close(verify[0]);
+	for (i = 0; i < clients; i++)
+		if (read(done[0], &ch, 1) != 1)
+			break;	/* a child failed */
+	close(done[0]);
+	err = rind_client_stats(c, &s1);
+	close(verify[1]);
 	for (i = 0; i < clients; i++) {
 		if (waitpid(pids[i], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 			failed = 1;
@@ -807,7 +836,6 @@ static int cmd_bench(const char *sock, struct opts *o)
 		verified += sh[i].verified;
 	}
 	close(ready[0]);
-	err = rind_client_stats(c, &s1);
 	if (made_key)
 		rind_client_delete_key(c, keyname);
 	if (err)
