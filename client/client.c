@@ -47,6 +47,7 @@ struct rind_client {
 	int fd;
 	int timeout_ms;
 	unsigned int max_inflight;
+	unsigned int corked;		/* submits queue without sending */
 	unsigned int inflight;
 	uint32_t seq;
 
@@ -340,6 +341,26 @@ static int flush_out(struct rind_client *c)
 	return 0;
 }
 
+void rind_client_cork(struct rind_client *c)
+{
+	c->corked++;
+}
+
+/* 0, or -errno if the send failed (the queued requests complete with it). */
+int rind_client_uncork(struct rind_client *c)
+{
+	int err;
+
+	if (c->corked && --c->corked)
+		return 0;
+	if (c->fd < 0)
+		return 0;
+	err = flush_out(c);
+	if (err)
+		lose_connection(c, err == -EPIPE ? -ECONNRESET : err);
+	return err;
+}
+
 /* Read what is available; -ECONNRESET on EOF. */
 static int read_in(struct rind_client *c)
 {
@@ -580,6 +601,8 @@ static int submit(struct rind_client *c, Rind__Request *req, rind_client_cb cb, 
 	c->inflight++;
 	if (idp)
 		*idp = req->id;
+	if (c->corked && c->out_len - c->out_off < CLIENT_OUT_HIGH)
+		return 0;
 	/* Opportunistic send; a failure completes the request via lose_connection. */
 	err = flush_out(c);
 	if (err)

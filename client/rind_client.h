@@ -88,6 +88,15 @@ RIND_CLIENT_API void rind_client_set_timeout(struct rind_client *c, int timeout_
  */
 RIND_CLIENT_API void rind_client_set_max_inflight(struct rind_client *c, unsigned int n);
 /*
+ * Corking, as TCP_CORK does for a socket: between rind_client_cork() and
+ * rind_client_uncork(), submitted requests are queued without a send, so
+ * that a burst of them goes out in one write (one system call, and the
+ * daemon sees them in one turn and batches them).  Uncork, a poll, a wait
+ * or a synchronous call sends what is queued.  Corks nest.
+ */
+RIND_CLIENT_API void rind_client_cork(struct rind_client *c);
+RIND_CLIENT_API int rind_client_uncork(struct rind_client *c);
+/*
  * The daemon's message for the last failed call ("" if none) and its
  * status code (rind.Status; 0 when the failure was local).
  */
