@@ -18,10 +18,9 @@
  * multiplications by the reflected constant 0xc2 << 56.
  */
 #include <immintrin.h>
-#include <limits.h>
 #include <rind/internal/aead.h>
-#include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
+#include "gcm-glue.h"
 
 #define TGT __attribute__((target("aes,pclmul,ssse3")))
 #define INL static inline __attribute__((always_inline)) TGT
@@ -32,57 +31,7 @@ struct gcm_aesni_ctx {
 	unsigned int rounds;
 };
 
-INL __m128i bswap128(__m128i x)
-{
-	return _mm_shuffle_epi8(x, _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8,
-						 7, 6, 5, 4, 3, 2, 1, 0));
-}
-
 /* ---- AES ---- */
-
-TGT static u32 aesni_subword(u32 w)
-{
-	__m128i x = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)w), 0);
-
-	return (u32)_mm_cvtsi128_si32(_mm_aeskeygenassist_si128(x, 0));
-}
-
-/* FIPS 197 key expansion, SubWord by AESKEYGENASSIST (no tables). */
-TGT static int aesni_expandkey(__m128i *rk, unsigned int *rounds, const u8 *key,
-			       unsigned int keylen)
-{
-	u32 w[60], t, rc = 1;
-	unsigned int nk = keylen / 4, total, i;
-
-	if (keylen != 16 && keylen != 24 && keylen != 32)
-		return -EINVAL;
-	*rounds = nk + 6;
-	total = 4 * (*rounds + 1);
-	for (i = 0; i < nk; i++)
-		w[i] = get_unaligned_le32(key + 4 * i);
-	for (i = nk; i < total; i++) {
-		t = w[i - 1];
-		if (i % nk == 0) {
-			t = aesni_subword(ror32(t, 8)) ^ rc;
-			rc = (rc << 1) ^ ((rc >> 7) * 0x11b);
-		} else if (nk > 6 && i % nk == 4) {
-			t = aesni_subword(t);
-		}
-		w[i] = w[i - nk] ^ t;
-	}
-	for (i = 0; i <= *rounds; i++) {
-		u8 b[16];
-
-		put_unaligned_le32(w[4 * i], b);
-		put_unaligned_le32(w[4 * i + 1], b + 4);
-		put_unaligned_le32(w[4 * i + 2], b + 8);
-		put_unaligned_le32(w[4 * i + 3], b + 12);
-		rk[i] = _mm_loadu_si128((const __m128i *)b);
-		memzero_explicit(b, sizeof(b));
-	}
-	memzero_explicit(w, sizeof(w));
-	return 0;
-}
 
 INL __m128i aes_block(const struct gcm_aesni_ctx *ctx, __m128i x)
 {
@@ -147,7 +96,7 @@ TGT static __m128i ghash_pad(const struct gcm_aesni_ctx *ctx, __m128i acc, const
 
 	while (len >= 128) {
 		for (j = 0; j < 8; j++)
-			x[j] = bswap128(_mm_loadu_si128((const __m128i *)(p + 16 * j)));
+			x[j] = gcm_bswap128(_mm_loadu_si128((const __m128i *)(p + 16 * j)));
 		acc = ghash_n(ctx, acc, x, 8);
 		p += 128;
 		len -= 128;
@@ -157,9 +106,9 @@ TGT static __m128i ghash_pad(const struct gcm_aesni_ctx *ctx, __m128i acc, const
 
 		n = (unsigned int)((len + 15) / 16);
 		for (j = 0; j + 1 < n; j++)
-			x[j] = bswap128(_mm_loadu_si128((const __m128i *)(p + 16 * j)));
+			x[j] = gcm_bswap128(_mm_loadu_si128((const __m128i *)(p + 16 * j)));
 		memcpy(buf, p + 16 * j, len - 16 * j);
-		x[j] = bswap128(_mm_loadu_si128((const __m128i *)buf));
+		x[j] = gcm_bswap128(_mm_loadu_si128((const __m128i *)buf));
 		acc = ghash_n(ctx, acc, x, n);
 	}
 	return acc;
@@ -171,7 +120,7 @@ TGT static __m128i ghash_pad(const struct gcm_aesni_ctx *ctx, __m128i acc, const
 #define CTR_ONE _mm_set_epi32(0, 0, 0, 1)
 
 #define B8(OP) OP(0) OP(1) OP(2) OP(3) OP(4) OP(5) OP(6) OP(7)
-#define CTR8(i) b##i = _mm_xor_si128(bswap128(ctr), rk0); ctr = _mm_add_epi32(ctr, CTR_ONE);
+#define CTR8(i) b##i = _mm_xor_si128(gcm_bswap128(ctr), rk0); ctr = _mm_add_epi32(ctr, CTR_ONE);
 #define ENC8(i) b##i = _mm_aesenc_si128(b##i, k);
 
 /* One AES round on all eight blocks plus the GHASH product of one block. */
@@ -181,7 +130,7 @@ TGT static __m128i ghash_pad(const struct gcm_aesni_ctx *ctx, __m128i acc, const
 		B8(ENC8)						\
 		clmul_acc((x), ctx->hpow[8 - (r)], &lo, &mi, &hi);	\
 	} while (0)
-#define GBLK(i) bswap128(_mm_loadu_si128((const __m128i *)(gp + 16 * (i))))
+#define GBLK(i) gcm_bswap128(_mm_loadu_si128((const __m128i *)(gp + 16 * (i))))
 
 /*
  * Encrypt or decrypt @len bytes from @src to @dst (which may be equal),
@@ -253,7 +202,7 @@ TGT static __m128i gcm_aesni_ctr_ghash(const struct gcm_aesni_ctx *ctx, u8 *dst,
 		memset(buf + 16 * (n - 1), 0, 16);
 		memcpy(buf, src, len);
 		for (j = 0; j < n; j++) {
-			b[j] = _mm_xor_si128(bswap128(ctr), rk0);
+			b[j] = _mm_xor_si128(gcm_bswap128(ctr), rk0);
 			ctr = _mm_add_epi32(ctr, CTR_ONE);
 		}
 		for (r = 1; r < rounds; r++) {
@@ -267,7 +216,7 @@ TGT static __m128i gcm_aesni_ctr_ghash(const struct gcm_aesni_ctx *ctx, u8 *dst,
 
 			b[j] = _mm_xor_si128(_mm_aesenclast_si128(b[j], ctx->rk[rounds]), in);
 			if (!enc)
-				c[j] = bswap128(in);
+				c[j] = gcm_bswap128(in);
 			_mm_store_si128((__m128i *)(buf + 16 * j), b[j]);
 		}
 		memcpy(dst, buf, len);
@@ -275,7 +224,7 @@ TGT static __m128i gcm_aesni_ctr_ghash(const struct gcm_aesni_ctx *ctx, u8 *dst,
 			/* hash the ciphertext with the bytes past the end zeroed */
 			memset(buf + len, 0, 16 * n - len);
 			for (j = 0; j < n; j++)
-				c[j] = bswap128(_mm_load_si128((const __m128i *)(buf + 16 * j)));
+				c[j] = gcm_bswap128(_mm_load_si128((const __m128i *)(buf + 16 * j)));
 		}
 		acc = ghash_n(ctx, acc, c, n);
 		memzero_explicit(buf, sizeof(buf));
@@ -283,205 +232,40 @@ TGT static __m128i gcm_aesni_ctr_ghash(const struct gcm_aesni_ctx *ctx, u8 *dst,
 	return acc;
 }
 
-/* The whole of GCM over contiguous buffers; writes the 16-byte tag. */
-TGT static void gcm_aesni_core(const struct gcm_aesni_ctx *ctx, const u8 iv[12],
-			       const u8 *ad, size_t adlen, u8 *dst, const u8 *src,
-			       size_t len, bool enc, u8 tag[16])
+/* The whole of GCM over contiguous buffers (gcm_glue_core_fn). */
+TGT static void gcm_aesni_core(const void *vctx, const u8 iv[12], const u8 *ad, size_t adlen,
+			       u8 *dst, const u8 *src, size_t len, bool enc, u8 tag[16])
 {
-	__m128i acc = _mm_setzero_si128(), j0, ej0;
-	u8 blk[16];
+	const struct gcm_aesni_ctx *ctx = vctx;
+	__m128i acc = _mm_setzero_si128(), j0 = gcm_j0(iv), ej0 = aes_block(ctx, j0);
 
-	memcpy(blk, iv, 12);
-	put_unaligned_be32(1, blk + 12);
-	j0 = bswap128(_mm_loadu_si128((const __m128i *)blk));
-	ej0 = aes_block(ctx, bswap128(j0));
-
+	j0 = gcm_bswap128(j0);
 	if (adlen)
 		acc = ghash_pad(ctx, acc, ad, adlen);
 	if (len)
 		acc = gcm_aesni_ctr_ghash(ctx, dst, src, len, _mm_add_epi32(j0, CTR_ONE), acc, enc);
-	acc = _mm_xor_si128(acc, _mm_set_epi64x((long long)((u64)adlen * 8),
-						(long long)((u64)len * 8)));
-	acc = ghash_mul(acc, ctx->hpow[0]);
-	_mm_storeu_si128((__m128i *)tag, _mm_xor_si128(bswap128(acc), ej0));
+	acc = ghash_mul(_mm_xor_si128(acc, gcm_lenblock(adlen, len)), ctx->hpow[0]);
+	gcm_put_tag(tag, acc, ej0);
 }
 
 TGT static int gcm_aesni_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
 	struct gcm_aesni_ctx *ctx = crypto_aead_ctx(tfm);
 	struct gcm_aesni_ctx tmp;
-	__m128i h;
-	u64 hi, lo, m;
-	u8 hb[16];
 	int err, i;
 
-	err = aesni_expandkey(tmp.rk, &tmp.rounds, key, keylen);
+	err = gcm_aes_expandkey(tmp.rk, &tmp.rounds, key, keylen);
 	if (err)
 		return err;
-	h = bswap128(aes_block(&tmp, _mm_setzero_si128()));
-	_mm_storeu_si128((__m128i *)hb, h);
-	lo = get_unaligned_le64(hb);
-	hi = get_unaligned_le64(hb + 8);
-	/* H * x^-1: shift left (reflected), folding x^-1 = x^127 + x^6 + x + 1 */
-	m = 0 - (hi >> 63);
-	hi = (hi << 1) ^ (lo >> 63) ^ (m & 0xc200000000000000ULL);
-	lo = (lo << 1) ^ (m & 1);
-	tmp.hpow[0] = _mm_set_epi64x((long long)hi, (long long)lo);
+	tmp.hpow[0] = gcm_ghash_hxinv(gcm_bswap128(aes_block(&tmp, _mm_setzero_si128())));
 	for (i = 1; i < 8; i++)
 		tmp.hpow[i] = ghash_mul(tmp.hpow[i - 1], tmp.hpow[0]);
 	*ctx = tmp;
 	memzero_explicit(&tmp, sizeof(tmp));
-	memzero_explicit(hb, sizeof(hb));
 	return 0;
 }
 
-static int gcm_aesni_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
-{
-	(void)tfm;
-	switch (authsize) {
-	case 4: case 8: case 12: case 13: case 14: case 15: case 16:
-		return 0;
-	}
-	return -EINVAL;
-}
-
-/* Copy the AD to the destination when it is a different buffer. */
-static int gcm_copy_ad(struct aead_request *req, const u8 *ad)
-{
-	unsigned int assoclen = req->assoclen;
-	u8 *d;
-
-	if (req->src == req->dst || !assoclen)
-		return 0;
-	d = rind_sg_contig(req->dst, 0, assoclen);
-	if (d) {
-		if (d != ad)
-			memmove(d, ad, assoclen);
-		return 0;
-	}
-	if (sg_pcopy_from_buffer(req->dst, ~0u, ad, assoclen, 0) != assoclen)
-		return -EINVAL;
-	return 0;
-}
-
-static int gcm_aesni_crypt(struct aead_request *req, bool enc)
-{
-	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
-	const struct gcm_aesni_ctx *ctx = crypto_aead_ctx(tfm);
-	unsigned int authsize = crypto_aead_authsize(tfm);
-	unsigned int assoclen = req->assoclen, ptlen;
-	struct rind_sg_map adm = { 0 }, m;
-	const u8 *ad = NULL;
-	u8 tag[16], rtag[16];
-	int err;
-
-	if (enc) {
-		ptlen = req->cryptlen;
-	} else {
-		if (req->cryptlen < authsize)
-			return -EINVAL;
-		ptlen = req->cryptlen - authsize;
-	}
-	if ((u64)assoclen + ptlen + authsize > UINT_MAX)
-		return -EINVAL;
-
-	/* Fast path: source and destination are one buffer each. */
-	if (req->src && req->dst && sg_is_last(req->src) && sg_is_last(req->dst) &&
-	    req->src->length >= assoclen + ptlen + (enc ? 0 : authsize) &&
-	    req->dst->length >= assoclen + ptlen + (enc ? authsize : 0)) {
-		const u8 *s = sg_virt(req->src);
-		u8 *d = sg_virt(req->dst);
-
-		if (d != s && assoclen)
-			memmove(d, s, assoclen);
-		if (enc) {
-			gcm_aesni_core(ctx, req->iv, d, assoclen, d + assoclen, s + assoclen, ptlen, true, tag);
-			memcpy(d + assoclen + ptlen, tag, authsize);
-			return 0;
-		}
-		memcpy(rtag, s + assoclen + ptlen, authsize);
-		gcm_aesni_core(ctx, req->iv, d, assoclen, d + assoclen, s + assoclen, ptlen, false, tag);
-		err = 0;
-		if (crypto_memneq(tag, rtag, authsize)) {
-			memzero_explicit(d + assoclen, ptlen);
-			err = -EBADMSG;
-		}
-		memzero_explicit(tag, sizeof(tag));
-		return err;
-	}
-
-	if (!enc && sg_pcopy_to_buffer(req->src, ~0u, rtag, authsize, assoclen + ptlen) != authsize)
-		return -EINVAL;
-
-	if (assoclen) {
-		ad = rind_sg_contig(req->src, 0, assoclen);
-		if (!ad) {
-			err = rind_sg_map_ro(&adm, req->src, 0, assoclen);
-			if (err)
-				return err;
-			ad = adm.src;
-		}
-		err = gcm_copy_ad(req, ad);
-		if (err)
-			goto out_ad;
-	}
-	err = rind_sg_map(&m, req->src, req->dst, assoclen, ptlen);
-	if (err)
-		goto out_ad;
-
-	gcm_aesni_core(ctx, req->iv, ad, assoclen, m.dst, m.src, ptlen, enc, tag);
-
-	if (enc) {
-		rind_sg_unmap(&m, true);
-		if (sg_pcopy_from_buffer(req->dst, ~0u, tag, authsize, assoclen + ptlen) != authsize)
-			err = -EINVAL;
-	} else {
-		if (crypto_memneq(tag, rtag, authsize)) {
-			memzero_explicit(m.dst, ptlen);
-			err = -EBADMSG;
-		}
-		rind_sg_unmap(&m, true);
-	}
-	memzero_explicit(tag, sizeof(tag));
-out_ad:
-	if (adm.bounce)
-		rind_sg_unmap(&adm, false);
-	return err;
-}
-
-static int gcm_aesni_encrypt(struct aead_request *req)
-{
-	return gcm_aesni_crypt(req, true);
-}
-
-static int gcm_aesni_decrypt(struct aead_request *req)
-{
-	return gcm_aesni_crypt(req, false);
-}
-
-static void gcm_aesni_exit(struct crypto_aead *tfm)
-{
-	memzero_explicit(crypto_aead_ctx(tfm), sizeof(struct gcm_aesni_ctx));
-}
-
-static struct aead_alg gcm_aesni_alg = {
-	.setkey		= gcm_aesni_setkey,
-	.setauthsize	= gcm_aesni_setauthsize,
-	.encrypt	= gcm_aesni_encrypt,
-	.decrypt	= gcm_aesni_decrypt,
-	.exit		= gcm_aesni_exit,
-	.ivsize		= 12,
-	.maxauthsize	= 16,
-	.chunksize	= 16,
-	.base = {
-		.cra_name		= "gcm(aes)",
-		.cra_driver_name	= "gcm-aes-aesni",
-		.cra_priority		= 400,
-		.cra_blocksize		= 1,
-		.cra_ctxsize		= sizeof(struct gcm_aesni_ctx),
-		.cra_module		= "x86",
-	},
-};
+GCM_GLUE_DEFINE_ALG(gcm_aesni, struct gcm_aesni_ctx, "gcm-aes-aesni", 400);
 
 /* Its known-answer tests are the "gcm(aes)" ones of algs/gcm.c. */
 static int gcm_aesni_mod_init(void)

@@ -14,10 +14,9 @@
  * multiplications with 0xc2 << 56.
  */
 #include <immintrin.h>
-#include <limits.h>
 #include <rind/internal/aead.h>
-#include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
+#include "gcm-glue.h"
 
 #define TGT __attribute__((target("aes,pclmul,ssse3,avx,avx2,vaes,vpclmulqdq")))
 #define INL static inline __attribute__((always_inline)) TGT
@@ -33,12 +32,6 @@ struct gcm_vaes2_ctx {
 	unsigned int rounds;
 };
 
-INL __m128i bswap128(__m128i x)
-{
-	return _mm_shuffle_epi8(x, _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8,
-						 7, 6, 5, 4, 3, 2, 1, 0));
-}
-
 INL __m256i bswap256(__m256i x)
 {
 	return _mm256_shuffle_epi8(x, _mm256_broadcastsi128_si256(
@@ -51,43 +44,6 @@ INL __m256i xor3(__m256i a, __m256i b, __m256i c)
 }
 
 /* ---- AES ---- */
-
-TGT static u32 vaes2_subword(u32 w)
-{
-	__m128i x = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)w), 0);
-
-	return (u32)_mm_cvtsi128_si32(_mm_aeskeygenassist_si128(x, 0));
-}
-
-/* FIPS 197 key expansion, SubWord by AESKEYGENASSIST (no tables). */
-TGT static int vaes2_expandkey(__m128i *rk, unsigned int *rounds, const u8 *key,
-			       unsigned int keylen)
-{
-	u32 w[60], t, rc = 1;
-	unsigned int nk = keylen / 4, total, i;
-
-	if (keylen != 16 && keylen != 24 && keylen != 32)
-		return -EINVAL;
-	*rounds = nk + 6;
-	total = 4 * (*rounds + 1);
-	for (i = 0; i < nk; i++)
-		w[i] = get_unaligned_le32(key + 4 * i);
-	for (i = nk; i < total; i++) {
-		t = w[i - 1];
-		if (i % nk == 0) {
-			t = vaes2_subword(ror32(t, 8)) ^ rc;
-			rc = (rc << 1) ^ ((rc >> 7) * 0x11b);
-		} else if (nk > 6 && i % nk == 4) {
-			t = vaes2_subword(t);
-		}
-		w[i] = w[i - nk] ^ t;
-	}
-	for (i = 0; i <= *rounds; i++)
-		rk[i] = _mm_set_epi32((int)w[4 * i + 3], (int)w[4 * i + 2],
-				      (int)w[4 * i + 1], (int)w[4 * i]);
-	memzero_explicit(w, sizeof(w));
-	return 0;
-}
 
 INL __m128i aes_block(const struct gcm_vaes2_ctx *ctx, __m128i x)
 {
@@ -323,20 +279,14 @@ TGT static __m128i gcm_vaes2_ctr_ghash(const struct gcm_vaes2_ctx *ctx, u8 *dst,
 	return acc;
 }
 
-/* The whole of GCM over contiguous buffers; writes the 16-byte tag. */
-TGT static void gcm_vaes2_core(const struct gcm_vaes2_ctx *ctx, const u8 iv[12],
-			       const u8 *ad, size_t adlen, u8 *dst, const u8 *src,
-			       size_t len, bool enc, u8 tag[16])
+/* The whole of GCM over contiguous buffers (gcm_glue_core_fn). */
+TGT static void gcm_vaes2_core(const void *vctx, const u8 iv[12], const u8 *ad, size_t adlen,
+			       u8 *dst, const u8 *src, size_t len, bool enc, u8 tag[16])
 {
-	__m128i acc = _mm_setzero_si128(), j0, ej0;
-	u8 blk[16];
+	const struct gcm_vaes2_ctx *ctx = vctx;
+	__m128i acc = _mm_setzero_si128(), j0 = gcm_j0(iv), ej0 = aes_block(ctx, j0);
 
-	memcpy(blk, iv, 12);
-	put_unaligned_be32(1, blk + 12);
-	j0 = _mm_loadu_si128((const __m128i *)blk);
-	ej0 = aes_block(ctx, j0);
-	j0 = bswap128(j0);
-
+	j0 = gcm_bswap128(j0);
 	if (adlen)
 		acc = ghash_pad(ctx, acc, ad, adlen);
 	if (len) {
@@ -345,36 +295,24 @@ TGT static void gcm_vaes2_core(const struct gcm_vaes2_ctx *ctx, const u8 iv[12],
 
 		acc = gcm_vaes2_ctr_ghash(ctx, dst, src, len, ctr, acc, enc);
 	}
-	acc = _mm_xor_si128(acc, _mm_set_epi64x((long long)((u64)adlen * 8),
-						(long long)((u64)len * 8)));
-	acc = ghash_mul128(acc, ctx->hpow[7]);
-	_mm_storeu_si128((__m128i *)tag, _mm_xor_si128(bswap128(acc), ej0));
+	acc = ghash_mul128(_mm_xor_si128(acc, gcm_lenblock(adlen, len)), ctx->hpow[7]);
+	gcm_put_tag(tag, acc, ej0);
 }
 
 TGT static int gcm_vaes2_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
 	struct gcm_vaes2_ctx *ctx = crypto_aead_ctx(tfm);
-	__m128i rk[15], h, hp[8];
+	__m128i rk[15], hp[8];
 	unsigned int rounds, i;
-	u64 hi, lo, m;
-	u8 hb[16];
 	int err;
 
-	err = vaes2_expandkey(rk, &rounds, key, keylen);
+	err = gcm_aes_expandkey(rk, &rounds, key, keylen);
 	if (err)
 		return err;
 	for (i = 0; i <= rounds; i++)
 		ctx->rky[i] = _mm256_broadcastsi128_si256(rk[i]);
 	ctx->rounds = rounds;
-	h = bswap128(aes_block(ctx, _mm_setzero_si128()));
-	_mm_storeu_si128((__m128i *)hb, h);
-	lo = get_unaligned_le64(hb);
-	hi = get_unaligned_le64(hb + 8);
-	/* H * x^-1: shift left (reflected), folding x^-1 = x^127 + x^6 + x + 1 */
-	m = 0 - (hi >> 63);
-	hi = (hi << 1) ^ (lo >> 63) ^ (m & 0xc200000000000000ULL);
-	lo = (lo << 1) ^ (m & 1);
-	hp[0] = _mm_set_epi64x((long long)hi, (long long)lo);
+	hp[0] = gcm_ghash_hxinv(gcm_bswap128(aes_block(ctx, _mm_setzero_si128())));
 	for (i = 1; i < 8; i++)
 		hp[i] = ghash_mul128(hp[i - 1], hp[0]);
 	for (i = 0; i < 8; i++)
@@ -383,157 +321,10 @@ TGT static int gcm_vaes2_setkey(struct crypto_aead *tfm, const u8 *key, unsigned
 		ctx->hpow[i] = _mm_setzero_si128();
 	memzero_explicit(rk, sizeof(rk));
 	memzero_explicit(hp, sizeof(hp));
-	memzero_explicit(hb, sizeof(hb));
 	return 0;
 }
 
-static int gcm_vaes2_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
-{
-	(void)tfm;
-	switch (authsize) {
-	case 4: case 8: case 12: case 13: case 14: case 15: case 16:
-		return 0;
-	}
-	return -EINVAL;
-}
-
-/* Copy the AD to the destination when it is a different buffer. */
-static int gcm_copy_ad(struct aead_request *req, const u8 *ad)
-{
-	unsigned int assoclen = req->assoclen;
-	u8 *d;
-
-	if (req->src == req->dst || !assoclen)
-		return 0;
-	d = rind_sg_contig(req->dst, 0, assoclen);
-	if (d) {
-		if (d != ad)
-			memmove(d, ad, assoclen);
-		return 0;
-	}
-	if (sg_pcopy_from_buffer(req->dst, ~0u, ad, assoclen, 0) != assoclen)
-		return -EINVAL;
-	return 0;
-}
-
-static int gcm_vaes2_crypt(struct aead_request *req, bool enc)
-{
-	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
-	const struct gcm_vaes2_ctx *ctx = crypto_aead_ctx(tfm);
-	unsigned int authsize = crypto_aead_authsize(tfm);
-	unsigned int assoclen = req->assoclen, ptlen;
-	struct rind_sg_map adm = { 0 }, m;
-	const u8 *ad = NULL;
-	u8 tag[16], rtag[16];
-	int err;
-
-	if (enc) {
-		ptlen = req->cryptlen;
-	} else {
-		if (req->cryptlen < authsize)
-			return -EINVAL;
-		ptlen = req->cryptlen - authsize;
-	}
-	if ((u64)assoclen + ptlen + authsize > UINT_MAX)
-		return -EINVAL;
-
-	/* Fast path: source and destination are one buffer each. */
-	if (req->src && req->dst && sg_is_last(req->src) && sg_is_last(req->dst) &&
-	    req->src->length >= assoclen + ptlen + (enc ? 0 : authsize) &&
-	    req->dst->length >= assoclen + ptlen + (enc ? authsize : 0)) {
-		const u8 *s = sg_virt(req->src);
-		u8 *d = sg_virt(req->dst);
-
-		if (d != s && assoclen)
-			memmove(d, s, assoclen);
-		if (enc) {
-			gcm_vaes2_core(ctx, req->iv, d, assoclen, d + assoclen, s + assoclen, ptlen, true, tag);
-			memcpy(d + assoclen + ptlen, tag, authsize);
-			return 0;
-		}
-		memcpy(rtag, s + assoclen + ptlen, authsize);
-		gcm_vaes2_core(ctx, req->iv, d, assoclen, d + assoclen, s + assoclen, ptlen, false, tag);
-		err = 0;
-		if (crypto_memneq(tag, rtag, authsize)) {
-			memzero_explicit(d + assoclen, ptlen);
-			err = -EBADMSG;
-		}
-		memzero_explicit(tag, sizeof(tag));
-		return err;
-	}
-
-	if (!enc && sg_pcopy_to_buffer(req->src, ~0u, rtag, authsize, assoclen + ptlen) != authsize)
-		return -EINVAL;
-
-	if (assoclen) {
-		ad = rind_sg_contig(req->src, 0, assoclen);
-		if (!ad) {
-			err = rind_sg_map_ro(&adm, req->src, 0, assoclen);
-			if (err)
-				return err;
-			ad = adm.src;
-		}
-		err = gcm_copy_ad(req, ad);
-		if (err)
-			goto out_ad;
-	}
-	err = rind_sg_map(&m, req->src, req->dst, assoclen, ptlen);
-	if (err)
-		goto out_ad;
-
-	gcm_vaes2_core(ctx, req->iv, ad, assoclen, m.dst, m.src, ptlen, enc, tag);
-
-	if (enc) {
-		rind_sg_unmap(&m, true);
-		if (sg_pcopy_from_buffer(req->dst, ~0u, tag, authsize, assoclen + ptlen) != authsize)
-			err = -EINVAL;
-	} else {
-		if (crypto_memneq(tag, rtag, authsize)) {
-			memzero_explicit(m.dst, ptlen);
-			err = -EBADMSG;
-		}
-		rind_sg_unmap(&m, true);
-	}
-	memzero_explicit(tag, sizeof(tag));
-out_ad:
-	if (adm.bounce)
-		rind_sg_unmap(&adm, false);
-	return err;
-}
-
-static int gcm_vaes2_encrypt(struct aead_request *req)
-{
-	return gcm_vaes2_crypt(req, true);
-}
-
-static int gcm_vaes2_decrypt(struct aead_request *req)
-{
-	return gcm_vaes2_crypt(req, false);
-}
-
-static void gcm_vaes2_exit(struct crypto_aead *tfm)
-{
-	memzero_explicit(crypto_aead_ctx(tfm), sizeof(struct gcm_vaes2_ctx));
-}
-
-static struct aead_alg gcm_vaes2_alg = {
-	.setkey		= gcm_vaes2_setkey,
-	.setauthsize	= gcm_vaes2_setauthsize,
-	.encrypt	= gcm_vaes2_encrypt,
-	.decrypt	= gcm_vaes2_decrypt,
-	.exit		= gcm_vaes2_exit,
-	.ivsize		= 12,
-	.maxauthsize	= 16,
-	.chunksize	= 16,
-	.base = {
-		.cra_name		= "gcm(aes)",
-		.cra_driver_name	= "gcm-aes-vaes-avx2",
-		.cra_priority		= 600,
-		.cra_blocksize		= 1,
-		.cra_ctxsize		= sizeof(struct gcm_vaes2_ctx),
-		.cra_module		= "x86",
-	},
-};
+GCM_GLUE_DEFINE_ALG(gcm_vaes2, struct gcm_vaes2_ctx, "gcm-aes-vaes-avx2", 600);
 
 /* Its known-answer tests are the "gcm(aes)" ones of algs/gcm.c. */
 static int gcm_vaes_avx2_mod_init(void)

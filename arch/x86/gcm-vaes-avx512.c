@@ -17,10 +17,9 @@
  * multiplications with 0xc2 << 56.
  */
 #include <immintrin.h>
-#include <limits.h>
 #include <rind/internal/aead.h>
-#include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
+#include "gcm-glue.h"
 
 #define TGT __attribute__((target("aes,pclmul,ssse3,avx2,avx512f,avx512vl,avx512bw,vaes,vpclmulqdq")))
 #define INL static inline __attribute__((always_inline)) TGT
@@ -38,12 +37,6 @@ struct gcm_vaes_ctx {
 
 #define XOR3(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0x96)
 
-INL __m128i bswap128(__m128i x)
-{
-	return _mm_shuffle_epi8(x, _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8,
-						 7, 6, 5, 4, 3, 2, 1, 0));
-}
-
 INL __m512i bswap512(__m512i x)
 {
 	return _mm512_shuffle_epi8(x, _mm512_broadcast_i32x4(
@@ -51,43 +44,6 @@ INL __m512i bswap512(__m512i x)
 }
 
 /* ---- AES ---- */
-
-TGT static u32 vaes_subword(u32 w)
-{
-	__m128i x = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)w), 0);
-
-	return (u32)_mm_cvtsi128_si32(_mm_aeskeygenassist_si128(x, 0));
-}
-
-/* FIPS 197 key expansion, SubWord by AESKEYGENASSIST (no tables). */
-TGT static int vaes_expandkey(__m128i *rk, unsigned int *rounds, const u8 *key,
-			      unsigned int keylen)
-{
-	u32 w[60], t, rc = 1;
-	unsigned int nk = keylen / 4, total, i;
-
-	if (keylen != 16 && keylen != 24 && keylen != 32)
-		return -EINVAL;
-	*rounds = nk + 6;
-	total = 4 * (*rounds + 1);
-	for (i = 0; i < nk; i++)
-		w[i] = get_unaligned_le32(key + 4 * i);
-	for (i = nk; i < total; i++) {
-		t = w[i - 1];
-		if (i % nk == 0) {
-			t = vaes_subword(ror32(t, 8)) ^ rc;
-			rc = (rc << 1) ^ ((rc >> 7) * 0x11b);
-		} else if (nk > 6 && i % nk == 4) {
-			t = vaes_subword(t);
-		}
-		w[i] = w[i - nk] ^ t;
-	}
-	for (i = 0; i <= *rounds; i++)
-		rk[i] = _mm_set_epi32((int)w[4 * i + 3], (int)w[4 * i + 2],
-				      (int)w[4 * i + 1], (int)w[4 * i]);
-	memzero_explicit(w, sizeof(w));
-	return 0;
-}
 
 INL __m128i aes_block(const struct gcm_vaes_ctx *ctx, __m128i x)
 {
@@ -339,58 +295,41 @@ TGT static __m128i gcm_vaes_ctr_ghash(const struct gcm_vaes_ctx *ctx, u8 *dst,
 	return acc;
 }
 
-/* The whole of GCM over contiguous buffers; writes the 16-byte tag. */
-TGT static void gcm_vaes_core(const struct gcm_vaes_ctx *ctx, const u8 iv[12],
-			      const u8 *ad, size_t adlen, u8 *dst, const u8 *src,
-			      size_t len, bool enc, u8 tag[16])
+/* The whole of GCM over contiguous buffers (gcm_glue_core_fn). */
+TGT static void gcm_vaes_core(const void *vctx, const u8 iv[12], const u8 *ad, size_t adlen,
+			      u8 *dst, const u8 *src, size_t len, bool enc, u8 tag[16])
 {
-	__m128i acc = _mm_setzero_si128(), j0, ej0;
-	__m512i ctr;
-	u8 blk[16];
+	const struct gcm_vaes_ctx *ctx = vctx;
+	__m128i acc = _mm_setzero_si128(), j0 = gcm_j0(iv), ej0 = aes_block(ctx, j0);
 
-	memcpy(blk, iv, 12);
-	put_unaligned_be32(1, blk + 12);
-	j0 = _mm_loadu_si128((const __m128i *)blk);
-	ej0 = aes_block(ctx, j0);
-	j0 = bswap128(j0);
-
+	j0 = gcm_bswap128(j0);
 	if (adlen)
 		acc = ghash_pad(ctx, acc, ad, adlen);
 	if (len) {
-		ctr = _mm512_add_epi32(_mm512_broadcast_i32x4(j0),
-				       _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1));
+		__m512i ctr = _mm512_add_epi32(_mm512_broadcast_i32x4(j0),
+					       _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 3,
+								0, 0, 0, 2, 0, 0, 0, 1));
+
 		acc = gcm_vaes_ctr_ghash(ctx, dst, src, len, ctr, acc, enc);
 	}
-	acc = _mm_xor_si128(acc, _mm_set_epi64x((long long)((u64)adlen * 8),
-						(long long)((u64)len * 8)));
-	acc = ghash_mul128(acc, ctx->hpow[15]);
-	_mm_storeu_si128((__m128i *)tag, _mm_xor_si128(bswap128(acc), ej0));
+	acc = ghash_mul128(_mm_xor_si128(acc, gcm_lenblock(adlen, len)), ctx->hpow[15]);
+	gcm_put_tag(tag, acc, ej0);
 }
 
 TGT static int gcm_vaes_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
 	struct gcm_vaes_ctx *ctx = crypto_aead_ctx(tfm);
-	__m128i rk[15], h, hp[16];
+	__m128i rk[15], hp[16];
 	unsigned int rounds, i;
-	u64 hi, lo, m;
-	u8 hb[16];
 	int err;
 
-	err = vaes_expandkey(rk, &rounds, key, keylen);
+	err = gcm_aes_expandkey(rk, &rounds, key, keylen);
 	if (err)
 		return err;
 	for (i = 0; i <= rounds; i++)
 		ctx->rkz[i] = _mm512_broadcast_i32x4(rk[i]);
 	ctx->rounds = rounds;
-	h = bswap128(aes_block(ctx, _mm_setzero_si128()));
-	_mm_storeu_si128((__m128i *)hb, h);
-	lo = get_unaligned_le64(hb);
-	hi = get_unaligned_le64(hb + 8);
-	/* H * x^-1: shift left (reflected), folding x^-1 = x^127 + x^6 + x + 1 */
-	m = 0 - (hi >> 63);
-	hi = (hi << 1) ^ (lo >> 63) ^ (m & 0xc200000000000000ULL);
-	lo = (lo << 1) ^ (m & 1);
-	hp[0] = _mm_set_epi64x((long long)hi, (long long)lo);
+	hp[0] = gcm_ghash_hxinv(gcm_bswap128(aes_block(ctx, _mm_setzero_si128())));
 	for (i = 1; i < 16; i++)
 		hp[i] = ghash_mul128(hp[i - 1], hp[0]);
 	for (i = 0; i < 16; i++)
@@ -399,157 +338,10 @@ TGT static int gcm_vaes_setkey(struct crypto_aead *tfm, const u8 *key, unsigned 
 		ctx->hpow[i] = _mm_setzero_si128();
 	memzero_explicit(rk, sizeof(rk));
 	memzero_explicit(hp, sizeof(hp));
-	memzero_explicit(hb, sizeof(hb));
 	return 0;
 }
 
-static int gcm_vaes_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
-{
-	(void)tfm;
-	switch (authsize) {
-	case 4: case 8: case 12: case 13: case 14: case 15: case 16:
-		return 0;
-	}
-	return -EINVAL;
-}
-
-/* Copy the AD to the destination when it is a different buffer. */
-static int gcm_copy_ad(struct aead_request *req, const u8 *ad)
-{
-	unsigned int assoclen = req->assoclen;
-	u8 *d;
-
-	if (req->src == req->dst || !assoclen)
-		return 0;
-	d = rind_sg_contig(req->dst, 0, assoclen);
-	if (d) {
-		if (d != ad)
-			memmove(d, ad, assoclen);
-		return 0;
-	}
-	if (sg_pcopy_from_buffer(req->dst, ~0u, ad, assoclen, 0) != assoclen)
-		return -EINVAL;
-	return 0;
-}
-
-static int gcm_vaes_crypt(struct aead_request *req, bool enc)
-{
-	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
-	const struct gcm_vaes_ctx *ctx = crypto_aead_ctx(tfm);
-	unsigned int authsize = crypto_aead_authsize(tfm);
-	unsigned int assoclen = req->assoclen, ptlen;
-	struct rind_sg_map adm = { 0 }, m;
-	const u8 *ad = NULL;
-	u8 tag[16], rtag[16];
-	int err;
-
-	if (enc) {
-		ptlen = req->cryptlen;
-	} else {
-		if (req->cryptlen < authsize)
-			return -EINVAL;
-		ptlen = req->cryptlen - authsize;
-	}
-	if ((u64)assoclen + ptlen + authsize > UINT_MAX)
-		return -EINVAL;
-
-	/* Fast path: source and destination are one buffer each. */
-	if (req->src && req->dst && sg_is_last(req->src) && sg_is_last(req->dst) &&
-	    req->src->length >= assoclen + ptlen + (enc ? 0 : authsize) &&
-	    req->dst->length >= assoclen + ptlen + (enc ? authsize : 0)) {
-		const u8 *s = sg_virt(req->src);
-		u8 *d = sg_virt(req->dst);
-
-		if (d != s && assoclen)
-			memmove(d, s, assoclen);
-		if (enc) {
-			gcm_vaes_core(ctx, req->iv, d, assoclen, d + assoclen, s + assoclen, ptlen, true, tag);
-			memcpy(d + assoclen + ptlen, tag, authsize);
-			return 0;
-		}
-		memcpy(rtag, s + assoclen + ptlen, authsize);
-		gcm_vaes_core(ctx, req->iv, d, assoclen, d + assoclen, s + assoclen, ptlen, false, tag);
-		err = 0;
-		if (crypto_memneq(tag, rtag, authsize)) {
-			memzero_explicit(d + assoclen, ptlen);
-			err = -EBADMSG;
-		}
-		memzero_explicit(tag, sizeof(tag));
-		return err;
-	}
-
-	if (!enc && sg_pcopy_to_buffer(req->src, ~0u, rtag, authsize, assoclen + ptlen) != authsize)
-		return -EINVAL;
-
-	if (assoclen) {
-		ad = rind_sg_contig(req->src, 0, assoclen);
-		if (!ad) {
-			err = rind_sg_map_ro(&adm, req->src, 0, assoclen);
-			if (err)
-				return err;
-			ad = adm.src;
-		}
-		err = gcm_copy_ad(req, ad);
-		if (err)
-			goto out_ad;
-	}
-	err = rind_sg_map(&m, req->src, req->dst, assoclen, ptlen);
-	if (err)
-		goto out_ad;
-
-	gcm_vaes_core(ctx, req->iv, ad, assoclen, m.dst, m.src, ptlen, enc, tag);
-
-	if (enc) {
-		rind_sg_unmap(&m, true);
-		if (sg_pcopy_from_buffer(req->dst, ~0u, tag, authsize, assoclen + ptlen) != authsize)
-			err = -EINVAL;
-	} else {
-		if (crypto_memneq(tag, rtag, authsize)) {
-			memzero_explicit(m.dst, ptlen);
-			err = -EBADMSG;
-		}
-		rind_sg_unmap(&m, true);
-	}
-	memzero_explicit(tag, sizeof(tag));
-out_ad:
-	if (adm.bounce)
-		rind_sg_unmap(&adm, false);
-	return err;
-}
-
-static int gcm_vaes_encrypt(struct aead_request *req)
-{
-	return gcm_vaes_crypt(req, true);
-}
-
-static int gcm_vaes_decrypt(struct aead_request *req)
-{
-	return gcm_vaes_crypt(req, false);
-}
-
-static void gcm_vaes_exit(struct crypto_aead *tfm)
-{
-	memzero_explicit(crypto_aead_ctx(tfm), sizeof(struct gcm_vaes_ctx));
-}
-
-static struct aead_alg gcm_vaes_alg = {
-	.setkey		= gcm_vaes_setkey,
-	.setauthsize	= gcm_vaes_setauthsize,
-	.encrypt	= gcm_vaes_encrypt,
-	.decrypt	= gcm_vaes_decrypt,
-	.exit		= gcm_vaes_exit,
-	.ivsize		= 12,
-	.maxauthsize	= 16,
-	.chunksize	= 16,
-	.base = {
-		.cra_name		= "gcm(aes)",
-		.cra_driver_name	= "gcm-aes-vaes-avx512",
-		.cra_priority		= 800,
-		.cra_blocksize		= 1,
-		.cra_ctxsize		= sizeof(struct gcm_vaes_ctx),
-		.cra_module		= "x86",
-	},
-};
+GCM_GLUE_DEFINE_ALG(gcm_vaes, struct gcm_vaes_ctx, "gcm-aes-vaes-avx512", 800);
 
 /* Its known-answer tests are the "gcm(aes)" ones of algs/gcm.c. */
 static int gcm_vaes_avx512_mod_init(void)
