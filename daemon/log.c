@@ -102,6 +102,18 @@ static void journal_send(const char *level, const char *msg)
 	sd_journal_sendv(iov, n);
 }
 
+/*
+ * One event, one line: a control character from a request field (an
+ * unknown algorithm name is quoted back) would otherwise start a forged
+ * record on stderr.
+ */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 static void vlog(const char *level, const char *fmt, va_list ap)
 {
 	char line[1024];
@@ -112,6 +124,7 @@ static void vlog(const char *level, const char *fmt, va_list ap)
 	if (use_journal) {
 		n = snprintf(line, sizeof(line), "level=%s thread=%d ", level, log_thread);
 		vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+		one_line(line);
 		journal_send(level, line);
 		return;
 	}
@@ -124,6 +137,7 @@ static void vlog(const char *level, const char *fmt, va_list ap)
 	if (n < 0 || (size_t)n >= sizeof(line))
 		n = 0;
 	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	one_line(line);
 	/* one fputs per line keeps lines whole across threads */
 	flockfile(stderr);
 	fputs(line, stderr);
