@@ -208,18 +208,44 @@ int rind_ec_privkey_encode(const struct rind_ec_privkey *k, u8 *out, size_t outl
 	return rind_derw_finish(&w);
 }
 
+/*
+ * Constant time: a key of the raw length is never looked at.  Otherwise
+ * only framing is examined, which is public in every format read here:
+ * leading blanks, then one byte (a DER tag, PEM's '-' or JWK's '{'; any
+ * other byte starts no encoding and the input is refused), the PEM armour
+ * as one verdict, and DER tags and lengths (declassified by the reader).
+ */
+static inline u8 key_framing_byte(const u8 *p)
+{
+	u8 b = *p;
+
+	rind_declassify(&b, 1);
+	return b;
+}
+
 enum rind_key_format rind_key_detect(const u8 *in, size_t len, size_t raw_len)
 {
 	const u8 *v;
-	size_t vlen, i = 0;
+	size_t vlen, i;
+	u8 b = 0;
 
 	if (raw_len && len == raw_len)
 		return RIND_KEY_RAW;
-	while (i < len && (in[i] == ' ' || in[i] == '\t' || in[i] == '\r' || in[i] == '\n'))
-		i++;
-	if (len - i >= 11 && !memcmp(in + i, "-----BEGIN ", 11))
-		return RIND_KEY_PEM;
-	if (i < len && in[i] == '{')
+	for (i = 0; i < len; i++) {
+		b = key_framing_byte(in + i);
+		if (b != ' ' && b != '\t' && b != '\r' && b != '\n')
+			break;
+	}
+	if (i == len)
+		return RIND_KEY_RAW;
+	if (b == '-' && len - i >= 11) {
+		int pem = !crypto_memneq(in + i, "-----BEGIN ", 11);
+
+		rind_declassify(&pem, sizeof(pem));	/* the armour, public */
+		if (pem)
+			return RIND_KEY_PEM;
+	}
+	if (b == '{')
 		return RIND_KEY_JWK;
 	if (!rind_der_parse_one(in, len, DER_SEQUENCE, &v, &vlen) && vlen)
 	{
