@@ -494,24 +494,37 @@ void rind_derw_end(struct rind_derw *w)
 	}
 }
 
+/*
+ * The value may be secret (RSA private components): the leading zero bytes
+ * and the sign byte are found without a branch or an index on the bytes,
+ * and only the length of the contents is declassified, public as every
+ * DER length (see the reader).  The contents are then the last clen bytes
+ * of 0x00 || be: the sign byte, when one is needed, is the zero before
+ * the first non-zero byte.
+ */
 void rind_derw_uint(struct rind_derw *w, const u8 *be, size_t len)
 {
+	size_t i, lead = 0, clen;
+	u32 seen = 0, top = 0;
 	u8 z = 0;
 
-	while (len && be[0] == 0) {
-		be++;
-		len--;
+	for (i = 0; i < len; i++) {
+		u32 b = be[i], nz = (0u - b) >> 31;	/* 1 if b != 0 */
+
+		top |= (0u - (nz & (seen ^ 1))) & (b >> 7);
+		seen |= nz;
+		lead += seen ^ 1;
 	}
-	if (!len) {
-		rind_derw_tlv(w, DER_INTEGER, &z, 1);
-		return;
-	}
-	if (be[0] & 0x80) {
-		derw_header(w, DER_INTEGER, len + 1);
+	clen = len - lead + top;
+	rind_declassify(&clen, sizeof(clen));
+	if (!clen)
+		clen = 1;	/* zero: one 00 byte */
+	derw_header(w, DER_INTEGER, clen);
+	if (clen > len) {
 		rind_derw_raw(w, &z, 1);
 		rind_derw_raw(w, be, len);
 	} else {
-		rind_derw_tlv(w, DER_INTEGER, be, len);
+		rind_derw_raw(w, be + len - clen, clen);
 	}
 }
 
