@@ -123,7 +123,7 @@ static int ecdsa_sign_digest(const struct ecc_curve *c, struct crypto_shash *h, 
 	unsigned int n = c->nbytes, tlen;
 	const u8 *parts[5];
 	unsigned int lens[5];
-	int err, tries;
+	int err, tries, ok;
 
 	ecdsa_bits2int(c, e, hash, hlen);
 	c->reduce_n(h1, e);
@@ -154,10 +154,23 @@ static int ecdsa_sign_digest(const struct ecc_curve *c, struct crypto_shash *h, 
 		if (err)
 			break;
 		ecdsa_bits2int(c, k, T, n);
-		if (c->scalar_ok(k)) {
+		/*
+		 * The verdicts of this loop are public: a nonce candidate out
+		 * of range, or giving r or s zero, is thrown away for the next.
+		 */
+		ok = c->scalar_ok(k);
+		rind_declassify(&ok, sizeof(ok));
+		if (ok) {
 			err = c->sign(r, s, d, k, e);
-			if (err != -EAGAIN)
+			rind_declassify(&err, sizeof(err));
+			if (err != -EAGAIN) {
+				if (!err) {
+					/* r and s are the signature, output. */
+					rind_declassify(r, n);
+					rind_declassify(s, n);
+				}
 				break;
+			}
 			err = 0;
 		}
 		parts[1] = &zero;
@@ -188,6 +201,18 @@ static unsigned int ecdsa_der_max(unsigned int n)
 	return content + (content < 128 ? 2 : 3);
 }
 
+/*
+ * 1 if 1 <= d < n.  The verdict is public: an import returns it, and key
+ * generation throws a rejected candidate away.
+ */
+static int ecdsa_scalar_ok(const struct ecc_curve *c, const u8 *d)
+{
+	int ok = c->scalar_ok(d);
+
+	rind_declassify(&ok, sizeof(ok));
+	return ok;
+}
+
 /* A random scalar in [1, n - 1]. */
 static int ecdsa_random_scalar(const struct ecc_curve *c, u8 *d)
 {
@@ -199,16 +224,23 @@ static int ecdsa_random_scalar(const struct ecc_curve *c, u8 *d)
 		if (err)
 			return err;
 		d[0] &= (u8)(0xff >> excess);
-		if (c->scalar_ok(d))
+		if (ecdsa_scalar_ok(c, d))
 			return 0;
 	}
 	return -EAGAIN;
 }
 
+/*
+ * 1 if @in looks like no key encoding at all (a wrong-length raw key).
+ * Only framing is looked at: the first byte as a DER tag (public).
+ */
 static bool ecdsa_is_bare(const u8 *in, size_t len, size_t raw_len)
 {
+	struct rind_der d;
+
+	rind_der_init(&d, in, len);
 	return rind_key_detect(in, len, raw_len) == RIND_KEY_RAW &&
-	       (!len || in[0] != DER_SEQUENCE);
+	       rind_der_peek(&d) != DER_SEQUENCE;
 }
 
 /* ---- sig_alg entries (both the curve algorithms and the instances) -------- */
@@ -218,9 +250,10 @@ static int ecdsa_set_priv(struct ecdsa_ctx *ctx, const u8 *d, const u8 *xy)
 	const struct ecc_curve *c = ctx->curve;
 	u8 mine[2 * ECC_MAX_BYTES];
 
-	if (!c->scalar_ok(d))
+	if (!ecdsa_scalar_ok(c, d))
 		return -EKEYREJECTED;
 	c->mul_base(mine, d);
+	rind_declassify(mine, 2 * c->nbytes);	/* the public key */
 	if (xy && memcmp(mine, xy, 2 * c->nbytes))
 		return -EKEYREJECTED;
 	memcpy(ctx->d, d, c->nbytes);
