@@ -226,10 +226,18 @@ void bn_mod_sub(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc)
 
 int bn_mont_init(struct bn_mont *mc, const u64 *m, unsigned int n)
 {
-	u64 x, m0;
+	u64 x, m0, odd;
 	unsigned int i, k;
 
-	if (!n || n > BN_MAX_LIMBS || !(m[0] & 1))
+	if (!n || n > BN_MAX_LIMBS)
+		return -EINVAL;
+	/*
+	 * The parity is the verdict returned, public (for RSA's CRT primes
+	 * it is known anyway: p q = n is odd).
+	 */
+	odd = m[0] & 1;
+	rind_declassify(&odd, sizeof(odd));
+	if (!odd)
 		return -EINVAL;
 	memset(mc, 0, sizeof(*mc));
 	mc->n = n;

@@ -49,13 +49,31 @@ struct rsa_parts {
 static void strip(const u8 **p, size_t *len)
 {
 	/*
-	 * Leading zero bytes: DER's minimal INTEGER encoding already makes
-	 * the lengths (and so whether a byte is a leading zero) public.
+	 * Leading zero bytes: DER's minimal INTEGER encoding (and JWK's
+	 * minimal octets) already make the lengths, and so whether a byte
+	 * is a leading zero, public.  Only that verdict is declassified,
+	 * never the byte.
 	 */
-	while (*len && (rind_declassify(*p, 1), !**p)) {
+	while (*len) {
+		u32 zero = ((u32)**p - 1) >> 31;
+
+		rind_declassify(&zero, sizeof(zero));
+		if (!zero)
+			break;
 		(*p)++;
 		(*len)--;
 	}
+}
+
+/* All-ones if @a (@n limbs) is at least 2, else 0; constant time. */
+static u64 ge2_mask(const u64 *a, unsigned int n)
+{
+	u64 acc = a[0] >> 1;
+	unsigned int i;
+
+	for (i = 1; i < n; i++)
+		acc |= a[i];
+	return ~bn_is_zero_mask(&acc, 1);
 }
 
 static int load(u64 *r, unsigned int n, const u8 *be, size_t len)
@@ -73,6 +91,7 @@ static int rsa_build(struct rsa_key *k, const struct rsa_parts *pt, bool priv)
 	const u8 *nb = pt->n, *eb = pt->e;
 	size_t nlen = pt->nlen, elen = pt->elen, i;
 	u64 n[BN_MAX_LIMBS], p[BN_MAX_LIMBS], q[BN_MAX_LIMBS], prod[2 * BN_MAX_LIMBS];
+	u64 diff = 0, ok;
 	unsigned int nl, pl, ql, bits;
 	int err = -EKEYREJECTED;
 
@@ -114,26 +133,25 @@ static int rsa_build(struct rsa_key *k, const struct rsa_parts *pt, bool priv)
 	}
 	if (pl + ql < nl)
 		goto out;
-	bn_mul(prod, p, pl, q, ql);
-	/* Compare the product with n (zero-extended) limb by limb. */
-	{
-		u64 diff = 0;
-
-		for (i = 0; i < pl + ql; i++)
-			diff |= prod[i] ^ (i < nl ? n[i] : 0);
-		if (diff)
-			goto out;
-	}
-	if (bn_mont_init(&k->mp, p, pl) || bn_mont_init(&k->mq, q, ql))
-		goto out;
-	if (bn_bits_vt(p, pl) < 2 || bn_bits_vt(q, ql) < 2)
-		goto out;
 	if (load(k->d, nl, pt->d, pt->dlen) || load(k->dp, pl, pt->dp, pt->dplen) ||
 	    load(k->dq, ql, pt->dq, pt->dqlen) || load(k->qinv, pl, pt->qi, pt->qilen))
 		goto out;
-	/* Range checks (verdicts only; the values stay secret). */
-	if (!(bn_lt_mask(k->d, n, nl) & bn_lt_mask(k->dp, p, pl) & bn_lt_mask(k->dq, q, ql) &
-	      bn_lt_mask(k->qinv, p, pl)))
+	/*
+	 * p q == n (the product compared with n zero-extended), p, q >= 2,
+	 * and every component in range: computed without a branch on the
+	 * secrets, and only the one verdict, the import's result, made public.
+	 */
+	bn_mul(prod, p, pl, q, ql);
+	for (i = 0; i < pl + ql; i++)
+		diff |= prod[i] ^ (i < nl ? n[i] : 0);
+	ok = bn_is_zero_mask(&diff, 1) & ge2_mask(p, pl) & ge2_mask(q, ql);
+	ok &= bn_lt_mask(k->d, n, nl) & bn_lt_mask(k->dp, p, pl) & bn_lt_mask(k->dq, q, ql) &
+	      bn_lt_mask(k->qinv, p, pl);
+	rind_declassify(&ok, sizeof(ok));
+	if (!ok)
+		goto out;
+	/* p and q are odd now (p q = n, odd): bn_mont_init's parity check passes. */
+	if (bn_mont_init(&k->mp, p, pl) || bn_mont_init(&k->mq, q, ql))
 		goto out;
 	k->has_priv = true;
 	err = 0;
@@ -210,9 +228,13 @@ static int parse_pkcs1_priv(const u8 *der, size_t len, struct rsa_parts *pt)
 	return 0;
 }
 
+/* Exactly a DER NULL (read by the DER reader: its tag and length are public). */
 static bool null_params(const u8 *params, size_t len)
 {
-	return len == 2 && !memcmp(params, rind_der_null_tlv, 2);
+	const u8 *v;
+	size_t vlen;
+
+	return params && !rind_der_parse_one(params, len, DER_NULL, &v, &vlen) && !vlen;
 }
 
 static int parse_spki(const u8 *der, size_t len, struct rsa_parts *pt)
@@ -536,6 +558,7 @@ int rsa_public(const struct rsa_key *key, u8 *out, const u8 *in)
 static int random_below_n(u64 *r, const struct rsa_key *key)
 {
 	unsigned int nl = key->mn.n;
+	u64 zero;
 	int err;
 
 	/* k - 1 random bytes: below 2^(8k - 8) <= n.  Retry on zero. */
@@ -547,7 +570,9 @@ static int random_below_n(u64 *r, const struct rsa_key *key)
 			return err;
 		bn_from_be(r, nl, buf, key->k - 1);
 		memzero_explicit(buf, sizeof(buf));
-	} while (bn_is_zero_mask(r, nl));
+		zero = bn_is_zero_mask(r, nl);
+		rind_declassify(&zero, sizeof(zero));	/* a zero r is thrown away */
+	} while (zero);
 	return 0;
 }
 
@@ -565,6 +590,7 @@ int rsa_private(const struct rsa_key *key, u8 *out, const u8 *in)
 	const struct bn_mont *mn = &key->mn, *mp = &key->mp, *mq = &key->mq;
 	unsigned int nl = mn->n, pl = mp->n, ql = mq->n;
 	struct rsa_priv_scratch *w;
+	u64 ok;
 	int err, tries;
 
 	if (!key->has_priv)
@@ -573,8 +599,13 @@ int rsa_private(const struct rsa_key *key, u8 *out, const u8 *in)
 	if (!w)
 		return -ENOMEM;
 	bn_from_be(w->c, nl, in, key->k);
-	/* The input (message representative or ciphertext) is public. */
-	if (!bn_lt_mask(w->c, mn->m, nl)) {
+	/*
+	 * c < n: public, a ciphertext is, and an encoded message to sign is
+	 * below n by construction (its top byte is zero).
+	 */
+	ok = bn_lt_mask(w->c, mn->m, nl);
+	rind_declassify(&ok, sizeof(ok));
+	if (!ok) {
 		err = -EBADMSG;
 		goto out;
 	}
@@ -628,7 +659,10 @@ int rsa_private(const struct rsa_key *key, u8 *out, const u8 *in)
 	bn_to_mont(w->chk, w->m, mn);
 	bn_mont_exp_vt(w->chk, w->chk, key->e, mn);
 	bn_from_mont(w->chk, w->chk, mn);
-	if (!bn_eq_mask(w->chk, w->c, nl)) {
+	/* The verdict is public: a fault is reported as such, nothing released. */
+	ok = bn_eq_mask(w->chk, w->c, nl);
+	rind_declassify(&ok, sizeof(ok));
+	if (!ok) {
 		err = -EIO;
 		goto out;
 	}

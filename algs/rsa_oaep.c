@@ -126,7 +126,8 @@ static int oaep_decrypt(struct akcipher_request *req)
 		err = -EBADMSG;
 		goto out;
 	}
-	/* Valid: the message and its length are the result now. */
+	/* Valid: the message and its length (dst_len) are the result now. */
+	rind_declassify(&idx, sizeof(idx));
 	mlen = dblen - idx - 1;
 	if (req->dst_len < mlen) {
 		req->dst_len = mlen;
