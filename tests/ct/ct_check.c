@@ -473,11 +473,32 @@ static const struct checker checkers[] = {
 	{ "akcipher", check_akcipher },
 };
 
+#define MAX_LISTED 64
+
 struct result {
 	int checked;
 	int failed;
 	int uncovered;
+	char listed[MAX_LISTED][CRYPTO_MAX_ALG_NAME + 16];	/* failed or uncovered drivers */
+	int nlisted;
 };
+
+static void list_driver(struct result *r, const char *what, const char *drv)
+{
+	if (r->nlisted < MAX_LISTED)
+		snprintf(r->listed[r->nlisted++], sizeof(r->listed[0]), "%s %s", what, drv);
+}
+
+/*
+ * Valgrind writes its reports to stderr as they happen; stdout is flushed
+ * before each check so that a check's reports come out before its verdict
+ * line, and after the previous one.
+ */
+static void checkpoint(void)
+{
+	fflush(stdout);
+	fflush(stderr);
+}
 
 static int run_one(const struct rind_alg_info *i, void *ctx)
 {
@@ -491,6 +512,7 @@ static int run_one(const struct rind_alg_info *i, void *ctx)
 	for (k = 0; k < sizeof(checkers) / sizeof(checkers[0]); k++) {
 		if (strcmp(checkers[k].type, i->type))
 			continue;
+		checkpoint();
 		before = VALGRIND_COUNT_ERRORS;
 		err = checkers[k].fn(i->driver);
 		after = VALGRIND_COUNT_ERRORS;
@@ -499,9 +521,11 @@ static int run_one(const struct rind_alg_info *i, void *ctx)
 			if (err)
 				printf(" error %d", err);
 			if (after != before)
-				printf(" %lu secret-dependent branch/index reports", after - before);
+				printf(" %lu secret-dependent branch/index reports (above)",
+				       after - before);
 			printf("\n");
 			r->failed++;
+			list_driver(r, "FAIL", i->driver);
 		} else {
 			printf("ct: ok   %-34s %-40s (%s)\n", i->name, i->driver, i->type);
 		}
@@ -510,6 +534,7 @@ static int run_one(const struct rind_alg_info *i, void *ctx)
 	}
 	printf("ct: NOT COVERED %s %s (%s)\n", i->name, i->driver, i->type);
 	r->uncovered++;
+	list_driver(r, "NOT COVERED", i->driver);
 	return 0;
 }
 
@@ -558,9 +583,9 @@ static void instantiate_all(void)
 
 int main(int argc, char **argv)
 {
-	struct result r = { 0, 0, 0 };
+	static struct result r;
 	unsigned long before;
-	int err;
+	int err, k;
 
 	if (!RUNNING_ON_VALGRIND) {
 		fprintf(stderr, "ct_check: run me under valgrind (make ct)\n");
@@ -582,16 +607,23 @@ int main(int argc, char **argv)
 	}
 	instantiate_all();
 	rind_alg_foreach(run_one, &r);
+	checkpoint();
 	before = VALGRIND_COUNT_ERRORS;
 	err = check_kdfs();
 	if (err || VALGRIND_COUNT_ERRORS != before) {
 		printf("ct: FAIL hkdf/pbkdf2 over hmac(sha256) (error %d)\n", err);
 		r.failed++;
+		list_driver(&r, "FAIL", "hkdf/pbkdf2");
 	} else {
 		printf("ct: ok   hkdf/pbkdf2 over hmac(sha256)\n");
 	}
 	r.checked++;
+	/* The summary last: the failures again, then the counts. */
+	checkpoint();
+	for (k = 0; k < r.nlisted; k++)
+		printf("ct: %s\n", r.listed[k]);
 	printf("ct: %d implementations checked, %d failed, %d not covered\n", r.checked, r.failed,
 	       r.uncovered);
+	checkpoint();
 	return r.failed || r.uncovered ? 1 : 0;
 }
