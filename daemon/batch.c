@@ -162,11 +162,13 @@ static void run_seal(struct worker *w, struct group *g)
 	struct crypto_aead *tfm = key_aead(g->k, w->id);
 	Rind__Response resp = RIND__RESPONSE__INIT;
 	unsigned int i, m = 0;
+	size_t areq_size;
 
 	if (!tfm) {
 		fail_group(g, RIND__STATUS__ERR_INTERNAL, "cannot set up gcm(aes)");
 		return;
 	}
+	areq_size = sizeof(struct aead_request) + crypto_aead_reqsize(tfm);
 	if (rind_get_random_bytes(b->nonces, (size_t)g->n * RIND_SEAL_NONCE)) {
 		fail_group(g, RIND__STATUS__ERR_INTERNAL, "no randomness for nonces");
 		return;
@@ -178,14 +180,15 @@ static void run_seal(struct worker *w, struct group *g)
 		size_t adl = s->associated_data.len, ptl = s->plaintext.len;
 
 		it->outlen = adl + RIND_SEAL_NONCE + ptl + RIND_SEAL_TAG;
-		it->out = malloc(it->outlen);
-		it->areq = it->out ? aead_request_alloc(tfm, 0) : NULL;
+		it->out = arena_zalloc(it->outlen);
+		it->areq = it->out ? arena_zalloc(areq_size) : NULL;
 		if (!it->areq) {
 			conn_error(it->c, it->req->id, RIND__STATUS__ERR_INTERNAL, "out of memory");
-			free(it->out);
+			arena_release(it->out);
 			it->out = NULL;
 			continue;
 		}
+		aead_request_set_tfm(it->areq, tfm);
 		memcpy(it->out + adl, b->nonces + (size_t)i * RIND_SEAL_NONCE, RIND_SEAL_NONCE);
 		sg_pair(it->src, s->associated_data.data, adl, s->plaintext.data, ptl, it->out);
 		sg_pair(it->dst, it->out, adl, it->out + adl + RIND_SEAL_NONCE, ptl + RIND_SEAL_TAG,
@@ -218,10 +221,11 @@ static void run_seal(struct worker *w, struct group *g)
 			resp.data.len = it->outlen - adl;
 			conn_respond(it->c, &resp);
 		}
-		aead_request_free(it->areq);
+		rind_memzero_explicit(it->areq, areq_size);
+		arena_release(it->areq);
 		it->areq = NULL;
 		rind_memzero_explicit(it->out, it->outlen);
-		free(it->out);
+		arena_release(it->out);
 		it->out = NULL;
 	}
 }

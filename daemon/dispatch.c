@@ -80,7 +80,7 @@ static void req_free(Rind__Request *req)
 	}
 	if (b && b->data)
 		rind_memzero_explicit(b->data, b->len);
-	rind__request__free_unpacked(req, NULL);
+	rind__request__free_unpacked(req, arena_allocator());
 }
 
 static void reply_data(struct conn *c, uint64_t id, const void *data, size_t len)

@@ -271,7 +271,7 @@ static void parse(struct worker *w, struct conn *c)
 			off = c->in.len;
 			break;
 		}
-		req = rind__request__unpack(NULL, plen, payload);
+		req = rind__request__unpack(arena_allocator(), plen, payload);
 		off += (size_t)n;
 		if (!req) {
 			log_warn("event=bad_message conn=%llu pid=%d uid=%u len=%u",
@@ -386,6 +386,7 @@ static void run_ready(struct worker *w)
 		c->on_ready = false;
 		kick(w, c);
 	}
+	arena_reset();
 }
 
 static void *worker_main(void *arg)
@@ -395,6 +396,8 @@ static void *worker_main(void *arg)
 	struct timespec t0 = { 0 }, now;
 
 	log_thread = w->id;
+	if (arena_thread_init())
+		log_warn("event=out_of_memory where=arena msg=\"requests use malloc\"");
 	post_accept(w);
 	post_wake(w);
 	for (;;) {
@@ -438,6 +441,7 @@ static void *worker_main(void *arg)
 		conn_free(c);
 	}
 	w->nconns = 0;
+	arena_thread_exit();
 	return NULL;
 }
 

@@ -137,6 +137,14 @@ struct key **key_list(size_t *n);
 void key_list_put(struct key **v, size_t n);
 void keys_wipe_all(void);
 
+/* Per-thread request arena (arena.c): reset at the end of each turn. */
+int arena_thread_init(void);
+void arena_thread_exit(void);
+ProtobufCAllocator *arena_allocator(void);	/* NULL: malloc */
+void *arena_zalloc(size_t size);
+void arena_release(void *p);
+void arena_reset(void);
+
 /* Locked, non-dumpable memory (secmem.c): key slots and library transforms. */
 void secmem_init(void);
 void *secmem_alloc(size_t size);		/* zeroed, 64-byte aligned */
