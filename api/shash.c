@@ -48,6 +48,10 @@ int crypto_register_shash(struct shash_alg *alg)
 	    (alg->statesize ? alg->statesize : alg->descsize) > HASH_MAX_DESCSIZE ||
 	    !alg->init || !alg->update || !alg->final)
 		return -EINVAL;
+	if (!alg->finup_mb)
+		alg->mb_max_msgs = 1;
+	else if (alg->mb_max_msgs < 2 || alg->mb_max_msgs > HASH_MAX_MB_MSGS)
+		return -EINVAL;
 	base->cra_type = &crypto_shash_type;
 	base->cra_flags = (base->cra_flags & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_SHASH;
 	return crypto_register_alg(base);
@@ -169,6 +173,61 @@ RIND_EXPORT int crypto_shash_finup(struct shash_desc *desc, const u8 *data, unsi
 		err = alg->update(desc, data, len);
 		if (!err)
 			err = alg->final(desc, out);
+	}
+	wipe_ctx(desc);
+	return err;
+}
+
+/*
+ * Without finup_mb (or for a single message) each message is hashed from a
+ * fork of the state: exported once, imported into a scratch descriptor per
+ * message, the last one finished in @desc itself.
+ */
+static int shash_finup_mb_fallback(struct shash_desc *desc, const u8 * const data[],
+				   unsigned int len, u8 * const outs[], unsigned int num_msgs)
+{
+	struct crypto_shash *tfm = desc->tfm;
+	u8 state[HASH_MAX_DESCSIZE] __attribute__((aligned(16)));
+	SHASH_DESC_ON_STACK(fork, tfm);
+	unsigned int i;
+	int err = 0;
+
+	if (num_msgs > 1)
+		err = crypto_shash_export(desc, state);
+	fork->tfm = tfm;
+	for (i = 0; !err && i + 1 < num_msgs; i++) {
+		err = crypto_shash_import(fork, state);
+		if (!err)
+			err = crypto_shash_finup(fork, data[i], len, outs[i]);
+	}
+	if (!err)
+		err = crypto_shash_finup(desc, data[i], len, outs[i]);
+	rind_memzero_explicit(state, sizeof(state));
+	shash_desc_zero(fork);
+	wipe_ctx(desc);		/* also after an error */
+	return err;
+}
+
+RIND_EXPORT int crypto_shash_finup_mb(struct shash_desc *desc, const u8 * const data[],
+				      unsigned int len, u8 * const outs[], unsigned int num_msgs)
+{
+	struct shash_alg *alg = crypto_shash_alg(desc->tfm);
+	unsigned int i, n;
+	int err = 0;
+
+	if (alg->mb_max_msgs < 2 || num_msgs < 2) {
+		if (num_msgs)
+			return shash_finup_mb_fallback(desc, data, len, outs, num_msgs);
+		wipe_ctx(desc);
+		return 0;
+	}
+	/* Groups of up to mb_max_msgs, each from the same (unchanged) state. */
+	for (i = 0; !err && i < num_msgs; i += n) {
+		n = num_msgs - i < alg->mb_max_msgs ? num_msgs - i : alg->mb_max_msgs;
+		if (n == 1)	/* the last message: finish @desc itself */
+			err = crypto_shash_finup(desc, data[i], len, outs[i]);
+		else
+			err = alg->finup_mb(desc, data + i, len, outs + i, n);
 	}
 	wipe_ctx(desc);
 	return err;

@@ -3,7 +3,9 @@
  * SHA-1, SHA-224/256/384/512 and the hmac template over every
  * implementation: the FIPS 180-4 examples and the million-'a' message,
  * every length 0..300 and a few large ones against OpenSSL, incremental
- * updates split at every position with export/import mid-stream, RFC 2202
+ * updates split at every position with export/import mid-stream,
+ * multi-buffer finup (crypto_shash_finup_mb) of 1..16 messages after a
+ * common prefix, of hashes and HMACs, against OpenSSL, RFC 2202
  * and RFC 4231, HMAC against OpenSSL with random keys, Wycheproof
  * hmac_sha*, the one-shots (also from several threads at first use), and
  * wrong usage.
@@ -545,6 +547,196 @@ START_TEST(test_incremental_export_import)
 }
 END_TEST
 
+/*
+ * crypto_shash_finup_mb: 1..16 messages of one length (every length
+ * 0..300, then 1 KiB and 4 KiB + 5), each continuing a random common
+ * prefix (0..300 bytes) hashed into the descriptor first, at random
+ * alignments, against OpenSSL's digest of prefix || message.  Drivers
+ * with a finup_mb run it (sha384/sha512 with AVX-512: eight lanes, more
+ * messages in groups), the others the front end's loop.  The descriptor
+ * is wiped afterwards, as after finup.
+ */
+#define MB_MAXMSGS	16
+#define MB_MAXLEN	4101
+#define MB_SLOT		(MB_MAXLEN + 64)
+
+static void ossl_digest2(int h, const u8 *a, size_t alen, const u8 *b, size_t blen, u8 *out)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned int olen;
+
+	if (!ctx || EVP_DigestInit_ex(ctx, ossl_md(h), NULL) != 1 ||
+	    EVP_DigestUpdate(ctx, a, alen) != 1 || EVP_DigestUpdate(ctx, b, blen) != 1 ||
+	    EVP_DigestFinal_ex(ctx, out, &olen) != 1 || olen != digest_sizes[h])
+		ck_abort_msg("OpenSSL %s failed", hash_names[h]);
+	EVP_MD_CTX_free(ctx);
+}
+
+static int desc_is_zero(struct shash_desc *desc)
+{
+	const u8 *p = shash_desc_ctx(desc);
+
+	for (unsigned int i = 0; i < crypto_shash_descsize(desc->tfm); i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+/* One finup_mb call checked against OpenSSL; returns the messages checked. */
+static int mb_case(int h, const char *drv, struct crypto_shash *tfm, struct rt_rng *rng,
+		   u8 *pool, unsigned int len, unsigned int nmsg, bool same_ptr)
+{
+	unsigned int ds = digest_sizes[h];
+	u8 prefix[300], outs[MB_MAXMSGS][HASH_MAX_DIGESTSIZE], want[HASH_MAX_DIGESTSIZE];
+	const u8 *data[MB_MAXMSGS];
+	u8 *outp[MB_MAXMSGS];
+	size_t plen = rt_rand_range(rng, sizeof(prefix) + 1);
+	SHASH_DESC_ON_STACK(desc, tfm);
+
+	rt_fill(rng, prefix, plen);
+	for (unsigned int m = 0; m < nmsg; m++) {
+		u8 *p = pool + (size_t)m * MB_SLOT + rt_rand_range(rng, 64);
+
+		rt_fill(rng, p, len);
+		data[m] = same_ptr && m ? data[0] : p;
+		outp[m] = outs[m];
+	}
+	memset(outs, 0xa5, sizeof(outs));
+	desc->tfm = tfm;
+	OK(drv, crypto_shash_init(desc));
+	OK(drv, crypto_shash_update(desc, prefix, (unsigned int)plen));
+	OK(drv, crypto_shash_finup_mb(desc, data, len, outp, nmsg));
+	if (!desc_is_zero(desc))
+		ck_abort_msg("%s: finup_mb left the descriptor state", drv);
+	for (unsigned int m = 0; m < nmsg; m++) {
+		ossl_digest2(h, prefix, plen, data[m], len, want);
+		if (memcmp(outs[m], want, ds)) {
+			char g[2 * HASH_MAX_DIGESTSIZE + 1];
+
+			snprintf(g, sizeof(g), "%s", rt_hex(outs[m], ds));
+			ck_abort_msg("%s: finup_mb, prefix %zu, %u messages of %u bytes: message %u: got %s, want %s",
+				     drv, plen, nmsg, len, m, g, rt_hex(want, ds));
+		}
+	}
+	return (int)nmsg;
+}
+
+START_TEST(test_finup_mb)
+{
+	static const unsigned int longer[] = { 1024, MB_MAXLEN };
+	u8 *pool = malloc((size_t)MB_MAXMSGS * MB_SLOT);
+	struct rt_rng rng;
+
+	ck_assert_ptr_nonnull(pool);
+	rt_rng_seed(&rng, 0x6d62);
+	for (int h = 0; h < NHASH; h++) {
+		drivers_t drv;
+		int n = rt_impls(hash_names[h], "shash", drv, RT_MAX_IMPLS);
+
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+			unsigned int lanes = crypto_shash_mb_max_msgs(tfm);
+			char what[64];
+			int cases = 0;
+
+			ck_assert_uint_ge(lanes, 1);
+			ck_assert_uint_le(lanes, HASH_MAX_MB_MSGS);
+			/* Every length, the message count cycling through 1..16. */
+			for (unsigned int len = 0; len <= 300; len++)
+				cases += mb_case(h, drv[i], tfm, &rng, pool, len, 1 + len % MB_MAXMSGS,
+						 false);
+			/* Every count at a few lengths, and longer messages. */
+			for (unsigned int nm = 1; nm <= MB_MAXMSGS; nm++) {
+				static const unsigned int some[] = { 0, 1, 111, 112, 127, 128, 129, 240 };
+
+				for (size_t j = 0; j < ARRAY_SIZE(some); j++)
+					cases += mb_case(h, drv[i], tfm, &rng, pool, some[j], nm, false);
+				for (size_t j = 0; j < ARRAY_SIZE(longer); j++)
+					cases += mb_case(h, drv[i], tfm, &rng, pool, longer[j], nm, false);
+			}
+			/* The same buffer in every lane. */
+			cases += mb_case(h, drv[i], tfm, &rng, pool, 200, 11, true);
+			/* No messages: nothing written, the descriptor wiped. */
+			{
+				SHASH_DESC_ON_STACK(desc, tfm);
+
+				desc->tfm = tfm;
+				OK(drv[i], crypto_shash_init(desc));
+				OK(drv[i], crypto_shash_update(desc, pool, 5));
+				OK(drv[i], crypto_shash_finup_mb(desc, NULL, 0, NULL, 0));
+				ck_assert_msg(desc_is_zero(desc), "%s: state left", drv[i]);
+			}
+			snprintf(what, sizeof(what), "finup_mb (%u lane%s)", lanes,
+				 lanes > 1 ? "s" : "");
+			rt_report(what, drv[i], cases, 0);
+			crypto_free_shash(tfm);
+		}
+	}
+	free(pool);
+}
+END_TEST
+
+/* finup_mb of keyed hashes (the front end's loop forks the HMAC state). */
+START_TEST(test_finup_mb_hmac)
+{
+	u8 *pool = malloc((size_t)MB_MAXMSGS * MB_SLOT);
+	struct rt_rng rng;
+
+	ck_assert_ptr_nonnull(pool);
+	rt_rng_seed(&rng, 0x6d63);
+	for (int h = 0; h < NHASH; h++) {
+		drivers_t drv;
+		int n = rt_impls(hmac_names[h], "shash", drv, RT_MAX_IMPLS);
+
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+			unsigned int ds = digest_sizes[h];
+			int cases = 0;
+
+			for (int k = 0; k < 20; k++) {
+				u8 key[200], prefix[150], *buf, outs[5][HASH_MAX_DIGESTSIZE];
+				u8 want[HASH_MAX_DIGESTSIZE];
+				const u8 *data[5];
+				u8 *outp[5];
+				size_t klen = rt_rand_range(&rng, sizeof(key) + 1);
+				size_t plen = rt_rand_range(&rng, sizeof(prefix) + 1);
+				unsigned int len = rt_rand_range(&rng, 300);
+				unsigned int nm = 1 + rt_rand_range(&rng, 5);
+				SHASH_DESC_ON_STACK(desc, tfm);
+
+				rt_fill(&rng, key, klen);
+				rt_fill(&rng, prefix, plen);
+				OK(drv[i], crypto_shash_setkey(tfm, key, (unsigned int)klen));
+				desc->tfm = tfm;
+				OK(drv[i], crypto_shash_init(desc));
+				OK(drv[i], crypto_shash_update(desc, prefix, (unsigned int)plen));
+				for (unsigned int m = 0; m < nm; m++) {
+					data[m] = pool + m * MB_SLOT;
+					rt_fill(&rng, pool + m * MB_SLOT, len);
+					outp[m] = outs[m];
+				}
+				OK(drv[i], crypto_shash_finup_mb(desc, data, len, outp, nm));
+				buf = malloc(plen + len + 1);
+				ck_assert_ptr_nonnull(buf);
+				for (unsigned int m = 0; m < nm; m++) {
+					memcpy(buf, prefix, plen);
+					memcpy(buf + plen, data[m], len);
+					ossl_hmac(h, key, klen, buf, plen + len, want);
+					if (memcmp(outs[m], want, ds))
+						ck_abort_msg("%s: finup_mb message %u of %u (%u bytes, key %zu, prefix %zu): wrong MAC",
+							     drv[i], m, nm, len, klen, plen);
+					cases++;
+				}
+				free(buf);
+			}
+			rt_report("HMAC finup_mb", drv[i], cases, 0);
+			crypto_free_shash(tfm);
+		}
+	}
+	free(pool);
+}
+END_TEST
+
 /* The accelerated drivers are there when the CPU has what they need. */
 START_TEST(test_arch_drivers_present)
 {
@@ -985,6 +1177,8 @@ static Suite *hash_suite(void)
 	tcase_add_test(tc, test_fips_examples);
 	tcase_add_test(tc, test_vs_openssl);
 	tcase_add_test(tc, test_incremental_export_import);
+	tcase_add_test(tc, test_finup_mb);
+	tcase_add_test(tc, test_finup_mb_hmac);
 	tcase_add_test(tc, test_arch_drivers_present);
 	tcase_add_test(tc, test_hmac_rfc);
 	tcase_add_test(tc, test_hmac_vs_openssl);

@@ -48,6 +48,19 @@ const char *crypto_shash_driver_name(struct crypto_shash *tfm);
 const char *crypto_shash_alg_name(struct crypto_shash *tfm);
 struct crypto_tfm *crypto_shash_tfm(struct crypto_shash *tfm);
 int crypto_has_shash(const char *alg_name, u32 type, u32 mask);
+/*
+ * Multi-buffer finup, as the kernel's crypto_shash_finup_mb(): @num_msgs
+ * messages data[0..num_msgs-1], all of the same length @len, each hashed
+ * as a continuation of the state in @desc (after init and the updates of
+ * a common prefix, possibly empty), digest i written to outs[i].  The
+ * same digests as num_msgs crypto_shash_finup() calls on copies of @desc,
+ * faster where the implementation interleaves messages in vector lanes
+ * (up to 8 at a time; any @num_msgs is accepted).  Like finup, it consumes
+ * @desc: its state is wiped, init it again before reuse.  The buffers
+ * must not overlap the outputs.  Returns 0 or a negative errno.
+ */
+int crypto_shash_finup_mb(struct shash_desc *desc, const u8 * const data[], unsigned int len,
+			  u8 * const outs[], unsigned int num_msgs);
 /* Wipe a descriptor (SHASH_DESC_ON_STACK) after use. */
 void shash_desc_zero(struct shash_desc *desc);
 
