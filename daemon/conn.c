@@ -74,7 +74,7 @@ void conn_free(struct conn *c)
 /* Requests answered but whose answers the kernel has not yet taken. */
 unsigned int conn_inflight(const struct conn *c)
 {
-	return c->out_count + c->pending_count;
+	return c->out_count + c->pending_count + c->store_jobs;
 }
 
 size_t conn_output_len(const struct conn *c)

@@ -897,6 +897,24 @@ out:
 	key_put(k);
 }
 
+void dispatch_admin(struct conn *c, Rind__Request *req)
+{
+	switch (req->op_case) {
+	case RIND__REQUEST__OP_CREATE_KEY:
+		op_create(c, req, false);
+		break;
+	case RIND__REQUEST__OP_IMPORT_KEY:
+		op_create(c, req, true);
+		break;
+	case RIND__REQUEST__OP_DELETE_KEY:
+		op_delete(c, req);
+		break;
+	default:
+		conn_error(c, req->id, RIND__STATUS__ERR_INTERNAL, "not a key store operation");
+		break;
+	}
+}
+
 void dispatch(struct worker *w, struct conn *c, Rind__Request *req)
 {
 	struct key *k;
@@ -909,13 +927,12 @@ void dispatch(struct worker *w, struct conn *c, Rind__Request *req)
 		op_stats(c, req);
 		break;
 	case RIND__REQUEST__OP_CREATE_KEY:
-		op_create(c, req, false);
-		break;
 	case RIND__REQUEST__OP_IMPORT_KEY:
-		op_create(c, req, true);
-		break;
 	case RIND__REQUEST__OP_DELETE_KEY:
-		op_delete(c, req);
+		/* they fsync: not on this loop if the store thread can take them */
+		if (store_submit(w, c, req))
+			return;
+		dispatch_admin(c, req);
 		break;
 	case RIND__REQUEST__OP_LIST_KEYS:
 		op_list(c, req);

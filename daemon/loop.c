@@ -345,7 +345,7 @@ static void kick(struct worker *w, struct conn *c)
 			shutdown(c->fd, SHUT_RDWR);
 			c->shut = true;
 		}
-		if (c->shut && !c->recv_posted && !c->send_posted)
+		if (c->shut && !c->recv_posted && !c->send_posted && !c->store_jobs)
 			unlink_conn(w, c);
 		return;
 	}
@@ -427,12 +427,19 @@ static void *worker_main(void *arg)
 			n++;
 		}
 		io_uring_cq_advance(w->ring, n);
+		if (atomic_load_explicit(&w->store_out, memory_order_relaxed))
+			store_complete(w);
 		if (!w->stopping)
 			post_accept(w);
 		run_ready(w);
 	}
-	/* Leftover connections (grace expired): close without waiting. */
+	/* Leftover connections (grace expired): close without waiting... */
 	io_uring_queue_exit(w->ring);
+	/* ...but for what the store thread is doing for them (an fsync). */
+	while (atomic_load(&w->store_out)) {
+		usleep(1000);
+		store_complete(w);
+	}
 	while (w->conns) {
 		struct conn *c = w->conns;
 
@@ -473,6 +480,7 @@ int workers_start(int listen_fd)
 
 		w->id = (int)i;
 		w->listen_fd = listen_fd;
+		pthread_mutex_init(&w->store_lock, NULL);
 		w->multishot = true;
 		w->ring = calloc(1, sizeof(*w->ring));
 		w->batch = batch_new();

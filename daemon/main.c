@@ -383,6 +383,8 @@ int main(int argc, char **argv)
 		keys_wipe_all();
 		return 1;
 	}
+	if (store_start())
+		log_warn("event=store_thread_failed msg=\"key store writes run on the event loops\"");
 	if (workers_start(listen_fd)) {
 		log_err("event=exit reason=\"cannot start workers\"");
 		return 1;
@@ -391,6 +393,7 @@ int main(int argc, char **argv)
 		log_err("event=exit reason=\"cannot start the D-Bus service\"");
 		workers_stop();
 		workers_join();
+		store_stop();
 		keys_wipe_all();
 		return 1;
 	}
@@ -437,6 +440,7 @@ int main(int argc, char **argv)
 	dbus_stop();
 	workers_stop();
 	workers_join();
+	store_stop();
 	close(listen_fd);
 	if (socket_created)
 		unlink(cfg.socket_path);

@@ -202,6 +202,7 @@ struct conn {
 	bool fatal;			/* framing error: answer it, then close */
 	bool broken;			/* write side failed: drop output */
 	bool on_ready;
+	unsigned int store_jobs;	/* requests out at the store thread */
 	struct conn *ready_next;
 	struct conn *prev, *next;	/* the worker's list */
 };
@@ -237,12 +238,24 @@ struct worker {
 	struct batch_ctx *batch;
 	pthread_t thread;
 	atomic_ullong alive;		/* the last watchdog ping this loop answered */
+	pthread_mutex_t store_lock;
+	struct store_job *store_done;	/* answered by the store thread */
+	atomic_uint store_out;		/* requests of this loop at the store thread */
 };
 void worker_mark_ready(struct worker *w, struct conn *c);
 
 /* Handle one request; batchable ones are queued to w->batch. */
 void dispatch(struct worker *w, struct conn *c, Rind__Request *req);
 void dispatch_free(Rind__Request *req);
+/* Create, import and delete: the store thread runs them (no free of @req). */
+void dispatch_admin(struct conn *c, Rind__Request *req);
+
+/* ---- the store thread (store.c) ---- */
+struct store_job;
+int store_start(void);
+void store_stop(void);
+bool store_submit(struct worker *w, struct conn *c, Rind__Request *req);
+void store_complete(struct worker *w);
 struct batch_ctx *batch_new(void);
 void batch_free(struct batch_ctx *b);
 /* Queue; takes ownership of @req and a reference to @k. */
