@@ -167,21 +167,42 @@ check-unit: test-build
 	done; \
 	exit $$fail
 
+# Every suite again under ASan+UBSan.  Everything in $(O)/asan is built
+# with the sanitizers, rindd too: the daemon tests (test_daemon_*) start
+# $(O)/asan/rindd, which inherits the options; a report in it (during the
+# run, or leaks at its SIGTERM exit) fails the test (tests/test_daemon.h).
+# Sanitized code is slower: Check's per-test timeouts are tripled.
 check-asan:
 	$(MAKE) O=$(O)/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-		TEST_ENV="ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1" check-unit-asan
+		TEST_ENV="ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 CK_TIMEOUT_MULTIPLIER=3" check-unit-asan
 
 check-unit-asan: test-build
 	@fail=0; for t in $(TEST_BINS); do \
 		echo "== [asan+ubsan] $$t"; $(TEST_ENV) $$t || fail=1; \
 	done; exit $$fail
 
-# The registry's multi-threaded tests under ThreadSanitizer, in one process.
+# ThreadSanitizer.  The registry's multi-threaded tests, in one process.
+# And the daemon: rindd, rind and the daemon tests built with
+# -fsanitize=thread in $(O)/tsan; the concurrency test (64 pipelining
+# client processes plus key create/delete churn, rindd --threads 4, so
+# connections are handed between rings with MSG_RING and keys are shared
+# and freed across threads), the bad-input test and the systemd test (the
+# D-Bus thread managing keys, the main thread's watchdog pings) run
+# against that rindd.  halt_on_error ends rindd at its first report;
+# the tests fail on any report in rindd's log or an unclean exit.
+# TSAN_DAEMON_SUITES entries are suite[:Check test case].
 TSAN_SUITES ?= test_registry
+TSAN_DAEMON_SUITES ?= $(if $(DAEMON_SRCS),test_daemon_core:concurrent test_daemon_bad test_daemon_systemd)
+TSAN_OPTS := halt_on_error=1 exitcode=66 second_deadlock_stack=1
 check-tsan:
-	$(MAKE) O=$(O)/tsan CFLAGS="-O1 -g -fsanitize=thread" $(addprefix $(O)/tsan/tests/,$(TSAN_SUITES))
+	$(MAKE) O=$(O)/tsan CFLAGS="-O1 -g -fsanitize=thread" $(addprefix $(O)/tsan/tests/,$(TSAN_SUITES) \
+		$(foreach s,$(TSAN_DAEMON_SUITES),$(firstword $(subst :, ,$(s)))))
 	@for t in $(TSAN_SUITES); do echo "== [tsan] $$t"; \
-		CK_FORK=no TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(O)/tsan/tests/$$t || exit 1; done
+		CK_FORK=no TSAN_OPTIONS="$(TSAN_OPTS)" $(O)/tsan/tests/$$t || exit 1; done
+	@for s in $(TSAN_DAEMON_SUITES); do t=$${s%%:*}; c=$${s#$$t}; c=$${c#:}; \
+		echo "== [tsan] $$t $$c"; \
+		env $${c:+CK_RUN_CASE=$$c} CK_TIMEOUT_MULTIPLIER=3 TSAN_OPTIONS="$(TSAN_OPTS)" \
+			$(O)/tsan/tests/$$t || exit 1; done
 
 # Constant-time checking under valgrind memcheck: secrets are undefined
 # memory, a branch or an address computed from them is an error.  The

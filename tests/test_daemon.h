@@ -6,6 +6,15 @@
  * PR_SET_PDEATHSIG=SIGKILL, and an atexit handler kills it and removes
  * the directory, so a failing or timed-out test (Check forks each test and
  * exits the child on failure, without teardown) leaves nothing running.
+ *
+ * Under the sanitizer builds (make check-asan, check-tsan) rindd is built
+ * with the same sanitizer and inherits ASAN_OPTIONS/TSAN_OPTIONS; its
+ * reports go to its stderr, the log file.  Every stop (rd_stop, the
+ * teardown's SIGTERM) and every restart scans the log for a sanitizer
+ * report and fails the test with it, and the teardown requires a clean
+ * exit 0 (a report at exit, e.g. a leak, makes it nonzero).  When a test
+ * fails otherwise (say, because the daemon died of a report), a sentinel
+ * process prints the report and removes the directory (rd_sentinel).
  */
 #ifndef RIND_TEST_DAEMON_H
 #define RIND_TEST_DAEMON_H
@@ -41,6 +50,7 @@ struct rd {
 	char sock[192], state[192], mk[192], log[192];
 	pid_t pid;
 	pid_t owner;		/* the process that cleans up */
+	pid_t sentinel;		/* cleans up after a failed test (rd_sentinel) */
 	int registered;
 };
 
@@ -71,7 +81,100 @@ static int rd_rm(const char *p, const struct stat *st, int flag, struct FTW *f)
 	return 0;
 }
 
-/* Stop the daemon with @sig, wait (then SIGKILL after 10 s): its wait status. */
+static void rd_atexit(void)
+{
+	if (getpid() != rd.owner)
+		return;		/* a forked helper: not ours to clean */
+	if (rd.sentinel > 0) {
+		kill(rd.sentinel, SIGKILL);
+		waitpid(rd.sentinel, NULL, 0);
+		rd.sentinel = 0;
+	}
+	if (rd.pid > 0) {
+		kill(rd.pid, SIGKILL);
+		waitpid(rd.pid, NULL, 0);
+		rd.pid = 0;
+	}
+	if (rd.dir[0]) {
+		nftw(rd.dir, rd_rm, 16, FTW_DEPTH | FTW_PHYS);
+		rd.dir[0] = 0;
+	}
+}
+
+/*
+ * The first sanitizer report in the log @path (malloc'd excerpt, at most
+ * 6 KiB from its start, without rindd's own lines), NULL if none.
+ * rindd's own lines begin "ts="; a report starts at any other line naming
+ * a sanitizer or a UBSan "runtime error", so request text echoed in
+ * rindd's lines cannot fake one.
+ */
+static char *rd_san_report(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096], *out = NULL;
+	size_t n = 0, cap = 6144;
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		size_t l;
+
+		if (!strncmp(line, "ts=", 3))
+			continue;	/* rindd's own lines, also when interleaved */
+		if (!out) {
+			if (!strstr(line, "Sanitizer") && !strstr(line, "runtime error"))
+				continue;
+			out = calloc(1, cap);
+			if (!out)
+				break;
+		}
+		l = strlen(line);
+		if (n + l >= cap)
+			break;
+		memcpy(out + n, line, l + 1);
+		n += l;
+	}
+	fclose(f);
+	return out;
+}
+
+/* Fail the test when the current log holds a sanitizer report. */
+static void rd_check_log(const char *when)
+{
+	char *rep;
+
+	if (!rd.log[0])
+		return;
+	rep = rd_san_report(rd.log);
+	if (rep) {
+		fprintf(stderr, "rindd sanitizer report (%s):\n%s", when, rep);
+		rd_atexit();	/* reported: the sentinel need not */
+		ck_abort_msg("rindd sanitizer report (%s; whole report on stderr):\n%.1500s", when, rep);
+	}
+}
+
+/*
+ * Fail the test, with the reason, if the daemon has died (a sanitizer
+ * with halt_on_error ends it at its first report).  Check ends a failing
+ * test with _exit(), so tests call this before asserting on results a
+ * dead daemon would spoil, to name the real cause.
+ */
+static void rd_check_alive(void)
+{
+	int st;
+
+	if (rd.pid <= 0 || waitpid(rd.pid, &st, WNOHANG) != rd.pid)
+		return;
+	rd.pid = 0;
+	rd_check_log("died");
+	ck_abort_msg("rindd died: %s %d", WIFEXITED(st) ? "exit" : "signal",
+		     WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? WTERMSIG(st) : st);
+}
+
+/*
+ * Stop the daemon with @sig, wait (then SIGKILL after 10 s): its wait
+ * status.  A sanitizer report in its log fails the test.
+ */
 static int rd_stop(int sig)
 {
 	uint64_t t0 = rd_now_ms();
@@ -93,22 +196,8 @@ static int rd_stop(int sig)
 		rd_sleep_ms(5);
 	}
 	rd.pid = 0;
+	rd_check_log("stopped");
 	return status;
-}
-
-static void rd_atexit(void)
-{
-	if (getpid() != rd.owner)
-		return;		/* a forked helper: not ours to clean */
-	if (rd.pid > 0) {
-		kill(rd.pid, SIGKILL);
-		waitpid(rd.pid, NULL, 0);
-		rd.pid = 0;
-	}
-	if (rd.dir[0]) {
-		nftw(rd.dir, rd_rm, 16, FTW_DEPTH | FTW_PHYS);
-		rd.dir[0] = 0;
-	}
 }
 
 static void rd_write_master(const char *path, unsigned int seed)
@@ -121,6 +210,44 @@ static void rd_write_master(const char *path, unsigned int seed)
 		fprintf(f, "%02x", (seed * 2654435761u + i * 40503u) >> 8 & 0xff);
 	fclose(f);
 	chmod(path, 0600);
+}
+
+/*
+ * Check ends a failing test with _exit(): no teardown, no atexit.  So a
+ * sentinel process waits for the test process to end; when it ends
+ * without teardown (which kills the sentinel first), the sentinel prints
+ * the sanitizer report of the daemon's log, if any -- a daemon that died
+ * of one makes some later assertion fail, which would otherwise hide the
+ * cause -- and removes the directory.  The daemon itself dies with the
+ * test process (PR_SET_PDEATHSIG).
+ */
+static void rd_sentinel(void)
+{
+	pid_t parent = getpid();
+	sigset_t set, old;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	fflush(NULL);
+	rd.sentinel = fork();
+	ck_assert_msg(rd.sentinel >= 0, "fork: %s", strerror(errno));
+	if (rd.sentinel == 0) {
+		char *rep;
+
+		setpgid(0, 0);	/* Check kills the test's process group */
+		prctl(PR_SET_PDEATHSIG, SIGUSR1);
+		if (getppid() == parent)
+			sigwait(&set, &sig);
+		rd_sleep_ms(200);	/* the daemon's SIGKILL, then its last words */
+		rep = rd_san_report(rd.log);
+		if (rep)
+			fprintf(stderr, "rindd sanitizer report (the test failed):\n%s", rep);
+		nftw(rd.dir, rd_rm, 16, FTW_DEPTH | FTW_PHYS);
+		_exit(0);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 /* A fresh directory with a master key; the daemon is not started. */
@@ -145,6 +272,7 @@ static void rd_setup_dir(void)
 	snprintf(rd.mk, sizeof(rd.mk), "%s/master.hex", rd.dir);
 	snprintf(rd.log, sizeof(rd.log), "%s/rindd.log", rd.dir);
 	rd_write_master(rd.mk, (unsigned int)getpid());
+	rd_sentinel();
 }
 
 static int rd_try_connect(const char *path)
@@ -192,6 +320,7 @@ static int rd_start_args(int *status, ...)
 		argc++;
 	va_end(ap);
 	argv[argc] = NULL;
+	rd_check_log("before restart");	/* the log is truncated below */
 	unlink(rd.sock);
 	fflush(NULL);
 	pid = fork();
@@ -231,12 +360,13 @@ static int rd_start_args(int *status, ...)
 	}
 }
 
-static void rd_start(void)
+/* Start rindd with @threads worker threads, or fail the test with its log. */
+static void rd_start_threads(const char *threads)
 {
 	char buf[2048] = "";
 	int fd;
 
-	if (rd_start_args(NULL, "--threads", "2", (char *)NULL) == 0)
+	if (rd_start_args(NULL, "--threads", threads, (char *)NULL) == 0)
 		return;
 	fd = open(rd.log, O_RDONLY);
 	if (fd >= 0) {
@@ -248,6 +378,11 @@ static void rd_start(void)
 	ck_abort_msg("rindd did not start; log:\n%s", buf);
 }
 
+static void rd_start(void)
+{
+	rd_start_threads("2");
+}
+
 /* Checked fixtures: each test gets its own directory and daemon. */
 static void rd_setup(void)
 {
@@ -255,8 +390,21 @@ static void rd_setup(void)
 	rd_start();
 }
 
+/*
+ * A graceful stop (SIGTERM): the shutdown path runs too, and a sanitizer
+ * report at any time, or at exit (leaks), fails the test.
+ */
 static void rd_teardown(void)
 {
+	if (rd.pid > 0) {
+		int st = rd_stop(SIGTERM);
+
+		ck_assert_msg(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			      "rindd did not exit cleanly on SIGTERM: %s %d",
+			      st != -1 && WIFEXITED(st) ? "exit" : "signal/status",
+			      st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) :
+			      st != -1 && WIFSIGNALED(st) ? WTERMSIG(st) : st);
+	}
 	rd_atexit();
 }
 
@@ -280,6 +428,8 @@ static struct rind_client *rd_client(void)
 {
 	struct rind_client *c = rind_client_connect(rd.sock);
 
+	if (!c)
+		rd_check_alive();
 	ck_assert_msg(c != NULL, "connect %s: %s", rd.sock, strerror(errno));
 	rind_client_set_timeout(c, 15000);
 	return c;

@@ -99,6 +99,7 @@ static void good_stop(struct good *g)
 		rd_sleep_ms(2);
 	close(g->stop[1]);
 	st = rd_wait_child(g->pid, 15000);
+	rd_check_alive();
 	ck_assert_msg(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "good client exit %d", st);
 	ck_assert_msg(gc->failed == 0, "the well-behaved client saw %ld failures (%ld ok)", gc->failed,
 		      gc->ok);
@@ -106,6 +107,7 @@ static void good_stop(struct good *g)
 	printf("  well-behaved client: %ld sign+seal+open rounds, 0 failures\n", gc->ok);
 	munmap(gc, sizeof(*gc));
 	/* And the daemon is alive. */
+	rd_check_alive();
 	ck_assert_int_eq(kill(rd.pid, 0), 0);
 }
 

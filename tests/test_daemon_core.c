@@ -447,11 +447,114 @@ static int cc_child(int idx)
 	return 0;
 }
 
+/*
+ * Key churn alongside the 64 clients: each churn process creates a key
+ * (ed25519 or aes-256-gcm, alternately) on one connection, pipelines sign
+ * or seal requests with it on another (dealt to another worker thread),
+ * and deletes it while they are in flight, so a key leaves the table and
+ * is freed (its per-thread transforms too) by whichever thread drops the
+ * last reference.  Each request answers OK (checked) or ERR_NOT_FOUND
+ * (counted: the daemon's error count must match).
+ */
+#define CHURN_PROCS 2
+#define CHURN_ROUNDS 30
+#define CHURN_PIPE 12
+
+static struct {
+	int bad, done, notfound;
+	uint8_t pub[32];
+	int ed;
+	char name[32];
+} ch;
+
+static void churn_cb(struct rind_client *cl, const struct rind_client_result *r, void *user)
+{
+	int i = (int)(uintptr_t)user;
+	char m[48];
+
+	(void)cl;
+	ch.done++;
+	if (r->status == -ENOENT) {
+		ch.notfound++;
+		return;
+	}
+	snprintf(m, sizeof(m), "churn %s %d", ch.name, i);
+	if (r->status)
+		ch.bad++;
+	else if (ch.ed && (r->len != 64 || rind_ed25519_verify(r->data, m, strlen(m), ch.pub)))
+		ch.bad++;
+	else if (!ch.ed && r->len != strlen(m) + 28)
+		ch.bad++;
+}
+
+/* One churn process: 0 or a code; its count of ERR_NOT_FOUND answers in *@errors. */
+static int churn_child(int idx, long *errors)
+{
+	struct rind_client *use = rind_client_connect(rd.sock), *adm = rind_client_connect(rd.sock);
+	struct rind_client_key_info *keys;
+	uint8_t *p;
+	size_t n;
+	char m[48];
+	int r, i;
+
+	if (!use || !adm)
+		return 30;
+	rind_client_set_timeout(use, 20000);
+	rind_client_set_timeout(adm, 20000);
+	for (r = 0; r < CHURN_ROUNDS; r++) {
+		ch.ed = !(r & 1);
+		snprintf(ch.name, sizeof(ch.name), "churn-%d-%d", idx, r);
+		if (rind_client_create_key(adm, ch.name, ch.ed ? "ed25519" : "aes-256-gcm", false, NULL))
+			return 31;
+		if (ch.ed) {
+			if (rind_client_get_public(adm, ch.name, RIND_CLIENT_RAW, &p, &n) || n != 32)
+				return 32;
+			memcpy(ch.pub, p, 32);
+			free(p);
+		}
+		ch.done = 0;
+		for (i = 0; i < CHURN_PIPE; i++) {
+			snprintf(m, sizeof(m), "churn %s %d", ch.name, i);
+			if ((ch.ed ? rind_client_submit_sign(use, ch.name, m, strlen(m), churn_cb,
+							     (void *)(uintptr_t)i, NULL) :
+				     rind_client_submit_seal(use, ch.name, m, strlen(m), NULL, 0, churn_cb,
+							     (void *)(uintptr_t)i, NULL)))
+				return 33;
+			if (i == CHURN_PIPE / 2) {
+				/* half sent; every third round the delete races them now */
+				if (rind_client_poll(use, 0) < 0)
+					return 34;
+				if (r % 3 == 1 && rind_client_delete_key(adm, ch.name))
+					return 35;
+			}
+		}
+		if (rind_client_poll(use, 0) < 0)	/* all sent: the delete races them */
+			return 34;
+		if (r % 3 != 1 && rind_client_delete_key(adm, ch.name))
+			return 35;
+		if (rind_client_wait_all(use, 20000) || ch.done != CHURN_PIPE)
+			return 36;
+		if (rind_client_sign(use, ch.name, "x", 1, &p, &n) != -ENOENT)
+			return 37;
+		ch.notfound++;
+		if (r % 5 == 0) {
+			if (rind_client_list_keys(adm, &keys, &n))
+				return 38;
+			free(keys);
+		}
+	}
+	*errors = ch.notfound;
+	rind_client_close(use);
+	rind_client_close(adm);
+	return ch.bad ? 39 : 0;
+}
+
 START_TEST(test_concurrent_64)
 {
 	struct rind_client *c = rd_client();
 	struct rind_client_stats s0, s1;
-	pid_t pids[CC_CLIENTS];
+	pid_t pids[CC_CLIENTS + CHURN_PROCS];
+	long *churn_errors, expect_errors = 0;
 	int i, st, failed = 0;
 	uint64_t t0;
 
@@ -459,35 +562,59 @@ START_TEST(test_concurrent_64)
 	ck_assert_int_eq(rind_client_create_key(c, "aes", "aes-256-gcm", false, NULL), 0);
 	get_raw_pub(c, "ed", cc.pub);
 	ck_assert_int_eq(rind_client_stats(c, &s0), 0);
+	churn_errors = mmap(NULL, CHURN_PROCS * sizeof(long), PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert(churn_errors != MAP_FAILED);
 	fflush(NULL);
-	for (i = 0; i < CC_CLIENTS; i++) {
+	for (i = 0; i < CC_CLIENTS + CHURN_PROCS; i++) {
 		pids[i] = fork();
 		ck_assert_int_ge(pids[i], 0);
 		if (pids[i] == 0)
-			_exit(cc_child(i));
+			_exit(i < CC_CLIENTS ? cc_child(i) :
+			      churn_child(i - CC_CLIENTS, &churn_errors[i - CC_CLIENTS]));
 	}
 	t0 = rd_now_ms();
-	for (i = 0; i < CC_CLIENTS; i++) {
+	for (i = 0; i < CC_CLIENTS + CHURN_PROCS; i++) {
 		st = rd_wait_child(pids[i], 30000);
 		if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-			fprintf(stderr, "client %d: status %d (exit %d)\n", i, st,
+			fprintf(stderr, "%s %d: status %d (exit %d)\n",
+				i < CC_CLIENTS ? "client" : "churn process",
+				i < CC_CLIENTS ? i : i - CC_CLIENTS, st,
 				st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 			failed++;
 		}
 	}
-	ck_assert_msg(!failed, "%d of %d clients failed", failed, CC_CLIENTS);
+	rd_check_alive();
+	ck_assert_msg(!failed, "%d of %d clients (and %d churn processes) failed", failed,
+		      CC_CLIENTS, CHURN_PROCS);
+	for (i = 0; i < CHURN_PROCS; i++)
+		expect_errors += churn_errors[i];
+	munmap(churn_errors, CHURN_PROCS * sizeof(long));
 	ck_assert_int_eq(rind_client_stats(c, &s1), 0);
 	ck_assert_uint_ge(s1.requests - s0.requests, CC_CLIENTS * (CC_REQS + CC_REQS / 2));
-	ck_assert_uint_eq(s1.errors, s0.errors);
+	ck_assert_msg(s1.errors - s0.errors == (uint64_t)expect_errors,
+		      "%llu error responses, the churn processes counted %ld ERR_NOT_FOUND",
+		      (unsigned long long)(s1.errors - s0.errors), expect_errors);
+	ck_assert_uint_eq(s1.keys, 2);
 	printf("concurrent: %d processes x %d pipelined requests (+%d opens) in %llu ms: all "
-	       "matched; %llu batches, mean %.1f\n", CC_CLIENTS, CC_REQS, CC_REQS / 2,
+	       "matched; %llu batches, mean %.1f; %d keys created and deleted under load "
+	       "(%ld requests found theirs gone); %u threads\n", CC_CLIENTS, CC_REQS, CC_REQS / 2,
 	       (unsigned long long)(rd_now_ms() - t0),
 	       (unsigned long long)(s1.batches - s0.batches),
 	       s1.batches > s0.batches ? (double)(s1.batched_requests - s0.batched_requests) /
-					 (double)(s1.batches - s0.batches) : 0.0);
+					 (double)(s1.batches - s0.batches) : 0.0,
+	       CHURN_PROCS * CHURN_ROUNDS, expect_errors - CHURN_PROCS * CHURN_ROUNDS,
+	       (unsigned int)s1.threads);
 	rind_client_close(c);
 }
 END_TEST
+
+/* The concurrency test's daemon: four worker threads on any machine. */
+static void rd_setup_4(void)
+{
+	rd_setup_dir();
+	rd_start_threads("4");
+}
 
 /* ---- key store: restart, wrong master key ---- */
 
@@ -727,7 +854,7 @@ START_TEST(test_crash_safety)
 			int j;
 
 			close(p[0]);
-			if (!u)
+			if (!u || write(p[1], "+", 1) != 1)
 				_exit(1);
 			rind_client_set_timeout(u, 10000);
 			for (j = 0; j < CRASH_MAX / CRASH_ROUNDS; j++) {
@@ -743,6 +870,14 @@ START_TEST(test_crash_safety)
 			_exit(0);
 		}
 		close(p[1]);
+		/*
+		 * The kill comes @wait_ms after the creator connected: starting
+		 * a process takes longer than that under the sanitizers.
+		 */
+		if (read(p[0], buf, 1) != 1 || buf[0] != '+') {
+			i = rd_wait_child(pid, 15000);
+			ck_abort_msg("the creator did not connect (status %d)", i);
+		}
 		rd_sleep_ms(wait_ms);
 		rd_stop(SIGKILL);
 		for (;;) {
@@ -817,7 +952,7 @@ static Suite *daemon_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("concurrent");
-	tcase_add_checked_fixture(tc, rd_setup, rd_teardown);
+	tcase_add_checked_fixture(tc, rd_setup_4, rd_teardown);
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, test_concurrent_64);
 	suite_add_tcase(s, tc);

@@ -147,19 +147,56 @@ static pid_t spawn(char *const argv[], char *const env[], const char *log)
 	return pid;
 }
 
-/* SIGTERM; the exit status (-1 if it had to be killed). */
+/*
+ * Under check-asan rindd is an ASan+UBSan build writing its reports to
+ * its stderr, the log: fail the test on one.  rindd's own lines begin
+ * "ts="; a report starts at any other line naming a sanitizer or a UBSan
+ * "runtime error".
+ */
+static void san_check(void)
+{
+	char path[300], line[1024], rep[3000] = "";
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/rindd.log", tmp);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		size_t l = strlen(line);
+
+		if (!strncmp(line, "ts=", 3) ||
+		    (!n && !strstr(line, "Sanitizer") && !strstr(line, "runtime error")))
+			continue;
+		if (n + l >= sizeof(rep))
+			break;
+		memcpy(rep + n, line, l + 1);
+		n += l;
+	}
+	fclose(f);
+	if (n) {
+		fprintf(stderr, "rindd sanitizer report:\n%s", rep);
+		ck_abort_msg("rindd sanitizer report:\n%.1500s", rep);
+	}
+}
+
+/* SIGTERM; the exit status (-1 if it had to be killed).  A sanitizer report fails the test. */
 static int stop(pid_t pid)
 {
 	int st, i;
 
 	kill(pid, SIGTERM);
 	for (i = 0; i < 1000; i++) {
-		if (waitpid(pid, &st, WNOHANG) == pid)
+		if (waitpid(pid, &st, WNOHANG) == pid) {
+			san_check();
 			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		}
 		usleep(10000);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
+	san_check();
 	return -1;
 }
 
