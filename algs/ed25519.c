@@ -30,8 +30,9 @@
  * or JWK (RFC 8037); set_pubkey the 32-byte key, SPKI DER, PEM or JWK.
  * SHA-512 comes from the registry ("sha512", its best implementation).
  */
-#include <string.h>
 #include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 #include <rind/rng.h>
 #include <rind/internal/sig.h>
 #include <rind/internal/hash.h>
@@ -424,20 +425,166 @@ int ed25519_sig_verify(struct crypto_sig *tfm, const void *sig, unsigned int sig
 	return err;
 }
 
-/* Signatures per chunk of a batch (their nonce points share inversions). */
-#define ED_SIGN_CHUNK 16
-
 /*
- * A batch: the nonces are hashed first, their points [r]B computed
- * together (one field inversion per chunk, instead of one per signature),
- * then each S.  The same signatures as one at a time.
+ * Batches.  Up to ED_SIGN_WINDOW valid requests at a time: sorted by
+ * message length, their nonces hashed (crypto_shash_finup_mb over each
+ * run of equal lengths: SHA-512 of several messages at once in vector
+ * lanes where the sha512 implementation can), the nonce points [r]B
+ * computed together (base_mul_batch: one field inversion per 16), then
+ * the challenges hashed the same way and each S.  The same signatures as
+ * one at a time (RFC 8032 signing is deterministic).
+ *
+ * Only lengths and counts, which are public, steer this; the nonce prefix
+ * and the nonces go through finup_mb, which is constant time.
  */
+#define ED_SIGN_WINDOW	64
+/*
+ * The challenge hashes H(R || A || M) have no common prefix: each lane
+ * gets R || A || M copied into one buffer (cheap next to hashing), for
+ * messages up to this long; longer ones are hashed one by one.
+ */
+#define ED_MB_COPY_MAX	(64 * 1024)
+
+/* Stable insertion sort of idx[0..m) by message length. */
+static void ed_sort_by_len(const struct sig_request *reqs, unsigned int *idx, unsigned int m)
+{
+	unsigned int j, k, v;
+
+	for (j = 1; j < m; j++) {
+		v = idx[j];
+		for (k = j; k > 0 && reqs[idx[k - 1]].msglen > reqs[v].msglen; k--)
+			idx[k] = idx[k - 1];
+		idx[k] = v;
+	}
+}
+
+/* The end of the run of equal message lengths that starts at idx[j]. */
+static unsigned int ed_run_end(const struct sig_request *reqs, const unsigned int *idx,
+			       unsigned int j, unsigned int m)
+{
+	unsigned int e = j + 1;
+
+	while (e < m && reqs[idx[e]].msglen == reqs[idx[j]].msglen)
+		e++;
+	return e;
+}
+
+/* r[j] = SHA-512(prefix || M_j) mod L for the window. */
+static int ed_batch_nonces(struct ed25519_ctx *ctx, const struct sig_request *reqs,
+			   const unsigned int *idx, unsigned int m, u8 (*r)[32])
+{
+	SHASH_DESC_ON_STACK(desc, ctx->sha512);
+	u8 h[HASH_MAX_MB_MSGS][64];
+	const u8 *data[HASH_MAX_MB_MSGS];
+	u8 *outs[HASH_MAX_MB_MSGS];
+	unsigned int j, e, c, t;
+	int err = 0;
+
+	desc->tfm = ctx->sha512;
+	for (j = 0; !err && j < m; j = e) {
+		e = ed_run_end(reqs, idx, j, m);
+		for (; !err && j < e; j += c) {
+			c = e - j < HASH_MAX_MB_MSGS ? e - j : HASH_MAX_MB_MSGS;
+			for (t = 0; t < c; t++) {
+				data[t] = reqs[idx[j + t]].msg;
+				outs[t] = h[t];
+			}
+			err = crypto_shash_init(desc);
+			if (!err)
+				err = crypto_shash_update(desc, ctx->az + 32, 32);
+			if (!err)
+				err = crypto_shash_finup_mb(desc, data, reqs[idx[j]].msglen, outs, c);
+			for (t = 0; !err && t < c; t++)
+				ed25519_sc_reduce(r[j + t], h[t]);
+		}
+	}
+	shash_desc_zero(desc);
+	memzero_explicit(h, sizeof(h));
+	return err;
+}
+
+/* S = r + k a with k = SHA-512(R || A || M) mod L; the signature R || S. */
+static void ed_batch_finish(struct ed25519_ctx *ctx, struct sig_request *q, const u8 rp[32],
+			    const u8 r[32], const u8 h[64])
+{
+	u8 k[32], *sig = q->sig;
+
+	ed25519_sc_reduce(k, h);
+	memcpy(sig, rp, 32);
+	ed25519_sc_muladd(sig + 32, k, ctx->az, r);
+	q->siglen = ED25519_SIG_SIZE;
+	q->err = 0;
+}
+
+/* The challenges and signatures of the window, R_j = rp[j]. */
+static void ed_batch_sign(struct ed25519_ctx *ctx, struct sig_request *reqs,
+			  const unsigned int *idx, unsigned int m, const u8 (*rp)[32],
+			  const u8 (*r)[32])
+{
+	SHASH_DESC_ON_STACK(desc, ctx->sha512);
+	bool mb = crypto_shash_mb_max_msgs(ctx->sha512) > 1;
+	u8 h[HASH_MAX_MB_MSGS][64];
+	const u8 *data[HASH_MAX_MB_MSGS];
+	u8 *outs[HASH_MAX_MB_MSGS];
+	unsigned int j, e, c, t;
+	int err;
+
+	desc->tfm = ctx->sha512;
+	for (j = 0; j < m; j = e) {
+		unsigned int len = reqs[idx[j]].msglen;
+		size_t stride = 64 + (size_t)len;
+		u8 *buf = NULL;
+
+		e = ed_run_end(reqs, idx, j, m);
+		if (mb && e - j > 1 && len <= ED_MB_COPY_MAX)
+			buf = malloc(stride * (e - j < HASH_MAX_MB_MSGS ? e - j : HASH_MAX_MB_MSGS));
+		for (; j < e; j += c) {
+			c = e - j < HASH_MAX_MB_MSGS ? e - j : HASH_MAX_MB_MSGS;
+			if (buf) {
+				for (t = 0; t < c; t++) {
+					u8 *p = buf + t * stride;
+
+					memcpy(p, rp[j + t], 32);
+					memcpy(p + 32, ctx->pub, 32);
+					if (len)
+						memcpy(p + 64, reqs[idx[j + t]].msg, len);
+					data[t] = p;
+					outs[t] = h[t];
+				}
+				err = crypto_shash_init(desc);
+				if (!err)
+					err = crypto_shash_finup_mb(desc, data, (unsigned int)stride, outs, c);
+				for (t = 0; t < c; t++) {
+					if (err)
+						reqs[idx[j + t]].err = err;
+					else
+						ed_batch_finish(ctx, &reqs[idx[j + t]], rp[j + t], r[j + t], h[t]);
+				}
+				continue;
+			}
+			/* One by one: nothing to share, or no buffer. */
+			for (t = 0; t < c; t++) {
+				struct sig_request *q = &reqs[idx[j + t]];
+
+				err = ed_hash(ctx->sha512, h[0], rp[j + t], 32, ctx->pub, 32, q->msg, q->msglen);
+				if (err)
+					q->err = err;
+				else
+					ed_batch_finish(ctx, q, rp[j + t], r[j + t], h[0]);
+			}
+		}
+		free(buf);
+	}
+	shash_desc_zero(desc);
+	memzero_explicit(h, sizeof(h));
+}
+
 void ed25519_sig_sign_batch(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n)
 {
 	struct ed25519_ctx *ctx = crypto_sig_ctx(tfm);
 	const struct ed25519_driver *drv = ed_drv(tfm);
-	u8 r[ED_SIGN_CHUNK][32], rp[ED_SIGN_CHUNK][32], h[64], k[32];
-	unsigned int idx[ED_SIGN_CHUNK];
+	u8 r[ED_SIGN_WINDOW][32], rp[ED_SIGN_WINDOW][32];
+	unsigned int idx[ED_SIGN_WINDOW];
 	unsigned int i = 0, m, j;
 	int err;
 
@@ -459,7 +606,7 @@ void ed25519_sig_sign_batch(struct crypto_sig *tfm, struct sig_request *reqs, un
 		return;
 	}
 	while (i < n) {
-		for (m = 0; i < n && m < ED_SIGN_CHUNK; i++) {
+		for (m = 0; i < n && m < ED_SIGN_WINDOW; i++) {
 			struct sig_request *q = &reqs[i];
 
 			if (q->err)
@@ -468,33 +615,21 @@ void ed25519_sig_sign_batch(struct crypto_sig *tfm, struct sig_request *reqs, un
 				q->err = -EINVAL;
 				continue;
 			}
-			err = ed_hash(ctx->sha512, h, ctx->az + 32, 32, NULL, 0, q->msg, q->msglen);
-			if (err) {
-				q->err = err;
-				continue;
-			}
-			ed25519_sc_reduce(r[m], h);
 			idx[m++] = i;
 		}
 		if (!m)
 			continue;
-		drv->base_mul_batch(rp, (const u8 (*)[32])r, m);
-		for (j = 0; j < m; j++) {
-			struct sig_request *q = &reqs[idx[j]];
-			u8 *sig = q->sig;
-
-			memcpy(sig, rp[j], 32);
-			err = ed_hash(ctx->sha512, h, sig, 32, ctx->pub, 32, q->msg, q->msglen);
-			if (!err) {
-				ed25519_sc_reduce(k, h);
-				ed25519_sc_muladd(sig + 32, k, ctx->az, r[j]);
-				q->siglen = ED25519_SIG_SIZE;
-			}
-			q->err = err;
+		ed_sort_by_len(reqs, idx, m);
+		err = ed_batch_nonces(ctx, reqs, idx, m, r);
+		if (err) {
+			for (j = 0; j < m; j++)
+				reqs[idx[j]].err = err;
+			continue;
 		}
+		drv->base_mul_batch(rp, (const u8 (*)[32])r, m);
+		ed_batch_sign(ctx, reqs, idx, m, (const u8 (*)[32])rp, (const u8 (*)[32])r);
 	}
 	memzero_explicit(r, sizeof(r));
-	memzero_explicit(h, sizeof(h));
 }
 
 void ed25519_sig_verify_batch(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n)

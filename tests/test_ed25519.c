@@ -14,8 +14,10 @@
  *    OpenSSL read by rind;
  *  - the strict verification policy: S >= L, non-canonical R and A, the
  *    "negative zero" A, signatures of the wrong length;
- *  - key generation, JWK round trips, batches, the one-shots, and wrong
- *    usage (no key, small buffers, malformed keys).
+ *  - key generation, JWK round trips, batches (signatures identical to
+ *    one-at-a-time signing for 1..70 requests of equal and unequal
+ *    lengths), the one-shots, and wrong usage (no key, small buffers,
+ *    malformed keys).
  */
 #include <openssl/bio.h>
 #include <openssl/evp.h>
@@ -722,6 +724,106 @@ START_TEST(test_batches)
 }
 END_TEST
 
+/*
+ * crypto_sig_sign_batch against one-at-a-time signing, byte for byte: 1..70
+ * requests of one length (the nonce and challenge hashes share SHA-512
+ * passes: crypto_shash_finup_mb), of a few lengths interleaved, of all
+ * different lengths, with a refused request or an empty message among
+ * them; 64 of 1 KiB; and messages too long to be copied for the
+ * multi-buffer challenge hash.
+ */
+#define BV_MAX	70
+
+static int batch_vs_single(const char *drv, struct crypto_sig *s, struct rt_rng *rng, u8 *pool,
+			   size_t slot, unsigned int nreq, int mode, unsigned int fixed)
+{
+	static const unsigned int few[3] = { 5, 128, 1000 };
+	struct sig_request reqs[BV_MAX];
+	u8 sigs[BV_MAX][64], one[64];
+	unsigned int bad = nreq > 3 ? rt_rand_range(rng, nreq) : nreq;
+	int checked = 0;
+
+	for (unsigned int j = 0; j < nreq; j++) {
+		unsigned int len;
+		u8 *msg = pool + j * slot;
+
+		if (mode == 0)
+			len = fixed;
+		else if (mode == 1)
+			len = few[rt_rand_range(rng, 3)];
+		else
+			len = rt_rand_range(rng, 301);
+		rt_fill(rng, msg, len);
+		reqs[j] = (struct sig_request){ msg, len, sigs[j], 64, 0 };
+		if (mode == 2 && j == 1)
+			reqs[j] = (struct sig_request){ NULL, 0, sigs[j], 64, 0 };
+	}
+	if (bad < nreq)
+		reqs[bad].siglen = 63;	/* refused alone */
+	REQ_EQ(drv, crypto_sig_sign_batch(s, reqs, nreq), bad < nreq ? -EINVAL : 0);
+	for (unsigned int j = 0; j < nreq; j++) {
+		if (j == bad) {
+			REQ_EQ(drv, reqs[j].err, -EINVAL);
+			continue;
+		}
+		REQ_EQ(drv, reqs[j].err, 0);
+		REQ_EQ(drv, reqs[j].siglen, 64);
+		REQ_EQ(drv, crypto_sig_sign(s, reqs[j].msg, reqs[j].msglen, one, 64), 64);
+		if (memcmp(sigs[j], one, 64))
+			ck_abort_msg("%s: batch of %u (mode %d), request %u (%u bytes): got %s",
+				     drv, nreq, mode, j, reqs[j].msglen, rt_hex(sigs[j], 64));
+		checked++;
+	}
+	return checked;
+}
+
+START_TEST(test_batch_vs_single)
+{
+	const size_t slot = 1024, big = 70000;
+	drivers_t d;
+	int n = impls(d);
+	u8 *pool = malloc(BV_MAX * slot), *bigs = malloc(3 * big);
+	struct rt_rng rng;
+
+	ck_assert_ptr_nonnull(pool);
+	ck_assert_ptr_nonnull(bigs);
+	rt_rng_seed(&rng, 0xed5b);
+	for (int i = 0; i < n; i++) {
+		struct crypto_sig *s = alloc_drv(d[i]);
+		int cases = 0;
+
+		REQ_EQ(d[i], crypto_sig_generate_key(s), 0);
+		for (unsigned int nreq = 1; nreq <= BV_MAX; nreq++) {
+			static const unsigned int lens[] = { 0, 1, 31, 63, 64, 95, 96, 111, 112, 200 };
+
+			cases += batch_vs_single(d[i], s, &rng, pool, slot, nreq, 0,
+						 lens[nreq % ARRAY_SIZE(lens)]);
+			cases += batch_vs_single(d[i], s, &rng, pool, slot, nreq, 1 + nreq % 2, 0);
+		}
+		cases += batch_vs_single(d[i], s, &rng, pool, slot, 64, 0, 1024);
+		{
+			struct sig_request reqs[3];
+			u8 sigs[3][64], one[64];
+
+			for (int j = 0; j < 3; j++) {
+				rt_fill(&rng, bigs + j * big, big);
+				reqs[j] = (struct sig_request){ bigs + j * big, (unsigned int)big, sigs[j], 64, 0 };
+			}
+			REQ_EQ(d[i], crypto_sig_sign_batch(s, reqs, 3), 0);
+			for (int j = 0; j < 3; j++) {
+				REQ_EQ(d[i], crypto_sig_sign(s, bigs + j * big, (unsigned int)big, one, 64), 64);
+				check_eq(d[i], "batch signature of a long message", sigs[j], one, 64);
+				cases++;
+			}
+		}
+		rt_report("sign_batch vs single signatures", d[i], cases, 0);
+		crypto_free_sig(s);
+	}
+	free(pool);
+	free(bigs);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
 	drivers_t d;
@@ -802,6 +904,7 @@ static Suite *ed25519_suite(void)
 	tcase_add_test(tc, test_strictness);
 	tcase_add_test(tc, test_generate_and_formats);
 	tcase_add_test(tc, test_batches);
+	tcase_add_test(tc, test_batch_vs_single);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_oneshots);
 	suite_add_tcase(s, tc);
