@@ -249,7 +249,11 @@ static void parse(struct worker *w, struct conn *c)
 {
 	size_t off = 0;
 
-	while (!c->fatal && !c->broken && !conn_output_full(c)) {
+	/*
+	 * A request at the store thread is a barrier for its connection: what
+	 * the client sent after it (a sign with the key just created) waits.
+	 */
+	while (!c->fatal && !c->broken && !conn_output_full(c) && !c->store_jobs) {
 		const uint8_t *payload;
 		uint32_t plen;
 		long n = rind_frame_parse(c->in.data + off, c->in.len - off, cfg.max_frame,
@@ -349,7 +353,7 @@ static void kick(struct worker *w, struct conn *c)
 			unlink_conn(w, c);
 		return;
 	}
-	if (!c->recv_posted && !conn_output_full(c)) {
+	if (!c->recv_posted && !conn_output_full(c) && !c->store_jobs) {
 		uint32_t need = RECV_MIN;
 
 		if (c->in.len >= RIND_FRAME_HDR) {
