@@ -34,6 +34,8 @@ static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static struct store_job *queue, **queue_tail = &queue;
 static bool running, stop;
 static pthread_t thread;
+/* Test hook: RINDD_TEST_STORE_DELAY_MS stands in for a slow disk. */
+static unsigned int delay_ms;
 
 static void *store_main(void *arg)
 {
@@ -55,15 +57,23 @@ static void *store_main(void *arg)
 			queue_tail = &queue;
 		pthread_mutex_unlock(&lock);
 
+		if (delay_ms)
+			usleep(delay_ms * 1000);
 		dispatch_admin(&j->shadow, j->req);
 
+		/*
+		 * Wake the loop before letting go of store_lock: once the loop
+		 * has taken its last job it may exit and workers_join() free
+		 * @w and close its eventfd, so nothing of @w is touched after
+		 * the unlock.
+		 */
 		w = j->w;
 		pthread_mutex_lock(&w->store_lock);
 		j->next = w->store_done;
 		w->store_done = j;
-		pthread_mutex_unlock(&w->store_lock);
 		if (write(w->wake_fd, &one, sizeof(one)) < 0)
 			log_warn("event=wake_failed thread=%d errno=%d", w->id, errno);
+		pthread_mutex_unlock(&w->store_lock);
 		pthread_mutex_lock(&lock);
 	}
 	pthread_mutex_unlock(&lock);
@@ -72,7 +82,12 @@ static void *store_main(void *arg)
 
 int store_start(void)
 {
-	int err = pthread_create(&thread, NULL, store_main, NULL);
+	const char *d = getenv("RINDD_TEST_STORE_DELAY_MS");
+	int err;
+
+	if (d)
+		delay_ms = (unsigned int)strtoul(d, NULL, 10);
+	err = pthread_create(&thread, NULL, store_main, NULL);
 
 	if (err)
 		return -err;
