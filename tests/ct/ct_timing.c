@@ -65,6 +65,7 @@
 #include <rind/crypto.h>
 #include <rind/internal/alg.h>
 #include <rind/internal/aead.h>
+#include <rind/internal/hash.h>
 #include <rind/internal/sig.h>
 #if defined(__has_include)
 #if __has_include(<valgrind/valgrind.h>)
@@ -79,7 +80,7 @@
 #define NTESTS		(NCROP + 1)	/* raw, then NCROP crops */
 #define T_FAIL		10.0
 #define T_CLEAR		5.0
-#define MIN_PER_CLASS	500.0		/* a test counts from this many per class */
+#define MIN_PER_CLASS	250.0		/* a test counts from this many per class */
 #define CAL_MAX		4000
 
 struct moments {
@@ -364,6 +365,7 @@ struct tctx {
 	struct scatterlist asg_in[NBATCH], asg_out[NBATCH];
 	struct crypto_shash *shash;
 	bool keyed;
+	unsigned int nmb;		/* finup_mb: messages per call */
 	struct crypto_kpp *kpp;
 	struct kpp_request *kreq;
 	u8 peer[256];
@@ -588,6 +590,40 @@ static int hash_digest(struct tctx *c)
 	return err ? err : crypto_shash_tfm_digest(c->shash, c->in, c->len, c->out);
 }
 
+/* Multi-buffer finup: a secret prefix (an Ed25519 nonce's), then nmb secret messages. */
+#define MB_PREFIX	32
+
+static void mb_prep(struct tctx *c, int cls)
+{
+	if (c->keyed)
+		pick(c, cls, c->key, c->klen);
+	pick(c, cls, c->in2, MB_PREFIX);
+	pick(c, cls, c->in, c->len * c->nmb);
+}
+
+static int hash_finup_mb(struct tctx *c)
+{
+	SHASH_DESC_ON_STACK(desc, c->shash);
+	const u8 *data[HASH_MAX_MB_MSGS];
+	u8 *outs[HASH_MAX_MB_MSGS];
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < c->nmb; i++) {
+		data[i] = c->in + i * c->len;
+		outs[i] = c->out + i * HASH_MAX_DIGESTSIZE;
+	}
+	desc->tfm = c->shash;
+	err = c->keyed ? crypto_shash_setkey(c->shash, c->key, c->klen) : 0;
+	if (!err)
+		err = crypto_shash_init(desc);
+	if (!err)
+		err = crypto_shash_update(desc, c->in2, MB_PREFIX);
+	if (!err)
+		err = crypto_shash_finup_mb(desc, data, c->len, outs, c->nmb);
+	return err;
+}
+
 /* kpp: the private key */
 
 static void kpp_prep_shared(struct tctx *c, int cls)
@@ -659,24 +695,19 @@ static int sig_sign_batch(struct tctx *c)
 	return crypto_sig_sign_batch(c->sig, c->sreq, NBATCH);
 }
 
-/* kem: the seed (key generation), decapsulation key, implicit rejection */
-
-static void kem_prep_seed(struct tctx *c, int cls)
-{
-	pick(c, cls, c->key, c->klen);
-}
-
-static int kem_keygen(struct tctx *c)
-{
-	return crypto_kem_set_privkey(c->kem, c->key, c->klen);
-}
-
+/*
+ * kem: decapsulation under a fixed key.  The key itself cannot be the
+ * class: a seed also determines the public matrix seed rho, whose
+ * expansion (rejection sampling, FIPS 203 SampleNTT) takes a time that
+ * depends on rho legitimately.  So the secret varied is the message behind
+ * the ciphertext: class 0 one fixed valid ciphertext, class 1 a random one
+ * of a pool; then implicit rejection, valid against corrupted ciphertexts.
+ */
 static void kem_prep_decap(struct tctx *c, int cls)
 {
-	pick(c, cls, c->key, c->klen);
-	c->prep_err = crypto_kem_set_privkey(c->kem, c->key, c->klen);
-	if (!c->prep_err)
-		c->prep_err = crypto_kem_encapsulate(c->kem, c->in, c->len, c->out, 64);
+	unsigned int i = 1 + rnd_below(c->npool - 1);
+
+	select_copy(c->in, c->pool, c->pool + (size_t)i * c->plen, c->len, cls);
 }
 
 static int kem_decap(struct tctx *c)
@@ -907,8 +938,13 @@ static void measure(struct tctx *c, prep_fn prep, op_fn op, int expect, struct b
 			break;
 		if (el >= b.tmin && o->v.ready && o->v.t < T_CLEAR && !no_early)
 			break;
-		if (el >= b.tmax)
+		if (el >= b.tmax && o->v.ready)
 			break;
+		/* Too slow for a verdict: an error, never a silent pass. */
+		if (el >= 4 * b.tmax) {
+			o->err = -ETIME;
+			return;
+		}
 	}
 	o->secs = el;
 	return;
@@ -946,7 +982,11 @@ static int run_case(struct tctx *c, const char *what, prep_fn prep, op_fn op, in
 	measure(c, prep, op, expect, b, &o);
 	tot->cases++;
 	if (o.err) {
-		printf("ct-timing: ERROR %-44s %-12s operation returned %d\n", c->driver, what, o.err);
+		if (o.err == -ETIME)
+			printf("ct-timing: ERROR %-44s %-12s too slow: under %.0f measurements of a class in %.1f s\n",
+			       c->driver, what, MIN_PER_CLASS, 4 * b.tmax);
+		else
+			printf("ct-timing: ERROR %-44s %-12s operation returned %d\n", c->driver, what, o.err);
 		tot->errors++;
 		fflush(stdout);
 		return 1;
@@ -1175,6 +1215,13 @@ static int check_shash(struct tctx *c, struct totals *tot)
 	c->len = 2100;
 	fails = run_case(c, c->keyed ? "key+msg" : "msg", hash_prep, hash_digest, 0,
 			 budget_for(c->driver), tot);
+	/* The multi-buffer entry: 8 messages of 500 bytes (a padding block of their own). */
+	c->nmb = crypto_shash_mb_max_msgs(c->shash);
+	if (c->nmb > 1 || force_batch) {
+		c->nmb = c->nmb > 1 ? c->nmb : HASH_MAX_MB_MSGS;
+		c->len = 500;
+		fails += run_case(c, "finup-mb", mb_prep, hash_finup_mb, 0, budget_for(c->driver), tot);
+	}
 	crypto_free_shash(c->shash);
 	return fails;
 }
@@ -1326,19 +1373,19 @@ static int check_kem(struct tctx *c, struct totals *tot)
 	c->plen = c->len;
 	c->npool = NPOOL;
 	err = c->klen && c->len <= MAXBUF && c->len > 256 ? 0 : -EINVAL;
+	c->pool = calloc(NPOOL, c->len);
+	if (!err && !c->pool)
+		err = -ENOMEM;
+	rnd_bytes(c->key, c->klen);
+	if (!err)
+		err = crypto_kem_set_privkey(c->kem, c->key, c->klen);
+	for (i = 0; i < NPOOL && !err; i++)
+		err = crypto_kem_encapsulate(c->kem, c->pool + (size_t)i * c->len, c->len, c->out, 64);
 	if (!err) {
-		fails += run_case(c, "keygen-seed", kem_prep_seed, kem_keygen, 0, b, tot);
 		fails += run_case(c, "decap", kem_prep_decap, kem_decap, 0, b, tot);
-		c->pool = calloc(NPOOL, c->len);
-		rnd_bytes(c->key, c->klen);
-		err = c->pool ? crypto_kem_set_privkey(c->kem, c->key, c->klen) : -ENOMEM;
-		for (i = 0; i < NPOOL && !err; i++)
-			err = crypto_kem_encapsulate(c->kem, c->pool + (size_t)i * c->len, c->len,
-						     c->out, 64);
-		if (!err)
-			fails += run_case(c, "reject", kem_prep_reject, kem_decap, 0, b, tot);
-		free(c->pool);
+		fails += run_case(c, "reject", kem_prep_reject, kem_decap, 0, b, tot);
 	}
+	free(c->pool);
 	crypto_free_kem(c->kem);
 	return err ? err : fails;
 }
@@ -1465,12 +1512,54 @@ struct drv {
 	char name[3 * CRYPTO_MAX_ALG_NAME];
 	char driver[3 * CRYPTO_MAX_ALG_NAME];
 	char type[16];
+	unsigned int ctxsize;
+	char sig[96];
 };
 
 struct drvlist {
 	struct drv *d;
 	size_t n, cap;
 };
+
+/*
+ * What identifies the code an implementation runs beyond its name: its
+ * context size and its optional entries (multi-buffer hashing, batches).
+ * A driver keeps its name under valgrind but may take a vector entry only
+ * where the CPU has the features (sha512-avx2's AVX-512 finup_mb): such a
+ * driver differs from what valgrind saw, and is timed.
+ */
+static void impl_signature(const struct drv *i, char *buf, size_t n)
+{
+	int len = snprintf(buf, n, "ctx=%u", i->ctxsize);
+
+	if (len < 0 || (size_t)len >= n)
+		return;
+	buf += len;
+	n -= (size_t)len;
+	if (!strcmp(i->type, "shash")) {
+		struct crypto_shash *tfm = crypto_alloc_shash(i->driver, 0, 0);
+
+		if (!IS_ERR(tfm)) {
+			snprintf(buf, n, ",mb=%u", crypto_shash_mb_max_msgs(tfm));
+			crypto_free_shash(tfm);
+		}
+	} else if (!strcmp(i->type, "aead")) {
+		struct crypto_aead *tfm = crypto_alloc_aead(i->driver, 0, 0);
+
+		if (!IS_ERR(tfm)) {
+			snprintf(buf, n, ",batch=%d%d", crypto_aead_alg(tfm)->encrypt_batch != NULL,
+				 crypto_aead_alg(tfm)->decrypt_batch != NULL);
+			crypto_free_aead(tfm);
+		}
+	} else if (!strcmp(i->type, "sig")) {
+		struct crypto_sig *tfm = crypto_alloc_sig(i->driver, 0, 0);
+
+		if (!IS_ERR(tfm)) {
+			snprintf(buf, n, ",batch=%d", crypto_sig_alg(tfm)->sign_batch != NULL);
+			crypto_free_sig(tfm);
+		}
+	}
+}
 
 static int collect_cb(const struct rind_alg_info *i, void *ctx)
 {
@@ -1488,17 +1577,40 @@ static int collect_cb(const struct rind_alg_info *i, void *ctx)
 	snprintf(l->d[l->n].name, sizeof(l->d[0].name), "%s", i->name);
 	snprintf(l->d[l->n].driver, sizeof(l->d[0].driver), "%s", i->driver);
 	snprintf(l->d[l->n].type, sizeof(l->d[0].type), "%s", i->type);
+	l->d[l->n].ctxsize = i->ctxsize;
 	l->n++;
 	return 0;
 }
 
-/* The list valgrind covers: one driver a line, or ct_check's "ct: ok ..." lines. */
-static char **covered;
+/* Every registered implementation (after the instances), with its signature. */
+static int collect(struct drvlist *l)
+{
+	size_t k;
+
+	instantiate_all();
+	if (rind_alg_foreach(collect_cb, l))
+		return -1;
+	for (k = 0; k < l->n; k++)
+		impl_signature(&l->d[k], l->d[k].sig, sizeof(l->d[k].sig));
+	return 0;
+}
+
+/*
+ * The list valgrind covers: `ct_timing --list` lines ("vg: driver
+ * signature"), or ct_check's output ("ct: ok name driver (type)": names
+ * only, no signature to compare).
+ */
+struct covered {
+	char *driver;
+	char *sig;	/* NULL: unknown */
+};
+
+static struct covered *covered;
 static size_t ncovered;
 
 static int load_covered(const char *path)
 {
-	char line[1024], a[8], b[16], name[512], drv[512];
+	char line[1024], a[8], b[16], name[512], drv[512], type[64];
 	FILE *f = fopen(path, "r");
 
 	if (!f) {
@@ -1506,43 +1618,47 @@ static int load_covered(const char *path)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *e;
+		char *p = line, *e, *sig = NULL;
 
-		if (sscanf(line, "%7s %15s %511s %511s", a, b, name, drv) == 4 && !strcmp(a, "ct:")) {
-			/* ct_check: "ct: ok|FAIL name driver (type)"; NOT COVERED lines do not count */
-			if (strcmp(b, "ok") && strcmp(b, "FAIL"))
+		line[strcspn(line, "\r\n")] = 0;
+		if (!strncmp(line, "ct: ", 4)) {
+			/* "ct: ok|FAIL name driver (type)"; NOT COVERED and summary lines do not count */
+			if (sscanf(line, "%7s %15s %511s %511s %63s", a, b, name, drv, type) != 5 ||
+			    (strcmp(b, "ok") && strcmp(b, "FAIL")) || type[0] != '(')
 				continue;
 			p = drv;
+		} else if (!strncmp(line, "vg: ", 4)) {
+			p = line + 4;
+			e = p + strcspn(p, " ");
+			if (*e) {
+				*e = 0;
+				sig = e + 1;
+			}
 		} else {
-			while (*p == ' ' || *p == '\t')
-				p++;
-			if (!strncmp(p, "vg: ", 4))
-				p += 4;
-			else
-				continue;
+			continue;
 		}
-		e = p + strcspn(p, " \t\r\n");
-		*e = 0;
 		if (!*p)
 			continue;
 		covered = realloc(covered, (ncovered + 1) * sizeof(*covered));
 		if (!covered)
 			return -1;
-		covered[ncovered++] = strdup(p);
+		covered[ncovered].driver = strdup(p);
+		covered[ncovered].sig = sig ? strdup(sig) : NULL;
+		ncovered++;
 	}
 	fclose(f);
 	return 0;
 }
 
-static bool is_covered(const char *drv)
+static const struct covered *find_covered(const char *drv)
 {
 	size_t i;
 
 	for (i = 0; i < ncovered; i++) {
-		if (!strcmp(covered[i], drv))
-			return true;
+		if (!strcmp(covered[i].driver, drv))
+			return &covered[i];
 	}
-	return false;
+	return NULL;
 }
 
 static int time_driver(const struct drv *d, struct totals *tot)
@@ -1699,11 +1815,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ct_timing --list: built without valgrind headers\n");
 		return 2;
 #endif
-		instantiate_all();
-		if (rind_alg_foreach(collect_cb, &l))
+		if (collect(&l))
 			return 2;
 		for (k = 0; k < l.n; k++)
-			printf("vg: %s\n", l.d[k].driver);
+			printf("vg: %s %s\n", l.d[k].driver, l.d[k].sig);
 		return 0;
 	}
 #ifdef HAVE_VALGRIND
@@ -1725,14 +1840,13 @@ int main(int argc, char **argv)
 		if (load_covered(covered_path))
 			return 2;
 		/* An empty or foreign list would hand everything to valgrind. */
-		if (!is_covered("aes-generic") || !is_covered("sha256-generic")) {
+		if (!find_covered("aes-generic") || !find_covered("sha256-generic")) {
 			fprintf(stderr, "ct_timing: %s does not look like valgrind's list (no aes-generic, sha256-generic)\n",
 				covered_path);
 			return 2;
 		}
 	}
-	instantiate_all();
-	if (rind_alg_foreach(collect_cb, &l))
+	if (collect(&l))
 		return 2;
 	/*
 	 * Instances valgrind made over other arguments (the best "poly1305" differs
@@ -1741,13 +1855,15 @@ int main(int argc, char **argv)
 	for (k = 0; k < ncovered; k++) {
 		size_t j;
 
-		for (j = 0; j < l.n && strcmp(l.d[j].driver, covered[k]); j++)
+		for (j = 0; j < l.n && strcmp(l.d[j].driver, covered[k].driver); j++)
 			;
-		if (j == l.n && !is_instance(covered[k]))
+		if (j == l.n && !is_instance(covered[k].driver))
 			printf("ct-timing: note: %s is registered under valgrind but not natively\n",
-			       covered[k]);
+			       covered[k].driver);
 	}
 	for (k = 0; k < l.n; k++) {
+		const struct covered *v = find_covered(l.d[k].driver);
+
 		if (nonly) {
 			int j;
 
@@ -1755,9 +1871,12 @@ int main(int argc, char **argv)
 				;
 			if (j == nonly)
 				continue;
-		} else if (!all && is_covered(l.d[k].driver)) {
+		} else if (!all && v && (!v->sig || !strcmp(v->sig, l.d[k].sig))) {
 			tot.vg++;
 			continue;
+		} else if (!all && v) {
+			printf("ct-timing: %s runs other code natively (%s) than under valgrind (%s): timed\n",
+			       l.d[k].driver, l.d[k].sig, v->sig);
 		}
 		time_driver(&l.d[k], &tot);
 	}
