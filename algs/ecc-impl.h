@@ -1,30 +1,57 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Generic short-Weierstrass arithmetic (a = -3) for the NIST prime
- * curves, written once for ECC_N 64-bit limbs: algs/p256.c (4), p384.c
- * (6) and p521.c (9) define ECC_N, include this file and instantiate it
- * with their constants through ECC_DEFINE_CURVE().
+ * Short-Weierstrass arithmetic (a = -3) for the NIST prime curves, written
+ * once for ECC_N 64-bit limbs: algs/p256.c (4), p384.c (6), p521.c (9)
+ * and the arch/ drivers define ECC_N, optionally their own field
+ * arithmetic (below), include this file and instantiate it with their
+ * constants through ECC_DEFINE_CURVE().
  *
  * Field and scalar arithmetic: Montgomery multiplication (CIOS, one
  * reduction word per limb) with unsigned __int128, R = 2^(64 * ECC_N);
- * additions end with a masked conditional subtraction.  No branch and no
- * memory index depends on an operand.
+ * additions end with a masked conditional subtraction; every value is
+ * kept fully reduced.  No branch and no memory index depends on an
+ * operand.  A curve file may replace the field operations (not the
+ * scalar ones) by defining, before including this file, any of
+ *   ECC_FP_MUL(r, a, b)  ECC_FP_SQR(r, a)  ECC_FP_ADD(r, a, b)
+ *   ECC_FP_SUB(r, a, b)  ECC_FP_INV(r, a)
+ * over u64[ECC_N] arrays in the same Montgomery form (R = 2^(64 ECC_N)),
+ * fully reduced, constant time; r may alias a or b.
  *
- * Points: projective (X : Y : Z) with the complete formulas of Renes,
- * Costello and Batina ("Complete addition formulas for prime order
- * elliptic curves", 2016, algorithms 4 and 6 for a = -3): the same
- * sequence of field operations for every input, the identity (0 : 1 : 0)
- * and doublings included, so no special case branches on secret data.
- *
- * Scalar multiplication: fixed 4-bit windows, most significant first; the
- * table of 0..15 multiples is read in full for every window and the entry
- * picked by masking.  Inversions are Fermat's (exponent m - 2, public).
- * Verification uses the same routines (constant time where it need not be).
+ * Points, and how secret scalars are handled (constant time throughout):
+ *   - additions use the complete formulas of Renes, Costello and Batina
+ *     ("Complete addition formulas for prime order elliptic curves",
+ *     2016; algorithm 4 for a = -3, and its specialisation to an affine
+ *     second operand, algorithm 5), on projective (X : Y : Z): one
+ *     sequence of field operations for every input, the identity
+ *     (0 : Y : 0) and equal points included, so no exceptional case
+ *     exists to be branched on;
+ *   - k * P (ECDH): signed ("Booth") windows of 5 bits, digits in
+ *     [-16, 16], over a table of P..16P read in full for every window
+ *     (the entry picked by masking, its Y negated by masking).  The
+ *     doublings run in Jacobian coordinates (3M + 5S for a = -3, which
+ *     are exact for every point, the identity (0 : Y : 0) included); the
+ *     accumulator is converted to projective for the complete addition
+ *     and back (three multiplications each way), so the only formulas
+ *     with exceptions are never used;
+ *   - k * G (key generation, signing): a table of d * 2^(W i) * G for
+ *     every window i of ECC_GW bits and d = 1..2^(ECC_GW - 1), affine,
+ *     built once (pthread_once) after the first few base multiplications;
+ *     then one complete mixed addition per signed window, no doublings;
+ *     the entry for digit 0 (the identity, which has no affine form) is
+ *     skipped by masking the sum away.
+ * Verification works on public data only and is variable time: u1 * G
+ * from the same table (one mixed Jacobian addition per non-zero window),
+ * u2 * Q by a width-5 NAF, Jacobian formulas with their exceptional cases
+ * branched on, and the x-coordinate compared projectively (r * Z^2 == X,
+ * and (r + n) * Z^2 when r + n < p) without an inversion.
+ * Inversions are Fermat's (exponent m - 2, public) unless the curve
+ * provides an addition chain.
  */
 #ifndef _RIND_ALGS_ECC_IMPL_H
 #define _RIND_ALGS_ECC_IMPL_H
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <rind/internal/util.h>
 #include "ecc.h"
@@ -55,8 +82,14 @@ struct ecc_def {
 	unsigned int nbytes, bits;
 };
 
+/* Projective (X : Y : Z) or Jacobian (X / Z^2, Y / Z^3), as the functions say. */
 struct ecc_pt {
 	fe x, y, z;
+};
+
+/* An affine point (Montgomery form), for the fixed-base table. */
+struct ecc_aff {
+	fe x, y;
 };
 
 /* ---- multiprecision helpers ---------------------------------------------- */
@@ -103,6 +136,28 @@ static inline u64 ecc_is_zero(const fe a)
 	for (i = 0; i < ECC_N; i++)
 		acc |= a[i];
 	return 1 ^ ((acc | (0 - acc)) >> 63);
+}
+
+/* 1 if a == b, constant time. */
+static inline u64 ecc_eq(const fe a, const fe b)
+{
+	u64 acc = 0;
+	int i;
+
+	ECC_UNROLL
+	for (i = 0; i < ECC_N; i++)
+		acc |= a[i] ^ b[i];
+	return 1 ^ ((acc | (0 - acc)) >> 63);
+}
+
+/* r = a where mask is all ones, unchanged where it is zero. */
+static inline void ecc_cmov(fe r, const fe a, u64 mask)
+{
+	int i;
+
+	ECC_UNROLL
+	for (i = 0; i < ECC_N; i++)
+		r[i] ^= mask & (r[i] ^ a[i]);
 }
 
 /* r = a - m if a >= m (a < 2m), constant time. */
@@ -174,104 +229,17 @@ static inline void mod_sub(fe r, const fe a, const fe b, const struct ecc_mod *M
 	}
 }
 
-#ifdef ECC_FP_MERSENNE521
-/*
- * P-521's field, p = 2^521 - 1 with R = 2^576: since 2^521 = 1 mod p,
- * a * b / R = a * b * 2^466 mod p, so the Montgomery product is the plain
- * product folded at bit 521 and then rotated left by 466 bits within 521
- * bits (a cyclic shift multiplies by a power of two mod 2^521 - 1).
- */
-static void p521_mont_mul(fe r, const fe a, const fe b)
-{
-	u64 t[18], x[9], y[9], c, borrow = 0, mask;
-	ecc_u128 s;
-	int i, j;
-
-	memset(t, 0, sizeof(t));
-	ECC_UNROLL
-	for (i = 0; i < 9; i++) {
-		const u64 bi = b[i];
-
-		c = 0;
-		ECC_UNROLL
-		for (j = 0; j < 9; j++) {
-			s = (ecc_u128)a[j] * bi + t[i + j] + c;
-			t[i + j] = (u64)s;
-			c = (u64)(s >> 64);
-		}
-		t[i + 9] = c;
-	}
-	/* x = low 521 bits + (t >> 521) */
-	c = 0;
-	ECC_UNROLL
-	for (i = 0; i < 9; i++) {
-		u64 hi = (t[i + 8] >> 9) | (t[i + 9] << 55);
-		u64 lo = i < 8 ? t[i] : t[8] & 0x1ff;
-
-		s = (ecc_u128)lo + hi + c;
-		x[i] = (u64)s;
-		c = (u64)(s >> 64);
-	}
-	/* x < 2^522: fold bit 521 once more, then subtract p if x >= p. */
-	c = x[8] >> 9;
-	x[8] &= 0x1ff;
-	ECC_UNROLL
-	for (i = 0; i < 9; i++) {
-		s = (ecc_u128)x[i] + c;
-		x[i] = (u64)s;
-		c = (u64)(s >> 64);
-	}
-	ECC_UNROLL
-	for (i = 0; i < 9; i++) {
-		s = (ecc_u128)x[i] - (i < 8 ? ~0ull : 0x1ffull) - borrow;
-		y[i] = (u64)s;
-		borrow = (u64)(s >> 64) & 1;
-	}
-	mask = 0 - borrow;
-	ECC_UNROLL
-	for (i = 0; i < 9; i++)
-		x[i] = (x[i] & mask) | (y[i] & ~mask);
-	/* rotate left by 466 = 7 * 64 + 18 within 521 bits: bits k -> (k + 466) mod 521 */
-	{
-		u64 lo[9], hi[9];
-
-		/* x << 466 (bits below 521 kept) and x >> 55 */
-		memset(lo, 0, sizeof(lo));
-		lo[7] = x[0] << 18;
-		lo[8] = ((x[0] >> 46) | (x[1] << 18)) & 0x1ff;
-		ECC_UNROLL
-		for (i = 0; i < 9; i++) {
-			u64 v = x[i] >> 55;
-
-			if (i < 8)
-				v |= x[i + 1] << 9;
-			hi[i] = v;
-		}
-		ECC_UNROLL
-		for (i = 0; i < 9; i++)
-			r[i] = lo[i] | hi[i];
-	}
-}
-#endif
-
 /*
  * r = a * b / R mod m (a, b < m).  The modulus is copied to locals first so
  * that the compiler keeps it in registers (r may alias a or b, never M).
  */
-static void mont_mul(fe r, const fe a, const fe b, const struct ecc_mod *M)
+static inline void mont_mul(fe r, const fe a, const fe b, const struct ecc_mod *M)
 {
 	u64 t[ECC_N + 2], u[ECC_N], m[ECC_N], av[ECC_N], borrow = 0, mask, c, q;
 	const u64 m0inv = M->m0inv;
 	ecc_u128 s;
 	int i, j;
 
-#ifdef ECC_FP_MERSENNE521
-	/* The field modulus (not the order): public, so a branch is fine. */
-	if (M->m[0] == ~0ull && M->m[4] == ~0ull) {
-		p521_mont_mul(r, a, b);
-		return;
-	}
-#endif
 	memcpy(m, M->m, sizeof(m));
 	memcpy(av, a, sizeof(av));
 	memset(t, 0, sizeof(t));
@@ -316,105 +284,283 @@ static void mont_mul(fe r, const fe a, const fe b, const struct ecc_mod *M)
 		r[i] = (t[i] & mask) | (u[i] & ~mask);
 }
 
-static inline void mont_sqr(fe r, const fe a, const struct ecc_mod *M)
+/* ---- the field, possibly the curve file's own ----------------------------- */
+
+static inline void fp_mul(fe r, const fe a, const fe b, const struct ecc_def *D)
 {
-	mont_mul(r, a, a, M);
+#ifdef ECC_FP_MUL
+	(void)D;
+	ECC_FP_MUL(r, a, b);
+#else
+	mont_mul(r, a, b, D->fp);
+#endif
 }
 
-static inline void mont_to(fe r, const fe a, const struct ecc_mod *M)
+static inline void fp_sqr(fe r, const fe a, const struct ecc_def *D)
 {
-	mont_mul(r, a, M->rr, M);
+#ifdef ECC_FP_SQR
+	(void)D;
+	ECC_FP_SQR(r, a);
+#else
+	fp_mul(r, a, a, D);
+#endif
 }
 
-static inline void mont_from(fe r, const fe a, const struct ecc_mod *M)
+static inline void fp_add(fe r, const fe a, const fe b, const struct ecc_def *D)
 {
-	fe one;
-
-	memset(one, 0, sizeof(one));
-	one[0] = 1;
-	mont_mul(r, a, one, M);
+#ifdef ECC_FP_ADD
+	(void)D;
+	ECC_FP_ADD(r, a, b);
+#else
+	mod_add(r, a, b, D->fp);
+#endif
 }
 
-/* r = a^e (Montgomery domain) for a public exponent e. */
-static void mont_pow(fe r, const fe a, const u64 *e, const struct ecc_mod *M)
+static inline void fp_sub(fe r, const fe a, const fe b, const struct ecc_def *D)
 {
-	fe acc, base;
-	int i, started = 0;
+#ifdef ECC_FP_SUB
+	(void)D;
+	ECC_FP_SUB(r, a, b);
+#else
+	mod_sub(r, a, b, D->fp);
+#endif
+}
 
-	memcpy(base, a, sizeof(fe));
-	memcpy(acc, M->one, sizeof(fe));
-	for (i = 64 * ECC_N - 1; i >= 0; i--) {
-		u64 bit = (e[i / 64] >> (i % 64)) & 1;
+/* r = a^-1 (0 for 0), constant time. */
+static inline void fp_inv(fe r, const fe a, const struct ecc_def *D)
+{
+#ifdef ECC_FP_INV
+	(void)D;
+	ECC_FP_INV(r, a);
+#else
+	fe acc, tab[16];
+	const u64 *e = D->fp->minus2;
+	int i, j, started = 0;
+
+	/* mont_pow over the field operations */
+	memcpy(tab[0], D->fp->one, sizeof(fe));
+	memcpy(tab[1], a, sizeof(fe));
+	for (i = 2; i < 16; i++)
+		fp_mul(tab[i], tab[i - 1], a, D);
+	memcpy(acc, D->fp->one, sizeof(fe));
+	for (i = 16 * ECC_N - 1; i >= 0; i--) {
+		unsigned int nib = (unsigned int)(e[i / 16] >> (4 * (i % 16))) & 0xf;
 
 		if (started)
-			mont_sqr(acc, acc, M);
-		if (bit) {
-			mont_mul(acc, acc, base, M);
+			for (j = 0; j < 4; j++)
+				fp_sqr(acc, acc, D);
+		if (nib) {
+			fp_mul(acc, acc, tab[nib], D);
 			started = 1;
 		}
 	}
 	memcpy(r, acc, sizeof(fe));
 	memzero_explicit(acc, sizeof(acc));
-	memzero_explicit(base, sizeof(base));
+	memzero_explicit(tab, sizeof(tab));
+#endif
 }
 
-static inline void mont_inv(fe r, const fe a, const struct ecc_mod *M)
+/* r = -a */
+static inline void fp_neg(fe r, const fe a, const struct ecc_def *D)
 {
-	mont_pow(r, a, M->minus2, M);
+	fe z;
+
+	memset(z, 0, sizeof(z));
+	fp_sub(r, z, a, D);
 }
 
-/* ---- points -------------------------------------------------------------- */
+/* Montgomery form from a plain integer < p, and back. */
+static inline void fp_to(fe r, const fe a, const struct ecc_def *D)
+{
+	fp_mul(r, a, D->fp->rr, D);
+}
+
+static inline void fp_from(fe r, const fe a, const struct ecc_def *D)
+{
+	fe one;
+
+	memset(one, 0, sizeof(one));
+	one[0] = 1;
+	fp_mul(r, a, one, D);
+}
+
+/* ---- scalars modulo n, possibly the curve file's own multiplication ------ */
+
+static inline void fn_mul(fe r, const fe a, const fe b, const struct ecc_def *D)
+{
+#ifdef ECC_FN_MUL
+	(void)D;
+	ECC_FN_MUL(r, a, b);
+#else
+	mont_mul(r, a, b, D->fn);
+#endif
+}
+
+static inline void fn_to(fe r, const fe a, const struct ecc_def *D)
+{
+	fn_mul(r, a, D->fn->rr, D);
+}
+
+static inline void fn_from(fe r, const fe a, const struct ecc_def *D)
+{
+	fe one;
+
+	memset(one, 0, sizeof(one));
+	one[0] = 1;
+	fn_mul(r, a, one, D);
+}
+
+/*
+ * r = a^(n - 2) = a^-1 mod n (Montgomery form), constant time: sliding
+ * windows of up to 5 bits over a^1, a^3, ..., a^31; the sequence of
+ * operations depends on the public exponent only.
+ */
+static void fn_inv(fe r, const fe a, const struct ecc_def *D)
+{
+	const u64 *e = D->fn->minus2;
+	fe tab[16], acc, a2;
+	int i, j, started = 0;
+
+	memcpy(tab[0], a, sizeof(fe));
+	fn_mul(a2, a, a, D);
+	for (i = 1; i < 16; i++)
+		fn_mul(tab[i], tab[i - 1], a2, D);
+	i = 64 * ECC_N - 1;
+	while (i >= 0) {
+		unsigned int win = 0;
+		int len, lo;
+
+		if (!((e[i / 64] >> (i % 64)) & 1)) {
+			if (started)
+				fn_mul(acc, acc, acc, D);
+			i--;
+			continue;
+		}
+		/* the longest window e[i..lo] of at most 5 bits ending in a 1 */
+		lo = i - 4 < 0 ? 0 : i - 4;
+		while (!((e[lo / 64] >> (lo % 64)) & 1))
+			lo++;
+		len = i - lo + 1;
+		for (j = i; j >= lo; j--)
+			win = (win << 1) | (unsigned int)((e[j / 64] >> (j % 64)) & 1);
+		if (started) {
+			for (j = 0; j < len; j++)
+				fn_mul(acc, acc, acc, D);
+			fn_mul(acc, acc, tab[win >> 1], D);
+		} else {
+			memcpy(acc, tab[win >> 1], sizeof(fe));
+			started = 1;
+		}
+		i = lo - 1;
+	}
+	memcpy(r, acc, sizeof(fe));
+	memzero_explicit(acc, sizeof(acc));
+	memzero_explicit(a2, sizeof(a2));
+	memzero_explicit(tab, sizeof(tab));
+}
+
+/* ---- points: complete projective formulas (RCB) -------------------------- */
 
 /* RCB algorithm 4: r = p + q, complete (a = -3). r may alias p or q. */
 static void pt_add(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_pt *q,
 		   const struct ecc_def *D)
 {
-	const struct ecc_mod *F = D->fp;
 	fe t0, t1, t2, t3, t4, x3, y3, z3;
 
-	mont_mul(t0, p->x, q->x, F);
-	mont_mul(t1, p->y, q->y, F);
-	mont_mul(t2, p->z, q->z, F);
-	mod_add(t3, p->x, p->y, F);
-	mod_add(t4, q->x, q->y, F);
-	mont_mul(t3, t3, t4, F);
-	mod_add(t4, t0, t1, F);
-	mod_sub(t3, t3, t4, F);
-	mod_add(t4, p->y, p->z, F);
-	mod_add(x3, q->y, q->z, F);
-	mont_mul(t4, t4, x3, F);
-	mod_add(x3, t1, t2, F);
-	mod_sub(t4, t4, x3, F);
-	mod_add(x3, p->x, p->z, F);
-	mod_add(y3, q->x, q->z, F);
-	mont_mul(x3, x3, y3, F);
-	mod_add(y3, t0, t2, F);
-	mod_sub(y3, x3, y3, F);
-	mont_mul(z3, D->b, t2, F);
-	mod_sub(x3, y3, z3, F);
-	mod_add(z3, x3, x3, F);
-	mod_add(x3, x3, z3, F);
-	mod_sub(z3, t1, x3, F);
-	mod_add(x3, t1, x3, F);
-	mont_mul(y3, D->b, y3, F);
-	mod_add(t1, t2, t2, F);
-	mod_add(t2, t1, t2, F);
-	mod_sub(y3, y3, t2, F);
-	mod_sub(y3, y3, t0, F);
-	mod_add(t1, y3, y3, F);
-	mod_add(y3, t1, y3, F);
-	mod_add(t1, t0, t0, F);
-	mod_add(t0, t1, t0, F);
-	mod_sub(t0, t0, t2, F);
-	mont_mul(t1, t4, y3, F);
-	mont_mul(t2, t0, y3, F);
-	mont_mul(y3, x3, z3, F);
-	mod_add(y3, y3, t2, F);
-	mont_mul(x3, t3, x3, F);
-	mod_sub(x3, x3, t1, F);
-	mont_mul(z3, t4, z3, F);
-	mont_mul(t1, t3, t0, F);
-	mod_add(z3, z3, t1, F);
+	fp_mul(t0, p->x, q->x, D);
+	fp_mul(t1, p->y, q->y, D);
+	fp_mul(t2, p->z, q->z, D);
+	fp_add(t3, p->x, p->y, D);
+	fp_add(t4, q->x, q->y, D);
+	fp_mul(t3, t3, t4, D);
+	fp_add(t4, t0, t1, D);
+	fp_sub(t3, t3, t4, D);
+	fp_add(t4, p->y, p->z, D);
+	fp_add(x3, q->y, q->z, D);
+	fp_mul(t4, t4, x3, D);
+	fp_add(x3, t1, t2, D);
+	fp_sub(t4, t4, x3, D);
+	fp_add(x3, p->x, p->z, D);
+	fp_add(y3, q->x, q->z, D);
+	fp_mul(x3, x3, y3, D);
+	fp_add(y3, t0, t2, D);
+	fp_sub(y3, x3, y3, D);
+	fp_mul(z3, D->b, t2, D);
+	fp_sub(x3, y3, z3, D);
+	fp_add(z3, x3, x3, D);
+	fp_add(x3, x3, z3, D);
+	fp_sub(z3, t1, x3, D);
+	fp_add(x3, t1, x3, D);
+	fp_mul(y3, D->b, y3, D);
+	fp_add(t1, t2, t2, D);
+	fp_add(t2, t1, t2, D);
+	fp_sub(y3, y3, t2, D);
+	fp_sub(y3, y3, t0, D);
+	fp_add(t1, y3, y3, D);
+	fp_add(y3, t1, y3, D);
+	fp_add(t1, t0, t0, D);
+	fp_add(t0, t1, t0, D);
+	fp_sub(t0, t0, t2, D);
+	fp_mul(t1, t4, y3, D);
+	fp_mul(t2, t0, y3, D);
+	fp_mul(y3, x3, z3, D);
+	fp_add(y3, y3, t2, D);
+	fp_mul(x3, t3, x3, D);
+	fp_sub(x3, x3, t1, D);
+	fp_mul(z3, t4, z3, D);
+	fp_mul(t1, t3, t0, D);
+	fp_add(z3, z3, t1, D);
+	memcpy(r->x, x3, sizeof(fe));
+	memcpy(r->y, y3, sizeof(fe));
+	memcpy(r->z, z3, sizeof(fe));
+}
+
+/*
+ * r = p + (x2, y2): algorithm 4 with Z2 = 1 (RCB algorithm 5), complete
+ * for every projective p and every affine point q (which cannot be the
+ * identity).  r may alias p.
+ */
+static void pt_add_affine(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_aff *q,
+			  const struct ecc_def *D)
+{
+	fe t0, t1, t2, t3, t4, x3, y3, z3;
+
+	fp_mul(t0, p->x, q->x, D);
+	fp_mul(t1, p->y, q->y, D);
+	fp_add(t3, q->x, q->y, D);
+	fp_add(t4, p->x, p->y, D);
+	fp_mul(t3, t3, t4, D);
+	fp_add(t4, t0, t1, D);
+	fp_sub(t3, t3, t4, D);		/* X1 Y2 + X2 Y1 */
+	fp_mul(t4, q->y, p->z, D);
+	fp_add(t4, t4, p->y, D);	/* Y1 + Y2 Z1 */
+	fp_mul(y3, q->x, p->z, D);
+	fp_add(y3, y3, p->x, D);	/* X1 + X2 Z1 */
+	fp_mul(z3, D->b, p->z, D);
+	fp_sub(x3, y3, z3, D);
+	fp_add(z3, x3, x3, D);
+	fp_add(x3, x3, z3, D);
+	fp_sub(z3, t1, x3, D);
+	fp_add(x3, t1, x3, D);
+	fp_mul(y3, D->b, y3, D);
+	fp_add(t1, p->z, p->z, D);
+	fp_add(t2, t1, p->z, D);
+	fp_sub(y3, y3, t2, D);
+	fp_sub(y3, y3, t0, D);
+	fp_add(t1, y3, y3, D);
+	fp_add(y3, t1, y3, D);
+	fp_add(t1, t0, t0, D);
+	fp_add(t0, t1, t0, D);
+	fp_sub(t0, t0, t2, D);
+	fp_mul(t1, t4, y3, D);
+	fp_mul(t2, t0, y3, D);
+	fp_mul(y3, x3, z3, D);
+	fp_add(y3, y3, t2, D);
+	fp_mul(x3, t3, x3, D);
+	fp_sub(x3, x3, t1, D);
+	fp_mul(z3, t4, z3, D);
+	fp_mul(t1, t3, t0, D);
+	fp_add(z3, z3, t1, D);
 	memcpy(r->x, x3, sizeof(fe));
 	memcpy(r->y, y3, sizeof(fe));
 	memcpy(r->z, z3, sizeof(fe));
@@ -423,43 +569,42 @@ static void pt_add(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_pt
 /* RCB algorithm 6: r = 2p, complete (a = -3). r may alias p. */
 static void pt_dbl(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_def *D)
 {
-	const struct ecc_mod *F = D->fp;
 	fe t0, t1, t2, t3, x3, y3, z3;
 
-	mont_sqr(t0, p->x, F);
-	mont_sqr(t1, p->y, F);
-	mont_sqr(t2, p->z, F);
-	mont_mul(t3, p->x, p->y, F);
-	mod_add(t3, t3, t3, F);
-	mont_mul(z3, p->x, p->z, F);
-	mod_add(z3, z3, z3, F);
-	mont_mul(y3, D->b, t2, F);
-	mod_sub(y3, y3, z3, F);
-	mod_add(x3, y3, y3, F);
-	mod_add(y3, x3, y3, F);
-	mod_sub(x3, t1, y3, F);
-	mod_add(y3, t1, y3, F);
-	mont_mul(y3, x3, y3, F);
-	mont_mul(x3, x3, t3, F);
-	mod_add(t3, t2, t2, F);
-	mod_add(t2, t2, t3, F);
-	mont_mul(z3, D->b, z3, F);
-	mod_sub(z3, z3, t2, F);
-	mod_sub(z3, z3, t0, F);
-	mod_add(t3, z3, z3, F);
-	mod_add(z3, z3, t3, F);
-	mod_add(t3, t0, t0, F);
-	mod_add(t0, t3, t0, F);
-	mod_sub(t0, t0, t2, F);
-	mont_mul(t0, t0, z3, F);
-	mod_add(y3, y3, t0, F);
-	mont_mul(t0, p->y, p->z, F);
-	mod_add(t0, t0, t0, F);
-	mont_mul(z3, t0, z3, F);
-	mod_sub(x3, x3, z3, F);
-	mont_mul(z3, t0, t1, F);
-	mod_add(z3, z3, z3, F);
-	mod_add(z3, z3, z3, F);
+	fp_sqr(t0, p->x, D);
+	fp_sqr(t1, p->y, D);
+	fp_sqr(t2, p->z, D);
+	fp_mul(t3, p->x, p->y, D);
+	fp_add(t3, t3, t3, D);
+	fp_mul(z3, p->x, p->z, D);
+	fp_add(z3, z3, z3, D);
+	fp_mul(y3, D->b, t2, D);
+	fp_sub(y3, y3, z3, D);
+	fp_add(x3, y3, y3, D);
+	fp_add(y3, x3, y3, D);
+	fp_sub(x3, t1, y3, D);
+	fp_add(y3, t1, y3, D);
+	fp_mul(y3, x3, y3, D);
+	fp_mul(x3, x3, t3, D);
+	fp_add(t3, t2, t2, D);
+	fp_add(t2, t2, t3, D);
+	fp_mul(z3, D->b, z3, D);
+	fp_sub(z3, z3, t2, D);
+	fp_sub(z3, z3, t0, D);
+	fp_add(t3, z3, z3, D);
+	fp_add(z3, z3, t3, D);
+	fp_add(t3, t0, t0, D);
+	fp_add(t0, t3, t0, D);
+	fp_sub(t0, t0, t2, D);
+	fp_mul(t0, t0, z3, D);
+	fp_add(y3, y3, t0, D);
+	fp_mul(t0, p->y, p->z, D);
+	fp_add(t0, t0, t0, D);
+	fp_mul(z3, t0, z3, D);
+	fp_sub(x3, x3, z3, D);
+	fp_mul(z3, t0, t1, D);
+	fp_add(z3, z3, z3, D);
+	fp_add(z3, z3, z3, D);
 	memcpy(r->x, x3, sizeof(fe));
 	memcpy(r->y, y3, sizeof(fe));
 	memcpy(r->z, z3, sizeof(fe));
@@ -472,59 +617,6 @@ static inline void pt_identity(struct ecc_pt *r, const struct ecc_def *D)
 	memset(r->z, 0, sizeof(fe));
 }
 
-/* r = table[idx] reading every entry; idx is secret. */
-static inline void pt_select(struct ecc_pt *r, const struct ecc_pt *table, unsigned int count,
-			     u64 idx)
-{
-	unsigned int i;
-	int j;
-
-	memset(r, 0, sizeof(*r));
-	for (i = 0; i < count; i++) {
-		u64 d = (u64)i ^ idx;
-		u64 mask = 0 - ((d - 1) >> 63);	/* all ones when d == 0 */
-
-		ECC_UNROLL
-		for (j = 0; j < ECC_N; j++) {
-			r->x[j] |= table[i].x[j] & mask;
-			r->y[j] |= table[i].y[j] & mask;
-			r->z[j] |= table[i].z[j] & mask;
-		}
-	}
-}
-
-#define ECC_WBITS	4
-#define ECC_TSIZE	(1u << ECC_WBITS)
-
-/* r = k * p, k a plain integer (k < 2^bits); constant time in k. */
-static void pt_mul(struct ecc_pt *r, const fe k, const struct ecc_pt *p, const struct ecc_def *D)
-{
-	struct ecc_pt table[ECC_TSIZE], acc, t;
-	int w, i, nwin = (int)((D->bits + ECC_WBITS - 1) / ECC_WBITS);
-
-	pt_identity(&table[0], D);
-	table[1] = *p;
-	for (i = 2; i < (int)ECC_TSIZE; i++) {
-		if (i & 1)
-			pt_add(&table[i], &table[i - 1], p, D);
-		else
-			pt_dbl(&table[i], &table[i / 2], D);
-	}
-	pt_identity(&acc, D);
-	for (w = nwin - 1; w >= 0; w--) {
-		u64 digit = (k[w / 16] >> ((w % 16) * 4)) & 0xf;
-
-		for (i = 0; i < ECC_WBITS; i++)
-			pt_dbl(&acc, &acc, D);
-		pt_select(&t, table, ECC_TSIZE, digit);
-		pt_add(&acc, &acc, &t, D);
-	}
-	*r = acc;
-	memzero_explicit(table, sizeof(table));
-	memzero_explicit(&acc, sizeof(acc));
-	memzero_explicit(&t, sizeof(t));
-}
-
 static void pt_base(struct ecc_pt *g, const struct ecc_def *D)
 {
 	memcpy(g->x, D->gx, sizeof(fe));
@@ -532,107 +624,540 @@ static void pt_base(struct ecc_pt *g, const struct ecc_def *D)
 	memcpy(g->z, D->fp->one, sizeof(fe));
 }
 
+/* ---- Jacobian coordinates ------------------------------------------------ */
+
 /*
- * Fixed-base multiplication: a table of j * 16^w * G for every 4-bit
- * window w and j = 0..15 (j = 0 the identity), built once at first use
- * (ECC_DEFINE_CURVE provides ecc_gtab_build for the file's curve).  k * G
- * is then one complete addition per window of an entry selected by
- * masking over the whole row: no doublings, constant time in k.  The
- * table costs about as much as a few multiplications, so the first
+ * r = 2p in Jacobian coordinates, a = -3 (Bernstein-Lange dbl-2001-b,
+ * 3M + 5S).  Exact for every point: the identity in the form this file
+ * keeps it, (0 : Y : 0) with Y != 0, doubles to (0 : -8 Y^4 : 0); a point
+ * of order 2, the only other exception, does not exist on these curves.
+ * r may alias p.
+ */
+static void jac_dbl(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_def *D)
+{
+	fe delta, gamma, beta, alpha, t, u;
+
+	fp_sqr(delta, p->z, D);
+	fp_sqr(gamma, p->y, D);
+	fp_mul(beta, p->x, gamma, D);
+	fp_sub(t, p->x, delta, D);
+	fp_add(u, p->x, delta, D);
+	fp_mul(alpha, t, u, D);
+	fp_add(t, alpha, alpha, D);
+	fp_add(alpha, t, alpha, D);		/* 3 (X - Z^2)(X + Z^2) */
+	fp_add(t, p->y, p->z, D);
+	fp_sqr(t, t, D);
+	fp_sub(t, t, gamma, D);
+	fp_sub(r->z, t, delta, D);		/* (Y + Z)^2 - Y^2 - Z^2 = 2 Y Z */
+	fp_add(beta, beta, beta, D);
+	fp_add(beta, beta, beta, D);		/* 4 beta */
+	fp_sqr(t, alpha, D);
+	fp_add(u, beta, beta, D);
+	fp_sub(r->x, t, u, D);			/* alpha^2 - 8 beta */
+	fp_sub(t, beta, r->x, D);
+	fp_mul(t, alpha, t, D);
+	fp_sqr(gamma, gamma, D);
+	fp_add(gamma, gamma, gamma, D);
+	fp_add(gamma, gamma, gamma, D);
+	fp_add(gamma, gamma, gamma, D);		/* 8 Y^4 */
+	fp_sub(r->y, t, gamma, D);
+}
+
+/* Jacobian (X, Y, Z) to projective (X Z, Y, Z^3): the same point. */
+static void jac_to_proj(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_def *D)
+{
+	fe z2;
+
+	fp_sqr(z2, p->z, D);
+	fp_mul(r->x, p->x, p->z, D);
+	fp_mul(r->z, z2, p->z, D);
+	memcpy(r->y, p->y, sizeof(fe));
+}
+
+/*
+ * Projective (X : Y : Z) to Jacobian (X Z, Y Z^2, Z).  The identity
+ * (0 : Y : 0) would become (0, 0, 0); it is kept as (0, Y, 0) instead
+ * (masked, constant time), which jac_dbl and jac_to_proj handle.
+ */
+static void proj_to_jac(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_def *D)
+{
+	fe z2, y;
+	u64 inf = 0 - ecc_is_zero(p->z);
+
+	fp_sqr(z2, p->z, D);
+	fp_mul(y, p->y, z2, D);
+	ecc_cmov(y, p->y, inf);
+	fp_mul(r->x, p->x, p->z, D);
+	memcpy(r->y, y, sizeof(fe));
+	memcpy(r->z, p->z, sizeof(fe));
+}
+
+/* ---- secret scalars: signed windows, masked table reads ------------------ */
+
+/* w + 1 bits of k from bit pos (pos >= -1; bits outside k are 0); pos public. */
+static inline u64 ecc_bits(const fe k, int pos, unsigned int w)
+{
+	u64 v, mask = ((u64)1 << (w + 1)) - 1;
+	int li, sh;
+
+	if (pos < 0)
+		return (k[0] << 1) & mask;
+	li = pos / 64;
+	sh = pos % 64;
+	if (li >= ECC_N)
+		return 0;
+	v = k[li] >> sh;
+	if (sh + (int)w + 1 > 64 && li + 1 < ECC_N)
+		v |= k[li + 1] << (64 - sh);
+	return v & mask;
+}
+
+/*
+ * The signed digit of a window of w bits from its w + 1 bits (the lowest
+ * being the previous window's top bit): |digit| in [0, 2^(w-1)] and its
+ * sign, without a branch.
+ */
+static inline void ecc_booth(u64 bits, unsigned int w, u64 *mag, u64 *neg)
+{
+	u64 s = bits >> w, d = (bits + 1) >> 1, mask = 0 - s;
+
+	*mag = ((((u64)1 << w) - d) & mask) | (d & ~mask);
+	*neg = s;
+}
+
+/* all ones if a == b (both below 2^63) */
+static inline u64 ecc_eq_mask(u64 a, u64 b)
+{
+	return 0 - (((a ^ b) - 1) >> 63);
+}
+
+/*
+ * r = entry idx - 1 of a table of count entries of w words each (all zero
+ * for idx = 0), reading every entry; two words at a time in vector
+ * registers (GCC vector extensions: SSE2 on x86-64, NEON on arm64,
+ * scalar code elsewhere) so that the accumulator stays in registers.
+ */
+typedef u64 ecc_v2 __attribute__((vector_size(16)));
+
+static inline void ecc_select(u64 *r, const u64 *table, unsigned int w, unsigned int count, u64 idx)
+{
+	ecc_v2 acc[(3 * ECC_N + 1) / 2], v, m;
+	u64 last = 0, mask;
+	unsigned int i, j, nv = w / 2;
+
+	memset(acc, 0, sizeof(acc));
+	for (i = 0; i < count; i++) {
+		const u64 *s = table + (size_t)i * w;
+
+		mask = ecc_eq_mask(i + 1, idx);
+		m = (ecc_v2){ mask, mask };
+		ECC_UNROLL
+		for (j = 0; j < nv; j++) {
+			memcpy(&v, s + 2 * j, sizeof(v));
+			acc[j] |= v & m;
+		}
+		if (w & 1)
+			last |= s[w - 1] & mask;
+	}
+	memcpy(r, acc, nv * sizeof(ecc_v2));
+	if (w & 1)
+		r[w - 1] = last;
+}
+
+/*
+ * r = table[idx - 1] for idx in 1..count, the identity (0 : 1 : 0) for
+ * idx = 0; every entry is read.
+ */
+static inline void pt_select(struct ecc_pt *r, const struct ecc_pt *table, unsigned int count,
+			     u64 idx, const struct ecc_def *D)
+{
+	ecc_select((u64 *)r, (const u64 *)table, 3 * ECC_N, count, idx);
+	ecc_cmov(r->y, D->fp->one, ecc_eq_mask(0, idx));
+}
+
+/* The same over affine entries; all zero for idx = 0. */
+static inline void aff_select(struct ecc_aff *r, const struct ecc_aff *table, unsigned int count,
+			      u64 idx)
+{
+	ecc_select((u64 *)r, (const u64 *)table, 2 * ECC_N, count, idx);
+}
+
+/* y = -y when neg (0 or 1), constant time. */
+static inline void fp_cneg(fe y, u64 neg, const struct ecc_def *D)
+{
+	fe t;
+
+	fp_neg(t, y, D);
+	ecc_cmov(y, t, 0 - neg);
+}
+
+#define ECC_VW		5			/* variable-base window */
+#define ECC_VT		(1u << (ECC_VW - 1))	/* P..16P */
+
+/*
+ * r = k * p (projective), k < 2^bits a plain integer, p projective and not
+ * the identity; constant time in k.
+ */
+static void pt_mul(struct ecc_pt *r, const fe k, const struct ecc_pt *p, const struct ecc_def *D)
+{
+	struct ecc_pt table[ECC_VT], acc, t, s;
+	int w, i, nwin = (int)((D->bits + ECC_VW) / ECC_VW);
+	u64 mag, neg;
+
+	table[0] = *p;
+	pt_dbl(&table[1], p, D);
+	for (i = 2; i < (int)ECC_VT; i++)
+		pt_add(&table[i], &table[i - 1], p, D);
+
+	/* The top window's digit is not negative (k < 2^bits). */
+	ecc_booth(ecc_bits(k, (nwin - 1) * ECC_VW - 1, ECC_VW), ECC_VW, &mag, &neg);
+	pt_select(&t, table, ECC_VT, mag, D);
+	proj_to_jac(&acc, &t, D);
+	for (w = nwin - 2; w >= 0; w--) {
+		for (i = 0; i < ECC_VW; i++)
+			jac_dbl(&acc, &acc, D);
+		ecc_booth(ecc_bits(k, w * ECC_VW - 1, ECC_VW), ECC_VW, &mag, &neg);
+		pt_select(&t, table, ECC_VT, mag, D);
+		fp_cneg(t.y, neg, D);
+		jac_to_proj(&s, &acc, D);
+		pt_add(&s, &s, &t, D);
+		if (w)
+			proj_to_jac(&acc, &s, D);
+	}
+	*r = s;
+	memzero_explicit(table, sizeof(table));
+	memzero_explicit(&acc, sizeof(acc));
+	memzero_explicit(&t, sizeof(t));
+	memzero_explicit(&s, sizeof(s));
+}
+
+/*
+ * Fixed-base multiplication: a table of d * 2^(ECC_GW i) * G for every
+ * signed window i and d = 1..2^(ECC_GW - 1), affine, built once at first
+ * use (ECC_DEFINE_CURVE provides ecc_gtab_build for the file's curve).
+ * The table costs as much as a few dozen multiplications, so the first
  * ECC_GTAB_AFTER base multiplications (the registry's self-tests among
  * them) use the variable-base ladder on G instead, and a process that
  * signs or makes keys only once never pays for it.
  */
+#ifndef ECC_GW
+#define ECC_GW		5
+#endif
+#define ECC_GT		(1u << (ECC_GW - 1))
 #define ECC_GTAB_AFTER	4
-static struct ecc_pt *ecc_gtab;
+static struct ecc_aff *ecc_gtab;
 static unsigned int ecc_gtab_uses;
 static pthread_once_t ecc_gtab_once = PTHREAD_ONCE_INIT;
 static void ecc_gtab_build(void);
 
-static void ecc_gtab_fill(const struct ecc_def *D)
+static inline int ecc_gnwin(const struct ecc_def *D)
 {
-	int w, j, nwin = (int)((D->bits + ECC_WBITS - 1) / ECC_WBITS);
-	struct ecc_pt *t, base;
-
-	t = malloc((size_t)nwin * ECC_TSIZE * sizeof(*t));
-	if (!t)
-		return;		/* k * G falls back to the variable-base ladder */
-	pt_base(&base, D);
-	for (w = 0; w < nwin; w++) {
-		struct ecc_pt *row = t + (size_t)w * ECC_TSIZE;
-
-		pt_identity(&row[0], D);
-		row[1] = base;
-		for (j = 2; j < (int)ECC_TSIZE; j++)
-			pt_add(&row[j], &row[j - 1], &base, D);
-		pt_add(&base, &row[ECC_TSIZE - 1], &base, D);
-	}
-	ecc_gtab = t;
+	return (int)((D->bits + ECC_GW) / ECC_GW);
 }
 
-/* r = k * G, constant time in k. */
+static void ecc_gtab_fill(const struct ecc_def *D)
+{
+	int nwin = ecc_gnwin(D), cnt = nwin * (int)ECC_GT, i, j;
+	struct ecc_pt *pr, base;
+	struct ecc_aff *tab;
+	fe *prod, inv, t;
+
+	pr = malloc((size_t)cnt * sizeof(*pr));
+	prod = malloc((size_t)cnt * sizeof(*prod));
+	tab = malloc((size_t)cnt * sizeof(*tab));
+	if (!pr || !prod || !tab) {
+		free(tab);	/* k * G falls back to the variable-base ladder */
+		goto out;
+	}
+	pt_base(&base, D);
+	for (i = 0; i < nwin; i++) {
+		struct ecc_pt *row = pr + (size_t)i * ECC_GT;
+
+		row[0] = base;
+		for (j = 1; j < (int)ECC_GT; j++)
+			pt_add(&row[j], &row[j - 1], &base, D);
+		pt_dbl(&base, &row[ECC_GT - 1], D);	/* 2^ECC_GW * base */
+	}
+	/* One inversion for all: no entry is the identity (n is prime). */
+	memcpy(prod[0], pr[0].z, sizeof(fe));
+	for (i = 1; i < cnt; i++)
+		fp_mul(prod[i], prod[i - 1], pr[i].z, D);
+	fp_inv(inv, prod[cnt - 1], D);
+	for (i = cnt - 1; i > 0; i--) {
+		fp_mul(t, inv, prod[i - 1], D);		/* 1 / Z_i */
+		fp_mul(inv, inv, pr[i].z, D);
+		fp_mul(tab[i].x, pr[i].x, t, D);
+		fp_mul(tab[i].y, pr[i].y, t, D);
+	}
+	fp_mul(tab[0].x, pr[0].x, inv, D);
+	fp_mul(tab[0].y, pr[0].y, inv, D);
+	ecc_gtab = tab;
+out:
+	free(pr);
+	free(prod);
+}
+
+/* The table, or NULL for the first few uses (and when it could not be built). */
+static const struct ecc_aff *ecc_gtab_get(void)
+{
+	if (__atomic_load_n(&ecc_gtab_uses, __ATOMIC_RELAXED) < ECC_GTAB_AFTER &&
+	    __atomic_fetch_add(&ecc_gtab_uses, 1, __ATOMIC_RELAXED) < ECC_GTAB_AFTER)
+		return NULL;
+	pthread_once(&ecc_gtab_once, ecc_gtab_build);
+	return ecc_gtab;
+}
+
+/* r = k * G (projective), k < 2^bits, constant time in k. */
 static void pt_mul_base(struct ecc_pt *r, const fe k, const struct ecc_def *D)
 {
-	int w, nwin = (int)((D->bits + ECC_WBITS - 1) / ECC_WBITS);
-	struct ecc_pt acc, t;
+	const struct ecc_aff *gtab = ecc_gtab_get();
+	int w, nwin = ecc_gnwin(D);
+	struct ecc_pt acc, s;
+	struct ecc_aff t;
+	u64 mag, neg, nz;
 
-	if (__atomic_load_n(&ecc_gtab_uses, __ATOMIC_RELAXED) < ECC_GTAB_AFTER &&
-	    __atomic_fetch_add(&ecc_gtab_uses, 1, __ATOMIC_RELAXED) < ECC_GTAB_AFTER) {
-		pt_base(&t, D);
-		pt_mul(r, k, &t, D);
+	if (!gtab) {
+		pt_base(&s, D);
+		pt_mul(r, k, &s, D);
 		return;
 	}
-	pthread_once(&ecc_gtab_once, ecc_gtab_build);
-	if (!ecc_gtab) {
-		pt_base(&t, D);
-		pt_mul(r, k, &t, D);
-		return;
-	}
-	pt_identity(&acc, D);
-	for (w = 0; w < nwin; w++) {
-		u64 digit = (k[w / 16] >> ((w % 16) * 4)) & 0xf;
-
-		pt_select(&t, ecc_gtab + (size_t)w * ECC_TSIZE, ECC_TSIZE, digit);
-		pt_add(&acc, &acc, &t, D);
+	/* window 0 straight into the accumulator: (x, y, 1) or (0, 1, 0) */
+	ecc_booth(ecc_bits(k, -1, ECC_GW), ECC_GW, &mag, &neg);
+	aff_select(&t, gtab, ECC_GT, mag);
+	fp_cneg(t.y, neg, D);
+	nz = ~ecc_eq_mask(0, mag);
+	memcpy(acc.x, t.x, sizeof(fe));
+	memcpy(acc.y, D->fp->one, sizeof(fe));
+	ecc_cmov(acc.y, t.y, nz);
+	memset(acc.z, 0, sizeof(fe));
+	ecc_cmov(acc.z, D->fp->one, nz);
+	for (w = 1; w < nwin; w++) {
+		ecc_booth(ecc_bits(k, w * ECC_GW - 1, ECC_GW), ECC_GW, &mag, &neg);
+		aff_select(&t, gtab + (size_t)w * ECC_GT, ECC_GT, mag);
+		fp_cneg(t.y, neg, D);
+		pt_add_affine(&s, &acc, &t, D);
+		nz = ~ecc_eq_mask(0, mag);
+		ecc_cmov(acc.x, s.x, nz);
+		ecc_cmov(acc.y, s.y, nz);
+		ecc_cmov(acc.z, s.z, nz);
 	}
 	*r = acc;
 	memzero_explicit(&acc, sizeof(acc));
+	memzero_explicit(&s, sizeof(s));
 	memzero_explicit(&t, sizeof(t));
 }
 
-/* Affine plain coordinates; returns 1 for the identity (x, y zero then). */
+/* ---- public scalars (verification): variable time ------------------------ */
+
+/* r = p + q, Jacobian, every case (add-2007-bl with its exceptions). */
+static void jac_add_vt(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_pt *q,
+		       const struct ecc_def *D)
+{
+	fe z1z1, z2z2, u1, u2, s1, s2, h, rr, hh, hhh, v, t;
+
+	if (ecc_is_zero(p->z)) {
+		*r = *q;
+		return;
+	}
+	if (ecc_is_zero(q->z)) {
+		*r = *p;
+		return;
+	}
+	fp_sqr(z1z1, p->z, D);
+	fp_sqr(z2z2, q->z, D);
+	fp_mul(u1, p->x, z2z2, D);
+	fp_mul(u2, q->x, z1z1, D);
+	fp_mul(s1, p->y, q->z, D);
+	fp_mul(s1, s1, z2z2, D);
+	fp_mul(s2, q->y, p->z, D);
+	fp_mul(s2, s2, z1z1, D);
+	fp_sub(h, u2, u1, D);
+	fp_sub(rr, s2, s1, D);
+	if (ecc_is_zero(h)) {
+		if (ecc_is_zero(rr)) {
+			jac_dbl(r, p, D);
+		} else {
+			memset(r, 0, sizeof(*r));
+			memcpy(r->y, D->fp->one, sizeof(fe));
+		}
+		return;
+	}
+	fp_sqr(hh, h, D);
+	fp_mul(hhh, h, hh, D);
+	fp_mul(v, u1, hh, D);
+	fp_mul(t, p->z, q->z, D);
+	fp_mul(r->z, t, h, D);
+	fp_sqr(t, rr, D);
+	fp_sub(t, t, hhh, D);
+	fp_sub(t, t, v, D);
+	fp_sub(t, t, v, D);			/* X3 = r^2 - H^3 - 2V */
+	fp_sub(v, v, t, D);
+	fp_mul(v, rr, v, D);
+	fp_mul(s1, s1, hhh, D);
+	fp_sub(r->y, v, s1, D);			/* Y3 = r (V - X3) - S1 H^3 */
+	memcpy(r->x, t, sizeof(fe));
+}
+
+/* r = p + q for an affine q (madd-2007-bl with its exceptions); r may alias p. */
+static void jac_add_affine_vt(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_aff *q,
+			      const struct ecc_def *D)
+{
+	fe z1z1, u2, s2, h, rr, hh, hhh, v, t;
+
+	if (ecc_is_zero(p->z)) {
+		memcpy(r->x, q->x, sizeof(fe));
+		memcpy(r->y, q->y, sizeof(fe));
+		memcpy(r->z, D->fp->one, sizeof(fe));
+		return;
+	}
+	fp_sqr(z1z1, p->z, D);
+	fp_mul(u2, q->x, z1z1, D);
+	fp_mul(s2, q->y, p->z, D);
+	fp_mul(s2, s2, z1z1, D);
+	fp_sub(h, u2, p->x, D);
+	fp_sub(rr, s2, p->y, D);
+	if (ecc_is_zero(h)) {
+		if (ecc_is_zero(rr)) {
+			jac_dbl(r, p, D);
+		} else {
+			memset(r, 0, sizeof(*r));
+			memcpy(r->y, D->fp->one, sizeof(fe));
+		}
+		return;
+	}
+	fp_sqr(hh, h, D);
+	fp_mul(hhh, h, hh, D);
+	fp_mul(v, p->x, hh, D);
+	fp_mul(r->z, p->z, h, D);
+	fp_mul(s2, p->y, hhh, D);		/* Y1 H^3 (p no longer needed) */
+	fp_sqr(t, rr, D);
+	fp_sub(t, t, hhh, D);
+	fp_sub(t, t, v, D);
+	fp_sub(t, t, v, D);
+	fp_sub(v, v, t, D);
+	fp_mul(v, rr, v, D);
+	fp_sub(r->y, v, s2, D);
+	memcpy(r->x, t, sizeof(fe));
+}
+
+#define ECC_NAFW	5	/* digits odd, |d| < 16: P, 3P, ..., 15P */
+
+/* Width-5 NAF of k < 2^bits; returns the number of digits (at most bits + 1). */
+static int ecc_wnaf(signed char *naf, const fe k, unsigned int bits)
+{
+	u64 v[ECC_N + 1];
+	int i, len = 0;
+
+	memcpy(v, k, sizeof(fe));
+	v[ECC_N] = 0;
+	while (len < (int)bits + 1) {
+		int d = 0;
+
+		if (v[0] & 1) {
+			u64 c, m;
+
+			d = (int)(v[0] & ((1u << ECC_NAFW) - 1));
+			if (d >= 1 << (ECC_NAFW - 1))
+				d -= 1 << ECC_NAFW;
+			/* v -= d: the low ECC_NAFW bits become zero */
+			if (d > 0) {
+				v[0] -= (u64)d;
+			} else {
+				m = (u64)-d;
+				for (i = 0; i <= ECC_N && m; i++) {
+					c = v[i] + m;
+					m = c < m;
+					v[i] = c;
+				}
+			}
+		}
+		naf[len++] = (signed char)d;
+		for (i = 0; i < ECC_N; i++)
+			v[i] = (v[i] >> 1) | (v[i + 1] << 63);
+		v[ECC_N] >>= 1;
+	}
+	while (len > 0 && !naf[len - 1])
+		len--;
+	return len;
+}
+
+/* r = k * p (Jacobian), p Jacobian with Z = 1, k public. */
+static void jac_mul_vt(struct ecc_pt *r, const fe k, const struct ecc_pt *p,
+		       const struct ecc_def *D)
+{
+	struct ecc_pt tab[1 << (ECC_NAFW - 2)], p2, t;
+	signed char naf[64 * ECC_N + 2];
+	int i, len = ecc_wnaf(naf, k, 64 * ECC_N);
+
+	tab[0] = *p;
+	jac_dbl(&p2, p, D);
+	for (i = 1; i < 1 << (ECC_NAFW - 2); i++)
+		jac_add_vt(&tab[i], &tab[i - 1], &p2, D);
+	memset(r, 0, sizeof(*r));
+	memcpy(r->y, D->fp->one, sizeof(fe));
+	for (i = len - 1; i >= 0; i--) {
+		if (!ecc_is_zero(r->z))
+			jac_dbl(r, r, D);
+		if (naf[i] > 0) {
+			jac_add_vt(r, r, &tab[naf[i] >> 1], D);
+		} else if (naf[i] < 0) {
+			t = tab[(-naf[i]) >> 1];
+			fp_neg(t.y, t.y, D);
+			jac_add_vt(r, r, &t, D);
+		}
+	}
+}
+
+/* r = k * G (Jacobian) from the table, k public. */
+static void jac_mul_base_vt(struct ecc_pt *r, const fe k, const struct ecc_aff *gtab,
+			    const struct ecc_def *D)
+{
+	int w, nwin = ecc_gnwin(D);
+	struct ecc_aff t;
+	u64 mag, neg;
+
+	memset(r, 0, sizeof(*r));
+	memcpy(r->y, D->fp->one, sizeof(fe));
+	for (w = 0; w < nwin; w++) {
+		ecc_booth(ecc_bits(k, w * ECC_GW - 1, ECC_GW), ECC_GW, &mag, &neg);
+		if (!mag)
+			continue;
+		t = gtab[(size_t)w * ECC_GT + mag - 1];
+		if (neg)
+			fp_neg(t.y, t.y, D);
+		jac_add_affine_vt(r, r, &t, D);
+	}
+}
+
+/* ---- conversions and checks ---------------------------------------------- */
+
+/* Affine plain coordinates of a projective point; 1 for the identity (x, y zero then). */
 static u64 pt_affine(fe x, fe y, const struct ecc_pt *p, const struct ecc_def *D)
 {
-	const struct ecc_mod *F = D->fp;
 	fe zi;
 
-	mont_inv(zi, p->z, F);
-	mont_mul(x, p->x, zi, F);
-	mont_mul(y, p->y, zi, F);
-	mont_from(x, x, F);
-	mont_from(y, y, F);
+	fp_inv(zi, p->z, D);
+	fp_mul(x, p->x, zi, D);
+	fp_mul(y, p->y, zi, D);
+	fp_from(x, x, D);
+	fp_from(y, y, D);
+	memzero_explicit(zi, sizeof(zi));
 	return ecc_is_zero(p->z);
 }
 
 /* y^2 == x^3 - 3x + b for Montgomery-form x, y: 1 yes. */
 static u64 ecc_on_curve(const fe x, const fe y, const struct ecc_def *D)
 {
-	const struct ecc_mod *F = D->fp;
 	fe l, r, t;
-	u64 acc = 0;
-	int i;
 
-	mont_sqr(l, y, F);
-	mont_sqr(r, x, F);
-	mont_mul(r, r, x, F);
-	mod_add(t, x, x, F);
-	mod_add(t, t, x, F);
-	mod_sub(r, r, t, F);
-	mod_add(r, r, D->b, F);
-	ECC_UNROLL
-	for (i = 0; i < ECC_N; i++)
-		acc |= l[i] ^ r[i];
-	return ecc_is_zero((u64[ECC_N]){ acc });
+	fp_sqr(l, y, D);
+	fp_sqr(r, x, D);
+	fp_mul(r, r, x, D);
+	fp_add(t, x, x, D);
+	fp_add(t, t, x, D);
+	fp_sub(r, r, t, D);
+	fp_add(r, r, D->b, D);
+	return ecc_eq(l, r);
 }
 
 /* Parse and check a public X||Y point into Montgomery projective form. */
@@ -645,8 +1170,8 @@ static int ecc_load_point(struct ecc_pt *p, const u8 *xy, const struct ecc_def *
 	ecc_from_bytes(y, xy + D->nbytes, D->nbytes);
 	if (!ecc_lt(x, F->m) || !ecc_lt(y, F->m))
 		return -EINVAL;
-	mont_to(p->x, x, F);
-	mont_to(p->y, y, F);
+	fp_to(p->x, x, D);
+	fp_to(p->y, y, D);
 	memcpy(p->z, F->one, sizeof(fe));
 	if (!ecc_on_curve(p->x, p->y, D))
 		return -EINVAL;
@@ -700,28 +1225,31 @@ static int ecc_impl_point_check(const u8 *xy, const struct ecc_def *D)
 static int ecc_impl_decompress(u8 *xy, const u8 *xb, unsigned int odd, const struct ecc_def *D)
 {
 	const struct ecc_mod *F = D->fp;
-	fe x, xm, rhs, t, y, ym;
-	u64 acc = 0;
+	fe x, xm, rhs, t, y, ym, base;
 	int i;
 
 	ecc_from_bytes(x, xb, D->nbytes);
 	if (!ecc_lt(x, F->m))
 		return -EINVAL;
-	mont_to(xm, x, F);
-	mont_sqr(rhs, xm, F);
-	mont_mul(rhs, rhs, xm, F);
-	mod_add(t, xm, xm, F);
-	mod_add(t, t, xm, F);
-	mod_sub(rhs, rhs, t, F);
-	mod_add(rhs, rhs, D->b, F);
-	mont_pow(ym, rhs, D->sqrt_exp, F);
-	mont_sqr(t, ym, F);
-	ECC_UNROLL
-	for (i = 0; i < ECC_N; i++)
-		acc |= t[i] ^ rhs[i];
-	if (acc)
+	fp_to(xm, x, D);
+	fp_sqr(rhs, xm, D);
+	fp_mul(rhs, rhs, xm, D);
+	fp_add(t, xm, xm, D);
+	fp_add(t, t, xm, D);
+	fp_sub(rhs, rhs, t, D);
+	fp_add(rhs, rhs, D->b, D);
+	/* ym = rhs^((p + 1) / 4), square and multiply (public exponent) */
+	memcpy(base, rhs, sizeof(fe));
+	memcpy(ym, F->one, sizeof(fe));
+	for (i = 64 * ECC_N - 1; i >= 0; i--) {
+		fp_sqr(ym, ym, D);
+		if ((D->sqrt_exp[i / 64] >> (i % 64)) & 1)
+			fp_mul(ym, ym, base, D);
+	}
+	fp_sqr(t, ym, D);
+	if (!ecc_eq(t, rhs))
 		return -EINVAL;
-	mont_from(y, ym, F);
+	fp_from(y, ym, D);
 	if ((y[0] & 1) != (odd & 1)) {
 		if (ecc_is_zero(y))
 			return -EINVAL;
@@ -736,7 +1264,7 @@ static int ecc_impl_decompress(u8 *xy, const u8 *xb, unsigned int odd, const str
 static int ecc_impl_ecdh(u8 *out, const u8 *d, const u8 *xy, const struct ecc_def *D)
 {
 	struct ecc_pt p, r;
-	fe k, x, y;
+	fe k, x, zi;
 	int err;
 
 	err = ecc_load_point(&p, xy, D);
@@ -744,13 +1272,17 @@ static int ecc_impl_ecdh(u8 *out, const u8 *d, const u8 *xy, const struct ecc_de
 		return err;
 	ecc_from_bytes(k, d, D->nbytes);
 	pt_mul(&r, k, &p, D);
-	err = pt_affine(x, y, &r, D) ? -EINVAL : 0;
+	/* x = X / Z; Z = 0 (the identity) gives 0 here and the error below */
+	fp_inv(zi, r.z, D);
+	fp_mul(x, r.x, zi, D);
+	fp_from(x, x, D);
+	err = ecc_is_zero(r.z) ? -EINVAL : 0;
 	if (!err)
 		ecc_to_bytes(out, x, D->nbytes);
 	memzero_explicit(k, sizeof(k));
 	memzero_explicit(&r, sizeof(r));
 	memzero_explicit(x, sizeof(x));
-	memzero_explicit(y, sizeof(y));
+	memzero_explicit(zi, sizeof(zi));
 	return err;
 }
 
@@ -759,25 +1291,27 @@ static int ecc_impl_sign(u8 *rb, u8 *sb, const u8 *d, const u8 *kb, const u8 *eb
 {
 	const struct ecc_mod *N = D->fn;
 	struct ecc_pt R;
-	fe k, x, y, r, e, dm, km, rm, em, s;
+	fe k, x, zi, r, e, dm, km, rm, em, s;
 	u64 zero;
 
 	ecc_from_bytes(k, kb, D->nbytes);
 	pt_mul_base(&R, k, D);
-	pt_affine(x, y, &R, D);
+	fp_inv(zi, R.z, D);
+	fp_mul(x, R.x, zi, D);
+	fp_from(x, x, D);
 	ecc_reduce_once(r, x, N->m);			/* x < p < 2n */
 	ecc_from_bytes(e, eb, D->nbytes);
 	ecc_reduce_once(e, e, N->m);			/* e < 2^bits < 2n */
 	ecc_from_bytes(dm, d, D->nbytes);
-	mont_to(dm, dm, N);
-	mont_to(km, k, N);
-	mont_to(rm, r, N);
-	mont_to(em, e, N);
-	mont_inv(km, km, N);				/* k^-1, exponent public */
-	mont_mul(s, rm, dm, N);
+	fn_to(dm, dm, D);
+	fn_to(km, k, D);
+	fn_to(rm, r, D);
+	fn_to(em, e, D);
+	fn_inv(km, km, D);				/* k^-1 */
+	fn_mul(s, rm, dm, D);
 	mod_add(s, s, em, N);
-	mont_mul(s, s, km, N);
-	mont_from(s, s, N);
+	fn_mul(s, s, km, D);
+	fn_from(s, s, D);
 	zero = ecc_is_zero(r) | ecc_is_zero(s);
 	ecc_to_bytes(rb, r, D->nbytes);
 	ecc_to_bytes(sb, s, D->nbytes);
@@ -786,7 +1320,7 @@ static int ecc_impl_sign(u8 *rb, u8 *sb, const u8 *d, const u8 *kb, const u8 *eb
 	memzero_explicit(dm, sizeof(dm));
 	memzero_explicit(&R, sizeof(R));
 	memzero_explicit(x, sizeof(x));
-	memzero_explicit(y, sizeof(y));
+	memzero_explicit(zi, sizeof(zi));
 	return zero ? -EAGAIN : 0;
 }
 
@@ -794,8 +1328,11 @@ static int ecc_impl_verify(const u8 *xy, const u8 *eb, const u8 *rb, const u8 *s
 			   const struct ecc_def *D)
 {
 	const struct ecc_mod *N = D->fn;
+	const struct ecc_aff *gtab;
 	struct ecc_pt q, a, b;
-	fe r, s, e, w, u1, u2, x, y;
+	fe r, s, e, w, u1, u2, z2, t;
+	u64 c = 0;
+	int i;
 
 	ecc_from_bytes(r, rb, D->nbytes);
 	ecc_from_bytes(s, sb, D->nbytes);
@@ -805,25 +1342,47 @@ static int ecc_impl_verify(const u8 *xy, const u8 *eb, const u8 *rb, const u8 *s
 		return -EBADMSG;
 	ecc_from_bytes(e, eb, D->nbytes);
 	ecc_reduce_once(e, e, N->m);
-	mont_to(w, s, N);
-	mont_inv(w, w, N);
-	mont_to(u1, e, N);
-	mont_mul(u1, u1, w, N);
-	mont_from(u1, u1, N);
-	mont_to(u2, r, N);
-	mont_mul(u2, u2, w, N);
-	mont_from(u2, u2, N);
-	pt_mul_base(&a, u1, D);
-	pt_mul(&b, u2, &q, D);
-	pt_add(&a, &a, &b, D);
-	if (pt_affine(x, y, &a, D))
+	fn_to(w, s, D);
+	fn_inv(w, w, D);
+	fn_to(u1, e, D);
+	fn_mul(u1, u1, w, D);
+	fn_from(u1, u1, D);
+	fn_to(u2, r, D);
+	fn_mul(u2, u2, w, D);
+	fn_from(u2, u2, D);
+
+	gtab = ecc_gtab_get();
+	if (gtab) {
+		jac_mul_base_vt(&a, u1, gtab, D);
+	} else {
+		pt_base(&b, D);
+		jac_mul_vt(&a, u1, &b, D);
+	}
+	jac_mul_vt(&b, u2, &q, D);
+	jac_add_vt(&a, &a, &b, D);
+	if (ecc_is_zero(a.z))
 		return -EBADMSG;
-	ecc_reduce_once(x, x, N->m);
-	return memcmp(x, r, sizeof(fe)) ? -EBADMSG : 0;
+	/* x(R) mod n == r: X == r Z^2, or X == (r + n) Z^2 when r + n < p */
+	fp_sqr(z2, a.z, D);
+	fp_to(t, r, D);
+	fp_mul(t, t, z2, D);
+	if (ecc_eq(t, a.x))
+		return 0;
+	for (i = 0; i < ECC_N; i++) {
+		ecc_u128 sum = (ecc_u128)r[i] + N->m[i] + c;
+
+		t[i] = (u64)sum;
+		c = (u64)(sum >> 64);
+	}
+	if (c || !ecc_lt(t, D->fp->m))
+		return -EBADMSG;
+	fp_to(t, t, D);
+	fp_mul(t, t, z2, D);
+	return ecc_eq(t, a.x) ? 0 : -EBADMSG;
 }
 
 /* The struct ecc_curve of one curve definition. */
-#define ECC_DEFINE_CURVE(sym, def, crv, roid, nb, nbits)					\
+#define ECC_DEFINE_CURVE(sym, def, crv, roid, nb, nbits)				\
 static void ecc_gtab_build(void)						\
 { ecc_gtab_fill(&def); }							\
 static int sym##_scalar_ok(const u8 *d)						\

@@ -52,6 +52,9 @@ struct ecc_curve {
 extern const struct ecc_curve ecc_p256_generic;
 extern const struct ecc_curve ecc_p384_generic;
 extern const struct ecc_curve ecc_p521_generic;
+#ifdef __x86_64__
+extern const struct ecc_curve ecc_p256_adx;	/* arch/x86/ecc-p256-adx.c */
+#endif
 
 /* A kpp driver "ecdh-nist-pXXX-*" over a curve implementation (algs/ecdh.c). */
 struct ecdh_driver {
@@ -68,6 +71,15 @@ struct ecdsa_driver {
 	const struct ecc_curve *curve;
 	struct sig_alg alg;
 };
+
+/*
+ * Register a driver over another implementation of a curve (arch/): @drv
+ * carries .curve and, in .alg.base, the names, priority and module; the
+ * protocol entries and the context size are filled in by the generic
+ * glue (algs/ecdh.c, algs/ecdsa.c), which then registers it.
+ */
+int ecdh_register_curve_driver(struct ecdh_driver *drv);
+int ecdsa_register_curve_driver(struct ecdsa_driver *drv);
 
 /* ---- key encodings (algs/ecc_key.c) -------------------------------------- */
 

@@ -1,47 +1,92 @@
 // SPDX-License-Identifier: MIT
 /*
- * P-256 (secp256r1, FIPS 186-5 / SEC 2: p = 2^256 - 2^224 + 2^192 + 2^96 - 1),
- * portable C over the generic arithmetic of algs/ecc-impl.h with 4
- * 64-bit limbs: the curve operations that the "ecdh-nist-p256" kpp and
- * the "ecdsa-nist-p256" sig drivers (algs/ecdh.c, algs/ecdsa.c) are
- * built on.
+ * P-256 (secp256r1), portable C: the curve operations that the
+ * "ecdh-nist-p256-generic" kpp and the "ecdsa-nist-p256-generic" sig
+ * drivers (algs/ecdh.c, algs/ecdsa.c) are built on.  The point and scalar
+ * arithmetic is algs/ecc-impl.h's with 4 64-bit limbs, the constants and
+ * the field inversion algs/ecc-p256.h's; the field multiplication is
+ * specialised here to p = 2^256 - 2^224 + 2^192 + 2^96 - 1.
  *
- * The constants are the curve's domain parameters (FIPS 186-5 / SP 800-186
- * section 3.2) written as little-endian 64-bit limbs; the Montgomery
- * ones are derived from them with R = 2^256: rr = R^2 mod m,
- * one = R mod m, m0inv = -m^-1 mod 2^64, and b, Gx, Gy times R mod p.
+ * Montgomery multiplication with R = 2^256: since p = -1 mod 2^64, the
+ * reduction multiplier of each word is the word itself (q = t0), and
+ * q p = q 2^96 + q (2^64 - 2^32 + 1) 2^192 - q: adding it clears the low
+ * word with one 64 x 64-bit product and two shifts.  Operand scanning,
+ * one reduction step after each row; the result (below 2p) is reduced by
+ * a masked subtraction.  Constant time: no branch, no data-dependent
+ * index.
  */
-#define ECC_N 4
+#define ECC_N	4
+#define ECC_GW	6	/* fixed-base table: 43 windows of 32 affine points (88 KiB) */
+#include <rind/types.h>
+
+typedef unsigned __int128 p256_u128;
+
+static void p256_mul(u64 *r, const u64 *a, const u64 *b)
+{
+	const u64 a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+	u64 t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5, q, c, u0, u1, u2, u3, bw, mask;
+	p256_u128 s;
+	int i;
+
+	_Pragma("GCC unroll 4")
+	for (i = 0; i < 4; i++) {
+		const u64 bi = b[i];
+
+		s = (p256_u128)a0 * bi + t0;
+		t0 = (u64)s;
+		c = (u64)(s >> 64);
+		s = (p256_u128)a1 * bi + t1 + c;
+		t1 = (u64)s;
+		c = (u64)(s >> 64);
+		s = (p256_u128)a2 * bi + t2 + c;
+		t2 = (u64)s;
+		c = (u64)(s >> 64);
+		s = (p256_u128)a3 * bi + t3 + c;
+		t3 = (u64)s;
+		c = (u64)(s >> 64);
+		s = (p256_u128)t4 + c;
+		t4 = (u64)s;
+		t5 = (u64)(s >> 64);
+		/* + q p with q = t0, then one word down */
+		q = t0;
+		s = (p256_u128)t1 + (q << 32);
+		t0 = (u64)s;
+		c = (u64)(s >> 64);
+		s = (p256_u128)t2 + (q >> 32) + c;
+		t1 = (u64)s;
+		c = (u64)(s >> 64);
+		s = (p256_u128)q * 0xffffffff00000001ull + t3 + c;
+		t2 = (u64)s;
+		c = (u64)(s >> 64);
+		s = (p256_u128)t4 + c;
+		t3 = (u64)s;
+		t4 = t5 + (u64)(s >> 64);
+	}
+	/* t < 2p: subtract p unless that borrows */
+	s = (p256_u128)t0 - 0xffffffffffffffffull;
+	u0 = (u64)s;
+	bw = (u64)(s >> 64) & 1;
+	s = (p256_u128)t1 - 0x00000000ffffffffull - bw;
+	u1 = (u64)s;
+	bw = (u64)(s >> 64) & 1;
+	s = (p256_u128)t2 - bw;
+	u2 = (u64)s;
+	bw = (u64)(s >> 64) & 1;
+	s = (p256_u128)t3 - 0xffffffff00000001ull - bw;
+	u3 = (u64)s;
+	bw = (u64)(s >> 64) & 1;
+	mask = 0 - (bw & (t4 ^ 1));
+	r[0] = (t0 & mask) | (u0 & ~mask);
+	r[1] = (t1 & mask) | (u1 & ~mask);
+	r[2] = (t2 & mask) | (u2 & ~mask);
+	r[3] = (t3 & mask) | (u3 & ~mask);
+}
+
+static void p256_inv(u64 *r, const u64 *a);
+
+#define ECC_FP_MUL(r, a, b)	p256_mul(r, a, b)
+#define ECC_FP_INV(r, a)	p256_inv(r, a)
 #include "ecc-impl.h"
-
-static const struct ecc_mod p256_fp = {
-	.m = { 0xffffffffffffffffull, 0x00000000ffffffffull, 0x0000000000000000ull, 0xffffffff00000001ull },
-	.rr = { 0x0000000000000003ull, 0xfffffffbffffffffull, 0xfffffffffffffffeull, 0x00000004fffffffdull },
-	.one = { 0x0000000000000001ull, 0xffffffff00000000ull, 0xffffffffffffffffull, 0x00000000fffffffeull },
-	.m0inv = 0x0000000000000001ull,
-	.minus2 = { 0xfffffffffffffffdull, 0x00000000ffffffffull, 0x0000000000000000ull, 0xffffffff00000001ull },
-};
-static const struct ecc_mod p256_fn = {
-	.m = { 0xf3b9cac2fc632551ull, 0xbce6faada7179e84ull, 0xffffffffffffffffull, 0xffffffff00000000ull },
-	.rr = { 0x83244c95be79eea2ull, 0x4699799c49bd6fa6ull, 0x2845b2392b6bec59ull, 0x66e12d94f3d95620ull },
-	.one = { 0x0c46353d039cdaafull, 0x4319055258e8617bull, 0x0000000000000000ull, 0x00000000ffffffffull },
-	.m0inv = 0xccd1c8aaee00bc4full,
-	.minus2 = { 0xf3b9cac2fc63254full, 0xbce6faada7179e84ull, 0xffffffffffffffffull, 0xffffffff00000000ull },
-};
-static const u64 p256_b[4] = { 0xd89cdf6229c4bddfull, 0xacf005cd78843090ull, 0xe5a220abf7212ed6ull, 0xdc30061d04874834ull };
-static const u64 p256_gx[4] = { 0x79e730d418a9143cull, 0x75ba95fc5fedb601ull, 0x79fb732b77622510ull, 0x18905f76a53755c6ull };
-static const u64 p256_gy[4] = { 0xddf25357ce95560aull, 0x8b4ab8e4ba19e45cull, 0xd2e88688dd21f325ull, 0x8571ff1825885d85ull };
-static const u64 p256_sqrt_exp[4] = { 0x0000000000000000ull, 0x0000000040000000ull, 0x4000000000000000ull, 0x3fffffffc0000000ull };
-
-static const struct ecc_def p256_def = {
-	.fp = &p256_fp,
-	.fn = &p256_fn,
-	.b = p256_b,
-	.gx = p256_gx,
-	.gy = p256_gy,
-	.sqrt_exp = p256_sqrt_exp,
-	.nbytes = 32,
-	.bits = 256,
-};
+#include "ecc-p256.h"
 
 ECC_DEFINE_CURVE(ecc_p256_generic, p256_def, "P-256", RIND_OID_SECP256R1, 32, 256);

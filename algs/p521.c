@@ -12,8 +12,89 @@
  * one = R mod m, m0inv = -m^-1 mod 2^64, and b, Gx, Gy times R mod p.
  */
 #define ECC_N 9
-#define ECC_FP_MERSENNE521	/* field products by folding, see ecc-impl.h */
+#include <rind/types.h>
+
+static void p521_mont_mul(u64 *r, const u64 *a, const u64 *b);
+#define ECC_FP_MUL(r, a, b)	p521_mont_mul(r, a, b)
 #include "ecc-impl.h"
+
+/*
+ * P-521's field, p = 2^521 - 1 with R = 2^576: since 2^521 = 1 mod p,
+ * a * b / R = a * b * 2^466 mod p, so the Montgomery product is the plain
+ * product folded at bit 521 and then rotated left by 466 bits within 521
+ * bits (a cyclic shift multiplies by a power of two mod 2^521 - 1).
+ */
+static void p521_mont_mul(u64 *r, const u64 *a, const u64 *b)
+{
+	u64 t[18], x[9], y[9], c, borrow = 0, mask;
+	ecc_u128 s;
+	int i, j;
+
+	memset(t, 0, sizeof(t));
+	ECC_UNROLL
+	for (i = 0; i < 9; i++) {
+		const u64 bi = b[i];
+
+		c = 0;
+		ECC_UNROLL
+		for (j = 0; j < 9; j++) {
+			s = (ecc_u128)a[j] * bi + t[i + j] + c;
+			t[i + j] = (u64)s;
+			c = (u64)(s >> 64);
+		}
+		t[i + 9] = c;
+	}
+	/* x = low 521 bits + (t >> 521) */
+	c = 0;
+	ECC_UNROLL
+	for (i = 0; i < 9; i++) {
+		u64 hi = (t[i + 8] >> 9) | (t[i + 9] << 55);
+		u64 lo = i < 8 ? t[i] : t[8] & 0x1ff;
+
+		s = (ecc_u128)lo + hi + c;
+		x[i] = (u64)s;
+		c = (u64)(s >> 64);
+	}
+	/* x < 2^522: fold bit 521 once more, then subtract p if x >= p. */
+	c = x[8] >> 9;
+	x[8] &= 0x1ff;
+	ECC_UNROLL
+	for (i = 0; i < 9; i++) {
+		s = (ecc_u128)x[i] + c;
+		x[i] = (u64)s;
+		c = (u64)(s >> 64);
+	}
+	ECC_UNROLL
+	for (i = 0; i < 9; i++) {
+		s = (ecc_u128)x[i] - (i < 8 ? ~0ull : 0x1ffull) - borrow;
+		y[i] = (u64)s;
+		borrow = (u64)(s >> 64) & 1;
+	}
+	mask = 0 - borrow;
+	ECC_UNROLL
+	for (i = 0; i < 9; i++)
+		x[i] = (x[i] & mask) | (y[i] & ~mask);
+	/* rotate left by 466 = 7 * 64 + 18 within 521 bits: bits k -> (k + 466) mod 521 */
+	{
+		u64 lo[9], hi[9];
+
+		/* x << 466 (bits below 521 kept) and x >> 55 */
+		memset(lo, 0, sizeof(lo));
+		lo[7] = x[0] << 18;
+		lo[8] = ((x[0] >> 46) | (x[1] << 18)) & 0x1ff;
+		ECC_UNROLL
+		for (i = 0; i < 9; i++) {
+			u64 v = x[i] >> 55;
+
+			if (i < 8)
+				v |= x[i + 1] << 9;
+			hi[i] = v;
+		}
+		ECC_UNROLL
+		for (i = 0; i < 9; i++)
+			r[i] = lo[i] | hi[i];
+	}
+}
 
 static const struct ecc_mod p521_fp = {
 	.m = { 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0x00000000000001ffull },

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * P-256 (secp256r1, FIPS 186-5 / SEC 2: p = 2^256 - 2^224 + 2^192 + 2^96 - 1)
+ * for every implementation over algs/ecc-impl.h with 4 64-bit limbs: the
+ * generic algs/p256.c and arch/x86/ecc-p256-adx.c include ecc-impl.h
+ * (with their own field operations) and then this file, which holds the
+ * domain parameters and the field inversion by an addition chain.  The
+ * includer defines ECC_FP_INV(r, a) as p256_inv(r, a).
+ *
+ * The constants are the curve's domain parameters (FIPS 186-5 / SP 800-186
+ * section 3.2) written as little-endian 64-bit limbs; the Montgomery
+ * ones are derived from them with R = 2^256: rr = R^2 mod m,
+ * one = R mod m, m0inv = -m^-1 mod 2^64, and b, Gx, Gy times R mod p.
+ */
+#ifndef _RIND_ALGS_ECC_P256_H
+#define _RIND_ALGS_ECC_P256_H
+
+#if ECC_N != 4
+#error "P-256 is 4 limbs"
+#endif
+
+static const struct ecc_mod p256_fp = {
+	.m = { 0xffffffffffffffffull, 0x00000000ffffffffull, 0x0000000000000000ull, 0xffffffff00000001ull },
+	.rr = { 0x0000000000000003ull, 0xfffffffbffffffffull, 0xfffffffffffffffeull, 0x00000004fffffffdull },
+	.one = { 0x0000000000000001ull, 0xffffffff00000000ull, 0xffffffffffffffffull, 0x00000000fffffffeull },
+	.m0inv = 0x0000000000000001ull,
+	.minus2 = { 0xfffffffffffffffdull, 0x00000000ffffffffull, 0x0000000000000000ull, 0xffffffff00000001ull },
+};
+static const struct ecc_mod p256_fn = {
+	.m = { 0xf3b9cac2fc632551ull, 0xbce6faada7179e84ull, 0xffffffffffffffffull, 0xffffffff00000000ull },
+	.rr = { 0x83244c95be79eea2ull, 0x4699799c49bd6fa6ull, 0x2845b2392b6bec59ull, 0x66e12d94f3d95620ull },
+	.one = { 0x0c46353d039cdaafull, 0x4319055258e8617bull, 0x0000000000000000ull, 0x00000000ffffffffull },
+	.m0inv = 0xccd1c8aaee00bc4full,
+	.minus2 = { 0xf3b9cac2fc63254full, 0xbce6faada7179e84ull, 0xffffffffffffffffull, 0xffffffff00000000ull },
+};
+static const u64 p256_b[4] = { 0xd89cdf6229c4bddfull, 0xacf005cd78843090ull, 0xe5a220abf7212ed6ull, 0xdc30061d04874834ull };
+static const u64 p256_gx[4] = { 0x79e730d418a9143cull, 0x75ba95fc5fedb601ull, 0x79fb732b77622510ull, 0x18905f76a53755c6ull };
+static const u64 p256_gy[4] = { 0xddf25357ce95560aull, 0x8b4ab8e4ba19e45cull, 0xd2e88688dd21f325ull, 0x8571ff1825885d85ull };
+static const u64 p256_sqrt_exp[4] = { 0x0000000000000000ull, 0x0000000040000000ull, 0x4000000000000000ull, 0x3fffffffc0000000ull };
+
+static const struct ecc_def p256_def = {
+	.fp = &p256_fp,
+	.fn = &p256_fn,
+	.b = p256_b,
+	.gx = p256_gx,
+	.gy = p256_gy,
+	.sqrt_exp = p256_sqrt_exp,
+	.nbytes = 32,
+	.bits = 256,
+};
+
+static inline void p256_sqr_n(fe r, const fe a, int n)
+{
+	int i;
+
+	fp_sqr(r, a, &p256_def);
+	for (i = 1; i < n; i++)
+		fp_sqr(r, r, &p256_def);
+}
+
+/*
+ * r = a^(p - 2), 255 squarings and 13 multiplications.  In 32-bit words
+ * p - 2 = ffffffff 00000001 00000000 00000000 00000000 ffffffff ffffffff
+ * fffffffd; xk below is a^(2^k - 1).
+ */
+static void p256_inv(u64 *r, const u64 *a)
+{
+	const struct ecc_def *D = &p256_def;
+	fe x2, x4, x8, x16, x30, x32, t;
+
+	fp_sqr(t, a, D);
+	fp_mul(x2, t, a, D);
+	p256_sqr_n(t, x2, 2);
+	fp_mul(x4, t, x2, D);
+	p256_sqr_n(t, x4, 4);
+	fp_mul(x8, t, x4, D);
+	p256_sqr_n(t, x8, 8);
+	fp_mul(x16, t, x8, D);
+	p256_sqr_n(t, x16, 8);
+	fp_mul(t, t, x8, D);			/* x24 */
+	p256_sqr_n(t, t, 4);
+	fp_mul(t, t, x4, D);			/* x28 */
+	p256_sqr_n(t, t, 2);
+	fp_mul(x30, t, x2, D);
+	p256_sqr_n(t, x30, 2);
+	fp_mul(x32, t, x2, D);
+	p256_sqr_n(t, x32, 32);
+	fp_mul(t, t, a, D);			/* ffffffff 00000001 */
+	p256_sqr_n(t, t, 128);
+	fp_mul(t, t, x32, D);			/* ... 00000000 x3, ffffffff */
+	p256_sqr_n(t, t, 32);
+	fp_mul(t, t, x32, D);			/* ffffffff */
+	p256_sqr_n(t, t, 30);
+	fp_mul(t, t, x30, D);
+	p256_sqr_n(t, t, 2);
+	fp_mul(r, t, a, D);			/* fffffffd */
+	memzero_explicit(x2, sizeof(x2));
+	memzero_explicit(x4, sizeof(x4));
+	memzero_explicit(x8, sizeof(x8));
+	memzero_explicit(x16, sizeof(x16));
+	memzero_explicit(x30, sizeof(x30));
+	memzero_explicit(x32, sizeof(x32));
+	memzero_explicit(t, sizeof(t));
+}
+
+#endif /* _RIND_ALGS_ECC_P256_H */
