@@ -345,7 +345,8 @@ static void kick(struct worker *w, struct conn *c)
 		}
 	}
 	if (c->closing) {
-		if (!c->shut && (conn_output_len(c) == 0 || c->broken)) {
+		/* answer what was asked (a store request too), then close */
+		if (!c->shut && ((conn_output_len(c) == 0 && !c->store_jobs) || c->broken)) {
 			shutdown(c->fd, SHUT_RDWR);
 			c->shut = true;
 		}
