@@ -4,8 +4,10 @@
  * algs/sha256.c, algs/sha512.c) and the accelerated drivers (arch/): the
  * descriptor state layouts (identical across drivers of one hash, so an
  * exported state imports into any of them), the generic block functions,
- * and the buffering and padding logic (FIPS 180-4 section 5.1) written
- * once over a block function, as the kernel's sha*_base.h.
+ * the buffering and padding logic (FIPS 180-4 section 5.1) written once
+ * over a block function, as the kernel's sha*_base.h, and the shash entry
+ * points and algs of a SHA-2 driver (DEFINE_SHA256_SHASH_ALGS,
+ * DEFINE_SHA512_SHASH_ALGS), so that a driver is its block function.
  *
  * Not installed; only the library's own files include it.
  */
@@ -57,6 +59,59 @@ void rind_sha512_block_generic(u64 state[8], const u8 *data, size_t blocks);
 extern const u32 rind_sha256_k[64] __attribute__((aligned(64)));
 extern const u64 rind_sha512_k[80] __attribute__((aligned(64)));
 
+/*
+ * The buffering and padding of FIPS 180-4 section 5.1, for any of the
+ * states above (@s has ->state and ->buf) and its block function @fn.
+ * Macros, as the states and block functions differ in type; @fn is called
+ * directly.
+ *
+ * SHA_BASE_BUFFER: add @len bytes at @data to a state whose buffer holds
+ * @partial bytes, compressing each block that fills.
+ */
+#define SHA_BASE_BUFFER(s, partial, data, len, fn, bs)				\
+	do {									\
+		const u8 *__d = (data);						\
+		size_t __l = (len), __p = (partial);				\
+										\
+		if (__p + __l >= (bs)) {					\
+			if (__p) {						\
+				size_t __n = (bs) - __p;			\
+										\
+				memcpy((s)->buf + __p, __d, __n);		\
+				__d += __n;					\
+				__l -= __n;					\
+				fn((s)->state, (s)->buf, 1);			\
+			}							\
+			if (__l >= (bs)) {					\
+				fn((s)->state, __d, __l / (bs));		\
+				__d += __l / (bs) * (bs);			\
+				__l %= (bs);					\
+			}							\
+			__p = 0;						\
+		}								\
+		if (__l)							\
+			memcpy((s)->buf + __p, __d, __l);			\
+	} while (0)
+
+/*
+ * SHA_BASE_PAD: after the @partial buffered bytes, the 0x80 byte and zeros
+ * up to the length field at @lenoff of the last block (compressing one
+ * more block first when the field does not fit).  The caller then writes
+ * the bit length at s->buf + lenoff and compresses s->buf.
+ */
+#define SHA_BASE_PAD(s, partial, lenoff, fn, bs)				\
+	do {									\
+		size_t __p = (partial);						\
+										\
+		(s)->buf[__p++] = 0x80;						\
+		if (__p > (lenoff)) {						\
+			memset((s)->buf + __p, 0, (bs) - __p);			\
+			fn((s)->state, (s)->buf, 1);				\
+			__p = 0;						\
+		}								\
+		memset((s)->buf + __p, 0, (lenoff) - __p);			\
+	} while (0)
+
 /* ---- SHA-1 -------------------------------------------------------------- */
 
 static inline void sha1_base_init(struct sha1_state *s)
@@ -75,42 +130,13 @@ static inline void sha1_base_do_update(struct sha1_state *s, const u8 *data,
 	size_t partial = s->count % SHA1_BLOCK_SIZE;
 
 	s->count += len;
-	if (partial + len >= SHA1_BLOCK_SIZE) {
-		size_t blocks;
-
-		if (partial) {
-			size_t p = SHA1_BLOCK_SIZE - partial;
-
-			memcpy(s->buf + partial, data, p);
-			data += p;
-			len -= p;
-			fn(s->state, s->buf, 1);
-		}
-		blocks = len / SHA1_BLOCK_SIZE;
-		if (blocks) {
-			fn(s->state, data, blocks);
-			data += blocks * SHA1_BLOCK_SIZE;
-			len -= blocks * SHA1_BLOCK_SIZE;
-		}
-		partial = 0;
-	}
-	if (len)
-		memcpy(s->buf + partial, data, len);
+	SHA_BASE_BUFFER(s, partial, data, len, fn, SHA1_BLOCK_SIZE);
 }
 
 static inline void sha1_base_do_finalize(struct sha1_state *s, sha1_block_fn *fn)
 {
-	const size_t lenoff = SHA1_BLOCK_SIZE - 8;
-	size_t partial = s->count % SHA1_BLOCK_SIZE;
-
-	s->buf[partial++] = 0x80;
-	if (partial > lenoff) {
-		memset(s->buf + partial, 0, SHA1_BLOCK_SIZE - partial);
-		fn(s->state, s->buf, 1);
-		partial = 0;
-	}
-	memset(s->buf + partial, 0, lenoff - partial);
-	put_unaligned_be64(s->count << 3, s->buf + lenoff);
+	SHA_BASE_PAD(s, s->count % SHA1_BLOCK_SIZE, SHA1_BLOCK_SIZE - 8, fn, SHA1_BLOCK_SIZE);
+	put_unaligned_be64(s->count << 3, s->buf + SHA1_BLOCK_SIZE - 8);
 	fn(s->state, s->buf, 1);
 }
 
@@ -155,42 +181,13 @@ static inline void sha256_base_do_update(struct sha256_state *s, const u8 *data,
 	size_t partial = s->count % SHA256_BLOCK_SIZE;
 
 	s->count += len;
-	if (partial + len >= SHA256_BLOCK_SIZE) {
-		size_t blocks;
-
-		if (partial) {
-			size_t p = SHA256_BLOCK_SIZE - partial;
-
-			memcpy(s->buf + partial, data, p);
-			data += p;
-			len -= p;
-			fn(s->state, s->buf, 1);
-		}
-		blocks = len / SHA256_BLOCK_SIZE;
-		if (blocks) {
-			fn(s->state, data, blocks);
-			data += blocks * SHA256_BLOCK_SIZE;
-			len -= blocks * SHA256_BLOCK_SIZE;
-		}
-		partial = 0;
-	}
-	if (len)
-		memcpy(s->buf + partial, data, len);
+	SHA_BASE_BUFFER(s, partial, data, len, fn, SHA256_BLOCK_SIZE);
 }
 
 static inline void sha256_base_do_finalize(struct sha256_state *s, sha256_block_fn *fn)
 {
-	const size_t lenoff = SHA256_BLOCK_SIZE - 8;
-	size_t partial = s->count % SHA256_BLOCK_SIZE;
-
-	s->buf[partial++] = 0x80;
-	if (partial > lenoff) {
-		memset(s->buf + partial, 0, SHA256_BLOCK_SIZE - partial);
-		fn(s->state, s->buf, 1);
-		partial = 0;
-	}
-	memset(s->buf + partial, 0, lenoff - partial);
-	put_unaligned_be64(s->count << 3, s->buf + lenoff);
+	SHA_BASE_PAD(s, s->count % SHA256_BLOCK_SIZE, SHA256_BLOCK_SIZE - 8, fn, SHA256_BLOCK_SIZE);
+	put_unaligned_be64(s->count << 3, s->buf + SHA256_BLOCK_SIZE - 8);
 	fn(s->state, s->buf, 1);
 }
 
@@ -239,41 +236,14 @@ static inline void sha512_base_do_update(struct sha512_state *s, const u8 *data,
 	s->count[0] += len;
 	if (s->count[0] < len)
 		s->count[1]++;
-	if (partial + len >= SHA512_BLOCK_SIZE) {
-		size_t blocks;
-
-		if (partial) {
-			size_t p = SHA512_BLOCK_SIZE - partial;
-
-			memcpy(s->buf + partial, data, p);
-			data += p;
-			len -= p;
-			fn(s->state, s->buf, 1);
-		}
-		blocks = len / SHA512_BLOCK_SIZE;
-		if (blocks) {
-			fn(s->state, data, blocks);
-			data += blocks * SHA512_BLOCK_SIZE;
-			len -= blocks * SHA512_BLOCK_SIZE;
-		}
-		partial = 0;
-	}
-	if (len)
-		memcpy(s->buf + partial, data, len);
+	SHA_BASE_BUFFER(s, partial, data, len, fn, SHA512_BLOCK_SIZE);
 }
 
 static inline void sha512_base_do_finalize(struct sha512_state *s, sha512_block_fn *fn)
 {
 	const size_t lenoff = SHA512_BLOCK_SIZE - 16;
-	size_t partial = s->count[0] % SHA512_BLOCK_SIZE;
 
-	s->buf[partial++] = 0x80;
-	if (partial > lenoff) {
-		memset(s->buf + partial, 0, SHA512_BLOCK_SIZE - partial);
-		fn(s->state, s->buf, 1);
-		partial = 0;
-	}
-	memset(s->buf + partial, 0, lenoff - partial);
+	SHA_BASE_PAD(s, s->count[0] % SHA512_BLOCK_SIZE, lenoff, fn, SHA512_BLOCK_SIZE);
 	/* The message length in bits, as a 128-bit big-endian integer. */
 	put_unaligned_be64(s->count[1] << 3 | s->count[0] >> 61, s->buf + lenoff);
 	put_unaligned_be64(s->count[0] << 3, s->buf + lenoff + 8);
@@ -286,6 +256,112 @@ static inline void sha512_base_finish(struct sha512_state *s, u8 *out,
 	for (unsigned int i = 0; i < digestsize / 8; i++)
 		put_unaligned_be64(s->state[i], out + 8 * i);
 	memzero_explicit(s, sizeof(*s));
+}
+
+/* ---- shash drivers ------------------------------------------------------ */
+
+/*
+ * The shash entry points and the two-entry shash_alg array @pfx##_algs of a
+ * SHA-224/256 or SHA-384/512 driver whose block function is @fn: the same
+ * in every driver but for @fn, which each entry point calls directly
+ * through the inline helpers above.  @sfx ends the driver names
+ * ("sha224-" @sfx, "sha256-" @sfx), @module is "generic" or the arch.
+ * Known-answer tests are registered by the generic files.
+ */
+#define DEFINE_SHA256_SHASH_ALGS(pfx, fn, sfx, prio, module)			\
+	__DEFINE_SHA2_SHASH_ALGS(pfx, fn, sfx, prio, module, sha256, sha224, sha256,	\
+				 SHA224_DIGEST_SIZE, SHA256_DIGEST_SIZE, SHA256_BLOCK_SIZE)
+#define DEFINE_SHA512_SHASH_ALGS(pfx, fn, sfx, prio, module)			\
+	__DEFINE_SHA2_SHASH_ALGS(pfx, fn, sfx, prio, module, sha512, sha384, sha512,	\
+				 SHA384_DIGEST_SIZE, SHA512_DIGEST_SIZE, SHA512_BLOCK_SIZE)
+
+/* @fam: sha256 or sha512 (state and helpers); @a, @b: its two hashes. */
+#define __DEFINE_SHA2_SHASH_ALGS(pfx, fn, sfx, prio, module, fam, a, b, a_ds, b_ds, bs) \
+static int pfx##_##a##_init(struct shash_desc *desc)				\
+{										\
+	a##_base_init(shash_desc_ctx(desc));					\
+	return 0;								\
+}										\
+										\
+static int pfx##_##b##_init(struct shash_desc *desc)				\
+{										\
+	b##_base_init(shash_desc_ctx(desc));					\
+	return 0;								\
+}										\
+										\
+static int pfx##_update(struct shash_desc *desc, const u8 *data, unsigned int len) \
+{										\
+	fam##_base_do_update(shash_desc_ctx(desc), data, len, fn);		\
+	return 0;								\
+}										\
+										\
+static int pfx##_finup(struct shash_desc *desc, const u8 *data, unsigned int len, \
+		       u8 *out)							\
+{										\
+	struct fam##_state *s = shash_desc_ctx(desc);				\
+	unsigned int ds = crypto_shash_alg(desc->tfm)->digestsize;		\
+										\
+	if (len)								\
+		fam##_base_do_update(s, data, len, fn);				\
+	fam##_base_do_finalize(s, fn);						\
+	fam##_base_finish(s, out, ds);						\
+	return 0;								\
+}										\
+										\
+static int pfx##_final(struct shash_desc *desc, u8 *out)			\
+{										\
+	return pfx##_finup(desc, NULL, 0, out);					\
+}										\
+										\
+static int pfx##_##a##_digest(struct shash_desc *desc, const u8 *data,		\
+			      unsigned int len, u8 *out)			\
+{										\
+	a##_base_init(shash_desc_ctx(desc));					\
+	return pfx##_finup(desc, data, len, out);				\
+}										\
+										\
+static int pfx##_##b##_digest(struct shash_desc *desc, const u8 *data,		\
+			      unsigned int len, u8 *out)			\
+{										\
+	b##_base_init(shash_desc_ctx(desc));					\
+	return pfx##_finup(desc, data, len, out);				\
+}										\
+										\
+static int pfx##_export(struct shash_desc *desc, void *out)			\
+{										\
+	memcpy(out, shash_desc_ctx(desc), sizeof(struct fam##_state));		\
+	return 0;								\
+}										\
+										\
+static int pfx##_import(struct shash_desc *desc, const void *in)		\
+{										\
+	memcpy(shash_desc_ctx(desc), in, sizeof(struct fam##_state));		\
+	return 0;								\
+}										\
+										\
+static struct shash_alg pfx##_algs[] = {					\
+	__SHA2_SHASH_ALG(pfx, fam, a, a_ds, bs, sfx, prio, module),		\
+	__SHA2_SHASH_ALG(pfx, fam, b, b_ds, bs, sfx, prio, module),		\
+}
+
+#define __SHA2_SHASH_ALG(pfx, fam, name, ds, bs, sfx, prio, module) {		\
+	.init		= pfx##_##name##_init,					\
+	.update		= pfx##_update,						\
+	.final		= pfx##_final,						\
+	.finup		= pfx##_finup,						\
+	.digest		= pfx##_##name##_digest,				\
+	.export		= pfx##_export,						\
+	.import		= pfx##_import,						\
+	.descsize	= sizeof(struct fam##_state),				\
+	.digestsize	= ds,							\
+	.statesize	= sizeof(struct fam##_state),				\
+	.base = {								\
+		.cra_name		= #name,				\
+		.cra_driver_name	= #name "-" sfx,			\
+		.cra_priority		= prio,					\
+		.cra_blocksize		= bs,					\
+		.cra_module		= module,				\
+	},									\
 }
 
 #endif /* _RIND_ALGS_SHA2_H */
