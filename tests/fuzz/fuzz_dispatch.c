@@ -2,11 +2,13 @@
 /*
  * libFuzzer target: rindd's request handling -- daemon/dispatch.c and
  * what it calls (keys.c, keystore.c with a real state directory, acl.c,
- * batch.c, conn.c, log.c, arena.c when present) -- without io_uring,
- * sockets or D-Bus.  Those files are compiled into this target (as
- * fuzz_frame does with proto/frame.c); main.c, loop.c and dbus.c are
- * replaced by the few definitions below, secmem.c by an exact-size heap
- * allocator so that ASan sees every key slot.
+ * batch.c, conn.c, log.c, and arena.c and store.c when present) --
+ * without io_uring, sockets or D-Bus.  Those files are compiled into this
+ * target (as fuzz_frame does with proto/frame.c); main.c, loop.c and
+ * dbus.c are replaced by the few definitions below, secmem.c by an
+ * exact-size heap allocator so that ASan sees every key slot.  Create,
+ * import and delete go to the store thread, as in the daemon; the answer
+ * is awaited on the wake eventfd and delivered by store_complete().
  *
  * Input: one serialized rind.Request, or several separated by the four
  * bytes fe fe 52 51 (at most 32); each is unpacked as the daemon's loop
@@ -56,6 +58,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <sys/eventfd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +81,11 @@
 /* Request arena: without arena_thread_init() (and under ASan) it is malloc. */
 #include "../../daemon/arena.c"
 #endif
+#if __has_include("../../daemon/store.c")
+/* The store thread: create, import and delete are answered from it. */
+#include "../../daemon/store.c"
+#define HAVE_STORE 1
+#endif
 
 #define FAIL(...) do {							\
 	fprintf(stderr, "FAIL fuzz_dispatch: request %u (%s): ", cur_index, cur_op); \
@@ -91,6 +99,9 @@ static void remove_state_dir(void);
 
 static unsigned int cur_index;
 static const char *cur_op = "set-up";
+
+static struct worker worker;
+static struct conn *conn;
 
 #define PEER_UID	1000u
 #define PEER_GID	1000u
@@ -106,6 +117,13 @@ atomic_bool rindd_stopping;
 struct rindd_stats stats;
 
 static unsigned int sig_created, sig_deleted;
+
+/* loop.c: a connection with output to send */
+void worker_mark_ready(struct worker *w, struct conn *c)
+{
+	if (w != &worker || c != conn)
+		FAIL("worker_mark_ready for another connection");
+}
 
 void dbus_signal_rotated(const char *name, uint32_t version)
 {
@@ -246,8 +264,6 @@ static struct fixed_key fixed[] = {
 #define NFIXED (sizeof(fixed) / sizeof(fixed[0]))
 
 static char state_dir[256];
-static struct worker worker;
-static struct conn *conn;
 static const struct peer the_peer = { .pid = PEER_PID, .uid = PEER_UID, .gid = PEER_GID };
 
 static void fixed_secret(u8 s[RINDD_KEY_MAX], unsigned int key, unsigned int version, enum key_alg alg)
@@ -408,6 +424,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (!worker.batch || !conn)
 		FAIL("out of memory");
 	conn->peer = the_peer;
+#ifdef HAVE_STORE
+	worker.wake_fd = eventfd(0, EFD_CLOEXEC);
+	if (worker.wake_fd < 0 || pthread_mutex_init(&worker.store_lock, NULL) || store_start())
+		FAIL("cannot start the store thread");
+#endif
 	fprintf(stderr, "fuzz_dispatch: state directory %s, %zu keys\n", state_dir, n);
 	return 0;
 }
@@ -931,6 +952,18 @@ static bool one_request(const u8 *buf, size_t len)
 	}
 
 	dispatch(&worker, conn, req);
+#ifdef HAVE_STORE
+	/* A key store request comes back through the loop's wake eventfd. */
+	while (conn->store_jobs) {
+		uint64_t v;
+
+		if (read(worker.wake_fd, &v, sizeof(v)) != sizeof(v))
+			FAIL("wake eventfd");
+		store_complete(&worker);
+	}
+	if (atomic_load(&worker.store_out))
+		FAIL("store jobs out with none on the connection");
+#endif
 
 	if (batched) {
 		take_batched();
