@@ -769,6 +769,19 @@ START_TEST(test_arch_drivers_present)
 			crypto_free_shash(tfm);
 		}
 	}
+	/* With AVX-512 the sha384/sha512 driver hashes eight messages at once. */
+	if (avx2) {
+		bool mb = rind_cpu_has(RIND_X86_AVX512F) && rind_cpu_has(RIND_X86_AVX512BW);
+
+		for (size_t i = 3; i < 5; i++) {
+			struct crypto_shash *tfm = alloc_drv(exp[i].drv);
+
+			ck_assert_msg(crypto_shash_mb_max_msgs(tfm) == (mb ? 8u : 1u),
+				      "%s: finup_mb of %u messages", exp[i].drv,
+				      crypto_shash_mb_max_msgs(tfm));
+			crypto_free_shash(tfm);
+		}
+	}
 	printf("x86 drivers: sha-ni %s, avx2 %s\n", shani ? "yes" : "no", avx2 ? "yes" : "no");
 #endif
 }

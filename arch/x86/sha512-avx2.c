@@ -165,6 +165,17 @@ static int sha512_avx2_mod_init(void)
 	if (!rind_cpu_has(RIND_X86_AVX2) || !rind_cpu_has(RIND_X86_BMI1) ||
 	    !rind_cpu_has(RIND_X86_BMI2))
 		return 0;
+	/*
+	 * Several messages at once (crypto_shash_finup_mb) in AVX-512 lanes:
+	 * sha512-mb-avx512.c.  Not a driver of its own, as one message is
+	 * fastest here.
+	 */
+	if (rind_cpu_has(RIND_X86_AVX512F) && rind_cpu_has(RIND_X86_AVX512BW)) {
+		for (unsigned int i = 0; i < ARRAY_SIZE(sha512_avx2_algs); i++) {
+			sha512_avx2_algs[i].finup_mb = rind_sha512_finup_mb_avx512;
+			sha512_avx2_algs[i].mb_max_msgs = 8;
+		}
+	}
 	return crypto_register_shashes(sha512_avx2_algs, ARRAY_SIZE(sha512_avx2_algs));
 }
 module_init(sha512_avx2_mod_init);
