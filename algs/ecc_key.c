@@ -74,6 +74,7 @@ static int ecc_jwk_xy(const struct ecc_curve *c, const struct rind_json_obj *obj
 	if (rind_json_get_b64url(obj, "x", xy, c->nbytes, 1) < 0 ||
 	    rind_json_get_b64url(obj, "y", xy + c->nbytes, c->nbytes, 1) < 0)
 		return -EKEYREJECTED;
+	rind_declassify(xy, 2 * c->nbytes);	/* the public key, even in a private JWK */
 	return c->point_check(xy);
 }
 
@@ -119,6 +120,8 @@ static int ecc_sec1_priv(const struct ecc_curve *c, const u8 *der, size_t len,
 	memset(d, 0, c->nbytes - k.dlen);
 	memcpy(d + c->nbytes - k.dlen, k.d, k.dlen);
 	if (k.pub) {
+		/* The public key carried along a private one is public. */
+		rind_declassify(k.pub, k.publen);
 		if (ecc_point(c, k.pub, k.publen, xy))
 			return -EKEYREJECTED;
 		*has_pub = 1;

@@ -350,6 +350,8 @@ static int okp_pkcs8_priv(const struct rind_okp_desc *desc, const u8 *der, size_
 		return -EKEYREJECTED;
 	memcpy(priv, k, klen);
 	if (p8.pubkey) {
+		/* The public key carried along a private one is public. */
+		rind_declassify(p8.pubkey, desc->pub_len);
 		if (pub)
 			memcpy(pub, p8.pubkey, desc->pub_len);
 		*has_pub = 1;
@@ -399,6 +401,7 @@ int rind_okp_import_priv(const struct rind_okp_desc *desc, const u8 *in, size_t 
 				memzero_explicit(priv, desc->priv_len);
 				return -EKEYREJECTED;
 			}
+			rind_declassify(tmp, desc->pub_len);	/* the public key */
 			if (pub)
 				memcpy(pub, tmp, desc->pub_len);
 			*has_pub = 1;
