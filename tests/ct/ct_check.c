@@ -33,6 +33,82 @@ static void put_be32(u8 *p, u32 v)
 	p[3] = (u8)v;
 }
 
+/*
+ * Mark what is secret in an encoded private key, as each format's reader
+ * takes it: all of a raw key and of DER (the DER reader declassifies the
+ * tags and lengths it reads); the base64 characters of PEM's body (the
+ * armour lines and the line ends are public structure); the values of the
+ * private members of a JWK (the JSON structure, member names and public
+ * members are public).  The encoding, as exported from a tfm holding a
+ * secret key, is first made public here so that it can be scanned.
+ */
+static void mark_secret(u8 *enc, size_t len, enum rind_key_format fmt)
+{
+	static const char *const priv_members[] = { "d", "p", "q", "dp", "dq", "qi" };
+#define NMEMBERS (sizeof(priv_members) / sizeof(priv_members[0]))
+	const u8 *end = enc + len, *b, *e, *val[NMEMBERS];
+	size_t k, vlen[NMEMBERS];
+	char pat[16];
+
+	PUBLIC(enc, len);
+	switch (fmt) {
+	case RIND_KEY_PEM:
+		b = memchr(enc, '\n', len);
+		e = memmem(enc, len, "-----END ", 9);
+		if (!b || !e || e < b)
+			return;
+		for (b++; b < e; b++)
+			if (*b != '\n' && *b != '\r')
+				SECRET(b, 1);
+		return;
+	case RIND_KEY_JWK:
+		/* Found first, all of them, then marked (the search reads everything). */
+		for (k = 0; k < NMEMBERS; k++) {
+			snprintf(pat, sizeof(pat), "\"%s\":\"", priv_members[k]);
+			b = memmem(enc, len, pat, strlen(pat));
+			e = b ? memchr(b + strlen(pat), '"', (size_t)(end - b - strlen(pat))) : NULL;
+			val[k] = e ? b + strlen(pat) : NULL;
+			vlen[k] = e ? (size_t)(e - val[k]) : 0;
+		}
+		for (k = 0; k < NMEMBERS; k++)
+			if (val[k])
+				SECRET(val[k], vlen[k]);
+		return;
+	default:
+		SECRET(enc, len);
+	}
+}
+
+/*
+ * Every encoding of the private key a tfm holds (itself imported marked
+ * secret), exported, marked secret as above and imported again: the
+ * encoders and the format readers (DER, PEM, base64, JWK) run on the
+ * secret too.  Formats an algorithm does not export are skipped.
+ */
+static const enum rind_key_format key_formats[] = {
+	RIND_KEY_RAW, RIND_KEY_PKCS8_DER, RIND_KEY_PEM, RIND_KEY_JWK,
+};
+
+#define REIMPORT(export, import, tfm)							\
+	({										\
+		static u8 enc_[16384];							\
+		size_t f_;								\
+		int l_, e_ = 0;								\
+											\
+		for (f_ = 0; f_ < sizeof(key_formats) / sizeof(key_formats[0]) && !e_; f_++) { \
+			l_ = export(tfm, key_formats[f_], enc_, sizeof(enc_));		\
+			if (l_ == -EINVAL || l_ == -EOPNOTSUPP)				\
+				continue;						\
+			if (l_ < 0) {							\
+				e_ = l_;						\
+				break;							\
+			}								\
+			mark_secret(enc_, (size_t)l_, key_formats[f_]);			\
+			e_ = import(tfm, enc_, (unsigned int)l_);			\
+		}									\
+		e_;									\
+	})
+
 static void fill(void)
 {
 	size_t i;
@@ -235,6 +311,8 @@ static int check_kpp(const char *drv)
 	}
 	SECRET(priv, (size_t)len);
 	err = crypto_kpp_set_secret(tfm, priv, (unsigned int)len);
+	if (!err)
+		err = REIMPORT(crypto_kpp_export_privkey, crypto_kpp_set_secret, tfm);
 	sg_init_one(&s, peer, (unsigned int)plen);
 	sg_init_one(&d, out, n);
 	kpp_request_set_input(req, &s, (unsigned int)plen);
@@ -271,6 +349,8 @@ static int check_kem(const char *drv)
 	}
 	SECRET(priv, (size_t)len);
 	err = crypto_kem_set_privkey(tfm, priv, (unsigned int)len);
+	if (!err)
+		err = REIMPORT(crypto_kem_export_privkey, crypto_kem_set_privkey, tfm);
 	if (!err)
 		err = crypto_kem_encapsulate(tfm, ct, crypto_kem_ciphertextsize(tfm), ss,
 					     crypto_kem_sharedsecretsize(tfm));
@@ -338,6 +418,8 @@ static int check_sig(const char *drv)
 	}
 	SECRET(priv, (size_t)len);
 	err = crypto_sig_set_privkey(tfm, priv, (unsigned int)len);
+	if (!err)
+		err = REIMPORT(crypto_sig_export_privkey, crypto_sig_set_privkey, tfm);
 	if (err)
 		goto out;
 	fill();
@@ -377,6 +459,8 @@ static int check_akcipher(const char *drv)
 	}
 	SECRET(priv, (size_t)len);
 	err = crypto_akcipher_set_priv_key(tfm, priv, (unsigned int)len);
+	if (!err)
+		err = REIMPORT(crypto_akcipher_export_privkey, crypto_akcipher_set_priv_key, tfm);
 	n = crypto_akcipher_maxsize(tfm);
 	fill();
 	sg_init_one(&s, msg, 32);
