@@ -19,7 +19,8 @@
  * no residue is zero, so its trial division takes the same path every
  * time); the Miller-Rabin verdicts, the position of the first +-1 in a
  * witness sequence, and the count s of trailing zero bits of p - 1; the
- * retries on |p - q| and on the size of d.  The exponentiations inside
+ * retries on |p - q| and on the size of d (the verdicts only: the
+ * comparisons themselves are masked).  The exponentiations inside
  * Miller-Rabin and for q^-1 mod p are the constant-time ones.
  *
  * Generated keys: p and q of bits/2 bits each with their top two bits set,
@@ -809,6 +810,26 @@ static void inv_e_mod(u64 *d, const u64 *m, unsigned int n, u64 e, u64 mu)
 	memzero_explicit(x, sizeof(x));
 }
 
+/* All-ones if @a (@n limbs) is below 2^@k (@k public), else 0; constant time in @a. */
+static u64 lt_pow2_mask(const u64 *a, unsigned int n, unsigned int k)
+{
+	u64 acc = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		u64 above;	/* the bits of limb i at positions >= k */
+
+		if (64 * i >= k)
+			above = ~(u64)0;
+		else if (64 * i + 64 <= k)
+			above = 0;
+		else
+			above = ~(u64)0 << (k - 64 * i);
+		acc |= a[i] & above;
+	}
+	return bn_is_zero_mask(&acc, 1);
+}
+
 /* FIPS 186-5 Table B.1 asks for at most 5 rounds at these sizes. */
 #define MR_ROUNDS	8
 
@@ -923,7 +944,7 @@ int rsa_generate(struct rsa_key *key, unsigned int bits)
 	const u64 e = RSA_KEYGEN_E;
 	unsigned int pbits = bits / 2, pl = bn_limbs(pbits), nl = bn_limbs(bits), i;
 	struct rsa_parts pt;
-	u64 emu = ~(u64)0 / e;
+	u64 emu = ~(u64)0 / e, retry;
 	int err;
 
 	if (bits < RSA_MIN_BITS || bits > RSA_MAX_BITS || (bits & 1))
@@ -940,12 +961,17 @@ int rsa_generate(struct rsa_key *key, unsigned int bits)
 			err = gen_prime(g->q, pbits, &g->sp, e, emu, &g->mq);
 		if (err)
 			goto out;
-		/* |p - q| > 2^(pbits - 100) (FIPS 186-5 A.1.3). */
-		if (bn_lt_mask(g->p, g->q, pl))
-			bn_sub(g->t, g->q, g->p, pl);
-		else
-			bn_sub(g->t, g->p, g->q, pl);
-		if (bn_bits_vt(g->t, pl) <= pbits - 100)
+		/*
+		 * |p - q| > 2^(pbits - 100) (FIPS 186-5 A.1.3), without a
+		 * branch on which prime is larger or on the difference's
+		 * length; only the retry verdict is public.
+		 */
+		bn_sub(g->t, g->p, g->q, pl);
+		bn_sub(g->pm1, g->q, g->p, pl);
+		bn_cmov(g->t, g->pm1, pl, bn_lt_mask(g->p, g->q, pl));
+		retry = lt_pow2_mask(g->t, pl, pbits - 100);
+		rind_declassify(&retry, sizeof(retry));
+		if (retry)
 			continue;
 		bn_sub(g->pm1, g->p, g->one, pl);
 		bn_sub(g->qm1, g->q, g->one, pl);
@@ -953,7 +979,9 @@ int rsa_generate(struct rsa_key *key, unsigned int bits)
 		bn_mul(g->n, g->p, pl, g->q, pl);
 		inv_e_mod(g->d, g->phi, nl, e, emu);
 		/* d > 2^(bits/2) (FIPS 186-5); fails with negligible probability. */
-		if (bn_bits_vt(g->d, nl) <= pbits)
+		retry = lt_pow2_mask(g->d, nl, pbits);
+		rind_declassify(&retry, sizeof(retry));
+		if (retry)
 			continue;
 		break;
 	}
