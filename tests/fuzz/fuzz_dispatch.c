@@ -956,9 +956,12 @@ static bool one_request(const u8 *buf, size_t len)
 	/* A key store request comes back through the loop's wake eventfd. */
 	while (conn->store_jobs) {
 		uint64_t v;
+		ssize_t r = read(worker.wake_fd, &v, sizeof(v));
 
-		if (read(worker.wake_fd, &v, sizeof(v)) != sizeof(v))
-			FAIL("wake eventfd");
+		if (r < 0 && errno == EINTR)
+			continue;	/* libFuzzer's timeout alarm */
+		if (r != sizeof(v))
+			FAIL("wake eventfd: %zd (errno %d)", r, errno);
 		store_complete(&worker);
 	}
 	if (atomic_load(&worker.store_out))
