@@ -65,15 +65,6 @@ INL __m128i ghash_reduce(__m128i lo, __m128i mi, __m128i hi)
 	return hi;
 }
 
-/* a * b, where @hx is b * x^-1 */
-INL __m128i ghash_mul(__m128i a, __m128i hx)
-{
-	__m128i lo = _mm_setzero_si128(), mi = lo, hi = lo;
-
-	clmul_acc(a, hx, &lo, &mi, &hi);
-	return ghash_reduce(lo, mi, hi);
-}
-
 /* acc = (acc ^ X0) H^n + X1 H^(n-1) + ... + X(n-1) H, 1 <= n <= 8; X already reversed */
 INL __m128i ghash_n(const struct gcm_aesni_ctx *ctx, __m128i acc, const __m128i *x,
 		    unsigned int n)
@@ -244,7 +235,7 @@ TGT static void gcm_aesni_core(const void *vctx, const u8 iv[12], const u8 *ad, 
 		acc = ghash_pad(ctx, acc, ad, adlen);
 	if (len)
 		acc = gcm_aesni_ctr_ghash(ctx, dst, src, len, _mm_add_epi32(j0, CTR_ONE), acc, enc);
-	acc = ghash_mul(_mm_xor_si128(acc, gcm_lenblock(adlen, len)), ctx->hpow[0]);
+	acc = gcm_ghash_mul(_mm_xor_si128(acc, gcm_lenblock(adlen, len)), ctx->hpow[0]);
 	gcm_put_tag(tag, acc, ej0);
 }
 
@@ -259,7 +250,7 @@ TGT static int gcm_aesni_setkey(struct crypto_aead *tfm, const u8 *key, unsigned
 		return err;
 	tmp.hpow[0] = gcm_ghash_hxinv(gcm_bswap128(aes_block(&tmp, _mm_setzero_si128())));
 	for (i = 1; i < 8; i++)
-		tmp.hpow[i] = ghash_mul(tmp.hpow[i - 1], tmp.hpow[0]);
+		tmp.hpow[i] = gcm_ghash_mul(tmp.hpow[i - 1], tmp.hpow[0]);
 	*ctx = tmp;
 	memzero_explicit(&tmp, sizeof(tmp));
 	return 0;

@@ -96,6 +96,26 @@ static inline __m128i gcm_ghash_hxinv(__m128i h)
 	return _mm_set_epi64x((long long)hi, (long long)lo);
 }
 
+/*
+ * a * b in that representation, where @hx is b * x^-1: the product of the
+ * reflected operands reduced by x^128 = x^7 + x^2 + x + 1 with two
+ * carry-less multiplications by the reflected constant 0xc2 << 56.  For
+ * the powers of H and the length block; the bulk GHASH is each driver's.
+ */
+GCM_GLUE_INL __attribute__((target("pclmul"))) __m128i gcm_ghash_mul(__m128i a, __m128i hx)
+{
+	const __m128i c = _mm_set_epi64x(0, (long long)0xc200000000000000ULL);
+	__m128i lo, mi, hi;
+
+	lo = _mm_clmulepi64_si128(a, hx, 0x00);
+	mi = _mm_xor_si128(_mm_clmulepi64_si128(a, hx, 0x01), _mm_clmulepi64_si128(a, hx, 0x10));
+	hi = _mm_clmulepi64_si128(a, hx, 0x11);
+	mi = _mm_xor_si128(mi, _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e),
+					     _mm_clmulepi64_si128(lo, c, 0x00)));
+	return _mm_xor_si128(hi, _mm_xor_si128(_mm_shuffle_epi32(mi, 0x4e),
+					       _mm_clmulepi64_si128(mi, c, 0x00)));
+}
+
 /* J0 = IV || 0^31 || 1 (SP 800-38D section 7.1, 96-bit IV), in memory order. */
 static inline __m128i gcm_j0(const u8 iv[12])
 {

@@ -57,20 +57,6 @@ INL __m128i aes_block(const struct gcm_vaes2_ctx *ctx, __m128i x)
 
 /* ---- GHASH ---- */
 
-INL __m128i ghash_mul128(__m128i a, __m128i hx)
-{
-	const __m128i c = _mm_set_epi64x(0, (long long)0xc200000000000000ULL);
-	__m128i lo, mi, hi;
-
-	lo = _mm_clmulepi64_si128(a, hx, 0x00);
-	mi = _mm_xor_si128(_mm_clmulepi64_si128(a, hx, 0x01), _mm_clmulepi64_si128(a, hx, 0x10));
-	hi = _mm_clmulepi64_si128(a, hx, 0x11);
-	mi = _mm_xor_si128(mi, _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e),
-					     _mm_clmulepi64_si128(lo, c, 0x00)));
-	return _mm_xor_si128(hi, _mm_xor_si128(_mm_shuffle_epi32(mi, 0x4e),
-					       _mm_clmulepi64_si128(mi, c, 0x00)));
-}
-
 INL void clmul_acc(__m256i a, __m256i h, __m256i *lo, __m256i *mi, __m256i *hi)
 {
 	*lo = _mm256_xor_si256(*lo, _mm256_clmulepi64_epi128(a, h, 0x00));
@@ -295,7 +281,7 @@ TGT static void gcm_vaes2_core(const void *vctx, const u8 iv[12], const u8 *ad, 
 
 		acc = gcm_vaes2_ctr_ghash(ctx, dst, src, len, ctr, acc, enc);
 	}
-	acc = ghash_mul128(_mm_xor_si128(acc, gcm_lenblock(adlen, len)), ctx->hpow[7]);
+	acc = gcm_ghash_mul(_mm_xor_si128(acc, gcm_lenblock(adlen, len)), ctx->hpow[7]);
 	gcm_put_tag(tag, acc, ej0);
 }
 
@@ -314,7 +300,7 @@ TGT static int gcm_vaes2_setkey(struct crypto_aead *tfm, const u8 *key, unsigned
 	ctx->rounds = rounds;
 	hp[0] = gcm_ghash_hxinv(gcm_bswap128(aes_block(ctx, _mm_setzero_si128())));
 	for (i = 1; i < 8; i++)
-		hp[i] = ghash_mul128(hp[i - 1], hp[0]);
+		hp[i] = gcm_ghash_mul(hp[i - 1], hp[0]);
 	for (i = 0; i < 8; i++)
 		ctx->hpow[i] = hp[7 - i];
 	for (i = 8; i < 10; i++)

@@ -57,32 +57,6 @@ INL __m128i aes_block(const struct gcm_vaes_ctx *ctx, __m128i x)
 
 /* ---- GHASH ---- */
 
-INL void clmul_acc128(__m128i a, __m128i h, __m128i *lo, __m128i *mi, __m128i *hi)
-{
-	*lo = _mm_xor_si128(*lo, _mm_clmulepi64_si128(a, h, 0x00));
-	*mi = _mm_ternarylogic_epi64(*mi, _mm_clmulepi64_si128(a, h, 0x01),
-				     _mm_clmulepi64_si128(a, h, 0x10), 0x96);
-	*hi = _mm_xor_si128(*hi, _mm_clmulepi64_si128(a, h, 0x11));
-}
-
-INL __m128i ghash_reduce128(__m128i lo, __m128i mi, __m128i hi)
-{
-	const __m128i c = _mm_set_epi64x(0, (long long)0xc200000000000000ULL);
-
-	mi = _mm_ternarylogic_epi64(mi, _mm_shuffle_epi32(lo, 0x4e),
-				    _mm_clmulepi64_si128(lo, c, 0x00), 0x96);
-	return _mm_ternarylogic_epi64(hi, _mm_shuffle_epi32(mi, 0x4e),
-				      _mm_clmulepi64_si128(mi, c, 0x00), 0x96);
-}
-
-INL __m128i ghash_mul128(__m128i a, __m128i hx)
-{
-	__m128i lo = _mm_setzero_si128(), mi = lo, hi = lo;
-
-	clmul_acc128(a, hx, &lo, &mi, &hi);
-	return ghash_reduce128(lo, mi, hi);
-}
-
 INL void clmul_acc(__m512i a, __m512i h, __m512i *lo, __m512i *mi, __m512i *hi)
 {
 	*lo = _mm512_xor_si512(*lo, _mm512_clmulepi64_epi128(a, h, 0x00));
@@ -312,7 +286,7 @@ TGT static void gcm_vaes_core(const void *vctx, const u8 iv[12], const u8 *ad, s
 
 		acc = gcm_vaes_ctr_ghash(ctx, dst, src, len, ctr, acc, enc);
 	}
-	acc = ghash_mul128(_mm_xor_si128(acc, gcm_lenblock(adlen, len)), ctx->hpow[15]);
+	acc = gcm_ghash_mul(_mm_xor_si128(acc, gcm_lenblock(adlen, len)), ctx->hpow[15]);
 	gcm_put_tag(tag, acc, ej0);
 }
 
@@ -331,7 +305,7 @@ TGT static int gcm_vaes_setkey(struct crypto_aead *tfm, const u8 *key, unsigned 
 	ctx->rounds = rounds;
 	hp[0] = gcm_ghash_hxinv(gcm_bswap128(aes_block(ctx, _mm_setzero_si128())));
 	for (i = 1; i < 16; i++)
-		hp[i] = ghash_mul128(hp[i - 1], hp[0]);
+		hp[i] = gcm_ghash_mul(hp[i - 1], hp[0]);
 	for (i = 0; i < 16; i++)
 		ctx->hpow[i] = hp[15 - i];
 	for (i = 16; i < 20; i++)
