@@ -284,6 +284,217 @@ static inline void mont_mul(fe r, const fe a, const fe b, const struct ecc_mod *
 		r[i] = (t[i] & mask) | (u[i] & ~mask);
 }
 
+/*
+ * ---- inversion modulo an odd m, constant time ------------------------------
+ *
+ * Bernstein and Yang's divsteps ("Fast constant-time gcd computation and
+ * modular inversion", 2019), as algs/curve25519.c uses them for 2^255 - 19,
+ * written here for any odd modulus of ECC_N words:
+ *   divstep(delta, f, g), f odd:
+ *     delta > 0 and g odd:  (1 - delta, g, (g - f) / 2)
+ *     g odd:                (1 + delta, f, (g + f) / 2)
+ *     otherwise:            (1 + delta, f, g / 2)
+ * From (1, m, x), g reaches 0 and f = +-1 within (49 d + 57) / 17 steps
+ * for d-bit inputs (the paper's theorem 11.2); the count run is fixed by
+ * the curve size alone.  Batches of 62 steps work on the low 64 bits of
+ * f and g and record what they did as a matrix M (|u| + |v| and |q| + |r|
+ * at most 2^62) with 2^62 (f', g') = M (f, g); the matrix is then applied
+ * to the full f and g (signed 62-bit limbs) and to d and e, which track
+ * f = d x and g = e x (mod m), dividing by 2^62 modulo m after adding the
+ * multiple of m that clears the low 62 bits; |d| and |e| grow by at most m
+ * per batch.  At the end x^-1 = +-d (the sign of f), brought into
+ * [0, m) by adding 32m and six masked subtractions.  Every step is
+ * branch-free and the sequence of operations depends on m only.
+ */
+#define ECC_BY_NL	((64 * ECC_N + 1 + 61) / 62)
+#define ECC_BY_M62	((u64)0x3fffffffffffffffull)
+
+typedef __int128 ecc_s128;
+
+struct ecc_by_mat {
+	s64 u, v, q, r;
+};
+
+/* 62 divsteps on the low words of f and g; zeta = -delta. */
+static inline s64 ecc_by_divsteps(s64 zeta, u64 f, u64 g, struct ecc_by_mat *t)
+{
+	u64 u = 1, v = 0, q = 0, r = 1;
+	int i;
+
+	for (i = 0; i < 62; i++) {
+		u64 c1 = (u64)(zeta >> 63);		/* delta > 0 */
+		u64 c2 = 0 - (g & 1);			/* g odd */
+		u64 x = (f ^ c1) - c1, y = (u ^ c1) - c1, z = (v ^ c1) - c1, sw;
+
+		g += x & c2;
+		q += y & c2;
+		r += z & c2;
+		sw = c1 & c2;				/* the swapping case */
+		zeta = (s64)(((u64)zeta ^ sw) + ~sw);	/* ~zeta, or zeta - 1 */
+		f += g & sw;
+		u += q & sw;
+		v += r & sw;
+		g >>= 1;
+		u <<= 1;
+		v <<= 1;
+	}
+	t->u = (s64)u;
+	t->v = (s64)v;
+	t->q = (s64)q;
+	t->r = (s64)r;
+	return zeta;
+}
+
+/* (f, g) = M (f, g) / 2^62, exact. */
+static inline void ecc_by_update_fg(s64 *f, s64 *g, const struct ecc_by_mat *t)
+{
+	ecc_s128 cf = (ecc_s128)t->u * f[0] + (ecc_s128)t->v * g[0];
+	ecc_s128 cg = (ecc_s128)t->q * f[0] + (ecc_s128)t->r * g[0];
+	int i;
+
+	cf >>= 62;
+	cg >>= 62;
+	for (i = 1; i < ECC_BY_NL; i++) {
+		cf += (ecc_s128)t->u * f[i] + (ecc_s128)t->v * g[i];
+		cg += (ecc_s128)t->q * f[i] + (ecc_s128)t->r * g[i];
+		f[i - 1] = (s64)((u64)cf & ECC_BY_M62);
+		g[i - 1] = (s64)((u64)cg & ECC_BY_M62);
+		cf >>= 62;
+		cg >>= 62;
+	}
+	f[ECC_BY_NL - 1] = (s64)cf;
+	g[ECC_BY_NL - 1] = (s64)cg;
+}
+
+/* (d, e) = M (d, e) / 2^62 mod m (m62: m in 62-bit limbs, minv = m^-1 mod 2^62). */
+static inline void ecc_by_update_de(s64 *d, s64 *e, const struct ecc_by_mat *t, const s64 *m62,
+				    u64 minv)
+{
+	ecc_s128 cd = (ecc_s128)t->u * d[0] + (ecc_s128)t->v * e[0];
+	ecc_s128 ce = (ecc_s128)t->q * d[0] + (ecc_s128)t->r * e[0];
+	s64 md = (s64)(((0 - (u64)cd) * minv) & ECC_BY_M62);
+	s64 me = (s64)(((0 - (u64)ce) * minv) & ECC_BY_M62);
+	int i;
+
+	cd += (ecc_s128)md * m62[0];
+	ce += (ecc_s128)me * m62[0];
+	cd >>= 62;
+	ce >>= 62;
+	for (i = 1; i < ECC_BY_NL; i++) {
+		cd += (ecc_s128)t->u * d[i] + (ecc_s128)t->v * e[i] + (ecc_s128)md * m62[i];
+		ce += (ecc_s128)t->q * d[i] + (ecc_s128)t->r * e[i] + (ecc_s128)me * m62[i];
+		d[i - 1] = (s64)((u64)cd & ECC_BY_M62);
+		e[i - 1] = (s64)((u64)ce & ECC_BY_M62);
+		cd >>= 62;
+		ce >>= 62;
+	}
+	d[ECC_BY_NL - 1] = (s64)cd;
+	e[ECC_BY_NL - 1] = (s64)ce;
+}
+
+/* words (ECC_N + 1, two's complement) of a value in signed 62-bit limbs */
+static inline void ecc_by_to_words(u64 *w, const s64 *l)
+{
+	ecc_s128 acc = 0;
+	int i, j = 0, nb = 0;
+
+	for (i = 0; i < ECC_BY_NL; i++) {
+		acc += (ecc_s128)l[i] * ((ecc_s128)1 << nb);
+		nb += 62;
+		if (nb >= 64 && j <= ECC_N) {
+			w[j++] = (u64)acc;
+			acc >>= 64;
+			nb -= 64;
+		}
+	}
+	while (j <= ECC_N) {
+		w[j++] = (u64)acc;
+		acc >>= 64;
+	}
+}
+
+/*
+ * r = a^-1 mod m (0 for 0) for a < m, plain integers (not Montgomery form);
+ * bits: the size of m.  minv64 = -m^-1 mod 2^64 (struct ecc_mod's m0inv).
+ */
+static void ecc_by_inv(fe r, const fe a, const u64 *m, u64 minv64, unsigned int bits)
+{
+	s64 f[ECC_BY_NL], g[ECC_BY_NL], d[ECC_BY_NL], e[ECC_BY_NL], m62[ECC_BY_NL], zeta = -1;
+	int steps = (int)((49 * bits + 57) / 17 + 1), i, j;
+	u64 minv = (0 - minv64) & ECC_BY_M62, w[ECC_N + 1], t[ECC_N + 1], sgn, borrow, mask;
+	struct ecc_by_mat mt;
+
+	for (i = 0; i < ECC_BY_NL; i++) {
+		int bit = 62 * i, li = bit / 64, sh = bit % 64;
+		u64 v = 0, x = 0;
+
+		if (li < ECC_N) {
+			v = m[li] >> sh;
+			x = a[li] >> sh;
+			if (sh > 2 && li + 1 < ECC_N) {
+				v |= m[li + 1] << (64 - sh);
+				x |= a[li + 1] << (64 - sh);
+			}
+		}
+		m62[i] = (s64)(v & ECC_BY_M62);
+		g[i] = (s64)(x & ECC_BY_M62);
+		d[i] = 0;
+		e[i] = 0;
+	}
+	memcpy(f, m62, sizeof(f));
+	e[0] = 1;
+	for (i = 0; i < steps; i += 62) {
+		zeta = ecc_by_divsteps(zeta, (u64)f[0] | (u64)f[1] << 62,
+				       (u64)g[0] | (u64)g[1] << 62, &mt);
+		ecc_by_update_fg(f, g, &mt);
+		ecc_by_update_de(d, e, &mt, m62, minv);
+	}
+	/* x^-1 = d * sign(f); |d| <= (batches + 1) m < 32 m */
+	ecc_by_to_words(w, d);
+	sgn = 0 - (u64)((u64)f[ECC_BY_NL - 1] >> 63);
+	{
+		ecc_u128 c = sgn & 1;
+
+		for (i = 0; i <= ECC_N; i++) {
+			c += (u64)(w[i] ^ sgn);
+			w[i] = (u64)c;
+			c >>= 64;
+		}
+	}
+	/* + 32 m: now in [0, 64 m) */
+	{
+		ecc_u128 c = 0;
+
+		for (i = 0; i <= ECC_N; i++) {
+			u64 mi = (i < ECC_N ? m[i] << 5 : 0) | (i ? m[i - 1] >> 59 : 0);
+
+			c += (ecc_u128)w[i] + mi;
+			w[i] = (u64)c;
+			c >>= 64;
+		}
+	}
+	for (j = 5; j >= 0; j--) {
+		borrow = 0;
+		for (i = 0; i <= ECC_N; i++) {
+			u64 mi = (i < ECC_N ? m[i] << j : 0) | (i && j ? m[i - 1] >> (64 - j) : 0);
+			ecc_u128 s = (ecc_u128)w[i] - mi - borrow;
+
+			t[i] = (u64)s;
+			borrow = (u64)(s >> 64) & 1;
+		}
+		mask = 0 - borrow;		/* keep w when it was below 2^j m */
+		for (i = 0; i <= ECC_N; i++)
+			w[i] = (w[i] & mask) | (t[i] & ~mask);
+	}
+	memcpy(r, w, sizeof(fe));
+	memzero_explicit(f, sizeof(f));
+	memzero_explicit(g, sizeof(g));
+	memzero_explicit(d, sizeof(d));
+	memzero_explicit(e, sizeof(e));
+	memzero_explicit(w, sizeof(w));
+	memzero_explicit(t, sizeof(t));
+}
+
 /* ---- the field, possibly the curve file's own ----------------------------- */
 
 static inline void fp_mul(fe r, const fe a, const fe b, const struct ecc_def *D)
@@ -326,37 +537,20 @@ static inline void fp_sub(fe r, const fe a, const fe b, const struct ecc_def *D)
 #endif
 }
 
-/* r = a^-1 (0 for 0), constant time. */
+/* r = a^-1 (0 for 0), constant time; Montgomery form in and out. */
 static inline void fp_inv(fe r, const fe a, const struct ecc_def *D)
 {
 #ifdef ECC_FP_INV
 	(void)D;
 	ECC_FP_INV(r, a);
 #else
-	fe acc, tab[16];
-	const u64 *e = D->fp->minus2;
-	int i, j, started = 0;
+	fe t, r3;
 
-	/* mont_pow over the field operations */
-	memcpy(tab[0], D->fp->one, sizeof(fe));
-	memcpy(tab[1], a, sizeof(fe));
-	for (i = 2; i < 16; i++)
-		fp_mul(tab[i], tab[i - 1], a, D);
-	memcpy(acc, D->fp->one, sizeof(fe));
-	for (i = 16 * ECC_N - 1; i >= 0; i--) {
-		unsigned int nib = (unsigned int)(e[i / 16] >> (4 * (i % 16))) & 0xf;
-
-		if (started)
-			for (j = 0; j < 4; j++)
-				fp_sqr(acc, acc, D);
-		if (nib) {
-			fp_mul(acc, acc, tab[nib], D);
-			started = 1;
-		}
-	}
-	memcpy(r, acc, sizeof(fe));
-	memzero_explicit(acc, sizeof(acc));
-	memzero_explicit(tab, sizeof(tab));
+	/* (a R)^-1 R^3 / R = a^-1 R */
+	ecc_by_inv(t, a, D->fp->m, D->fp->m0inv, D->bits);
+	fp_mul(r3, D->fp->rr, D->fp->rr, D);
+	fp_mul(r, t, r3, D);
+	memzero_explicit(t, sizeof(t));
 #endif
 }
 
@@ -367,6 +561,30 @@ static inline void fp_neg(fe r, const fe a, const struct ecc_def *D)
 
 	memset(z, 0, sizeof(z));
 	fp_sub(r, z, a, D);
+}
+
+/* r = a / 2 mod p: (a + p) / 2 when a is odd; constant time. */
+static inline void fp_half(fe r, const fe a, const struct ecc_def *D)
+{
+#ifdef ECC_FP_HALF
+	(void)D;
+	ECC_FP_HALF(r, a);
+#else
+	u64 t[ECC_N], mask = 0 - (a[0] & 1), c = 0;
+	int i;
+
+	ECC_UNROLL
+	for (i = 0; i < ECC_N; i++) {
+		ecc_u128 s = (ecc_u128)a[i] + (D->fp->m[i] & mask) + c;
+
+		t[i] = (u64)s;
+		c = (u64)(s >> 64);
+	}
+	ECC_UNROLL
+	for (i = 0; i < ECC_N - 1; i++)
+		r[i] = (t[i] >> 1) | (t[i + 1] << 63);
+	r[ECC_N - 1] = (t[ECC_N - 1] >> 1) | (c << 63);
+#endif
 }
 
 /* Montgomery form from a plain integer < p, and back. */
@@ -410,53 +628,15 @@ static inline void fn_from(fe r, const fe a, const struct ecc_def *D)
 	fn_mul(r, a, one, D);
 }
 
-/*
- * r = a^(n - 2) = a^-1 mod n (Montgomery form), constant time: sliding
- * windows of up to 5 bits over a^1, a^3, ..., a^31; the sequence of
- * operations depends on the public exponent only.
- */
+/* r = a^-1 mod n (0 for 0), constant time; Montgomery form in and out. */
 static void fn_inv(fe r, const fe a, const struct ecc_def *D)
 {
-	const u64 *e = D->fn->minus2;
-	fe tab[16], acc, a2;
-	int i, j, started = 0;
+	fe t, r3;
 
-	memcpy(tab[0], a, sizeof(fe));
-	fn_mul(a2, a, a, D);
-	for (i = 1; i < 16; i++)
-		fn_mul(tab[i], tab[i - 1], a2, D);
-	i = 64 * ECC_N - 1;
-	while (i >= 0) {
-		unsigned int win = 0;
-		int len, lo;
-
-		if (!((e[i / 64] >> (i % 64)) & 1)) {
-			if (started)
-				fn_mul(acc, acc, acc, D);
-			i--;
-			continue;
-		}
-		/* the longest window e[i..lo] of at most 5 bits ending in a 1 */
-		lo = i - 4 < 0 ? 0 : i - 4;
-		while (!((e[lo / 64] >> (lo % 64)) & 1))
-			lo++;
-		len = i - lo + 1;
-		for (j = i; j >= lo; j--)
-			win = (win << 1) | (unsigned int)((e[j / 64] >> (j % 64)) & 1);
-		if (started) {
-			for (j = 0; j < len; j++)
-				fn_mul(acc, acc, acc, D);
-			fn_mul(acc, acc, tab[win >> 1], D);
-		} else {
-			memcpy(acc, tab[win >> 1], sizeof(fe));
-			started = 1;
-		}
-		i = lo - 1;
-	}
-	memcpy(r, acc, sizeof(fe));
-	memzero_explicit(acc, sizeof(acc));
-	memzero_explicit(a2, sizeof(a2));
-	memzero_explicit(tab, sizeof(tab));
+	ecc_by_inv(t, a, D->fn->m, D->fn->m0inv, D->bits);
+	fn_mul(r3, D->fn->rr, D->fn->rr, D);
+	fn_mul(r, t, r3, D);
+	memzero_explicit(t, sizeof(t));
 }
 
 /* ---- points: complete projective formulas (RCB) -------------------------- */
@@ -627,40 +807,116 @@ static void pt_base(struct ecc_pt *g, const struct ecc_def *D)
 /* ---- Jacobian coordinates ------------------------------------------------ */
 
 /*
- * r = 2p in Jacobian coordinates, a = -3 (Bernstein-Lange dbl-2001-b,
- * 3M + 5S).  Exact for every point: the identity in the form this file
+ * r = 2p in Jacobian coordinates, a = -3 (4M + 4S): with S = 4 X Y^2 and
+ * M = 3 (X - Z^2)(X + Z^2), X' = M^2 - 2S, Y' = M (S - X') - 8 Y^4,
+ * Z' = 2 Y Z.  Exact for every point: the identity in the form this file
  * keeps it, (0 : Y : 0) with Y != 0, doubles to (0 : -8 Y^4 : 0); a point
  * of order 2, the only other exception, does not exist on these curves.
  * r may alias p.
  */
 static void jac_dbl(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_def *D)
 {
-	fe delta, gamma, beta, alpha, t, u;
+	fe delta, y2, s, m, t, u;
 
 	fp_sqr(delta, p->z, D);
-	fp_sqr(gamma, p->y, D);
-	fp_mul(beta, p->x, gamma, D);
+	fp_add(y2, p->y, p->y, D);		/* 2Y */
 	fp_sub(t, p->x, delta, D);
 	fp_add(u, p->x, delta, D);
-	fp_mul(alpha, t, u, D);
-	fp_add(t, alpha, alpha, D);
-	fp_add(alpha, t, alpha, D);		/* 3 (X - Z^2)(X + Z^2) */
-	fp_add(t, p->y, p->z, D);
-	fp_sqr(t, t, D);
-	fp_sub(t, t, gamma, D);
-	fp_sub(r->z, t, delta, D);		/* (Y + Z)^2 - Y^2 - Z^2 = 2 Y Z */
-	fp_add(beta, beta, beta, D);
-	fp_add(beta, beta, beta, D);		/* 4 beta */
-	fp_sqr(t, alpha, D);
-	fp_add(u, beta, beta, D);
-	fp_sub(r->x, t, u, D);			/* alpha^2 - 8 beta */
-	fp_sub(t, beta, r->x, D);
-	fp_mul(t, alpha, t, D);
-	fp_sqr(gamma, gamma, D);
-	fp_add(gamma, gamma, gamma, D);
-	fp_add(gamma, gamma, gamma, D);
-	fp_add(gamma, gamma, gamma, D);		/* 8 Y^4 */
-	fp_sub(r->y, t, gamma, D);
+	fp_mul(m, t, u, D);
+	fp_add(t, m, m, D);
+	fp_add(m, t, m, D);			/* M */
+	fp_mul(r->z, y2, p->z, D);		/* 2YZ */
+	fp_sqr(y2, y2, D);			/* 4Y^2 */
+	fp_mul(s, p->x, y2, D);			/* S = 4XY^2 */
+	fp_sqr(y2, y2, D);
+	fp_half(y2, y2, D);			/* 8Y^4 */
+	fp_sqr(t, m, D);
+	fp_add(u, s, s, D);
+	fp_sub(r->x, t, u, D);			/* M^2 - 2S */
+	fp_sub(t, s, r->x, D);
+	fp_mul(t, m, t, D);
+	fp_sub(r->y, t, y2, D);
+}
+
+/*
+ * r = p + q in Jacobian coordinates (12M + 4S), constant time.  The
+ * identity (Z = 0) on either side is handled by masking; the doubling
+ * case p = q (and p = -q, which yields Z = 0) is not: callers add only
+ * where they are shown not to occur (see pt_mul).
+ */
+static void jac_add_ct(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_pt *q,
+		       const struct ecc_def *D)
+{
+	fe z1z1, z2z2, u1, u2, s1, s2, h, rr, hh, v, t;
+	u64 pinf = 0 - ecc_is_zero(p->z), qinf = 0 - ecc_is_zero(q->z);
+	struct ecc_pt o;
+
+	fp_sqr(z1z1, p->z, D);
+	fp_sqr(z2z2, q->z, D);
+	fp_mul(u1, p->x, z2z2, D);
+	fp_mul(u2, q->x, z1z1, D);
+	fp_mul(s1, p->y, q->z, D);
+	fp_mul(s1, s1, z2z2, D);
+	fp_mul(s2, q->y, p->z, D);
+	fp_mul(s2, s2, z1z1, D);
+	fp_sub(h, u2, u1, D);
+	fp_sub(rr, s2, s1, D);
+	fp_sqr(hh, h, D);
+	fp_mul(v, u1, hh, D);
+	fp_mul(hh, h, hh, D);			/* H^3 */
+	fp_mul(t, p->z, q->z, D);
+	fp_mul(o.z, t, h, D);
+	fp_sqr(t, rr, D);
+	fp_sub(t, t, hh, D);
+	fp_sub(t, t, v, D);
+	fp_sub(o.x, t, v, D);			/* R^2 - H^3 - 2V */
+	fp_sub(v, v, o.x, D);
+	fp_mul(v, rr, v, D);
+	fp_mul(s1, s1, hh, D);
+	fp_sub(o.y, v, s1, D);			/* R (V - X3) - S1 H^3 */
+	ecc_cmov(o.x, q->x, pinf);
+	ecc_cmov(o.y, q->y, pinf);
+	ecc_cmov(o.z, q->z, pinf);
+	ecc_cmov(o.x, p->x, qinf);
+	ecc_cmov(o.y, p->y, qinf);
+	ecc_cmov(o.z, p->z, qinf);
+	*r = o;
+}
+
+/*
+ * r = p + (x2, y2) in Jacobian coordinates (8M + 3S), constant time; p
+ * may be the identity (masked), the affine point cannot be; p = +-q is not
+ * handled (see pt_mul_base).  r may alias p.
+ */
+static void jac_add_affine_ct(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_aff *q,
+			      const struct ecc_def *D)
+{
+	fe z1z1, u2, s2, h, rr, hh, v, t;
+	u64 pinf = 0 - ecc_is_zero(p->z);
+	struct ecc_pt o;
+
+	fp_sqr(z1z1, p->z, D);
+	fp_mul(u2, q->x, z1z1, D);
+	fp_mul(s2, q->y, p->z, D);
+	fp_mul(s2, s2, z1z1, D);
+	fp_sub(h, u2, p->x, D);
+	fp_sub(rr, s2, p->y, D);
+	fp_sqr(hh, h, D);
+	fp_mul(v, p->x, hh, D);
+	fp_mul(hh, h, hh, D);			/* H^3 */
+	fp_mul(o.z, p->z, h, D);
+	fp_sqr(t, rr, D);
+	fp_sub(t, t, hh, D);
+	fp_sub(t, t, v, D);
+	fp_sub(o.x, t, v, D);
+	fp_sub(v, v, o.x, D);
+	fp_mul(v, rr, v, D);
+	fp_mul(t, p->y, hh, D);
+	fp_sub(o.y, v, t, D);
+	ecc_cmov(o.x, q->x, pinf);
+	ecc_cmov(o.y, q->y, pinf);
+	ecc_cmov(o.z, D->fp->one, pinf);
+	*r = o;
 }
 
 /* Jacobian (X, Y, Z) to projective (X Z, Y, Z^3): the same point. */
@@ -672,24 +928,6 @@ static void jac_to_proj(struct ecc_pt *r, const struct ecc_pt *p, const struct e
 	fp_mul(r->x, p->x, p->z, D);
 	fp_mul(r->z, z2, p->z, D);
 	memcpy(r->y, p->y, sizeof(fe));
-}
-
-/*
- * Projective (X : Y : Z) to Jacobian (X Z, Y Z^2, Z).  The identity
- * (0 : Y : 0) would become (0, 0, 0); it is kept as (0, Y, 0) instead
- * (masked, constant time), which jac_dbl and jac_to_proj handle.
- */
-static void proj_to_jac(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_def *D)
-{
-	fe z2, y;
-	u64 inf = 0 - ecc_is_zero(p->z);
-
-	fp_sqr(z2, p->z, D);
-	fp_mul(y, p->y, z2, D);
-	ecc_cmov(y, p->y, inf);
-	fp_mul(r->x, p->x, p->z, D);
-	memcpy(r->y, y, sizeof(fe));
-	memcpy(r->z, p->z, sizeof(fe));
 }
 
 /* ---- secret scalars: signed windows, masked table reads ------------------ */
@@ -795,40 +1033,53 @@ static inline void fp_cneg(fe y, u64 neg, const struct ecc_def *D)
 #define ECC_VT		(1u << (ECC_VW - 1))	/* P..16P */
 
 /*
- * r = k * p (projective), k < 2^bits a plain integer, p projective and not
- * the identity; constant time in k.
+ * r = k * p (projective) for k < 2^bits and an affine point p (Z = 1) of
+ * the curve; constant time in k.
+ *
+ * The table holds P..16P in Jacobian coordinates.  Before the addition of
+ * window w >= 1 the accumulator is A P with A = (k - L) / 2^(5w), where
+ * L = sum of the digits d_j 2^(5j), j <= w, |L| < 2^(5w+4); so
+ * |A| < 2^(bits-5) + 1 < n / 2 (n > 2^(bits-1)), and A = +-d_w (mod n)
+ * with |d_w| <= 16 forces A = +-d_w, hence (A being a multiple of 32)
+ * A = d_w = 0: the only exceptional inputs of the Jacobian addition are
+ * the identity on either side, which it masks.  The last window (w = 0)
+ * may meet p = +-q (k = 2 d_0 mod n, e.g.), so it goes through the
+ * complete projective addition instead.
  */
 static void pt_mul(struct ecc_pt *r, const fe k, const struct ecc_pt *p, const struct ecc_def *D)
 {
-	struct ecc_pt table[ECC_VT], acc, t, s;
+	struct ecc_pt table[ECC_VT], acc, t;
 	int w, i, nwin = (int)((D->bits + ECC_VW) / ECC_VW);
+	struct ecc_aff pa;
 	u64 mag, neg;
 
+	memcpy(pa.x, p->x, sizeof(fe));
+	memcpy(pa.y, p->y, sizeof(fe));
 	table[0] = *p;
-	pt_dbl(&table[1], p, D);
+	jac_dbl(&table[1], p, D);
 	for (i = 2; i < (int)ECC_VT; i++)
-		pt_add(&table[i], &table[i - 1], p, D);
+		jac_add_affine_ct(&table[i], &table[i - 1], &pa, D);
 
 	/* The top window's digit is not negative (k < 2^bits). */
 	ecc_booth(ecc_bits(k, (nwin - 1) * ECC_VW - 1, ECC_VW), ECC_VW, &mag, &neg);
-	pt_select(&t, table, ECC_VT, mag, D);
-	proj_to_jac(&acc, &t, D);
+	pt_select(&acc, table, ECC_VT, mag, D);
 	for (w = nwin - 2; w >= 0; w--) {
 		for (i = 0; i < ECC_VW; i++)
 			jac_dbl(&acc, &acc, D);
 		ecc_booth(ecc_bits(k, w * ECC_VW - 1, ECC_VW), ECC_VW, &mag, &neg);
 		pt_select(&t, table, ECC_VT, mag, D);
 		fp_cneg(t.y, neg, D);
-		jac_to_proj(&s, &acc, D);
-		pt_add(&s, &s, &t, D);
-		if (w)
-			proj_to_jac(&acc, &s, D);
+		if (w) {
+			jac_add_ct(&acc, &acc, &t, D);
+		} else {
+			jac_to_proj(&acc, &acc, D);
+			jac_to_proj(&t, &t, D);
+			pt_add(r, &acc, &t, D);
+		}
 	}
-	*r = s;
 	memzero_explicit(table, sizeof(table));
 	memzero_explicit(&acc, sizeof(acc));
 	memzero_explicit(&t, sizeof(t));
-	memzero_explicit(&s, sizeof(s));
 }
 
 /*
@@ -907,12 +1158,21 @@ static const struct ecc_aff *ecc_gtab_get(void)
 	return ecc_gtab;
 }
 
-/* r = k * G (projective), k < 2^bits, constant time in k. */
+/*
+ * r = k * G (projective), k < 2^bits, constant time in k.  Windows are
+ * added in Jacobian coordinates to an accumulator A G with
+ * |A| < 2^(W w) (W = ECC_GW), the entry being d 2^(W w) G with
+ * 1 <= |d| <= 2^(W-1): A != +-d 2^(W w) as integers, and their difference
+ * or sum is below (2^(W-1) + 1) 2^(W w) < n for every window but the last
+ * (W w >= bits - W only there), so no addition but the last can meet
+ * p = +-q; the last goes through the complete projective addition.
+ * Digit 0 (no affine form) is skipped by masking the sum away.
+ */
 static void pt_mul_base(struct ecc_pt *r, const fe k, const struct ecc_def *D)
 {
 	const struct ecc_aff *gtab = ecc_gtab_get();
 	int w, nwin = ecc_gnwin(D);
-	struct ecc_pt acc, s;
+	struct ecc_pt acc, s, o;
 	struct ecc_aff t;
 	u64 mag, neg, nz;
 
@@ -931,19 +1191,29 @@ static void pt_mul_base(struct ecc_pt *r, const fe k, const struct ecc_def *D)
 	ecc_cmov(acc.y, t.y, nz);
 	memset(acc.z, 0, sizeof(fe));
 	ecc_cmov(acc.z, D->fp->one, nz);
-	for (w = 1; w < nwin; w++) {
+	for (w = 1; w < nwin - 1; w++) {
 		ecc_booth(ecc_bits(k, w * ECC_GW - 1, ECC_GW), ECC_GW, &mag, &neg);
 		aff_select(&t, gtab + (size_t)w * ECC_GT, ECC_GT, mag);
 		fp_cneg(t.y, neg, D);
-		pt_add_affine(&s, &acc, &t, D);
+		jac_add_affine_ct(&s, &acc, &t, D);
 		nz = ~ecc_eq_mask(0, mag);
 		ecc_cmov(acc.x, s.x, nz);
 		ecc_cmov(acc.y, s.y, nz);
 		ecc_cmov(acc.z, s.z, nz);
 	}
-	*r = acc;
+	ecc_booth(ecc_bits(k, w * ECC_GW - 1, ECC_GW), ECC_GW, &mag, &neg);
+	aff_select(&t, gtab + (size_t)w * ECC_GT, ECC_GT, mag);
+	fp_cneg(t.y, neg, D);
+	jac_to_proj(&s, &acc, D);
+	pt_add_affine(&o, &s, &t, D);
+	nz = ~ecc_eq_mask(0, mag);
+	ecc_cmov(s.x, o.x, nz);
+	ecc_cmov(s.y, o.y, nz);
+	ecc_cmov(s.z, o.z, nz);
+	*r = s;
 	memzero_explicit(&acc, sizeof(acc));
 	memzero_explicit(&s, sizeof(s));
+	memzero_explicit(&o, sizeof(o));
 	memzero_explicit(&t, sizeof(t));
 }
 
@@ -1265,6 +1535,7 @@ static int ecc_impl_ecdh(u8 *out, const u8 *d, const u8 *xy, const struct ecc_de
 {
 	struct ecc_pt p, r;
 	fe k, x, zi;
+	u64 inf;
 	int err;
 
 	err = ecc_load_point(&p, xy, D);
@@ -1276,7 +1547,10 @@ static int ecc_impl_ecdh(u8 *out, const u8 *d, const u8 *xy, const struct ecc_de
 	fp_inv(zi, r.z, D);
 	fp_mul(x, r.x, zi, D);
 	fp_from(x, x, D);
-	err = ecc_is_zero(r.z) ? -EINVAL : 0;
+	/* whether the result is the identity is the verdict, public */
+	inf = ecc_is_zero(r.z);
+	rind_declassify(&inf, sizeof(inf));
+	err = inf ? -EINVAL : 0;
 	if (!err)
 		ecc_to_bytes(out, x, D->nbytes);
 	memzero_explicit(k, sizeof(k));
@@ -1312,7 +1586,9 @@ static int ecc_impl_sign(u8 *rb, u8 *sb, const u8 *d, const u8 *kb, const u8 *eb
 	mod_add(s, s, em, N);
 	fn_mul(s, s, km, D);
 	fn_from(s, s, D);
+	/* whether a new nonce is needed is the verdict, public */
 	zero = ecc_is_zero(r) | ecc_is_zero(s);
+	rind_declassify(&zero, sizeof(zero));
 	ecc_to_bytes(rb, r, D->nbytes);
 	ecc_to_bytes(sb, s, D->nbytes);
 	memzero_explicit(k, sizeof(k));

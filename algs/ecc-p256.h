@@ -4,8 +4,7 @@
  * for every implementation over algs/ecc-impl.h with 4 64-bit limbs: the
  * generic algs/p256.c and arch/x86/ecc-p256-adx.c include ecc-impl.h
  * (with their own field operations) and then this file, which holds the
- * domain parameters and the field inversion by an addition chain.  The
- * includer defines ECC_FP_INV(r, a) as p256_inv(r, a).
+ * domain parameters.
  *
  * The constants are the curve's domain parameters (FIPS 186-5 / SP 800-186
  * section 3.2) written as little-endian 64-bit limbs; the Montgomery
@@ -48,59 +47,5 @@ static const struct ecc_def p256_def = {
 	.nbytes = 32,
 	.bits = 256,
 };
-
-static inline void p256_sqr_n(fe r, const fe a, int n)
-{
-	int i;
-
-	fp_sqr(r, a, &p256_def);
-	for (i = 1; i < n; i++)
-		fp_sqr(r, r, &p256_def);
-}
-
-/*
- * r = a^(p - 2), 255 squarings and 13 multiplications.  In 32-bit words
- * p - 2 = ffffffff 00000001 00000000 00000000 00000000 ffffffff ffffffff
- * fffffffd; xk below is a^(2^k - 1).
- */
-static void p256_inv(u64 *r, const u64 *a)
-{
-	const struct ecc_def *D = &p256_def;
-	fe x2, x4, x8, x16, x30, x32, t;
-
-	fp_sqr(t, a, D);
-	fp_mul(x2, t, a, D);
-	p256_sqr_n(t, x2, 2);
-	fp_mul(x4, t, x2, D);
-	p256_sqr_n(t, x4, 4);
-	fp_mul(x8, t, x4, D);
-	p256_sqr_n(t, x8, 8);
-	fp_mul(x16, t, x8, D);
-	p256_sqr_n(t, x16, 8);
-	fp_mul(t, t, x8, D);			/* x24 */
-	p256_sqr_n(t, t, 4);
-	fp_mul(t, t, x4, D);			/* x28 */
-	p256_sqr_n(t, t, 2);
-	fp_mul(x30, t, x2, D);
-	p256_sqr_n(t, x30, 2);
-	fp_mul(x32, t, x2, D);
-	p256_sqr_n(t, x32, 32);
-	fp_mul(t, t, a, D);			/* ffffffff 00000001 */
-	p256_sqr_n(t, t, 128);
-	fp_mul(t, t, x32, D);			/* ... 00000000 x3, ffffffff */
-	p256_sqr_n(t, t, 32);
-	fp_mul(t, t, x32, D);			/* ffffffff */
-	p256_sqr_n(t, t, 30);
-	fp_mul(t, t, x30, D);
-	p256_sqr_n(t, t, 2);
-	fp_mul(r, t, a, D);			/* fffffffd */
-	memzero_explicit(x2, sizeof(x2));
-	memzero_explicit(x4, sizeof(x4));
-	memzero_explicit(x8, sizeof(x8));
-	memzero_explicit(x16, sizeof(x16));
-	memzero_explicit(x30, sizeof(x30));
-	memzero_explicit(x32, sizeof(x32));
-	memzero_explicit(t, sizeof(t));
-}
 
 #endif /* _RIND_ALGS_ECC_P256_H */

@@ -3,9 +3,9 @@
  * P-256 (secp256r1), portable C: the curve operations that the
  * "ecdh-nist-p256-generic" kpp and the "ecdsa-nist-p256-generic" sig
  * drivers (algs/ecdh.c, algs/ecdsa.c) are built on.  The point and scalar
- * arithmetic is algs/ecc-impl.h's with 4 64-bit limbs, the constants and
- * the field inversion algs/ecc-p256.h's; the field multiplication is
- * specialised here to p = 2^256 - 2^224 + 2^192 + 2^96 - 1.
+ * arithmetic is algs/ecc-impl.h's with 4 64-bit limbs, the constants
+ * algs/ecc-p256.h's; the field multiplication is specialised here to
+ * p = 2^256 - 2^224 + 2^192 + 2^96 - 1.
  *
  * Montgomery multiplication with R = 2^256: since p = -1 mod 2^64, the
  * reduction multiplier of each word is the word itself (q = t0), and
@@ -82,10 +82,7 @@ static void p256_mul(u64 *r, const u64 *a, const u64 *b)
 	r[3] = (t3 & mask) | (u3 & ~mask);
 }
 
-static void p256_inv(u64 *r, const u64 *a);
-
 #define ECC_FP_MUL(r, a, b)	p256_mul(r, a, b)
-#define ECC_FP_INV(r, a)	p256_inv(r, a)
 #include "ecc-impl.h"
 #include "ecc-p256.h"
 

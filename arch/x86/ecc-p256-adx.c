@@ -6,15 +6,17 @@
  *
  * The point and scalar arithmetic of algs/ecc-impl.h (complete formulas,
  * signed windows, the fixed-base table, constant time for secret
- * scalars) and algs/ecc-p256.h's constants and inversion chain, over the
- * field operations below in inline assembly: Montgomery multiplication
+ * scalars) and algs/ecc-p256.h's constants, over the field operations
+ * below in inline assembly: Montgomery multiplication
  * with R = 2^256 and p's special form (-p^-1 = 1 mod 2^64, so each
  * reduction word is the low word itself, and q p = q 2^96 + q K 2^192 - q
  * with K = 2^64 - 2^32 + 1: two shifts and one MULX per word), the row
  * products in two carry chains (ADCX for the low halves, ADOX for the high
  * ones); a dedicated squaring (ten products); additions and subtractions
- * with a masked correction.  Every element is kept fully reduced (< p);
- * no branch and no memory index depends on data.  The protocol glue (key
+ * with a masked correction; and the Montgomery multiplication modulo the
+ * group order n (general CIOS, q = t0 (-n^-1) per word) for the signing
+ * and verification scalars.  Every element is kept fully reduced; no
+ * branch and no memory index depends on data.  The protocol glue (key
  * formats, checks, RFC 6979 nonces) is the generic drivers'.
  *
  * The inline assembly avoids rbp (frame pointer in sanitizer builds).
@@ -250,6 +252,42 @@ static inline void p256x_sub(u64 *r, const u64 *a, const u64 *b)
 		: "rax", "rcx", "cc", "memory");
 }
 
+/* r = a / 2 mod p: (a + p) / 2 when a is odd */
+static inline void p256x_half(u64 *r, const u64 *a)
+{
+	u64 t0, t1, t2, t3, t4, m;
+
+	__asm__ volatile(
+		"movq 0(%[a]), %[t0]\n\t"
+		"movq 8(%[a]), %[t1]\n\t"
+		"movq 16(%[a]), %[t2]\n\t"
+		"movq 24(%[a]), %[t3]\n\t"
+		"movq %[t0], %[m]\n\t"
+		"andq $1, %[m]\n\t"
+		"negq %[m]\n\t"			/* all ones when odd: add p */
+		"movl %k[m], %%eax\n\t"
+		"movq %[m], %%rcx\n\t"
+		"andq %[c1], %%rcx\n\t"
+		"xorl %k[t4], %k[t4]\n\t"
+		"addq %[m], %[t0]\n\t"
+		"adcq %%rax, %[t1]\n\t"
+		"adcq $0, %[t2]\n\t"
+		"adcq %%rcx, %[t3]\n\t"
+		"adcq $0, %[t4]\n\t"
+		"shrdq $1, %[t1], %[t0]\n\t"
+		"shrdq $1, %[t2], %[t1]\n\t"
+		"shrdq $1, %[t3], %[t2]\n\t"
+		"shrdq $1, %[t4], %[t3]\n\t"
+		"movq %[t0], 0(%[r])\n\t"
+		"movq %[t1], 8(%[r])\n\t"
+		"movq %[t2], 16(%[r])\n\t"
+		"movq %[t3], 24(%[r])\n\t"
+		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+		  [m] "=&r"(m)
+		: [r] "r"(r), [a] "r"(a), [c1] "m"(p256x_c[1])
+		: "rax", "rcx", "cc", "memory");
+}
+
 /* Montgomery multiplication modulo the group order n (R = 2^256) */
 static const u64 p256x_n[5] = {
 	0xf3b9cac2fc632551ull, 0xbce6faada7179e84ull, 0xffffffffffffffffull, 0xffffffff00000000ull,
@@ -324,15 +362,13 @@ static inline void p256x_nmul(u64 *r, const u64 *a, const u64 *b)
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
-static void p256_inv(u64 *r, const u64 *a);
-
 #define ECC_N			4
 #define ECC_GW			6
 #define ECC_FP_MUL(r, a, b)	p256x_mul(r, a, b)
 #define ECC_FP_SQR(r, a)	p256x_sqr(r, a)
 #define ECC_FP_ADD(r, a, b)	p256x_add(r, a, b)
 #define ECC_FP_SUB(r, a, b)	p256x_sub(r, a, b)
-#define ECC_FP_INV(r, a)	p256_inv(r, a)
+#define ECC_FP_HALF(r, a)	p256x_half(r, a)
 #define ECC_FN_MUL(r, a, b)	p256x_nmul(r, a, b)
 #include "../../algs/ecc-impl.h"
 #include "../../algs/ecc-p256.h"
