@@ -248,7 +248,8 @@ fuzz-build:
 
 fuzz-bins: $(FUZZ_BINS)
 
-$(O)/fuzz/bin/%: tests/fuzz/%.c $(O)/fuzz/librind.a
+# fuzz_dispatch and fuzz_frame compile daemon and proto sources in.
+$(O)/fuzz/bin/%: tests/fuzz/%.c $(O)/fuzz/librind.a $(wildcard daemon/*.c daemon/*.h proto/*.c proto/*.h)
 	@mkdir -p $(dir $@)
 	$(call say,FUZZ,$@)clang -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -std=gnu11 -D_GNU_SOURCE -Iapi/include -Ialgs -Iproto \
 		-I$(O)/fuzz/proto $(shell $(PKG_CONFIG) --cflags libprotobuf-c 2>/dev/null) -o $@ $< \

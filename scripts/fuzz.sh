@@ -333,6 +333,204 @@ put("fuzz_frame", bytes([8 | 3]) + fld(1, "k1") + fld(2, "ed25519") + fld(3, 100
     fld(7, 2) + fld(9, bytes(32)) + fld(10, fld(1, 1) + fld(2, bytes(32))) + fld(11, 1))
 put("fuzz_frame", bytes([3]) + struct.pack(">I", 1 << 24))             # over the limit
 put("fuzz_frame", bytes([3]) + frame(reqs[0])[:7])                     # truncated
+# ---- fuzz_kem: ML-KEM seeds, vector ciphertexts, expanded and public keys
+
+
+def kem(alg, kmode, cmode, keylen=0, pos=0, xor=0, short=0, impl=0):
+    return bytes([alg | impl << 2, kmode | cmode << 2 | (0x10 if short else 0)]) + \
+        u16(keylen) + u16(pos) + bytes([xor, short])
+
+
+CTSIZE = {0: 768, 1: 1088, 2: 1568, 3: 1120}
+for a, n in enumerate((512, 768, 1024)):
+    kg = [t for g in load("mlkem_%d_keygen_seed_test.json" % n)["testGroups"] for t in g["tests"]]
+    for t in pick(kg, 1):
+        seed = h(t["seed"])
+        put("fuzz_kem", kem(a, 0, 0) + seed + rand_bytes(32))                        # round trip
+        put("fuzz_kem", kem(a, 1, 0, pos=rnd.randrange(65536), xor=1 + rnd.randrange(255)) +
+            seed + rand_bytes(32))                                                    # expanded, changed
+        put("fuzz_kem", kem(a, 0, 3, short=1 + rnd.randrange(40)) + seed)             # random m, short buffers
+        put("fuzz_kem", kem(a, 2, 0, keylen=len(seed)) + seed + rand_bytes(32))       # seed as arbitrary key
+    dec = [t for g in load("mlkem_%d_test.json" % n)["testGroups"] for t in g["tests"]
+           if len(t["seed"]) == 128]
+    for t in pick([t for t in dec if t["result"] == "valid"], 3):
+        put("fuzz_kem", kem(a, rnd.randrange(2), 1) + h(t["seed"]) + h(t["c"]))
+    for t in pick([t for t in dec if len(t["c"]) // 2 != CTSIZE[a]], 2):
+        put("fuzz_kem", kem(a, 0, 2, pos=len(t["c"]) // 2) + h(t["seed"]) + h(t["c"]))
+    if n != 1024:       # an expanded key and a ciphertext exceed -max_len=4096 for ML-KEM-1024
+        semi = [t for g in load("mlkem_%d_semi_expanded_decaps_test.json" % n)["testGroups"]
+                for t in g["tests"]]
+        for t in pick([t for t in semi if t["result"] == "valid"], 1) + \
+                pick([t for t in semi if t["result"] != "valid"], 3):
+            dk, c = h(t["dk"]), h(t["c"])
+            cm = 1 if len(c) == CTSIZE[a] else 2
+            put("fuzz_kem", kem(a, 2, cm, keylen=len(dk), pos=len(c)) + dk + c)
+    encv = [t for g in load("mlkem_%d_encaps_test.json" % n)["testGroups"] for t in g["tests"]]
+    for t in pick([t for t in encv if t["result"] == "valid"], 2) + \
+            pick([t for t in encv if "ModulusOverflow" in t["flags"]], 2) + \
+            pick([t for t in encv if len(t["ek"]) // 2 != 384 * (a + 2) + 32], 1):
+        ek = h(t["ek"])
+        put("fuzz_kem", kem(a, 3, 0, keylen=len(ek)) + ek + h(t["m"]))
+# x25519mlkem768: seeds (ML-KEM seed || X25519 secret), changes in either part,
+# a small-order X25519 share, the expanded form from a vector's dk.
+kg = [t for g in load("mlkem_768_keygen_seed_test.json")["testGroups"] for t in g["tests"]]
+for t in pick(kg, 2):
+    seed = h(t["seed"]) + rand_bytes(32)
+    put("fuzz_kem", kem(3, 0, 0) + seed + rand_bytes(64))
+    put("fuzz_kem", kem(3, 1, 0, pos=1088 + rnd.randrange(32), xor=1 + rnd.randrange(255)) + seed +
+        rand_bytes(64))
+    put("fuzz_kem", kem(3, 0, 0, pos=rnd.randrange(1088), xor=0x80) + seed + rand_bytes(64))
+    put("fuzz_kem", kem(3, 0, 1) + seed + rand_bytes(1088) + bytes(32))             # zero X25519 share
+    put("fuzz_kem", kem(3, 0, 3, short=1 + rnd.randrange(60)) + seed)
+    ek = h(t["ek"])
+    put("fuzz_kem", kem(3, 3, 0, keylen=len(ek) + 32) + ek + bytes(32) + rand_bytes(64))  # small-order peer
+    put("fuzz_kem", kem(3, 3, 0, keylen=len(ek) + 32) + ek + rand_bytes(32) + rand_bytes(64))
+semi = [t for g in load("mlkem_768_semi_expanded_decaps_test.json")["testGroups"] for t in g["tests"]
+        if t["result"] == "valid"]
+for t in semi[:2]:
+    dk = h(t["dk"]) + rand_bytes(32)
+    put("fuzz_kem", kem(3, 2, 1, keylen=len(dk)) + dk + h(t["c"]) + rand_bytes(32))
+put("fuzz_kem", kem(3, 2, 2, keylen=96, pos=1119) + rand_bytes(96) + rand_bytes(1119))
+
+# ---- fuzz_akcipher: OAEP vectors, round trips, RSA keys, PKCS#1 and PSS signatures
+
+
+def akc(op, b1=0, b2=0, b3=0, b4=0, b5=0, b6=0, b7=0, b8=0):
+    return bytes([op, b1, b2, b3, b4, b5, b6, b7, b8])
+
+
+for fname, key in (("rsa_oaep_2048_sha256_mgf1sha256_test.json", 1),
+                   ("rsa_oaep_3072_sha256_mgf1sha256_test.json", 2)):
+    tests = load(fname)["testGroups"][0]["tests"]
+    for t in pick([t for t in tests if t["result"] == "valid"], 2) + \
+            pick([t for t in tests if t["result"] != "valid"], 2):
+        small = rnd.randrange(4) == 0
+        put("fuzz_akcipher", akc(0, key, 1 if small else 0, rnd.randrange(64), rnd.randrange(256)) +
+            h(t["ct"]))
+for key in range(3):
+    for hsh in range(3):
+        for enc_by_rind in ((key + hsh) & 1,):
+            put("fuzz_akcipher", akc(1, key | hsh << 2, 0, 0, rnd.randrange(256), enc_by_rind,
+                                     rnd.randrange(256), rnd.randrange(256), rnd.choice([0, 0, 1, 0x80])) +
+                rand_bytes(rnd.choice([0, 1, 16, 62])))
+put("fuzz_akcipher", akc(1, 0, 1, 3, 0, 1) + rand_bytes(20))          # destination too small
+put("fuzz_akcipher", akc(1, 4 | 1, 0, 0, 0, 1) + rand_bytes(300))     # plaintext too long
+g = load("rsa_oaep_2048_sha256_mgf1sha256_test.json")["testGroups"][0]
+p1 = der_octets(h(g["privateKeyPkcs8"]))
+for e in (h(g["privateKeyPkcs8"]), g["privateKeyPem"].encode(), enc(g["privateKeyJwk"]), p1,
+          b"-----BEGIN RSA PRIVATE KEY-----\n" + base64.encodebytes(p1) + b"-----END RSA PRIVATE KEY-----\n"):
+    put("fuzz_akcipher", akc(2, 1) + e)
+for g in (load("rsa_signature_2048_sha256_test.json")["testGroups"][0],
+          load("rsa_signature_3072_sha256_test.json")["testGroups"][0]):
+    for e in (h(g["publicKeyDer"]), h(g["publicKeyAsn"]), g["publicKeyPem"].encode(), enc(g["keyJwk"])):
+        put("fuzz_akcipher", akc(2, 0) + e)
+for fname, pss, hsh, key in (("rsa_signature_2048_sha256_test.json", 0, 0, 3),
+                             ("rsa_pss_2048_sha256_mgf1_32_test.json", 1, 0, 3),
+                             ("rsa_pss_2048_sha384_mgf1_48_test.json", 1, 1, 4)):
+    tests = load(fname)["testGroups"][0]["tests"]
+    for t in pick([t for t in tests if t["result"] == "valid"], 2) + \
+            pick([t for t in tests if t["result"] != "valid"], 2):
+        sig = h(t["sig"])
+        put("fuzz_akcipher", akc(3, pss | hsh << 1, key, 0, 0, 0, 0, len(sig) & 0xff, len(sig) >> 8) +
+            sig + h(t["msg"]))
+for key in range(3):
+    for pss in (key & 1,):
+        put("fuzz_akcipher", akc(3, pss | rnd.randrange(3) << 1, key, 1, rnd.randrange(256),
+                                 rnd.randrange(256), rnd.choice([0, 1, 0x40])) + rand_bytes(rnd.randrange(40)))
+
+# ---- fuzz_dispatch: rind.Request messages (fields as fuzz_frame's), alone and in
+# sequences separated by fe fe 52 51, against the target's fixed keys.
+
+
+def fixed_secret(k, v, x25519=False):
+    s = bytearray((0x5a ^ (k * 31) ^ (v * 77) ^ (i * 13)) & 0xff for i in range(32))
+    if x25519:
+        s[0] &= 248
+        s[31] = (s[31] & 127) | 64
+    return bytes(s)
+
+
+def rq(rid, op, body):
+    return fld(1, rid) + fld(op, body)
+
+
+SEP = b"\xfe\xfe\x52\x51"
+
+
+def disp(*reqs):
+    put("fuzz_dispatch", SEP.join(reqs))
+
+
+HELLO = rq(1, 10, fld(1, 1) + fld(2, "fuzz"))
+disp(HELLO)
+disp(rq(2, 10, fld(1, 2)))
+disp(rq(3, 21, b""))
+disp(rq(4, 14, b""))
+disp(b"")
+for i, (name, alg) in enumerate([("k1", "ed25519"), ("k2", "x25519"), ("k3", "aes-256-gcm"),
+                                 ("k4", "curve25519"), (".bad", "ed25519"), ("ok", "rsa-2048"),
+                                 ("ok", "nope"), ("ed", "ed25519"), ("", "ed25519"), ("a" * 65, "x25519")]):
+    disp(rq(10 + i, 11, fld(1, name) + fld(2, alg) + fld(3, i & 1)))
+for i, (alg, key, fmt) in enumerate([("ed25519", rand_bytes(32), 0), ("x25519", rand_bytes(32), 0),
+                                     ("aes-256-gcm", rand_bytes(32), 0), ("ed25519", p8v1, 2),
+                                     ("ed25519", p8v2, 2), ("x25519", enc(xjwk[0]["private"]), 4),
+                                     ("x25519", xpem[0]["private"].encode(), 3),
+                                     ("aes-256-gcm", rand_bytes(32), 2), ("ed25519", rand_bytes(31), 0)]):
+    disp(rq(30 + i, 12, fld(1, "imp%d" % i) + fld(2, alg) + fld(3, key) + fld(4, fmt) + fld(5, 1)))
+for name in ("ed", "aes", "x", "exp", "other-ed", "other-aes", "other-x", "missing", ""):
+    for fmt in range(5):
+        if rnd.randrange(3) == 0 or name in ("ed", "x", "exp"):
+            disp(rq(50 + fmt, 13, fld(1, name) + fld(2, fmt)))
+disp(rq(60, 13, fld(1, "ed") + fld(2, 9)))
+for name in ("ed", "other-ed", "other-x", "missing", "x", ""):
+    disp(rq(61, 15, fld(1, name)))
+for name in ("ed", "exp", "other-ed", "other-x", "aes", "missing"):
+    disp(rq(70, 16, fld(1, name) + fld(2, rand_bytes(rnd.randrange(64)))))
+for name in ("aes", "other-aes", "ed", "missing"):
+    disp(rq(71, 18, fld(1, name) + fld(2, rand_bytes(rnd.randrange(64))) + fld(3, rand_bytes(rnd.randrange(8)))))
+for name in ("x", "other-x", "ed"):
+    disp(rq(72, 20, fld(1, name) + fld(2, rand_bytes(32))))
+disp(rq(73, 20, fld(1, "x") + fld(2, bytes(32))))                          # small order
+disp(rq(74, 20, fld(1, "x") + fld(2, rand_bytes(31))))
+disp(rq(75, 17, fld(1, "ed") + fld(2, "m") + fld(3, rand_bytes(64)) + fld(4, 1)))   # retired
+disp(rq(76, 17, fld(1, "ed") + fld(2, "m") + fld(3, rand_bytes(64)) + fld(4, 9)))   # no such version
+disp(rq(77, 17, fld(1, "ed") + fld(2, "m") + fld(3, rand_bytes(63))))
+disp(rq(78, 19, fld(1, "aes") + fld(2, rand_bytes(27))))
+disp(rq(79, 19, fld(1, "aes") + fld(2, rand_bytes(60)) + fld(3, "ad") + fld(4, 1)))
+disp(rq(80, 99, b""))                                                       # unknown field only
+# Batches: more signs and seals than --max-batch 3, interleaved.
+disp(*[rq(100 + i, 16 if i % 3 else 18, fld(1, "ed" if i % 3 else "aes") + fld(2, rand_bytes(i)))
+       for i in range(9)])
+# Life cycles.
+disp(rq(110, 11, fld(1, "n1") + fld(2, "ed25519")), rq(111, 16, fld(1, "n1") + fld(2, "hi")),
+     rq(112, 13, fld(1, "n1")), rq(113, 14, b""), rq(114, 15, fld(1, "n1")), rq(115, 16, fld(1, "n1")))
+disp(rq(120, 15, fld(1, "ed")), rq(121, 11, fld(1, "ed") + fld(2, "x25519")),
+     rq(122, 20, fld(1, "ed") + fld(2, rand_bytes(32))), rq(123, 14, b""))
+disp(rq(130, 16, fld(1, "ed") + fld(2, "a")), rq(131, 15, fld(1, "ed")), rq(132, 16, fld(1, "ed")))
+disp(rq(140, 12, fld(1, "i1") + fld(2, "aes-256-gcm") + fld(3, bytes(32))),
+     rq(141, 18, fld(1, "i1") + fld(2, "pt") + fld(3, "ad")), rq(142, 12, fld(1, "i1") + fld(2, "x25519") + fld(3, bytes(32))))
+put("fuzz_dispatch", HELLO + SEP + b"\x0a\xff")                           # a piece that does not unpack
+# Valid signatures and sealed boxes under the fixed keys (with the Python
+# "cryptography" package when it is there).
+try:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+except ImportError:
+    Ed25519PrivateKey = None
+if Ed25519PrivateKey:
+    for v in (1, 2, 3):
+        msg = rand_bytes(rnd.randrange(40))
+        sig = Ed25519PrivateKey.from_private_bytes(fixed_secret(0, v)).sign(msg)
+        for want in (0, v, 3 if v != 3 else 2):
+            disp(rq(200 + v, 17, fld(1, "ed") + fld(2, msg) + fld(3, sig) + fld(4, want)))
+    msg = b"other"
+    disp(rq(210, 17, fld(1, "other-ed") + fld(2, msg) + fld(3, Ed25519PrivateKey.from_private_bytes(
+        fixed_secret(4, 1)).sign(msg))))
+    for k, v, name in ((1, 1, "aes"), (1, 2, "aes"), (5, 1, "other-aes"), (5, 2, "other-aes")):
+        nonce, pt, ad = rand_bytes(12), rand_bytes(rnd.randrange(50)), rand_bytes(rnd.randrange(10))
+        box = nonce + AESGCM(fixed_secret(k, v)).encrypt(nonce, pt, ad)
+        for want in (0, v):
+            disp(rq(220 + v, 19, fld(1, name) + fld(2, box) + fld(3, ad) + fld(4, want)))
 PYTHON
 	for d in "$ROOT"/tests/fuzz/corpus/*/; do
 		printf '%s: %s files, %s bytes\n' "$(basename "$d")" "$(ls "$d" | wc -l)" \
