@@ -279,7 +279,7 @@ check-install: all
 	$(Q)grep -q "hmac(sha512)" $(O)/rind-list.txt
 	@echo "check-install: installed tree builds and runs with pkg-config; rind list shows $$(($$(wc -l < $(O)/rind-list.txt) - 1)) implementations"
 
-check: all check-exports check-install check-unit check-asan check-tsan check-fuzz bench-smoke
+check: all check-exports check-install check-unit check-asan check-tsan ct check-fuzz bench-smoke
 
 bench-build: $(O)/rind-bench
 
