@@ -331,6 +331,21 @@ static struct ecdh_driver ecdh_generic_drivers[] = {
 	ECDH_DRIVER(ecc_p521_generic, "ecdh-nist-p521", "ecdh-nist-p521-generic"),
 };
 
+/* An arch implementation of a curve, with this file's protocol (algs/ecc.h). */
+int ecdh_register_curve_driver(struct ecdh_driver *drv)
+{
+	struct kpp_alg *a = &drv->alg;
+
+	a->set_secret = ecdh_set_secret;
+	a->generate_public_key = ecdh_generate_public_key;
+	a->compute_shared_secret = ecdh_compute_shared_secret;
+	a->max_size = ecdh_max_size;
+	a->export_pubkey = ecdh_export_pubkey;
+	a->export_privkey = ecdh_export_privkey;
+	a->base.cra_ctxsize = sizeof(struct ecdh_ctx);
+	return crypto_register_kpp(a);
+}
+
 static int ecdh_mod_init(void)
 {
 	unsigned int i;

@@ -853,6 +853,25 @@ static struct ecdsa_driver ecdsa_generic_drivers[] = {
 	ECDSA_DRIVER(ecc_p521_generic, "ecdsa-nist-p521", "ecdsa-nist-p521-generic"),
 };
 
+/* An arch implementation of a curve, with this file's protocol (algs/ecc.h). */
+int ecdsa_register_curve_driver(struct ecdsa_driver *drv)
+{
+	struct sig_alg *a = &drv->alg;
+
+	a->sign = ecdsa_sign;
+	a->verify = ecdsa_verify;
+	a->set_pub_key = ecdsa_set_pub_key;
+	a->set_priv_key = ecdsa_set_priv_key;
+	a->generate_key = ecdsa_generate_key;
+	a->export_pubkey = ecdsa_export_pubkey;
+	a->export_privkey = ecdsa_export_privkey;
+	a->key_size = ecdsa_key_size;
+	a->max_size = ecdsa_max_size;
+	a->init = ecdsa_curve_init;
+	a->base.cra_ctxsize = sizeof(struct ecdsa_ctx);
+	return crypto_register_sig(a);
+}
+
 static int ecdsa_mod_init(void)
 {
 	static const char *const tmpls[] = { "x962", "p1363" };
