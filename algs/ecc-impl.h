@@ -816,6 +816,10 @@ static void pt_base(struct ecc_pt *g, const struct ecc_def *D)
  */
 static void jac_dbl(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_def *D)
 {
+#ifdef ECC_JAC_DBL
+	(void)D;
+	ECC_JAC_DBL(r, p);
+#else
 	fe delta, y2, s, m, t, u;
 
 	fp_sqr(delta, p->z, D);
@@ -836,6 +840,7 @@ static void jac_dbl(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_d
 	fp_sub(t, s, r->x, D);
 	fp_mul(t, m, t, D);
 	fp_sub(r->y, t, y2, D);
+#endif
 }
 
 /*
@@ -847,9 +852,17 @@ static void jac_dbl(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_d
 static void jac_add_ct(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_pt *q,
 		       const struct ecc_def *D)
 {
-	fe z1z1, z2z2, u1, u2, s1, s2, h, rr, hh, v, t;
 	u64 pinf = 0 - ecc_is_zero(p->z), qinf = 0 - ecc_is_zero(q->z);
 	struct ecc_pt o;
+#ifdef ECC_JAC_ADD
+	u64 s[36];
+
+	(void)D;
+	ECC_JAC_ADD(s, p, q);
+	memcpy(&o, s + 24, sizeof(o));
+	memzero_explicit(s, sizeof(s));
+#else
+	fe z1z1, z2z2, u1, u2, s1, s2, h, rr, hh, v, t;
 
 	fp_sqr(z1z1, p->z, D);
 	fp_sqr(z2z2, q->z, D);
@@ -874,6 +887,7 @@ static void jac_add_ct(struct ecc_pt *r, const struct ecc_pt *p, const struct ec
 	fp_mul(v, rr, v, D);
 	fp_mul(s1, s1, hh, D);
 	fp_sub(o.y, v, s1, D);			/* R (V - X3) - S1 H^3 */
+#endif
 	ecc_cmov(o.x, q->x, pinf);
 	ecc_cmov(o.y, q->y, pinf);
 	ecc_cmov(o.z, q->z, pinf);
@@ -891,9 +905,16 @@ static void jac_add_ct(struct ecc_pt *r, const struct ecc_pt *p, const struct ec
 static void jac_add_affine_ct(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_aff *q,
 			      const struct ecc_def *D)
 {
-	fe z1z1, u2, s2, h, rr, hh, v, t;
 	u64 pinf = 0 - ecc_is_zero(p->z);
 	struct ecc_pt o;
+#ifdef ECC_JAC_ADD_AFFINE
+	u64 s[32];
+
+	ECC_JAC_ADD_AFFINE(s, p, q);
+	memcpy(&o, s + 20, sizeof(o));
+	memzero_explicit(s, sizeof(s));
+#else
+	fe z1z1, u2, s2, h, rr, hh, v, t;
 
 	fp_sqr(z1z1, p->z, D);
 	fp_mul(u2, q->x, z1z1, D);
@@ -913,6 +934,7 @@ static void jac_add_affine_ct(struct ecc_pt *r, const struct ecc_pt *p, const st
 	fp_mul(v, rr, v, D);
 	fp_mul(t, p->y, hh, D);
 	fp_sub(o.y, v, t, D);
+#endif
 	ecc_cmov(o.x, q->x, pinf);
 	ecc_cmov(o.y, q->y, pinf);
 	ecc_cmov(o.z, D->fp->one, pinf);
@@ -1233,6 +1255,18 @@ static void jac_add_vt(struct ecc_pt *r, const struct ecc_pt *p, const struct ec
 		*r = *p;
 		return;
 	}
+#ifdef ECC_JAC_ADD
+	{
+		/* the curve file's addition; redone below only if H = 0 */
+		u64 sc[36];
+
+		ECC_JAC_ADD(sc, p, q);
+		if (!ecc_is_zero(sc + 32)) {
+			memcpy(r, sc + 24, sizeof(*r));
+			return;
+		}
+	}
+#endif
 	fp_sqr(z1z1, p->z, D);
 	fp_sqr(z2z2, q->z, D);
 	fp_mul(u1, p->x, z2z2, D);
@@ -1280,6 +1314,17 @@ static void jac_add_affine_vt(struct ecc_pt *r, const struct ecc_pt *p, const st
 		memcpy(r->z, D->fp->one, sizeof(fe));
 		return;
 	}
+#ifdef ECC_JAC_ADD_AFFINE
+	{
+		u64 sc[32];
+
+		ECC_JAC_ADD_AFFINE(sc, p, q);
+		if (!ecc_is_zero(sc + 28)) {
+			memcpy(r, sc + 20, sizeof(*r));
+			return;
+		}
+	}
+#endif
 	fp_sqr(z1z1, p->z, D);
 	fp_mul(u2, q->x, z1z1, D);
 	fp_mul(s2, q->y, p->z, D);

@@ -25,8 +25,18 @@
 #include <rind/internal/alg.h>
 #include <rind/internal/kpp.h>
 #include <rind/internal/sig.h>
+#include <rind/internal/util.h>
 
 static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
+
+/*
+ * The field operations are written as macros over operand addresses, so
+ * that a whole point doubling can run as one block of assembly (no calls,
+ * no register saves per operation).  An operand is an offset and the name
+ * of a base-pointer operand: word K of (O, B) is O + K bytes from %[B].
+ * Work registers: the operands %[t0]..%[t7], and rax, rcx, rdx.
+ */
+#define P256X_W(O, B, K)	O "+" K "(%[" B "])"
 
 /*
  * One Montgomery reduction step: q = T0 (the lowest word, -p^-1 = 1 mod
@@ -46,28 +56,28 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 	"adcq %%rdx, %[" T4 "]\n\t"					\
 	"adcq $0, %[" T5 "]\n\t"
 
-/* (T1..T5, T0) = (T1..T5) + a * b[BO / 8]; T0 is free on entry */
-#define P256X_MAC(BO, T1, T2, T3, T4, T5, T0)				\
-	"movq " BO "(%[b]), %%rdx\n\t"					\
+/* (T1..T5, T0) = (T1..T5) + a * b[K]; T0 is free on entry */
+#define P256X_MAC(AO, AB, BO, BB, K, T1, T2, T3, T4, T5, T0)		\
+	"movq " P256X_W(BO, BB, K) ", %%rdx\n\t"			\
 	"xorl %k[" T0 "], %k[" T0 "]\n\t"				\
-	"mulxq 0(%[a]), %%rax, %%rcx\n\t"				\
+	"mulxq " P256X_W(AO, AB, "0") ", %%rax, %%rcx\n\t"		\
 	"adcxq %%rax, %[" T1 "]\n\t"					\
 	"adoxq %%rcx, %[" T2 "]\n\t"					\
-	"mulxq 8(%[a]), %%rax, %%rcx\n\t"				\
+	"mulxq " P256X_W(AO, AB, "8") ", %%rax, %%rcx\n\t"		\
 	"adcxq %%rax, %[" T2 "]\n\t"					\
 	"adoxq %%rcx, %[" T3 "]\n\t"					\
-	"mulxq 16(%[a]), %%rax, %%rcx\n\t"				\
+	"mulxq " P256X_W(AO, AB, "16") ", %%rax, %%rcx\n\t"		\
 	"adcxq %%rax, %[" T3 "]\n\t"					\
 	"adoxq %%rcx, %[" T4 "]\n\t"					\
-	"mulxq 24(%[a]), %%rax, %%rcx\n\t"				\
+	"mulxq " P256X_W(AO, AB, "24") ", %%rax, %%rcx\n\t"		\
 	"adcxq %%rax, %[" T4 "]\n\t"					\
 	"adoxq %%rcx, %[" T5 "]\n\t"					\
 	"adcxq %[" T0 "], %[" T5 "]\n\t"				\
 	"adoxq %[" T0 "], %[" T0 "]\n\t"				\
 	"adcq $0, %[" T0 "]\n\t"
 
-/* (X0..X3) + TOP 2^256 < 2p: minus p unless that borrows, into r; F is free */
-#define P256X_FINAL(X0, X1, X2, X3, TOP, F)				\
+/* (X0..X3) + TOP 2^256 < 2p: minus p unless that borrows, stored; F is free */
+#define P256X_FINAL(RO, RB, X0, X1, X2, X3, TOP, F)			\
 	"movq %[" X0 "], %%rax\n\t"					\
 	"movq %[" X1 "], %%rcx\n\t"					\
 	"movq %[" X2 "], %%rdx\n\t"					\
@@ -81,42 +91,34 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 	"cmovcq %[" X1 "], %%rcx\n\t"					\
 	"cmovcq %[" X2 "], %%rdx\n\t"					\
 	"cmovcq %[" X3 "], %[" F "]\n\t"				\
-	"movq %%rax, 0(%[r])\n\t"					\
-	"movq %%rcx, 8(%[r])\n\t"					\
-	"movq %%rdx, 16(%[r])\n\t"					\
-	"movq %[" F "], 24(%[r])\n\t"
+	"movq %%rax, " P256X_W(RO, RB, "0") "\n\t"			\
+	"movq %%rcx, " P256X_W(RO, RB, "8") "\n\t"			\
+	"movq %%rdx, " P256X_W(RO, RB, "16") "\n\t"			\
+	"movq %[" F "], " P256X_W(RO, RB, "24") "\n\t"
 
-/* r = a b / 2^256 mod p */
-static inline void p256x_mul(u64 *r, const u64 *a, const u64 *b)
-{
-	u64 t0, t1, t2, t3, t4, t5;
+/* R = A B / 2^256 mod p (t0..t5); R may be A or B */
+#define P256X_MUL_(RO, RB, AO, AB, BO, BB)				\
+	"movq " P256X_W(BO, BB, "0") ", %%rdx\n\t"			\
+	"mulxq " P256X_W(AO, AB, "0") ", %[t0], %[t1]\n\t"		\
+	"mulxq " P256X_W(AO, AB, "8") ", %%rax, %[t2]\n\t"		\
+	"addq %%rax, %[t1]\n\t"						\
+	"mulxq " P256X_W(AO, AB, "16") ", %%rax, %[t3]\n\t"		\
+	"adcq %%rax, %[t2]\n\t"						\
+	"mulxq " P256X_W(AO, AB, "24") ", %%rax, %[t4]\n\t"		\
+	"adcq %%rax, %[t3]\n\t"						\
+	"adcq $0, %[t4]\n\t"						\
+	"movl $0, %k[t5]\n\t"						\
+	P256X_RED("t0", "t1", "t2", "t3", "t4", "t5")			\
+	P256X_MAC(AO, AB, BO, BB, "8", "t1", "t2", "t3", "t4", "t5", "t0") \
+	P256X_RED("t1", "t2", "t3", "t4", "t5", "t0")			\
+	P256X_MAC(AO, AB, BO, BB, "16", "t2", "t3", "t4", "t5", "t0", "t1") \
+	P256X_RED("t2", "t3", "t4", "t5", "t0", "t1")			\
+	P256X_MAC(AO, AB, BO, BB, "24", "t3", "t4", "t5", "t0", "t1", "t2") \
+	P256X_RED("t3", "t4", "t5", "t0", "t1", "t2")			\
+	P256X_FINAL(RO, RB, "t4", "t5", "t0", "t1", "t2", "t3")
+#define P256X_MUL(...)	P256X_MUL_(__VA_ARGS__)
 
-	__asm__ volatile(
-		"movq 0(%[b]), %%rdx\n\t"
-		"mulxq 0(%[a]), %[t0], %[t1]\n\t"
-		"mulxq 8(%[a]), %%rax, %[t2]\n\t"
-		"addq %%rax, %[t1]\n\t"
-		"mulxq 16(%[a]), %%rax, %[t3]\n\t"
-		"adcq %%rax, %[t2]\n\t"
-		"mulxq 24(%[a]), %%rax, %[t4]\n\t"
-		"adcq %%rax, %[t3]\n\t"
-		"adcq $0, %[t4]\n\t"
-		"movl $0, %k[t5]\n\t"
-		P256X_RED("t0", "t1", "t2", "t3", "t4", "t5")
-		P256X_MAC("8", "t1", "t2", "t3", "t4", "t5", "t0")
-		P256X_RED("t1", "t2", "t3", "t4", "t5", "t0")
-		P256X_MAC("16", "t2", "t3", "t4", "t5", "t0", "t1")
-		P256X_RED("t2", "t3", "t4", "t5", "t0", "t1")
-		P256X_MAC("24", "t3", "t4", "t5", "t0", "t1", "t2")
-		P256X_RED("t3", "t4", "t5", "t0", "t1", "t2")
-		P256X_FINAL("t4", "t5", "t0", "t1", "t2", "t3")
-		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
-		  [t4] "=&r"(t4), [t5] "=&r"(t5)
-		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [c0] "m"(p256x_c[0]), [c1] "m"(p256x_c[1])
-		: "rax", "rcx", "rdx", "cc", "memory");
-}
-
-/* low-half reduction step (no carry word beyond T0's new role as the top) */
+/* low-half reduction step: T0 becomes the new top word */
 #define P256X_REDL(T0, T1, T2, T3)					\
 	"movq %[" T0 "], %%rdx\n\t"					\
 	"movq %[" T0 "], %%rax\n\t"					\
@@ -129,163 +131,299 @@ static inline void p256x_mul(u64 *r, const u64 *a, const u64 *b)
 	"adcq %%rax, %[" T3 "]\n\t"					\
 	"adcq $0, %[" T0 "]\n\t"
 
+/*
+ * R = A^2 / 2^256 mod p (t0..t7): the six cross products doubled plus the
+ * four squares, then the low half reduced (to at most p) and the high
+ * half added.
+ */
+#define P256X_SQR_(RO, RB, AO, AB)					\
+	"movq " P256X_W(AO, AB, "0") ", %%rdx\n\t"			\
+	"mulxq " P256X_W(AO, AB, "8") ", %[t1], %[t2]\n\t"		\
+	"mulxq " P256X_W(AO, AB, "16") ", %%rax, %[t3]\n\t"		\
+	"addq %%rax, %[t2]\n\t"						\
+	"mulxq " P256X_W(AO, AB, "24") ", %%rax, %[t4]\n\t"		\
+	"adcq %%rax, %[t3]\n\t"						\
+	"adcq $0, %[t4]\n\t"						\
+	"movq " P256X_W(AO, AB, "8") ", %%rdx\n\t"			\
+	"mulxq " P256X_W(AO, AB, "16") ", %%rax, %%rcx\n\t"		\
+	"mulxq " P256X_W(AO, AB, "24") ", %[t6], %[t5]\n\t"		\
+	"addq %%rax, %[t3]\n\t"						\
+	"adcq %%rcx, %[t4]\n\t"						\
+	"adcq $0, %[t5]\n\t"						\
+	"addq %[t6], %[t4]\n\t"						\
+	"adcq $0, %[t5]\n\t"						\
+	"movq " P256X_W(AO, AB, "16") ", %%rdx\n\t"			\
+	"mulxq " P256X_W(AO, AB, "24") ", %%rax, %[t6]\n\t"		\
+	"addq %%rax, %[t5]\n\t"						\
+	"adcq $0, %[t6]\n\t"						\
+	"xorl %k[t7], %k[t7]\n\t"					\
+	"addq %[t1], %[t1]\n\t"						\
+	"adcq %[t2], %[t2]\n\t"						\
+	"adcq %[t3], %[t3]\n\t"						\
+	"adcq %[t4], %[t4]\n\t"						\
+	"adcq %[t5], %[t5]\n\t"						\
+	"adcq %[t6], %[t6]\n\t"						\
+	"adcq $0, %[t7]\n\t"						\
+	"movq " P256X_W(AO, AB, "0") ", %%rdx\n\t"			\
+	"mulxq %%rdx, %[t0], %%rax\n\t"					\
+	"addq %%rax, %[t1]\n\t"						\
+	"movq " P256X_W(AO, AB, "8") ", %%rdx\n\t"			\
+	"mulxq %%rdx, %%rax, %%rcx\n\t"					\
+	"adcq %%rax, %[t2]\n\t"						\
+	"adcq %%rcx, %[t3]\n\t"						\
+	"movq " P256X_W(AO, AB, "16") ", %%rdx\n\t"			\
+	"mulxq %%rdx, %%rax, %%rcx\n\t"					\
+	"adcq %%rax, %[t4]\n\t"						\
+	"adcq %%rcx, %[t5]\n\t"						\
+	"movq " P256X_W(AO, AB, "24") ", %%rdx\n\t"			\
+	"mulxq %%rdx, %%rax, %%rcx\n\t"					\
+	"adcq %%rax, %[t6]\n\t"						\
+	"adcq %%rcx, %[t7]\n\t"						\
+	P256X_REDL("t0", "t1", "t2", "t3")				\
+	P256X_REDL("t1", "t2", "t3", "t0")				\
+	P256X_REDL("t2", "t3", "t0", "t1")				\
+	P256X_REDL("t3", "t0", "t1", "t2")				\
+	"addq %[t4], %[t0]\n\t"						\
+	"adcq %[t5], %[t1]\n\t"						\
+	"adcq %[t6], %[t2]\n\t"						\
+	"adcq %[t7], %[t3]\n\t"						\
+	"movl $0, %k[t4]\n\t"						\
+	"adcq $0, %[t4]\n\t"						\
+	P256X_FINAL(RO, RB, "t0", "t1", "t2", "t3", "t4", "t5")
+#define P256X_SQR(...)	P256X_SQR_(__VA_ARGS__)
+
+/* R = A + B mod p (t0..t5) */
+#define P256X_ADD_(RO, RB, AO, AB, BO, BB)				\
+	"movq " P256X_W(AO, AB, "0") ", %[t0]\n\t"			\
+	"movq " P256X_W(AO, AB, "8") ", %[t1]\n\t"			\
+	"movq " P256X_W(AO, AB, "16") ", %[t2]\n\t"			\
+	"movq " P256X_W(AO, AB, "24") ", %[t3]\n\t"			\
+	"xorl %k[t4], %k[t4]\n\t"					\
+	"addq " P256X_W(BO, BB, "0") ", %[t0]\n\t"			\
+	"adcq " P256X_W(BO, BB, "8") ", %[t1]\n\t"			\
+	"adcq " P256X_W(BO, BB, "16") ", %[t2]\n\t"			\
+	"adcq " P256X_W(BO, BB, "24") ", %[t3]\n\t"			\
+	"adcq $0, %[t4]\n\t"						\
+	P256X_FINAL(RO, RB, "t0", "t1", "t2", "t3", "t4", "t5")
+#define P256X_ADD(...)	P256X_ADD_(__VA_ARGS__)
+
+/* R = A - B mod p (t0..t4): p added back on a borrow */
+#define P256X_SUB_(RO, RB, AO, AB, BO, BB)				\
+	"movq " P256X_W(AO, AB, "0") ", %[t0]\n\t"			\
+	"movq " P256X_W(AO, AB, "8") ", %[t1]\n\t"			\
+	"movq " P256X_W(AO, AB, "16") ", %[t2]\n\t"			\
+	"movq " P256X_W(AO, AB, "24") ", %[t3]\n\t"			\
+	"subq " P256X_W(BO, BB, "0") ", %[t0]\n\t"			\
+	"sbbq " P256X_W(BO, BB, "8") ", %[t1]\n\t"			\
+	"sbbq " P256X_W(BO, BB, "16") ", %[t2]\n\t"			\
+	"sbbq " P256X_W(BO, BB, "24") ", %[t3]\n\t"			\
+	"sbbq %[t4], %[t4]\n\t"						\
+	"movl %k[t4], %%eax\n\t"					\
+	"movq %[t4], %%rcx\n\t"						\
+	"andq %[c1], %%rcx\n\t"						\
+	"addq %[t4], %[t0]\n\t"						\
+	"adcq %%rax, %[t1]\n\t"						\
+	"adcq $0, %[t2]\n\t"						\
+	"adcq %%rcx, %[t3]\n\t"						\
+	"movq %[t0], " P256X_W(RO, RB, "0") "\n\t"			\
+	"movq %[t1], " P256X_W(RO, RB, "8") "\n\t"			\
+	"movq %[t2], " P256X_W(RO, RB, "16") "\n\t"			\
+	"movq %[t3], " P256X_W(RO, RB, "24") "\n\t"
+#define P256X_SUB(...)	P256X_SUB_(__VA_ARGS__)
+
+/* R = A / 2 mod p: (A + p) / 2 when A is odd (t0..t5) */
+#define P256X_HALF_(RO, RB, AO, AB)					\
+	"movq " P256X_W(AO, AB, "0") ", %[t0]\n\t"			\
+	"movq " P256X_W(AO, AB, "8") ", %[t1]\n\t"			\
+	"movq " P256X_W(AO, AB, "16") ", %[t2]\n\t"			\
+	"movq " P256X_W(AO, AB, "24") ", %[t3]\n\t"			\
+	"movq %[t0], %[t5]\n\t"						\
+	"andq $1, %[t5]\n\t"						\
+	"negq %[t5]\n\t"						\
+	"movl %k[t5], %%eax\n\t"					\
+	"movq %[t5], %%rcx\n\t"						\
+	"andq %[c1], %%rcx\n\t"						\
+	"xorl %k[t4], %k[t4]\n\t"					\
+	"addq %[t5], %[t0]\n\t"						\
+	"adcq %%rax, %[t1]\n\t"						\
+	"adcq $0, %[t2]\n\t"						\
+	"adcq %%rcx, %[t3]\n\t"						\
+	"adcq $0, %[t4]\n\t"						\
+	"shrdq $1, %[t1], %[t0]\n\t"					\
+	"shrdq $1, %[t2], %[t1]\n\t"					\
+	"shrdq $1, %[t3], %[t2]\n\t"					\
+	"shrdq $1, %[t4], %[t3]\n\t"					\
+	"movq %[t0], " P256X_W(RO, RB, "0") "\n\t"			\
+	"movq %[t1], " P256X_W(RO, RB, "8") "\n\t"			\
+	"movq %[t2], " P256X_W(RO, RB, "16") "\n\t"			\
+	"movq %[t3], " P256X_W(RO, RB, "24") "\n\t"
+#define P256X_HALF(...)	P256X_HALF_(__VA_ARGS__)
+
+#define P256X_T6							\
+	[t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),	\
+	[t4] "=&r"(t4), [t5] "=&r"(t5)
+#define P256X_T8	P256X_T6, [t6] "=&r"(t6), [t7] "=&r"(t7)
+#define P256X_C		[c0] "m"(p256x_c[0]), [c1] "m"(p256x_c[1])
+
+/* r = a b / 2^256 mod p */
+static inline void p256x_mul(u64 *r, const u64 *a, const u64 *b)
+{
+	u64 t0, t1, t2, t3, t4, t5;
+
+	__asm__ volatile(P256X_MUL("0", "r", "0", "a", "0", "b")
+		: P256X_T6
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), P256X_C
+		: "rax", "rcx", "rdx", "cc", "memory");
+}
+
 /* r = a^2 / 2^256 mod p */
 static inline void p256x_sqr(u64 *r, const u64 *a)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
-	__asm__ volatile(
-		/* cross products a_i a_j (i < j) into t1..t6 */
-		"movq 0(%[a]), %%rdx\n\t"
-		"mulxq 8(%[a]), %[t1], %[t2]\n\t"
-		"mulxq 16(%[a]), %%rax, %[t3]\n\t"
-		"addq %%rax, %[t2]\n\t"
-		"mulxq 24(%[a]), %%rax, %[t4]\n\t"
-		"adcq %%rax, %[t3]\n\t"
-		"adcq $0, %[t4]\n\t"
-		"movq 8(%[a]), %%rdx\n\t"
-		"mulxq 16(%[a]), %%rax, %%rcx\n\t"
-		"mulxq 24(%[a]), %[t6], %[t5]\n\t"
-		"addq %%rax, %[t3]\n\t"
-		"adcq %%rcx, %[t4]\n\t"
-		"adcq $0, %[t5]\n\t"
-		"addq %[t6], %[t4]\n\t"
-		"adcq $0, %[t5]\n\t"
-		"movq 16(%[a]), %%rdx\n\t"
-		"mulxq 24(%[a]), %%rax, %[t6]\n\t"
-		"addq %%rax, %[t5]\n\t"
-		"adcq $0, %[t6]\n\t"
-		/* doubled, plus the squares */
-		"xorl %k[t7], %k[t7]\n\t"
-		"addq %[t1], %[t1]\n\t"
-		"adcq %[t2], %[t2]\n\t"
-		"adcq %[t3], %[t3]\n\t"
-		"adcq %[t4], %[t4]\n\t"
-		"adcq %[t5], %[t5]\n\t"
-		"adcq %[t6], %[t6]\n\t"
-		"adcq $0, %[t7]\n\t"
-		"movq 0(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %[t0], %%rax\n\t"
-		"addq %%rax, %[t1]\n\t"
-		"movq 8(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %%rax, %%rcx\n\t"
-		"adcq %%rax, %[t2]\n\t"
-		"adcq %%rcx, %[t3]\n\t"
-		"movq 16(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %%rax, %%rcx\n\t"
-		"adcq %%rax, %[t4]\n\t"
-		"adcq %%rcx, %[t5]\n\t"
-		"movq 24(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %%rax, %%rcx\n\t"
-		"adcq %%rax, %[t6]\n\t"
-		"adcq %%rcx, %[t7]\n\t"
-		/* reduce the low half: (t0..t3) becomes X <= p in t0..t3 */
-		P256X_REDL("t0", "t1", "t2", "t3")
-		P256X_REDL("t1", "t2", "t3", "t0")
-		P256X_REDL("t2", "t3", "t0", "t1")
-		P256X_REDL("t3", "t0", "t1", "t2")
-		/* + the high half */
-		"addq %[t4], %[t0]\n\t"
-		"adcq %[t5], %[t1]\n\t"
-		"adcq %[t6], %[t2]\n\t"
-		"adcq %[t7], %[t3]\n\t"
-		"movl $0, %k[t4]\n\t"
-		"adcq $0, %[t4]\n\t"
-		P256X_FINAL("t0", "t1", "t2", "t3", "t4", "t5")
-		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
-		  [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7)
-		: [r] "r"(r), [a] "r"(a), [c0] "m"(p256x_c[0]), [c1] "m"(p256x_c[1])
+	__asm__ volatile(P256X_SQR("0", "r", "0", "a")
+		: P256X_T8
+		: [r] "r"(r), [a] "r"(a), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
 /* r = a + b mod p */
 static inline void p256x_add(u64 *r, const u64 *a, const u64 *b)
 {
-	u64 t0, t1, t2, t3, t4;
+	u64 t0, t1, t2, t3, t4, t5;
 
-	__asm__ volatile(
-		"movq 0(%[a]), %[t0]\n\t"
-		"movq 8(%[a]), %[t1]\n\t"
-		"movq 16(%[a]), %[t2]\n\t"
-		"movq 24(%[a]), %[t3]\n\t"
-		"xorl %k[t4], %k[t4]\n\t"
-		"addq 0(%[b]), %[t0]\n\t"
-		"adcq 8(%[b]), %[t1]\n\t"
-		"adcq 16(%[b]), %[t2]\n\t"
-		"adcq 24(%[b]), %[t3]\n\t"
-		"adcq $0, %[t4]\n\t"
-		P256X_FINAL("t0", "t1", "t2", "t3", "t4", "a")
-		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
-		  [t4] "=&r"(t4), [a] "+&r"(a)
-		: [r] "r"(r), [b] "r"(b), [c0] "m"(p256x_c[0]), [c1] "m"(p256x_c[1])
+	__asm__ volatile(P256X_ADD("0", "r", "0", "a", "0", "b")
+		: P256X_T6
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
 /* r = a - b mod p */
 static inline void p256x_sub(u64 *r, const u64 *a, const u64 *b)
 {
-	u64 t0, t1, t2, t3, m;
+	u64 t0, t1, t2, t3, t4;
 
-	__asm__ volatile(
-		"movq 0(%[a]), %[t0]\n\t"
-		"movq 8(%[a]), %[t1]\n\t"
-		"movq 16(%[a]), %[t2]\n\t"
-		"movq 24(%[a]), %[t3]\n\t"
-		"subq 0(%[b]), %[t0]\n\t"
-		"sbbq 8(%[b]), %[t1]\n\t"
-		"sbbq 16(%[b]), %[t2]\n\t"
-		"sbbq 24(%[b]), %[t3]\n\t"
-		"sbbq %[m], %[m]\n\t"			/* all ones on borrow: add p */
-		"movl %k[m], %%eax\n\t"			/* m & 0xffffffff */
-		"movq %[m], %%rcx\n\t"
-		"andq %[c1], %%rcx\n\t"			/* m & K */
-		"addq %[m], %[t0]\n\t"
-		"adcq %%rax, %[t1]\n\t"
-		"adcq $0, %[t2]\n\t"
-		"adcq %%rcx, %[t3]\n\t"
-		"movq %[t0], 0(%[r])\n\t"
-		"movq %[t1], 8(%[r])\n\t"
-		"movq %[t2], 16(%[r])\n\t"
-		"movq %[t3], 24(%[r])\n\t"
-		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [m] "=&r"(m)
-		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [c1] "m"(p256x_c[1])
+	__asm__ volatile(P256X_SUB("0", "r", "0", "a", "0", "b")
+		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4)
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), P256X_C
 		: "rax", "rcx", "cc", "memory");
 }
 
-/* r = a / 2 mod p: (a + p) / 2 when a is odd */
+/* r = a / 2 mod p */
 static inline void p256x_half(u64 *r, const u64 *a)
 {
-	u64 t0, t1, t2, t3, t4, m;
+	u64 t0, t1, t2, t3, t4, t5;
+
+	__asm__ volatile(P256X_HALF("0", "r", "0", "a")
+		: P256X_T6
+		: [r] "r"(r), [a] "r"(a), P256X_C
+		: "rax", "rcx", "cc", "memory");
+}
+
+/*
+ * r = 2p in Jacobian coordinates: algs/ecc-impl.h's jac_dbl (the same
+ * formulas and order of operations, 4M + 4S) as one block, intermediate
+ * values in a stack scratch area.  r may alias p.  Words: x at 0, y at
+ * 32, z at 64 of a point.
+ */
+static void p256x_jac_dbl(u64 *r, const u64 *p)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, s[24];
 
 	__asm__ volatile(
-		"movq 0(%[a]), %[t0]\n\t"
-		"movq 8(%[a]), %[t1]\n\t"
-		"movq 16(%[a]), %[t2]\n\t"
-		"movq 24(%[a]), %[t3]\n\t"
-		"movq %[t0], %[m]\n\t"
-		"andq $1, %[m]\n\t"
-		"negq %[m]\n\t"			/* all ones when odd: add p */
-		"movl %k[m], %%eax\n\t"
-		"movq %[m], %%rcx\n\t"
-		"andq %[c1], %%rcx\n\t"
-		"xorl %k[t4], %k[t4]\n\t"
-		"addq %[m], %[t0]\n\t"
-		"adcq %%rax, %[t1]\n\t"
-		"adcq $0, %[t2]\n\t"
-		"adcq %%rcx, %[t3]\n\t"
-		"adcq $0, %[t4]\n\t"
-		"shrdq $1, %[t1], %[t0]\n\t"
-		"shrdq $1, %[t2], %[t1]\n\t"
-		"shrdq $1, %[t3], %[t2]\n\t"
-		"shrdq $1, %[t4], %[t3]\n\t"
-		"movq %[t0], 0(%[r])\n\t"
-		"movq %[t1], 8(%[r])\n\t"
-		"movq %[t2], 16(%[r])\n\t"
-		"movq %[t3], 24(%[r])\n\t"
-		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-		  [m] "=&r"(m)
-		: [r] "r"(r), [a] "r"(a), [c1] "m"(p256x_c[1])
-		: "rax", "rcx", "cc", "memory");
+		P256X_SQR("0", "s", "64", "p")			/* s0 = delta = Z^2 */
+		P256X_ADD("32", "s", "32", "p", "32", "p")	/* s1 = 2Y */
+		P256X_SUB("64", "s", "0", "p", "0", "s")	/* s2 = X - delta */
+		P256X_ADD("96", "s", "0", "p", "0", "s")	/* s3 = X + delta */
+		P256X_MUL("128", "s", "64", "s", "96", "s")	/* s4 = (X - d)(X + d) */
+		P256X_ADD("64", "s", "128", "s", "128", "s")
+		P256X_ADD("128", "s", "64", "s", "128", "s")	/* s4 = M */
+		P256X_MUL("64", "r", "32", "s", "64", "p")	/* Z' = 2YZ */
+		P256X_SQR("32", "s", "32", "s")			/* s1 = 4Y^2 */
+		P256X_MUL("160", "s", "0", "p", "32", "s")	/* s5 = S = 4XY^2 */
+		P256X_SQR("32", "s", "32", "s")
+		P256X_HALF("32", "s", "32", "s")		/* s1 = 8Y^4 */
+		P256X_SQR("64", "s", "128", "s")		/* s2 = M^2 */
+		P256X_ADD("96", "s", "160", "s", "160", "s")	/* s3 = 2S */
+		P256X_SUB("0", "r", "64", "s", "96", "s")	/* X' = M^2 - 2S */
+		P256X_SUB("64", "s", "160", "s", "0", "r")	/* s2 = S - X' */
+		P256X_MUL("64", "s", "128", "s", "64", "s")	/* s2 = M (S - X') */
+		P256X_SUB("32", "r", "64", "s", "32", "s")	/* Y' = s2 - 8Y^4 */
+		: P256X_T8
+		: [r] "r"(r), [p] "r"(p), [s] "r"(s), P256X_C
+		: "rax", "rcx", "rdx", "cc", "memory");
+	memzero_explicit(s, sizeof(s));
+}
+
+/*
+ * o = p + q in Jacobian coordinates: algs/ecc-impl.h's jac_add_ct without
+ * its identity masks (the caller applies them), 12M + 4S as one block.
+ * s: scratch of 36 words, o = s + 24 on return.
+ */
+static void p256x_jac_add(u64 *s, const u64 *p, const u64 *q)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7;
+
+	__asm__ volatile(
+		P256X_SQR("0", "s", "64", "p")			/* s0 = Z1^2 */
+		P256X_SQR("32", "s", "64", "q")			/* s1 = Z2^2 */
+		P256X_MUL("64", "s", "0", "p", "32", "s")	/* s2 = U1 = X1 Z2^2 */
+		P256X_MUL("96", "s", "0", "q", "0", "s")	/* s3 = U2 = X2 Z1^2 */
+		P256X_MUL("128", "s", "32", "p", "64", "q")
+		P256X_MUL("128", "s", "128", "s", "32", "s")	/* s4 = S1 = Y1 Z2^3 */
+		P256X_MUL("160", "s", "32", "q", "64", "p")
+		P256X_MUL("160", "s", "160", "s", "0", "s")	/* s5 = S2 = Y2 Z1^3 */
+		P256X_SUB("96", "s", "96", "s", "64", "s")	/* s3 = H = U2 - U1 */
+		P256X_SUB("160", "s", "160", "s", "128", "s")	/* s5 = R = S2 - S1 */
+		P256X_SQR("0", "s", "96", "s")			/* s0 = H^2 */
+		P256X_MUL("32", "s", "64", "s", "0", "s")	/* s1 = V = U1 H^2 */
+		P256X_MUL("0", "s", "96", "s", "0", "s")	/* s0 = H^3 */
+		P256X_MUL("64", "s", "64", "p", "64", "q")
+		P256X_MUL("256", "s", "64", "s", "96", "s")	/* Z3 = Z1 Z2 H */
+		P256X_SQR("64", "s", "160", "s")
+		P256X_SUB("64", "s", "64", "s", "0", "s")
+		P256X_SUB("64", "s", "64", "s", "32", "s")
+		P256X_SUB("192", "s", "64", "s", "32", "s")	/* X3 = R^2 - H^3 - 2V */
+		P256X_SUB("32", "s", "32", "s", "192", "s")
+		P256X_MUL("32", "s", "160", "s", "32", "s")	/* R (V - X3) */
+		P256X_MUL("128", "s", "128", "s", "0", "s")	/* S1 H^3 */
+		P256X_SUB("224", "s", "32", "s", "128", "s")	/* Y3 */
+		: P256X_T8
+		: [s] "r"(s), [p] "r"(p), [q] "r"(q), P256X_C
+		: "rax", "rcx", "rdx", "cc", "memory");
+}
+
+/*
+ * o = p + (x2, y2) in Jacobian coordinates: jac_add_affine_ct without its
+ * identity mask, 8M + 3S as one block.  s: scratch of 32 words, o = s + 20
+ * on return (q: x at 0, y at 32).
+ */
+static void p256x_jac_add_affine(u64 *s, const u64 *p, const u64 *q)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7;
+
+	__asm__ volatile(
+		P256X_SQR("0", "s", "64", "p")			/* s0 = Z1^2 */
+		P256X_MUL("32", "s", "0", "q", "0", "s")	/* s1 = U2 = X2 Z1^2 */
+		P256X_MUL("64", "s", "32", "q", "64", "p")
+		P256X_MUL("64", "s", "64", "s", "0", "s")	/* s2 = S2 = Y2 Z1^3 */
+		P256X_SUB("32", "s", "32", "s", "0", "p")	/* s1 = H = U2 - X1 */
+		P256X_SUB("64", "s", "64", "s", "32", "p")	/* s2 = R = S2 - Y1 */
+		P256X_SQR("0", "s", "32", "s")			/* s0 = H^2 */
+		P256X_MUL("96", "s", "0", "p", "0", "s")	/* s3 = V = X1 H^2 */
+		P256X_MUL("0", "s", "32", "s", "0", "s")	/* s0 = H^3 */
+		P256X_MUL("224", "s", "64", "p", "32", "s")	/* Z3 = Z1 H */
+		P256X_SQR("128", "s", "64", "s")
+		P256X_SUB("128", "s", "128", "s", "0", "s")
+		P256X_SUB("128", "s", "128", "s", "96", "s")
+		P256X_SUB("160", "s", "128", "s", "96", "s")	/* X3 = R^2 - H^3 - 2V */
+		P256X_SUB("96", "s", "96", "s", "160", "s")
+		P256X_MUL("96", "s", "64", "s", "96", "s")	/* R (V - X3) */
+		P256X_MUL("128", "s", "32", "p", "0", "s")	/* Y1 H^3 */
+		P256X_SUB("192", "s", "96", "s", "128", "s")	/* Y3 */
+		: P256X_T8
+		: [s] "r"(s), [p] "r"(p), [q] "r"(q), P256X_C
+		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
 /* Montgomery multiplication modulo the group order n (R = 2^256) */
@@ -332,11 +470,11 @@ static inline void p256x_nmul(u64 *r, const u64 *a, const u64 *b)
 		"adcq $0, %[t4]\n\t"
 		"movl $0, %k[t5]\n\t"
 		P256X_NRED("t0", "t1", "t2", "t3", "t4", "t5")
-		P256X_MAC("8", "t1", "t2", "t3", "t4", "t5", "t0")
+		P256X_MAC("0", "a", "0", "b", "8", "t1", "t2", "t3", "t4", "t5", "t0")
 		P256X_NRED("t1", "t2", "t3", "t4", "t5", "t0")
-		P256X_MAC("16", "t2", "t3", "t4", "t5", "t0", "t1")
+		P256X_MAC("0", "a", "0", "b", "16", "t2", "t3", "t4", "t5", "t0", "t1")
 		P256X_NRED("t2", "t3", "t4", "t5", "t0", "t1")
-		P256X_MAC("24", "t3", "t4", "t5", "t0", "t1", "t2")
+		P256X_MAC("0", "a", "0", "b", "24", "t3", "t4", "t5", "t0", "t1", "t2")
 		P256X_NRED("t3", "t4", "t5", "t0", "t1", "t2")
 		/* (t4 t5 t0 t1) + t2 2^256 < 2n: minus n unless that borrows */
 		"movq %[t4], %%rax\n\t"
@@ -369,6 +507,9 @@ static inline void p256x_nmul(u64 *r, const u64 *a, const u64 *b)
 #define ECC_FP_ADD(r, a, b)	p256x_add(r, a, b)
 #define ECC_FP_SUB(r, a, b)	p256x_sub(r, a, b)
 #define ECC_FP_HALF(r, a)	p256x_half(r, a)
+#define ECC_JAC_DBL(r, p)	p256x_jac_dbl((r)->x, (p)->x)
+#define ECC_JAC_ADD(s, p, q)	p256x_jac_add(s, (p)->x, (q)->x)
+#define ECC_JAC_ADD_AFFINE(s, p, q)	p256x_jac_add_affine(s, (p)->x, (q)->x)
 #define ECC_FN_MUL(r, a, b)	p256x_nmul(r, a, b)
 #include "../../algs/ecc-impl.h"
 #include "../../algs/ecc-p256.h"
