@@ -587,19 +587,52 @@ static inline void fp_half(fe r, const fe a, const struct ecc_def *D)
 #endif
 }
 
-/* Montgomery form from a plain integer < p, and back. */
+/*
+ * The field's internal form from a plain integer < p (Montgomery form
+ * unless the curve file says otherwise), and back to the plain, fully
+ * reduced integer.
+ */
 static inline void fp_to(fe r, const fe a, const struct ecc_def *D)
 {
+#ifdef ECC_FP_TO
+	(void)D;
+	ECC_FP_TO(r, a);
+#else
 	fp_mul(r, a, D->fp->rr, D);
+#endif
 }
 
 static inline void fp_from(fe r, const fe a, const struct ecc_def *D)
 {
+#ifdef ECC_FP_FROM
+	(void)D;
+	ECC_FP_FROM(r, a);
+#else
 	fe one;
 
 	memset(one, 0, sizeof(one));
 	one[0] = 1;
 	fp_mul(r, a, one, D);
+#endif
+}
+
+/* 1 if a = 0 / a = b in the field, constant time. */
+static inline u64 fp_is_zero(const fe a)
+{
+#ifdef ECC_FP_ISZERO
+	return ECC_FP_ISZERO(a);
+#else
+	return ecc_is_zero(a);
+#endif
+}
+
+static inline u64 fp_eq(const fe a, const fe b)
+{
+#ifdef ECC_FP_EQ
+	return ECC_FP_EQ(a, b);
+#else
+	return ecc_eq(a, b);
+#endif
 }
 
 /* ---- scalars modulo n, possibly the curve file's own multiplication ------ */
@@ -852,7 +885,7 @@ static void jac_dbl(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_d
 static void jac_add_ct(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_pt *q,
 		       const struct ecc_def *D)
 {
-	u64 pinf = 0 - ecc_is_zero(p->z), qinf = 0 - ecc_is_zero(q->z);
+	u64 pinf = 0 - fp_is_zero(p->z), qinf = 0 - fp_is_zero(q->z);
 	struct ecc_pt o;
 #ifdef ECC_JAC_ADD
 	u64 s[36];
@@ -905,7 +938,7 @@ static void jac_add_ct(struct ecc_pt *r, const struct ecc_pt *p, const struct ec
 static void jac_add_affine_ct(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_aff *q,
 			      const struct ecc_def *D)
 {
-	u64 pinf = 0 - ecc_is_zero(p->z);
+	u64 pinf = 0 - fp_is_zero(p->z);
 	struct ecc_pt o;
 #ifdef ECC_JAC_ADD_AFFINE
 	u64 s[32];
@@ -1005,6 +1038,11 @@ static inline void ecc_select(u64 *r, const u64 *table, unsigned int w, unsigned
 	u64 last = 0, mask;
 	unsigned int i, j, nv = w / 2;
 
+#ifdef ECC_SELECT
+	/* the curve file's own (wider vectors) */
+	if (ECC_SELECT(r, table, w, count, idx))
+		return;
+#endif
 	memset(acc, 0, sizeof(acc));
 	for (i = 0; i < count; i++) {
 		const u64 *s = table + (size_t)i * w;
@@ -1247,11 +1285,11 @@ static void jac_add_vt(struct ecc_pt *r, const struct ecc_pt *p, const struct ec
 {
 	fe z1z1, z2z2, u1, u2, s1, s2, h, rr, hh, hhh, v, t;
 
-	if (ecc_is_zero(p->z)) {
+	if (fp_is_zero(p->z)) {
 		*r = *q;
 		return;
 	}
-	if (ecc_is_zero(q->z)) {
+	if (fp_is_zero(q->z)) {
 		*r = *p;
 		return;
 	}
@@ -1261,7 +1299,7 @@ static void jac_add_vt(struct ecc_pt *r, const struct ecc_pt *p, const struct ec
 		u64 sc[36];
 
 		ECC_JAC_ADD(sc, p, q);
-		if (!ecc_is_zero(sc + 32)) {
+		if (!fp_is_zero(sc + 32)) {
 			memcpy(r, sc + 24, sizeof(*r));
 			return;
 		}
@@ -1277,8 +1315,8 @@ static void jac_add_vt(struct ecc_pt *r, const struct ecc_pt *p, const struct ec
 	fp_mul(s2, s2, z1z1, D);
 	fp_sub(h, u2, u1, D);
 	fp_sub(rr, s2, s1, D);
-	if (ecc_is_zero(h)) {
-		if (ecc_is_zero(rr)) {
+	if (fp_is_zero(h)) {
+		if (fp_is_zero(rr)) {
 			jac_dbl(r, p, D);
 		} else {
 			memset(r, 0, sizeof(*r));
@@ -1308,7 +1346,7 @@ static void jac_add_affine_vt(struct ecc_pt *r, const struct ecc_pt *p, const st
 {
 	fe z1z1, u2, s2, h, rr, hh, hhh, v, t;
 
-	if (ecc_is_zero(p->z)) {
+	if (fp_is_zero(p->z)) {
 		memcpy(r->x, q->x, sizeof(fe));
 		memcpy(r->y, q->y, sizeof(fe));
 		memcpy(r->z, D->fp->one, sizeof(fe));
@@ -1319,7 +1357,7 @@ static void jac_add_affine_vt(struct ecc_pt *r, const struct ecc_pt *p, const st
 		u64 sc[32];
 
 		ECC_JAC_ADD_AFFINE(sc, p, q);
-		if (!ecc_is_zero(sc + 28)) {
+		if (!fp_is_zero(sc + 28)) {
 			memcpy(r, sc + 20, sizeof(*r));
 			return;
 		}
@@ -1331,8 +1369,8 @@ static void jac_add_affine_vt(struct ecc_pt *r, const struct ecc_pt *p, const st
 	fp_mul(s2, s2, z1z1, D);
 	fp_sub(h, u2, p->x, D);
 	fp_sub(rr, s2, p->y, D);
-	if (ecc_is_zero(h)) {
-		if (ecc_is_zero(rr)) {
+	if (fp_is_zero(h)) {
+		if (fp_is_zero(rr)) {
 			jac_dbl(r, p, D);
 		} else {
 			memset(r, 0, sizeof(*r));
@@ -1411,7 +1449,7 @@ static void jac_mul_vt(struct ecc_pt *r, const fe k, const struct ecc_pt *p,
 	memset(r, 0, sizeof(*r));
 	memcpy(r->y, D->fp->one, sizeof(fe));
 	for (i = len - 1; i >= 0; i--) {
-		if (!ecc_is_zero(r->z))
+		if (!fp_is_zero(r->z))
 			jac_dbl(r, r, D);
 		if (naf[i] > 0) {
 			jac_add_vt(r, r, &tab[naf[i] >> 1], D);
@@ -1457,7 +1495,7 @@ static u64 pt_affine(fe x, fe y, const struct ecc_pt *p, const struct ecc_def *D
 	fp_from(x, x, D);
 	fp_from(y, y, D);
 	memzero_explicit(zi, sizeof(zi));
-	return ecc_is_zero(p->z);
+	return fp_is_zero(p->z);
 }
 
 /* y^2 == x^3 - 3x + b for Montgomery-form x, y: 1 yes. */
@@ -1472,7 +1510,7 @@ static u64 ecc_on_curve(const fe x, const fe y, const struct ecc_def *D)
 	fp_add(t, t, x, D);
 	fp_sub(r, r, t, D);
 	fp_add(r, r, D->b, D);
-	return ecc_eq(l, r);
+	return fp_eq(l, r);
 }
 
 /* Parse and check a public X||Y point into Montgomery projective form. */
@@ -1562,7 +1600,7 @@ static int ecc_impl_decompress(u8 *xy, const u8 *xb, unsigned int odd, const str
 			fp_mul(ym, ym, base, D);
 	}
 	fp_sqr(t, ym, D);
-	if (!ecc_eq(t, rhs))
+	if (!fp_eq(t, rhs))
 		return -EINVAL;
 	fp_from(y, ym, D);
 	if ((y[0] & 1) != (odd & 1)) {
@@ -1593,7 +1631,7 @@ static int ecc_impl_ecdh(u8 *out, const u8 *d, const u8 *xy, const struct ecc_de
 	fp_mul(x, r.x, zi, D);
 	fp_from(x, x, D);
 	/* whether the result is the identity is the verdict, public */
-	inf = ecc_is_zero(r.z);
+	inf = fp_is_zero(r.z);
 	rind_declassify(&inf, sizeof(inf));
 	err = inf ? -EINVAL : 0;
 	if (!err)
@@ -1681,13 +1719,13 @@ static int ecc_impl_verify(const u8 *xy, const u8 *eb, const u8 *rb, const u8 *s
 	}
 	jac_mul_vt(&b, u2, &q, D);
 	jac_add_vt(&a, &a, &b, D);
-	if (ecc_is_zero(a.z))
+	if (fp_is_zero(a.z))
 		return -EBADMSG;
 	/* x(R) mod n == r: X == r Z^2, or X == (r + n) Z^2 when r + n < p */
 	fp_sqr(z2, a.z, D);
 	fp_to(t, r, D);
 	fp_mul(t, t, z2, D);
-	if (ecc_eq(t, a.x))
+	if (fp_eq(t, a.x))
 		return 0;
 	for (i = 0; i < ECC_N; i++) {
 		ecc_u128 sum = (ecc_u128)r[i] + N->m[i] + c;
@@ -1699,7 +1737,7 @@ static int ecc_impl_verify(const u8 *xy, const u8 *eb, const u8 *rb, const u8 *s
 		return -EBADMSG;
 	fp_to(t, t, D);
 	fp_mul(t, t, z2, D);
-	return ecc_eq(t, a.x) ? 0 : -EBADMSG;
+	return fp_eq(t, a.x) ? 0 : -EBADMSG;
 }
 
 /* The struct ecc_curve of one curve definition. */

@@ -21,6 +21,7 @@
  *
  * The inline assembly avoids rbp (frame pointer in sanitizer builds).
  */
+#include <immintrin.h>
 #include <rind/types.h>
 #include <rind/internal/alg.h>
 #include <rind/internal/kpp.h>
@@ -426,6 +427,51 @@ static void p256x_jac_add_affine(u64 *s, const u64 *p, const u64 *q)
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
+/*
+ * The masked table read of algs/ecc-impl.h (ecc_select) with AVX2 when
+ * the CPU has it: entries of 8 or 12 words, every one read, the match
+ * found by a vector comparison of its index.  Returns 0 (the caller does
+ * it) for other sizes or without AVX2.
+ */
+static int p256x_avx2(void)
+{
+	static int have = -1;
+	int h = __atomic_load_n(&have, __ATOMIC_RELAXED);
+
+	if (h < 0) {
+		h = rind_cpu_has(RIND_X86_AVX2);
+		__atomic_store_n(&have, h, __ATOMIC_RELAXED);
+	}
+	return h;
+}
+
+__attribute__((target("avx2")))
+static int p256x_select(u64 *r, const u64 *table, unsigned int w, unsigned int count, u64 idx)
+{
+	__m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, m;
+	__m256i want = _mm256_set1_epi64x((long long)idx), cur = _mm256_set1_epi64x(1);
+	const __m256i one = _mm256_set1_epi64x(1);
+	unsigned int i;
+
+	if ((w != 8 && w != 12) || !p256x_avx2())
+		return 0;
+	for (i = 0; i < count; i++) {
+		const u64 *s = table + (size_t)i * w;
+
+		m = _mm256_cmpeq_epi64(cur, want);
+		a0 = _mm256_or_si256(a0, _mm256_and_si256(m, _mm256_loadu_si256((const __m256i *)s)));
+		a1 = _mm256_or_si256(a1, _mm256_and_si256(m, _mm256_loadu_si256((const __m256i *)(s + 4))));
+		if (w == 12)
+			a2 = _mm256_or_si256(a2, _mm256_and_si256(m, _mm256_loadu_si256((const __m256i *)(s + 8))));
+		cur = _mm256_add_epi64(cur, one);
+	}
+	_mm256_storeu_si256((__m256i *)r, a0);
+	_mm256_storeu_si256((__m256i *)(r + 4), a1);
+	if (w == 12)
+		_mm256_storeu_si256((__m256i *)(r + 8), a2);
+	return 1;
+}
+
 /* Montgomery multiplication modulo the group order n (R = 2^256) */
 static const u64 p256x_n[5] = {
 	0xf3b9cac2fc632551ull, 0xbce6faada7179e84ull, 0xffffffffffffffffull, 0xffffffff00000000ull,
@@ -510,6 +556,7 @@ static inline void p256x_nmul(u64 *r, const u64 *a, const u64 *b)
 #define ECC_JAC_DBL(r, p)	p256x_jac_dbl((r)->x, (p)->x)
 #define ECC_JAC_ADD(s, p, q)	p256x_jac_add(s, (p)->x, (q)->x)
 #define ECC_JAC_ADD_AFFINE(s, p, q)	p256x_jac_add_affine(s, (p)->x, (q)->x)
+#define ECC_SELECT(r, t, w, c, i)	p256x_select(r, t, w, c, i)
 #define ECC_FN_MUL(r, a, b)	p256x_nmul(r, a, b)
 #include "../../algs/ecc-impl.h"
 #include "../../algs/ecc-p256.h"
