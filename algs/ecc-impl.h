@@ -893,7 +893,6 @@ static void jac_add_ct(struct ecc_pt *r, const struct ecc_pt *p, const struct ec
 	(void)D;
 	ECC_JAC_ADD(s, p, q);
 	memcpy(&o, s + 24, sizeof(o));
-	memzero_explicit(s, sizeof(s));
 #else
 	fe z1z1, z2z2, u1, u2, s1, s2, h, rr, hh, v, t;
 
@@ -945,7 +944,6 @@ static void jac_add_affine_ct(struct ecc_pt *r, const struct ecc_pt *p, const st
 
 	ECC_JAC_ADD_AFFINE(s, p, q);
 	memcpy(&o, s + 20, sizeof(o));
-	memzero_explicit(s, sizeof(s));
 #else
 	fe z1z1, u2, s2, h, rr, hh, v, t;
 

@@ -193,44 +193,74 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 	P256X_FINAL(RO, RB, "t0", "t1", "t2", "t3", "t4", "t5")
 #define P256X_SQR(...)	P256X_SQR_(__VA_ARGS__)
 
-/* R = A + B mod p (t0..t5) */
-#define P256X_ADD_(RO, RB, AO, AB, BO, BB)				\
+/* t0..t3 = A */
+#define P256X_LOAD(AO, AB)						\
 	"movq " P256X_W(AO, AB, "0") ", %[t0]\n\t"			\
 	"movq " P256X_W(AO, AB, "8") ", %[t1]\n\t"			\
 	"movq " P256X_W(AO, AB, "16") ", %[t2]\n\t"			\
-	"movq " P256X_W(AO, AB, "24") ", %[t3]\n\t"			\
+	"movq " P256X_W(AO, AB, "24") ", %[t3]\n\t"
+
+/* R = t0..t3 */
+#define P256X_STORE(RO, RB)						\
+	"movq %[t0], " P256X_W(RO, RB, "0") "\n\t"			\
+	"movq %[t1], " P256X_W(RO, RB, "8") "\n\t"			\
+	"movq %[t2], " P256X_W(RO, RB, "16") "\n\t"			\
+	"movq %[t3], " P256X_W(RO, RB, "24") "\n\t"
+
+/* t0..t3 += B mod p (t4, t5, rax, rcx, rdx) */
+#define P256X_ADDM(BO, BB)						\
 	"xorl %k[t4], %k[t4]\n\t"					\
 	"addq " P256X_W(BO, BB, "0") ", %[t0]\n\t"			\
 	"adcq " P256X_W(BO, BB, "8") ", %[t1]\n\t"			\
 	"adcq " P256X_W(BO, BB, "16") ", %[t2]\n\t"			\
 	"adcq " P256X_W(BO, BB, "24") ", %[t3]\n\t"			\
 	"adcq $0, %[t4]\n\t"						\
-	P256X_FINAL(RO, RB, "t0", "t1", "t2", "t3", "t4", "t5")
-#define P256X_ADD(...)	P256X_ADD_(__VA_ARGS__)
+	"movq %[t0], %%rax\n\t"					\
+	"movq %[t1], %%rcx\n\t"					\
+	"movq %[t2], %%rdx\n\t"					\
+	"movq %[t3], %[t5]\n\t"					\
+	"subq $-1, %%rax\n\t"						\
+	"sbbq %[c0], %%rcx\n\t"					\
+	"sbbq $0, %%rdx\n\t"						\
+	"sbbq %[c1], %[t5]\n\t"					\
+	"sbbq $0, %[t4]\n\t"						\
+	"cmovncq %%rax, %[t0]\n\t"					\
+	"cmovncq %%rcx, %[t1]\n\t"					\
+	"cmovncq %%rdx, %[t2]\n\t"					\
+	"cmovncq %[t5], %[t3]\n\t"
 
-/* R = A - B mod p (t0..t4): p added back on a borrow */
-#define P256X_SUB_(RO, RB, AO, AB, BO, BB)				\
-	"movq " P256X_W(AO, AB, "0") ", %[t0]\n\t"			\
-	"movq " P256X_W(AO, AB, "8") ", %[t1]\n\t"			\
-	"movq " P256X_W(AO, AB, "16") ", %[t2]\n\t"			\
-	"movq " P256X_W(AO, AB, "24") ", %[t3]\n\t"			\
+/* t0..t3 -= B mod p: p added back on a borrow (t4, rax, rcx) */
+#define P256X_SUBM(BO, BB)						\
 	"subq " P256X_W(BO, BB, "0") ", %[t0]\n\t"			\
 	"sbbq " P256X_W(BO, BB, "8") ", %[t1]\n\t"			\
 	"sbbq " P256X_W(BO, BB, "16") ", %[t2]\n\t"			\
 	"sbbq " P256X_W(BO, BB, "24") ", %[t3]\n\t"			\
-	"sbbq %[t4], %[t4]\n\t"						\
+	"sbbq %[t4], %[t4]\n\t"					\
 	"movl %k[t4], %%eax\n\t"					\
-	"movq %[t4], %%rcx\n\t"						\
-	"andq %[c1], %%rcx\n\t"						\
-	"addq %[t4], %[t0]\n\t"						\
-	"adcq %%rax, %[t1]\n\t"						\
+	"movq %[t4], %%rcx\n\t"					\
+	"andq %[c1], %%rcx\n\t"					\
+	"addq %[t4], %[t0]\n\t"					\
+	"adcq %%rax, %[t1]\n\t"					\
 	"adcq $0, %[t2]\n\t"						\
-	"adcq %%rcx, %[t3]\n\t"						\
-	"movq %[t0], " P256X_W(RO, RB, "0") "\n\t"			\
-	"movq %[t1], " P256X_W(RO, RB, "8") "\n\t"			\
-	"movq %[t2], " P256X_W(RO, RB, "16") "\n\t"			\
-	"movq %[t3], " P256X_W(RO, RB, "24") "\n\t"
+	"adcq %%rcx, %[t3]\n\t"
+
+/* R = A + B, A - B, A - 2B, 3A mod p (t0..t5) */
+#define P256X_ADD_(RO, RB, AO, AB, BO, BB)				\
+	P256X_LOAD(AO, AB) P256X_ADDM(BO, BB) P256X_STORE(RO, RB)
+#define P256X_ADD(...)	P256X_ADD_(__VA_ARGS__)
+#define P256X_SUB_(RO, RB, AO, AB, BO, BB)				\
+	P256X_LOAD(AO, AB) P256X_SUBM(BO, BB) P256X_STORE(RO, RB)
 #define P256X_SUB(...)	P256X_SUB_(__VA_ARGS__)
+#define P256X_SUB2_(RO, RB, AO, AB, BO, BB)				\
+	P256X_LOAD(AO, AB) P256X_SUBM(BO, BB) P256X_SUBM(BO, BB) P256X_STORE(RO, RB)
+#define P256X_SUB2(...)	P256X_SUB2_(__VA_ARGS__)
+#define P256X_MUL3_(RO, RB, AO, AB)					\
+	P256X_LOAD(AO, AB) P256X_ADDM(AO, AB) P256X_ADDM(AO, AB) P256X_STORE(RO, RB)
+#define P256X_MUL3(...)	P256X_MUL3_(__VA_ARGS__)
+#define P256X_MUL3SUB_(RO, RB, AO, AB, BO, BB)				\
+	P256X_LOAD(AO, AB) P256X_ADDM(AO, AB) P256X_ADDM(AO, AB)	\
+	P256X_SUBM(BO, BB) P256X_STORE(RO, RB)
+#define P256X_MUL3SUB(...)	P256X_MUL3SUB_(__VA_ARGS__)
 
 /* R = A / 2 mod p: (A + p) / 2 when A is odd (t0..t5) */
 #define P256X_HALF_(RO, RB, AO, AB)					\
@@ -322,38 +352,39 @@ static inline void p256x_half(u64 *r, const u64 *a)
 }
 
 /*
- * r = 2p in Jacobian coordinates: algs/ecc-impl.h's jac_dbl (the same
- * formulas and order of operations, 4M + 4S) as one block, intermediate
- * values in a stack scratch area.  r may alias p.  Words: x at 0, y at
- * 32, z at 64 of a point.
+ * r = 2p in Jacobian coordinates, 4M + 4S as one block, intermediate
+ * values in a stack scratch area: with S = 4XY^2, M = 3(X - Z^2)(X + Z^2),
+ * X' = M^2 - 2S, Y' = M (3S - M^2) - 8Y^4 (= M (S - X') - 8Y^4), Z' = 2YZ,
+ * the operations ordered so that the chain from Y to Y' (which bounds a
+ * run of doublings) is short and starts first.  r may alias p.  Words:
+ * x at 0, y at 32, z at 64 of a point.  Like the C formulas' local
+ * temporaries, the scratch area is not wiped per operation (the callers
+ * wipe their accumulators and tables).
  */
 static void p256x_jac_dbl(u64 *r, const u64 *p)
 {
-	u64 t0, t1, t2, t3, t4, t5, t6, t7, s[24];
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, s[28];
 
 	__asm__ volatile(
 		P256X_SQR("0", "s", "64", "p")			/* s0 = delta = Z^2 */
-		P256X_ADD("32", "s", "32", "p", "32", "p")	/* s1 = 2Y */
+		P256X_ADD("192", "s", "32", "p", "32", "p")	/* s6 = 2Y */
+		P256X_SQR("32", "s", "192", "s")		/* s1 = 4Y^2 */
 		P256X_SUB("64", "s", "0", "p", "0", "s")	/* s2 = X - delta */
 		P256X_ADD("96", "s", "0", "p", "0", "s")	/* s3 = X + delta */
-		P256X_MUL("128", "s", "64", "s", "96", "s")	/* s4 = (X - d)(X + d) */
-		P256X_ADD("64", "s", "128", "s", "128", "s")
-		P256X_ADD("128", "s", "64", "s", "128", "s")	/* s4 = M */
-		P256X_MUL("64", "r", "32", "s", "64", "p")	/* Z' = 2YZ */
-		P256X_SQR("32", "s", "32", "s")			/* s1 = 4Y^2 */
 		P256X_MUL("160", "s", "0", "p", "32", "s")	/* s5 = S = 4XY^2 */
+		P256X_MUL("128", "s", "64", "s", "96", "s")	/* s4 = (X - d)(X + d) */
+		P256X_MUL3("128", "s", "128", "s")		/* s4 = M */
 		P256X_SQR("32", "s", "32", "s")
 		P256X_HALF("32", "s", "32", "s")		/* s1 = 8Y^4 */
 		P256X_SQR("64", "s", "128", "s")		/* s2 = M^2 */
-		P256X_ADD("96", "s", "160", "s", "160", "s")	/* s3 = 2S */
-		P256X_SUB("0", "r", "64", "s", "96", "s")	/* X' = M^2 - 2S */
-		P256X_SUB("64", "s", "160", "s", "0", "r")	/* s2 = S - X' */
-		P256X_MUL("64", "s", "128", "s", "64", "s")	/* s2 = M (S - X') */
-		P256X_SUB("32", "r", "64", "s", "32", "s")	/* Y' = s2 - 8Y^4 */
+		P256X_MUL3SUB("96", "s", "160", "s", "64", "s")	/* s3 = 3S - M^2 */
+		P256X_MUL("96", "s", "128", "s", "96", "s")	/* s3 = M (3S - M^2) */
+		P256X_MUL("64", "r", "192", "s", "64", "p")	/* Z' = 2YZ */
+		P256X_SUB2("0", "r", "64", "s", "160", "s")	/* X' = M^2 - 2S */
+		P256X_SUB("32", "r", "96", "s", "32", "s")	/* Y' = s3 - 8Y^4 */
 		: P256X_T8
 		: [r] "r"(r), [p] "r"(p), [s] "r"(s), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
-	memzero_explicit(s, sizeof(s));
 }
 
 /*
@@ -383,8 +414,7 @@ static void p256x_jac_add(u64 *s, const u64 *p, const u64 *q)
 		P256X_MUL("256", "s", "64", "s", "96", "s")	/* Z3 = Z1 Z2 H */
 		P256X_SQR("64", "s", "160", "s")
 		P256X_SUB("64", "s", "64", "s", "0", "s")
-		P256X_SUB("64", "s", "64", "s", "32", "s")
-		P256X_SUB("192", "s", "64", "s", "32", "s")	/* X3 = R^2 - H^3 - 2V */
+		P256X_SUB2("192", "s", "64", "s", "32", "s")	/* X3 = R^2 - H^3 - 2V */
 		P256X_SUB("32", "s", "32", "s", "192", "s")
 		P256X_MUL("32", "s", "160", "s", "32", "s")	/* R (V - X3) */
 		P256X_MUL("128", "s", "128", "s", "0", "s")	/* S1 H^3 */
@@ -416,8 +446,7 @@ static void p256x_jac_add_affine(u64 *s, const u64 *p, const u64 *q)
 		P256X_MUL("224", "s", "64", "p", "32", "s")	/* Z3 = Z1 H */
 		P256X_SQR("128", "s", "64", "s")
 		P256X_SUB("128", "s", "128", "s", "0", "s")
-		P256X_SUB("128", "s", "128", "s", "96", "s")
-		P256X_SUB("160", "s", "128", "s", "96", "s")	/* X3 = R^2 - H^3 - 2V */
+		P256X_SUB2("160", "s", "128", "s", "96", "s")	/* X3 = R^2 - H^3 - 2V */
 		P256X_SUB("96", "s", "96", "s", "160", "s")
 		P256X_MUL("96", "s", "64", "s", "96", "s")	/* R (V - X3) */
 		P256X_MUL("128", "s", "32", "p", "0", "s")	/* Y1 H^3 */
