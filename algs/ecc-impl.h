@@ -9,43 +9,47 @@
  * Field and scalar arithmetic: Montgomery multiplication (CIOS, one
  * reduction word per limb) with unsigned __int128, R = 2^(64 * ECC_N);
  * additions end with a masked conditional subtraction; every value is
- * kept fully reduced.  No branch and no memory index depends on an
- * operand.  A curve file may replace the field operations (not the
- * scalar ones) by defining, before including this file, any of
- *   ECC_FP_MUL(r, a, b)  ECC_FP_SQR(r, a)  ECC_FP_ADD(r, a, b)
- *   ECC_FP_SUB(r, a, b)  ECC_FP_INV(r, a)
- * over u64[ECC_N] arrays in the same Montgomery form (R = 2^(64 ECC_N)),
- * fully reduced, constant time; r may alias a or b.
+ * kept fully reduced.  Inversions (field and scalars) are Bernstein and
+ * Yang's constant-time divsteps.  No branch and no memory index depends
+ * on an operand.  A curve file may replace the field operations (not
+ * the scalar multiplication's, ECC_FN_MUL aside) by defining, before
+ * including this file, any of
+ *   ECC_FP_MUL(r, a, b)  ECC_FP_SQR(r, a)   ECC_FP_ADD(r, a, b)
+ *   ECC_FP_SUB(r, a, b)  ECC_FP_HALF(r, a)  ECC_FP_INV(r, a)
+ *   ECC_FN_MUL(r, a, b)  (Montgomery, modulo n)
+ * over u64[ECC_N] arrays, constant time, r may alias a or b; by default
+ * field elements are in Montgomery form and fully reduced.  A field with
+ * another internal form (algs/p521.c: 58-bit limbs, not fully reduced)
+ * also defines ECC_FP_TO / ECC_FP_FROM (from and to the plain, fully
+ * reduced integer), ECC_FP_EQ / ECC_FP_ISZERO and ECC_FP_INV, and gives
+ * b, Gx, Gy and "one" in its form.  Whole point operations may be
+ * replaced too (ECC_JAC_DBL, ECC_JAC_ADD, ECC_JAC_ADD_AFFINE, ECC_SELECT:
+ * arch/x86/ecc-p256-adx.c).
  *
  * Points, and how secret scalars are handled (constant time throughout):
- *   - additions use the complete formulas of Renes, Costello and Batina
- *     ("Complete addition formulas for prime order elliptic curves",
- *     2016; algorithm 4 for a = -3, and its specialisation to an affine
- *     second operand, algorithm 5), on projective (X : Y : Z): one
- *     sequence of field operations for every input, the identity
- *     (0 : Y : 0) and equal points included, so no exceptional case
- *     exists to be branched on;
  *   - k * P (ECDH): signed ("Booth") windows of 5 bits, digits in
  *     [-16, 16], over a table of P..16P read in full for every window
- *     (the entry picked by masking, its Y negated by masking).  The
- *     doublings run in Jacobian coordinates (3M + 5S for a = -3, which
- *     are exact for every point, the identity (0 : Y : 0) included); the
- *     accumulator is converted to projective for the complete addition
- *     and back (three multiplications each way), so the only formulas
- *     with exceptions are never used;
+ *     (the entry picked by masking, its Y negated by masking); doublings
+ *     and additions in Jacobian coordinates (4M + 4S and 12M + 4S for
+ *     a = -3).  The doubling is exact for every point (the identity kept
+ *     as (0 : Y : 0)); the addition's exceptional cases other than the
+ *     identity (masked) cannot occur before the last window (pt_mul has
+ *     the argument), and the last window goes through the complete
+ *     formulas of Renes, Costello and Batina ("Complete addition formulas
+ *     for prime order elliptic curves", 2016, algorithm 4 for a = -3) on
+ *     projective coordinates;
  *   - k * G (key generation, signing): a table of d * 2^(W i) * G for
  *     every window i of ECC_GW bits and d = 1..2^(ECC_GW - 1), affine,
  *     built once (pthread_once) after the first few base multiplications;
- *     then one complete mixed addition per signed window, no doublings;
- *     the entry for digit 0 (the identity, which has no affine form) is
+ *     then one mixed Jacobian addition per signed window, no doublings,
+ *     and the complete mixed addition (RCB algorithm 5) for the last
+ *     window; digit 0 (the identity, which has no affine form) is
  *     skipped by masking the sum away.
  * Verification works on public data only and is variable time: u1 * G
  * from the same table (one mixed Jacobian addition per non-zero window),
  * u2 * Q by a width-5 NAF, Jacobian formulas with their exceptional cases
  * branched on, and the x-coordinate compared projectively (r * Z^2 == X,
  * and (r + n) * Z^2 when r + n < p) without an inversion.
- * Inversions are Fermat's (exponent m - 2, public) unless the curve
- * provides an addition chain.
  */
 #ifndef _RIND_ALGS_ECC_IMPL_H
 #define _RIND_ALGS_ECC_IMPL_H
