@@ -23,8 +23,11 @@
  * also defines ECC_FP_TO / ECC_FP_FROM (from and to the plain, fully
  * reduced integer), ECC_FP_EQ / ECC_FP_ISZERO and ECC_FP_INV, and gives
  * b, Gx, Gy and "one" in its form.  Whole point operations may be
- * replaced too (ECC_JAC_DBL, ECC_JAC_ADD, ECC_JAC_ADD_AFFINE, ECC_SELECT:
- * arch/x86/ecc-p256-adx.c).
+ * replaced too: ECC_JAC_DBL(r, p) (r may alias p), ECC_JAC_ADD(o, p, q)
+ * and ECC_JAC_ADD_AFFINE(o, p, q) (o distinct from p and q; the formulas
+ * of jac_add_ct and jac_add_affine_ct without their identity masks),
+ * ECC_SELECT (arch/x86/ecc-p256-adx.c; algs/p521.c has its own point
+ * operations).
  *
  * Points, and how secret scalars are handled (constant time throughout):
  *   - k * P (ECDH): signed ("Booth") windows of 5 bits, digits in
@@ -892,11 +895,8 @@ static void jac_add_ct(struct ecc_pt *r, const struct ecc_pt *p, const struct ec
 	u64 pinf = 0 - fp_is_zero(p->z), qinf = 0 - fp_is_zero(q->z);
 	struct ecc_pt o;
 #ifdef ECC_JAC_ADD
-	u64 s[36];
-
 	(void)D;
-	ECC_JAC_ADD(s, p, q);
-	memcpy(&o, s + 24, sizeof(o));
+	ECC_JAC_ADD(&o, p, q);
 #else
 	fe z1z1, z2z2, u1, u2, s1, s2, h, rr, hh, v, t;
 
@@ -944,10 +944,7 @@ static void jac_add_affine_ct(struct ecc_pt *r, const struct ecc_pt *p, const st
 	u64 pinf = 0 - fp_is_zero(p->z);
 	struct ecc_pt o;
 #ifdef ECC_JAC_ADD_AFFINE
-	u64 s[32];
-
-	ECC_JAC_ADD_AFFINE(s, p, q);
-	memcpy(&o, s + 20, sizeof(o));
+	ECC_JAC_ADD_AFFINE(&o, p, q);
 #else
 	fe z1z1, u2, s2, h, rr, hh, v, t;
 
@@ -1298,11 +1295,11 @@ static void jac_add_vt(struct ecc_pt *r, const struct ecc_pt *p, const struct ec
 #ifdef ECC_JAC_ADD
 	{
 		/* the curve file's addition; redone below only if H = 0 */
-		u64 sc[36];
+		struct ecc_pt o;
 
-		ECC_JAC_ADD(sc, p, q);
-		if (!fp_is_zero(sc + 32)) {
-			memcpy(r, sc + 24, sizeof(*r));
+		ECC_JAC_ADD(&o, p, q);
+		if (!fp_is_zero(o.z)) {
+			*r = o;
 			return;
 		}
 	}
@@ -1356,11 +1353,11 @@ static void jac_add_affine_vt(struct ecc_pt *r, const struct ecc_pt *p, const st
 	}
 #ifdef ECC_JAC_ADD_AFFINE
 	{
-		u64 sc[32];
+		struct ecc_pt o;
 
-		ECC_JAC_ADD_AFFINE(sc, p, q);
-		if (!fp_is_zero(sc + 28)) {
-			memcpy(r, sc + 20, sizeof(*r));
+		ECC_JAC_ADD_AFFINE(&o, p, q);
+		if (!fp_is_zero(o.z)) {
+			*r = o;
 			return;
 		}
 	}

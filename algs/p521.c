@@ -37,6 +37,11 @@ static void p521_to(u64 *r, const u64 *a);
 static void p521_from(u64 *r, const u64 *a);
 static u64 p521_is_zero(const u64 *a);
 static u64 p521_eq(const u64 *a, const u64 *b);
+struct ecc_pt;
+struct ecc_aff;
+static void p521_jac_dbl(struct ecc_pt *r, const struct ecc_pt *p);
+static void p521_jac_add(struct ecc_pt *o, const struct ecc_pt *p, const struct ecc_pt *q);
+static void p521_jac_add_affine(struct ecc_pt *o, const struct ecc_pt *p, const struct ecc_aff *q);
 
 #define ECC_FP_MUL(r, a, b)	p521_mul(r, a, b)
 #define ECC_FP_SQR(r, a)	p521_sqr(r, a)
@@ -48,6 +53,9 @@ static u64 p521_eq(const u64 *a, const u64 *b);
 #define ECC_FP_FROM(r, a)	p521_from(r, a)
 #define ECC_FP_ISZERO(a)	p521_is_zero(a)
 #define ECC_FP_EQ(a, b)		p521_eq(a, b)
+#define ECC_JAC_DBL(r, p)	p521_jac_dbl(r, p)
+#define ECC_JAC_ADD(o, p, q)	p521_jac_add(o, p, q)
+#define ECC_JAC_ADD_AFFINE(o, p, q)	p521_jac_add_affine(o, p, q)
 #include "ecc-impl.h"
 
 /* The field: m for range checks and the inversion; one = 1 in limbs (plain, no R). */
@@ -190,6 +198,42 @@ static void p521_half(u64 *r, const u64 *a)
 	p521_carry(r);
 }
 
+/*
+ * Without the carry pass, for values that only feed p521_mul and
+ * p521_sqr: those accept limbs up to 2^61 (products below 2^123, nine to
+ * a column below 2^127).  a + b, and a - b + 2p.
+ */
+static inline void p521_add_nc(u64 *r, const u64 *a, const u64 *b)
+{
+	int i;
+
+	ECC_UNROLL
+	for (i = 0; i < 9; i++)
+		r[i] = a[i] + b[i];
+}
+
+static inline void p521_sub_nc(u64 *r, const u64 *a, const u64 *b)
+{
+	int i;
+
+	ECC_UNROLL
+	for (i = 0; i < 8; i++)
+		r[i] = a[i] + ((1ull << 59) - 2) - b[i];
+	r[8] = a[8] + ((1ull << 58) - 2) - b[8];
+}
+
+/* a - 2b + 4p, carried */
+static inline void p521_sub2(u64 *r, const u64 *a, const u64 *b)
+{
+	int i;
+
+	ECC_UNROLL
+	for (i = 0; i < 8; i++)
+		r[i] = a[i] + ((1ull << 60) - 4) - 2 * b[i];
+	r[8] = a[8] + ((1ull << 59) - 4) - 2 * b[8];
+	p521_carry(r);
+}
+
 /* the fully reduced value (< p), in limbs */
 static void p521_canon(u64 *r, const u64 *a)
 {
@@ -291,6 +335,89 @@ static void p521_inv(u64 *r, const u64 *a)
 	p521_to(r, t);
 	memzero_explicit(w, sizeof(w));
 	memzero_explicit(t, sizeof(t));
+}
+
+/*
+ * The point operations of algs/ecc-impl.h (the same formulas: jac_dbl,
+ * and jac_add_ct / jac_add_affine_ct without their identity masks) with
+ * the carry pass left out wherever a value only feeds a product.
+ */
+static void p521_jac_dbl(struct ecc_pt *r, const struct ecc_pt *p)
+{
+	u64 delta[9], y2[9], t[9], u[9], m[9], s[9], y8[9], m2[9];
+
+	p521_sqr(delta, p->z);
+	p521_add_nc(y2, p->y, p->y);		/* 2Y */
+	p521_sub_nc(t, p->x, delta);
+	p521_add_nc(u, p->x, delta);
+	p521_mul(m, t, u);
+	p521_add_nc(t, m, m);
+	p521_add_nc(m, t, m);			/* M = 3 (X - Z^2)(X + Z^2) */
+	p521_mul(u, y2, p->z);			/* Z' = 2YZ */
+	p521_sqr(y2, y2);			/* 4Y^2 */
+	p521_mul(s, p->x, y2);			/* S = 4XY^2 */
+	p521_sqr(y8, y2);
+	p521_half(y8, y8);			/* 8Y^4 */
+	p521_sqr(m2, m);			/* M^2 */
+	p521_sub2(t, m2, s);			/* X' = M^2 - 2S */
+	p521_add_nc(y2, s, s);
+	p521_add_nc(y2, y2, s);
+	p521_sub_nc(y2, y2, m2);		/* 3S - M^2 = S - X' */
+	p521_mul(y2, m, y2);
+	p521_sub(r->y, y2, y8);			/* Y' = M (S - X') - 8Y^4 */
+	memcpy(r->x, t, sizeof(t));
+	memcpy(r->z, u, sizeof(u));
+}
+
+static void p521_jac_add(struct ecc_pt *o, const struct ecc_pt *p, const struct ecc_pt *q)
+{
+	u64 z1z1[9], z2z2[9], u1[9], u2[9], s1[9], s2[9], h[9], rr[9], hh[9], v[9], t[9];
+
+	p521_sqr(z1z1, p->z);
+	p521_sqr(z2z2, q->z);
+	p521_mul(u1, p->x, z2z2);
+	p521_mul(u2, q->x, z1z1);
+	p521_mul(s1, p->y, q->z);
+	p521_mul(s1, s1, z2z2);
+	p521_mul(s2, q->y, p->z);
+	p521_mul(s2, s2, z1z1);
+	p521_sub_nc(h, u2, u1);
+	p521_sub_nc(rr, s2, s1);
+	p521_sqr(hh, h);
+	p521_mul(v, u1, hh);
+	p521_mul(hh, h, hh);			/* H^3 */
+	p521_mul(t, p->z, q->z);
+	p521_mul(o->z, t, h);
+	p521_sqr(t, rr);
+	p521_sub(t, t, hh);
+	p521_sub2(o->x, t, v);			/* R^2 - H^3 - 2V */
+	p521_sub_nc(v, v, o->x);
+	p521_mul(v, rr, v);
+	p521_mul(s1, s1, hh);
+	p521_sub(o->y, v, s1);			/* R (V - X3) - S1 H^3 */
+}
+
+static void p521_jac_add_affine(struct ecc_pt *o, const struct ecc_pt *p, const struct ecc_aff *q)
+{
+	u64 z1z1[9], u2[9], s2[9], h[9], rr[9], hh[9], v[9], t[9];
+
+	p521_sqr(z1z1, p->z);
+	p521_mul(u2, q->x, z1z1);
+	p521_mul(s2, q->y, p->z);
+	p521_mul(s2, s2, z1z1);
+	p521_sub_nc(h, u2, p->x);
+	p521_sub_nc(rr, s2, p->y);
+	p521_sqr(hh, h);
+	p521_mul(v, p->x, hh);
+	p521_mul(hh, h, hh);			/* H^3 */
+	p521_mul(o->z, p->z, h);
+	p521_sqr(t, rr);
+	p521_sub(t, t, hh);
+	p521_sub2(o->x, t, v);
+	p521_sub_nc(v, v, o->x);
+	p521_mul(v, rr, v);
+	p521_mul(t, p->y, hh);
+	p521_sub(o->y, v, t);
 }
 
 static const struct ecc_mod p521_fn = {

@@ -583,8 +583,20 @@ static inline void p256x_nmul(u64 *r, const u64 *a, const u64 *b)
 #define ECC_FP_SUB(r, a, b)	p256x_sub(r, a, b)
 #define ECC_FP_HALF(r, a)	p256x_half(r, a)
 #define ECC_JAC_DBL(r, p)	p256x_jac_dbl((r)->x, (p)->x)
-#define ECC_JAC_ADD(s, p, q)	p256x_jac_add(s, (p)->x, (q)->x)
-#define ECC_JAC_ADD_AFFINE(s, p, q)	p256x_jac_add_affine(s, (p)->x, (q)->x)
+#define ECC_JAC_ADD(o, p, q)						\
+	do {								\
+		u64 s_[36];						\
+									\
+		p256x_jac_add(s_, (p)->x, (q)->x);			\
+		memcpy((o), s_ + 24, 96);				\
+	} while (0)
+#define ECC_JAC_ADD_AFFINE(o, p, q)					\
+	do {								\
+		u64 s_[32];						\
+									\
+		p256x_jac_add_affine(s_, (p)->x, (q)->x);		\
+		memcpy((o), s_ + 20, 96);				\
+	} while (0)
 #define ECC_SELECT(r, t, w, c, i)	p256x_select(r, t, w, c, i)
 #define ECC_FN_MUL(r, a, b)	p256x_nmul(r, a, b)
 #include "../../algs/ecc-impl.h"
