@@ -12,7 +12,7 @@
  * q p = q 2^96 + q (2^64 - 2^32 + 1) 2^192 - q: adding it clears the low
  * word with one 64 x 64-bit product and two shifts.  Operand scanning,
  * one reduction step after each row; the result (below 2p) is reduced by
- * a masked subtraction.  Constant time: no branch, no data-dependent
+ * a masked subtraction.  Squaring has its own routine (ten products).  Constant time: no branch, no data-dependent
  * index.
  */
 #define ECC_N	4
@@ -82,7 +82,119 @@ static void p256_mul(u64 *r, const u64 *a, const u64 *b)
 	r[3] = (t3 & mask) | (u3 & ~mask);
 }
 
+/*
+ * r = a^2 / R: the six cross products doubled and the four squares (the
+ * full 512-bit square), then the low half reduced word by word into the
+ * words above it (a rolling top word, below p after four steps) and the
+ * high half added; below 2p, reduced by a masked subtraction.
+ */
+static void p256_sqr(u64 *r, const u64 *a)
+{
+	const u64 a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, c, q, u0, u1, u2, u3, bw, mask, top;
+	p256_u128 s;
+
+	s = (p256_u128)a0 * a1;
+	t1 = (u64)s;
+	c = (u64)(s >> 64);
+	s = (p256_u128)a0 * a2 + c;
+	t2 = (u64)s;
+	c = (u64)(s >> 64);
+	s = (p256_u128)a0 * a3 + c;
+	t3 = (u64)s;
+	t4 = (u64)(s >> 64);
+	s = (p256_u128)a1 * a2 + t3;
+	t3 = (u64)s;
+	c = (u64)(s >> 64);
+	s = (p256_u128)a1 * a3 + t4 + c;
+	t4 = (u64)s;
+	t5 = (u64)(s >> 64);
+	s = (p256_u128)a2 * a3 + t5;
+	t5 = (u64)s;
+	t6 = (u64)(s >> 64);
+	/* doubled */
+	t7 = t6 >> 63;
+	t6 = (t6 << 1) | (t5 >> 63);
+	t5 = (t5 << 1) | (t4 >> 63);
+	t4 = (t4 << 1) | (t3 >> 63);
+	t3 = (t3 << 1) | (t2 >> 63);
+	t2 = (t2 << 1) | (t1 >> 63);
+	t1 <<= 1;
+	/* plus the squares */
+	s = (p256_u128)a0 * a0;
+	t0 = (u64)s;
+	c = (u64)(s >> 64);
+	s = (p256_u128)t1 + c;
+	t1 = (u64)s;
+	c = (u64)(s >> 64);
+	s = (p256_u128)a1 * a1 + t2 + c;
+	t2 = (u64)s;
+	c = (u64)(s >> 64);
+	s = (p256_u128)t3 + c;
+	t3 = (u64)s;
+	c = (u64)(s >> 64);
+	s = (p256_u128)a2 * a2 + t4 + c;
+	t4 = (u64)s;
+	c = (u64)(s >> 64);
+	s = (p256_u128)t5 + c;
+	t5 = (u64)s;
+	c = (u64)(s >> 64);
+	s = (p256_u128)a3 * a3 + t6 + c;
+	t6 = (u64)s;
+	c = (u64)(s >> 64);
+	t7 += c;
+	/* q = T0, (T1, T2, T3) += q p / 2^64 pieces, T0 = the new top word */
+#define P256_REDL(T0, T1, T2, T3)					\
+	do {								\
+		q = T0;							\
+		s = (p256_u128)T1 + (q << 32);				\
+		T1 = (u64)s;						\
+		c = (u64)(s >> 64);					\
+		s = (p256_u128)T2 + (q >> 32) + c;			\
+		T2 = (u64)s;						\
+		c = (u64)(s >> 64);					\
+		s = (p256_u128)q * 0xffffffff00000001ull + T3 + c;	\
+		T3 = (u64)s;						\
+		T0 = (u64)(s >> 64);					\
+	} while (0)
+	P256_REDL(t0, t1, t2, t3);
+	P256_REDL(t1, t2, t3, t0);
+	P256_REDL(t2, t3, t0, t1);
+	P256_REDL(t3, t0, t1, t2);
+#undef P256_REDL
+	s = (p256_u128)t0 + t4;
+	t0 = (u64)s;
+	c = (u64)(s >> 64);
+	s = (p256_u128)t1 + t5 + c;
+	t1 = (u64)s;
+	c = (u64)(s >> 64);
+	s = (p256_u128)t2 + t6 + c;
+	t2 = (u64)s;
+	c = (u64)(s >> 64);
+	s = (p256_u128)t3 + t7 + c;
+	t3 = (u64)s;
+	top = (u64)(s >> 64);
+	s = (p256_u128)t0 - 0xffffffffffffffffull;
+	u0 = (u64)s;
+	bw = (u64)(s >> 64) & 1;
+	s = (p256_u128)t1 - 0x00000000ffffffffull - bw;
+	u1 = (u64)s;
+	bw = (u64)(s >> 64) & 1;
+	s = (p256_u128)t2 - bw;
+	u2 = (u64)s;
+	bw = (u64)(s >> 64) & 1;
+	s = (p256_u128)t3 - 0xffffffff00000001ull - bw;
+	u3 = (u64)s;
+	bw = (u64)(s >> 64) & 1;
+	mask = 0 - (bw & (top ^ 1));
+	r[0] = (t0 & mask) | (u0 & ~mask);
+	r[1] = (t1 & mask) | (u1 & ~mask);
+	r[2] = (t2 & mask) | (u2 & ~mask);
+	r[3] = (t3 & mask) | (u3 & ~mask);
+}
+
 #define ECC_FP_MUL(r, a, b)	p256_mul(r, a, b)
+#define ECC_FP_SQR(r, a)	p256_sqr(r, a)
 #include "ecc-impl.h"
 #include "ecc-p256.h"
 
