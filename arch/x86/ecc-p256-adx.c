@@ -606,14 +606,7 @@ ECC_DEFINE_CURVE(ecc_p256_adx, p256_def, "P-256", RIND_OID_SECP256R1, 32, 256);
 
 /* ---- registration -------------------------------------------------------- */
 
-/*
- * The protocol glue registers a driver over a curve implementation
- * (algs/ecdh.c, algs/ecdsa.c); weak so that this file links (and registers
- * nothing) with a library whose glue cannot do that yet.
- */
-#pragma weak ecdh_register_curve_driver
-#pragma weak ecdsa_register_curve_driver
-
+/* The protocol glue registers a driver over a curve implementation (algs/ecc.h). */
 static struct ecdh_driver p256_adx_ecdh = {
 	.curve = &ecc_p256_adx,
 	.alg.base = {
@@ -639,8 +632,6 @@ static int ecc_p256_adx_mod_init(void)
 	int err;
 
 	if (!rind_cpu_has(RIND_X86_BMI2) || !rind_cpu_has(RIND_X86_ADX))
-		return 0;
-	if (!ecdh_register_curve_driver || !ecdsa_register_curve_driver)
 		return 0;
 	err = ecdh_register_curve_driver(&p256_adx_ecdh);
 	if (err)
