@@ -116,14 +116,23 @@ void *arena_zalloc(size_t size)
 	return thread_arena ? arena_alloc(thread_arena, size) : calloc(1, size ? size : 1);
 }
 
-void arena_release(void *p)
+/*
+ * Give back @p (@size bytes, which may hold secrets): a block in the arena
+ * is wiped with the rest of the turn at arena_reset(), so only what came
+ * from malloc is wiped here.
+ */
+void arena_release(void *p, size_t size)
 {
+	struct arena *a = thread_arena;
+
 	if (!p)
 		return;
-	if (thread_arena)
-		arena_free(thread_arena, p);
-	else
-		free(p);
+	if (a && (u8 *)p >= a->base && (u8 *)p < a->base + ARENA_SIZE) {
+		a->live--;
+		return;
+	}
+	rind_memzero_explicit(p, size);
+	free(p);
 }
 
 /*

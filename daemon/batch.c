@@ -184,7 +184,7 @@ static void run_seal(struct worker *w, struct group *g)
 		it->areq = it->out ? arena_zalloc(areq_size) : NULL;
 		if (!it->areq) {
 			conn_error(it->c, it->req->id, RIND__STATUS__ERR_INTERNAL, "out of memory");
-			arena_release(it->out);
+			arena_release(it->out, it->outlen);
 			it->out = NULL;
 			continue;
 		}
@@ -221,11 +221,9 @@ static void run_seal(struct worker *w, struct group *g)
 			resp.data.len = it->outlen - adl;
 			conn_respond(it->c, &resp);
 		}
-		rind_memzero_explicit(it->areq, areq_size);
-		arena_release(it->areq);
+		arena_release(it->areq, areq_size);
 		it->areq = NULL;
-		rind_memzero_explicit(it->out, it->outlen);
-		arena_release(it->out);
+		arena_release(it->out, it->outlen);
 		it->out = NULL;
 	}
 }

@@ -142,7 +142,7 @@ int arena_thread_init(void);
 void arena_thread_exit(void);
 ProtobufCAllocator *arena_allocator(void);	/* NULL: malloc */
 void *arena_zalloc(size_t size);
-void arena_release(void *p);
+void arena_release(void *p, size_t size);	/* wipes it unless the reset will */
 void arena_reset(void);
 
 /* Locked, non-dumpable memory (secmem.c): key slots and library transforms. */
