@@ -33,7 +33,7 @@ LIB_SRCS := $(wildcard api/*.c) $(wildcard algs/*.c) \
 	$(wildcard arch/$(ARCH)/*.c) $(wildcard arch/$(ARCH)/*.S)
 LIB_OBJS := $(patsubst %,$(O)/obj/%.o,$(LIB_SRCS))
 HEADERS := $(wildcard api/include/rind/*.h)
-ALL_HEADERS := $(HEADERS) $(wildcard api/include/rind/internal/*.h) $(wildcard algs/*.h) \
+ALL_HEADERS := $(HEADERS) $(wildcard api/include/rind/internal/*.h) $(wildcard api/include/crypto/*.h) \
 	$(wildcard arch/$(ARCH)/*.h)
 
 TEST_SRCS := $(wildcard tests/test_*.c)
@@ -140,13 +140,13 @@ $(O)/tests/testutil.o: tests/testutil.c tests/testutil.h $(HEADERS)
 
 $(O)/tests/%: tests/%.c $(O)/tests/testutil.o $(O)/librind.a $(ALL_HEADERS) tests/testutil.h
 	@mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -Ialgs -o $@ $< $(O)/tests/testutil.o $(O)/librind.a $(TEST_LIBS)
+	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -o $@ $< $(O)/tests/testutil.o $(O)/librind.a $(TEST_LIBS)
 
 # Daemon tests also link the client library and need rindd and rind built.
 $(O)/tests/test_daemon%: tests/test_daemon%.c $(O)/tests/testutil.o $(O)/librind-client.a $(O)/librind.a \
 		$(O)/rindd $(O)/rind $(ALL_HEADERS) $(DAEMON_HEADERS) tests/testutil.h tests/test_daemon.h
 	@mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) $(DAEMON_CFLAGS) -Ialgs -DRIND_BUILD_DIR='"$(abspath $(O))"' -o $@ $< \
+	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) $(DAEMON_CFLAGS) -DRIND_BUILD_DIR='"$(abspath $(O))"' -o $@ $< \
 		$(O)/tests/testutil.o $(O)/librind-client.a $(O)/librind.a $(TEST_LIBS) $(PROTO_LIBS)
 
 # The arm64 cross-check builds the library and its unit tests; the rind tool
@@ -251,7 +251,7 @@ fuzz-bins: $(FUZZ_BINS)
 # fuzz_dispatch and fuzz_frame compile daemon and proto sources in.
 $(O)/fuzz/bin/%: tests/fuzz/%.c $(O)/fuzz/librind.a $(wildcard daemon/*.c daemon/*.h proto/*.c proto/*.h)
 	@mkdir -p $(dir $@)
-	$(call say,FUZZ,$@)clang -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -std=gnu11 -D_GNU_SOURCE -Iapi/include -Ialgs -Iproto \
+	$(call say,FUZZ,$@)clang -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -std=gnu11 -D_GNU_SOURCE -Iapi/include -Iproto \
 		-I$(O)/fuzz/proto $(shell $(PKG_CONFIG) --cflags libprotobuf-c 2>/dev/null) -o $@ $< \
 		$(if $(PROTO_SRCS),$(O)/fuzz/librind-client.a) $(O)/fuzz/librind.a $(BENCH_LIBS) $(PROTO_LIBS)
 

@@ -42,7 +42,7 @@
 #include <rind/internal/cipher.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "aes.h"
+#include <crypto/aes.h>
 
 /*
  * A bitsliced word: two 64-bit lanes (GNU C vectors: SSE2 on x86-64, NEON

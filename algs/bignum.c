@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <string.h>
 #include <rind/internal/util.h>
-#include "bignum.h"
+#include <crypto/bignum.h>
 
 typedef unsigned __int128 u128;
 

@@ -2,13 +2,13 @@
 /*
  * ChaCha20 and XChaCha20 stream ciphers, generic C (RFC 8439 section 2.3-2.4,
  * draft-irtf-cfrg-xchacha section 2.2-2.3), the plain functions of
- * algs/chacha.h, and the skcipher glue every chacha implementation shares.
+ * api/include/crypto/chacha.h, and the skcipher glue every chacha implementation shares.
  *
  * "chacha20"  (chacha20-generic, 100): 32-byte key, 16-byte IV = le32 block
  *             counter || 96-bit nonce, as the kernel's chacha20.
  * "xchacha20" (xchacha20-generic, 100): 32-byte key, 32-byte IV = the
  *             24-byte nonce || le64 stream position, as the kernel's
- *             xchacha20 (see algs/chacha.h for the exact layout).
+ *             xchacha20 (see api/include/crypto/chacha.h for the exact layout).
  * Any length, any scatterlist split, in place or not; the IV is not updated.
  */
 #include <pthread.h>
@@ -16,7 +16,7 @@
 #include <rind/internal/skcipher.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "chacha.h"
+#include <crypto/chacha.h>
 
 void rind_chacha_load_key(u32 k[8], const u8 key[CHACHA_KEY_SIZE])
 {

@@ -35,8 +35,8 @@
 #include <rind/internal/skcipher.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "chacha.h"
-#include "poly1305.h"
+#include <crypto/chacha.h>
+#include <crypto/poly1305.h>
 
 #define CHACHAPOLY_IV_SIZE	12
 #define XCHACHAPOLY_IV_SIZE	24

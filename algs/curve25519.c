@@ -3,7 +3,7 @@
  * X25519 key agreement (RFC 7748), portable C: the "curve25519" kpp.
  *
  * The scalar multiplication is the Montgomery ladder of RFC 7748 section 5
- * over GF(2^255 - 19) in five 51-bit limbs (algs/fe25519.h): 255 steps,
+ * over GF(2^255 - 19) in five 51-bit limbs (api/include/crypto/fe25519.h): 255 steps,
  * one per scalar bit from 254 down, each a conditional swap by masking
  * and the same field operations whatever the bit, so neither the time
  * nor the memory accesses depend on the secret scalar.  The public key
@@ -30,8 +30,8 @@
 #include <rind/internal/keyfmt.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "curve25519.h"
-#include "fe25519.h"
+#include <crypto/curve25519.h>
+#include <crypto/fe25519.h>
 
 /* (A + 2) / 4 for Curve25519's A = 486662: the ladder's constant. */
 #define CURVE25519_A24 121666

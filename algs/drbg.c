@@ -70,7 +70,7 @@
 #include <rind/internal/rng.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "chacha.h"
+#include <crypto/chacha.h>
 
 #define DRBG_BLOCKS		8
 #define DRBG_BUF		(DRBG_BLOCKS * CHACHA_BLOCK_SIZE)

@@ -2,7 +2,7 @@
 /*
  * ECDH over the NIST prime curves (SP 800-56A rev. 3, section 5.7.1.2):
  * the kpp algorithms "ecdh-nist-p256", "ecdh-nist-p384", "ecdh-nist-p521",
- * written once over a curve implementation (struct ecc_curve, algs/ecc.h);
+ * written once over a curve implementation (struct ecc_curve, api/include/crypto/ecc.h);
  * the generic drivers "ecdh-nist-pXXX-generic" use algs/p256.c, p384.c,
  * p521.c.
  *
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <rind/rng.h>
 #include <rind/internal/util.h>
-#include "ecc.h"
+#include <crypto/ecc.h>
 
 struct ecdh_ctx {
 	bool has_key;
@@ -331,7 +331,7 @@ static struct ecdh_driver ecdh_generic_drivers[] = {
 	ECDH_DRIVER(ecc_p521_generic, "ecdh-nist-p521", "ecdh-nist-p521-generic"),
 };
 
-/* An arch implementation of a curve, with this file's protocol (algs/ecc.h). */
+/* An arch implementation of a curve, with this file's protocol (api/include/crypto/ecc.h). */
 int ecdh_register_curve_driver(struct ecdh_driver *drv)
 {
 	struct kpp_alg *a = &drv->alg;

@@ -31,7 +31,7 @@
 #include <rind/rng.h>
 #include <rind/internal/hash.h>
 #include <rind/internal/util.h>
-#include "ecc.h"
+#include <crypto/ecc.h>
 
 #define ECDSA_MAX_HASH		64
 #define ECDSA_MAX_BLOCK		128
@@ -853,7 +853,7 @@ static struct ecdsa_driver ecdsa_generic_drivers[] = {
 	ECDSA_DRIVER(ecc_p521_generic, "ecdsa-nist-p521", "ecdsa-nist-p521-generic"),
 };
 
-/* An arch implementation of a curve, with this file's protocol (algs/ecc.h). */
+/* An arch implementation of a curve, with this file's protocol (api/include/crypto/ecc.h). */
 int ecdsa_register_curve_driver(struct ecdsa_driver *drv)
 {
 	struct sig_alg *a = &drv->alg;

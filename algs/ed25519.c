@@ -23,7 +23,7 @@
  *     satisfy the equation).
  *
  * Signing is constant time: the secret scalar and the nonce only go
- * through SHA-512, the masked fixed-base table walk (algs/ed25519-impl.h)
+ * through SHA-512, the masked fixed-base table walk (api/include/crypto/ed25519-impl.h)
  * and the constant-time arithmetic modulo L below.
  *
  * Keys: set_privkey takes the 32-byte seed, or PKCS#8 DER (RFC 8410), PEM
@@ -39,10 +39,10 @@
 #include <rind/internal/keyfmt.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "ed25519.h"
-#include "curve25519.h"
-#include "fe25519.h"
-#include "ed25519-impl.h"
+#include <crypto/ed25519.h>
+#include <crypto/curve25519.h>
+#include <crypto/fe25519.h>
+#include <crypto/ed25519-impl.h>
 
 /* ---- arithmetic modulo L ------------------------------------------------- */
 

@@ -18,7 +18,7 @@
 #include <rind/internal/cipher.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "ghash.h"
+#include <crypto/ghash.h>
 
 #define GCM_IV_SIZE	12
 #define GCM_CHUNK	512	/* bytes of keystream made per cipher call */

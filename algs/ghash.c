@@ -23,7 +23,7 @@
 #include <rind/internal/hash.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "ghash.h"
+#include <crypto/ghash.h>
 
 typedef unsigned __int128 u128;
 

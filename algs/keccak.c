@@ -10,7 +10,7 @@
 #include <rind/internal/hash.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "keccak.h"
+#include <crypto/keccak.h>
 
 /* Round constants RC[i] (the LFSR of FIPS 202 Algorithm 5, per round). */
 static const u64 keccak_rc[24] = {

@@ -20,8 +20,8 @@
 #include <string.h>
 #include <rind/internal/kem.h>
 #include <rind/internal/util.h>
-#include "keccak.h"
-#include "mlkem.h"
+#include <crypto/keccak.h>
+#include <crypto/mlkem.h>
 
 #define Q		MLKEM_Q
 #define QINV		62209u		/* q^-1 mod 2^16 */

@@ -3,8 +3,8 @@
  * P-256 (secp256r1), portable C: the curve operations that the
  * "ecdh-nist-p256-generic" kpp and the "ecdsa-nist-p256-generic" sig
  * drivers (algs/ecdh.c, algs/ecdsa.c) are built on.  The point and scalar
- * arithmetic is algs/ecc-impl.h's with 4 64-bit limbs, the constants
- * algs/ecc-p256.h's; the field multiplication is specialised here to
+ * arithmetic is api/include/crypto/ecc-impl.h's with 4 64-bit limbs, the constants
+ * api/include/crypto/ecc-p256.h's; the field multiplication is specialised here to
  * p = 2^256 - 2^224 + 2^192 + 2^96 - 1.
  *
  * Montgomery multiplication with R = 2^256: since p = -1 mod 2^64, the
@@ -195,7 +195,7 @@ static void p256_sqr(u64 *r, const u64 *a)
 
 #define ECC_FP_MUL(r, a, b)	p256_mul(r, a, b)
 #define ECC_FP_SQR(r, a)	p256_sqr(r, a)
-#include "ecc-impl.h"
-#include "ecc-p256.h"
+#include <crypto/ecc-impl.h>
+#include <crypto/ecc-p256.h>
 
 ECC_DEFINE_CURVE(ecc_p256_generic, p256_def, "P-256", RIND_OID_SECP256R1, 32, 256);

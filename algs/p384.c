@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * P-384 (secp384r1, FIPS 186-5 / SEC 2: p = 2^384 - 2^128 - 2^96 + 2^32 - 1),
- * portable C over the generic arithmetic of algs/ecc-impl.h with 6
+ * portable C over the generic arithmetic of api/include/crypto/ecc-impl.h with 6
  * 64-bit limbs: the curve operations that the "ecdh-nist-p384" kpp and
  * the "ecdsa-nist-p384" sig drivers (algs/ecdh.c, algs/ecdsa.c) are
  * built on.
@@ -12,7 +12,7 @@
  * one = R mod m, m0inv = -m^-1 mod 2^64, and b, Gx, Gy times R mod p.
  */
 #define ECC_N 6
-#include "ecc-impl.h"
+#include <crypto/ecc-impl.h>
 
 static const struct ecc_mod p384_fp = {
 	.m = { 0x00000000ffffffffull, 0xffffffff00000000ull, 0xfffffffffffffffeull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull },

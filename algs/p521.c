@@ -3,7 +3,7 @@
  * P-521 (secp521r1, FIPS 186-5 / SEC 2: p = 2^521 - 1), portable C: the
  * curve operations that the "ecdh-nist-p521-generic" kpp and the
  * "ecdsa-nist-p521-generic" sig drivers (algs/ecdh.c, algs/ecdsa.c) are
- * built on.  Points and scalars are algs/ecc-impl.h's with 9 64-bit
+ * built on.  Points and scalars are api/include/crypto/ecc-impl.h's with 9 64-bit
  * limbs (the scalars modulo n in Montgomery form, R = 2^576); the field
  * is this file's own.
  *
@@ -16,7 +16,7 @@
  * onto the low ones with a factor 2 (taken from 2b); one carry pass
  * (bits from 2^521 up wrap to the bottom) ends every operation.
  * Comparisons, the conversion to bytes and the inversion (Bernstein-Yang,
- * algs/ecc-impl.h) work on the fully reduced value.  Constant time: no
+ * api/include/crypto/ecc-impl.h) work on the fully reduced value.  Constant time: no
  * branch, no data-dependent index.
  *
  * The constants are the curve's domain parameters (FIPS 186-5 / SP 800-186
@@ -56,7 +56,7 @@ static void p521_jac_add_affine(struct ecc_pt *o, const struct ecc_pt *p, const 
 #define ECC_JAC_DBL(r, p)	p521_jac_dbl(r, p)
 #define ECC_JAC_ADD(o, p, q)	p521_jac_add(o, p, q)
 #define ECC_JAC_ADD_AFFINE(o, p, q)	p521_jac_add_affine(o, p, q)
-#include "ecc-impl.h"
+#include <crypto/ecc-impl.h>
 
 /* The field: m for range checks and the inversion; one = 1 in limbs (plain, no R). */
 static const struct ecc_mod p521_fp = {
@@ -338,7 +338,7 @@ static void p521_inv(u64 *r, const u64 *a)
 }
 
 /*
- * The point operations of algs/ecc-impl.h (the same formulas: jac_dbl,
+ * The point operations of api/include/crypto/ecc-impl.h (the same formulas: jac_dbl,
  * and jac_add_ct / jac_add_affine_ct without their identity masks) with
  * the carry pass left out wherever a value only feeds a product.
  */

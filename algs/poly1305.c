@@ -6,7 +6,7 @@
  * depends on the key, the message or the accumulator.
  *
  * "poly1305" (poly1305-generic, 100), shash, 16-byte digest.  Keying: see
- * algs/poly1305.h (setkey with the 32-byte r || s, or, on an unkeyed tfm,
+ * api/include/crypto/poly1305.h (setkey with the 32-byte r || s, or, on an unkeyed tfm,
  * the first 32 bytes of the data as in the kernel's original poly1305).
  */
 #include <pthread.h>
@@ -14,7 +14,7 @@
 #include <rind/internal/hash.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "poly1305.h"
+#include <crypto/poly1305.h>
 
 typedef poly1305_u128 u128;
 

@@ -35,7 +35,7 @@
 #include <rind/internal/keyfmt.h>
 #include <rind/internal/util.h>
 #include <rind/internal/sig.h>
-#include "rsa.h"
+#include <crypto/rsa.h>
 
 typedef unsigned __int128 u128;
 

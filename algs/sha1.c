@@ -8,7 +8,7 @@
 #include <rind/internal/hash.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "sha2.h"
+#include <crypto/sha2.h>
 
 #define SHA1_K0 0x5a827999u
 #define SHA1_K1 0x6ed9eba1u

@@ -8,7 +8,7 @@
 #include <rind/internal/hash.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "sha2.h"
+#include <crypto/sha2.h>
 
 const u32 rind_sha256_k[64] __attribute__((aligned(64))) = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

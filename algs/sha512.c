@@ -8,7 +8,7 @@
 #include <rind/internal/hash.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "sha2.h"
+#include <crypto/sha2.h>
 
 const u64 rind_sha512_k[80] __attribute__((aligned(64))) = {
 	0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL,

@@ -18,7 +18,7 @@
 #include <rind/kpp.h>
 #include <rind/internal/kem.h>
 #include <rind/internal/util.h>
-#include "mlkem.h"
+#include <crypto/mlkem.h>
 
 #define X_KEY	CURVE25519_KEY_SIZE
 #define EK	1184

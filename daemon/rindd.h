@@ -74,7 +74,7 @@ void audit(const char *action, const char *key, uid_t uid, pid_t pid, const char
 	   const char *result, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 void log_init(void);
 
-/* ---- keys (keys.c) ---- */
+/* ---- keys (key-object.c) ---- */
 enum key_alg {
 	KEY_ED25519,
 	KEY_X25519,
@@ -159,7 +159,7 @@ struct crypto_aead *key_aead(struct key *k, int thread);
 struct crypto_sig *key_sig_ver(struct key *k, uint32_t v, int thread);
 struct crypto_aead *key_aead_ver(struct key *k, uint32_t v, int thread);
 
-/* ---- key store (keystore.c) ---- */
+/* ---- key store (key-file.c) ---- */
 int keystore_init(void);		/* master key, then load all keys */
 int keystore_save(const struct key *k);
 int keystore_write(const struct key *k, bool replace);
@@ -250,7 +250,7 @@ void dispatch_free(Rind__Request *req);
 /* Create, import and delete: the store thread runs them (no free of @req). */
 void dispatch_admin(struct conn *c, Rind__Request *req);
 
-/* ---- the store thread (store.c) ---- */
+/* ---- the store thread (store-thread.c) ---- */
 struct store_job;
 int store_start(void);
 void store_stop(void);

@@ -23,7 +23,7 @@
 #include "testutil.h"
 #include <rind/internal/cipher.h>
 #include <rind/internal/util.h>
-#include "aes.h"
+#include <crypto/aes.h>
 
 #define MAXSG	8
 #define MAXLEN	20000
@@ -257,7 +257,7 @@ START_TEST(test_cipher_diff)
 }
 END_TEST
 
-/* The plain functions of algs/aes.h. */
+/* The plain functions of api/include/crypto/aes.h. */
 START_TEST(test_lib_aes)
 {
 	struct rind_aes_ctx ctx;

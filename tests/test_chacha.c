@@ -22,8 +22,8 @@
 #include "testutil.h"
 #include <rind/internal/skcipher.h>
 #include <rind/internal/hash.h>
-#include "chacha.h"
-#include "poly1305.h"
+#include <crypto/chacha.h>
+#include <crypto/poly1305.h>
 
 #define MAXSG 16
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

@@ -10,7 +10,7 @@
 #include <limits.h>
 #include <openssl/evp.h>
 #include "testutil.h"
-#include "ghash.h"
+#include <crypto/ghash.h>
 
 #define MAXSG 16
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #include <rind/internal/skcipher.h>
 #include <rind/internal/util.h>
-#include "../../algs/chacha.h"
+#include <crypto/chacha.h>
 
 #define AVX2 __attribute__((target("avx2")))
 #define AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))

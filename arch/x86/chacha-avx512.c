@@ -20,7 +20,7 @@
 #include <immintrin.h>
 #include <rind/internal/skcipher.h>
 #include <rind/internal/util.h>
-#include "../../algs/chacha.h"
+#include <crypto/chacha.h>
 
 #define AVX512 __attribute__((target("avx512f,avx512vl,avx512bw")))
 #define AVX512_INLINE static inline __attribute__((always_inline, target("avx512f,avx512vl,avx512bw")))

@@ -24,7 +24,7 @@
 #include <rind/internal/kpp.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "../../algs/curve25519.h"
+#include <crypto/curve25519.h>
 #include "fe25519-mulx.h"
 #include "fe25519-ifma.h"
 

@@ -15,7 +15,7 @@
 #include <rind/internal/kpp.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "../../algs/curve25519.h"
+#include <crypto/curve25519.h>
 #include "fe25519-mulx.h"
 
 #define CURVE25519_A24 121666

@@ -4,9 +4,9 @@
  * "ecdsa-nist-p256-adx" sig drivers.
  * Requires: BMI2 (MULX) and ADX (ADCX, ADOX).
  *
- * The point and scalar arithmetic of algs/ecc-impl.h (complete formulas,
+ * The point and scalar arithmetic of api/include/crypto/ecc-impl.h (complete formulas,
  * signed windows, the fixed-base table, constant time for secret
- * scalars) and algs/ecc-p256.h's constants, over the field operations
+ * scalars) and api/include/crypto/ecc-p256.h's constants, over the field operations
  * below in inline assembly: Montgomery multiplication
  * with R = 2^256 and p's special form (-p^-1 = 1 mod 2^64, so each
  * reduction word is the low word itself, and q p = q 2^96 + q K 2^192 - q
@@ -388,7 +388,7 @@ static void p256x_jac_dbl(u64 *r, const u64 *p)
 }
 
 /*
- * o = p + q in Jacobian coordinates: algs/ecc-impl.h's jac_add_ct without
+ * o = p + q in Jacobian coordinates: api/include/crypto/ecc-impl.h's jac_add_ct without
  * its identity masks (the caller applies them), 12M + 4S as one block.
  * s: scratch of 36 words, o = s + 24 on return.
  */
@@ -457,7 +457,7 @@ static void p256x_jac_add_affine(u64 *s, const u64 *p, const u64 *q)
 }
 
 /*
- * The masked table read of algs/ecc-impl.h (ecc_select) with AVX2 when
+ * The masked table read of api/include/crypto/ecc-impl.h (ecc_select) with AVX2 when
  * the CPU has it: entries of 8 or 12 words, every one read, the match
  * found by a vector comparison of its index.  Returns 0 (the caller does
  * it) for other sizes or without AVX2.
@@ -599,14 +599,14 @@ static inline void p256x_nmul(u64 *r, const u64 *a, const u64 *b)
 	} while (0)
 #define ECC_SELECT(r, t, w, c, i)	p256x_select(r, t, w, c, i)
 #define ECC_FN_MUL(r, a, b)	p256x_nmul(r, a, b)
-#include "../../algs/ecc-impl.h"
-#include "../../algs/ecc-p256.h"
+#include <crypto/ecc-impl.h>
+#include <crypto/ecc-p256.h>
 
 ECC_DEFINE_CURVE(ecc_p256_adx, p256_def, "P-256", RIND_OID_SECP256R1, 32, 256);
 
 /* ---- registration -------------------------------------------------------- */
 
-/* The protocol glue registers a driver over a curve implementation (algs/ecc.h). */
+/* The protocol glue registers a driver over a curve implementation (api/include/crypto/ecc.h). */
 static struct ecdh_driver p256_adx_ecdh = {
 	.curve = &ecc_p256_adx,
 	.alg.base = {

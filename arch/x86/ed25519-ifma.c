@@ -18,7 +18,7 @@
  *     then the same second multiplication.
  *
  * Signing and key generation ([k]B, k secret) use the comb of
- * algs/ed25519-impl.h: 64 signed radix-16 digits, each term read from a
+ * api/include/crypto/ed25519-impl.h: 64 signed radix-16 digits, each term read from a
  * row of eight multiples of 256^m B by masked blends over all eight
  * entries (the sign applied by a masked negation); the odd and the even
  * digits accumulate in two independent chains that run side by side in
@@ -37,10 +37,10 @@
 #include <rind/internal/sig.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "../../algs/ed25519.h"
-#include "../../algs/curve25519.h"
+#include <crypto/ed25519.h>
+#include <crypto/curve25519.h>
 #include "fe25519-mulx.h"
-#include "../../algs/ed25519-impl.h"
+#include <crypto/ed25519-impl.h>
 #include "fe25519-ifma.h"
 
 /* ---- tables in lane form ------------------------------------------------- */

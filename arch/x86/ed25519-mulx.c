@@ -4,7 +4,7 @@
  * "ed25519-x86_64-adx" sig.
  * Requires: BMI2 (MULX) and ADX (ADCX, ADOX).
  *
- * The group code of algs/ed25519-impl.h (constant-time fixed-base comb for
+ * The group code of api/include/crypto/ed25519-impl.h (constant-time fixed-base comb for
  * signing, sliding-window double-scalar multiplication for verification)
  * compiled over the radix-2^64 field arithmetic of fe25519-mulx.h, with
  * its own tables.  Hashing, scalars modulo L, the verification policy and
@@ -14,10 +14,10 @@
 #include <rind/internal/sig.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "../../algs/ed25519.h"
-#include "../../algs/curve25519.h"
+#include <crypto/ed25519.h>
+#include <crypto/curve25519.h>
 #include "fe25519-mulx.h"
-#include "../../algs/ed25519-impl.h"
+#include <crypto/ed25519-impl.h>
 
 void curve25519_base_mulx(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25519_KEY_SIZE])
 {

@@ -2,7 +2,7 @@
 /*
  * Arithmetic in GF(2^255 - 19) for x86-64 with BMI2 (MULX) and ADX
  * (ADCX/ADOX): four 64-bit limbs, radix 2^64.  The interface is that of
- * algs/fe25519.h, so the curve code (algs/ed25519-impl.h) and the X25519
+ * api/include/crypto/fe25519.h, so the curve code (api/include/crypto/ed25519-impl.h) and the X25519
  * ladder run unchanged over it.  The caller must have checked
  * rind_cpu_has(RIND_X86_BMI2) and rind_cpu_has(RIND_X86_ADX).
  *

@@ -5,7 +5,7 @@
  *   poly1305-avx2        AVX2, BMI2, ADX (priority 400)
  *   poly1305-avx512ifma  AVX512F, AVX512VL, AVX512IFMA, BMI2, ADX (priority 500)
  *
- * poly1305-x86_64 is the radix-2^64 code of algs/poly1305.h compiled for
+ * poly1305-x86_64 is the radix-2^64 code of api/include/crypto/poly1305.h compiled for
  * MULX.  The vector drivers use it for short inputs and run long ones
  * across lanes: lane j accumulates blocks j, j + L, j + 2L, ... by Horner's
  * rule with r^L (L = 4 lanes of 26-bit limbs with VPMULUDQ for AVX2, L = 8
@@ -14,14 +14,14 @@
  * inputs run two such accumulators side by side, stepping by r^2L, so two
  * independent multiplication chains overlap.  The
  * accumulator enters and leaves in radix 2^64, so every driver shares the
- * state layout of algs/poly1305.h; the powers of r are computed once per
+ * state layout of api/include/crypto/poly1305.h; the powers of r are computed once per
  * key and kept in the state.  Constant time: no branch or index depends on
  * the key, the accumulator or the message (only on lengths).
  */
 #include <immintrin.h>
 #include <rind/internal/hash.h>
 #include <rind/internal/util.h>
-#include "../../algs/poly1305.h"
+#include <crypto/poly1305.h>
 
 typedef poly1305_u128 u128;
 

@@ -9,12 +9,12 @@
  * 60-79); SHA1NEXTE derives the next E from the A four rounds back and adds
  * it to the message words; SHA1MSG1/SHA1MSG2 with an XOR compute the
  * schedule four words at a time (Intel SDM vol. 2).  Buffering and padding
- * are the generic helpers of algs/sha2.h.
+ * are the generic helpers of api/include/crypto/sha2.h.
  */
 #include <immintrin.h>
 #include <rind/internal/hash.h>
 #include <rind/internal/util.h>
-#include "../../algs/sha2.h"
+#include <crypto/sha2.h>
 
 #define SHANI_TARGET __attribute__((target("sha,sse4.1,ssse3")))
 

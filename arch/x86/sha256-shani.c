@@ -7,13 +7,13 @@
  * and {C,D,G,H}; each SHA256RNDS2 does two rounds using the low two dwords
  * of W+K, and SHA256MSG1/SHA256MSG2 compute the message schedule four words
  * at a time (Intel SDM vol. 2, "SHA256RNDS2", "SHA256MSG1", "SHA256MSG2").
- * Buffering and padding are the generic helpers of algs/sha2.h.
+ * Buffering and padding are the generic helpers of api/include/crypto/sha2.h.
  */
 #include <immintrin.h>
 #include <rind/internal/hash.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
-#include "../../algs/sha2.h"
+#include <crypto/sha2.h>
 
 #define SHANI_TARGET __attribute__((target("sha,sse4.1,ssse3")))
 

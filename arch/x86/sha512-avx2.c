@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #include <rind/internal/hash.h>
 #include <rind/internal/util.h>
-#include "../../algs/sha2.h"
+#include <crypto/sha2.h>
 
 #define AVX2_TARGET __attribute__((target("avx2,bmi,bmi2")))
 

@@ -35,7 +35,7 @@
 #include <immintrin.h>
 #include <rind/internal/hash.h>
 #include <rind/internal/util.h>
-#include "../../algs/sha2.h"
+#include <crypto/sha2.h>
 
 #define MB_TARGET	__attribute__((target("avx512f,avx512bw")))
 #define MB_LANES	8

@@ -68,7 +68,7 @@
 #include <rind/crypto.h>
 #include <rind/akcipher.h>
 #include <rind/internal/keyfmt.h>
-#include "rsa.h"
+#include <crypto/rsa.h>
 
 #define FAIL(...) do {							\
 	fprintf(stderr, "FAIL fuzz_akcipher: [%s]: ", cur);		\

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: rindd's request handling -- daemon/dispatch.c and
- * what it calls (keys.c, keystore.c with a real state directory, acl.c,
- * batch.c, conn.c, log.c, and arena.c and store.c when present) --
+ * what it calls (key-object.c, key-file.c with a real state directory, acl.c,
+ * batch.c, conn.c, log.c, and arena.c and store-thread.c when present) --
  * without io_uring, sockets or D-Bus.  Those files are compiled into this
  * target (as fuzz_frame does with proto/frame.c); main.c, loop.c and
  * dbus.c are replaced by the few definitions below, secmem.c by an
@@ -74,16 +74,16 @@
 #include "../../daemon/batch.c"
 #include "../../daemon/conn.c"
 #include "../../daemon/dispatch.c"
-#include "../../daemon/keys.c"
-#include "../../daemon/keystore.c"
+#include "../../daemon/key-object.c"
+#include "../../daemon/key-file.c"
 #include "../../daemon/log.c"
 #if __has_include("../../daemon/arena.c")
 /* Request arena: without arena_thread_init() (and under ASan) it is malloc. */
 #include "../../daemon/arena.c"
 #endif
-#if __has_include("../../daemon/store.c")
+#if __has_include("../../daemon/store-thread.c")
 /* The store thread: create, import and delete are answered from it. */
-#include "../../daemon/store.c"
+#include "../../daemon/store-thread.c"
 #define HAVE_STORE 1
 #endif
 

@@ -4,7 +4,7 @@
  * it -- the framing of proto/frame.c over a byte stream, the protobuf-c
  * unpack of every message type of proto/rind.proto (generated into
  * <build>/proto), and the daemon's request checks (key_name_valid and
- * key_alg_parse of daemon/keys.c, when -Idaemon -Iproto make it visible).
+ * key_alg_parse of daemon/key-object.c, when -Idaemon -Iproto make it visible).
  *
  * proto/frame.c and the generated rind.pb-c.c are compiled into this
  * target (so it needs nothing but -I<build>/proto and -lprotobuf-c).
@@ -35,9 +35,9 @@
 #include "../../proto/frame.c"
 #include "rind.pb-c.c"
 
-#if __has_include("rindd.h") && __has_include("keys.c")
+#if __has_include("rindd.h") && __has_include("key-object.c")
 /* The daemon's own checks, without a running daemon. */
-#include "keys.c"
+#include "key-object.c"
 #define HAVE_DAEMON_CHECKS 1
 void rlog(const char *level, const char *fmt, ...)
 {

@@ -2,7 +2,7 @@
 /*
  * The edwards25519 group, written once over a field implementation: the
  * file that includes this has already included one that provides `fe`
- * and the fe_* functions of algs/fe25519.h (portable, radix 2^51) or
+ * and the fe_* functions of api/include/crypto/fe25519.h (portable, radix 2^51) or
  * arch/x86/fe25519-mulx.h (radix 2^64, MULX/ADX).  Everything here is
  * static; each driver gets its own copy, with its own tables.
  *

@@ -169,7 +169,7 @@ chacha_crypt_fn rind_chacha_alg_crypt(struct crypto_alg *alg, bool *xchacha);
  * constant time before decrypting; on mismatch it zeroes dst[0..len) and
  * returns -EBADMSG.
  */
-#include "poly1305.h"
+#include <crypto/poly1305.h>
 
 #define CHACHAPOLY_TAG_SIZE	16
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * P-256 (secp256r1, FIPS 186-5 / SEC 2: p = 2^256 - 2^224 + 2^192 + 2^96 - 1)
- * for every implementation over algs/ecc-impl.h with 4 64-bit limbs: the
+ * for every implementation over api/include/crypto/ecc-impl.h with 4 64-bit limbs: the
  * generic algs/p256.c and arch/x86/ecc-p256-adx.c include ecc-impl.h
  * (with their own field operations) and then this file, which holds the
  * domain parameters.

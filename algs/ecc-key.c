@@ -10,7 +10,7 @@
  */
 #include <string.h>
 #include <rind/internal/util.h>
-#include "ecc.h"
+#include <crypto/ecc.h>
 
 #define ECC_MAX_DER	512
 #define ECC_MAX_POINT	(1 + 2 * ECC_MAX_BYTES)

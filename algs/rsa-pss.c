@@ -18,7 +18,7 @@
 #include <rind/rng.h>
 #include <rind/internal/sig.h>
 #include <rind/internal/util.h>
-#include "rsa.h"
+#include <crypto/rsa.h>
 
 /* H(0x00 * 8 || mHash || salt) */
 static int pss_hash(struct crypto_shash *hash, const u8 *mhash, const u8 *salt,

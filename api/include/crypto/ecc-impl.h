@@ -61,7 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <rind/internal/util.h>
-#include "ecc.h"
+#include <crypto/ecc.h>
 
 #ifndef ECC_N
 #error "define ECC_N before including ecc-impl.h"

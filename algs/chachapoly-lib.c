@@ -17,8 +17,8 @@
  */
 #include <rind/internal/aead.h>
 #include <rind/internal/util.h>
-#include "chacha.h"
-#include "poly1305.h"
+#include <crypto/chacha.h>
+#include <crypto/poly1305.h>
 
 struct chachapoly_funcs {
 	chacha_crypt_fn crypt;

@@ -20,7 +20,7 @@
 #include <rind/rng.h>
 #include <rind/internal/akcipher.h>
 #include <rind/internal/util.h>
-#include "rsa.h"
+#include <crypto/rsa.h>
 
 static struct rsa_tfm_ctx *oaep_ctx(struct crypto_akcipher *tfm)
 {

@@ -21,7 +21,7 @@
 
 #include <rind/types.h>
 #include <rind/keyformat.h>
-#include "bignum.h"
+#include <crypto/bignum.h>
 
 #define RSA_MIN_BITS		2048
 #define RSA_MAX_BITS		8192

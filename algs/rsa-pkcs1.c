@@ -23,7 +23,7 @@
 #include <rind/hash.h>
 #include <rind/internal/sig.h>
 #include <rind/internal/util.h>
-#include "rsa.h"
+#include <crypto/rsa.h>
 
 /* DigestInfo prefixes (RFC 8017 section 9.2, note 1). */
 static const u8 di_sha256[] = {

@@ -4,7 +4,7 @@
  * 2^51 with unsigned __int128 products.  Shared by the generic X25519
  * (algs/curve25519.c) and Ed25519 (algs/ed25519.c); the x86-64 drivers
  * have the same interface in arch/x86/fe25519-mulx.h (radix 2^64), so the
- * curve code in algs/ed25519-impl.h is written once over either.
+ * curve code in api/include/crypto/ed25519-impl.h is written once over either.
  *
  * Every function is constant-time: no branch or memory index depends on
  * the values.  Bounds: a field element is "loose" when each limb is below
