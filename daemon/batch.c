@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Batches.  The sign and seal requests that one loop turn decodes are
- * grouped by (key, operation); each group runs as one call into the
+ * grouped by (key, request type); each group runs as one call into the
  * registry -- crypto_sig_sign_batch() or crypto_aead_encrypt_batch() --
  * inside one rind_ct_begin()/rind_ct_end() section.  No request waits
  * for a batch to fill: a group runs at the end of the turn that decoded
@@ -15,8 +15,6 @@
 
 #include "rindd.h"
 
-enum { OP_SIGN, OP_SEAL };
-
 struct item {
 	struct conn *c;
 	Rind__Request *req;
@@ -27,15 +25,15 @@ struct item {
 	struct aead_request *areq;
 };
 
-struct group {
+struct batch_group {
 	struct key *k;
-	int op;
+	const struct req_type *type;	/* its run_batch answers the group */
 	unsigned int n;
 	struct item *items;
 };
 
 struct batch_ctx {
-	struct group *groups;
+	struct batch_group *groups;
 	unsigned int ngroups, cap;
 	struct sig_request *sreqs;
 	struct aead_request **areqs;
@@ -87,7 +85,7 @@ void batch_free(struct batch_ctx *b)
 	free(b);
 }
 
-static void fail_group(struct group *g, int status, const char *msg)
+static void fail_group(struct batch_group *g, int status, const char *msg)
 {
 	unsigned int i;
 
@@ -95,7 +93,7 @@ static void fail_group(struct group *g, int status, const char *msg)
 		conn_error(g->items[i].c, g->items[i].req->id, status, "%s", msg);
 }
 
-static void run_sign(struct worker *w, struct group *g)
+void batch_sign(struct worker *w, struct batch_group *g)
 {
 	struct batch_ctx *b = w->batch;
 	struct crypto_sig *tfm = key_sig(g->k, w->id);
@@ -156,7 +154,7 @@ static void sg_pair(struct scatterlist sg[2], const void *p0, size_t l0, const v
 		sg_set_buf(&sg[0], dummy, 0);
 }
 
-static void run_seal(struct worker *w, struct group *g)
+void batch_seal(struct worker *w, struct batch_group *g)
 {
 	struct batch_ctx *b = w->batch;
 	struct crypto_aead *tfm = key_aead(g->k, w->id);
@@ -228,28 +226,25 @@ static void run_seal(struct worker *w, struct group *g)
 	}
 }
 
-static void run_group(struct worker *w, struct group *g)
+static void run_group(struct worker *w, struct batch_group *g)
 {
 	unsigned int i;
 
-	if (g->op == OP_SIGN)
-		run_sign(w, g);
-	else
-		run_seal(w, g);
+	g->type->run_batch(w, g);
 	for (i = 0; i < g->n; i++)
 		dispatch_free(g->items[i].req);
 	g->n = 0;
 }
 
-void batch_add(struct worker *w, struct conn *c, struct key *k, Rind__Request *req)
+void batch_add(struct worker *w, struct conn *c, const struct req_type *t, struct key *k,
+	       Rind__Request *req)
 {
 	struct batch_ctx *b = w->batch;
-	int op = req->op_case == RIND__REQUEST__OP_SIGN ? OP_SIGN : OP_SEAL;
-	struct group *g = NULL;
+	struct batch_group *g = NULL;
 	unsigned int i;
 
 	for (i = 0; i < b->ngroups; i++)
-		if (b->groups[i].k == k && b->groups[i].op == op) {
+		if (b->groups[i].k == k && b->groups[i].type == t) {
 			g = &b->groups[i];
 			key_put(k);	/* the group holds one reference */
 			break;
@@ -257,7 +252,7 @@ void batch_add(struct worker *w, struct conn *c, struct key *k, Rind__Request *r
 	if (!g) {
 		if (b->ngroups == b->cap) {
 			unsigned int cap = b->cap ? b->cap * 2 : 8;
-			struct group *ng = realloc(b->groups, cap * sizeof(*ng));
+			struct batch_group *ng = realloc(b->groups, cap * sizeof(*ng));
 
 			if (!ng)
 				goto nomem;
@@ -274,7 +269,7 @@ void batch_add(struct worker *w, struct conn *c, struct key *k, Rind__Request *r
 		}
 		g = &b->groups[b->ngroups++];
 		g->k = k;
-		g->op = op;
+		g->type = t;
 		g->n = 0;
 	}
 	g->items[g->n].c = c;
@@ -296,7 +291,7 @@ void batch_run(struct worker *w)
 	unsigned int i;
 
 	for (i = 0; i < b->ngroups; i++) {
-		struct group *g = &b->groups[i];
+		struct batch_group *g = &b->groups[i];
 
 		if (g->n)
 			run_group(w, g);

@@ -1,42 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
- * Requests to operations.  Sign and seal are queued for the turn's
- * batches (batch.c); everything else runs here, at once.  Each handler
- * answers exactly once, and owns (frees) the request.
+ * Requests to operations.  Every request type is one row of req_types[]
+ * (at the end of this file): its name, how it runs (at once on the loop,
+ * in the turn's batch of its key, or on the store thread), the key it
+ * names and the algorithm that key must have, its handler, and the bytes
+ * fields that may hold secrets or plaintext and are wiped when the
+ * request is freed.  dispatch() reads the row: it looks up and checks the
+ * key (answering the error itself), then queues, submits or handles the
+ * request.  Each handler answers exactly once; the request is freed by
+ * whoever ran it last (dispatch, the batch, the store's completion).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <rind/crypto.h>
 
 #include "rindd.h"
-
-static const char *const op_names[] = {
-	[RIND__REQUEST__OP_HELLO] = "hello",
-	[RIND__REQUEST__OP_CREATE_KEY] = "create_key",
-	[RIND__REQUEST__OP_IMPORT_KEY] = "import_key",
-	[RIND__REQUEST__OP_GET_PUBLIC_KEY] = "get_public_key",
-	[RIND__REQUEST__OP_LIST_KEYS] = "list_keys",
-	[RIND__REQUEST__OP_DELETE_KEY] = "delete_key",
-	[RIND__REQUEST__OP_SIGN] = "sign",
-	[RIND__REQUEST__OP_VERIFY] = "verify",
-	[RIND__REQUEST__OP_SEAL] = "seal",
-	[RIND__REQUEST__OP_OPEN] = "open",
-	[RIND__REQUEST__OP_DERIVE] = "derive",
-	[RIND__REQUEST__OP_STATS] = "stats",
-};
-
-static const char *op_name(const Rind__Request *req)
-{
-	unsigned int op = req->op_case;
-
-	if (op < sizeof(op_names) / sizeof(op_names[0]) && op_names[op])
-		return op_names[op];
-	return "unknown";
-}
 
 int status_from_errno(int err)
 {
@@ -63,23 +45,27 @@ int status_from_errno(int err)
 	}
 }
 
-/* Free a request, wiping the fields that may hold secrets or plaintext. */
+/* The operation's message (Rind__Sign, ...): the member of the oneof that is set. */
+static void *op_message(const Rind__Request *req)
+{
+	const ProtobufCFieldDescriptor *f =
+		protobuf_c_message_descriptor_get_field(&rind__request__descriptor, req->op_case);
+
+	return f ? *(void *const *)((const char *)req + f->offset) : NULL;
+}
+
+/* Free a request, wiping the fields its row names (secrets, plaintext). */
 static void req_free(Rind__Request *req)
 {
-	ProtobufCBinaryData *b = NULL;
+	const struct req_type *t = req_type(req);
+	unsigned int i;
 
-	switch (req->op_case) {
-	case RIND__REQUEST__OP_IMPORT_KEY:
-		b = &req->import_key->key;
-		break;
-	case RIND__REQUEST__OP_SEAL:
-		b = &req->seal->plaintext;
-		break;
-	default:
-		break;
+	for (i = 0; t && i < REQ_WIPE_MAX && t->wipe[i]; i++) {
+		ProtobufCBinaryData *b = (ProtobufCBinaryData *)((char *)op_message(req) + t->wipe[i]);
+
+		if (b->data)
+			rind_memzero_explicit(b->data, b->len);
 	}
-	if (b && b->data)
-		rind_memzero_explicit(b->data, b->len);
 	rind__request__free_unpacked(req, arena_allocator());
 }
 
@@ -182,10 +168,12 @@ static struct key *use_key(struct conn *c, uint64_t id, const char *name, const 
 }
 
 /* ---- hello, stats ---- */
-static void op_hello(struct conn *c, Rind__Request *req)
+static void op_hello(struct worker *w, struct conn *c, Rind__Request *req, struct key *k)
 {
 	Rind__Response resp = RIND__RESPONSE__INIT;
 
+	(void)w;
+	(void)k;
 	if (req->hello->protocol_version > RIND_PROTOCOL_VERSION) {
 		conn_error(c, req->id, RIND__STATUS__ERR_UNSUPPORTED,
 			   "protocol_version %u: this daemon speaks version %u",
@@ -198,11 +186,13 @@ static void op_hello(struct conn *c, Rind__Request *req)
 	conn_respond(c, &resp);
 }
 
-static void op_stats(struct conn *c, Rind__Request *req)
+static void op_stats(struct worker *w, struct conn *c, Rind__Request *req, struct key *k)
 {
 	Rind__Response resp = RIND__RESPONSE__INIT;
 	Rind__StatsReply s = RIND__STATS_REPLY__INIT;
 
+	(void)w;
+	(void)k;
 	s.requests = atomic_load(&stats.requests);
 	s.errors = atomic_load(&stats.errors);
 	s.batches = atomic_load(&stats.batches);
@@ -217,375 +207,56 @@ static void op_stats(struct conn *c, Rind__Request *req)
 	conn_respond(c, &resp);
 }
 
-/* ---- create, import, delete, rotate, access (shared with D-Bus) ---- */
-static int check_new_key(const char *name, const char *alg_s, enum key_alg *alg,
-			 char *msg, size_t msglen)
-{
-	int err;
-
-	if (!key_name_valid(name)) {
-		snprintf(msg, msglen, "name: 1 to 64 characters of [A-Za-z0-9._-], not starting with '.'");
-		return -EINVAL;
-	}
-	err = key_alg_parse(alg_s, alg);
-	if (err == -EOPNOTSUPP)
-		snprintf(msg, msglen,
-			 "algorithm %.64s is not available yet (have ed25519, x25519, aes-256-gcm)", alg_s);
-	else if (err)
-		snprintf(msg, msglen,
-			 "algorithm: unknown \"%.64s\" (have ed25519, x25519, aes-256-gcm)", alg_s);
-	if (err)
-		return -EOPNOTSUPP;
-	return 0;
-}
-
-/* The 32-byte secret of an imported key (raw, or PKCS#8/PEM/JWK when @encoded). */
-static int import_secret(enum key_alg alg, const u8 *key, size_t len, bool encoded,
-			 u8 secret[RINDD_KEY_MAX], char *msg, size_t msglen)
-{
-	int err = 0;
-
-	if (!encoded && len != 32) {
-		snprintf(msg, msglen, "key: a raw %s key is 32 bytes (got %zu)", key_alg_name(alg), len);
-		return -EINVAL;
-	}
-	if (len > 16384) {
-		snprintf(msg, msglen, "key: %zu bytes is too long", len);
-		return -EINVAL;
-	}
-	switch (alg) {
-	case KEY_AES256GCM:
-		if (encoded) {
-			snprintf(msg, msglen, "format: aes-256-gcm keys are imported raw (32 bytes)");
-			return -EINVAL;
-		}
-		memcpy(secret, key, 32);
-		break;
-	case KEY_ED25519: {
-		struct crypto_sig *tfm = crypto_alloc_sig("ed25519", 0, 0);
-
-		if (IS_ERR(tfm)) {
-			err = (int)PTR_ERR(tfm);
-			break;
-		}
-		err = crypto_sig_set_privkey(tfm, key, (unsigned int)len);
-		if (!err)
-			err = crypto_sig_export_privkey(tfm, RIND_KEY_RAW, secret, RINDD_KEY_MAX);
-		crypto_free_sig(tfm);
-		break;
-	}
-	case KEY_X25519: {
-		struct crypto_kpp *tfm = crypto_alloc_kpp("curve25519", 0, 0);
-
-		if (IS_ERR(tfm)) {
-			err = (int)PTR_ERR(tfm);
-			break;
-		}
-		err = crypto_kpp_set_secret(tfm, key, (unsigned int)len);
-		if (!err)
-			err = crypto_kpp_export_privkey(tfm, RIND_KEY_RAW, secret, RINDD_KEY_MAX);
-		crypto_free_kpp(tfm);
-		break;
-	}
-	}
-	if (err > 0 && err != 32)
-		err = -EINVAL;
-	if (err < 0) {
-		rind_memzero_explicit(secret, RINDD_KEY_MAX);
-		snprintf(msg, msglen, "key: not a valid %s private key (errno %d)", key_alg_name(alg), -err);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int new_secret(enum key_alg alg, u8 secret[RINDD_KEY_MAX])
-{
-	if (alg == KEY_X25519)
-		return rind_curve25519_generate_secret(secret);
-	return rind_get_random_bytes(secret, RINDD_KEY_MAX);
-}
-
-int key_create(const char *name, const char *alg_s, const u8 *import, size_t importlen,
-	       bool encoded, bool exportable, uid_t uid, pid_t pid, const char *via,
-	       char *msg, size_t msglen, struct key **out)
-{
-	const char *action = import ? "import_key" : "create_key";
-	u8 secret[RINDD_KEY_MAX];
-	enum key_alg alg;
-	struct key *k, *old;
-	int err;
-
-	*out = NULL;
-	err = check_new_key(name, alg_s, &alg, msg, msglen);
-	if (!err && import)
-		err = import_secret(alg, import, importlen, encoded, secret, msg, msglen);
-	else if (!err && new_secret(alg, secret)) {
-		snprintf(msg, msglen, "no randomness");
-		err = -EIO;
-	}
-	if (err) {
-		audit(action, key_name_valid(name) ? name : "-", uid, pid, via, "invalid", "%s", msg);
-		return err;
-	}
-	pthread_mutex_lock(&keystore_lock);
-	old = key_lookup(name);
-	if (old) {
-		key_put(old);
-		snprintf(msg, msglen, "key %s exists", name);
-		err = -EEXIST;
-	} else if (keystore_exists(name)) {
-		snprintf(msg, msglen,
-			 "a key file for %s is in the state directory but did not load (see the daemon log)",
-			 name);
-		err = -EEXIST;
-	}
-	if (err) {
-		pthread_mutex_unlock(&keystore_lock);
-		rind_memzero_explicit(secret, sizeof(secret));
-		audit(action, name, uid, pid, via, "exists", "%s", msg);
-		return err;
-	}
-	k = key_new(name, alg, secret);
-	rind_memzero_explicit(secret, sizeof(secret));
-	if (!k) {
-		pthread_mutex_unlock(&keystore_lock);
-		snprintf(msg, msglen, "out of memory");
-		return -ENOMEM;
-	}
-	k->owner_uid = uid;
-	k->created = (uint64_t)time(NULL);
-	k->exportable = exportable;
-	err = keystore_save(k);
-	if (!err)
-		err = key_insert(k);
-	pthread_mutex_unlock(&keystore_lock);
-	if (err) {
-		key_put(k);
-		snprintf(msg, msglen, "storing key %s failed (errno %d)", name, -err);
-		audit(action, name, uid, pid, via, "error", "%s", msg);
-		return err;
-	}
-	audit(action, name, uid, pid, via, "ok", "alg=%s version=1 exportable=%d", key_alg_name(alg),
-	      exportable);
-	dbus_signal_created(name, key_alg_name(alg), (uint32_t)uid);
-	atomic_fetch_add(&k->refs, 1);
-	*out = k;
-	return 0;
-}
-
-/* Look up @name for a management @action by @uid (owner or root): referenced. */
-static int admin_lookup(const char *name, const char *action, uid_t uid, pid_t pid,
-			const char *via, struct key **out)
-{
-	struct peer p = { .pid = pid, .uid = uid, .gid = (gid_t)-1 };
-	struct key *k = key_lookup(name);
-
-	*out = NULL;
-	if (!k) {
-		audit(action, name, uid, pid, via, "not_found", "%s", "");
-		return -ENOENT;
-	}
-	if (!acl_may_admin(k, &p)) {
-		audit(action, name, uid, pid, via, "denied", "owner=%u", (unsigned int)k->owner_uid);
-		key_put(k);
-		return -EPERM;
-	}
-	*out = k;
-	return 0;
-}
-
-int key_delete(const char *name, uid_t uid, pid_t pid, const char *via)
-{
-	struct key *k;
-	int err;
-
-	pthread_mutex_lock(&keystore_lock);
-	err = admin_lookup(name, "delete_key", uid, pid, via, &k);
-	if (err) {
-		pthread_mutex_unlock(&keystore_lock);
-		return err;
-	}
-	err = keystore_delete(k->name);
-	if (!err)
-		key_put(key_remove(k->name));
-	pthread_mutex_unlock(&keystore_lock);
-	audit("delete_key", name, uid, pid, via, err ? "error" : "ok", "errno=%d", -err);
-	if (!err)
-		dbus_signal_deleted(name);
-	key_put(k);
-	return err;
-}
-
 /*
- * Replace @name by a changed copy: @change edits the copy, which is then
- * written over the key file and swapped into the table.
+ * ---- the socket's create, import, delete (key-admin.c does the work) ----
+ * They run on the store thread: @w is NULL there.
  */
-static int key_modify(const char *name, const char *action, uid_t uid, pid_t pid, const char *via,
-		      int (*change)(struct key *c, void *arg), void *arg, struct key **result)
+static void created(struct conn *c, uint64_t id, int err, const char *msg, struct key *k)
 {
-	struct key *k, *c;
-	int err;
-
-	pthread_mutex_lock(&keystore_lock);
-	err = admin_lookup(name, action, uid, pid, via, &k);
 	if (err) {
-		pthread_mutex_unlock(&keystore_lock);
-		return err;
-	}
-	c = key_clone(k);
-	key_put(k);
-	err = c ? change(c, arg) : -ENOMEM;
-	if (!err)
-		err = keystore_write(c, true);
-	if (!err) {
-		atomic_fetch_add(&c->refs, 1);	/* the caller's */
-		err = key_replace(c);		/* the table takes the first */
-		if (err)
-			key_put(c);
-	}
-	pthread_mutex_unlock(&keystore_lock);
-	if (err) {
-		if (c)
-			key_put(c);
-		return err;
-	}
-	*result = c;
-	return 0;
-}
-
-static int change_rotate(struct key *c, void *arg)
-{
-	u8 secret[RINDD_KEY_MAX];
-	int err;
-
-	(void)arg;
-	if (c->n_old >= 64)
-		return -E2BIG;
-	if (new_secret(c->alg, secret))
-		return -EIO;
-	err = key_add_version(c, secret);
-	rind_memzero_explicit(secret, sizeof(secret));
-	return err;
-}
-
-int key_rotate(const char *name, uid_t uid, pid_t pid, const char *via, uint32_t *ver)
-{
-	struct key *c;
-	int err = key_modify(name, "rotate_key", uid, pid, via, change_rotate, NULL, &c);
-
-	if (err == -ENOENT || err == -EPERM)
-		return err;
-	if (err) {
-		audit("rotate_key", name, uid, pid, via, "error", "errno=%d%s", -err,
-		      err == -E2BIG ? " msg=\"64 live old versions: retire some first\"" : "");
-		return err;
-	}
-	*ver = c->version;
-	key_put(c);
-	audit("rotate_key", name, uid, pid, via, "ok", "version=%u", (unsigned int)*ver);
-	dbus_signal_rotated(name, *ver);
-	return 0;
-}
-
-static int change_min(struct key *c, void *arg)
-{
-	return key_retire(c, *(uint32_t *)arg);
-}
-
-int key_set_min_version(const char *name, uint32_t min, uid_t uid, pid_t pid, const char *via)
-{
-	struct key *c;
-	int err = key_modify(name, "retire_versions", uid, pid, via, change_min, &min, &c);
-
-	if (err == -ENOENT || err == -EPERM)
-		return err;
-	if (!err)
-		key_put(c);
-	audit("retire_versions", name, uid, pid, via, err ? "error" : "ok", "min_version=%u errno=%d",
-	      (unsigned int)min, -err);
-	return err;
-}
-
-struct access_arg {
-	const uint32_t *uids, *gids;
-	size_t nu, ng;
-};
-
-static int change_access(struct key *c, void *arg)
-{
-	struct access_arg *a = arg;
-	uint32_t *u = NULL, *g = NULL;
-
-	if (a->nu > 1024 || a->ng > 1024)
-		return -E2BIG;
-	if (a->nu && !(u = malloc(a->nu * sizeof(*u))))
-		return -ENOMEM;
-	if (a->ng && !(g = malloc(a->ng * sizeof(*g)))) {
-		free(u);
-		return -ENOMEM;
-	}
-	if (a->nu)
-		memcpy(u, a->uids, a->nu * sizeof(*u));
-	if (a->ng)
-		memcpy(g, a->gids, a->ng * sizeof(*g));
-	free(c->allow_uids);
-	free(c->allow_gids);
-	c->allow_uids = u;
-	c->allow_gids = g;
-	c->n_allow_uids = a->nu;
-	c->n_allow_gids = a->ng;
-	return 0;
-}
-
-int key_set_access(const char *name, const uint32_t *uids, size_t nu, const uint32_t *gids,
-		   size_t ng, uid_t uid, pid_t pid, const char *via)
-{
-	struct access_arg a = { uids, gids, nu, ng };
-	struct key *c;
-	int err = key_modify(name, "set_access", uid, pid, via, change_access, &a, &c);
-
-	if (err == -ENOENT || err == -EPERM)
-		return err;
-	if (!err)
-		key_put(c);
-	audit("set_access", name, uid, pid, via, err ? "error" : "ok", "uids=%zu gids=%zu errno=%d",
-	      nu, ng, -err);
-	return err;
-}
-
-/* ---- the socket's create, import, delete ---- */
-static void op_create(struct conn *c, Rind__Request *req, bool import)
-{
-	char msg[256];
-	struct key *k;
-	int err;
-
-	if (import) {
-		Rind__ImportKey *ik = req->import_key;
-
-		err = key_create(ik->name, ik->algorithm, ik->key.data ? ik->key.data : (const u8 *)"",
-				 ik->key.len, ik->format != RIND__KEY_FORMAT__RAW, ik->exportable,
-				 c->peer.uid, c->peer.pid, "socket", msg, sizeof(msg), &k);
-	} else {
-		Rind__CreateKey *ck = req->create_key;
-
-		err = key_create(ck->name, ck->algorithm, NULL, 0, false, ck->exportable,
-				 c->peer.uid, c->peer.pid, "socket", msg, sizeof(msg), &k);
-	}
-	if (err) {
-		conn_error(c, req->id, status_from_errno(err == -EOPNOTSUPP ? -EOPNOTSUPP : err),
-			   "%s", msg);
+		conn_error(c, id, status_from_errno(err), "%s", msg);
 		return;
 	}
-	reply_keys(c, req->id, &k, 1);
+	reply_keys(c, id, &k, 1);
 	key_put(k);
 }
 
-static void op_delete(struct conn *c, Rind__Request *req)
+static void op_create(struct worker *w, struct conn *c, Rind__Request *req, struct key *k)
+{
+	Rind__CreateKey *ck = req->create_key;
+	struct key *made;
+	char msg[256];
+	int err;
+
+	(void)w;
+	(void)k;
+	err = key_create(ck->name, ck->algorithm, NULL, 0, false, ck->exportable,
+			 c->peer.uid, c->peer.pid, "socket", msg, sizeof(msg), &made);
+	created(c, req->id, err, msg, made);
+}
+
+static void op_import(struct worker *w, struct conn *c, Rind__Request *req, struct key *k)
+{
+	Rind__ImportKey *ik = req->import_key;
+	struct key *made;
+	char msg[256];
+	int err;
+
+	(void)w;
+	(void)k;
+	err = key_create(ik->name, ik->algorithm, ik->key.data ? ik->key.data : (const u8 *)"",
+			 ik->key.len, ik->format != RIND__KEY_FORMAT__RAW, ik->exportable,
+			 c->peer.uid, c->peer.pid, "socket", msg, sizeof(msg), &made);
+	created(c, req->id, err, msg, made);
+}
+
+static void op_delete(struct worker *w, struct conn *c, Rind__Request *req, struct key *k)
 {
 	const char *name = req->delete_key->name;
 	int err;
 
+	(void)w;
+	(void)k;
 	if (!*name) {
 		conn_error(c, req->id, RIND__STATUS__ERR_INVALID, "name: missing");
 		return;
@@ -603,11 +274,13 @@ static void op_delete(struct conn *c, Rind__Request *req)
 		reply_ok(c, req->id);
 }
 
-static void op_list(struct conn *c, Rind__Request *req)
+static void op_list(struct worker *w, struct conn *c, Rind__Request *req, struct key *k)
 {
 	size_t n, i, m = 0;
 	struct key **v = key_list(&n);
 
+	(void)w;
+	(void)k;
 	if (!v) {
 		conn_error(c, req->id, RIND__STATUS__ERR_INTERNAL, "out of memory");
 		return;
@@ -624,26 +297,23 @@ static void op_list(struct conn *c, Rind__Request *req)
 	key_list_put(v, n);
 }
 
-/* ---- public key, verify, open, derive ---- */
-static void op_pubkey(struct worker *w, struct conn *c, Rind__Request *req)
+/* ---- public key, verify, open, derive: @k is the key the request names ---- */
+static void op_pubkey(struct worker *w, struct conn *c, Rind__Request *req, struct key *k)
 {
 	Rind__GetPublicKey *g = req->get_public_key;
-	struct key *k = use_key(c, req->id, g->name, "get_public_key", -1);
 	u8 out[2048];
 	int n;
 
-	if (!k)
-		return;
 	if ((unsigned int)g->format > RIND__KEY_FORMAT__JWK) {
 		conn_error(c, req->id, RIND__STATUS__ERR_INVALID, "format: unknown (%d)", g->format);
-		goto out;
+		return;
 	}
 	if (g->format == RIND__KEY_FORMAT__PKCS8_DER &&
 	    (!k->exportable || !acl_may_admin(k, &c->peer))) {
 		conn_error(c, req->id, RIND__STATUS__ERR_PERMISSION,
 			   "key %s: the private key (PKCS8_DER) is only given out for exportable keys, to their owner",
 			   k->name);
-		goto out;
+		return;
 	}
 	switch (k->alg) {
 	case KEY_ED25519: {
@@ -669,15 +339,13 @@ static void op_pubkey(struct worker *w, struct conn *c, Rind__Request *req)
 		else
 			conn_error(c, req->id, RIND__STATUS__ERR_INVALID,
 				   "key %s is aes-256-gcm: it has no public key", k->name);
-		goto out;
+		return;
 	}
 	if (n < 0)
 		conn_error(c, req->id, status_from_errno(n), "export failed (errno %d)", -n);
 	else
 		reply_data(c, req->id, out, (size_t)n);
 	rind_memzero_explicit(out, sizeof(out));
-out:
-	key_put(k);
 }
 
 /*
@@ -728,10 +396,9 @@ static void versions_note(const struct key *k, uint32_t want, char *buf, size_t 
 			 (unsigned int)k->version);
 }
 
-static void op_verify(struct worker *w, struct conn *c, Rind__Request *req)
+static void op_verify(struct worker *w, struct conn *c, Rind__Request *req, struct key *k)
 {
 	Rind__Verify *v = req->verify;
-	struct key *k = use_key(c, req->id, v->name, "verify", KEY_ED25519);
 	Rind__Response resp = RIND__RESPONSE__INIT;
 	struct crypto_sig *tfm;
 	uint32_t vers[KEY_MAX_VERSIONS];
@@ -739,16 +406,14 @@ static void op_verify(struct worker *w, struct conn *c, Rind__Request *req)
 	char note[160];
 	int err = -EBADMSG;
 
-	if (!k)
-		return;
 	if (v->signature.len != ED25519_SIG_SIZE) {
 		conn_error(c, req->id, RIND__STATUS__ERR_INVALID,
 			   "signature: an ed25519 signature is 64 bytes (got %zu)", v->signature.len);
-		goto out;
+		return;
 	}
 	n = pick_versions(c, req->id, k, v->key_version, vers);
 	if (!n)
-		goto out;
+		return;
 	for (i = 0; i < n; i++) {
 		tfm = key_sig_ver(k, vers[i], w->id);
 		if (!tfm) {
@@ -770,14 +435,11 @@ static void op_verify(struct worker *w, struct conn *c, Rind__Request *req)
 	} else {
 		conn_error(c, req->id, status_from_errno(err), "verify failed (errno %d)", -err);
 	}
-out:
-	key_put(k);
 }
 
-static void op_open(struct worker *w, struct conn *c, Rind__Request *req)
+static void op_open(struct worker *w, struct conn *c, Rind__Request *req, struct key *k)
 {
 	Rind__Open *o = req->open;
-	struct key *k = use_key(c, req->id, o->name, "open", KEY_AES256GCM);
 	Rind__Response resp = RIND__RESPONSE__INIT;
 	struct crypto_aead *tfm;
 	struct aead_request *areq = NULL;
@@ -789,8 +451,6 @@ static void op_open(struct worker *w, struct conn *c, Rind__Request *req)
 	u8 *out = NULL;
 	int err = -EBADMSG;
 
-	if (!k)
-		return;
 	adl = o->associated_data.len;
 	if (o->sealed.len < RIND_SEAL_NONCE + RIND_SEAL_TAG) {
 		conn_error(c, req->id, RIND__STATUS__ERR_INVALID,
@@ -849,32 +509,28 @@ out:
 		rind_memzero_explicit(out, ctlen + adl);
 		free(out);
 	}
-	key_put(k);
 }
 
-static void op_derive(struct worker *w, struct conn *c, Rind__Request *req)
+static void op_derive(struct worker *w, struct conn *c, Rind__Request *req, struct key *k)
 {
 	Rind__Derive *d = req->derive;
-	struct key *k = use_key(c, req->id, d->name, "derive", KEY_X25519);
 	struct crypto_kpp *tfm;
 	struct kpp_request *kreq = NULL;
 	struct scatterlist src, dst;
 	u8 peer[32], secret[32];
 	int err;
 
-	if (!k)
-		return;
 	if (d->peer_public_key.len != CURVE25519_KEY_SIZE) {
 		conn_error(c, req->id, RIND__STATUS__ERR_INVALID,
 			   "peer_public_key: a raw x25519 public key is 32 bytes (got %zu)",
 			   d->peer_public_key.len);
-		goto out;
+		return;
 	}
 	tfm = key_kpp(k, w->id);
 	kreq = tfm ? kpp_request_alloc(tfm, 0) : NULL;
 	if (!kreq) {
 		conn_error(c, req->id, RIND__STATUS__ERR_INTERNAL, "out of memory");
-		goto out;
+		return;
 	}
 	memcpy(peer, d->peer_public_key.data, 32);
 	sg_init_one(&src, peer, 32);
@@ -893,81 +549,126 @@ static void op_derive(struct worker *w, struct conn *c, Rind__Request *req)
 		conn_error(c, req->id, status_from_errno(err), "derive failed (errno %d)", -err);
 	rind_memzero_explicit(secret, sizeof(secret));
 	kpp_request_free(kreq);
-out:
-	key_put(k);
+}
+
+/* ---- the request types ---- */
+
+/* The key a request names: its "name" field, which must be of @alg (-1: any). */
+#define NAMES_KEY(msg, alg)	.key_name = offsetof(msg, name), .key_alg = (alg)
+#define WIPE(msg, field)	offsetof(msg, field)
+
+/*
+ * One row per request type, indexed by the op_case of rind.Request.
+ * REQ_STORE rows name no key: their handler looks the name up under
+ * keystore_lock.  A REQ_BATCH row's key is handed to the batch with the
+ * request.
+ */
+static const struct req_type req_types[] = {
+	[RIND__REQUEST__OP_HELLO] = {
+		.name = "hello", .run = REQ_INLINE, .handle = op_hello,
+	},
+	[RIND__REQUEST__OP_CREATE_KEY] = {
+		.name = "create_key", .run = REQ_STORE, .handle = op_create,
+	},
+	[RIND__REQUEST__OP_IMPORT_KEY] = {
+		.name = "import_key", .run = REQ_STORE, .handle = op_import,
+		.wipe = { WIPE(Rind__ImportKey, key) },
+	},
+	[RIND__REQUEST__OP_GET_PUBLIC_KEY] = {
+		.name = "get_public_key", .run = REQ_INLINE, .handle = op_pubkey,
+		NAMES_KEY(Rind__GetPublicKey, -1),
+	},
+	[RIND__REQUEST__OP_LIST_KEYS] = {
+		.name = "list_keys", .run = REQ_INLINE, .handle = op_list,
+	},
+	[RIND__REQUEST__OP_DELETE_KEY] = {
+		.name = "delete_key", .run = REQ_STORE, .handle = op_delete,
+	},
+	[RIND__REQUEST__OP_SIGN] = {
+		.name = "sign", .run = REQ_BATCH, .run_batch = batch_sign,
+		NAMES_KEY(Rind__Sign, KEY_ED25519),
+	},
+	[RIND__REQUEST__OP_VERIFY] = {
+		.name = "verify", .run = REQ_INLINE, .handle = op_verify,
+		NAMES_KEY(Rind__Verify, KEY_ED25519),
+	},
+	[RIND__REQUEST__OP_SEAL] = {
+		.name = "seal", .run = REQ_BATCH, .run_batch = batch_seal,
+		NAMES_KEY(Rind__Seal, KEY_AES256GCM),
+		.wipe = { WIPE(Rind__Seal, plaintext) },
+	},
+	[RIND__REQUEST__OP_OPEN] = {
+		.name = "open", .run = REQ_INLINE, .handle = op_open,
+		NAMES_KEY(Rind__Open, KEY_AES256GCM),
+	},
+	[RIND__REQUEST__OP_DERIVE] = {
+		.name = "derive", .run = REQ_INLINE, .handle = op_derive,
+		NAMES_KEY(Rind__Derive, KEY_X25519),
+	},
+	[RIND__REQUEST__OP_STATS] = {
+		.name = "stats", .run = REQ_INLINE, .handle = op_stats,
+	},
+};
+
+const struct req_type *req_type(const Rind__Request *req)
+{
+	unsigned int op = req->op_case;
+
+	if (op < sizeof(req_types) / sizeof(req_types[0]) && req_types[op].name)
+		return &req_types[op];
+	return NULL;
+}
+
+const char *req_name(const Rind__Request *req)
+{
+	const struct req_type *t = req_type(req);
+
+	return t ? t->name : "unknown";
 }
 
 void dispatch_admin(struct conn *c, Rind__Request *req)
 {
-	switch (req->op_case) {
-	case RIND__REQUEST__OP_CREATE_KEY:
-		op_create(c, req, false);
-		break;
-	case RIND__REQUEST__OP_IMPORT_KEY:
-		op_create(c, req, true);
-		break;
-	case RIND__REQUEST__OP_DELETE_KEY:
-		op_delete(c, req);
-		break;
-	default:
+	const struct req_type *t = req_type(req);
+
+	if (!t || t->run != REQ_STORE) {
 		conn_error(c, req->id, RIND__STATUS__ERR_INTERNAL, "not a key store operation");
-		break;
+		return;
 	}
+	t->handle(NULL, c, req, NULL);
 }
 
 void dispatch(struct worker *w, struct conn *c, Rind__Request *req)
 {
-	struct key *k;
+	const struct req_type *t = req_type(req);
+	struct key *k = NULL;
 
-	switch (req->op_case) {
-	case RIND__REQUEST__OP_HELLO:
-		op_hello(c, req);
-		break;
-	case RIND__REQUEST__OP_STATS:
-		op_stats(c, req);
-		break;
-	case RIND__REQUEST__OP_CREATE_KEY:
-	case RIND__REQUEST__OP_IMPORT_KEY:
-	case RIND__REQUEST__OP_DELETE_KEY:
+	if (!t) {
+		conn_error(c, req->id, RIND__STATUS__ERR_UNSUPPORTED,
+			   "request carries no operation this daemon knows");
+		goto out;
+	}
+	if (t->key_name) {
+		const char *name = *(const char *const *)((const char *)op_message(req) + t->key_name);
+
+		k = use_key(c, req->id, name, t->name, t->key_alg);
+		if (!k)
+			goto out;
+	}
+	switch (t->run) {
+	case REQ_BATCH:
+		batch_add(w, c, t, k, req);
+		return;
+	case REQ_STORE:
 		/* they fsync: not on this loop if the store thread can take them */
 		if (store_submit(w, c, req))
 			return;
-		dispatch_admin(c, req);
 		break;
-	case RIND__REQUEST__OP_LIST_KEYS:
-		op_list(c, req);
-		break;
-	case RIND__REQUEST__OP_GET_PUBLIC_KEY:
-		op_pubkey(w, c, req);
-		break;
-	case RIND__REQUEST__OP_VERIFY:
-		op_verify(w, c, req);
-		break;
-	case RIND__REQUEST__OP_OPEN:
-		op_open(w, c, req);
-		break;
-	case RIND__REQUEST__OP_DERIVE:
-		op_derive(w, c, req);
-		break;
-	case RIND__REQUEST__OP_SIGN:
-		k = use_key(c, req->id, req->sign->name, op_name(req), KEY_ED25519);
-		if (k) {
-			batch_add(w, c, k, req);
-			return;
-		}
-		break;
-	case RIND__REQUEST__OP_SEAL:
-		k = use_key(c, req->id, req->seal->name, op_name(req), KEY_AES256GCM);
-		if (k) {
-			batch_add(w, c, k, req);
-			return;
-		}
-		break;
-	default:
-		conn_error(c, req->id, RIND__STATUS__ERR_UNSUPPORTED,
-			   "request carries no operation this daemon knows");
+	case REQ_INLINE:
 		break;
 	}
+	t->handle(w, c, req, k);
+	key_put(k);
+out:
 	req_free(req);
 }
 

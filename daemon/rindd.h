@@ -244,6 +244,44 @@ struct worker {
 };
 void worker_mark_ready(struct worker *w, struct conn *c);
 
+/*
+ * Request types: one row each in dispatch.c's req_types[], the one place
+ * a type is described.  A new type is a row there and its handler.
+ */
+enum req_run {
+	REQ_INLINE,	/* answered on the loop, at once */
+	REQ_BATCH,	/* queued to the turn's batch of its key (batch.c) */
+	REQ_STORE,	/* on the store thread (it fsyncs); at once without one */
+};
+
+#define REQ_WIPE_MAX	2
+struct batch_group;
+
+struct req_type {
+	const char *name;		/* logs, audit records, errors */
+	enum req_run run;
+	/*
+	 * The key the request names: the offset of its name string in the
+	 * operation's message (0: none), and the algorithm the key must be
+	 * (-1: any).  dispatch() looks it up and checks access and algorithm,
+	 * answering the error itself, before the request goes on.
+	 */
+	size_t key_name;
+	int key_alg;
+	/*
+	 * REQ_INLINE, REQ_STORE: answer @req exactly once.  @k is the key the
+	 * request names (or NULL), referenced until the handler returns; @w
+	 * is NULL on the store thread.  The caller frees @req.
+	 */
+	void (*handle)(struct worker *w, struct conn *c, Rind__Request *req, struct key *k);
+	/* REQ_BATCH: answer every request of a group (one key, this type) */
+	void (*run_batch)(struct worker *w, struct batch_group *g);
+	/* bytes fields of the operation's message wiped at free (offsets; 0 ends) */
+	size_t wipe[REQ_WIPE_MAX];
+};
+
+const struct req_type *req_type(const Rind__Request *req);	/* NULL: unknown */
+const char *req_name(const Rind__Request *req);			/* "unknown" */
 /* Handle one request; batchable ones are queued to w->batch. */
 void dispatch(struct worker *w, struct conn *c, Rind__Request *req);
 void dispatch_free(Rind__Request *req);
@@ -258,9 +296,13 @@ bool store_submit(struct worker *w, struct conn *c, Rind__Request *req);
 void store_complete(struct worker *w);
 struct batch_ctx *batch_new(void);
 void batch_free(struct batch_ctx *b);
-/* Queue; takes ownership of @req and a reference to @k. */
-void batch_add(struct worker *w, struct conn *c, struct key *k, Rind__Request *req);
+/* Queue @req (of type @t); takes ownership of @req and a reference to @k. */
+void batch_add(struct worker *w, struct conn *c, const struct req_type *t, struct key *k,
+	       Rind__Request *req);
 void batch_run(struct worker *w);
+/* The batch runners of sign and seal (req_types[] rows). */
+void batch_sign(struct worker *w, struct batch_group *g);
+void batch_seal(struct worker *w, struct batch_group *g);
 /* Errors for a failed crypto call. */
 int status_from_errno(int err);
 
@@ -275,7 +317,7 @@ void workers_join(void);
 void workers_ping(void);
 bool workers_alive(void);
 
-/* ---- management actions shared by the socket and D-Bus (dispatch.c) ---- */
+/* ---- management actions shared by the socket and D-Bus (key-admin.c) ---- */
 /* Rotate: 0 and the new version in *@ver, or -ENOENT/-EPERM/-errno. */
 int key_rotate(const char *name, uid_t uid, pid_t pid, const char *via, uint32_t *ver);
 int key_set_min_version(const char *name, uint32_t min, uid_t uid, pid_t pid, const char *via);
