@@ -241,18 +241,27 @@ FUZZ_SECONDS ?= 60
 FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/bin/%,$(FUZZ_SRCS))
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+# The daemon's objects built the same way (into $(O)/fuzz/dobj by the
+# first make below), and which of them each target links: fuzz_dispatch
+# all but main.c, loop.c (io_uring), dbus.c (sd-bus) and secmem.c, which
+# it replaces with its own definitions; fuzz_frame key-object.c's checks.
+FUZZ_DOBJ := $(O)/fuzz/dobj/daemon
+FUZZ_DAEMON_OBJS := $(patsubst daemon/%.c,$(FUZZ_DOBJ)/%.c.o,$(filter-out daemon/main.c daemon/loop.c daemon/dbus.c,$(DAEMON_SRCS)))
+FUZZ_OBJS_fuzz_dispatch := $(filter-out $(FUZZ_DOBJ)/secmem.c.o,$(FUZZ_DAEMON_OBJS))
+FUZZ_OBJS_fuzz_frame := $(FUZZ_DOBJ)/key-object.c.o $(FUZZ_DOBJ)/secmem.c.o
 fuzz-build:
 	$(MAKE) O=$(O)/fuzz CC=clang CFLAGS="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(O)/fuzz/librind.a $(O)/fuzz/proto/rind.pb-c.c \
-		$(if $(PROTO_SRCS),$(O)/fuzz/librind-client.a)
+		$(if $(PROTO_SRCS),$(O)/fuzz/librind-client.a) $(FUZZ_DAEMON_OBJS)
 	$(MAKE) fuzz-bins
 
 fuzz-bins: $(FUZZ_BINS)
 
-# fuzz_dispatch and fuzz_frame compile daemon and proto sources in.
-$(O)/fuzz/bin/%: tests/fuzz/%.c $(O)/fuzz/librind.a $(wildcard daemon/*.c daemon/*.h proto/*.c proto/*.h)
+$(O)/fuzz/bin/fuzz_dispatch: $(FUZZ_OBJS_fuzz_dispatch)
+$(O)/fuzz/bin/fuzz_frame: $(FUZZ_OBJS_fuzz_frame)
+$(O)/fuzz/bin/%: tests/fuzz/%.c $(O)/fuzz/librind.a $(if $(PROTO_SRCS),$(O)/fuzz/librind-client.a) $(wildcard daemon/*.h proto/*.h)
 	@mkdir -p $(dir $@)
-	$(call say,FUZZ,$@)clang -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -std=gnu11 -D_GNU_SOURCE -Iapi/include -Iproto \
-		-I$(O)/fuzz/proto $(shell $(PKG_CONFIG) --cflags libprotobuf-c 2>/dev/null) -o $@ $< \
+	$(call say,FUZZ,$@)clang -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -std=gnu11 -D_GNU_SOURCE -Iapi/include -Idaemon -Iproto \
+		-I$(O)/fuzz/proto $(shell $(PKG_CONFIG) --cflags libprotobuf-c 2>/dev/null) -o $@ $< $(FUZZ_OBJS_$*) \
 		$(if $(PROTO_SRCS),$(O)/fuzz/librind-client.a) $(O)/fuzz/librind.a $(BENCH_LIBS) $(PROTO_LIBS)
 
 fuzz: fuzz-build

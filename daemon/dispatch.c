@@ -553,9 +553,14 @@ static void op_derive(struct worker *w, struct conn *c, Rind__Request *req, stru
 
 /* ---- the request types ---- */
 
-/* The key a request names: its "name" field, which must be of @alg (-1: any). */
-#define NAMES_KEY(msg, alg)	.key_name = offsetof(msg, name), .key_alg = (alg)
-#define WIPE(msg, field)	offsetof(msg, field)
+/* 0, or a compile error when @field of @msg is not of type @type. */
+#define FIELD_IS(msg, field, type) \
+	(sizeof(char[__builtin_types_compatible_p(__typeof__(((msg *)0)->field), type) ? 1 : -1]) - 1)
+/* The key a request names: its "name" string, a key of @alg (-1: any). */
+#define NAMES_KEY(msg, alg) \
+	.key_name = offsetof(msg, name) + FIELD_IS(msg, name, char *), .key_alg = (alg)
+/* A bytes field to wipe. */
+#define WIPE(msg, field)	(offsetof(msg, field) + FIELD_IS(msg, field, ProtobufCBinaryData))
 
 /*
  * One row per request type, indexed by the op_case of rind.Request.

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: rindd's request handling -- daemon/dispatch.c and
- * what it calls (key-object.c, key-file.c with a real state directory, acl.c,
- * batch.c, conn.c, log.c, and arena.c and store-thread.c when present) --
- * without io_uring, sockets or D-Bus.  Those files are compiled into this
- * target (as fuzz_frame does with proto/frame.c); main.c, loop.c and
- * dbus.c are replaced by the few definitions below, secmem.c by an
- * exact-size heap allocator so that ASan sees every key slot.  Create,
- * import and delete go to the store thread, as in the daemon; the answer
- * is awaited on the wake eventfd and delivered by store_complete().
+ * what it calls (key-admin.c, key-object.c, key-file.c with a real state
+ * directory, acl.c, arena.c, batch.c, conn.c, log.c, store-thread.c) --
+ * without io_uring, sockets or D-Bus.  The Makefile links this target
+ * with the daemon's objects built for fuzzing (ASan, coverage), all but
+ * main.c, loop.c, dbus.c and secmem.c: those are replaced by the few
+ * definitions below, secmem.c by an exact-size heap allocator so that
+ * ASan sees every key slot.  Create, import and delete go to the store
+ * thread, as in the daemon; the answer is awaited on the wake eventfd and
+ * delivered by store_complete().
  *
  * Input: one serialized rind.Request, or several separated by the four
  * bytes fe fe 52 51 (at most 32); each is unpacked as the daemon's loop
@@ -69,23 +70,9 @@
 #include <openssl/evp.h>
 #include <sodium.h>
 
-/* The daemon, minus main.c, loop.c (io_uring), dbus.c (sd-bus), secmem.c. */
-#include "../../daemon/acl.c"
-#include "../../daemon/batch.c"
-#include "../../daemon/conn.c"
-#include "../../daemon/dispatch.c"
-#include "../../daemon/key-object.c"
-#include "../../daemon/key-file.c"
-#include "../../daemon/log.c"
-#if __has_include("../../daemon/arena.c")
-/* Request arena: without arena_thread_init() (and under ASan) it is malloc. */
-#include "../../daemon/arena.c"
-#endif
-#if __has_include("../../daemon/store-thread.c")
-/* The store thread: create, import and delete are answered from it. */
-#include "../../daemon/store-thread.c"
-#define HAVE_STORE 1
-#endif
+#include <rind/crypto.h>
+
+#include "rindd.h"
 
 #define FAIL(...) do {							\
 	fprintf(stderr, "FAIL fuzz_dispatch: request %u (%s): ", cur_index, cur_op); \
@@ -424,11 +411,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (!worker.batch || !conn)
 		FAIL("out of memory");
 	conn->peer = the_peer;
-#ifdef HAVE_STORE
 	worker.wake_fd = eventfd(0, EFD_CLOEXEC);
 	if (worker.wake_fd < 0 || pthread_mutex_init(&worker.store_lock, NULL) || store_start())
 		FAIL("cannot start the store thread");
-#endif
 	fprintf(stderr, "fuzz_dispatch: state directory %s, %zu keys\n", state_dir, n);
 	return 0;
 }
@@ -884,7 +869,7 @@ static bool one_request(const u8 *buf, size_t len)
 	if (!q)
 		FAIL("unpack is not deterministic");
 	op = q->op_case;
-	cur_op = op_name(q);
+	cur_op = req_name(q);
 
 	/* What the operation will find. */
 	switch (op) {
@@ -952,7 +937,6 @@ static bool one_request(const u8 *buf, size_t len)
 	}
 
 	dispatch(&worker, conn, req);
-#ifdef HAVE_STORE
 	/* A key store request comes back through the loop's wake eventfd. */
 	while (conn->store_jobs) {
 		uint64_t v;
@@ -966,7 +950,6 @@ static bool one_request(const u8 *buf, size_t len)
 	}
 	if (atomic_load(&worker.store_out))
 		FAIL("store jobs out with none on the connection");
-#endif
 
 	if (batched) {
 		take_batched();

@@ -4,10 +4,12 @@
  * it -- the framing of proto/frame.c over a byte stream, the protobuf-c
  * unpack of every message type of proto/rind.proto (generated into
  * <build>/proto), and the daemon's request checks (key_name_valid and
- * key_alg_parse of daemon/key-object.c, when -Idaemon -Iproto make it visible).
+ * key_alg_parse of daemon/key-object.c).
  *
- * proto/frame.c and the generated rind.pb-c.c are compiled into this
- * target (so it needs nothing but -I<build>/proto and -lprotobuf-c).
+ * The Makefile links this target with the objects built for fuzzing of
+ * proto/frame.c and the generated rind.pb-c.c (in librind-client.a), and
+ * of daemon/key-object.c with secmem.c, the locked memory it allocates
+ * key slots from; rlog, which secmem.c logs through, is defined below.
  *
  * Input: [0] bits 0-1 pick the frame size limit (16, 256, 4096 or the
  * daemon's default 1 MiB), bits 2-3 the message type the whole rest is
@@ -32,19 +34,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../proto/frame.c"
-#include "rind.pb-c.c"
+#include "frame.h"
+#include "rind.pb-c.h"
+#include "rindd.h"
 
-#if __has_include("rindd.h") && __has_include("key-object.c")
-/* The daemon's own checks, without a running daemon. */
-#include "key-object.c"
-#define HAVE_DAEMON_CHECKS 1
+/* log.c's, for secmem.c: this target logs nothing. */
 void rlog(const char *level, const char *fmt, ...)
 {
 	(void)level;
 	(void)fmt;
 }
-#endif
 
 #define FAIL(...) do {							\
 	fprintf(stderr, "FAIL fuzz_frame: ");			\
@@ -66,7 +65,6 @@ static size_t check_field(const ProtobufCFieldDescriptor *f, const void *p, size
 
 		if (s && strlen(s) > plen)
 			FAIL("string %s longer than the payload", f->name);
-#ifdef HAVE_DAEMON_CHECKS
 		if (s && !strcmp(f->name, "name"))
 			(void)key_name_valid(s);
 		if (s && !strcmp(f->name, "algorithm")) {
@@ -78,7 +76,6 @@ static size_t check_field(const ProtobufCFieldDescriptor *f, const void *p, size
 			if (!err && !key_alg_name(alg))
 				FAIL("key_alg_parse gave an algorithm without a name");
 		}
-#endif
 		break;
 	}
 	case PROTOBUF_C_TYPE_BYTES: {
