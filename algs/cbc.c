@@ -92,10 +92,10 @@ static int cbc_create(struct crypto_template *tmpl, const char *const *args, int
 	inst->alg.encrypt = cbc_encrypt;
 	inst->alg.decrypt = cbc_decrypt;
 	err = skcipher_register_instance(tmpl, inst);
-	if (!err)
-		return 0;
+	if (err) {
 err_free:
-	skcipher_free_instance_simple(inst);	/* -EEXIST or failed self-test */
+		skcipher_free_instance_simple(inst);	/* -EEXIST, failed self-test */
+	}
 	return err;
 }
 

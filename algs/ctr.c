@@ -97,10 +97,10 @@ static int ctr_create(struct crypto_template *tmpl, const char *const *args, int
 	inst->alg.encrypt = ctr_crypt;
 	inst->alg.decrypt = ctr_crypt;
 	err = skcipher_register_instance(tmpl, inst);
-	if (!err)
-		return 0;
+	if (err) {
 err_free:
-	skcipher_free_instance_simple(inst);	/* -EEXIST or failed self-test */
+		skcipher_free_instance_simple(inst);	/* -EEXIST, failed self-test */
+	}
 	return err;
 }
 

@@ -56,7 +56,7 @@ static int ecb_create(struct crypto_template *tmpl, const char *const *args, int
 	inst->alg.decrypt = ecb_decrypt;
 	err = skcipher_register_instance(tmpl, inst);
 	if (err)
-		skcipher_free_instance_simple(inst);	/* -EEXIST or failed self-test */
+		skcipher_free_instance_simple(inst);	/* -EEXIST, failed self-test */
 	return err;
 }
 

@@ -220,10 +220,10 @@ static int gcm_create(struct crypto_template *tmpl, const char *const *args, int
 	inst->alg.encrypt = gcm_encrypt;
 	inst->alg.decrypt = gcm_decrypt;
 	err = aead_register_instance(tmpl, inst);
-	if (!err)
-		return 0;
+	if (err) {
 err_free:
-	aead_free_instance_simple(inst);	/* -EEXIST or failed self-test */
+		aead_free_instance_simple(inst);	/* -EEXIST, failed self-test */
+	}
 	return err;
 }
 

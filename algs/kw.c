@@ -247,10 +247,10 @@ static int kw_create_common(struct crypto_template *tmpl, const char *const *arg
 	inst->alg.encrypt = pad ? kwp_encrypt : kw_encrypt;
 	inst->alg.decrypt = pad ? kwp_decrypt : kw_decrypt;
 	err = skcipher_register_instance(tmpl, inst);
-	if (!err)
-		return 0;
+	if (err) {
 err_free:
-	skcipher_free_instance_simple(inst);	/* -EEXIST or failed self-test */
+		skcipher_free_instance_simple(inst);	/* -EEXIST, failed self-test */
+	}
 	return err;
 }
 

@@ -183,10 +183,10 @@ static int rfc4106_create(struct crypto_template *tmpl, const char *const *args,
 	inst->alg.encrypt = rfc4106_encrypt;
 	inst->alg.decrypt = rfc4106_decrypt;
 	err = aead_register_instance(tmpl, inst);
-	if (!err)
-		return 0;
+	if (err) {
 err_free:
-	aead_free_instance_simple(inst);	/* -EEXIST or failed self-test */
+		aead_free_instance_simple(inst);	/* -EEXIST, failed self-test */
+	}
 	return err;
 }
 
