@@ -173,7 +173,8 @@ static int rfc4106_create(struct crypto_template *tmpl, const char *const *args,
 	gcm = inst->spawn.alg;
 	err = -EINVAL;
 	/* Only plain GCM with a 96-bit nonce and 16-byte tags underneath. */
-	if (strncmp(gcm->cra_name, "gcm(", 4) || inst->alg.ivsize != 12 || inst->alg.maxauthsize != 16)
+	if (strncmp(gcm->cra_name, "gcm(", 4) || inst->alg.ivsize != 12 ||
+	    inst->alg.maxauthsize != 16)
 		goto err_free;
 	inst->alg.base.cra_module = gcm->cra_module;
 	inst->alg.base.cra_ctxsize = sizeof(struct rfc4106_ctx);
