@@ -26,7 +26,7 @@
 #define INL static inline __attribute__((always_inline)) TGT
 
 struct gcm_aesni_ctx {
-	__m128i rk[15];
+	__m128i rk[AES_MAX_ROUND_KEYS];
 	__m128i hpow[8];	/* hpow[i] = H^(i+1) * x^-1, reflected */
 	unsigned int rounds;
 };
@@ -245,9 +245,10 @@ TGT static int gcm_aesni_setkey(struct crypto_aead *tfm, const u8 *key, unsigned
 	struct gcm_aesni_ctx tmp;
 	int err, i;
 
-	err = gcm_aes_expandkey(tmp.rk, &tmp.rounds, key, keylen);
-	if (err)
+	err = aesni_expand_key(tmp.rk, key, keylen);
+	if (err < 0)
 		return err;
+	tmp.rounds = (unsigned int)err;
 	tmp.hpow[0] = gcm_ghash_hxinv(gcm_bswap128(aes_block(&tmp, _mm_setzero_si128())));
 	for (i = 1; i < 8; i++)
 		tmp.hpow[i] = gcm_ghash_mul(tmp.hpow[i - 1], tmp.hpow[0]);

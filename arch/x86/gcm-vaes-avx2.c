@@ -288,13 +288,14 @@ TGT static void gcm_vaes2_core(const void *vctx, const u8 iv[12], const u8 *ad, 
 TGT static int gcm_vaes2_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
 	struct gcm_vaes2_ctx *ctx = crypto_aead_ctx(tfm);
-	__m128i rk[15], hp[8];
+	__m128i rk[AES_MAX_ROUND_KEYS], hp[8];
 	unsigned int rounds, i;
 	int err;
 
-	err = gcm_aes_expandkey(rk, &rounds, key, keylen);
-	if (err)
+	err = aesni_expand_key(rk, key, keylen);
+	if (err < 0)
 		return err;
+	rounds = (unsigned int)err;
 	for (i = 0; i <= rounds; i++)
 		ctx->rky[i] = _mm256_broadcastsi128_si256(rk[i]);
 	ctx->rounds = rounds;

@@ -293,13 +293,14 @@ TGT static void gcm_vaes_core(const void *vctx, const u8 iv[12], const u8 *ad, s
 TGT static int gcm_vaes_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
 	struct gcm_vaes_ctx *ctx = crypto_aead_ctx(tfm);
-	__m128i rk[15], hp[16];
+	__m128i rk[AES_MAX_ROUND_KEYS], hp[16];
 	unsigned int rounds, i;
 	int err;
 
-	err = gcm_aes_expandkey(rk, &rounds, key, keylen);
-	if (err)
+	err = aesni_expand_key(rk, key, keylen);
+	if (err < 0)
 		return err;
+	rounds = (unsigned int)err;
 	for (i = 0; i <= rounds; i++)
 		ctx->rkz[i] = _mm512_broadcast_i32x4(rk[i]);
 	ctx->rounds = rounds;
