@@ -76,6 +76,20 @@ GCM_GLUE_INL __attribute__((target("pclmul"))) __m128i gcm_ghash_mul(__m128i a, 
 					       _mm_clmulepi64_si128(mi, c, 0x00)));
 }
 
+/*
+ * hp[i] = H^(i+1) in that representation for i < @n, from hp[0]: by
+ * doubling, H^(k+1) = H^(k+1-m) * H^m for m = 1, 2, 4 ..., so the chain of
+ * dependent products is log2(n) deep rather than n - 1 (setkey time).
+ */
+GCM_GLUE_INL __attribute__((target("pclmul"))) void gcm_ghash_powers(__m128i *hp, unsigned int n)
+{
+	unsigned int m, k;
+
+	for (m = 1; m < n; m *= 2)
+		for (k = m; k < 2 * m && k < n; k++)
+			hp[k] = gcm_ghash_mul(hp[k - m], hp[m - 1]);
+}
+
 /* J0 = IV || 0^31 || 1 (SP 800-38D section 7.1, 96-bit IV), in memory order. */
 static inline __m128i gcm_j0(const u8 iv[12])
 {

@@ -300,8 +300,7 @@ TGT static int gcm_vaes2_setkey(struct crypto_aead *tfm, const u8 *key, unsigned
 		ctx->rky[i] = _mm256_broadcastsi128_si256(rk[i]);
 	ctx->rounds = rounds;
 	hp[0] = gcm_ghash_hxinv(gcm_bswap128(aes_block(ctx, _mm_setzero_si128())));
-	for (i = 1; i < 8; i++)
-		hp[i] = gcm_ghash_mul(hp[i - 1], hp[0]);
+	gcm_ghash_powers(hp, 8);
 	for (i = 0; i < 8; i++)
 		ctx->hpow[i] = hp[7 - i];
 	for (i = 8; i < 10; i++)

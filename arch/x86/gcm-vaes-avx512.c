@@ -305,8 +305,7 @@ TGT static int gcm_vaes_setkey(struct crypto_aead *tfm, const u8 *key, unsigned 
 		ctx->rkz[i] = _mm512_broadcast_i32x4(rk[i]);
 	ctx->rounds = rounds;
 	hp[0] = gcm_ghash_hxinv(gcm_bswap128(aes_block(ctx, _mm_setzero_si128())));
-	for (i = 1; i < 16; i++)
-		hp[i] = gcm_ghash_mul(hp[i - 1], hp[0]);
+	gcm_ghash_powers(hp, 16);
 	for (i = 0; i < 16; i++)
 		ctx->hpow[i] = hp[15 - i];
 	for (i = 16; i < 20; i++)
