@@ -250,7 +250,7 @@ TGT static int gcm_aesni_setkey(struct crypto_aead *tfm, const u8 *key, unsigned
 		return nr;
 	ctx->rounds = (unsigned int)nr;
 	ctx->hpow[0] = gcm_ghash_hxinv(gcm_bswap128(aes_block(ctx, _mm_setzero_si128())));
-	gcm_ghash_powers(ctx->hpow, 8);
+	gcm_ghash_powers(ctx->hpow, 8, false);
 	return 0;
 }
 

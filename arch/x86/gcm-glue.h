@@ -77,17 +77,22 @@ GCM_GLUE_INL __attribute__((target("pclmul"))) __m128i gcm_ghash_mul(__m128i a, 
 }
 
 /*
- * hp[i] = H^(i+1) in that representation for i < @n, from hp[0]: by
- * doubling, H^(k+1) = H^(k+1-m) * H^m for m = 1, 2, 4 ..., so the chain of
- * dependent products is log2(n) deep rather than n - 1 (setkey time).
+ * The powers H^1 .. H^n in that representation, from H in the first
+ * place: hp[i] = H^(i+1), or with @desc hp[n-1-i] = H^(i+1) (H^n first, the
+ * order the wide drivers multiply in).  By doubling, H^(k+1) =
+ * H^(k+1-m) * H^m for m = 1, 2, 4 ..., so the chain of dependent products
+ * is log2(n) deep rather than n - 1 (setkey time).
  */
-GCM_GLUE_INL __attribute__((target("pclmul"))) void gcm_ghash_powers(__m128i *hp, unsigned int n)
+GCM_GLUE_INL __attribute__((target("pclmul"))) void gcm_ghash_powers(__m128i *hp, unsigned int n,
+								   bool desc)
 {
 	unsigned int m, k;
 
+#define GCM_HP(k) hp[desc ? n - 1 - (k) : (k)]
 	for (m = 1; m < n; m *= 2)
 		for (k = m; k < 2 * m && k < n; k++)
-			hp[k] = gcm_ghash_mul(hp[k - m], hp[m - 1]);
+			GCM_HP(k) = gcm_ghash_mul(GCM_HP(k - m), GCM_HP(m - 1));
+#undef GCM_HP
 }
 
 /* J0 = IV || 0^31 || 1 (SP 800-38D section 7.1, 96-bit IV), in memory order. */
