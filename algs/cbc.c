@@ -16,31 +16,9 @@
 #define CBC_MAX_BS	32	/* the cipher front end's limit */
 #define CBC_CHUNK	512	/* bytes decrypted per multi-block call */
 
-struct cbc_instance {
-	struct crypto_spawn spawn;
-	struct skcipher_alg alg;
-};
-
-struct cbc_ctx {
-	struct crypto_cipher *cipher;
-};
-
-static struct cbc_instance *cbc_inst(struct crypto_skcipher *tfm)
-{
-	return container_of(crypto_skcipher_alg(tfm), struct cbc_instance, alg);
-}
-
-static int cbc_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen)
-{
-	struct cbc_ctx *ctx = crypto_skcipher_ctx(tfm);
-
-	return crypto_cipher_setkey(ctx->cipher, key, keylen);
-}
-
 static int cbc_encrypt(struct skcipher_request *req)
 {
-	struct cbc_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
-	struct crypto_cipher *cipher = ctx->cipher;
+	struct crypto_cipher *cipher = skcipher_cipher_simple(crypto_skcipher_reqtfm(req));
 	struct cipher_alg *calg = crypto_cipher_alg(cipher);
 	unsigned int bs = crypto_cipher_blocksize(cipher);
 	u8 iv[CBC_MAX_BS], blk[CBC_MAX_BS];
@@ -69,8 +47,7 @@ static int cbc_encrypt(struct skcipher_request *req)
 
 static int cbc_decrypt(struct skcipher_request *req)
 {
-	struct cbc_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
-	struct crypto_cipher *cipher = ctx->cipher;
+	struct crypto_cipher *cipher = skcipher_cipher_simple(crypto_skcipher_reqtfm(req));
 	unsigned int bs = crypto_cipher_blocksize(cipher);
 	u8 prev[CBC_MAX_BS], ct[CBC_CHUNK];
 	struct rind_sg_map m;
@@ -101,79 +78,24 @@ static int cbc_decrypt(struct skcipher_request *req)
 	return 0;
 }
 
-static int cbc_init_tfm(struct crypto_skcipher *tfm)
-{
-	struct cbc_ctx *ctx = crypto_skcipher_ctx(tfm);
-	struct crypto_cipher *cipher = crypto_spawn_cipher(&cbc_inst(tfm)->spawn);
-
-	if (IS_ERR(cipher))
-		return (int)PTR_ERR(cipher);
-	ctx->cipher = cipher;
-	return 0;
-}
-
-static void cbc_exit_tfm(struct crypto_skcipher *tfm)
-{
-	struct cbc_ctx *ctx = crypto_skcipher_ctx(tfm);
-
-	crypto_free_cipher(ctx->cipher);
-}
-
-static void cbc_destroy(struct crypto_alg *alg)
-{
-	struct cbc_instance *inst = container_of(alg, struct cbc_instance, alg.base);
-
-	crypto_drop_spawn(&inst->spawn);
-	free(inst);
-}
-
 static int cbc_create(struct crypto_template *tmpl, const char *const *args, int nargs)
 {
-	struct cbc_instance *inst;
-	struct cipher_alg *calg;
-	struct crypto_alg *base;
+	struct skcipher_instance *inst;
 	int err;
 
-	if (nargs != 1)
-		return -EINVAL;
-	inst = calloc(1, sizeof(*inst));
-	if (!inst)
-		return -ENOMEM;
-	err = crypto_grab_cipher(&inst->spawn, &inst->alg.base, args[0], 0, 0);
-	if (err)
-		goto err_free;
-	base = inst->spawn.alg;
-	calg = __crypto_cipher_alg(base);
+	inst = skcipher_alloc_instance_simple(tmpl, args, nargs);
+	if (IS_ERR(inst))
+		return (int)PTR_ERR(inst);
 	err = -EINVAL;
-	if (base->cra_blocksize > CBC_MAX_BS)
-		goto err_drop;
-	err = crypto_inst_setname(&inst->alg.base, "cbc", &base, 1);
-	if (err)
-		goto err_drop;
-
-	inst->alg.base.cra_priority = base->cra_priority;
-	inst->alg.base.cra_flags = CRYPTO_ALG_TYPE_SKCIPHER;
-	inst->alg.base.cra_blocksize = base->cra_blocksize;
-	inst->alg.base.cra_ctxsize = sizeof(struct cbc_ctx);
-	inst->alg.base.cra_module = "generic";
-	inst->alg.base.cra_type = &crypto_skcipher_type;
-	inst->alg.base.cra_destroy = cbc_destroy;
-	inst->alg.min_keysize = calg->min_keysize;
-	inst->alg.max_keysize = calg->max_keysize;
-	inst->alg.ivsize = base->cra_blocksize;
-	inst->alg.setkey = cbc_setkey;
+	if (inst->alg.base.cra_blocksize > CBC_MAX_BS)
+		goto err_free;
 	inst->alg.encrypt = cbc_encrypt;
 	inst->alg.decrypt = cbc_decrypt;
-	inst->alg.init = cbc_init_tfm;
-	inst->alg.exit = cbc_exit_tfm;
-
-	err = crypto_register_instance(tmpl, &inst->alg.base);
-	if (!err)
-		return 0;
-err_drop:
-	crypto_drop_spawn(&inst->spawn);
+	err = skcipher_register_instance(tmpl, inst);
+	if (err) {
 err_free:
-	free(inst);
+		skcipher_free_instance_simple(inst);	/* -EEXIST, failed self-test */
+	}
 	return err;
 }
 

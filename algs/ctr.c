@@ -18,28 +18,6 @@
 #define CTR_MAX_BS	32	/* the cipher front end's limit */
 #define CTR_CHUNK	1024	/* keystream bytes per multi-block call */
 
-struct ctr_instance {
-	struct crypto_spawn spawn;
-	struct skcipher_alg alg;
-};
-
-struct ctr_ctx {
-	struct crypto_cipher *cipher;
-};
-
-static struct ctr_instance *ctr_inst(struct crypto_skcipher *tfm)
-{
-	return container_of(crypto_skcipher_alg(tfm), struct ctr_instance, alg);
-}
-
-static int ctr_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen)
-{
-	struct ctr_ctx *ctx = crypto_skcipher_ctx(tfm);
-
-	return crypto_cipher_setkey(ctx->cipher, key, keylen);
-}
-
-/* Big-endian increment of a counter of any size; carries through all bytes. */
 static void ctr_inc(u8 *ctr, unsigned int bs)
 {
 	unsigned int c = 1;
@@ -75,8 +53,7 @@ static void ctr_fill(u8 *ks, u8 *ctr, unsigned int bs, size_t n)
 
 static int ctr_crypt(struct skcipher_request *req)
 {
-	struct ctr_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
-	struct crypto_cipher *cipher = ctx->cipher;
+	struct crypto_cipher *cipher = skcipher_cipher_simple(crypto_skcipher_reqtfm(req));
 	unsigned int bs = crypto_cipher_blocksize(cipher);
 	size_t chunk = CTR_CHUNK - CTR_CHUNK % bs, off;
 	u8 ctr[CTR_MAX_BS], ks[CTR_CHUNK];
@@ -103,80 +80,27 @@ static int ctr_crypt(struct skcipher_request *req)
 	return 0;
 }
 
-static int ctr_init_tfm(struct crypto_skcipher *tfm)
-{
-	struct ctr_ctx *ctx = crypto_skcipher_ctx(tfm);
-	struct crypto_cipher *cipher = crypto_spawn_cipher(&ctr_inst(tfm)->spawn);
-
-	if (IS_ERR(cipher))
-		return (int)PTR_ERR(cipher);
-	ctx->cipher = cipher;
-	return 0;
-}
-
-static void ctr_exit_tfm(struct crypto_skcipher *tfm)
-{
-	struct ctr_ctx *ctx = crypto_skcipher_ctx(tfm);
-
-	crypto_free_cipher(ctx->cipher);
-}
-
-static void ctr_destroy(struct crypto_alg *alg)
-{
-	struct ctr_instance *inst = container_of(alg, struct ctr_instance, alg.base);
-
-	crypto_drop_spawn(&inst->spawn);
-	free(inst);
-}
-
 static int ctr_create(struct crypto_template *tmpl, const char *const *args, int nargs)
 {
-	struct ctr_instance *inst;
-	struct cipher_alg *calg;
-	struct crypto_alg *base;
+	struct skcipher_instance *inst;
 	int err;
 
-	if (nargs != 1)
-		return -EINVAL;
-	inst = calloc(1, sizeof(*inst));
-	if (!inst)
-		return -ENOMEM;
-	err = crypto_grab_cipher(&inst->spawn, &inst->alg.base, args[0], 0, 0);
-	if (err)
-		goto err_free;
-	base = inst->spawn.alg;
-	calg = __crypto_cipher_alg(base);
+	inst = skcipher_alloc_instance_simple(tmpl, args, nargs);
+	if (IS_ERR(inst))
+		return (int)PTR_ERR(inst);
 	err = -EINVAL;
-	if (base->cra_blocksize > CTR_MAX_BS)
-		goto err_drop;
-	err = crypto_inst_setname(&inst->alg.base, "ctr", &base, 1);
-	if (err)
-		goto err_drop;
-
-	inst->alg.base.cra_priority = base->cra_priority;
-	inst->alg.base.cra_flags = CRYPTO_ALG_TYPE_SKCIPHER;
+	if (inst->alg.base.cra_blocksize > CTR_MAX_BS)
+		goto err_free;
+	/* a stream cipher: any length, the counter block as iv */
+	inst->alg.chunksize = inst->alg.base.cra_blocksize;
 	inst->alg.base.cra_blocksize = 1;
-	inst->alg.base.cra_ctxsize = sizeof(struct ctr_ctx);
-	inst->alg.base.cra_module = "generic";
-	inst->alg.base.cra_type = &crypto_skcipher_type;
-	inst->alg.base.cra_destroy = ctr_destroy;
-	inst->alg.min_keysize = calg->min_keysize;
-	inst->alg.max_keysize = calg->max_keysize;
-	inst->alg.ivsize = base->cra_blocksize;
-	inst->alg.chunksize = base->cra_blocksize;
-	inst->alg.setkey = ctr_setkey;
 	inst->alg.encrypt = ctr_crypt;
 	inst->alg.decrypt = ctr_crypt;
-	inst->alg.init = ctr_init_tfm;
-	inst->alg.exit = ctr_exit_tfm;
-
-	err = crypto_register_instance(tmpl, &inst->alg.base);
-	if (!err)
-		return 0;
-err_drop:
-	crypto_drop_spawn(&inst->spawn);
+	err = skcipher_register_instance(tmpl, inst);
+	if (err) {
 err_free:
-	free(inst);
+		skcipher_free_instance_simple(inst);	/* -EEXIST, failed self-test */
+	}
 	return err;
 }
 

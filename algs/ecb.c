@@ -11,31 +11,10 @@
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
 
-struct ecb_instance {
-	struct crypto_spawn spawn;
-	struct skcipher_alg alg;
-};
-
-struct ecb_ctx {
-	struct crypto_cipher *cipher;
-};
-
-static struct ecb_instance *ecb_inst(struct crypto_skcipher *tfm)
-{
-	return container_of(crypto_skcipher_alg(tfm), struct ecb_instance, alg);
-}
-
-static int ecb_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen)
-{
-	struct ecb_ctx *ctx = crypto_skcipher_ctx(tfm);
-
-	return crypto_cipher_setkey(ctx->cipher, key, keylen);
-}
-
 static int ecb_crypt(struct skcipher_request *req, bool enc)
 {
-	struct ecb_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
-	unsigned int bs = crypto_cipher_blocksize(ctx->cipher);
+	struct crypto_cipher *cipher = skcipher_cipher_simple(crypto_skcipher_reqtfm(req));
+	unsigned int bs = crypto_cipher_blocksize(cipher);
 	struct rind_sg_map m;
 	int err;
 
@@ -47,9 +26,9 @@ static int ecb_crypt(struct skcipher_request *req, bool enc)
 	if (err)
 		return err;
 	if (enc)
-		crypto_cipher_encrypt_blocks(ctx->cipher, m.dst, m.src, req->cryptlen / bs);
+		crypto_cipher_encrypt_blocks(cipher, m.dst, m.src, req->cryptlen / bs);
 	else
-		crypto_cipher_decrypt_blocks(ctx->cipher, m.dst, m.src, req->cryptlen / bs);
+		crypto_cipher_decrypt_blocks(cipher, m.dst, m.src, req->cryptlen / bs);
 	rind_sg_unmap(&m, true);
 	return 0;
 }
@@ -64,76 +43,20 @@ static int ecb_decrypt(struct skcipher_request *req)
 	return ecb_crypt(req, false);
 }
 
-static int ecb_init_tfm(struct crypto_skcipher *tfm)
-{
-	struct ecb_ctx *ctx = crypto_skcipher_ctx(tfm);
-	struct crypto_cipher *cipher = crypto_spawn_cipher(&ecb_inst(tfm)->spawn);
-
-	if (IS_ERR(cipher))
-		return (int)PTR_ERR(cipher);
-	ctx->cipher = cipher;
-	return 0;
-}
-
-static void ecb_exit_tfm(struct crypto_skcipher *tfm)
-{
-	struct ecb_ctx *ctx = crypto_skcipher_ctx(tfm);
-
-	crypto_free_cipher(ctx->cipher);
-}
-
-static void ecb_destroy(struct crypto_alg *alg)
-{
-	struct ecb_instance *inst = container_of(alg, struct ecb_instance, alg.base);
-
-	crypto_drop_spawn(&inst->spawn);
-	free(inst);
-}
-
 static int ecb_create(struct crypto_template *tmpl, const char *const *args, int nargs)
 {
-	struct ecb_instance *inst;
-	struct cipher_alg *calg;
-	struct crypto_alg *base;
+	struct skcipher_instance *inst;
 	int err;
 
-	if (nargs != 1)
-		return -EINVAL;
-	inst = calloc(1, sizeof(*inst));
-	if (!inst)
-		return -ENOMEM;
-	err = crypto_grab_cipher(&inst->spawn, &inst->alg.base, args[0], 0, 0);
-	if (err)
-		goto err_free;
-	base = inst->spawn.alg;
-	calg = __crypto_cipher_alg(base);
-	err = crypto_inst_setname(&inst->alg.base, "ecb", &base, 1);
-	if (err)
-		goto err_drop;
-
-	inst->alg.base.cra_priority = base->cra_priority;
-	inst->alg.base.cra_flags = CRYPTO_ALG_TYPE_SKCIPHER;
-	inst->alg.base.cra_blocksize = base->cra_blocksize;
-	inst->alg.base.cra_ctxsize = sizeof(struct ecb_ctx);
-	inst->alg.base.cra_module = "generic";
-	inst->alg.base.cra_type = &crypto_skcipher_type;
-	inst->alg.base.cra_destroy = ecb_destroy;
-	inst->alg.min_keysize = calg->min_keysize;
-	inst->alg.max_keysize = calg->max_keysize;
-	inst->alg.ivsize = 0;
-	inst->alg.setkey = ecb_setkey;
+	inst = skcipher_alloc_instance_simple(tmpl, args, nargs);
+	if (IS_ERR(inst))
+		return (int)PTR_ERR(inst);
+	inst->alg.ivsize = 0;	/* ECB takes no iv */
 	inst->alg.encrypt = ecb_encrypt;
 	inst->alg.decrypt = ecb_decrypt;
-	inst->alg.init = ecb_init_tfm;
-	inst->alg.exit = ecb_exit_tfm;
-
-	err = crypto_register_instance(tmpl, &inst->alg.base);
-	if (!err)
-		return 0;
-err_drop:
-	crypto_drop_spawn(&inst->spawn);
-err_free:
-	free(inst);
+	err = skcipher_register_instance(tmpl, inst);
+	if (err)
+		skcipher_free_instance_simple(inst);	/* -EEXIST, failed self-test */
 	return err;
 }
 

@@ -23,20 +23,11 @@
 #define GCM_IV_SIZE	12
 #define GCM_CHUNK	512	/* bytes of keystream made per cipher call */
 
-struct gcm_instance {
-	struct crypto_spawn spawn;	/* the block cipher */
-	struct aead_alg alg;
-};
-
+/* The key's tfm data; wiped with the whole tfm when it is freed. */
 struct gcm_ctx {
-	struct crypto_cipher *cipher;
+	struct aead_ctx_simple base;	/* the block cipher */
 	struct ghash_key ghash;
 };
-
-static struct gcm_instance *gcm_inst(struct crypto_aead *tfm)
-{
-	return container_of(crypto_aead_alg(tfm), struct gcm_instance, alg);
-}
 
 /* 4, 8 and 12..16 bytes (SP 800-38D section 5.2.1.2). */
 static int gcm_check_authsize(unsigned int authsize)
@@ -66,10 +57,10 @@ static int gcm_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keyle
 	u8 h[16] = { 0 };
 	int err;
 
-	err = crypto_cipher_setkey(ctx->cipher, key, keylen);
+	err = crypto_cipher_setkey(ctx->base.cipher, key, keylen);
 	if (err)
 		return err;
-	crypto_cipher_encrypt_one(ctx->cipher, h, h);
+	crypto_cipher_encrypt_one(ctx->base.cipher, h, h);
 	ghash_generic_setkey(&ctx->ghash, h);
 	memzero_explicit(h, sizeof(h));
 	return 0;
@@ -93,7 +84,7 @@ static void gcm_ctr_hash(struct gcm_ctx *ctx, struct ghash_acc *acc, const u8 *i
 			memcpy(ks + 16 * i, iv, GCM_IV_SIZE);
 			put_unaligned_be32(ctr++, ks + 16 * i + 12);
 		}
-		crypto_cipher_encrypt_blocks(ctx->cipher, ks, ks, nb);
+		crypto_cipher_encrypt_blocks(ctx->base.cipher, ks, ks, nb);
 		if (!enc)
 			ghash_generic_pad(&ctx->ghash, acc, src, n);
 		crypto_xor_cpy(dst, src, ks, n);
@@ -174,7 +165,7 @@ static int gcm_crypt(struct aead_request *req, bool enc)
 
 	ghash_generic_lengths(&ctx->ghash, &acc, assoclen, ptlen);
 	ghash_acc_out(&acc, tag);
-	crypto_cipher_encrypt_one(ctx->cipher, j0, j0);
+	crypto_cipher_encrypt_one(ctx->base.cipher, j0, j0);
 	crypto_xor(tag, j0, 16);
 
 	if (enc) {
@@ -209,83 +200,30 @@ static int gcm_decrypt(struct aead_request *req)
 	return gcm_crypt(req, false);
 }
 
-static int gcm_init_tfm(struct crypto_aead *tfm)
-{
-	struct gcm_ctx *ctx = crypto_aead_ctx(tfm);
-	struct crypto_cipher *cipher;
-
-	cipher = crypto_spawn_cipher(&gcm_inst(tfm)->spawn);
-	if (IS_ERR(cipher))
-		return PTR_ERR(cipher);
-	ctx->cipher = cipher;
-	return 0;
-}
-
-static void gcm_exit_tfm(struct crypto_aead *tfm)
-{
-	struct gcm_ctx *ctx = crypto_aead_ctx(tfm);
-
-	crypto_free_cipher(ctx->cipher);
-	memzero_explicit(&ctx->ghash, sizeof(ctx->ghash));
-}
-
-static void gcm_destroy(struct crypto_alg *alg)
-{
-	struct gcm_instance *inst = container_of(alg, struct gcm_instance, alg.base);
-
-	crypto_drop_spawn(&inst->spawn);	/* no-op if the registry dropped it */
-	free(inst);
-}
-
 static int gcm_create(struct crypto_template *tmpl, const char *const *args, int nargs)
 {
-	struct gcm_instance *inst;
-	struct crypto_alg *calg;
+	struct aead_instance *inst;
 	int err;
 
-	if (nargs != 1)
-		return -EINVAL;
-	inst = calloc(1, sizeof(*inst));
-	if (!inst)
-		return -ENOMEM;
-
-	err = crypto_grab_cipher(&inst->spawn, &inst->alg.base, args[0], 0, 0);
-	if (err)
-		goto err_free;
-	calg = inst->spawn.alg;
+	inst = aead_alloc_instance_simple(tmpl, args, nargs, CRYPTO_ALG_TYPE_CIPHER);
+	if (IS_ERR(inst))
+		return (int)PTR_ERR(inst);
 	err = -EINVAL;
-	if (calg->cra_blocksize != 16)
-		goto err_drop;
-	err = crypto_inst_setname(&inst->alg.base, "gcm", &calg, 1);
-	if (err)
-		goto err_drop;
-
+	if (inst->spawn.alg->cra_blocksize != 16)
+		goto err_free;
 	/* ranks as the kernel's gcm_base: between its cipher and ghash-generic */
-	inst->alg.base.cra_priority = (calg->cra_priority + 100) / 2;
-	inst->alg.base.cra_flags = CRYPTO_ALG_TYPE_AEAD;
-	inst->alg.base.cra_blocksize = 1;
+	inst->alg.base.cra_priority = (inst->spawn.alg->cra_priority + 100) / 2;
 	inst->alg.base.cra_ctxsize = sizeof(struct gcm_ctx);
-	inst->alg.base.cra_module = "generic";
-	inst->alg.base.cra_type = &crypto_aead_type;
-	inst->alg.base.cra_destroy = gcm_destroy;
 	inst->alg.ivsize = GCM_IV_SIZE;
-	inst->alg.maxauthsize = 16;
-	inst->alg.chunksize = 16;
 	inst->alg.setkey = gcm_setkey;
 	inst->alg.setauthsize = gcm_setauthsize;
 	inst->alg.encrypt = gcm_encrypt;
 	inst->alg.decrypt = gcm_decrypt;
-	inst->alg.init = gcm_init_tfm;
-	inst->alg.exit = gcm_exit_tfm;
-
-	err = crypto_register_instance(tmpl, &inst->alg.base);
-	if (!err)
-		return 0;
-	/* Not kept (-EEXIST: built already; or its self-test failed). */
-err_drop:
-	crypto_drop_spawn(&inst->spawn);
+	err = aead_register_instance(tmpl, inst);
+	if (err) {
 err_free:
-	free(inst);
+		aead_free_instance_simple(inst);	/* -EEXIST, failed self-test */
+	}
 	return err;
 }
 

@@ -40,31 +40,10 @@
 
 #define SEMIBSIZE	8
 
-struct kw_instance {
-	struct crypto_spawn spawn;
-	struct skcipher_alg alg;
-};
-
-struct kw_ctx {
-	struct crypto_cipher *cipher;
-};
-
 static const u8 kw_default_iv[SEMIBSIZE] = {
 	0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6
 };
 static const u8 kwp_aiv_prefix[4] = { 0xa6, 0x59, 0x59, 0xa6 };
-
-static struct kw_instance *kw_inst(struct crypto_skcipher *tfm)
-{
-	return container_of(crypto_skcipher_alg(tfm), struct kw_instance, alg);
-}
-
-static int kw_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen)
-{
-	struct kw_ctx *ctx = crypto_skcipher_ctx(tfm);
-
-	return crypto_cipher_setkey(ctx->cipher, key, keylen);
-}
 
 /* RFC 3394 2.2.1 W: six passes over the n semiblocks r[], A in @a. */
 static void kw_wrap(struct crypto_cipher *cipher, u8 a[SEMIBSIZE], u8 *r, size_t n)
@@ -132,7 +111,7 @@ static int kw_fail(struct rind_sg_map *m)
 
 static int kw_encrypt(struct skcipher_request *req)
 {
-	struct kw_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
+	struct crypto_cipher *cipher = skcipher_cipher_simple(crypto_skcipher_reqtfm(req));
 	struct rind_sg_map m;
 	u8 a[SEMIBSIZE];
 	int err;
@@ -143,7 +122,7 @@ static int kw_encrypt(struct skcipher_request *req)
 	if (err)
 		return err;
 	memcpy(a, kw_default_iv, SEMIBSIZE);
-	kw_wrap(ctx->cipher, a, m.dst, m.len / SEMIBSIZE);
+	kw_wrap(cipher, a, m.dst, m.len / SEMIBSIZE);
 	memcpy(req->iv, a, SEMIBSIZE);
 	rind_sg_unmap(&m, true);
 	return 0;
@@ -151,7 +130,7 @@ static int kw_encrypt(struct skcipher_request *req)
 
 static int kw_decrypt(struct skcipher_request *req)
 {
-	struct kw_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
+	struct crypto_cipher *cipher = skcipher_cipher_simple(crypto_skcipher_reqtfm(req));
 	struct rind_sg_map m;
 	u8 a[SEMIBSIZE];
 	int err;
@@ -162,7 +141,7 @@ static int kw_decrypt(struct skcipher_request *req)
 	if (err)
 		return err;
 	memcpy(a, req->iv, SEMIBSIZE);
-	kw_unwrap(ctx->cipher, a, m.dst, m.len / SEMIBSIZE);
+	kw_unwrap(cipher, a, m.dst, m.len / SEMIBSIZE);
 	if (crypto_memneq(a, kw_default_iv, SEMIBSIZE))
 		return kw_fail(&m);
 	rind_sg_unmap(&m, true);
@@ -171,7 +150,7 @@ static int kw_decrypt(struct skcipher_request *req)
 
 static int kwp_encrypt(struct skcipher_request *req)
 {
-	struct kw_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
+	struct crypto_cipher *cipher = skcipher_cipher_simple(crypto_skcipher_reqtfm(req));
 	unsigned int len = req->cryptlen;
 	struct rind_sg_map m;
 	u8 a[SEMIBSIZE], b[16];
@@ -192,12 +171,12 @@ static int kwp_encrypt(struct skcipher_request *req)
 	if (len == SEMIBSIZE) {
 		memcpy(b, a, SEMIBSIZE);
 		memcpy(b + SEMIBSIZE, m.dst, SEMIBSIZE);
-		crypto_cipher_encrypt_one(ctx->cipher, b, b);
+		crypto_cipher_encrypt_one(cipher, b, b);
 		memcpy(a, b, SEMIBSIZE);
 		memcpy(m.dst, b + SEMIBSIZE, SEMIBSIZE);
 		memzero_explicit(b, sizeof(b));
 	} else {
-		kw_wrap(ctx->cipher, a, m.dst, len / SEMIBSIZE);
+		kw_wrap(cipher, a, m.dst, len / SEMIBSIZE);
 	}
 	memcpy(req->iv, a, SEMIBSIZE);
 	rind_sg_unmap(&m, true);
@@ -206,7 +185,7 @@ static int kwp_encrypt(struct skcipher_request *req)
 
 static int kwp_decrypt(struct skcipher_request *req)
 {
-	struct kw_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
+	struct crypto_cipher *cipher = skcipher_cipher_simple(crypto_skcipher_reqtfm(req));
 	unsigned int len = req->cryptlen, i;
 	struct rind_sg_map m;
 	u8 a[SEMIBSIZE], b[16];
@@ -222,12 +201,12 @@ static int kwp_decrypt(struct skcipher_request *req)
 	if (len == SEMIBSIZE) {
 		memcpy(b, a, SEMIBSIZE);
 		memcpy(b + SEMIBSIZE, m.dst, SEMIBSIZE);
-		crypto_cipher_decrypt_one(ctx->cipher, b, b);
+		crypto_cipher_decrypt_one(cipher, b, b);
 		memcpy(a, b, SEMIBSIZE);
 		memcpy(m.dst, b + SEMIBSIZE, SEMIBSIZE);
 		memzero_explicit(b, sizeof(b));
 	} else {
-		kw_unwrap(ctx->cipher, a, m.dst, len / SEMIBSIZE);
+		kw_unwrap(cipher, a, m.dst, len / SEMIBSIZE);
 	}
 	/* constant time: the prefix, len - 8 < MLI <= len, zero padding */
 	bad = (u64)crypto_memneq(a, kwp_aiv_prefix, 4) != 0;
@@ -249,81 +228,29 @@ static int kwp_decrypt(struct skcipher_request *req)
 	return 0;
 }
 
-static int kw_init_tfm(struct crypto_skcipher *tfm)
-{
-	struct kw_ctx *ctx = crypto_skcipher_ctx(tfm);
-	struct crypto_cipher *cipher = crypto_spawn_cipher(&kw_inst(tfm)->spawn);
-
-	if (IS_ERR(cipher))
-		return (int)PTR_ERR(cipher);
-	ctx->cipher = cipher;
-	return 0;
-}
-
-static void kw_exit_tfm(struct crypto_skcipher *tfm)
-{
-	struct kw_ctx *ctx = crypto_skcipher_ctx(tfm);
-
-	crypto_free_cipher(ctx->cipher);
-}
-
-static void kw_destroy(struct crypto_alg *alg)
-{
-	struct kw_instance *inst = container_of(alg, struct kw_instance, alg.base);
-
-	crypto_drop_spawn(&inst->spawn);
-	free(inst);
-}
-
 static int kw_create_common(struct crypto_template *tmpl, const char *const *args, int nargs,
 			    bool pad)
 {
-	struct kw_instance *inst;
-	struct cipher_alg *calg;
-	struct crypto_alg *base;
+	struct skcipher_instance *inst;
 	int err;
 
-	if (nargs != 1)
-		return -EINVAL;
-	inst = calloc(1, sizeof(*inst));
-	if (!inst)
-		return -ENOMEM;
-	err = crypto_grab_cipher(&inst->spawn, &inst->alg.base, args[0], 0, 0);
-	if (err)
-		goto err_free;
-	base = inst->spawn.alg;
-	calg = __crypto_cipher_alg(base);
+	inst = skcipher_alloc_instance_simple(tmpl, args, nargs);
+	if (IS_ERR(inst))
+		return (int)PTR_ERR(inst);
 	err = -EINVAL;
-	if (base->cra_blocksize != 2 * SEMIBSIZE)
-		goto err_drop;
-	err = crypto_inst_setname(&inst->alg.base, pad ? "kwp" : "kw", &base, 1);
-	if (err)
-		goto err_drop;
-
-	inst->alg.base.cra_priority = base->cra_priority;
-	inst->alg.base.cra_flags = CRYPTO_ALG_TYPE_SKCIPHER;
+	if (inst->alg.base.cra_blocksize != 2 * SEMIBSIZE)
+		goto err_free;
+	/* semiblocks in and out, A in the iv */
 	inst->alg.base.cra_blocksize = SEMIBSIZE;
-	inst->alg.base.cra_ctxsize = sizeof(struct kw_ctx);
-	inst->alg.base.cra_module = "generic";
-	inst->alg.base.cra_type = &crypto_skcipher_type;
-	inst->alg.base.cra_destroy = kw_destroy;
-	inst->alg.min_keysize = calg->min_keysize;
-	inst->alg.max_keysize = calg->max_keysize;
 	inst->alg.ivsize = SEMIBSIZE;
 	inst->alg.chunksize = SEMIBSIZE;
-	inst->alg.setkey = kw_setkey;
 	inst->alg.encrypt = pad ? kwp_encrypt : kw_encrypt;
 	inst->alg.decrypt = pad ? kwp_decrypt : kw_decrypt;
-	inst->alg.init = kw_init_tfm;
-	inst->alg.exit = kw_exit_tfm;
-
-	err = crypto_register_instance(tmpl, &inst->alg.base);
-	if (!err)
-		return 0;
-err_drop:
-	crypto_drop_spawn(&inst->spawn);
+	err = skcipher_register_instance(tmpl, inst);
+	if (err) {
 err_free:
-	free(inst);
+		skcipher_free_instance_simple(inst);	/* -EEXIST, failed self-test */
+	}
 	return err;
 }
 

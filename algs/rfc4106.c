@@ -20,20 +20,11 @@
 #define RFC4106_IV_SIZE		8
 #define RFC4106_SUBREQ_STACK	256	/* child request context kept on the stack */
 
-struct rfc4106_instance {
-	struct crypto_spawn spawn;	/* the gcm aead */
-	struct aead_alg alg;
-};
-
+/* The salt is wiped with the whole tfm when it is freed. */
 struct rfc4106_ctx {
-	struct crypto_aead *child;
+	struct aead_ctx_simple base;	/* the gcm aead, at its maxauthsize 16 until setauthsize */
 	u8 salt[RFC4106_SALT_SIZE];
 };
-
-static struct rfc4106_instance *rfc4106_inst(struct crypto_aead *tfm)
-{
-	return container_of(crypto_aead_alg(tfm), struct rfc4106_instance, alg);
-}
 
 static int rfc4106_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
@@ -43,7 +34,7 @@ static int rfc4106_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int k
 	if (keylen < RFC4106_SALT_SIZE)
 		return -EINVAL;
 	keylen -= RFC4106_SALT_SIZE;
-	err = crypto_aead_setkey(ctx->child, key, keylen);
+	err = crypto_aead_setkey(ctx->base.child, key, keylen);
 	if (err)
 		return err;
 	memcpy(ctx->salt, key + keylen, RFC4106_SALT_SIZE);
@@ -56,7 +47,7 @@ static int rfc4106_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
 
 	if (authsize != 8 && authsize != 12 && authsize != 16)
 		return -EINVAL;
-	return crypto_aead_setauthsize(ctx->child, authsize);
+	return crypto_aead_setauthsize(ctx->base.child, authsize);
 }
 
 /*
@@ -131,13 +122,13 @@ static int rfc4106_crypt(struct aead_request *req, bool enc)
 	memcpy(iv, ctx->salt, RFC4106_SALT_SIZE);
 	memcpy(iv + RFC4106_SALT_SIZE, req->iv, RFC4106_IV_SIZE);
 
-	if (crypto_aead_reqsize(ctx->child) > RFC4106_SUBREQ_STACK) {
-		subreq = aead_request_alloc(ctx->child, GFP_KERNEL);
+	if (crypto_aead_reqsize(ctx->base.child) > RFC4106_SUBREQ_STACK) {
+		subreq = aead_request_alloc(ctx->base.child, GFP_KERNEL);
 		if (IS_ERR_OR_NULL(subreq))
 			return subreq ? (int)PTR_ERR(subreq) : -ENOMEM;
 	} else {
 		memset(subreq, 0, sizeof(*subreq));
-		aead_request_set_tfm(subreq, ctx->child);
+		aead_request_set_tfm(subreq, ctx->base.child);
 	}
 	aead_request_set_callback(subreq, req->base.flags, NULL, NULL);
 
@@ -170,90 +161,33 @@ static int rfc4106_decrypt(struct aead_request *req)
 	return rfc4106_crypt(req, false);
 }
 
-static int rfc4106_init_tfm(struct crypto_aead *tfm)
-{
-	struct rfc4106_ctx *ctx = crypto_aead_ctx(tfm);
-	struct crypto_aead *child;
-	int err;
-
-	child = crypto_spawn_aead(&rfc4106_inst(tfm)->spawn);
-	if (IS_ERR(child))
-		return PTR_ERR(child);
-	err = crypto_aead_setauthsize(child, 16);
-	if (err) {
-		crypto_free_aead(child);
-		return err;
-	}
-	ctx->child = child;
-	return 0;
-}
-
-static void rfc4106_exit_tfm(struct crypto_aead *tfm)
-{
-	struct rfc4106_ctx *ctx = crypto_aead_ctx(tfm);
-
-	crypto_free_aead(ctx->child);
-	memzero_explicit(ctx->salt, sizeof(ctx->salt));
-}
-
-static void rfc4106_destroy(struct crypto_alg *alg)
-{
-	struct rfc4106_instance *inst = container_of(alg, struct rfc4106_instance, alg.base);
-
-	crypto_drop_spawn(&inst->spawn);
-	free(inst);
-}
-
 static int rfc4106_create(struct crypto_template *tmpl, const char *const *args, int nargs)
 {
-	struct rfc4106_instance *inst;
-	struct aead_alg *child;
-	struct crypto_alg *calg;
+	struct aead_instance *inst;
+	struct crypto_alg *gcm;
 	int err;
 
-	if (nargs != 1)
-		return -EINVAL;
-	inst = calloc(1, sizeof(*inst));
-	if (!inst)
-		return -ENOMEM;
-
-	err = crypto_grab_aead(&inst->spawn, &inst->alg.base, args[0], 0, 0);
-	if (err)
-		goto err_free;
-	calg = inst->spawn.alg;
-	child = __crypto_aead_alg(calg);
+	inst = aead_alloc_instance_simple(tmpl, args, nargs, CRYPTO_ALG_TYPE_AEAD);
+	if (IS_ERR(inst))
+		return (int)PTR_ERR(inst);
+	gcm = inst->spawn.alg;
 	err = -EINVAL;
-	/* Only plain GCM with a 96-bit nonce underneath. */
-	if (strncmp(calg->cra_name, "gcm(", 4) || child->ivsize != 12 || child->maxauthsize != 16)
-		goto err_drop;
-	err = crypto_inst_setname(&inst->alg.base, "rfc4106", &calg, 1);
-	if (err)
-		goto err_drop;
-
-	inst->alg.base.cra_flags = CRYPTO_ALG_TYPE_AEAD;
-	inst->alg.base.cra_priority = calg->cra_priority;
-	inst->alg.base.cra_blocksize = 1;
+	/* Only plain GCM with a 96-bit nonce and 16-byte tags underneath. */
+	if (strncmp(gcm->cra_name, "gcm(", 4) || inst->alg.ivsize != 12 ||
+	    inst->alg.maxauthsize != 16)
+		goto err_free;
+	inst->alg.base.cra_module = gcm->cra_module;
 	inst->alg.base.cra_ctxsize = sizeof(struct rfc4106_ctx);
-	inst->alg.base.cra_module = calg->cra_module;
-	inst->alg.base.cra_type = &crypto_aead_type;
-	inst->alg.base.cra_destroy = rfc4106_destroy;
 	inst->alg.ivsize = RFC4106_IV_SIZE;
-	inst->alg.maxauthsize = 16;
-	inst->alg.chunksize = child->chunksize;
 	inst->alg.setkey = rfc4106_setkey;
 	inst->alg.setauthsize = rfc4106_setauthsize;
 	inst->alg.encrypt = rfc4106_encrypt;
 	inst->alg.decrypt = rfc4106_decrypt;
-	inst->alg.init = rfc4106_init_tfm;
-	inst->alg.exit = rfc4106_exit_tfm;
-
-	err = crypto_register_instance(tmpl, &inst->alg.base);
-	if (!err)
-		return 0;
-err_drop:
-	crypto_drop_spawn(&inst->spawn);
+	err = aead_register_instance(tmpl, inst);
+	if (err) {
 err_free:
-	free(inst);
+		aead_free_instance_simple(inst);	/* -EEXIST, failed self-test */
+	}
 	return err;
 }
 

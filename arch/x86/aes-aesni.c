@@ -13,74 +13,35 @@
  *    carries its 128-bit big-endian counter through all 16 bytes and
  *    leaves the next counter in the iv.
  *
- * The key schedule is FIPS 197 5.2 with SubWord done by AESENCLAST on a
- * broadcast word (ShiftRows is the identity on four equal columns), so it
- * has no table either; decryption uses the equivalent inverse cipher
- * (AESIMC of the middle round keys).
+ * The key schedule is the one of aes-aesni.h (AESKEYGENASSIST, no table;
+ * decryption by the equivalent inverse cipher).
  */
 #include <immintrin.h>
 #include <rind/internal/cipher.h>
 #include <rind/internal/skcipher.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
+#include "aes-aesni.h"
 
 #define AESNI_FN	__attribute__((target("aes,ssse3")))
 #define AESNI_INLINE	static inline __attribute__((always_inline, target("aes,ssse3")))
 
 struct aesni_ctx {
-	__m128i ek[15];
-	__m128i dk[15];
+	__m128i ek[AES_MAX_ROUND_KEYS];
+	__m128i dk[AES_MAX_ROUND_KEYS];
 	unsigned int nr;
 };
 
 /* ---- key schedule ---- */
 
-AESNI_FN static u32 aesni_sub_word(u32 w)
-{
-	__m128i x = _mm_set1_epi32((int)w);
-
-	x = _mm_aesenclast_si128(x, _mm_setzero_si128());
-	return (u32)_mm_cvtsi128_si32(x);
-}
-
 AESNI_FN static int aesni_expandkey(struct aesni_ctx *ctx, const u8 *key, unsigned int keylen)
 {
-	u32 w[60], rcon = 1;
-	unsigned int nk, nr, i;
+	int nr = aesni_expand_key(ctx->ek, key, keylen);
 
-	if (keylen != 16 && keylen != 24 && keylen != 32)
-		return -EINVAL;
-	nk = keylen / 4;
-	nr = nk + 6;
-	for (i = 0; i < nk; i++)
-		w[i] = get_unaligned_le32(key + 4 * i);
-	for (i = nk; i < 4 * (nr + 1); i++) {
-		u32 t = w[i - 1];
-
-		if (i % nk == 0) {
-			t = aesni_sub_word(ror32(t, 8)) ^ rcon;
-			rcon = (rcon << 1) ^ (0x11b & -(rcon >> 7));
-		} else if (nk > 6 && i % nk == 4) {
-			t = aesni_sub_word(t);
-		}
-		w[i] = w[i - nk] ^ t;
-	}
-	for (i = 0; i <= nr; i++) {
-		u8 rk[16];
-
-		put_unaligned_le32(w[4 * i], rk);
-		put_unaligned_le32(w[4 * i + 1], rk + 4);
-		put_unaligned_le32(w[4 * i + 2], rk + 8);
-		put_unaligned_le32(w[4 * i + 3], rk + 12);
-		ctx->ek[i] = _mm_loadu_si128((const __m128i *)rk);
-		memzero_explicit(rk, sizeof(rk));
-	}
-	ctx->dk[0] = ctx->ek[nr];
-	for (i = 1; i < nr; i++)
-		ctx->dk[i] = _mm_aesimc_si128(ctx->ek[nr - i]);
-	ctx->dk[nr] = ctx->ek[0];
-	ctx->nr = nr;
-	memzero_explicit(w, sizeof(w));
+	if (nr < 0)
+		return nr;
+	aesni_expand_dec(ctx->dk, ctx->ek, (unsigned int)nr);
+	ctx->nr = (unsigned int)nr;
 	return 0;
 }
 

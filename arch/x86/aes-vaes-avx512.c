@@ -15,69 +15,36 @@
 #include <rind/internal/skcipher.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
+#include "aes-aesni.h"
 
 #define VAES_FN		__attribute__((target("aes,vaes,avx512f,avx512vl,avx512bw")))
 #define VAES_INLINE	static inline __attribute__((always_inline, \
 				target("aes,vaes,avx512f,avx512vl,avx512bw")))
 
 struct vaes_ctx {
-	__m512i ek[15];		/* round keys broadcast to the four lanes */
-	__m512i dk[15];		/* equivalent inverse cipher */
+	__m512i ek[AES_MAX_ROUND_KEYS];	/* round keys broadcast to the four lanes */
+	__m512i dk[AES_MAX_ROUND_KEYS];	/* equivalent inverse cipher */
 	unsigned int nr;
 };
 
-/* ---- key schedule (FIPS 197 5.2, SubWord by AESENCLAST) ---- */
-
-VAES_FN static u32 vaes_sub_word(u32 w)
-{
-	__m128i x = _mm_set1_epi32((int)w);
-
-	x = _mm_aesenclast_si128(x, _mm_setzero_si128());
-	return (u32)_mm_cvtsi128_si32(x);
-}
+/* ---- key schedule (aes-aesni.h), broadcast to the four lanes ---- */
 
 VAES_FN static int vaes_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen)
 {
 	struct vaes_ctx *ctx = crypto_skcipher_ctx(tfm);
-	u32 w[60], rcon = 1;
-	__m128i ek[15];
-	unsigned int nk, nr, i;
+	__m128i ek[AES_MAX_ROUND_KEYS], dk[AES_MAX_ROUND_KEYS];
+	int nr = aesni_expand_key(ek, key, keylen), i;
 
-	if (keylen != 16 && keylen != 24 && keylen != 32)
-		return -EINVAL;
-	nk = keylen / 4;
-	nr = nk + 6;
-	for (i = 0; i < nk; i++)
-		w[i] = get_unaligned_le32(key + 4 * i);
-	for (i = nk; i < 4 * (nr + 1); i++) {
-		u32 t = w[i - 1];
-
-		if (i % nk == 0) {
-			t = vaes_sub_word(ror32(t, 8)) ^ rcon;
-			rcon = (rcon << 1) ^ (0x11b & -(rcon >> 7));
-		} else if (nk > 6 && i % nk == 4) {
-			t = vaes_sub_word(t);
-		}
-		w[i] = w[i - nk] ^ t;
-	}
+	if (nr < 0)
+		return nr;
+	aesni_expand_dec(dk, ek, (unsigned int)nr);
 	for (i = 0; i <= nr; i++) {
-		u8 rk[16];
-
-		put_unaligned_le32(w[4 * i], rk);
-		put_unaligned_le32(w[4 * i + 1], rk + 4);
-		put_unaligned_le32(w[4 * i + 2], rk + 8);
-		put_unaligned_le32(w[4 * i + 3], rk + 12);
-		ek[i] = _mm_loadu_si128((const __m128i *)rk);
 		ctx->ek[i] = _mm512_broadcast_i32x4(ek[i]);
-		memzero_explicit(rk, sizeof(rk));
+		ctx->dk[i] = _mm512_broadcast_i32x4(dk[i]);
 	}
-	ctx->dk[0] = ctx->ek[nr];
-	for (i = 1; i < nr; i++)
-		ctx->dk[i] = _mm512_broadcast_i32x4(_mm_aesimc_si128(ek[nr - i]));
-	ctx->dk[nr] = ctx->ek[0];
-	ctx->nr = nr;
-	memzero_explicit(w, sizeof(w));
+	ctx->nr = (unsigned int)nr;
 	memzero_explicit(ek, sizeof(ek));
+	memzero_explicit(dk, sizeof(dk));
 	return 0;
 }
 

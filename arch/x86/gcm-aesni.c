@@ -26,7 +26,7 @@
 #define INL static inline __attribute__((always_inline)) TGT
 
 struct gcm_aesni_ctx {
-	__m128i rk[15];
+	__m128i rk[AES_MAX_ROUND_KEYS];
 	__m128i hpow[8];	/* hpow[i] = H^(i+1) * x^-1, reflected */
 	unsigned int rounds;
 };
@@ -242,17 +242,15 @@ TGT static void gcm_aesni_core(const void *vctx, const u8 iv[12], const u8 *ad, 
 TGT static int gcm_aesni_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
 	struct gcm_aesni_ctx *ctx = crypto_aead_ctx(tfm);
-	struct gcm_aesni_ctx tmp;
-	int err, i;
+	int nr;
 
-	err = gcm_aes_expandkey(tmp.rk, &tmp.rounds, key, keylen);
-	if (err)
-		return err;
-	tmp.hpow[0] = gcm_ghash_hxinv(gcm_bswap128(aes_block(&tmp, _mm_setzero_si128())));
-	for (i = 1; i < 8; i++)
-		tmp.hpow[i] = gcm_ghash_mul(tmp.hpow[i - 1], tmp.hpow[0]);
-	*ctx = tmp;
-	memzero_explicit(&tmp, sizeof(tmp));
+	/* A wrong key length is refused before the context is touched. */
+	nr = aesni_expand_key(ctx->rk, key, keylen);
+	if (nr < 0)
+		return nr;
+	ctx->rounds = (unsigned int)nr;
+	ctx->hpow[0] = gcm_ghash_hxinv(gcm_bswap128(aes_block(ctx, _mm_setzero_si128())));
+	gcm_ghash_powers(ctx->hpow, 8, false);
 	return 0;
 }
 

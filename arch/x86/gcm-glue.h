@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the x86 AES-GCM drivers (gcm-aesni.c, gcm-vaes-avx2.c,
- * gcm-vaes-avx512.c) have in common, written once: the AES key expansion
- * by AESKEYGENASSIST, H * x^-1 for their reflected GHASH, J0 and the
- * length block, and the AEAD glue (lengths, the single-buffer fast path,
- * scatterlist mapping and bounce buffers, the AD copy, the tag and its
- * constant-time check, zeroing the plaintext on -EBADMSG, setauthsize,
- * exit and the aead_alg).
+ * gcm-vaes-avx512.c) have in common, written once: H * x^-1 for their
+ * reflected GHASH, J0 and the length block, and the AEAD glue (lengths,
+ * the single-buffer fast path, scatterlist mapping and bounce buffers, the
+ * AD copy, the tag and its constant-time check, zeroing the plaintext on
+ * -EBADMSG, setauthsize, exit and the aead_alg).  Their AES key expansion
+ * is aes-aesni.h's, shared with the AES drivers.
  *
  * A driver supplies its context type and one function that runs the whole
  * of GCM over contiguous buffers (struct gcm_glue_core_fn), then says
@@ -23,6 +23,7 @@
 #include <limits.h>
 #include <rind/internal/aead.h>
 #include <rind/internal/util.h>
+#include "aes-aesni.h"
 
 #define GCM_GLUE_INL static inline __attribute__((always_inline))
 
@@ -32,47 +33,6 @@ GCM_GLUE_INL __attribute__((target("ssse3"))) __m128i gcm_bswap128(__m128i x)
 {
 	return _mm_shuffle_epi8(x, _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8,
 						 7, 6, 5, 4, 3, 2, 1, 0));
-}
-
-__attribute__((target("aes"))) static inline u32 gcm_aes_subword(u32 w)
-{
-	__m128i x = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)w), 0);
-
-	return (u32)_mm_cvtsi128_si32(_mm_aeskeygenassist_si128(x, 0));
-}
-
-/*
- * FIPS 197 key expansion, SubWord by AESKEYGENASSIST (no tables): the
- * round keys in rk[0..*rounds], -EINVAL for a key that is not 16, 24 or
- * 32 bytes.
- */
-__attribute__((target("aes"))) static inline int
-gcm_aes_expandkey(__m128i rk[15], unsigned int *rounds, const u8 *key, unsigned int keylen)
-{
-	u32 w[60], t, rc = 1;
-	unsigned int nk = keylen / 4, total, i;
-
-	if (keylen != 16 && keylen != 24 && keylen != 32)
-		return -EINVAL;
-	*rounds = nk + 6;
-	total = 4 * (*rounds + 1);
-	for (i = 0; i < nk; i++)
-		w[i] = get_unaligned_le32(key + 4 * i);
-	for (i = nk; i < total; i++) {
-		t = w[i - 1];
-		if (i % nk == 0) {
-			t = gcm_aes_subword(ror32(t, 8)) ^ rc;
-			rc = (rc << 1) ^ ((rc >> 7) * 0x11b);
-		} else if (nk > 6 && i % nk == 4) {
-			t = gcm_aes_subword(t);
-		}
-		w[i] = w[i - nk] ^ t;
-	}
-	for (i = 0; i <= *rounds; i++)
-		rk[i] = _mm_set_epi32((int)w[4 * i + 3], (int)w[4 * i + 2],
-				      (int)w[4 * i + 1], (int)w[4 * i]);
-	memzero_explicit(w, sizeof(w));
-	return 0;
 }
 
 /*
@@ -114,6 +74,25 @@ GCM_GLUE_INL __attribute__((target("pclmul"))) __m128i gcm_ghash_mul(__m128i a, 
 					     _mm_clmulepi64_si128(lo, c, 0x00)));
 	return _mm_xor_si128(hi, _mm_xor_si128(_mm_shuffle_epi32(mi, 0x4e),
 					       _mm_clmulepi64_si128(mi, c, 0x00)));
+}
+
+/*
+ * The powers H^1 .. H^n in that representation, from H in the first
+ * place: hp[i] = H^(i+1), or with @desc hp[n-1-i] = H^(i+1) (H^n first, the
+ * order the wide drivers multiply in).  By doubling, H^(k+1) =
+ * H^(k+1-m) * H^m for m = 1, 2, 4 ..., so the chain of dependent products
+ * is log2(n) deep rather than n - 1 (setkey time).
+ */
+GCM_GLUE_INL __attribute__((target("pclmul"))) void gcm_ghash_powers(__m128i *hp, unsigned int n,
+								   bool desc)
+{
+	unsigned int m, k;
+
+#define GCM_HP(k) hp[desc ? n - 1 - (k) : (k)]
+	for (m = 1; m < n; m *= 2)
+		for (k = m; k < 2 * m && k < n; k++)
+			GCM_HP(k) = gcm_ghash_mul(GCM_HP(k - m), GCM_HP(m - 1));
+#undef GCM_HP
 }
 
 /* J0 = IV || 0^31 || 1 (SP 800-38D section 7.1, 96-bit IV), in memory order. */

@@ -288,25 +288,19 @@ TGT static void gcm_vaes2_core(const void *vctx, const u8 iv[12], const u8 *ad, 
 TGT static int gcm_vaes2_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
 	struct gcm_vaes2_ctx *ctx = crypto_aead_ctx(tfm);
-	__m128i rk[15], hp[8];
-	unsigned int rounds, i;
-	int err;
+	__m128i rk[AES_MAX_ROUND_KEYS];
+	int nr = aesni_expand_key(rk, key, keylen), i;
 
-	err = gcm_aes_expandkey(rk, &rounds, key, keylen);
-	if (err)
-		return err;
-	for (i = 0; i <= rounds; i++)
+	if (nr < 0)
+		return nr;
+	for (i = 0; i <= nr; i++)
 		ctx->rky[i] = _mm256_broadcastsi128_si256(rk[i]);
-	ctx->rounds = rounds;
-	hp[0] = gcm_ghash_hxinv(gcm_bswap128(aes_block(ctx, _mm_setzero_si128())));
-	for (i = 1; i < 8; i++)
-		hp[i] = gcm_ghash_mul(hp[i - 1], hp[0]);
-	for (i = 0; i < 8; i++)
-		ctx->hpow[i] = hp[7 - i];
+	ctx->rounds = (unsigned int)nr;
+	ctx->hpow[7] = gcm_ghash_hxinv(gcm_bswap128(aes_block(ctx, _mm_setzero_si128())));
+	gcm_ghash_powers(ctx->hpow, 8, true);
 	for (i = 8; i < 10; i++)
 		ctx->hpow[i] = _mm_setzero_si128();
 	memzero_explicit(rk, sizeof(rk));
-	memzero_explicit(hp, sizeof(hp));
 	return 0;
 }
 

@@ -293,25 +293,19 @@ TGT static void gcm_vaes_core(const void *vctx, const u8 iv[12], const u8 *ad, s
 TGT static int gcm_vaes_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
 	struct gcm_vaes_ctx *ctx = crypto_aead_ctx(tfm);
-	__m128i rk[15], hp[16];
-	unsigned int rounds, i;
-	int err;
+	__m128i rk[AES_MAX_ROUND_KEYS];
+	int nr = aesni_expand_key(rk, key, keylen), i;
 
-	err = gcm_aes_expandkey(rk, &rounds, key, keylen);
-	if (err)
-		return err;
-	for (i = 0; i <= rounds; i++)
+	if (nr < 0)
+		return nr;
+	for (i = 0; i <= nr; i++)
 		ctx->rkz[i] = _mm512_broadcast_i32x4(rk[i]);
-	ctx->rounds = rounds;
-	hp[0] = gcm_ghash_hxinv(gcm_bswap128(aes_block(ctx, _mm_setzero_si128())));
-	for (i = 1; i < 16; i++)
-		hp[i] = gcm_ghash_mul(hp[i - 1], hp[0]);
-	for (i = 0; i < 16; i++)
-		ctx->hpow[i] = hp[15 - i];
+	ctx->rounds = (unsigned int)nr;
+	ctx->hpow[15] = gcm_ghash_hxinv(gcm_bswap128(aes_block(ctx, _mm_setzero_si128())));
+	gcm_ghash_powers(ctx->hpow, 16, true);
 	for (i = 16; i < 20; i++)
 		ctx->hpow[i] = _mm_setzero_si128();
 	memzero_explicit(rk, sizeof(rk));
-	memzero_explicit(hp, sizeof(hp));
 	return 0;
 }
 

@@ -62,4 +62,37 @@ int crypto_grab_aead(struct crypto_spawn *spawn, struct crypto_alg *inst,
 		     const char *name, u32 type, u32 mask);
 struct crypto_aead *crypto_spawn_aead(struct crypto_spawn *spawn);
 
+/*
+ * An aead template over one spawn (api/simple-instance.c), the aead
+ * counterpart of skcipher_alloc_instance_simple(): args[0] grabbed as a
+ * cipher (@spawn_type CRYPTO_ALG_TYPE_CIPHER, gcm) or an aead
+ * (CRYPTO_ALG_TYPE_AEAD, rfc4106), names "tmpl(name)" / "tmpl(driver)",
+ * the spawn's priority, block size 1, and from the spawn: over a cipher
+ * maxauthsize = chunksize = its block size, over an aead its ivsize,
+ * maxauthsize and chunksize.  init/exit allocate and free the spawn's tfm
+ * in the context, which must start with struct aead_ctx_simple (set
+ * cra_ctxsize to the template's own context).  The template sets setkey,
+ * encrypt, decrypt and what differs, then aead_register_instance(); on
+ * any error it calls aead_free_instance_simple().
+ */
+struct aead_instance {
+	struct crypto_spawn spawn;	/* the cipher or the inner aead */
+	struct aead_alg alg;
+};
+
+struct crypto_cipher;
+
+struct aead_ctx_simple {
+	union {
+		struct crypto_cipher *cipher;	/* over a cipher */
+		struct crypto_aead *child;	/* over an aead */
+	};
+};
+
+struct aead_instance *aead_alloc_instance_simple(struct crypto_template *tmpl,
+						 const char *const *args, int nargs,
+						 u32 spawn_type);
+int aead_register_instance(struct crypto_template *tmpl, struct aead_instance *inst);
+void aead_free_instance_simple(struct aead_instance *inst);
+
 #endif

@@ -55,4 +55,37 @@ int crypto_grab_skcipher(struct crypto_spawn *spawn, struct crypto_alg *inst,
 			 const char *name, u32 type, u32 mask);
 struct crypto_skcipher *crypto_spawn_skcipher(struct crypto_spawn *spawn);
 
+/*
+ * A skcipher template over one single-block cipher (ecb, cbc, ctr, kw), as
+ * the kernel's skcipher_alloc_instance_simple() (api/simple-instance.c):
+ * args[0] grabbed as the cipher, names "tmpl(name)" / "tmpl(driver)", the
+ * cipher's priority, block size, key sizes and ivsize = block size, a
+ * context of struct skcipher_ctx_simple, setkey/init/exit that key,
+ * allocate and free its cipher.  The template sets encrypt and decrypt
+ * (and whatever else differs), then skcipher_register_instance(); on any
+ * error it calls skcipher_free_instance_simple().
+ */
+struct skcipher_instance {
+	struct crypto_spawn spawn;	/* the cipher */
+	struct skcipher_alg alg;
+};
+
+struct crypto_cipher;
+
+struct skcipher_ctx_simple {
+	struct crypto_cipher *cipher;
+};
+
+static inline struct crypto_cipher *skcipher_cipher_simple(struct crypto_skcipher *tfm)
+{
+	struct skcipher_ctx_simple *ctx = crypto_skcipher_ctx(tfm);
+
+	return ctx->cipher;
+}
+
+struct skcipher_instance *skcipher_alloc_instance_simple(struct crypto_template *tmpl,
+							 const char *const *args, int nargs);
+int skcipher_register_instance(struct crypto_template *tmpl, struct skcipher_instance *inst);
+void skcipher_free_instance_simple(struct skcipher_instance *inst);
+
 #endif
