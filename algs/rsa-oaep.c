@@ -137,23 +137,6 @@ out:
 	return err;
 }
 
-#define RSA_OAEP_DRIVER(hash)						\
-	{								\
-		.eng = &rsa_engine_generic,				\
-		.alg = {						\
-			.encrypt = oaep_encrypt,			\
-			.decrypt = oaep_decrypt,			\
-			RSA_AKCIPHER_OPS,				\
-			RSA_GENERIC_BASE(oaep, hash),			\
-		},							\
-	}
-
-static struct rsa_akcipher_driver rsa_oaep_drivers[] = {
-	RSA_OAEP_DRIVER(sha256),
-	RSA_OAEP_DRIVER(sha384),
-	RSA_OAEP_DRIVER(sha512),
-};
-
 /*
  * Known answers: OpenSSL-made ciphertexts under the RSA-2048 key of
  * rsa-tfm.c.  sha256 decrypts its ciphertext (the private path); sha384 and
@@ -246,22 +229,19 @@ static const struct akcipher_testvec oaep_sha512_tv[] = {
 	},
 };
 
-static const struct akcipher_test_suite oaep_suites[] = {
-	{ oaep_sha256_tv, ARRAY_SIZE(oaep_sha256_tv) },
-	{ oaep_sha384_tv, ARRAY_SIZE(oaep_sha384_tv) },
-	{ oaep_sha512_tv, ARRAY_SIZE(oaep_sha512_tv) },
-};
+#define OAEP_DRIVER(hash)						\
+	RSA_GENERIC_DRIVER(oaep, hash, struct akcipher_test_suite, oaep_##hash##_tv,	\
+			   .encrypt = oaep_encrypt, .decrypt = oaep_decrypt, RSA_AKCIPHER_OPS)
 
-static struct alg_test_desc rsa_oaep_tests[] = {
-	{ .alg = "oaep(rsa,sha256)", .suite.priv = &oaep_suites[0] },
-	{ .alg = "oaep(rsa,sha384)", .suite.priv = &oaep_suites[1] },
-	{ .alg = "oaep(rsa,sha512)", .suite.priv = &oaep_suites[2] },
+static struct rsa_akcipher_driver rsa_oaep_drivers[] = {
+	OAEP_DRIVER(sha256),
+	OAEP_DRIVER(sha384),
+	OAEP_DRIVER(sha512),
 };
 
 static int rsa_oaep_mod_init(void)
 {
-	crypto_register_tests(rsa_oaep_tests, ARRAY_SIZE(rsa_oaep_tests));
-	return rsa_register_akcipher_drivers(rsa_oaep_drivers, ARRAY_SIZE(rsa_oaep_drivers));
+	return rsa_akcipher_register_drivers(rsa_oaep_drivers, ARRAY_SIZE(rsa_oaep_drivers));
 }
 
 module_init(rsa_oaep_mod_init);

@@ -109,12 +109,6 @@ static int pkcs1_verify(struct crypto_sig *tfm, const void *sig, unsigned int si
 	return crypto_memneq(em, want, ctx->key.k) ? -EBADMSG : 0;
 }
 
-static struct rsa_sig_driver rsa_pkcs1_drivers[] = {
-	RSA_GENERIC_SIG_DRIVER(pkcs1, sha256, pkcs1_sign, pkcs1_verify),
-	RSA_GENERIC_SIG_DRIVER(pkcs1, sha384, pkcs1_sign, pkcs1_verify),
-	RSA_GENERIC_SIG_DRIVER(pkcs1, sha512, pkcs1_sign, pkcs1_verify),
-};
-
 /*
  * Known answers: the OpenSSL-made RSA-2048 key of rsa-tfm.c, message
  * "abc".  Only sha256 signs (one private-key operation: the registry's
@@ -147,7 +141,8 @@ static const struct sig_testvec pkcs1_sha256_tv[] = {
 		.privkey = rsa_kat_privkey, .privkey_size = RSA_KAT_PRIV_SIZE),
 	/* The same, one bit flipped. */
 	RSA_KAT_SIG_TV(PKCS1_SHA256_SIG(
-		"\x62\x67\xfc\xce\x5e\xde\x79\xc6\xf8\x8a\x2a\x4b\x08\xe4\x7a\x28"), .must_fail = true),
+		"\x62\x67\xfc\xce\x5e\xde\x79\xc6\xf8\x8a\x2a\x4b\x08\xe4\x7a\x28"),
+		.must_fail = true),
 };
 
 #define PKCS1_SHA384_SIG(row7)						\
@@ -173,7 +168,8 @@ static const struct sig_testvec pkcs1_sha384_tv[] = {
 		"\x46\x2f\x50\xb0\x63\x9e\x84\x39\xe4\x30\x81\xc3\x2e\x26\xca\xef")),
 	/* The same, one bit flipped. */
 	RSA_KAT_SIG_TV(PKCS1_SHA384_SIG(
-		"\x46\x2f\x50\xb0\x62\x9e\x84\x39\xe4\x30\x81\xc3\x2e\x26\xca\xef"), .must_fail = true),
+		"\x46\x2f\x50\xb0\x62\x9e\x84\x39\xe4\x30\x81\xc3\x2e\x26\xca\xef"),
+		.must_fail = true),
 };
 
 #define PKCS1_SHA512_SIG(row7)						\
@@ -199,25 +195,23 @@ static const struct sig_testvec pkcs1_sha512_tv[] = {
 		"\xb8\x31\x96\xbf\x6b\x00\xc2\xcd\xad\x60\x69\xd1\xdd\xb1\x46\xbd")),
 	/* The same, one bit flipped. */
 	RSA_KAT_SIG_TV(PKCS1_SHA512_SIG(
-		"\xb8\x31\x96\xbf\x6a\x00\xc2\xcd\xad\x60\x69\xd1\xdd\xb1\x46\xbd"), .must_fail = true),
+		"\xb8\x31\x96\xbf\x6a\x00\xc2\xcd\xad\x60\x69\xd1\xdd\xb1\x46\xbd"),
+		.must_fail = true),
 };
 
-static const struct sig_test_suite pkcs1_suites[] = {
-	{ pkcs1_sha256_tv, ARRAY_SIZE(pkcs1_sha256_tv) },
-	{ pkcs1_sha384_tv, ARRAY_SIZE(pkcs1_sha384_tv) },
-	{ pkcs1_sha512_tv, ARRAY_SIZE(pkcs1_sha512_tv) },
-};
+#define PKCS1_DRIVER(hash)							\
+	RSA_GENERIC_DRIVER(pkcs1, hash, struct sig_test_suite, pkcs1_##hash##_tv,		\
+			   .sign = pkcs1_sign, .verify = pkcs1_verify, RSA_SIG_OPS)
 
-static struct alg_test_desc rsa_pkcs1_tests[] = {
-	{ .alg = "pkcs1(rsa,sha256)", .suite.priv = &pkcs1_suites[0] },
-	{ .alg = "pkcs1(rsa,sha384)", .suite.priv = &pkcs1_suites[1] },
-	{ .alg = "pkcs1(rsa,sha512)", .suite.priv = &pkcs1_suites[2] },
+static struct rsa_sig_driver rsa_pkcs1_drivers[] = {
+	PKCS1_DRIVER(sha256),
+	PKCS1_DRIVER(sha384),
+	PKCS1_DRIVER(sha512),
 };
 
 static int rsa_pkcs1_mod_init(void)
 {
-	crypto_register_tests(rsa_pkcs1_tests, ARRAY_SIZE(rsa_pkcs1_tests));
-	return rsa_register_sig_drivers(rsa_pkcs1_drivers, ARRAY_SIZE(rsa_pkcs1_drivers));
+	return rsa_sig_register_drivers(rsa_pkcs1_drivers, ARRAY_SIZE(rsa_pkcs1_drivers));
 }
 
 module_init(rsa_pkcs1_mod_init);

@@ -130,12 +130,6 @@ static int pss_verify(struct crypto_sig *tfm, const void *sig, unsigned int sigl
 	return crypto_memneq(h, h2, hlen) ? -EBADMSG : 0;
 }
 
-static struct rsa_sig_driver rsa_pss_drivers[] = {
-	RSA_GENERIC_SIG_DRIVER(pss, sha256, pss_sign, pss_verify),
-	RSA_GENERIC_SIG_DRIVER(pss, sha384, pss_sign, pss_verify),
-	RSA_GENERIC_SIG_DRIVER(pss, sha512, pss_sign, pss_verify),
-};
-
 /*
  * Known answers: signatures made by OpenSSL (salt length = hash length)
  * with the RSA-2048 key of rsa-tfm.c over "abc", and the same with one
@@ -166,7 +160,8 @@ static const struct sig_testvec pss_sha256_tv[] = {
 		"\x0a\x3e\x89\xaa\xe6\x09\xfb\xa9\xbf\x01\xd5\xc1\x0c\x06\xbd\x57")),
 	/* The same, one bit flipped. */
 	RSA_KAT_SIG_TV(PSS_SHA256_SIG(
-		"\x0a\x3e\x89\xaa\xe6\x09\xfb\x29\xbf\x01\xd5\xc1\x0c\x06\xbd\x57"), .must_fail = true),
+		"\x0a\x3e\x89\xaa\xe6\x09\xfb\x29\xbf\x01\xd5\xc1\x0c\x06\xbd\x57"),
+		.must_fail = true),
 };
 
 #define PSS_SHA384_SIG(row1)						\
@@ -192,7 +187,8 @@ static const struct sig_testvec pss_sha384_tv[] = {
 		"\x9f\xb0\x58\xe8\x71\xfd\xb6\x7a\xd9\x6c\x94\x4f\x28\x6f\x95\xb9")),
 	/* The same, one bit flipped. */
 	RSA_KAT_SIG_TV(PSS_SHA384_SIG(
-		"\x9f\xb0\x58\xe8\x71\xfd\xb6\xfa\xd9\x6c\x94\x4f\x28\x6f\x95\xb9"), .must_fail = true),
+		"\x9f\xb0\x58\xe8\x71\xfd\xb6\xfa\xd9\x6c\x94\x4f\x28\x6f\x95\xb9"),
+		.must_fail = true),
 };
 
 #define PSS_SHA512_SIG(row1)						\
@@ -218,25 +214,23 @@ static const struct sig_testvec pss_sha512_tv[] = {
 		"\x1e\xd4\x5b\x39\x56\x01\x2c\xca\xb4\xcd\xd4\xbb\x35\xe1\xb4\x88")),
 	/* The same, one bit flipped. */
 	RSA_KAT_SIG_TV(PSS_SHA512_SIG(
-		"\x1e\xd4\x5b\x39\x56\x01\x2c\x4a\xb4\xcd\xd4\xbb\x35\xe1\xb4\x88"), .must_fail = true),
+		"\x1e\xd4\x5b\x39\x56\x01\x2c\x4a\xb4\xcd\xd4\xbb\x35\xe1\xb4\x88"),
+		.must_fail = true),
 };
 
-static const struct sig_test_suite pss_suites[] = {
-	{ pss_sha256_tv, ARRAY_SIZE(pss_sha256_tv) },
-	{ pss_sha384_tv, ARRAY_SIZE(pss_sha384_tv) },
-	{ pss_sha512_tv, ARRAY_SIZE(pss_sha512_tv) },
-};
+#define PSS_DRIVER(hash)							\
+	RSA_GENERIC_DRIVER(pss, hash, struct sig_test_suite, pss_##hash##_tv,		\
+			   .sign = pss_sign, .verify = pss_verify, RSA_SIG_OPS)
 
-static struct alg_test_desc rsa_pss_tests[] = {
-	{ .alg = "pss(rsa,sha256)", .suite.priv = &pss_suites[0] },
-	{ .alg = "pss(rsa,sha384)", .suite.priv = &pss_suites[1] },
-	{ .alg = "pss(rsa,sha512)", .suite.priv = &pss_suites[2] },
+static struct rsa_sig_driver rsa_pss_drivers[] = {
+	PSS_DRIVER(sha256),
+	PSS_DRIVER(sha384),
+	PSS_DRIVER(sha512),
 };
 
 static int rsa_pss_mod_init(void)
 {
-	crypto_register_tests(rsa_pss_tests, ARRAY_SIZE(rsa_pss_tests));
-	return rsa_register_sig_drivers(rsa_pss_drivers, ARRAY_SIZE(rsa_pss_drivers));
+	return rsa_sig_register_drivers(rsa_pss_drivers, ARRAY_SIZE(rsa_pss_drivers));
 }
 
 module_init(rsa_pss_mod_init);

@@ -86,163 +86,110 @@ int rsa_ctx_set_keygen_bits(struct rsa_tfm_ctx *ctx, unsigned int bits)
 	return 0;
 }
 
-/* ---- sig glue (rsa-pkcs1.c, rsa-pss.c) ------------------------------------- */
+/* ---- sig and akcipher glue, registration ---------------------------------- */
 
-static struct rsa_tfm_ctx *sig_ctx(struct crypto_sig *tfm)
+/*
+ * The same for crypto_sig (rsa-pkcs1.c, rsa-pss.c) and crypto_akcipher
+ * (rsa-oaep.c): each entry finds the struct rsa_tfm_ctx with
+ * rsa_<type>_ctx() and calls the key function; the engine comes from the
+ * driver the tfm was made from.
+ */
+#define RSA_TFM_GLUE(type)							\
+int rsa_##type##_init(struct crypto_##type *tfm)				\
+{										\
+	struct rsa_tfm_ctx *ctx = rsa_##type##_ctx(tfm);			\
+										\
+	ctx->key.eng = container_of(crypto_##type##_alg(tfm),			\
+				    struct rsa_##type##_driver, alg)->eng;	\
+	return rsa_ctx_init_from_name(ctx, crypto_##type##_alg_name(tfm));	\
+}										\
+										\
+void rsa_##type##_exit(struct crypto_##type *tfm)				\
+{										\
+	rsa_ctx_exit(rsa_##type##_ctx(tfm));					\
+}										\
+										\
+int rsa_##type##_set_pub_key(struct crypto_##type *tfm, const void *key,	\
+			     unsigned int keylen)				\
+{										\
+	return rsa_import_pub(&rsa_##type##_ctx(tfm)->key, key, keylen);	\
+}										\
+										\
+int rsa_##type##_set_priv_key(struct crypto_##type *tfm, const void *key,	\
+			      unsigned int keylen)				\
+{										\
+	return rsa_import_priv(&rsa_##type##_ctx(tfm)->key, key, keylen);	\
+}										\
+										\
+int rsa_##type##_generate_key(struct crypto_##type *tfm)			\
+{										\
+	struct rsa_tfm_ctx *ctx = rsa_##type##_ctx(tfm);			\
+										\
+	return rsa_generate(&ctx->key, ctx->keygen_bits);			\
+}										\
+										\
+int rsa_##type##_set_keygen_bits(struct crypto_##type *tfm, unsigned int bits)	\
+{										\
+	return rsa_ctx_set_keygen_bits(rsa_##type##_ctx(tfm), bits);		\
+}										\
+										\
+int rsa_##type##_export_pubkey(struct crypto_##type *tfm, enum rind_key_format fmt, \
+			       u8 *out, unsigned int outlen)			\
+{										\
+	return rsa_export_pub(&rsa_##type##_ctx(tfm)->key, fmt, out, outlen);	\
+}										\
+										\
+int rsa_##type##_export_privkey(struct crypto_##type *tfm, enum rind_key_format fmt, \
+				u8 *out, unsigned int outlen)		\
+{										\
+	return rsa_export_priv(&rsa_##type##_ctx(tfm)->key, fmt, out, outlen);	\
+}										\
+										\
+int rsa_##type##_register_drivers(struct rsa_##type##_driver *drv, unsigned int n) \
+{										\
+	unsigned int i;								\
+	int err = 0;								\
+										\
+	for (i = 0; i < n && !err; i++) {					\
+		if (drv[i].kat.alg)						\
+			crypto_register_test(&drv[i].kat);			\
+		err = crypto_register_##type(&drv[i].alg);			\
+	}									\
+	while (err && --i)	/* drv[i - 1] failed: unregister those before */ \
+		crypto_unregister_##type(&drv[i - 1].alg);			\
+	return err;								\
+}
+
+static struct rsa_tfm_ctx *rsa_sig_ctx(struct crypto_sig *tfm)
 {
 	return crypto_sig_ctx(tfm);
 }
 
-int rsa_sig_init(struct crypto_sig *tfm)
-{
-	struct rsa_tfm_ctx *ctx = sig_ctx(tfm);
-
-	ctx->key.eng = container_of(crypto_sig_alg(tfm), struct rsa_sig_driver, alg)->eng;
-	return rsa_ctx_init_from_name(ctx, crypto_sig_alg_name(tfm));
-}
-
-void rsa_sig_exit(struct crypto_sig *tfm)
-{
-	rsa_ctx_exit(sig_ctx(tfm));
-}
-
-int rsa_sig_set_pub_key(struct crypto_sig *tfm, const void *key, unsigned int keylen)
-{
-	return rsa_import_pub(&sig_ctx(tfm)->key, key, keylen);
-}
-
-int rsa_sig_set_priv_key(struct crypto_sig *tfm, const void *key, unsigned int keylen)
-{
-	return rsa_import_priv(&sig_ctx(tfm)->key, key, keylen);
-}
-
-int rsa_sig_generate_key(struct crypto_sig *tfm)
-{
-	struct rsa_tfm_ctx *ctx = sig_ctx(tfm);
-
-	return rsa_generate(&ctx->key, ctx->keygen_bits);
-}
-
-int rsa_sig_set_keygen_bits(struct crypto_sig *tfm, unsigned int bits)
-{
-	return rsa_ctx_set_keygen_bits(sig_ctx(tfm), bits);
-}
-
-int rsa_sig_export_pubkey(struct crypto_sig *tfm, enum rind_key_format fmt, u8 *out,
-			  unsigned int outlen)
-{
-	return rsa_export_pub(&sig_ctx(tfm)->key, fmt, out, outlen);
-}
-
-int rsa_sig_export_privkey(struct crypto_sig *tfm, enum rind_key_format fmt, u8 *out,
-			   unsigned int outlen)
-{
-	return rsa_export_priv(&sig_ctx(tfm)->key, fmt, out, outlen);
-}
-
-unsigned int rsa_sig_key_size(struct crypto_sig *tfm)
-{
-	return sig_ctx(tfm)->key.bits;
-}
-
-unsigned int rsa_sig_max_size(struct crypto_sig *tfm)
-{
-	struct rsa_tfm_ctx *ctx = sig_ctx(tfm);
-
-	return ctx->key.bits ? ctx->key.k : RSA_MAX_BYTES;
-}
-
-/* ---- akcipher glue (rsa-oaep.c) -------------------------------------------- */
-
-static struct rsa_tfm_ctx *akcipher_ctx(struct crypto_akcipher *tfm)
+static struct rsa_tfm_ctx *rsa_akcipher_ctx(struct crypto_akcipher *tfm)
 {
 	return akcipher_tfm_ctx(tfm);
 }
 
-int rsa_akcipher_init(struct crypto_akcipher *tfm)
-{
-	struct rsa_tfm_ctx *ctx = akcipher_ctx(tfm);
+RSA_TFM_GLUE(sig)
+RSA_TFM_GLUE(akcipher)
 
-	ctx->key.eng = container_of(crypto_akcipher_alg(tfm), struct rsa_akcipher_driver, alg)->eng;
-	return rsa_ctx_init_from_name(ctx, crypto_akcipher_alg_name(tfm));
+unsigned int rsa_sig_key_size(struct crypto_sig *tfm)
+{
+	return rsa_sig_ctx(tfm)->key.bits;
 }
 
-void rsa_akcipher_exit(struct crypto_akcipher *tfm)
+/* With no key yet, the largest a signature can be. */
+unsigned int rsa_sig_max_size(struct crypto_sig *tfm)
 {
-	rsa_ctx_exit(akcipher_ctx(tfm));
+	struct rsa_tfm_ctx *ctx = rsa_sig_ctx(tfm);
+
+	return ctx->key.bits ? ctx->key.k : RSA_MAX_BYTES;
 }
 
-int rsa_akcipher_set_pub_key(struct crypto_akcipher *tfm, const void *key, unsigned int keylen)
-{
-	return rsa_import_pub(&akcipher_ctx(tfm)->key, key, keylen);
-}
-
-int rsa_akcipher_set_priv_key(struct crypto_akcipher *tfm, const void *key, unsigned int keylen)
-{
-	return rsa_import_priv(&akcipher_ctx(tfm)->key, key, keylen);
-}
-
-int rsa_akcipher_generate_key(struct crypto_akcipher *tfm)
-{
-	struct rsa_tfm_ctx *ctx = akcipher_ctx(tfm);
-
-	return rsa_generate(&ctx->key, ctx->keygen_bits);
-}
-
-int rsa_akcipher_set_keygen_bits(struct crypto_akcipher *tfm, unsigned int bits)
-{
-	return rsa_ctx_set_keygen_bits(akcipher_ctx(tfm), bits);
-}
-
-int rsa_akcipher_export_pubkey(struct crypto_akcipher *tfm, enum rind_key_format fmt, u8 *out,
-			       unsigned int outlen)
-{
-	return rsa_export_pub(&akcipher_ctx(tfm)->key, fmt, out, outlen);
-}
-
-int rsa_akcipher_export_privkey(struct crypto_akcipher *tfm, enum rind_key_format fmt, u8 *out,
-				unsigned int outlen)
-{
-	return rsa_export_priv(&akcipher_ctx(tfm)->key, fmt, out, outlen);
-}
-
+/* The ciphertext size: 0 with no key. */
 unsigned int rsa_akcipher_max_size(struct crypto_akcipher *tfm)
 {
-	return akcipher_ctx(tfm)->key.k;
-}
-
-/* ---- registration ------------------------------------------------------------ */
-
-int rsa_register_sig_drivers(struct rsa_sig_driver *drv, unsigned int n)
-{
-	unsigned int i;
-	int err;
-
-	for (i = 0; i < n; i++) {
-		err = crypto_register_sig(&drv[i].alg);
-		if (err) {
-			while (i--)
-				crypto_unregister_sig(&drv[i].alg);
-			return err;
-		}
-	}
-	return 0;
-}
-
-int rsa_register_akcipher_drivers(struct rsa_akcipher_driver *drv, unsigned int n)
-{
-	unsigned int i;
-	int err;
-
-	for (i = 0; i < n; i++) {
-		err = crypto_register_akcipher(&drv[i].alg);
-		if (err) {
-			while (i--)
-				crypto_unregister_akcipher(&drv[i].alg);
-			return err;
-		}
-	}
-	return 0;
+	return rsa_akcipher_ctx(tfm)->key.k;
 }
 
 /* ---- the self-test key ------------------------------------------------------ */

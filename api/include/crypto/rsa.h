@@ -187,93 +187,87 @@ int rsa_ctx_init_from_name(struct rsa_tfm_ctx *ctx, const char *cra_name);
 void rsa_ctx_exit(struct rsa_tfm_ctx *ctx);
 int rsa_ctx_set_keygen_bits(struct rsa_tfm_ctx *ctx, unsigned int bits);
 
-/* A registered RSA algorithm and the engine its tfms compute with. */
+/*
+ * A registered RSA algorithm, the engine its tfms compute with, and the
+ * known answers of its name (.kat.alg NULL: registered with another
+ * driver of the name).
+ */
 struct rsa_sig_driver {
 	const struct rsa_engine *eng;
+	struct alg_test_desc kat;
 	struct sig_alg alg;
 };
 
 struct rsa_akcipher_driver {
 	const struct rsa_engine *eng;
+	struct alg_test_desc kat;
 	struct akcipher_alg alg;
 };
 
-/* Register @n drivers; on an error none stays registered. */
-int rsa_register_sig_drivers(struct rsa_sig_driver *drv, unsigned int n);
-int rsa_register_akcipher_drivers(struct rsa_akcipher_driver *drv, unsigned int n);
 
 /*
  * Glue for the sig algorithms (rsa-pkcs1.c, rsa-pss.c) and the akcipher
- * ones (rsa-oaep.c): their tfm context is a struct rsa_tfm_ctx; init
- * takes the hash from the cra_name ("pss(rsa,sha384)" -> "sha384") and
- * the engine from the driver.
+ * ones (rsa-oaep.c), the same functions for both tfm types (rsa_sig_*,
+ * rsa_akcipher_*): their tfm context is a struct rsa_tfm_ctx; init takes
+ * the hash from the cra_name ("pss(rsa,sha384)" -> "sha384") and the
+ * engine from the driver.  register_drivers registers @n drivers, each
+ * after its known answers; on an error none of them stays registered.
  */
-int rsa_sig_init(struct crypto_sig *tfm);
-void rsa_sig_exit(struct crypto_sig *tfm);
-int rsa_sig_set_pub_key(struct crypto_sig *tfm, const void *key, unsigned int keylen);
-int rsa_sig_set_priv_key(struct crypto_sig *tfm, const void *key, unsigned int keylen);
-int rsa_sig_generate_key(struct crypto_sig *tfm);
-int rsa_sig_set_keygen_bits(struct crypto_sig *tfm, unsigned int bits);
-int rsa_sig_export_pubkey(struct crypto_sig *tfm, enum rind_key_format fmt, u8 *out,
-			  unsigned int outlen);
-int rsa_sig_export_privkey(struct crypto_sig *tfm, enum rind_key_format fmt, u8 *out,
-			   unsigned int outlen);
+#define RSA_TFM_GLUE_DECLARE(type)					\
+	int rsa_##type##_init(struct crypto_##type *tfm);		\
+	void rsa_##type##_exit(struct crypto_##type *tfm);		\
+	int rsa_##type##_set_pub_key(struct crypto_##type *tfm, const void *key, \
+				     unsigned int keylen);		\
+	int rsa_##type##_set_priv_key(struct crypto_##type *tfm, const void *key, \
+				      unsigned int keylen);		\
+	int rsa_##type##_generate_key(struct crypto_##type *tfm);	\
+	int rsa_##type##_set_keygen_bits(struct crypto_##type *tfm, unsigned int bits); \
+	int rsa_##type##_export_pubkey(struct crypto_##type *tfm, enum rind_key_format fmt, \
+				       u8 *out, unsigned int outlen);	\
+	int rsa_##type##_export_privkey(struct crypto_##type *tfm, enum rind_key_format fmt, \
+					u8 *out, unsigned int outlen);	\
+	unsigned int rsa_##type##_max_size(struct crypto_##type *tfm);	\
+	int rsa_##type##_register_drivers(struct rsa_##type##_driver *drv, unsigned int n)
+
+RSA_TFM_GLUE_DECLARE(sig);
+RSA_TFM_GLUE_DECLARE(akcipher);
 unsigned int rsa_sig_key_size(struct crypto_sig *tfm);
-unsigned int rsa_sig_max_size(struct crypto_sig *tfm);
 
-int rsa_akcipher_init(struct crypto_akcipher *tfm);
-void rsa_akcipher_exit(struct crypto_akcipher *tfm);
-int rsa_akcipher_set_pub_key(struct crypto_akcipher *tfm, const void *key, unsigned int keylen);
-int rsa_akcipher_set_priv_key(struct crypto_akcipher *tfm, const void *key, unsigned int keylen);
-int rsa_akcipher_generate_key(struct crypto_akcipher *tfm);
-int rsa_akcipher_set_keygen_bits(struct crypto_akcipher *tfm, unsigned int bits);
-int rsa_akcipher_export_pubkey(struct crypto_akcipher *tfm, enum rind_key_format fmt, u8 *out,
-			       unsigned int outlen);
-int rsa_akcipher_export_privkey(struct crypto_akcipher *tfm, enum rind_key_format fmt, u8 *out,
-				unsigned int outlen);
-unsigned int rsa_akcipher_max_size(struct crypto_akcipher *tfm);
+#define RSA_TFM_OPS(prefix)						\
+	.init = prefix##_init,						\
+	.exit = prefix##_exit,						\
+	.set_pub_key = prefix##_set_pub_key,				\
+	.set_priv_key = prefix##_set_priv_key,				\
+	.generate_key = prefix##_generate_key,				\
+	.set_keygen_bits = prefix##_set_keygen_bits,			\
+	.export_pubkey = prefix##_export_pubkey,			\
+	.export_privkey = prefix##_export_privkey,			\
+	.max_size = prefix##_max_size
 
-#define RSA_SIG_OPS							\
-	.init = rsa_sig_init,						\
-	.exit = rsa_sig_exit,						\
-	.set_pub_key = rsa_sig_set_pub_key,				\
-	.set_priv_key = rsa_sig_set_priv_key,				\
-	.generate_key = rsa_sig_generate_key,				\
-	.set_keygen_bits = rsa_sig_set_keygen_bits,			\
-	.export_pubkey = rsa_sig_export_pubkey,				\
-	.export_privkey = rsa_sig_export_privkey,			\
-	.key_size = rsa_sig_key_size,					\
-	.max_size = rsa_sig_max_size
+#define RSA_SIG_OPS		RSA_TFM_OPS(rsa_sig), .key_size = rsa_sig_key_size
+#define RSA_AKCIPHER_OPS	RSA_TFM_OPS(rsa_akcipher)
 
-#define RSA_AKCIPHER_OPS						\
-	.init = rsa_akcipher_init,					\
-	.exit = rsa_akcipher_exit,					\
-	.set_pub_key = rsa_akcipher_set_pub_key,			\
-	.set_priv_key = rsa_akcipher_set_priv_key,			\
-	.generate_key = rsa_akcipher_generate_key,			\
-	.set_keygen_bits = rsa_akcipher_set_keygen_bits,		\
-	.export_pubkey = rsa_akcipher_export_pubkey,			\
-	.export_privkey = rsa_akcipher_export_privkey,			\
-	.max_size = rsa_akcipher_max_size
-
-/* The generic driver of "scheme(rsa,hash)": "scheme-rsa-hash-generic". */
-#define RSA_GENERIC_BASE(scheme, hash)					\
-	.base = {							\
-		.cra_name = #scheme "(rsa," #hash ")",			\
-		.cra_driver_name = #scheme "-rsa-" #hash "-generic",	\
-		.cra_priority = 100,					\
-		.cra_ctxsize = sizeof(struct rsa_tfm_ctx),		\
-		.cra_module = "generic",				\
-	}
-
-#define RSA_GENERIC_SIG_DRIVER(scheme, hash, sign_fn, verify_fn)	\
+/*
+ * The generic driver of "scheme(rsa,hash)", "scheme-rsa-hash-generic",
+ * its known answers the array @tv of a suite_type, the padding's entry
+ * points and ops in the variable arguments.
+ */
+#define RSA_GENERIC_DRIVER(scheme, hash, suite_type, tv, ...)		\
 	{								\
 		.eng = &rsa_engine_generic,				\
+		.kat = {						\
+			.alg = #scheme "(rsa," #hash ")",		\
+			.suite.priv = &(const suite_type){ tv, ARRAY_SIZE(tv) }, \
+		},							\
 		.alg = {						\
-			.sign = sign_fn,				\
-			.verify = verify_fn,				\
-			RSA_SIG_OPS,					\
-			RSA_GENERIC_BASE(scheme, hash),			\
+			__VA_ARGS__,					\
+			.base = {					\
+				.cra_name = #scheme "(rsa," #hash ")",	\
+				.cra_driver_name = #scheme "-rsa-" #hash "-generic", \
+				.cra_priority = 100,			\
+				.cra_ctxsize = sizeof(struct rsa_tfm_ctx), \
+				.cra_module = "generic",		\
+			},						\
 		},							\
 	}
 
