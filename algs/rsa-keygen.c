@@ -254,7 +254,7 @@ static int gen_prime(const struct rsa_engine *eng, u64 *p, unsigned int pbits,
 	return err;
 }
 
-/* Scratch for one generation (heap: 20 kB at 8192 bits), wiped after. */
+/* Scratch for one generation (28 kB, on the heap), wiped after. */
 struct rsa_gen {
 	struct small_primes sp;
 	struct bn_mont mp, mq;

@@ -44,10 +44,10 @@
  * An RSA operation is padding, then blinding, two half-size modular
  * exponentiations (CRT), Garner recombination, unblinding and the fault
  * check with the public exponent; or, public, one exponentiation by e.
- * The exponentiations are nearly all of the time (RSA-2048 signing: 2 x
- * 1024 squarings of 1024-bit numbers, against some twenty full-size
- * multiplications around them), so they are what an engine supplies;
- * everything else (padding, key import and its checks, blinding, CRT
+ * The exponentiations are most of the time (RSA-2048 signing: two of
+ * 1024 squarings and 256 multiplications each, on 16-limb numbers,
+ * against some twenty multiplications and one blinded inversion around
+ * them), so they are what an engine supplies; everything else (padding, key import and its checks, blinding, CRT
  * recombination, the fault check, key generation's prime search) is the
  * shared C of the files above, the same for every engine.  The unit is a
  * whole exponentiation, not one Montgomery multiplication: an engine then
@@ -60,10 +60,11 @@
  * and its constants (m0inv, R mod m, R^2 mod m) in struct bn_mont.  An
  * engine with another internal radix (IFMA's 52-bit digits) or another R
  * converts on entry and on exit, which costs a multiplication or a linear
- * pass against the exponent's thousands of squarings.  An engine must
- * accept every size the generic one does (2 to BN_MAX_LIMBS limbs: CRT
- * halves and whole moduli of 1024..8192 bits) or fall back to the
- * generic functions itself for the sizes it does not handle.
+ * pass against the exponent's thousand squarings.  An engine must accept
+ * every size the generic one does, 1 to BN_MAX_LIMBS limbs (whole moduli
+ * of 2048 to 8192 bits, CRT halves, which an imported key may have
+ * unbalanced, and keygen's candidates), falling back to the generic
+ * functions itself for the sizes it does not handle.
  *
  * @exp_ct: r = a^e mod m, e secret of @en limbs (all 64 en bits are
  *	processed, leading zeros included).  Constant time in a, e and the
@@ -75,15 +76,18 @@
  *	the fault check, the secret result (an OAEP plaintext) to e.
  *
  * A key carries the engine of the tfm that holds it (rsa_key.eng); the
- * tfm takes it from its driver (struct rsa_sig_driver and
+ * tfm takes it from its driver at init (struct rsa_sig_driver and
  * rsa_akcipher_driver: the engine next to the registered alg, as
  * ecdsa_driver carries its curve).  An arch driver therefore defines a
- * const struct rsa_engine and registers, above the generic priority,
+ * const struct rsa_engine and registers, with rsa_sig_register_drivers()
+ * and rsa_akcipher_register_drivers() and above the generic priority,
  * drivers for the padding names whose .eng points at it and whose entry
- * points are the padding files' (those files will export a registration
- * helper that fills them, as ecdsa_register_curve_driver does).  Its
- * self-test is the padding algorithms' known answers, run again for each
- * driver; the Wycheproof suites reach it by driver name.
+ * points are the padding files' (to come with it: a helper in each of
+ * those files that fills a driver table for an engine, as
+ * ecdsa_register_curve_driver() does for a curve).  Such drivers leave
+ * .kat.alg NULL: the name's known answers are registered with the
+ * generic driver, and the registry runs them for every driver of the
+ * name.  The Wycheproof suites reach a driver by its driver name.
  */
 struct rsa_engine {
 	const char *name;		/* driver-name suffix: "generic", ... */
