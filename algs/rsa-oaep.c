@@ -3,8 +3,9 @@
  * RSAES-OAEP (RFC 8017 section 7.1): "oaep(rsa,sha256)",
  * "oaep(rsa,sha384)", "oaep(rsa,sha512)" akciphers, MGF1 over the same
  * hash, empty label.  Registered directly (drivers
- * "oaep-rsa-sha256-generic", ...); keys and the RSA primitives are in
- * rsa.c, the hash comes from the registry when a tfm is made.
+ * "oaep-rsa-sha256-generic", ...); keys, the RSA primitives and the tfm
+ * glue are in the other rsa*.c files (rsa.h), the hash comes from the
+ * registry when a tfm is made.
  *
  *   EM = 0x00 || maskedSeed || maskedDB,  DB = lHash || PS || 0x01 || M
  *
@@ -22,11 +23,6 @@
 #include <rind/internal/util.h>
 #include <crypto/rsa.h>
 
-static struct rsa_tfm_ctx *oaep_ctx(struct crypto_akcipher *tfm)
-{
-	return akcipher_tfm_ctx(tfm);
-}
-
 /* 0xffffffff if a == b, else 0, without a branch. */
 static inline u32 ct_eq(u32 a, u32 b)
 {
@@ -35,7 +31,7 @@ static inline u32 ct_eq(u32 a, u32 b)
 
 static int oaep_encrypt(struct akcipher_request *req)
 {
-	struct rsa_tfm_ctx *ctx = oaep_ctx(crypto_akcipher_reqtfm(req));
+	struct rsa_tfm_ctx *ctx = akcipher_tfm_ctx(crypto_akcipher_reqtfm(req));
 	unsigned int k = ctx->key.k, hlen = crypto_shash_digestsize(ctx->hash), dblen;
 	u8 em[RSA_MAX_BYTES], c[RSA_MAX_BYTES];
 	u8 *seed, *db;
@@ -81,7 +77,7 @@ out:
 
 static int oaep_decrypt(struct akcipher_request *req)
 {
-	struct rsa_tfm_ctx *ctx = oaep_ctx(crypto_akcipher_reqtfm(req));
+	struct rsa_tfm_ctx *ctx = akcipher_tfm_ctx(crypto_akcipher_reqtfm(req));
 	unsigned int k = ctx->key.k, hlen = crypto_shash_digestsize(ctx->hash), dblen, i;
 	u8 c[RSA_MAX_BYTES], em[RSA_MAX_BYTES], lhash[HASH_MAX_DIGESTSIZE];
 	u8 *seed, *db;
@@ -141,86 +137,9 @@ out:
 	return err;
 }
 
-static int oaep_init(struct crypto_akcipher *tfm)
-{
-	return rsa_ctx_init_from_name(oaep_ctx(tfm), crypto_akcipher_alg_name(tfm));
-}
-
-static void oaep_exit(struct crypto_akcipher *tfm)
-{
-	rsa_ctx_exit(oaep_ctx(tfm));
-}
-
-static int oaep_set_pub_key(struct crypto_akcipher *tfm, const void *key, unsigned int keylen)
-{
-	return rsa_import_pub(&oaep_ctx(tfm)->key, key, keylen);
-}
-
-static int oaep_set_priv_key(struct crypto_akcipher *tfm, const void *key, unsigned int keylen)
-{
-	return rsa_import_priv(&oaep_ctx(tfm)->key, key, keylen);
-}
-
-static unsigned int oaep_max_size(struct crypto_akcipher *tfm)
-{
-	return oaep_ctx(tfm)->key.k;
-}
-
-static int oaep_generate_key(struct crypto_akcipher *tfm)
-{
-	struct rsa_tfm_ctx *ctx = oaep_ctx(tfm);
-
-	return rsa_generate(&ctx->key, ctx->keygen_bits);
-}
-
-static int oaep_set_keygen_bits(struct crypto_akcipher *tfm, unsigned int bits)
-{
-	return rsa_ctx_set_keygen_bits(oaep_ctx(tfm), bits);
-}
-
-static int oaep_export_pubkey(struct crypto_akcipher *tfm, enum rind_key_format fmt, u8 *out,
-			      unsigned int outlen)
-{
-	return rsa_export_pub(&oaep_ctx(tfm)->key, fmt, out, outlen);
-}
-
-static int oaep_export_privkey(struct crypto_akcipher *tfm, enum rind_key_format fmt, u8 *out,
-			       unsigned int outlen)
-{
-	return rsa_export_priv(&oaep_ctx(tfm)->key, fmt, out, outlen);
-}
-
-#define RSA_OAEP_ALG(hash)						\
-	{								\
-		.encrypt = oaep_encrypt,				\
-		.decrypt = oaep_decrypt,				\
-		.set_pub_key = oaep_set_pub_key,			\
-		.set_priv_key = oaep_set_priv_key,			\
-		.max_size = oaep_max_size,				\
-		.generate_key = oaep_generate_key,			\
-		.set_keygen_bits = oaep_set_keygen_bits,		\
-		.export_pubkey = oaep_export_pubkey,			\
-		.export_privkey = oaep_export_privkey,			\
-		.init = oaep_init,					\
-		.exit = oaep_exit,					\
-		.base = {						\
-			.cra_name = "oaep(rsa," #hash ")",		\
-			.cra_driver_name = "oaep-rsa-" #hash "-generic", \
-			.cra_priority = 100,				\
-			.cra_ctxsize = sizeof(struct rsa_tfm_ctx),	\
-			.cra_module = "generic",			\
-		},							\
-	}
-
-static struct akcipher_alg rsa_oaep_algs[] = {
-	RSA_OAEP_ALG(sha256),
-	RSA_OAEP_ALG(sha384),
-	RSA_OAEP_ALG(sha512),
-};
-
 /*
  * Known answers: OpenSSL-made ciphertexts under the RSA-2048 key of
- * rsa.c.  sha256 decrypts its ciphertext (the private path); sha384 and
+ * rsa-tfm.c.  sha256 decrypts its ciphertext (the private path); sha384 and
  * sha512 encrypt only (one private-key operation keeps the registry's
  * self-test budget), their decryption is covered by the test suite.
  */
@@ -310,22 +229,19 @@ static const struct akcipher_testvec oaep_sha512_tv[] = {
 	},
 };
 
-static const struct akcipher_test_suite oaep_suites[] = {
-	{ oaep_sha256_tv, ARRAY_SIZE(oaep_sha256_tv) },
-	{ oaep_sha384_tv, ARRAY_SIZE(oaep_sha384_tv) },
-	{ oaep_sha512_tv, ARRAY_SIZE(oaep_sha512_tv) },
-};
+#define OAEP_DRIVER(hash)						\
+	RSA_GENERIC_DRIVER(oaep, hash, struct akcipher_test_suite, oaep_##hash##_tv,	\
+			   .encrypt = oaep_encrypt, .decrypt = oaep_decrypt, RSA_AKCIPHER_OPS)
 
-static struct alg_test_desc rsa_oaep_tests[] = {
-	{ .alg = "oaep(rsa,sha256)", .suite.priv = &oaep_suites[0] },
-	{ .alg = "oaep(rsa,sha384)", .suite.priv = &oaep_suites[1] },
-	{ .alg = "oaep(rsa,sha512)", .suite.priv = &oaep_suites[2] },
+static struct rsa_akcipher_driver rsa_oaep_drivers[] = {
+	OAEP_DRIVER(sha256),
+	OAEP_DRIVER(sha384),
+	OAEP_DRIVER(sha512),
 };
 
 static int rsa_oaep_mod_init(void)
 {
-	crypto_register_tests(rsa_oaep_tests, ARRAY_SIZE(rsa_oaep_tests));
-	return crypto_register_akciphers(rsa_oaep_algs, ARRAY_SIZE(rsa_oaep_algs));
+	return rsa_akcipher_register_drivers(rsa_oaep_drivers, ARRAY_SIZE(rsa_oaep_drivers));
 }
 
 module_init(rsa_oaep_mod_init);

@@ -69,6 +69,8 @@ void bn_mod_reduce_mont(u64 *r, const u64 *x, unsigned int xn, const struct bn_m
 /*
  * r = a^e (Montgomery form in and out), e secret of @en limbs: fixed
  * 4-bit windows over all 64 * @en bits, table entries read by masked scan.
+ * This and bn_mont_exp_vt are the generic RSA engine (crypto/rsa.h): an
+ * arch engine replaces the two with the same contract.
  */
 void bn_mont_exp_ct(u64 *r, const u64 *a, const u64 *e, unsigned int en,
 		    const struct bn_mont *mc);

@@ -1,8 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * RSA keys and the RSA primitives (RFC 8017 RSAEP/RSAVP1, RSADP/RSASP1),
- * shared by the padding files: rsa_pkcs1.c, rsa_pss.c (sig) and
- * rsa_oaep.c (akcipher).  The primitives and key handling live in rsa.c.
+ * RSA (RFC 8017): the internal contract between the files that make it.
+ *
+ *   algs/rsa.c         the primitives RSAEP/RSAVP1 and RSADP/RSASP1 (CRT,
+ *                      blinding, fault check) over an engine (below)
+ *   algs/rsa-key.c     key assembly and the import checks
+ *   algs/rsa-keyfmt.c  key encodings: PKCS#1, SPKI, PKCS#8, PEM, JWK
+ *   algs/rsa-keygen.c  key generation
+ *   algs/rsa-tfm.c     what the padding files share: tfm context, sig and
+ *                      akcipher glue, MGF1, the self-test key
+ *   algs/rsa-pkcs1.c, rsa-pss.c (sig), rsa-oaep.c (akcipher): the padding
+ *                      schemes, the only files that register algorithms.
  *
  * Policy: imported keys have a modulus of 2048 to 8192 bits and an odd
  * public exponent 3 <= e < 2^64 (verification of existing keys); a
@@ -21,6 +29,8 @@
 
 #include <rind/types.h>
 #include <rind/keyformat.h>
+#include <rind/internal/sig.h>
+#include <rind/internal/akcipher.h>
 #include <crypto/bignum.h>
 
 #define RSA_MIN_BITS		2048
@@ -28,10 +38,73 @@
 #define RSA_MAX_BYTES		(RSA_MAX_BITS / 8)
 #define RSA_KEYGEN_E		65537
 
+/*
+ * ---- the engine: where an arch driver plugs in --------------------------
+ *
+ * An RSA operation is padding, then blinding, two half-size modular
+ * exponentiations (CRT), Garner recombination, unblinding and the fault
+ * check with the public exponent; or, public, one exponentiation by e.
+ * The exponentiations are most of the time (RSA-2048 signing: two of
+ * 1024 squarings and 256 multiplications each, on 16-limb numbers,
+ * against some twenty multiplications and one blinded inversion around
+ * them), so they are what an engine supplies; everything else (padding, key import and its checks, blinding, CRT
+ * recombination, the fault check, key generation's prime search) is the
+ * shared C of the files above, the same for every engine.  The unit is a
+ * whole exponentiation, not one Montgomery multiplication: an engine then
+ * keeps its own operand layout, windowing and loop structure across the
+ * exponent (the MULX/ADX and AVX-512 IFMA drivers of the next issue),
+ * and the generic path pays no indirect call per multiplication.
+ *
+ * The representation at the seam is bignum.h's: @mc->n little-endian
+ * 64-bit limbs, values in Montgomery form for R = 2^(64 n), the modulus
+ * and its constants (m0inv, R mod m, R^2 mod m) in struct bn_mont.  An
+ * engine with another internal radix (IFMA's 52-bit digits) or another R
+ * converts on entry and on exit, which costs a multiplication or a linear
+ * pass against the exponent's thousand squarings.  An engine must accept
+ * every size the generic one does, 1 to BN_MAX_LIMBS limbs (whole moduli
+ * of 2048 to 8192 bits, CRT halves, which an imported key may have
+ * unbalanced, and keygen's candidates), falling back to the generic
+ * functions itself for the sizes it does not handle.
+ *
+ * @exp_ct: r = a^e mod m, e secret of @en limbs (all 64 en bits are
+ *	processed, leading zeros included).  Constant time in a, e and the
+ *	modulus (the CRT primes and keygen's prime candidates are secret):
+ *	no branch, no memory index, no variable-latency instruction that
+ *	depends on them.  Scratch is wiped.  r may alias a.
+ * @exp_vt: r = a^e mod m for a public e; may vary with e only.  It must be
+ *	constant time in a: it raises the secret blinding factor and, in
+ *	the fault check, the secret result (an OAEP plaintext) to e.
+ *
+ * A key carries the engine of the tfm that holds it (rsa_key.eng); the
+ * tfm takes it from its driver at init (struct rsa_sig_driver and
+ * rsa_akcipher_driver: the engine next to the registered alg, as
+ * ecdsa_driver carries its curve).  An arch driver therefore defines a
+ * const struct rsa_engine and registers, with rsa_sig_register_drivers()
+ * and rsa_akcipher_register_drivers() and above the generic priority,
+ * drivers for the padding names whose .eng points at it and whose entry
+ * points are the padding files' (to come with it: a helper in each of
+ * those files that fills a driver table for an engine, as
+ * ecdsa_register_curve_driver() does for a curve).  Such drivers leave
+ * .kat.alg NULL: the name's known answers are registered with the
+ * generic driver, and the registry runs them for every driver of the
+ * name.  The Wycheproof suites reach a driver by its driver name.
+ */
+struct rsa_engine {
+	const char *name;		/* driver-name suffix: "generic", ... */
+	void (*exp_ct)(u64 *r, const u64 *a, const u64 *e, unsigned int en,
+		       const struct bn_mont *mc);
+	void (*exp_vt)(u64 *r, const u64 *a, u64 e, const struct bn_mont *mc);
+};
+
+/* bn_mont_exp_ct / bn_mont_exp_vt (algs/bignum.c). */
+extern const struct rsa_engine rsa_engine_generic;
+
 struct rsa_key {
 	unsigned int bits;		/* modulus bits; 0 when no key */
 	unsigned int k;			/* modulus bytes */
 	bool has_priv;
+	/* The tfm's, kept across imports and wipes; NULL: the generic one. */
+	const struct rsa_engine *eng;
 	u64 e;
 	struct bn_mont mn;		/* n (mn.m), nlimbs = mn.n */
 	/* Private (has_priv). */
@@ -43,6 +116,11 @@ struct rsa_key {
 	struct bn_mont mq;		/* q */
 };
 
+static inline const struct rsa_engine *rsa_key_engine(const struct rsa_key *key)
+{
+	return key->eng ? key->eng : &rsa_engine_generic;
+}
+
 /* Replace the key in @key (unchanged on error).  0 or -EKEYREJECTED / -ENOMEM. */
 int rsa_import_pub(struct rsa_key *key, const u8 *in, size_t len);
 int rsa_import_priv(struct rsa_key *key, const u8 *in, size_t len);
@@ -51,9 +129,33 @@ int rsa_export_pub(const struct rsa_key *key, enum rind_key_format fmt, u8 *out,
 int rsa_export_priv(const struct rsa_key *key, enum rind_key_format fmt, u8 *out, size_t outlen);
 /* A fresh key pair of @bits (2048..8192, even), e = 65537.  0, -EINVAL, -errno. */
 int rsa_generate(struct rsa_key *key, unsigned int bits);
+/* Wipe the key material (the engine stays: it is the tfm's). */
 void rsa_key_wipe(struct rsa_key *key);
 
 /*
+ * ---- between the key files (rsa-key.c, rsa-keyfmt.c, rsa-keygen.c) ----
+ *
+ * A key's components as big-endian strings, leading zeros allowed, the
+ * way a decoder or the key generator finds them.
+ */
+struct rsa_parts {
+	const u8 *n, *e, *d, *p, *q, *dp, *dq, *qi;
+	size_t nlen, elen, dlen, plen, qlen, dplen, dqlen, qilen;
+};
+
+/*
+ * Check @pt (the private components too when @priv) and replace @key with
+ * it; @key is unchanged on error.  0, -EKEYREJECTED, -ENOMEM.  The checks
+ * on private components run in constant time, and only their one verdict
+ * is made public.
+ */
+int rsa_install(struct rsa_key *key, const struct rsa_parts *pt, bool priv);
+/* Skip leading zero bytes (whose count is public: minimal encodings). */
+void rsa_strip_zeros(const u8 **p, size_t *len);
+
+/*
+ * ---- primitives (rsa.c) -------------------------------------------------
+ *
  * RSAVP1 / RSAEP: @out = @in^e mod n, both key->k bytes big-endian.
  * -EBADMSG when in >= n.  Variable time (public values).
  */
@@ -65,6 +167,8 @@ int rsa_public(const struct rsa_key *key, u8 *out, const u8 *in);
  * -EIO and no output).  -EBADMSG when in >= n; -ENOKEY without a private key.
  */
 int rsa_private(const struct rsa_key *key, u8 *out, const u8 *in);
+
+/* ---- shared by the padding files (rsa-tfm.c) ----------------------------- */
 
 /* MGF1 (RFC 8017 B.2.1) with @hash: out ^= MGF1(seed, outlen). */
 struct crypto_shash;
@@ -88,40 +192,105 @@ void rsa_ctx_exit(struct rsa_tfm_ctx *ctx);
 int rsa_ctx_set_keygen_bits(struct rsa_tfm_ctx *ctx, unsigned int bits);
 
 /*
- * Glue for the sig algorithms (rsa_pkcs1.c, rsa_pss.c): their tfm context
- * is a struct rsa_tfm_ctx; init takes the hash from the cra_name
- * ("pss(rsa,sha384)" -> "sha384").
+ * A registered RSA algorithm, the engine its tfms compute with, and the
+ * known answers of its name (.kat.alg NULL: registered with another
+ * driver of the name).
  */
-struct crypto_sig;
-int rsa_sig_init(struct crypto_sig *tfm);
-void rsa_sig_exit(struct crypto_sig *tfm);
-int rsa_sig_set_pub_key(struct crypto_sig *tfm, const void *key, unsigned int keylen);
-int rsa_sig_set_priv_key(struct crypto_sig *tfm, const void *key, unsigned int keylen);
-int rsa_sig_generate_key(struct crypto_sig *tfm);
-int rsa_sig_set_keygen_bits(struct crypto_sig *tfm, unsigned int bits);
-int rsa_sig_export_pubkey(struct crypto_sig *tfm, enum rind_key_format fmt, u8 *out,
-			  unsigned int outlen);
-int rsa_sig_export_privkey(struct crypto_sig *tfm, enum rind_key_format fmt, u8 *out,
-			   unsigned int outlen);
-unsigned int rsa_sig_key_size(struct crypto_sig *tfm);
-unsigned int rsa_sig_max_size(struct crypto_sig *tfm);
+struct rsa_sig_driver {
+	const struct rsa_engine *eng;
+	struct alg_test_desc kat;
+	struct sig_alg alg;
+};
 
-#define RSA_SIG_OPS							\
-	.init = rsa_sig_init,						\
-	.exit = rsa_sig_exit,						\
-	.set_pub_key = rsa_sig_set_pub_key,				\
-	.set_priv_key = rsa_sig_set_priv_key,				\
-	.generate_key = rsa_sig_generate_key,				\
-	.set_keygen_bits = rsa_sig_set_keygen_bits,			\
-	.export_pubkey = rsa_sig_export_pubkey,				\
-	.export_privkey = rsa_sig_export_privkey,			\
-	.key_size = rsa_sig_key_size,					\
-	.max_size = rsa_sig_max_size
+struct rsa_akcipher_driver {
+	const struct rsa_engine *eng;
+	struct alg_test_desc kat;
+	struct akcipher_alg alg;
+};
+
+
+/*
+ * Glue for the sig algorithms (rsa-pkcs1.c, rsa-pss.c) and the akcipher
+ * ones (rsa-oaep.c), the same functions for both tfm types (rsa_sig_*,
+ * rsa_akcipher_*): their tfm context is a struct rsa_tfm_ctx; init takes
+ * the hash from the cra_name ("pss(rsa,sha384)" -> "sha384") and the
+ * engine from the driver.  register_drivers registers @n drivers, each
+ * after its known answers; on an error none of them stays registered.
+ */
+#define RSA_TFM_GLUE_DECLARE(type)					\
+	int rsa_##type##_init(struct crypto_##type *tfm);		\
+	void rsa_##type##_exit(struct crypto_##type *tfm);		\
+	int rsa_##type##_set_pub_key(struct crypto_##type *tfm, const void *key, \
+				     unsigned int keylen);		\
+	int rsa_##type##_set_priv_key(struct crypto_##type *tfm, const void *key, \
+				      unsigned int keylen);		\
+	int rsa_##type##_generate_key(struct crypto_##type *tfm);	\
+	int rsa_##type##_set_keygen_bits(struct crypto_##type *tfm, unsigned int bits); \
+	int rsa_##type##_export_pubkey(struct crypto_##type *tfm, enum rind_key_format fmt, \
+				       u8 *out, unsigned int outlen);	\
+	int rsa_##type##_export_privkey(struct crypto_##type *tfm, enum rind_key_format fmt, \
+					u8 *out, unsigned int outlen);	\
+	unsigned int rsa_##type##_max_size(struct crypto_##type *tfm);	\
+	int rsa_##type##_register_drivers(struct rsa_##type##_driver *drv, unsigned int n)
+
+RSA_TFM_GLUE_DECLARE(sig);
+RSA_TFM_GLUE_DECLARE(akcipher);
+unsigned int rsa_sig_key_size(struct crypto_sig *tfm);
+
+#define RSA_TFM_OPS(prefix)						\
+	.init = prefix##_init,						\
+	.exit = prefix##_exit,						\
+	.set_pub_key = prefix##_set_pub_key,				\
+	.set_priv_key = prefix##_set_priv_key,				\
+	.generate_key = prefix##_generate_key,				\
+	.set_keygen_bits = prefix##_set_keygen_bits,			\
+	.export_pubkey = prefix##_export_pubkey,			\
+	.export_privkey = prefix##_export_privkey,			\
+	.max_size = prefix##_max_size
+
+#define RSA_SIG_OPS		RSA_TFM_OPS(rsa_sig), .key_size = rsa_sig_key_size
+#define RSA_AKCIPHER_OPS	RSA_TFM_OPS(rsa_akcipher)
+
+/*
+ * The generic driver of "scheme(rsa,hash)", "scheme-rsa-hash-generic",
+ * its known answers the array @tv of a suite_type, the padding's entry
+ * points and ops in the variable arguments.
+ */
+#define RSA_GENERIC_DRIVER(scheme, hash, suite_type, tv, ...)		\
+	{								\
+		.eng = &rsa_engine_generic,				\
+		.kat = {						\
+			.alg = #scheme "(rsa," #hash ")",		\
+			.suite.priv = &(const suite_type){ tv, ARRAY_SIZE(tv) }, \
+		},							\
+		.alg = {						\
+			__VA_ARGS__,					\
+			.base = {					\
+				.cra_name = #scheme "(rsa," #hash ")",	\
+				.cra_driver_name = #scheme "-rsa-" #hash "-generic", \
+				.cra_priority = 100,			\
+				.cra_ctxsize = sizeof(struct rsa_tfm_ctx), \
+				.cra_module = "generic",		\
+			},						\
+		},							\
+	}
 
 /* The RSA-2048 key of the known-answer tests: PKCS#1 private and public DER. */
 #define RSA_KAT_PRIV_SIZE	1193
 #define RSA_KAT_PUB_SIZE	270
 extern const char rsa_kat_privkey[RSA_KAT_PRIV_SIZE + 1];
 extern const char rsa_kat_pubkey[RSA_KAT_PUB_SIZE + 1];
+
+/* A known-answer signature of "abc" under that key (rsa-pkcs1.c, rsa-pss.c). */
+#define RSA_KAT_SIG_TV(signature, ...)					\
+	{								\
+		.pubkey = rsa_kat_pubkey,				\
+		.msg = "abc",						\
+		.sig = signature,					\
+		.pubkey_size = RSA_KAT_PUB_SIZE,			\
+		.msg_size = 3,						\
+		.sig_size = 256,					\
+		__VA_ARGS__						\
+	}
 
 #endif /* _RIND_RSA_H */
