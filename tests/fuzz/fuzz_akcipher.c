@@ -3,7 +3,7 @@
  * libFuzzer target: RSA in the akcipher and sig types, differential
  * against OpenSSL (libcrypto, EVP).
  *
- * Keys: the RSA-2048 known-answer key of algs/rsa.c (PKCS#1), the
+ * Keys: the RSA-2048 known-answer key of algs/rsa-tfm.c (PKCS#1), the
  * RSA-2048 and RSA-3072 private keys of Wycheproof's OAEP SHA-256 files
  * (PKCS#8), and the RSA-2048 public keys of Wycheproof's PKCS#1 SHA-256
  * and PSS SHA-384 signature files (SPKI), all embedded below.
