@@ -352,6 +352,8 @@ static void *alloc_worker(void *arg)
 {
 	static const char *const names[] = { "rt-hash", "rtwrap(rt-hash)", "rtwrap(rt-hash-low)",
 					     "rtwrap(rtwrap(rt-hash-high))", "sha256", "hmac(sha256)" };
+	static const char *const aead_names[] = { "gcm(aes)", "gcm(aes-generic)",
+						  "rfc4106(gcm(aes))", "rfc4106(gcm(aes-generic))" };
 	uintptr_t id = (uintptr_t)arg;
 	long bad = 0;
 	int i;
@@ -359,7 +361,7 @@ static void *alloc_worker(void *arg)
 	for (i = 0; i < 300; i++) {
 		const char *n = names[(id + (uintptr_t)i) % ARRAY_SIZE(names)];
 		struct crypto_shash *tfm = crypto_alloc_shash(n, 0, 0);
-		u8 out[64], key[16] = { 0 };
+		u8 out[64], key[16] = { 0 }, akey[20] = { 0 };
 
 		if (IS_ERR(tfm)) {
 			/* sha256/hmac may not be built in a stripped-down build. */
@@ -373,6 +375,18 @@ static void *alloc_worker(void *arg)
 		if (crypto_shash_tfm_digest(tfm, (const u8 *)"abc", 3, out))
 			bad++;
 		crypto_free_shash(tfm);
+		/* AEADs served by a driver, by an instance, by a nested one. */
+		if (i % 4 == 0) {
+			const char *an = aead_names[(id + (uintptr_t)i / 4) % ARRAY_SIZE(aead_names)];
+			struct crypto_aead *a = crypto_alloc_aead(an, 0, 0);
+
+			if (IS_ERR(a))
+				continue;
+			/* rfc4106: the AES key, then a 4-byte salt */
+			if (crypto_aead_setkey(a, akey, strncmp(an, "rfc4106", 7) ? 16 : 20))
+				bad++;
+			crypto_free_aead(a);
+		}
 	}
 	return (void *)bad;
 }
