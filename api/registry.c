@@ -30,6 +30,23 @@ static __thread struct crypto_alg *crypto_testing;
 static __thread struct crypto_alg *crypto_last_instance;
 static __thread int crypto_in_init;
 
+/*
+ * What lookups found, so that an allocation does not walk the list: keyed by
+ * name, type and mask, valid while crypto_alg_gen is what it was (any change
+ * to the list or to what serves a name bumps it; entries hold no reference).
+ * Only tested results are kept: failures are permanent, so the best
+ * implementation that passed stays the best until the list changes.
+ */
+#define LOOKUP_CACHE_SIZE 64
+struct lookup_cache_ent {
+	u64 gen;
+	struct crypto_alg *alg;
+	u32 type, mask;
+	char name[CRYPTO_MAX_ALG_NAME];
+};
+static struct lookup_cache_ent lookup_cache[LOOKUP_CACHE_SIZE];
+static u64 crypto_alg_gen = 1;
+
 static inline void alg_lock(void)
 {
 	pthread_mutex_lock(&crypto_alg_sem);
@@ -38,6 +55,41 @@ static inline void alg_lock(void)
 static inline void alg_unlock(void)
 {
 	pthread_mutex_unlock(&crypto_alg_sem);
+}
+
+/* The list, or what serves a name, changed; lock held. */
+static inline void alg_changed(void)
+{
+	crypto_alg_gen++;
+}
+
+static struct lookup_cache_ent *lookup_cache_slot(const char *name, u32 type, u32 mask)
+{
+	u32 h = 2166136261u ^ type ^ (mask << 16);
+
+	while (*name)
+		h = (h ^ (u8)*name++) * 16777619u;
+	return &lookup_cache[(h ^ (h >> 16)) % LOOKUP_CACHE_SIZE];
+}
+
+static struct crypto_alg *lookup_cache_get(struct lookup_cache_ent *e, const char *name,
+					   u32 type, u32 mask)
+{
+	if (e->gen != crypto_alg_gen || e->type != type || e->mask != mask || strcmp(e->name, name))
+		return NULL;
+	return e->alg;
+}
+
+static void lookup_cache_put(struct lookup_cache_ent *e, const char *name, u32 type, u32 mask,
+			     struct crypto_alg *alg)
+{
+	if (alg->cra_test_result <= 0)
+		return;		/* handed out during its own self-test */
+	e->gen = crypto_alg_gen;
+	e->alg = alg;
+	e->type = type;
+	e->mask = mask;
+	snprintf(e->name, sizeof(e->name), "%s", name);
 }
 
 struct crypto_alg *crypto_mod_get(struct crypto_alg *alg)
@@ -144,6 +196,7 @@ static void pin_outranked(struct crypto_alg *alg)
 	struct crypto_spawn *s;
 	bool again;
 
+	alg_changed();
 	/* A pinned instance competes for nothing. */
 	if (alg->cra_pinned)
 		return;
@@ -210,6 +263,7 @@ static void unlink_alg(struct crypto_alg *alg)
 
 	for (pp = &crypto_alg_list; *pp; pp = &(*pp)->cra_next) {
 		if (*pp == alg) {
+			alg_changed();
 			*pp = alg->cra_next;
 			alg->cra_next = NULL;
 			alg->cra_registered = 0;
@@ -349,8 +403,11 @@ int crypto_register_instance(struct crypto_template *tmpl, struct crypto_alg *in
 		 * name means the same spawns, so if this copy was built over
 		 * the best arguments, so is the one kept.
 		 */
-		if (!inst->cra_pinned && (old->cra_flags & CRYPTO_ALG_INSTANCE))
+		if (!inst->cra_pinned && (old->cra_flags & CRYPTO_ALG_INSTANCE) &&
+		    old->cra_pinned) {
 			old->cra_pinned = 0;
+			alg_changed();
+		}
 		crypto_last_instance = old;
 		alg_unlock();
 		return -EEXIST;
@@ -473,24 +530,28 @@ static bool valid_name(const char *name)
 	return depth == 0;
 }
 
-/* Best tested match by cra_name, or exact driver; lock held. */
+/*
+ * Exact driver, or the best tested match by cra_name; lock held.  One pass
+ * over the list for both (this is every allocation's cost), the first
+ * byte compared before the call.
+ */
 static struct crypto_alg *lookup_locked(const char *name, u32 type, u32 mask, int *failed)
 {
 	struct crypto_alg *a, *best;
 	bool again;
 
-	a = find_driver(name);
-	if (a && alg_type_ok(a, type, mask)) {
-		if (a == crypto_testing || crypto_alg_selftest(a) == 0)
-			return a;
-		*failed = 1;
-		return NULL;
-	}
 	do {
 		again = false;
 		best = NULL;
 		for (a = crypto_alg_list; a; a = a->cra_next) {
-			if (a->cra_pinned || strcmp(a->cra_name, name) ||
+			if (a->cra_driver_name[0] == name[0] && !strcmp(a->cra_driver_name, name) &&
+			    alg_type_ok(a, type, mask)) {
+				if (a == crypto_testing || crypto_alg_selftest(a) == 0)
+					return a;
+				*failed = 1;
+				return NULL;
+			}
+			if (a->cra_name[0] != name[0] || a->cra_pinned || strcmp(a->cra_name, name) ||
 			    !alg_type_ok(a, type, mask))
 				continue;
 			if (a->cra_test_result < 0) {
@@ -551,6 +612,7 @@ static struct crypto_alg *instantiate(const char *name, u32 type, u32 mask, int 
 struct crypto_alg *crypto_alg_mod_lookup(const char *name, u32 type, u32 mask)
 {
 	struct crypto_alg *alg, *inst = NULL;
+	struct lookup_cache_ent *slot;
 	int failed = 0;
 
 	crypto_init();
@@ -564,6 +626,13 @@ struct crypto_alg *crypto_alg_mod_lookup(const char *name, u32 type, u32 mask)
 	 * a driver name inside ("gcm(aes-aesni)") whose instance is not built
 	 * yet, and a name whose implementations all failed their self-tests.
 	 */
+	slot = lookup_cache_slot(name, type, mask);
+	alg = lookup_cache_get(slot, name, type, mask);
+	if (alg) {
+		crypto_mod_get(alg);
+		alg_unlock();
+		return alg;
+	}
 	alg = lookup_locked(name, type, mask, &failed);
 	if (!alg && strchr(name, '(')) {
 		inst = instantiate(name, type, mask, &failed);
@@ -575,8 +644,10 @@ struct crypto_alg *crypto_alg_mod_lookup(const char *name, u32 type, u32 mask)
 		if (!alg && !IS_ERR(inst))
 			alg = inst;	/* asked for by a mix of names and drivers */
 	}
-	if (alg)
+	if (alg) {
 		crypto_mod_get(alg);
+		lookup_cache_put(slot, name, type, mask, alg);
+	}
 	alg_unlock();
 	if (alg)
 		return alg;

@@ -757,6 +757,8 @@ START_TEST(test_lookup_before_instantiate_builtin)
 		/* a driver name inside a template */
 		"gcm(aes-generic)", "hmac(sha256-generic)", "rfc4106(gcm(aes-generic))",
 		"ctr(aes-generic)",
+		/* a mix: its instance's names are neither */
+		"x962(ecdsa-nist-p256,sha256-generic)",
 	};
 	bool inst;
 	size_t i;
