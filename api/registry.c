@@ -4,6 +4,14 @@
  * implementation) or driver name (exactly that one), template
  * instantiation, spawns, self-test bookkeeping and discovery.
  *
+ * A lookup takes what is registered first, as the kernel's
+ * crypto_larval_lookup; a template is instantiated only when nothing
+ * registered serves the name, and its instance stays registered for the
+ * next lookup.  An instance over an implementation asked for by driver name
+ * (or outranked since) is pinned: it serves its driver name only.  Results
+ * are cached until the list changes, so a repeated allocation costs a hash
+ * of the name and the tfm.
+ *
  * One recursive lock guards everything.  Lookups happen when tfms are
  * allocated, not per operation, so simplicity wins over concurrency here;
  * it is recursive because a self-test or a template's create() allocates

@@ -112,7 +112,8 @@ void crypto_unregister_alg(struct crypto_alg *alg);
 
 /*
  * Look an algorithm up by cra_name (best tested implementation) or driver
- * name (exactly that one), instantiating templates as needed.  Returns a
+ * name (exactly that one), instantiating a template only when nothing
+ * registered serves the name (the instance is then registered).  Returns a
  * referenced alg or an error pointer: -ENOENT unknown, -EINVAL malformed
  * name, -ELIBBAD every match failed its self-test.
  */
