@@ -4,6 +4,14 @@
  * implementation) or driver name (exactly that one), template
  * instantiation, spawns, self-test bookkeeping and discovery.
  *
+ * A lookup takes what is registered first, as the kernel's
+ * crypto_larval_lookup; a template is instantiated only when nothing
+ * registered serves the name, and its instance stays registered for the
+ * next lookup.  An instance over an implementation asked for by driver name
+ * (or outranked since) is pinned: it serves its driver name only.  Results
+ * are cached until the list changes, so a repeated allocation costs a hash
+ * of the name and the tfm.
+ *
  * One recursive lock guards everything.  Lookups happen when tfms are
  * allocated, not per operation, so simplicity wins over concurrency here;
  * it is recursive because a self-test or a template's create() allocates
@@ -21,12 +29,31 @@ static pthread_once_t crypto_init_once = PTHREAD_ONCE_INIT;
 static int crypto_init_done;
 /* CPU time spent in self-tests so far, all threads. */
 static u64 crypto_selftest_total_ns;
+/* rind_registry_counters(): what lookups have cost so far. */
+static u64 crypto_stat_creates, crypto_stat_instances, crypto_stat_selftests;
 
 /* The alg whose self-test runs on this thread may be allocated untested. */
 static __thread struct crypto_alg *crypto_testing;
 /* The instance the last template create() on this thread registered. */
 static __thread struct crypto_alg *crypto_last_instance;
 static __thread int crypto_in_init;
+
+/*
+ * What lookups found, so that an allocation does not walk the list: keyed by
+ * name, type and mask, valid while crypto_alg_gen is what it was (any change
+ * to the list or to what serves a name bumps it; entries hold no reference).
+ * Only tested results are kept: failures are permanent, so the best
+ * implementation that passed stays the best until the list changes.
+ */
+#define LOOKUP_CACHE_SIZE 64
+struct lookup_cache_ent {
+	u64 gen;
+	struct crypto_alg *alg;
+	u32 type, mask;
+	char name[CRYPTO_MAX_ALG_NAME];
+};
+static struct lookup_cache_ent lookup_cache[LOOKUP_CACHE_SIZE];
+static u64 crypto_alg_gen = 1;
 
 static inline void alg_lock(void)
 {
@@ -36,6 +63,41 @@ static inline void alg_lock(void)
 static inline void alg_unlock(void)
 {
 	pthread_mutex_unlock(&crypto_alg_sem);
+}
+
+/* The list, or what serves a name, changed; lock held. */
+static inline void alg_changed(void)
+{
+	crypto_alg_gen++;
+}
+
+static struct lookup_cache_ent *lookup_cache_slot(const char *name, u32 type, u32 mask)
+{
+	u32 h = 2166136261u ^ type ^ (mask << 16);
+
+	while (*name)
+		h = (h ^ (u8)*name++) * 16777619u;
+	return &lookup_cache[(h ^ (h >> 16)) % LOOKUP_CACHE_SIZE];
+}
+
+static struct crypto_alg *lookup_cache_get(struct lookup_cache_ent *e, const char *name,
+					   u32 type, u32 mask)
+{
+	if (e->gen != crypto_alg_gen || e->type != type || e->mask != mask || strcmp(e->name, name))
+		return NULL;
+	return e->alg;
+}
+
+static void lookup_cache_put(struct lookup_cache_ent *e, const char *name, u32 type, u32 mask,
+			     struct crypto_alg *alg)
+{
+	if (alg->cra_test_result <= 0)
+		return;		/* handed out during its own self-test */
+	e->gen = crypto_alg_gen;
+	e->alg = alg;
+	e->type = type;
+	e->mask = mask;
+	snprintf(e->name, sizeof(e->name), "%s", name);
 }
 
 struct crypto_alg *crypto_mod_get(struct crypto_alg *alg)
@@ -99,6 +161,7 @@ int crypto_alg_selftest(struct crypto_alg *alg)
 	}
 	saved = crypto_testing;
 	crypto_testing = alg;
+	__atomic_add_fetch(&crypto_stat_selftests, 1, __ATOMIC_RELAXED);
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 	if (alg->cra_selftest)
 		err = alg->cra_selftest(alg);
@@ -127,6 +190,47 @@ int crypto_alg_selftest(struct crypto_alg *alg)
 	return err;
 }
 
+/*
+ * @alg now competes for its cra_name: an instance built over another
+ * implementation of that name may no longer be over the best one, nor
+ * then the instances built over it.  Pin them (driver lookups only); the
+ * next lookup by name instantiates again, which builds the instance over
+ * whatever is best then, or finds the pinned one unchanged and frees it
+ * again.  Lock held.
+ */
+static void pin_outranked(struct crypto_alg *alg)
+{
+	struct crypto_alg *a;
+	struct crypto_spawn *s;
+	bool again;
+
+	alg_changed();
+	/* A pinned instance competes for nothing. */
+	if (alg->cra_pinned)
+		return;
+	do {
+		again = false;
+		for (a = crypto_alg_list; a; a = a->cra_next) {
+			if (!(a->cra_flags & CRYPTO_ALG_INSTANCE) || a->cra_pinned)
+				continue;
+			for (s = a->cra_spawns; s; s = s->next) {
+				if (!s->alg || s->alg == alg)
+					continue;
+				if (s->alg->cra_pinned)
+					break;
+				/* Of equal priority, the newest wins a lookup. */
+				if (!strcmp(s->alg->cra_name, alg->cra_name) &&
+				    alg->cra_priority >= s->alg->cra_priority)
+					break;
+			}
+			if (s) {
+				a->cra_pinned = 1;
+				again = true;
+			}
+		}
+	} while (again);
+}
+
 int crypto_register_alg(struct crypto_alg *alg)
 {
 	int err = 0;
@@ -145,10 +249,12 @@ int crypto_register_alg(struct crypto_alg *alg)
 		alg->cra_flags &= ~(CRYPTO_ALG_TESTED | CRYPTO_ALG_DEAD);
 		alg->cra_test_result = 0;
 		alg->cra_registered = 1;
+		alg->cra_pinned = 0;
 		/* The registry's own reference. */
 		alg->cra_refcnt = 1;
 		alg->cra_next = crypto_alg_list;
 		crypto_alg_list = alg;
+		pin_outranked(alg);
 	}
 	alg_unlock();
 	if (err)
@@ -165,6 +271,7 @@ static void unlink_alg(struct crypto_alg *alg)
 
 	for (pp = &crypto_alg_list; *pp; pp = &(*pp)->cra_next) {
 		if (*pp == alg) {
+			alg_changed();
 			*pp = alg->cra_next;
 			alg->cra_next = NULL;
 			alg->cra_registered = 0;
@@ -298,7 +405,17 @@ int crypto_register_instance(struct crypto_template *tmpl, struct crypto_alg *in
 	alg_lock();
 	old = find_driver(inst->cra_driver_name);
 	if (old) {
-		/* Built already (or concurrently): the caller frees its copy. */
+		/*
+		 * Built already (for a driver-name request, or before it was
+		 * outranked): the caller frees its copy.  The same driver
+		 * name means the same spawns, so if this copy was built over
+		 * the best arguments, so is the one kept.
+		 */
+		if (!inst->cra_pinned && (old->cra_flags & CRYPTO_ALG_INSTANCE) &&
+		    old->cra_pinned) {
+			old->cra_pinned = 0;
+			alg_changed();
+		}
 		crypto_last_instance = old;
 		alg_unlock();
 		return -EEXIST;
@@ -308,6 +425,7 @@ int crypto_register_instance(struct crypto_template *tmpl, struct crypto_alg *in
 	inst->cra_refcnt = 1;
 	inst->cra_next = crypto_alg_list;
 	crypto_alg_list = inst;
+	pin_outranked(inst);
 	err = crypto_alg_selftest(inst);
 	if (err) {
 		/* Not kept: the caller frees it, as in the kernel. */
@@ -316,6 +434,7 @@ int crypto_register_instance(struct crypto_template *tmpl, struct crypto_alg *in
 		alg_unlock();
 		return -ELIBBAD;
 	}
+	__atomic_add_fetch(&crypto_stat_instances, 1, __ATOMIC_RELAXED);
 	crypto_last_instance = inst;
 	alg_unlock();
 	return 0;
@@ -328,6 +447,12 @@ int crypto_grab_spawn(struct crypto_spawn *spawn, struct crypto_alg *inst,
 
 	if (IS_ERR(alg))
 		return (int)PTR_ERR(alg);
+	/*
+	 * Asked for by driver name (or a nested driver name): the instance
+	 * is not what a lookup by its cra_name should find.
+	 */
+	if (strcmp(name, alg->cra_name) || alg->cra_pinned)
+		inst->cra_pinned = 1;
 	spawn->alg = alg;
 	spawn->next = inst->cra_spawns;
 	inst->cra_spawns = spawn;
@@ -413,24 +538,29 @@ static bool valid_name(const char *name)
 	return depth == 0;
 }
 
-/* Best tested match by cra_name, or exact driver; lock held. */
+/*
+ * Exact driver, or the best tested match by cra_name; lock held.  One pass
+ * over the list for both (this is every allocation's cost), the first
+ * byte compared before the call.
+ */
 static struct crypto_alg *lookup_locked(const char *name, u32 type, u32 mask, int *failed)
 {
 	struct crypto_alg *a, *best;
 	bool again;
 
-	a = find_driver(name);
-	if (a && alg_type_ok(a, type, mask)) {
-		if (a == crypto_testing || crypto_alg_selftest(a) == 0)
-			return a;
-		*failed = 1;
-		return NULL;
-	}
 	do {
 		again = false;
 		best = NULL;
 		for (a = crypto_alg_list; a; a = a->cra_next) {
-			if (strcmp(a->cra_name, name) || !alg_type_ok(a, type, mask))
+			if (a->cra_driver_name[0] == name[0] && !strcmp(a->cra_driver_name, name) &&
+			    alg_type_ok(a, type, mask)) {
+				if (a == crypto_testing || crypto_alg_selftest(a) == 0)
+					return a;
+				*failed = 1;
+				return NULL;
+			}
+			if (a->cra_name[0] != name[0] || a->cra_pinned || strcmp(a->cra_name, name) ||
+			    !alg_type_ok(a, type, mask))
 				continue;
 			if (a->cra_test_result < 0) {
 				*failed = 1;
@@ -469,6 +599,7 @@ static struct crypto_alg *instantiate(const char *name, u32 type, u32 mask, int 
 		argv[i] = args[i];
 	saved = crypto_last_instance;
 	crypto_last_instance = NULL;
+	__atomic_add_fetch(&crypto_stat_creates, 1, __ATOMIC_RELAXED);
 	err = tmpl->create(tmpl, argv, n);
 	inst = crypto_last_instance;
 	crypto_last_instance = saved;
@@ -489,29 +620,42 @@ static struct crypto_alg *instantiate(const char *name, u32 type, u32 mask, int 
 struct crypto_alg *crypto_alg_mod_lookup(const char *name, u32 type, u32 mask)
 {
 	struct crypto_alg *alg, *inst = NULL;
+	struct lookup_cache_ent *slot;
 	int failed = 0;
 
 	crypto_init();
 	if (!valid_name(name))
 		return ERR_PTR(-EINVAL);
 	alg_lock();
-	if (strchr(name, '(') && !find_driver(name)) {
-		/*
-		 * Build the instance over the best arguments, so that a
-		 * cached instance over a lesser implementation (made for an
-		 * explicit driver request) does not shadow the best one.
-		 */
+	/*
+	 * As the kernel's crypto_larval_lookup: what is registered serves the
+	 * name if it can (a driver, or an instance built before); a template
+	 * is instantiated only when nothing does, which includes a name with
+	 * a driver name inside ("gcm(aes-aesni)") whose instance is not built
+	 * yet, and a name whose implementations all failed their self-tests.
+	 */
+	slot = lookup_cache_slot(name, type, mask);
+	alg = lookup_cache_get(slot, name, type, mask);
+	if (alg) {
+		crypto_mod_get(alg);
+		alg_unlock();
+		return alg;
+	}
+	alg = lookup_locked(name, type, mask, &failed);
+	if (!alg && strchr(name, '(')) {
 		inst = instantiate(name, type, mask, &failed);
 		if (IS_ERR(inst) && PTR_ERR(inst) == -EINVAL) {
 			alg_unlock();
 			return inst;
 		}
+		alg = lookup_locked(name, type, mask, &failed);
+		if (!alg && !IS_ERR(inst))
+			alg = inst;	/* asked for by a mix of names and drivers */
 	}
-	alg = lookup_locked(name, type, mask, &failed);
-	if (!alg && inst && !IS_ERR(inst))
-		alg = inst;	/* asked for by driver-derived name */
-	if (alg)
+	if (alg) {
 		crypto_mod_get(alg);
+		lookup_cache_put(slot, name, type, mask, alg);
+	}
 	alg_unlock();
 	if (alg)
 		return alg;
@@ -622,4 +766,11 @@ RIND_EXPORT u64 rind_selftest_ns(void)
 {
 	crypto_init();
 	return __atomic_load_n(&crypto_selftest_total_ns, __ATOMIC_RELAXED);
+}
+
+void rind_registry_counters(struct rind_registry_counters *c)
+{
+	c->creates = __atomic_load_n(&crypto_stat_creates, __ATOMIC_RELAXED);
+	c->instances = __atomic_load_n(&crypto_stat_instances, __ATOMIC_RELAXED);
+	c->selftests = __atomic_load_n(&crypto_stat_selftests, __ATOMIC_RELAXED);
 }

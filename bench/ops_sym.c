@@ -727,6 +727,184 @@ static const struct bench_impl sod_hp = {
 	sod_hp_setup, sod_hp_run, free, NULL,
 };
 
+/* ---- AEAD key setup: allocate, key, free --------------------------------- */
+
+/*
+ * What a server pays per new key (a TLS session, a QUIC connection):
+ *   rind      crypto_alloc_aead(name) + crypto_aead_setkey + crypto_free_aead;
+ *             the name is looked up on every call, as a caller would
+ *   OpenSSL   EVP_CIPHER_CTX_new + EVP_EncryptInit_ex(cipher, key) +
+ *             EVP_CIPHER_CTX_free, the EVP_CIPHER fetched once
+ *   libsodium an aligned crypto_aead_aes256gcm_state + _beforenm + free
+ * No output is compared (a key schedule is not an output).
+ */
+struct keysetup {
+	const struct aead_param *p;
+	const char *alg;
+	u8 key[32];
+	struct crypto_aead *tfm;	/* rind: one kept for the driver name */
+	EVP_CIPHER *cipher;		/* OpenSSL */
+};
+
+static void keysetup_teardown(void *arg)
+{
+	struct keysetup *c = arg;
+
+	if (c->tfm && !IS_ERR(c->tfm))
+		crypto_free_aead(c->tfm);
+	EVP_CIPHER_free(c->cipher);
+	free(c);
+}
+
+static struct keysetup *keysetup_new(const struct bench_row *row, const char *alg, void **ctx)
+{
+	struct keysetup *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	*ctx = c;
+	c->p = row->param;
+	c->alg = alg;
+	bench_fill(c->key, c->p->keylen, 1);
+	return c;
+}
+
+static int rind_keysetup_one(struct keysetup *c)
+{
+	struct crypto_aead *tfm = crypto_alloc_aead(c->alg, 0, 0);
+	int err;
+
+	if (IS_ERR(tfm))
+		return (int)PTR_ERR(tfm);
+	err = crypto_aead_setkey(tfm, c->key, c->p->keylen);
+	crypto_free_aead(tfm);
+	return err;
+}
+
+static int rind_keysetup_setup(const struct bench_row *row, const char *alg, void **ctx,
+			       struct bench_check *chk)
+{
+	struct keysetup *c = keysetup_new(row, alg, ctx);
+
+	(void)chk;
+	if (!c)
+		return -ENOMEM;
+	c->tfm = crypto_alloc_aead(alg, 0, 0);
+	if (IS_ERR(c->tfm))
+		return (int)PTR_ERR(c->tfm);
+	return rind_keysetup_one(c);
+}
+
+static int rind_keysetup_run(void *arg, uint64_t n)
+{
+	struct keysetup *c = arg;
+	int err;
+
+	for (uint64_t i = 0; i < n; i++) {
+		err = rind_keysetup_one(c);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static const char *rind_keysetup_driver(void *arg)
+{
+	return crypto_aead_driver_name(((struct keysetup *)arg)->tfm);
+}
+
+static const struct bench_impl rind_keysetup = {
+	rind_keysetup_setup, rind_keysetup_run, keysetup_teardown, rind_keysetup_driver,
+};
+
+static int ossl_keysetup_one(struct keysetup *c)
+{
+	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+	int ok;
+
+	if (!ctx)
+		return -ENOMEM;
+	ok = EVP_EncryptInit_ex(ctx, c->cipher, NULL, c->key, NULL);
+	EVP_CIPHER_CTX_free(ctx);
+	return ok == 1 ? 0 : bench_ossl_error(c->p->evp);
+}
+
+static int ossl_keysetup_setup(const struct bench_row *row, const char *alg, void **ctx,
+			       struct bench_check *chk)
+{
+	struct keysetup *c = keysetup_new(row, alg, ctx);
+
+	(void)chk;
+	if (!c)
+		return -ENOMEM;
+	c->cipher = EVP_CIPHER_fetch(NULL, c->p->evp, NULL);
+	if (!c->cipher)
+		return bench_ossl_missing();
+	return ossl_keysetup_one(c);
+}
+
+static int ossl_keysetup_run(void *arg, uint64_t n)
+{
+	struct keysetup *c = arg;
+	int err;
+
+	for (uint64_t i = 0; i < n; i++) {
+		err = ossl_keysetup_one(c);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static const struct bench_impl ossl_keysetup = {
+	ossl_keysetup_setup, ossl_keysetup_run, keysetup_teardown, NULL,
+};
+
+static int sod_keysetup_one(struct keysetup *c)
+{
+	crypto_aead_aes256gcm_state *st = aligned_alloc(64, (sizeof(*st) + 63) & ~(size_t)63);
+
+	if (!st)
+		return -ENOMEM;
+	crypto_aead_aes256gcm_beforenm(st, c->key);
+	sodium_memzero(st, sizeof(*st));
+	bench_consume(st);
+	free(st);
+	return 0;
+}
+
+static int sod_keysetup_setup(const struct bench_row *row, const char *alg, void **ctx,
+			      struct bench_check *chk)
+{
+	const struct aead_param *p = row->param;
+	struct keysetup *c;
+
+	(void)chk;
+	if (p->sodium != SOD_AES256GCM || !crypto_aead_aes256gcm_is_available())
+		return -ENOENT;
+	c = keysetup_new(row, alg, ctx);
+	if (!c)
+		return -ENOMEM;
+	return sod_keysetup_one(c);
+}
+
+static int sod_keysetup_run(void *arg, uint64_t n)
+{
+	struct keysetup *c = arg;
+	int err;
+
+	for (uint64_t i = 0; i < n; i++) {
+		err = sod_keysetup_one(c);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static const struct bench_impl sod_keysetup = {
+	sod_keysetup_setup, sod_keysetup_run, keysetup_teardown, NULL,
+};
+
 /* ---- rows ---------------------------------------------------------------- */
 
 static const struct aead_param gcm128_seal = { "AES-128-GCM", 16, 12, 0, SOD_NONE };
@@ -757,6 +935,8 @@ const struct bench_row bench_rows_sym[] = {
 	AEAD_ROWS("ChaCha20-Poly1305 seal", "rfc7539(chacha20,poly1305)", ccp_seal),
 	AEAD_ROWS("ChaCha20-Poly1305 open", "rfc7539(chacha20,poly1305)", ccp_open),
 	AEAD_ROWS("XChaCha20-Poly1305 seal", "rfc7539(xchacha20,poly1305)", xccp_seal),
+	{ "AEAD", "AES-256-GCM alloc+setkey+free", 0, "gcm(aes)", "aead", &gcm256_seal,
+	  { &rind_keysetup, &ossl_keysetup, &sod_keysetup }, 0 },
 	HP_ROW("AES-128 header protection", "aes", "cipher", hp_aes128),
 	HP_ROW("AES-256 header protection", "aes", "cipher", hp_aes256),
 	HP_ROW("ChaCha20 header protection", "chacha20", "skcipher", hp_chacha),

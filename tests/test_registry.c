@@ -352,6 +352,8 @@ static void *alloc_worker(void *arg)
 {
 	static const char *const names[] = { "rt-hash", "rtwrap(rt-hash)", "rtwrap(rt-hash-low)",
 					     "rtwrap(rtwrap(rt-hash-high))", "sha256", "hmac(sha256)" };
+	static const char *const aead_names[] = { "gcm(aes)", "gcm(aes-generic)",
+						  "rfc4106(gcm(aes))", "rfc4106(gcm(aes-generic))" };
 	uintptr_t id = (uintptr_t)arg;
 	long bad = 0;
 	int i;
@@ -359,7 +361,7 @@ static void *alloc_worker(void *arg)
 	for (i = 0; i < 300; i++) {
 		const char *n = names[(id + (uintptr_t)i) % ARRAY_SIZE(names)];
 		struct crypto_shash *tfm = crypto_alloc_shash(n, 0, 0);
-		u8 out[64], key[16] = { 0 };
+		u8 out[64], key[16] = { 0 }, akey[20] = { 0 };
 
 		if (IS_ERR(tfm)) {
 			/* sha256/hmac may not be built in a stripped-down build. */
@@ -373,6 +375,18 @@ static void *alloc_worker(void *arg)
 		if (crypto_shash_tfm_digest(tfm, (const u8 *)"abc", 3, out))
 			bad++;
 		crypto_free_shash(tfm);
+		/* AEADs served by a driver, by an instance, by a nested one. */
+		if (i % 4 == 0) {
+			const char *an = aead_names[(id + (uintptr_t)i / 4) % ARRAY_SIZE(aead_names)];
+			struct crypto_aead *a = crypto_alloc_aead(an, 0, 0);
+
+			if (IS_ERR(a))
+				continue;
+			/* rfc4106: the AES key, then a 4-byte salt */
+			if (crypto_aead_setkey(a, akey, strncmp(an, "rfc4106", 7) ? 16 : 20))
+				bad++;
+			crypto_free_aead(a);
+		}
 	}
 	return (void *)bad;
 }
@@ -693,6 +707,196 @@ START_TEST(test_secmem_allocator)
 }
 END_TEST
 
+/*
+ * Look up before instantiating: a name something registered serves is
+ * served by it, without building (or self-testing) a template instance; a
+ * name nothing serves is instantiated once and found after that.
+ */
+static struct rind_registry_counters rc_before;
+
+static void rc_mark(void)
+{
+	rind_registry_counters(&rc_before);
+}
+
+static void rc_expect(const char *what, u64 creates, u64 instances, u64 selftests)
+{
+	struct rind_registry_counters now;
+
+	rind_registry_counters(&now);
+	ck_assert_msg(now.creates - rc_before.creates == creates &&
+		      now.instances - rc_before.instances == instances &&
+		      now.selftests - rc_before.selftests == selftests,
+		      "%s: %llu creates, %llu instances, %llu self-tests (expected %llu, %llu, %llu)",
+		      what, (unsigned long long)(now.creates - rc_before.creates),
+		      (unsigned long long)(now.instances - rc_before.instances),
+		      (unsigned long long)(now.selftests - rc_before.selftests),
+		      (unsigned long long)creates, (unsigned long long)instances,
+		      (unsigned long long)selftests);
+}
+
+static bool aead_alloc_setkey_free(const char *name, bool *instance)
+{
+	static const u8 key[16] = { 1, 2, 3 };
+	struct crypto_aead *tfm = crypto_alloc_aead(name, 0, 0);
+
+	ck_assert_msg(!IS_ERR(tfm), "alloc %s: %ld", name, PTR_ERR(tfm));
+	*instance = crypto_aead_tfm(tfm)->__crt_alg->cra_flags & CRYPTO_ALG_INSTANCE;
+	ck_assert_int_eq(crypto_aead_setkey(tfm, key, sizeof(key)), 0);
+	crypto_free_aead(tfm);
+	return true;
+}
+
+START_TEST(test_lookup_before_instantiate_builtin)
+{
+	static const char *const names[] = {
+		"gcm(aes)", "rfc4106(gcm(aes))", "ctr(aes)", "cbc(aes)", "ecb(aes)", "kw(aes)",
+		"hmac(sha256)", "hmac(sha512)", "rfc7539(chacha20,poly1305)",
+		"x962(ecdsa-nist-p256,sha256)", "p1363(ecdsa-nist-p384,sha384)",
+		"pkcs1(rsa,sha256)", "pss(rsa,sha256)", "oaep(rsa,sha256)",
+		/* a driver name inside a template */
+		"gcm(aes-generic)", "hmac(sha256-generic)", "rfc4106(gcm(aes-generic))",
+		"ctr(aes-generic)",
+		/* a mix: its instance's names are neither */
+		"x962(ecdsa-nist-p256,sha256-generic)",
+	};
+	bool inst;
+	size_t i;
+
+	/* Served by a registered driver: even the first alloc builds nothing. */
+	rind_registry_counters(&rc_before);
+	aead_alloc_setkey_free("gcm(aes)", &inst);
+	if (!inst) {
+		struct rind_registry_counters now;
+
+		/* (the driver's own self-test, if this is its first use) */
+		rind_registry_counters(&now);
+		ck_assert_uint_eq(now.creates, rc_before.creates);
+		ck_assert_uint_eq(now.instances, rc_before.instances);
+		ck_assert_uint_le(now.selftests - rc_before.selftests, 1);
+	}
+	/* Served by an instance (RIND_DISABLE=all): built once at most. */
+	rc_mark();
+	aead_alloc_setkey_free("gcm(aes)", &inst);
+	rc_expect("second gcm(aes)", 0, 0, 0);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		ck_assert_msg(crypto_has_alg(names[i], 0, 0), "%s", names[i]);
+		rc_mark();
+		ck_assert(crypto_has_alg(names[i], 0, 0));
+		rc_expect(names[i], 0, 0, 0);
+	}
+	printf("registry: second lookups of %zu names build and self-test nothing\n",
+	       ARRAY_SIZE(names));
+}
+END_TEST
+
+static struct shash_alg rt3_a = RT_SHASH("rt-h3-a", 100, rt_final_a);
+static struct shash_alg rt3_top = RT_SHASH("rt-h3-top", 500, rt_final_b);
+/* Registered under a template-shaped name, at a lower priority than the instance's. */
+static struct shash_alg rt3_wrapped = RT_SHASH("rt-h3-wrapped-driver", 50, rt_final_a);
+
+START_TEST(test_lookup_before_instantiate)
+{
+	struct crypto_shash *keep;
+
+	setup();
+	snprintf(rt3_a.base.cra_name, sizeof(rt3_a.base.cra_name), "rt-h3");
+	snprintf(rt3_top.base.cra_name, sizeof(rt3_top.base.cra_name), "rt-h3");
+	snprintf(rt3_wrapped.base.cra_name, sizeof(rt3_wrapped.base.cra_name), "rtwrap(rt-h3)");
+	ck_assert_int_eq(crypto_register_shash(&rt3_a), 0);
+	ck_assert_int_eq(crypto_register_shash(&rt3_wrapped), 0);
+
+	/* A registered implementation of the name wins, as in the kernel. */
+	rc_mark();
+	ck_assert_uint_eq(digest_of("rtwrap(rt-h3)", "rt-h3-wrapped-driver"), 'a' + 'b' + 'c');
+	rc_expect("rtwrap(rt-h3), registered", 0, 0, 0);
+
+	/* A driver name inside: instantiated once ... */
+	rc_mark();
+	ck_assert_uint_eq(digest_of("rtwrap(rt-h3-a)", "rtwrap(rt-h3-a)"), 'a' + 'b' + 'c' + 1);
+	rc_expect("rtwrap(rt-h3-a), first", 1, 1, 1);
+	/* ... then found. */
+	rc_mark();
+	digest_of("rtwrap(rt-h3-a)", "rtwrap(rt-h3-a)");
+	rc_expect("rtwrap(rt-h3-a), second", 0, 0, 0);
+	/* Nested: the inner name is served by the registered one. */
+	rc_mark();
+	ck_assert_uint_eq(digest_of("rtwrap(rtwrap(rt-h3))", "rtwrap(rt-h3-wrapped-driver)"),
+			  'a' + 'b' + 'c' + 1);
+	rc_expect("rtwrap(rtwrap(rt-h3)), first", 1, 1, 1);
+	rc_mark();
+	digest_of("rtwrap(rtwrap(rt-h3))", "rtwrap(rt-h3-wrapped-driver)");
+	rc_expect("rtwrap(rtwrap(rt-h3)), second", 0, 0, 0);
+
+	/* Without the registered one the template serves the name, over the best. */
+	crypto_unregister_shash(&rt3_wrapped);
+	rc_mark();
+	digest_of("rtwrap(rt-h3)", "rtwrap(rt-h3-a)");
+	rc_expect("rtwrap(rt-h3) after the registered one went", 1, 0, 0);
+	rc_mark();
+	digest_of("rtwrap(rt-h3)", "rtwrap(rt-h3-a)");
+	rc_expect("rtwrap(rt-h3), again", 0, 0, 0);
+
+	/*
+	 * A better argument registered later: the instance over the old
+	 * best no longer serves the name (nor the one nested over it), but
+	 * stays reachable by driver name.
+	 */
+	keep = crypto_alloc_shash("rtwrap(rtwrap(rt-h3))", 0, 0);
+	ck_assert(!IS_ERR(keep));
+	ck_assert_str_eq(crypto_shash_driver_name(keep), "rtwrap(rtwrap(rt-h3-a))");
+	ck_assert_int_eq(crypto_register_shash(&rt3_top), 0);
+	digest_of("rtwrap(rt-h3)", "rtwrap(rt-h3-top)");
+	digest_of("rtwrap(rtwrap(rt-h3))", "rtwrap(rtwrap(rt-h3-top))");
+	digest_of("rtwrap(rt-h3-a)", "rtwrap(rt-h3-a)");
+	rc_mark();
+	digest_of("rtwrap(rtwrap(rt-h3))", "rtwrap(rtwrap(rt-h3-top))");
+	rc_expect("rtwrap(rtwrap(rt-h3)) over the new best, second", 0, 0, 0);
+	/* It goes again: the old instances serve the name again, none rebuilt. */
+	crypto_unregister_shash(&rt3_top);
+	rc_mark();
+	digest_of("rtwrap(rtwrap(rt-h3))", "rtwrap(rtwrap(rt-h3-a))");
+	rc_expect("rtwrap(rtwrap(rt-h3)) after the best went", 2, 0, 0);
+	rc_mark();
+	digest_of("rtwrap(rtwrap(rt-h3))", "rtwrap(rtwrap(rt-h3-a))");
+	rc_expect("rtwrap(rtwrap(rt-h3)), again", 0, 0, 0);
+	crypto_free_shash(keep);
+
+	crypto_unregister_shash(&rt3_a);
+	ck_assert_int_eq(PTR_ERR(crypto_alloc_shash("rtwrap(rt-h3)", 0, 0)), -ENOENT);
+}
+END_TEST
+
+static struct shash_alg rt4_a = RT_SHASH("rt-h4-a", 100, rt_final_a);
+static struct shash_alg rt4_bad = RT_SHASH("rt-h4-wrapped-bad", 900, rt_final_bad);
+static struct shash_alg rt5_bad = RT_SHASH("rt-h5-wrapped-bad", 900, rt_final_bad);
+
+START_TEST(test_lookup_failed_then_template)
+{
+	setup();
+	snprintf(rt4_a.base.cra_name, sizeof(rt4_a.base.cra_name), "rt-h4");
+	snprintf(rt4_bad.base.cra_name, sizeof(rt4_bad.base.cra_name), "rtwrap(rt-h4)");
+	snprintf(rt5_bad.base.cra_name, sizeof(rt5_bad.base.cra_name), "rtwrap(rt-h5)");
+	ck_assert_int_eq(crypto_register_shash(&rt4_a), 0);
+	ck_assert_int_eq(crypto_register_shash(&rt4_bad), 0);
+	ck_assert_int_eq(crypto_register_shash(&rt5_bad), 0);
+	/* The only registered implementation failed: the template serves the name ... */
+	rc_mark();
+	ck_assert_uint_eq(digest_of("rtwrap(rt-h4)", "rtwrap(rt-h4-a)"), 'a' + 'b' + 'c' + 1);
+	rc_expect("rtwrap(rt-h4) over a failed one", 1, 1, 1);
+	rc_mark();
+	digest_of("rtwrap(rt-h4)", "rtwrap(rt-h4-a)");
+	rc_expect("rtwrap(rt-h4), second", 0, 0, 0);
+	ck_assert_int_eq(PTR_ERR(crypto_alloc_shash("rt-h4-wrapped-bad", 0, 0)), -ELIBBAD);
+	/* ... and where it cannot, the failure is what the caller hears. */
+	ck_assert_int_eq(PTR_ERR(crypto_alloc_shash("rtwrap(rt-h5)", 0, 0)), -ELIBBAD);
+	crypto_unregister_shash(&rt5_bad);
+	crypto_unregister_shash(&rt4_bad);
+	crypto_unregister_shash(&rt4_a);
+	ck_assert_int_eq(PTR_ERR(crypto_alloc_shash("rtwrap(rt-h4)", 0, 0)), -ENOENT);
+}
+END_TEST
+
 static Suite *registry_suite(void)
 {
 	Suite *s = suite_create("registry");
@@ -718,6 +922,9 @@ static Suite *registry_suite(void)
 	tcase_add_test(tc, test_sg_map);
 	tcase_add_test(tc, test_crypto_wait);
 	tcase_add_test(tc, test_secmem_allocator);
+	tcase_add_test(tc, test_lookup_before_instantiate_builtin);
+	tcase_add_test(tc, test_lookup_before_instantiate);
+	tcase_add_test(tc, test_lookup_failed_then_template);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -77,6 +77,12 @@ struct crypto_alg {
 	int cra_refcnt;
 	int cra_test_result;			/* 0 not run, 1 passed, <0 failed */
 	int cra_registered;
+	/*
+	 * Instances: built over an implementation asked for by driver name,
+	 * or over one outranked since; found by driver name only, so that
+	 * it never shadows the instance over the best arguments.
+	 */
+	int cra_pinned;
 };
 
 struct rind_secmem;
@@ -106,7 +112,8 @@ void crypto_unregister_alg(struct crypto_alg *alg);
 
 /*
  * Look an algorithm up by cra_name (best tested implementation) or driver
- * name (exactly that one), instantiating templates as needed.  Returns a
+ * name (exactly that one), instantiating a template only when nothing
+ * registered serves the name (the instance is then registered).  Returns a
  * referenced alg or an error pointer: -ENOENT unknown, -EINVAL malformed
  * name, -ELIBBAD every match failed its self-test.
  */
@@ -185,6 +192,18 @@ int crypto_register_instance(struct crypto_template *tmpl, struct crypto_alg *in
 
 /* Self-test bookkeeping. */
 int crypto_alg_selftest(struct crypto_alg *alg);
+
+/*
+ * What the registry has built and run so far, all threads (for tests: a
+ * lookup served by a registered implementation adds nothing).
+ */
+struct rind_registry_counters {
+	u64 creates;		/* template create() calls */
+	u64 instances;		/* instances registered and kept */
+	u64 selftests;		/* self-tests run */
+};
+
+void rind_registry_counters(struct rind_registry_counters *c);
 /* Register the built-in algorithms and test them; idempotent. */
 void crypto_init(void);
 
