@@ -4,41 +4,29 @@
 #include <rind/internal/cipher.h>
 #include <rind/internal/testmgr.h>
 
-static int crypto_cipher_init_tfm(struct crypto_tfm *tfm)
+static int crypto_cipher_prepare_alg(struct crypto_alg *base)
 {
-	struct crypto_alg *alg = tfm->__crt_alg;
+	struct cipher_alg *alg = __crypto_cipher_alg(base);
 
-	tfm->crt_flags |= CRYPTO_TFM_NEED_KEY;
-	return alg->cra_init ? alg->cra_init(tfm) : 0;
+	if (!alg->setkey || !alg->encrypt || !alg->decrypt || !base->cra_blocksize ||
+	    base->cra_blocksize > 32)
+		return -EINVAL;
+	return 0;
 }
 
-static void crypto_cipher_exit_tfm(struct crypto_tfm *tfm)
-{
-	struct crypto_alg *alg = tfm->__crt_alg;
-
-	if (alg->cra_exit)
-		alg->cra_exit(tfm);
-}
-
+/* No typed init/exit: a cipher_alg has only the base's cra_init/cra_exit. */
 const struct crypto_type crypto_cipher_type = {
 	.name = "cipher",
 	.type = CRYPTO_ALG_TYPE_CIPHER,
 	.tfmsize = offsetof(struct crypto_cipher, base),
-	.init_tfm = crypto_cipher_init_tfm,
-	.exit_tfm = crypto_cipher_exit_tfm,
+	.tfm_flags = CRYPTO_TFM_NEED_KEY,
+	.prepare_alg = crypto_cipher_prepare_alg,
 	.selftest = alg_test_cipher,
 };
 
 int crypto_register_cipher(struct cipher_alg *alg)
 {
-	struct crypto_alg *base = &alg->base;
-
-	if (!alg->setkey || !alg->encrypt || !alg->decrypt || !base->cra_blocksize ||
-	    base->cra_blocksize > 32)
-		return -EINVAL;
-	base->cra_type = &crypto_cipher_type;
-	base->cra_flags = (base->cra_flags & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_CIPHER;
-	return crypto_register_alg(base);
+	return crypto_register_type_alg(&alg->base, &crypto_cipher_type);
 }
 
 void crypto_unregister_cipher(struct cipher_alg *alg)
@@ -49,9 +37,7 @@ void crypto_unregister_cipher(struct cipher_alg *alg)
 int crypto_grab_cipher(struct crypto_spawn *spawn, struct crypto_alg *inst,
 		       const char *name, u32 type, u32 mask)
 {
-	return crypto_grab_spawn(spawn, inst, name,
-				 (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_CIPHER,
-				 mask | CRYPTO_ALG_TYPE_MASK);
+	return crypto_grab_type(spawn, inst, name, &crypto_cipher_type, type, mask);
 }
 
 struct crypto_cipher *crypto_spawn_cipher(struct crypto_spawn *spawn)
@@ -66,14 +52,12 @@ RIND_EXPORT struct crypto_cipher *crypto_alloc_cipher(const char *alg_name, u32 
 
 RIND_EXPORT void crypto_free_cipher(struct crypto_cipher *tfm)
 {
-	if (!IS_ERR_OR_NULL(tfm))
-		crypto_destroy_tfm(tfm, &tfm->base);
+	crypto_free_type_tfm(tfm, &crypto_cipher_type);
 }
 
 RIND_EXPORT int crypto_has_cipher(const char *alg_name, u32 type, u32 mask)
 {
-	return crypto_has_alg(alg_name, (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_CIPHER,
-			      mask | CRYPTO_ALG_TYPE_MASK);
+	return crypto_has_type(alg_name, &crypto_cipher_type, type, mask);
 }
 
 RIND_EXPORT int crypto_cipher_setkey(struct crypto_cipher *tfm, const u8 *key, unsigned int keylen)

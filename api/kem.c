@@ -13,54 +13,35 @@
 
 #define KEM_MAX_RANDOM	128
 
-static int crypto_kem_init_tfm(struct crypto_tfm *tfm)
+CRYPTO_TYPE_ALG_INIT_EXIT(crypto_kem, struct kem_alg, struct crypto_kem, init, exit)
+
+static int crypto_kem_prepare_alg(struct crypto_alg *base)
 {
-	struct crypto_kem *kem = container_of(tfm, struct crypto_kem, base);
-	struct kem_alg *alg = __crypto_kem_alg(tfm->__crt_alg);
-
-	tfm->crt_flags |= CRYPTO_TFM_NEED_KEY;
-	if (alg->base.cra_init) {
-		int err = alg->base.cra_init(tfm);
-
-		if (err)
-			return err;
-	}
-	return alg->init ? alg->init(kem) : 0;
-}
-
-static void crypto_kem_exit_tfm(struct crypto_tfm *tfm)
-{
-	struct crypto_kem *kem = container_of(tfm, struct crypto_kem, base);
-	struct kem_alg *alg = __crypto_kem_alg(tfm->__crt_alg);
-
-	if (alg->exit)
-		alg->exit(kem);
-	if (alg->base.cra_exit)
-		alg->base.cra_exit(tfm);
-}
-
-const struct crypto_type crypto_kem_type = {
-	.name = "kem",
-	.type = CRYPTO_ALG_TYPE_KEM,
-	.tfmsize = offsetof(struct crypto_kem, base),
-	.init_tfm = crypto_kem_init_tfm,
-	.exit_tfm = crypto_kem_exit_tfm,
-	/* Each kem registers a custom alg_test_desc.test. */
-	.selftest = NULL,
-};
-
-int crypto_register_kem(struct kem_alg *alg)
-{
-	struct crypto_alg *base = &alg->base;
+	struct kem_alg *alg = __crypto_kem_alg(base);
 
 	if (!alg->set_priv_key || !alg->set_pub_key || !alg->encapsulate ||
 	    !alg->decapsulate || !alg->pubkey_size || !alg->privkey_size ||
 	    !alg->ciphertext_size || !alg->shared_secret_size ||
 	    alg->seed_size > KEM_MAX_RANDOM || !alg->m_size || alg->m_size > KEM_MAX_RANDOM)
 		return -EINVAL;
-	base->cra_type = &crypto_kem_type;
-	base->cra_flags = (base->cra_flags & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_KEM;
-	return crypto_register_alg(base);
+	return 0;
+}
+
+const struct crypto_type crypto_kem_type = {
+	.name = "kem",
+	.type = CRYPTO_ALG_TYPE_KEM,
+	.tfmsize = offsetof(struct crypto_kem, base),
+	.tfm_flags = CRYPTO_TFM_NEED_KEY,
+	.alg_init = crypto_kem_alg_init,
+	.alg_exit = crypto_kem_alg_exit,
+	.prepare_alg = crypto_kem_prepare_alg,
+	/* Each kem registers a custom alg_test_desc.test. */
+	.selftest = NULL,
+};
+
+int crypto_register_kem(struct kem_alg *alg)
+{
+	return crypto_register_type_alg(&alg->base, &crypto_kem_type);
 }
 
 void crypto_unregister_kem(struct kem_alg *alg)
@@ -70,17 +51,7 @@ void crypto_unregister_kem(struct kem_alg *alg)
 
 int crypto_register_kems(struct kem_alg *algs, int count)
 {
-	int i, err;
-
-	for (i = 0; i < count; i++) {
-		err = crypto_register_kem(&algs[i]);
-		if (err) {
-			while (--i >= 0)
-				crypto_unregister_kem(&algs[i]);
-			return err;
-		}
-	}
-	return 0;
+	return crypto_register_type_algs(&algs->base, count, sizeof(*algs), &crypto_kem_type);
 }
 
 RIND_EXPORT struct crypto_kem *crypto_alloc_kem(const char *alg_name, u32 type, u32 mask)
@@ -90,14 +61,12 @@ RIND_EXPORT struct crypto_kem *crypto_alloc_kem(const char *alg_name, u32 type, 
 
 RIND_EXPORT void crypto_free_kem(struct crypto_kem *tfm)
 {
-	if (!IS_ERR_OR_NULL(tfm))
-		crypto_destroy_tfm(tfm, &tfm->base);
+	crypto_free_type_tfm(tfm, &crypto_kem_type);
 }
 
 RIND_EXPORT int crypto_has_kem(const char *alg_name, u32 type, u32 mask)
 {
-	return crypto_has_alg(alg_name, (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_KEM,
-			      mask | CRYPTO_ALG_TYPE_MASK);
+	return crypto_has_type(alg_name, &crypto_kem_type, type, mask);
 }
 
 RIND_EXPORT struct crypto_tfm *crypto_kem_tfm(struct crypto_kem *tfm)

@@ -10,50 +10,39 @@
 
 static int crypto_kpp_init_tfm(struct crypto_tfm *tfm)
 {
-	struct crypto_kpp *kpp = container_of(tfm, struct crypto_kpp, base);
-	struct kpp_alg *alg = __crypto_kpp_alg(tfm->__crt_alg);
-
-	kpp->reqsize = alg->reqsize;
-	tfm->crt_flags |= CRYPTO_TFM_NEED_KEY;
-	if (alg->base.cra_init) {
-		int err = alg->base.cra_init(tfm);
-
-		if (err)
-			return err;
-	}
-	return alg->init ? alg->init(kpp) : 0;
+	tfm->crt_reqsize = __crypto_kpp_alg(tfm->__crt_alg)->reqsize;
+	return 0;
 }
 
-static void crypto_kpp_exit_tfm(struct crypto_tfm *tfm)
-{
-	struct crypto_kpp *kpp = container_of(tfm, struct crypto_kpp, base);
-	struct kpp_alg *alg = __crypto_kpp_alg(tfm->__crt_alg);
+CRYPTO_TYPE_ALG_INIT_EXIT(crypto_kpp, struct kpp_alg, struct crypto_kpp, init, exit)
 
-	if (alg->exit)
-		alg->exit(kpp);
-	if (alg->base.cra_exit)
-		alg->base.cra_exit(tfm);
+static int crypto_kpp_prepare_alg(struct crypto_alg *base)
+{
+	struct kpp_alg *alg = __crypto_kpp_alg(base);
+
+	if (!alg->set_secret || !alg->generate_public_key || !alg->compute_shared_secret ||
+	    !alg->max_size)
+		return -EINVAL;
+	return 0;
 }
 
 const struct crypto_type crypto_kpp_type = {
 	.name = "kpp",
 	.type = CRYPTO_ALG_TYPE_KPP,
 	.tfmsize = offsetof(struct crypto_kpp, base),
+	.tfm_flags = CRYPTO_TFM_NEED_KEY,
 	.init_tfm = crypto_kpp_init_tfm,
-	.exit_tfm = crypto_kpp_exit_tfm,
+	.alg_init = crypto_kpp_alg_init,
+	.alg_exit = crypto_kpp_alg_exit,
+	.prepare_alg = crypto_kpp_prepare_alg,
+	.reqhead = sizeof(struct kpp_request),
+	.reqbase = offsetof(struct kpp_request, base),
 	.selftest = alg_test_kpp,
 };
 
 int crypto_register_kpp(struct kpp_alg *alg)
 {
-	struct crypto_alg *base = &alg->base;
-
-	if (!alg->set_secret || !alg->generate_public_key || !alg->compute_shared_secret ||
-	    !alg->max_size)
-		return -EINVAL;
-	base->cra_type = &crypto_kpp_type;
-	base->cra_flags = (base->cra_flags & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_KPP;
-	return crypto_register_alg(base);
+	return crypto_register_type_alg(&alg->base, &crypto_kpp_type);
 }
 
 void crypto_unregister_kpp(struct kpp_alg *alg)
@@ -63,24 +52,13 @@ void crypto_unregister_kpp(struct kpp_alg *alg)
 
 int crypto_register_kpps(struct kpp_alg *algs, int count)
 {
-	int i, err;
-
-	for (i = 0; i < count; i++) {
-		err = crypto_register_kpp(&algs[i]);
-		if (err) {
-			while (--i >= 0)
-				crypto_unregister_kpp(&algs[i]);
-			return err;
-		}
-	}
-	return 0;
+	return crypto_register_type_algs(&algs->base, count, sizeof(*algs), &crypto_kpp_type);
 }
 
 int crypto_grab_kpp(struct crypto_spawn *spawn, struct crypto_alg *inst,
 		    const char *name, u32 type, u32 mask)
 {
-	return crypto_grab_spawn(spawn, inst, name, (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_KPP,
-				 mask | CRYPTO_ALG_TYPE_MASK);
+	return crypto_grab_type(spawn, inst, name, &crypto_kpp_type, type, mask);
 }
 
 struct crypto_kpp *crypto_spawn_kpp(struct crypto_spawn *spawn)
@@ -95,14 +73,12 @@ RIND_EXPORT struct crypto_kpp *crypto_alloc_kpp(const char *alg_name, u32 type, 
 
 RIND_EXPORT void crypto_free_kpp(struct crypto_kpp *tfm)
 {
-	if (!IS_ERR_OR_NULL(tfm))
-		crypto_destroy_tfm(tfm, &tfm->base);
+	crypto_free_type_tfm(tfm, &crypto_kpp_type);
 }
 
 RIND_EXPORT int crypto_has_kpp(const char *alg_name, u32 type, u32 mask)
 {
-	return crypto_has_alg(alg_name, (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_KPP,
-			      mask | CRYPTO_ALG_TYPE_MASK);
+	return crypto_has_type(alg_name, &crypto_kpp_type, type, mask);
 }
 
 RIND_EXPORT struct crypto_tfm *crypto_kpp_tfm(struct crypto_kpp *tfm)
@@ -122,7 +98,7 @@ RIND_EXPORT const char *crypto_kpp_alg_name(struct crypto_kpp *tfm)
 
 RIND_EXPORT unsigned int crypto_kpp_reqsize(struct crypto_kpp *tfm)
 {
-	return tfm->reqsize;
+	return tfm->base.crt_reqsize;
 }
 
 RIND_EXPORT int crypto_kpp_set_secret(struct crypto_kpp *tfm, const void *buffer, unsigned int len)
@@ -207,120 +183,16 @@ RIND_EXPORT int crypto_kpp_export_privkey(struct crypto_kpp *tfm, enum rind_key_
 
 RIND_EXPORT struct kpp_request *kpp_request_alloc(struct crypto_kpp *tfm, gfp_t gfp)
 {
-	struct kpp_request *req;
-
 	(void)gfp;
-	if (IS_ERR_OR_NULL(tfm))
-		return ERR_PTR(-EINVAL);
-	req = calloc(1, sizeof(*req) + tfm->reqsize);
-	if (!req)
-		return ERR_PTR(-ENOMEM);
-	/* base.tfm holds the typed tfm: crypto_kpp_reqtfm() casts it back. */
-	req->base.tfm = (struct crypto_tfm *)tfm;
-	return req;
+	return crypto_request_alloc(tfm, &crypto_kpp_type);
 }
 
 RIND_EXPORT void kpp_request_free(struct kpp_request *req)
 {
-	struct crypto_kpp *tfm;
-
-	if (IS_ERR_OR_NULL(req))
-		return;
-	tfm = crypto_kpp_reqtfm(req);
-	rind_memzero_explicit(req, sizeof(*req) + (tfm ? tfm->reqsize : 0));
-	free(req);
+	crypto_request_free(req, &crypto_kpp_type);
 }
 
 RIND_EXPORT void kpp_request_set_tfm(struct kpp_request *req, struct crypto_kpp *tfm)
 {
 	req->base.tfm = (struct crypto_tfm *)tfm;
-}
-
-/* ---- self-test runner ---------------------------------------------------- */
-
-static int kpp_fail(struct crypto_alg *alg, unsigned int i, const char *what, int err)
-{
-	fprintf(stderr, "rind: %s: kpp self-test vector %u: %s (%d)\n",
-		alg->cra_driver_name, i, what, err);
-	return -EBADMSG;
-}
-
-/* One operation through a request, with the output in a linear buffer. */
-static int kpp_run(struct crypto_kpp *tfm, bool shared, const void *in, unsigned int inlen,
-		   u8 *out, unsigned int *outlen)
-{
-	struct kpp_request *req = kpp_request_alloc(tfm, GFP_KERNEL);
-	struct scatterlist src, dst;
-	int err;
-
-	if (IS_ERR(req))
-		return (int)PTR_ERR(req);
-	sg_init_one(&src, in, inlen);
-	sg_init_one(&dst, out, *outlen);
-	kpp_request_set_input(req, &src, inlen);
-	kpp_request_set_output(req, &dst, *outlen);
-	err = shared ? crypto_kpp_compute_shared_secret(req) : crypto_kpp_generate_public_key(req);
-	*outlen = req->dst_len;
-	kpp_request_free(req);
-	return err;
-}
-
-int alg_test_kpp(const struct alg_test_desc *desc, struct crypto_alg *alg)
-{
-	const struct kpp_test_suite *suite = desc->suite.priv;
-	struct crypto_kpp *tfm;
-	unsigned int i, max, len;
-	u8 *out;
-	int err = 0;
-
-	if (!suite || !suite->count)
-		return -ENOENT;
-	tfm = crypto_alloc_kpp(alg->cra_driver_name, 0, 0);
-	if (IS_ERR(tfm))
-		return (int)PTR_ERR(tfm);
-	max = crypto_kpp_maxsize(tfm);
-	out = malloc(max ? max : 1);
-	if (!out) {
-		crypto_free_kpp(tfm);
-		return -ENOMEM;
-	}
-	for (i = 0; i < suite->count && !err; i++) {
-		const struct kpp_testvec *v = &suite->vecs[i];
-
-		err = crypto_kpp_set_secret(tfm, v->secret, v->secret_size);
-		if (err != v->secret_error) {
-			err = kpp_fail(alg, i, "set_secret", err);
-			break;
-		}
-		err = 0;
-		if (v->secret_error)
-			continue;
-		if (v->expected_public) {
-			len = max;
-			err = kpp_run(tfm, false, NULL, 0, out, &len);
-			if (err || len != v->expected_public_size ||
-			    memcmp(out, v->expected_public, len)) {
-				err = kpp_fail(alg, i, "generate_public_key", err);
-				break;
-			}
-		}
-		if (!v->peer_public)
-			continue;
-		len = max;
-		err = kpp_run(tfm, true, v->peer_public, v->peer_public_size, out, &len);
-		if (err != v->ss_error) {
-			err = kpp_fail(alg, i, "compute_shared_secret", err);
-			break;
-		}
-		if (!err && v->expected_ss &&
-		    (len != v->expected_ss_size || memcmp(out, v->expected_ss, len))) {
-			err = kpp_fail(alg, i, "shared secret mismatch", 0);
-			break;
-		}
-		err = 0;
-	}
-	rind_memzero_explicit(out, max);
-	free(out);
-	crypto_free_kpp(tfm);
-	return err;
 }

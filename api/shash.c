@@ -12,37 +12,14 @@ static int crypto_shash_init_tfm(struct crypto_tfm *tfm)
 	hash->descsize = alg->descsize;
 	if (alg->setkey && !(alg->base.cra_flags & CRYPTO_ALG_OPTIONAL_KEY))
 		tfm->crt_flags |= CRYPTO_TFM_NEED_KEY;
-	if (alg->base.cra_init) {
-		int err = alg->base.cra_init(tfm);
-		if (err)
-			return err;
-	}
-	return alg->init_tfm ? alg->init_tfm(hash) : 0;
+	return 0;
 }
 
-static void crypto_shash_exit_tfm(struct crypto_tfm *tfm)
+CRYPTO_TYPE_ALG_INIT_EXIT(crypto_shash, struct shash_alg, struct crypto_shash, init_tfm, exit_tfm)
+
+static int crypto_shash_prepare_alg(struct crypto_alg *base)
 {
-	struct crypto_shash *hash = container_of(tfm, struct crypto_shash, base);
-	struct shash_alg *alg = __crypto_shash_alg(tfm->__crt_alg);
-
-	if (alg->exit_tfm)
-		alg->exit_tfm(hash);
-	if (alg->base.cra_exit)
-		alg->base.cra_exit(tfm);
-}
-
-const struct crypto_type crypto_shash_type = {
-	.name = "shash",
-	.type = CRYPTO_ALG_TYPE_SHASH,
-	.tfmsize = offsetof(struct crypto_shash, base),
-	.init_tfm = crypto_shash_init_tfm,
-	.exit_tfm = crypto_shash_exit_tfm,
-	.selftest = alg_test_hash,
-};
-
-int crypto_register_shash(struct shash_alg *alg)
-{
-	struct crypto_alg *base = &alg->base;
+	struct shash_alg *alg = __crypto_shash_alg(base);
 
 	if (alg->descsize > HASH_MAX_DESCSIZE || alg->digestsize > HASH_MAX_DIGESTSIZE ||
 	    (alg->statesize ? alg->statesize : alg->descsize) > HASH_MAX_DESCSIZE ||
@@ -52,9 +29,23 @@ int crypto_register_shash(struct shash_alg *alg)
 		alg->mb_max_msgs = 1;
 	else if (alg->mb_max_msgs < 2 || alg->mb_max_msgs > HASH_MAX_MB_MSGS)
 		return -EINVAL;
-	base->cra_type = &crypto_shash_type;
-	base->cra_flags = (base->cra_flags & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_SHASH;
-	return crypto_register_alg(base);
+	return 0;
+}
+
+const struct crypto_type crypto_shash_type = {
+	.name = "shash",
+	.type = CRYPTO_ALG_TYPE_SHASH,
+	.tfmsize = offsetof(struct crypto_shash, base),
+	.init_tfm = crypto_shash_init_tfm,
+	.alg_init = crypto_shash_alg_init,
+	.alg_exit = crypto_shash_alg_exit,
+	.prepare_alg = crypto_shash_prepare_alg,
+	.selftest = alg_test_hash,
+};
+
+int crypto_register_shash(struct shash_alg *alg)
+{
+	return crypto_register_type_alg(&alg->base, &crypto_shash_type);
 }
 
 void crypto_unregister_shash(struct shash_alg *alg)
@@ -64,24 +55,13 @@ void crypto_unregister_shash(struct shash_alg *alg)
 
 int crypto_register_shashes(struct shash_alg *algs, int count)
 {
-	int i, err;
-
-	for (i = 0; i < count; i++) {
-		err = crypto_register_shash(&algs[i]);
-		if (err) {
-			while (--i >= 0)
-				crypto_unregister_shash(&algs[i]);
-			return err;
-		}
-	}
-	return 0;
+	return crypto_register_type_algs(&algs->base, count, sizeof(*algs), &crypto_shash_type);
 }
 
 int crypto_grab_shash(struct crypto_spawn *spawn, struct crypto_alg *inst,
-		      const char *name, u32 type, u32 mask)
+                      const char *name, u32 type, u32 mask)
 {
-	return crypto_grab_spawn(spawn, inst, name, (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_SHASH,
-				 mask | CRYPTO_ALG_TYPE_MASK);
+	return crypto_grab_type(spawn, inst, name, &crypto_shash_type, type, mask);
 }
 
 struct crypto_shash *crypto_spawn_shash(struct crypto_spawn *spawn)
@@ -96,14 +76,12 @@ RIND_EXPORT struct crypto_shash *crypto_alloc_shash(const char *alg_name, u32 ty
 
 RIND_EXPORT void crypto_free_shash(struct crypto_shash *tfm)
 {
-	if (!IS_ERR_OR_NULL(tfm))
-		crypto_destroy_tfm(tfm, &tfm->base);
+	crypto_free_type_tfm(tfm, &crypto_shash_type);
 }
 
 RIND_EXPORT int crypto_has_shash(const char *alg_name, u32 type, u32 mask)
 {
-	return crypto_has_alg(alg_name, (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_SHASH,
-			      mask | CRYPTO_ALG_TYPE_MASK);
+	return crypto_has_type(alg_name, &crypto_shash_type, type, mask);
 }
 
 RIND_EXPORT int crypto_shash_setkey(struct crypto_shash *tfm, const u8 *key, unsigned int keylen)

@@ -4,43 +4,11 @@
 #include <rind/internal/skcipher.h>
 #include <rind/internal/testmgr.h>
 
-static int crypto_skcipher_init_tfm(struct crypto_tfm *tfm)
+CRYPTO_TYPE_ALG_INIT_EXIT(crypto_skcipher, struct skcipher_alg, struct crypto_skcipher, init, exit)
+
+static int crypto_skcipher_prepare_alg(struct crypto_alg *base)
 {
-	struct crypto_skcipher *sk = container_of(tfm, struct crypto_skcipher, base);
-	struct skcipher_alg *alg = __crypto_skcipher_alg(tfm->__crt_alg);
-
-	tfm->crt_flags |= CRYPTO_TFM_NEED_KEY;
-	if (alg->base.cra_init) {
-		int err = alg->base.cra_init(tfm);
-		if (err)
-			return err;
-	}
-	return alg->init ? alg->init(sk) : 0;
-}
-
-static void crypto_skcipher_exit_tfm(struct crypto_tfm *tfm)
-{
-	struct crypto_skcipher *sk = container_of(tfm, struct crypto_skcipher, base);
-	struct skcipher_alg *alg = __crypto_skcipher_alg(tfm->__crt_alg);
-
-	if (alg->exit)
-		alg->exit(sk);
-	if (alg->base.cra_exit)
-		alg->base.cra_exit(tfm);
-}
-
-const struct crypto_type crypto_skcipher_type = {
-	.name = "skcipher",
-	.type = CRYPTO_ALG_TYPE_SKCIPHER,
-	.tfmsize = offsetof(struct crypto_skcipher, base),
-	.init_tfm = crypto_skcipher_init_tfm,
-	.exit_tfm = crypto_skcipher_exit_tfm,
-	.selftest = alg_test_skcipher,
-};
-
-int crypto_register_skcipher(struct skcipher_alg *alg)
-{
-	struct crypto_alg *base = &alg->base;
+	struct skcipher_alg *alg = __crypto_skcipher_alg(base);
 
 	if (!alg->setkey || !alg->encrypt || !alg->decrypt || !base->cra_blocksize ||
 	    alg->ivsize > 64)
@@ -49,9 +17,25 @@ int crypto_register_skcipher(struct skcipher_alg *alg)
 		alg->chunksize = base->cra_blocksize;
 	if (!alg->walksize)
 		alg->walksize = alg->chunksize;
-	base->cra_type = &crypto_skcipher_type;
-	base->cra_flags = (base->cra_flags & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_SKCIPHER;
-	return crypto_register_alg(base);
+	return 0;
+}
+
+const struct crypto_type crypto_skcipher_type = {
+	.name = "skcipher",
+	.type = CRYPTO_ALG_TYPE_SKCIPHER,
+	.tfmsize = offsetof(struct crypto_skcipher, base),
+	.tfm_flags = CRYPTO_TFM_NEED_KEY,
+	.alg_init = crypto_skcipher_alg_init,
+	.alg_exit = crypto_skcipher_alg_exit,
+	.prepare_alg = crypto_skcipher_prepare_alg,
+	.reqhead = sizeof(struct skcipher_request),
+	.reqbase = offsetof(struct skcipher_request, base),
+	.selftest = alg_test_skcipher,
+};
+
+int crypto_register_skcipher(struct skcipher_alg *alg)
+{
+	return crypto_register_type_alg(&alg->base, &crypto_skcipher_type);
 }
 
 void crypto_unregister_skcipher(struct skcipher_alg *alg)
@@ -61,25 +45,13 @@ void crypto_unregister_skcipher(struct skcipher_alg *alg)
 
 int crypto_register_skciphers(struct skcipher_alg *algs, int count)
 {
-	int i, err;
-
-	for (i = 0; i < count; i++) {
-		err = crypto_register_skcipher(&algs[i]);
-		if (err) {
-			while (--i >= 0)
-				crypto_unregister_skcipher(&algs[i]);
-			return err;
-		}
-	}
-	return 0;
+	return crypto_register_type_algs(&algs->base, count, sizeof(*algs), &crypto_skcipher_type);
 }
 
 int crypto_grab_skcipher(struct crypto_spawn *spawn, struct crypto_alg *inst,
 			 const char *name, u32 type, u32 mask)
 {
-	return crypto_grab_spawn(spawn, inst, name,
-				 (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_SKCIPHER,
-				 mask | CRYPTO_ALG_TYPE_MASK);
+	return crypto_grab_type(spawn, inst, name, &crypto_skcipher_type, type, mask);
 }
 
 struct crypto_skcipher *crypto_spawn_skcipher(struct crypto_spawn *spawn)
@@ -94,14 +66,12 @@ RIND_EXPORT struct crypto_skcipher *crypto_alloc_skcipher(const char *alg_name, 
 
 RIND_EXPORT void crypto_free_skcipher(struct crypto_skcipher *tfm)
 {
-	if (!IS_ERR_OR_NULL(tfm))
-		crypto_destroy_tfm(tfm, &tfm->base);
+	crypto_free_type_tfm(tfm, &crypto_skcipher_type);
 }
 
 RIND_EXPORT int crypto_has_skcipher(const char *alg_name, u32 type, u32 mask)
 {
-	return crypto_has_alg(alg_name, (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_SKCIPHER,
-			      mask | CRYPTO_ALG_TYPE_MASK);
+	return crypto_has_type(alg_name, &crypto_skcipher_type, type, mask);
 }
 
 RIND_EXPORT int crypto_skcipher_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen)
@@ -181,7 +151,7 @@ RIND_EXPORT unsigned int crypto_skcipher_max_keysize(struct crypto_skcipher *tfm
 
 RIND_EXPORT unsigned int crypto_skcipher_reqsize(struct crypto_skcipher *tfm)
 {
-	return tfm->reqsize;
+	return tfm->base.crt_reqsize;
 }
 
 RIND_EXPORT const char *crypto_skcipher_driver_name(struct crypto_skcipher *tfm)
@@ -201,29 +171,13 @@ RIND_EXPORT struct crypto_tfm *crypto_skcipher_tfm(struct crypto_skcipher *tfm)
 
 RIND_EXPORT struct skcipher_request *skcipher_request_alloc(struct crypto_skcipher *tfm, gfp_t gfp)
 {
-	struct skcipher_request *req;
-	size_t size = sizeof(*req) + tfm->reqsize;
-
 	(void)gfp;
-	if (IS_ERR_OR_NULL(tfm))
-		return ERR_PTR(-EINVAL);
-	req = calloc(1, size);
-	if (!req)
-		return ERR_PTR(-ENOMEM);
-	/* base.tfm holds the typed tfm: crypto_skcipher_reqtfm() casts it back. */
-	req->base.tfm = (struct crypto_tfm *)tfm;
-	return req;
+	return crypto_request_alloc(tfm, &crypto_skcipher_type);
 }
 
 RIND_EXPORT void skcipher_request_free(struct skcipher_request *req)
 {
-	struct crypto_skcipher *tfm;
-
-	if (IS_ERR_OR_NULL(req))
-		return;
-	tfm = crypto_skcipher_reqtfm(req);
-	rind_memzero_explicit(req, sizeof(*req) + (tfm ? tfm->reqsize : 0));
-	free(req);
+	crypto_request_free(req, &crypto_skcipher_type);
 }
 
 RIND_EXPORT void skcipher_request_set_tfm(struct skcipher_request *req, struct crypto_skcipher *tfm)

@@ -29,7 +29,6 @@ struct aead_alg {
 
 struct crypto_aead {
 	unsigned int authsize;
-	unsigned int reqsize;
 	struct crypto_tfm base;
 };
 
@@ -50,7 +49,7 @@ static inline void *crypto_aead_ctx(struct crypto_aead *tfm)
 
 static inline void crypto_aead_set_reqsize(struct crypto_aead *tfm, unsigned int reqsize)
 {
-	tfm->reqsize = reqsize;
+	tfm->base.crt_reqsize = reqsize;
 }
 
 extern const struct crypto_type crypto_aead_type;

@@ -35,7 +35,6 @@ struct akcipher_alg {
 };
 
 struct crypto_akcipher {
-	unsigned int reqsize;
 	struct crypto_tfm base;
 };
 
@@ -56,7 +55,7 @@ static inline void *akcipher_tfm_ctx(struct crypto_akcipher *tfm)
 
 static inline void akcipher_set_reqsize(struct crypto_akcipher *tfm, unsigned int reqsize)
 {
-	tfm->reqsize = reqsize;
+	tfm->base.crt_reqsize = reqsize;
 }
 
 extern const struct crypto_type crypto_akcipher_type;

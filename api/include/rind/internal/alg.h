@@ -32,23 +32,62 @@ struct crypto_spawn;
 struct alg_test_desc;
 
 /*
- * A front end (one per tfm type): how to size and set up a tfm of that type
- * around an alg.  tfmsize is the size of the type's tfm struct before its
- * embedded struct crypto_tfm.
+ * A front end (one per tfm type), as the kernel's struct crypto_type: how to
+ * size, set up and tear down a tfm of that type around an alg, how to check
+ * an alg of that type at registration, and where its requests keep their
+ * header.  tfmsize is the size of the type's tfm struct before its embedded
+ * struct crypto_tfm.
+ *
+ * crypto_create_tfm() sets up a tfm in this order: crt_flags |= tfm_flags,
+ * init_tfm (the type's defaults, e.g. reqsize from the alg), the alg's
+ * cra_init, then alg_init (the typed alg's .init, e.g. aead_alg.init).  If a
+ * step fails, the steps before it are not undone (the allocation is wiped
+ * and freed).  crypto_destroy_tfm() calls alg_exit, then cra_exit.
  */
 struct crypto_type {
 	const char *name;		/* "aead", "shash", ... */
 	u32 type;			/* CRYPTO_ALG_TYPE_* */
 	unsigned int tfmsize;
+	u32 tfm_flags;			/* CRYPTO_TFM_NEED_KEY, or 0 */
 	int (*init_tfm)(struct crypto_tfm *tfm);
-	void (*exit_tfm)(struct crypto_tfm *tfm);
+	int (*alg_init)(struct crypto_tfm *tfm);
+	void (*alg_exit)(struct crypto_tfm *tfm);
 	unsigned int (*extsize)(struct crypto_alg *alg);
+	/* Registration: check the typed alg and fill its defaults (-EINVAL). */
+	int (*prepare_alg)(struct crypto_alg *alg);
+	/*
+	 * Requests (crypto_request_alloc): the size of the type's request
+	 * struct, before the tfm's reqsize bytes of context, and the offset
+	 * of its struct crypto_async_request.  0/0 for a type without.
+	 */
+	unsigned int reqhead;
+	unsigned int reqbase;
 	/*
 	 * The type's table-driven known-answer runner (alg_test_hash, ...),
 	 * used for a desc without a custom test.
 	 */
 	int (*selftest)(const struct alg_test_desc *desc, struct crypto_alg *alg);
 };
+
+/*
+ * The alg_init/alg_exit pair of a front end whose alg struct @alg_t (with
+ * its struct crypto_alg named base) has optional members @initf and @exitf
+ * taking its tfm struct @tfm_t: defines static pfx##_alg_init/_alg_exit.
+ */
+#define CRYPTO_TYPE_ALG_INIT_EXIT(pfx, alg_t, tfm_t, initf, exitf)		\
+static int pfx##_alg_init(struct crypto_tfm *tfm)				\
+{										\
+	alg_t *alg = container_of(tfm->__crt_alg, alg_t, base);		\
+										\
+	return alg->initf ? alg->initf(container_of(tfm, tfm_t, base)) : 0;	\
+}										\
+static void pfx##_alg_exit(struct crypto_tfm *tfm)				\
+{										\
+	alg_t *alg = container_of(tfm->__crt_alg, alg_t, base);		\
+										\
+	if (alg->exitf)								\
+		alg->exitf(container_of(tfm, tfm_t, base));			\
+}
 
 struct crypto_alg {
 	char cra_name[CRYPTO_MAX_ALG_NAME];
@@ -84,6 +123,7 @@ struct rind_secmem;
 struct crypto_tfm {
 	u32 crt_flags;
 	unsigned int crt_size;		/* whole allocation, wiped on free */
+	unsigned int crt_reqsize;	/* request context after the type's header */
 	struct crypto_alg *__crt_alg;
 	void *__crt_mem;		/* start of the allocation */
 	const struct rind_secmem *__crt_secmem;	/* its allocator, NULL: malloc */
@@ -118,6 +158,32 @@ struct crypto_alg *crypto_mod_get(struct crypto_alg *alg);
 void *crypto_create_tfm(struct crypto_alg *alg, const struct crypto_type *frontend);
 void *crypto_alloc_tfm(const char *name, const struct crypto_type *frontend, u32 type, u32 mask);
 void crypto_destroy_tfm(void *mem, struct crypto_tfm *tfm);
+
+/*
+ * What every typed front end shares (api/tfm.c), so that crypto_register_aead
+ * and its kind are one line each.  Register @alg as an alg of @frontend
+ * (prepare_alg, then cra_type and the type bits, then crypto_register_alg);
+ * register @count algs of @frontend spaced @stride bytes apart from @first,
+ * unregistering those done if one fails, as the kernel's
+ * crypto_register_algs.
+ */
+int crypto_register_type_alg(struct crypto_alg *alg, const struct crypto_type *frontend);
+int crypto_register_type_algs(struct crypto_alg *first, int count, size_t stride,
+			      const struct crypto_type *frontend);
+/* crypto_grab_spawn / crypto_has_alg restricted to @frontend's type. */
+int crypto_grab_type(struct crypto_spawn *spawn, struct crypto_alg *inst, const char *name,
+		     const struct crypto_type *frontend, u32 type, u32 mask);
+int crypto_has_type(const char *name, const struct crypto_type *frontend, u32 type, u32 mask);
+/* Free a typed tfm (any pointer from crypto_create_tfm; NULL and errors ignored). */
+void crypto_free_type_tfm(void *tfm, const struct crypto_type *frontend);
+/*
+ * Requests of @frontend's layout for the typed @tfm: zeroed, with base.tfm
+ * holding the typed tfm (the type's *_reqtfm() casts it back) and
+ * crt_reqsize bytes of context; -EINVAL for a bad tfm, -ENOMEM.  Free
+ * wipes the whole request.
+ */
+void *crypto_request_alloc(void *tfm, const struct crypto_type *frontend);
+void crypto_request_free(void *req, const struct crypto_type *frontend);
 
 /*
  * Where tfm allocations (contexts: keys, schedules, precomputed tables) come

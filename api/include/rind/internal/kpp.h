@@ -34,7 +34,6 @@ struct kpp_alg {
 };
 
 struct crypto_kpp {
-	unsigned int reqsize;
 	struct crypto_tfm base;
 };
 
@@ -55,7 +54,7 @@ static inline void *kpp_tfm_ctx(struct crypto_kpp *tfm)
 
 static inline void kpp_set_reqsize(struct crypto_kpp *tfm, unsigned int reqsize)
 {
-	tfm->reqsize = reqsize;
+	tfm->base.crt_reqsize = reqsize;
 }
 
 extern const struct crypto_type crypto_kpp_type;

@@ -5,6 +5,13 @@
 #include <rind/rng.h>
 #include <rind/internal/alg.h>
 
+/*
+ * A generator's per-thread entry: @dlen bytes to @dst from the calling
+ * thread's own state, no tfm and no lock; 0, or a negative errno with @dst
+ * zeroed.
+ */
+typedef int (*rng_thread_generate_t)(void *dst, size_t dlen);
+
 struct rng_alg {
 	/*
 	 * Mix @src (additional input, may be empty) into the state, then
@@ -16,6 +23,13 @@ struct rng_alg {
 	int (*seed)(struct crypto_rng *tfm, const u8 *seed, unsigned int slen);
 	int (*init)(struct crypto_rng *tfm);	/* optional; seeds from the OS */
 	void (*exit)(struct crypto_rng *tfm);	/* optional; ctx wiped anyway */
+	/*
+	 * The hook behind rind_get_random_bytes(), which calls the one of
+	 * the best "stdrng" (looked up at its first call; -ENOENT if that
+	 * alg has none).  It must seed itself from the OS, reseed, and
+	 * never repeat a stream across threads or fork (algs/drbg.c).
+	 */
+	rng_thread_generate_t thread_generate;
 
 	unsigned int seedsize;			/* minimum deterministic seed */
 
@@ -76,12 +90,6 @@ int crypto_register_rngs(struct rng_alg *algs, int count);
  * use rind_get_random_bytes().
  */
 int rind_getrandom(void *buf, size_t len);
-
-/*
- * The per-thread generator behind rind_get_random_bytes(), provided by
- * algs/drbg.c.
- */
-int rind_drbg_thread_bytes(void *buf, size_t len);
 
 /*
  * Test hooks (algs/drbg.c): the reseed interval of every generator that

@@ -22,7 +22,6 @@ struct skcipher_alg {
 };
 
 struct crypto_skcipher {
-	unsigned int reqsize;
 	struct crypto_tfm base;
 };
 
@@ -43,7 +42,7 @@ static inline void *crypto_skcipher_ctx(struct crypto_skcipher *tfm)
 
 static inline void crypto_skcipher_set_reqsize(struct crypto_skcipher *tfm, unsigned int reqsize)
 {
-	tfm->reqsize = reqsize;
+	tfm->base.crt_reqsize = reqsize;
 }
 
 extern const struct crypto_type crypto_skcipher_type;
