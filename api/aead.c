@@ -12,7 +12,7 @@ static int crypto_aead_init_tfm(struct crypto_tfm *tfm)
 	return 0;
 }
 
-CRYPTO_TYPE_ALG_INIT_EXIT(crypto_aead, struct aead_alg, struct crypto_aead, init, exit)
+CRYPTO_DEFINE_ALG_INIT_EXIT(crypto_aead, struct aead_alg, struct crypto_aead, init, exit)
 
 static int crypto_aead_prepare_alg(struct crypto_alg *base)
 {
@@ -40,60 +40,20 @@ const struct crypto_type crypto_aead_type = {
 	.selftest = alg_test_aead,
 };
 
-int crypto_register_aead(struct aead_alg *alg)
-{
-	return crypto_register_type_alg(&alg->base, &crypto_aead_type);
-}
-
-void crypto_unregister_aead(struct aead_alg *alg)
-{
-	crypto_unregister_alg(&alg->base);
-}
-
-int crypto_register_aeads(struct aead_alg *algs, int count)
-{
-	return crypto_register_type_algs(&algs->base, count, sizeof(*algs), &crypto_aead_type);
-}
-
-int crypto_grab_aead(struct crypto_spawn *spawn, struct crypto_alg *inst,
-		     const char *name, u32 type, u32 mask)
-{
-	return crypto_grab_type(spawn, inst, name, &crypto_aead_type, type, mask);
-}
-
-struct crypto_aead *crypto_spawn_aead(struct crypto_spawn *spawn)
-{
-	return crypto_spawn_tfm(spawn, &crypto_aead_type);
-}
-
-RIND_EXPORT struct crypto_aead *crypto_alloc_aead(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_alloc_tfm(alg_name, &crypto_aead_type, type, mask);
-}
-
-RIND_EXPORT void crypto_free_aead(struct crypto_aead *tfm)
-{
-	crypto_free_type_tfm(tfm, &crypto_aead_type);
-}
-
-RIND_EXPORT int crypto_has_aead(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_has_type(alg_name, &crypto_aead_type, type, mask);
-}
+CRYPTO_DEFINE_ALG_API(aead)
+CRYPTO_DEFINE_ALGS_API(aead, aeads)
+CRYPTO_DEFINE_SPAWN_API(aead)
+CRYPTO_DEFINE_TFM_API(aead)
+CRYPTO_DEFINE_REQUEST_API(aead)
+CRYPTO_DEFINE_ALG_NAME(aead)
 
 RIND_EXPORT int crypto_aead_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
 	struct aead_alg *alg = crypto_aead_alg(tfm);
-	int err;
 
 	if (!key && keylen)
 		return -EINVAL;
-	err = alg->setkey(tfm, key, keylen);
-	if (err)
-		tfm->base.crt_flags |= CRYPTO_TFM_NEED_KEY;
-	else
-		tfm->base.crt_flags &= ~CRYPTO_TFM_NEED_KEY;
-	return err;
+	return crypto_tfm_setkey_result(&tfm->base, alg->setkey(tfm, key, keylen));
 }
 
 RIND_EXPORT int crypto_aead_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
@@ -227,35 +187,4 @@ RIND_EXPORT unsigned int crypto_aead_blocksize(struct crypto_aead *tfm)
 RIND_EXPORT unsigned int crypto_aead_reqsize(struct crypto_aead *tfm)
 {
 	return tfm->base.crt_reqsize;
-}
-
-RIND_EXPORT const char *crypto_aead_driver_name(struct crypto_aead *tfm)
-{
-	return tfm->base.__crt_alg->cra_driver_name;
-}
-
-RIND_EXPORT const char *crypto_aead_alg_name(struct crypto_aead *tfm)
-{
-	return tfm->base.__crt_alg->cra_name;
-}
-
-RIND_EXPORT struct crypto_tfm *crypto_aead_tfm(struct crypto_aead *tfm)
-{
-	return &tfm->base;
-}
-
-RIND_EXPORT struct aead_request *aead_request_alloc(struct crypto_aead *tfm, gfp_t gfp)
-{
-	(void)gfp;
-	return crypto_request_alloc(tfm, &crypto_aead_type);
-}
-
-RIND_EXPORT void aead_request_free(struct aead_request *req)
-{
-	crypto_request_free(req, &crypto_aead_type);
-}
-
-RIND_EXPORT void aead_request_set_tfm(struct aead_request *req, struct crypto_aead *tfm)
-{
-	req->base.tfm = (struct crypto_tfm *)tfm;
 }

@@ -24,57 +24,17 @@ const struct crypto_type crypto_cipher_type = {
 	.selftest = alg_test_cipher,
 };
 
-int crypto_register_cipher(struct cipher_alg *alg)
-{
-	return crypto_register_type_alg(&alg->base, &crypto_cipher_type);
-}
-
-void crypto_unregister_cipher(struct cipher_alg *alg)
-{
-	crypto_unregister_alg(&alg->base);
-}
-
-int crypto_grab_cipher(struct crypto_spawn *spawn, struct crypto_alg *inst,
-		       const char *name, u32 type, u32 mask)
-{
-	return crypto_grab_type(spawn, inst, name, &crypto_cipher_type, type, mask);
-}
-
-struct crypto_cipher *crypto_spawn_cipher(struct crypto_spawn *spawn)
-{
-	return crypto_spawn_tfm(spawn, &crypto_cipher_type);
-}
-
-RIND_EXPORT struct crypto_cipher *crypto_alloc_cipher(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_alloc_tfm(alg_name, &crypto_cipher_type, type, mask);
-}
-
-RIND_EXPORT void crypto_free_cipher(struct crypto_cipher *tfm)
-{
-	crypto_free_type_tfm(tfm, &crypto_cipher_type);
-}
-
-RIND_EXPORT int crypto_has_cipher(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_has_type(alg_name, &crypto_cipher_type, type, mask);
-}
+CRYPTO_DEFINE_ALG_API(cipher)
+CRYPTO_DEFINE_SPAWN_API(cipher)
+CRYPTO_DEFINE_TFM_API(cipher)
 
 RIND_EXPORT int crypto_cipher_setkey(struct crypto_cipher *tfm, const u8 *key, unsigned int keylen)
 {
 	struct cipher_alg *alg = crypto_cipher_alg(tfm);
-	int err;
 
-	if (!key || keylen < alg->min_keysize || keylen > alg->max_keysize) {
-		tfm->base.crt_flags |= CRYPTO_TFM_NEED_KEY;
-		return -EINVAL;
-	}
-	err = alg->setkey(tfm, key, keylen);
-	if (err)
-		tfm->base.crt_flags |= CRYPTO_TFM_NEED_KEY;
-	else
-		tfm->base.crt_flags &= ~CRYPTO_TFM_NEED_KEY;
-	return err;
+	if (!key || keylen < alg->min_keysize || keylen > alg->max_keysize)
+		return crypto_tfm_setkey_result(&tfm->base, -EINVAL);
+	return crypto_tfm_setkey_result(&tfm->base, alg->setkey(tfm, key, keylen));
 }
 
 /*
@@ -130,12 +90,3 @@ RIND_EXPORT unsigned int crypto_cipher_blocksize(struct crypto_cipher *tfm)
 	return tfm->base.__crt_alg->cra_blocksize;
 }
 
-RIND_EXPORT const char *crypto_cipher_driver_name(struct crypto_cipher *tfm)
-{
-	return tfm->base.__crt_alg->cra_driver_name;
-}
-
-RIND_EXPORT struct crypto_tfm *crypto_cipher_tfm(struct crypto_cipher *tfm)
-{
-	return &tfm->base;
-}

@@ -13,7 +13,7 @@
 
 #define KEM_MAX_RANDOM	128
 
-CRYPTO_TYPE_ALG_INIT_EXIT(crypto_kem, struct kem_alg, struct crypto_kem, init, exit)
+CRYPTO_DEFINE_ALG_INIT_EXIT(crypto_kem, struct kem_alg, struct crypto_kem, init, exit)
 
 static int crypto_kem_prepare_alg(struct crypto_alg *base)
 {
@@ -39,50 +39,10 @@ const struct crypto_type crypto_kem_type = {
 	.selftest = NULL,
 };
 
-int crypto_register_kem(struct kem_alg *alg)
-{
-	return crypto_register_type_alg(&alg->base, &crypto_kem_type);
-}
-
-void crypto_unregister_kem(struct kem_alg *alg)
-{
-	crypto_unregister_alg(&alg->base);
-}
-
-int crypto_register_kems(struct kem_alg *algs, int count)
-{
-	return crypto_register_type_algs(&algs->base, count, sizeof(*algs), &crypto_kem_type);
-}
-
-RIND_EXPORT struct crypto_kem *crypto_alloc_kem(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_alloc_tfm(alg_name, &crypto_kem_type, type, mask);
-}
-
-RIND_EXPORT void crypto_free_kem(struct crypto_kem *tfm)
-{
-	crypto_free_type_tfm(tfm, &crypto_kem_type);
-}
-
-RIND_EXPORT int crypto_has_kem(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_has_type(alg_name, &crypto_kem_type, type, mask);
-}
-
-RIND_EXPORT struct crypto_tfm *crypto_kem_tfm(struct crypto_kem *tfm)
-{
-	return &tfm->base;
-}
-
-RIND_EXPORT const char *crypto_kem_driver_name(struct crypto_kem *tfm)
-{
-	return tfm->base.__crt_alg->cra_driver_name;
-}
-
-RIND_EXPORT const char *crypto_kem_alg_name(struct crypto_kem *tfm)
-{
-	return tfm->base.__crt_alg->cra_name;
-}
+CRYPTO_DEFINE_ALG_API(kem)
+CRYPTO_DEFINE_ALGS_API(kem, kems)
+CRYPTO_DEFINE_TFM_API(kem)
+CRYPTO_DEFINE_ALG_NAME(kem)
 
 static void kem_set_flags(struct crypto_kem *tfm, u32 flags)
 {

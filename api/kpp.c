@@ -14,7 +14,7 @@ static int crypto_kpp_init_tfm(struct crypto_tfm *tfm)
 	return 0;
 }
 
-CRYPTO_TYPE_ALG_INIT_EXIT(crypto_kpp, struct kpp_alg, struct crypto_kpp, init, exit)
+CRYPTO_DEFINE_ALG_INIT_EXIT(crypto_kpp, struct kpp_alg, struct crypto_kpp, init, exit)
 
 static int crypto_kpp_prepare_alg(struct crypto_alg *base)
 {
@@ -40,61 +40,12 @@ const struct crypto_type crypto_kpp_type = {
 	.selftest = alg_test_kpp,
 };
 
-int crypto_register_kpp(struct kpp_alg *alg)
-{
-	return crypto_register_type_alg(&alg->base, &crypto_kpp_type);
-}
-
-void crypto_unregister_kpp(struct kpp_alg *alg)
-{
-	crypto_unregister_alg(&alg->base);
-}
-
-int crypto_register_kpps(struct kpp_alg *algs, int count)
-{
-	return crypto_register_type_algs(&algs->base, count, sizeof(*algs), &crypto_kpp_type);
-}
-
-int crypto_grab_kpp(struct crypto_spawn *spawn, struct crypto_alg *inst,
-		    const char *name, u32 type, u32 mask)
-{
-	return crypto_grab_type(spawn, inst, name, &crypto_kpp_type, type, mask);
-}
-
-struct crypto_kpp *crypto_spawn_kpp(struct crypto_spawn *spawn)
-{
-	return crypto_spawn_tfm(spawn, &crypto_kpp_type);
-}
-
-RIND_EXPORT struct crypto_kpp *crypto_alloc_kpp(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_alloc_tfm(alg_name, &crypto_kpp_type, type, mask);
-}
-
-RIND_EXPORT void crypto_free_kpp(struct crypto_kpp *tfm)
-{
-	crypto_free_type_tfm(tfm, &crypto_kpp_type);
-}
-
-RIND_EXPORT int crypto_has_kpp(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_has_type(alg_name, &crypto_kpp_type, type, mask);
-}
-
-RIND_EXPORT struct crypto_tfm *crypto_kpp_tfm(struct crypto_kpp *tfm)
-{
-	return &tfm->base;
-}
-
-RIND_EXPORT const char *crypto_kpp_driver_name(struct crypto_kpp *tfm)
-{
-	return tfm->base.__crt_alg->cra_driver_name;
-}
-
-RIND_EXPORT const char *crypto_kpp_alg_name(struct crypto_kpp *tfm)
-{
-	return tfm->base.__crt_alg->cra_name;
-}
+CRYPTO_DEFINE_ALG_API(kpp)
+CRYPTO_DEFINE_ALGS_API(kpp, kpps)
+CRYPTO_DEFINE_SPAWN_API(kpp)
+CRYPTO_DEFINE_TFM_API(kpp)
+CRYPTO_DEFINE_REQUEST_API(kpp)
+CRYPTO_DEFINE_ALG_NAME(kpp)
 
 RIND_EXPORT unsigned int crypto_kpp_reqsize(struct crypto_kpp *tfm)
 {
@@ -103,14 +54,9 @@ RIND_EXPORT unsigned int crypto_kpp_reqsize(struct crypto_kpp *tfm)
 
 RIND_EXPORT int crypto_kpp_set_secret(struct crypto_kpp *tfm, const void *buffer, unsigned int len)
 {
-	int err;
-
 	if (IS_ERR_OR_NULL(tfm) || (!buffer && len))
 		return -EINVAL;
-	err = crypto_kpp_alg(tfm)->set_secret(tfm, buffer, len);
-	if (!err)
-		tfm->base.crt_flags &= ~CRYPTO_TFM_NEED_KEY;
-	return err;
+	return crypto_tfm_key_set(&tfm->base, crypto_kpp_alg(tfm)->set_secret(tfm, buffer, len));
 }
 
 static int kpp_check_req(struct kpp_request *req, bool input)
@@ -179,20 +125,4 @@ RIND_EXPORT int crypto_kpp_export_privkey(struct crypto_kpp *tfm, enum rind_key_
 	if (tfm->base.crt_flags & CRYPTO_TFM_NEED_KEY)
 		return -ENOKEY;
 	return alg->export_privkey(tfm, fmt, out, outlen);
-}
-
-RIND_EXPORT struct kpp_request *kpp_request_alloc(struct crypto_kpp *tfm, gfp_t gfp)
-{
-	(void)gfp;
-	return crypto_request_alloc(tfm, &crypto_kpp_type);
-}
-
-RIND_EXPORT void kpp_request_free(struct kpp_request *req)
-{
-	crypto_request_free(req, &crypto_kpp_type);
-}
-
-RIND_EXPORT void kpp_request_set_tfm(struct kpp_request *req, struct crypto_kpp *tfm)
-{
-	req->base.tfm = (struct crypto_tfm *)tfm;
 }

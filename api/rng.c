@@ -13,7 +13,7 @@
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
 
-CRYPTO_TYPE_ALG_INIT_EXIT(crypto_rng, struct rng_alg, struct crypto_rng, init, exit)
+CRYPTO_DEFINE_ALG_INIT_EXIT(crypto_rng, struct rng_alg, struct crypto_rng, init, exit)
 
 static int crypto_rng_prepare_alg(struct crypto_alg *base)
 {
@@ -34,35 +34,10 @@ const struct crypto_type crypto_rng_type = {
 	.selftest = alg_test_rng,
 };
 
-int crypto_register_rng(struct rng_alg *alg)
-{
-	return crypto_register_type_alg(&alg->base, &crypto_rng_type);
-}
-
-void crypto_unregister_rng(struct rng_alg *alg)
-{
-	crypto_unregister_alg(&alg->base);
-}
-
-int crypto_register_rngs(struct rng_alg *algs, int count)
-{
-	return crypto_register_type_algs(&algs->base, count, sizeof(*algs), &crypto_rng_type);
-}
-
-RIND_EXPORT struct crypto_rng *crypto_alloc_rng(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_alloc_tfm(alg_name, &crypto_rng_type, type, mask);
-}
-
-RIND_EXPORT void crypto_free_rng(struct crypto_rng *tfm)
-{
-	crypto_free_type_tfm(tfm, &crypto_rng_type);
-}
-
-RIND_EXPORT int crypto_has_rng(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_has_type(alg_name, &crypto_rng_type, type, mask);
-}
+CRYPTO_DEFINE_ALG_API(rng)
+CRYPTO_DEFINE_ALGS_API(rng, rngs)
+CRYPTO_DEFINE_TFM_API(rng)
+CRYPTO_DEFINE_ALG_NAME(rng)
 
 RIND_EXPORT int crypto_rng_generate(struct crypto_rng *tfm, const u8 *src, unsigned int slen,
 				    u8 *dst, unsigned int dlen)
@@ -92,21 +67,6 @@ RIND_EXPORT int crypto_rng_reset(struct crypto_rng *tfm, const u8 *seed, unsigne
 RIND_EXPORT unsigned int crypto_rng_seedsize(struct crypto_rng *tfm)
 {
 	return crypto_rng_alg(tfm)->seedsize;
-}
-
-RIND_EXPORT const char *crypto_rng_driver_name(struct crypto_rng *tfm)
-{
-	return tfm->base.__crt_alg->cra_driver_name;
-}
-
-RIND_EXPORT const char *crypto_rng_alg_name(struct crypto_rng *tfm)
-{
-	return tfm->base.__crt_alg->cra_name;
-}
-
-RIND_EXPORT struct crypto_tfm *crypto_rng_tfm(struct crypto_rng *tfm)
-{
-	return &tfm->base;
 }
 
 int rind_getrandom(void *buf, size_t len)

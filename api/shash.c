@@ -15,7 +15,7 @@ static int crypto_shash_init_tfm(struct crypto_tfm *tfm)
 	return 0;
 }
 
-CRYPTO_TYPE_ALG_INIT_EXIT(crypto_shash, struct shash_alg, struct crypto_shash, init_tfm, exit_tfm)
+CRYPTO_DEFINE_ALG_INIT_EXIT(crypto_shash, struct shash_alg, struct crypto_shash, init_tfm, exit_tfm)
 
 static int crypto_shash_prepare_alg(struct crypto_alg *base)
 {
@@ -43,62 +43,21 @@ const struct crypto_type crypto_shash_type = {
 	.selftest = alg_test_hash,
 };
 
-int crypto_register_shash(struct shash_alg *alg)
-{
-	return crypto_register_type_alg(&alg->base, &crypto_shash_type);
-}
-
-void crypto_unregister_shash(struct shash_alg *alg)
-{
-	crypto_unregister_alg(&alg->base);
-}
-
-int crypto_register_shashes(struct shash_alg *algs, int count)
-{
-	return crypto_register_type_algs(&algs->base, count, sizeof(*algs), &crypto_shash_type);
-}
-
-int crypto_grab_shash(struct crypto_spawn *spawn, struct crypto_alg *inst,
-                      const char *name, u32 type, u32 mask)
-{
-	return crypto_grab_type(spawn, inst, name, &crypto_shash_type, type, mask);
-}
-
-struct crypto_shash *crypto_spawn_shash(struct crypto_spawn *spawn)
-{
-	return crypto_spawn_tfm(spawn, &crypto_shash_type);
-}
-
-RIND_EXPORT struct crypto_shash *crypto_alloc_shash(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_alloc_tfm(alg_name, &crypto_shash_type, type, mask);
-}
-
-RIND_EXPORT void crypto_free_shash(struct crypto_shash *tfm)
-{
-	crypto_free_type_tfm(tfm, &crypto_shash_type);
-}
-
-RIND_EXPORT int crypto_has_shash(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_has_type(alg_name, &crypto_shash_type, type, mask);
-}
+CRYPTO_DEFINE_ALG_API(shash)
+CRYPTO_DEFINE_ALGS_API(shash, shashes)
+CRYPTO_DEFINE_SPAWN_API(shash)
+CRYPTO_DEFINE_TFM_API(shash)
+CRYPTO_DEFINE_ALG_NAME(shash)
 
 RIND_EXPORT int crypto_shash_setkey(struct crypto_shash *tfm, const u8 *key, unsigned int keylen)
 {
 	struct shash_alg *alg = crypto_shash_alg(tfm);
-	int err;
 
 	if (!alg->setkey)
 		return -ENOSYS;
 	if (!key && keylen)
 		return -EINVAL;
-	err = alg->setkey(tfm, key, keylen);
-	if (err)
-		tfm->base.crt_flags |= CRYPTO_TFM_NEED_KEY;
-	else
-		tfm->base.crt_flags &= ~CRYPTO_TFM_NEED_KEY;
-	return err;
+	return crypto_tfm_setkey_result(&tfm->base, alg->setkey(tfm, key, keylen));
 }
 
 static bool shash_needs_key(struct crypto_shash *tfm)
@@ -284,17 +243,3 @@ RIND_EXPORT unsigned int crypto_shash_statesize(struct crypto_shash *tfm)
 	return alg->statesize ? alg->statesize : alg->descsize;
 }
 
-RIND_EXPORT const char *crypto_shash_driver_name(struct crypto_shash *tfm)
-{
-	return tfm->base.__crt_alg->cra_driver_name;
-}
-
-RIND_EXPORT const char *crypto_shash_alg_name(struct crypto_shash *tfm)
-{
-	return tfm->base.__crt_alg->cra_name;
-}
-
-RIND_EXPORT struct crypto_tfm *crypto_shash_tfm(struct crypto_shash *tfm)
-{
-	return &tfm->base;
-}

@@ -9,7 +9,7 @@
 #include <rind/internal/sig.h>
 #include <rind/internal/util.h>
 
-CRYPTO_TYPE_ALG_INIT_EXIT(crypto_sig, struct sig_alg, struct crypto_sig, init, exit)
+CRYPTO_DEFINE_ALG_INIT_EXIT(crypto_sig, struct sig_alg, struct crypto_sig, init, exit)
 
 static int crypto_sig_prepare_alg(struct crypto_alg *base)
 {
@@ -32,100 +32,35 @@ const struct crypto_type crypto_sig_type = {
 	.selftest = alg_test_sig,
 };
 
-int crypto_register_sig(struct sig_alg *alg)
-{
-	return crypto_register_type_alg(&alg->base, &crypto_sig_type);
-}
-
-void crypto_unregister_sig(struct sig_alg *alg)
-{
-	crypto_unregister_alg(&alg->base);
-}
-
-int crypto_register_sigs(struct sig_alg *algs, int count)
-{
-	return crypto_register_type_algs(&algs->base, count, sizeof(*algs), &crypto_sig_type);
-}
-
-int crypto_grab_sig(struct crypto_spawn *spawn, struct crypto_alg *inst,
-                    const char *name, u32 type, u32 mask)
-{
-	return crypto_grab_type(spawn, inst, name, &crypto_sig_type, type, mask);
-}
-
-struct crypto_sig *crypto_spawn_sig(struct crypto_spawn *spawn)
-{
-	return crypto_spawn_tfm(spawn, &crypto_sig_type);
-}
-
-RIND_EXPORT struct crypto_sig *crypto_alloc_sig(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_alloc_tfm(alg_name, &crypto_sig_type, type, mask);
-}
-
-RIND_EXPORT void crypto_free_sig(struct crypto_sig *tfm)
-{
-	crypto_free_type_tfm(tfm, &crypto_sig_type);
-}
-
-RIND_EXPORT int crypto_has_sig(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_has_type(alg_name, &crypto_sig_type, type, mask);
-}
-
-RIND_EXPORT struct crypto_tfm *crypto_sig_tfm(struct crypto_sig *tfm)
-{
-	return &tfm->base;
-}
-
-RIND_EXPORT const char *crypto_sig_driver_name(struct crypto_sig *tfm)
-{
-	return tfm->base.__crt_alg->cra_driver_name;
-}
-
-RIND_EXPORT const char *crypto_sig_alg_name(struct crypto_sig *tfm)
-{
-	return tfm->base.__crt_alg->cra_name;
-}
+CRYPTO_DEFINE_ALG_API(sig)
+CRYPTO_DEFINE_ALGS_API(sig, sigs)
+CRYPTO_DEFINE_SPAWN_API(sig)
+CRYPTO_DEFINE_TFM_API(sig)
+CRYPTO_DEFINE_ALG_NAME(sig)
 
 RIND_EXPORT int crypto_sig_set_privkey(struct crypto_sig *tfm, const void *key, unsigned int keylen)
 {
-	int err;
-
 	if (IS_ERR_OR_NULL(tfm) || !key)
 		return -EINVAL;
-	err = crypto_sig_alg(tfm)->set_priv_key(tfm, key, keylen);
-	if (!err)
-		tfm->base.crt_flags &= ~CRYPTO_TFM_NEED_KEY;
-	return err;
+	return crypto_tfm_key_set(&tfm->base, crypto_sig_alg(tfm)->set_priv_key(tfm, key, keylen));
 }
 
 RIND_EXPORT int crypto_sig_set_pubkey(struct crypto_sig *tfm, const void *key, unsigned int keylen)
 {
-	int err;
-
 	if (IS_ERR_OR_NULL(tfm) || !key)
 		return -EINVAL;
-	err = crypto_sig_alg(tfm)->set_pub_key(tfm, key, keylen);
-	if (!err)
-		tfm->base.crt_flags &= ~CRYPTO_TFM_NEED_KEY;
-	return err;
+	return crypto_tfm_key_set(&tfm->base, crypto_sig_alg(tfm)->set_pub_key(tfm, key, keylen));
 }
 
 RIND_EXPORT int crypto_sig_generate_key(struct crypto_sig *tfm)
 {
 	struct sig_alg *alg;
-	int err;
-
 	if (IS_ERR_OR_NULL(tfm))
 		return -EINVAL;
 	alg = crypto_sig_alg(tfm);
 	if (!alg->generate_key)
 		return -EOPNOTSUPP;
-	err = alg->generate_key(tfm);
-	if (!err)
-		tfm->base.crt_flags &= ~CRYPTO_TFM_NEED_KEY;
-	return err;
+	return crypto_tfm_key_set(&tfm->base, alg->generate_key(tfm));
 }
 
 RIND_EXPORT int crypto_sig_set_keygen_bits(struct crypto_sig *tfm, unsigned int bits)

@@ -197,7 +197,8 @@ static int sig_test_one(struct crypto_alg *alg, unsigned int i, const struct sig
 		if (v->pubkey && crypto_sig_alg(tfm)->export_pubkey) {
 			len = crypto_sig_export_pubkey(tfm, RIND_KEY_RAW, buf, max);
 			if (len != (int)v->pubkey_size || memcmp(buf, v->pubkey, (size_t)len)) {
-				err = alg_test_fail(alg, "sig", i, "public key from private key", len);
+				err = alg_test_fail(alg, "sig", i, "public key from private key",
+						    len);
 				goto out;
 			}
 		}

@@ -224,7 +224,8 @@ int alg_test_aead(const struct alg_test_desc *desc, struct crypto_alg *alg)
 		if (!err) {
 			err = aead_one(tfm, v, false, buf, &outlen);
 			if (v->novrfy) {
-				err = err == -EBADMSG ? 0 : alg_test_fail(alg, "aead", i, "forgery accepted", err);
+				err = err == -EBADMSG ? 0 :
+				      alg_test_fail(alg, "aead", i, "forgery accepted", err);
 			} else if (err || memcmp(buf + v->alen, v->ptext, outlen)) {
 				err = alg_test_fail(alg, "aead", i, "decrypt", err);
 			}
