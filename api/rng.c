@@ -104,44 +104,44 @@ int rind_getrandom(void *buf, size_t len)
  */
 static _Atomic(rng_thread_generate_t) crypto_default_rng;
 
-static int crypto_get_default_rng(rng_thread_generate_t *fn)
+/* The first call, and each one until a "stdrng" is found (none yet during crypto_init). */
+static __attribute__((noinline)) int crypto_get_default_rng(void *buf, size_t len)
 {
-	rng_thread_generate_t none = NULL;
+	rng_thread_generate_t fn, none = NULL;
 	struct crypto_alg *alg;
+	int err = -ENOENT;
 
 	alg = crypto_alg_mod_lookup("stdrng", CRYPTO_ALG_TYPE_RNG, CRYPTO_ALG_TYPE_MASK);
-	if (IS_ERR(alg))
-		return (int)PTR_ERR(alg);
-	*fn = __crypto_rng_alg(alg)->thread_generate;
-	if (!*fn) {
+	if (IS_ERR(alg)) {
+		err = (int)PTR_ERR(alg);
+		alg = NULL;
+	}
+	fn = alg ? __crypto_rng_alg(alg)->thread_generate : NULL;
+	if (!fn) {
 		crypto_mod_put(alg);
-		return -ENOENT;
+		/* As when the generator fails: no output, no fallback. */
+		memzero_explicit(buf, len);
+		return err;
 	}
 	/* Raced with another thread: keep the first, drop this reference. */
-	if (!atomic_compare_exchange_strong(&crypto_default_rng, &none, *fn)) {
+	if (!atomic_compare_exchange_strong(&crypto_default_rng, &none, fn)) {
 		crypto_mod_put(alg);
-		*fn = none;
+		fn = none;
 	}
-	return 0;
+	return fn(buf, len);
 }
 
 RIND_EXPORT int rind_get_random_bytes(void *buf, size_t len)
 {
 	rng_thread_generate_t fn;
-	int err;
 
 	if (!buf && len)
 		return -EINVAL;
 	if (!len)
 		return 0;
+	/* Two tail calls: the fast path has no frame of its own. */
 	fn = atomic_load_explicit(&crypto_default_rng, memory_order_acquire);
-	if (__builtin_expect(!fn, 0)) {
-		err = crypto_get_default_rng(&fn);
-		if (err) {
-			/* As when the generator fails: no output, no fallback. */
-			memzero_explicit(buf, len);
-			return err;
-		}
-	}
+	if (__builtin_expect(!fn, 0))
+		return crypto_get_default_rng(buf, len);
 	return fn(buf, len);
 }
