@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The akcipher front end: asymmetric encryption, as the kernel's
- * crypto/akcipher.c, plus key generation, key export and the type's
- * self-test runner.
+ * crypto/akcipher.c, plus key generation and key export.  Its self-test
+ * runner is in testmgr-pk.c.
  */
-#include <stdio.h>
-#include <string.h>
 #include <rind/internal/akcipher.h>
-#include <rind/internal/util.h>
 
 static int crypto_akcipher_init_tfm(struct crypto_tfm *tfm)
 {
@@ -133,34 +130,35 @@ RIND_EXPORT int crypto_akcipher_decrypt(struct akcipher_request *req)
 	return crypto_akcipher_alg(crypto_akcipher_reqtfm(req))->decrypt(req);
 }
 
-RIND_EXPORT int crypto_akcipher_export_pubkey(struct crypto_akcipher *tfm,
-					      enum rind_key_format fmt, u8 *out,
-					      unsigned int outlen)
+/* Both key exports: argument, support and key-state checks, then the alg. */
+static int akcipher_export(struct crypto_akcipher *tfm, bool priv, enum rind_key_format fmt,
+			   u8 *out, unsigned int outlen)
 {
 	struct akcipher_alg *alg;
+	int (*export)(struct crypto_akcipher *tfm, enum rind_key_format fmt, u8 *out,
+		      unsigned int outlen);
 
 	if (IS_ERR_OR_NULL(tfm) || (!out && outlen))
 		return -EINVAL;
 	alg = crypto_akcipher_alg(tfm);
-	if (!alg->export_pubkey)
+	export = priv ? alg->export_privkey : alg->export_pubkey;
+	if (!export)
 		return -EOPNOTSUPP;
 	if (tfm->base.crt_flags & CRYPTO_TFM_NEED_KEY)
 		return -ENOKEY;
-	return alg->export_pubkey(tfm, fmt, out, outlen);
+	return export(tfm, fmt, out, outlen);
+}
+
+RIND_EXPORT int crypto_akcipher_export_pubkey(struct crypto_akcipher *tfm,
+					      enum rind_key_format fmt, u8 *out,
+					      unsigned int outlen)
+{
+	return akcipher_export(tfm, false, fmt, out, outlen);
 }
 
 RIND_EXPORT int crypto_akcipher_export_privkey(struct crypto_akcipher *tfm,
 					       enum rind_key_format fmt, u8 *out,
 					       unsigned int outlen)
 {
-	struct akcipher_alg *alg;
-
-	if (IS_ERR_OR_NULL(tfm) || (!out && outlen))
-		return -EINVAL;
-	alg = crypto_akcipher_alg(tfm);
-	if (!alg->export_privkey)
-		return -EOPNOTSUPP;
-	if (tfm->base.crt_flags & CRYPTO_TFM_NEED_KEY)
-		return -ENOKEY;
-	return alg->export_privkey(tfm, fmt, out, outlen);
+	return akcipher_export(tfm, true, fmt, out, outlen);
 }

@@ -181,34 +181,35 @@ RIND_EXPORT unsigned int crypto_kem_encapsizeof_m(struct crypto_kem *tfm)
 	return crypto_kem_alg(tfm)->m_size;
 }
 
-RIND_EXPORT int crypto_kem_export_pubkey(struct crypto_kem *tfm, enum rind_key_format fmt,
-					 u8 *out, unsigned int outlen)
+/* Both key exports: argument, support and key-state checks, then the alg. */
+static int kem_export(struct crypto_kem *tfm, bool priv, enum rind_key_format fmt,
+		      u8 *out, unsigned int outlen)
 {
 	struct kem_alg *alg;
+	int (*export)(struct crypto_kem *tfm, enum rind_key_format fmt, u8 *out,
+		      unsigned int outlen);
 
 	if (IS_ERR_OR_NULL(tfm) || (!out && outlen))
 		return -EINVAL;
-	if (!(tfm->base.crt_flags & CRYPTO_KEM_HAS_PUB))
+	if (!(tfm->base.crt_flags & (priv ? CRYPTO_KEM_HAS_PRIV : CRYPTO_KEM_HAS_PUB)))
 		return -ENOKEY;
 	alg = crypto_kem_alg(tfm);
-	if (!alg->export_pubkey)
+	export = priv ? alg->export_privkey : alg->export_pubkey;
+	if (!export)
 		return -EOPNOTSUPP;
-	return alg->export_pubkey(tfm, fmt, out, outlen);
+	return export(tfm, fmt, out, outlen);
+}
+
+RIND_EXPORT int crypto_kem_export_pubkey(struct crypto_kem *tfm, enum rind_key_format fmt,
+					 u8 *out, unsigned int outlen)
+{
+	return kem_export(tfm, false, fmt, out, outlen);
 }
 
 RIND_EXPORT int crypto_kem_export_privkey(struct crypto_kem *tfm, enum rind_key_format fmt,
 					  u8 *out, unsigned int outlen)
 {
-	struct kem_alg *alg;
-
-	if (IS_ERR_OR_NULL(tfm) || (!out && outlen))
-		return -EINVAL;
-	if (!(tfm->base.crt_flags & CRYPTO_KEM_HAS_PRIV))
-		return -ENOKEY;
-	alg = crypto_kem_alg(tfm);
-	if (!alg->export_privkey)
-		return -EOPNOTSUPP;
-	return alg->export_privkey(tfm, fmt, out, outlen);
+	return kem_export(tfm, true, fmt, out, outlen);
 }
 
 RIND_EXPORT int crypto_kem_export_seed(struct crypto_kem *tfm, u8 *out, unsigned int outlen)

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The kpp front end: key agreement (Diffie-Hellman style), as the kernel's
- * crypto/kpp.c, plus key export and the type's self-test runner.
+ * crypto/kpp.c, plus key export.  Its self-test runner is in
+ * testmgr-pk.c.
  */
-#include <stdio.h>
-#include <string.h>
 #include <rind/internal/kpp.h>
-#include <rind/internal/util.h>
 
 static int crypto_kpp_init_tfm(struct crypto_tfm *tfm)
 {
@@ -97,32 +95,33 @@ RIND_EXPORT unsigned int crypto_kpp_maxsize(struct crypto_kpp *tfm)
 	return crypto_kpp_alg(tfm)->max_size(tfm);
 }
 
-RIND_EXPORT int crypto_kpp_export_pubkey(struct crypto_kpp *tfm, enum rind_key_format fmt,
-					 u8 *out, unsigned int outlen)
+/* Both key exports: argument, support and key-state checks, then the alg. */
+static int kpp_export(struct crypto_kpp *tfm, bool priv, enum rind_key_format fmt,
+		      u8 *out, unsigned int outlen)
 {
 	struct kpp_alg *alg;
+	int (*export)(struct crypto_kpp *tfm, enum rind_key_format fmt, u8 *out,
+		      unsigned int outlen);
 
 	if (IS_ERR_OR_NULL(tfm) || (!out && outlen))
 		return -EINVAL;
 	alg = crypto_kpp_alg(tfm);
-	if (!alg->export_pubkey)
+	export = priv ? alg->export_privkey : alg->export_pubkey;
+	if (!export)
 		return -EOPNOTSUPP;
 	if (tfm->base.crt_flags & CRYPTO_TFM_NEED_KEY)
 		return -ENOKEY;
-	return alg->export_pubkey(tfm, fmt, out, outlen);
+	return export(tfm, fmt, out, outlen);
+}
+
+RIND_EXPORT int crypto_kpp_export_pubkey(struct crypto_kpp *tfm, enum rind_key_format fmt,
+					 u8 *out, unsigned int outlen)
+{
+	return kpp_export(tfm, false, fmt, out, outlen);
 }
 
 RIND_EXPORT int crypto_kpp_export_privkey(struct crypto_kpp *tfm, enum rind_key_format fmt,
 					  u8 *out, unsigned int outlen)
 {
-	struct kpp_alg *alg;
-
-	if (IS_ERR_OR_NULL(tfm) || (!out && outlen))
-		return -EINVAL;
-	alg = crypto_kpp_alg(tfm);
-	if (!alg->export_privkey)
-		return -EOPNOTSUPP;
-	if (tfm->base.crt_flags & CRYPTO_TFM_NEED_KEY)
-		return -ENOKEY;
-	return alg->export_privkey(tfm, fmt, out, outlen);
+	return kpp_export(tfm, true, fmt, out, outlen);
 }

@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The sig front end: signatures over messages, as the kernel's
- * crypto/sig.c, plus key generation, key export, batches and the type's
- * self-test runner.
+ * crypto/sig.c, plus key generation, key export and batches.  Its
+ * self-test runner is in testmgr-pk.c.
  */
-#include <stdio.h>
-#include <string.h>
 #include <rind/internal/sig.h>
-#include <rind/internal/util.h>
 
 CRYPTO_DEFINE_ALG_INIT_EXIT(crypto_sig, struct sig_alg, struct crypto_sig, init, exit)
 
@@ -107,34 +104,35 @@ RIND_EXPORT unsigned int crypto_sig_maxsize(struct crypto_sig *tfm)
 	return crypto_sig_alg(tfm)->max_size(tfm);
 }
 
-RIND_EXPORT int crypto_sig_export_pubkey(struct crypto_sig *tfm, enum rind_key_format fmt,
-					 u8 *out, unsigned int outlen)
+/* Both key exports: argument, support and key-state checks, then the alg. */
+static int sig_export(struct crypto_sig *tfm, bool priv, enum rind_key_format fmt,
+		      u8 *out, unsigned int outlen)
 {
 	struct sig_alg *alg;
+	int (*export)(struct crypto_sig *tfm, enum rind_key_format fmt, u8 *out,
+		      unsigned int outlen);
 
 	if (IS_ERR_OR_NULL(tfm) || (!out && outlen))
 		return -EINVAL;
 	alg = crypto_sig_alg(tfm);
-	if (!alg->export_pubkey)
+	export = priv ? alg->export_privkey : alg->export_pubkey;
+	if (!export)
 		return -EOPNOTSUPP;
 	if (tfm->base.crt_flags & CRYPTO_TFM_NEED_KEY)
 		return -ENOKEY;
-	return alg->export_pubkey(tfm, fmt, out, outlen);
+	return export(tfm, fmt, out, outlen);
+}
+
+RIND_EXPORT int crypto_sig_export_pubkey(struct crypto_sig *tfm, enum rind_key_format fmt,
+					 u8 *out, unsigned int outlen)
+{
+	return sig_export(tfm, false, fmt, out, outlen);
 }
 
 RIND_EXPORT int crypto_sig_export_privkey(struct crypto_sig *tfm, enum rind_key_format fmt,
 					  u8 *out, unsigned int outlen)
 {
-	struct sig_alg *alg;
-
-	if (IS_ERR_OR_NULL(tfm) || (!out && outlen))
-		return -EINVAL;
-	alg = crypto_sig_alg(tfm);
-	if (!alg->export_privkey)
-		return -EOPNOTSUPP;
-	if (tfm->base.crt_flags & CRYPTO_TFM_NEED_KEY)
-		return -ENOKEY;
-	return alg->export_privkey(tfm, fmt, out, outlen);
+	return sig_export(tfm, true, fmt, out, outlen);
 }
 
 static int sig_batch_result(struct sig_request *reqs, unsigned int n)

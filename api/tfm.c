@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * tfm allocation shared by every front end, and request completion.
+ * What every front end shares, as the kernel's crypto/api.c and algapi.c
+ * do for its types: tfm allocation and teardown through the type's struct
+ * crypto_type, typed registration, spawns and lookups, requests, and
+ * request completion.  The front ends (aead.c, skcipher.c, ...) keep only
+ * what differs: their crypto_type, argument checks and entry points.
  *
  * Layout of one allocation: the type's tfm struct (struct crypto_aead, ...)
  * ending in its struct crypto_tfm, whose context area follows, 64-byte
- * aligned so implementations can keep vector round keys there.
+ * aligned so implementations can keep vector round keys there.  A request
+ * is the type's request struct (whose struct crypto_async_request sits at
+ * crypto_type.reqbase) followed by crt_reqsize bytes of the tfm's context.
  */
 #include <stdatomic.h>
 #include <stdlib.h>

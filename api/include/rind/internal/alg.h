@@ -208,6 +208,26 @@ void *crypto_request_alloc(void *tfm, const struct crypto_type *frontend);
 void crypto_request_free(void *req, const struct crypto_type *frontend);
 
 /*
+ * The casts of front end X for its internal header (struct X_alg and
+ * struct crypto_X, each with its base): __crypto_X_alg(alg) and
+ * crypto_X_alg(tfm) give the typed alg, @ctx(tfm) the tfm's context (the
+ * kernel's crypto_aead_ctx, kpp_tfm_ctx, ...).
+ */
+#define CRYPTO_DEFINE_ALG_CASTS(X, ctx)						\
+static inline struct X##_alg *__crypto_##X##_alg(struct crypto_alg *alg)	\
+{										\
+	return container_of(alg, struct X##_alg, base);				\
+}										\
+static inline struct X##_alg *crypto_##X##_alg(struct crypto_##X *tfm)	\
+{										\
+	return __crypto_##X##_alg(tfm->base.__crt_alg);			\
+}										\
+static inline void *ctx(struct crypto_##X *tfm)				\
+{										\
+	return crypto_tfm_ctx(&tfm->base);					\
+}
+
+/*
  * The one-line calls every front end X has over the helpers above, spelled
  * once here (as the kernel's SYSCALL_DEFINE spells functions from a name)
  * for a type with crypto_X_type, struct crypto_X and struct X_alg:

@@ -40,20 +40,8 @@ struct crypto_rng {
 	struct crypto_tfm base;
 };
 
-static inline struct rng_alg *__crypto_rng_alg(struct crypto_alg *alg)
-{
-	return container_of(alg, struct rng_alg, base);
-}
-
-static inline struct rng_alg *crypto_rng_alg(struct crypto_rng *tfm)
-{
-	return __crypto_rng_alg(tfm->base.__crt_alg);
-}
-
-static inline void *crypto_rng_ctx(struct crypto_rng *tfm)
-{
-	return crypto_tfm_ctx(&tfm->base);
-}
+/* __crypto_rng_alg(), crypto_rng_alg(), crypto_rng_ctx() */
+CRYPTO_DEFINE_ALG_CASTS(rng, crypto_rng_ctx)
 
 extern const struct crypto_type crypto_rng_type;
 
