@@ -2,6 +2,7 @@
 /* The aead front end: authenticated encryption over scatterlists, batches. */
 #include <string.h>
 #include <rind/internal/aead.h>
+#include <rind/internal/frontend.h>
 #include <rind/internal/testmgr.h>
 
 static int crypto_aead_init_tfm(struct crypto_tfm *tfm)

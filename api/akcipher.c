@@ -5,6 +5,7 @@
  * runner is in testmgr-pk.c.
  */
 #include <rind/internal/akcipher.h>
+#include <rind/internal/frontend.h>
 
 static int crypto_akcipher_init_tfm(struct crypto_tfm *tfm)
 {

@@ -2,6 +2,7 @@
 /* The single-block cipher front end ("aes"). */
 #include <string.h>
 #include <rind/internal/cipher.h>
+#include <rind/internal/frontend.h>
 #include <rind/internal/testmgr.h>
 
 static int crypto_cipher_prepare_alg(struct crypto_alg *base)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <rind/rng.h>
 #include <rind/internal/kem.h>
+#include <rind/internal/frontend.h>
 #include <rind/internal/util.h>
 
 #define KEM_MAX_RANDOM	128

@@ -5,6 +5,7 @@
  * testmgr-pk.c.
  */
 #include <rind/internal/kpp.h>
+#include <rind/internal/frontend.h>
 
 static int crypto_kpp_init_tfm(struct crypto_tfm *tfm)
 {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <rind/internal/rng.h>
+#include <rind/internal/frontend.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
 

@@ -2,6 +2,7 @@
 /* The shash front end: synchronous hashes and keyed hashes (MACs). */
 #include <string.h>
 #include <rind/internal/hash.h>
+#include <rind/internal/frontend.h>
 #include <rind/internal/testmgr.h>
 
 static int crypto_shash_init_tfm(struct crypto_tfm *tfm)

@@ -5,6 +5,7 @@
  * self-test runner is in testmgr-pk.c.
  */
 #include <rind/internal/sig.h>
+#include <rind/internal/frontend.h>
 
 CRYPTO_DEFINE_ALG_INIT_EXIT(crypto_sig, struct sig_alg, struct crypto_sig, init, exit)
 

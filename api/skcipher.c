@@ -2,6 +2,7 @@
 /* The skcipher front end: block modes and stream ciphers over scatterlists. */
 #include <string.h>
 #include <rind/internal/skcipher.h>
+#include <rind/internal/frontend.h>
 #include <rind/internal/testmgr.h>
 
 CRYPTO_DEFINE_ALG_INIT_EXIT(crypto_skcipher, struct skcipher_alg, struct crypto_skcipher,

@@ -15,7 +15,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <rind/internal/alg.h>
+#include <rind/internal/frontend.h>
 
 static _Atomic(const struct rind_secmem *) secmem;
 
