@@ -49,14 +49,14 @@
  * reseeds it from the OS and makes it non-deterministic again.
  *
  * Threads and fork.  rind_get_random_bytes() uses a per-thread state (no
- * locking; api/rng.c finds this generator's thread_generate hook through
- * the registry, as the best "stdrng") on its own page, mapped with MADV_WIPEONFORK (the child sees
+ * locking) on its own page, mapped with MADV_WIPEONFORK (the child sees
  * zeros: an unseeded state) and MADV_DONTDUMP, and wiped and unmapped at
- * thread exit.  As belt and braces a pthread_atfork() child handler bumps
- * a fork generation that every state (per-thread and tfm) compares with
- * the one it was seeded in, so a child never repeats its parent's stream
- * even where MADV_WIPEONFORK is unavailable.  A tfm has a mutex, so one
- * tfm may be shared by threads.
+ * thread exit; api/rng.c reaches it through the registry, as the
+ * thread_generate hook of the best "stdrng".  As belt and braces a
+ * pthread_atfork() child handler bumps a fork generation that every state
+ * (per-thread and tfm) compares with the one it was seeded in, so a child
+ * never repeats its parent's stream even where MADV_WIPEONFORK is
+ * unavailable.  A tfm has a mutex, so one tfm may be shared by threads.
  *
  * The ChaCha20 block function is algs/chacha20.c's generic one (plain C,
  * not a registry lookup, so key generation in other self-tests may draw

@@ -101,7 +101,8 @@ int rind_getrandom(void *buf, size_t len)
  * (self-tested, as for any lookup) is asked once for its per-thread entry,
  * which rind_get_random_bytes() then calls directly, one load and an
  * indirect call per request.  The alg stays referenced for the life of the
- * process, so the entry cannot go away.
+ * process, so the entry cannot go away.  Only that first call takes the
+ * registry lock, as a tfm allocation does.
  */
 static _Atomic(rng_thread_generate_t) crypto_default_rng;
 
