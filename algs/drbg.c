@@ -51,15 +51,16 @@
  * Threads and fork.  rind_get_random_bytes() uses a per-thread state (no
  * locking) on its own page, mapped with MADV_WIPEONFORK (the child sees
  * zeros: an unseeded state) and MADV_DONTDUMP, and wiped and unmapped at
- * thread exit.  As belt and braces a pthread_atfork() child handler bumps
- * a fork generation that every state (per-thread and tfm) compares with
- * the one it was seeded in, so a child never repeats its parent's stream
- * even where MADV_WIPEONFORK is unavailable.  A tfm has a mutex, so one
- * tfm may be shared by threads.
+ * thread exit; api/rng.c reaches it through the registry, as the
+ * thread_generate hook of the best "stdrng".  As belt and braces a
+ * pthread_atfork() child handler bumps a fork generation that every state
+ * (per-thread and tfm) compares with the one it was seeded in, so a child
+ * never repeats its parent's stream even where MADV_WIPEONFORK is
+ * unavailable.  A tfm has a mutex, so one tfm may be shared by threads.
  *
  * The ChaCha20 block function is algs/chacha20.c's generic one (plain C,
- * usable before the registry is up, so key generation in self-tests may
- * draw random bytes).
+ * not a registry lookup, so key generation in other self-tests may draw
+ * random bytes while the registry is busy testing).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -362,7 +363,8 @@ static struct drbg_state *drbg_thread_state(void)
 	return p;
 }
 
-int rind_drbg_thread_bytes(void *buf, size_t len)
+/* rng_alg.thread_generate: what rind_get_random_bytes() calls. */
+static int drbg_thread_generate(void *buf, size_t len)
 {
 	struct drbg_state *s = drbg_thread_state();
 
@@ -534,6 +536,7 @@ static struct rng_alg drbg_alg = {
 	.seed = drbg_tfm_seed,
 	.init = drbg_tfm_init,
 	.exit = drbg_tfm_exit,
+	.thread_generate = drbg_thread_generate,
 	.seedsize = DRBG_SEEDSIZE,
 	.base = {
 		.cra_name = "stdrng",

@@ -2,120 +2,59 @@
 /* The aead front end: authenticated encryption over scatterlists, batches. */
 #include <string.h>
 #include <rind/internal/aead.h>
+#include <rind/internal/frontend.h>
 #include <rind/internal/testmgr.h>
 
 static int crypto_aead_init_tfm(struct crypto_tfm *tfm)
 {
 	struct crypto_aead *aead = container_of(tfm, struct crypto_aead, base);
-	struct aead_alg *alg = __crypto_aead_alg(tfm->__crt_alg);
 
-	aead->authsize = alg->maxauthsize;
-	tfm->crt_flags |= CRYPTO_TFM_NEED_KEY;
-	if (alg->base.cra_init) {
-		int err = alg->base.cra_init(tfm);
-		if (err)
-			return err;
-	}
-	return alg->init ? alg->init(aead) : 0;
+	aead->authsize = __crypto_aead_alg(tfm->__crt_alg)->maxauthsize;
+	return 0;
 }
 
-static void crypto_aead_exit_tfm(struct crypto_tfm *tfm)
+CRYPTO_DEFINE_ALG_INIT_EXIT(crypto_aead, struct aead_alg, struct crypto_aead, init, exit)
+
+static int crypto_aead_prepare_alg(struct crypto_alg *base)
 {
-	struct crypto_aead *aead = container_of(tfm, struct crypto_aead, base);
-	struct aead_alg *alg = __crypto_aead_alg(tfm->__crt_alg);
-
-	if (alg->exit)
-		alg->exit(aead);
-	if (alg->base.cra_exit)
-		alg->base.cra_exit(tfm);
-}
-
-const struct crypto_type crypto_aead_type = {
-	.name = "aead",
-	.type = CRYPTO_ALG_TYPE_AEAD,
-	.tfmsize = offsetof(struct crypto_aead, base),
-	.init_tfm = crypto_aead_init_tfm,
-	.exit_tfm = crypto_aead_exit_tfm,
-	.selftest = alg_test_aead,
-};
-
-int crypto_register_aead(struct aead_alg *alg)
-{
-	struct crypto_alg *base = &alg->base;
+	struct aead_alg *alg = __crypto_aead_alg(base);
 
 	if (!alg->setkey || !alg->encrypt || !alg->decrypt || !base->cra_blocksize ||
 	    alg->maxauthsize > 64 || alg->ivsize > 64)
 		return -EINVAL;
 	if (!alg->chunksize)
 		alg->chunksize = base->cra_blocksize;
-	base->cra_type = &crypto_aead_type;
-	base->cra_flags = (base->cra_flags & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_AEAD;
-	return crypto_register_alg(base);
-}
-
-void crypto_unregister_aead(struct aead_alg *alg)
-{
-	crypto_unregister_alg(&alg->base);
-}
-
-int crypto_register_aeads(struct aead_alg *algs, int count)
-{
-	int i, err;
-
-	for (i = 0; i < count; i++) {
-		err = crypto_register_aead(&algs[i]);
-		if (err) {
-			while (--i >= 0)
-				crypto_unregister_aead(&algs[i]);
-			return err;
-		}
-	}
 	return 0;
 }
 
-int crypto_grab_aead(struct crypto_spawn *spawn, struct crypto_alg *inst,
-		     const char *name, u32 type, u32 mask)
-{
-	return crypto_grab_spawn(spawn, inst, name,
-				 (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_AEAD,
-				 mask | CRYPTO_ALG_TYPE_MASK);
-}
+const struct crypto_type crypto_aead_type = {
+	.name = "aead",
+	.type = CRYPTO_ALG_TYPE_AEAD,
+	.tfmsize = offsetof(struct crypto_aead, base),
+	.tfm_flags = CRYPTO_TFM_NEED_KEY,
+	.init_tfm = crypto_aead_init_tfm,
+	.alg_init = crypto_aead_alg_init,
+	.alg_exit = crypto_aead_alg_exit,
+	.prepare_alg = crypto_aead_prepare_alg,
+	.reqhead = sizeof(struct aead_request),
+	.reqbase = offsetof(struct aead_request, base),
+	.selftest = alg_test_aead,
+};
 
-struct crypto_aead *crypto_spawn_aead(struct crypto_spawn *spawn)
-{
-	return crypto_spawn_tfm(spawn, &crypto_aead_type);
-}
-
-RIND_EXPORT struct crypto_aead *crypto_alloc_aead(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_alloc_tfm(alg_name, &crypto_aead_type, type, mask);
-}
-
-RIND_EXPORT void crypto_free_aead(struct crypto_aead *tfm)
-{
-	if (!IS_ERR_OR_NULL(tfm))
-		crypto_destroy_tfm(tfm, &tfm->base);
-}
-
-RIND_EXPORT int crypto_has_aead(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_has_alg(alg_name, (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_AEAD,
-			      mask | CRYPTO_ALG_TYPE_MASK);
-}
+CRYPTO_DEFINE_ALG_API(aead)
+CRYPTO_DEFINE_ALGS_API(aead, aeads)
+CRYPTO_DEFINE_SPAWN_API(aead)
+CRYPTO_DEFINE_TFM_API(aead)
+CRYPTO_DEFINE_REQUEST_API(aead)
+CRYPTO_DEFINE_ALG_NAME(aead)
 
 RIND_EXPORT int crypto_aead_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
 	struct aead_alg *alg = crypto_aead_alg(tfm);
-	int err;
 
 	if (!key && keylen)
 		return -EINVAL;
-	err = alg->setkey(tfm, key, keylen);
-	if (err)
-		tfm->base.crt_flags |= CRYPTO_TFM_NEED_KEY;
-	else
-		tfm->base.crt_flags &= ~CRYPTO_TFM_NEED_KEY;
-	return err;
+	return crypto_tfm_setkey_result(&tfm->base, alg->setkey(tfm, key, keylen));
 }
 
 RIND_EXPORT int crypto_aead_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
@@ -248,51 +187,5 @@ RIND_EXPORT unsigned int crypto_aead_blocksize(struct crypto_aead *tfm)
 
 RIND_EXPORT unsigned int crypto_aead_reqsize(struct crypto_aead *tfm)
 {
-	return tfm->reqsize;
-}
-
-RIND_EXPORT const char *crypto_aead_driver_name(struct crypto_aead *tfm)
-{
-	return tfm->base.__crt_alg->cra_driver_name;
-}
-
-RIND_EXPORT const char *crypto_aead_alg_name(struct crypto_aead *tfm)
-{
-	return tfm->base.__crt_alg->cra_name;
-}
-
-RIND_EXPORT struct crypto_tfm *crypto_aead_tfm(struct crypto_aead *tfm)
-{
-	return &tfm->base;
-}
-
-RIND_EXPORT struct aead_request *aead_request_alloc(struct crypto_aead *tfm, gfp_t gfp)
-{
-	struct aead_request *req;
-
-	(void)gfp;
-	if (IS_ERR_OR_NULL(tfm))
-		return ERR_PTR(-EINVAL);
-	req = calloc(1, sizeof(*req) + tfm->reqsize);
-	if (!req)
-		return ERR_PTR(-ENOMEM);
-	/* base.tfm holds the typed tfm: crypto_aead_reqtfm() casts it back. */
-	req->base.tfm = (struct crypto_tfm *)tfm;
-	return req;
-}
-
-RIND_EXPORT void aead_request_free(struct aead_request *req)
-{
-	struct crypto_aead *tfm;
-
-	if (IS_ERR_OR_NULL(req))
-		return;
-	tfm = crypto_aead_reqtfm(req);
-	rind_memzero_explicit(req, sizeof(*req) + (tfm ? tfm->reqsize : 0));
-	free(req);
-}
-
-RIND_EXPORT void aead_request_set_tfm(struct aead_request *req, struct crypto_aead *tfm)
-{
-	req->base.tfm = (struct crypto_tfm *)tfm;
+	return tfm->base.crt_reqsize;
 }

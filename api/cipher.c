@@ -2,95 +2,40 @@
 /* The single-block cipher front end ("aes"). */
 #include <string.h>
 #include <rind/internal/cipher.h>
+#include <rind/internal/frontend.h>
 #include <rind/internal/testmgr.h>
 
-static int crypto_cipher_init_tfm(struct crypto_tfm *tfm)
+static int crypto_cipher_prepare_alg(struct crypto_alg *base)
 {
-	struct crypto_alg *alg = tfm->__crt_alg;
-
-	tfm->crt_flags |= CRYPTO_TFM_NEED_KEY;
-	return alg->cra_init ? alg->cra_init(tfm) : 0;
-}
-
-static void crypto_cipher_exit_tfm(struct crypto_tfm *tfm)
-{
-	struct crypto_alg *alg = tfm->__crt_alg;
-
-	if (alg->cra_exit)
-		alg->cra_exit(tfm);
-}
-
-const struct crypto_type crypto_cipher_type = {
-	.name = "cipher",
-	.type = CRYPTO_ALG_TYPE_CIPHER,
-	.tfmsize = offsetof(struct crypto_cipher, base),
-	.init_tfm = crypto_cipher_init_tfm,
-	.exit_tfm = crypto_cipher_exit_tfm,
-	.selftest = alg_test_cipher,
-};
-
-int crypto_register_cipher(struct cipher_alg *alg)
-{
-	struct crypto_alg *base = &alg->base;
+	struct cipher_alg *alg = __crypto_cipher_alg(base);
 
 	if (!alg->setkey || !alg->encrypt || !alg->decrypt || !base->cra_blocksize ||
 	    base->cra_blocksize > 32)
 		return -EINVAL;
-	base->cra_type = &crypto_cipher_type;
-	base->cra_flags = (base->cra_flags & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_CIPHER;
-	return crypto_register_alg(base);
+	return 0;
 }
 
-void crypto_unregister_cipher(struct cipher_alg *alg)
-{
-	crypto_unregister_alg(&alg->base);
-}
+/* No typed init/exit: a cipher_alg has only the base's cra_init/cra_exit. */
+const struct crypto_type crypto_cipher_type = {
+	.name = "cipher",
+	.type = CRYPTO_ALG_TYPE_CIPHER,
+	.tfmsize = offsetof(struct crypto_cipher, base),
+	.tfm_flags = CRYPTO_TFM_NEED_KEY,
+	.prepare_alg = crypto_cipher_prepare_alg,
+	.selftest = alg_test_cipher,
+};
 
-int crypto_grab_cipher(struct crypto_spawn *spawn, struct crypto_alg *inst,
-		       const char *name, u32 type, u32 mask)
-{
-	return crypto_grab_spawn(spawn, inst, name,
-				 (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_CIPHER,
-				 mask | CRYPTO_ALG_TYPE_MASK);
-}
-
-struct crypto_cipher *crypto_spawn_cipher(struct crypto_spawn *spawn)
-{
-	return crypto_spawn_tfm(spawn, &crypto_cipher_type);
-}
-
-RIND_EXPORT struct crypto_cipher *crypto_alloc_cipher(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_alloc_tfm(alg_name, &crypto_cipher_type, type, mask);
-}
-
-RIND_EXPORT void crypto_free_cipher(struct crypto_cipher *tfm)
-{
-	if (!IS_ERR_OR_NULL(tfm))
-		crypto_destroy_tfm(tfm, &tfm->base);
-}
-
-RIND_EXPORT int crypto_has_cipher(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_has_alg(alg_name, (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_CIPHER,
-			      mask | CRYPTO_ALG_TYPE_MASK);
-}
+CRYPTO_DEFINE_ALG_API(cipher)
+CRYPTO_DEFINE_SPAWN_API(cipher)
+CRYPTO_DEFINE_TFM_API(cipher)
 
 RIND_EXPORT int crypto_cipher_setkey(struct crypto_cipher *tfm, const u8 *key, unsigned int keylen)
 {
 	struct cipher_alg *alg = crypto_cipher_alg(tfm);
-	int err;
 
-	if (!key || keylen < alg->min_keysize || keylen > alg->max_keysize) {
-		tfm->base.crt_flags |= CRYPTO_TFM_NEED_KEY;
-		return -EINVAL;
-	}
-	err = alg->setkey(tfm, key, keylen);
-	if (err)
-		tfm->base.crt_flags |= CRYPTO_TFM_NEED_KEY;
-	else
-		tfm->base.crt_flags &= ~CRYPTO_TFM_NEED_KEY;
-	return err;
+	if (!key || keylen < alg->min_keysize || keylen > alg->max_keysize)
+		return crypto_tfm_setkey_result(&tfm->base, -EINVAL);
+	return crypto_tfm_setkey_result(&tfm->base, alg->setkey(tfm, key, keylen));
 }
 
 /*
@@ -146,12 +91,3 @@ RIND_EXPORT unsigned int crypto_cipher_blocksize(struct crypto_cipher *tfm)
 	return tfm->base.__crt_alg->cra_blocksize;
 }
 
-RIND_EXPORT const char *crypto_cipher_driver_name(struct crypto_cipher *tfm)
-{
-	return tfm->base.__crt_alg->cra_driver_name;
-}
-
-RIND_EXPORT struct crypto_tfm *crypto_cipher_tfm(struct crypto_cipher *tfm)
-{
-	return &tfm->base;
-}

@@ -9,111 +9,41 @@
 #include <string.h>
 #include <rind/rng.h>
 #include <rind/internal/kem.h>
+#include <rind/internal/frontend.h>
 #include <rind/internal/util.h>
 
 #define KEM_MAX_RANDOM	128
 
-static int crypto_kem_init_tfm(struct crypto_tfm *tfm)
+CRYPTO_DEFINE_ALG_INIT_EXIT(crypto_kem, struct kem_alg, struct crypto_kem, init, exit)
+
+static int crypto_kem_prepare_alg(struct crypto_alg *base)
 {
-	struct crypto_kem *kem = container_of(tfm, struct crypto_kem, base);
-	struct kem_alg *alg = __crypto_kem_alg(tfm->__crt_alg);
-
-	tfm->crt_flags |= CRYPTO_TFM_NEED_KEY;
-	if (alg->base.cra_init) {
-		int err = alg->base.cra_init(tfm);
-
-		if (err)
-			return err;
-	}
-	return alg->init ? alg->init(kem) : 0;
-}
-
-static void crypto_kem_exit_tfm(struct crypto_tfm *tfm)
-{
-	struct crypto_kem *kem = container_of(tfm, struct crypto_kem, base);
-	struct kem_alg *alg = __crypto_kem_alg(tfm->__crt_alg);
-
-	if (alg->exit)
-		alg->exit(kem);
-	if (alg->base.cra_exit)
-		alg->base.cra_exit(tfm);
-}
-
-const struct crypto_type crypto_kem_type = {
-	.name = "kem",
-	.type = CRYPTO_ALG_TYPE_KEM,
-	.tfmsize = offsetof(struct crypto_kem, base),
-	.init_tfm = crypto_kem_init_tfm,
-	.exit_tfm = crypto_kem_exit_tfm,
-	/* Each kem registers a custom alg_test_desc.test. */
-	.selftest = NULL,
-};
-
-int crypto_register_kem(struct kem_alg *alg)
-{
-	struct crypto_alg *base = &alg->base;
+	struct kem_alg *alg = __crypto_kem_alg(base);
 
 	if (!alg->set_priv_key || !alg->set_pub_key || !alg->encapsulate ||
 	    !alg->decapsulate || !alg->pubkey_size || !alg->privkey_size ||
 	    !alg->ciphertext_size || !alg->shared_secret_size ||
 	    alg->seed_size > KEM_MAX_RANDOM || !alg->m_size || alg->m_size > KEM_MAX_RANDOM)
 		return -EINVAL;
-	base->cra_type = &crypto_kem_type;
-	base->cra_flags = (base->cra_flags & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_KEM;
-	return crypto_register_alg(base);
-}
-
-void crypto_unregister_kem(struct kem_alg *alg)
-{
-	crypto_unregister_alg(&alg->base);
-}
-
-int crypto_register_kems(struct kem_alg *algs, int count)
-{
-	int i, err;
-
-	for (i = 0; i < count; i++) {
-		err = crypto_register_kem(&algs[i]);
-		if (err) {
-			while (--i >= 0)
-				crypto_unregister_kem(&algs[i]);
-			return err;
-		}
-	}
 	return 0;
 }
 
-RIND_EXPORT struct crypto_kem *crypto_alloc_kem(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_alloc_tfm(alg_name, &crypto_kem_type, type, mask);
-}
+const struct crypto_type crypto_kem_type = {
+	.name = "kem",
+	.type = CRYPTO_ALG_TYPE_KEM,
+	.tfmsize = offsetof(struct crypto_kem, base),
+	.tfm_flags = CRYPTO_TFM_NEED_KEY,
+	.alg_init = crypto_kem_alg_init,
+	.alg_exit = crypto_kem_alg_exit,
+	.prepare_alg = crypto_kem_prepare_alg,
+	/* Each kem registers a custom alg_test_desc.test. */
+	.selftest = NULL,
+};
 
-RIND_EXPORT void crypto_free_kem(struct crypto_kem *tfm)
-{
-	if (!IS_ERR_OR_NULL(tfm))
-		crypto_destroy_tfm(tfm, &tfm->base);
-}
-
-RIND_EXPORT int crypto_has_kem(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_has_alg(alg_name, (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_KEM,
-			      mask | CRYPTO_ALG_TYPE_MASK);
-}
-
-RIND_EXPORT struct crypto_tfm *crypto_kem_tfm(struct crypto_kem *tfm)
-{
-	return &tfm->base;
-}
-
-RIND_EXPORT const char *crypto_kem_driver_name(struct crypto_kem *tfm)
-{
-	return tfm->base.__crt_alg->cra_driver_name;
-}
-
-RIND_EXPORT const char *crypto_kem_alg_name(struct crypto_kem *tfm)
-{
-	return tfm->base.__crt_alg->cra_name;
-}
+CRYPTO_DEFINE_ALG_API(kem)
+CRYPTO_DEFINE_ALGS_API(kem, kems)
+CRYPTO_DEFINE_TFM_API(kem)
+CRYPTO_DEFINE_ALG_NAME(kem)
 
 static void kem_set_flags(struct crypto_kem *tfm, u32 flags)
 {
@@ -252,34 +182,35 @@ RIND_EXPORT unsigned int crypto_kem_encapsizeof_m(struct crypto_kem *tfm)
 	return crypto_kem_alg(tfm)->m_size;
 }
 
-RIND_EXPORT int crypto_kem_export_pubkey(struct crypto_kem *tfm, enum rind_key_format fmt,
-					 u8 *out, unsigned int outlen)
+/* Both key exports: argument, support and key-state checks, then the alg. */
+static int kem_export(struct crypto_kem *tfm, bool priv, enum rind_key_format fmt,
+		      u8 *out, unsigned int outlen)
 {
 	struct kem_alg *alg;
+	int (*export)(struct crypto_kem *tfm, enum rind_key_format fmt, u8 *out,
+		      unsigned int outlen);
 
 	if (IS_ERR_OR_NULL(tfm) || (!out && outlen))
 		return -EINVAL;
-	if (!(tfm->base.crt_flags & CRYPTO_KEM_HAS_PUB))
+	if (!(tfm->base.crt_flags & (priv ? CRYPTO_KEM_HAS_PRIV : CRYPTO_KEM_HAS_PUB)))
 		return -ENOKEY;
 	alg = crypto_kem_alg(tfm);
-	if (!alg->export_pubkey)
+	export = priv ? alg->export_privkey : alg->export_pubkey;
+	if (!export)
 		return -EOPNOTSUPP;
-	return alg->export_pubkey(tfm, fmt, out, outlen);
+	return export(tfm, fmt, out, outlen);
+}
+
+RIND_EXPORT int crypto_kem_export_pubkey(struct crypto_kem *tfm, enum rind_key_format fmt,
+					 u8 *out, unsigned int outlen)
+{
+	return kem_export(tfm, false, fmt, out, outlen);
 }
 
 RIND_EXPORT int crypto_kem_export_privkey(struct crypto_kem *tfm, enum rind_key_format fmt,
 					  u8 *out, unsigned int outlen)
 {
-	struct kem_alg *alg;
-
-	if (IS_ERR_OR_NULL(tfm) || (!out && outlen))
-		return -EINVAL;
-	if (!(tfm->base.crt_flags & CRYPTO_KEM_HAS_PRIV))
-		return -ENOKEY;
-	alg = crypto_kem_alg(tfm);
-	if (!alg->export_privkey)
-		return -EOPNOTSUPP;
-	return alg->export_privkey(tfm, fmt, out, outlen);
+	return kem_export(tfm, true, fmt, out, outlen);
 }
 
 RIND_EXPORT int crypto_kem_export_seed(struct crypto_kem *tfm, u8 *out, unsigned int outlen)

@@ -2,6 +2,7 @@
 /* The shash front end: synchronous hashes and keyed hashes (MACs). */
 #include <string.h>
 #include <rind/internal/hash.h>
+#include <rind/internal/frontend.h>
 #include <rind/internal/testmgr.h>
 
 static int crypto_shash_init_tfm(struct crypto_tfm *tfm)
@@ -12,37 +13,14 @@ static int crypto_shash_init_tfm(struct crypto_tfm *tfm)
 	hash->descsize = alg->descsize;
 	if (alg->setkey && !(alg->base.cra_flags & CRYPTO_ALG_OPTIONAL_KEY))
 		tfm->crt_flags |= CRYPTO_TFM_NEED_KEY;
-	if (alg->base.cra_init) {
-		int err = alg->base.cra_init(tfm);
-		if (err)
-			return err;
-	}
-	return alg->init_tfm ? alg->init_tfm(hash) : 0;
+	return 0;
 }
 
-static void crypto_shash_exit_tfm(struct crypto_tfm *tfm)
+CRYPTO_DEFINE_ALG_INIT_EXIT(crypto_shash, struct shash_alg, struct crypto_shash, init_tfm, exit_tfm)
+
+static int crypto_shash_prepare_alg(struct crypto_alg *base)
 {
-	struct crypto_shash *hash = container_of(tfm, struct crypto_shash, base);
-	struct shash_alg *alg = __crypto_shash_alg(tfm->__crt_alg);
-
-	if (alg->exit_tfm)
-		alg->exit_tfm(hash);
-	if (alg->base.cra_exit)
-		alg->base.cra_exit(tfm);
-}
-
-const struct crypto_type crypto_shash_type = {
-	.name = "shash",
-	.type = CRYPTO_ALG_TYPE_SHASH,
-	.tfmsize = offsetof(struct crypto_shash, base),
-	.init_tfm = crypto_shash_init_tfm,
-	.exit_tfm = crypto_shash_exit_tfm,
-	.selftest = alg_test_hash,
-};
-
-int crypto_register_shash(struct shash_alg *alg)
-{
-	struct crypto_alg *base = &alg->base;
+	struct shash_alg *alg = __crypto_shash_alg(base);
 
 	if (alg->descsize > HASH_MAX_DESCSIZE || alg->digestsize > HASH_MAX_DIGESTSIZE ||
 	    (alg->statesize ? alg->statesize : alg->descsize) > HASH_MAX_DESCSIZE ||
@@ -52,75 +30,35 @@ int crypto_register_shash(struct shash_alg *alg)
 		alg->mb_max_msgs = 1;
 	else if (alg->mb_max_msgs < 2 || alg->mb_max_msgs > HASH_MAX_MB_MSGS)
 		return -EINVAL;
-	base->cra_type = &crypto_shash_type;
-	base->cra_flags = (base->cra_flags & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_SHASH;
-	return crypto_register_alg(base);
-}
-
-void crypto_unregister_shash(struct shash_alg *alg)
-{
-	crypto_unregister_alg(&alg->base);
-}
-
-int crypto_register_shashes(struct shash_alg *algs, int count)
-{
-	int i, err;
-
-	for (i = 0; i < count; i++) {
-		err = crypto_register_shash(&algs[i]);
-		if (err) {
-			while (--i >= 0)
-				crypto_unregister_shash(&algs[i]);
-			return err;
-		}
-	}
 	return 0;
 }
 
-int crypto_grab_shash(struct crypto_spawn *spawn, struct crypto_alg *inst,
-		      const char *name, u32 type, u32 mask)
-{
-	return crypto_grab_spawn(spawn, inst, name, (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_SHASH,
-				 mask | CRYPTO_ALG_TYPE_MASK);
-}
+const struct crypto_type crypto_shash_type = {
+	.name = "shash",
+	.type = CRYPTO_ALG_TYPE_SHASH,
+	.tfmsize = offsetof(struct crypto_shash, base),
+	.init_tfm = crypto_shash_init_tfm,
+	.alg_init = crypto_shash_alg_init,
+	.alg_exit = crypto_shash_alg_exit,
+	.prepare_alg = crypto_shash_prepare_alg,
+	.selftest = alg_test_hash,
+};
 
-struct crypto_shash *crypto_spawn_shash(struct crypto_spawn *spawn)
-{
-	return crypto_spawn_tfm(spawn, &crypto_shash_type);
-}
-
-RIND_EXPORT struct crypto_shash *crypto_alloc_shash(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_alloc_tfm(alg_name, &crypto_shash_type, type, mask);
-}
-
-RIND_EXPORT void crypto_free_shash(struct crypto_shash *tfm)
-{
-	if (!IS_ERR_OR_NULL(tfm))
-		crypto_destroy_tfm(tfm, &tfm->base);
-}
-
-RIND_EXPORT int crypto_has_shash(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_has_alg(alg_name, (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_SHASH,
-			      mask | CRYPTO_ALG_TYPE_MASK);
-}
+CRYPTO_DEFINE_ALG_API(shash)
+CRYPTO_DEFINE_ALGS_API(shash, shashes)
+CRYPTO_DEFINE_SPAWN_API(shash)
+CRYPTO_DEFINE_TFM_API(shash)
+CRYPTO_DEFINE_ALG_NAME(shash)
 
 RIND_EXPORT int crypto_shash_setkey(struct crypto_shash *tfm, const u8 *key, unsigned int keylen)
 {
 	struct shash_alg *alg = crypto_shash_alg(tfm);
-	int err;
 
 	if (!alg->setkey)
 		return -ENOSYS;
 	if (!key && keylen)
 		return -EINVAL;
-	err = alg->setkey(tfm, key, keylen);
-	if (err)
-		tfm->base.crt_flags |= CRYPTO_TFM_NEED_KEY;
-	else
-		tfm->base.crt_flags &= ~CRYPTO_TFM_NEED_KEY;
-	return err;
+	return crypto_tfm_setkey_result(&tfm->base, alg->setkey(tfm, key, keylen));
 }
 
 static bool shash_needs_key(struct crypto_shash *tfm)
@@ -306,17 +244,3 @@ RIND_EXPORT unsigned int crypto_shash_statesize(struct crypto_shash *tfm)
 	return alg->statesize ? alg->statesize : alg->descsize;
 }
 
-RIND_EXPORT const char *crypto_shash_driver_name(struct crypto_shash *tfm)
-{
-	return tfm->base.__crt_alg->cra_driver_name;
-}
-
-RIND_EXPORT const char *crypto_shash_alg_name(struct crypto_shash *tfm)
-{
-	return tfm->base.__crt_alg->cra_name;
-}
-
-RIND_EXPORT struct crypto_tfm *crypto_shash_tfm(struct crypto_shash *tfm)
-{
-	return &tfm->base;
-}

@@ -2,45 +2,15 @@
 /* The skcipher front end: block modes and stream ciphers over scatterlists. */
 #include <string.h>
 #include <rind/internal/skcipher.h>
+#include <rind/internal/frontend.h>
 #include <rind/internal/testmgr.h>
 
-static int crypto_skcipher_init_tfm(struct crypto_tfm *tfm)
+CRYPTO_DEFINE_ALG_INIT_EXIT(crypto_skcipher, struct skcipher_alg, struct crypto_skcipher,
+			    init, exit)
+
+static int crypto_skcipher_prepare_alg(struct crypto_alg *base)
 {
-	struct crypto_skcipher *sk = container_of(tfm, struct crypto_skcipher, base);
-	struct skcipher_alg *alg = __crypto_skcipher_alg(tfm->__crt_alg);
-
-	tfm->crt_flags |= CRYPTO_TFM_NEED_KEY;
-	if (alg->base.cra_init) {
-		int err = alg->base.cra_init(tfm);
-		if (err)
-			return err;
-	}
-	return alg->init ? alg->init(sk) : 0;
-}
-
-static void crypto_skcipher_exit_tfm(struct crypto_tfm *tfm)
-{
-	struct crypto_skcipher *sk = container_of(tfm, struct crypto_skcipher, base);
-	struct skcipher_alg *alg = __crypto_skcipher_alg(tfm->__crt_alg);
-
-	if (alg->exit)
-		alg->exit(sk);
-	if (alg->base.cra_exit)
-		alg->base.cra_exit(tfm);
-}
-
-const struct crypto_type crypto_skcipher_type = {
-	.name = "skcipher",
-	.type = CRYPTO_ALG_TYPE_SKCIPHER,
-	.tfmsize = offsetof(struct crypto_skcipher, base),
-	.init_tfm = crypto_skcipher_init_tfm,
-	.exit_tfm = crypto_skcipher_exit_tfm,
-	.selftest = alg_test_skcipher,
-};
-
-int crypto_register_skcipher(struct skcipher_alg *alg)
-{
-	struct crypto_alg *base = &alg->base;
+	struct skcipher_alg *alg = __crypto_skcipher_alg(base);
 
 	if (!alg->setkey || !alg->encrypt || !alg->decrypt || !base->cra_blocksize ||
 	    alg->ivsize > 64)
@@ -49,76 +19,36 @@ int crypto_register_skcipher(struct skcipher_alg *alg)
 		alg->chunksize = base->cra_blocksize;
 	if (!alg->walksize)
 		alg->walksize = alg->chunksize;
-	base->cra_type = &crypto_skcipher_type;
-	base->cra_flags = (base->cra_flags & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_SKCIPHER;
-	return crypto_register_alg(base);
-}
-
-void crypto_unregister_skcipher(struct skcipher_alg *alg)
-{
-	crypto_unregister_alg(&alg->base);
-}
-
-int crypto_register_skciphers(struct skcipher_alg *algs, int count)
-{
-	int i, err;
-
-	for (i = 0; i < count; i++) {
-		err = crypto_register_skcipher(&algs[i]);
-		if (err) {
-			while (--i >= 0)
-				crypto_unregister_skcipher(&algs[i]);
-			return err;
-		}
-	}
 	return 0;
 }
 
-int crypto_grab_skcipher(struct crypto_spawn *spawn, struct crypto_alg *inst,
-			 const char *name, u32 type, u32 mask)
-{
-	return crypto_grab_spawn(spawn, inst, name,
-				 (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_SKCIPHER,
-				 mask | CRYPTO_ALG_TYPE_MASK);
-}
+const struct crypto_type crypto_skcipher_type = {
+	.name = "skcipher",
+	.type = CRYPTO_ALG_TYPE_SKCIPHER,
+	.tfmsize = offsetof(struct crypto_skcipher, base),
+	.tfm_flags = CRYPTO_TFM_NEED_KEY,
+	.alg_init = crypto_skcipher_alg_init,
+	.alg_exit = crypto_skcipher_alg_exit,
+	.prepare_alg = crypto_skcipher_prepare_alg,
+	.reqhead = sizeof(struct skcipher_request),
+	.reqbase = offsetof(struct skcipher_request, base),
+	.selftest = alg_test_skcipher,
+};
 
-struct crypto_skcipher *crypto_spawn_skcipher(struct crypto_spawn *spawn)
-{
-	return crypto_spawn_tfm(spawn, &crypto_skcipher_type);
-}
-
-RIND_EXPORT struct crypto_skcipher *crypto_alloc_skcipher(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_alloc_tfm(alg_name, &crypto_skcipher_type, type, mask);
-}
-
-RIND_EXPORT void crypto_free_skcipher(struct crypto_skcipher *tfm)
-{
-	if (!IS_ERR_OR_NULL(tfm))
-		crypto_destroy_tfm(tfm, &tfm->base);
-}
-
-RIND_EXPORT int crypto_has_skcipher(const char *alg_name, u32 type, u32 mask)
-{
-	return crypto_has_alg(alg_name, (type & ~CRYPTO_ALG_TYPE_MASK) | CRYPTO_ALG_TYPE_SKCIPHER,
-			      mask | CRYPTO_ALG_TYPE_MASK);
-}
+CRYPTO_DEFINE_ALG_API(skcipher)
+CRYPTO_DEFINE_ALGS_API(skcipher, skciphers)
+CRYPTO_DEFINE_SPAWN_API(skcipher)
+CRYPTO_DEFINE_TFM_API(skcipher)
+CRYPTO_DEFINE_REQUEST_API(skcipher)
+CRYPTO_DEFINE_ALG_NAME(skcipher)
 
 RIND_EXPORT int crypto_skcipher_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen)
 {
 	struct skcipher_alg *alg = crypto_skcipher_alg(tfm);
-	int err;
 
-	if (!key || keylen < alg->min_keysize || keylen > alg->max_keysize) {
-		tfm->base.crt_flags |= CRYPTO_TFM_NEED_KEY;
-		return -EINVAL;
-	}
-	err = alg->setkey(tfm, key, keylen);
-	if (err)
-		tfm->base.crt_flags |= CRYPTO_TFM_NEED_KEY;
-	else
-		tfm->base.crt_flags &= ~CRYPTO_TFM_NEED_KEY;
-	return err;
+	if (!key || keylen < alg->min_keysize || keylen > alg->max_keysize)
+		return crypto_tfm_setkey_result(&tfm->base, -EINVAL);
+	return crypto_tfm_setkey_result(&tfm->base, alg->setkey(tfm, key, keylen));
 }
 
 static int skcipher_check(struct skcipher_request *req)
@@ -181,52 +111,5 @@ RIND_EXPORT unsigned int crypto_skcipher_max_keysize(struct crypto_skcipher *tfm
 
 RIND_EXPORT unsigned int crypto_skcipher_reqsize(struct crypto_skcipher *tfm)
 {
-	return tfm->reqsize;
-}
-
-RIND_EXPORT const char *crypto_skcipher_driver_name(struct crypto_skcipher *tfm)
-{
-	return tfm->base.__crt_alg->cra_driver_name;
-}
-
-RIND_EXPORT const char *crypto_skcipher_alg_name(struct crypto_skcipher *tfm)
-{
-	return tfm->base.__crt_alg->cra_name;
-}
-
-RIND_EXPORT struct crypto_tfm *crypto_skcipher_tfm(struct crypto_skcipher *tfm)
-{
-	return &tfm->base;
-}
-
-RIND_EXPORT struct skcipher_request *skcipher_request_alloc(struct crypto_skcipher *tfm, gfp_t gfp)
-{
-	struct skcipher_request *req;
-	size_t size = sizeof(*req) + tfm->reqsize;
-
-	(void)gfp;
-	if (IS_ERR_OR_NULL(tfm))
-		return ERR_PTR(-EINVAL);
-	req = calloc(1, size);
-	if (!req)
-		return ERR_PTR(-ENOMEM);
-	/* base.tfm holds the typed tfm: crypto_skcipher_reqtfm() casts it back. */
-	req->base.tfm = (struct crypto_tfm *)tfm;
-	return req;
-}
-
-RIND_EXPORT void skcipher_request_free(struct skcipher_request *req)
-{
-	struct crypto_skcipher *tfm;
-
-	if (IS_ERR_OR_NULL(req))
-		return;
-	tfm = crypto_skcipher_reqtfm(req);
-	rind_memzero_explicit(req, sizeof(*req) + (tfm ? tfm->reqsize : 0));
-	free(req);
-}
-
-RIND_EXPORT void skcipher_request_set_tfm(struct skcipher_request *req, struct crypto_skcipher *tfm)
-{
-	req->base.tfm = (struct crypto_tfm *)tfm;
+	return tfm->base.crt_reqsize;
 }

@@ -29,28 +29,15 @@ struct aead_alg {
 
 struct crypto_aead {
 	unsigned int authsize;
-	unsigned int reqsize;
 	struct crypto_tfm base;
 };
 
-static inline struct aead_alg *__crypto_aead_alg(struct crypto_alg *alg)
-{
-	return container_of(alg, struct aead_alg, base);
-}
-
-static inline struct aead_alg *crypto_aead_alg(struct crypto_aead *tfm)
-{
-	return __crypto_aead_alg(tfm->base.__crt_alg);
-}
-
-static inline void *crypto_aead_ctx(struct crypto_aead *tfm)
-{
-	return crypto_tfm_ctx(&tfm->base);
-}
+/* __crypto_aead_alg(), crypto_aead_alg(), crypto_aead_ctx() */
+CRYPTO_DEFINE_ALG_CASTS(aead, crypto_aead_ctx)
 
 static inline void crypto_aead_set_reqsize(struct crypto_aead *tfm, unsigned int reqsize)
 {
-	tfm->reqsize = reqsize;
+	tfm->base.crt_reqsize = reqsize;
 }
 
 extern const struct crypto_type crypto_aead_type;

@@ -35,28 +35,15 @@ struct akcipher_alg {
 };
 
 struct crypto_akcipher {
-	unsigned int reqsize;
 	struct crypto_tfm base;
 };
 
-static inline struct akcipher_alg *__crypto_akcipher_alg(struct crypto_alg *alg)
-{
-	return container_of(alg, struct akcipher_alg, base);
-}
-
-static inline struct akcipher_alg *crypto_akcipher_alg(struct crypto_akcipher *tfm)
-{
-	return __crypto_akcipher_alg(tfm->base.__crt_alg);
-}
-
-static inline void *akcipher_tfm_ctx(struct crypto_akcipher *tfm)
-{
-	return crypto_tfm_ctx(&tfm->base);
-}
+/* __crypto_akcipher_alg(), crypto_akcipher_alg(), akcipher_tfm_ctx() */
+CRYPTO_DEFINE_ALG_CASTS(akcipher, akcipher_tfm_ctx)
 
 static inline void akcipher_set_reqsize(struct crypto_akcipher *tfm, unsigned int reqsize)
 {
-	tfm->reqsize = reqsize;
+	tfm->base.crt_reqsize = reqsize;
 }
 
 extern const struct crypto_type crypto_akcipher_type;

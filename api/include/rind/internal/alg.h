@@ -32,17 +32,36 @@ struct crypto_spawn;
 struct alg_test_desc;
 
 /*
- * A front end (one per tfm type): how to size and set up a tfm of that type
- * around an alg.  tfmsize is the size of the type's tfm struct before its
- * embedded struct crypto_tfm.
+ * A front end (one per tfm type), as the kernel's struct crypto_type: how to
+ * size, set up and tear down a tfm of that type around an alg, how to check
+ * an alg of that type at registration, and where its requests keep their
+ * header.  tfmsize is the size of the type's tfm struct before its embedded
+ * struct crypto_tfm.
+ *
+ * crypto_create_tfm() sets up a tfm in this order: crt_flags |= tfm_flags,
+ * init_tfm (the type's defaults, e.g. reqsize from the alg), the alg's
+ * cra_init, then alg_init (the typed alg's .init, e.g. aead_alg.init).  If a
+ * step fails, the steps before it are not undone (the allocation is wiped
+ * and freed).  crypto_destroy_tfm() calls alg_exit, then cra_exit.
  */
 struct crypto_type {
 	const char *name;		/* "aead", "shash", ... */
 	u32 type;			/* CRYPTO_ALG_TYPE_* */
 	unsigned int tfmsize;
+	u32 tfm_flags;			/* CRYPTO_TFM_NEED_KEY, or 0 */
 	int (*init_tfm)(struct crypto_tfm *tfm);
-	void (*exit_tfm)(struct crypto_tfm *tfm);
+	int (*alg_init)(struct crypto_tfm *tfm);
+	void (*alg_exit)(struct crypto_tfm *tfm);
 	unsigned int (*extsize)(struct crypto_alg *alg);
+	/* Registration: check the typed alg and fill its defaults (-EINVAL). */
+	int (*prepare_alg)(struct crypto_alg *alg);
+	/*
+	 * Requests (crypto_request_alloc): the size of the type's request
+	 * struct, before the tfm's reqsize bytes of context, and the offset
+	 * of its struct crypto_async_request.  0/0 for a type without.
+	 */
+	unsigned int reqhead;
+	unsigned int reqbase;
 	/*
 	 * The type's table-driven known-answer runner (alg_test_hash, ...),
 	 * used for a desc without a custom test.
@@ -90,6 +109,7 @@ struct rind_secmem;
 struct crypto_tfm {
 	u32 crt_flags;
 	unsigned int crt_size;		/* whole allocation, wiped on free */
+	unsigned int crt_reqsize;	/* request context after the type's header */
 	struct crypto_alg *__crt_alg;
 	void *__crt_mem;		/* start of the allocation */
 	const struct rind_secmem *__crt_secmem;	/* its allocator, NULL: malloc */
@@ -125,6 +145,26 @@ struct crypto_alg *crypto_mod_get(struct crypto_alg *alg);
 void *crypto_create_tfm(struct crypto_alg *alg, const struct crypto_type *frontend);
 void *crypto_alloc_tfm(const char *name, const struct crypto_type *frontend, u32 type, u32 mask);
 void crypto_destroy_tfm(void *mem, struct crypto_tfm *tfm);
+
+/*
+ * The casts of front end X for its internal header (struct X_alg and
+ * struct crypto_X, each with its base): __crypto_X_alg(alg) and
+ * crypto_X_alg(tfm) give the typed alg, @ctx(tfm) the tfm's context (the
+ * kernel's crypto_aead_ctx, kpp_tfm_ctx, ...).
+ */
+#define CRYPTO_DEFINE_ALG_CASTS(X, ctx)						\
+static inline struct X##_alg *__crypto_##X##_alg(struct crypto_alg *alg)	\
+{										\
+	return container_of(alg, struct X##_alg, base);				\
+}										\
+static inline struct X##_alg *crypto_##X##_alg(struct crypto_##X *tfm)	\
+{										\
+	return __crypto_##X##_alg(tfm->base.__crt_alg);			\
+}										\
+static inline void *ctx(struct crypto_##X *tfm)				\
+{										\
+	return crypto_tfm_ctx(&tfm->base);					\
+}
 
 /*
  * Where tfm allocations (contexts: keys, schedules, precomputed tables) come

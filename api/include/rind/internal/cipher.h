@@ -26,20 +26,8 @@ struct crypto_cipher {
 	struct crypto_tfm base;
 };
 
-static inline struct cipher_alg *__crypto_cipher_alg(struct crypto_alg *alg)
-{
-	return container_of(alg, struct cipher_alg, base);
-}
-
-static inline struct cipher_alg *crypto_cipher_alg(struct crypto_cipher *tfm)
-{
-	return __crypto_cipher_alg(tfm->base.__crt_alg);
-}
-
-static inline void *crypto_cipher_ctx(struct crypto_cipher *tfm)
-{
-	return crypto_tfm_ctx(&tfm->base);
-}
+/* __crypto_cipher_alg(), crypto_cipher_alg(), crypto_cipher_ctx() */
+CRYPTO_DEFINE_ALG_CASTS(cipher, crypto_cipher_ctx)
 
 /* Encrypt/decrypt n blocks through the multi-block entry or one by one. */
 void crypto_cipher_encrypt_blocks(struct crypto_cipher *tfm, u8 *dst, const u8 *src, size_t nblocks);

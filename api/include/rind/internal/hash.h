@@ -52,20 +52,8 @@ struct crypto_shash {
 	struct crypto_tfm base;
 };
 
-static inline struct shash_alg *__crypto_shash_alg(struct crypto_alg *alg)
-{
-	return container_of(alg, struct shash_alg, base);
-}
-
-static inline struct shash_alg *crypto_shash_alg(struct crypto_shash *tfm)
-{
-	return __crypto_shash_alg(tfm->base.__crt_alg);
-}
-
-static inline void *crypto_shash_ctx(struct crypto_shash *tfm)
-{
-	return crypto_tfm_ctx(&tfm->base);
-}
+/* __crypto_shash_alg(), crypto_shash_alg(), crypto_shash_ctx() */
+CRYPTO_DEFINE_ALG_CASTS(shash, crypto_shash_ctx)
 
 /*
  * How many messages crypto_shash_finup_mb() hashes together on @tfm: 1

@@ -52,20 +52,8 @@ struct crypto_kem {
 	struct crypto_tfm base;
 };
 
-static inline struct kem_alg *__crypto_kem_alg(struct crypto_alg *alg)
-{
-	return container_of(alg, struct kem_alg, base);
-}
-
-static inline struct kem_alg *crypto_kem_alg(struct crypto_kem *tfm)
-{
-	return __crypto_kem_alg(tfm->base.__crt_alg);
-}
-
-static inline void *crypto_kem_ctx(struct crypto_kem *tfm)
-{
-	return crypto_tfm_ctx(&tfm->base);
-}
+/* __crypto_kem_alg(), crypto_kem_alg(), crypto_kem_ctx() */
+CRYPTO_DEFINE_ALG_CASTS(kem, crypto_kem_ctx)
 
 extern const struct crypto_type crypto_kem_type;
 

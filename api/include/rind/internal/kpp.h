@@ -34,28 +34,15 @@ struct kpp_alg {
 };
 
 struct crypto_kpp {
-	unsigned int reqsize;
 	struct crypto_tfm base;
 };
 
-static inline struct kpp_alg *__crypto_kpp_alg(struct crypto_alg *alg)
-{
-	return container_of(alg, struct kpp_alg, base);
-}
-
-static inline struct kpp_alg *crypto_kpp_alg(struct crypto_kpp *tfm)
-{
-	return __crypto_kpp_alg(tfm->base.__crt_alg);
-}
-
-static inline void *kpp_tfm_ctx(struct crypto_kpp *tfm)
-{
-	return crypto_tfm_ctx(&tfm->base);
-}
+/* __crypto_kpp_alg(), crypto_kpp_alg(), kpp_tfm_ctx() */
+CRYPTO_DEFINE_ALG_CASTS(kpp, kpp_tfm_ctx)
 
 static inline void kpp_set_reqsize(struct crypto_kpp *tfm, unsigned int reqsize)
 {
-	tfm->reqsize = reqsize;
+	tfm->base.crt_reqsize = reqsize;
 }
 
 extern const struct crypto_type crypto_kpp_type;

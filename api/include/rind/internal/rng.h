@@ -5,6 +5,13 @@
 #include <rind/rng.h>
 #include <rind/internal/alg.h>
 
+/*
+ * A generator's per-thread entry: @dlen bytes to @dst from the calling
+ * thread's own state, no tfm and no lock; 0, or a negative errno with @dst
+ * zeroed.
+ */
+typedef int (*rng_thread_generate_t)(void *dst, size_t dlen);
+
 struct rng_alg {
 	/*
 	 * Mix @src (additional input, may be empty) into the state, then
@@ -16,6 +23,13 @@ struct rng_alg {
 	int (*seed)(struct crypto_rng *tfm, const u8 *seed, unsigned int slen);
 	int (*init)(struct crypto_rng *tfm);	/* optional; seeds from the OS */
 	void (*exit)(struct crypto_rng *tfm);	/* optional; ctx wiped anyway */
+	/*
+	 * The hook behind rind_get_random_bytes(), which calls the one of
+	 * the best "stdrng" (looked up at its first call; -ENOENT if that
+	 * alg has none).  It must seed itself from the OS, reseed, and
+	 * never repeat a stream across threads or fork (algs/drbg.c).
+	 */
+	rng_thread_generate_t thread_generate;
 
 	unsigned int seedsize;			/* minimum deterministic seed */
 
@@ -26,20 +40,8 @@ struct crypto_rng {
 	struct crypto_tfm base;
 };
 
-static inline struct rng_alg *__crypto_rng_alg(struct crypto_alg *alg)
-{
-	return container_of(alg, struct rng_alg, base);
-}
-
-static inline struct rng_alg *crypto_rng_alg(struct crypto_rng *tfm)
-{
-	return __crypto_rng_alg(tfm->base.__crt_alg);
-}
-
-static inline void *crypto_rng_ctx(struct crypto_rng *tfm)
-{
-	return crypto_tfm_ctx(&tfm->base);
-}
+/* __crypto_rng_alg(), crypto_rng_alg(), crypto_rng_ctx() */
+CRYPTO_DEFINE_ALG_CASTS(rng, crypto_rng_ctx)
 
 extern const struct crypto_type crypto_rng_type;
 
@@ -76,12 +78,6 @@ int crypto_register_rngs(struct rng_alg *algs, int count);
  * use rind_get_random_bytes().
  */
 int rind_getrandom(void *buf, size_t len);
-
-/*
- * The per-thread generator behind rind_get_random_bytes(), provided by
- * algs/drbg.c.
- */
-int rind_drbg_thread_bytes(void *buf, size_t len);
 
 /*
  * Test hooks (algs/drbg.c): the reseed interval of every generator that

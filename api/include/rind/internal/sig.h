@@ -46,20 +46,8 @@ struct crypto_sig {
 	struct crypto_tfm base;
 };
 
-static inline struct sig_alg *__crypto_sig_alg(struct crypto_alg *alg)
-{
-	return container_of(alg, struct sig_alg, base);
-}
-
-static inline struct sig_alg *crypto_sig_alg(struct crypto_sig *tfm)
-{
-	return __crypto_sig_alg(tfm->base.__crt_alg);
-}
-
-static inline void *crypto_sig_ctx(struct crypto_sig *tfm)
-{
-	return crypto_tfm_ctx(&tfm->base);
-}
+/* __crypto_sig_alg(), crypto_sig_alg(), crypto_sig_ctx() */
+CRYPTO_DEFINE_ALG_CASTS(sig, crypto_sig_ctx)
 
 extern const struct crypto_type crypto_sig_type;
 

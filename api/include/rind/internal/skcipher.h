@@ -22,28 +22,15 @@ struct skcipher_alg {
 };
 
 struct crypto_skcipher {
-	unsigned int reqsize;
 	struct crypto_tfm base;
 };
 
-static inline struct skcipher_alg *__crypto_skcipher_alg(struct crypto_alg *alg)
-{
-	return container_of(alg, struct skcipher_alg, base);
-}
-
-static inline struct skcipher_alg *crypto_skcipher_alg(struct crypto_skcipher *tfm)
-{
-	return __crypto_skcipher_alg(tfm->base.__crt_alg);
-}
-
-static inline void *crypto_skcipher_ctx(struct crypto_skcipher *tfm)
-{
-	return crypto_tfm_ctx(&tfm->base);
-}
+/* __crypto_skcipher_alg(), crypto_skcipher_alg(), crypto_skcipher_ctx() */
+CRYPTO_DEFINE_ALG_CASTS(skcipher, crypto_skcipher_ctx)
 
 static inline void crypto_skcipher_set_reqsize(struct crypto_skcipher *tfm, unsigned int reqsize)
 {
-	tfm->reqsize = reqsize;
+	tfm->base.crt_reqsize = reqsize;
 }
 
 extern const struct crypto_type crypto_skcipher_type;

@@ -68,6 +68,19 @@ struct alg_test_desc {
 void crypto_register_test(struct alg_test_desc *desc);
 void crypto_register_tests(struct alg_test_desc *descs, int count);
 
+/*
+ * What the runners (api/testmgr-*.c) share.  alg_test_fail reports that
+ * vector @i of @alg's @type runner failed at @what (with @err) and returns
+ * -EBADMSG.  alg_test_key_done takes a vector's setkey result in *@err,
+ * expected to be @want: it returns true when the vector ends there, with
+ * *@err -EBADMSG (reported) if they differ or 0 for an expected failure,
+ * and false with *@err 0 to go on.
+ */
+int alg_test_fail(struct crypto_alg *alg, const char *type, unsigned int i, const char *what,
+		  int err);
+bool alg_test_key_done(struct crypto_alg *alg, const char *type, unsigned int i,
+		       const char *what, int *err, int want);
+
 /* The table runners, for custom tests that want to reuse them. */
 int alg_test_hash(const struct alg_test_desc *desc, struct crypto_alg *alg);
 int alg_test_cipher(const struct alg_test_desc *desc, struct crypto_alg *alg);
