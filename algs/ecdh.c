@@ -305,33 +305,21 @@ static struct alg_test_desc ecdh_test_descs[] = {
 	{ .alg = "ecdh-nist-p521", .suite.priv = &ecdh_p521_suite },
 };
 
-#define ECDH_DRIVER(crv, name, drv_name)					\
+/* The generic drivers: names here, the protocol entries from ecdh_register_curve_driver. */
+#define ECDH_GENERIC(crv, name)							\
 	{									\
 		.curve = &crv,							\
-		.alg = {							\
-			.set_secret = ecdh_set_secret,				\
-			.generate_public_key = ecdh_generate_public_key,	\
-			.compute_shared_secret = ecdh_compute_shared_secret,	\
-			.max_size = ecdh_max_size,				\
-			.export_pubkey = ecdh_export_pubkey,			\
-			.export_privkey = ecdh_export_privkey,			\
-			.base = {						\
-				.cra_name = name,				\
-				.cra_driver_name = drv_name,			\
-				.cra_priority = 100,				\
-				.cra_module = "generic",			\
-				.cra_ctxsize = sizeof(struct ecdh_ctx),		\
-			},							\
-		},								\
+		.alg.base = { .cra_name = name, .cra_driver_name = name "-generic",	\
+			      .cra_priority = 100, .cra_module = "generic" },	\
 	}
 
 static struct ecdh_driver ecdh_generic_drivers[] = {
-	ECDH_DRIVER(ecc_p256_generic, "ecdh-nist-p256", "ecdh-nist-p256-generic"),
-	ECDH_DRIVER(ecc_p384_generic, "ecdh-nist-p384", "ecdh-nist-p384-generic"),
-	ECDH_DRIVER(ecc_p521_generic, "ecdh-nist-p521", "ecdh-nist-p521-generic"),
+	ECDH_GENERIC(ecc_p256_generic, "ecdh-nist-p256"),
+	ECDH_GENERIC(ecc_p384_generic, "ecdh-nist-p384"),
+	ECDH_GENERIC(ecc_p521_generic, "ecdh-nist-p521"),
 };
 
-/* An arch implementation of a curve, with this file's protocol (api/include/crypto/ecc.h). */
+/* A driver over an implementation of a curve, with this file's protocol (<crypto/ecc.h>). */
 int ecdh_register_curve_driver(struct ecdh_driver *drv)
 {
 	struct kpp_alg *a = &drv->alg;
@@ -353,7 +341,7 @@ static int ecdh_mod_init(void)
 
 	crypto_register_tests(ecdh_test_descs, ARRAY_SIZE(ecdh_test_descs));
 	for (i = 0; i < ARRAY_SIZE(ecdh_generic_drivers); i++) {
-		err = crypto_register_kpp(&ecdh_generic_drivers[i].alg);
+		err = ecdh_register_curve_driver(&ecdh_generic_drivers[i]);
 		if (err)
 			return err;
 	}

@@ -823,37 +823,21 @@ static struct alg_test_desc ecdsa_curve_descs[] = {
 
 /* ---- registration -------------------------------------------------------- */
 
-#define ECDSA_DRIVER(crv, name, drv_name)					\
+/* The generic drivers: names here, the protocol entries from ecdsa_register_curve_driver. */
+#define ECDSA_GENERIC(crv, name)						\
 	{									\
 		.curve = &crv,							\
-		.alg = {							\
-			.sign = ecdsa_sign,					\
-			.verify = ecdsa_verify,					\
-			.set_pub_key = ecdsa_set_pub_key,			\
-			.set_priv_key = ecdsa_set_priv_key,			\
-			.generate_key = ecdsa_generate_key,			\
-			.export_pubkey = ecdsa_export_pubkey,			\
-			.export_privkey = ecdsa_export_privkey,			\
-			.key_size = ecdsa_key_size,				\
-			.max_size = ecdsa_max_size,				\
-			.init = ecdsa_curve_init,				\
-			.base = {						\
-				.cra_name = name,				\
-				.cra_driver_name = drv_name,			\
-				.cra_priority = 100,				\
-				.cra_module = "generic",			\
-				.cra_ctxsize = sizeof(struct ecdsa_ctx),	\
-			},							\
-		},								\
+		.alg.base = { .cra_name = name, .cra_driver_name = name "-generic",	\
+			      .cra_priority = 100, .cra_module = "generic" },	\
 	}
 
 static struct ecdsa_driver ecdsa_generic_drivers[] = {
-	ECDSA_DRIVER(ecc_p256_generic, "ecdsa-nist-p256", "ecdsa-nist-p256-generic"),
-	ECDSA_DRIVER(ecc_p384_generic, "ecdsa-nist-p384", "ecdsa-nist-p384-generic"),
-	ECDSA_DRIVER(ecc_p521_generic, "ecdsa-nist-p521", "ecdsa-nist-p521-generic"),
+	ECDSA_GENERIC(ecc_p256_generic, "ecdsa-nist-p256"),
+	ECDSA_GENERIC(ecc_p384_generic, "ecdsa-nist-p384"),
+	ECDSA_GENERIC(ecc_p521_generic, "ecdsa-nist-p521"),
 };
 
-/* An arch implementation of a curve, with this file's protocol (api/include/crypto/ecc.h). */
+/* A driver over an implementation of a curve, with this file's protocol (<crypto/ecc.h>). */
 int ecdsa_register_curve_driver(struct ecdsa_driver *drv)
 {
 	struct sig_alg *a = &drv->alg;
@@ -891,7 +875,7 @@ static int ecdsa_mod_init(void)
 	crypto_register_tests(ecdsa_curve_descs, ARRAY_SIZE(ecdsa_curve_descs));
 	crypto_register_tests(ecdsa_inst_descs, (int)ECDSA_NINST);
 	for (i = 0; i < ARRAY_SIZE(ecdsa_generic_drivers); i++) {
-		err = crypto_register_sig(&ecdsa_generic_drivers[i].alg);
+		err = ecdsa_register_curve_driver(&ecdsa_generic_drivers[i]);
 		if (err)
 			return err;
 	}

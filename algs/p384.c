@@ -32,14 +32,8 @@ static const u64 p384_gy[6] = { 0x23043dad4b03a4feull, 0xa1bfa8bf7bb4a9acull, 0x
 static const u64 p384_sqrt_exp[6] = { 0x0000000040000000ull, 0xbfffffffc0000000ull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0x3fffffffffffffffull };
 
 static const struct ecc_def p384_def = {
-	.fp = &p384_fp,
-	.fn = &p384_fn,
-	.b = p384_b,
-	.gx = p384_gx,
-	.gy = p384_gy,
-	.sqrt_exp = p384_sqrt_exp,
-	.nbytes = 48,
-	.bits = 384,
+	.fp = &p384_fp, .fn = &p384_fn, .b = p384_b, .gx = p384_gx, .gy = p384_gy,
+	.sqrt_exp = p384_sqrt_exp, .nbytes = 48, .bits = 384,
 };
 
 ECC_DEFINE_CURVE(ecc_p384_generic, p384_def, "P-384", RIND_OID_SECP384R1, 48, 384);

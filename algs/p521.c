@@ -363,14 +363,8 @@ static const u64 p521_gy[9] = {
 static const u64 p521_sqrt_exp[9] = { 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000080ull };
 
 static const struct ecc_def p521_def = {
-	.fp = &p521_fp,
-	.fn = &p521_fn,
-	.b = p521_b,
-	.gx = p521_gx,
-	.gy = p521_gy,
-	.sqrt_exp = p521_sqrt_exp,
-	.nbytes = 66,
-	.bits = 521,
+	.fp = &p521_fp, .fn = &p521_fn, .b = p521_b, .gx = p521_gx, .gy = p521_gy,
+	.sqrt_exp = p521_sqrt_exp, .nbytes = 66, .bits = 521,
 };
 
 ECC_DEFINE_CURVE(ecc_p521_generic, p521_def, "P-521", RIND_OID_SECP521R1, 66, 521);

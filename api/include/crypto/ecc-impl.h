@@ -37,18 +37,26 @@ static u64 pt_affine(fe x, fe y, const struct ecc_pt *p, const struct ecc_def *D
 	return fp_is_zero(p->z);
 }
 
-/* y^2 == x^3 - 3x + b for Montgomery-form x, y: 1 yes. */
-static ECC_COLD u64 ecc_on_curve(const fe x, const fe y, const struct ecc_def *D)
+/* r = x^3 - 3x + b, the curve equation's right side (the field's form). */
+static ECC_COLD void ecc_rhs(fe r, const fe x, const struct ecc_def *D)
 {
-	fe l, r, t;
+	fe t;
 
-	fp_sqr(l, y, D);
 	fp_sqr(r, x, D);
 	fp_mul(r, r, x, D);
 	fp_add(t, x, x, D);
 	fp_add(t, t, x, D);
 	fp_sub(r, r, t, D);
 	fp_add(r, r, D->b, D);
+}
+
+/* y^2 == x^3 - 3x + b for Montgomery-form x, y: 1 yes. */
+static u64 ecc_on_curve(const fe x, const fe y, const struct ecc_def *D)
+{
+	fe l, r;
+
+	fp_sqr(l, y, D);
+	ecc_rhs(r, x, D);
 	return fp_eq(l, r);
 }
 
@@ -125,12 +133,7 @@ static ECC_COLD int ecc_impl_decompress(u8 *xy, const u8 *xb, unsigned int odd,
 	if (!ecc_lt(x, F->m))
 		return -EINVAL;
 	fp_to(xm, x, D);
-	fp_sqr(rhs, xm, D);
-	fp_mul(rhs, rhs, xm, D);
-	fp_add(t, xm, xm, D);
-	fp_add(t, t, xm, D);
-	fp_sub(rhs, rhs, t, D);
-	fp_add(rhs, rhs, D->b, D);
+	ecc_rhs(rhs, xm, D);
 	/* ym = rhs^((p + 1) / 4), square and multiply (public exponent) */
 	memcpy(base, rhs, sizeof(fe));
 	memcpy(ym, F->one, sizeof(fe));

@@ -14,7 +14,7 @@
  *     every window i of ECC_GW bits and d = 1..2^(ECC_GW - 1), affine,
  *     built once (pthread_once) after the first few base multiplications;
  *     then one mixed Jacobian addition per signed window, no doublings,
- *     and the complete mixed addition for the last window; digit 0 (the
+ *     and the complete addition for the last window; digit 0 (the
  *     identity, which has no affine form) is skipped by masking the sum
  *     away.
  * Public scalars (verification), variable time: u1 * G from the same
@@ -293,7 +293,10 @@ static void pt_mul_base(struct ecc_pt *r, const fe k, const struct ecc_def *D)
 	aff_select(&t, gtab + (size_t)w * ECC_GT, ECC_GT, mag);
 	fp_cneg(t.y, neg, D);
 	jac_to_proj(&s, &acc, D);
-	pt_add_affine(&o, &s, &t, D);
+	memcpy(o.x, t.x, sizeof(fe));
+	memcpy(o.y, t.y, sizeof(fe));
+	memcpy(o.z, D->fp->one, sizeof(fe));
+	pt_add(&o, &s, &o, D);			/* once per multiplication */
 	nz = ~ecc_eq_mask(0, mag);
 	ecc_cmov(s.x, o.x, nz);
 	ecc_cmov(s.y, o.y, nz);

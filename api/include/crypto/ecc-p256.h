@@ -36,14 +36,8 @@ static const u64 p256_gy[4] = { 0xddf25357ce95560aull, 0x8b4ab8e4ba19e45cull, 0x
 static const u64 p256_sqrt_exp[4] = { 0x0000000000000000ull, 0x0000000040000000ull, 0x4000000000000000ull, 0x3fffffffc0000000ull };
 
 static const struct ecc_def p256_def = {
-	.fp = &p256_fp,
-	.fn = &p256_fn,
-	.b = p256_b,
-	.gx = p256_gx,
-	.gy = p256_gy,
-	.sqrt_exp = p256_sqrt_exp,
-	.nbytes = 32,
-	.bits = 256,
+	.fp = &p256_fp, .fn = &p256_fn, .b = p256_b, .gx = p256_gx, .gy = p256_gy,
+	.sqrt_exp = p256_sqrt_exp, .nbytes = 32, .bits = 256,
 };
 
 #endif /* _RIND_ALGS_ECC_P256_H */

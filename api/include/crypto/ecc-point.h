@@ -4,7 +4,7 @@
  * ecc.h), short Weierstrass with a = -3, over ecc-field.h's fp_*():
  *   - complete projective formulas of Renes, Costello and Batina
  *     ("Complete addition formulas for prime order elliptic curves",
- *     2016, algorithms 4, 5 and 6), for the last window of a scalar
+ *     2016, algorithms 4 and 6), for the last window of a scalar
  *     multiplication and the fixed-base table; they run once per
  *     operation, so they are compiled for size (ECC_COLD);
  *   - Jacobian doubling (4M + 4S) and additions (12M + 4S, mixed 8M + 3S),
@@ -67,57 +67,6 @@ static ECC_COLD void pt_add(struct ecc_pt *r, const struct ecc_pt *p, const stru
 	fp_mul(y3, D->b, y3, D);
 	fp_add(t1, t2, t2, D);
 	fp_add(t2, t1, t2, D);
-	fp_sub(y3, y3, t2, D);
-	fp_sub(y3, y3, t0, D);
-	fp_add(t1, y3, y3, D);
-	fp_add(y3, t1, y3, D);
-	fp_add(t1, t0, t0, D);
-	fp_add(t0, t1, t0, D);
-	fp_sub(t0, t0, t2, D);
-	fp_mul(t1, t4, y3, D);
-	fp_mul(t2, t0, y3, D);
-	fp_mul(y3, x3, z3, D);
-	fp_add(y3, y3, t2, D);
-	fp_mul(x3, t3, x3, D);
-	fp_sub(x3, x3, t1, D);
-	fp_mul(z3, t4, z3, D);
-	fp_mul(t1, t3, t0, D);
-	fp_add(z3, z3, t1, D);
-	memcpy(r->x, x3, sizeof(fe));
-	memcpy(r->y, y3, sizeof(fe));
-	memcpy(r->z, z3, sizeof(fe));
-}
-
-/*
- * r = p + (x2, y2): algorithm 4 with Z2 = 1 (RCB algorithm 5), complete
- * for every projective p and every affine point q (which cannot be the
- * identity).  r may alias p.
- */
-static ECC_COLD void pt_add_affine(struct ecc_pt *r, const struct ecc_pt *p,
-				   const struct ecc_aff *q, const struct ecc_def *D)
-{
-	fe t0, t1, t2, t3, t4, x3, y3, z3;
-
-	fp_mul(t0, p->x, q->x, D);
-	fp_mul(t1, p->y, q->y, D);
-	fp_add(t3, q->x, q->y, D);
-	fp_add(t4, p->x, p->y, D);
-	fp_mul(t3, t3, t4, D);
-	fp_add(t4, t0, t1, D);
-	fp_sub(t3, t3, t4, D);		/* X1 Y2 + X2 Y1 */
-	fp_mul(t4, q->y, p->z, D);
-	fp_add(t4, t4, p->y, D);	/* Y1 + Y2 Z1 */
-	fp_mul(y3, q->x, p->z, D);
-	fp_add(y3, y3, p->x, D);	/* X1 + X2 Z1 */
-	fp_mul(z3, D->b, p->z, D);
-	fp_sub(x3, y3, z3, D);
-	fp_add(z3, x3, x3, D);
-	fp_add(x3, x3, z3, D);
-	fp_sub(z3, t1, x3, D);
-	fp_add(x3, t1, x3, D);
-	fp_mul(y3, D->b, y3, D);
-	fp_add(t1, p->z, p->z, D);
-	fp_add(t2, t1, p->z, D);
 	fp_sub(y3, y3, t2, D);
 	fp_sub(y3, y3, t0, D);
 	fp_add(t1, y3, y3, D);
