@@ -171,5 +171,11 @@ int ecc_export_pub(const struct ecc_curve *c, enum rind_key_format fmt,
 /* Private: RAW is the scalar; PKCS#8 DER (SEC1 inside, with the public key), PEM, JWK. */
 int ecc_export_priv(const struct ecc_curve *c, enum rind_key_format fmt,
 		    const u8 *d, const u8 *xy, u8 *out, size_t outlen);
+/* 1 if 1 <= d < n (constant time; the verdict is declassified). */
+int ecc_scalar_ok(const struct ecc_curve *c, const u8 *d);
+/* A random scalar in [1, n - 1]; -EAGAIN after 64 rejected candidates. */
+int ecc_random_scalar(const struct ecc_curve *c, u8 *d);
+/* 1 if @in looks like no key encoding at all (a raw key of the wrong length). */
+bool ecc_key_is_bare(const u8 *in, size_t len, size_t raw_len);
 
 #endif /* _RIND_ALGS_ECC_H */
