@@ -22,7 +22,7 @@
  *
  * The inline assembly avoids rbp (frame pointer in sanitizer builds).
  */
-#include <immintrin.h>
+#include <string.h>
 #include <rind/types.h>
 #include <rind/internal/alg.h>
 #include <rind/internal/kpp.h>
@@ -459,11 +459,13 @@ static void p256x_jac_add_affine(u64 *s, const u64 *p, const u64 *q)
 }
 
 /*
- * The masked table read of ecc-mul.h (ecc_select) with AVX2 when
- * the CPU has it: entries of 8 or 12 words, every one read, the match
- * found by a vector comparison of its index.  Returns 0 (the caller does
- * it) for other sizes or without AVX2.
+ * The masked table read of ecc-mul.h (ecc_select) with AVX2 when the CPU
+ * has it: entries of 8 or 12 words, every one read, the match found by a
+ * vector comparison of its index.  GCC vector types rather than
+ * <immintrin.h>, whose parsing cost more than the rest of this file.
  */
+typedef u64 p256x_v4 __attribute__((vector_size(32)));
+
 static int p256x_avx2(void)
 {
 	static int have = -1;
@@ -476,30 +478,41 @@ static int p256x_avx2(void)
 	return h;
 }
 
-__attribute__((target("avx2")))
-static int p256x_select(u64 *r, const u64 *table, unsigned int w, unsigned int count, u64 idx)
+__attribute__((target("avx2"), noinline))
+static void p256x_select_avx2(u64 *r, const u64 *table, unsigned int w, unsigned int count,
+			      u64 idx)
 {
-	__m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, m;
-	__m256i want = _mm256_set1_epi64x((long long)idx), cur = _mm256_set1_epi64x(1);
-	const __m256i one = _mm256_set1_epi64x(1);
+	const p256x_v4 one = { 1, 1, 1, 1 }, want = { idx, idx, idx, idx };
+	p256x_v4 a0 = { 0 }, a1 = a0, a2 = a0, cur = one, m, v;
 	unsigned int i;
 
-	if ((w != 8 && w != 12) || !p256x_avx2())
-		return 0;
 	for (i = 0; i < count; i++) {
 		const u64 *s = table + (size_t)i * w;
 
-		m = _mm256_cmpeq_epi64(cur, want);
-		a0 = _mm256_or_si256(a0, _mm256_and_si256(m, _mm256_loadu_si256((const __m256i *)s)));
-		a1 = _mm256_or_si256(a1, _mm256_and_si256(m, _mm256_loadu_si256((const __m256i *)(s + 4))));
-		if (w == 12)
-			a2 = _mm256_or_si256(a2, _mm256_and_si256(m, _mm256_loadu_si256((const __m256i *)(s + 8))));
-		cur = _mm256_add_epi64(cur, one);
+		m = (p256x_v4)(cur == want);		/* all ones for the match */
+		memcpy(&v, s, sizeof(v));
+		a0 |= m & v;
+		memcpy(&v, s + 4, sizeof(v));
+		a1 |= m & v;
+		if (w == 12) {
+			memcpy(&v, s + 8, sizeof(v));
+			a2 |= m & v;
+		}
+		cur += one;
 	}
-	_mm256_storeu_si256((__m256i *)r, a0);
-	_mm256_storeu_si256((__m256i *)(r + 4), a1);
+	memcpy(r, &a0, sizeof(a0));
+	memcpy(r + 4, &a1, sizeof(a1));
 	if (w == 12)
-		_mm256_storeu_si256((__m256i *)(r + 8), a2);
+		memcpy(r + 8, &a2, sizeof(a2));
+}
+
+/* 1 when done; 0 (the caller does it) for other sizes or without AVX2. */
+static inline int p256x_select(u64 *r, const u64 *table, unsigned int w, unsigned int count,
+			       u64 idx)
+{
+	if ((w != 8 && w != 12) || !p256x_avx2())
+		return 0;
+	p256x_select_avx2(r, table, w, count, idx);
 	return 1;
 }
 
