@@ -81,11 +81,12 @@ extern const struct ecc_curve ecc_p521_generic;
  *   ECC_FP_HALF(r, a)     r = a / 2
  *   ECC_FP_INV(r, a)      r = a^-1, 0 for 0 (default Bernstein-Yang)
  * Lazy forms for the point formulas (default: the plain ones):
- *   ECC_FP_ADD_LAZY(r, a, b), ECC_FP_SUB_LAZY(r, a, b)  a + b, a - b where
- *                the result is only an operand of MUL / SQR, directly or
- *                through one more lazy addition (the field's
- *                multiplication must accept that); a, b any elements
- *   ECC_FP_SUB2(r, a, b)  r = a - 2b
+ *   ECC_FP_ADD_LAZY(r, a, b), ECC_FP_SUB_LAZY(r, a, b)  a + b, a - b, not
+ *                necessarily in the field's form: the result is only an
+ *                operand of MUL / SQR, directly or as the first operand
+ *                of one more lazy addition (3M = lazy(lazy(M + M) + M));
+ *                the multiplication must accept such operands
+ *   ECC_FP_SUB2(r, a, b)  r = a - 2b, in the field's form
  * A field whose internal form is not the fully reduced Montgomery one
  * (algs/p521.c: plain value in 58-bit limbs, below 2p) also defines all of
  *   ECC_FP_TO(r, a)       the internal form of the plain integer a < p
@@ -108,7 +109,9 @@ extern const struct ecc_curve ecc_p521_generic;
  *                                (0 : Y : 0) included); r may alias p
  *   ECC_JAC_ADD(o, p, q)         o = p + q, add-2007-bl without any case
  *                                analysis: Z3 = Z1 Z2 H (0 when p = +-q);
- *                                p, q not the identity; o distinct
+ *                                o is used only when neither p nor q is
+ *                                the identity (the template masks or
+ *                                branches); o distinct from p and q
  *   ECC_JAC_ADD_AFFINE(o, p, q)  the same for q affine (Z2 = 1)
  *
  * Table reads (constant time: every entry read, the match masked):
@@ -116,6 +119,11 @@ extern const struct ecc_curve ecc_p521_generic;
  *                entries of w u64 each, all zero for idx = 0; returns 1,
  *                or 0 to leave the call to the template's SSE2/NEON code
  *                (the hook may serve only some w or CPUs).
+ *
+ * algs/p256.c defines ECC_N, ECC_GW, ECC_FP_MUL and ECC_FP_SQR; algs/p521.c
+ * its whole field (the ECC_FP_* hooks above, the lazy ones included);
+ * arch/x86/ecc-p256-adx.c the field in assembly, the point operations,
+ * ECC_FN_MUL and ECC_SELECT.
  *
  * What the template guarantees a curve file: secret scalars (ECDH, key
  * generation, signing) go through branch-free, index-free code built on
