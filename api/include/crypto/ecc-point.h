@@ -185,10 +185,51 @@ static void jac_dbl(struct ecc_pt *r, const struct ecc_pt *p, const struct ecc_d
 }
 
 /*
- * o = p + q in Jacobian coordinates (add-2007-bl, 12M + 4S) for p, q not
- * the identity and p != +-q: Z3 = Z1 Z2 H is 0 exactly when H = 0, i.e.
- * p = +-q, and the result is then meaningless.  o distinct from p and q.
+ * o = p + q in Jacobian coordinates, add-2007-bl (12M + 4S), or with
+ * Z2 = 1 madd-2007-bl (8M + 3S): @affine is a constant, folded away in
+ * each of the two functions below.  For p, q not the identity and
+ * p != +-q: Z3 = Z1 Z2 H is 0 exactly when H = 0, i.e. p = +-q, and the
+ * result is then meaningless.  o distinct from p and q.
  */
+static ECC_INLINE void jac_add_formula(struct ecc_pt *o, const struct ecc_pt *p, const u64 *x2,
+				       const u64 *y2, const u64 *z2, int affine,
+				       const struct ecc_def *D)
+{
+	fe z1z1, z2z2, bu1, bs1, u2, s2, h, rr, hh, v, t;
+	const u64 *u1 = p->x, *s1 = p->y;
+
+	fp_sqr(z1z1, p->z, D);
+	fp_mul(u2, x2, z1z1, D);		/* U2 = X2 Z1^2 */
+	fp_mul(s2, y2, p->z, D);
+	fp_mul(s2, s2, z1z1, D);		/* S2 = Y2 Z1^3 */
+	if (!affine) {
+		fp_sqr(z2z2, z2, D);
+		fp_mul(bu1, p->x, z2z2, D);	/* U1 = X1 Z2^2 */
+		fp_mul(bs1, p->y, z2, D);
+		fp_mul(bs1, bs1, z2z2, D);	/* S1 = Y1 Z2^3 */
+		u1 = bu1;
+		s1 = bs1;
+	}
+	fp_sub_lazy(h, u2, u1, D);		/* H = U2 - U1 */
+	fp_sub_lazy(rr, s2, s1, D);		/* R = S2 - S1 */
+	fp_sqr(hh, h, D);
+	fp_mul(v, u1, hh, D);			/* V = U1 H^2 */
+	fp_mul(hh, h, hh, D);			/* H^3 */
+	if (affine) {
+		fp_mul(o->z, p->z, h, D);
+	} else {
+		fp_mul(t, p->z, z2, D);
+		fp_mul(o->z, t, h, D);		/* Z3 = Z1 Z2 H */
+	}
+	fp_sqr(t, rr, D);
+	fp_sub(t, t, hh, D);
+	fp_sub2(o->x, t, v, D);			/* X3 = R^2 - H^3 - 2V */
+	fp_sub_lazy(v, v, o->x, D);
+	fp_mul(v, rr, v, D);
+	fp_mul(t, s1, hh, D);
+	fp_sub(o->y, v, t, D);			/* Y3 = R (V - X3) - S1 H^3 */
+}
+
 static void jac_add_core(struct ecc_pt *o, const struct ecc_pt *p, const struct ecc_pt *q,
 			 const struct ecc_def *D)
 {
@@ -196,37 +237,10 @@ static void jac_add_core(struct ecc_pt *o, const struct ecc_pt *p, const struct 
 	(void)D;
 	ECC_JAC_ADD(o, p, q);
 #else
-	fe z1z1, z2z2, u1, u2, s1, s2, h, rr, hh, v, t;
-
-	fp_sqr(z1z1, p->z, D);
-	fp_sqr(z2z2, q->z, D);
-	fp_mul(u1, p->x, z2z2, D);
-	fp_mul(u2, q->x, z1z1, D);
-	fp_mul(s1, p->y, q->z, D);
-	fp_mul(s1, s1, z2z2, D);		/* S1 = Y1 Z2^3 */
-	fp_mul(s2, q->y, p->z, D);
-	fp_mul(s2, s2, z1z1, D);		/* S2 = Y2 Z1^3 */
-	fp_sub_lazy(h, u2, u1, D);		/* H = U2 - U1 */
-	fp_sub_lazy(rr, s2, s1, D);		/* R = S2 - S1 */
-	fp_sqr(hh, h, D);
-	fp_mul(v, u1, hh, D);			/* V = U1 H^2 */
-	fp_mul(hh, h, hh, D);			/* H^3 */
-	fp_mul(t, p->z, q->z, D);
-	fp_mul(o->z, t, h, D);
-	fp_sqr(t, rr, D);
-	fp_sub(t, t, hh, D);
-	fp_sub2(o->x, t, v, D);			/* R^2 - H^3 - 2V */
-	fp_sub_lazy(v, v, o->x, D);
-	fp_mul(v, rr, v, D);
-	fp_mul(s1, s1, hh, D);
-	fp_sub(o->y, v, s1, D);			/* R (V - X3) - S1 H^3 */
+	jac_add_formula(o, p, q->x, q->y, q->z, 0, D);
 #endif
 }
 
-/*
- * o = p + (x2, y2), the same with Z2 = 1 (madd-2007-bl, 8M + 3S); the same
- * conditions.  o distinct from p.
- */
 static void jac_add_affine_core(struct ecc_pt *o, const struct ecc_pt *p, const struct ecc_aff *q,
 				const struct ecc_def *D)
 {
@@ -234,25 +248,7 @@ static void jac_add_affine_core(struct ecc_pt *o, const struct ecc_pt *p, const 
 	(void)D;
 	ECC_JAC_ADD_AFFINE(o, p, q);
 #else
-	fe z1z1, u2, s2, h, rr, hh, v, t;
-
-	fp_sqr(z1z1, p->z, D);
-	fp_mul(u2, q->x, z1z1, D);
-	fp_mul(s2, q->y, p->z, D);
-	fp_mul(s2, s2, z1z1, D);
-	fp_sub_lazy(h, u2, p->x, D);
-	fp_sub_lazy(rr, s2, p->y, D);
-	fp_sqr(hh, h, D);
-	fp_mul(v, p->x, hh, D);
-	fp_mul(hh, h, hh, D);			/* H^3 */
-	fp_mul(o->z, p->z, h, D);
-	fp_sqr(t, rr, D);
-	fp_sub(t, t, hh, D);
-	fp_sub2(o->x, t, v, D);
-	fp_sub_lazy(v, v, o->x, D);
-	fp_mul(v, rr, v, D);
-	fp_mul(t, p->y, hh, D);
-	fp_sub(o->y, v, t, D);
+	jac_add_formula(o, p, q->x, q->y, NULL, 1, D);
 #endif
 }
 
