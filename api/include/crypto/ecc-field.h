@@ -213,14 +213,7 @@ static inline void mont_mul(fe r, const fe a, const fe b, const struct ecc_mod *
 	memcpy(m, M->m, sizeof(m));
 	memcpy(av, a, sizeof(av));
 	memset(t, 0, sizeof(t));
-	/*
-	 * The rows are unrolled where this is the field's multiplication; where
-	 * the curve file has its own, only the scalars (a dozen products per
-	 * signature) come here, and the rolled loop is a third of the code.
-	 */
-#ifndef ECC_FP_MUL
 	ECC_UNROLL
-#endif
 	for (i = 0; i < ECC_N; i++) {
 		const u64 bi = b[i];
 
