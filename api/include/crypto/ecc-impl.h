@@ -7,7 +7,8 @@
  * file and instantiate it with their constants through ECC_DEFINE_CURVE().
  *
  * In layers, each header over the one before:
- *   ecc-field.h  limbs, Montgomery arithmetic modulo p and n, inversion
+ *   ecc-field.h  limbs, Montgomery arithmetic modulo p and n (ecc-inv.h:
+ *                the inversion)
  *   ecc-point.h  complete projective and Jacobian point formulas
  *   ecc-mul.h    scalar multiplication: secret (constant time), public
  *   ecc-impl.h   (this file) the operations of struct ecc_curve: key and
