@@ -9,6 +9,7 @@
  * curve of the algorithm is accepted.
  */
 #include <string.h>
+#include <rind/rng.h>
 #include <rind/internal/util.h>
 #include <crypto/ecc.h>
 
@@ -303,4 +304,42 @@ int ecc_export_priv(const struct ecc_curve *c, enum rind_key_format fmt,
 	default:
 		return -EINVAL;
 	}
+}
+
+/* ---- scalars and raw keys, for both protocols ----------------------------- */
+
+/* The verdict is public: an import returns it, key generation discards the candidate. */
+int ecc_scalar_ok(const struct ecc_curve *c, const u8 *d)
+{
+	int ok = c->scalar_ok(d);
+
+	rind_declassify(&ok, sizeof(ok));
+	return ok;
+}
+
+/* The top byte masked to the order's bits, so that few candidates are rejected. */
+int ecc_random_scalar(const struct ecc_curve *c, u8 *d)
+{
+	unsigned int excess = c->nbytes * 8 - c->bits;
+	int err, tries;
+
+	for (tries = 0; tries < 64; tries++) {
+		err = rind_get_random_bytes(d, c->nbytes);
+		if (err)
+			return err;
+		d[0] &= (u8)(0xff >> excess);
+		if (ecc_scalar_ok(c, d))
+			return 0;
+	}
+	return -EAGAIN;
+}
+
+/* Only framing is looked at: the first byte as a DER tag (public). */
+bool ecc_key_is_bare(const u8 *in, size_t len, size_t raw_len)
+{
+	struct rind_der d;
+
+	rind_der_init(&d, in, len);
+	return rind_key_detect(in, len, raw_len) == RIND_KEY_RAW &&
+	       rind_der_peek(&d) != DER_SEQUENCE;
 }

@@ -35,48 +35,6 @@ static const struct ecc_curve *ecdh_curve(struct crypto_kpp *tfm)
 	return container_of(crypto_kpp_alg(tfm), struct ecdh_driver, alg)->curve;
 }
 
-/*
- * 1 if 1 <= d < n.  The verdict is public: an import returns it, and key
- * generation throws a rejected candidate away.
- */
-static int ecdh_scalar_ok(const struct ecc_curve *c, const u8 *d)
-{
-	int ok = c->scalar_ok(d);
-
-	rind_declassify(&ok, sizeof(ok));
-	return ok;
-}
-
-/* A random scalar in [1, n - 1] (the top byte masked to the order's bits). */
-static int ecc_random_scalar(const struct ecc_curve *c, u8 *d)
-{
-	unsigned int excess = c->nbytes * 8 - c->bits;
-	int err, tries;
-
-	for (tries = 0; tries < 64; tries++) {
-		err = rind_get_random_bytes(d, c->nbytes);
-		if (err)
-			return err;
-		d[0] &= (u8)(0xff >> excess);
-		if (ecdh_scalar_ok(c, d))
-			return 0;
-	}
-	return -EAGAIN;
-}
-
-/*
- * 1 if @in looks like no key encoding at all (a wrong-length raw key).
- * Only framing is looked at: the first byte as a DER tag (public).
- */
-static bool ecdh_is_bare(const u8 *in, size_t len, size_t raw_len)
-{
-	struct rind_der d;
-
-	rind_der_init(&d, in, len);
-	return rind_key_detect(in, len, raw_len) == RIND_KEY_RAW &&
-	       rind_der_peek(&d) != DER_SEQUENCE;
-}
-
 static int ecdh_set_secret(struct crypto_kpp *tfm, const void *buf, unsigned int len)
 {
 	const struct ecc_curve *c = ecdh_curve(tfm);
@@ -88,12 +46,12 @@ static int ecdh_set_secret(struct crypto_kpp *tfm, const void *buf, unsigned int
 		err = ecc_random_scalar(c, d);
 	} else if (len == c->nbytes) {
 		memcpy(d, buf, len);
-		err = ecdh_scalar_ok(c, d) ? 0 : -EINVAL;
-	} else if (ecdh_is_bare(buf, len, c->nbytes)) {
+		err = ecc_scalar_ok(c, d) ? 0 : -EINVAL;
+	} else if (ecc_key_is_bare(buf, len, c->nbytes)) {
 		err = -EINVAL;
 	} else {
 		err = ecc_import_priv(c, buf, len, d, xy, &has_pub);
-		if (!err && !ecdh_scalar_ok(c, d))
+		if (!err && !ecc_scalar_ok(c, d))
 			err = -EKEYREJECTED;
 	}
 	if (!err) {
@@ -152,7 +110,7 @@ static int ecdh_compute_shared_secret(struct kpp_request *req)
 		free(peer);
 		return -EINVAL;
 	}
-	if (ecdh_is_bare(peer, req->src_len, 0) && req->src_len != 2 * c->nbytes &&
+	if (ecc_key_is_bare(peer, req->src_len, 0) && req->src_len != 2 * c->nbytes &&
 	    req->src_len != 2 * c->nbytes + 1 && req->src_len != c->nbytes + 1)
 		err = -EINVAL;
 	else
@@ -305,33 +263,21 @@ static struct alg_test_desc ecdh_test_descs[] = {
 	{ .alg = "ecdh-nist-p521", .suite.priv = &ecdh_p521_suite },
 };
 
-#define ECDH_DRIVER(crv, name, drv_name)					\
+/* The generic drivers: names here, the protocol entries from ecdh_register_curve_driver. */
+#define ECDH_GENERIC(crv, name)							\
 	{									\
 		.curve = &crv,							\
-		.alg = {							\
-			.set_secret = ecdh_set_secret,				\
-			.generate_public_key = ecdh_generate_public_key,	\
-			.compute_shared_secret = ecdh_compute_shared_secret,	\
-			.max_size = ecdh_max_size,				\
-			.export_pubkey = ecdh_export_pubkey,			\
-			.export_privkey = ecdh_export_privkey,			\
-			.base = {						\
-				.cra_name = name,				\
-				.cra_driver_name = drv_name,			\
-				.cra_priority = 100,				\
-				.cra_module = "generic",			\
-				.cra_ctxsize = sizeof(struct ecdh_ctx),		\
-			},							\
-		},								\
+		.alg.base = { .cra_name = name, .cra_driver_name = name "-generic",	\
+			      .cra_priority = 100, .cra_module = "generic" },	\
 	}
 
 static struct ecdh_driver ecdh_generic_drivers[] = {
-	ECDH_DRIVER(ecc_p256_generic, "ecdh-nist-p256", "ecdh-nist-p256-generic"),
-	ECDH_DRIVER(ecc_p384_generic, "ecdh-nist-p384", "ecdh-nist-p384-generic"),
-	ECDH_DRIVER(ecc_p521_generic, "ecdh-nist-p521", "ecdh-nist-p521-generic"),
+	ECDH_GENERIC(ecc_p256_generic, "ecdh-nist-p256"),
+	ECDH_GENERIC(ecc_p384_generic, "ecdh-nist-p384"),
+	ECDH_GENERIC(ecc_p521_generic, "ecdh-nist-p521"),
 };
 
-/* An arch implementation of a curve, with this file's protocol (api/include/crypto/ecc.h). */
+/* A driver over an implementation of a curve, with this file's protocol (<crypto/ecc.h>). */
 int ecdh_register_curve_driver(struct ecdh_driver *drv)
 {
 	struct kpp_alg *a = &drv->alg;
@@ -353,7 +299,7 @@ static int ecdh_mod_init(void)
 
 	crypto_register_tests(ecdh_test_descs, ARRAY_SIZE(ecdh_test_descs));
 	for (i = 0; i < ARRAY_SIZE(ecdh_generic_drivers); i++) {
-		err = crypto_register_kpp(&ecdh_generic_drivers[i].alg);
+		err = ecdh_register_curve_driver(&ecdh_generic_drivers[i]);
 		if (err)
 			return err;
 	}

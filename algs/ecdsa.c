@@ -158,8 +158,7 @@ static int ecdsa_sign_digest(const struct ecc_curve *c, struct crypto_shash *h, 
 		 * The verdicts of this loop are public: a nonce candidate out
 		 * of range, or giving r or s zero, is thrown away for the next.
 		 */
-		ok = c->scalar_ok(k);
-		rind_declassify(&ok, sizeof(ok));
+		ok = ecc_scalar_ok(c, k);
 		if (ok) {
 			err = c->sign(r, s, d, k, e);
 			rind_declassify(&err, sizeof(err));
@@ -201,48 +200,6 @@ static unsigned int ecdsa_der_max(unsigned int n)
 	return content + (content < 128 ? 2 : 3);
 }
 
-/*
- * 1 if 1 <= d < n.  The verdict is public: an import returns it, and key
- * generation throws a rejected candidate away.
- */
-static int ecdsa_scalar_ok(const struct ecc_curve *c, const u8 *d)
-{
-	int ok = c->scalar_ok(d);
-
-	rind_declassify(&ok, sizeof(ok));
-	return ok;
-}
-
-/* A random scalar in [1, n - 1]. */
-static int ecdsa_random_scalar(const struct ecc_curve *c, u8 *d)
-{
-	unsigned int excess = c->nbytes * 8 - c->bits;
-	int err, tries;
-
-	for (tries = 0; tries < 64; tries++) {
-		err = rind_get_random_bytes(d, c->nbytes);
-		if (err)
-			return err;
-		d[0] &= (u8)(0xff >> excess);
-		if (ecdsa_scalar_ok(c, d))
-			return 0;
-	}
-	return -EAGAIN;
-}
-
-/*
- * 1 if @in looks like no key encoding at all (a wrong-length raw key).
- * Only framing is looked at: the first byte as a DER tag (public).
- */
-static bool ecdsa_is_bare(const u8 *in, size_t len, size_t raw_len)
-{
-	struct rind_der d;
-
-	rind_der_init(&d, in, len);
-	return rind_key_detect(in, len, raw_len) == RIND_KEY_RAW &&
-	       rind_der_peek(&d) != DER_SEQUENCE;
-}
-
 /* ---- sig_alg entries (both the curve algorithms and the instances) -------- */
 
 static int ecdsa_set_priv(struct ecdsa_ctx *ctx, const u8 *d, const u8 *xy)
@@ -250,7 +207,7 @@ static int ecdsa_set_priv(struct ecdsa_ctx *ctx, const u8 *d, const u8 *xy)
 	const struct ecc_curve *c = ctx->curve;
 	u8 mine[2 * ECC_MAX_BYTES];
 
-	if (!ecdsa_scalar_ok(c, d))
+	if (!ecc_scalar_ok(c, d))
 		return -EKEYREJECTED;
 	c->mul_base(mine, d);
 	rind_declassify(mine, 2 * c->nbytes);	/* the public key */
@@ -270,7 +227,7 @@ static int ecdsa_set_priv_key(struct crypto_sig *tfm, const void *key, unsigned 
 	u8 d[ECC_MAX_BYTES], xy[2 * ECC_MAX_BYTES];
 	int has_pub = 0, err;
 
-	if (keylen != c->nbytes && ecdsa_is_bare(key, keylen, c->nbytes))
+	if (keylen != c->nbytes && ecc_key_is_bare(key, keylen, c->nbytes))
 		return -EINVAL;
 	err = ecc_import_priv(c, key, keylen, d, xy, &has_pub);
 	if (err)
@@ -304,7 +261,7 @@ static int ecdsa_generate_key(struct crypto_sig *tfm)
 	u8 d[ECC_MAX_BYTES];
 	int err;
 
-	err = ecdsa_random_scalar(ctx->curve, d);
+	err = ecc_random_scalar(ctx->curve, d);
 	if (!err)
 		err = ecdsa_set_priv(ctx, d, NULL);
 	memzero_explicit(d, sizeof(d));
@@ -823,37 +780,21 @@ static struct alg_test_desc ecdsa_curve_descs[] = {
 
 /* ---- registration -------------------------------------------------------- */
 
-#define ECDSA_DRIVER(crv, name, drv_name)					\
+/* The generic drivers: names here, the protocol entries from ecdsa_register_curve_driver. */
+#define ECDSA_GENERIC(crv, name)						\
 	{									\
 		.curve = &crv,							\
-		.alg = {							\
-			.sign = ecdsa_sign,					\
-			.verify = ecdsa_verify,					\
-			.set_pub_key = ecdsa_set_pub_key,			\
-			.set_priv_key = ecdsa_set_priv_key,			\
-			.generate_key = ecdsa_generate_key,			\
-			.export_pubkey = ecdsa_export_pubkey,			\
-			.export_privkey = ecdsa_export_privkey,			\
-			.key_size = ecdsa_key_size,				\
-			.max_size = ecdsa_max_size,				\
-			.init = ecdsa_curve_init,				\
-			.base = {						\
-				.cra_name = name,				\
-				.cra_driver_name = drv_name,			\
-				.cra_priority = 100,				\
-				.cra_module = "generic",			\
-				.cra_ctxsize = sizeof(struct ecdsa_ctx),	\
-			},							\
-		},								\
+		.alg.base = { .cra_name = name, .cra_driver_name = name "-generic",	\
+			      .cra_priority = 100, .cra_module = "generic" },	\
 	}
 
 static struct ecdsa_driver ecdsa_generic_drivers[] = {
-	ECDSA_DRIVER(ecc_p256_generic, "ecdsa-nist-p256", "ecdsa-nist-p256-generic"),
-	ECDSA_DRIVER(ecc_p384_generic, "ecdsa-nist-p384", "ecdsa-nist-p384-generic"),
-	ECDSA_DRIVER(ecc_p521_generic, "ecdsa-nist-p521", "ecdsa-nist-p521-generic"),
+	ECDSA_GENERIC(ecc_p256_generic, "ecdsa-nist-p256"),
+	ECDSA_GENERIC(ecc_p384_generic, "ecdsa-nist-p384"),
+	ECDSA_GENERIC(ecc_p521_generic, "ecdsa-nist-p521"),
 };
 
-/* An arch implementation of a curve, with this file's protocol (api/include/crypto/ecc.h). */
+/* A driver over an implementation of a curve, with this file's protocol (<crypto/ecc.h>). */
 int ecdsa_register_curve_driver(struct ecdsa_driver *drv)
 {
 	struct sig_alg *a = &drv->alg;
@@ -891,7 +832,7 @@ static int ecdsa_mod_init(void)
 	crypto_register_tests(ecdsa_curve_descs, ARRAY_SIZE(ecdsa_curve_descs));
 	crypto_register_tests(ecdsa_inst_descs, (int)ECDSA_NINST);
 	for (i = 0; i < ARRAY_SIZE(ecdsa_generic_drivers); i++) {
-		err = crypto_register_sig(&ecdsa_generic_drivers[i].alg);
+		err = ecdsa_register_curve_driver(&ecdsa_generic_drivers[i]);
 		if (err)
 			return err;
 	}

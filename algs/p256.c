@@ -12,8 +12,8 @@
  * q p = q 2^96 + q (2^64 - 2^32 + 1) 2^192 - q: adding it clears the low
  * word with one 64 x 64-bit product and two shifts.  Operand scanning,
  * one reduction step after each row; the result (below 2p) is reduced by
- * a masked subtraction.  Squaring has its own routine (ten products).  Constant time: no branch, no data-dependent
- * index.
+ * a masked subtraction.  Squaring has its own routine (ten products).
+ * Constant time: no branch, no data-dependent index.
  */
 #define ECC_N	4
 #define ECC_GW	6	/* fixed-base table: 43 windows of 32 affine points (88 KiB) */
@@ -21,10 +21,35 @@
 
 typedef unsigned __int128 p256_u128;
 
+/* r = t + top 2^256 (< 2p) minus p unless that borrows: fully reduced. */
+static inline void p256_final(u64 *r, u64 t0, u64 t1, u64 t2, u64 t3, u64 top)
+{
+	u64 u0, u1, u2, u3, bw, mask;
+	p256_u128 s;
+
+	s = (p256_u128)t0 - 0xffffffffffffffffull;
+	u0 = (u64)s;
+	bw = (u64)(s >> 64) & 1;
+	s = (p256_u128)t1 - 0x00000000ffffffffull - bw;
+	u1 = (u64)s;
+	bw = (u64)(s >> 64) & 1;
+	s = (p256_u128)t2 - bw;
+	u2 = (u64)s;
+	bw = (u64)(s >> 64) & 1;
+	s = (p256_u128)t3 - 0xffffffff00000001ull - bw;
+	u3 = (u64)s;
+	bw = (u64)(s >> 64) & 1;
+	mask = 0 - (bw & (top ^ 1));
+	r[0] = (t0 & mask) | (u0 & ~mask);
+	r[1] = (t1 & mask) | (u1 & ~mask);
+	r[2] = (t2 & mask) | (u2 & ~mask);
+	r[3] = (t3 & mask) | (u3 & ~mask);
+}
+
 static void p256_mul(u64 *r, const u64 *a, const u64 *b)
 {
 	const u64 a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
-	u64 t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5, q, c, u0, u1, u2, u3, bw, mask;
+	u64 t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5, q, c;
 	p256_u128 s;
 	int i;
 
@@ -62,36 +87,19 @@ static void p256_mul(u64 *r, const u64 *a, const u64 *b)
 		t3 = (u64)s;
 		t4 = t5 + (u64)(s >> 64);
 	}
-	/* t < 2p: subtract p unless that borrows */
-	s = (p256_u128)t0 - 0xffffffffffffffffull;
-	u0 = (u64)s;
-	bw = (u64)(s >> 64) & 1;
-	s = (p256_u128)t1 - 0x00000000ffffffffull - bw;
-	u1 = (u64)s;
-	bw = (u64)(s >> 64) & 1;
-	s = (p256_u128)t2 - bw;
-	u2 = (u64)s;
-	bw = (u64)(s >> 64) & 1;
-	s = (p256_u128)t3 - 0xffffffff00000001ull - bw;
-	u3 = (u64)s;
-	bw = (u64)(s >> 64) & 1;
-	mask = 0 - (bw & (t4 ^ 1));
-	r[0] = (t0 & mask) | (u0 & ~mask);
-	r[1] = (t1 & mask) | (u1 & ~mask);
-	r[2] = (t2 & mask) | (u2 & ~mask);
-	r[3] = (t3 & mask) | (u3 & ~mask);
+	p256_final(r, t0, t1, t2, t3, t4);
 }
 
 /*
  * r = a^2 / R: the six cross products doubled and the four squares (the
  * full 512-bit square), then the low half reduced word by word into the
  * words above it (a rolling top word, below p after four steps) and the
- * high half added; below 2p, reduced by a masked subtraction.
+ * high half added; below 2p, reduced by p256_final.
  */
 static void p256_sqr(u64 *r, const u64 *a)
 {
 	const u64 a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
-	u64 t0, t1, t2, t3, t4, t5, t6, t7, c, q, u0, u1, u2, u3, bw, mask, top;
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, c, q;
 	p256_u128 s;
 
 	s = (p256_u128)a0 * a1;
@@ -173,24 +181,7 @@ static void p256_sqr(u64 *r, const u64 *a)
 	c = (u64)(s >> 64);
 	s = (p256_u128)t3 + t7 + c;
 	t3 = (u64)s;
-	top = (u64)(s >> 64);
-	s = (p256_u128)t0 - 0xffffffffffffffffull;
-	u0 = (u64)s;
-	bw = (u64)(s >> 64) & 1;
-	s = (p256_u128)t1 - 0x00000000ffffffffull - bw;
-	u1 = (u64)s;
-	bw = (u64)(s >> 64) & 1;
-	s = (p256_u128)t2 - bw;
-	u2 = (u64)s;
-	bw = (u64)(s >> 64) & 1;
-	s = (p256_u128)t3 - 0xffffffff00000001ull - bw;
-	u3 = (u64)s;
-	bw = (u64)(s >> 64) & 1;
-	mask = 0 - (bw & (top ^ 1));
-	r[0] = (t0 & mask) | (u0 & ~mask);
-	r[1] = (t1 & mask) | (u1 & ~mask);
-	r[2] = (t2 & mask) | (u2 & ~mask);
-	r[3] = (t3 & mask) | (u3 & ~mask);
+	p256_final(r, t0, t1, t2, t3, (u64)(s >> 64));
 }
 
 #define ECC_FP_MUL(r, a, b)	p256_mul(r, a, b)

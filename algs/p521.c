@@ -3,9 +3,11 @@
  * P-521 (secp521r1, FIPS 186-5 / SEC 2: p = 2^521 - 1), portable C: the
  * curve operations that the "ecdh-nist-p521-generic" kpp and the
  * "ecdsa-nist-p521-generic" sig drivers (algs/ecdh.c, algs/ecdsa.c) are
- * built on.  Points and scalars are api/include/crypto/ecc-impl.h's with 9 64-bit
- * limbs (the scalars modulo n in Montgomery form, R = 2^576); the field
- * is this file's own.
+ * built on.  Points and scalars are the template's (<crypto/ecc-impl.h>,
+ * hooks in ecc.h) with 9 64-bit limbs (the scalars modulo n in Montgomery
+ * form, R = 2^576); the field is this file's own, and its lazy additions
+ * let the template's point formulas skip the carry pass where a value
+ * only feeds a product.
  *
  * Field elements are nine limbs of 58 bits (value = sum l_i 2^(58 i)),
  * the plain value (no Montgomery factor), not necessarily below p: limbs
@@ -16,7 +18,7 @@
  * onto the low ones with a factor 2 (taken from 2b); one carry pass
  * (bits from 2^521 up wrap to the bottom) ends every operation.
  * Comparisons, the conversion to bytes and the inversion (Bernstein-Yang,
- * api/include/crypto/ecc-impl.h) work on the fully reduced value.  Constant time: no
+ * ecc-field.h) work on the fully reduced value.  Constant time: no
  * branch, no data-dependent index.
  *
  * The constants are the curve's domain parameters (FIPS 186-5 / SP 800-186
@@ -37,11 +39,9 @@ static void p521_to(u64 *r, const u64 *a);
 static void p521_from(u64 *r, const u64 *a);
 static u64 p521_is_zero(const u64 *a);
 static u64 p521_eq(const u64 *a, const u64 *b);
-struct ecc_pt;
-struct ecc_aff;
-static void p521_jac_dbl(struct ecc_pt *r, const struct ecc_pt *p);
-static void p521_jac_add(struct ecc_pt *o, const struct ecc_pt *p, const struct ecc_pt *q);
-static void p521_jac_add_affine(struct ecc_pt *o, const struct ecc_pt *p, const struct ecc_aff *q);
+static inline void p521_add_nc(u64 *r, const u64 *a, const u64 *b);
+static inline void p521_sub_nc(u64 *r, const u64 *a, const u64 *b);
+static inline void p521_sub2(u64 *r, const u64 *a, const u64 *b);
 
 #define ECC_FP_MUL(r, a, b)	p521_mul(r, a, b)
 #define ECC_FP_SQR(r, a)	p521_sqr(r, a)
@@ -53,9 +53,9 @@ static void p521_jac_add_affine(struct ecc_pt *o, const struct ecc_pt *p, const 
 #define ECC_FP_FROM(r, a)	p521_from(r, a)
 #define ECC_FP_ISZERO(a)	p521_is_zero(a)
 #define ECC_FP_EQ(a, b)		p521_eq(a, b)
-#define ECC_JAC_DBL(r, p)	p521_jac_dbl(r, p)
-#define ECC_JAC_ADD(o, p, q)	p521_jac_add(o, p, q)
-#define ECC_JAC_ADD_AFFINE(o, p, q)	p521_jac_add_affine(o, p, q)
+#define ECC_FP_ADD_LAZY(r, a, b)	p521_add_nc(r, a, b)
+#define ECC_FP_SUB_LAZY(r, a, b)	p521_sub_nc(r, a, b)
+#define ECC_FP_SUB2(r, a, b)	p521_sub2(r, a, b)
 #include <crypto/ecc-impl.h>
 
 /* The field: m for range checks and the inversion; one = 1 in limbs (plain, no R). */
@@ -64,7 +64,6 @@ static const struct ecc_mod p521_fp = {
 	.rr = { 1 },
 	.one = { 1 },
 	.m0inv = 0x0000000000000001ull,
-	.minus2 = { 0xfffffffffffffffdull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0x00000000000001ffull },
 };
 
 #define P521_M58	((1ull << 58) - 1)
@@ -199,9 +198,11 @@ static void p521_half(u64 *r, const u64 *a)
 }
 
 /*
- * Without the carry pass, for values that only feed p521_mul and
- * p521_sqr: those accept limbs up to 2^61 (products below 2^123, nine to
- * a column below 2^127).  a + b, and a - b + 2p.
+ * The template's lazy forms (ECC_FP_ADD_LAZY, ECC_FP_SUB_LAZY), without
+ * the carry pass, for values that only feed p521_mul and p521_sqr: those
+ * accept limbs up to 2^61 (products below 2^123, nine to a column below
+ * 2^127), and a chain of two lazy additions of carried values stays below
+ * 2^60.  a + b, and a - b + 2p.
  */
 static inline void p521_add_nc(u64 *r, const u64 *a, const u64 *b)
 {
@@ -222,7 +223,7 @@ static inline void p521_sub_nc(u64 *r, const u64 *a, const u64 *b)
 	r[8] = a[8] + ((1ull << 58) - 2) - b[8];
 }
 
-/* a - 2b + 4p, carried */
+/* a - 2b + 4p, carried (ECC_FP_SUB2) */
 static inline void p521_sub2(u64 *r, const u64 *a, const u64 *b)
 {
 	int i;
@@ -337,95 +338,11 @@ static void p521_inv(u64 *r, const u64 *a)
 	memzero_explicit(t, sizeof(t));
 }
 
-/*
- * The point operations of api/include/crypto/ecc-impl.h (the same formulas: jac_dbl,
- * and jac_add_ct / jac_add_affine_ct without their identity masks) with
- * the carry pass left out wherever a value only feeds a product.
- */
-static void p521_jac_dbl(struct ecc_pt *r, const struct ecc_pt *p)
-{
-	u64 delta[9], y2[9], t[9], u[9], m[9], s[9], y8[9], m2[9];
-
-	p521_sqr(delta, p->z);
-	p521_add_nc(y2, p->y, p->y);		/* 2Y */
-	p521_sub_nc(t, p->x, delta);
-	p521_add_nc(u, p->x, delta);
-	p521_mul(m, t, u);
-	p521_add_nc(t, m, m);
-	p521_add_nc(m, t, m);			/* M = 3 (X - Z^2)(X + Z^2) */
-	p521_mul(u, y2, p->z);			/* Z' = 2YZ */
-	p521_sqr(y2, y2);			/* 4Y^2 */
-	p521_mul(s, p->x, y2);			/* S = 4XY^2 */
-	p521_sqr(y8, y2);
-	p521_half(y8, y8);			/* 8Y^4 */
-	p521_sqr(m2, m);			/* M^2 */
-	p521_sub2(t, m2, s);			/* X' = M^2 - 2S */
-	p521_add_nc(y2, s, s);
-	p521_add_nc(y2, y2, s);
-	p521_sub_nc(y2, y2, m2);		/* 3S - M^2 = S - X' */
-	p521_mul(y2, m, y2);
-	p521_sub(r->y, y2, y8);			/* Y' = M (S - X') - 8Y^4 */
-	memcpy(r->x, t, sizeof(t));
-	memcpy(r->z, u, sizeof(u));
-}
-
-static void p521_jac_add(struct ecc_pt *o, const struct ecc_pt *p, const struct ecc_pt *q)
-{
-	u64 z1z1[9], z2z2[9], u1[9], u2[9], s1[9], s2[9], h[9], rr[9], hh[9], v[9], t[9];
-
-	p521_sqr(z1z1, p->z);
-	p521_sqr(z2z2, q->z);
-	p521_mul(u1, p->x, z2z2);
-	p521_mul(u2, q->x, z1z1);
-	p521_mul(s1, p->y, q->z);
-	p521_mul(s1, s1, z2z2);
-	p521_mul(s2, q->y, p->z);
-	p521_mul(s2, s2, z1z1);
-	p521_sub_nc(h, u2, u1);
-	p521_sub_nc(rr, s2, s1);
-	p521_sqr(hh, h);
-	p521_mul(v, u1, hh);
-	p521_mul(hh, h, hh);			/* H^3 */
-	p521_mul(t, p->z, q->z);
-	p521_mul(o->z, t, h);
-	p521_sqr(t, rr);
-	p521_sub(t, t, hh);
-	p521_sub2(o->x, t, v);			/* R^2 - H^3 - 2V */
-	p521_sub_nc(v, v, o->x);
-	p521_mul(v, rr, v);
-	p521_mul(s1, s1, hh);
-	p521_sub(o->y, v, s1);			/* R (V - X3) - S1 H^3 */
-}
-
-static void p521_jac_add_affine(struct ecc_pt *o, const struct ecc_pt *p, const struct ecc_aff *q)
-{
-	u64 z1z1[9], u2[9], s2[9], h[9], rr[9], hh[9], v[9], t[9];
-
-	p521_sqr(z1z1, p->z);
-	p521_mul(u2, q->x, z1z1);
-	p521_mul(s2, q->y, p->z);
-	p521_mul(s2, s2, z1z1);
-	p521_sub_nc(h, u2, p->x);
-	p521_sub_nc(rr, s2, p->y);
-	p521_sqr(hh, h);
-	p521_mul(v, p->x, hh);
-	p521_mul(hh, h, hh);			/* H^3 */
-	p521_mul(o->z, p->z, h);
-	p521_sqr(t, rr);
-	p521_sub(t, t, hh);
-	p521_sub2(o->x, t, v);
-	p521_sub_nc(v, v, o->x);
-	p521_mul(v, rr, v);
-	p521_mul(t, p->y, hh);
-	p521_sub(o->y, v, t);
-}
-
 static const struct ecc_mod p521_fn = {
 	.m = { 0xbb6fb71e91386409ull, 0x3bb5c9b8899c47aeull, 0x7fcc0148f709a5d0ull, 0x51868783bf2f966bull, 0xfffffffffffffffaull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0x00000000000001ffull },
 	.rr = { 0x137cd04dcf15dd04ull, 0xf707badce5547ea3ull, 0x12a78d38794573ffull, 0xd3721ef557f75e06ull, 0xdd6e23d82e49c7dbull, 0xcff3d142b7756e3eull, 0x5bcc6d61a8e567bcull, 0x2d8e03d1492d0d45ull, 0x000000000000003dull },
 	.one = { 0xfb80000000000000ull, 0x28a2482470b763cdull, 0x17e2251b23bb31dcull, 0xca4019ff5b847b2dull, 0x02d73cbc3e206834ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull },
 	.m0inv = 0x1d2f5ccd79a995c7ull,
-	.minus2 = { 0xbb6fb71e91386407ull, 0x3bb5c9b8899c47aeull, 0x7fcc0148f709a5d0ull, 0x51868783bf2f966bull, 0xfffffffffffffffaull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0x00000000000001ffull },
 };
 /* b, Gx, Gy (FIPS 186-5 / SP 800-186 section 3.2.1.5) in 58-bit limbs */
 static const u64 p521_b[9] = {
@@ -446,14 +363,8 @@ static const u64 p521_gy[9] = {
 static const u64 p521_sqrt_exp[9] = { 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000080ull };
 
 static const struct ecc_def p521_def = {
-	.fp = &p521_fp,
-	.fn = &p521_fn,
-	.b = p521_b,
-	.gx = p521_gx,
-	.gy = p521_gy,
-	.sqrt_exp = p521_sqrt_exp,
-	.nbytes = 66,
-	.bits = 521,
+	.fp = &p521_fp, .fn = &p521_fn, .b = p521_b, .gx = p521_gx, .gy = p521_gy,
+	.sqrt_exp = p521_sqrt_exp, .nbytes = 66, .bits = 521,
 };
 
 ECC_DEFINE_CURVE(ecc_p521_generic, p521_def, "P-521", RIND_OID_SECP521R1, 66, 521);

@@ -4,10 +4,11 @@
  * "ecdsa-nist-p256-adx" sig drivers.
  * Requires: BMI2 (MULX) and ADX (ADCX, ADOX).
  *
- * The point and scalar arithmetic of api/include/crypto/ecc-impl.h (complete formulas,
- * signed windows, the fixed-base table, constant time for secret
- * scalars) and api/include/crypto/ecc-p256.h's constants, over the field operations
- * below in inline assembly: Montgomery multiplication
+ * The point and scalar arithmetic of the curve template (<crypto/ecc-impl.h>,
+ * hooks in <crypto/ecc.h>: complete formulas, signed windows, the
+ * fixed-base table, constant time for secret scalars) and
+ * <crypto/ecc-p256.h>'s constants, over the field operations below in
+ * inline assembly: Montgomery multiplication
  * with R = 2^256 and p's special form (-p^-1 = 1 mod 2^64, so each
  * reduction word is the low word itself, and q p = q 2^96 + q K 2^192 - q
  * with K = 2^64 - 2^32 + 1: two shifts and one MULX per word), the row
@@ -21,12 +22,13 @@
  *
  * The inline assembly avoids rbp (frame pointer in sanitizer builds).
  */
-#include <immintrin.h>
+#include <string.h>
 #include <rind/types.h>
 #include <rind/internal/alg.h>
 #include <rind/internal/kpp.h>
 #include <rind/internal/sig.h>
 #include <rind/internal/util.h>
+#include "ecc-p256-adx.h"
 
 static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 
@@ -319,7 +321,7 @@ static inline void p256x_sqr(u64 *r, const u64 *a)
 }
 
 /* r = a + b mod p */
-static inline void p256x_add(u64 *r, const u64 *a, const u64 *b)
+static inline __attribute__((always_inline)) void p256x_add(u64 *r, const u64 *a, const u64 *b)
 {
 	u64 t0, t1, t2, t3, t4, t5;
 
@@ -330,7 +332,7 @@ static inline void p256x_add(u64 *r, const u64 *a, const u64 *b)
 }
 
 /* r = a - b mod p */
-static inline void p256x_sub(u64 *r, const u64 *a, const u64 *b)
+static inline __attribute__((always_inline)) void p256x_sub(u64 *r, const u64 *a, const u64 *b)
 {
 	u64 t0, t1, t2, t3, t4;
 
@@ -388,8 +390,8 @@ static void p256x_jac_dbl(u64 *r, const u64 *p)
 }
 
 /*
- * o = p + q in Jacobian coordinates: api/include/crypto/ecc-impl.h's jac_add_ct without
- * its identity masks (the caller applies them), 12M + 4S as one block.
+ * o = p + q in Jacobian coordinates: ecc-point.h's jac_add_core (no case
+ * analysis; the callers mask or branch), 12M + 4S as one block.
  * s: scratch of 36 words, o = s + 24 on return.
  */
 static void p256x_jac_add(u64 *s, const u64 *p, const u64 *q)
@@ -425,8 +427,8 @@ static void p256x_jac_add(u64 *s, const u64 *p, const u64 *q)
 }
 
 /*
- * o = p + (x2, y2) in Jacobian coordinates: jac_add_affine_ct without its
- * identity mask, 8M + 3S as one block.  s: scratch of 32 words, o = s + 20
+ * o = p + (x2, y2) in Jacobian coordinates: jac_add_affine_core, 8M + 3S
+ * as one block.  s: scratch of 32 words, o = s + 20
  * on return (q: x at 0, y at 32).
  */
 static void p256x_jac_add_affine(u64 *s, const u64 *p, const u64 *q)
@@ -457,11 +459,13 @@ static void p256x_jac_add_affine(u64 *s, const u64 *p, const u64 *q)
 }
 
 /*
- * The masked table read of api/include/crypto/ecc-impl.h (ecc_select) with AVX2 when
- * the CPU has it: entries of 8 or 12 words, every one read, the match
- * found by a vector comparison of its index.  Returns 0 (the caller does
- * it) for other sizes or without AVX2.
+ * The masked table read of ecc-mul.h (ecc_select) with AVX2 when the CPU
+ * has it: entries of 8 or 12 words, every one read, the match found by a
+ * vector comparison of its index.  GCC vector types rather than
+ * <immintrin.h>, whose parsing cost more than the rest of this file.
  */
+typedef u64 p256x_v4 __attribute__((vector_size(32)));
+
 static int p256x_avx2(void)
 {
 	static int have = -1;
@@ -474,30 +478,41 @@ static int p256x_avx2(void)
 	return h;
 }
 
-__attribute__((target("avx2")))
-static int p256x_select(u64 *r, const u64 *table, unsigned int w, unsigned int count, u64 idx)
+__attribute__((target("avx2"), noinline))
+static void p256x_select_avx2(u64 *r, const u64 *table, unsigned int w, unsigned int count,
+			      u64 idx)
 {
-	__m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, m;
-	__m256i want = _mm256_set1_epi64x((long long)idx), cur = _mm256_set1_epi64x(1);
-	const __m256i one = _mm256_set1_epi64x(1);
+	const p256x_v4 one = { 1, 1, 1, 1 }, want = { idx, idx, idx, idx };
+	p256x_v4 a0 = { 0 }, a1 = a0, a2 = a0, cur = one, m, v;
 	unsigned int i;
 
-	if ((w != 8 && w != 12) || !p256x_avx2())
-		return 0;
 	for (i = 0; i < count; i++) {
 		const u64 *s = table + (size_t)i * w;
 
-		m = _mm256_cmpeq_epi64(cur, want);
-		a0 = _mm256_or_si256(a0, _mm256_and_si256(m, _mm256_loadu_si256((const __m256i *)s)));
-		a1 = _mm256_or_si256(a1, _mm256_and_si256(m, _mm256_loadu_si256((const __m256i *)(s + 4))));
-		if (w == 12)
-			a2 = _mm256_or_si256(a2, _mm256_and_si256(m, _mm256_loadu_si256((const __m256i *)(s + 8))));
-		cur = _mm256_add_epi64(cur, one);
+		m = (p256x_v4)(cur == want);		/* all ones for the match */
+		memcpy(&v, s, sizeof(v));
+		a0 |= m & v;
+		memcpy(&v, s + 4, sizeof(v));
+		a1 |= m & v;
+		if (w == 12) {
+			memcpy(&v, s + 8, sizeof(v));
+			a2 |= m & v;
+		}
+		cur += one;
 	}
-	_mm256_storeu_si256((__m256i *)r, a0);
-	_mm256_storeu_si256((__m256i *)(r + 4), a1);
+	memcpy(r, &a0, sizeof(a0));
+	memcpy(r + 4, &a1, sizeof(a1));
 	if (w == 12)
-		_mm256_storeu_si256((__m256i *)(r + 8), a2);
+		memcpy(r + 8, &a2, sizeof(a2));
+}
+
+/* 1 when done; 0 (the caller does it) for other sizes or without AVX2. */
+static inline int p256x_select(u64 *r, const u64 *table, unsigned int w, unsigned int count,
+			       u64 idx)
+{
+	if ((w != 8 && w != 12) || !p256x_avx2())
+		return 0;
+	p256x_select_avx2(r, table, w, count, idx);
 	return 1;
 }
 
@@ -606,7 +621,7 @@ ECC_DEFINE_CURVE(ecc_p256_adx, p256_def, "P-256", RIND_OID_SECP256R1, 32, 256);
 
 /* ---- registration -------------------------------------------------------- */
 
-/* The protocol glue registers a driver over a curve implementation (api/include/crypto/ecc.h). */
+/* The protocol glue registers a driver over a curve implementation (<crypto/ecc.h>). */
 static struct ecdh_driver p256_adx_ecdh = {
 	.curve = &ecc_p256_adx,
 	.alg.base = {

@@ -23,14 +23,12 @@ static const struct ecc_mod p256_fp = {
 	.rr = { 0x0000000000000003ull, 0xfffffffbffffffffull, 0xfffffffffffffffeull, 0x00000004fffffffdull },
 	.one = { 0x0000000000000001ull, 0xffffffff00000000ull, 0xffffffffffffffffull, 0x00000000fffffffeull },
 	.m0inv = 0x0000000000000001ull,
-	.minus2 = { 0xfffffffffffffffdull, 0x00000000ffffffffull, 0x0000000000000000ull, 0xffffffff00000001ull },
 };
 static const struct ecc_mod p256_fn = {
 	.m = { 0xf3b9cac2fc632551ull, 0xbce6faada7179e84ull, 0xffffffffffffffffull, 0xffffffff00000000ull },
 	.rr = { 0x83244c95be79eea2ull, 0x4699799c49bd6fa6ull, 0x2845b2392b6bec59ull, 0x66e12d94f3d95620ull },
 	.one = { 0x0c46353d039cdaafull, 0x4319055258e8617bull, 0x0000000000000000ull, 0x00000000ffffffffull },
 	.m0inv = 0xccd1c8aaee00bc4full,
-	.minus2 = { 0xf3b9cac2fc63254full, 0xbce6faada7179e84ull, 0xffffffffffffffffull, 0xffffffff00000000ull },
 };
 static const u64 p256_b[4] = { 0xd89cdf6229c4bddfull, 0xacf005cd78843090ull, 0xe5a220abf7212ed6ull, 0xdc30061d04874834ull };
 static const u64 p256_gx[4] = { 0x79e730d418a9143cull, 0x75ba95fc5fedb601ull, 0x79fb732b77622510ull, 0x18905f76a53755c6ull };
@@ -38,14 +36,8 @@ static const u64 p256_gy[4] = { 0xddf25357ce95560aull, 0x8b4ab8e4ba19e45cull, 0x
 static const u64 p256_sqrt_exp[4] = { 0x0000000000000000ull, 0x0000000040000000ull, 0x4000000000000000ull, 0x3fffffffc0000000ull };
 
 static const struct ecc_def p256_def = {
-	.fp = &p256_fp,
-	.fn = &p256_fn,
-	.b = p256_b,
-	.gx = p256_gx,
-	.gy = p256_gy,
-	.sqrt_exp = p256_sqrt_exp,
-	.nbytes = 32,
-	.bits = 256,
+	.fp = &p256_fp, .fn = &p256_fn, .b = p256_b, .gx = p256_gx, .gy = p256_gy,
+	.sqrt_exp = p256_sqrt_exp, .nbytes = 32, .bits = 256,
 };
 
 #endif /* _RIND_ALGS_ECC_P256_H */
