@@ -31,6 +31,7 @@
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
 #include <crypto/curve25519.h>
+#include <crypto/ed25519.h>
 #include <crypto/fe25519.h>
 
 /* (A + 2) / 4 for Curve25519's A = 486662: the ladder's constant. */

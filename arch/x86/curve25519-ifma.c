@@ -25,6 +25,7 @@
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
 #include <crypto/curve25519.h>
+#include "ed25519-x86.h"
 #include "fe25519-mulx.h"
 #include "fe25519-ifma.h"
 

@@ -16,6 +16,7 @@
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
 #include <crypto/curve25519.h>
+#include "ed25519-x86.h"
 #include "fe25519-mulx.h"
 
 #define CURVE25519_A24 121666

@@ -16,6 +16,7 @@
 #include <rind/internal/util.h>
 #include <crypto/ed25519.h>
 #include <crypto/curve25519.h>
+#include "ed25519-x86.h"
 #include "fe25519-mulx.h"
 #include <crypto/ed25519-impl.h>
 

@@ -280,8 +280,12 @@ static inline void fe_sq(fe *h, const fe *f)
 		  "cc", "memory");
 }
 
-/* h = f^(2^n), n >= 1 */
-static inline void fe_sqn(fe *h, const fe *f, int n)
+/*
+ * h = f^(2^n), n >= 1.  Out of line, as in api/include/crypto/fe25519.h:
+ * one copy of the loop rather than one per run of squarings in the
+ * exponent chains below.
+ */
+static __attribute__((noinline, unused)) void fe_sqn(fe *h, const fe *f, int n)
 {
 	fe_sq(h, f);
 	while (--n > 0)

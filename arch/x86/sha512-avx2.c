@@ -19,6 +19,7 @@
 #include <rind/internal/hash.h>
 #include <rind/internal/util.h>
 #include <crypto/sha2.h>
+#include "sha512-mb-avx512.h"
 
 #define AVX2_TARGET __attribute__((target("avx2,bmi,bmi2")))
 

@@ -36,12 +36,10 @@
 #include <rind/internal/hash.h>
 #include <rind/internal/util.h>
 #include <crypto/sha2.h>
+#include "sha512-mb-avx512.h"
 
 #define MB_TARGET	__attribute__((target("avx512f,avx512bw")))
 #define MB_LANES	8
-
-int rind_sha512_finup_mb_avx512(struct shash_desc *desc, const u8 * const data[],
-				unsigned int len, u8 * const outs[], unsigned int num_msgs);
 
 #define ROR(x, n)	_mm512_ror_epi64(x, n)
 #define XOR3(x, y, z)	_mm512_ternarylogic_epi64(x, y, z, 0x96)

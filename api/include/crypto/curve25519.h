@@ -41,18 +41,13 @@ typedef void (*curve25519_fn)(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE
 /* out = X25519(scalar, 9) */
 typedef void (*curve25519_base_fn)(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25519_KEY_SIZE]);
 
-/* Portable C: Montgomery ladder over five 51-bit limbs. */
+/*
+ * Portable C: Montgomery ladder over five 51-bit limbs.  Its curve25519_base_fn
+ * is the Ed25519 driver's (curve25519_base_generic, <crypto/ed25519.h>), as
+ * are the arch drivers' (their arch/<arch>/ed25519-*.h).
+ */
 void curve25519_generic(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25519_KEY_SIZE],
 			const u8 point[CURVE25519_KEY_SIZE]);
-/* X25519(scalar, 9) through the Ed25519 fixed-base table (algs/ed25519.c). */
-void curve25519_base_generic(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25519_KEY_SIZE]);
-
-#ifdef __x86_64__
-/* The same with MULX/ADX field arithmetic (arch/x86/ed25519-mulx.c). */
-void curve25519_base_mulx(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25519_KEY_SIZE]);
-/* The same with AVX-512 IFMA point arithmetic (arch/x86/ed25519-ifma.c). */
-void curve25519_base_ifma(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25519_KEY_SIZE]);
-#endif
 
 /*
  * out = in^-1 mod p = 2^255 - 19 (0 for 0), constant time, for a canonical

@@ -105,6 +105,13 @@ unsigned int ed25519_sig_max_size(struct crypto_sig *tfm);
 		},								\
 	}
 
+/*
+ * X25519(scalar, 9) (a curve25519_base_fn of <crypto/curve25519.h>) through
+ * the generic driver's fixed-base table: the generic X25519 driver's
+ * mul_base, defined in algs/ed25519.c.
+ */
+void curve25519_base_generic(u8 out[32], const u8 scalar[32]);
+
 /* The known-answer tests for "ed25519" (registered by algs/ed25519.c). */
 extern struct alg_test_desc ed25519_test_desc;
 

@@ -2,7 +2,7 @@
 /*
  * Poly1305 (RFC 8439 section 2.5) as plain functions, the kernel's
  * lib/crypto/poly1305 for rind, and the shash glue shared by every
- * "poly1305" implementation (algs/poly1305.c, arch/x86/poly1305-x86.c).
+ * "poly1305" implementation (algs/poly1305.c, arch/x86/poly1305-*.c).
  * Internal to the library.
  *
  * The accumulator is kept in radix 2^64 (h[0], h[1] full words, h[2] a

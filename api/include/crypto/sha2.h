@@ -55,15 +55,6 @@ void rind_sha1_block_generic(u32 state[5], const u8 *data, size_t blocks);
 void rind_sha256_block_generic(u32 state[8], const u8 *data, size_t blocks);
 void rind_sha512_block_generic(u64 state[8], const u8 *data, size_t blocks);
 
-#ifdef __x86_64__
-/*
- * SHA-384/512 finup_mb over eight 64-bit lanes (arch/x86/sha512-mb-avx512.c;
- * AVX512F and AVX512BW): the state in @desc is a struct sha512_state.
- */
-int rind_sha512_finup_mb_avx512(struct shash_desc *desc, const u8 * const data[],
-				unsigned int len, u8 * const outs[], unsigned int num_msgs);
-#endif
-
 /* The round constants (FIPS 180-4 section 4.2), 64-byte aligned for vector loads. */
 extern const u32 rind_sha256_k[64] __attribute__((aligned(64)));
 extern const u64 rind_sha512_k[80] __attribute__((aligned(64)));
