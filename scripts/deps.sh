@@ -2,18 +2,36 @@
 # Install (as root, with apt-get) the Debian packages rind's build, tests,
 # benchmark and arm64 cross-check need, and say what is being installed.
 # The library itself needs only a C compiler and make.
+#
+# Packages are installed with --no-install-recommends, so everything used
+# is named here even where Debian has it as a mere recommendation: the C
+# library headers (libc6-dev, recommended by gcc), the arm64 ones
+# (libc6-dev-arm64-cross, recommended by gcc-aarch64-linux-gnu) and
+# clang's sanitizer and libFuzzer runtimes (libclang-rt-dev, recommended by
+# libclang-common-*-dev).  The list is checked on a minimal debootstrap of
+# Debian bookworm that has nothing else installed.
 set -eu
 
-native="make gcc clang binutils pkg-config check libsubunit-dev libjansson-dev libssl-dev
-	libsodium-dev gcc-aarch64-linux-gnu qemu-user valgrind
-	liburing-dev libprotobuf-c-dev protobuf-c-compiler libsystemd-dev dbus dbus-daemon dbus-bin
-	systemd util-linux"
-# arm64 test dependencies, static, for the qemu run of the unit tests.
-cross="check:arm64 libjansson-dev:arm64 libssl-dev:arm64 libsodium-dev:arm64"
+# Compilers and build tools; gcc's ASan/UBSan/TSan runtimes come with it.
+build="make gcc libc6-dev binutils clang libclang-rt-dev pkg-config"
+# Test, benchmark and constant-time check libraries and tools: Check,
+# jansson (Wycheproof vectors), OpenSSL and libsodium as references (and
+# the openssl command for a daemon test), valgrind (it also brings its
+# client-request headers and libc6-dbg).
+tests="check libsubunit-dev libjansson-dev libssl-dev openssl libsodium-dev valgrind"
+# The daemon and its tests: protobuf-c, liburing, libsystemd; a private
+# dbus-daemon with busctl, dbus-send and dbus-monitor; systemd-analyze and
+# systemd-socket-activate; setpriv (util-linux).
+daemon="liburing-dev libprotobuf-c-dev protobuf-c-compiler libsystemd-dev
+	dbus dbus-daemon dbus-bin systemd util-linux"
+# arm64 cross-check: the cross toolchain and C library, qemu-user to run
+# the tests, and the tests' libraries (static, from the arm64 architecture).
+cross="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+	check:arm64 libsubunit-dev:arm64 libjansson-dev:arm64 libssl-dev:arm64 libsodium-dev:arm64"
 
 missing=""
-for p in $native $cross; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+for p in $build $tests $daemon $cross; do
+	if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed"; then
 		missing="$missing $p"
 	fi
 done
