@@ -36,9 +36,45 @@ for p in $build $tests $daemon $cross; do
 	fi
 done
 
+# Each toolchain the build uses compiles, links and runs a program, so that
+# a missing piece (a header or runtime that came only as a recommendation)
+# is named here rather than failing deep inside `make check`.
+smoke() {
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/rind-deps.XXXXXX")
+	printf '#include <stdio.h>\nint main(void) { return printf("%%s", "") < 0; }\n' >"$tmp/hello.c"
+	printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)\n{ (void)d; (void)n; return 0; }\n' >"$tmp/fuzz.c"
+	fail=""
+	try() {
+		what=$1
+		shift
+		if ! "$@" >"$tmp/log" 2>&1; then
+			echo "deps: $what failed: $*" >&2
+			tail -5 "$tmp/log" >&2
+			fail="$fail; $what"
+		fi
+	}
+	try "gcc" gcc -o "$tmp/hello" "$tmp/hello.c"
+	try "gcc ASan+UBSan" gcc -fsanitize=address,undefined -o "$tmp/a" "$tmp/hello.c"
+	try "gcc TSan" gcc -fsanitize=thread -o "$tmp/a" "$tmp/hello.c"
+	try "clang ASan+UBSan" clang -fsanitize=address,undefined -o "$tmp/a" "$tmp/hello.c"
+	try "clang TSan" clang -fsanitize=thread -o "$tmp/a" "$tmp/hello.c"
+	try "clang libFuzzer" clang -fsanitize=fuzzer,address,undefined -o "$tmp/f" "$tmp/fuzz.c"
+	try "arm64 cross gcc (static)" aarch64-linux-gnu-gcc -static -o "$tmp/arm" "$tmp/hello.c"
+	[ -x "$tmp/arm" ] && try "qemu-aarch64" qemu-aarch64 "$tmp/arm"
+	try "protoc-c" protoc-c --version
+	try "valgrind" valgrind -q --error-exitcode=1 "$tmp/hello"
+	rm -rf "$tmp"
+	if [ -n "$fail" ]; then
+		echo "deps: the installed toolchains do not work:${fail#;}" >&2
+		return 1
+	fi
+	echo "deps: compilers, sanitizers, libFuzzer, arm64 cross toolchain, qemu, valgrind work"
+}
+
 if [ -z "$missing" ]; then
 	echo "deps: everything rind needs is installed"
-	exit 0
+	smoke
+	exit
 fi
 if [ "$(id -u)" != 0 ]; then
 	echo "deps: missing packages:$missing" >&2
@@ -54,4 +90,5 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing
-echo "deps: done"
+echo "deps: installed"
+smoke
