@@ -15,7 +15,7 @@ if [ "${1:-}" = "--cc" ]; then
 	"$@"
 	src=""
 	for a in "$@"; do
-		case $a in *.c | *.S) src=$a ;; esac
+		case $a in *.c | *.S | *.h) src=$a ;; esac
 	done
 	if [ -n "$src" ]; then
 		# The second line of `times` is the children's user and system
