@@ -42,10 +42,9 @@ LIB_SRCS := $(wildcard api/*.c) $(wildcard algs/*.c) \
 # queue, so that a parallel build does not end with one core waiting for
 # the last big file.  Only the order changes; a name missing here is built
 # in its alphabetical place.
-LIB_SLOW := algs/p384.c arch/x86/ed25519-ifma.c algs/p256.c algs/ed25519.c algs/p521.c \
-	arch/x86/ecc-p256-adx.c arch/x86/poly1305-x86.c arch/x86/gcm-vaes-avx512.c \
-	arch/x86/sha512-mb-avx512.c arch/x86/sha512-avx2.c arch/x86/gcm-aesni.c \
-	arch/x86/ghash-clmulni.c algs/aes.c
+LIB_SLOW := algs/p521.c algs/p384.c algs/ed25519.c arch/x86/ed25519-ifma.c algs/p256.c \
+	arch/x86/ecc-p256-adx.c algs/aes.c algs/rsa.c arch/x86/ed25519-mulx.c \
+	arch/x86/sha512-avx2.c algs/mlkem.c arch/x86/sha512-mb-avx512.c
 LIB_SRCS := $(filter $(LIB_SRCS),$(LIB_SLOW)) $(filter-out $(LIB_SLOW),$(LIB_SRCS))
 LIB_OBJS := $(patsubst %,$(O)/obj/%.o,$(LIB_SRCS))
 # Public symbol patterns, from the shared library's version script: the

@@ -43,5 +43,5 @@ done
 arch=$($cc -dumpmachine | sed -e 's/-.*//' -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 make --no-print-directory -j1 O="$out/build" ARCH="$arch" "$@" \
 	CC="sh $(pwd)/scripts/build-times.sh --cc $log $cc" lib >/dev/null
-sort -rn "$log" | head -n "$top" | awk '{printf "%6.2f s  %s\n", $1, $2}'
+sed "s|$out/build/||" "$log" | sort -rn | head -n "$top" | awk '{printf "%6.2f s  %s\n", $1, $2}'
 awk '{s += $1} END {printf "%6.2f s  sum over %d files\n", s, NR}' "$log"
