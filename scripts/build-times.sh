@@ -1,0 +1,47 @@
+#!/bin/sh
+# Per-file compile times of the library: a cold, serial (-j1) build of
+# `make lib` in a scratch output directory, with the compiler wrapped so
+# each object's compile time is logged; prints the top N (default 10) and
+# the sum.  The time is the compiler's CPU time (user + system, from the
+# shell's `times`), so a loaded machine does not inflate it the way it
+# inflates wall time.
+#   sh scripts/build-times.sh [N] [make variables...]   e.g. CC=clang
+# The wrapper mode (--cc LOG REALCC ARGS...) is what make calls.
+set -eu
+
+if [ "${1:-}" = "--cc" ]; then
+	log=$2
+	shift 2
+	"$@"
+	src=""
+	for a in "$@"; do
+		case $a in *.c | *.S | *.h) src=$a ;; esac
+	done
+	if [ -n "$src" ]; then
+		# The second line of `times` is the children's user and system
+		# time; not in a pipe, which would run it in a subshell.
+		times >"$log.$$"
+		sed -n 2p "$log.$$" | sed 's/[ms]/ /g' |
+			awk -v f="$src" '{printf "%.2f %s\n", $1 * 60 + $2 + $3 * 60 + $4, f}' >>"$log"
+		rm -f "$log.$$"
+	fi
+	exit 0
+fi
+
+cd "$(dirname "$0")/.."
+top=10
+case ${1:-} in [0-9]*) top=$1; shift ;; esac
+out=$(mktemp -d "${TMPDIR:-/tmp}/rind-times.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+log=$out/times.log
+: >"$log"
+cc=cc
+for a in "$@"; do
+	case $a in CC=*) cc=${a#CC=} ;; esac
+done
+# The wrapper replaces CC; ARCH is computed from the real compiler.
+arch=$($cc -dumpmachine | sed -e 's/-.*//' -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+make --no-print-directory -j1 O="$out/build" ARCH="$arch" "$@" \
+	CC="sh $(pwd)/scripts/build-times.sh --cc $log $cc" lib >/dev/null
+sed "s|$out/build/||" "$log" | sort -rn | head -n "$top" | awk '{printf "%6.2f s  %s\n", $1, $2}'
+awk '{s += $1} END {printf "%6.2f s  sum over %d files\n", s, NR}' "$log"
