@@ -11,6 +11,13 @@
  *
  * These are library functions, not registry algorithms: they register
  * nothing and work with every implementation of the underlying HMAC.
+ *
+ * Cost: the tfm is keyed once per call of extract (the salt; the HMAC
+ * precomputes its padded-key states there) and never by expand, whose
+ * T(i) are each one digest call on the keyed tfm (the HMAC's precomputed
+ * inner state imported, the message blocks, the outer state): T(i-1) |
+ * info | i is laid out once in a buffer on the stack when it fits, so each
+ * block is a single digest rather than init, two updates and a finup.
  * Nothing here branches on or indexes by secret data; intermediate
  * blocks and descriptors are wiped before returning.
  */
@@ -22,11 +29,17 @@
 /* Stands in for a NULL pointer given with a zero length. */
 static const u8 hkdf_empty[1];
 
+/* The absent salt (RFC 5869 section 2.2): HashLen zero bytes. */
+static const u8 hkdf_zero_salt[HASH_MAX_DIGESTSIZE];
+
+/* T(i-1) | info | i fits this for infolen up to 256 - 1 - HashLen. */
+#define HKDF_MSG_MAX	256
+
 RIND_EXPORT int rind_hkdf_extract(struct crypto_shash *hmac_tfm, const u8 *ikm,
 				  unsigned int ikmlen, const u8 *salt,
 				  unsigned int saltlen, u8 *prk)
 {
-	u8 zero_salt[HASH_MAX_DIGESTSIZE] = { 0 };
+	SHASH_DESC_ON_STACK(desc, hmac_tfm);
 	unsigned int hashlen;
 	int err;
 
@@ -49,15 +62,19 @@ RIND_EXPORT int rind_hkdf_extract(struct crypto_shash *hmac_tfm, const u8 *ikm,
 	if (saltlen)
 		err = crypto_shash_setkey(hmac_tfm, salt, saltlen);
 	else
-		err = crypto_shash_setkey(hmac_tfm, zero_salt, hashlen);
+		err = crypto_shash_setkey(hmac_tfm, hkdf_zero_salt, hashlen);
 	if (err)
 		return err;
 
+	/* The front end wipes the descriptor's state after the digest. */
+	desc->tfm = hmac_tfm;
 	rind_ct_begin();
-	err = crypto_shash_tfm_digest(hmac_tfm, ikm, ikmlen, prk);
+	err = crypto_shash_digest(desc, ikm, ikmlen, prk);
 	rind_ct_end();
-	if (err)
+	if (err) {
 		memzero_explicit(prk, hashlen);
+		shash_desc_zero(desc);
+	}
 	return err;
 }
 
@@ -66,6 +83,7 @@ RIND_EXPORT int rind_hkdf_expand(struct crypto_shash *hmac_tfm, const u8 *info,
 {
 	SHASH_DESC_ON_STACK(desc, hmac_tfm);
 	u8 t[HASH_MAX_DIGESTSIZE];
+	u8 msg[HKDF_MSG_MAX];
 	unsigned int hashlen, done, n;
 	u8 counter;
 	int err = 0;
@@ -85,28 +103,60 @@ RIND_EXPORT int rind_hkdf_expand(struct crypto_shash *hmac_tfm, const u8 *info,
 
 	desc->tfm = hmac_tfm;
 	rind_ct_begin();
-	counter = 1;
-	for (done = 0; done < okmlen; done += n, counter++) {
-		err = crypto_shash_init(desc);
-		/* T(0) is the empty string: the first block has no prefix. */
-		if (!err && done)
-			err = crypto_shash_update(desc, t, hashlen);
-		if (!err)
-			err = crypto_shash_update(desc, info, infolen);
-		if (!err)
-			err = crypto_shash_finup(desc, &counter, 1, t);
-		if (err)
-			break;
-		n = min(hashlen, okmlen - done);
-		memcpy(okm + done, t, n);
+	if (infolen <= HKDF_MSG_MAX - 1 - hashlen) {
+		/*
+		 * msg = T(i-1) | info | i; T(0) is the empty string, so the
+		 * first block's message starts at msg + hashlen.
+		 */
+		u8 *ctr = msg + hashlen + infolen;
+
+		memcpy(msg + hashlen, info, infolen);
+		counter = 1;
+		for (done = 0; done < okmlen; done += n, counter++) {
+			*ctr = counter;
+			if (done)
+				err = crypto_shash_digest(desc, msg, hashlen + infolen + 1, t);
+			else
+				err = crypto_shash_digest(desc, msg + hashlen, infolen + 1, t);
+			if (err)
+				break;
+			n = min(hashlen, okmlen - done);
+			memcpy(okm + done, t, n);
+			if (done + n < okmlen)
+				memcpy(msg, t, hashlen);
+		}
+		if (okmlen > hashlen)	/* T(1).. were kept in msg */
+			memzero_explicit(msg, hashlen);
+	} else {
+		counter = 1;
+		for (done = 0; done < okmlen; done += n, counter++) {
+			err = crypto_shash_init(desc);
+			/* T(0) is the empty string: the first block has no prefix. */
+			if (!err && done)
+				err = crypto_shash_update(desc, t, hashlen);
+			if (!err)
+				err = crypto_shash_update(desc, info, infolen);
+			if (!err)
+				err = crypto_shash_finup(desc, &counter, 1, t);
+			if (err)
+				break;
+			n = min(hashlen, okmlen - done);
+			memcpy(okm + done, t, n);
+		}
+		shash_desc_zero(desc);
 	}
 
 	rind_ct_end();
 
-	/* A failed call leaves no partial key material behind. */
-	if (err)
+	/*
+	 * A failed call leaves no partial key material behind.  After a
+	 * successful crypto_shash_digest the front end has wiped the
+	 * descriptor's state already.
+	 */
+	if (err) {
 		memzero_explicit(okm, okmlen);
-	shash_desc_zero(desc);
+		shash_desc_zero(desc);
+	}
 	memzero_explicit(t, sizeof(t));
 	return err;
 }

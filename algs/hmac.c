@@ -13,6 +13,15 @@
  *
  * The key is handled without branches or indexing on its bytes: only its
  * length decides anything.
+ *
+ * Cost per call.  A digest is the message blocks plus the two finishing
+ * compressions and nothing else: the inner hash's entry points are called
+ * directly, not through the front end, because the front end would wipe
+ * the inner descriptor after each finish and the hmac descriptor around it
+ * is wiped by the front end anyway when the hmac finishes (crypto_shash_
+ * final/finup/digest wipe the whole hmac descriptor, inner one included).
+ * setkey builds the padded key a word at a time and exports the two states
+ * straight into the tfm, wiping only the bytes it used.
  */
 #include <rind/internal/hash.h>
 #include <rind/internal/testmgr.h>
@@ -20,6 +29,9 @@
 
 /* Largest inner block size accepted (SHA-3's is at most 144). */
 #define HMAC_MAX_BLOCKSIZE	256
+
+#define HMAC_IPAD64	0x3636363636363636ULL
+#define HMAC_OPAD64	0x5c5c5c5c5c5c5c5cULL
 
 struct hmac_instance {
 	struct shash_alg alg;
@@ -29,7 +41,9 @@ struct hmac_instance {
 
 struct hmac_ctx {
 	struct crypto_shash *hash;
-	/* ipad state, then opad state, each hmac_instance.ss bytes */
+	const struct shash_alg *halg;	/* the inner hash's entry points */
+	unsigned int ss;		/* hmac_instance.ss: where the opad state starts */
+	/* ipad state, then opad state, each ss bytes */
 	u8 pads[] __attribute__((aligned(16)));
 };
 
@@ -43,133 +57,175 @@ static inline struct hmac_ctx *hmac_ctx(struct crypto_shash *tfm)
 	return crypto_shash_ctx(tfm);
 }
 
-static inline u8 *hmac_ipad_state(struct crypto_shash *tfm)
-{
-	return hmac_ctx(tfm)->pads;
-}
-
-static inline u8 *hmac_opad_state(struct crypto_shash *tfm)
-{
-	return hmac_ctx(tfm)->pads + hmac_inst(tfm)->ss;
-}
-
 /* The inner hash's descriptor, kept in the hmac descriptor's context. */
 static inline struct shash_desc *hmac_inner(struct shash_desc *desc)
 {
 	return shash_desc_ctx(desc);
 }
 
+/*
+ * The inner hash's operations without the front end: no key check (the
+ * inner hash is unkeyed), no wipe (the caller's descriptor is wiped by
+ * whoever owns it).  The optional entry points are composed as the front
+ * end would.
+ */
+static inline int h_import(const struct shash_alg *h, struct shash_desc *d, const void *in)
+{
+	if (h->import)
+		return h->import(d, in);
+	memcpy(shash_desc_ctx(d), in, h->descsize);
+	return 0;
+}
+
+static inline int h_export(const struct shash_alg *h, struct shash_desc *d, void *out)
+{
+	if (h->export)
+		return h->export(d, out);
+	memcpy(out, shash_desc_ctx(d), h->descsize);
+	return 0;
+}
+
+static inline int h_finup(const struct shash_alg *h, struct shash_desc *d,
+			  const u8 *data, unsigned int len, u8 *out)
+{
+	int err;
+
+	if (h->finup)
+		return h->finup(d, data, len, out);
+	err = h->update(d, data, len);
+	return err ? err : h->final(d, out);
+}
+
+static inline int h_digest(const struct shash_alg *h, struct shash_desc *d,
+			   const u8 *data, unsigned int len, u8 *out)
+{
+	int err;
+
+	if (h->digest)
+		return h->digest(d, data, len, out);
+	err = h->init(d);
+	return err ? err : h_finup(h, d, data, len, out);
+}
+
+/* Hash one padded key block from a fresh state and export the state to @state. */
+static int hmac_pad_state(const struct shash_alg *h, struct shash_desc *d,
+			  const u8 *pad, unsigned int bs, u8 *state)
+{
+	int err = h->init(d);
+
+	if (!err)
+		err = h->update(d, pad, bs);
+	return err ? err : h_export(h, d, state);
+}
+
 static int hmac_setkey(struct crypto_shash *tfm, const u8 *key, unsigned int keylen)
 {
-	struct crypto_shash *hash = hmac_ctx(tfm)->hash;
-	unsigned int bs = crypto_shash_blocksize(hash);
-	unsigned int ds = crypto_shash_digestsize(hash);
-	unsigned int ss = crypto_shash_statesize(hash);
-	u8 ipad[HMAC_MAX_BLOCKSIZE], opad[HMAC_MAX_BLOCKSIZE];
-	u8 istate[HASH_MAX_STATESIZE] __attribute__((aligned(16)));
-	u8 ostate[HASH_MAX_STATESIZE] __attribute__((aligned(16)));
+	struct hmac_ctx *ctx = hmac_ctx(tfm);
+	struct crypto_shash *hash = ctx->hash;
+	const struct shash_alg *h = ctx->halg;
+	unsigned int bs = hash->base.__crt_alg->cra_blocksize;
+	unsigned int nw = (bs + 7) / 8;
+	u64 pad[HMAC_MAX_BLOCKSIZE / 8];
 	SHASH_DESC_ON_STACK(d, hash);
-	int err;
+	int err = 0;
 
 	d->tfm = hash;
 	if (keylen > bs) {
-		err = crypto_shash_digest(d, key, keylen, ipad);
-		if (err)
-			goto out;
-		keylen = ds;
+		err = h_digest(h, d, key, keylen, (u8 *)pad);
+		keylen = h->digestsize;
 	} else if (keylen) {
-		memcpy(ipad, key, keylen);
+		memcpy(pad, key, keylen);
 	}
-	memset(ipad + keylen, 0, bs - keylen);
-	for (unsigned int i = 0; i < bs; i++) {
-		opad[i] = ipad[i] ^ 0x5c;
-		ipad[i] ^= 0x36;
-	}
-
-	err = crypto_shash_init(d);
-	if (!err)
-		err = crypto_shash_update(d, ipad, bs);
-	if (!err)
-		err = crypto_shash_export(d, istate);
-	if (!err)
-		err = crypto_shash_init(d);
-	if (!err)
-		err = crypto_shash_update(d, opad, bs);
-	if (!err)
-		err = crypto_shash_export(d, ostate);
 	if (!err) {
-		/* Only a complete key replaces the old one. */
-		memcpy(hmac_ipad_state(tfm), istate, ss);
-		memcpy(hmac_opad_state(tfm), ostate, ss);
+		/* Whole words: bytes past bs (up to 7) are never hashed. */
+		memset((u8 *)pad + keylen, 0, nw * 8 - keylen);
+		for (unsigned int i = 0; i < nw; i++)
+			pad[i] ^= HMAC_IPAD64;
+		err = hmac_pad_state(h, d, (const u8 *)pad, bs, ctx->pads);
 	}
-out:
-	memzero_explicit(ipad, sizeof(ipad));
-	memzero_explicit(opad, sizeof(opad));
-	memzero_explicit(istate, sizeof(istate));
-	memzero_explicit(ostate, sizeof(ostate));
-	shash_desc_zero(d);
+	if (!err) {
+		for (unsigned int i = 0; i < nw; i++)
+			pad[i] ^= HMAC_IPAD64 ^ HMAC_OPAD64;
+		err = hmac_pad_state(h, d, (const u8 *)pad, bs, ctx->pads + ctx->ss);
+	}
+	/*
+	 * A failed setkey leaves no key (the front end then refuses the tfm
+	 * until the next good one), so half-written states are just wiped.
+	 */
+	if (err)
+		memzero_explicit(ctx->pads, 2 * ctx->ss);
+	memzero_explicit(pad, nw * 8);
+	memzero_explicit(d, sizeof(*d) + h->descsize);
 	return err;
 }
 
 static int hmac_init(struct shash_desc *desc)
 {
+	struct hmac_ctx *ctx = hmac_ctx(desc->tfm);
 	struct shash_desc *inner = hmac_inner(desc);
 
-	inner->tfm = hmac_ctx(desc->tfm)->hash;
-	return crypto_shash_import(inner, hmac_ipad_state(desc->tfm));
+	inner->tfm = ctx->hash;
+	return h_import(ctx->halg, inner, ctx->pads);
 }
 
 static int hmac_update(struct shash_desc *desc, const u8 *data, unsigned int len)
 {
-	return crypto_shash_update(hmac_inner(desc), data, len);
+	return hmac_ctx(desc->tfm)->halg->update(hmac_inner(desc), data, len);
 }
 
 /* The outer hash over the inner digest in @out (the inner desc is spent). */
-static int hmac_outer(struct shash_desc *desc, u8 *out)
+static int hmac_outer(struct hmac_ctx *ctx, struct shash_desc *inner, u8 *out)
 {
-	struct shash_desc *inner = hmac_inner(desc);
-	struct crypto_shash *hash = hmac_ctx(desc->tfm)->hash;
-	int err;
+	const struct shash_alg *h = ctx->halg;
+	int err = h_import(h, inner, ctx->pads + ctx->ss);
 
-	inner->tfm = hash;
-	err = crypto_shash_import(inner, hmac_opad_state(desc->tfm));
-	if (err)
-		return err;
-	return crypto_shash_finup(inner, out, crypto_shash_digestsize(hash), out);
+	return err ? err : h_finup(h, inner, out, h->digestsize, out);
 }
 
 static int hmac_final(struct shash_desc *desc, u8 *out)
 {
-	int err = crypto_shash_final(hmac_inner(desc), out);
+	struct hmac_ctx *ctx = hmac_ctx(desc->tfm);
+	struct shash_desc *inner = hmac_inner(desc);
+	int err = ctx->halg->final(inner, out);
 
-	return err ? err : hmac_outer(desc, out);
+	return err ? err : hmac_outer(ctx, inner, out);
 }
 
 static int hmac_finup(struct shash_desc *desc, const u8 *data, unsigned int len, u8 *out)
 {
-	int err = crypto_shash_finup(hmac_inner(desc), data, len, out);
+	struct hmac_ctx *ctx = hmac_ctx(desc->tfm);
+	struct shash_desc *inner = hmac_inner(desc);
+	int err = h_finup(ctx->halg, inner, data, len, out);
 
-	return err ? err : hmac_outer(desc, out);
+	return err ? err : hmac_outer(ctx, inner, out);
 }
 
 static int hmac_digest(struct shash_desc *desc, const u8 *data, unsigned int len, u8 *out)
 {
-	int err = hmac_init(desc);
+	struct hmac_ctx *ctx = hmac_ctx(desc->tfm);
+	const struct shash_alg *h = ctx->halg;
+	struct shash_desc *inner = hmac_inner(desc);
+	int err;
 
-	return err ? err : hmac_finup(desc, data, len, out);
+	inner->tfm = ctx->hash;
+	err = h_import(h, inner, ctx->pads);
+	if (!err)
+		err = h_finup(h, inner, data, len, out);
+	return err ? err : hmac_outer(ctx, inner, out);
 }
 
 static int hmac_export(struct shash_desc *desc, void *out)
 {
-	return crypto_shash_export(hmac_inner(desc), out);
+	return h_export(hmac_ctx(desc->tfm)->halg, hmac_inner(desc), out);
 }
 
 static int hmac_import(struct shash_desc *desc, const void *in)
 {
+	struct hmac_ctx *ctx = hmac_ctx(desc->tfm);
 	struct shash_desc *inner = hmac_inner(desc);
 
-	inner->tfm = hmac_ctx(desc->tfm)->hash;
-	return crypto_shash_import(inner, in);
+	inner->tfm = ctx->hash;
+	return h_import(ctx->halg, inner, in);
 }
 
 static int hmac_init_tfm(struct crypto_shash *tfm)
@@ -179,6 +235,8 @@ static int hmac_init_tfm(struct crypto_shash *tfm)
 	if (IS_ERR(hash))
 		return (int)PTR_ERR(hash);
 	hmac_ctx(tfm)->hash = hash;
+	hmac_ctx(tfm)->halg = crypto_shash_alg(hash);
+	hmac_ctx(tfm)->ss = hmac_inst(tfm)->ss;
 	return 0;
 }
 

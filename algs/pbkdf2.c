@@ -27,6 +27,9 @@
 /* Stands in for a NULL pointer given with a zero length. */
 static const u8 pbkdf2_empty[1];
 
+/* The empty password's key form: HashLen zero bytes (see below). */
+static const u8 pbkdf2_zero_key[HASH_MAX_DIGESTSIZE];
+
 /* One PRF call on a keyed descriptor, without the front end's wrapping. */
 static inline int pbkdf2_prf(const struct shash_alg *alg, struct shash_desc *desc,
 			     const u8 *in, unsigned int len, u8 *out)
@@ -50,7 +53,6 @@ RIND_EXPORT int rind_pbkdf2(struct crypto_shash *hmac_tfm, const u8 *pass,
 {
 	SHASH_DESC_ON_STACK(desc, hmac_tfm);
 	const struct shash_alg *alg;
-	u8 zero_key[HASH_MAX_DIGESTSIZE] = { 0 };
 	u8 u[2][HASH_MAX_DIGESTSIZE];
 	u8 t[HASH_MAX_DIGESTSIZE];
 	unsigned int hashlen, done, n, j;
@@ -84,7 +86,7 @@ RIND_EXPORT int rind_pbkdf2(struct crypto_shash *hmac_tfm, const u8 *pass,
 	if (passlen)
 		err = crypto_shash_setkey(hmac_tfm, pass, passlen);
 	else
-		err = crypto_shash_setkey(hmac_tfm, zero_key, hashlen);
+		err = crypto_shash_setkey(hmac_tfm, pbkdf2_zero_key, hashlen);
 	if (err)
 		return err;
 

@@ -911,6 +911,71 @@ START_TEST(test_hmac_vs_openssl)
 }
 END_TEST
 
+/*
+ * setkey rebuilds the padded-key states from scratch: keys of every length
+ * class (longer than a block and hashed, exactly a block, a block minus
+ * one, the digest size, one byte, empty) in an order that makes a short key
+ * follow a long one on the same tfm, each checked against OpenSSL through
+ * digest, finup and init/update/final on one descriptor reused across keys.
+ * Also: one keyed tfm used from a descriptor that was last used with the
+ * previous key gives the new key's MAC.
+ */
+START_TEST(test_hmac_rekey)
+{
+	u8 key[3 * 128 + 1], data[300];
+
+	for (int h = 0; h < NHASH; h++) {
+		drivers_t drv;
+		int n = rt_impls(hmac_names[h], "shash", drv, RT_MAX_IMPLS);
+		unsigned int bs = block_sizes[h], ds = digest_sizes[h];
+		const unsigned int klens[] = {
+			3 * bs + 1, 1, bs, 0, bs + 1, bs - 1, ds, 2 * bs, 7, bs, ds + 1, 0,
+		};
+
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+			u8 want[HASH_MAX_DIGESTSIZE], out[HASH_MAX_DIGESTSIZE];
+			SHASH_DESC_ON_STACK(d, tfm);
+			struct rt_rng rng;
+			int cases = 0;
+
+			rt_rng_seed(&rng, 0x72656b6579ull + (u64)h);
+			d->tfm = tfm;
+			for (size_t k = 0; k < ARRAY_SIZE(klens); k++) {
+				size_t len = rt_rand_range(&rng, sizeof(data) + 1);
+
+				/* Same fill each time: only the length tells keys apart. */
+				memset(key, 0xa5 ^ (int)k, sizeof(key));
+				rt_fill(&rng, data, len);
+				ossl_hmac(h, key, klens[k], data, len, want);
+				OK(drv[i], crypto_shash_setkey(tfm, key, klens[k]));
+				OK(drv[i], crypto_shash_digest(d, data, (unsigned int)len, out));
+				if (memcmp(out, want, ds))
+					ck_abort_msg("%s: key %u after key %u: digest %s", drv[i], klens[k],
+						     k ? klens[k - 1] : 0, rt_hex(out, ds));
+				OK(drv[i], crypto_shash_init(d));
+				OK(drv[i], crypto_shash_finup(d, data, (unsigned int)len, out));
+				if (memcmp(out, want, ds))
+					ck_abort_msg("%s: key %u: init+finup %s", drv[i], klens[k],
+						     rt_hex(out, ds));
+				OK(drv[i], crypto_shash_init(d));
+				OK(drv[i], crypto_shash_update(d, data, (unsigned int)len / 2));
+				OK(drv[i], crypto_shash_update(d, data + len / 2,
+							       (unsigned int)(len - len / 2)));
+				OK(drv[i], crypto_shash_final(d, out));
+				if (memcmp(out, want, ds))
+					ck_abort_msg("%s: key %u: init+update+final %s", drv[i], klens[k],
+						     rt_hex(out, ds));
+				cases++;
+			}
+			shash_desc_zero(d);
+			rt_report("HMAC re-keying one tfm", drv[i], cases, 0);
+			crypto_free_shash(tfm);
+		}
+	}
+}
+END_TEST
+
 START_TEST(test_hmac_wycheproof)
 {
 	for (int h = 0; h < NHASH; h++) {
@@ -1195,6 +1260,7 @@ static Suite *hash_suite(void)
 	tcase_add_test(tc, test_arch_drivers_present);
 	tcase_add_test(tc, test_hmac_rfc);
 	tcase_add_test(tc, test_hmac_vs_openssl);
+	tcase_add_test(tc, test_hmac_rekey);
 	tcase_add_test(tc, test_hmac_wycheproof);
 	tcase_add_test(tc, test_oneshots);
 	tcase_add_test(tc, test_oneshots_threads);

@@ -403,6 +403,62 @@ START_TEST(test_hkdf_openssl)
 }
 END_TEST
 
+/*
+ * rind_hkdf_expand hashes T(i-1) | info | i from one stack buffer when it
+ * fits (256 bytes) and with separate updates when it does not: info lengths
+ * on both sides of that limit for every hash, one and several blocks of
+ * output, against OpenSSL's expand-only HKDF; and the tfm keyed with the
+ * PRK is not changed by expand (a second expand gives the same bytes).
+ */
+START_TEST(test_hkdf_expand_info_lengths)
+{
+	char drv[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
+
+	for (size_t k = 0; k < sizeof(kdf_hashes) / sizeof(kdf_hashes[0]); k++) {
+		const struct kdf_hash *h = &kdf_hashes[k];
+		int n = kdf_impls(h, drv);
+		const unsigned int lim = 256 - 1 - h->len;	/* longest info in the buffer */
+		const unsigned int infolens[] = { 0, 1, lim - 1, lim, lim + 1, lim + 2, 300 };
+		const unsigned int okmlens[] = { 1, h->len - 1, h->len, h->len + 1, 3 * h->len + 5 };
+
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+			struct rt_rng rng;
+			int ran = 0;
+
+			rt_rng_seed(&rng, 0x6578706eull + k);
+			for (size_t a = 0; a < sizeof(infolens) / sizeof(infolens[0]); a++) {
+				for (size_t b = 0; b < sizeof(okmlens) / sizeof(okmlens[0]); b++) {
+					u8 prk[64], info[300];
+					u8 okm[3 * 64 + 5 + 1], okm2[3 * 64 + 5], eokm[3 * 64 + 5];
+					unsigned int il = infolens[a], ol = okmlens[b];
+
+					rt_fill(&rng, prk, h->len);
+					rt_fill(&rng, info, il);
+					ossl_hkdf(h->md, EVP_KDF_HKDF_MODE_EXPAND_ONLY, prk, h->len,
+						  NULL, 0, info, il, eokm, ol);
+					ck_assert_int_eq(crypto_shash_setkey(tfm, prk, h->len), 0);
+					okm[ol] = 0xee;
+					ck_assert_int_eq(rind_hkdf_expand(tfm, il ? info : NULL, il,
+									  okm, ol), 0);
+					ck_assert_msg(!memcmp(okm, eokm, ol),
+						      "%s: info %u, L %u: OKM differs", drv[i], il, ol);
+					ck_assert_msg(okm[ol] == 0xee, "%s: info %u, L %u: overrun",
+						      drv[i], il, ol);
+					ck_assert_int_eq(rind_hkdf_expand(tfm, info, il, okm2, ol), 0);
+					ck_assert_msg(!memcmp(okm2, eokm, ol),
+						      "%s: info %u, L %u: second expand differs",
+						      drv[i], il, ol);
+					ran++;
+				}
+			}
+			crypto_free_shash(tfm);
+			rt_report("HKDF expand, info around the buffer limit", drv[i], ran, 0);
+		}
+	}
+}
+END_TEST
+
 START_TEST(test_hkdf_errors)
 {
 	char drv[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
@@ -979,6 +1035,7 @@ static Suite *kdf_suite(void)
 	tcase_add_test(tc, test_hkdf_rfc5869);
 	tcase_add_test(tc, test_hkdf_wycheproof);
 	tcase_add_test(tc, test_hkdf_openssl);
+	tcase_add_test(tc, test_hkdf_expand_info_lengths);
 	tcase_add_test(tc, test_hkdf_errors);
 	suite_add_tcase(s, tc);
 
