@@ -220,12 +220,74 @@ static const struct bench_impl rind_aead = {
 	rind_aead_setup, rind_aead_run, rind_aead_teardown, rind_aead_driver,
 };
 
-/* ---- OpenSSL ------------------------------------------------------------- */
-
-struct ossl_aead {
+/*
+ * OpenSSL and libsodium: one call seals or opens a whole record, so both
+ * share the first-record setup and the timed loop; only the two calls
+ * differ.
+ */
+struct lib_aead {
 	const struct aead_param *p;
 	unsigned int len;
 	struct aead_bufs b;
+	int (*seal_one)(struct lib_aead *a);
+	int (*open_one)(struct lib_aead *a);
+	int (*open_init)(struct lib_aead *a);	/* before the first open, or NULL */
+};
+
+static void lib_aead_init(struct lib_aead *a, const struct bench_row *row,
+			  int (*seal_one)(struct lib_aead *), int (*open_one)(struct lib_aead *))
+{
+	a->p = row->param;
+	a->len = row->bytes;
+	a->seal_one = seal_one;
+	a->open_one = open_one;
+	aead_bufs_init(&a->b, row);
+}
+
+/* The first seal with the base nonce gives open's input and the check. */
+static int lib_aead_first(struct lib_aead *a, struct bench_check *chk)
+{
+	int err = a->seal_one(a);
+
+	if (err)
+		return err;
+	memcpy(a->b.ct, a->b.out, a->len + TAG_LEN);
+	if (!a->p->open) {
+		aead_check(chk, a->b.ct, a->len, 0);
+		return 0;
+	}
+	err = a->open_init ? a->open_init(a) : 0;
+	if (!err)
+		err = a->open_one(a);
+	if (err)
+		return err;
+	aead_check(chk, a->b.out, a->len, 1);
+	return 0;
+}
+
+static int lib_aead_run(void *arg, uint64_t n)
+{
+	struct lib_aead *a = arg;
+	int err;
+
+	for (uint64_t i = 0; i < n; i++) {
+		if (a->p->open) {
+			err = a->open_one(a);
+		} else {
+			aead_next_iv(&a->b, a->p->ivlen);
+			err = a->seal_one(a);
+		}
+		if (err)
+			return err;
+		bench_consume(a->b.out);
+	}
+	return 0;
+}
+
+/* ---- OpenSSL ------------------------------------------------------------- */
+
+struct ossl_aead {
+	struct lib_aead a;	/* first: the bench context is a struct lib_aead */
 	EVP_CIPHER *cipher;
 	EVP_CIPHER_CTX *ctx;
 };
@@ -236,36 +298,48 @@ static void ossl_aead_teardown(void *arg)
 
 	EVP_CIPHER_CTX_free(c->ctx);
 	EVP_CIPHER_free(c->cipher);
-	aead_bufs_free(&c->b);
+	aead_bufs_free(&c->a.b);
 	free(c);
 }
 
-static int ossl_seal_one(struct ossl_aead *c)
+static int ossl_seal_one(struct lib_aead *a)
 {
+	EVP_CIPHER_CTX *ctx = ((struct ossl_aead *)a)->ctx;
 	int outl, finl;
 
-	if (EVP_EncryptInit_ex(c->ctx, NULL, NULL, NULL, c->b.iv) != 1 ||
-	    EVP_EncryptUpdate(c->ctx, NULL, &outl, c->b.aad, AAD_LEN) != 1 ||
-	    EVP_EncryptUpdate(c->ctx, c->b.out, &outl, c->b.pt, (int)c->len) != 1 ||
-	    EVP_EncryptFinal_ex(c->ctx, c->b.out + outl, &finl) != 1 ||
-	    EVP_CIPHER_CTX_ctrl(c->ctx, EVP_CTRL_AEAD_GET_TAG, TAG_LEN, c->b.out + c->len) != 1)
+	if (EVP_EncryptInit_ex(ctx, NULL, NULL, NULL, a->b.iv) != 1 ||
+	    EVP_EncryptUpdate(ctx, NULL, &outl, a->b.aad, AAD_LEN) != 1 ||
+	    EVP_EncryptUpdate(ctx, a->b.out, &outl, a->b.pt, (int)a->len) != 1 ||
+	    EVP_EncryptFinal_ex(ctx, a->b.out + outl, &finl) != 1 ||
+	    EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, TAG_LEN, a->b.out + a->len) != 1)
 		return bench_ossl_error("seal");
 	return 0;
 }
 
-static int ossl_open_one(struct ossl_aead *c)
+static int ossl_open_one(struct lib_aead *a)
 {
+	EVP_CIPHER_CTX *ctx = ((struct ossl_aead *)a)->ctx;
 	int outl, finl;
 
-	if (EVP_DecryptInit_ex(c->ctx, NULL, NULL, NULL, c->b.iv) != 1 ||
-	    EVP_CIPHER_CTX_ctrl(c->ctx, EVP_CTRL_AEAD_SET_TAG, TAG_LEN, c->b.ct + c->len) != 1 ||
-	    EVP_DecryptUpdate(c->ctx, NULL, &outl, c->b.aad, AAD_LEN) != 1 ||
-	    EVP_DecryptUpdate(c->ctx, c->b.out, &outl, c->b.ct, (int)c->len) != 1)
+	if (EVP_DecryptInit_ex(ctx, NULL, NULL, NULL, a->b.iv) != 1 ||
+	    EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, TAG_LEN, a->b.ct + a->len) != 1 ||
+	    EVP_DecryptUpdate(ctx, NULL, &outl, a->b.aad, AAD_LEN) != 1 ||
+	    EVP_DecryptUpdate(ctx, a->b.out, &outl, a->b.ct, (int)a->len) != 1)
 		return bench_ossl_error("open");
-	if (EVP_DecryptFinal_ex(c->ctx, c->b.out + outl, &finl) != 1) {
+	if (EVP_DecryptFinal_ex(ctx, a->b.out + outl, &finl) != 1) {
 		bench_ossl_missing();
 		return -EBADMSG;
 	}
+	return 0;
+}
+
+/* The context was keyed for sealing; key it again for opening. */
+static int ossl_open_init(struct lib_aead *a)
+{
+	struct ossl_aead *c = (struct ossl_aead *)a;
+
+	if (EVP_DecryptInit_ex(c->ctx, c->cipher, NULL, a->b.key, NULL) != 1)
+		return bench_ossl_error(a->p->evp);
 	return 0;
 }
 
@@ -274,7 +348,6 @@ static int ossl_aead_setup(const struct bench_row *row, const char *alg, void **
 {
 	const struct aead_param *p = row->param;
 	struct ossl_aead *c;
-	int err;
 
 	(void)alg;
 	if (!p->evp)
@@ -283,65 +356,27 @@ static int ossl_aead_setup(const struct bench_row *row, const char *alg, void **
 	if (!c)
 		return -ENOMEM;
 	*ctx = c;
-	c->p = p;
-	c->len = row->bytes;
-	aead_bufs_init(&c->b, row);
+	lib_aead_init(&c->a, row, ossl_seal_one, ossl_open_one);
+	c->a.open_init = ossl_open_init;
 	c->cipher = EVP_CIPHER_fetch(NULL, p->evp, NULL);
 	if (!c->cipher)
 		return bench_ossl_missing();
 	c->ctx = EVP_CIPHER_CTX_new();
 	if (!c->ctx)
 		return -ENOMEM;
-
-	/* The first seal with the base nonce gives open's input and the check. */
-	if (EVP_EncryptInit_ex(c->ctx, c->cipher, NULL, c->b.key, NULL) != 1)
+	if (EVP_EncryptInit_ex(c->ctx, c->cipher, NULL, c->a.b.key, NULL) != 1)
 		return bench_ossl_error(p->evp);
-	err = ossl_seal_one(c);
-	if (err)
-		return err;
-	memcpy(c->b.ct, c->b.out, c->len + TAG_LEN);
-	if (!p->open) {
-		aead_check(chk, c->b.ct, c->len, 0);
-		return 0;
-	}
-	if (EVP_DecryptInit_ex(c->ctx, c->cipher, NULL, c->b.key, NULL) != 1)
-		return bench_ossl_error(p->evp);
-	err = ossl_open_one(c);
-	if (err)
-		return err;
-	aead_check(chk, c->b.out, c->len, 1);
-	return 0;
-}
-
-static int ossl_aead_run(void *arg, uint64_t n)
-{
-	struct ossl_aead *c = arg;
-	int err;
-
-	for (uint64_t i = 0; i < n; i++) {
-		if (c->p->open) {
-			err = ossl_open_one(c);
-		} else {
-			aead_next_iv(&c->b, c->p->ivlen);
-			err = ossl_seal_one(c);
-		}
-		if (err)
-			return err;
-		bench_consume(c->b.out);
-	}
-	return 0;
+	return lib_aead_first(&c->a, chk);
 }
 
 static const struct bench_impl ossl_aead = {
-	ossl_aead_setup, ossl_aead_run, ossl_aead_teardown, NULL,
+	ossl_aead_setup, lib_aead_run, ossl_aead_teardown, NULL,
 };
 
 /* ---- libsodium ----------------------------------------------------------- */
 
 struct sod_aead {
-	const struct aead_param *p;
-	unsigned int len;
-	struct aead_bufs b;
+	struct lib_aead a;	/* first, as for OpenSSL */
 	crypto_aead_aes256gcm_state *gcm;	/* precomputed AES-GCM key */
 };
 
@@ -350,30 +385,31 @@ static void sod_aead_teardown(void *arg)
 	struct sod_aead *c = arg;
 
 	free(c->gcm);
-	aead_bufs_free(&c->b);
+	aead_bufs_free(&c->a.b);
 	free(c);
 }
 
-static int sod_seal_one(struct sod_aead *c)
+static int sod_seal_one(struct lib_aead *a)
 {
+	struct aead_bufs *b = &a->b;
 	unsigned long long clen;
 	int rc;
 
-	switch (c->p->sodium) {
+	switch (a->p->sodium) {
 	case SOD_AES256GCM:
-		rc = crypto_aead_aes256gcm_encrypt_afternm(c->b.out, &clen, c->b.pt, c->len,
-							   c->b.aad, AAD_LEN, NULL, c->b.iv,
-							   c->gcm);
+		rc = crypto_aead_aes256gcm_encrypt_afternm(b->out, &clen, b->pt, a->len,
+							   b->aad, AAD_LEN, NULL, b->iv,
+							   ((struct sod_aead *)a)->gcm);
 		break;
 	case SOD_CHACHA_IETF:
-		rc = crypto_aead_chacha20poly1305_ietf_encrypt(c->b.out, &clen, c->b.pt, c->len,
-							       c->b.aad, AAD_LEN, NULL,
-							       c->b.iv, c->b.key);
+		rc = crypto_aead_chacha20poly1305_ietf_encrypt(b->out, &clen, b->pt, a->len,
+							       b->aad, AAD_LEN, NULL,
+							       b->iv, b->key);
 		break;
 	case SOD_XCHACHA_IETF:
-		rc = crypto_aead_xchacha20poly1305_ietf_encrypt(c->b.out, &clen, c->b.pt, c->len,
-								c->b.aad, AAD_LEN, NULL,
-								c->b.iv, c->b.key);
+		rc = crypto_aead_xchacha20poly1305_ietf_encrypt(b->out, &clen, b->pt, a->len,
+								b->aad, AAD_LEN, NULL,
+								b->iv, b->key);
 		break;
 	default:
 		return -ENOENT;
@@ -381,26 +417,27 @@ static int sod_seal_one(struct sod_aead *c)
 	return rc ? -EIO : 0;
 }
 
-static int sod_open_one(struct sod_aead *c)
+static int sod_open_one(struct lib_aead *a)
 {
+	struct aead_bufs *b = &a->b;
 	unsigned long long mlen;
 	int rc;
 
-	switch (c->p->sodium) {
+	switch (a->p->sodium) {
 	case SOD_AES256GCM:
-		rc = crypto_aead_aes256gcm_decrypt_afternm(c->b.out, &mlen, NULL, c->b.ct,
-							   c->len + TAG_LEN, c->b.aad, AAD_LEN,
-							   c->b.iv, c->gcm);
+		rc = crypto_aead_aes256gcm_decrypt_afternm(b->out, &mlen, NULL, b->ct,
+							   a->len + TAG_LEN, b->aad, AAD_LEN,
+							   b->iv, ((struct sod_aead *)a)->gcm);
 		break;
 	case SOD_CHACHA_IETF:
-		rc = crypto_aead_chacha20poly1305_ietf_decrypt(c->b.out, &mlen, NULL, c->b.ct,
-							       c->len + TAG_LEN, c->b.aad,
-							       AAD_LEN, c->b.iv, c->b.key);
+		rc = crypto_aead_chacha20poly1305_ietf_decrypt(b->out, &mlen, NULL, b->ct,
+							       a->len + TAG_LEN, b->aad,
+							       AAD_LEN, b->iv, b->key);
 		break;
 	case SOD_XCHACHA_IETF:
-		rc = crypto_aead_xchacha20poly1305_ietf_decrypt(c->b.out, &mlen, NULL, c->b.ct,
-								c->len + TAG_LEN, c->b.aad,
-								AAD_LEN, c->b.iv, c->b.key);
+		rc = crypto_aead_xchacha20poly1305_ietf_decrypt(b->out, &mlen, NULL, b->ct,
+								a->len + TAG_LEN, b->aad,
+								AAD_LEN, b->iv, b->key);
 		break;
 	default:
 		return -ENOENT;
@@ -413,7 +450,6 @@ static int sod_aead_setup(const struct bench_row *row, const char *alg, void **c
 {
 	const struct aead_param *p = row->param;
 	struct sod_aead *c;
-	int err;
 
 	(void)alg;
 	if (p->sodium == SOD_NONE)
@@ -424,49 +460,16 @@ static int sod_aead_setup(const struct bench_row *row, const char *alg, void **c
 	if (!c)
 		return -ENOMEM;
 	*ctx = c;
-	c->p = p;
-	c->len = row->bytes;
-	aead_bufs_init(&c->b, row);
+	lib_aead_init(&c->a, row, sod_seal_one, sod_open_one);
 	if (p->sodium == SOD_AES256GCM) {
 		c->gcm = bench_alloc(sizeof(*c->gcm));
-		crypto_aead_aes256gcm_beforenm(c->gcm, c->b.key);
+		crypto_aead_aes256gcm_beforenm(c->gcm, c->a.b.key);
 	}
-	err = sod_seal_one(c);
-	if (err)
-		return err;
-	memcpy(c->b.ct, c->b.out, c->len + TAG_LEN);
-	if (!p->open) {
-		aead_check(chk, c->b.ct, c->len, 0);
-		return 0;
-	}
-	err = sod_open_one(c);
-	if (err)
-		return err;
-	aead_check(chk, c->b.out, c->len, 1);
-	return 0;
-}
-
-static int sod_aead_run(void *arg, uint64_t n)
-{
-	struct sod_aead *c = arg;
-	int err;
-
-	for (uint64_t i = 0; i < n; i++) {
-		if (c->p->open) {
-			err = sod_open_one(c);
-		} else {
-			aead_next_iv(&c->b, c->p->ivlen);
-			err = sod_seal_one(c);
-		}
-		if (err)
-			return err;
-		bench_consume(c->b.out);
-	}
-	return 0;
+	return lib_aead_first(&c->a, chk);
 }
 
 static const struct bench_impl sod_aead = {
-	sod_aead_setup, sod_aead_run, sod_aead_teardown, NULL,
+	sod_aead_setup, lib_aead_run, sod_aead_teardown, NULL,
 };
 
 /* ---- QUIC header protection ---------------------------------------------- */

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* Shared test helpers; see testutil.h. */
 #include <ctype.h>
+#include <openssl/bio.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <rind/kpp.h>
 #include "testutil.h"
 
 static int hexval(int c)
@@ -316,6 +321,132 @@ int rt_wp_has_flag(json_t *test, const char *flag)
 		if (json_is_string(f) && !strcmp(json_string_value(f), flag))
 			return 1;
 	return 0;
+}
+
+void rt_check_eq(const char *drv, const char *what, const u8 *got, const u8 *want, size_t n)
+{
+	if (memcmp(got, want, n)) {
+		char g[2 * 64 + 1];
+
+		snprintf(g, sizeof(g), "%s", rt_hex(got, n));
+		ck_abort_msg("%s: %s: got %s, want %s", drv, what, g, rt_hex(want, n));
+	}
+}
+
+u8 *rt_wp_key(json_t *test, const char *field, enum rt_wp_kind kind, size_t *len)
+{
+	json_t *v = json_object_get(test, field);
+	char *s;
+
+	switch (kind) {
+	case RT_WP_HEX:
+		return rt_wp_hex(test, field, len);
+	case RT_WP_PEM:
+		ck_assert(json_is_string(v));
+		s = strdup(json_string_value(v));
+		break;
+	case RT_WP_JWK:
+		s = json_dumps(v, JSON_COMPACT);
+		break;
+	default:
+		s = NULL;
+	}
+	ck_assert_ptr_nonnull(s);
+	*len = strlen(s);
+	return (u8 *)s;
+}
+
+int rt_kpp_op(struct crypto_kpp *tfm, bool shared, const void *in, unsigned int inlen,
+	      u8 *out, unsigned int *outlen)
+{
+	struct kpp_request *req = kpp_request_alloc(tfm, GFP_KERNEL);
+	struct scatterlist src, dst;
+	int err;
+
+	ck_assert(!IS_ERR_OR_NULL(req));
+	sg_init_one(&src, in ? in : "", inlen);
+	sg_init_one(&dst, out, *outlen);
+	kpp_request_set_input(req, &src, inlen);
+	kpp_request_set_output(req, &dst, *outlen);
+	kpp_request_set_callback(req, 0, NULL, NULL);
+	err = shared ? crypto_kpp_compute_shared_secret(req) : crypto_kpp_generate_public_key(req);
+	*outlen = req->dst_len;
+	kpp_request_free(req);
+	return err;
+}
+
+EVP_PKEY *rt_ossl_read(const u8 *buf, size_t len, bool priv, bool pem)
+{
+	EVP_PKEY *p = NULL;
+
+	if (pem) {
+		BIO *bio = BIO_new_mem_buf(buf, (int)len);
+
+		ck_assert_ptr_nonnull(bio);
+		p = priv ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL)
+			 : PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
+		BIO_free(bio);
+	} else {
+		const unsigned char *q = buf;
+
+		p = priv ? d2i_AutoPrivateKey(NULL, &q, (long)len) : d2i_PUBKEY(NULL, &q, (long)len);
+		if (p && q != buf + len) {
+			EVP_PKEY_free(p);
+			p = NULL;
+		}
+	}
+	return p;
+}
+
+/* A copy of @n bytes at @src in a malloc'd buffer; *len = n. */
+static u8 *dup_out(const void *src, long n, size_t *len)
+{
+	u8 *out;
+
+	ck_assert_int_gt(n, 0);
+	out = malloc((size_t)n);
+	ck_assert_ptr_nonnull(out);
+	memcpy(out, src, (size_t)n);
+	*len = (size_t)n;
+	return out;
+}
+
+u8 *rt_ossl_write(EVP_PKEY *p, bool priv, enum rt_ossl_form form, size_t *len)
+{
+	unsigned char *q = NULL;
+	u8 *out;
+	int n;
+
+	if (form == RT_OSSL_PEM || form == RT_OSSL_TRAD_PEM) {
+		BIO *bio = BIO_new(BIO_s_mem());
+		char *data;
+		long m;
+
+		ck_assert_ptr_nonnull(bio);
+		if (priv && form == RT_OSSL_TRAD_PEM)
+			ck_assert_int_eq(PEM_write_bio_PrivateKey_traditional(bio, p, NULL, NULL, 0,
+									      NULL, NULL), 1);
+		else if (priv)
+			ck_assert_int_eq(PEM_write_bio_PrivateKey(bio, p, NULL, NULL, 0, NULL, NULL), 1);
+		else
+			ck_assert_int_eq(PEM_write_bio_PUBKEY(bio, p), 1);
+		m = BIO_get_mem_data(bio, &data);
+		out = dup_out(data, m, len);
+		BIO_free(bio);
+		return out;
+	}
+	if (priv && form == RT_OSSL_DER) {
+		PKCS8_PRIV_KEY_INFO *p8 = EVP_PKEY2PKCS8(p);
+
+		ck_assert_ptr_nonnull(p8);
+		n = i2d_PKCS8_PRIV_KEY_INFO(p8, &q);
+		PKCS8_PRIV_KEY_INFO_free(p8);
+	} else {
+		n = priv ? i2d_PrivateKey(p, &q) : i2d_PUBKEY(p, &q);
+	}
+	out = dup_out(q, n, len);
+	OPENSSL_free(q);
+	return out;
 }
 
 void rt_report(const char *what, const char *impl, int ran, int skipped)
