@@ -359,7 +359,7 @@ START_TEST(test_openssl_key_formats)
 			u8 seed[32], pub[32], got[32], enc[512], sig[64];
 			static const u8 msg[] = "key formats";
 			EVP_PKEY *o, *op;
-			size_t len, olen;
+			size_t olen;
 			u8 *oenc;
 
 			rt_fill(&rng, seed, 32);
@@ -372,21 +372,10 @@ START_TEST(test_openssl_key_formats)
 				/* rind -> OpenSSL */
 				r = crypto_sig_export_privkey(s, pem ? RIND_KEY_PEM : RIND_KEY_PKCS8_DER,
 							      enc, sizeof(enc));
-				RT_REQ(d[i], r > 0);
-				o = rt_ossl_read(enc, (size_t)r, true, pem);
-				RT_REQ(d[i], o != NULL);
-				RT_REQ_EQ(d[i], EVP_PKEY_get_id(o), EVP_PKEY_ED25519);
-				len = 32;
-				RT_REQ(d[i], EVP_PKEY_get_raw_private_key(o, got, &len) == 1);
-				rt_check_eq(d[i], "private key read by OpenSSL", got, seed, 32);
+				o = rt_ossl_read_raw(d[i], enc, r, true, pem, EVP_PKEY_ED25519, seed, 32);
 				r = crypto_sig_export_pubkey(s, pem ? RIND_KEY_PEM : RIND_KEY_SPKI_DER,
 							     enc, sizeof(enc));
-				RT_REQ(d[i], r > 0);
-				op = rt_ossl_read(enc, (size_t)r, false, pem);
-				RT_REQ(d[i], op != NULL);
-				len = 32;
-				RT_REQ(d[i], EVP_PKEY_get_raw_public_key(op, got, &len) == 1);
-				rt_check_eq(d[i], "public key read by OpenSSL", got, pub, 32);
+				op = rt_ossl_read_raw(d[i], enc, r, false, pem, EVP_PKEY_ED25519, pub, 32);
 
 				/* OpenSSL -> rind */
 				oenc = rt_ossl_write(o, true, pem ? RT_OSSL_PEM : RT_OSSL_DER, &olen);

@@ -449,6 +449,27 @@ u8 *rt_ossl_write(EVP_PKEY *p, bool priv, enum rt_ossl_form form, size_t *len)
 	return out;
 }
 
+EVP_PKEY *rt_ossl_read_raw(const char *drv, const u8 *enc, int r, bool priv, bool pem,
+			   int id, const u8 *raw, size_t rawlen)
+{
+	EVP_PKEY *o;
+	u8 got[64];
+	size_t len = rawlen;
+
+	RT_REQ(drv, r > 0 && rawlen <= sizeof(got));
+	o = rt_ossl_read(enc, (size_t)r, priv, pem);
+	RT_REQ(drv, o != NULL);
+	RT_REQ_EQ(drv, EVP_PKEY_get_id(o), id);
+	if (priv) {
+		RT_REQ(drv, EVP_PKEY_get_raw_private_key(o, got, &len) == 1 && len == rawlen);
+		rt_check_eq(drv, "private key read by OpenSSL", got, raw, rawlen);
+	} else {
+		RT_REQ(drv, EVP_PKEY_get_raw_public_key(o, got, &len) == 1 && len == rawlen);
+		rt_check_eq(drv, "public key read by OpenSSL", got, raw, rawlen);
+	}
+	return o;
+}
+
 void rt_report(const char *what, const char *impl, int ran, int skipped)
 {
 	if (skipped)

@@ -128,6 +128,13 @@ enum rt_ossl_form {
 struct evp_pkey_st;
 struct evp_pkey_st *rt_ossl_read(const u8 *buf, size_t len, bool priv, bool pem);
 u8 *rt_ossl_write(struct evp_pkey_st *p, bool priv, enum rt_ossl_form form, size_t *len);
+/*
+ * A key rind exported (@r: the export's return, > 0) read by OpenSSL: it
+ * must parse as an EVP_PKEY of type @id whose raw private or public key is
+ * @raw (@rawlen <= 64).  Fails the test naming @drv otherwise.
+ */
+struct evp_pkey_st *rt_ossl_read_raw(const char *drv, const u8 *enc, int r, bool priv, bool pem,
+				     int id, const u8 *raw, size_t rawlen);
 
 /* Print a count line, e.g. "aes_gcm_test.json: 316 cases (gcm(aes-generic))". */
 void rt_report(const char *what, const char *impl, int ran, int skipped);
