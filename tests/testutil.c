@@ -5,6 +5,7 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
+#include <rind/aead.h>
 #include <rind/kpp.h>
 #include "testutil.h"
 
@@ -468,6 +469,129 @@ EVP_PKEY *rt_ossl_read_raw(const char *drv, const u8 *enc, int r, bool priv, boo
 		rt_check_eq(drv, "public key read by OpenSSL", got, raw, rawlen);
 	}
 	return o;
+}
+
+#define RT_AEAD_MAXSG 16	/* scatterlist entries of a split request */
+
+const char *const rt_mode_name[RT_M_COUNT] = { "out-of-place", "in-place", "split out-of-place",
+					       "split in-place" };
+
+bool rt_all_zero(const u8 *p, size_t n)
+{
+	u8 acc = 0;
+
+	while (n--)
+		acc |= *p++;
+	return acc == 0;
+}
+
+struct rt_run rt_aead_req(struct crypto_aead *tfm, bool enc, const u8 *iv, const u8 *ad,
+			  size_t adlen, const u8 *in, size_t inlen, int mode, struct rt_rng *rng)
+{
+	unsigned int authsize = crypto_aead_authsize(tfm);
+	size_t outlen = enc ? inlen + authsize : (inlen >= authsize ? inlen - authsize : 0);
+	size_t maxlen = inlen > outlen ? inlen : outlen;
+	struct scatterlist sgs[RT_AEAD_MAXSG], sgd[RT_AEAD_MAXSG];
+	struct aead_request *req;
+	u8 *sbuf, *dbuf, ivc[32];
+	struct rt_run r;
+
+	sbuf = malloc(adlen + maxlen + 1);
+	ck_assert_ptr_nonnull(sbuf);
+	if (adlen)
+		memcpy(sbuf, ad, adlen);
+	if (inlen)
+		memcpy(sbuf + adlen, in, inlen);
+	memset(sbuf + adlen + inlen, 0xa5, maxlen - inlen + 1);
+	if (mode == RT_M_INPLACE || mode == RT_M_SPLIT_INPLACE) {
+		dbuf = sbuf;
+	} else {
+		dbuf = malloc(adlen + outlen + 1);
+		ck_assert_ptr_nonnull(dbuf);
+		memset(dbuf, 0xa5, adlen + outlen + 1);
+	}
+
+	switch (mode) {
+	case RT_M_OUT:
+		sg_init_one(sgs, sbuf, (unsigned int)(adlen + inlen));
+		sg_init_one(sgd, dbuf, (unsigned int)(adlen + outlen));
+		break;
+	case RT_M_INPLACE:
+		sg_init_one(sgs, sbuf, (unsigned int)(adlen + maxlen));
+		break;
+	case RT_M_SPLIT_OUT:
+		rt_sg_split(rng, sgs, RT_AEAD_MAXSG, sbuf, adlen + inlen);
+		rt_sg_split(rng, sgd, RT_AEAD_MAXSG, dbuf, adlen + outlen);
+		break;
+	default:
+		rt_sg_split(rng, sgs, RT_AEAD_MAXSG, sbuf, adlen + maxlen);
+		break;
+	}
+
+	req = aead_request_alloc(tfm, GFP_KERNEL);
+	ck_assert(!IS_ERR_OR_NULL(req));
+	memcpy(ivc, iv, crypto_aead_ivsize(tfm));
+	aead_request_set_callback(req, 0, NULL, NULL);
+	aead_request_set_ad(req, (unsigned int)adlen);
+	aead_request_set_crypt(req, sgs, dbuf == sbuf ? sgs : sgd, (unsigned int)inlen, ivc);
+	r.err = enc ? crypto_aead_encrypt(req) : crypto_aead_decrypt(req);
+	aead_request_free(req);
+	ck_assert_msg(!memcmp(ivc, iv, crypto_aead_ivsize(tfm)), "%s: IV modified",
+		      crypto_aead_driver_name(tfm));
+
+	r.outlen = outlen;
+	r.out = malloc(adlen + outlen + 1);
+	ck_assert_ptr_nonnull(r.out);
+	memcpy(r.out, dbuf, adlen + outlen);
+	if (dbuf != sbuf) {
+		/* nothing written past the end */
+		ck_assert_msg(dbuf[adlen + outlen] == 0xa5, "%s: wrote past the destination",
+			      crypto_aead_driver_name(tfm));
+		free(dbuf);
+	}
+	free(sbuf);
+	return r;
+}
+
+void rt_aead_both_ways(struct crypto_aead *tfm, const u8 *iv, const u8 *ad, size_t adlen,
+		       const u8 *pt, size_t len, const u8 *exp, int mode, struct rt_rng *rng,
+		       const char *what)
+{
+	const char *drv = crypto_aead_driver_name(tfm);
+	unsigned int as = crypto_aead_authsize(tfm);
+	struct rt_run r;
+
+	r = rt_aead_req(tfm, true, iv, ad, adlen, pt, len, mode, rng);
+	ck_assert_msg(r.err == 0, "%s: %s: encrypt (%s) failed: %d", drv, what, rt_mode_name[mode],
+		      r.err);
+	ck_assert_msg(!memcmp(r.out, ad, adlen), "%s: %s: AD not in destination (%s)", drv, what,
+		      rt_mode_name[mode]);
+	ck_assert_msg(!memcmp(r.out + adlen, exp, len + as),
+		      "%s: %s: encrypt (%s) adlen %zu len %zu authsize %u: got %s", drv, what,
+		      rt_mode_name[mode], adlen, len, as, rt_hex(r.out + adlen, len + as));
+	free(r.out);
+
+	r = rt_aead_req(tfm, false, iv, ad, adlen, exp, len + as, mode, rng);
+	ck_assert_msg(r.err == 0, "%s: %s: decrypt (%s) adlen %zu len %zu failed: %d", drv, what,
+		      rt_mode_name[mode], adlen, len, r.err);
+	ck_assert_msg(!memcmp(r.out, ad, adlen), "%s: %s: AD not in destination (decrypt, %s)", drv,
+		      what, rt_mode_name[mode]);
+	ck_assert_msg(!memcmp(r.out + adlen, pt, len), "%s: %s: decrypt (%s) wrong plaintext", drv,
+		      what, rt_mode_name[mode]);
+	free(r.out);
+}
+
+void rt_aead_forgery(struct crypto_aead *tfm, const u8 *iv, const u8 *ad, size_t adlen,
+		     const u8 *ct, size_t ctlen, int mode, struct rt_rng *rng, const char *what)
+{
+	const char *drv = crypto_aead_driver_name(tfm);
+	struct rt_run r = rt_aead_req(tfm, false, iv, ad, adlen, ct, ctlen, mode, rng);
+
+	ck_assert_msg(r.err == -EBADMSG, "%s: %s: forgery (%s) not rejected: %d", drv, what,
+		      rt_mode_name[mode], r.err);
+	ck_assert_msg(rt_all_zero(r.out + adlen, r.outlen), "%s: %s: plaintext left after a forgery (%s)",
+		      drv, what, rt_mode_name[mode]);
+	free(r.out);
 }
 
 void rt_report(const char *what, const char *impl, int ran, int skipped)

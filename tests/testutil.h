@@ -136,6 +136,37 @@ u8 *rt_ossl_write(struct evp_pkey_st *p, bool priv, enum rt_ossl_form form, size
 struct evp_pkey_st *rt_ossl_read_raw(const char *drv, const u8 *enc, int r, bool priv, bool pem,
 				     int id, const u8 *raw, size_t rawlen);
 
+/*
+ * AEAD requests as the AEAD suites make them: out of place or in place,
+ * one buffer or scatterlists cut at random (rt_sg_split).
+ */
+enum { RT_M_OUT, RT_M_INPLACE, RT_M_SPLIT_OUT, RT_M_SPLIT_INPLACE, RT_M_COUNT };
+extern const char *const rt_mode_name[RT_M_COUNT];
+
+struct rt_run {
+	int err;
+	u8 *out;	/* the destination buffer after the call: AD || output (malloc'd) */
+	size_t outlen;	/* output bytes after the AD */
+};
+
+/* 1 if the @n bytes at @p are all zero (without an early exit). */
+bool rt_all_zero(const u8 *p, size_t n);
+/*
+ * One encrypt or decrypt of @in (@inlen bytes after the @adlen bytes of
+ * AD) in @mode, with the tfm's authsize; the destination starts filled
+ * with 0xa5, and the call must neither write past it nor change @iv.
+ */
+struct crypto_aead;
+struct rt_run rt_aead_req(struct crypto_aead *tfm, bool enc, const u8 *iv, const u8 *ad,
+			  size_t adlen, const u8 *in, size_t inlen, int mode, struct rt_rng *rng);
+/* Encrypting @pt must give @exp (ct || tag), and decrypting @exp @pt, with the AD kept. */
+void rt_aead_both_ways(struct crypto_aead *tfm, const u8 *iv, const u8 *ad, size_t adlen,
+		       const u8 *pt, size_t len, const u8 *exp, int mode, struct rt_rng *rng,
+		       const char *what);
+/* Decrypting the forgery @ct must fail with -EBADMSG and leave no plaintext. */
+void rt_aead_forgery(struct crypto_aead *tfm, const u8 *iv, const u8 *ad, size_t adlen,
+		     const u8 *ct, size_t ctlen, int mode, struct rt_rng *rng, const char *what);
+
 /* Print a count line, e.g. "aes_gcm_test.json: 316 cases (gcm(aes-generic))". */
 void rt_report(const char *what, const char *impl, int ran, int skipped);
 
