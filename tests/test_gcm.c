@@ -211,16 +211,25 @@ END_TEST
 
 /* ---- Wycheproof ---- */
 
-START_TEST(test_wycheproof_gcm)
+/* One Wycheproof case, keyed already; @mode the request layout, @what for messages. */
+typedef void (*wp_case_fn)(struct crypto_aead *tfm, json_t *t, int mode, struct rt_rng *rng,
+			   const char *what);
+
+/*
+ * Every case of @file through every gcm(aes) implementation, in the four
+ * request layouts in turn.  The drivers take 96-bit IVs only (ivsize 12):
+ * groups with other IV sizes are counted as skipped.
+ */
+static void wp_gcm_file(const char *file, const char *label, u64 seed, wp_case_fn one)
 {
-	json_t *root = rt_wp_load("aes_gcm_test.json"), *groups, *g, *tests, *t;
+	json_t *root = rt_wp_load(file), *groups, *g, *tests, *t;
 	struct rt_rng rng;
 	size_t gi, ti;
 	int i;
 
 	if (!root)
 		return;
-	rt_rng_seed(&rng, 1);
+	rt_rng_seed(&rng, seed);
 	load_gcm_impls();
 	groups = json_object_get(root, "testGroups");
 	for (i = 0; i < gcm_n; i++) {
@@ -238,96 +247,74 @@ START_TEST(test_wycheproof_gcm)
 			}
 			ck_assert_int_eq(crypto_aead_setauthsize(tfm, (unsigned int)tagsize / 8), 0);
 			json_array_foreach(tests, ti, t) {
-				size_t kl, ivl, al, ml, cl, tl;
-				u8 *key = rt_wp_hex(t, "key", &kl), *iv = rt_wp_hex(t, "iv", &ivl);
-				u8 *ad = rt_wp_hex(t, "aad", &al), *msg = rt_wp_hex(t, "msg", &ml);
-				u8 *ct = rt_wp_hex(t, "ct", &cl), *tag = rt_wp_hex(t, "tag", &tl);
 				int id = (int)json_integer_value(json_object_get(t, "tcId"));
-				int valid = rt_wp_result(t);
-				u8 *ctt = malloc(cl + tl + 1);
+				size_t kl;
+				u8 *key = rt_wp_hex(t, "key", &kl);
 				char what[48];
 				int err;
 
-				snprintf(what, sizeof(what), "wycheproof aes_gcm tcId %d", id);
-				memcpy(ctt, ct, cl);
-				memcpy(ctt + cl, tag, tl);
+				snprintf(what, sizeof(what), "wycheproof %s tcId %d", label, id);
 				err = crypto_aead_setkey(tfm, key, (unsigned int)kl);
 				ck_assert_msg(err == 0, "%s: %s: setkey %d", gcm_drv[i], what, err);
-				if (valid != 0) {
-					ck_assert_uint_eq(cl, ml);
-					rt_aead_both_ways(tfm, iv, ad, al, msg, ml, ctt,
-							(int)(ti % RT_M_COUNT), &rng, what);
-				} else {
-					rt_aead_forgery(tfm, iv, ad, al, ctt, cl + tl,
-						      (int)(ti % RT_M_COUNT), &rng, what);
-				}
+				free(key);
+				one(tfm, t, (int)(ti % RT_M_COUNT), &rng, what);
 				ran++;
-				free(key); free(iv); free(ad); free(msg); free(ct); free(tag); free(ctt);
 			}
 		}
 		if (skipped)
-			printf("aes_gcm_test.json: %d cases with IVs other than 96 bits skipped "
-			       "(ivsize is 12)\n", skipped);
-		rt_report("aes_gcm_test.json", gcm_drv[i], ran, skipped);
+			printf("%s: %d cases with IVs other than 96 bits skipped (ivsize is 12)\n",
+			       file, skipped);
+		rt_report(file, gcm_drv[i], ran, skipped);
 		crypto_free_aead(tfm);
 	}
 	json_decref(root);
+}
+
+static void wp_gcm_case(struct crypto_aead *tfm, json_t *t, int mode, struct rt_rng *rng,
+			const char *what)
+{
+	size_t ivl, al, ml, cl, tl;
+	u8 *iv = rt_wp_hex(t, "iv", &ivl), *ad = rt_wp_hex(t, "aad", &al);
+	u8 *msg = rt_wp_hex(t, "msg", &ml), *ct = rt_wp_hex(t, "ct", &cl);
+	u8 *tag = rt_wp_hex(t, "tag", &tl);
+	u8 *ctt = malloc(cl + tl + 1);
+
+	ck_assert_ptr_nonnull(ctt);
+	memcpy(ctt, ct, cl);
+	memcpy(ctt + cl, tag, tl);
+	if (rt_wp_result(t) != 0) {
+		ck_assert_uint_eq(cl, ml);
+		rt_aead_both_ways(tfm, iv, ad, al, msg, ml, ctt, mode, rng, what);
+	} else {
+		rt_aead_forgery(tfm, iv, ad, al, ctt, cl + tl, mode, rng, what);
+	}
+	free(iv); free(ad); free(msg); free(ct); free(tag); free(ctt);
+}
+
+/* GMAC: the message is the AD, no plaintext. */
+static void wp_gmac_case(struct crypto_aead *tfm, json_t *t, int mode, struct rt_rng *rng,
+			 const char *what)
+{
+	size_t ivl, ml, tl;
+	u8 *iv = rt_wp_hex(t, "iv", &ivl), *msg = rt_wp_hex(t, "msg", &ml);
+	u8 *tag = rt_wp_hex(t, "tag", &tl);
+
+	if (rt_wp_result(t) != 0)
+		rt_aead_both_ways(tfm, iv, msg, ml, msg, 0, tag, mode, rng, what);
+	else
+		rt_aead_forgery(tfm, iv, msg, ml, tag, tl, mode, rng, what);
+	free(iv); free(msg); free(tag);
+}
+
+START_TEST(test_wycheproof_gcm)
+{
+	wp_gcm_file("aes_gcm_test.json", "aes_gcm", 1, wp_gcm_case);
 }
 END_TEST
 
 START_TEST(test_wycheproof_gmac)
 {
-	json_t *root = rt_wp_load("aes_gmac_test.json"), *groups, *g, *tests, *t;
-	struct rt_rng rng;
-	size_t gi, ti;
-	int i;
-
-	if (!root)
-		return;
-	rt_rng_seed(&rng, 2);
-	load_gcm_impls();
-	groups = json_object_get(root, "testGroups");
-	for (i = 0; i < gcm_n; i++) {
-		struct crypto_aead *tfm = alloc_aead(gcm_drv[i]);
-		int ran = 0, skipped = 0;
-
-		json_array_foreach(groups, gi, g) {
-			int ivsize = (int)json_integer_value(json_object_get(g, "ivSize"));
-			int tagsize = (int)json_integer_value(json_object_get(g, "tagSize"));
-
-			tests = json_object_get(g, "tests");
-			if (ivsize != 96) {
-				skipped += (int)json_array_size(tests);
-				continue;
-			}
-			ck_assert_int_eq(crypto_aead_setauthsize(tfm, (unsigned int)tagsize / 8), 0);
-			json_array_foreach(tests, ti, t) {
-				size_t kl, ivl, ml, tl;
-				u8 *key = rt_wp_hex(t, "key", &kl), *iv = rt_wp_hex(t, "iv", &ivl);
-				u8 *msg = rt_wp_hex(t, "msg", &ml), *tag = rt_wp_hex(t, "tag", &tl);
-				int id = (int)json_integer_value(json_object_get(t, "tcId"));
-				char what[48];
-
-				snprintf(what, sizeof(what), "wycheproof aes_gmac tcId %d", id);
-				ck_assert_int_eq(crypto_aead_setkey(tfm, key, (unsigned int)kl), 0);
-				/* GMAC: the message is the AD, no plaintext */
-				if (rt_wp_result(t) != 0)
-					rt_aead_both_ways(tfm, iv, msg, ml, msg, 0, tag,
-							(int)(ti % RT_M_COUNT), &rng, what);
-				else
-					rt_aead_forgery(tfm, iv, msg, ml, tag, tl,
-						      (int)(ti % RT_M_COUNT), &rng, what);
-				ran++;
-				free(key); free(iv); free(msg); free(tag);
-			}
-		}
-		if (skipped)
-			printf("aes_gmac_test.json: %d cases with IVs other than 96 bits skipped "
-			       "(ivsize is 12)\n", skipped);
-		rt_report("aes_gmac_test.json", gcm_drv[i], ran, skipped);
-		crypto_free_aead(tfm);
-	}
-	json_decref(root);
+	wp_gcm_file("aes_gmac_test.json", "aes_gmac", 2, wp_gmac_case);
 }
 END_TEST
 
