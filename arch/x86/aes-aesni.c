@@ -196,34 +196,6 @@ static int aesni_skcipher_setkey(struct crypto_skcipher *tfm, const u8 *key, uns
 	return aesni_expandkey(crypto_skcipher_ctx(tfm), key, keylen);
 }
 
-static int aesni_ecb_crypt(struct skcipher_request *req, bool enc)
-{
-	struct aesni_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
-	struct rind_sg_map m;
-	int err;
-
-	if (req->cryptlen % 16)
-		return -EINVAL;
-	if (!req->cryptlen)
-		return 0;
-	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
-	if (err)
-		return err;
-	aesni_ecb(ctx, m.dst, m.src, m.len / 16, enc);
-	rind_sg_unmap(&m, true);
-	return 0;
-}
-
-static int aesni_ecb_encrypt(struct skcipher_request *req)
-{
-	return aesni_ecb_crypt(req, true);
-}
-
-static int aesni_ecb_decrypt(struct skcipher_request *req)
-{
-	return aesni_ecb_crypt(req, false);
-}
-
 AESNI_FN static void aesni_cbc_enc(const struct aesni_ctx *ctx, u8 *dst, const u8 *src,
 				   size_t nblocks, u8 *iv)
 {
@@ -263,7 +235,8 @@ AESNI_FN static void aesni_cbc_dec(const struct aesni_ctx *ctx, u8 *dst, const u
 	_mm_storeu_si128((__m128i *)iv, prev);
 }
 
-static int aesni_cbc_crypt(struct skcipher_request *req, bool enc)
+/* ECB and CBC: whole blocks only, mapped to one span (rind_sg_map). */
+static int aesni_blocks_crypt(struct skcipher_request *req, bool cbc, bool enc)
 {
 	struct aesni_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
 	struct rind_sg_map m;
@@ -276,7 +249,9 @@ static int aesni_cbc_crypt(struct skcipher_request *req, bool enc)
 	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
 	if (err)
 		return err;
-	if (enc)
+	if (!cbc)
+		aesni_ecb(ctx, m.dst, m.src, m.len / 16, enc);
+	else if (enc)
 		aesni_cbc_enc(ctx, m.dst, m.src, m.len / 16, req->iv);
 	else
 		aesni_cbc_dec(ctx, m.dst, m.src, m.len / 16, req->iv);
@@ -284,14 +259,24 @@ static int aesni_cbc_crypt(struct skcipher_request *req, bool enc)
 	return 0;
 }
 
+static int aesni_ecb_encrypt(struct skcipher_request *req)
+{
+	return aesni_blocks_crypt(req, false, true);
+}
+
+static int aesni_ecb_decrypt(struct skcipher_request *req)
+{
+	return aesni_blocks_crypt(req, false, false);
+}
+
 static int aesni_cbc_encrypt(struct skcipher_request *req)
 {
-	return aesni_cbc_crypt(req, true);
+	return aesni_blocks_crypt(req, true, true);
 }
 
 static int aesni_cbc_decrypt(struct skcipher_request *req)
 {
-	return aesni_cbc_crypt(req, false);
+	return aesni_blocks_crypt(req, true, false);
 }
 
 /*
