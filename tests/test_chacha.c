@@ -1204,7 +1204,7 @@ static void tamper(const char *name, unsigned int ivsize)
 			/* a missing last byte of tag */
 			if (len) {
 				rt_aead_forgery(tfm, nonce, ad, adlen, ct, len + 15, mode, &rng,
-					      "truncated");
+						"truncated");
 				ran++;
 			}
 		}

@@ -282,7 +282,7 @@ START_TEST(test_openssl_signatures)
 						slen = (int)dlen;
 					}
 					RT_REQ_EQ(d[i], crypto_sig_verify(tfm, sig, (unsigned int)slen, msg,
-								       (unsigned int)mlen), 0);
+									  (unsigned int)mlen), 0);
 					EVP_PKEY_free(rk);
 					/* OpenSSL's key and signature; rind verifies with its public key. */
 					oenc = rt_ossl_write(o, false, round ? RT_OSSL_PEM : RT_OSSL_DER, &olen);
@@ -296,9 +296,9 @@ START_TEST(test_openssl_signatures)
 						slen = (int)dlen;
 					}
 					RT_REQ_EQ(d[i], crypto_sig_verify(vt, sig, (unsigned int)slen, msg,
-								       (unsigned int)mlen), 0);
+									  (unsigned int)mlen), 0);
 					RT_REQ_EQ(d[i], crypto_sig_verify(vt, sig, (unsigned int)slen, msg,
-								       (unsigned int)mlen + 1), -EBADMSG);
+									  (unsigned int)mlen + 1), -EBADMSG);
 					/* OpenSSL's private key in rind: rind signs, OpenSSL verifies. */
 					oenc = rt_ossl_write(o, true, round ? RT_OSSL_PEM : RT_OSSL_DER, &olen);
 					RT_REQ_EQ(d[i], crypto_sig_set_privkey(vt, oenc, (unsigned int)olen), 0);
@@ -402,7 +402,7 @@ START_TEST(test_keys_and_bad_inputs)
 			RT_REQ_EQ(d[i], crypto_sig_set_privkey(v, enc, (unsigned int)r), 0);
 			RT_REQ_EQ(d[i], crypto_sig_verify(v, sig, (unsigned int)slen, "msg", 3), 0);
 			RT_REQ_EQ(d[i], crypto_sig_export_privkey(v, RIND_KEY_SPKI_DER, enc, sizeof(enc)),
-			       -EINVAL);
+				  -EINVAL);
 			/* r or s zero, or n: refused. */
 			if (p) {
 				memcpy(bad, sig, (size_t)slen);
@@ -417,7 +417,7 @@ START_TEST(test_keys_and_bad_inputs)
 				RT_REQ_EQ(d[i], slen, 2 * nb);
 			} else {
 				RT_REQ_EQ(d[i], crypto_sig_verify(t, "\x30\x06\x02\x01\x00\x02\x01\x01", 8,
-							       "msg", 3), -EBADMSG);
+								  "msg", 3), -EBADMSG);
 				RT_REQ_EQ(d[i], crypto_sig_verify(t, sig, (unsigned int)slen - 1, "msg", 3), -EBADMSG);
 				memcpy(bad, sig, (size_t)slen);
 				bad[slen] = 0;

@@ -426,8 +426,8 @@ START_TEST(test_tamper)
 				break;
 			}
 			rt_aead_forgery(tfm, iv, badad, adlen, bad, len + as, mode, &rng,
-				      what == 0 ? "tampered tag" : what == 1 ? "tampered ciphertext" :
-				      "tampered AD");
+					what == 0 ? "tampered tag" : what == 1 ? "tampered ciphertext" :
+					"tampered AD");
 			/* a wrong IV too */
 			{
 				u8 iv2[12];

@@ -448,7 +448,7 @@ START_TEST(test_generate_and_formats)
 			rt_check_eq(d[i], "private key round trip", pub2, pa, 32);
 			/* -ENOSPC one byte short, nothing written past it. */
 			RT_REQ_EQ(d[i], crypto_kpp_export_privkey(a, fmts[f], buf, (unsigned int)r - 1),
-			       -ENOSPC);
+				  -ENOSPC);
 		}
 		/* Every public format works as a peer. */
 		for (f = 0; f < ARRAY_SIZE(fmts); f++) {
@@ -575,7 +575,7 @@ START_TEST(test_errors)
 		RT_REQ_EQ(d[i], rt_kpp_op(tfm, true, k, 32, out, &len), -EINVAL);
 		/* Unknown format. */
 		RT_REQ_EQ(d[i], crypto_kpp_export_pubkey(tfm, (enum rind_key_format)99, buf, sizeof(buf)),
-		       -EINVAL);
+			  -EINVAL);
 		crypto_free_kpp(tfm);
 	}
 }
