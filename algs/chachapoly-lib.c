@@ -99,62 +99,51 @@ static int open_(u32 state[16], u8 *dst, const u8 *src, size_t src_len, const u8
 	return err;
 }
 
+/* The four one-shot calls: @enc seal or open, @x the 24-byte XChaCha20 nonce. */
+static int one_shot(bool enc, bool x, u8 *dst, const u8 *src, size_t src_len, const u8 *ad,
+		    size_t ad_len, const u8 *nonce, const u8 key[32])
+{
+	u32 state[16];
+	int err;
+
+	if (!enc && src_len < CHACHAPOLY_TAG_SIZE)
+		return -EINVAL;
+	err = check_args(dst, enc ? src_len + CHACHAPOLY_TAG_SIZE : src_len - CHACHAPOLY_TAG_SIZE,
+			 src, src_len, ad, ad_len, nonce, key);
+	if (err)
+		return err;
+	if (x)
+		xchacha20_state(state, nonce, key);
+	else
+		chacha20_state(state, nonce, key);
+	return enc ? seal(state, dst, src, src_len, ad, ad_len)
+		   : open_(state, dst, src, src_len, ad, ad_len);
+}
+
 RIND_EXPORT int rind_chacha20poly1305_encrypt(u8 *dst, const u8 *src, size_t src_len,
 					      const u8 *ad, size_t ad_len, const u8 nonce[12],
 					      const u8 key[32])
 {
-	u32 state[16];
-	int err = check_args(dst, src_len + CHACHAPOLY_TAG_SIZE, src, src_len, ad, ad_len,
-			     nonce, key);
-
-	if (err)
-		return err;
-	chacha20_state(state, nonce, key);
-	return seal(state, dst, src, src_len, ad, ad_len);
+	return one_shot(true, false, dst, src, src_len, ad, ad_len, nonce, key);
 }
 
 RIND_EXPORT int rind_chacha20poly1305_decrypt(u8 *dst, const u8 *src, size_t src_len,
 					      const u8 *ad, size_t ad_len, const u8 nonce[12],
 					      const u8 key[32])
 {
-	u32 state[16];
-	int err;
-
-	if (src_len < CHACHAPOLY_TAG_SIZE)
-		return -EINVAL;
-	err = check_args(dst, src_len - CHACHAPOLY_TAG_SIZE, src, src_len, ad, ad_len, nonce, key);
-	if (err)
-		return err;
-	chacha20_state(state, nonce, key);
-	return open_(state, dst, src, src_len, ad, ad_len);
+	return one_shot(false, false, dst, src, src_len, ad, ad_len, nonce, key);
 }
 
 RIND_EXPORT int rind_xchacha20poly1305_encrypt(u8 *dst, const u8 *src, size_t src_len,
 					       const u8 *ad, size_t ad_len, const u8 nonce[24],
 					       const u8 key[32])
 {
-	u32 state[16];
-	int err = check_args(dst, src_len + CHACHAPOLY_TAG_SIZE, src, src_len, ad, ad_len,
-			     nonce, key);
-
-	if (err)
-		return err;
-	xchacha20_state(state, nonce, key);
-	return seal(state, dst, src, src_len, ad, ad_len);
+	return one_shot(true, true, dst, src, src_len, ad, ad_len, nonce, key);
 }
 
 RIND_EXPORT int rind_xchacha20poly1305_decrypt(u8 *dst, const u8 *src, size_t src_len,
 					       const u8 *ad, size_t ad_len, const u8 nonce[24],
 					       const u8 key[32])
 {
-	u32 state[16];
-	int err;
-
-	if (src_len < CHACHAPOLY_TAG_SIZE)
-		return -EINVAL;
-	err = check_args(dst, src_len - CHACHAPOLY_TAG_SIZE, src, src_len, ad, ad_len, nonce, key);
-	if (err)
-		return err;
-	xchacha20_state(state, nonce, key);
-	return open_(state, dst, src, src_len, ad, ad_len);
+	return one_shot(false, true, dst, src, src_len, ad, ad_len, nonce, key);
 }

@@ -220,12 +220,80 @@ static const struct bench_impl rind_aead = {
 	rind_aead_setup, rind_aead_run, rind_aead_teardown, rind_aead_driver,
 };
 
-/* ---- OpenSSL ------------------------------------------------------------- */
-
-struct ossl_aead {
+/*
+ * OpenSSL and libsodium: one call seals or opens a whole record, so both
+ * share the first-record setup and the timed loop; only the two calls
+ * differ (seal_one, open_one: pointers for the setup; the timed loop is
+ * given them as constants).
+ */
+struct lib_aead {
 	const struct aead_param *p;
 	unsigned int len;
 	struct aead_bufs b;
+	int (*seal_one)(struct lib_aead *a);
+	int (*open_one)(struct lib_aead *a);
+	int (*open_init)(struct lib_aead *a);	/* before the first open, or NULL */
+};
+
+static void lib_aead_init(struct lib_aead *a, const struct bench_row *row,
+			  int (*seal_one)(struct lib_aead *), int (*open_one)(struct lib_aead *))
+{
+	a->p = row->param;
+	a->len = row->bytes;
+	a->seal_one = seal_one;
+	a->open_one = open_one;
+	aead_bufs_init(&a->b, row);
+}
+
+/* The first seal with the base nonce gives open's input and the check. */
+static int lib_aead_first(struct lib_aead *a, struct bench_check *chk)
+{
+	int err = a->seal_one(a);
+
+	if (err)
+		return err;
+	memcpy(a->b.ct, a->b.out, a->len + TAG_LEN);
+	if (!a->p->open) {
+		aead_check(chk, a->b.ct, a->len, 0);
+		return 0;
+	}
+	err = a->open_init ? a->open_init(a) : 0;
+	if (!err)
+		err = a->open_one(a);
+	if (err)
+		return err;
+	aead_check(chk, a->b.out, a->len, 1);
+	return 0;
+}
+
+/*
+ * The timed loop.  Inlined into each library's run function with its own
+ * seal and open, so the calls stay direct (no pointer call in the loop).
+ */
+static inline __attribute__((always_inline)) int
+lib_aead_loop(struct lib_aead *a, uint64_t n, int (*seal_one)(struct lib_aead *),
+	      int (*open_one)(struct lib_aead *))
+{
+	int err;
+
+	for (uint64_t i = 0; i < n; i++) {
+		if (a->p->open) {
+			err = open_one(a);
+		} else {
+			aead_next_iv(&a->b, a->p->ivlen);
+			err = seal_one(a);
+		}
+		if (err)
+			return err;
+		bench_consume(a->b.out);
+	}
+	return 0;
+}
+
+/* ---- OpenSSL ------------------------------------------------------------- */
+
+struct ossl_aead {
+	struct lib_aead a;	/* first: the bench context is a struct lib_aead */
 	EVP_CIPHER *cipher;
 	EVP_CIPHER_CTX *ctx;
 };
@@ -236,36 +304,48 @@ static void ossl_aead_teardown(void *arg)
 
 	EVP_CIPHER_CTX_free(c->ctx);
 	EVP_CIPHER_free(c->cipher);
-	aead_bufs_free(&c->b);
+	aead_bufs_free(&c->a.b);
 	free(c);
 }
 
-static int ossl_seal_one(struct ossl_aead *c)
+static int ossl_seal_one(struct lib_aead *a)
 {
+	EVP_CIPHER_CTX *ctx = ((struct ossl_aead *)a)->ctx;
 	int outl, finl;
 
-	if (EVP_EncryptInit_ex(c->ctx, NULL, NULL, NULL, c->b.iv) != 1 ||
-	    EVP_EncryptUpdate(c->ctx, NULL, &outl, c->b.aad, AAD_LEN) != 1 ||
-	    EVP_EncryptUpdate(c->ctx, c->b.out, &outl, c->b.pt, (int)c->len) != 1 ||
-	    EVP_EncryptFinal_ex(c->ctx, c->b.out + outl, &finl) != 1 ||
-	    EVP_CIPHER_CTX_ctrl(c->ctx, EVP_CTRL_AEAD_GET_TAG, TAG_LEN, c->b.out + c->len) != 1)
+	if (EVP_EncryptInit_ex(ctx, NULL, NULL, NULL, a->b.iv) != 1 ||
+	    EVP_EncryptUpdate(ctx, NULL, &outl, a->b.aad, AAD_LEN) != 1 ||
+	    EVP_EncryptUpdate(ctx, a->b.out, &outl, a->b.pt, (int)a->len) != 1 ||
+	    EVP_EncryptFinal_ex(ctx, a->b.out + outl, &finl) != 1 ||
+	    EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, TAG_LEN, a->b.out + a->len) != 1)
 		return bench_ossl_error("seal");
 	return 0;
 }
 
-static int ossl_open_one(struct ossl_aead *c)
+static int ossl_open_one(struct lib_aead *a)
 {
+	EVP_CIPHER_CTX *ctx = ((struct ossl_aead *)a)->ctx;
 	int outl, finl;
 
-	if (EVP_DecryptInit_ex(c->ctx, NULL, NULL, NULL, c->b.iv) != 1 ||
-	    EVP_CIPHER_CTX_ctrl(c->ctx, EVP_CTRL_AEAD_SET_TAG, TAG_LEN, c->b.ct + c->len) != 1 ||
-	    EVP_DecryptUpdate(c->ctx, NULL, &outl, c->b.aad, AAD_LEN) != 1 ||
-	    EVP_DecryptUpdate(c->ctx, c->b.out, &outl, c->b.ct, (int)c->len) != 1)
+	if (EVP_DecryptInit_ex(ctx, NULL, NULL, NULL, a->b.iv) != 1 ||
+	    EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, TAG_LEN, a->b.ct + a->len) != 1 ||
+	    EVP_DecryptUpdate(ctx, NULL, &outl, a->b.aad, AAD_LEN) != 1 ||
+	    EVP_DecryptUpdate(ctx, a->b.out, &outl, a->b.ct, (int)a->len) != 1)
 		return bench_ossl_error("open");
-	if (EVP_DecryptFinal_ex(c->ctx, c->b.out + outl, &finl) != 1) {
+	if (EVP_DecryptFinal_ex(ctx, a->b.out + outl, &finl) != 1) {
 		bench_ossl_missing();
 		return -EBADMSG;
 	}
+	return 0;
+}
+
+/* The context was keyed for sealing; key it again for opening. */
+static int ossl_open_init(struct lib_aead *a)
+{
+	struct ossl_aead *c = (struct ossl_aead *)a;
+
+	if (EVP_DecryptInit_ex(c->ctx, c->cipher, NULL, a->b.key, NULL) != 1)
+		return bench_ossl_error(a->p->evp);
 	return 0;
 }
 
@@ -274,7 +354,6 @@ static int ossl_aead_setup(const struct bench_row *row, const char *alg, void **
 {
 	const struct aead_param *p = row->param;
 	struct ossl_aead *c;
-	int err;
 
 	(void)alg;
 	if (!p->evp)
@@ -283,53 +362,22 @@ static int ossl_aead_setup(const struct bench_row *row, const char *alg, void **
 	if (!c)
 		return -ENOMEM;
 	*ctx = c;
-	c->p = p;
-	c->len = row->bytes;
-	aead_bufs_init(&c->b, row);
+	lib_aead_init(&c->a, row, ossl_seal_one, ossl_open_one);
+	c->a.open_init = ossl_open_init;
 	c->cipher = EVP_CIPHER_fetch(NULL, p->evp, NULL);
 	if (!c->cipher)
 		return bench_ossl_missing();
 	c->ctx = EVP_CIPHER_CTX_new();
 	if (!c->ctx)
 		return -ENOMEM;
-
-	/* The first seal with the base nonce gives open's input and the check. */
-	if (EVP_EncryptInit_ex(c->ctx, c->cipher, NULL, c->b.key, NULL) != 1)
+	if (EVP_EncryptInit_ex(c->ctx, c->cipher, NULL, c->a.b.key, NULL) != 1)
 		return bench_ossl_error(p->evp);
-	err = ossl_seal_one(c);
-	if (err)
-		return err;
-	memcpy(c->b.ct, c->b.out, c->len + TAG_LEN);
-	if (!p->open) {
-		aead_check(chk, c->b.ct, c->len, 0);
-		return 0;
-	}
-	if (EVP_DecryptInit_ex(c->ctx, c->cipher, NULL, c->b.key, NULL) != 1)
-		return bench_ossl_error(p->evp);
-	err = ossl_open_one(c);
-	if (err)
-		return err;
-	aead_check(chk, c->b.out, c->len, 1);
-	return 0;
+	return lib_aead_first(&c->a, chk);
 }
 
 static int ossl_aead_run(void *arg, uint64_t n)
 {
-	struct ossl_aead *c = arg;
-	int err;
-
-	for (uint64_t i = 0; i < n; i++) {
-		if (c->p->open) {
-			err = ossl_open_one(c);
-		} else {
-			aead_next_iv(&c->b, c->p->ivlen);
-			err = ossl_seal_one(c);
-		}
-		if (err)
-			return err;
-		bench_consume(c->b.out);
-	}
-	return 0;
+	return lib_aead_loop(arg, n, ossl_seal_one, ossl_open_one);
 }
 
 static const struct bench_impl ossl_aead = {
@@ -339,9 +387,7 @@ static const struct bench_impl ossl_aead = {
 /* ---- libsodium ----------------------------------------------------------- */
 
 struct sod_aead {
-	const struct aead_param *p;
-	unsigned int len;
-	struct aead_bufs b;
+	struct lib_aead a;	/* first, as for OpenSSL */
 	crypto_aead_aes256gcm_state *gcm;	/* precomputed AES-GCM key */
 };
 
@@ -350,30 +396,31 @@ static void sod_aead_teardown(void *arg)
 	struct sod_aead *c = arg;
 
 	free(c->gcm);
-	aead_bufs_free(&c->b);
+	aead_bufs_free(&c->a.b);
 	free(c);
 }
 
-static int sod_seal_one(struct sod_aead *c)
+static int sod_seal_one(struct lib_aead *a)
 {
+	struct aead_bufs *b = &a->b;
 	unsigned long long clen;
 	int rc;
 
-	switch (c->p->sodium) {
+	switch (a->p->sodium) {
 	case SOD_AES256GCM:
-		rc = crypto_aead_aes256gcm_encrypt_afternm(c->b.out, &clen, c->b.pt, c->len,
-							   c->b.aad, AAD_LEN, NULL, c->b.iv,
-							   c->gcm);
+		rc = crypto_aead_aes256gcm_encrypt_afternm(b->out, &clen, b->pt, a->len,
+							   b->aad, AAD_LEN, NULL, b->iv,
+							   ((struct sod_aead *)a)->gcm);
 		break;
 	case SOD_CHACHA_IETF:
-		rc = crypto_aead_chacha20poly1305_ietf_encrypt(c->b.out, &clen, c->b.pt, c->len,
-							       c->b.aad, AAD_LEN, NULL,
-							       c->b.iv, c->b.key);
+		rc = crypto_aead_chacha20poly1305_ietf_encrypt(b->out, &clen, b->pt, a->len,
+							       b->aad, AAD_LEN, NULL,
+							       b->iv, b->key);
 		break;
 	case SOD_XCHACHA_IETF:
-		rc = crypto_aead_xchacha20poly1305_ietf_encrypt(c->b.out, &clen, c->b.pt, c->len,
-								c->b.aad, AAD_LEN, NULL,
-								c->b.iv, c->b.key);
+		rc = crypto_aead_xchacha20poly1305_ietf_encrypt(b->out, &clen, b->pt, a->len,
+								b->aad, AAD_LEN, NULL,
+								b->iv, b->key);
 		break;
 	default:
 		return -ENOENT;
@@ -381,26 +428,27 @@ static int sod_seal_one(struct sod_aead *c)
 	return rc ? -EIO : 0;
 }
 
-static int sod_open_one(struct sod_aead *c)
+static int sod_open_one(struct lib_aead *a)
 {
+	struct aead_bufs *b = &a->b;
 	unsigned long long mlen;
 	int rc;
 
-	switch (c->p->sodium) {
+	switch (a->p->sodium) {
 	case SOD_AES256GCM:
-		rc = crypto_aead_aes256gcm_decrypt_afternm(c->b.out, &mlen, NULL, c->b.ct,
-							   c->len + TAG_LEN, c->b.aad, AAD_LEN,
-							   c->b.iv, c->gcm);
+		rc = crypto_aead_aes256gcm_decrypt_afternm(b->out, &mlen, NULL, b->ct,
+							   a->len + TAG_LEN, b->aad, AAD_LEN,
+							   b->iv, ((struct sod_aead *)a)->gcm);
 		break;
 	case SOD_CHACHA_IETF:
-		rc = crypto_aead_chacha20poly1305_ietf_decrypt(c->b.out, &mlen, NULL, c->b.ct,
-							       c->len + TAG_LEN, c->b.aad,
-							       AAD_LEN, c->b.iv, c->b.key);
+		rc = crypto_aead_chacha20poly1305_ietf_decrypt(b->out, &mlen, NULL, b->ct,
+							       a->len + TAG_LEN, b->aad,
+							       AAD_LEN, b->iv, b->key);
 		break;
 	case SOD_XCHACHA_IETF:
-		rc = crypto_aead_xchacha20poly1305_ietf_decrypt(c->b.out, &mlen, NULL, c->b.ct,
-								c->len + TAG_LEN, c->b.aad,
-								AAD_LEN, c->b.iv, c->b.key);
+		rc = crypto_aead_xchacha20poly1305_ietf_decrypt(b->out, &mlen, NULL, b->ct,
+								a->len + TAG_LEN, b->aad,
+								AAD_LEN, b->iv, b->key);
 		break;
 	default:
 		return -ENOENT;
@@ -413,7 +461,6 @@ static int sod_aead_setup(const struct bench_row *row, const char *alg, void **c
 {
 	const struct aead_param *p = row->param;
 	struct sod_aead *c;
-	int err;
 
 	(void)alg;
 	if (p->sodium == SOD_NONE)
@@ -424,45 +471,17 @@ static int sod_aead_setup(const struct bench_row *row, const char *alg, void **c
 	if (!c)
 		return -ENOMEM;
 	*ctx = c;
-	c->p = p;
-	c->len = row->bytes;
-	aead_bufs_init(&c->b, row);
+	lib_aead_init(&c->a, row, sod_seal_one, sod_open_one);
 	if (p->sodium == SOD_AES256GCM) {
 		c->gcm = bench_alloc(sizeof(*c->gcm));
-		crypto_aead_aes256gcm_beforenm(c->gcm, c->b.key);
+		crypto_aead_aes256gcm_beforenm(c->gcm, c->a.b.key);
 	}
-	err = sod_seal_one(c);
-	if (err)
-		return err;
-	memcpy(c->b.ct, c->b.out, c->len + TAG_LEN);
-	if (!p->open) {
-		aead_check(chk, c->b.ct, c->len, 0);
-		return 0;
-	}
-	err = sod_open_one(c);
-	if (err)
-		return err;
-	aead_check(chk, c->b.out, c->len, 1);
-	return 0;
+	return lib_aead_first(&c->a, chk);
 }
 
 static int sod_aead_run(void *arg, uint64_t n)
 {
-	struct sod_aead *c = arg;
-	int err;
-
-	for (uint64_t i = 0; i < n; i++) {
-		if (c->p->open) {
-			err = sod_open_one(c);
-		} else {
-			aead_next_iv(&c->b, c->p->ivlen);
-			err = sod_seal_one(c);
-		}
-		if (err)
-			return err;
-		bench_consume(c->b.out);
-	}
-	return 0;
+	return lib_aead_loop(arg, n, sod_seal_one, sod_open_one);
 }
 
 static const struct bench_impl sod_aead = {
@@ -484,16 +503,48 @@ struct hp_bufs {
 	u8 block[16];		/* mask = block[0..4] */
 };
 
-static void hp_bufs_init(struct hp_bufs *b, const struct hp_param *p)
+/* What every library's context starts with. */
+struct hp_ctx {
+	const struct hp_param *p;
+	struct hp_bufs b;
+};
+
+static void hp_init(struct hp_ctx *h, const struct bench_row *row)
 {
-	memset(b, 0, sizeof(*b));
-	bench_fill(b->key, p->keylen, 6);
-	bench_fill(b->sample, 16, 7);
+	h->p = row->param;
+	memset(&h->b, 0, sizeof(h->b));
+	bench_fill(h->b.key, h->p->keylen, 6);
+	bench_fill(h->b.sample, 16, 7);
+}
+
+/* The first mask: the check output. */
+static int hp_first(struct hp_ctx *h, int (*one)(void *), struct bench_check *chk)
+{
+	int err = one(h);
+
+	if (err)
+		return err;
+	bench_check_set(chk, h->b.block, 5);
+	return 0;
+}
+
+/* The timed loop, inlined into each run function with its @one: a direct call. */
+static inline __attribute__((always_inline)) int hp_loop(struct hp_ctx *h, uint64_t n,
+							 int (*one)(void *))
+{
+	int err;
+
+	for (uint64_t i = 0; i < n; i++) {
+		err = one(h);
+		if (err)
+			return err;
+		bench_consume(h->b.block);
+	}
+	return 0;
 }
 
 struct rind_hp {
-	const struct hp_param *p;
-	struct hp_bufs b;
+	struct hp_ctx h;	/* first */
 	struct crypto_cipher *aes;
 	struct crypto_skcipher *chacha;
 	struct skcipher_request *req;
@@ -514,14 +565,16 @@ static void rind_hp_teardown(void *arg)
 	free(c);
 }
 
-static int rind_hp_one(struct rind_hp *c)
+static int rind_hp_one(void *arg)
 {
-	if (!c->p->chacha) {
-		crypto_cipher_encrypt_one(c->aes, c->b.block, c->b.sample);
+	struct rind_hp *c = arg;
+
+	if (!c->h.p->chacha) {
+		crypto_cipher_encrypt_one(c->aes, c->h.b.block, c->h.b.sample);
 		return 0;
 	}
 	/* chacha20's 16-byte IV is counter (LE) || nonce: the sample as is */
-	memcpy(c->iv, c->b.sample, 16);
+	memcpy(c->iv, c->h.b.sample, 16);
 	skcipher_request_set_crypt(c->req, &c->sg_src, &c->sg_dst, 5, c->iv);
 	return crypto_skcipher_encrypt(c->req);
 }
@@ -536,55 +589,41 @@ static int rind_hp_setup(const struct bench_row *row, const char *alg, void **ct
 	if (!c)
 		return -ENOMEM;
 	*ctx = c;
-	c->p = p;
-	hp_bufs_init(&c->b, p);
+	hp_init(&c->h, row);
 	if (!p->chacha) {
 		c->aes = crypto_alloc_cipher(alg, 0, 0);
 		if (IS_ERR(c->aes))
 			return (int)PTR_ERR(c->aes);
-		err = crypto_cipher_setkey(c->aes, c->b.key, p->keylen);
+		err = crypto_cipher_setkey(c->aes, c->h.b.key, p->keylen);
 		if (err)
 			return err;
 	} else {
 		c->chacha = crypto_alloc_skcipher(alg, 0, 0);
 		if (IS_ERR(c->chacha))
 			return (int)PTR_ERR(c->chacha);
-		err = crypto_skcipher_setkey(c->chacha, c->b.key, p->keylen);
+		err = crypto_skcipher_setkey(c->chacha, c->h.b.key, p->keylen);
 		if (err)
 			return err;
 		c->req = skcipher_request_alloc(c->chacha, GFP_KERNEL);
 		if (IS_ERR_OR_NULL(c->req))
 			return c->req ? (int)PTR_ERR(c->req) : -ENOMEM;
 		skcipher_request_set_callback(c->req, 0, NULL, NULL);
-		sg_init_one(&c->sg_src, c->b.zero, 5);
-		sg_init_one(&c->sg_dst, c->b.block, 5);
+		sg_init_one(&c->sg_src, c->h.b.zero, 5);
+		sg_init_one(&c->sg_dst, c->h.b.block, 5);
 	}
-	err = rind_hp_one(c);
-	if (err)
-		return err;
-	bench_check_set(chk, c->b.block, 5);
-	return 0;
+	return hp_first(&c->h, rind_hp_one, chk);
 }
 
 static int rind_hp_run(void *arg, uint64_t n)
 {
-	struct rind_hp *c = arg;
-	int err;
-
-	for (uint64_t i = 0; i < n; i++) {
-		err = rind_hp_one(c);
-		if (err)
-			return err;
-		bench_consume(c->b.block);
-	}
-	return 0;
+	return hp_loop(arg, n, rind_hp_one);
 }
 
 static const char *rind_hp_driver(void *arg)
 {
 	struct rind_hp *c = arg;
 
-	return c->p->chacha ? crypto_skcipher_driver_name(c->chacha)
+	return c->h.p->chacha ? crypto_skcipher_driver_name(c->chacha)
 			    : crypto_cipher_driver_name(c->aes);
 }
 
@@ -593,8 +632,7 @@ static const struct bench_impl rind_hp = {
 };
 
 struct ossl_hp {
-	const struct hp_param *p;
-	struct hp_bufs b;
+	struct hp_ctx h;	/* first */
 	EVP_CIPHER *cipher;
 	EVP_CIPHER_CTX *ctx;
 };
@@ -608,17 +646,18 @@ static void ossl_hp_teardown(void *arg)
 	free(c);
 }
 
-static int ossl_hp_one(struct ossl_hp *c)
+static int ossl_hp_one(void *arg)
 {
+	struct ossl_hp *c = arg;
 	int outl;
 
-	if (!c->p->chacha) {
-		if (EVP_EncryptUpdate(c->ctx, c->b.block, &outl, c->b.sample, 16) != 1)
+	if (!c->h.p->chacha) {
+		if (EVP_EncryptUpdate(c->ctx, c->h.b.block, &outl, c->h.b.sample, 16) != 1)
 			return bench_ossl_error("AES-ECB");
 		return 0;
 	}
-	if (EVP_EncryptInit_ex(c->ctx, NULL, NULL, NULL, c->b.sample) != 1 ||
-	    EVP_EncryptUpdate(c->ctx, c->b.block, &outl, c->b.zero, 5) != 1)
+	if (EVP_EncryptInit_ex(c->ctx, NULL, NULL, NULL, c->h.b.sample) != 1 ||
+	    EVP_EncryptUpdate(c->ctx, c->h.b.block, &outl, c->h.b.zero, 5) != 1)
 		return bench_ossl_error("ChaCha20");
 	return 0;
 }
@@ -628,43 +667,29 @@ static int ossl_hp_setup(const struct bench_row *row, const char *alg, void **ct
 {
 	const struct hp_param *p = row->param;
 	struct ossl_hp *c = calloc(1, sizeof(*c));
-	int err;
 
 	(void)alg;
 	if (!c)
 		return -ENOMEM;
 	*ctx = c;
-	c->p = p;
-	hp_bufs_init(&c->b, p);
+	hp_init(&c->h, row);
 	c->cipher = EVP_CIPHER_fetch(NULL, p->evp, NULL);
 	if (!c->cipher)
 		return bench_ossl_missing();
 	c->ctx = EVP_CIPHER_CTX_new();
 	if (!c->ctx)
 		return -ENOMEM;
-	if (EVP_EncryptInit_ex(c->ctx, c->cipher, NULL, c->b.key, p->chacha ? c->b.sample : NULL) != 1)
+	if (EVP_EncryptInit_ex(c->ctx, c->cipher, NULL, c->h.b.key,
+			       p->chacha ? c->h.b.sample : NULL) != 1)
 		return bench_ossl_error(p->evp);
 	if (!p->chacha)
 		EVP_CIPHER_CTX_set_padding(c->ctx, 0);
-	err = ossl_hp_one(c);
-	if (err)
-		return err;
-	bench_check_set(chk, c->b.block, 5);
-	return 0;
+	return hp_first(&c->h, ossl_hp_one, chk);
 }
 
 static int ossl_hp_run(void *arg, uint64_t n)
 {
-	struct ossl_hp *c = arg;
-	int err;
-
-	for (uint64_t i = 0; i < n; i++) {
-		err = ossl_hp_one(c);
-		if (err)
-			return err;
-		bench_consume(c->b.block);
-	}
-	return 0;
+	return hp_loop(arg, n, ossl_hp_one);
 }
 
 static const struct bench_impl ossl_hp = {
@@ -672,13 +697,9 @@ static const struct bench_impl ossl_hp = {
 };
 
 /* libsodium: ChaCha20 only (it has no raw AES block). */
-struct sod_hp {
-	const struct hp_param *p;
-	struct hp_bufs b;
-};
-
-static int sod_hp_one(struct sod_hp *c)
+static int sod_hp_one(void *arg)
 {
+	struct hp_ctx *c = arg;
 	const u8 *s = c->b.sample;
 	u32 ic = (u32)s[0] | (u32)s[1] << 8 | (u32)s[2] << 16 | (u32)s[3] << 24;
 
@@ -690,8 +711,7 @@ static int sod_hp_setup(const struct bench_row *row, const char *alg, void **ctx
 			struct bench_check *chk)
 {
 	const struct hp_param *p = row->param;
-	struct sod_hp *c;
-	int err;
+	struct hp_ctx *c;
 
 	(void)alg;
 	if (!p->chacha)
@@ -700,27 +720,13 @@ static int sod_hp_setup(const struct bench_row *row, const char *alg, void **ctx
 	if (!c)
 		return -ENOMEM;
 	*ctx = c;
-	c->p = p;
-	hp_bufs_init(&c->b, p);
-	err = sod_hp_one(c);
-	if (err)
-		return err;
-	bench_check_set(chk, c->b.block, 5);
-	return 0;
+	hp_init(c, row);
+	return hp_first(c, sod_hp_one, chk);
 }
 
 static int sod_hp_run(void *arg, uint64_t n)
 {
-	struct sod_hp *c = arg;
-	int err;
-
-	for (uint64_t i = 0; i < n; i++) {
-		err = sod_hp_one(c);
-		if (err)
-			return err;
-		bench_consume(c->b.block);
-	}
-	return 0;
+	return hp_loop(arg, n, sod_hp_one);
 }
 
 static const struct bench_impl sod_hp = {
@@ -769,6 +775,20 @@ static struct keysetup *keysetup_new(const struct bench_row *row, const char *al
 	return c;
 }
 
+/* The timed loop, inlined into each run function with its @one: a direct call. */
+static inline __attribute__((always_inline)) int
+keysetup_loop(struct keysetup *c, uint64_t n, int (*one)(struct keysetup *))
+{
+	int err;
+
+	for (uint64_t i = 0; i < n; i++) {
+		err = one(c);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int rind_keysetup_one(struct keysetup *c)
 {
 	struct crypto_aead *tfm = crypto_alloc_aead(c->alg, 0, 0);
@@ -797,15 +817,7 @@ static int rind_keysetup_setup(const struct bench_row *row, const char *alg, voi
 
 static int rind_keysetup_run(void *arg, uint64_t n)
 {
-	struct keysetup *c = arg;
-	int err;
-
-	for (uint64_t i = 0; i < n; i++) {
-		err = rind_keysetup_one(c);
-		if (err)
-			return err;
-	}
-	return 0;
+	return keysetup_loop(arg, n, rind_keysetup_one);
 }
 
 static const char *rind_keysetup_driver(void *arg)
@@ -845,15 +857,7 @@ static int ossl_keysetup_setup(const struct bench_row *row, const char *alg, voi
 
 static int ossl_keysetup_run(void *arg, uint64_t n)
 {
-	struct keysetup *c = arg;
-	int err;
-
-	for (uint64_t i = 0; i < n; i++) {
-		err = ossl_keysetup_one(c);
-		if (err)
-			return err;
-	}
-	return 0;
+	return keysetup_loop(arg, n, ossl_keysetup_one);
 }
 
 static const struct bench_impl ossl_keysetup = {
@@ -890,15 +894,7 @@ static int sod_keysetup_setup(const struct bench_row *row, const char *alg, void
 
 static int sod_keysetup_run(void *arg, uint64_t n)
 {
-	struct keysetup *c = arg;
-	int err;
-
-	for (uint64_t i = 0; i < n; i++) {
-		err = sod_keysetup_one(c);
-		if (err)
-			return err;
-	}
-	return 0;
+	return keysetup_loop(arg, n, sod_keysetup_one);
 }
 
 static const struct bench_impl sod_keysetup = {

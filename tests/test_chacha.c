@@ -48,15 +48,6 @@ static void *xmalloc(size_t n)
 	return p;
 }
 
-static bool all_zero(const u8 *p, size_t n)
-{
-	u8 acc = 0;
-
-	while (n--)
-		acc |= *p++;
-	return acc == 0;
-}
-
 /* A length for differential tests: mostly short, some long, up to @max. */
 static size_t rand_len(struct rt_rng *r, size_t max)
 {
@@ -263,9 +254,6 @@ static void get_impls(struct impls *im, const char *name, const char *type)
 
 /* ---- skcipher requests ---- */
 
-enum { M_OUT, M_INPLACE, M_SPLIT_OUT, M_SPLIT_INPLACE, M_COUNT };
-static const char *const mode_name[] = { "out-of-place", "in-place", "split out-of-place",
-					 "split in-place" };
 
 static struct crypto_skcipher *alloc_sk(const char *drv)
 {
@@ -285,7 +273,7 @@ static void run_sk(struct crypto_skcipher *tfm, const u8 *iv, const u8 *in, u8 *
 	struct scatterlist sgs[MAXSG], sgd[MAXSG];
 	struct skcipher_request *req;
 	u8 *sbuf = xmalloc(len + 1), *dbuf, ivc[32];
-	bool inplace = mode == M_INPLACE || mode == M_SPLIT_INPLACE;
+	bool inplace = mode == RT_M_INPLACE || mode == RT_M_SPLIT_INPLACE;
 	int err;
 
 	if (len)
@@ -294,10 +282,10 @@ static void run_sk(struct crypto_skcipher *tfm, const u8 *iv, const u8 *in, u8 *
 	dbuf = inplace ? sbuf : xmalloc(len + 1);
 	if (!inplace)
 		memset(dbuf, 0xa5, len + 1);
-	if (mode == M_OUT) {
+	if (mode == RT_M_OUT) {
 		sg_init_one(sgs, sbuf, (unsigned int)len);
 		sg_init_one(sgd, dbuf, (unsigned int)len);
-	} else if (mode == M_INPLACE) {
+	} else if (mode == RT_M_INPLACE) {
 		sg_init_one(sgs, sbuf, (unsigned int)len);
 	} else {
 		rt_sg_split(rng, sgs, MAXSG, sbuf, len);
@@ -312,10 +300,10 @@ static void run_sk(struct crypto_skcipher *tfm, const u8 *iv, const u8 *in, u8 *
 	err = crypto_skcipher_encrypt(req);
 	skcipher_request_free(req);
 	ck_assert_msg(err == 0, "%s: encrypt (%s, len %zu): %d", crypto_skcipher_driver_name(tfm),
-		      mode_name[mode], len, err);
+		      rt_mode_name[mode], len, err);
 	ck_assert_msg(!memcmp(ivc, iv, ivsize), "%s: IV modified", crypto_skcipher_driver_name(tfm));
 	ck_assert_msg(dbuf[len] == (inplace ? 0x5a : 0xa5), "%s: wrote past the end (%s)",
-		      crypto_skcipher_driver_name(tfm), mode_name[mode]);
+		      crypto_skcipher_driver_name(tfm), rt_mode_name[mode]);
 	memcpy(out, dbuf, len);
 	if (!inplace)
 		free(dbuf);
@@ -520,14 +508,14 @@ START_TEST(test_chacha20_vectors)
 
 			ck_assert_int_eq(pl, cl);
 			ck_assert_int_eq(crypto_skcipher_setkey(tfm, key, (unsigned int)kl), 0);
-			for (int mode = 0; mode < M_COUNT; mode++) {
+			for (int mode = 0; mode < RT_M_COUNT; mode++) {
 				run_sk(tfm, iv, pt, out, pl, mode, &rng);
 				ck_assert_msg(!memcmp(out, ct, cl), "%s: %s (%s): got %s", im.drv[i],
-					      k->what, mode_name[mode], rt_hex(out, pl));
+					      k->what, rt_mode_name[mode], rt_hex(out, pl));
 				/* and back */
 				run_sk(tfm, iv, ct, out, cl, mode, &rng);
 				ck_assert_msg(!memcmp(out, pt, pl), "%s: %s (%s): decrypt", im.drv[i],
-					      k->what, mode_name[mode]);
+					      k->what, rt_mode_name[mode]);
 			}
 			ran++;
 			free(key);
@@ -627,10 +615,10 @@ START_TEST(test_xchacha20_vectors)
 
 		ck_assert_int_eq(crypto_skcipher_ivsize(tfm), 32);
 		ck_assert_int_eq(crypto_skcipher_setkey(tfm, key, 32), 0);
-		for (int mode = 0; mode < M_COUNT; mode++) {
+		for (int mode = 0; mode < RT_M_COUNT; mode++) {
 			run_sk(tfm, iv, pt, out, pl, mode, &rng);
 			ck_assert_msg(!memcmp(out, ct, cl), "%s: XChaCha draft A.3.2 (%s): got %s",
-				      im.drv[i], mode_name[mode], rt_hex(out, pl));
+				      im.drv[i], rt_mode_name[mode], rt_hex(out, pl));
 		}
 		crypto_free_skcipher(tfm);
 		rt_report("XChaCha draft A.3.2", im.drv[i], 1, 0);
@@ -666,7 +654,7 @@ START_TEST(test_stream_differential)
 			put_unaligned_le32(ctr, iv);
 			rt_fill(&rng, in, len);
 			ck_assert_int_eq(crypto_skcipher_setkey(tfm, key, 32), 0);
-			run_sk(tfm, iv, in, a, len, (int)rt_rand_range(&rng, M_COUNT), &rng);
+			run_sk(tfm, iv, in, a, len, (int)rt_rand_range(&rng, RT_M_COUNT), &rng);
 			ossl_chacha20(key, iv, in, b, len);
 			ck_assert_msg(!memcmp(a, b, len), "%s: vs OpenSSL: case %d len %zu", im.drv[i],
 				      it, len);
@@ -692,7 +680,7 @@ START_TEST(test_stream_differential)
 			xiv(iv, nonce, pos);
 			rt_fill(&rng, in, len);
 			ck_assert_int_eq(crypto_skcipher_setkey(tfm, key, 32), 0);
-			run_sk(tfm, iv, in, a, len, (int)rt_rand_range(&rng, M_COUNT), &rng);
+			run_sk(tfm, iv, in, a, len, (int)rt_rand_range(&rng, RT_M_COUNT), &rng);
 			crypto_stream_xchacha20_xor_ic(b, in, len, nonce, pos, key);
 			ck_assert_msg(!memcmp(a, b, len), "%s: vs libsodium: case %d len %zu pos %llu",
 				      im.drv[i], it, len, (unsigned long long)pos);
@@ -731,7 +719,7 @@ START_TEST(test_counter_wrap)
 
 		ran = 0;
 		for (size_t s = 0; s < NELEM(starts); s++) {
-			for (int mode = 0; mode < M_COUNT; mode++) {
+			for (int mode = 0; mode < RT_M_COUNT; mode++) {
 				u8 key[32], iv[16], biv[16];
 
 				rt_fill(&rng, key, 32);
@@ -749,7 +737,7 @@ START_TEST(test_counter_wrap)
 				}
 				ck_assert_msg(!memcmp(a, b, len),
 					      "%s: counter from %#x (%s): not the kernel's wrap",
-					      im.drv[i], starts[s], mode_name[mode]);
+					      im.drv[i], starts[s], rt_mode_name[mode]);
 				/* OpenSSL's own stream agrees up to the wrap only */
 				ossl_chacha20(key, iv, in, carried, len);
 				ck_assert(!memcmp(a, carried, 64 * (size_t)(0x100000000ull - starts[s])));
@@ -774,7 +762,7 @@ START_TEST(test_counter_wrap)
 			rt_fill(&rng, in, len);
 			xiv(iv, nonce, pos);
 			ck_assert_int_eq(crypto_skcipher_setkey(tfm, key, 32), 0);
-			run_sk(tfm, iv, in, a, len, (int)(s % M_COUNT), &rng);
+			run_sk(tfm, iv, in, a, len, (int)(s % RT_M_COUNT), &rng);
 			for (size_t off = 0; off < len; off += 64) {
 				size_t n = len - off < 64 ? len - off : 64;
 				u64 p = (pos & ~0xffffffffull) | (u32)(starts[s] + (u32)(off / 64));
@@ -943,112 +931,6 @@ static struct crypto_aead *alloc_aead(const char *drv)
 	return tfm;
 }
 
-struct run {
-	int err;
-	u8 *out;	/* destination after the call: AD || output */
-	size_t outlen;	/* output bytes after the AD */
-};
-
-/* One request; the destination starts as 0xa5 (out of place). */
-static struct run run_aead(struct crypto_aead *tfm, bool enc, const u8 *iv, const u8 *ad,
-			   size_t adlen, const u8 *in, size_t inlen, int mode, struct rt_rng *rng)
-{
-	size_t outlen = enc ? inlen + 16 : (inlen >= 16 ? inlen - 16 : 0);
-	size_t maxlen = inlen > outlen ? inlen : outlen;
-	bool inplace = mode == M_INPLACE || mode == M_SPLIT_INPLACE;
-	struct scatterlist sgs[MAXSG], sgd[MAXSG];
-	struct aead_request *req;
-	u8 *sbuf, *dbuf, ivc[24];
-	struct run r;
-
-	sbuf = xmalloc(adlen + maxlen + 1);
-	if (adlen)
-		memcpy(sbuf, ad, adlen);
-	if (inlen)
-		memcpy(sbuf + adlen, in, inlen);
-	memset(sbuf + adlen + inlen, 0xa5, maxlen - inlen + 1);
-	dbuf = inplace ? sbuf : xmalloc(adlen + outlen + 1);
-	if (!inplace)
-		memset(dbuf, 0xa5, adlen + outlen + 1);
-	switch (mode) {
-	case M_OUT:
-		sg_init_one(sgs, sbuf, (unsigned int)(adlen + inlen));
-		sg_init_one(sgd, dbuf, (unsigned int)(adlen + outlen));
-		break;
-	case M_INPLACE:
-		sg_init_one(sgs, sbuf, (unsigned int)(adlen + maxlen));
-		break;
-	case M_SPLIT_OUT:
-		rt_sg_split(rng, sgs, MAXSG, sbuf, adlen + inlen);
-		rt_sg_split(rng, sgd, MAXSG, dbuf, adlen + outlen);
-		break;
-	default:
-		rt_sg_split(rng, sgs, MAXSG, sbuf, adlen + maxlen);
-		break;
-	}
-	req = aead_request_alloc(tfm, GFP_KERNEL);
-	ck_assert(!IS_ERR_OR_NULL(req));
-	memcpy(ivc, iv, crypto_aead_ivsize(tfm));
-	aead_request_set_callback(req, 0, NULL, NULL);
-	aead_request_set_ad(req, (unsigned int)adlen);
-	aead_request_set_crypt(req, sgs, inplace ? sgs : sgd, (unsigned int)inlen, ivc);
-	r.err = enc ? crypto_aead_encrypt(req) : crypto_aead_decrypt(req);
-	aead_request_free(req);
-	ck_assert_msg(!memcmp(ivc, iv, crypto_aead_ivsize(tfm)), "%s: IV modified",
-		      crypto_aead_driver_name(tfm));
-	r.outlen = outlen;
-	r.out = xmalloc(adlen + outlen);
-	memcpy(r.out, dbuf, adlen + outlen);
-	if (!inplace) {
-		ck_assert_msg(dbuf[adlen + outlen] == 0xa5, "%s: wrote past the destination",
-			      crypto_aead_driver_name(tfm));
-		free(dbuf);
-	}
-	free(sbuf);
-	return r;
-}
-
-/* Encrypt must give @exp (ct || tag); decrypting @exp must give @pt. */
-static void check_both_ways(struct crypto_aead *tfm, const u8 *iv, const u8 *ad, size_t adlen,
-			    const u8 *pt, size_t len, const u8 *exp, int mode, struct rt_rng *rng,
-			    const char *what)
-{
-	const char *drv = crypto_aead_driver_name(tfm);
-	struct run r;
-
-	r = run_aead(tfm, true, iv, ad, adlen, pt, len, mode, rng);
-	ck_assert_msg(r.err == 0, "%s: %s: encrypt (%s): %d", drv, what, mode_name[mode], r.err);
-	ck_assert_msg(!memcmp(r.out, ad, adlen), "%s: %s: AD not in destination (%s)", drv, what,
-		      mode_name[mode]);
-	ck_assert_msg(!memcmp(r.out + adlen, exp, len + 16),
-		      "%s: %s: encrypt (%s) adlen %zu len %zu: got %s", drv, what, mode_name[mode],
-		      adlen, len, rt_hex(r.out + adlen, len + 16));
-	free(r.out);
-
-	r = run_aead(tfm, false, iv, ad, adlen, exp, len + 16, mode, rng);
-	ck_assert_msg(r.err == 0, "%s: %s: decrypt (%s) adlen %zu len %zu: %d", drv, what,
-		      mode_name[mode], adlen, len, r.err);
-	ck_assert_msg(!memcmp(r.out, ad, adlen), "%s: %s: AD not in destination (decrypt, %s)",
-		      drv, what, mode_name[mode]);
-	ck_assert_msg(!memcmp(r.out + adlen, pt, len), "%s: %s: decrypt (%s): wrong plaintext",
-		      drv, what, mode_name[mode]);
-	free(r.out);
-}
-
-/* Decrypt must fail with -EBADMSG and leave zeros where the plaintext goes. */
-static void check_forgery(struct crypto_aead *tfm, const u8 *iv, const u8 *ad, size_t adlen,
-			  const u8 *ct, size_t ctlen, int mode, struct rt_rng *rng, const char *what)
-{
-	const char *drv = crypto_aead_driver_name(tfm);
-	struct run r = run_aead(tfm, false, iv, ad, adlen, ct, ctlen, mode, rng);
-
-	ck_assert_msg(r.err == -EBADMSG, "%s: %s: forgery (%s) not rejected: %d", drv, what,
-		      mode_name[mode], r.err);
-	ck_assert_msg(all_zero(r.out + adlen, r.outlen),
-		      "%s: %s: plaintext left after a forgery (%s)", drv, what, mode_name[mode]);
-	free(r.out);
-}
-
 /* ---- AEAD vectors ---- */
 
 struct aead_kat {
@@ -1122,8 +1004,8 @@ static void aead_kats(const char *name, const struct aead_kat *kats, size_t nkat
 			ck_assert_int_eq(cl, pl + 16);
 			ck_assert_int_eq(nl, ivsize);
 			ck_assert_int_eq(crypto_aead_setkey(tfm, key, (unsigned int)kl), 0);
-			for (int mode = 0; mode < M_COUNT; mode++)
-				check_both_ways(tfm, nonce, ad, al, pt, pl, ct, mode, &rng, k->what);
+			for (int mode = 0; mode < RT_M_COUNT; mode++)
+				rt_aead_both_ways(tfm, nonce, ad, al, pt, pl, ct, mode, &rng, k->what);
 			ran++;
 			free(key);
 			free(nonce);
@@ -1169,7 +1051,7 @@ static void wycheproof(const char *file, const char *name, unsigned int ivsize)
 				u8 *ct = rt_wp_hex(t, "ct", &cl), *tag = rt_wp_hex(t, "tag", &tl);
 				int res = rt_wp_result(t);
 				int id = (int)json_integer_value(json_object_get(t, "tcId"));
-				int mode = (int)rt_rand_range(&rng, M_COUNT);
+				int mode = (int)rt_rand_range(&rng, RT_M_COUNT);
 				char what[96];
 				u8 *full;
 
@@ -1190,10 +1072,10 @@ static void wycheproof(const char *file, const char *name, unsigned int ivsize)
 				memcpy(full, ct, cl);
 				memcpy(full + cl, tag, 16);
 				if (res == 1) {
-					check_both_ways(tfm, iv, ad, al, msg, ml, full, mode, &rng, what);
+					rt_aead_both_ways(tfm, iv, ad, al, msg, ml, full, mode, &rng, what);
 					valid++;
 				} else {
-					check_forgery(tfm, iv, ad, al, full, cl + 16, mode, &rng, what);
+					rt_aead_forgery(tfm, iv, ad, al, full, cl + 16, mode, &rng, what);
 					rejected++;
 				}
 				free(full);
@@ -1244,7 +1126,7 @@ static void aead_differential(const char *name, bool x, int cases, u64 seed)
 			size_t len = rand_len(&rng, 20000);
 			size_t adlen = rt_rand_range(&rng, 4) ? rt_rand_range(&rng, 40) :
 				       rt_rand_range(&rng, sizeof(ad) + 1);
-			int mode = (int)rt_rand_range(&rng, M_COUNT);
+			int mode = (int)rt_rand_range(&rng, RT_M_COUNT);
 			char what[64];
 
 			rt_fill(&rng, key, 32);
@@ -1262,7 +1144,7 @@ static void aead_differential(const char *name, bool x, int cases, u64 seed)
 			}
 			ck_assert_int_eq(crypto_aead_setkey(tfm, key, 32), 0);
 			snprintf(what, sizeof(what), "case %d (seed %#llx)", it, (unsigned long long)seed);
-			check_both_ways(tfm, nonce, ad, adlen, pt, len, exp, mode, &rng, what);
+			rt_aead_both_ways(tfm, nonce, ad, adlen, pt, len, exp, mode, &rng, what);
 		}
 		crypto_free_aead(tfm);
 		rt_report(x ? "xchacha20poly1305 vs libsodium" : "chacha20poly1305 vs OpenSSL",
@@ -1296,15 +1178,15 @@ static void tamper(const char *name, unsigned int ivsize)
 			u8 key[32], nonce[24], ad[40], pt[300], ct[316];
 			size_t len = rt_rand_range(&rng, sizeof(pt) + 1);
 			size_t adlen = rt_rand_range(&rng, sizeof(ad) + 1);
-			int mode = (int)rt_rand_range(&rng, M_COUNT), what = it % 4;
-			struct run r;
+			int mode = (int)rt_rand_range(&rng, RT_M_COUNT), what = it % 4;
+			struct rt_run r;
 
 			rt_fill(&rng, key, 32);
 			rt_fill(&rng, nonce, 24);
 			rt_fill(&rng, ad, adlen);
 			rt_fill(&rng, pt, len);
 			ck_assert_int_eq(crypto_aead_setkey(tfm, key, 32), 0);
-			r = run_aead(tfm, true, nonce, ad, adlen, pt, len, M_OUT, &rng);
+			r = rt_aead_req(tfm, true, nonce, ad, adlen, pt, len, RT_M_OUT, &rng);
 			ck_assert_int_eq(r.err, 0);
 			memcpy(ct, r.out + adlen, len + 16);
 			free(r.out);
@@ -1317,19 +1199,19 @@ static void tamper(const char *name, unsigned int ivsize)
 			} else {
 				nonce[rt_rand_range(&rng, ivsize)] ^= (u8)(1u << rt_rand_range(&rng, 8));
 			}
-			check_forgery(tfm, nonce, ad, adlen, ct, len + 16, mode, &rng, "tampered");
+			rt_aead_forgery(tfm, nonce, ad, adlen, ct, len + 16, mode, &rng, "tampered");
 			ran++;
 			/* a missing last byte of tag */
 			if (len) {
-				check_forgery(tfm, nonce, ad, adlen, ct, len + 15, mode, &rng,
-					      "truncated");
+				rt_aead_forgery(tfm, nonce, ad, adlen, ct, len + 15, mode, &rng,
+						"truncated");
 				ran++;
 			}
 		}
 		/* shorter than a tag: -EINVAL */
 		{
 			u8 z[24] = { 0 };
-			struct run r = run_aead(tfm, false, z, NULL, 0, z, 15, M_OUT, &rng);
+			struct rt_run r = rt_aead_req(tfm, false, z, NULL, 0, z, 15, RT_M_OUT, &rng);
 
 			ck_assert_msg(r.err == -EINVAL, "%s: cryptlen 15 decrypt: %d", im.drv[i], r.err);
 			free(r.out);
@@ -1409,7 +1291,7 @@ START_TEST(test_oneshots)
 		size_t len = rand_len(&rng, 5000), adlen = rt_rand_range(&rng, sizeof(ad) + 1);
 		bool x = it & 1;
 		struct crypto_aead *t = x ? xtfm : tfm;
-		struct run r;
+		struct rt_run r;
 
 		rt_fill(&rng, key, 32);
 		rt_fill(&rng, nonce, 24);
@@ -1430,7 +1312,7 @@ START_TEST(test_oneshots)
 			      x ? "xchacha" : "chacha", it, len);
 		/* the tfm path */
 		ck_assert_int_eq(crypto_aead_setkey(t, key, 32), 0);
-		r = run_aead(t, true, nonce, ad, adlen, pt, len, M_OUT, &rng);
+		r = rt_aead_req(t, true, nonce, ad, adlen, pt, len, RT_M_OUT, &rng);
 		ck_assert_int_eq(r.err, 0);
 		ck_assert_msg(!memcmp(r.out + adlen, a, len + 16), "one-shot != %s",
 			      crypto_aead_driver_name(t));
@@ -1453,7 +1335,7 @@ START_TEST(test_oneshots)
 		memset(c, 0xa5, len + 16);
 		ck_assert_int_eq((x ? rind_xchacha20poly1305_decrypt : rind_chacha20poly1305_decrypt)(
 					 c, a, len + 16, ad, adlen, nonce, key), -EBADMSG);
-		ck_assert(all_zero(c, len));
+		ck_assert(rt_all_zero(c, len));
 	}
 	rt_report("one-shots vs OpenSSL / libsodium and the tfm path", crypto_aead_driver_name(tfm),
 		  it, 0);

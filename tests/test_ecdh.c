@@ -26,25 +26,6 @@
 #include <rind/kpp.h>
 #include "testutil.h"
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
-
-typedef char drivers_t[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
-
-#define REQ(drv, c)								\
-	do {									\
-		if (!(c))							\
-			ck_abort_msg("%s: %s:%d: failed: %s", drv, __FILE__, __LINE__, #c); \
-	} while (0)
-#define REQ_EQ(drv, a, b)							\
-	do {									\
-		long long _a = (long long)(a), _b = (long long)(b);		\
-		if (_a != _b)							\
-			ck_abort_msg("%s: %s:%d: %s == %s: %lld != %lld", drv,	\
-				     __FILE__, __LINE__, #a, #b, _a, _b);	\
-	} while (0)
-
 struct curve {
 	const char *name;	/* kpp name */
 	const char *wp;		/* Wycheproof curve */
@@ -73,25 +54,6 @@ static struct crypto_kpp *alloc_drv(const char *drv)
 	return tfm;
 }
 
-static int kpp_op(struct crypto_kpp *tfm, bool shared, const void *in, unsigned int inlen,
-		  u8 *out, unsigned int *outlen)
-{
-	struct kpp_request *req = kpp_request_alloc(tfm, GFP_KERNEL);
-	struct scatterlist src, dst;
-	int err;
-
-	ck_assert(!IS_ERR_OR_NULL(req));
-	sg_init_one(&src, in ? in : "", inlen);
-	sg_init_one(&dst, out, *outlen);
-	kpp_request_set_input(req, &src, inlen);
-	kpp_request_set_output(req, &dst, *outlen);
-	kpp_request_set_callback(req, 0, NULL, NULL);
-	err = shared ? crypto_kpp_compute_shared_secret(req) : crypto_kpp_generate_public_key(req);
-	*outlen = req->dst_len;
-	kpp_request_free(req);
-	return err;
-}
-
 /* A Wycheproof private scalar (hex, possibly with a sign byte) as nbytes. */
 static bool wp_scalar(const char *hex, unsigned int nbytes, u8 *out)
 {
@@ -110,29 +72,7 @@ static bool wp_scalar(const char *hex, unsigned int nbytes, u8 *out)
 	return ok;
 }
 
-enum wp_kind { WP_ECPOINT, WP_ASN, WP_PEM, WP_JWK };
-
-/* A key field as bytes: hex (raw, DER), text (PEM) or a JSON object (JWK). */
-static u8 *wp_key(json_t *t, const char *field, enum wp_kind kind, size_t *len)
-{
-	json_t *v = json_object_get(t, field);
-
-	if (kind == WP_JWK) {
-		char *s = json_dumps(v, JSON_COMPACT);
-
-		*len = strlen(s);
-		return (u8 *)s;
-	}
-	if (kind == WP_PEM) {
-		const char *s = json_string_value(v);
-
-		*len = strlen(s);
-		return (u8 *)strdup(s);
-	}
-	return rt_wp_hex(t, field, len);
-}
-
-static void run_wycheproof(const struct curve *c, const char *suffix, enum wp_kind kind)
+static void run_wycheproof(const struct curve *c, const char *suffix, enum rt_wp_kind kind)
 {
 	char file[128];
 	drivers_t d;
@@ -159,7 +99,7 @@ static void run_wycheproof(const struct curve *c, const char *suffix, enum wp_ki
 				u8 scalar[66];
 
 				id = (int)json_integer_value(json_object_get(t, "tcId"));
-				if (kind == WP_ECPOINT || kind == WP_ASN) {
+				if (kind == RT_WP_HEX) {	/* raw scalar; SEC1 point or SPKI */
 					if (!wp_scalar(json_string_value(json_object_get(t, "private")),
 						       c->nbytes, scalar)) {
 						skipped++;
@@ -167,7 +107,7 @@ static void run_wycheproof(const struct curve *c, const char *suffix, enum wp_ki
 					}
 					err = crypto_kpp_set_secret(tfm, scalar, c->nbytes);
 				} else {
-					priv = wp_key(t, "private", kind, &privlen);
+					priv = rt_wp_key(t, "private", kind, &privlen);
 					err = crypto_kpp_set_secret(tfm, priv, (unsigned int)privlen);
 					free(priv);
 				}
@@ -177,8 +117,8 @@ static void run_wycheproof(const struct curve *c, const char *suffix, enum wp_ki
 					ran++;
 					continue;
 				}
-				pub = wp_key(t, "public", kind, &publen);
-				err = kpp_op(tfm, true, pub, (unsigned int)publen, ss, &sslen);
+				pub = rt_wp_key(t, "public", kind, &publen);
+				err = rt_kpp_op(tfm, true, pub, (unsigned int)publen, ss, &sslen);
 				free(pub);
 				want = rt_wp_hex(t, "shared", &wantlen);
 				if (expect == 1)
@@ -207,100 +147,29 @@ static void run_wycheproof(const struct curve *c, const char *suffix, enum wp_ki
 
 START_TEST(test_wycheproof_ecpoint)
 {
-	run_wycheproof(&curves[_i], "_ecpoint", WP_ECPOINT);
+	run_wycheproof(&curves[_i], "_ecpoint", RT_WP_HEX);
 }
 END_TEST
 
 START_TEST(test_wycheproof_asn)
 {
-	run_wycheproof(&curves[_i], "", WP_ASN);
+	run_wycheproof(&curves[_i], "", RT_WP_HEX);
 }
 END_TEST
 
 START_TEST(test_wycheproof_pem)
 {
-	run_wycheproof(&curves[_i], "_pem", WP_PEM);
+	run_wycheproof(&curves[_i], "_pem", RT_WP_PEM);
 }
 END_TEST
 
 START_TEST(test_wycheproof_webcrypto)
 {
-	run_wycheproof(&curves[_i], "_webcrypto", WP_JWK);
+	run_wycheproof(&curves[_i], "_webcrypto", RT_WP_JWK);
 }
 END_TEST
 
 /* ---- OpenSSL ------------------------------------------------------------- */
-
-static EVP_PKEY *ossl_read(const u8 *buf, size_t len, bool priv, bool pem)
-{
-	EVP_PKEY *p = NULL;
-
-	if (pem) {
-		BIO *bio = BIO_new_mem_buf(buf, (int)len);
-
-		ck_assert_ptr_nonnull(bio);
-		p = priv ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL)
-			 : PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
-		BIO_free(bio);
-	} else {
-		const unsigned char *q = buf;
-
-		p = priv ? d2i_AutoPrivateKey(NULL, &q, (long)len) : d2i_PUBKEY(NULL, &q, (long)len);
-		if (p && q != buf + len) {
-			EVP_PKEY_free(p);
-			p = NULL;
-		}
-	}
-	return p;
-}
-
-/*
- * OpenSSL's encoding of @p (malloc'd): @form 0 PKCS#8/SPKI DER, 1 PEM,
- * 2 the traditional SEC1 form (private only; DER), 3 SEC1 PEM.
- */
-static u8 *ossl_write(EVP_PKEY *p, bool priv, int form, size_t *len)
-{
-	u8 *out;
-
-	if (form == 1 || form == 3) {
-		BIO *bio = BIO_new(BIO_s_mem());
-		char *data;
-		long n;
-
-		ck_assert_ptr_nonnull(bio);
-		if (priv && form == 3)
-			ck_assert_int_eq(PEM_write_bio_PrivateKey_traditional(bio, p, NULL, NULL, 0,
-									      NULL, NULL), 1);
-		else if (priv)
-			ck_assert_int_eq(PEM_write_bio_PrivateKey(bio, p, NULL, NULL, 0, NULL, NULL), 1);
-		else
-			ck_assert_int_eq(PEM_write_bio_PUBKEY(bio, p), 1);
-		n = BIO_get_mem_data(bio, &data);
-		out = malloc((size_t)n);
-		memcpy(out, data, (size_t)n);
-		*len = (size_t)n;
-		BIO_free(bio);
-	} else {
-		unsigned char *q = NULL;
-		int n;
-
-		if (priv && form == 0) {
-			PKCS8_PRIV_KEY_INFO *p8 = EVP_PKEY2PKCS8(p);
-
-			ck_assert_ptr_nonnull(p8);
-			n = i2d_PKCS8_PRIV_KEY_INFO(p8, &q);
-			PKCS8_PRIV_KEY_INFO_free(p8);
-		} else {
-			n = priv ? i2d_PrivateKey(p, &q) : i2d_PUBKEY(p, &q);
-		}
-		ck_assert_int_gt(n, 0);
-		out = malloc((size_t)n);
-		memcpy(out, q, (size_t)n);
-		OPENSSL_free(q);
-		*len = (size_t)n;
-	}
-	return out;
-}
 
 static int ossl_derive(EVP_PKEY *mine, EVP_PKEY *peer, u8 *out, size_t *len)
 {
@@ -353,44 +222,44 @@ START_TEST(test_openssl_exchanges)
 
 			ck_assert_ptr_nonnull(o);
 			/* rind's fresh key against OpenSSL's. */
-			REQ_EQ(d[i], crypto_kpp_set_secret(tfm, NULL, 0), 0);
-			REQ_EQ(d[i], kpp_op(tfm, false, NULL, 0, pub, &publen), 0);
-			REQ_EQ(d[i], publen, 1 + 2 * c->nbytes);
-			REQ_EQ(d[i], pub[0], 4);
+			RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, NULL, 0), 0);
+			RT_REQ_EQ(d[i], rt_kpp_op(tfm, false, NULL, 0, pub, &publen), 0);
+			RT_REQ_EQ(d[i], publen, 1 + 2 * c->nbytes);
+			RT_REQ_EQ(d[i], pub[0], 4);
 			opublen = ossl_point(o, opub, sizeof(opub));
 			/* Peer as 04||X||Y, then as the bare X||Y: same secret. */
-			REQ_EQ(d[i], kpp_op(tfm, true, opub, (unsigned int)opublen, ss1, &sslen), 0);
-			REQ_EQ(d[i], sslen, c->nbytes);
+			RT_REQ_EQ(d[i], rt_kpp_op(tfm, true, opub, (unsigned int)opublen, ss1, &sslen), 0);
+			RT_REQ_EQ(d[i], sslen, c->nbytes);
 			sslen = sizeof(ss2);
-			REQ_EQ(d[i], kpp_op(tfm, true, opub + 1, (unsigned int)opublen - 1, ss2,
+			RT_REQ_EQ(d[i], rt_kpp_op(tfm, true, opub + 1, (unsigned int)opublen - 1, ss2,
 					    &sslen), 0);
-			REQ(d[i], !memcmp(ss1, ss2, c->nbytes));
+			RT_REQ(d[i], !memcmp(ss1, ss2, c->nbytes));
 			/* OpenSSL's side, with rind's public key as SPKI from rind. */
 			spki = malloc(512);
 			spkilen = (size_t)crypto_kpp_export_pubkey(tfm, RIND_KEY_SPKI_DER, spki, 512);
-			REQ(d[i], (int)spkilen > 0);
+			RT_REQ(d[i], (int)spkilen > 0);
 			q = spki;
 			mine = d2i_PUBKEY(NULL, &q, (long)spkilen);
-			REQ(d[i], mine != NULL);
-			REQ(d[i], ossl_derive(o, mine, ss2, &ss2len));
-			REQ_EQ(d[i], ss2len, c->nbytes);
-			REQ(d[i], !memcmp(ss1, ss2, c->nbytes));
+			RT_REQ(d[i], mine != NULL);
+			RT_REQ(d[i], ossl_derive(o, mine, ss2, &ss2len));
+			RT_REQ_EQ(d[i], ss2len, c->nbytes);
+			RT_REQ(d[i], !memcmp(ss1, ss2, c->nbytes));
 			EVP_PKEY_free(mine);
 			free(spki);
 
 			/* OpenSSL's private key in rind (raw, PKCS#8, SEC1): same public key. */
 			ossl_scalar(o, c->nbytes, scalar);
-			REQ_EQ(d[i], crypto_kpp_set_secret(tfm, scalar, c->nbytes), 0);
+			RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, scalar, c->nbytes), 0);
 			publen = sizeof(pub);
-			REQ_EQ(d[i], kpp_op(tfm, false, NULL, 0, pub, &publen), 0);
-			REQ(d[i], publen == opublen && !memcmp(pub, opub, opublen));
+			RT_REQ_EQ(d[i], rt_kpp_op(tfm, false, NULL, 0, pub, &publen), 0);
+			RT_REQ(d[i], publen == opublen && !memcmp(pub, opub, opublen));
 			for (int form = 0; form < 4; form++) {
-				der = ossl_write(o, true, form, &derlen);
-				REQ_EQ(d[i], crypto_kpp_set_secret(tfm, der, (unsigned int)derlen), 0);
+				der = rt_ossl_write(o, true, (enum rt_ossl_form)form, &derlen);
+				RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, der, (unsigned int)derlen), 0);
 				free(der);
 				publen = sizeof(pub);
-				REQ_EQ(d[i], kpp_op(tfm, false, NULL, 0, pub, &publen), 0);
-				REQ(d[i], publen == opublen && !memcmp(pub, opub, opublen));
+				RT_REQ_EQ(d[i], rt_kpp_op(tfm, false, NULL, 0, pub, &publen), 0);
+				RT_REQ(d[i], publen == opublen && !memcmp(pub, opub, opublen));
 			}
 			EVP_PKEY_free(o);
 		}
@@ -411,8 +280,8 @@ START_TEST(test_openssl_key_formats)
 		unsigned int publen = sizeof(pub), publen2;
 		int r;
 
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, NULL, 0), 0);
-		REQ_EQ(d[i], kpp_op(tfm, false, NULL, 0, pub, &publen), 0);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, NULL, 0), 0);
+		RT_REQ_EQ(d[i], rt_kpp_op(tfm, false, NULL, 0, pub, &publen), 0);
 		for (pem = 0; pem < 2; pem++) {
 			EVP_PKEY *o;
 			size_t olen;
@@ -420,54 +289,54 @@ START_TEST(test_openssl_key_formats)
 
 			r = crypto_kpp_export_privkey(tfm, pem ? RIND_KEY_PEM : RIND_KEY_PKCS8_DER,
 						      enc, sizeof(enc));
-			REQ(d[i], r > 0);
-			o = ossl_read(enc, (size_t)r, true, pem);
-			REQ(d[i], o != NULL);
-			REQ(d[i], EVP_PKEY_is_a(o, "EC"));
+			RT_REQ(d[i], r > 0);
+			o = rt_ossl_read(enc, (size_t)r, true, pem);
+			RT_REQ(d[i], o != NULL);
+			RT_REQ(d[i], EVP_PKEY_is_a(o, "EC"));
 			ossl_scalar(o, c->nbytes, scalar);
 			olen = ossl_point(o, opub, sizeof(opub));
-			REQ(d[i], olen == publen && !memcmp(opub, pub, publen));
+			RT_REQ(d[i], olen == publen && !memcmp(opub, pub, publen));
 			/* OpenSSL's re-encoding read back by rind: same key. */
-			oenc = ossl_write(o, true, pem, &olen);
-			REQ_EQ(d[i], crypto_kpp_set_secret(t2, oenc, (unsigned int)olen), 0);
+			oenc = rt_ossl_write(o, true, pem ? RT_OSSL_PEM : RT_OSSL_DER, &olen);
+			RT_REQ_EQ(d[i], crypto_kpp_set_secret(t2, oenc, (unsigned int)olen), 0);
 			free(oenc);
 			publen2 = sizeof(pub2);
-			REQ_EQ(d[i], kpp_op(t2, false, NULL, 0, pub2, &publen2), 0);
-			REQ(d[i], publen2 == publen && !memcmp(pub2, pub, publen));
+			RT_REQ_EQ(d[i], rt_kpp_op(t2, false, NULL, 0, pub2, &publen2), 0);
+			RT_REQ(d[i], publen2 == publen && !memcmp(pub2, pub, publen));
 			EVP_PKEY_free(o);
 
 			r = crypto_kpp_export_pubkey(tfm, pem ? RIND_KEY_PEM : RIND_KEY_SPKI_DER,
 						     enc, sizeof(enc));
-			REQ(d[i], r > 0);
-			o = ossl_read(enc, (size_t)r, false, pem);
-			REQ(d[i], o != NULL);
+			RT_REQ(d[i], r > 0);
+			o = rt_ossl_read(enc, (size_t)r, false, pem);
+			RT_REQ(d[i], o != NULL);
 			olen = ossl_point(o, opub, sizeof(opub));
-			REQ(d[i], olen == publen && !memcmp(opub, pub, publen));
-			oenc = ossl_write(o, false, pem, &olen);
-			REQ(d[i], (size_t)r == olen && !memcmp(oenc, enc, olen));
+			RT_REQ(d[i], olen == publen && !memcmp(opub, pub, publen));
+			oenc = rt_ossl_write(o, false, pem ? RT_OSSL_PEM : RT_OSSL_DER, &olen);
+			RT_REQ(d[i], (size_t)r == olen && !memcmp(oenc, enc, olen));
 			free(oenc);
 			EVP_PKEY_free(o);
 		}
 		/* Raw and JWK round trips. */
 		r = crypto_kpp_export_privkey(tfm, RIND_KEY_RAW, enc, sizeof(enc));
-		REQ_EQ(d[i], r, c->nbytes);
+		RT_REQ_EQ(d[i], r, c->nbytes);
 		r = crypto_kpp_export_pubkey(tfm, RIND_KEY_RAW, enc, sizeof(enc));
-		REQ(d[i], r == (int)publen && !memcmp(enc, pub, publen));
+		RT_REQ(d[i], r == (int)publen && !memcmp(enc, pub, publen));
 		r = crypto_kpp_export_privkey(tfm, RIND_KEY_JWK, enc, sizeof(enc));
-		REQ(d[i], r > 0 && strstr((char *)enc, "\"kty\":\"EC\"") && strstr((char *)enc, "\"d\":"));
-		REQ_EQ(d[i], crypto_kpp_set_secret(t2, enc, (unsigned int)r), 0);
+		RT_REQ(d[i], r > 0 && strstr((char *)enc, "\"kty\":\"EC\"") && strstr((char *)enc, "\"d\":"));
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(t2, enc, (unsigned int)r), 0);
 		publen2 = sizeof(pub2);
-		REQ_EQ(d[i], kpp_op(t2, false, NULL, 0, pub2, &publen2), 0);
-		REQ(d[i], publen2 == publen && !memcmp(pub2, pub, publen));
+		RT_REQ_EQ(d[i], rt_kpp_op(t2, false, NULL, 0, pub2, &publen2), 0);
+		RT_REQ(d[i], publen2 == publen && !memcmp(pub2, pub, publen));
 		r = crypto_kpp_export_pubkey(tfm, RIND_KEY_JWK, enc, sizeof(enc));
-		REQ(d[i], r > 0 && !strstr((char *)enc, "\"d\":"));
+		RT_REQ(d[i], r > 0 && !strstr((char *)enc, "\"d\":"));
 		/* A JWK public key as the peer of the other tfm. */
 		publen2 = sizeof(pub2);
-		REQ_EQ(d[i], kpp_op(t2, true, enc, (unsigned int)r, pub2, &publen2), 0);
+		RT_REQ_EQ(d[i], rt_kpp_op(t2, true, enc, (unsigned int)r, pub2, &publen2), 0);
 		/* Formats a private key lacks, and small buffers. */
-		REQ_EQ(d[i], crypto_kpp_export_privkey(tfm, RIND_KEY_SPKI_DER, enc, sizeof(enc)), -EINVAL);
-		REQ_EQ(d[i], crypto_kpp_export_pubkey(tfm, RIND_KEY_SPKI_DER, enc, 10), -ENOSPC);
-		REQ_EQ(d[i], crypto_kpp_export_pubkey(tfm, RIND_KEY_RAW, enc, 10), -ENOSPC);
+		RT_REQ_EQ(d[i], crypto_kpp_export_privkey(tfm, RIND_KEY_SPKI_DER, enc, sizeof(enc)), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_kpp_export_pubkey(tfm, RIND_KEY_SPKI_DER, enc, 10), -ENOSPC);
+		RT_REQ_EQ(d[i], crypto_kpp_export_pubkey(tfm, RIND_KEY_RAW, enc, 10), -ENOSPC);
 		crypto_free_kpp(tfm);
 		crypto_free_kpp(t2);
 	}
@@ -488,64 +357,64 @@ START_TEST(test_bad_inputs)
 
 		/* No key yet. */
 		sslen = sizeof(ss);
-		REQ(d[i], kpp_op(tfm, false, NULL, 0, pub, &publen) < 0);
+		RT_REQ(d[i], rt_kpp_op(tfm, false, NULL, 0, pub, &publen) < 0);
 		/* Scalars 0, n, n + 1 and all-ones are refused; 1 and n - 1 work. */
 		memset(k, 0, nb);
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb), -EINVAL);
 		rt_unhex(order, sizeof(order), c->order);
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, order, nb), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, order, nb), -EINVAL);
 		memcpy(k, order, nb);
 		k[nb - 1]++;
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb), -EINVAL);
 		memset(k, 0xff, nb);
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb), -EINVAL);
 		memcpy(k, order, nb);
 		k[nb - 1]--;
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb), 0);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb), 0);
 		memset(k, 0, nb);
 		k[nb - 1] = 1;
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb), 0);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb), 0);
 		publen = sizeof(pub);
-		REQ_EQ(d[i], kpp_op(tfm, false, NULL, 0, pub, &publen), 0);
+		RT_REQ_EQ(d[i], rt_kpp_op(tfm, false, NULL, 0, pub, &publen), 0);
 		/* Wrong raw lengths; a damaged DER key. */
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb - 1), -EINVAL);
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb + 1), -EINVAL);
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, "\x30\x03\x02\x01\x01", 5), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb - 1), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, nb + 1), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, "\x30\x03\x02\x01\x01", 5), -EKEYREJECTED);
 		/* The key survived the failed calls: 1 * G is G. */
 		sslen = sizeof(ss);
-		REQ_EQ(d[i], kpp_op(tfm, true, pub, publen, ss, &sslen), 0);
-		REQ(d[i], !memcmp(ss, pub + 1, nb));
+		RT_REQ_EQ(d[i], rt_kpp_op(tfm, true, pub, publen, ss, &sslen), 0);
+		RT_REQ(d[i], !memcmp(ss, pub + 1, nb));
 		/* Peers: off the curve, identity encoding, coordinates >= p, bad lengths. */
 		memcpy(bad, pub, publen);
 		bad[publen - 1] ^= 1;
 		sslen = sizeof(ss);
-		REQ_EQ(d[i], kpp_op(tfm, true, bad, publen, ss, &sslen), -EINVAL);
+		RT_REQ_EQ(d[i], rt_kpp_op(tfm, true, bad, publen, ss, &sslen), -EINVAL);
 		sslen = sizeof(ss);
-		REQ_EQ(d[i], kpp_op(tfm, true, "\x00", 1, ss, &sslen), -EINVAL);
+		RT_REQ_EQ(d[i], rt_kpp_op(tfm, true, "\x00", 1, ss, &sslen), -EINVAL);
 		memset(bad + 1, 0xff, 2 * nb);
 		sslen = sizeof(ss);
-		REQ_EQ(d[i], kpp_op(tfm, true, bad, publen, ss, &sslen), -EINVAL);
+		RT_REQ_EQ(d[i], rt_kpp_op(tfm, true, bad, publen, ss, &sslen), -EINVAL);
 		sslen = sizeof(ss);
-		REQ_EQ(d[i], kpp_op(tfm, true, pub, publen - 1 - 1, ss, &sslen), -EINVAL);
+		RT_REQ_EQ(d[i], rt_kpp_op(tfm, true, pub, publen - 1 - 1, ss, &sslen), -EINVAL);
 		bad[0] = 0x05;
 		memcpy(bad + 1, pub + 1, 2 * nb);
 		sslen = sizeof(ss);
-		REQ(d[i], kpp_op(tfm, true, bad, publen, ss, &sslen) < 0);
+		RT_REQ(d[i], rt_kpp_op(tfm, true, bad, publen, ss, &sslen) < 0);
 		/* Compressed G decompresses to G. */
 		bad[0] = 0x02 | (pub[publen - 1] & 1);
 		memcpy(bad + 1, pub + 1, nb);
 		sslen = sizeof(ss);
-		REQ_EQ(d[i], kpp_op(tfm, true, bad, nb + 1, ss, &sslen), 0);
-		REQ(d[i], !memcmp(ss, pub + 1, nb));
+		RT_REQ_EQ(d[i], rt_kpp_op(tfm, true, bad, nb + 1, ss, &sslen), 0);
+		RT_REQ(d[i], !memcmp(ss, pub + 1, nb));
 		bad[0] ^= 1;	/* the other Y: -G, same X */
 		sslen = sizeof(ss);
-		REQ_EQ(d[i], kpp_op(tfm, true, bad, nb + 1, ss, &sslen), 0);
+		RT_REQ_EQ(d[i], rt_kpp_op(tfm, true, bad, nb + 1, ss, &sslen), 0);
 		/* Small destinations. */
 		sslen = nb - 1;
-		REQ_EQ(d[i], kpp_op(tfm, true, pub, publen, ss, &sslen), -EINVAL);
+		RT_REQ_EQ(d[i], rt_kpp_op(tfm, true, pub, publen, ss, &sslen), -EINVAL);
 		publen = 2 * nb;
-		REQ_EQ(d[i], kpp_op(tfm, false, NULL, 0, pub, &publen), -EINVAL);
-		REQ_EQ(d[i], crypto_kpp_maxsize(tfm), 1 + 2 * nb);
+		RT_REQ_EQ(d[i], rt_kpp_op(tfm, false, NULL, 0, pub, &publen), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_kpp_maxsize(tfm), 1 + 2 * nb);
 		crypto_free_kpp(tfm);
 	}
 }

@@ -29,25 +29,6 @@
 #include <rind/sig.h>
 #include "testutil.h"
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
-
-typedef char drivers_t[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
-
-#define REQ(drv, c)								\
-	do {									\
-		if (!(c))							\
-			ck_abort_msg("%s: %s:%d: failed: %s", drv, __FILE__, __LINE__, #c); \
-	} while (0)
-#define REQ_EQ(drv, a, b)							\
-	do {									\
-		long long _a = (long long)(a), _b = (long long)(b);		\
-		if (_a != _b)							\
-			ck_abort_msg("%s: %s:%d: %s == %s: %lld != %lld", drv,	\
-				     __FILE__, __LINE__, #a, #b, _a, _b);	\
-	} while (0)
-
 struct curve {
 	const char *alg;	/* "ecdsa-nist-p256" */
 	const char *ossl;	/* OpenSSL group */
@@ -244,63 +225,6 @@ static size_t ossl_sign(EVP_PKEY *k, const char *h, const u8 *msg, size_t mlen, 
 	return len;
 }
 
-static u8 *ossl_der(EVP_PKEY *p, bool priv, bool pem, size_t *len)
-{
-	u8 *out;
-
-	if (pem) {
-		BIO *bio = BIO_new(BIO_s_mem());
-		char *data;
-		long n;
-
-		if (priv)
-			ck_assert_int_eq(PEM_write_bio_PrivateKey(bio, p, NULL, NULL, 0, NULL, NULL), 1);
-		else
-			ck_assert_int_eq(PEM_write_bio_PUBKEY(bio, p), 1);
-		n = BIO_get_mem_data(bio, &data);
-		out = malloc((size_t)n);
-		memcpy(out, data, (size_t)n);
-		*len = (size_t)n;
-		BIO_free(bio);
-	} else {
-		unsigned char *q = NULL;
-		int n;
-
-		if (priv) {
-			PKCS8_PRIV_KEY_INFO *p8 = EVP_PKEY2PKCS8(p);
-
-			n = i2d_PKCS8_PRIV_KEY_INFO(p8, &q);
-			PKCS8_PRIV_KEY_INFO_free(p8);
-		} else {
-			n = i2d_PUBKEY(p, &q);
-		}
-		ck_assert_int_gt(n, 0);
-		out = malloc((size_t)n);
-		memcpy(out, q, (size_t)n);
-		OPENSSL_free(q);
-		*len = (size_t)n;
-	}
-	return out;
-}
-
-static EVP_PKEY *ossl_read(const u8 *buf, size_t len, bool priv, bool pem)
-{
-	EVP_PKEY *p;
-
-	if (pem) {
-		BIO *bio = BIO_new_mem_buf(buf, (int)len);
-
-		p = priv ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL)
-			 : PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
-		BIO_free(bio);
-	} else {
-		const unsigned char *q = buf;
-
-		p = priv ? d2i_AutoPrivateKey(NULL, &q, (long)len) : d2i_PUBKEY(NULL, &q, (long)len);
-	}
-	return p;
-}
-
 /* Curve _i, every hash, both encodings: signatures both ways. */
 START_TEST(test_openssl_signatures)
 {
@@ -329,27 +253,27 @@ START_TEST(test_openssl_signatures)
 
 					rt_fill(&rng, msg, mlen);
 					/* rind signs with a fresh key; OpenSSL verifies. */
-					REQ_EQ(d[i], crypto_sig_generate_key(tfm), 0);
+					RT_REQ_EQ(d[i], crypto_sig_generate_key(tfm), 0);
 					slen = crypto_sig_sign(tfm, msg, (unsigned int)mlen, sig, sizeof(sig));
-					REQ(d[i], slen > 0 && (unsigned int)slen <= crypto_sig_maxsize(tfm));
+					RT_REQ(d[i], slen > 0 && (unsigned int)slen <= crypto_sig_maxsize(tfm));
 					dlen = p ? p1363_to_der(sig, c->nbytes, der) : (size_t)slen;
 					if (!p)
 						memcpy(der, sig, dlen);
 					r = crypto_sig_export_pubkey(tfm, round ? RIND_KEY_PEM :
 								     RIND_KEY_SPKI_DER, enc, sizeof(enc));
-					REQ(d[i], r > 0);
-					rk = ossl_read(enc, (size_t)r, false, round);
-					REQ(d[i], rk != NULL);
-					REQ(d[i], ossl_verify(rk, hashes[h], msg, mlen, der, dlen));
+					RT_REQ(d[i], r > 0);
+					rk = rt_ossl_read(enc, (size_t)r, false, round);
+					RT_REQ(d[i], rk != NULL);
+					RT_REQ(d[i], ossl_verify(rk, hashes[h], msg, mlen, der, dlen));
 					der[dlen / 2] ^= 0x10;
-					REQ(d[i], !ossl_verify(rk, hashes[h], msg, mlen, der, dlen));
+					RT_REQ(d[i], !ossl_verify(rk, hashes[h], msg, mlen, der, dlen));
 					EVP_PKEY_free(rk);
 					/* rind's private key in OpenSSL: signs for rind's public key. */
 					r = crypto_sig_export_privkey(tfm, round ? RIND_KEY_PEM :
 								      RIND_KEY_PKCS8_DER, enc, sizeof(enc));
-					REQ(d[i], r > 0);
-					rk = ossl_read(enc, (size_t)r, true, round);
-					REQ(d[i], rk != NULL);
+					RT_REQ(d[i], r > 0);
+					rk = rt_ossl_read(enc, (size_t)r, true, round);
+					RT_REQ(d[i], rk != NULL);
 					dlen = ossl_sign(rk, hashes[h], msg, mlen, der);
 					if (p) {
 						slen = (int)der_to_p1363(der, dlen, c->nbytes, sig);
@@ -357,12 +281,12 @@ START_TEST(test_openssl_signatures)
 						memcpy(sig, der, dlen);
 						slen = (int)dlen;
 					}
-					REQ_EQ(d[i], crypto_sig_verify(tfm, sig, (unsigned int)slen, msg,
-								       (unsigned int)mlen), 0);
+					RT_REQ_EQ(d[i], crypto_sig_verify(tfm, sig, (unsigned int)slen, msg,
+									  (unsigned int)mlen), 0);
 					EVP_PKEY_free(rk);
 					/* OpenSSL's key and signature; rind verifies with its public key. */
-					oenc = ossl_der(o, false, round, &olen);
-					REQ_EQ(d[i], crypto_sig_set_pubkey(vt, oenc, (unsigned int)olen), 0);
+					oenc = rt_ossl_write(o, false, round ? RT_OSSL_PEM : RT_OSSL_DER, &olen);
+					RT_REQ_EQ(d[i], crypto_sig_set_pubkey(vt, oenc, (unsigned int)olen), 0);
 					free(oenc);
 					dlen = ossl_sign(o, hashes[h], msg, mlen, der);
 					if (p) {
@@ -371,24 +295,24 @@ START_TEST(test_openssl_signatures)
 						memcpy(sig, der, dlen);
 						slen = (int)dlen;
 					}
-					REQ_EQ(d[i], crypto_sig_verify(vt, sig, (unsigned int)slen, msg,
-								       (unsigned int)mlen), 0);
-					REQ_EQ(d[i], crypto_sig_verify(vt, sig, (unsigned int)slen, msg,
-								       (unsigned int)mlen + 1), -EBADMSG);
+					RT_REQ_EQ(d[i], crypto_sig_verify(vt, sig, (unsigned int)slen, msg,
+									  (unsigned int)mlen), 0);
+					RT_REQ_EQ(d[i], crypto_sig_verify(vt, sig, (unsigned int)slen, msg,
+									  (unsigned int)mlen + 1), -EBADMSG);
 					/* OpenSSL's private key in rind: rind signs, OpenSSL verifies. */
-					oenc = ossl_der(o, true, round, &olen);
-					REQ_EQ(d[i], crypto_sig_set_privkey(vt, oenc, (unsigned int)olen), 0);
+					oenc = rt_ossl_write(o, true, round ? RT_OSSL_PEM : RT_OSSL_DER, &olen);
+					RT_REQ_EQ(d[i], crypto_sig_set_privkey(vt, oenc, (unsigned int)olen), 0);
 					free(oenc);
 					slen = crypto_sig_sign(vt, msg, (unsigned int)mlen, sig, sizeof(sig));
-					REQ(d[i], slen > 0);
+					RT_REQ(d[i], slen > 0);
 					dlen = p ? p1363_to_der(sig, c->nbytes, der) : (size_t)slen;
 					if (!p)
 						memcpy(der, sig, dlen);
-					REQ(d[i], ossl_verify(o, hashes[h], msg, mlen, der, dlen));
+					RT_REQ(d[i], ossl_verify(o, hashes[h], msg, mlen, der, dlen));
 					/* rind's re-export of OpenSSL's key is OpenSSL's own SPKI. */
 					r = crypto_sig_export_pubkey(vt, RIND_KEY_SPKI_DER, enc, sizeof(enc));
-					oenc = ossl_der(o, false, false, &olen);
-					REQ(d[i], r == (int)olen && !memcmp(enc, oenc, olen));
+					oenc = rt_ossl_write(o, false, RT_OSSL_DER, &olen);
+					RT_REQ(d[i], r == (int)olen && !memcmp(enc, oenc, olen));
 					free(oenc);
 					EVP_PKEY_free(o);
 				}
@@ -422,9 +346,9 @@ START_TEST(test_keys_and_bad_inputs)
 		struct crypto_sig *t = alloc_drv(d[i]);
 		u8 sig[200];
 
-		REQ_EQ(d[i], crypto_sig_generate_key(t), 0);
-		REQ(d[i], crypto_sig_sign(t, "x", 1, sig, sizeof(sig)) < 0);
-		REQ(d[i], crypto_sig_verify(t, sig, 64, "x", 1) < 0);
+		RT_REQ_EQ(d[i], crypto_sig_generate_key(t), 0);
+		RT_REQ(d[i], crypto_sig_sign(t, "x", 1, sig, sizeof(sig)) < 0);
+		RT_REQ(d[i], crypto_sig_verify(t, sig, 64, "x", 1) < 0);
 		crypto_free_sig(t);
 	}
 
@@ -437,67 +361,67 @@ START_TEST(test_keys_and_bad_inputs)
 			int slen, slen2, r, publen;
 
 			/* No key. */
-			REQ_EQ(d[i], crypto_sig_sign(t, "m", 1, sig, sizeof(sig)), -ENOKEY);
+			RT_REQ_EQ(d[i], crypto_sig_sign(t, "m", 1, sig, sizeof(sig)), -ENOKEY);
 			/* Private scalars out of range, wrong lengths, damaged DER. */
 			memset(k, 0, nb);
-			REQ_EQ(d[i], crypto_sig_set_privkey(t, k, nb), -EKEYREJECTED);
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(t, k, nb), -EKEYREJECTED);
 			rt_unhex(order, sizeof(order), c->order);
-			REQ_EQ(d[i], crypto_sig_set_privkey(t, order, nb), -EKEYREJECTED);
-			REQ_EQ(d[i], crypto_sig_set_privkey(t, k, nb - 1), -EINVAL);
-			REQ_EQ(d[i], crypto_sig_set_privkey(t, "\x30\x03\x02\x01\x01", 5), -EKEYREJECTED);
-			REQ_EQ(d[i], crypto_sig_generate_key(t), 0);
-			REQ_EQ(d[i], crypto_sig_keysize(t), nb == 66 ? 521 : nb * 8);
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(t, order, nb), -EKEYREJECTED);
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(t, k, nb - 1), -EINVAL);
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(t, "\x30\x03\x02\x01\x01", 5), -EKEYREJECTED);
+			RT_REQ_EQ(d[i], crypto_sig_generate_key(t), 0);
+			RT_REQ_EQ(d[i], crypto_sig_keysize(t), nb == 66 ? 521 : nb * 8);
 			/* Hedged: two signatures of one message differ, both verify. */
 			slen = crypto_sig_sign(t, "msg", 3, sig, sizeof(sig));
 			slen2 = crypto_sig_sign(t, "msg", 3, sig2, sizeof(sig2));
-			REQ(d[i], slen > 0 && slen2 > 0);
-			REQ(d[i], slen != slen2 || memcmp(sig, sig2, (size_t)slen));
-			REQ_EQ(d[i], crypto_sig_verify(t, sig, (unsigned int)slen, "msg", 3), 0);
-			REQ_EQ(d[i], crypto_sig_verify(t, sig2, (unsigned int)slen2, "msg", 3), 0);
+			RT_REQ(d[i], slen > 0 && slen2 > 0);
+			RT_REQ(d[i], slen != slen2 || memcmp(sig, sig2, (size_t)slen));
+			RT_REQ_EQ(d[i], crypto_sig_verify(t, sig, (unsigned int)slen, "msg", 3), 0);
+			RT_REQ_EQ(d[i], crypto_sig_verify(t, sig2, (unsigned int)slen2, "msg", 3), 0);
 			/* Too small a buffer. */
-			REQ_EQ(d[i], crypto_sig_sign(t, "msg", 3, sig2, 8), -EINVAL);
+			RT_REQ_EQ(d[i], crypto_sig_sign(t, "msg", 3, sig2, 8), -EINVAL);
 			/* The public key alone on another tfm, raw 04||X||Y and bare X||Y. */
 			publen = crypto_sig_export_pubkey(t, RIND_KEY_RAW, pub, sizeof(pub));
-			REQ_EQ(d[i], publen, 1 + 2 * nb);
-			REQ_EQ(d[i], crypto_sig_set_pubkey(v, pub, (unsigned int)publen), 0);
-			REQ_EQ(d[i], crypto_sig_verify(v, sig, (unsigned int)slen, "msg", 3), 0);
-			REQ_EQ(d[i], crypto_sig_set_pubkey(v, pub + 1, (unsigned int)publen - 1), 0);
-			REQ_EQ(d[i], crypto_sig_verify(v, sig, (unsigned int)slen, "msg", 3), 0);
-			REQ_EQ(d[i], crypto_sig_verify(v, sig, (unsigned int)slen, "msG", 3), -EBADMSG);
-			REQ_EQ(d[i], crypto_sig_export_privkey(v, RIND_KEY_RAW, enc, sizeof(enc)), -ENOKEY);
+			RT_REQ_EQ(d[i], publen, 1 + 2 * nb);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(v, pub, (unsigned int)publen), 0);
+			RT_REQ_EQ(d[i], crypto_sig_verify(v, sig, (unsigned int)slen, "msg", 3), 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(v, pub + 1, (unsigned int)publen - 1), 0);
+			RT_REQ_EQ(d[i], crypto_sig_verify(v, sig, (unsigned int)slen, "msg", 3), 0);
+			RT_REQ_EQ(d[i], crypto_sig_verify(v, sig, (unsigned int)slen, "msG", 3), -EBADMSG);
+			RT_REQ_EQ(d[i], crypto_sig_export_privkey(v, RIND_KEY_RAW, enc, sizeof(enc)), -ENOKEY);
 			/* Off-curve and malformed public keys; the old key stays. */
 			memcpy(bad, pub, (size_t)publen);
 			bad[publen - 1] ^= 1;
-			REQ_EQ(d[i], crypto_sig_set_pubkey(v, bad, (unsigned int)publen), -EKEYREJECTED);
-			REQ_EQ(d[i], crypto_sig_set_pubkey(v, "\x00", 1), -EKEYREJECTED);
-			REQ_EQ(d[i], crypto_sig_set_pubkey(v, "\x30\x03\x02\x01\x01", 5), -EKEYREJECTED);
-			REQ_EQ(d[i], crypto_sig_verify(v, sig, (unsigned int)slen, "msg", 3), 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(v, bad, (unsigned int)publen), -EKEYREJECTED);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(v, "\x00", 1), -EKEYREJECTED);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(v, "\x30\x03\x02\x01\x01", 5), -EKEYREJECTED);
+			RT_REQ_EQ(d[i], crypto_sig_verify(v, sig, (unsigned int)slen, "msg", 3), 0);
 			/* JWK round trip of the private key. */
 			r = crypto_sig_export_privkey(t, RIND_KEY_JWK, enc, sizeof(enc));
-			REQ(d[i], r > 0);
-			REQ_EQ(d[i], crypto_sig_set_privkey(v, enc, (unsigned int)r), 0);
-			REQ_EQ(d[i], crypto_sig_verify(v, sig, (unsigned int)slen, "msg", 3), 0);
-			REQ_EQ(d[i], crypto_sig_export_privkey(v, RIND_KEY_SPKI_DER, enc, sizeof(enc)),
-			       -EINVAL);
+			RT_REQ(d[i], r > 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(v, enc, (unsigned int)r), 0);
+			RT_REQ_EQ(d[i], crypto_sig_verify(v, sig, (unsigned int)slen, "msg", 3), 0);
+			RT_REQ_EQ(d[i], crypto_sig_export_privkey(v, RIND_KEY_SPKI_DER, enc, sizeof(enc)),
+				  -EINVAL);
 			/* r or s zero, or n: refused. */
 			if (p) {
 				memcpy(bad, sig, (size_t)slen);
 				memset(bad, 0, nb);
-				REQ_EQ(d[i], crypto_sig_verify(t, bad, (unsigned int)slen, "msg", 3), -EBADMSG);
+				RT_REQ_EQ(d[i], crypto_sig_verify(t, bad, (unsigned int)slen, "msg", 3), -EBADMSG);
 				memcpy(bad, sig, (size_t)slen);
 				memset(bad + nb, 0, nb);
-				REQ_EQ(d[i], crypto_sig_verify(t, bad, (unsigned int)slen, "msg", 3), -EBADMSG);
+				RT_REQ_EQ(d[i], crypto_sig_verify(t, bad, (unsigned int)slen, "msg", 3), -EBADMSG);
 				memcpy(bad, order, nb);
-				REQ_EQ(d[i], crypto_sig_verify(t, bad, (unsigned int)slen, "msg", 3), -EBADMSG);
-				REQ_EQ(d[i], crypto_sig_verify(t, sig, (unsigned int)slen - 1, "msg", 3), -EBADMSG);
-				REQ_EQ(d[i], slen, 2 * nb);
+				RT_REQ_EQ(d[i], crypto_sig_verify(t, bad, (unsigned int)slen, "msg", 3), -EBADMSG);
+				RT_REQ_EQ(d[i], crypto_sig_verify(t, sig, (unsigned int)slen - 1, "msg", 3), -EBADMSG);
+				RT_REQ_EQ(d[i], slen, 2 * nb);
 			} else {
-				REQ_EQ(d[i], crypto_sig_verify(t, "\x30\x06\x02\x01\x00\x02\x01\x01", 8,
-							       "msg", 3), -EBADMSG);
-				REQ_EQ(d[i], crypto_sig_verify(t, sig, (unsigned int)slen - 1, "msg", 3), -EBADMSG);
+				RT_REQ_EQ(d[i], crypto_sig_verify(t, "\x30\x06\x02\x01\x00\x02\x01\x01", 8,
+								  "msg", 3), -EBADMSG);
+				RT_REQ_EQ(d[i], crypto_sig_verify(t, sig, (unsigned int)slen - 1, "msg", 3), -EBADMSG);
 				memcpy(bad, sig, (size_t)slen);
 				bad[slen] = 0;
-				REQ_EQ(d[i], crypto_sig_verify(t, bad, (unsigned int)slen + 1, "msg", 3), -EBADMSG);
+				RT_REQ_EQ(d[i], crypto_sig_verify(t, bad, (unsigned int)slen + 1, "msg", 3), -EBADMSG);
 			}
 			crypto_free_sig(t);
 			crypto_free_sig(v);

@@ -27,26 +27,6 @@
 #include <rind/sig.h>
 #include "testutil.h"
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
-
-typedef char drivers_t[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
-
-/* Only reach into Check when a condition fails (it is slow per call). */
-#define REQ(drv, c)								\
-	do {									\
-		if (!(c))							\
-			ck_abort_msg("%s: %s:%d: failed: %s", drv, __FILE__, __LINE__, #c); \
-	} while (0)
-#define REQ_EQ(drv, a, b)							\
-	do {									\
-		long long _a = (long long)(a), _b = (long long)(b);		\
-		if (_a != _b)							\
-			ck_abort_msg("%s: %s:%d: %s == %s: %lld != %lld", drv,	\
-				     __FILE__, __LINE__, #a, #b, _a, _b);	\
-	} while (0)
-
 static int impls(drivers_t d)
 {
 	return rt_impls("ed25519", "sig", d, RT_MAX_IMPLS);
@@ -59,16 +39,6 @@ static struct crypto_sig *alloc_drv(const char *drv)
 	ck_assert_msg(!IS_ERR_OR_NULL(tfm), "%s: alloc failed (%ld)", drv, PTR_ERR(tfm));
 	ck_assert_str_eq(crypto_sig_driver_name(tfm), drv);
 	return tfm;
-}
-
-static void check_eq(const char *drv, const char *what, const u8 *got, const u8 *want, size_t n)
-{
-	if (memcmp(got, want, n)) {
-		char g[2 * 64 + 1];
-
-		snprintf(g, sizeof(g), "%s", rt_hex(got, n));
-		ck_abort_msg("%s: %s: got %s, want %s", drv, what, g, rt_hex(want, n));
-	}
 }
 
 /* ---- RFC 8032 ------------------------------------------------------------- */
@@ -159,16 +129,16 @@ START_TEST(test_rfc8032)
 			ck_assert_uint_eq(rt_unhex(want, 64, v->sig), 64);
 			if (j == 3)
 				ck_assert_uint_eq(mlen, 1023);
-			REQ_EQ(d[i], crypto_sig_set_privkey(s, seed, 32), 0);
-			REQ_EQ(d[i], crypto_sig_export_pubkey(s, RIND_KEY_RAW, got, 32), 32);
-			check_eq(d[i], v->name, got, pub, 32);
-			REQ_EQ(d[i], crypto_sig_sign(s, msg, (unsigned int)mlen, sig, 64), 64);
-			check_eq(d[i], v->name, sig, want, 64);
-			REQ_EQ(d[i], crypto_sig_verify(s, sig, 64, msg, (unsigned int)mlen), 0);
-			REQ_EQ(d[i], crypto_sig_set_pubkey(p, pub, 32), 0);
-			REQ_EQ(d[i], crypto_sig_verify(p, want, 64, msg, (unsigned int)mlen), 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(s, seed, 32), 0);
+			RT_REQ_EQ(d[i], crypto_sig_export_pubkey(s, RIND_KEY_RAW, got, 32), 32);
+			rt_check_eq(d[i], v->name, got, pub, 32);
+			RT_REQ_EQ(d[i], crypto_sig_sign(s, msg, (unsigned int)mlen, sig, 64), 64);
+			rt_check_eq(d[i], v->name, sig, want, 64);
+			RT_REQ_EQ(d[i], crypto_sig_verify(s, sig, 64, msg, (unsigned int)mlen), 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(p, pub, 32), 0);
+			RT_REQ_EQ(d[i], crypto_sig_verify(p, want, 64, msg, (unsigned int)mlen), 0);
 			want[0] ^= 0x10;
-			REQ_EQ(d[i], crypto_sig_verify(p, want, 64, msg, (unsigned int)mlen), -EBADMSG);
+			RT_REQ_EQ(d[i], crypto_sig_verify(p, want, 64, msg, (unsigned int)mlen), -EBADMSG);
 			free(msg);
 			crypto_free_sig(s);
 			crypto_free_sig(p);
@@ -208,15 +178,15 @@ START_TEST(test_wycheproof)
 			ck_assert_ptr_nonnull(jwk);
 			for (f = 0; f < 4; f++)
 				tfm[f] = alloc_drv(d[i]);
-			REQ_EQ(d[i], crypto_sig_set_pubkey(tfm[0], raw, (unsigned int)len), 0);
-			REQ_EQ(d[i], crypto_sig_set_pubkey(tfm[1], der, (unsigned int)derlen), 0);
-			REQ_EQ(d[i], crypto_sig_set_pubkey(tfm[2], pem, (unsigned int)strlen(pem)), 0);
-			REQ_EQ(d[i], crypto_sig_set_pubkey(tfm[3], jwk, (unsigned int)strlen(jwk)), 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(tfm[0], raw, (unsigned int)len), 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(tfm[1], der, (unsigned int)derlen), 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(tfm[2], pem, (unsigned int)strlen(pem)), 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(tfm[3], jwk, (unsigned int)strlen(jwk)), 0);
 			for (f = 1; f < 4; f++) {
 				u8 got[32];
 
-				REQ_EQ(d[i], crypto_sig_export_pubkey(tfm[f], RIND_KEY_RAW, got, 32), 32);
-				check_eq(d[i], "encoded Wycheproof key", got, raw, 32);
+				RT_REQ_EQ(d[i], crypto_sig_export_pubkey(tfm[f], RIND_KEY_RAW, got, 32), 32);
+				rt_check_eq(d[i], "encoded Wycheproof key", got, raw, 32);
 			}
 			keys += 4;
 			tests = json_object_get(g, "tests");
@@ -314,24 +284,24 @@ START_TEST(test_openssl_signatures)
 			rt_fill(&rng, seed, 32);
 			rt_fill(&rng, msg, mlen);
 			o = ossl_key(seed);
-			REQ(d[i], EVP_PKEY_get_raw_public_key(o, opub, &len) == 1);
-			REQ_EQ(d[i], crypto_sig_set_privkey(s, seed, 32), 0);
-			REQ_EQ(d[i], crypto_sig_export_pubkey(s, RIND_KEY_RAW, pub, 32), 32);
-			check_eq(d[i], "public key vs OpenSSL", pub, opub, 32);
-			REQ_EQ(d[i], crypto_sig_sign(s, msg, (unsigned int)mlen, sig, 64), 64);
+			RT_REQ(d[i], EVP_PKEY_get_raw_public_key(o, opub, &len) == 1);
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(s, seed, 32), 0);
+			RT_REQ_EQ(d[i], crypto_sig_export_pubkey(s, RIND_KEY_RAW, pub, 32), 32);
+			rt_check_eq(d[i], "public key vs OpenSSL", pub, opub, 32);
+			RT_REQ_EQ(d[i], crypto_sig_sign(s, msg, (unsigned int)mlen, sig, 64), 64);
 			ossl_sign(o, msg, mlen, osig);
-			check_eq(d[i], "signature vs OpenSSL", sig, osig, 64);
+			rt_check_eq(d[i], "signature vs OpenSSL", sig, osig, 64);
 			/* OpenSSL verifies rind's, rind verifies OpenSSL's. */
-			REQ(d[i], ossl_verify(pub, msg, mlen, sig));
-			REQ_EQ(d[i], crypto_sig_set_pubkey(v, opub, 32), 0);
-			REQ_EQ(d[i], crypto_sig_verify(v, osig, 64, msg, (unsigned int)mlen), 0);
+			RT_REQ(d[i], ossl_verify(pub, msg, mlen, sig));
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(v, opub, 32), 0);
+			RT_REQ_EQ(d[i], crypto_sig_verify(v, osig, 64, msg, (unsigned int)mlen), 0);
 			/* A corrupted signature or message: both refuse. */
 			sig[rt_rand_range(&rng, 64)] ^= (u8)(1u << rt_rand_range(&rng, 8));
-			REQ_EQ(d[i], crypto_sig_verify(v, sig, 64, msg, (unsigned int)mlen), -EBADMSG);
-			REQ(d[i], !ossl_verify(pub, msg, mlen, sig));
+			RT_REQ_EQ(d[i], crypto_sig_verify(v, sig, 64, msg, (unsigned int)mlen), -EBADMSG);
+			RT_REQ(d[i], !ossl_verify(pub, msg, mlen, sig));
 			if (mlen) {
 				msg[rt_rand_range(&rng, (u32)mlen)] ^= 1;
-				REQ_EQ(d[i], crypto_sig_verify(v, osig, 64, msg, (unsigned int)mlen), -EBADMSG);
+				RT_REQ_EQ(d[i], crypto_sig_verify(v, osig, 64, msg, (unsigned int)mlen), -EBADMSG);
 			}
 			EVP_PKEY_free(o);
 		}
@@ -362,71 +332,16 @@ START_TEST(test_libsodium_signatures)
 			rt_fill(&rng, msg, mlen);
 			crypto_sign_seed_keypair(pk, sk, seed);
 			crypto_sign_detached(ssig, NULL, msg, mlen, sk);
-			REQ_EQ(d[i], crypto_sig_set_privkey(s, seed, 32), 0);
-			REQ_EQ(d[i], crypto_sig_sign(s, msg, (unsigned int)mlen, sig, 64), 64);
-			check_eq(d[i], "signature vs libsodium", sig, ssig, 64);
-			REQ_EQ(d[i], crypto_sign_verify_detached(sig, msg, mlen, pk), 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(s, seed, 32), 0);
+			RT_REQ_EQ(d[i], crypto_sig_sign(s, msg, (unsigned int)mlen, sig, 64), 64);
+			rt_check_eq(d[i], "signature vs libsodium", sig, ssig, 64);
+			RT_REQ_EQ(d[i], crypto_sign_verify_detached(sig, msg, mlen, pk), 0);
 		}
 		crypto_free_sig(s);
 		rt_report("signatures against libsodium", d[i], rounds, 0);
 	}
 }
 END_TEST
-
-static EVP_PKEY *ossl_read(const u8 *buf, size_t len, bool priv, bool pem)
-{
-	EVP_PKEY *p = NULL;
-
-	if (pem) {
-		BIO *bio = BIO_new_mem_buf(buf, (int)len);
-
-		ck_assert_ptr_nonnull(bio);
-		p = priv ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL)
-			 : PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
-		BIO_free(bio);
-	} else {
-		const unsigned char *q = buf;
-
-		p = priv ? d2i_AutoPrivateKey(NULL, &q, (long)len) : d2i_PUBKEY(NULL, &q, (long)len);
-		if (p && q != buf + len) {
-			EVP_PKEY_free(p);
-			p = NULL;
-		}
-	}
-	return p;
-}
-
-static u8 *ossl_write(EVP_PKEY *p, bool priv, bool pem, size_t *len)
-{
-	u8 *out;
-
-	if (pem) {
-		BIO *bio = BIO_new(BIO_s_mem());
-		char *data;
-		long n;
-
-		ck_assert_ptr_nonnull(bio);
-		if (priv)
-			ck_assert_int_eq(PEM_write_bio_PrivateKey(bio, p, NULL, NULL, 0, NULL, NULL), 1);
-		else
-			ck_assert_int_eq(PEM_write_bio_PUBKEY(bio, p), 1);
-		n = BIO_get_mem_data(bio, &data);
-		out = malloc((size_t)n);
-		memcpy(out, data, (size_t)n);
-		*len = (size_t)n;
-		BIO_free(bio);
-	} else {
-		unsigned char *q = NULL;
-		int n = priv ? i2d_PrivateKey(p, &q) : i2d_PUBKEY(p, &q);
-
-		ck_assert_int_gt(n, 0);
-		out = malloc((size_t)n);
-		memcpy(out, q, (size_t)n);
-		OPENSSL_free(q);
-		*len = (size_t)n;
-	}
-	return out;
-}
 
 START_TEST(test_openssl_key_formats)
 {
@@ -444,12 +359,12 @@ START_TEST(test_openssl_key_formats)
 			u8 seed[32], pub[32], got[32], enc[512], sig[64];
 			static const u8 msg[] = "key formats";
 			EVP_PKEY *o, *op;
-			size_t len, olen;
+			size_t olen;
 			u8 *oenc;
 
 			rt_fill(&rng, seed, 32);
-			REQ_EQ(d[i], crypto_sig_set_privkey(s, seed, 32), 0);
-			REQ_EQ(d[i], crypto_sig_export_pubkey(s, RIND_KEY_RAW, pub, 32), 32);
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(s, seed, 32), 0);
+			RT_REQ_EQ(d[i], crypto_sig_export_pubkey(s, RIND_KEY_RAW, pub, 32), 32);
 			for (f = 0; f < 2; f++) {
 				bool pem = f == 1;
 				int r;
@@ -457,33 +372,22 @@ START_TEST(test_openssl_key_formats)
 				/* rind -> OpenSSL */
 				r = crypto_sig_export_privkey(s, pem ? RIND_KEY_PEM : RIND_KEY_PKCS8_DER,
 							      enc, sizeof(enc));
-				REQ(d[i], r > 0);
-				o = ossl_read(enc, (size_t)r, true, pem);
-				REQ(d[i], o != NULL);
-				REQ_EQ(d[i], EVP_PKEY_get_id(o), EVP_PKEY_ED25519);
-				len = 32;
-				REQ(d[i], EVP_PKEY_get_raw_private_key(o, got, &len) == 1);
-				check_eq(d[i], "private key read by OpenSSL", got, seed, 32);
+				o = rt_ossl_read_raw(d[i], enc, r, true, pem, EVP_PKEY_ED25519, seed, 32);
 				r = crypto_sig_export_pubkey(s, pem ? RIND_KEY_PEM : RIND_KEY_SPKI_DER,
 							     enc, sizeof(enc));
-				REQ(d[i], r > 0);
-				op = ossl_read(enc, (size_t)r, false, pem);
-				REQ(d[i], op != NULL);
-				len = 32;
-				REQ(d[i], EVP_PKEY_get_raw_public_key(op, got, &len) == 1);
-				check_eq(d[i], "public key read by OpenSSL", got, pub, 32);
+				op = rt_ossl_read_raw(d[i], enc, r, false, pem, EVP_PKEY_ED25519, pub, 32);
 
 				/* OpenSSL -> rind */
-				oenc = ossl_write(o, true, pem, &olen);
-				REQ_EQ(d[i], crypto_sig_set_privkey(v, oenc, (unsigned int)olen), 0);
+				oenc = rt_ossl_write(o, true, pem ? RT_OSSL_PEM : RT_OSSL_DER, &olen);
+				RT_REQ_EQ(d[i], crypto_sig_set_privkey(v, oenc, (unsigned int)olen), 0);
 				free(oenc);
-				REQ_EQ(d[i], crypto_sig_export_privkey(v, RIND_KEY_RAW, got, 32), 32);
-				check_eq(d[i], "private key written by OpenSSL", got, seed, 32);
-				REQ_EQ(d[i], crypto_sig_sign(v, msg, sizeof(msg), sig, 64), 64);
-				oenc = ossl_write(op, false, pem, &olen);
-				REQ_EQ(d[i], crypto_sig_set_pubkey(v, oenc, (unsigned int)olen), 0);
+				RT_REQ_EQ(d[i], crypto_sig_export_privkey(v, RIND_KEY_RAW, got, 32), 32);
+				rt_check_eq(d[i], "private key written by OpenSSL", got, seed, 32);
+				RT_REQ_EQ(d[i], crypto_sig_sign(v, msg, sizeof(msg), sig, 64), 64);
+				oenc = rt_ossl_write(op, false, pem ? RT_OSSL_PEM : RT_OSSL_DER, &olen);
+				RT_REQ_EQ(d[i], crypto_sig_set_pubkey(v, oenc, (unsigned int)olen), 0);
 				free(oenc);
-				REQ_EQ(d[i], crypto_sig_verify(v, sig, 64, msg, sizeof(msg)), 0);
+				RT_REQ_EQ(d[i], crypto_sig_verify(v, sig, 64, msg, sizeof(msg)), 0);
 				EVP_PKEY_free(o);
 				EVP_PKEY_free(op);
 				count += 4;
@@ -533,54 +437,54 @@ START_TEST(test_strictness)
 		int k;
 
 		memset(seed, 0x11, 32);
-		REQ_EQ(d[i], crypto_sig_set_privkey(s, seed, 32), 0);
-		REQ_EQ(d[i], crypto_sig_export_pubkey(s, RIND_KEY_RAW, pub, 32), 32);
-		REQ_EQ(d[i], crypto_sig_sign(s, msg, sizeof(msg), sig, 64), 64);
-		REQ_EQ(d[i], crypto_sig_set_pubkey(v, pub, 32), 0);
-		REQ_EQ(d[i], crypto_sig_verify(v, sig, 64, msg, sizeof(msg)), 0);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(s, seed, 32), 0);
+		RT_REQ_EQ(d[i], crypto_sig_export_pubkey(s, RIND_KEY_RAW, pub, 32), 32);
+		RT_REQ_EQ(d[i], crypto_sig_sign(s, msg, sizeof(msg), sig, 64), 64);
+		RT_REQ_EQ(d[i], crypto_sig_set_pubkey(v, pub, 32), 0);
+		RT_REQ_EQ(d[i], crypto_sig_verify(v, sig, 64, msg, sizeof(msg)), 0);
 
 		/* S + L: the same point equation, refused (malleability). */
 		memcpy(bad, sig, 64);
 		add256(bad + 32, sig + 32, l_le);
-		REQ_EQ(d[i], crypto_sig_verify(v, bad, 64, msg, sizeof(msg)), -EBADMSG);
-		REQ(d[i], !ossl_verify(pub, msg, sizeof(msg), bad));
+		RT_REQ_EQ(d[i], crypto_sig_verify(v, bad, 64, msg, sizeof(msg)), -EBADMSG);
+		RT_REQ(d[i], !ossl_verify(pub, msg, sizeof(msg), bad));
 		/* S = L exactly, S = 2^256 - 1 */
 		memcpy(bad + 32, l_le, 32);
-		REQ_EQ(d[i], crypto_sig_verify(v, bad, 64, msg, sizeof(msg)), -EBADMSG);
+		RT_REQ_EQ(d[i], crypto_sig_verify(v, bad, 64, msg, sizeof(msg)), -EBADMSG);
 		memset(bad + 32, 0xff, 32);
-		REQ_EQ(d[i], crypto_sig_verify(v, bad, 64, msg, sizeof(msg)), -EBADMSG);
+		RT_REQ_EQ(d[i], crypto_sig_verify(v, bad, 64, msg, sizeof(msg)), -EBADMSG);
 		/* Wrong lengths: truncated, or with a byte of garbage. */
-		REQ_EQ(d[i], crypto_sig_verify(v, sig, 63, msg, sizeof(msg)), -EBADMSG);
+		RT_REQ_EQ(d[i], crypto_sig_verify(v, sig, 63, msg, sizeof(msg)), -EBADMSG);
 		{
 			u8 longer[65];
 
 			memcpy(longer, sig, 64);
 			longer[64] = 0;
-			REQ_EQ(d[i], crypto_sig_verify(v, longer, 65, msg, sizeof(msg)), -EBADMSG);
+			RT_REQ_EQ(d[i], crypto_sig_verify(v, longer, 65, msg, sizeof(msg)), -EBADMSG);
 		}
-		REQ_EQ(d[i], crypto_sig_verify(v, sig, 0, msg, sizeof(msg)), -EBADMSG);
+		RT_REQ_EQ(d[i], crypto_sig_verify(v, sig, 0, msg, sizeof(msg)), -EBADMSG);
 
 		/* Public keys: y >= p (non-canonical) and y not on the curve. */
 		for (k = 0; k < 19; k++) {
 			memcpy(key, p_le, 32);
 			key[0] = (u8)(key[0] + k);	/* p, p + 1, ..., p + 18 */
-			REQ_EQ(d[i], crypto_sig_set_pubkey(v, key, 32), -EKEYREJECTED);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(v, key, 32), -EKEYREJECTED);
 			key[31] |= 0x80;
-			REQ_EQ(d[i], crypto_sig_set_pubkey(v, key, 32), -EKEYREJECTED);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(v, key, 32), -EKEYREJECTED);
 		}
 		/* y = 1 with the sign bit: x = 0 and "negative", refused. */
 		memset(key, 0, 32);
 		key[0] = 1;
 		key[31] = 0x80;
-		REQ_EQ(d[i], crypto_sig_set_pubkey(v, key, 32), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_sig_set_pubkey(v, key, 32), -EKEYREJECTED);
 		/* y = 2 is no point (x^2 would not be a square). */
 		memset(key, 0, 32);
 		key[0] = 2;
-		REQ_EQ(d[i], crypto_sig_set_pubkey(v, key, 32), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_sig_set_pubkey(v, key, 32), -EKEYREJECTED);
 		/* The refused keys left the previous key in place. */
-		REQ_EQ(d[i], crypto_sig_verify(v, sig, 64, msg, sizeof(msg)), 0);
-		REQ_EQ(d[i], crypto_sig_export_pubkey(v, RIND_KEY_RAW, key, 32), 32);
-		REQ(d[i], !memcmp(key, pub, 32));
+		RT_REQ_EQ(d[i], crypto_sig_verify(v, sig, 64, msg, sizeof(msg)), 0);
+		RT_REQ_EQ(d[i], crypto_sig_export_pubkey(v, RIND_KEY_RAW, key, 32), 32);
+		RT_REQ(d[i], !memcmp(key, pub, 32));
 
 		/*
 		 * R = p + 1, a non-canonical encoding of the identity's y = 1
@@ -590,7 +494,7 @@ START_TEST(test_strictness)
 		memset(bad, 0, 64);
 		memcpy(bad, p_le, 32);
 		bad[0] = (u8)(bad[0] + 1);
-		REQ_EQ(d[i], crypto_sig_verify(v, bad, 64, msg, sizeof(msg)), -EBADMSG);
+		RT_REQ_EQ(d[i], crypto_sig_verify(v, bad, 64, msg, sizeof(msg)), -EBADMSG);
 		crypto_free_sig(s);
 		crypto_free_sig(v);
 	}
@@ -613,47 +517,47 @@ START_TEST(test_generate_and_formats)
 		size_t f;
 		int r;
 
-		REQ_EQ(d[i], crypto_sig_generate_key(a), 0);
-		REQ_EQ(d[i], crypto_sig_generate_key(b), 0);
-		REQ_EQ(d[i], crypto_sig_export_pubkey(a, RIND_KEY_RAW, pa, 32), 32);
-		REQ_EQ(d[i], crypto_sig_export_pubkey(b, RIND_KEY_RAW, pb, 32), 32);
-		REQ(d[i], memcmp(pa, pb, 32) != 0);
-		REQ_EQ(d[i], crypto_sig_keysize(a), 256);
-		REQ_EQ(d[i], crypto_sig_maxsize(a), 64);
-		REQ_EQ(d[i], crypto_sig_sign(a, msg, sizeof(msg), sig, 64), 64);
-		REQ(d[i], ossl_verify(pa, msg, sizeof(msg), sig));
-		REQ_EQ(d[i], crypto_sig_verify(a, sig, 64, msg, sizeof(msg)), 0);
-		REQ_EQ(d[i], crypto_sig_verify(b, sig, 64, msg, sizeof(msg)), -EBADMSG);
+		RT_REQ_EQ(d[i], crypto_sig_generate_key(a), 0);
+		RT_REQ_EQ(d[i], crypto_sig_generate_key(b), 0);
+		RT_REQ_EQ(d[i], crypto_sig_export_pubkey(a, RIND_KEY_RAW, pa, 32), 32);
+		RT_REQ_EQ(d[i], crypto_sig_export_pubkey(b, RIND_KEY_RAW, pb, 32), 32);
+		RT_REQ(d[i], memcmp(pa, pb, 32) != 0);
+		RT_REQ_EQ(d[i], crypto_sig_keysize(a), 256);
+		RT_REQ_EQ(d[i], crypto_sig_maxsize(a), 64);
+		RT_REQ_EQ(d[i], crypto_sig_sign(a, msg, sizeof(msg), sig, 64), 64);
+		RT_REQ(d[i], ossl_verify(pa, msg, sizeof(msg), sig));
+		RT_REQ_EQ(d[i], crypto_sig_verify(a, sig, 64, msg, sizeof(msg)), 0);
+		RT_REQ_EQ(d[i], crypto_sig_verify(b, sig, 64, msg, sizeof(msg)), -EBADMSG);
 
 		for (f = 0; f < ARRAY_SIZE(privf); f++) {
 			r = crypto_sig_export_privkey(a, privf[f], buf, sizeof(buf));
-			REQ(d[i], r > 0);
-			REQ_EQ(d[i], crypto_sig_set_privkey(c, buf, (unsigned int)r), 0);
-			REQ_EQ(d[i], crypto_sig_export_pubkey(c, RIND_KEY_RAW, got, 32), 32);
-			check_eq(d[i], "private key round trip", got, pa, 32);
-			REQ_EQ(d[i], crypto_sig_export_privkey(a, privf[f], buf, (unsigned int)r - 1), -ENOSPC);
+			RT_REQ(d[i], r > 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(c, buf, (unsigned int)r), 0);
+			RT_REQ_EQ(d[i], crypto_sig_export_pubkey(c, RIND_KEY_RAW, got, 32), 32);
+			rt_check_eq(d[i], "private key round trip", got, pa, 32);
+			RT_REQ_EQ(d[i], crypto_sig_export_privkey(a, privf[f], buf, (unsigned int)r - 1), -ENOSPC);
 		}
 		for (f = 0; f < ARRAY_SIZE(pubf); f++) {
 			r = crypto_sig_export_pubkey(a, pubf[f], buf, sizeof(buf));
-			REQ(d[i], r > 0);
-			REQ_EQ(d[i], crypto_sig_set_pubkey(c, buf, (unsigned int)r), 0);
-			REQ_EQ(d[i], crypto_sig_verify(c, sig, 64, msg, sizeof(msg)), 0);
-			REQ_EQ(d[i], crypto_sig_export_pubkey(a, pubf[f], buf, (unsigned int)r - 1), -ENOSPC);
+			RT_REQ(d[i], r > 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(c, buf, (unsigned int)r), 0);
+			RT_REQ_EQ(d[i], crypto_sig_verify(c, sig, 64, msg, sizeof(msg)), 0);
+			RT_REQ_EQ(d[i], crypto_sig_export_pubkey(a, pubf[f], buf, (unsigned int)r - 1), -ENOSPC);
 		}
 		/* A public-key-only tfm cannot sign or export a private key. */
-		REQ_EQ(d[i], crypto_sig_sign(c, msg, sizeof(msg), sig, 64), -ENOKEY);
-		REQ_EQ(d[i], crypto_sig_export_privkey(c, RIND_KEY_RAW, buf, 32), -ENOKEY);
-		REQ_EQ(d[i], crypto_sig_export_privkey(a, RIND_KEY_SPKI_DER, buf, sizeof(buf)), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_sig_sign(c, msg, sizeof(msg), sig, 64), -ENOKEY);
+		RT_REQ_EQ(d[i], crypto_sig_export_privkey(c, RIND_KEY_RAW, buf, 32), -ENOKEY);
+		RT_REQ_EQ(d[i], crypto_sig_export_privkey(a, RIND_KEY_SPKI_DER, buf, sizeof(buf)), -EINVAL);
 		/* A JWK whose "x" does not belong to "d" is refused. */
 		r = crypto_sig_export_privkey(a, RIND_KEY_JWK, buf, sizeof(buf) - 1);
-		REQ(d[i], r > 0);
+		RT_REQ(d[i], r > 0);
 		buf[r] = 0;
 		{
 			char *x = strstr((char *)buf, "\"x\":\"");
 
-			REQ(d[i], x != NULL);
+			RT_REQ(d[i], x != NULL);
 			x[5] = x[5] == 'A' ? 'B' : 'A';
-			REQ_EQ(d[i], crypto_sig_set_privkey(c, buf, (unsigned int)r), -EKEYREJECTED);
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(c, buf, (unsigned int)r), -EKEYREJECTED);
 		}
 		/* An X25519 key is not an Ed25519 key. */
 		{
@@ -662,8 +566,8 @@ START_TEST(test_generate_and_formats)
 				1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
 				21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
 			};
-			REQ_EQ(d[i], crypto_sig_set_pubkey(c, x_spki, sizeof(x_spki)), -EKEYREJECTED);
-			REQ_EQ(d[i], crypto_sig_set_pubkey(c, x_spki, sizeof(x_spki) - 1), -EKEYREJECTED);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(c, x_spki, sizeof(x_spki)), -EKEYREJECTED);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(c, x_spki, sizeof(x_spki) - 1), -EKEYREJECTED);
 		}
 		crypto_free_sig(a);
 		crypto_free_sig(b);
@@ -683,40 +587,40 @@ START_TEST(test_batches)
 		struct sig_request reqs[NB];
 		u8 msgs[NB][40], sigs[NB][64], one[64];
 
-		REQ_EQ(d[i], crypto_sig_generate_key(s), 0);
+		RT_REQ_EQ(d[i], crypto_sig_generate_key(s), 0);
 		for (j = 0; j < NB; j++) {
 			memset(msgs[j], j, sizeof(msgs[j]));
 			reqs[j] = (struct sig_request){ msgs[j], (unsigned int)j % 41, sigs[j], 64, 1 };
 		}
 		reqs[5].siglen = 63;	/* too small: that request alone fails */
-		REQ_EQ(d[i], crypto_sig_sign_batch(s, reqs, NB), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_sig_sign_batch(s, reqs, NB), -EINVAL);
 		for (j = 0; j < NB; j++) {
 			if (j == 5) {
-				REQ_EQ(d[i], reqs[j].err, -EINVAL);
+				RT_REQ_EQ(d[i], reqs[j].err, -EINVAL);
 				continue;
 			}
-			REQ_EQ(d[i], reqs[j].err, 0);
-			REQ_EQ(d[i], reqs[j].siglen, 64);
-			REQ_EQ(d[i], crypto_sig_sign(s, msgs[j], (unsigned int)j % 41, one, 64), 64);
-			check_eq(d[i], "batch signature", sigs[j], one, 64);
+			RT_REQ_EQ(d[i], reqs[j].err, 0);
+			RT_REQ_EQ(d[i], reqs[j].siglen, 64);
+			RT_REQ_EQ(d[i], crypto_sig_sign(s, msgs[j], (unsigned int)j % 41, one, 64), 64);
+			rt_check_eq(d[i], "batch signature", sigs[j], one, 64);
 		}
 		reqs[5].siglen = 64;
-		REQ_EQ(d[i], crypto_sig_sign_batch(s, reqs, NB), 0);
-		REQ_EQ(d[i], crypto_sig_verify_batch(s, reqs, NB), 0);
+		RT_REQ_EQ(d[i], crypto_sig_sign_batch(s, reqs, NB), 0);
+		RT_REQ_EQ(d[i], crypto_sig_verify_batch(s, reqs, NB), 0);
 		sigs[9][3] ^= 1;
-		REQ_EQ(d[i], crypto_sig_verify_batch(s, reqs, NB), -EBADMSG);
+		RT_REQ_EQ(d[i], crypto_sig_verify_batch(s, reqs, NB), -EBADMSG);
 		for (j = 0; j < NB; j++)
-			REQ_EQ(d[i], reqs[j].err, j == 9 ? -EBADMSG : 0);
-		REQ_EQ(d[i], crypto_sig_sign_batch(s, reqs, 0), 0);
+			RT_REQ_EQ(d[i], reqs[j].err, j == 9 ? -EBADMSG : 0);
+		RT_REQ_EQ(d[i], crypto_sig_sign_batch(s, reqs, 0), 0);
 		/* A tfm without a private key: every request -ENOKEY. */
 		{
 			struct crypto_sig *v = alloc_drv(d[i]);
 			u8 pub[32];
 
-			REQ_EQ(d[i], crypto_sig_export_pubkey(s, RIND_KEY_RAW, pub, 32), 32);
-			REQ_EQ(d[i], crypto_sig_set_pubkey(v, pub, 32), 0);
-			REQ_EQ(d[i], crypto_sig_sign_batch(v, reqs, 3), -ENOKEY);
-			REQ_EQ(d[i], reqs[2].err, -ENOKEY);
+			RT_REQ_EQ(d[i], crypto_sig_export_pubkey(s, RIND_KEY_RAW, pub, 32), 32);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(v, pub, 32), 0);
+			RT_REQ_EQ(d[i], crypto_sig_sign_batch(v, reqs, 3), -ENOKEY);
+			RT_REQ_EQ(d[i], reqs[2].err, -ENOKEY);
 			crypto_free_sig(v);
 		}
 		crypto_free_sig(s);
@@ -760,15 +664,15 @@ static int batch_vs_single(const char *drv, struct crypto_sig *s, struct rt_rng 
 	}
 	if (bad < nreq)
 		reqs[bad].siglen = 63;	/* refused alone */
-	REQ_EQ(drv, crypto_sig_sign_batch(s, reqs, nreq), bad < nreq ? -EINVAL : 0);
+	RT_REQ_EQ(drv, crypto_sig_sign_batch(s, reqs, nreq), bad < nreq ? -EINVAL : 0);
 	for (unsigned int j = 0; j < nreq; j++) {
 		if (j == bad) {
-			REQ_EQ(drv, reqs[j].err, -EINVAL);
+			RT_REQ_EQ(drv, reqs[j].err, -EINVAL);
 			continue;
 		}
-		REQ_EQ(drv, reqs[j].err, 0);
-		REQ_EQ(drv, reqs[j].siglen, 64);
-		REQ_EQ(drv, crypto_sig_sign(s, reqs[j].msg, reqs[j].msglen, one, 64), 64);
+		RT_REQ_EQ(drv, reqs[j].err, 0);
+		RT_REQ_EQ(drv, reqs[j].siglen, 64);
+		RT_REQ_EQ(drv, crypto_sig_sign(s, reqs[j].msg, reqs[j].msglen, one, 64), 64);
 		if (memcmp(sigs[j], one, 64))
 			ck_abort_msg("%s: batch of %u (mode %d), request %u (%u bytes): got %s",
 				     drv, nreq, mode, j, reqs[j].msglen, rt_hex(sigs[j], 64));
@@ -792,7 +696,7 @@ START_TEST(test_batch_vs_single)
 		struct crypto_sig *s = alloc_drv(d[i]);
 		int cases = 0;
 
-		REQ_EQ(d[i], crypto_sig_generate_key(s), 0);
+		RT_REQ_EQ(d[i], crypto_sig_generate_key(s), 0);
 		for (unsigned int nreq = 1; nreq <= BV_MAX; nreq++) {
 			static const unsigned int lens[] = { 0, 1, 31, 63, 64, 95, 96, 111, 112, 200 };
 
@@ -809,10 +713,10 @@ START_TEST(test_batch_vs_single)
 				rt_fill(&rng, bigs + j * big, big);
 				reqs[j] = (struct sig_request){ bigs + j * big, (unsigned int)big, sigs[j], 64, 0 };
 			}
-			REQ_EQ(d[i], crypto_sig_sign_batch(s, reqs, 3), 0);
+			RT_REQ_EQ(d[i], crypto_sig_sign_batch(s, reqs, 3), 0);
 			for (int j = 0; j < 3; j++) {
-				REQ_EQ(d[i], crypto_sig_sign(s, bigs + j * big, (unsigned int)big, one, 64), 64);
-				check_eq(d[i], "batch signature of a long message", sigs[j], one, 64);
+				RT_REQ_EQ(d[i], crypto_sig_sign(s, bigs + j * big, (unsigned int)big, one, 64), 64);
+				rt_check_eq(d[i], "batch signature of a long message", sigs[j], one, 64);
 				cases++;
 			}
 		}
@@ -835,25 +739,25 @@ START_TEST(test_errors)
 		int len;
 
 		memset(k, 0x42, 32);
-		REQ_EQ(d[i], crypto_sig_sign(s, "m", 1, sig, 64), -ENOKEY);
-		REQ_EQ(d[i], crypto_sig_verify(s, sig, 64, "m", 1), -ENOKEY);
-		REQ_EQ(d[i], crypto_sig_export_pubkey(s, RIND_KEY_RAW, buf, 32), -ENOKEY);
-		REQ_EQ(d[i], crypto_sig_set_privkey(s, k, 31), -EINVAL);
-		REQ_EQ(d[i], crypto_sig_set_privkey(s, k, 33), -EINVAL);
-		REQ_EQ(d[i], crypto_sig_set_pubkey(s, k, 31), -EINVAL);
-		REQ_EQ(d[i], crypto_sig_set_keygen_bits(s, 256), -EOPNOTSUPP);
-		REQ_EQ(d[i], crypto_sig_set_privkey(s, k, 32), 0);
-		REQ_EQ(d[i], crypto_sig_sign(s, "m", 1, sig, 63), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_sig_sign(s, "m", 1, sig, 64), -ENOKEY);
+		RT_REQ_EQ(d[i], crypto_sig_verify(s, sig, 64, "m", 1), -ENOKEY);
+		RT_REQ_EQ(d[i], crypto_sig_export_pubkey(s, RIND_KEY_RAW, buf, 32), -ENOKEY);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(s, k, 31), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(s, k, 33), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_sig_set_pubkey(s, k, 31), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_sig_set_keygen_bits(s, 256), -EOPNOTSUPP);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(s, k, 32), 0);
+		RT_REQ_EQ(d[i], crypto_sig_sign(s, "m", 1, sig, 63), -EINVAL);
 		len = crypto_sig_export_privkey(s, RIND_KEY_PKCS8_DER, buf, sizeof(buf));
-		REQ_EQ(d[i], len, 48);
-		REQ_EQ(d[i], crypto_sig_set_privkey(s, buf, (unsigned int)len - 1), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], len, 48);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(s, buf, (unsigned int)len - 1), -EKEYREJECTED);
 		buf[len] = 0;
-		REQ_EQ(d[i], crypto_sig_set_privkey(s, buf, (unsigned int)len + 1), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(s, buf, (unsigned int)len + 1), -EKEYREJECTED);
 		/* The key survived. */
-		REQ_EQ(d[i], crypto_sig_export_privkey(s, RIND_KEY_RAW, buf, 32), 32);
-		REQ(d[i], !memcmp(buf, k, 32));
-		REQ_EQ(d[i], crypto_sig_sign(s, "m", 1, sig, 64), 64);
-		REQ_EQ(d[i], crypto_sig_verify(s, sig, 64, "m", 1), 0);
+		RT_REQ_EQ(d[i], crypto_sig_export_privkey(s, RIND_KEY_RAW, buf, 32), 32);
+		RT_REQ(d[i], !memcmp(buf, k, 32));
+		RT_REQ_EQ(d[i], crypto_sig_sign(s, "m", 1, sig, 64), 64);
+		RT_REQ_EQ(d[i], crypto_sig_verify(s, sig, 64, "m", 1), 0);
 		crypto_free_sig(s);
 	}
 }

@@ -78,143 +78,6 @@ static void ossl_ecb(const u8 *key, size_t klen, const u8 in[16], u8 out[16])
 
 /* ---- running one request ---- */
 
-enum { M_OUT, M_INPLACE, M_SPLIT_OUT, M_SPLIT_INPLACE, M_COUNT };
-static const char *const mode_name[] = { "out-of-place", "in-place", "split out-of-place",
-					 "split in-place" };
-
-struct run {
-	int err;
-	u8 *out;	/* the destination buffer after the call: AD || output */
-	size_t outlen;	/* output bytes after the AD */
-};
-
-/*
- * One encrypt or decrypt of @in (@inlen bytes after the @adlen bytes of
- * AD) in @mode; the destination starts filled with 0xa5.  @ivbuf is the
- * IV given to the request.
- */
-static struct run run_req(struct crypto_aead *tfm, bool enc, const u8 *iv, const u8 *ad,
-			  size_t adlen, const u8 *in, size_t inlen, int mode, struct rt_rng *rng)
-{
-	unsigned int authsize = crypto_aead_authsize(tfm);
-	size_t outlen = enc ? inlen + authsize : (inlen >= authsize ? inlen - authsize : 0);
-	size_t maxlen = inlen > outlen ? inlen : outlen;
-	struct scatterlist sgs[MAXSG], sgd[MAXSG];
-	struct aead_request *req;
-	u8 *sbuf, *dbuf, ivc[16];
-	struct run r;
-
-	sbuf = malloc(adlen + maxlen + 1);
-	ck_assert_ptr_nonnull(sbuf);
-	if (adlen)
-		memcpy(sbuf, ad, adlen);
-	if (inlen)
-		memcpy(sbuf + adlen, in, inlen);
-	memset(sbuf + adlen + inlen, 0xa5, maxlen - inlen + 1);
-	if (mode == M_INPLACE || mode == M_SPLIT_INPLACE) {
-		dbuf = sbuf;
-	} else {
-		dbuf = malloc(adlen + outlen + 1);
-		ck_assert_ptr_nonnull(dbuf);
-		memset(dbuf, 0xa5, adlen + outlen + 1);
-	}
-
-	switch (mode) {
-	case M_OUT:
-		sg_init_one(sgs, sbuf, (unsigned int)(adlen + inlen));
-		sg_init_one(sgd, dbuf, (unsigned int)(adlen + outlen));
-		break;
-	case M_INPLACE:
-		sg_init_one(sgs, sbuf, (unsigned int)(adlen + maxlen));
-		break;
-	case M_SPLIT_OUT:
-		rt_sg_split(rng, sgs, MAXSG, sbuf, adlen + inlen);
-		rt_sg_split(rng, sgd, MAXSG, dbuf, adlen + outlen);
-		break;
-	default:
-		rt_sg_split(rng, sgs, MAXSG, sbuf, adlen + maxlen);
-		break;
-	}
-
-	req = aead_request_alloc(tfm, GFP_KERNEL);
-	ck_assert(!IS_ERR_OR_NULL(req));
-	memcpy(ivc, iv, crypto_aead_ivsize(tfm));
-	aead_request_set_callback(req, 0, NULL, NULL);
-	aead_request_set_ad(req, (unsigned int)adlen);
-	aead_request_set_crypt(req, sgs, (mode == M_INPLACE || mode == M_SPLIT_INPLACE) ? sgs : sgd,
-			       (unsigned int)inlen, ivc);
-	r.err = enc ? crypto_aead_encrypt(req) : crypto_aead_decrypt(req);
-	aead_request_free(req);
-	ck_assert_msg(!memcmp(ivc, iv, crypto_aead_ivsize(tfm)), "%s: IV modified",
-		      crypto_aead_driver_name(tfm));
-
-	r.outlen = outlen;
-	r.out = malloc(adlen + outlen + 1);
-	ck_assert_ptr_nonnull(r.out);
-	memcpy(r.out, dbuf, adlen + outlen);
-	if (dbuf != sbuf) {
-		/* nothing written past the end */
-		ck_assert_msg(dbuf[adlen + outlen] == 0xa5, "%s: wrote past the destination",
-			      crypto_aead_driver_name(tfm));
-		free(dbuf);
-	}
-	free(sbuf);
-	return r;
-}
-
-static bool all_zero(const u8 *p, size_t n)
-{
-	u8 acc = 0;
-
-	while (n--)
-		acc |= *p++;
-	return acc == 0;
-}
-
-/*
- * Encrypt and check against @exp (ct || tag), then decrypt it back, in
- * @mode.  Returns nothing; fails the test with the driver named.
- */
-static void check_both_ways(struct crypto_aead *tfm, const u8 *iv, const u8 *ad, size_t adlen,
-			    const u8 *pt, size_t len, const u8 *exp, int mode, struct rt_rng *rng,
-			    const char *what)
-{
-	const char *drv = crypto_aead_driver_name(tfm);
-	unsigned int as = crypto_aead_authsize(tfm);
-	struct run r;
-
-	r = run_req(tfm, true, iv, ad, adlen, pt, len, mode, rng);
-	ck_assert_msg(r.err == 0, "%s: %s: encrypt (%s) failed: %d", drv, what, mode_name[mode], r.err);
-	ck_assert_msg(!memcmp(r.out, ad, adlen), "%s: %s: AD not in destination (%s)", drv, what,
-		      mode_name[mode]);
-	ck_assert_msg(!memcmp(r.out + adlen, exp, len + as),
-		      "%s: %s: encrypt (%s) adlen %zu len %zu authsize %u: got %s", drv, what,
-		      mode_name[mode], adlen, len, as, rt_hex(r.out + adlen, len + as));
-	free(r.out);
-
-	r = run_req(tfm, false, iv, ad, adlen, exp, len + as, mode, rng);
-	ck_assert_msg(r.err == 0, "%s: %s: decrypt (%s) adlen %zu len %zu failed: %d", drv, what,
-		      mode_name[mode], adlen, len, r.err);
-	ck_assert_msg(!memcmp(r.out, ad, adlen), "%s: %s: AD not in destination (decrypt, %s)", drv,
-		      what, mode_name[mode]);
-	ck_assert_msg(!memcmp(r.out + adlen, pt, len), "%s: %s: decrypt (%s) wrong plaintext", drv,
-		      what, mode_name[mode]);
-	free(r.out);
-}
-
-/* Decrypt must fail with -EBADMSG and leave zeros where the plaintext goes. */
-static void check_forgery(struct crypto_aead *tfm, const u8 *iv, const u8 *ad, size_t adlen,
-			  const u8 *ct, size_t ctlen, int mode, struct rt_rng *rng, const char *what)
-{
-	const char *drv = crypto_aead_driver_name(tfm);
-	struct run r = run_req(tfm, false, iv, ad, adlen, ct, ctlen, mode, rng);
-
-	ck_assert_msg(r.err == -EBADMSG, "%s: %s: forgery (%s) not rejected: %d", drv, what,
-		      mode_name[mode], r.err);
-	ck_assert_msg(all_zero(r.out + adlen, r.outlen), "%s: %s: plaintext left after a forgery (%s)",
-		      drv, what, mode_name[mode]);
-	free(r.out);
-}
 
 /* ---- the GCM specification (McGrew and Viega) test cases ---- */
 
@@ -333,8 +196,8 @@ START_TEST(test_spec_vectors)
 			}
 			snprintf(what, sizeof(what), "test case %d", t + 1);
 			ck_assert_int_eq(crypto_aead_setkey(tfm, key, (unsigned int)kl), 0);
-			for (mode = 0; mode < M_COUNT; mode++)
-				check_both_ways(tfm, iv, ad, al, pt, pl, exp, mode, &rng, what);
+			for (mode = 0; mode < RT_M_COUNT; mode++)
+				rt_aead_both_ways(tfm, iv, ad, al, pt, pl, exp, mode, &rng, what);
 			ran++;
 		}
 		if (skipped)
@@ -348,16 +211,25 @@ END_TEST
 
 /* ---- Wycheproof ---- */
 
-START_TEST(test_wycheproof_gcm)
+/* One Wycheproof case, keyed already; @mode the request layout, @what for messages. */
+typedef void (*wp_case_fn)(struct crypto_aead *tfm, json_t *t, int mode, struct rt_rng *rng,
+			   const char *what);
+
+/*
+ * Every case of @file through every gcm(aes) implementation, in the four
+ * request layouts in turn.  The drivers take 96-bit IVs only (ivsize 12):
+ * groups with other IV sizes are counted as skipped.
+ */
+static void wp_gcm_file(const char *file, const char *label, u64 seed, wp_case_fn one)
 {
-	json_t *root = rt_wp_load("aes_gcm_test.json"), *groups, *g, *tests, *t;
+	json_t *root = rt_wp_load(file), *groups, *g, *tests, *t;
 	struct rt_rng rng;
 	size_t gi, ti;
 	int i;
 
 	if (!root)
 		return;
-	rt_rng_seed(&rng, 1);
+	rt_rng_seed(&rng, seed);
 	load_gcm_impls();
 	groups = json_object_get(root, "testGroups");
 	for (i = 0; i < gcm_n; i++) {
@@ -375,96 +247,74 @@ START_TEST(test_wycheproof_gcm)
 			}
 			ck_assert_int_eq(crypto_aead_setauthsize(tfm, (unsigned int)tagsize / 8), 0);
 			json_array_foreach(tests, ti, t) {
-				size_t kl, ivl, al, ml, cl, tl;
-				u8 *key = rt_wp_hex(t, "key", &kl), *iv = rt_wp_hex(t, "iv", &ivl);
-				u8 *ad = rt_wp_hex(t, "aad", &al), *msg = rt_wp_hex(t, "msg", &ml);
-				u8 *ct = rt_wp_hex(t, "ct", &cl), *tag = rt_wp_hex(t, "tag", &tl);
 				int id = (int)json_integer_value(json_object_get(t, "tcId"));
-				int valid = rt_wp_result(t);
-				u8 *ctt = malloc(cl + tl + 1);
+				size_t kl;
+				u8 *key = rt_wp_hex(t, "key", &kl);
 				char what[48];
 				int err;
 
-				snprintf(what, sizeof(what), "wycheproof aes_gcm tcId %d", id);
-				memcpy(ctt, ct, cl);
-				memcpy(ctt + cl, tag, tl);
+				snprintf(what, sizeof(what), "wycheproof %s tcId %d", label, id);
 				err = crypto_aead_setkey(tfm, key, (unsigned int)kl);
 				ck_assert_msg(err == 0, "%s: %s: setkey %d", gcm_drv[i], what, err);
-				if (valid != 0) {
-					ck_assert_uint_eq(cl, ml);
-					check_both_ways(tfm, iv, ad, al, msg, ml, ctt,
-							(int)(ti % M_COUNT), &rng, what);
-				} else {
-					check_forgery(tfm, iv, ad, al, ctt, cl + tl,
-						      (int)(ti % M_COUNT), &rng, what);
-				}
+				free(key);
+				one(tfm, t, (int)(ti % RT_M_COUNT), &rng, what);
 				ran++;
-				free(key); free(iv); free(ad); free(msg); free(ct); free(tag); free(ctt);
 			}
 		}
 		if (skipped)
-			printf("aes_gcm_test.json: %d cases with IVs other than 96 bits skipped "
-			       "(ivsize is 12)\n", skipped);
-		rt_report("aes_gcm_test.json", gcm_drv[i], ran, skipped);
+			printf("%s: %d cases with IVs other than 96 bits skipped (ivsize is 12)\n",
+			       file, skipped);
+		rt_report(file, gcm_drv[i], ran, skipped);
 		crypto_free_aead(tfm);
 	}
 	json_decref(root);
+}
+
+static void wp_gcm_case(struct crypto_aead *tfm, json_t *t, int mode, struct rt_rng *rng,
+			const char *what)
+{
+	size_t ivl, al, ml, cl, tl;
+	u8 *iv = rt_wp_hex(t, "iv", &ivl), *ad = rt_wp_hex(t, "aad", &al);
+	u8 *msg = rt_wp_hex(t, "msg", &ml), *ct = rt_wp_hex(t, "ct", &cl);
+	u8 *tag = rt_wp_hex(t, "tag", &tl);
+	u8 *ctt = malloc(cl + tl + 1);
+
+	ck_assert_ptr_nonnull(ctt);
+	memcpy(ctt, ct, cl);
+	memcpy(ctt + cl, tag, tl);
+	if (rt_wp_result(t) != 0) {
+		ck_assert_uint_eq(cl, ml);
+		rt_aead_both_ways(tfm, iv, ad, al, msg, ml, ctt, mode, rng, what);
+	} else {
+		rt_aead_forgery(tfm, iv, ad, al, ctt, cl + tl, mode, rng, what);
+	}
+	free(iv); free(ad); free(msg); free(ct); free(tag); free(ctt);
+}
+
+/* GMAC: the message is the AD, no plaintext. */
+static void wp_gmac_case(struct crypto_aead *tfm, json_t *t, int mode, struct rt_rng *rng,
+			 const char *what)
+{
+	size_t ivl, ml, tl;
+	u8 *iv = rt_wp_hex(t, "iv", &ivl), *msg = rt_wp_hex(t, "msg", &ml);
+	u8 *tag = rt_wp_hex(t, "tag", &tl);
+
+	if (rt_wp_result(t) != 0)
+		rt_aead_both_ways(tfm, iv, msg, ml, msg, 0, tag, mode, rng, what);
+	else
+		rt_aead_forgery(tfm, iv, msg, ml, tag, tl, mode, rng, what);
+	free(iv); free(msg); free(tag);
+}
+
+START_TEST(test_wycheproof_gcm)
+{
+	wp_gcm_file("aes_gcm_test.json", "aes_gcm", 1, wp_gcm_case);
 }
 END_TEST
 
 START_TEST(test_wycheproof_gmac)
 {
-	json_t *root = rt_wp_load("aes_gmac_test.json"), *groups, *g, *tests, *t;
-	struct rt_rng rng;
-	size_t gi, ti;
-	int i;
-
-	if (!root)
-		return;
-	rt_rng_seed(&rng, 2);
-	load_gcm_impls();
-	groups = json_object_get(root, "testGroups");
-	for (i = 0; i < gcm_n; i++) {
-		struct crypto_aead *tfm = alloc_aead(gcm_drv[i]);
-		int ran = 0, skipped = 0;
-
-		json_array_foreach(groups, gi, g) {
-			int ivsize = (int)json_integer_value(json_object_get(g, "ivSize"));
-			int tagsize = (int)json_integer_value(json_object_get(g, "tagSize"));
-
-			tests = json_object_get(g, "tests");
-			if (ivsize != 96) {
-				skipped += (int)json_array_size(tests);
-				continue;
-			}
-			ck_assert_int_eq(crypto_aead_setauthsize(tfm, (unsigned int)tagsize / 8), 0);
-			json_array_foreach(tests, ti, t) {
-				size_t kl, ivl, ml, tl;
-				u8 *key = rt_wp_hex(t, "key", &kl), *iv = rt_wp_hex(t, "iv", &ivl);
-				u8 *msg = rt_wp_hex(t, "msg", &ml), *tag = rt_wp_hex(t, "tag", &tl);
-				int id = (int)json_integer_value(json_object_get(t, "tcId"));
-				char what[48];
-
-				snprintf(what, sizeof(what), "wycheproof aes_gmac tcId %d", id);
-				ck_assert_int_eq(crypto_aead_setkey(tfm, key, (unsigned int)kl), 0);
-				/* GMAC: the message is the AD, no plaintext */
-				if (rt_wp_result(t) != 0)
-					check_both_ways(tfm, iv, msg, ml, msg, 0, tag,
-							(int)(ti % M_COUNT), &rng, what);
-				else
-					check_forgery(tfm, iv, msg, ml, tag, tl,
-						      (int)(ti % M_COUNT), &rng, what);
-				ran++;
-				free(key); free(iv); free(msg); free(tag);
-			}
-		}
-		if (skipped)
-			printf("aes_gmac_test.json: %d cases with IVs other than 96 bits skipped "
-			       "(ivsize is 12)\n", skipped);
-		rt_report("aes_gmac_test.json", gcm_drv[i], ran, skipped);
-		crypto_free_aead(tfm);
-	}
-	json_decref(root);
+	wp_gcm_file("aes_gmac_test.json", "aes_gmac", 2, wp_gmac_case);
 }
 END_TEST
 
@@ -506,7 +356,7 @@ START_TEST(test_openssl_diff)
 			size_t kl = 16 + 8 * rt_rand_range(&rng, 3);
 			size_t len = pick_len(&rng, k), adlen = rt_rand_range(&rng, 301);
 			unsigned int as = (k % 5) ? 16 : authsizes[rt_rand_range(&rng, 7)];
-			int mode = (int)rt_rand_range(&rng, M_COUNT);
+			int mode = (int)rt_rand_range(&rng, RT_M_COUNT);
 
 			if (generic && len > 4000 && (k % 4))
 				len %= 4000;
@@ -517,7 +367,7 @@ START_TEST(test_openssl_diff)
 			ossl_seal(key, kl, iv, 12, ad, adlen, pt, len, exp, exp + len, as);
 			ck_assert_int_eq(crypto_aead_setkey(tfm, key, (unsigned int)kl), 0);
 			ck_assert_int_eq(crypto_aead_setauthsize(tfm, as), 0);
-			check_both_ways(tfm, iv, ad, adlen, pt, len, exp, mode, &rng, "openssl diff");
+			rt_aead_both_ways(tfm, iv, ad, adlen, pt, len, exp, mode, &rng, "openssl diff");
 		}
 		rt_report("gcm vs OpenSSL (seed 0x6c6d)", gcm_drv[i], cases, 0);
 		crypto_free_aead(tfm);
@@ -545,7 +395,7 @@ START_TEST(test_tamper)
 			size_t kl = 16 + 8 * rt_rand_range(&rng, 3);
 			size_t len = rt_rand_range(&rng, 700), adlen = rt_rand_range(&rng, 64);
 			unsigned int as = (k & 1) ? 16 : 12 + rt_rand_range(&rng, 5);
-			int mode = k % M_COUNT, what = (int)rt_rand_range(&rng, 3);
+			int mode = k % RT_M_COUNT, what = (int)rt_rand_range(&rng, 3);
 			size_t pos;
 
 			rt_fill(&rng, key, kl);
@@ -575,16 +425,16 @@ START_TEST(test_tamper)
 				badad[pos] ^= (u8)(1u << rt_rand_range(&rng, 8));
 				break;
 			}
-			check_forgery(tfm, iv, badad, adlen, bad, len + as, mode, &rng,
-				      what == 0 ? "tampered tag" : what == 1 ? "tampered ciphertext" :
-				      "tampered AD");
+			rt_aead_forgery(tfm, iv, badad, adlen, bad, len + as, mode, &rng,
+					what == 0 ? "tampered tag" : what == 1 ? "tampered ciphertext" :
+					"tampered AD");
 			/* a wrong IV too */
 			{
 				u8 iv2[12];
 
 				memcpy(iv2, iv, 12);
 				iv2[rt_rand_range(&rng, 12)] ^= 0x40;
-				check_forgery(tfm, iv2, ad, adlen, ct, len + as, mode, &rng, "wrong IV");
+				rt_aead_forgery(tfm, iv2, ad, adlen, ct, len + as, mode, &rng, "wrong IV");
 			}
 			ran += 2;
 		}
@@ -684,7 +534,7 @@ START_TEST(test_oneshots)
 		out[rt_rand_range(&rng, (u32)(len + as))] ^= 0x10;
 		memset(back, 0x5a, sizeof(back));
 		ck_assert_int_eq(rind_aesgcm_decrypt(ctx, back, out, len + as, ad, adlen, iv), -EBADMSG);
-		ck_assert(all_zero(back, len));
+		ck_assert(rt_all_zero(back, len));
 	}
 	ck_assert_int_eq(rind_aesgcm_decrypt(ctx, back, out, 3, ad, 0, iv), -EINVAL);
 	rind_aesgcm_free(ctx);
@@ -730,10 +580,10 @@ START_TEST(test_rfc4106)
 			ossl_seal(key, kl, nonce, 12, full_ad, alen - 8, pt, len, exp, exp + len, as);
 			ck_assert_int_eq(crypto_aead_setkey(tfm, key, (unsigned int)kl + 4), 0);
 			ck_assert_int_eq(crypto_aead_setauthsize(tfm, as), 0);
-			mode = (int)rt_rand_range(&rng, M_COUNT);
-			check_both_ways(tfm, iv, full_ad, alen, pt, len, exp, mode, &rng, "rfc4106");
+			mode = (int)rt_rand_range(&rng, RT_M_COUNT);
+			rt_aead_both_ways(tfm, iv, full_ad, alen, pt, len, exp, mode, &rng, "rfc4106");
 			exp[rt_rand_range(&rng, (u32)(len + as))] ^= 4;
-			check_forgery(tfm, iv, full_ad, alen, exp, len + as, mode, &rng, "rfc4106 forgery");
+			rt_aead_forgery(tfm, iv, full_ad, alen, exp, len + as, mode, &rng, "rfc4106 forgery");
 			ran++;
 		}
 		/* assoclen other than 16 or 20 */
@@ -743,8 +593,8 @@ START_TEST(test_rfc4106)
 
 			ck_assert_int_eq(crypto_aead_setauthsize(tfm, 16), 0);
 			for (j = 0; j < NELEM(badal); j++) {
-				struct run r = run_req(tfm, true, iv, pt, badal[j], pt + 100, 32,
-						       M_OUT, &rng);
+				struct rt_run r = rt_aead_req(tfm, true, iv, pt, badal[j], pt + 100, 32,
+						       RT_M_OUT, &rng);
 
 				ck_assert_msg(r.err == -EINVAL, "%s: assoclen %u: %d", drv[i],
 					      badal[j], r.err);

@@ -40,10 +40,6 @@
 		if (_a != _b)							\
 			ck_assert_msg(0, "%s == %s: %lld != %lld", #a, #b, _a, _b); \
 	} while (0)
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
-
 /* ------------------------------------------------------------------ */
 /* DER reader                                                          */
 

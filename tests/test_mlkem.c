@@ -25,27 +25,6 @@
 #include <rind/kpp.h>
 #include "testutil.h"
 
-typedef char drivers_t[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
-
-#define REQ(drv, c)								\
-	do {									\
-		if (!(c))							\
-			ck_abort_msg("%s: %s:%d: failed: %s", drv, __FILE__, __LINE__, #c); \
-	} while (0)
-#define REQ_EQ(drv, a, b)							\
-	do {									\
-		long long _a = (long long)(a), _b = (long long)(b);		\
-		if (_a != _b)							\
-			ck_abort_msg("%s: %s:%d: %s == %s: %lld != %lld", drv,	\
-				     __FILE__, __LINE__, #a, #b, _a, _b);	\
-	} while (0)
-#define REQ_MEM(drv, tc, a, b, n)						\
-	do {									\
-		if (memcmp(a, b, n))						\
-			ck_abort_msg("%s: %s:%d: tcId %d: %s differs", drv,	\
-				     __FILE__, __LINE__, (int)(tc), #a);	\
-	} while (0)
-
 static const char *const mlkem_names[] = { "mlkem512", "mlkem768", "mlkem1024" };
 static const char *const mlkem_bits[] = { "512", "768", "1024" };
 
@@ -55,7 +34,7 @@ static struct crypto_kem *alloc_drv(const char *drv)
 
 	if (IS_ERR_OR_NULL(tfm))
 		ck_abort_msg("%s: alloc failed (%ld)", drv, PTR_ERR(tfm));
-	REQ(drv, !strcmp(crypto_kem_driver_name(tfm), drv));
+	RT_REQ(drv, !strcmp(crypto_kem_driver_name(tfm), drv));
 	return tfm;
 }
 
@@ -102,140 +81,121 @@ static json_t *load(int i, const char *what, char *file, size_t filesz)
 
 /* ---- Wycheproof ------------------------------------------------------- */
 
-static void wp_keygen(int pi, const char *drv)
+/*
+ * One case, on a fresh tfm (@tc its tcId for messages).  Returns 1 for a
+ * case to count in the summary line (decapsulation: implicit rejection).
+ */
+typedef int (*wp_case_fn)(struct crypto_kem *tfm, json_t *t, int tc, const char *drv,
+			  bool expanded);
+
+static void wp_file(int pi, const char *what, const char *drv, wp_case_fn one, bool expanded)
 {
 	char file[64];
-	json_t *root = load(pi, "keygen_seed_test", file, sizeof(file)), *g, *t;
+	json_t *root = load(pi, what, file, sizeof(file)), *g, *t;
 	size_t gi, ti;
-	int ran = 0;
+	int ran = 0, counted = 0;
 
 	if (!root)
 		return;
 	json_array_foreach(json_object_get(root, "testGroups"), gi, g) {
 		json_array_foreach(json_object_get(g, "tests"), ti, t) {
 			int tc = (int)json_integer_value(json_object_get(t, "tcId"));
-			size_t sl, el, dl;
-			u8 *seed = opt_hex(t, "seed", &sl), *ek = opt_hex(t, "ek", &el);
-			u8 *dk = opt_hex(t, "dk", &dl), *buf = malloc(dl + el + 64);
 			struct crypto_kem *tfm = alloc_drv(drv);
-			int err = crypto_kem_set_privkey(tfm, seed, (unsigned int)sl);
 
-			if (rt_wp_result(t) == 1) {
-				REQ_EQ(drv, err, 0);
-				REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, buf, (unsigned int)el), el);
-				REQ_MEM(drv, tc, buf, ek, el);
-				REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, buf, (unsigned int)dl), dl);
-				REQ_MEM(drv, tc, buf, dk, dl);
-				REQ_EQ(drv, crypto_kem_export_seed(tfm, buf, 64), 64);
-				REQ_MEM(drv, tc, buf, seed, 64);
-			} else {
-				REQ(drv, err < 0);
-			}
+			counted += one(tfm, t, tc, drv, expanded);
 			crypto_free_kem(tfm);
-			free(seed);
-			free(ek);
-			free(dk);
-			free(buf);
 			ran++;
 		}
 	}
 	rt_report(file, drv, ran, 0);
+	if (counted)
+		printf("  %s: %d Strcmp (implicit rejection) cases\n", file, counted);
 	json_decref(root);
 }
 
-static void wp_encaps(int pi, const char *drv)
+static int wp_keygen(struct crypto_kem *tfm, json_t *t, int tc, const char *drv, bool expanded)
 {
-	char file[64];
-	json_t *root = load(pi, "encaps_test", file, sizeof(file)), *g, *t;
-	size_t gi, ti;
-	int ran = 0;
+	size_t sl, el, dl;
+	u8 *seed = opt_hex(t, "seed", &sl), *ek = opt_hex(t, "ek", &el);
+	u8 *dk = opt_hex(t, "dk", &dl), *buf = malloc(dl + el + 64);
+	int err = crypto_kem_set_privkey(tfm, seed, (unsigned int)sl);
 
-	if (!root)
-		return;
-	json_array_foreach(json_object_get(root, "testGroups"), gi, g) {
-		json_array_foreach(json_object_get(g, "tests"), ti, t) {
-			int tc = (int)json_integer_value(json_object_get(t, "tcId"));
-			size_t el, ml, cl, kl;
-			u8 *ek = opt_hex(t, "ek", &el), *m = opt_hex(t, "m", &ml);
-			u8 *c = opt_hex(t, "c", &cl), *k = opt_hex(t, "K", &kl);
-			struct crypto_kem *tfm = alloc_drv(drv);
-			unsigned int cts = crypto_kem_ciphertextsize(tfm);
-			u8 *ct = malloc(cts), ss[32];
-			int err = crypto_kem_set_pubkey(tfm, ek, (unsigned int)el);
-
-			if (rt_wp_result(t) == 1) {
-				REQ_EQ(drv, err, 0);
-				REQ_EQ(drv, crypto_kem_encapsulate_m(tfm, m, (unsigned int)ml, ct, cts,
-								     ss, sizeof(ss)), 0);
-				REQ_EQ(drv, cl, cts);
-				REQ_MEM(drv, tc, ct, c, cl);
-				REQ_MEM(drv, tc, ss, k, 32);
-			} else {
-				/* Wrong length: -EINVAL; not reduced mod q: -EKEYREJECTED. */
-				REQ_EQ(drv, err, el != crypto_kem_pubkeysize(tfm) ? -EINVAL : -EKEYREJECTED);
-				REQ_EQ(drv, crypto_kem_encapsulate_m(tfm, m, (unsigned int)ml, ct, cts,
-								     ss, sizeof(ss)), -ENOKEY);
-			}
-			crypto_free_kem(tfm);
-			free(ek);
-			free(m);
-			free(c);
-			free(k);
-			free(ct);
-			ran++;
-		}
+	(void)expanded;
+	if (rt_wp_result(t) == 1) {
+		RT_REQ_EQ(drv, err, 0);
+		RT_REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, buf, (unsigned int)el), el);
+		RT_REQ_MEM(drv, tc, buf, ek, el);
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, buf, (unsigned int)dl), dl);
+		RT_REQ_MEM(drv, tc, buf, dk, dl);
+		RT_REQ_EQ(drv, crypto_kem_export_seed(tfm, buf, 64), 64);
+		RT_REQ_MEM(drv, tc, buf, seed, 64);
+	} else {
+		RT_REQ(drv, err < 0);
 	}
-	rt_report(file, drv, ran, 0);
-	json_decref(root);
+	free(seed);
+	free(ek);
+	free(dk);
+	free(buf);
+	return 0;
+}
+
+static int wp_encaps(struct crypto_kem *tfm, json_t *t, int tc, const char *drv, bool expanded)
+{
+	size_t el, ml, cl, kl;
+	u8 *ek = opt_hex(t, "ek", &el), *m = opt_hex(t, "m", &ml);
+	u8 *c = opt_hex(t, "c", &cl), *k = opt_hex(t, "K", &kl);
+	unsigned int cts = crypto_kem_ciphertextsize(tfm);
+	u8 *ct = malloc(cts), ss[32];
+	int err = crypto_kem_set_pubkey(tfm, ek, (unsigned int)el);
+
+	(void)expanded;
+	if (rt_wp_result(t) == 1) {
+		RT_REQ_EQ(drv, err, 0);
+		RT_REQ_EQ(drv, crypto_kem_encapsulate_m(tfm, m, (unsigned int)ml, ct, cts,
+						     ss, sizeof(ss)), 0);
+		RT_REQ_EQ(drv, cl, cts);
+		RT_REQ_MEM(drv, tc, ct, c, cl);
+		RT_REQ_MEM(drv, tc, ss, k, 32);
+	} else {
+		/* Wrong length: -EINVAL; not reduced mod q: -EKEYREJECTED. */
+		RT_REQ_EQ(drv, err, el != crypto_kem_pubkeysize(tfm) ? -EINVAL : -EKEYREJECTED);
+		RT_REQ_EQ(drv, crypto_kem_encapsulate_m(tfm, m, (unsigned int)ml, ct, cts,
+						     ss, sizeof(ss)), -ENOKEY);
+	}
+	free(ek);
+	free(m);
+	free(c);
+	free(k);
+	free(ct);
+	return 0;
 }
 
 /* mlkem_*_test.json (key from "seed") and the semi-expanded file (from "dk"). */
-static void wp_decaps(int pi, const char *drv, bool expanded)
+static int wp_decaps(struct crypto_kem *tfm, json_t *t, int tc, const char *drv, bool expanded)
 {
-	char file[64];
-	json_t *root = load(pi, expanded ? "semi_expanded_decaps_test" : "test", file, sizeof(file));
-	json_t *g, *t;
-	size_t gi, ti;
-	int ran = 0, rejections = 0;
+	size_t sl, cl, kl;
+	u8 *key = opt_hex(t, expanded ? "dk" : "seed", &sl);
+	u8 *c = opt_hex(t, "c", &cl), *k = opt_hex(t, "K", &kl), ss[32];
+	unsigned int cts = crypto_kem_ciphertextsize(tfm);
+	int err = crypto_kem_set_privkey(tfm, key, (unsigned int)sl);
 
-	if (!root)
-		return;
-	json_array_foreach(json_object_get(root, "testGroups"), gi, g) {
-		json_array_foreach(json_object_get(g, "tests"), ti, t) {
-			int tc = (int)json_integer_value(json_object_get(t, "tcId"));
-			size_t sl, cl, kl;
-			u8 *key = opt_hex(t, expanded ? "dk" : "seed", &sl);
-			u8 *c = opt_hex(t, "c", &cl), *k = opt_hex(t, "K", &kl), ss[32];
-			struct crypto_kem *tfm = alloc_drv(drv);
-			unsigned int cts = crypto_kem_ciphertextsize(tfm);
-			int err = crypto_kem_set_privkey(tfm, key, (unsigned int)sl);
-
-			if (!err)
-				err = crypto_kem_decapsulate(tfm, c, (unsigned int)cl, ss, sizeof(ss));
-			if (rt_wp_result(t) == 1) {
-				REQ_EQ(drv, err, 0);
-				REQ_EQ(drv, kl, 32);
-				REQ_MEM(drv, tc, ss, k, 32);
-			} else if (sl != crypto_kem_privkeysize(tfm) && sl != crypto_kem_seedsize(tfm)) {
-				REQ_EQ(drv, err, -EINVAL);
-			} else if (cl != cts) {
-				REQ_EQ(drv, err, -EINVAL);
-			} else {
-				REQ_EQ(drv, err, -EKEYREJECTED);
-			}
-			if (rt_wp_has_flag(t, "Strcmp"))
-				rejections++;
-			crypto_free_kem(tfm);
-			free(key);
-			free(c);
-			free(k);
-			ran++;
-		}
+	if (!err)
+		err = crypto_kem_decapsulate(tfm, c, (unsigned int)cl, ss, sizeof(ss));
+	if (rt_wp_result(t) == 1) {
+		RT_REQ_EQ(drv, err, 0);
+		RT_REQ_EQ(drv, kl, 32);
+		RT_REQ_MEM(drv, tc, ss, k, 32);
+	} else if (sl != crypto_kem_privkeysize(tfm) && sl != crypto_kem_seedsize(tfm)) {
+		RT_REQ_EQ(drv, err, -EINVAL);
+	} else if (cl != cts) {
+		RT_REQ_EQ(drv, err, -EINVAL);
+	} else {
+		RT_REQ_EQ(drv, err, -EKEYREJECTED);
 	}
-	rt_report(file, drv, ran, 0);
-	if (rejections)
-		printf("  %s: %d Strcmp (implicit rejection) cases\n", file, rejections);
-	json_decref(root);
+	free(key);
+	free(c);
+	free(k);
+	return rt_wp_has_flag(t, "Strcmp");
 }
 
 START_TEST(test_wycheproof)
@@ -244,10 +204,10 @@ START_TEST(test_wycheproof)
 	int n = rt_impls(mlkem_names[_i], "kem", d, RT_MAX_IMPLS), i;
 
 	for (i = 0; i < n; i++) {
-		wp_keygen(_i, d[i]);
-		wp_encaps(_i, d[i]);
-		wp_decaps(_i, d[i], false);
-		wp_decaps(_i, d[i], true);
+		wp_file(_i, "keygen_seed_test", d[i], wp_keygen, false);
+		wp_file(_i, "encaps_test", d[i], wp_encaps, false);
+		wp_file(_i, "test", d[i], wp_decaps, false);
+		wp_file(_i, "semi_expanded_decaps_test", d[i], wp_decaps, true);
 	}
 }
 END_TEST
@@ -267,32 +227,32 @@ static void round_trips(const char *drv, struct rt_rng *rng, int count)
 	for (i = 0; i < count; i++) {
 		if (i & 1) {
 			rt_fill(rng, seed, seeds);
-			REQ_EQ(drv, crypto_kem_set_privkey(tfm, seed, seeds), 0);
-			REQ_EQ(drv, crypto_kem_export_seed(tfm, seed2, sizeof(seed2)), seeds);
-			REQ(drv, !memcmp(seed, seed2, seeds));
+			RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, seed, seeds), 0);
+			RT_REQ_EQ(drv, crypto_kem_export_seed(tfm, seed2, sizeof(seed2)), seeds);
+			RT_REQ(drv, !memcmp(seed, seed2, seeds));
 		} else {
-			REQ_EQ(drv, crypto_kem_generate_key(tfm), 0);
+			RT_REQ_EQ(drv, crypto_kem_generate_key(tfm), 0);
 		}
-		REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, ek, eks), eks);
-		REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, dk, dks), dks);
-		REQ_EQ(drv, crypto_kem_set_pubkey(pub, ek, eks), 0);
-		REQ_EQ(drv, crypto_kem_set_privkey(priv, dk, dks), 0);
+		RT_REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, ek, eks), eks);
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, dk, dks), dks);
+		RT_REQ_EQ(drv, crypto_kem_set_pubkey(pub, ek, eks), 0);
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(priv, dk, dks), 0);
 		/* A key set from its expanded form has no seed. */
-		REQ_EQ(drv, crypto_kem_export_seed(priv, seed2, sizeof(seed2)), -ENOKEY);
-		REQ_EQ(drv, crypto_kem_encapsulate(pub, ct, cts, ss, sss), 0);
-		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss2, sss), 0);
-		REQ(drv, !memcmp(ss, ss2, sss));
-		REQ_EQ(drv, crypto_kem_decapsulate(priv, ct, cts, ss3, sss), 0);
-		REQ(drv, !memcmp(ss, ss3, sss));
+		RT_REQ_EQ(drv, crypto_kem_export_seed(priv, seed2, sizeof(seed2)), -ENOKEY);
+		RT_REQ_EQ(drv, crypto_kem_encapsulate(pub, ct, cts, ss, sss), 0);
+		RT_REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss2, sss), 0);
+		RT_REQ(drv, !memcmp(ss, ss2, sss));
+		RT_REQ_EQ(drv, crypto_kem_decapsulate(priv, ct, cts, ss3, sss), 0);
+		RT_REQ(drv, !memcmp(ss, ss3, sss));
 		/* A public-key-only tfm cannot decapsulate. */
-		REQ_EQ(drv, crypto_kem_decapsulate(pub, ct, cts, ss3, sss), -ENOKEY);
+		RT_REQ_EQ(drv, crypto_kem_decapsulate(pub, ct, cts, ss3, sss), -ENOKEY);
 		/* Any change of the ML-KEM ciphertext: another (pseudo-random) secret. */
 		ct[rt_rand_range(rng, cts - (strstr(drv, "x25519") ? 32 : 0))] ^=
 			(u8)(1u << rt_rand_range(rng, 8));
-		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss2, sss), 0);
-		REQ(drv, memcmp(ss, ss2, 32));
-		REQ_EQ(drv, crypto_kem_decapsulate(priv, ct, cts, ss3, sss), 0);
-		REQ(drv, !memcmp(ss2, ss3, sss));
+		RT_REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss2, sss), 0);
+		RT_REQ(drv, memcmp(ss, ss2, 32));
+		RT_REQ_EQ(drv, crypto_kem_decapsulate(priv, ct, cts, ss3, sss), 0);
+		RT_REQ(drv, !memcmp(ss2, ss3, sss));
 	}
 	free(ek);
 	free(dk);
@@ -334,46 +294,46 @@ START_TEST(test_hybrid_layout)
 		u8 seed[96], m[64], pk[1216], mpk[1184], xpk[32], ct[1120], mct[1088];
 		u8 ss[64], mss[32], xss[32], ss2[64], dk[2432], mdk[2400];
 
-		REQ_EQ(drv, crypto_kem_pubkeysize(tfm), 1216);
-		REQ_EQ(drv, crypto_kem_ciphertextsize(tfm), 1120);
-		REQ_EQ(drv, crypto_kem_sharedsecretsize(tfm), 64);
-		REQ_EQ(drv, crypto_kem_seedsize(tfm), 96);
-		REQ_EQ(drv, crypto_kem_privkeysize(tfm), 2432);
-		REQ_EQ(drv, crypto_kem_encapsizeof_m(tfm), 64);
+		RT_REQ_EQ(drv, crypto_kem_pubkeysize(tfm), 1216);
+		RT_REQ_EQ(drv, crypto_kem_ciphertextsize(tfm), 1120);
+		RT_REQ_EQ(drv, crypto_kem_sharedsecretsize(tfm), 64);
+		RT_REQ_EQ(drv, crypto_kem_seedsize(tfm), 96);
+		RT_REQ_EQ(drv, crypto_kem_privkeysize(tfm), 2432);
+		RT_REQ_EQ(drv, crypto_kem_encapsizeof_m(tfm), 64);
 		for (j = 0; j < 8; j++) {
 			rt_fill(&rng, seed, sizeof(seed));
 			rt_fill(&rng, m, sizeof(m));
 			/* Client share = ML-KEM-768 ek || X25519 public key. */
-			REQ_EQ(drv, crypto_kem_set_privkey(tfm, seed, 96), 0);
-			REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, pk, sizeof(pk)), 1216);
-			REQ_EQ(drv, crypto_kem_set_privkey(ml, seed, 64), 0);
-			REQ_EQ(drv, crypto_kem_export_pubkey(ml, RIND_KEY_RAW, mpk, sizeof(mpk)), 1184);
-			REQ(drv, !memcmp(pk, mpk, 1184));
-			REQ_EQ(drv, rind_curve25519_generate_public(xpk, seed + 64), 0);
-			REQ(drv, !memcmp(pk + 1184, xpk, 32));
+			RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, seed, 96), 0);
+			RT_REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, pk, sizeof(pk)), 1216);
+			RT_REQ_EQ(drv, crypto_kem_set_privkey(ml, seed, 64), 0);
+			RT_REQ_EQ(drv, crypto_kem_export_pubkey(ml, RIND_KEY_RAW, mpk, sizeof(mpk)), 1184);
+			RT_REQ(drv, !memcmp(pk, mpk, 1184));
+			RT_REQ_EQ(drv, rind_curve25519_generate_public(xpk, seed + 64), 0);
+			RT_REQ(drv, !memcmp(pk + 1184, xpk, 32));
 			/* Expanded private key = ML-KEM dk || X25519 secret. */
-			REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, dk, sizeof(dk)), 2432);
-			REQ_EQ(drv, crypto_kem_export_privkey(ml, RIND_KEY_RAW, mdk, sizeof(mdk)), 2400);
-			REQ(drv, !memcmp(dk, mdk, 2400) && !memcmp(dk + 2400, seed + 64, 32));
+			RT_REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, dk, sizeof(dk)), 2432);
+			RT_REQ_EQ(drv, crypto_kem_export_privkey(ml, RIND_KEY_RAW, mdk, sizeof(mdk)), 2400);
+			RT_REQ(drv, !memcmp(dk, mdk, 2400) && !memcmp(dk + 2400, seed + 64, 32));
 			/* Server share = ML-KEM ct || X25519 ephemeral public key. */
-			REQ_EQ(drv, crypto_kem_set_pubkey(peer, pk, sizeof(pk)), 0);
-			REQ_EQ(drv, crypto_kem_encapsulate_m(peer, m, 64, ct, sizeof(ct), ss, sizeof(ss)), 0);
-			REQ_EQ(drv, crypto_kem_encapsulate_m(ml, m, 32, mct, sizeof(mct), mss, sizeof(mss)), 0);
-			REQ(drv, !memcmp(ct, mct, 1088));
-			REQ_EQ(drv, rind_curve25519_generate_public(xpk, m + 32), 0);
-			REQ(drv, !memcmp(ct + 1088, xpk, 32));
+			RT_REQ_EQ(drv, crypto_kem_set_pubkey(peer, pk, sizeof(pk)), 0);
+			RT_REQ_EQ(drv, crypto_kem_encapsulate_m(peer, m, 64, ct, sizeof(ct), ss, sizeof(ss)), 0);
+			RT_REQ_EQ(drv, crypto_kem_encapsulate_m(ml, m, 32, mct, sizeof(mct), mss, sizeof(mss)), 0);
+			RT_REQ(drv, !memcmp(ct, mct, 1088));
+			RT_REQ_EQ(drv, rind_curve25519_generate_public(xpk, m + 32), 0);
+			RT_REQ(drv, !memcmp(ct + 1088, xpk, 32));
 			/* Shared secret = ML-KEM K || X25519(eph, client). */
-			REQ_EQ(drv, rind_curve25519(xss, m + 32, pk + 1184), 0);
-			REQ(drv, !memcmp(ss, mss, 32) && !memcmp(ss + 32, xss, 32));
-			REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, sizeof(ct), ss2, sizeof(ss2)), 0);
-			REQ(drv, !memcmp(ss, ss2, 64));
+			RT_REQ_EQ(drv, rind_curve25519(xss, m + 32, pk + 1184), 0);
+			RT_REQ(drv, !memcmp(ss, mss, 32) && !memcmp(ss + 32, xss, 32));
+			RT_REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, sizeof(ct), ss2, sizeof(ss2)), 0);
+			RT_REQ(drv, !memcmp(ss, ss2, 64));
 		}
 		/* A small-order X25519 share is refused (all-zero secret). */
 		memset(ct + 1088, 0, 32);
-		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, sizeof(ct), ss2, sizeof(ss2)), -EINVAL);
+		RT_REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, sizeof(ct), ss2, sizeof(ss2)), -EINVAL);
 		memset(pk + 1184, 0, 32);
-		REQ_EQ(drv, crypto_kem_set_pubkey(peer, pk, sizeof(pk)), 0);
-		REQ_EQ(drv, crypto_kem_encapsulate(peer, ct, sizeof(ct), ss, sizeof(ss)), -EINVAL);
+		RT_REQ_EQ(drv, crypto_kem_set_pubkey(peer, pk, sizeof(pk)), 0);
+		RT_REQ_EQ(drv, crypto_kem_encapsulate(peer, ct, sizeof(ct), ss, sizeof(ss)), -EINVAL);
 		rt_report("x25519mlkem768 layout", drv, 8, 0);
 		crypto_free_kem(tfm);
 		crypto_free_kem(peer);
@@ -399,47 +359,47 @@ START_TEST(test_bad_usage)
 		u8 *buf = calloc(1, dks + 64), *ct = calloc(1, cts + 1), ss[64], m[64] = { 0 };
 
 		/* No key yet. */
-		REQ_EQ(drv, crypto_kem_encapsulate(tfm, ct, cts, ss, sss), -ENOKEY);
-		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss, sss), -ENOKEY);
-		REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, buf, eks), -ENOKEY);
-		REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, buf, dks), -ENOKEY);
+		RT_REQ_EQ(drv, crypto_kem_encapsulate(tfm, ct, cts, ss, sss), -ENOKEY);
+		RT_REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss, sss), -ENOKEY);
+		RT_REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, buf, eks), -ENOKEY);
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, buf, dks), -ENOKEY);
 		/* Key lengths. */
-		REQ_EQ(drv, crypto_kem_set_pubkey(tfm, buf, eks - 1), -EINVAL);
-		REQ_EQ(drv, crypto_kem_set_pubkey(tfm, buf, eks + 1), -EINVAL);
-		REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, seeds - 1), -EINVAL);
-		REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks + 1), -EINVAL);
-		REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, 0), -EINVAL);
-		REQ_EQ(drv, crypto_kem_set_privkey(tfm, NULL, seeds), -EINVAL);
+		RT_REQ_EQ(drv, crypto_kem_set_pubkey(tfm, buf, eks - 1), -EINVAL);
+		RT_REQ_EQ(drv, crypto_kem_set_pubkey(tfm, buf, eks + 1), -EINVAL);
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, seeds - 1), -EINVAL);
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks + 1), -EINVAL);
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, 0), -EINVAL);
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, NULL, seeds), -EINVAL);
 		/* An all-zero expanded key has the wrong H(ek). */
-		REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks), -EKEYREJECTED);
-		REQ_EQ(drv, crypto_kem_generate_key(tfm), 0);
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks), -EKEYREJECTED);
+		RT_REQ_EQ(drv, crypto_kem_generate_key(tfm), 0);
 		/* Buffer sizes. */
-		REQ_EQ(drv, crypto_kem_encapsulate(tfm, ct, cts - 1, ss, sss), -EINVAL);
-		REQ_EQ(drv, crypto_kem_encapsulate(tfm, ct, cts, ss, sss - 1), -EINVAL);
-		REQ_EQ(drv, crypto_kem_encapsulate(tfm, NULL, cts, ss, sss), -EINVAL);
-		REQ_EQ(drv, crypto_kem_encapsulate_m(tfm, m, ms - 1, ct, cts, ss, sss), -EINVAL);
-		REQ_EQ(drv, crypto_kem_encapsulate(tfm, ct, cts + 1, ss, sss), 0);
-		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts - 1, ss, sss), -EINVAL);
-		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts + 1, ss, sss), -EINVAL);
-		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss, sss - 1), -EINVAL);
-		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss, sss), 0);
+		RT_REQ_EQ(drv, crypto_kem_encapsulate(tfm, ct, cts - 1, ss, sss), -EINVAL);
+		RT_REQ_EQ(drv, crypto_kem_encapsulate(tfm, ct, cts, ss, sss - 1), -EINVAL);
+		RT_REQ_EQ(drv, crypto_kem_encapsulate(tfm, NULL, cts, ss, sss), -EINVAL);
+		RT_REQ_EQ(drv, crypto_kem_encapsulate_m(tfm, m, ms - 1, ct, cts, ss, sss), -EINVAL);
+		RT_REQ_EQ(drv, crypto_kem_encapsulate(tfm, ct, cts + 1, ss, sss), 0);
+		RT_REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts - 1, ss, sss), -EINVAL);
+		RT_REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts + 1, ss, sss), -EINVAL);
+		RT_REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss, sss - 1), -EINVAL);
+		RT_REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss, sss), 0);
 		/* Export. */
-		REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, buf, eks - 1), -ENOSPC);
-		REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, buf, dks - 1), -ENOSPC);
-		REQ_EQ(drv, crypto_kem_export_seed(tfm, buf, seeds - 1), -ENOSPC);
-		REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_JWK, buf, dks), -EINVAL);
+		RT_REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, buf, eks - 1), -ENOSPC);
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, buf, dks - 1), -ENOSPC);
+		RT_REQ_EQ(drv, crypto_kem_export_seed(tfm, buf, seeds - 1), -ENOSPC);
+		RT_REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_JWK, buf, dks), -EINVAL);
 		/* A failed set leaves the key in place. */
-		REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, buf, eks), eks);
+		RT_REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, buf, eks), eks);
 		memset(buf + 384, 0xff, 3);	/* a coefficient 4095 >= q */
-		REQ_EQ(drv, crypto_kem_set_pubkey(tfm, buf, eks), -EKEYREJECTED);
-		REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss, sss), 0);
+		RT_REQ_EQ(drv, crypto_kem_set_pubkey(tfm, buf, eks), -EKEYREJECTED);
+		RT_REQ_EQ(drv, crypto_kem_decapsulate(tfm, ct, cts, ss, sss), 0);
 		free(buf);
 		free(ct);
 		crypto_free_kem(tfm);
 	}
-	REQ(names[_i], IS_ERR(crypto_alloc_kem("mlkem2048", 0, 0)));
-	REQ_EQ(names[_i], PTR_ERR(crypto_alloc_kem("mlkem2048", 0, 0)), -ENOENT);
-	REQ_EQ(names[_i], crypto_has_kem(names[_i], 0, 0), 1);
+	RT_REQ(names[_i], IS_ERR(crypto_alloc_kem("mlkem2048", 0, 0)));
+	RT_REQ_EQ(names[_i], PTR_ERR(crypto_alloc_kem("mlkem2048", 0, 0)), -ENOENT);
+	RT_REQ_EQ(names[_i], crypto_has_kem(names[_i], 0, 0), 1);
 }
 END_TEST
 

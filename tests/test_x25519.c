@@ -24,26 +24,6 @@
 #include <rind/kpp.h>
 #include "testutil.h"
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
-
-typedef char drivers_t[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
-
-/* Only reach into Check when a condition fails (it is slow per call). */
-#define REQ(drv, c)								\
-	do {									\
-		if (!(c))							\
-			ck_abort_msg("%s: %s:%d: failed: %s", drv, __FILE__, __LINE__, #c); \
-	} while (0)
-#define REQ_EQ(drv, a, b)							\
-	do {									\
-		long long _a = (long long)(a), _b = (long long)(b);		\
-		if (_a != _b)							\
-			ck_abort_msg("%s: %s:%d: %s == %s: %lld != %lld", drv,	\
-				     __FILE__, __LINE__, #a, #b, _a, _b);	\
-	} while (0)
-
 static int impls(drivers_t d)
 {
 	return rt_impls("curve25519", "kpp", d, RT_MAX_IMPLS);
@@ -58,30 +38,10 @@ static struct crypto_kpp *alloc_drv(const char *drv)
 	return tfm;
 }
 
-/* One request; the result length in *outlen.  Returns the error. */
-static int kpp_op(struct crypto_kpp *tfm, bool shared, const void *in, unsigned int inlen,
-		  u8 *out, unsigned int *outlen)
-{
-	struct kpp_request *req = kpp_request_alloc(tfm, GFP_KERNEL);
-	struct scatterlist src, dst;
-	int err;
-
-	ck_assert(!IS_ERR_OR_NULL(req));
-	sg_init_one(&src, in ? in : "", inlen);
-	sg_init_one(&dst, out, *outlen);
-	kpp_request_set_input(req, &src, inlen);
-	kpp_request_set_output(req, &dst, *outlen);
-	kpp_request_set_callback(req, 0, NULL, NULL);
-	err = shared ? crypto_kpp_compute_shared_secret(req) : crypto_kpp_generate_public_key(req);
-	*outlen = req->dst_len;
-	kpp_request_free(req);
-	return err;
-}
-
 static int pubkey(struct crypto_kpp *tfm, u8 out[32])
 {
 	unsigned int len = 32;
-	int err = kpp_op(tfm, false, NULL, 0, out, &len);
+	int err = rt_kpp_op(tfm, false, NULL, 0, out, &len);
 
 	if (!err && len != 32)
 		return -999;
@@ -91,7 +51,7 @@ static int pubkey(struct crypto_kpp *tfm, u8 out[32])
 static int shared(struct crypto_kpp *tfm, const void *peer, unsigned int peerlen, u8 out[32])
 {
 	unsigned int len = 32;
-	int err = kpp_op(tfm, true, peer, peerlen, out, &len);
+	int err = rt_kpp_op(tfm, true, peer, peerlen, out, &len);
 
 	if (!err && len != 32)
 		return -999;
@@ -101,18 +61,8 @@ static int shared(struct crypto_kpp *tfm, const void *peer, unsigned int peerlen
 /* out = X25519(k, u) through @tfm. */
 static void x25519(const char *drv, struct crypto_kpp *tfm, u8 out[32], const u8 k[32], const u8 u[32])
 {
-	REQ_EQ(drv, crypto_kpp_set_secret(tfm, k, 32), 0);
-	REQ_EQ(drv, shared(tfm, u, 32, out), 0);
-}
-
-static void check_eq(const char *drv, const char *what, const u8 *got, const u8 *want, size_t n)
-{
-	if (memcmp(got, want, n)) {
-		char g[2 * 64 + 1];
-
-		snprintf(g, sizeof(g), "%s", rt_hex(got, n));
-		ck_abort_msg("%s: %s: got %s, want %s", drv, what, g, rt_hex(want, n));
-	}
+	RT_REQ_EQ(drv, crypto_kpp_set_secret(tfm, k, 32), 0);
+	RT_REQ_EQ(drv, shared(tfm, u, 32, out), 0);
 }
 
 static void unhex32(u8 out[32], const char *hex)
@@ -146,7 +96,7 @@ START_TEST(test_rfc7748_vectors)
 			unhex32(u, v[j].u);
 			unhex32(want, v[j].out);
 			x25519(d[i], tfm, out, k, u);
-			check_eq(d[i], "RFC 7748 5.2", out, want, 32);
+			rt_check_eq(d[i], "RFC 7748 5.2", out, want, 32);
 		}
 		crypto_free_kpp(tfm);
 		rt_report("RFC 7748 5.2", d[i], (int)ARRAY_SIZE(v), 0);
@@ -168,16 +118,16 @@ START_TEST(test_rfc7748_dh)
 	for (i = 0; i < n; i++) {
 		struct crypto_kpp *tfm = alloc_drv(d[i]);
 
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, a, 32), 0);
-		REQ_EQ(d[i], pubkey(tfm, out), 0);
-		check_eq(d[i], "Alice's public key", out, ka, 32);
-		REQ_EQ(d[i], shared(tfm, kb, 32, out), 0);
-		check_eq(d[i], "Alice's shared secret", out, k, 32);
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, b, 32), 0);
-		REQ_EQ(d[i], pubkey(tfm, out), 0);
-		check_eq(d[i], "Bob's public key", out, kb, 32);
-		REQ_EQ(d[i], shared(tfm, ka, 32, out), 0);
-		check_eq(d[i], "Bob's shared secret", out, k, 32);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, a, 32), 0);
+		RT_REQ_EQ(d[i], pubkey(tfm, out), 0);
+		rt_check_eq(d[i], "Alice's public key", out, ka, 32);
+		RT_REQ_EQ(d[i], shared(tfm, kb, 32, out), 0);
+		rt_check_eq(d[i], "Alice's shared secret", out, k, 32);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, b, 32), 0);
+		RT_REQ_EQ(d[i], pubkey(tfm, out), 0);
+		rt_check_eq(d[i], "Bob's public key", out, kb, 32);
+		RT_REQ_EQ(d[i], shared(tfm, ka, 32, out), 0);
+		rt_check_eq(d[i], "Bob's shared secret", out, k, 32);
 		crypto_free_kpp(tfm);
 		rt_report("RFC 7748 6.1", d[i], 4, 0);
 	}
@@ -195,7 +145,7 @@ static void iterate(const char *drv, struct crypto_kpp *tfm, unsigned long iters
 		memcpy(k, r, 32);
 	}
 	unhex32(want, want_hex);
-	check_eq(drv, "RFC 7748 iterated", k, want, 32);
+	rt_check_eq(drv, "RFC 7748 iterated", k, want, 32);
 }
 
 START_TEST(test_rfc7748_iterated)
@@ -223,33 +173,7 @@ END_TEST
 
 /* ---- Wycheproof ----------------------------------------------------------- */
 
-enum wp_kind { WP_RAW, WP_ASN, WP_JWK, WP_PEM };
-
-/* A key field as bytes: hex (raw, asn), the PEM text, or the JWK object as JSON. */
-static u8 *wp_key(json_t *t, const char *field, enum wp_kind kind, size_t *len)
-{
-	json_t *v = json_object_get(t, field);
-	char *s;
-
-	switch (kind) {
-	case WP_RAW:
-	case WP_ASN:
-		return rt_wp_hex(t, field, len);
-	case WP_PEM:
-		ck_assert(json_is_string(v));
-		s = strdup(json_string_value(v));
-		*len = strlen(s);
-		return (u8 *)s;
-	case WP_JWK:
-		s = json_dumps(v, JSON_COMPACT);
-		ck_assert_ptr_nonnull(s);
-		*len = strlen(s);
-		return (u8 *)s;
-	}
-	return NULL;
-}
-
-static void wycheproof_file(const char *file, enum wp_kind kind)
+static void wycheproof_file(const char *file, enum rt_wp_kind kind)
 {
 	json_t *root = rt_wp_load(file), *groups, *g, *tests, *t;
 	drivers_t d;
@@ -270,8 +194,8 @@ static void wycheproof_file(const char *file, enum wp_kind kind)
 				int tc = (int)json_integer_value(json_object_get(t, "tcId"));
 				int result = rt_wp_result(t);
 				size_t plen, klen, slen;
-				u8 *pub = wp_key(t, "public", kind, &plen);
-				u8 *priv = wp_key(t, "private", kind, &klen);
+				u8 *pub = rt_wp_key(t, "public", kind, &plen);
+				u8 *priv = rt_wp_key(t, "private", kind, &klen);
 				u8 *ss = rt_wp_hex(t, "shared", &slen);
 				u8 out[32];
 				int err;
@@ -318,25 +242,25 @@ static void wycheproof_file(const char *file, enum wp_kind kind)
 
 START_TEST(test_wycheproof_raw)
 {
-	wycheproof_file("x25519_test.json", WP_RAW);
+	wycheproof_file("x25519_test.json", RT_WP_HEX);
 }
 END_TEST
 
 START_TEST(test_wycheproof_asn)
 {
-	wycheproof_file("x25519_asn_test.json", WP_ASN);
+	wycheproof_file("x25519_asn_test.json", RT_WP_HEX);
 }
 END_TEST
 
 START_TEST(test_wycheproof_jwk)
 {
-	wycheproof_file("x25519_jwk_test.json", WP_JWK);
+	wycheproof_file("x25519_jwk_test.json", RT_WP_JWK);
 }
 END_TEST
 
 START_TEST(test_wycheproof_pem)
 {
-	wycheproof_file("x25519_pem_test.json", WP_PEM);
+	wycheproof_file("x25519_pem_test.json", RT_WP_PEM);
 }
 END_TEST
 
@@ -400,18 +324,18 @@ START_TEST(test_openssl_exchanges)
 			ossl_pub(oa, opa);
 			ossl_pub(ob, pb);
 			/* rind's public key of a equals OpenSSL's. */
-			REQ_EQ(d[i], crypto_kpp_set_secret(tfm, a, 32), 0);
-			REQ_EQ(d[i], pubkey(tfm, pa), 0);
-			check_eq(d[i], "public key vs OpenSSL", pa, opa, 32);
+			RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, a, 32), 0);
+			RT_REQ_EQ(d[i], pubkey(tfm, pa), 0);
+			rt_check_eq(d[i], "public key vs OpenSSL", pa, opa, 32);
 			/* rind(a, B) == OpenSSL(b, A) */
-			REQ_EQ(d[i], shared(tfm, pb, 32, s1), 0);
-			REQ(d[i], ossl_derive(ob, pa, s2));
-			check_eq(d[i], "shared secret vs OpenSSL", s1, s2, 32);
+			RT_REQ_EQ(d[i], shared(tfm, pb, 32, s1), 0);
+			RT_REQ(d[i], ossl_derive(ob, pa, s2));
+			rt_check_eq(d[i], "shared secret vs OpenSSL", s1, s2, 32);
 			/* A random 32-byte u (top bit set half the time): rind == OpenSSL. */
 			rt_fill(&rng, b, 32);
 			if (ossl_derive(oa, b, s2)) {
-				REQ_EQ(d[i], shared(tfm, b, 32, s1), 0);
-				check_eq(d[i], "X25519(a, random u) vs OpenSSL", s1, s2, 32);
+				RT_REQ_EQ(d[i], shared(tfm, b, 32, s1), 0);
+				rt_check_eq(d[i], "X25519(a, random u) vs OpenSSL", s1, s2, 32);
 			}
 			EVP_PKEY_free(oa);
 			EVP_PKEY_free(ob);
@@ -421,62 +345,6 @@ START_TEST(test_openssl_exchanges)
 	}
 }
 END_TEST
-
-static EVP_PKEY *ossl_read(const u8 *buf, size_t len, bool priv, bool pem)
-{
-	EVP_PKEY *p = NULL;
-
-	if (pem) {
-		BIO *bio = BIO_new_mem_buf(buf, (int)len);
-
-		ck_assert_ptr_nonnull(bio);
-		p = priv ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL)
-			 : PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
-		BIO_free(bio);
-	} else {
-		const unsigned char *q = buf;
-
-		p = priv ? d2i_AutoPrivateKey(NULL, &q, (long)len) : d2i_PUBKEY(NULL, &q, (long)len);
-		if (p && q != buf + len) {
-			EVP_PKEY_free(p);
-			p = NULL;
-		}
-	}
-	return p;
-}
-
-/* OpenSSL's encoding of @p: returns a malloc'd buffer. */
-static u8 *ossl_write(EVP_PKEY *p, bool priv, bool pem, size_t *len)
-{
-	u8 *out;
-
-	if (pem) {
-		BIO *bio = BIO_new(BIO_s_mem());
-		char *data;
-		long n;
-
-		ck_assert_ptr_nonnull(bio);
-		if (priv)
-			ck_assert_int_eq(PEM_write_bio_PrivateKey(bio, p, NULL, NULL, 0, NULL, NULL), 1);
-		else
-			ck_assert_int_eq(PEM_write_bio_PUBKEY(bio, p), 1);
-		n = BIO_get_mem_data(bio, &data);
-		out = malloc((size_t)n);
-		memcpy(out, data, (size_t)n);
-		*len = (size_t)n;
-		BIO_free(bio);
-	} else {
-		unsigned char *q = NULL;
-		int n = priv ? i2d_PrivateKey(p, &q) : i2d_PUBKEY(p, &q);
-
-		ck_assert_int_gt(n, 0);
-		out = malloc((size_t)n);
-		memcpy(out, q, (size_t)n);
-		OPENSSL_free(q);
-		*len = (size_t)n;
-	}
-	return out;
-}
 
 START_TEST(test_openssl_key_formats)
 {
@@ -492,55 +360,45 @@ START_TEST(test_openssl_key_formats)
 
 		rt_rng_seed(&rng, 7748);
 		for (j = 0; j < rounds; j++) {
-			u8 k[32], pub[32], opub[32], okey[32], enc[512], s1[32], peer[32];
+			u8 k[32], pub[32], okey[32], enc[512], s1[32], peer[32];
 			EVP_PKEY *o, *op;
-			size_t len, olen;
+			size_t olen;
 			u8 *oenc;
 
 			rt_fill(&rng, k, 32);
-			REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 32), 0);
-			REQ_EQ(d[i], pubkey(tfm, pub), 0);
+			RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 32), 0);
+			RT_REQ_EQ(d[i], pubkey(tfm, pub), 0);
 			for (f = 0; f < 2; f++) {
 				bool pem = fmts[f] == RIND_KEY_PEM;
 				int r;
 
 				/* rind -> OpenSSL: private key */
 				r = crypto_kpp_export_privkey(tfm, fmts[f], enc, sizeof(enc));
-				REQ(d[i], r > 0);
-				o = ossl_read(enc, (size_t)r, true, pem);
-				REQ(d[i], o != NULL);
-				REQ_EQ(d[i], EVP_PKEY_get_id(o), EVP_PKEY_X25519);
-				len = 32;
-				REQ(d[i], EVP_PKEY_get_raw_private_key(o, okey, &len) == 1);
-				check_eq(d[i], "private key read by OpenSSL", okey, k, 32);
+				o = rt_ossl_read_raw(d[i], enc, r, true, pem, EVP_PKEY_X25519, k, 32);
 				/* rind -> OpenSSL: public key */
 				r = crypto_kpp_export_pubkey(tfm, pem ? RIND_KEY_PEM : RIND_KEY_SPKI_DER,
 							     enc, sizeof(enc));
-				REQ(d[i], r > 0);
-				op = ossl_read(enc, (size_t)r, false, pem);
-				REQ(d[i], op != NULL);
-				ossl_pub(op, opub);
-				check_eq(d[i], "public key read by OpenSSL", opub, pub, 32);
+				op = rt_ossl_read_raw(d[i], enc, r, false, pem, EVP_PKEY_X25519, pub, 32);
 
 				/* OpenSSL -> rind: the private key, then the public key as a peer */
-				oenc = ossl_write(o, true, pem, &olen);
-				REQ_EQ(d[i], crypto_kpp_set_secret(tfm, oenc, (unsigned int)olen), 0);
+				oenc = rt_ossl_write(o, true, pem ? RT_OSSL_PEM : RT_OSSL_DER, &olen);
+				RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, oenc, (unsigned int)olen), 0);
 				free(oenc);
-				REQ_EQ(d[i], crypto_kpp_export_privkey(tfm, RIND_KEY_RAW, okey, 32), 32);
-				check_eq(d[i], "private key written by OpenSSL", okey, k, 32);
-				oenc = ossl_write(op, false, pem, &olen);
+				RT_REQ_EQ(d[i], crypto_kpp_export_privkey(tfm, RIND_KEY_RAW, okey, 32), 32);
+				rt_check_eq(d[i], "private key written by OpenSSL", okey, k, 32);
+				oenc = rt_ossl_write(op, false, pem ? RT_OSSL_PEM : RT_OSSL_DER, &olen);
 				rt_fill(&rng, peer, 32);
-				REQ_EQ(d[i], crypto_kpp_set_secret(tfm, peer, 32), 0);
-				REQ_EQ(d[i], shared(tfm, oenc, (unsigned int)olen, s1), 0);
+				RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, peer, 32), 0);
+				RT_REQ_EQ(d[i], shared(tfm, oenc, (unsigned int)olen, s1), 0);
 				free(oenc);
 				{
 					u8 ppub[32], s2[32];
 
-					REQ_EQ(d[i], pubkey(tfm, ppub), 0);
-					REQ(d[i], ossl_derive(o, ppub, s2));
-					check_eq(d[i], "shared secret with an OpenSSL-encoded peer", s1, s2, 32);
+					RT_REQ_EQ(d[i], pubkey(tfm, ppub), 0);
+					RT_REQ(d[i], ossl_derive(o, ppub, s2));
+					rt_check_eq(d[i], "shared secret with an OpenSSL-encoded peer", s1, s2, 32);
 				}
-				REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 32), 0);
+				RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 32), 0);
 				EVP_PKEY_free(o);
 				EVP_PKEY_free(op);
 				count += 4;
@@ -569,51 +427,51 @@ START_TEST(test_generate_and_formats)
 		size_t f;
 		int r;
 
-		REQ_EQ(d[i], crypto_kpp_set_secret(a, NULL, 0), 0);
-		REQ_EQ(d[i], crypto_kpp_set_secret(b, NULL, 0), 0);
-		REQ_EQ(d[i], pubkey(a, pa), 0);
-		REQ_EQ(d[i], pubkey(b, pb), 0);
-		REQ(d[i], memcmp(pa, pb, 32) != 0);
-		REQ_EQ(d[i], shared(a, pb, 32, s1), 0);
-		REQ_EQ(d[i], shared(b, pa, 32, s2), 0);
-		check_eq(d[i], "generated keys agree", s1, s2, 32);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(a, NULL, 0), 0);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(b, NULL, 0), 0);
+		RT_REQ_EQ(d[i], pubkey(a, pa), 0);
+		RT_REQ_EQ(d[i], pubkey(b, pb), 0);
+		RT_REQ(d[i], memcmp(pa, pb, 32) != 0);
+		RT_REQ_EQ(d[i], shared(a, pb, 32, s1), 0);
+		RT_REQ_EQ(d[i], shared(b, pa, 32, s2), 0);
+		rt_check_eq(d[i], "generated keys agree", s1, s2, 32);
 		/* A generated secret is stored clamped. */
-		REQ_EQ(d[i], crypto_kpp_export_privkey(a, RIND_KEY_RAW, raw, 32), 32);
-		REQ(d[i], (raw[0] & 7) == 0 && (raw[31] & 0xc0) == 0x40);
+		RT_REQ_EQ(d[i], crypto_kpp_export_privkey(a, RIND_KEY_RAW, raw, 32), 32);
+		RT_REQ(d[i], (raw[0] & 7) == 0 && (raw[31] & 0xc0) == 0x40);
 
 		/* Every private format imports back to the same key. */
 		for (f = 0; f < ARRAY_SIZE(fmts); f++) {
 			r = crypto_kpp_export_privkey(a, fmts[f], buf, sizeof(buf));
-			REQ(d[i], r > 0);
-			REQ_EQ(d[i], crypto_kpp_set_secret(c, buf, (unsigned int)r), 0);
-			REQ_EQ(d[i], pubkey(c, pub2), 0);
-			check_eq(d[i], "private key round trip", pub2, pa, 32);
+			RT_REQ(d[i], r > 0);
+			RT_REQ_EQ(d[i], crypto_kpp_set_secret(c, buf, (unsigned int)r), 0);
+			RT_REQ_EQ(d[i], pubkey(c, pub2), 0);
+			rt_check_eq(d[i], "private key round trip", pub2, pa, 32);
 			/* -ENOSPC one byte short, nothing written past it. */
-			REQ_EQ(d[i], crypto_kpp_export_privkey(a, fmts[f], buf, (unsigned int)r - 1),
-			       -ENOSPC);
+			RT_REQ_EQ(d[i], crypto_kpp_export_privkey(a, fmts[f], buf, (unsigned int)r - 1),
+				  -ENOSPC);
 		}
 		/* Every public format works as a peer. */
 		for (f = 0; f < ARRAY_SIZE(fmts); f++) {
 			enum rind_key_format pf = fmts[f] == RIND_KEY_PKCS8_DER ? RIND_KEY_SPKI_DER : fmts[f];
 
 			r = crypto_kpp_export_pubkey(b, pf, buf, sizeof(buf));
-			REQ(d[i], r > 0);
-			REQ_EQ(d[i], shared(a, buf, (unsigned int)r, s2), 0);
-			check_eq(d[i], "public key round trip", s2, s1, 32);
-			REQ_EQ(d[i], crypto_kpp_export_pubkey(b, pf, buf, (unsigned int)r - 1), -ENOSPC);
+			RT_REQ(d[i], r > 0);
+			RT_REQ_EQ(d[i], shared(a, buf, (unsigned int)r, s2), 0);
+			rt_check_eq(d[i], "public key round trip", s2, s1, 32);
+			RT_REQ_EQ(d[i], crypto_kpp_export_pubkey(b, pf, buf, (unsigned int)r - 1), -ENOSPC);
 		}
 		/* A private key has no SPKI form. */
-		REQ_EQ(d[i], crypto_kpp_export_privkey(a, RIND_KEY_SPKI_DER, buf, sizeof(buf)), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_kpp_export_privkey(a, RIND_KEY_SPKI_DER, buf, sizeof(buf)), -EINVAL);
 		/* A JWK whose "x" does not match "d" is refused. */
 		r = crypto_kpp_export_privkey(a, RIND_KEY_JWK, buf, sizeof(buf) - 1);
-		REQ(d[i], r > 0);
+		RT_REQ(d[i], r > 0);
 		buf[r] = 0;
 		{
 			char *x = strstr((char *)buf, "\"x\":\"");
 
-			REQ(d[i], x != NULL);
+			RT_REQ(d[i], x != NULL);
 			x[5] = x[5] == 'A' ? 'B' : 'A';
-			REQ_EQ(d[i], crypto_kpp_set_secret(c, buf, (unsigned int)r), -EKEYREJECTED);
+			RT_REQ_EQ(d[i], crypto_kpp_set_secret(c, buf, (unsigned int)r), -EKEYREJECTED);
 		}
 		crypto_free_kpp(a);
 		crypto_free_kpp(b);
@@ -646,13 +504,13 @@ START_TEST(test_scatterlists)
 			rt_sg_split(&rng, dst, 8, out, 40);
 			kpp_request_set_input(req, src, 32);
 			kpp_request_set_output(req, dst, 40);
-			REQ_EQ(d[i], crypto_kpp_compute_shared_secret(req), 0);
-			REQ_EQ(d[i], req->dst_len, 32);
-			check_eq(d[i], "shared secret through split scatterlists", out, want, 32);
-			REQ(d[i], out[32] == 0xaa);
+			RT_REQ_EQ(d[i], crypto_kpp_compute_shared_secret(req), 0);
+			RT_REQ_EQ(d[i], req->dst_len, 32);
+			rt_check_eq(d[i], "shared secret through split scatterlists", out, want, 32);
+			RT_REQ(d[i], out[32] == 0xaa);
 			rt_sg_split(&rng, dst, 8, out, 32);
 			kpp_request_set_output(req, dst, 32);
-			REQ_EQ(d[i], crypto_kpp_generate_public_key(req), 0);
+			RT_REQ_EQ(d[i], crypto_kpp_generate_public_key(req), 0);
 			kpp_request_free(req);
 		}
 		crypto_free_kpp(tfm);
@@ -672,25 +530,25 @@ START_TEST(test_errors)
 		unsigned int len;
 
 		memset(k, 0x42, sizeof(k));
-		REQ_EQ(d[i], crypto_kpp_maxsize(tfm), 32);
+		RT_REQ_EQ(d[i], crypto_kpp_maxsize(tfm), 32);
 		/* No secret yet. */
-		REQ_EQ(d[i], pubkey(tfm, out), -ENOKEY);
-		REQ_EQ(d[i], shared(tfm, one, 32, out), -ENOKEY);
-		REQ_EQ(d[i], crypto_kpp_export_pubkey(tfm, RIND_KEY_RAW, out, 32), -ENOKEY);
+		RT_REQ_EQ(d[i], pubkey(tfm, out), -ENOKEY);
+		RT_REQ_EQ(d[i], shared(tfm, one, 32, out), -ENOKEY);
+		RT_REQ_EQ(d[i], crypto_kpp_export_pubkey(tfm, RIND_KEY_RAW, out, 32), -ENOKEY);
 		/* Lengths that are no key and no encoding. */
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 31), -EINVAL);
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 33), -EINVAL);
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, NULL, 32), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 31), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 33), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, NULL, 32), -EINVAL);
 		/* A malformed PKCS#8 (truncated) and a mangled PEM. */
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 32), 0);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 32), 0);
 		len = (unsigned int)crypto_kpp_export_privkey(tfm, RIND_KEY_PKCS8_DER, buf, sizeof(buf));
-		REQ_EQ(d[i], len, 48);
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, buf, len - 1), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], len, 48);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, buf, len - 1), -EKEYREJECTED);
 		buf[len] = 0;
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, buf, len + 1), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, buf, len + 1), -EKEYREJECTED);
 		len = (unsigned int)crypto_kpp_export_privkey(tfm, RIND_KEY_PEM, buf, sizeof(buf));
 		buf[20] ^= 1;
-		REQ_EQ(d[i], crypto_kpp_set_secret(tfm, buf, len), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, buf, len), -EKEYREJECTED);
 		/* An Ed25519 key is not an X25519 key. */
 		{
 			static const u8 ed_p8[] = {
@@ -698,26 +556,26 @@ START_TEST(test_errors)
 				0x04, 0x22, 0x04, 0x20, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
 				16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
 			};
-			REQ_EQ(d[i], crypto_kpp_set_secret(tfm, ed_p8, sizeof(ed_p8)), -EKEYREJECTED);
+			RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, ed_p8, sizeof(ed_p8)), -EKEYREJECTED);
 		}
 		/* The failed calls left the key in place. */
-		REQ_EQ(d[i], crypto_kpp_export_privkey(tfm, RIND_KEY_RAW, out, 32), 32);
-		REQ(d[i], !memcmp(out, k, 32));
+		RT_REQ_EQ(d[i], crypto_kpp_export_privkey(tfm, RIND_KEY_RAW, out, 32), 32);
+		RT_REQ(d[i], !memcmp(out, k, 32));
 		/* Peers: wrong lengths, and the small-order points. */
-		REQ_EQ(d[i], shared(tfm, one, 31, out), -EINVAL);
-		REQ_EQ(d[i], shared(tfm, zero, 32, out), -EINVAL);
+		RT_REQ_EQ(d[i], shared(tfm, one, 31, out), -EINVAL);
+		RT_REQ_EQ(d[i], shared(tfm, zero, 32, out), -EINVAL);
 		memset(out, 0x55, 32);
-		REQ_EQ(d[i], shared(tfm, one, 32, out), -EINVAL);
+		RT_REQ_EQ(d[i], shared(tfm, one, 32, out), -EINVAL);
 		/* Nothing was written by the refused computation. */
-		REQ(d[i], out[0] == 0x55 && out[31] == 0x55);
+		RT_REQ(d[i], out[0] == 0x55 && out[31] == 0x55);
 		/* A destination too small. */
 		len = 31;
-		REQ_EQ(d[i], kpp_op(tfm, false, NULL, 0, out, &len), -EINVAL);
+		RT_REQ_EQ(d[i], rt_kpp_op(tfm, false, NULL, 0, out, &len), -EINVAL);
 		len = 31;
-		REQ_EQ(d[i], kpp_op(tfm, true, k, 32, out, &len), -EINVAL);
+		RT_REQ_EQ(d[i], rt_kpp_op(tfm, true, k, 32, out, &len), -EINVAL);
 		/* Unknown format. */
-		REQ_EQ(d[i], crypto_kpp_export_pubkey(tfm, (enum rind_key_format)99, buf, sizeof(buf)),
-		       -EINVAL);
+		RT_REQ_EQ(d[i], crypto_kpp_export_pubkey(tfm, (enum rind_key_format)99, buf, sizeof(buf)),
+			  -EINVAL);
 		crypto_free_kpp(tfm);
 	}
 }

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* Shared test helpers; see testutil.h. */
 #include <ctype.h>
+#include <openssl/bio.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <rind/aead.h>
+#include <rind/kpp.h>
 #include "testutil.h"
 
 static int hexval(int c)
@@ -316,6 +322,276 @@ int rt_wp_has_flag(json_t *test, const char *flag)
 		if (json_is_string(f) && !strcmp(json_string_value(f), flag))
 			return 1;
 	return 0;
+}
+
+void rt_check_eq(const char *drv, const char *what, const u8 *got, const u8 *want, size_t n)
+{
+	if (memcmp(got, want, n)) {
+		char g[2 * 64 + 1];
+
+		snprintf(g, sizeof(g), "%s", rt_hex(got, n));
+		ck_abort_msg("%s: %s: got %s, want %s", drv, what, g, rt_hex(want, n));
+	}
+}
+
+u8 *rt_wp_key(json_t *test, const char *field, enum rt_wp_kind kind, size_t *len)
+{
+	json_t *v = json_object_get(test, field);
+	char *s;
+
+	switch (kind) {
+	case RT_WP_HEX:
+		return rt_wp_hex(test, field, len);
+	case RT_WP_PEM:
+		ck_assert(json_is_string(v));
+		s = strdup(json_string_value(v));
+		break;
+	case RT_WP_JWK:
+		s = json_dumps(v, JSON_COMPACT);
+		break;
+	default:
+		s = NULL;
+	}
+	ck_assert_ptr_nonnull(s);
+	*len = strlen(s);
+	return (u8 *)s;
+}
+
+int rt_kpp_op(struct crypto_kpp *tfm, bool shared, const void *in, unsigned int inlen,
+	      u8 *out, unsigned int *outlen)
+{
+	struct kpp_request *req = kpp_request_alloc(tfm, GFP_KERNEL);
+	struct scatterlist src, dst;
+	int err;
+
+	ck_assert(!IS_ERR_OR_NULL(req));
+	sg_init_one(&src, in ? in : "", inlen);
+	sg_init_one(&dst, out, *outlen);
+	kpp_request_set_input(req, &src, inlen);
+	kpp_request_set_output(req, &dst, *outlen);
+	kpp_request_set_callback(req, 0, NULL, NULL);
+	err = shared ? crypto_kpp_compute_shared_secret(req) : crypto_kpp_generate_public_key(req);
+	*outlen = req->dst_len;
+	kpp_request_free(req);
+	return err;
+}
+
+EVP_PKEY *rt_ossl_read(const u8 *buf, size_t len, bool priv, bool pem)
+{
+	EVP_PKEY *p = NULL;
+
+	if (pem) {
+		BIO *bio = BIO_new_mem_buf(buf, (int)len);
+
+		ck_assert_ptr_nonnull(bio);
+		p = priv ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL)
+			 : PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
+		BIO_free(bio);
+	} else {
+		const unsigned char *q = buf;
+
+		p = priv ? d2i_AutoPrivateKey(NULL, &q, (long)len) : d2i_PUBKEY(NULL, &q, (long)len);
+		if (p && q != buf + len) {
+			EVP_PKEY_free(p);
+			p = NULL;
+		}
+	}
+	return p;
+}
+
+/* A copy of @n bytes at @src in a malloc'd buffer; *len = n. */
+static u8 *dup_out(const void *src, long n, size_t *len)
+{
+	u8 *out;
+
+	ck_assert_int_gt(n, 0);
+	out = malloc((size_t)n);
+	ck_assert_ptr_nonnull(out);
+	memcpy(out, src, (size_t)n);
+	*len = (size_t)n;
+	return out;
+}
+
+u8 *rt_ossl_write(EVP_PKEY *p, bool priv, enum rt_ossl_form form, size_t *len)
+{
+	unsigned char *q = NULL;
+	u8 *out;
+	int n;
+
+	if (form == RT_OSSL_PEM || form == RT_OSSL_TRAD_PEM) {
+		BIO *bio = BIO_new(BIO_s_mem());
+		char *data;
+		long m;
+
+		ck_assert_ptr_nonnull(bio);
+		if (priv && form == RT_OSSL_TRAD_PEM)
+			ck_assert_int_eq(PEM_write_bio_PrivateKey_traditional(bio, p, NULL, NULL, 0,
+									      NULL, NULL), 1);
+		else if (priv)
+			ck_assert_int_eq(PEM_write_bio_PrivateKey(bio, p, NULL, NULL, 0, NULL, NULL), 1);
+		else
+			ck_assert_int_eq(PEM_write_bio_PUBKEY(bio, p), 1);
+		m = BIO_get_mem_data(bio, &data);
+		out = dup_out(data, m, len);
+		BIO_free(bio);
+		return out;
+	}
+	if (priv && form == RT_OSSL_DER) {
+		PKCS8_PRIV_KEY_INFO *p8 = EVP_PKEY2PKCS8(p);
+
+		ck_assert_ptr_nonnull(p8);
+		n = i2d_PKCS8_PRIV_KEY_INFO(p8, &q);
+		PKCS8_PRIV_KEY_INFO_free(p8);
+	} else {
+		n = priv ? i2d_PrivateKey(p, &q) : i2d_PUBKEY(p, &q);
+	}
+	out = dup_out(q, n, len);
+	OPENSSL_free(q);
+	return out;
+}
+
+EVP_PKEY *rt_ossl_read_raw(const char *drv, const u8 *enc, int r, bool priv, bool pem,
+			   int id, const u8 *raw, size_t rawlen)
+{
+	EVP_PKEY *o;
+	u8 got[64];
+	size_t len = rawlen;
+
+	RT_REQ(drv, r > 0 && rawlen <= sizeof(got));
+	o = rt_ossl_read(enc, (size_t)r, priv, pem);
+	RT_REQ(drv, o != NULL);
+	RT_REQ_EQ(drv, EVP_PKEY_get_id(o), id);
+	if (priv) {
+		RT_REQ(drv, EVP_PKEY_get_raw_private_key(o, got, &len) == 1 && len == rawlen);
+		rt_check_eq(drv, "private key read by OpenSSL", got, raw, rawlen);
+	} else {
+		RT_REQ(drv, EVP_PKEY_get_raw_public_key(o, got, &len) == 1 && len == rawlen);
+		rt_check_eq(drv, "public key read by OpenSSL", got, raw, rawlen);
+	}
+	return o;
+}
+
+#define RT_AEAD_MAXSG 16	/* scatterlist entries of a split request */
+
+const char *const rt_mode_name[RT_M_COUNT] = { "out-of-place", "in-place", "split out-of-place",
+					       "split in-place" };
+
+bool rt_all_zero(const u8 *p, size_t n)
+{
+	u8 acc = 0;
+
+	while (n--)
+		acc |= *p++;
+	return acc == 0;
+}
+
+struct rt_run rt_aead_req(struct crypto_aead *tfm, bool enc, const u8 *iv, const u8 *ad,
+			  size_t adlen, const u8 *in, size_t inlen, int mode, struct rt_rng *rng)
+{
+	unsigned int authsize = crypto_aead_authsize(tfm);
+	size_t outlen = enc ? inlen + authsize : (inlen >= authsize ? inlen - authsize : 0);
+	size_t maxlen = inlen > outlen ? inlen : outlen;
+	struct scatterlist sgs[RT_AEAD_MAXSG], sgd[RT_AEAD_MAXSG];
+	struct aead_request *req;
+	u8 *sbuf, *dbuf, ivc[32];
+	struct rt_run r;
+
+	sbuf = malloc(adlen + maxlen + 1);
+	ck_assert_ptr_nonnull(sbuf);
+	if (adlen)
+		memcpy(sbuf, ad, adlen);
+	if (inlen)
+		memcpy(sbuf + adlen, in, inlen);
+	memset(sbuf + adlen + inlen, 0xa5, maxlen - inlen + 1);
+	if (mode == RT_M_INPLACE || mode == RT_M_SPLIT_INPLACE) {
+		dbuf = sbuf;
+	} else {
+		dbuf = malloc(adlen + outlen + 1);
+		ck_assert_ptr_nonnull(dbuf);
+		memset(dbuf, 0xa5, adlen + outlen + 1);
+	}
+
+	switch (mode) {
+	case RT_M_OUT:
+		sg_init_one(sgs, sbuf, (unsigned int)(adlen + inlen));
+		sg_init_one(sgd, dbuf, (unsigned int)(adlen + outlen));
+		break;
+	case RT_M_INPLACE:
+		sg_init_one(sgs, sbuf, (unsigned int)(adlen + maxlen));
+		break;
+	case RT_M_SPLIT_OUT:
+		rt_sg_split(rng, sgs, RT_AEAD_MAXSG, sbuf, adlen + inlen);
+		rt_sg_split(rng, sgd, RT_AEAD_MAXSG, dbuf, adlen + outlen);
+		break;
+	default:
+		rt_sg_split(rng, sgs, RT_AEAD_MAXSG, sbuf, adlen + maxlen);
+		break;
+	}
+
+	req = aead_request_alloc(tfm, GFP_KERNEL);
+	ck_assert(!IS_ERR_OR_NULL(req));
+	memcpy(ivc, iv, crypto_aead_ivsize(tfm));
+	aead_request_set_callback(req, 0, NULL, NULL);
+	aead_request_set_ad(req, (unsigned int)adlen);
+	aead_request_set_crypt(req, sgs, dbuf == sbuf ? sgs : sgd, (unsigned int)inlen, ivc);
+	r.err = enc ? crypto_aead_encrypt(req) : crypto_aead_decrypt(req);
+	aead_request_free(req);
+	ck_assert_msg(!memcmp(ivc, iv, crypto_aead_ivsize(tfm)), "%s: IV modified",
+		      crypto_aead_driver_name(tfm));
+
+	r.outlen = outlen;
+	r.out = malloc(adlen + outlen + 1);
+	ck_assert_ptr_nonnull(r.out);
+	memcpy(r.out, dbuf, adlen + outlen);
+	if (dbuf != sbuf) {
+		/* nothing written past the end */
+		ck_assert_msg(dbuf[adlen + outlen] == 0xa5, "%s: wrote past the destination",
+			      crypto_aead_driver_name(tfm));
+		free(dbuf);
+	}
+	free(sbuf);
+	return r;
+}
+
+void rt_aead_both_ways(struct crypto_aead *tfm, const u8 *iv, const u8 *ad, size_t adlen,
+		       const u8 *pt, size_t len, const u8 *exp, int mode, struct rt_rng *rng,
+		       const char *what)
+{
+	const char *drv = crypto_aead_driver_name(tfm);
+	unsigned int as = crypto_aead_authsize(tfm);
+	struct rt_run r;
+
+	r = rt_aead_req(tfm, true, iv, ad, adlen, pt, len, mode, rng);
+	ck_assert_msg(r.err == 0, "%s: %s: encrypt (%s) failed: %d", drv, what, rt_mode_name[mode],
+		      r.err);
+	ck_assert_msg(!memcmp(r.out, ad, adlen), "%s: %s: AD not in destination (%s)", drv, what,
+		      rt_mode_name[mode]);
+	ck_assert_msg(!memcmp(r.out + adlen, exp, len + as),
+		      "%s: %s: encrypt (%s) adlen %zu len %zu authsize %u: got %s", drv, what,
+		      rt_mode_name[mode], adlen, len, as, rt_hex(r.out + adlen, len + as));
+	free(r.out);
+
+	r = rt_aead_req(tfm, false, iv, ad, adlen, exp, len + as, mode, rng);
+	ck_assert_msg(r.err == 0, "%s: %s: decrypt (%s) adlen %zu len %zu failed: %d", drv, what,
+		      rt_mode_name[mode], adlen, len, r.err);
+	ck_assert_msg(!memcmp(r.out, ad, adlen), "%s: %s: AD not in destination (decrypt, %s)", drv,
+		      what, rt_mode_name[mode]);
+	ck_assert_msg(!memcmp(r.out + adlen, pt, len), "%s: %s: decrypt (%s) wrong plaintext", drv,
+		      what, rt_mode_name[mode]);
+	free(r.out);
+}
+
+void rt_aead_forgery(struct crypto_aead *tfm, const u8 *iv, const u8 *ad, size_t adlen,
+		     const u8 *ct, size_t ctlen, int mode, struct rt_rng *rng, const char *what)
+{
+	const char *drv = crypto_aead_driver_name(tfm);
+	struct rt_run r = rt_aead_req(tfm, false, iv, ad, adlen, ct, ctlen, mode, rng);
+
+	ck_assert_msg(r.err == -EBADMSG, "%s: %s: forgery (%s) not rejected: %d", drv, what,
+		      rt_mode_name[mode], r.err);
+	ck_assert_msg(rt_all_zero(r.out + adlen, r.outlen), "%s: %s: plaintext left after a forgery (%s)",
+		      drv, what, rt_mode_name[mode]);
+	free(r.out);
 }
 
 void rt_report(const char *what, const char *impl, int ran, int skipped)

@@ -9,12 +9,47 @@
 
 #include <check.h>
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <rind/crypto.h>
 
 #define RT_MAX_IMPLS 32
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+/* The driver names rt_impls() fills in. */
+typedef char drivers_t[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
+
+/*
+ * Checks that name the driver under test.  Plain if + ck_abort_msg, not
+ * ck_assert: every passing ck_assert costs Check a write(), and the
+ * Wycheproof and differential loops run hundreds of thousands of them.
+ */
+#define RT_REQ(drv, c)								\
+	do {									\
+		if (!(c))							\
+			ck_abort_msg("%s: %s:%d: failed: %s", drv, __FILE__, __LINE__, #c); \
+	} while (0)
+#define RT_REQ_EQ(drv, a, b)							\
+	do {									\
+		long long _a = (long long)(a), _b = (long long)(b);		\
+		if (_a != _b)							\
+			ck_abort_msg("%s: %s:%d: %s == %s: %lld != %lld", drv,	\
+				     __FILE__, __LINE__, #a, #b, _a, _b);	\
+	} while (0)
+#define RT_REQ_MEM(drv, tc, a, b, n)						\
+	do {									\
+		if (memcmp(a, b, n))						\
+			ck_abort_msg("%s: %s:%d: tcId %d: %s differs", drv,	\
+				     __FILE__, __LINE__, (int)(tc), #a);	\
+	} while (0)
+
+/* Fail naming @drv and @what, with both values in hex, unless equal (n <= 64). */
+void rt_check_eq(const char *drv, const char *what, const u8 *got, const u8 *want, size_t n);
 
 /* Hex to bytes; returns the byte count, aborts the test on bad hex. */
 size_t rt_unhex(u8 *out, size_t outmax, const char *hex);
@@ -62,6 +97,75 @@ u8 *rt_wp_hex(json_t *obj, const char *key, size_t *len);
 int rt_wp_result(json_t *test);
 /* 1 if the test's flags array contains @flag */
 int rt_wp_has_flag(json_t *test, const char *flag);
+
+/* How a Wycheproof key field is given: hex (raw bytes, DER), PEM text, a JWK object. */
+enum rt_wp_kind { RT_WP_HEX, RT_WP_PEM, RT_WP_JWK };
+/* The key field @field of @test as a malloc'd buffer (PEM and JWK as text). */
+u8 *rt_wp_key(json_t *test, const char *field, enum rt_wp_kind kind, size_t *len);
+
+/*
+ * One kpp request on @tfm: the shared secret with the peer key @in, or
+ * (shared false, @in unused) the public key.  *outlen is the room in @out
+ * on entry, the result's length on return.  Returns the request's error.
+ */
+struct crypto_kpp;
+int rt_kpp_op(struct crypto_kpp *tfm, bool shared, const void *in, unsigned int inlen,
+	      u8 *out, unsigned int *outlen);
+
+/*
+ * OpenSSL keys for the differential tests (struct evp_pkey_st is EVP_PKEY;
+ * testutil.h does not pull in the OpenSSL headers).  rt_ossl_read parses a
+ * private (PKCS#8 or traditional) or public (SPKI) key, DER or PEM; NULL if
+ * OpenSSL refuses it or DER input has trailing bytes.  rt_ossl_write returns
+ * OpenSSL's encoding, malloc'd, in the form @form.
+ */
+enum rt_ossl_form {
+	RT_OSSL_DER,		/* PKCS#8 or SPKI DER */
+	RT_OSSL_PEM,		/* PKCS#8 or SPKI PEM */
+	RT_OSSL_TRAD_DER,	/* the key type's own private form (EC: SEC1) */
+	RT_OSSL_TRAD_PEM,
+};
+struct evp_pkey_st;
+struct evp_pkey_st *rt_ossl_read(const u8 *buf, size_t len, bool priv, bool pem);
+u8 *rt_ossl_write(struct evp_pkey_st *p, bool priv, enum rt_ossl_form form, size_t *len);
+/*
+ * A key rind exported (@r: the export's return, > 0) read by OpenSSL: it
+ * must parse as an EVP_PKEY of type @id whose raw private or public key is
+ * @raw (@rawlen <= 64).  Fails the test naming @drv otherwise.
+ */
+struct evp_pkey_st *rt_ossl_read_raw(const char *drv, const u8 *enc, int r, bool priv, bool pem,
+				     int id, const u8 *raw, size_t rawlen);
+
+/*
+ * AEAD requests as the AEAD suites make them: out of place or in place,
+ * one buffer or scatterlists cut at random (rt_sg_split).
+ */
+enum { RT_M_OUT, RT_M_INPLACE, RT_M_SPLIT_OUT, RT_M_SPLIT_INPLACE, RT_M_COUNT };
+extern const char *const rt_mode_name[RT_M_COUNT];
+
+struct rt_run {
+	int err;
+	u8 *out;	/* the destination buffer after the call: AD || output (malloc'd) */
+	size_t outlen;	/* output bytes after the AD */
+};
+
+/* 1 if the @n bytes at @p are all zero (without an early exit). */
+bool rt_all_zero(const u8 *p, size_t n);
+/*
+ * One encrypt or decrypt of @in (@inlen bytes after the @adlen bytes of
+ * AD) in @mode, with the tfm's authsize; the destination starts filled
+ * with 0xa5, and the call must neither write past it nor change @iv.
+ */
+struct crypto_aead;
+struct rt_run rt_aead_req(struct crypto_aead *tfm, bool enc, const u8 *iv, const u8 *ad,
+			  size_t adlen, const u8 *in, size_t inlen, int mode, struct rt_rng *rng);
+/* Encrypting @pt must give @exp (ct || tag), and decrypting @exp @pt, with the AD kept. */
+void rt_aead_both_ways(struct crypto_aead *tfm, const u8 *iv, const u8 *ad, size_t adlen,
+		       const u8 *pt, size_t len, const u8 *exp, int mode, struct rt_rng *rng,
+		       const char *what);
+/* Decrypting the forgery @ct must fail with -EBADMSG and leave no plaintext. */
+void rt_aead_forgery(struct crypto_aead *tfm, const u8 *iv, const u8 *ad, size_t adlen,
+		     const u8 *ct, size_t ctlen, int mode, struct rt_rng *rng, const char *what);
 
 /* Print a count line, e.g. "aes_gcm_test.json: 316 cases (gcm(aes-generic))". */
 void rt_report(const char *what, const char *impl, int ran, int skipped);

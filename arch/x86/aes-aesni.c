@@ -47,32 +47,29 @@ AESNI_FN static int aesni_expandkey(struct aesni_ctx *ctx, const u8 *key, unsign
 
 /* ---- one block and eight blocks ---- */
 
-AESNI_INLINE __m128i aesni_enc1(const struct aesni_ctx *ctx, __m128i b)
+/*
+ * Encryption and decryption differ only in the round keys and the two
+ * instructions; @enc is a constant at every call, so each wrapper below
+ * compiles to the one straight loop it names.
+ */
+AESNI_INLINE __m128i aesni_crypt1(const struct aesni_ctx *ctx, __m128i b, bool enc)
 {
+	const __m128i *rk = enc ? ctx->ek : ctx->dk;
 	unsigned int r, nr = ctx->nr;
 
-	b = _mm_xor_si128(b, ctx->ek[0]);
+	b = _mm_xor_si128(b, rk[0]);
 	for (r = 1; r < nr; r++)
-		b = _mm_aesenc_si128(b, ctx->ek[r]);
-	return _mm_aesenclast_si128(b, ctx->ek[nr]);
-}
-
-AESNI_INLINE __m128i aesni_dec1(const struct aesni_ctx *ctx, __m128i b)
-{
-	unsigned int r, nr = ctx->nr;
-
-	b = _mm_xor_si128(b, ctx->dk[0]);
-	for (r = 1; r < nr; r++)
-		b = _mm_aesdec_si128(b, ctx->dk[r]);
-	return _mm_aesdeclast_si128(b, ctx->dk[nr]);
+		b = enc ? _mm_aesenc_si128(b, rk[r]) : _mm_aesdec_si128(b, rk[r]);
+	return enc ? _mm_aesenclast_si128(b, rk[nr]) : _mm_aesdeclast_si128(b, rk[nr]);
 }
 
 #define EACH8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
 
-AESNI_INLINE void aesni_enc8(const struct aesni_ctx *ctx, __m128i b[8])
+AESNI_INLINE void aesni_crypt8(const struct aesni_ctx *ctx, __m128i b[8], bool enc)
 {
+	const __m128i *rk = enc ? ctx->ek : ctx->dk;
 	unsigned int r, nr = ctx->nr;
-	__m128i k = ctx->ek[0];
+	__m128i k = rk[0];
 	__m128i b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
 	__m128i b4 = b[4], b5 = b[5], b6 = b[6], b7 = b[7];
 
@@ -80,37 +77,35 @@ AESNI_INLINE void aesni_enc8(const struct aesni_ctx *ctx, __m128i b[8])
 	EACH8(X)
 #undef X
 	for (r = 1; r < nr; r++) {
-		k = ctx->ek[r];
-#define E(i)	b##i = _mm_aesenc_si128(b##i, k);
-		EACH8(E)
-#undef E
+		k = rk[r];
+#define R(i)	b##i = enc ? _mm_aesenc_si128(b##i, k) : _mm_aesdec_si128(b##i, k);
+		EACH8(R)
+#undef R
 	}
-	k = ctx->ek[nr];
-#define L(i)	b[i] = _mm_aesenclast_si128(b##i, k);
+	k = rk[nr];
+#define L(i)	b[i] = enc ? _mm_aesenclast_si128(b##i, k) : _mm_aesdeclast_si128(b##i, k);
 	EACH8(L)
 #undef L
 }
 
+AESNI_INLINE __m128i aesni_enc1(const struct aesni_ctx *ctx, __m128i b)
+{
+	return aesni_crypt1(ctx, b, true);
+}
+
+AESNI_INLINE __m128i aesni_dec1(const struct aesni_ctx *ctx, __m128i b)
+{
+	return aesni_crypt1(ctx, b, false);
+}
+
+AESNI_INLINE void aesni_enc8(const struct aesni_ctx *ctx, __m128i b[8])
+{
+	aesni_crypt8(ctx, b, true);
+}
+
 AESNI_INLINE void aesni_dec8(const struct aesni_ctx *ctx, __m128i b[8])
 {
-	unsigned int r, nr = ctx->nr;
-	__m128i k = ctx->dk[0];
-	__m128i b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
-	__m128i b4 = b[4], b5 = b[5], b6 = b[6], b7 = b[7];
-
-#define X(i)	b##i = _mm_xor_si128(b##i, k);
-	EACH8(X)
-#undef X
-	for (r = 1; r < nr; r++) {
-		k = ctx->dk[r];
-#define D(i)	b##i = _mm_aesdec_si128(b##i, k);
-		EACH8(D)
-#undef D
-	}
-	k = ctx->dk[nr];
-#define L(i)	b[i] = _mm_aesdeclast_si128(b##i, k);
-	EACH8(L)
-#undef L
+	aesni_crypt8(ctx, b, false);
 }
 
 AESNI_FN static void aesni_ecb(const struct aesni_ctx *ctx, u8 *dst, const u8 *src,
@@ -201,34 +196,6 @@ static int aesni_skcipher_setkey(struct crypto_skcipher *tfm, const u8 *key, uns
 	return aesni_expandkey(crypto_skcipher_ctx(tfm), key, keylen);
 }
 
-static int aesni_ecb_crypt(struct skcipher_request *req, bool enc)
-{
-	struct aesni_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
-	struct rind_sg_map m;
-	int err;
-
-	if (req->cryptlen % 16)
-		return -EINVAL;
-	if (!req->cryptlen)
-		return 0;
-	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
-	if (err)
-		return err;
-	aesni_ecb(ctx, m.dst, m.src, m.len / 16, enc);
-	rind_sg_unmap(&m, true);
-	return 0;
-}
-
-static int aesni_ecb_encrypt(struct skcipher_request *req)
-{
-	return aesni_ecb_crypt(req, true);
-}
-
-static int aesni_ecb_decrypt(struct skcipher_request *req)
-{
-	return aesni_ecb_crypt(req, false);
-}
-
 AESNI_FN static void aesni_cbc_enc(const struct aesni_ctx *ctx, u8 *dst, const u8 *src,
 				   size_t nblocks, u8 *iv)
 {
@@ -268,7 +235,8 @@ AESNI_FN static void aesni_cbc_dec(const struct aesni_ctx *ctx, u8 *dst, const u
 	_mm_storeu_si128((__m128i *)iv, prev);
 }
 
-static int aesni_cbc_crypt(struct skcipher_request *req, bool enc)
+/* ECB and CBC: whole blocks only, mapped to one span (rind_sg_map). */
+static int aesni_blocks_crypt(struct skcipher_request *req, bool cbc, bool enc)
 {
 	struct aesni_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
 	struct rind_sg_map m;
@@ -281,7 +249,9 @@ static int aesni_cbc_crypt(struct skcipher_request *req, bool enc)
 	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
 	if (err)
 		return err;
-	if (enc)
+	if (!cbc)
+		aesni_ecb(ctx, m.dst, m.src, m.len / 16, enc);
+	else if (enc)
 		aesni_cbc_enc(ctx, m.dst, m.src, m.len / 16, req->iv);
 	else
 		aesni_cbc_dec(ctx, m.dst, m.src, m.len / 16, req->iv);
@@ -289,14 +259,24 @@ static int aesni_cbc_crypt(struct skcipher_request *req, bool enc)
 	return 0;
 }
 
+static int aesni_ecb_encrypt(struct skcipher_request *req)
+{
+	return aesni_blocks_crypt(req, false, true);
+}
+
+static int aesni_ecb_decrypt(struct skcipher_request *req)
+{
+	return aesni_blocks_crypt(req, false, false);
+}
+
 static int aesni_cbc_encrypt(struct skcipher_request *req)
 {
-	return aesni_cbc_crypt(req, true);
+	return aesni_blocks_crypt(req, true, true);
 }
 
 static int aesni_cbc_decrypt(struct skcipher_request *req)
 {
-	return aesni_cbc_crypt(req, false);
+	return aesni_blocks_crypt(req, true, false);
 }
 
 /*

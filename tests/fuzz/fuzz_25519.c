@@ -44,50 +44,13 @@
 #include <sodium.h>
 #include <rind/crypto.h>
 
+#define FUZZ_NAME "fuzz_25519"
 #define MAXIMPL 16
+#include "fuzz_common.h"
 
-#define FAIL(...) do {							\
-	fprintf(stderr, "FAIL fuzz_25519: %s [%s]: ", cur_alg, cur_impl);	\
-	fprintf(stderr, __VA_ARGS__);					\
-	fputc('\n', stderr);						\
-	abort();							\
-} while (0)
-
-static const char *cur_alg = "", *cur_impl = "";
-
-struct impl_list {
-	int n;
-	char name[MAXIMPL][CRYPTO_MAX_ALG_NAME];
-};
-
-struct collect_ctx {
-	const char *name;
-	const char *type;
-	struct impl_list *l;
-};
-
-static int collect(const struct rind_alg_info *info, void *p)
+static void impls(const char *name, const char *type, struct fuzz_impls *l)
 {
-	struct collect_ctx *c = p;
-	int i;
-
-	if (strcmp(info->name, c->name) || strcmp(info->type, c->type) || info->selftest < 0)
-		return 0;
-	for (i = 0; i < c->l->n; i++)
-		if (!strcmp(c->l->name[i], info->driver))
-			return 0;
-	if (c->l->n < MAXIMPL)
-		snprintf(c->l->name[c->l->n++], CRYPTO_MAX_ALG_NAME, "%s", info->driver);
-	return 0;
-}
-
-static void impls(const char *name, const char *type, struct impl_list *l)
-{
-	struct collect_ctx c = { name, type, l };
-
-	l->n = 0;
-	(void)crypto_has_alg(name, 0, 0);
-	rind_alg_foreach(collect, &c);
+	fuzz_impls(name, type, l);
 	fprintf(stderr, "fuzz_25519: %s:", name);
 	for (int i = 0; i < l->n; i++)
 		fprintf(stderr, " %s", l->name[i]);
@@ -96,7 +59,7 @@ static void impls(const char *name, const char *type, struct impl_list *l)
 		abort();
 }
 
-static struct impl_list x_impls, ed_impls;
+static struct fuzz_impls x_impls, ed_impls;
 static struct crypto_kpp *x_tfm[MAXIMPL];
 static struct crypto_sig *ed_sign_tfm[MAXIMPL], *ed_ver_tfm[MAXIMPL];
 

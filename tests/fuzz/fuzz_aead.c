@@ -34,73 +34,31 @@
 #include <sodium.h>
 #include <rind/crypto.h>
 
+#define FUZZ_NAME	"fuzz_aead"
 #define MAXIMPL		48
 #define MAXSEG		8
 #define SPLIT_LEN	15
 #define HDR_LEN		38
 
-#define FAIL(...) do {							\
-	fprintf(stderr, "FAIL fuzz_aead: %s [%s]: ", cur_alg, cur_impl);	\
-	fprintf(stderr, __VA_ARGS__);					\
-	fputc('\n', stderr);						\
-	abort();							\
-} while (0)
-
-static const char *cur_alg = "", *cur_impl = "";
+#include "fuzz_common.h"
 
 /* ---- implementations ------------------------------------------------- */
-
-struct impl_list {
-	int n;
-	char name[MAXIMPL][CRYPTO_MAX_ALG_NAME];
-};
-
-struct collect_ctx {
-	const char *name;
-	const char *type;
-	struct impl_list *l;
-};
-
-static int collect(const struct rind_alg_info *info, void *p)
-{
-	struct collect_ctx *c = p;
-	int i;
-
-	if (strcmp(info->name, c->name) || (c->type && strcmp(info->type, c->type)) ||
-	    info->selftest < 0)
-		return 0;
-	for (i = 0; i < c->l->n; i++)
-		if (!strcmp(c->l->name[i], info->driver))
-			return 0;
-	if (c->l->n < MAXIMPL)
-		snprintf(c->l->name[c->l->n++], CRYPTO_MAX_ALG_NAME, "%s", info->driver);
-	return 0;
-}
-
-static void impls(const char *name, const char *type, struct impl_list *l)
-{
-	struct collect_ctx c = { name, type, l };
-
-	l->n = 0;
-	(void)crypto_has_alg(name, 0, 0);
-	rind_alg_foreach(collect, &c);
-}
 
 /*
  * Every implementation of "tmpl(a)" or "tmpl(a,b)": the template over
  * every implementation of its arguments, plus what is registered directly.
  */
 static void template_impls(const char *tmpl, const char *a, const char *atype,
-			   const char *b, const char *btype, struct impl_list *out)
+			   const char *b, const char *btype, struct fuzz_impls *out)
 {
-	static struct impl_list la, lb;
+	static struct fuzz_impls la, lb;
 	char name[CRYPTO_MAX_ALG_NAME], inst[3 * CRYPTO_MAX_ALG_NAME];
 	int i, j;
 
-	impls(a, atype, &la);
+	fuzz_impls(a, atype, &la);
 	lb.n = 1;
 	if (b)
-		impls(b, btype, &lb);
+		fuzz_impls(b, btype, &lb);
 	for (i = 0; i < la.n; i++) {
 		for (j = 0; j < lb.n; j++) {
 			if (b)
@@ -114,7 +72,7 @@ static void template_impls(const char *tmpl, const char *a, const char *atype,
 		snprintf(name, sizeof(name), "%s(%s,%s)", tmpl, a, b);
 	else
 		snprintf(name, sizeof(name), "%s(%s)", tmpl, a);
-	impls(name, "aead", out);
+	fuzz_impls(name, "aead", out);
 }
 
 /* ---- input ----------------------------------------------------------- */
@@ -225,11 +183,11 @@ static const struct {
 	{ "rfc7539(xchacha20,poly1305)", 32, 24 },
 };
 
-static struct impl_list gcm_impls, cp_impls, xcp_impls;
+static struct fuzz_impls gcm_impls, cp_impls, xcp_impls;
 static struct crypto_aead *gcm_tfm[MAXIMPL], *cp_tfm[MAXIMPL], *xcp_tfm[MAXIMPL];
 static struct rind_aesgcm_ctx *gcm_lib;
 
-static void alloc_all(struct impl_list *l, struct crypto_aead **tfm)
+static void alloc_all(struct fuzz_impls *l, struct crypto_aead **tfm)
 {
 	int i;
 
@@ -243,7 +201,7 @@ static void alloc_all(struct impl_list *l, struct crypto_aead **tfm)
 	}
 }
 
-static void print_list(const char *what, const struct impl_list *l)
+static void print_list(const char *what, const struct fuzz_impls *l)
 {
 	int i;
 
@@ -569,7 +527,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct in in = { data, size };
 	uint8_t hdr_pad[HDR_LEN], key_pad[32], iv_pad[24];
 	const uint8_t *hdr, *ad, *text;
-	struct impl_list *l;
+	struct fuzz_impls *l;
 	struct crypto_aead **tfms;
 	struct job j;
 	size_t adlen, len;

@@ -29,58 +29,18 @@
 #include <openssl/hmac.h>
 #include <rind/crypto.h>
 
+#define FUZZ_NAME	"fuzz_hash"
 #define MAXIMPL		16
 #define MAXCUT		16
 #define HDR_LEN		(4 + 1 + 2 * MAXCUT)
 
-#define FAIL(...) do {							\
-	fprintf(stderr, "FAIL fuzz_hash: %s [%s]: ", cur_alg, cur_impl);	\
-	fprintf(stderr, __VA_ARGS__);					\
-	fputc('\n', stderr);						\
-	abort();							\
-} while (0)
-
-static const char *cur_alg = "", *cur_impl = "";
-
-struct impl_list {
-	int n;
-	char name[MAXIMPL][CRYPTO_MAX_ALG_NAME];
-};
-
-struct collect_ctx {
-	const char *name;
-	struct impl_list *l;
-};
-
-static int collect(const struct rind_alg_info *info, void *p)
-{
-	struct collect_ctx *c = p;
-	int i;
-
-	if (strcmp(info->name, c->name) || strcmp(info->type, "shash") || info->selftest < 0)
-		return 0;
-	for (i = 0; i < c->l->n; i++)
-		if (!strcmp(c->l->name[i], info->driver))
-			return 0;
-	if (c->l->n < MAXIMPL)
-		snprintf(c->l->name[c->l->n++], CRYPTO_MAX_ALG_NAME, "%s", info->driver);
-	return 0;
-}
-
-static void impls(const char *name, struct impl_list *l)
-{
-	struct collect_ctx c = { name, l };
-
-	l->n = 0;
-	(void)crypto_has_alg(name, 0, 0);
-	rind_alg_foreach(collect, &c);
-}
+#include "fuzz_common.h"
 
 #define NALG 10
 
 static const char *const hash_names[5] = { "sha1", "sha224", "sha256", "sha384", "sha512" };
 static char alg_names[NALG][32];
-static struct impl_list lists[NALG];
+static struct fuzz_impls lists[NALG];
 static struct crypto_shash *tfms[NALG][MAXIMPL];
 static const EVP_MD *mds[5];
 
@@ -98,7 +58,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	for (a = 0; a < NALG; a++) {
 		if (a < 5) {
 			snprintf(alg_names[a], sizeof(alg_names[a]), "%s", hash_names[a]);
-			impls(alg_names[a], &lists[a]);
+			fuzz_impls(alg_names[a], "shash", &lists[a]);
 		} else {
 			char inst[CRYPTO_MAX_ALG_NAME + 8];
 
@@ -108,7 +68,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 				(void)crypto_has_alg(inst, 0, 0);
 			}
 			snprintf(alg_names[a], sizeof(alg_names[a]), "hmac(%s)", hash_names[a - 5]);
-			impls(alg_names[a], &lists[a]);
+			fuzz_impls(alg_names[a], "shash", &lists[a]);
 		}
 		fprintf(stderr, "fuzz_hash: %s:", alg_names[a]);
 		for (i = 0; i < lists[a].n; i++) {

@@ -59,17 +59,11 @@
 #include <rind/akcipher.h>
 #include <rind/internal/keyfmt.h>
 
+#define FUZZ_NAME	"fuzz_keyparse"
 #define MAXIMPL		64
 #define EXPORT_MAX	16384
 
-#define FAIL(...) do {							\
-	fprintf(stderr, "FAIL fuzz_keyparse: %s: ", cur);	\
-	fprintf(stderr, __VA_ARGS__);					\
-	fputc('\n', stderr);						\
-	abort();							\
-} while (0)
-
-static const char *cur = "";
+#include "fuzz_common.h"
 
 /* ---- implementations ----------------------------------------------------- */
 
@@ -114,41 +108,6 @@ static int collect(const struct rind_alg_info *info, void *p)
 	return 0;
 }
 
-/*
- * Signature templates are instantiated on demand: make the instances the
- * registry has self-tests for (each over every driver of its curve), so
- * that the enumeration below sees them.
- */
-static int inst_cb(const struct rind_alg_info *info, void *p)
-{
-	const char *curve = ((const char *const *)p)[0], *hash = ((const char *const *)p)[1];
-	char name[3 * CRYPTO_MAX_ALG_NAME];
-
-	if (strcmp(info->name, curve))
-		return 0;
-	snprintf(name, sizeof(name), "x962(%s,%s)", info->driver, hash);
-	(void)crypto_has_alg(name, 0, 0);
-	snprintf(name, sizeof(name), "p1363(%s,%s)", info->driver, hash);
-	(void)crypto_has_alg(name, 0, 0);
-	return 0;
-}
-
-static void instantiate_templates(void)
-{
-	static const char *const curves[] = { "ecdsa-nist-p256", "ecdsa-nist-p384", "ecdsa-nist-p521" };
-	static const char *const hashes[] = { "sha256", "sha384", "sha512" };
-	unsigned int c, h;
-
-	for (c = 0; c < 3; c++) {
-		(void)crypto_has_alg(curves[c], 0, 0);
-		for (h = 0; h < 3; h++) {
-			const char *arg[2] = { curves[c], hashes[h] };
-
-			rind_alg_foreach(inst_cb, (void *)arg);
-		}
-	}
-}
-
 static void *alloc_tfm(int type, const char *driver)
 {
 	void *t;
@@ -181,7 +140,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	(void)crypto_has_alg("sha256", 0, 0);	/* the registry up */
-	instantiate_templates();
+	fuzz_instantiate_ecdsa();
 	rind_alg_foreach(collect, NULL);
 	for (type = 0; type < T_COUNT; type++) {
 		struct impl_list *l = &lists[type];
@@ -333,7 +292,7 @@ static void fuzz_der(const uint8_t *in, size_t len)
 
 	if (!out)
 		abort();
-	cur = "der";
+	cur_alg = "der";
 	rind_der_init(&d, in, len);
 	rind_derw_init(&w, out, len + 16);
 	rind_derw_init(&wc, NULL, 0);
@@ -366,7 +325,7 @@ static void fuzz_spki(const uint8_t *in, size_t len)
 	uint8_t *out;
 	int n;
 
-	cur = "spki";
+	cur_alg = "spki";
 	if (rind_spki_decode(in, len, &s))
 		return;
 	if (!within(s.key, s.keylen, in, len) || (s.params && !within(s.params, s.params_len, in, len)))
@@ -407,7 +366,7 @@ static void fuzz_pkcs8(const uint8_t *in, size_t len)
 	uint8_t *out;
 	int n;
 
-	cur = "pkcs8";
+	cur_alg = "pkcs8";
 	if (rind_pkcs8_decode(in, len, &p))
 		return;
 	if (p.version > 1 || !within(p.privkey, p.privkey_len, in, len) ||
@@ -442,7 +401,7 @@ static void fuzz_ecpriv(const uint8_t *in, size_t len)
 	uint8_t *out;
 	int n;
 
-	cur = "ec privkey";
+	cur_alg = "ec privkey";
 	if (rind_ec_privkey_decode(in, len, &k))
 		return;
 	if (!within(k.d, k.dlen, in, len) || (k.pub && !within(k.pub, k.publen, in, len)))
@@ -465,7 +424,7 @@ static void fuzz_base64(const uint8_t *in, size_t len, int flags)
 	char *enc;
 	int n, m;
 
-	cur = "base64";
+	cur_alg = "base64";
 	if (!out)
 		abort();
 	n = rind_base64_decode((const char *)in, len, out, cap, flags);
@@ -510,7 +469,7 @@ static void fuzz_pem(const uint8_t *in, size_t len, int which)
 	char *label, *armor;
 	int n, n2, alen;
 
-	cur = "pem";
+	cur_alg = "pem";
 	if (!der || !der2)
 		abort();
 	n = rind_pem_decode((const char *)in, len, labels[which], &lab, &lablen, der, cap);
@@ -552,7 +511,7 @@ static void fuzz_json(const uint8_t *in, size_t len)
 	uint8_t b[512];
 	unsigned int i, j;
 
-	cur = "json";
+	cur_alg = "json";
 	if (rind_json_parse((const char *)in, len, &obj))
 		return;
 	if (obj.n > RIND_JSON_MAX_MEMBERS)
@@ -594,7 +553,7 @@ static void fuzz_okp(const uint8_t *in, size_t len, int ed, int priv)
 	uint8_t key[32], pub[32], key2[32], pub2[32], *out = malloc(EXPORT_MAX), *out2;
 	int has_pub = 0, has_pub2, err, n, i;
 
-	cur = priv ? "okp private" : "okp public";
+	cur_alg = priv ? "okp private" : "okp public";
 	if (!out)
 		abort();
 	memset(pub, 0x5a, sizeof(pub));
@@ -790,7 +749,7 @@ static void fuzz_registry(const uint8_t *in, size_t len, int type, int which, in
 		goto out;	/* (a NULL/0 kpp secret means "generate one") */
 	e = &l->v[which % l->n];
 	snprintf(label, sizeof(label), "%s %s", e->driver, priv ? "private key" : "public key");
-	cur = label;
+	cur_alg = label;
 	err = load_key(type, e, 0, priv, in, len);
 	if (err) {
 		if (err != -EKEYREJECTED && err != -EINVAL)
@@ -850,7 +809,7 @@ static void fuzz_kpp_peer(const uint8_t *in, size_t len, int which)
 	struct kpp_request *req;
 	int err, err2;
 
-	cur = "kpp encoded peer";
+	cur_alg = "kpp encoded peer";
 	if (max > sizeof(ss))
 		abort();
 	/* A fixed secret for curve25519, a generated one for the others. */

@@ -28,74 +28,12 @@
 #include <string.h>
 #include <rind/crypto.h>
 
+#define FUZZ_NAME "fuzz_sigverify"
 #define MAXIMPL 64
+#include "fuzz_common.h"
 
-#define FAIL(...) do {							\
-	fprintf(stderr, "FAIL fuzz_sigverify: [%s]: ", cur);	\
-	fprintf(stderr, __VA_ARGS__);					\
-	fputc('\n', stderr);						\
-	abort();							\
-} while (0)
-
-static const char *cur = "";
-
-struct impl_list {
-	int n;
-	char driver[MAXIMPL][CRYPTO_MAX_ALG_NAME];
-};
-
-static struct impl_list sigs;
+static struct fuzz_impls sigs;
 static struct crypto_sig *gen_tfm[MAXIMPL], *in_tfm[MAXIMPL];
-
-static int collect(const struct rind_alg_info *info, void *p)
-{
-	int i;
-
-	(void)p;
-	if (strcmp(info->type, "sig") || info->selftest < 0)
-		return 0;
-	for (i = 0; i < sigs.n; i++)
-		if (!strcmp(sigs.driver[i], info->driver))
-			return 0;
-	if (sigs.n < MAXIMPL)
-		snprintf(sigs.driver[sigs.n++], CRYPTO_MAX_ALG_NAME, "%s", info->driver);
-	return 0;
-}
-
-/*
- * Signature templates are instantiated on demand: make the instances the
- * registry has self-tests for (each over every driver of its curve), so
- * that the enumeration below sees them.
- */
-static int inst_cb(const struct rind_alg_info *info, void *p)
-{
-	const char *curve = ((const char *const *)p)[0], *hash = ((const char *const *)p)[1];
-	char name[3 * CRYPTO_MAX_ALG_NAME];
-
-	if (strcmp(info->name, curve))
-		return 0;
-	snprintf(name, sizeof(name), "x962(%s,%s)", info->driver, hash);
-	(void)crypto_has_alg(name, 0, 0);
-	snprintf(name, sizeof(name), "p1363(%s,%s)", info->driver, hash);
-	(void)crypto_has_alg(name, 0, 0);
-	return 0;
-}
-
-static void instantiate_templates(void)
-{
-	static const char *const curves[] = { "ecdsa-nist-p256", "ecdsa-nist-p384", "ecdsa-nist-p521" };
-	static const char *const hashes[] = { "sha256", "sha384", "sha512" };
-	unsigned int c, h;
-
-	for (c = 0; c < 3; c++) {
-		(void)crypto_has_alg(curves[c], 0, 0);
-		for (h = 0; h < 3; h++) {
-			const char *arg[2] = { curves[c], hashes[h] };
-
-			rind_alg_foreach(inst_cb, (void *)arg);
-		}
-	}
-}
 
 /*
  * A key pair for @tfm: one generated for an earlier implementation when it
@@ -138,19 +76,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	(void)crypto_has_alg("sha256", 0, 0);
-	instantiate_templates();
-	rind_alg_foreach(collect, NULL);
+	fuzz_instantiate_ecdsa();
+	fuzz_impls(NULL, "sig", &sigs);
 	fprintf(stderr, "fuzz_sigverify:");
 	for (i = 0; i < sigs.n; i++) {
 		uint8_t sig[2048];
 
-		gen_tfm[n] = crypto_alloc_sig(sigs.driver[i], 0, 0);
-		in_tfm[n] = crypto_alloc_sig(sigs.driver[i], 0, 0);
+		gen_tfm[n] = crypto_alloc_sig(sigs.name[i], 0, 0);
+		in_tfm[n] = crypto_alloc_sig(sigs.name[i], 0, 0);
 		if (IS_ERR(gen_tfm[n]) || IS_ERR(in_tfm[n]))
 			abort();
 		err = set_key(gen_tfm[n]);
 		if (err) {
-			fprintf(stderr, "\nfuzz_sigverify: %s: no key pair: %d\n", sigs.driver[i], err);
+			fprintf(stderr, "\nfuzz_sigverify: %s: no key pair: %d\n", sigs.name[i], err);
 			abort();
 		}
 		if (crypto_sig_sign(gen_tfm[n], probe, sizeof(probe), sig, sizeof(sig)) ==
@@ -160,9 +98,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			crypto_free_sig(in_tfm[n]);
 			continue;
 		}
-		fprintf(stderr, " %s", sigs.driver[i]);
+		fprintf(stderr, " %s", sigs.name[i]);
 		if (n != i)
-			memcpy(sigs.driver[n], sigs.driver[i], CRYPTO_MAX_ALG_NAME);
+			memcpy(sigs.name[n], sigs.name[i], CRYPTO_MAX_ALG_NAME);
 		n++;
 	}
 	sigs.n = n;
@@ -207,7 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data += h;
 	size -= h;
 	i = hdr[0] % sigs.n;
-	cur = sigs.driver[i];
+	cur_impl = sigs.name[i];
 	if (hdr[1] & 1) {
 		keylen = hdr[2] | (size_t)hdr[3] << 8;
 		if (keylen > size)
