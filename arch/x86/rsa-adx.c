@@ -8,11 +8,10 @@
  * Only the two exponentiations are this file's (rsa.h: the engine);
  * blinding, CRT, the fault check and the padding are the shared C.
  * Montgomery multiplication (bn-adx.h) is CIOS with multiplication and
- * reduction fused in one pass per word of b.  Squarings go through a
- * dedicated product (each cross product once, doubled, plus the
- * diagonal) and a separate word-by-word reduction.  Moduli whose limb
- * count is not a multiple of four (2056-bit keys, unbalanced CRT halves)
- * go to the generic engine.
+ * reduction fused in one pass per word of b, squarings included (bn-adx.c
+ * says why there is no dedicated squaring).  Moduli whose limb count is
+ * not a multiple of four (2056-bit keys, unbalanced CRT halves) go to
+ * the generic engine.
  *
  * exp_ct: fixed 5-bit windows over every exponent bit, the 32-entry
  * table read whole for each window and the entry kept by mask (no
