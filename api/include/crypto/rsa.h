@@ -82,9 +82,9 @@
  * const struct rsa_engine and registers, with rsa_sig_register_drivers()
  * and rsa_akcipher_register_drivers() and above the generic priority,
  * drivers for the padding names whose .eng points at it and whose entry
- * points are the padding files' (to come with it: a helper in each of
- * those files that fills a driver table for an engine, as
- * ecdsa_register_curve_driver() does for a curve).  Such drivers leave
+ * points are the padding files' (rsa_pkcs1/pss/oaep_fill_drivers() below
+ * fill such a table for an engine, as ecdsa_register_curve_driver() does
+ * for a curve; arch/x86/rsa-adx.c is one).  Such drivers leave
  * .kat.alg NULL: the name's known answers are registered with the
  * generic driver, and the registry runs them for every driver of the
  * name.  The Wycheproof suites reach a driver by its driver name.
