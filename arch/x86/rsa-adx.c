@@ -70,7 +70,7 @@ static void rsa_adx_exp_ct(u64 *r, const u64 *a, const u64 *e, unsigned int en,
 	unsigned int n = mc->n, nb = 64 * en, pos, first, i;
 	struct exp_scratch w;
 
-	if (!bnx_fits(n)) {
+	if (!bnx_fits(n) || !en) {
 		bn_mont_exp_ct(r, a, e, en, mc);
 		return;
 	}
@@ -96,7 +96,11 @@ static void rsa_adx_exp_ct(u64 *r, const u64 *a, const u64 *e, unsigned int en,
 		bnx_mont_mul(w.acc, w.acc, w.sel, mc, &w.tmp);
 	}
 	memcpy(r, w.acc, (size_t)n * 8);
-	memzero_explicit(&w, sizeof(w));
+	/* Wiped once, here: the table's first 32 n words (all it used), the rest whole. */
+	memzero_explicit(w.table, (size_t)TBL * n * 8);
+	memzero_explicit(w.acc, sizeof(w.acc));
+	memzero_explicit(w.sel, sizeof(w.sel));
+	memzero_explicit(&w.tmp, sizeof(w.tmp));
 }
 
 static void rsa_adx_exp_vt(u64 *r, const u64 *a, u64 e, const struct bn_mont *mc)
