@@ -16,6 +16,7 @@
  * then, for a valid ciphertext, is the message length used.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <rind/hash.h>
 #include <rind/rng.h>
@@ -238,6 +239,14 @@ static struct rsa_akcipher_driver rsa_oaep_drivers[] = {
 	OAEP_DRIVER(sha384),
 	OAEP_DRIVER(sha512),
 };
+
+/* An arch engine's drivers of the three names (rsa.h). */
+void rsa_oaep_fill_drivers(struct rsa_akcipher_driver *drv, const struct rsa_engine *eng,
+			    int priority, const char *module)
+{
+	RSA_FILL_DRIVERS(oaep, struct akcipher_alg, drv, eng, priority, module,
+			 .encrypt = oaep_encrypt, .decrypt = oaep_decrypt, RSA_AKCIPHER_OPS);
+}
 
 static int rsa_oaep_mod_init(void)
 {

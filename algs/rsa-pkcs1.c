@@ -20,6 +20,7 @@
  * ASN.1 parsing, so no BER leniency, no trailing garbage).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <rind/hash.h>
 #include <rind/internal/sig.h>
@@ -208,6 +209,14 @@ static struct rsa_sig_driver rsa_pkcs1_drivers[] = {
 	PKCS1_DRIVER(sha384),
 	PKCS1_DRIVER(sha512),
 };
+
+/* An arch engine's drivers of the three names (rsa.h). */
+void rsa_pkcs1_fill_drivers(struct rsa_sig_driver *drv, const struct rsa_engine *eng,
+			     int priority, const char *module)
+{
+	RSA_FILL_DRIVERS(pkcs1, struct sig_alg, drv, eng, priority, module,
+			 .sign = pkcs1_sign, .verify = pkcs1_verify, RSA_SIG_OPS);
+}
 
 static int rsa_pkcs1_mod_init(void)
 {

@@ -13,6 +13,7 @@
  * works on public values only (the signature, the key, the message).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <rind/hash.h>
 #include <rind/rng.h>
@@ -227,6 +228,14 @@ static struct rsa_sig_driver rsa_pss_drivers[] = {
 	PSS_DRIVER(sha384),
 	PSS_DRIVER(sha512),
 };
+
+/* An arch engine's drivers of the three names (rsa.h). */
+void rsa_pss_fill_drivers(struct rsa_sig_driver *drv, const struct rsa_engine *eng,
+			   int priority, const char *module)
+{
+	RSA_FILL_DRIVERS(pss, struct sig_alg, drv, eng, priority, module,
+			 .sign = pss_sign, .verify = pss_verify, RSA_SIG_OPS);
+}
 
 static int rsa_pss_mod_init(void)
 {

@@ -872,6 +872,184 @@ START_TEST(test_keygen_2048)
 }
 END_TEST
 
+/* ---- arch engines against the generic one -------------------------------- */
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include "../arch/x86/bn-adx.h"
+
+/* The CPU's, not the registry's: RIND_DISABLE masks drivers, not this test. */
+static bool have_adx(void)
+{
+	unsigned int a, b, c, d;
+
+	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+		return false;
+	return (b & (1u << 8)) && (b & (1u << 19));	/* BMI2, ADX */
+}
+
+/* A random odd modulus of exactly @bits bits (@bits > 64). */
+static unsigned int rand_mod(struct rt_rng *rng, u64 *m, unsigned int bits, int kind)
+{
+	unsigned int n = (bits + 63) / 64, i;
+
+	rt_fill(rng, m, (size_t)n * 8);
+	if (kind == 1)		/* all ones: carries everywhere */
+		memset(m, 0xff, (size_t)n * 8);
+	if (kind == 2)		/* 2^(bits-1) + small: m0inv's edge, q of zeros */
+		for (i = 1; i < n; i++)
+			m[i] = 0;
+	if (bits % 64)
+		m[n - 1] &= ((u64)1 << (bits % 64)) - 1;
+	m[n - 1] |= (u64)1 << ((bits - 1) % 64);
+	m[0] |= 1;
+	return n;
+}
+
+/* Values below m: random, 0, 1, m - 1, R mod m, and m - 2^64k patterns. */
+static void rand_below(struct rt_rng *rng, u64 *a, const struct bn_mont *mc, int kind)
+{
+	unsigned int n = mc->n;
+
+	memset(a, 0, (size_t)n * 8);
+	switch (kind % 6) {
+	case 0:
+	case 5:
+		rt_fill(rng, a, (size_t)n * 8);
+		bn_mod_reduce_mont(a, a, n, mc);
+		break;
+	case 1:
+		break;
+	case 2:
+		a[0] = 1;
+		break;
+	case 3:
+		memcpy(a, mc->m, (size_t)n * 8);
+		a[0] -= 1;
+		break;
+	case 4:
+		memcpy(a, mc->one, (size_t)n * 8);
+		break;
+	}
+}
+
+/* bnx_mont_mul and bnx_mont_sqr against bn_mont_mul, every size they take. */
+START_TEST(test_adx_montmul)
+{
+	struct rt_rng rng;
+	static struct bn_mont mc;
+	static struct bnx_tmp tmp;
+	u64 m[BN_MAX_LIMBS], a[BN_MAX_LIMBS], b[BN_MAX_LIMBS], r1[BN_MAX_LIMBS], r2[BN_MAX_LIMBS];
+	unsigned int n, it, count = 0;
+
+	if (!have_adx())
+		return;
+	rt_rng_seed(&rng, 1300);
+	for (n = 4; n <= BN_MAX_LIMBS; n += 4) {
+		for (it = 0; it < (n <= 64 ? 60u : 12u); it++) {
+			unsigned int bits = 64 * n - (it % 4 ? rt_rand_range(&rng, 63) : 0);
+
+			rand_mod(&rng, m, bits, (int)(it % 7 == 3 ? 1 : it % 7 == 5 ? 2 : 0));
+			ck_assert_int_eq(bn_mont_init(&mc, m, n), 0);
+			rand_below(&rng, a, &mc, (int)it);
+			rand_below(&rng, b, &mc, (int)(it / 6));
+			bn_mont_mul(r1, a, b, &mc);
+			bnx_mont_mul(r2, a, b, &mc, &tmp);
+			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "mul n=%u it=%u", n, it);
+			bn_mont_mul(r1, a, a, &mc);
+			bnx_mont_sqr(r2, a, &mc, &tmp);
+			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "sqr n=%u it=%u", n, it);
+			/* Aliased result. */
+			memcpy(r2, a, (size_t)n * 8);
+			bnx_mont_sqr(r2, r2, &mc, &tmp);
+			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "sqr alias n=%u", n);
+			memcpy(r2, b, (size_t)n * 8);
+			bn_mont_mul(r1, a, b, &mc);
+			bnx_mont_mul(r2, a, r2, &mc, &tmp);
+			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "mul alias n=%u", n);
+			count++;
+		}
+	}
+	ck_assert_uint_gt(count, 0);
+}
+END_TEST
+
+/*
+ * The engine's exponentiations against the generic engine's: random
+ * moduli of the RSA sizes (whole moduli and CRT halves, 2048 to 8192
+ * bits) and odd ones the engine hands to the generic code (2056, 1028,
+ * 3080 bits), inputs random and 0, 1, m - 1, R mod m; exponents random,
+ * zero, all ones, one limb or several; public exponents 3, 65537, random.
+ */
+START_TEST(test_adx_engine)
+{
+	static const unsigned int sizes[] = {
+		1024, 1536, 2048, 3072, 4096, 8192, 1028, 2056, 3080, 1000, 256, 320,
+	};
+	const struct rsa_engine *eng = &rsa_engine_adx, *gen = &rsa_engine_generic;
+	struct rt_rng rng;
+	static struct bn_mont mc;
+	u64 m[BN_MAX_LIMBS], a[BN_MAX_LIMBS], e[BN_MAX_LIMBS], r1[BN_MAX_LIMBS], r2[BN_MAX_LIMBS];
+	size_t si;
+
+	if (!have_adx())
+		return;
+	if (!getenv("RIND_DISABLE")) {
+		/* Registered where the CPU has BMI2 and ADX, for every name. */
+		static const char *const drvs[] = {
+			"pkcs1-rsa-sha256-adx", "pss-rsa-sha512-adx",
+		};
+
+		for (si = 0; si < ARRAY_SIZE(drvs); si++) {
+			struct crypto_sig *t = crypto_alloc_sig(drvs[si], 0, 0);
+
+			ck_assert_msg(!IS_ERR_OR_NULL(t), "%s missing", drvs[si]);
+			crypto_free_sig(t);
+		}
+#ifdef HAVE_AKCIPHER
+		{
+			struct crypto_akcipher *t = crypto_alloc_akcipher("oaep-rsa-sha384-adx", 0, 0);
+
+			ck_assert(!IS_ERR_OR_NULL(t));
+			crypto_free_akcipher(t);
+		}
+#endif
+	}
+	rt_rng_seed(&rng, 1301);
+	for (si = 0; si < ARRAY_SIZE(sizes); si++) {
+		unsigned int bits = sizes[si], it, iters = bits >= 4096 ? 3 : bits >= 2048 ? 6 : 12;
+
+		for (it = 0; it < iters; it++) {
+			unsigned int n = rand_mod(&rng, m, bits, (int)(it % 5 == 4 ? 1 : 0));
+			unsigned int en = it % 3 == 2 ? 1 : n, i;
+			u64 pe[] = { 3, 65537, rt_rand(&rng) | 1, 1, 0 };
+
+			ck_assert_int_eq(bn_mont_init(&mc, m, n), 0);
+			rand_below(&rng, a, &mc, (int)it);
+			rt_fill(&rng, e, (size_t)en * 8);
+			if (it == 1)
+				memset(e, 0, (size_t)en * 8);
+			if (it == 3)
+				memset(e, 0xff, (size_t)en * 8);
+			gen->exp_ct(r1, a, e, en, &mc);
+			eng->exp_ct(r2, a, e, en, &mc);
+			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "exp_ct %u bits it=%u", bits, it);
+			/* r aliasing a. */
+			memcpy(r2, a, (size_t)n * 8);
+			eng->exp_ct(r2, r2, e, en, &mc);
+			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "exp_ct alias %u bits", bits);
+			for (i = 0; i < ARRAY_SIZE(pe); i++) {
+				gen->exp_vt(r1, a, pe[i], &mc);
+				eng->exp_vt(r2, a, pe[i], &mc);
+				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "exp_vt %u bits e=%llu",
+					      bits, (unsigned long long)pe[i]);
+			}
+		}
+	}
+}
+END_TEST
+#endif
+
 static Suite *rsa_suite(void)
 {
 	Suite *s = suite_create("rsa");
@@ -890,6 +1068,10 @@ static Suite *rsa_suite(void)
 	tcase_add_test(tc, test_key_formats);
 	tcase_add_test(tc, test_policy);
 	tcase_add_test(tc, test_keygen_2048);
+#if defined(__x86_64__)
+	tcase_add_test(tc, test_adx_montmul);
+	tcase_add_test(tc, test_adx_engine);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1241,20 +1241,32 @@ static int check_shash(struct tctx *c, struct totals *tot)
 static int make_pool(struct tctx *c, int (*gen)(struct tctx *), int (*exp)(struct tctx *, u8 *, unsigned int),
 		     int (*set)(struct tctx *, const u8 *, unsigned int), unsigned int npool)
 {
-	unsigned int i;
+	unsigned int i, retries = 0;
 	int len = 0;
 
 	c->pool = calloc(npool, MAXBUF / 2);
 	if (!c->pool)
 		return -ENOMEM;
 	for (i = 0; i < npool; i++) {
-		int err = gen(c);
+		int err = gen(c), l;
 
 		if (err)
 			return err;
-		len = exp(c, c->pool + (size_t)i * (MAXBUF / 2), MAXBUF / 2);
-		if (len <= 0)
-			return len ? len : -EINVAL;
+		l = exp(c, c->pool + (size_t)i * (MAXBUF / 2), MAXBUF / 2);
+		if (l <= 0)
+			return l ? l : -EINVAL;
+		/*
+		 * The pool holds keys of one length: an RSA key's DER varies
+		 * with its integers' leading bytes, so one of another length
+		 * than the first is made again.
+		 */
+		if (i && l != len) {
+			if (++retries > 64)
+				return -EINVAL;
+			i--;
+			continue;
+		}
+		len = l;
 	}
 	/* Repack at the exported length. */
 	for (i = 1; i < npool; i++)

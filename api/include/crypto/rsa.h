@@ -82,9 +82,9 @@
  * const struct rsa_engine and registers, with rsa_sig_register_drivers()
  * and rsa_akcipher_register_drivers() and above the generic priority,
  * drivers for the padding names whose .eng points at it and whose entry
- * points are the padding files' (to come with it: a helper in each of
- * those files that fills a driver table for an engine, as
- * ecdsa_register_curve_driver() does for a curve).  Such drivers leave
+ * points are the padding files' (rsa_pkcs1/pss/oaep_fill_drivers() below
+ * fill such a table for an engine, as ecdsa_register_curve_driver() does
+ * for a curve; arch/x86/rsa-adx.c is one).  Such drivers leave
  * .kat.alg NULL: the name's known answers are registered with the
  * generic driver, and the registry runs them for every driver of the
  * name.  The Wycheproof suites reach a driver by its driver name.
@@ -274,6 +274,46 @@ unsigned int rsa_sig_key_size(struct crypto_sig *tfm);
 			},						\
 		},							\
 	}
+
+/*
+ * The drivers of a padding scheme over another engine (an arch driver's):
+ * rsa_<scheme>_fill_drivers() fills @drv, RSA_SCHEME_NDRIVERS entries
+ * (sha256, sha384, sha512), with "scheme(rsa,hash)" drivers named
+ * "scheme-rsa-hash-<eng->name>" at @priority, computing with @eng, and no
+ * known answers of their own (the generic driver's are run for them);
+ * the caller registers the table with rsa_sig/akcipher_register_drivers().
+ */
+#define RSA_SCHEME_NDRIVERS	3
+void rsa_pkcs1_fill_drivers(struct rsa_sig_driver *drv, const struct rsa_engine *eng,
+			    int priority, const char *module);
+void rsa_pss_fill_drivers(struct rsa_sig_driver *drv, const struct rsa_engine *eng,
+			  int priority, const char *module);
+void rsa_oaep_fill_drivers(struct rsa_akcipher_driver *drv, const struct rsa_engine *eng,
+			   int priority, const char *module);
+
+/* The body of those: @alg_type initialised with the padding's entry points. */
+#define RSA_FILL_DRIVERS(scheme, alg_type, drv, eng, priority, module, ...) \
+	do {								\
+		static const char *const hashes_[RSA_SCHEME_NDRIVERS] = { \
+			"sha256", "sha384", "sha512",			\
+		};							\
+		unsigned int i_;					\
+									\
+		for (i_ = 0; i_ < RSA_SCHEME_NDRIVERS; i_++) {		\
+			struct crypto_alg *b_ = &(drv)[i_].alg.base;	\
+									\
+			memset(&(drv)[i_], 0, sizeof((drv)[i_]));	\
+			(drv)[i_].eng = (eng);				\
+			(drv)[i_].alg = (alg_type){ __VA_ARGS__ };	\
+			snprintf(b_->cra_name, sizeof(b_->cra_name),	\
+				 #scheme "(rsa,%s)", hashes_[i_]);	\
+			snprintf(b_->cra_driver_name, sizeof(b_->cra_driver_name), \
+				 #scheme "-rsa-%s-%s", hashes_[i_], (eng)->name); \
+			b_->cra_priority = (priority);			\
+			b_->cra_ctxsize = sizeof(struct rsa_tfm_ctx);	\
+			b_->cra_module = (module);			\
+		}							\
+	} while (0)
 
 /* The RSA-2048 key of the known-answer tests: PKCS#1 private and public DER. */
 #define RSA_KAT_PRIV_SIZE	1193

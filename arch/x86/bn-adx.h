@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Montgomery arithmetic with MULX/ADCX/ADOX (arch/x86/bn-adx.c) over
+ * bignum.h's struct bn_mont, for the RSA engine of arch/x86/rsa-adx.c.
+ * Sizes: multiples of four limbs (bnx_fits()); the callers send the
+ * others to the generic code.  Constant time in every operand.
+ */
+#ifndef _RIND_BN_ADX_H
+#define _RIND_BN_ADX_H
+
+#include <stdbool.h>
+#include <rind/types.h>
+#include <crypto/bignum.h>
+#include <crypto/rsa.h>
+
+/*
+ * Scratch of one product, kept by the caller across an exponentiation
+ * (not wiped per product: the caller wipes it once at the end).
+ */
+struct bnx_tmp {
+	u64 t[BN_MAX_LIMBS + 2];
+	u64 p[2 * BN_MAX_LIMBS];
+};
+
+static inline bool bnx_fits(unsigned int n)
+{
+	return n >= 4 && n % 4 == 0 && n <= BN_MAX_LIMBS;
+}
+
+/* r = a b / R mod m, as bn_mont_mul (a < R, b < m); r may alias a or b. */
+void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,
+		  struct bnx_tmp *tmp);
+/* r = a^2 / R mod m (a < m); r may alias a. */
+void bnx_mont_sqr(u64 *r, const u64 *a, const struct bn_mont *mc, struct bnx_tmp *tmp);
+
+/* The engine (rsa-adx.c), registered only where BMI2 and ADX are. */
+extern const struct rsa_engine rsa_engine_adx;
+
+#endif /* _RIND_BN_ADX_H */

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/*
+ * RSA engine for x86-64 with MULX/ADCX/ADOX (crypto/rsa.h): the drivers
+ * "pkcs1-rsa-sha256-adx", "pss-rsa-sha256-adx", "oaep-rsa-sha256-adx"
+ * (and the sha384, sha512 ones), priority 300.
+ * Requires: BMI2 (MULX) and ADX (ADCX, ADOX).
+ *
+ * Only the two exponentiations are this file's (rsa.h: the engine);
+ * blinding, CRT, the fault check and the padding are the shared C.
+ * Montgomery multiplication (bn-adx.h) is CIOS with multiplication and
+ * reduction fused in one pass per word of b, squarings included (bn-adx.c
+ * says why there is no dedicated squaring).  Moduli whose limb count is
+ * not a multiple of four (2056-bit keys, unbalanced CRT halves) go to
+ * the generic engine.
+ *
+ * exp_ct: fixed 5-bit windows over every exponent bit, the 32-entry
+ * table read whole for each window and the entry kept by mask (no
+ * secret-dependent branch or address); the table, the accumulator and
+ * the scratch are wiped once, at the end, not after each product.
+ * exp_vt: left-to-right square and multiply over the public exponent
+ * only (e = 65537: 16 squarings and one multiplication).
+ */
+#include <string.h>
+#include <rind/types.h>
+#include <rind/internal/alg.h>
+#include <rind/internal/util.h>
+#include <crypto/rsa.h>
+#include "bn-adx.h"
+
+#define WIN	5
+#define TBL	(1u << WIN)
+
+/* @nb bits of e from bit @pos (public positions, secret bits). */
+static inline u64 exp_bits(const u64 *e, unsigned int en, unsigned int pos, unsigned int nb)
+{
+	unsigned int w = pos / 64, s = pos % 64;
+	u64 v = e[w] >> s;
+
+	if (s + nb > 64 && w + 1 < en)
+		v |= e[w + 1] << (64 - s);
+	return v & ((1u << nb) - 1);
+}
+
+/* r = table[idx], every entry read (idx secret). */
+static void tbl_select(u64 *r, const u64 *table, unsigned int n, u64 idx)
+{
+	unsigned int i, j;
+
+	memset(r, 0, (size_t)n * 8);
+	for (i = 0; i < TBL; i++) {
+		u64 d = idx ^ i;
+		/* All-ones when d == 0, no branch. */
+		u64 mask = ((d | ((u64)0 - d)) >> 63) - 1;
+		const u64 *t = table + (size_t)i * n;
+
+		for (j = 0; j < n; j++)
+			r[j] |= t[j] & mask;
+	}
+}
+
+struct exp_scratch {
+	u64 table[TBL * BN_MAX_LIMBS];
+	u64 acc[BN_MAX_LIMBS], sel[BN_MAX_LIMBS];
+	struct bnx_tmp tmp;
+};
+
+static void rsa_adx_exp_ct(u64 *r, const u64 *a, const u64 *e, unsigned int en,
+			   const struct bn_mont *mc)
+{
+	unsigned int n = mc->n, nb = 64 * en, pos, first, i;
+	struct exp_scratch w;
+
+	if (!bnx_fits(n) || !en) {
+		bn_mont_exp_ct(r, a, e, en, mc);
+		return;
+	}
+	memcpy(w.table, mc->one, (size_t)n * 8);
+	memcpy(w.table + n, a, (size_t)n * 8);
+	for (i = 2; i < TBL; i++) {
+		u64 *t = w.table + (size_t)i * n;
+
+		if (i & 1)
+			bnx_mont_mul(t, t - n, a, mc, &w.tmp);
+		else
+			bnx_mont_sqr(t, w.table + (size_t)(i / 2) * n, mc, &w.tmp);
+	}
+	/* The top window is what is left over above the 5-bit ones. */
+	first = nb % WIN ? nb % WIN : WIN;
+	pos = nb - first;
+	tbl_select(w.acc, w.table, n, exp_bits(e, en, pos, first));
+	while (pos) {
+		pos -= WIN;
+		for (i = 0; i < WIN; i++)
+			bnx_mont_sqr(w.acc, w.acc, mc, &w.tmp);
+		tbl_select(w.sel, w.table, n, exp_bits(e, en, pos, WIN));
+		bnx_mont_mul(w.acc, w.acc, w.sel, mc, &w.tmp);
+	}
+	memcpy(r, w.acc, (size_t)n * 8);
+	/* Wiped once, here: the table's first 32 n words (all it used), the rest whole. */
+	memzero_explicit(w.table, (size_t)TBL * n * 8);
+	memzero_explicit(w.acc, sizeof(w.acc));
+	memzero_explicit(w.sel, sizeof(w.sel));
+	memzero_explicit(&w.tmp, sizeof(w.tmp));
+}
+
+static void rsa_adx_exp_vt(u64 *r, const u64 *a, u64 e, const struct bn_mont *mc)
+{
+	unsigned int n = mc->n;
+	u64 acc[BN_MAX_LIMBS], base[BN_MAX_LIMBS];
+	struct bnx_tmp tmp;
+	int i;
+
+	if (!bnx_fits(n)) {
+		bn_mont_exp_vt(r, a, e, mc);
+		return;
+	}
+	if (!e) {
+		memcpy(r, mc->one, (size_t)n * 8);
+		return;
+	}
+	/* a is secret (a blinding factor, a result being checked). */
+	memcpy(base, a, (size_t)n * 8);
+	memcpy(acc, a, (size_t)n * 8);
+	for (i = 62 - __builtin_clzll(e); i >= 0; i--) {
+		bnx_mont_sqr(acc, acc, mc, &tmp);
+		if ((e >> i) & 1)
+			bnx_mont_mul(acc, acc, base, mc, &tmp);
+	}
+	memcpy(r, acc, (size_t)n * 8);
+	memzero_explicit(acc, sizeof(acc));
+	memzero_explicit(base, sizeof(base));
+	memzero_explicit(&tmp, sizeof(tmp));
+}
+
+const struct rsa_engine rsa_engine_adx = {
+	.name = "adx",
+	.exp_ct = rsa_adx_exp_ct,
+	.exp_vt = rsa_adx_exp_vt,
+};
+
+static struct rsa_sig_driver rsa_adx_pkcs1[RSA_SCHEME_NDRIVERS];
+static struct rsa_sig_driver rsa_adx_pss[RSA_SCHEME_NDRIVERS];
+static struct rsa_akcipher_driver rsa_adx_oaep[RSA_SCHEME_NDRIVERS];
+
+static int rsa_adx_mod_init(void)
+{
+	int err;
+
+	if (!rind_cpu_has(RIND_X86_BMI2) || !rind_cpu_has(RIND_X86_ADX))
+		return 0;
+	rsa_pkcs1_fill_drivers(rsa_adx_pkcs1, &rsa_engine_adx, 300, "x86");
+	rsa_pss_fill_drivers(rsa_adx_pss, &rsa_engine_adx, 300, "x86");
+	rsa_oaep_fill_drivers(rsa_adx_oaep, &rsa_engine_adx, 300, "x86");
+	err = rsa_sig_register_drivers(rsa_adx_pkcs1, RSA_SCHEME_NDRIVERS);
+	if (!err)
+		err = rsa_sig_register_drivers(rsa_adx_pss, RSA_SCHEME_NDRIVERS);
+	if (!err)
+		err = rsa_akcipher_register_drivers(rsa_adx_oaep, RSA_SCHEME_NDRIVERS);
+	return err;
+}
+
+module_init(rsa_adx_mod_init);
