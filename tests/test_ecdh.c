@@ -420,6 +420,142 @@ START_TEST(test_bad_inputs)
 }
 END_TEST
 
+/*
+ * Every other driver of a curve against the generic one over the same
+ * inputs: public keys of edge and random scalars (1, 2, small ones,
+ * 2^k, n - 1, n - 2, (n +- 1) / 2, random), shared secrets with peers
+ * from the same list, and the peers 02/03||X for edge X (0, 1, 2, p - 1,
+ * p - 2, random), which run the decompression, the point check and the
+ * field operations on edge values.  Both must agree on every output and
+ * every refusal.
+ */
+static const char *const diff_p[] = {
+	"ffffffff00000001000000000000000000000000ffffffffffffffffffffffff",
+	"fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe"
+	"ffffffff0000000000000000ffffffff",
+	"01ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+	"ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+};
+
+/* big-endian a - small (no underflow for the values used) */
+static void diff_sub_small(u8 *a, unsigned int nb, unsigned int v)
+{
+	int i;
+
+	for (i = (int)nb - 1; i >= 0 && v; i--) {
+		unsigned int t = a[i];
+
+		a[i] = (u8)(t - (v & 0xff));
+		v = (v >> 8) + (t < (v & 0xff));
+	}
+}
+
+/* The k-th scalar of the differential list (1 <= k < n). */
+static void diff_scalar(u8 *k, unsigned int idx, const u8 *order, unsigned int nb,
+			struct rt_rng *rng)
+{
+	unsigned int i;
+
+	memset(k, 0, nb);
+	if (idx < 8) {				/* 1 .. 8 */
+		k[nb - 1] = (u8)(idx + 1);
+	} else if (idx < 12) {			/* n - 1 .. n - 4 */
+		memcpy(k, order, nb);
+		diff_sub_small(k, nb, idx - 7);
+	} else if (idx < 14) {			/* (n - 1) / 2, (n + 1) / 2 */
+		for (i = 0; i < nb; i++)
+			k[i] = (u8)((order[i] >> 1) | (i ? order[i - 1] << 7 : 0));
+		if (idx == 13)
+			k[nb - 1]++;		/* n is odd: no carry out of the low byte */
+	} else if (idx < 20) {			/* 2^(40j + 7), j = 0..5 */
+		k[nb - 1 - (idx - 14) * 5] = 0x80;
+	} else {				/* random, below n */
+		rt_fill(rng, k, nb);
+		if (nb == 66)
+			k[0] &= 1;
+		if (memcmp(k, order, nb) >= 0)
+			k[0] = 0;
+	}
+}
+
+#define DIFF_SCALARS 44
+
+START_TEST(test_generic_differential)
+{
+	const struct curve *c = &curves[_i];
+	unsigned int nb = c->nbytes, publen, j;
+	char gname[CRYPTO_MAX_ALG_NAME];
+	drivers_t d;
+	int n = rt_impls(c->name, "kpp", d, RT_MAX_IMPLS), i, ran = 0;
+	u8 order[66], p[66];
+
+	rt_unhex(order, sizeof(order), c->order);
+	rt_unhex(p, sizeof(p), diff_p[_i]);
+	snprintf(gname, sizeof(gname), "%s-generic", c->name);
+	for (i = 0; i < n; i++) {
+		struct crypto_kpp *tg, *td;
+		struct rt_rng rng;
+		u8 k[66], peer[200], pg[200], pd[200], sg[80], sd[80];
+
+		if (!strcmp(d[i], gname))
+			continue;
+		tg = alloc_drv(gname);
+		td = alloc_drv(d[i]);
+		rt_rng_seed(&rng, 0x384adc0 + (u64)_i);
+		memset(peer, 0, sizeof(peer));
+		for (j = 0; j < DIFF_SCALARS; j++) {
+			unsigned int lg = sizeof(pg), ld = sizeof(pd);
+
+			diff_scalar(k, j, order, nb, &rng);
+			REQ_EQ(d[i], crypto_kpp_set_secret(tg, k, nb), 0);
+			REQ_EQ(d[i], crypto_kpp_set_secret(td, k, nb), 0);
+			REQ_EQ(d[i], kpp_op(tg, false, NULL, 0, pg, &lg), 0);
+			REQ_EQ(d[i], kpp_op(td, false, NULL, 0, pd, &ld), 0);
+			REQ_EQ(d[i], ld, lg);
+			ck_assert_msg(!memcmp(pg, pd, lg), "%s: public key of scalar %u differs: %s",
+				      d[i], j, rt_hex(k, nb));
+			/* with the previous scalar's public key as the peer (G first) */
+			if (j) {
+				publen = 1 + 2 * nb;
+				lg = ld = sizeof(sg);
+				REQ_EQ(d[i], kpp_op(tg, true, peer, publen, sg, &lg), 0);
+				REQ_EQ(d[i], kpp_op(td, true, peer, publen, sd, &ld), 0);
+				REQ(d[i], lg == ld && !memcmp(sg, sd, lg));
+			}
+			memcpy(peer, pg, 1 + 2 * nb);
+			ran++;
+		}
+		/* compressed peers with edge and random X: same verdict, same secret */
+		for (j = 0; j < 24; j++) {
+			unsigned int lg = sizeof(sg), ld = sizeof(sd);
+			int eg, ed;
+
+			peer[0] = 0x02 | (j & 1);
+			memset(peer + 1, 0, nb);
+			if (j < 8) {
+				peer[nb] = (u8)(j >> 1);		/* 0, 1, 2, 3 */
+			} else if (j < 16) {
+				memcpy(peer + 1, p, nb);	/* p - 1 .. p - 4 */
+				diff_sub_small(peer + 1, nb, (j - 8) / 2 + 1);
+			} else {
+				rt_fill(&rng, peer + 1, nb);
+				if (nb == 66)
+					peer[1] &= 1;
+			}
+			eg = kpp_op(tg, true, peer, nb + 1, sg, &lg);
+			ed = kpp_op(td, true, peer, nb + 1, sd, &ld);
+			REQ_EQ(d[i], ed, eg);
+			if (!eg)
+				REQ(d[i], lg == ld && !memcmp(sg, sd, lg));
+			ran++;
+		}
+		crypto_free_kpp(td);
+		crypto_free_kpp(tg);
+		rt_report("generic differential", d[i], ran, 0);
+	}
+}
+END_TEST
+
 static Suite *ecdh_suite(void)
 {
 	Suite *s = suite_create("ecdh");
@@ -434,6 +570,7 @@ static Suite *ecdh_suite(void)
 	tcase_add_loop_test(tc, test_openssl_exchanges, 0, nc);
 	tcase_add_loop_test(tc, test_openssl_key_formats, 0, nc);
 	tcase_add_loop_test(tc, test_bad_inputs, 0, nc);
+	tcase_add_loop_test(tc, test_generic_differential, 0, nc);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -430,6 +430,197 @@ START_TEST(test_keys_and_bad_inputs)
 }
 END_TEST
 
+/*
+ * Every other driver of a curve against the generic one (p1363 over the
+ * curve's own hash): private keys from a list of edge and random scalars
+ * (1, 2, small ones, 2^k, n - 1 .. n - 4, (n +- 1) / 2, random) give the
+ * same public key; signatures of each verify under the other; and
+ * signatures made here with fixed nonces (k = 1, 2, 3, n - 1, n - 2, a
+ * random k; r = x(kG) mod n, s = k^-1 (e + r d) mod n with OpenSSL's
+ * bignums) verify under both, and fail under both once tampered with.
+ * Random and edge (r, s) pairs get the same verdict from both.
+ */
+
+/* big-endian a - small (no underflow for the values used) */
+static void diff_sub_small(u8 *a, unsigned int nb, unsigned int v)
+{
+	int i;
+
+	for (i = (int)nb - 1; i >= 0 && v; i--) {
+		unsigned int t = a[i];
+
+		a[i] = (u8)(t - (v & 0xff));
+		v = (v >> 8) + (t < (v & 0xff));
+	}
+}
+
+/* The idx-th scalar of the differential list (1 <= k < n). */
+static void diff_scalar(u8 *k, unsigned int idx, const u8 *order, unsigned int nb,
+			struct rt_rng *rng)
+{
+	unsigned int i;
+
+	memset(k, 0, nb);
+	if (idx < 8) {				/* 1 .. 8 */
+		k[nb - 1] = (u8)(idx + 1);
+	} else if (idx < 12) {			/* n - 1 .. n - 4 */
+		memcpy(k, order, nb);
+		diff_sub_small(k, nb, idx - 7);
+	} else if (idx < 14) {			/* (n - 1) / 2, (n + 1) / 2 */
+		for (i = 0; i < nb; i++)
+			k[i] = (u8)((order[i] >> 1) | (i ? order[i - 1] << 7 : 0));
+		if (idx == 13)
+			k[nb - 1]++;		/* n is odd: no carry out of the low byte */
+	} else if (idx < 20) {			/* 2^(40j + 7), j = 0..5 */
+		k[nb - 1 - (idx - 14) * 5] = 0x80;
+	} else {				/* random, below n */
+		rt_fill(rng, k, nb);
+		if (nb == 66)
+			k[0] &= 1;
+		if (memcmp(k, order, nb) >= 0)
+			k[0] = 0;
+	}
+}
+
+/*
+ * (r, s) = p1363 signature of the digest @dg under the private key @d
+ * with the nonce @k: 0 if r or s is zero (no signature).
+ */
+static int diff_sign_fixed(const struct curve *c, const u8 *d, const u8 *k, const u8 *dg,
+			   unsigned int dglen, u8 *rs)
+{
+	EC_GROUP *g = EC_GROUP_new_by_curve_name(EC_curve_nist2nid(c->ossl));
+	EC_POINT *kg = EC_POINT_new(g);
+	BN_CTX *bc = BN_CTX_new();
+	BIGNUM *bk = BN_bin2bn(k, (int)c->nbytes, NULL), *bd = BN_bin2bn(d, (int)c->nbytes, NULL);
+	BIGNUM *e = BN_bin2bn(dg, (int)dglen, NULL), *x = BN_new(), *r = BN_new();
+	BIGNUM *sv = BN_new(), *ki = BN_new();
+	const BIGNUM *n = EC_GROUP_get0_order(g);
+	int ok;
+
+	ck_assert(g && kg && bc && bk && bd && e && x && r && sv && ki);
+	ck_assert(EC_POINT_mul(g, kg, bk, NULL, NULL, bc));
+	ck_assert(EC_POINT_get_affine_coordinates(g, kg, x, NULL, bc));
+	ck_assert(BN_nnmod(r, x, n, bc));
+	ck_assert(BN_mod_mul(sv, r, bd, n, bc));
+	ck_assert(BN_mod_add(sv, sv, e, n, bc));
+	ck_assert(BN_mod_inverse(ki, bk, n, bc));
+	ck_assert(BN_mod_mul(sv, sv, ki, n, bc));
+	ok = !BN_is_zero(r) && !BN_is_zero(sv);
+	ck_assert(BN_bn2binpad(r, rs, (int)c->nbytes) == (int)c->nbytes);
+	ck_assert(BN_bn2binpad(sv, rs + c->nbytes, (int)c->nbytes) == (int)c->nbytes);
+	BN_free(bk);
+	BN_free(bd);
+	BN_free(e);
+	BN_free(x);
+	BN_free(r);
+	BN_free(sv);
+	BN_free(ki);
+	BN_CTX_free(bc);
+	EC_POINT_free(kg);
+	EC_GROUP_free(g);
+	return ok;
+}
+
+#define DIFF_KEYS 30
+
+START_TEST(test_generic_differential)
+{
+	const struct curve *c = &curves[_i];
+	unsigned int nb = c->nbytes, j, t;
+	char name[CRYPTO_MAX_ALG_NAME], gpart[CRYPTO_MAX_ALG_NAME];
+	const char *ref = NULL;
+	drivers_t d;
+	int n, i, ran;
+	u8 order[66];
+
+	rt_unhex(order, sizeof(order), c->order);
+	snprintf(name, sizeof(name), "p1363(%s,%s)", c->alg, c->hash);
+	snprintf(gpart, sizeof(gpart), "(%s-generic,", c->alg);
+	n = rt_impls(name, "sig", d, RT_MAX_IMPLS);
+	for (i = 0; i < n && !ref; i++)
+		if (strstr(d[i], gpart))
+			ref = d[i];
+	ck_assert_msg(ref != NULL, "%s: no generic driver", name);
+	for (i = 0; i < n; i++) {
+		struct crypto_sig *sg, *sd, *vg, *vd;
+		struct rt_rng rng;
+		const EVP_MD *md = EVP_get_digestbyname(c->hash);
+
+		if (strstr(d[i], gpart))
+			continue;
+		sg = alloc_drv(ref);
+		sd = alloc_drv(d[i]);
+		vg = alloc_drv(ref);
+		vd = alloc_drv(d[i]);
+		rt_rng_seed(&rng, 0xd1ff384 + (u64)_i);
+		ran = 0;
+		for (j = 0; j < DIFF_KEYS; j++) {
+			u8 key[66], k[66], pg[200], pd[200], msg[64], dg[64], sig[200], sig2[200];
+			unsigned int dglen;
+			int lg, ld, slen;
+
+			diff_scalar(key, j, order, nb, &rng);
+			REQ_EQ(d[i], crypto_sig_set_privkey(sg, key, nb), 0);
+			REQ_EQ(d[i], crypto_sig_set_privkey(sd, key, nb), 0);
+			lg = crypto_sig_export_pubkey(sg, RIND_KEY_RAW, pg, sizeof(pg));
+			ld = crypto_sig_export_pubkey(sd, RIND_KEY_RAW, pd, sizeof(pd));
+			REQ(d[i], lg > 0 && lg == ld);
+			ck_assert_msg(!memcmp(pg, pd, (size_t)lg), "%s: public key of %s differs",
+				      d[i], rt_hex(key, nb));
+			REQ_EQ(d[i], crypto_sig_set_pubkey(vg, pg, (unsigned int)lg), 0);
+			REQ_EQ(d[i], crypto_sig_set_pubkey(vd, pg, (unsigned int)lg), 0);
+			rt_fill(&rng, msg, sizeof(msg));
+			ck_assert(EVP_Digest(msg, sizeof(msg), dg, &dglen, md, NULL));
+
+			/* hedged signatures of each, verified by the other */
+			slen = crypto_sig_sign(sd, msg, sizeof(msg), sig, sizeof(sig));
+			REQ_EQ(d[i], slen, 2 * nb);
+			REQ_EQ(d[i], crypto_sig_verify(vg, sig, (unsigned int)slen, msg, sizeof(msg)), 0);
+			REQ_EQ(d[i], crypto_sig_verify(vd, sig, (unsigned int)slen, msg, sizeof(msg)), 0);
+			slen = crypto_sig_sign(sg, msg, sizeof(msg), sig, sizeof(sig));
+			REQ_EQ(d[i], slen, 2 * nb);
+			REQ_EQ(d[i], crypto_sig_verify(vd, sig, (unsigned int)slen, msg, sizeof(msg)), 0);
+
+			/* fixed nonces */
+			for (t = 0; t < 6; t++) {
+				static const unsigned int kidx[6] = { 0, 1, 2, 8, 9, 20 };
+				int eg, ed;
+
+				diff_scalar(k, kidx[t], order, nb, &rng);
+				if (!diff_sign_fixed(c, key, k, dg, dglen, sig))
+					continue;
+				REQ_EQ(d[i], crypto_sig_verify(vg, sig, 2 * nb, msg, sizeof(msg)), 0);
+				REQ_EQ(d[i], crypto_sig_verify(vd, sig, 2 * nb, msg, sizeof(msg)), 0);
+				memcpy(sig2, sig, 2 * nb);
+				sig2[2 * nb - 1 - rt_rand_range(&rng, nb)] ^= 1;	/* s */
+				eg = crypto_sig_verify(vg, sig2, 2 * nb, msg, sizeof(msg));
+				ed = crypto_sig_verify(vd, sig2, 2 * nb, msg, sizeof(msg));
+				REQ_EQ(d[i], eg, -EBADMSG);
+				REQ_EQ(d[i], ed, eg);
+				ran++;
+			}
+			/* edge and random (r, s): the same verdict */
+			for (t = 0; t < 4; t++) {
+				int eg, ed;
+
+				diff_scalar(sig, t == 3 ? 20 : t * 8, order, nb, &rng);
+				diff_scalar(sig + nb, t == 3 ? 21 : 8 + t, order, nb, &rng);
+				eg = crypto_sig_verify(vg, sig, 2 * nb, msg, sizeof(msg));
+				ed = crypto_sig_verify(vd, sig, 2 * nb, msg, sizeof(msg));
+				REQ_EQ(d[i], ed, eg);
+			}
+			ran++;
+		}
+		crypto_free_sig(vd);
+		crypto_free_sig(vg);
+		crypto_free_sig(sd);
+		crypto_free_sig(sg);
+		rt_report("generic differential", d[i], ran, 0);
+	}
+}
+END_TEST
+
 static Suite *ecdsa_suite(void)
 {
 	Suite *s = suite_create("ecdsa");
@@ -439,6 +630,7 @@ static Suite *ecdsa_suite(void)
 	tcase_add_loop_test(tc, test_wycheproof, 0, (int)ARRAY_SIZE(wp_files));
 	tcase_add_loop_test(tc, test_openssl_signatures, 0, (int)ARRAY_SIZE(curves));
 	tcase_add_loop_test(tc, test_keys_and_bad_inputs, 0, (int)ARRAY_SIZE(curves));
+	tcase_add_loop_test(tc, test_generic_differential, 0, (int)ARRAY_SIZE(curves));
 	suite_add_tcase(s, tc);
 	return s;
 }

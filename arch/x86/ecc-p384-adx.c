@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: MIT
+/*
+ * P-384 for x86-64 with MULX/ADCX/ADOX: the "ecdh-nist-p384-adx" kpp and
+ * "ecdsa-nist-p384-adx" sig drivers.
+ * Requires: BMI2 (MULX) and ADX (ADCX, ADOX).
+ *
+ * The point and scalar arithmetic of the curve template (<crypto/ecc-impl.h>,
+ * hooks in <crypto/ecc.h>: complete formulas, signed windows, the
+ * fixed-base table, constant time for secret scalars; verification
+ * variable time) over the field operations below in inline assembly:
+ * Montgomery multiplication with R = 2^384 as interleaved CIOS, each row
+ * product a * b[i] and each reduction q m in two carry chains (ADCX for
+ * the low halves, ADOX for the high ones), so that the six MULX of a row
+ * do not wait on one another's carries; the same code modulo p (-p^-1 =
+ * 2^32 + 1 mod 2^64) and modulo the group order n (signing and
+ * verification scalars), since both moduli have their three top words
+ * all ones, which the final correction uses; a dedicated squaring
+ * (fifteen cross products, the low half reduced on its own).  Additions,
+ * subtractions and halving with a masked correction.  The template's
+ * Jacobian formulas and table reads are used as they are: the field
+ * multiplication's latency (about 110 cycles on an AMD EPYC: six rows,
+ * each waiting for its reduction word) bounds a point operation here.
+ * Every element is kept fully reduced; no branch and no memory index
+ * depends on data.  The protocol glue (key formats, checks, RFC 6979
+ * nonces) is the generic drivers'.
+ *
+ * The inline assembly avoids rbp (frame pointer in sanitizer builds):
+ * three pointers, eight work registers and rax, rcx, rdx; the moduli are
+ * memory operands.
+ */
+#include <string.h>
+#include <rind/types.h>
+#include <rind/internal/alg.h>
+#include <rind/internal/kpp.h>
+#include <rind/internal/sig.h>
+#include <rind/internal/util.h>
+#include "ecc-p384-adx.h"
+
+/* A modulus: its six words and -m^-1 mod 2^64. */
+struct p384x_mod {
+	u64 m[6];
+	u64 minv;
+};
+
+static const struct p384x_mod p384x_p = {
+	{ 0x00000000ffffffffull, 0xffffffff00000000ull, 0xfffffffffffffffeull,
+	  0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull },
+	0x0000000100000001ull,
+};
+
+static const struct p384x_mod p384x_n = {
+	{ 0xecec196accc52973ull, 0x581a0db248b0a77aull, 0xc7634d81f4372ddfull,
+	  0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull },
+	0x6ed46089e88fdc45ull,
+};
+
+/* word K (a byte offset) of the operand pointed to by %[B] */
+#define P384X_W(B, K)	K "(%[" B "])"
+
+/*
+ * Row 0: (T0..T6) = a * b[0], T7 = 0.
+ */
+#define P384X_ROW0(T0, T1, T2, T3, T4, T5, T6, T7)			\
+	"movq 0(%[b]), %%rdx\n\t"					\
+	"mulxq 0(%[a]), %[" T0 "], %[" T1 "]\n\t"			\
+	"mulxq 8(%[a]), %%rax, %[" T2 "]\n\t"				\
+	"addq %%rax, %[" T1 "]\n\t"					\
+	"mulxq 16(%[a]), %%rax, %[" T3 "]\n\t"				\
+	"adcq %%rax, %[" T2 "]\n\t"					\
+	"mulxq 24(%[a]), %%rax, %[" T4 "]\n\t"				\
+	"adcq %%rax, %[" T3 "]\n\t"					\
+	"mulxq 32(%[a]), %%rax, %[" T5 "]\n\t"				\
+	"adcq %%rax, %[" T4 "]\n\t"					\
+	"mulxq 40(%[a]), %%rax, %[" T6 "]\n\t"				\
+	"adcq %%rax, %[" T5 "]\n\t"					\
+	"adcq $0, %[" T6 "]\n\t"					\
+	"movl $0, %k[" T7 "]\n\t"
+
+/*
+ * One reduction step: q = T0 (-m^-1) mod 2^64; (T0..T6, T7) += q m, which
+ * clears T0 (T7, the top word, stays 0 or 1: the sum is below 2m 2^64).
+ */
+#define P384X_RED(T0, T1, T2, T3, T4, T5, T6, T7)			\
+	"movq %[" T0 "], %%rdx\n\t"					\
+	"imulq 48+%[m], %%rdx\n\t"					\
+	"xorl %%eax, %%eax\n\t"						\
+	"mulxq 0+%[m], %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" T0 "]\n\t"					\
+	"adoxq %%rcx, %[" T1 "]\n\t"					\
+	"mulxq 8+%[m], %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" T1 "]\n\t"					\
+	"adoxq %%rcx, %[" T2 "]\n\t"					\
+	"mulxq 16+%[m], %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" T2 "]\n\t"					\
+	"adoxq %%rcx, %[" T3 "]\n\t"					\
+	"mulxq 24+%[m], %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" T3 "]\n\t"					\
+	"adoxq %%rcx, %[" T4 "]\n\t"					\
+	"mulxq 32+%[m], %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" T4 "]\n\t"					\
+	"adoxq %%rcx, %[" T5 "]\n\t"					\
+	"mulxq 40+%[m], %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" T5 "]\n\t"					\
+	"adoxq %%rcx, %[" T6 "]\n\t"					\
+	"movl $0, %%eax\n\t"						\
+	"adcxq %%rax, %[" T6 "]\n\t"					\
+	"adoxq %%rax, %[" T7 "]\n\t"					\
+	"adcxq %%rax, %[" T7 "]\n\t"
+
+/* (T1..T7, T0) = (T1..T7) + a * b[K]; T0 is free on entry */
+#define P384X_MAC(K, T1, T2, T3, T4, T5, T6, T7, T0)			\
+	"movq " K "(%[b]), %%rdx\n\t"					\
+	"xorl %k[" T0 "], %k[" T0 "]\n\t"				\
+	"mulxq 0(%[a]), %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" T1 "]\n\t"					\
+	"adoxq %%rcx, %[" T2 "]\n\t"					\
+	"mulxq 8(%[a]), %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" T2 "]\n\t"					\
+	"adoxq %%rcx, %[" T3 "]\n\t"					\
+	"mulxq 16(%[a]), %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" T3 "]\n\t"					\
+	"adoxq %%rcx, %[" T4 "]\n\t"					\
+	"mulxq 24(%[a]), %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" T4 "]\n\t"					\
+	"adoxq %%rcx, %[" T5 "]\n\t"					\
+	"mulxq 32(%[a]), %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" T5 "]\n\t"					\
+	"adoxq %%rcx, %[" T6 "]\n\t"					\
+	"mulxq 40(%[a]), %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" T6 "]\n\t"					\
+	"adoxq %%rcx, %[" T7 "]\n\t"					\
+	"adcxq %[" T0 "], %[" T7 "]\n\t"				\
+	"adoxq %[" T0 "], %[" T0 "]\n\t"				\
+	"adcq $0, %[" T0 "]\n\t"
+
+/*
+ * (X0..X5) += m & MASK (MASK 0 or all ones); m's words 3..5 are all ones
+ * for both p and n.  Leaves the carry out in CF.
+ */
+#define P384X_ADDBACK(X0, X1, X2, X3, X4, X5, MASK)			\
+	"movq 0+%[m], %%rax\n\t"					\
+	"andq %[" MASK "], %%rax\n\t"					\
+	"movq 8+%[m], %%rcx\n\t"					\
+	"andq %[" MASK "], %%rcx\n\t"					\
+	"movq 16+%[m], %%rdx\n\t"					\
+	"andq %[" MASK "], %%rdx\n\t"					\
+	"addq %%rax, %[" X0 "]\n\t"					\
+	"adcq %%rcx, %[" X1 "]\n\t"					\
+	"adcq %%rdx, %[" X2 "]\n\t"					\
+	"adcq %[" MASK "], %[" X3 "]\n\t"				\
+	"adcq %[" MASK "], %[" X4 "]\n\t"				\
+	"adcq %[" MASK "], %[" X5 "]\n\t"
+
+/* %[r] = X0..X5 */
+#define P384X_STORE(X0, X1, X2, X3, X4, X5)				\
+	"movq %[" X0 "], 0(%[r])\n\t"					\
+	"movq %[" X1 "], 8(%[r])\n\t"					\
+	"movq %[" X2 "], 16(%[r])\n\t"					\
+	"movq %[" X3 "], 24(%[r])\n\t"					\
+	"movq %[" X4 "], 32(%[r])\n\t"					\
+	"movq %[" X5 "], 40(%[r])\n\t"
+
+/*
+ * (X0..X5) + TOP 2^384 < 2m: X - m, then m added back under the borrow's
+ * mask (TOP becomes 0 or all ones: when TOP is 1, X - m always borrows).
+ * Stored to %[r].
+ */
+#define P384X_FINAL(X0, X1, X2, X3, X4, X5, TOP)			\
+	"subq 0+%[m], %[" X0 "]\n\t"					\
+	"sbbq 8+%[m], %[" X1 "]\n\t"					\
+	"sbbq 16+%[m], %[" X2 "]\n\t"					\
+	"sbbq $-1, %[" X3 "]\n\t"					\
+	"sbbq $-1, %[" X4 "]\n\t"					\
+	"sbbq $-1, %[" X5 "]\n\t"					\
+	"sbbq $0, %[" TOP "]\n\t"					\
+	P384X_ADDBACK(X0, X1, X2, X3, X4, X5, TOP)			\
+	P384X_STORE(X0, X1, X2, X3, X4, X5)
+
+/* t0..t5 = %[a] */
+#define P384X_LOAD							\
+	"movq 0(%[a]), %[t0]\n\t"					\
+	"movq 8(%[a]), %[t1]\n\t"					\
+	"movq 16(%[a]), %[t2]\n\t"					\
+	"movq 24(%[a]), %[t3]\n\t"					\
+	"movq 32(%[a]), %[t4]\n\t"					\
+	"movq 40(%[a]), %[t5]\n\t"
+
+#define P384X_T8							\
+	[t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),	\
+	[t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7)
+
+/* r = a b / 2^384 mod m (a, b < m), m a struct p384x_mod; r may alias a or b */
+#define P384X_MONT							\
+	P384X_ROW0("t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7") \
+	P384X_RED("t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7") \
+	P384X_MAC("8", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t0") \
+	P384X_RED("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t0") \
+	P384X_MAC("16", "t2", "t3", "t4", "t5", "t6", "t7", "t0", "t1") \
+	P384X_RED("t2", "t3", "t4", "t5", "t6", "t7", "t0", "t1") \
+	P384X_MAC("24", "t3", "t4", "t5", "t6", "t7", "t0", "t1", "t2") \
+	P384X_RED("t3", "t4", "t5", "t6", "t7", "t0", "t1", "t2") \
+	P384X_MAC("32", "t4", "t5", "t6", "t7", "t0", "t1", "t2", "t3") \
+	P384X_RED("t4", "t5", "t6", "t7", "t0", "t1", "t2", "t3") \
+	P384X_MAC("40", "t5", "t6", "t7", "t0", "t1", "t2", "t3", "t4") \
+	P384X_RED("t5", "t6", "t7", "t0", "t1", "t2", "t3", "t4") \
+	P384X_FINAL("t6", "t7", "t0", "t1", "t2", "t3", "t4")
+
+/* r = a b / 2^384 mod p */
+static inline void p384x_mul(u64 *r, const u64 *a, const u64 *b)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7;
+
+	__asm__ volatile(P384X_MONT
+		: P384X_T8
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [m] "m"(p384x_p)
+		: "rax", "rcx", "rdx", "cc", "memory");
+}
+
+/* r = a b / 2^384 mod n */
+static inline void p384x_nmul(u64 *r, const u64 *a, const u64 *b)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7;
+
+	__asm__ volatile(P384X_MONT
+		: P384X_T8
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [m] "m"(p384x_n)
+		: "rax", "rcx", "rdx", "cc", "memory");
+}
+
+/*
+ * Low-half reduction step: q = L0 (-p^-1); (L0..L5) + q p, shifted down a
+ * word: L0 becomes the new top word (the sum is below 2^448).
+ */
+#define P384X_REDL(L0, L1, L2, L3, L4, L5)				\
+	"movq %[" L0 "], %%rdx\n\t"					\
+	"imulq 48+%[m], %%rdx\n\t"					\
+	"xorl %%eax, %%eax\n\t"						\
+	"mulxq 0+%[m], %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" L0 "]\n\t"					\
+	"adoxq %%rcx, %[" L1 "]\n\t"					\
+	"mulxq 8+%[m], %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" L1 "]\n\t"					\
+	"adoxq %%rcx, %[" L2 "]\n\t"					\
+	"mulxq 16+%[m], %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" L2 "]\n\t"					\
+	"adoxq %%rcx, %[" L3 "]\n\t"					\
+	"mulxq 24+%[m], %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" L3 "]\n\t"					\
+	"adoxq %%rcx, %[" L4 "]\n\t"					\
+	"mulxq 32+%[m], %%rax, %%rcx\n\t"				\
+	"adcxq %%rax, %[" L4 "]\n\t"					\
+	"adoxq %%rcx, %[" L5 "]\n\t"					\
+	"mulxq 40+%[m], %%rax, %[" L0 "]\n\t"				\
+	"adcxq %%rax, %[" L5 "]\n\t"					\
+	"movl $0, %%eax\n\t"						\
+	"adcxq %%rax, %[" L0 "]\n\t"					\
+	"adoxq %%rax, %[" L0 "]\n\t"
+
+/*
+ * r = a^2 / 2^384 mod p: the fifteen cross products (rows a_i a_j, j > i,
+ * words 1..10; words 1 and 2 go to the scratch s when done), doubled in
+ * the CF chain while the six squares enter in the OF chain (words 0..11),
+ * then the low half reduced on its own (six steps, to at most p) and the
+ * high half (below p) added: below 2p, one masked subtraction.  21 MULX
+ * for the product instead of 36.
+ */
+static inline void p384x_sqr(u64 *r, const u64 *a)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, s[12];
+
+	__asm__ volatile(
+		/* row a0: words 1..6 in t1..t6 */
+		"movq 0(%[a]), %%rdx\n\t"
+		"mulxq 8(%[a]), %[t1], %[t2]\n\t"
+		"mulxq 16(%[a]), %%rax, %[t3]\n\t"
+		"addq %%rax, %[t2]\n\t"
+		"mulxq 24(%[a]), %%rax, %[t4]\n\t"
+		"adcq %%rax, %[t3]\n\t"
+		"mulxq 32(%[a]), %%rax, %[t5]\n\t"
+		"adcq %%rax, %[t4]\n\t"
+		"mulxq 40(%[a]), %%rax, %[t6]\n\t"
+		"adcq %%rax, %[t5]\n\t"
+		"adcq $0, %[t6]\n\t"
+		"movq %[t1], 8+%[s]\n\t"
+		"movq %[t2], 16+%[s]\n\t"
+		/* row a1: words 3..7 (t3..t7) */
+		"movq 8(%[a]), %%rdx\n\t"
+		"movl $0, %k[t7]\n\t"
+		"xorl %k[t0], %k[t0]\n\t"
+		"mulxq 16(%[a]), %%rax, %%rcx\n\t"
+		"adcxq %%rax, %[t3]\n\t"
+		"adoxq %%rcx, %[t4]\n\t"
+		"mulxq 24(%[a]), %%rax, %%rcx\n\t"
+		"adcxq %%rax, %[t4]\n\t"
+		"adoxq %%rcx, %[t5]\n\t"
+		"mulxq 32(%[a]), %%rax, %%rcx\n\t"
+		"adcxq %%rax, %[t5]\n\t"
+		"adoxq %%rcx, %[t6]\n\t"
+		"mulxq 40(%[a]), %%rax, %%rcx\n\t"
+		"adcxq %%rax, %[t6]\n\t"
+		"adoxq %%rcx, %[t7]\n\t"
+		"adcxq %[t0], %[t7]\n\t"
+		/* row a2: words 5..8 (t5, t6, t7, t1) */
+		"movq 16(%[a]), %%rdx\n\t"
+		"movl $0, %k[t1]\n\t"
+		"xorl %k[t0], %k[t0]\n\t"
+		"mulxq 24(%[a]), %%rax, %%rcx\n\t"
+		"adcxq %%rax, %[t5]\n\t"
+		"adoxq %%rcx, %[t6]\n\t"
+		"mulxq 32(%[a]), %%rax, %%rcx\n\t"
+		"adcxq %%rax, %[t6]\n\t"
+		"adoxq %%rcx, %[t7]\n\t"
+		"mulxq 40(%[a]), %%rax, %%rcx\n\t"
+		"adcxq %%rax, %[t7]\n\t"
+		"adoxq %%rcx, %[t1]\n\t"
+		"adcxq %[t0], %[t1]\n\t"
+		/* row a3: words 7..9 (t7, t1, t2) */
+		"movq 24(%[a]), %%rdx\n\t"
+		"movl $0, %k[t2]\n\t"
+		"xorl %k[t0], %k[t0]\n\t"
+		"mulxq 32(%[a]), %%rax, %%rcx\n\t"
+		"adcxq %%rax, %[t7]\n\t"
+		"adoxq %%rcx, %[t1]\n\t"
+		"mulxq 40(%[a]), %%rax, %%rcx\n\t"
+		"adcxq %%rax, %[t1]\n\t"
+		"adoxq %%rcx, %[t2]\n\t"
+		"adcxq %[t0], %[t2]\n\t"
+		/* row a4: words 9, 10 (t2, t0) */
+		"movq 32(%[a]), %%rdx\n\t"
+		"mulxq 40(%[a]), %%rax, %[t0]\n\t"
+		"addq %%rax, %[t2]\n\t"
+		"adcq $0, %[t0]\n\t"
+		/*
+		 * doubled (CF) plus the squares (OF): words 0..2 through s,
+		 * 3..10 in t3 t4 t5 t6 t7 t1 t2 t0, 11 in rcx
+		 */
+		"movq 0(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %%rax, %%rcx\n\t"
+		"movq %%rax, 0+%[s]\n\t"
+		"xorl %%eax, %%eax\n\t"
+		"movq 8+%[s], %%rax\n\t"
+		"adcxq %%rax, %%rax\n\t"
+		"adoxq %%rcx, %%rax\n\t"
+		"movq %%rax, 8+%[s]\n\t"
+		"movq 16+%[s], %%rax\n\t"
+		"movq 8(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %%rcx, %%rdx\n\t"
+		"adcxq %%rax, %%rax\n\t"
+		"adoxq %%rcx, %%rax\n\t"
+		"movq %%rax, 16+%[s]\n\t"
+		"adcxq %[t3], %[t3]\n\t"
+		"adoxq %%rdx, %[t3]\n\t"
+		"movq 16(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %%rax, %%rcx\n\t"
+		"adcxq %[t4], %[t4]\n\t"
+		"adoxq %%rax, %[t4]\n\t"
+		"adcxq %[t5], %[t5]\n\t"
+		"adoxq %%rcx, %[t5]\n\t"
+		"movq 24(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %%rax, %%rcx\n\t"
+		"adcxq %[t6], %[t6]\n\t"
+		"adoxq %%rax, %[t6]\n\t"
+		"adcxq %[t7], %[t7]\n\t"
+		"adoxq %%rcx, %[t7]\n\t"
+		"movq 32(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %%rax, %%rcx\n\t"
+		"adcxq %[t1], %[t1]\n\t"
+		"adoxq %%rax, %[t1]\n\t"
+		"adcxq %[t2], %[t2]\n\t"
+		"adoxq %%rcx, %[t2]\n\t"
+		"movq 40(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %%rax, %%rcx\n\t"
+		"adcxq %[t0], %[t0]\n\t"
+		"adoxq %%rax, %[t0]\n\t"
+		"movl $0, %%eax\n\t"
+		"adcxq %%rax, %%rcx\n\t"
+		"adoxq %%rax, %%rcx\n\t"
+		/* high half to s[6..11], low half into t0..t5 */
+		"movq %[t6], 48+%[s]\n\t"
+		"movq %[t7], 56+%[s]\n\t"
+		"movq %[t1], 64+%[s]\n\t"
+		"movq %[t2], 72+%[s]\n\t"
+		"movq %[t0], 80+%[s]\n\t"
+		"movq %%rcx, 88+%[s]\n\t"
+		"movq 0+%[s], %[t0]\n\t"
+		"movq 8+%[s], %[t1]\n\t"
+		"movq 16+%[s], %[t2]\n\t"
+		P384X_REDL("t0", "t1", "t2", "t3", "t4", "t5")
+		P384X_REDL("t1", "t2", "t3", "t4", "t5", "t0")
+		P384X_REDL("t2", "t3", "t4", "t5", "t0", "t1")
+		P384X_REDL("t3", "t4", "t5", "t0", "t1", "t2")
+		P384X_REDL("t4", "t5", "t0", "t1", "t2", "t3")
+		P384X_REDL("t5", "t0", "t1", "t2", "t3", "t4")
+		"xorl %k[t6], %k[t6]\n\t"
+		"addq 48+%[s], %[t0]\n\t"
+		"adcq 56+%[s], %[t1]\n\t"
+		"adcq 64+%[s], %[t2]\n\t"
+		"adcq 72+%[s], %[t3]\n\t"
+		"adcq 80+%[s], %[t4]\n\t"
+		"adcq 88+%[s], %[t5]\n\t"
+		"adcq $0, %[t6]\n\t"
+		P384X_FINAL("t0", "t1", "t2", "t3", "t4", "t5", "t6")
+		: P384X_T8, [s] "=m"(s)
+		: [r] "r"(r), [a] "r"(a), [m] "m"(p384x_p)
+		: "rax", "rcx", "rdx", "cc", "memory");
+}
+
+/* r = a + b mod p */
+static inline void p384x_add(u64 *r, const u64 *a, const u64 *b)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6;
+
+	__asm__ volatile(
+		P384X_LOAD
+		"xorl %k[t6], %k[t6]\n\t"
+		"addq 0(%[b]), %[t0]\n\t"
+		"adcq 8(%[b]), %[t1]\n\t"
+		"adcq 16(%[b]), %[t2]\n\t"
+		"adcq 24(%[b]), %[t3]\n\t"
+		"adcq 32(%[b]), %[t4]\n\t"
+		"adcq 40(%[b]), %[t5]\n\t"
+		"adcq $0, %[t6]\n\t"
+		P384X_FINAL("t0", "t1", "t2", "t3", "t4", "t5", "t6")
+		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
+		  [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6)
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [m] "m"(p384x_p)
+		: "rax", "rcx", "rdx", "cc", "memory");
+}
+
+/* r = a - b mod p: p added back under the borrow's mask */
+static inline void p384x_sub(u64 *r, const u64 *a, const u64 *b)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6;
+
+	__asm__ volatile(
+		P384X_LOAD
+		"subq 0(%[b]), %[t0]\n\t"
+		"sbbq 8(%[b]), %[t1]\n\t"
+		"sbbq 16(%[b]), %[t2]\n\t"
+		"sbbq 24(%[b]), %[t3]\n\t"
+		"sbbq 32(%[b]), %[t4]\n\t"
+		"sbbq 40(%[b]), %[t5]\n\t"
+		"sbbq %[t6], %[t6]\n\t"
+		P384X_ADDBACK("t0", "t1", "t2", "t3", "t4", "t5", "t6")
+		P384X_STORE("t0", "t1", "t2", "t3", "t4", "t5")
+		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
+		  [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6)
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [m] "m"(p384x_p)
+		: "rax", "rcx", "rdx", "cc", "memory");
+}
+
+/* r = a / 2 mod p: (a + p) / 2 when a is odd, under a mask */
+static inline void p384x_half(u64 *r, const u64 *a)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7;
+
+	__asm__ volatile(
+		P384X_LOAD
+		"movq %[t0], %[t6]\n\t"
+		"andq $1, %[t6]\n\t"
+		"negq %[t6]\n\t"
+		"movl $0, %k[t7]\n\t"
+		P384X_ADDBACK("t0", "t1", "t2", "t3", "t4", "t5", "t6")
+		"adcq $0, %[t7]\n\t"
+		"shrdq $1, %[t1], %[t0]\n\t"
+		"shrdq $1, %[t2], %[t1]\n\t"
+		"shrdq $1, %[t3], %[t2]\n\t"
+		"shrdq $1, %[t4], %[t3]\n\t"
+		"shrdq $1, %[t5], %[t4]\n\t"
+		"shrdq $1, %[t7], %[t5]\n\t"
+		P384X_STORE("t0", "t1", "t2", "t3", "t4", "t5")
+		: P384X_T8
+		: [r] "r"(r), [a] "r"(a), [m] "m"(p384x_p)
+		: "rax", "rcx", "rdx", "cc", "memory");
+}
+
+/*
+ * The curve's constants (FIPS 186-5 / SP 800-186 section 3.2) in the form
+ * of algs/p384.c, which keeps its own copy static: little-endian 64-bit
+ * limbs, Montgomery form with R = 2^384 for b, Gx, Gy.
+ */
+#define ECC_N			6
+#define ECC_FP_MUL(r, a, b)	p384x_mul(r, a, b)
+#define ECC_FP_SQR(r, a)	p384x_sqr(r, a)
+#define ECC_FP_ADD(r, a, b)	p384x_add(r, a, b)
+#define ECC_FP_SUB(r, a, b)	p384x_sub(r, a, b)
+#define ECC_FP_HALF(r, a)	p384x_half(r, a)
+#define ECC_FN_MUL(r, a, b)	p384x_nmul(r, a, b)
+#include <crypto/ecc-impl.h>
+
+static const struct ecc_mod p384x_fp = {
+	.m = { 0x00000000ffffffffull, 0xffffffff00000000ull, 0xfffffffffffffffeull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull },
+	.rr = { 0xfffffffe00000001ull, 0x0000000200000000ull, 0xfffffffe00000000ull, 0x0000000200000000ull, 0x0000000000000001ull, 0x0000000000000000ull },
+	.one = { 0xffffffff00000001ull, 0x00000000ffffffffull, 0x0000000000000001ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull },
+	.m0inv = 0x0000000100000001ull,
+};
+static const struct ecc_mod p384x_fn = {
+	.m = { 0xecec196accc52973ull, 0x581a0db248b0a77aull, 0xc7634d81f4372ddfull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull },
+	.rr = { 0x2d319b2419b409a9ull, 0xff3d81e5df1aa419ull, 0xbc3e483afcb82947ull, 0xd40d49174aab1cc5ull, 0x3fb05b7a28266895ull, 0x0c84ee012b39bf21ull },
+	.one = { 0x1313e695333ad68dull, 0xa7e5f24db74f5885ull, 0x389cb27e0bc8d220ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull },
+	.m0inv = 0x6ed46089e88fdc45ull,
+};
+static const u64 p384x_b[6] = { 0x081188719d412dccull, 0xf729add87a4c32ecull, 0x77f2209b1920022eull, 0xe3374bee94938ae2ull, 0xb62b21f41f022094ull, 0xcd08114b604fbff9ull };
+static const u64 p384x_gx[6] = { 0x3dd0756649c0b528ull, 0x20e378e2a0d6ce38ull, 0x879c3afc541b4d6eull, 0x6454868459a30effull, 0x812ff723614ede2bull, 0x4d3aadc2299e1513ull };
+static const u64 p384x_gy[6] = { 0x23043dad4b03a4feull, 0xa1bfa8bf7bb4a9acull, 0x8bade7562e83b050ull, 0xc6c3521968f4ffd9ull, 0xdd8002263969a840ull, 0x2b78abc25a15c5e9ull };
+static const u64 p384x_sqrt_exp[6] = { 0x0000000040000000ull, 0xbfffffffc0000000ull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0x3fffffffffffffffull };
+
+static const struct ecc_def p384x_def = {
+	.fp = &p384x_fp, .fn = &p384x_fn, .b = p384x_b, .gx = p384x_gx, .gy = p384x_gy,
+	.sqrt_exp = p384x_sqrt_exp, .nbytes = 48, .bits = 384,
+};
+
+ECC_DEFINE_CURVE(ecc_p384_adx, p384x_def, "P-384", RIND_OID_SECP384R1, 48, 384);
+
+/* ---- registration -------------------------------------------------------- */
+
+/* The protocol glue registers a driver over a curve implementation (<crypto/ecc.h>). */
+static struct ecdh_driver p384_adx_ecdh = {
+	.curve = &ecc_p384_adx,
+	.alg.base = {
+		.cra_name = "ecdh-nist-p384",
+		.cra_driver_name = "ecdh-nist-p384-adx",
+		.cra_priority = 300,
+		.cra_module = "x86",
+	},
+};
+
+static struct ecdsa_driver p384_adx_ecdsa = {
+	.curve = &ecc_p384_adx,
+	.alg.base = {
+		.cra_name = "ecdsa-nist-p384",
+		.cra_driver_name = "ecdsa-nist-p384-adx",
+		.cra_priority = 300,
+		.cra_module = "x86",
+	},
+};
+
+static int ecc_p384_adx_mod_init(void)
+{
+	int err;
+
+	if (!rind_cpu_has(RIND_X86_BMI2) || !rind_cpu_has(RIND_X86_ADX))
+		return 0;
+	err = ecdh_register_curve_driver(&p384_adx_ecdh);
+	if (err)
+		return err;
+	return ecdsa_register_curve_driver(&p384_adx_ecdsa);
+}
+
+module_init(ecc_p384_adx_mod_init);
