@@ -743,15 +743,31 @@ extern const rind_initcall_t __stop_rind_initcall[] __attribute__((weak, visibil
  * becomes usable: a program pays only for the algorithms it uses, and
  * nothing untested is ever returned.
  */
+/*
+ * fork(): a child must not inherit the lock held by a thread that does not
+ * exist there.  Take it around fork() so the list is consistent, and give
+ * the child a fresh one (its owner, the forking thread, has another id in
+ * the child, so it could not be unlocked there).
+ */
+static void alg_atfork_child(void)
+{
+	pthread_mutex_t fresh = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+	crypto_alg_sem = fresh;
+}
+
 static void do_crypto_init(void)
 {
 	const rind_initcall_t *fn;
 
+	pthread_atfork(alg_lock, alg_unlock, alg_atfork_child);
 	/* Lookups made during registration must not wait on this once. */
 	crypto_in_init = 1;
 	for (fn = __start_rind_initcall; fn && fn < __stop_rind_initcall; fn++)
 		(*fn)();
 	crypto_init_done = 1;
+	/* rind_get_random_bytes() then never needs the lock (see api/rng.c). */
+	crypto_rng_init_default();
 	crypto_in_init = 0;
 }
 

@@ -106,29 +106,60 @@ int rind_getrandom(void *buf, size_t len)
  */
 static _Atomic(rng_thread_generate_t) crypto_default_rng;
 
-/* The first call, and each one until a "stdrng" is found (none yet during crypto_init). */
-static __attribute__((noinline)) int crypto_get_default_rng(void *buf, size_t len)
+/*
+ * Resolve the default generator: the best "stdrng" and its per-thread
+ * entry, kept for the life of the process.  crypto_init() does this once
+ * the built-in algorithms are registered, so a process that has used the
+ * library never takes the registry lock here again -- in particular not in
+ * a child forked while another thread held it.  NULL when no "stdrng"
+ * (with the hook) passed its self-test; *@err says why.
+ */
+static rng_thread_generate_t crypto_resolve_default_rng(int *err)
 {
 	rng_thread_generate_t fn, none = NULL;
 	struct crypto_alg *alg;
-	int err = -ENOENT;
 
+	fn = atomic_load_explicit(&crypto_default_rng, memory_order_acquire);
+	if (fn)
+		return fn;
+	*err = -ENOENT;
 	alg = crypto_alg_mod_lookup("stdrng", CRYPTO_ALG_TYPE_RNG, CRYPTO_ALG_TYPE_MASK);
 	if (IS_ERR(alg)) {
-		err = (int)PTR_ERR(alg);
-		alg = NULL;
+		*err = (int)PTR_ERR(alg);
+		return NULL;
 	}
-	fn = alg ? __crypto_rng_alg(alg)->thread_generate : NULL;
+	fn = __crypto_rng_alg(alg)->thread_generate;
 	if (!fn) {
 		crypto_mod_put(alg);
-		/* As when the generator fails: no output, no fallback. */
-		memzero_explicit(buf, len);
-		return err;
+		return NULL;
 	}
 	/* Raced with another thread: keep the first, drop this reference. */
 	if (!atomic_compare_exchange_strong(&crypto_default_rng, &none, fn)) {
 		crypto_mod_put(alg);
 		fn = none;
+	}
+	return fn;
+}
+
+void crypto_rng_init_default(void)
+{
+	int err;
+
+	(void)crypto_resolve_default_rng(&err);
+}
+
+/* The first call before crypto_init(), or each one while no "stdrng" serves. */
+static __attribute__((noinline)) int crypto_get_default_rng(void *buf, size_t len)
+{
+	rng_thread_generate_t fn;
+	int err = -ENOENT;
+
+	crypto_init();
+	fn = crypto_resolve_default_rng(&err);
+	if (!fn) {
+		/* As when the generator fails: no output, no fallback. */
+		memzero_explicit(buf, len);
+		return err;
 	}
 	return fn(buf, len);
 }

@@ -507,20 +507,20 @@ START_TEST(test_generic_differential)
 			unsigned int lg = sizeof(pg), ld = sizeof(pd);
 
 			diff_scalar(k, j, order, nb, &rng);
-			REQ_EQ(d[i], crypto_kpp_set_secret(tg, k, nb), 0);
-			REQ_EQ(d[i], crypto_kpp_set_secret(td, k, nb), 0);
-			REQ_EQ(d[i], kpp_op(tg, false, NULL, 0, pg, &lg), 0);
-			REQ_EQ(d[i], kpp_op(td, false, NULL, 0, pd, &ld), 0);
-			REQ_EQ(d[i], ld, lg);
+			RT_REQ_EQ(d[i], crypto_kpp_set_secret(tg, k, nb), 0);
+			RT_REQ_EQ(d[i], crypto_kpp_set_secret(td, k, nb), 0);
+			RT_REQ_EQ(d[i], rt_kpp_op(tg, false, NULL, 0, pg, &lg), 0);
+			RT_REQ_EQ(d[i], rt_kpp_op(td, false, NULL, 0, pd, &ld), 0);
+			RT_REQ_EQ(d[i], ld, lg);
 			ck_assert_msg(!memcmp(pg, pd, lg), "%s: public key of scalar %u differs: %s",
 				      d[i], j, rt_hex(k, nb));
 			/* with the previous scalar's public key as the peer (G first) */
 			if (j) {
 				publen = 1 + 2 * nb;
 				lg = ld = sizeof(sg);
-				REQ_EQ(d[i], kpp_op(tg, true, peer, publen, sg, &lg), 0);
-				REQ_EQ(d[i], kpp_op(td, true, peer, publen, sd, &ld), 0);
-				REQ(d[i], lg == ld && !memcmp(sg, sd, lg));
+				RT_REQ_EQ(d[i], rt_kpp_op(tg, true, peer, publen, sg, &lg), 0);
+				RT_REQ_EQ(d[i], rt_kpp_op(td, true, peer, publen, sd, &ld), 0);
+				RT_REQ(d[i], lg == ld && !memcmp(sg, sd, lg));
 			}
 			memcpy(peer, pg, 1 + 2 * nb);
 			ran++;
@@ -542,11 +542,11 @@ START_TEST(test_generic_differential)
 				if (nb == 66)
 					peer[1] &= 1;
 			}
-			eg = kpp_op(tg, true, peer, nb + 1, sg, &lg);
-			ed = kpp_op(td, true, peer, nb + 1, sd, &ld);
-			REQ_EQ(d[i], ed, eg);
+			eg = rt_kpp_op(tg, true, peer, nb + 1, sg, &lg);
+			ed = rt_kpp_op(td, true, peer, nb + 1, sd, &ld);
+			RT_REQ_EQ(d[i], ed, eg);
 			if (!eg)
-				REQ(d[i], lg == ld && !memcmp(sg, sd, lg));
+				RT_REQ(d[i], lg == ld && !memcmp(sg, sd, lg));
 			ran++;
 		}
 		crypto_free_kpp(td);

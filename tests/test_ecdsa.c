@@ -561,26 +561,26 @@ START_TEST(test_generic_differential)
 			int lg, ld, slen;
 
 			diff_scalar(key, j, order, nb, &rng);
-			REQ_EQ(d[i], crypto_sig_set_privkey(sg, key, nb), 0);
-			REQ_EQ(d[i], crypto_sig_set_privkey(sd, key, nb), 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(sg, key, nb), 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(sd, key, nb), 0);
 			lg = crypto_sig_export_pubkey(sg, RIND_KEY_RAW, pg, sizeof(pg));
 			ld = crypto_sig_export_pubkey(sd, RIND_KEY_RAW, pd, sizeof(pd));
-			REQ(d[i], lg > 0 && lg == ld);
+			RT_REQ(d[i], lg > 0 && lg == ld);
 			ck_assert_msg(!memcmp(pg, pd, (size_t)lg), "%s: public key of %s differs",
 				      d[i], rt_hex(key, nb));
-			REQ_EQ(d[i], crypto_sig_set_pubkey(vg, pg, (unsigned int)lg), 0);
-			REQ_EQ(d[i], crypto_sig_set_pubkey(vd, pg, (unsigned int)lg), 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(vg, pg, (unsigned int)lg), 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(vd, pg, (unsigned int)lg), 0);
 			rt_fill(&rng, msg, sizeof(msg));
 			ck_assert(EVP_Digest(msg, sizeof(msg), dg, &dglen, md, NULL));
 
 			/* hedged signatures of each, verified by the other */
 			slen = crypto_sig_sign(sd, msg, sizeof(msg), sig, sizeof(sig));
-			REQ_EQ(d[i], slen, 2 * nb);
-			REQ_EQ(d[i], crypto_sig_verify(vg, sig, (unsigned int)slen, msg, sizeof(msg)), 0);
-			REQ_EQ(d[i], crypto_sig_verify(vd, sig, (unsigned int)slen, msg, sizeof(msg)), 0);
+			RT_REQ_EQ(d[i], slen, 2 * nb);
+			RT_REQ_EQ(d[i], crypto_sig_verify(vg, sig, (unsigned int)slen, msg, sizeof(msg)), 0);
+			RT_REQ_EQ(d[i], crypto_sig_verify(vd, sig, (unsigned int)slen, msg, sizeof(msg)), 0);
 			slen = crypto_sig_sign(sg, msg, sizeof(msg), sig, sizeof(sig));
-			REQ_EQ(d[i], slen, 2 * nb);
-			REQ_EQ(d[i], crypto_sig_verify(vd, sig, (unsigned int)slen, msg, sizeof(msg)), 0);
+			RT_REQ_EQ(d[i], slen, 2 * nb);
+			RT_REQ_EQ(d[i], crypto_sig_verify(vd, sig, (unsigned int)slen, msg, sizeof(msg)), 0);
 
 			/* fixed nonces */
 			for (t = 0; t < 6; t++) {
@@ -590,14 +590,14 @@ START_TEST(test_generic_differential)
 				diff_scalar(k, kidx[t], order, nb, &rng);
 				if (!diff_sign_fixed(c, key, k, dg, dglen, sig))
 					continue;
-				REQ_EQ(d[i], crypto_sig_verify(vg, sig, 2 * nb, msg, sizeof(msg)), 0);
-				REQ_EQ(d[i], crypto_sig_verify(vd, sig, 2 * nb, msg, sizeof(msg)), 0);
+				RT_REQ_EQ(d[i], crypto_sig_verify(vg, sig, 2 * nb, msg, sizeof(msg)), 0);
+				RT_REQ_EQ(d[i], crypto_sig_verify(vd, sig, 2 * nb, msg, sizeof(msg)), 0);
 				memcpy(sig2, sig, 2 * nb);
 				sig2[2 * nb - 1 - rt_rand_range(&rng, nb)] ^= 1;	/* s */
 				eg = crypto_sig_verify(vg, sig2, 2 * nb, msg, sizeof(msg));
 				ed = crypto_sig_verify(vd, sig2, 2 * nb, msg, sizeof(msg));
-				REQ_EQ(d[i], eg, -EBADMSG);
-				REQ_EQ(d[i], ed, eg);
+				RT_REQ_EQ(d[i], eg, -EBADMSG);
+				RT_REQ_EQ(d[i], ed, eg);
 				ran++;
 			}
 			/* edge and random (r, s): the same verdict */
@@ -608,7 +608,7 @@ START_TEST(test_generic_differential)
 				diff_scalar(sig + nb, t == 3 ? 21 : 8 + t, order, nb, &rng);
 				eg = crypto_sig_verify(vg, sig, 2 * nb, msg, sizeof(msg));
 				ed = crypto_sig_verify(vd, sig, 2 * nb, msg, sizeof(msg));
-				REQ_EQ(d[i], ed, eg);
+				RT_REQ_EQ(d[i], ed, eg);
 			}
 			ran++;
 		}

@@ -269,6 +269,62 @@ START_TEST(test_fork)
 }
 END_TEST
 
+/*
+ * fork() while another thread is inside the registry (its lock held, for
+ * lookups and allocations): the child must be able to draw random bytes and
+ * allocate, not inherit a lock whose owner does not exist there.
+ */
+static volatile int registry_busy_stop;
+
+static void *registry_busy(void *arg)
+{
+	(void)arg;
+	while (!registry_busy_stop) {
+		struct crypto_shash *h = crypto_alloc_shash("hmac(sha256)", 0, 0);
+
+		if (!IS_ERR(h))
+			crypto_free_shash(h);
+	}
+	return NULL;
+}
+
+START_TEST(test_fork_registry_busy)
+{
+	pthread_t th;
+	int hung = 0, failed = 0, forks = 200;
+
+	ck_assert_int_eq(pthread_create(&th, NULL, registry_busy, NULL), 0);
+	for (int i = 0; i < forks; i++) {
+		pid_t pid = fork();
+		int st;
+
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			u8 buf[32];
+			struct crypto_aead *a;
+
+			alarm(10);
+			if (rind_get_random_bytes(buf, sizeof(buf)))
+				_exit(2);
+			a = crypto_alloc_aead("gcm(aes)", 0, 0);
+			if (IS_ERR(a))
+				_exit(3);
+			crypto_free_aead(a);
+			_exit(0);
+		}
+		ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+		if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM)
+			hung++;
+		else if (!WIFEXITED(st) || WEXITSTATUS(st))
+			failed++;
+	}
+	registry_busy_stop = 1;
+	pthread_join(th, NULL);
+	ck_assert_msg(!hung && !failed, "%d of %d children hung, %d failed", hung, forks, failed);
+	rt_report("fork while another thread is in the registry", "all", forks, 0);
+}
+END_TEST
+
 /* A deterministic tfm stays deterministic across fork (documented). */
 START_TEST(test_fork_deterministic)
 {
@@ -651,6 +707,7 @@ static Suite *rng_suite(void)
 	tcase_add_test(tc, test_kat_and_determinism);
 	tcase_add_test(tc, test_fork);
 	tcase_add_test(tc, test_fork_deterministic);
+	tcase_add_test(tc, test_fork_registry_busy);
 	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_statistics);
 	tcase_add_test(tc, test_reseed);

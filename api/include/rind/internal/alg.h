@@ -246,6 +246,8 @@ struct rind_registry_counters {
 void rind_registry_counters(struct rind_registry_counters *c);
 /* Register the built-in algorithms and test them; idempotent. */
 void crypto_init(void);
+/* rng.c: resolve rind_get_random_bytes()'s generator once, at the end of crypto_init. */
+void crypto_rng_init_default(void);
 
 /* The testmgr (algs/testmgr.c): known-answer test for a driver. */
 int alg_test(struct crypto_alg *alg);
