@@ -130,21 +130,66 @@ extern const u64 rind_sha512_k[80] __attribute__((aligned(64)));
 										\
 		if (__l >= (bs))						\
 			fn(st, __d, __l / (bs));				\
-		if (__t)							\
-			memcpy(__b, __d + (__l - __t), __t);			\
+		if (__n == (bs))						\
+			sha_base_zero(__b, (bs));				\
+		else								\
+			sha_base_zero(__b, 2 * (bs));				\
+		sha_base_copy_tail(__b, __d + (__l - __t), __t);		\
 		__b[__t] = 0x80;						\
-		memset(__b + __t + 1, 0, __n - ((bs) - (lenoff)) - __t - 1);	\
 		putlen(__b + __n - ((bs) - (lenoff)), __l);			\
 		fn(st, __b, __n / (bs));					\
 		memzero_explicit(__b, __t);					\
 	} while (0)
 
+/*
+ * Zeroing and copying the tail in fixed-size pieces: gcc expands a memset
+ * of 128 bytes or more, or a memcpy of a bounded variable size, into rep
+ * stos / rep movs, whose start-up cost exceeds a short message's copy (it
+ * made the one-shot slower than buffering on AMD Zen).  Copy the @n < 128
+ * tail bytes of @src to @dst.
+ */
+typedef u64 sha_base_v16 __attribute__((vector_size(16), aligned(16)));
+
+/* Zero @n (a multiple of 64, at most 256) bytes of 16-byte aligned @dst. */
+static inline __attribute__((always_inline)) void sha_base_zero(u8 *dst, size_t n)
+{
+	const sha_base_v16 z = { 0, 0 };
+
+#pragma GCC unroll 16
+	for (size_t i = 0; i < n; i += 16)
+		*(sha_base_v16 *)(void *)(dst + i) = z;
+}
+
+static inline void sha_base_copy_tail(u8 *dst, const u8 *src, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 16 <= n; i += 16)
+		__builtin_memcpy(dst + i, src + i, 16);
+	if (n - i >= 8) {
+		__builtin_memcpy(dst + i, src + i, 8);
+		i += 8;
+	}
+	if (n - i >= 4) {
+		__builtin_memcpy(dst + i, src + i, 4);
+		i += 4;
+	}
+	for (; i < n; i++)
+		dst[i] = src[i];
+}
+
 /* The 64-bit and 128-bit big-endian bit counts of a @len-byte message. */
 #define SHA_PUTLEN64(p, len)	put_unaligned_be64((u64)(len) << 3, (p))
+/*
+ * The 128-bit field fills the last 16 bytes of the block alone (the pad
+ * leaves it aligned): one 16-byte store, so the block function's 16-byte
+ * load of it is forwarded from a single store rather than stalling on two.
+ */
 #define SHA_PUTLEN128(p, len)							\
 	do {									\
-		put_unaligned_be64((u64)(len) >> 61, (p));			\
-		put_unaligned_be64((u64)(len) << 3, (p) + 8);			\
+		sha_base_v16 __v = { RIND_BE(64, (u64)(len) >> 61),		\
+				     RIND_BE(64, (u64)(len) << 3) };		\
+		*(sha_base_v16 *)(void *)(p) = __v;				\
 	} while (0)
 
 /*
