@@ -148,7 +148,8 @@ extern const u64 rind_sha512_k[80] __attribute__((aligned(64)));
  * made the one-shot slower than buffering on AMD Zen).  Copy the @n < 128
  * tail bytes of @src to @dst.
  */
-typedef u64 sha_base_v16 __attribute__((vector_size(16), aligned(16)));
+/* may_alias: stored over byte arrays. */
+typedef u64 sha_base_v16 __attribute__((vector_size(16), aligned(16), may_alias));
 
 /* Zero @n (a multiple of 64, at most 256) bytes of 16-byte aligned @dst. */
 static inline __attribute__((always_inline)) void sha_base_zero(u8 *dst, size_t n)
