@@ -43,6 +43,31 @@ static void (*const lib_init[LIB_NHASH])(void) = {
 	lib_init_0, lib_init_1, lib_init_2, lib_init_3, lib_init_4,
 };
 
+/*
+ * Which of lib_names[] @h is, or -1: decoded a character at a time (each
+ * test stops at the terminating NUL), not five strcmp() calls per HMAC.
+ */
+static int lib_index(const char *h)
+{
+	if (h[0] != 's' || h[1] != 'h' || h[2] != 'a')
+		return -1;
+	switch (h[3]) {
+	case '1':
+		return h[4] ? -1 : LIB_SHA1;
+	case '2':
+		if (h[4] == '2' && h[5] == '4' && !h[6])
+			return LIB_SHA224;
+		if (h[4] == '5' && h[5] == '6' && !h[6])
+			return LIB_SHA256;
+		return -1;
+	case '3':
+		return h[4] == '8' && h[5] == '4' && !h[6] ? LIB_SHA384 : -1;
+	case '5':
+		return h[4] == '1' && h[5] == '2' && !h[6] ? LIB_SHA512 : -1;
+	}
+	return -1;
+}
+
 /* The shared tfm of hash @i, or an error pointer. */
 static struct crypto_shash *lib_get(int i)
 {
@@ -136,50 +161,101 @@ RIND_EXPORT void rind_sha512(const u8 *data, size_t len, u8 out[64])
 /* Largest block size of the five hashes above. */
 #define LIB_MAX_BLOCKSIZE 128
 
-/* RFC 2104 over the shared unkeyed hash tfm. */
+#define LIB_IPAD64	0x3636363636363636ULL
+#define LIB_OPAD64	0x5c5c5c5c5c5c5c5cULL
+
+/*
+ * The hash's entry points without the front end, for rind_hmac(): no key
+ * check (these hashes are unkeyed) and no wipe after each finish, since
+ * lib_hmac_direct() wipes its one descriptor once at the end.  Optional
+ * entry points are composed as the front end would.
+ */
+static int lib_h_update(const struct shash_alg *h, struct shash_desc *d,
+			const u8 *data, size_t len)
+{
+	int err = 0;
+
+	while (len && !err) {
+		unsigned int n = len > (UINT_MAX & ~127u) ? (UINT_MAX & ~127u) : (unsigned int)len;
+
+		err = h->update(d, data, n);
+		data += n;
+		len -= n;
+	}
+	return err;
+}
+
+static int lib_h_finup(const struct shash_alg *h, struct shash_desc *d,
+		       const u8 *data, size_t len, u8 *out)
+{
+	int err = 0;
+
+	if (h->finup && len <= UINT_MAX)
+		return h->finup(d, data, (unsigned int)len, out);
+	if (len)
+		err = lib_h_update(h, d, data, len);
+	return err ? err : h->final(d, out);
+}
+
+static int lib_h_digest(const struct shash_alg *h, struct shash_desc *d,
+			const u8 *data, size_t len, u8 *out)
+{
+	int err;
+
+	if (h->digest && len <= UINT_MAX)
+		return h->digest(d, data, (unsigned int)len, out);
+	err = h->init(d);
+	return err ? err : lib_h_finup(h, d, data, len, out);
+}
+
+/*
+ * RFC 2104 over the shared unkeyed hash tfm, calling its entry points
+ * directly.  The padded key is built and flipped between ipad and opad a
+ * word at a time; only the key's length decides anything.  The pad, the
+ * inner digest and the descriptor are wiped once, on every path.
+ */
 static int lib_hmac_direct(struct crypto_shash *tfm, const u8 *key, size_t keylen,
 			   const u8 *data, size_t len, u8 *out)
 {
+	const struct shash_alg *h = crypto_shash_alg(tfm);
 	unsigned int bs = crypto_shash_blocksize(tfm);
-	unsigned int ds = crypto_shash_digestsize(tfm);
-	u8 k0[LIB_MAX_BLOCKSIZE], pad[LIB_MAX_BLOCKSIZE], inner[HASH_MAX_DIGESTSIZE];
+	unsigned int ds = h->digestsize;
+	u64 pad[LIB_MAX_BLOCKSIZE / 8];
+	u8 inner[HASH_MAX_DIGESTSIZE];
 	SHASH_DESC_ON_STACK(desc, tfm);
 	int err = 0;
 
-	if (bs > LIB_MAX_BLOCKSIZE || ds > bs)
+	if (bs > LIB_MAX_BLOCKSIZE || bs % 8 || ds > bs)
 		return -EINVAL;
 	desc->tfm = tfm;
 	if (keylen > bs) {
-		err = lib_digest(tfm, key, keylen, k0);
+		err = lib_h_digest(h, desc, key, keylen, (u8 *)pad);
 		keylen = ds;
 	} else if (keylen) {
-		memcpy(k0, key, keylen);
+		memcpy(pad, key, keylen);
 	}
 	if (!err) {
-		memset(k0 + keylen, 0, bs - keylen);
-		for (unsigned int i = 0; i < bs; i++)
-			pad[i] = k0[i] ^ 0x36;
-		err = crypto_shash_init(desc);
+		memset((u8 *)pad + keylen, 0, bs - keylen);
+		for (unsigned int i = 0; i < bs / 8; i++)
+			pad[i] ^= LIB_IPAD64;
+		err = h->init(desc);
 	}
 	if (!err)
-		err = crypto_shash_update(desc, pad, bs);
+		err = h->update(desc, (const u8 *)pad, bs);
 	if (!err)
-		err = lib_update(desc, data, len);
-	if (!err)
-		err = crypto_shash_final(desc, inner);
+		err = lib_h_finup(h, desc, data, len, inner);
 	if (!err) {
-		for (unsigned int i = 0; i < bs; i++)
-			pad[i] = k0[i] ^ 0x5c;
-		err = crypto_shash_init(desc);
+		for (unsigned int i = 0; i < bs / 8; i++)
+			pad[i] ^= LIB_IPAD64 ^ LIB_OPAD64;
+		err = h->init(desc);
 	}
 	if (!err)
-		err = crypto_shash_update(desc, pad, bs);
+		err = h->update(desc, (const u8 *)pad, bs);
 	if (!err)
-		err = crypto_shash_finup(desc, inner, ds, out);
-	memzero_explicit(k0, sizeof(k0));
-	memzero_explicit(pad, sizeof(pad));
-	memzero_explicit(inner, sizeof(inner));
-	shash_desc_zero(desc);
+		err = h->finup ? h->finup(desc, inner, ds, out) : lib_h_finup(h, desc, inner, ds, out);
+	memzero_explicit(pad, bs);
+	memzero_explicit(inner, ds);
+	memzero_explicit(shash_desc_ctx(desc), h->descsize);
 	return err;
 }
 
@@ -225,16 +301,17 @@ out:
 RIND_EXPORT int rind_hmac(const char *hash, const u8 *key, size_t keylen,
 			  const u8 *data, size_t len, u8 *out)
 {
+	int i;
+
 	if (!hash || !out || (!key && keylen) || (!data && len))
 		return -EINVAL;
-	for (int i = 0; i < LIB_NHASH; i++) {
-		if (!strcmp(hash, lib_names[i])) {
-			struct crypto_shash *tfm = lib_get(i);
+	i = lib_index(hash);
+	if (i >= 0) {
+		struct crypto_shash *tfm = lib_get(i);
 
-			if (IS_ERR(tfm))
-				return (int)PTR_ERR(tfm);
-			return lib_hmac_direct(tfm, key, keylen, data, len, out);
-		}
+		if (IS_ERR(tfm))
+			return (int)PTR_ERR(tfm);
+		return lib_hmac_direct(tfm, key, keylen, data, len, out);
 	}
 	return lib_hmac_tfm(hash, key, keylen, data, len, out);
 }

@@ -184,20 +184,23 @@ RIND_EXPORT int crypto_shash_digest(struct shash_desc *desc, const u8 *data, uns
 		return err;
 	}
 	err = alg->init(desc);
-	if (err)
+	if (err) {
+		wipe_ctx(desc);
 		return err;
+	}
 	return crypto_shash_finup(desc, data, len, out);
 }
 
+/*
+ * crypto_shash_digest() leaves the context wiped on every path that wrote
+ * to it, and the rest of the descriptor is the tfm pointer: no second wipe.
+ */
 RIND_EXPORT int crypto_shash_tfm_digest(struct crypto_shash *tfm, const u8 *data, unsigned int len, u8 *out)
 {
 	SHASH_DESC_ON_STACK(desc, tfm);
-	int err;
 
 	desc->tfm = tfm;
-	err = crypto_shash_digest(desc, data, len, out);
-	shash_desc_zero(desc);
-	return err;
+	return crypto_shash_digest(desc, data, len, out);
 }
 
 RIND_EXPORT int crypto_shash_export(struct shash_desc *desc, void *out)

@@ -1124,6 +1124,131 @@ START_TEST(test_oneshots)
 }
 END_TEST
 
+/* True if the @n bytes at @p are all zero. */
+static bool all_zero(const void *p, size_t n)
+{
+	const u8 *b = p;
+	u8 acc = 0;
+
+	for (size_t i = 0; i < n; i++)
+		acc |= b[i];
+	return !acc;
+}
+
+/*
+ * The one-shot path (each driver's digest, which pads the tail in a local
+ * block instead of buffering) against streaming and OpenSSL at every length
+ * from 0 to 300 (zero to four SHA-256 blocks, across every padding case of
+ * both block sizes), aligned and not, with a descriptor full of stale bytes
+ * first; the context must be all zero after each finish.
+ */
+START_TEST(test_oneshot_every_length)
+{
+	u8 buf[304];
+	struct rt_rng rng;
+
+	rt_rng_seed(&rng, 0x05e7);
+	rt_fill(&rng, buf, sizeof(buf));
+	for (int h = 0; h < NHASH; h++) {
+		drivers_t drv;
+		int n = rt_impls(hash_names[h], "shash", drv, RT_MAX_IMPLS);
+		unsigned int ds = digest_sizes[h];
+
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+			unsigned int dsz = crypto_shash_descsize(tfm);
+			SHASH_DESC_ON_STACK(desc, tfm);
+			int cases = 0;
+
+			desc->tfm = tfm;
+			for (size_t off = 0; off < 4; off += 3) {
+				for (size_t len = 0; len <= 300; len++) {
+					const u8 *m = buf + off;
+					u8 a[HASH_MAX_DIGESTSIZE], b[HASH_MAX_DIGESTSIZE];
+					u8 c[HASH_MAX_DIGESTSIZE];
+
+					ossl_digest(h, m, len, c);
+					memset(shash_desc_ctx(desc), 0xa5, dsz);
+					OK(drv[i], crypto_shash_digest(desc, m, (unsigned int)len, a));
+					check_digest(drv[i], "digest", len, a, c, ds);
+					if (!all_zero(shash_desc_ctx(desc), dsz))
+						ck_abort_msg("%s: digest of %zu bytes left state", drv[i], len);
+					OK(drv[i], desc_digest(tfm, m, len, 1 + len % 67, b));
+					check_digest(drv[i], "streaming", len, b, c, ds);
+					OK(drv[i], crypto_shash_init(desc));
+					OK(drv[i], crypto_shash_finup(desc, m, (unsigned int)len, b));
+					check_digest(drv[i], "init+finup", len, b, c, ds);
+					if (!all_zero(shash_desc_ctx(desc), dsz))
+						ck_abort_msg("%s: finup of %zu bytes left state", drv[i], len);
+					OK(drv[i], crypto_shash_tfm_digest(tfm, m, (unsigned int)len, b));
+					check_digest(drv[i], "tfm_digest", len, b, c, ds);
+					cases += 4;
+				}
+			}
+			rt_report("one-shot every length", drv[i], cases, 0);
+			crypto_free_shash(tfm);
+		}
+		/* The library one-shot over the best driver. */
+		for (size_t off = 0; off < 4; off += 3) {
+			for (size_t len = 0; len <= 300; len++) {
+				u8 a[HASH_MAX_DIGESTSIZE], c[HASH_MAX_DIGESTSIZE];
+
+				ossl_digest(h, buf + off, len, c);
+				oneshots[h](buf + off, len, a);
+				check_digest("rind one-shot", hash_names[h], len, a, c, ds);
+			}
+		}
+		rt_report("rind_sha* every length", hash_names[h], 2 * 301, 0);
+	}
+}
+END_TEST
+
+/*
+ * rind_hmac() at every key length from 0 to 200 (both sides of each block
+ * size, keys hashed down included) against OpenSSL, and its name decoding:
+ * a name in a buffer of its own works like the literal, near misses are
+ * not taken for a neighbour.
+ */
+START_TEST(test_hmac_oneshot_keylens)
+{
+	static const size_t mlens[] = { 0, 1, 55, 64, 111, 128, 200 };
+	static const char *const near[] = {
+		"sha", "sha2", "sha25", "sha2560", "sha256 ", "sha11", "sha3", "sha38",
+		"sha5", "sha51", "sha5120", "shb256", "SHA256", "",
+	};
+	u8 key[200], msg[200];
+	struct rt_rng rng;
+	int cases = 0;
+
+	rt_rng_seed(&rng, 0x4ac0);
+	rt_fill(&rng, key, sizeof(key));
+	rt_fill(&rng, msg, sizeof(msg));
+	for (int h = 0; h < NHASH; h++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "%s", hash_names[h]);
+		for (size_t kl = 0; kl <= 200; kl++) {
+			size_t ml = mlens[kl % ARRAY_SIZE(mlens)];
+			u8 a[HASH_MAX_DIGESTSIZE], c[HASH_MAX_DIGESTSIZE];
+
+			memset(a, 0, sizeof(a));
+			OK(name, rind_hmac(name, key, kl, msg, ml, a));
+			ossl_hmac(h, key, kl, msg, ml, c);
+			check_digest("rind_hmac key length", name, kl, a, c, digest_sizes[h]);
+			cases++;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(near); i++) {
+		u8 a[HASH_MAX_DIGESTSIZE];
+
+		if (!rind_hmac(near[i], key, 32, msg, 32, a))
+			ck_abort_msg("rind_hmac(\"%s\") succeeded", near[i]);
+		cases++;
+	}
+	rt_report("rind_hmac every key length", "best", cases, 0);
+}
+END_TEST
+
 struct os_thread {
 	pthread_t th;
 	int seed;
@@ -1263,6 +1388,8 @@ static Suite *hash_suite(void)
 	tcase_add_test(tc, test_hmac_rekey);
 	tcase_add_test(tc, test_hmac_wycheproof);
 	tcase_add_test(tc, test_oneshots);
+	tcase_add_test(tc, test_oneshot_every_length);
+	tcase_add_test(tc, test_hmac_oneshot_keylens);
 	tcase_add_test(tc, test_oneshots_threads);
 	tcase_add_test(tc, test_wrong_usage);
 	suite_add_tcase(s, tc);

@@ -112,6 +112,96 @@ extern const u64 rind_sha512_k[80] __attribute__((aligned(64)));
 		memset((s)->buf + __p, 0, (lenoff) - __p);			\
 	} while (0)
 
+/*
+ * SHA_BASE_ONESHOT: the whole message @data, @len bytes, into @st (a fresh
+ * state array), as one digest: whole blocks are compressed straight from
+ * @data and the tail with its padding is built in a local block pair and
+ * compressed with one more call, so nothing passes through the
+ * descriptor's buffer.  @putlen(p, len) writes the length field at p.  The
+ * copied tail may be secret (an HMAC key, a KDF input): its bytes are wiped;
+ * the padding and the length are public.
+ */
+#define SHA_BASE_ONESHOT(st, data, len, fn, bs, lenoff, putlen)		\
+	do {									\
+		u8 __b[2 * (bs)] __attribute__((aligned(16)));			\
+		const u8 *__d = (data);						\
+		size_t __l = (len), __t = __l % (bs);				\
+		size_t __n = __t + 1 > (lenoff) ? 2 * (bs) : (bs);		\
+										\
+		if (__l >= (bs))						\
+			fn(st, __d, __l / (bs));				\
+		if (__n == (bs))						\
+			sha_base_zero(__b, (bs));				\
+		else								\
+			sha_base_zero(__b, 2 * (bs));				\
+		sha_base_copy_tail(__b, __d + (__l - __t), __t);		\
+		__b[__t] = 0x80;						\
+		putlen(__b + __n - ((bs) - (lenoff)), __l);			\
+		fn(st, __b, __n / (bs));					\
+		memzero_explicit(__b, __t);					\
+	} while (0)
+
+/*
+ * Zeroing and copying the tail in fixed-size pieces: gcc expands a memset
+ * of 128 bytes or more, or a memcpy of a bounded variable size, into rep
+ * stos / rep movs, whose start-up cost exceeds a short message's copy (it
+ * made the one-shot slower than buffering on AMD Zen).  Copy the @n < 128
+ * tail bytes of @src to @dst.
+ */
+/* may_alias: stored over byte arrays. */
+typedef u64 sha_base_v16 __attribute__((vector_size(16), aligned(16), may_alias));
+
+/* Zero @n (a multiple of 64, at most 256) bytes of 16-byte aligned @dst. */
+static inline __attribute__((always_inline)) void sha_base_zero(u8 *dst, size_t n)
+{
+	const sha_base_v16 z = { 0, 0 };
+
+#pragma GCC unroll 16
+	for (size_t i = 0; i < n; i += 16)
+		*(sha_base_v16 *)(void *)(dst + i) = z;
+}
+
+static inline void sha_base_copy_tail(u8 *dst, const u8 *src, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 16 <= n; i += 16)
+		__builtin_memcpy(dst + i, src + i, 16);
+	if (n - i >= 8) {
+		__builtin_memcpy(dst + i, src + i, 8);
+		i += 8;
+	}
+	if (n - i >= 4) {
+		__builtin_memcpy(dst + i, src + i, 4);
+		i += 4;
+	}
+	for (; i < n; i++)
+		dst[i] = src[i];
+}
+
+/* The 64-bit and 128-bit big-endian bit counts of a @len-byte message. */
+#define SHA_PUTLEN64(p, len)	put_unaligned_be64((u64)(len) << 3, (p))
+/*
+ * The 128-bit field fills the last 16 bytes of the block alone (the pad
+ * leaves it aligned): one 16-byte store, so the block function's 16-byte
+ * load of it is forwarded from a single store rather than stalling on two.
+ */
+#define SHA_PUTLEN128(p, len)							\
+	do {									\
+		sha_base_v16 __v = { RIND_BE(64, (u64)(len) >> 61),		\
+				     RIND_BE(64, (u64)(len) << 3) };		\
+		*(sha_base_v16 *)(void *)(p) = __v;				\
+	} while (0)
+
+/*
+ * The finishing helpers below write the digest and leave the state to be
+ * wiped by whoever owns the descriptor: the shash front end wipes it after
+ * every final, finup and digest, and the callers that drive a hash's entry
+ * points themselves (the hmac template, PBKDF2, rind_hmac) wipe the
+ * descriptor around it.  Wiping here as well cost a second pass over the
+ * state on every hash.
+ */
+
 /* ---- SHA-1 -------------------------------------------------------------- */
 
 static inline void sha1_base_init(struct sha1_state *s)
@@ -144,7 +234,15 @@ static inline void sha1_base_finish(struct sha1_state *s, u8 *out)
 {
 	for (int i = 0; i < 5; i++)
 		put_unaligned_be32(s->state[i], out + 4 * i);
-	memzero_explicit(s, sizeof(*s));
+}
+
+/* One-shot digest of @len bytes into a state from sha1_base_init(). */
+static inline void sha1_base_digest(struct sha1_state *s, const u8 *data, size_t len,
+				    u8 *out, sha1_block_fn *fn)
+{
+	SHA_BASE_ONESHOT(s->state, data, len, fn, SHA1_BLOCK_SIZE, SHA1_BLOCK_SIZE - 8,
+			 SHA_PUTLEN64);
+	sha1_base_finish(s, out);
 }
 
 /* ---- SHA-224 / SHA-256 -------------------------------------------------- */
@@ -191,13 +289,21 @@ static inline void sha256_base_do_finalize(struct sha256_state *s, sha256_block_
 	fn(s->state, s->buf, 1);
 }
 
-/* Write the first @digestsize bytes of the state and wipe it. */
+/* Write the first @digestsize bytes of the state (see above for the wipe). */
 static inline void sha256_base_finish(struct sha256_state *s, u8 *out,
 				      unsigned int digestsize)
 {
 	for (unsigned int i = 0; i < digestsize / 4; i++)
 		put_unaligned_be32(s->state[i], out + 4 * i);
-	memzero_explicit(s, sizeof(*s));
+}
+
+/* One-shot digest of @len bytes into a state from sha224/256_base_init(). */
+static inline void sha256_base_digest(struct sha256_state *s, const u8 *data, size_t len,
+				      u8 *out, unsigned int digestsize, sha256_block_fn *fn)
+{
+	SHA_BASE_ONESHOT(s->state, data, len, fn, SHA256_BLOCK_SIZE, SHA256_BLOCK_SIZE - 8,
+			 SHA_PUTLEN64);
+	sha256_base_finish(s, out, digestsize);
 }
 
 /* ---- SHA-384 / SHA-512 -------------------------------------------------- */
@@ -255,7 +361,15 @@ static inline void sha512_base_finish(struct sha512_state *s, u8 *out,
 {
 	for (unsigned int i = 0; i < digestsize / 8; i++)
 		put_unaligned_be64(s->state[i], out + 8 * i);
-	memzero_explicit(s, sizeof(*s));
+}
+
+/* One-shot digest of @len bytes into a state from sha384/512_base_init(). */
+static inline void sha512_base_digest(struct sha512_state *s, const u8 *data, size_t len,
+				      u8 *out, unsigned int digestsize, sha512_block_fn *fn)
+{
+	SHA_BASE_ONESHOT(s->state, data, len, fn, SHA512_BLOCK_SIZE, SHA512_BLOCK_SIZE - 16,
+			 SHA_PUTLEN128);
+	sha512_base_finish(s, out, digestsize);
 }
 
 /* ---- shash drivers ------------------------------------------------------ */
@@ -316,15 +430,21 @@ static int pfx##_final(struct shash_desc *desc, u8 *out)			\
 static int pfx##_##a##_digest(struct shash_desc *desc, const u8 *data,		\
 			      unsigned int len, u8 *out)			\
 {										\
-	a##_base_init(shash_desc_ctx(desc));					\
-	return pfx##_finup(desc, data, len, out);				\
+	struct fam##_state *s = shash_desc_ctx(desc);				\
+										\
+	a##_base_init(s);							\
+	fam##_base_digest(s, data, len, out, a_ds, fn);				\
+	return 0;								\
 }										\
 										\
 static int pfx##_##b##_digest(struct shash_desc *desc, const u8 *data,		\
 			      unsigned int len, u8 *out)			\
 {										\
-	b##_base_init(shash_desc_ctx(desc));					\
-	return pfx##_finup(desc, data, len, out);				\
+	struct fam##_state *s = shash_desc_ctx(desc);				\
+										\
+	b##_base_init(s);							\
+	fam##_base_digest(s, data, len, out, b_ds, fn);				\
+	return 0;								\
 }										\
 										\
 static int pfx##_export(struct shash_desc *desc, void *out)			\
