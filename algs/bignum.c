@@ -15,6 +15,7 @@
 #include <crypto/bignum.h>
 
 typedef unsigned __int128 u128;
+typedef __int128 s128;
 
 /* All-ones when @x is non-zero, without a branch. */
 static inline u64 nz_mask(u64 x)
@@ -398,7 +399,11 @@ static int is_one_vt(const u64 *a, unsigned int n)
 	return 1;
 }
 
-int bn_mod_inv_vt(u64 *r, const u64 *a, const struct bn_mont *mc)
+/*
+ * The bit-at-a-time binary extended Euclid: the fallback of bn_mod_inv_vt
+ * should its batched loop ever run past its iteration bound.
+ */
+static int mod_inv_bits_vt(u64 *r, const u64 *a, const struct bn_mont *mc)
 {
 	unsigned int n = mc->n;
 	u64 u[BN_MAX_LIMBS], v[BN_MAX_LIMBS], x1[BN_MAX_LIMBS], x2[BN_MAX_LIMBS];
@@ -438,5 +443,239 @@ int bn_mod_inv_vt(u64 *r, const u64 *a, const struct bn_mont *mc)
 	memzero_explicit(v, sizeof(v));
 	memzero_explicit(x1, sizeof(x1));
 	memzero_explicit(x2, sizeof(x2));
+	return err;
+}
+
+/*
+ * bn_mod_inv_vt batches binary GCD steps on machine words (after Pornin,
+ * "Optimized Binary GCD for Modular Inversion", ePrint 2020/972).  The
+ * exact algorithm keeps b odd and, while a != 0: if a is odd and a < b,
+ * swaps (a, u) with (b, v); if a is odd, a -= b and u -= v; then a /= 2
+ * and u /= 2 mod m; with u y = a and v y = b mod m throughout (y the
+ * input), so b ends as gcd(y, m) and v as y^-1 when that is 1.
+ *
+ * INV_STEPS such steps are run on 64-bit stand-ins for a and b, made of
+ * their low INV_STEPS bits (which decide every parity exactly) and their
+ * top 33 bits (which decide the comparisons, approximately), while the
+ * factors expressing the new values in the old ones are kept:
+ * 2^31 a' = f0 a + g0 b, 2^31 b' = f1 a + g1 b, with |f| + |g| <= 2^31.
+ * Whatever the comparisons decided, the divisions are exact and b' is
+ * odd; a wrong one only makes a' or b' negative (then negated, with its
+ * factors), and |a'|, |b'| <= max(a, b), so no value grows.  Pornin shows
+ * the length of a and b still falls by about INV_STEPS bits per round.
+ */
+#define INV_STEPS	31
+#define INV_LOW		(((u64)1 << INV_STEPS) - 1)
+
+/* x * f for a signed @f, as a 128-bit two's complement product. */
+static inline u128 mul_s(u64 x, s64 f)
+{
+	u128 p = (u128)x * (u64)f;
+
+	return p - ((u128)(x & (u64)(f >> 63)) << 64);
+}
+
+/* a = -a over @n limbs. */
+static void neg_vt(u64 *a, unsigned int n)
+{
+	u64 c = 1;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		u64 t = ~a[i] + c;
+
+		c = c && !t;
+		a[i] = t;
+	}
+}
+
+/*
+ * INV_STEPS binary GCD steps on the stand-ins @xa and @ya (@ya odd); the
+ * factors come back in @f (f0, g0, f1, g1).  Branch-free: the parity and
+ * the comparison are unpredictable.
+ */
+static void inv_steps(u64 xa, u64 ya, s64 f[4])
+{
+	u64 f0 = 1, g0 = 0, f1 = 0, g1 = 1, odd, sw, t;
+	int i;
+
+	for (i = 0; i < INV_STEPS; i++) {
+		odd = (u64)0 - (xa & 1);
+		sw = odd & ((u64)0 - (u64)(xa < ya));
+		t = (xa ^ ya) & sw;
+		xa ^= t;
+		ya ^= t;
+		t = (f0 ^ f1) & sw;
+		f0 ^= t;
+		f1 ^= t;
+		t = (g0 ^ g1) & sw;
+		g0 ^= t;
+		g1 ^= t;
+		xa -= ya & odd;
+		f0 -= f1 & odd;
+		g0 -= g1 & odd;
+		xa >>= 1;
+		f1 += f1;
+		g1 += g1;
+	}
+	f[0] = (s64)f0;
+	f[1] = (s64)g0;
+	f[2] = (s64)f1;
+	f[3] = (s64)g1;
+}
+
+/*
+ * (x, y) = ((x f0 + y g0) / 2^31, (x f1 + y g1) / 2^31) over @len limbs,
+ * made non-negative; a factor pair is negated with the value it made.
+ */
+static void inv_update_xy(u64 *x, u64 *y, unsigned int len, s64 f[4])
+{
+	u128 tx, ty;
+	s64 cx, cy;
+	u64 px, py;
+	unsigned int i;
+
+	tx = mul_s(x[0], f[0]) + mul_s(y[0], f[1]);
+	ty = mul_s(x[0], f[2]) + mul_s(y[0], f[3]);
+	px = (u64)tx;
+	py = (u64)ty;
+	cx = (s64)((s128)tx >> 64);
+	cy = (s64)((s128)ty >> 64);
+	for (i = 1; i < len; i++) {
+		tx = (u128)(s128)cx + mul_s(x[i], f[0]) + mul_s(y[i], f[1]);
+		ty = (u128)(s128)cy + mul_s(x[i], f[2]) + mul_s(y[i], f[3]);
+		x[i - 1] = (px >> INV_STEPS) | ((u64)tx << (64 - INV_STEPS));
+		y[i - 1] = (py >> INV_STEPS) | ((u64)ty << (64 - INV_STEPS));
+		px = (u64)tx;
+		py = (u64)ty;
+		cx = (s64)((s128)tx >> 64);
+		cy = (s64)((s128)ty >> 64);
+	}
+	x[len - 1] = (px >> INV_STEPS) | ((u64)cx << (64 - INV_STEPS));
+	y[len - 1] = (py >> INV_STEPS) | ((u64)cy << (64 - INV_STEPS));
+	/* |x'| <= max(x, y) < 2^(64 len): the word above is 0 or -1. */
+	if (cx < 0) {
+		neg_vt(x, len);
+		f[0] = -f[0];
+		f[1] = -f[1];
+	}
+	if (cy < 0) {
+		neg_vt(y, len);
+		f[2] = -f[2];
+		f[3] = -f[3];
+	}
+}
+
+/* @top:@x (the word above @x's n limbs), in (-m, 2m), to [0, m). */
+static void inv_fix(u64 *x, s64 top, const struct bn_mont *mc)
+{
+	unsigned int n = mc->n;
+
+	if (top < 0)
+		bn_add(x, x, mc->m, n);
+	else if (top > 0 || !bn_lt_mask(x, mc->m, n))
+		bn_sub(x, x, mc->m, n);
+}
+
+/*
+ * (u, v) = ((u f0 + v g0) / 2^31 mod m, (u f1 + v g1) / 2^31 mod m): the
+ * division is a Montgomery step, adding k m with k = -t / m mod 2^31 to
+ * clear t's low bits.  |t| <= 2^31 (m - 1), so (t + k m) / 2^31 lies in
+ * (-m, 2m) and one correction brings it into [0, m).
+ */
+static void inv_update_uv(u64 *u, u64 *v, const s64 f[4], const struct bn_mont *mc)
+{
+	unsigned int n = mc->n, i;
+	const u64 *m = mc->m;
+	u64 ku, kv, pu, pv;
+	u128 tu, tv;
+	s64 cu, cv;
+
+	ku = ((u[0] * (u64)f[0] + v[0] * (u64)f[1]) * mc->m0inv) & INV_LOW;
+	kv = ((u[0] * (u64)f[2] + v[0] * (u64)f[3]) * mc->m0inv) & INV_LOW;
+	tu = mul_s(u[0], f[0]) + mul_s(v[0], f[1]) + (u128)m[0] * ku;
+	tv = mul_s(u[0], f[2]) + mul_s(v[0], f[3]) + (u128)m[0] * kv;
+	pu = (u64)tu;
+	pv = (u64)tv;
+	cu = (s64)((s128)tu >> 64);
+	cv = (s64)((s128)tv >> 64);
+	for (i = 1; i < n; i++) {
+		tu = (u128)(s128)cu + mul_s(u[i], f[0]) + mul_s(v[i], f[1]) + (u128)m[i] * ku;
+		tv = (u128)(s128)cv + mul_s(u[i], f[2]) + mul_s(v[i], f[3]) + (u128)m[i] * kv;
+		u[i - 1] = (pu >> INV_STEPS) | ((u64)tu << (64 - INV_STEPS));
+		v[i - 1] = (pv >> INV_STEPS) | ((u64)tv << (64 - INV_STEPS));
+		pu = (u64)tu;
+		pv = (u64)tv;
+		cu = (s64)((s128)tu >> 64);
+		cv = (s64)((s128)tv >> 64);
+	}
+	u[n - 1] = (pu >> INV_STEPS) | ((u64)cu << (64 - INV_STEPS));
+	v[n - 1] = (pv >> INV_STEPS) | ((u64)cv << (64 - INV_STEPS));
+	inv_fix(u, cu >> INV_STEPS, mc);
+	inv_fix(v, cv >> INV_STEPS, mc);
+}
+
+/* The top 64 bits of @x (@len limbs) from bit @s up. */
+static inline u64 inv_window(const u64 *x, unsigned int len, unsigned int s)
+{
+	unsigned int l = s / 64, o = s % 64;
+
+	if (!o)
+		return x[l];
+	return (x[l] >> o) | (l + 1 < len ? x[l + 1] << (64 - o) : 0);
+}
+
+int bn_mod_inv_vt(u64 *r, const u64 *a, const struct bn_mont *mc)
+{
+	unsigned int n = mc->n, len = n, rounds, cap;
+	u64 x[BN_MAX_LIMBS], y[BN_MAX_LIMBS], u[BN_MAX_LIMBS], v[BN_MAX_LIMBS];
+	s64 f[4];
+	int err = 0;
+
+	if (bn_is_zero_mask(a, n))
+		return -EINVAL;
+	memcpy(x, a, (size_t)n * 8);
+	memcpy(y, mc->m, (size_t)n * 8);
+	memset(u, 0, (size_t)n * 8);
+	memset(v, 0, (size_t)n * 8);
+	u[0] = 1;
+	/* Each round removes about INV_STEPS bits of the 128 n; bound it. */
+	cap = (128 * n) / (INV_STEPS - 2) + 16;
+	for (rounds = 0;; rounds++) {
+		u64 xa, ya;
+
+		while (len > 1 && !x[len - 1] && !y[len - 1])
+			len--;
+		if (len == 1) {
+			xa = x[0];
+			ya = y[0];
+		} else {
+			u64 top = x[len - 1] | y[len - 1];
+			unsigned int s = 64 * (len - 1) + (64 - __builtin_clzll(top)) - 64;
+
+			xa = (inv_window(x, len, s) & ~INV_LOW) | (x[0] & INV_LOW);
+			ya = (inv_window(y, len, s) & ~INV_LOW) | (y[0] & INV_LOW);
+		}
+		if (rounds == cap) {
+			err = mod_inv_bits_vt(r, a, mc);
+			goto out;
+		}
+		inv_steps(xa, ya, f);
+		inv_update_xy(x, y, len, f);
+		inv_update_uv(u, v, f, mc);
+		if (!x[0] && bn_is_zero_mask(x, len))
+			break;
+	}
+	/* y = gcd(a, m); v = a^-1 when it is 1. */
+	if (y[0] != 1 || (len > 1 && !bn_is_zero_mask(y + 1, len - 1)))
+		err = -EINVAL;
+	else
+		memcpy(r, v, (size_t)n * 8);
+out:
+	memzero_explicit(x, sizeof(x));
+	memzero_explicit(y, sizeof(y));
+	memzero_explicit(u, sizeof(u));
+	memzero_explicit(v, sizeof(v));
+	memzero_explicit(f, sizeof(f));
 	return err;
 }
