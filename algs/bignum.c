@@ -467,14 +467,6 @@ static int mod_inv_bits_vt(u64 *r, const u64 *a, const struct bn_mont *mc)
 #define INV_STEPS	31
 #define INV_LOW		(((u64)1 << INV_STEPS) - 1)
 
-/* x * f for a signed @f, as a 128-bit two's complement product. */
-static inline u128 mul_s(u64 x, s64 f)
-{
-	u128 p = (u128)x * (u64)f;
-
-	return p - ((u128)(x & (u64)(f >> 63)) << 64);
-}
-
 /* a = -a over @n limbs. */
 static void neg_vt(u64 *a, unsigned int n)
 {
@@ -525,45 +517,66 @@ static void inv_steps(u64 xa, u64 ya, s64 f[4])
 }
 
 /*
- * (x, y) = ((x f0 + y g0) / 2^31, (x f1 + y g1) / 2^31) over @len limbs,
- * made non-negative; a factor pair is negated with the value it made.
+ * r = (x f + y g + m k) / 2^31 over @len limbs, the signs of f and g
+ * (@sf, @sg: +1 or -1, constants once inlined) apart from their
+ * magnitudes @fa, @ga, so that every product is an unsigned 64x64 one;
+ * @mk says whether m k is added.  Returns the signed word above r.  @r
+ * may be @y (written one limb behind the read), not @x.
  */
-static void inv_update_xy(u64 *x, u64 *y, unsigned int len, s64 f[4])
+static __attribute__((always_inline)) inline s64
+lin_pass(u64 *r, const u64 *x, const u64 *y, u64 fa, u64 ga, const u64 *m, u64 k,
+	 unsigned int len, int sf, int sg, int mk)
 {
-	u128 tx, ty;
-	s64 cx, cy;
-	u64 px, py;
+	s128 t = 0;
+	u64 p = 0;
 	unsigned int i;
 
-	tx = mul_s(x[0], f[0]) + mul_s(y[0], f[1]);
-	ty = mul_s(x[0], f[2]) + mul_s(y[0], f[3]);
-	px = (u64)tx;
-	py = (u64)ty;
-	cx = (s64)((s128)tx >> 64);
-	cy = (s64)((s128)ty >> 64);
-	for (i = 1; i < len; i++) {
-		tx = (u128)(s128)cx + mul_s(x[i], f[0]) + mul_s(y[i], f[1]);
-		ty = (u128)(s128)cy + mul_s(x[i], f[2]) + mul_s(y[i], f[3]);
-		x[i - 1] = (px >> INV_STEPS) | ((u64)tx << (64 - INV_STEPS));
-		y[i - 1] = (py >> INV_STEPS) | ((u64)ty << (64 - INV_STEPS));
-		px = (u64)tx;
-		py = (u64)ty;
-		cx = (s64)((s128)tx >> 64);
-		cy = (s64)((s128)ty >> 64);
+	for (i = 0; i < len; i++) {
+		s128 px = (s128)((u128)x[i] * fa), py = (s128)((u128)y[i] * ga);
+
+		t = (t >> 64) + (sf > 0 ? px : -px) + (sg > 0 ? py : -py);
+		if (mk)
+			t += (s128)((u128)m[i] * k);
+		if (i)
+			r[i - 1] = (p >> INV_STEPS) | ((u64)t << (64 - INV_STEPS));
+		p = (u64)t;
 	}
-	x[len - 1] = (px >> INV_STEPS) | ((u64)cx << (64 - INV_STEPS));
-	y[len - 1] = (py >> INV_STEPS) | ((u64)cy << (64 - INV_STEPS));
-	/* |x'| <= max(x, y) < 2^(64 len): the word above is 0 or -1. */
-	if (cx < 0) {
-		neg_vt(x, len);
+	t >>= 64;
+	r[len - 1] = (p >> INV_STEPS) | ((u64)t << (64 - INV_STEPS));
+	return (s64)t >> INV_STEPS;
+}
+
+static __attribute__((always_inline)) inline s64
+lin_comb(u64 *r, const u64 *x, const u64 *y, s64 f, s64 g, const u64 *m, u64 k,
+	 unsigned int len, int mk)
+{
+	u64 fa = f < 0 ? (u64)0 - (u64)f : (u64)f, ga = g < 0 ? (u64)0 - (u64)g : (u64)g;
+
+	if (f >= 0)
+		return g >= 0 ? lin_pass(r, x, y, fa, ga, m, k, len, 1, 1, mk) :
+				lin_pass(r, x, y, fa, ga, m, k, len, 1, -1, mk);
+	return g >= 0 ? lin_pass(r, x, y, fa, ga, m, k, len, -1, 1, mk) :
+			lin_pass(r, x, y, fa, ga, m, k, len, -1, -1, mk);
+}
+
+/*
+ * (x, y) = ((x f0 + y g0) / 2^31, (x f1 + y g1) / 2^31) over @len limbs,
+ * made non-negative; a factor pair is negated with the value it made.
+ * |x'| <= max(x, y) < 2^(64 len): the word above is 0 or -1.
+ */
+static void inv_update_xy(u64 *x, u64 *y, u64 *t, unsigned int len, s64 f[4])
+{
+	if (lin_comb(t, x, y, f[0], f[1], NULL, 0, len, 0) < 0) {
+		neg_vt(t, len);
 		f[0] = -f[0];
 		f[1] = -f[1];
 	}
-	if (cy < 0) {
+	if (lin_comb(y, x, y, f[2], f[3], NULL, 0, len, 0) < 0) {
 		neg_vt(y, len);
 		f[2] = -f[2];
 		f[3] = -f[3];
 	}
+	memcpy(x, t, (size_t)len * 8);
 }
 
 /* @top:@x (the word above @x's n limbs), in (-m, 2m), to [0, m). */
@@ -583,36 +596,19 @@ static void inv_fix(u64 *x, s64 top, const struct bn_mont *mc)
  * clear t's low bits.  |t| <= 2^31 (m - 1), so (t + k m) / 2^31 lies in
  * (-m, 2m) and one correction brings it into [0, m).
  */
-static void inv_update_uv(u64 *u, u64 *v, const s64 f[4], const struct bn_mont *mc)
+static void inv_update_uv(u64 *u, u64 *v, u64 *t, const s64 f[4], const struct bn_mont *mc)
 {
-	unsigned int n = mc->n, i;
-	const u64 *m = mc->m;
-	u64 ku, kv, pu, pv;
-	u128 tu, tv;
-	s64 cu, cv;
+	unsigned int n = mc->n;
+	u64 ku, kv;
+	s64 top;
 
 	ku = ((u[0] * (u64)f[0] + v[0] * (u64)f[1]) * mc->m0inv) & INV_LOW;
 	kv = ((u[0] * (u64)f[2] + v[0] * (u64)f[3]) * mc->m0inv) & INV_LOW;
-	tu = mul_s(u[0], f[0]) + mul_s(v[0], f[1]) + (u128)m[0] * ku;
-	tv = mul_s(u[0], f[2]) + mul_s(v[0], f[3]) + (u128)m[0] * kv;
-	pu = (u64)tu;
-	pv = (u64)tv;
-	cu = (s64)((s128)tu >> 64);
-	cv = (s64)((s128)tv >> 64);
-	for (i = 1; i < n; i++) {
-		tu = (u128)(s128)cu + mul_s(u[i], f[0]) + mul_s(v[i], f[1]) + (u128)m[i] * ku;
-		tv = (u128)(s128)cv + mul_s(u[i], f[2]) + mul_s(v[i], f[3]) + (u128)m[i] * kv;
-		u[i - 1] = (pu >> INV_STEPS) | ((u64)tu << (64 - INV_STEPS));
-		v[i - 1] = (pv >> INV_STEPS) | ((u64)tv << (64 - INV_STEPS));
-		pu = (u64)tu;
-		pv = (u64)tv;
-		cu = (s64)((s128)tu >> 64);
-		cv = (s64)((s128)tv >> 64);
-	}
-	u[n - 1] = (pu >> INV_STEPS) | ((u64)cu << (64 - INV_STEPS));
-	v[n - 1] = (pv >> INV_STEPS) | ((u64)cv << (64 - INV_STEPS));
-	inv_fix(u, cu >> INV_STEPS, mc);
-	inv_fix(v, cv >> INV_STEPS, mc);
+	top = lin_comb(t, u, v, f[0], f[1], mc->m, ku, n, 1);
+	inv_fix(t, top, mc);
+	top = lin_comb(v, u, v, f[2], f[3], mc->m, kv, n, 1);
+	inv_fix(v, top, mc);
+	memcpy(u, t, (size_t)n * 8);
 }
 
 /* The top 64 bits of @x (@len limbs) from bit @s up. */
@@ -629,6 +625,7 @@ int bn_mod_inv_vt(u64 *r, const u64 *a, const struct bn_mont *mc)
 {
 	unsigned int n = mc->n, len = n, rounds, cap;
 	u64 x[BN_MAX_LIMBS], y[BN_MAX_LIMBS], u[BN_MAX_LIMBS], v[BN_MAX_LIMBS];
+	u64 t[BN_MAX_LIMBS];
 	s64 f[4];
 	int err = 0;
 
@@ -661,8 +658,8 @@ int bn_mod_inv_vt(u64 *r, const u64 *a, const struct bn_mont *mc)
 			goto out;
 		}
 		inv_steps(xa, ya, f);
-		inv_update_xy(x, y, len, f);
-		inv_update_uv(u, v, f, mc);
+		inv_update_xy(x, y, t, len, f);
+		inv_update_uv(u, v, t, f, mc);
 		if (!x[0] && bn_is_zero_mask(x, len))
 			break;
 	}
@@ -676,6 +673,7 @@ out:
 	memzero_explicit(y, sizeof(y));
 	memzero_explicit(u, sizeof(u));
 	memzero_explicit(v, sizeof(v));
+	memzero_explicit(t, sizeof(t));
 	memzero_explicit(f, sizeof(f));
 	return err;
 }
