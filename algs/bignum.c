@@ -454,17 +454,18 @@ static int mod_inv_bits_vt(u64 *r, const u64 *a, const struct bn_mont *mc)
  * and u /= 2 mod m; with u y = a and v y = b mod m throughout (y the
  * input), so b ends as gcd(y, m) and v as y^-1 when that is 1.
  *
- * INV_STEPS such steps are run on 64-bit stand-ins for a and b, made of
- * their low INV_STEPS bits (which decide every parity exactly) and their
- * top 33 bits (which decide the comparisons, approximately), while the
+ * INV_STEPS (62) such steps are run on 128-bit stand-ins for a and b, made
+ * of their low 62 bits (which decide every parity exactly) and their top
+ * 66 bits (which decide the comparisons, approximately), while the
  * factors expressing the new values in the old ones are kept:
- * 2^31 a' = f0 a + g0 b, 2^31 b' = f1 a + g1 b, with |f| + |g| <= 2^31.
+ * 2^62 a' = f0 a + g0 b, 2^62 b' = f1 a + g1 b, with |f| + |g| <= 2^62
+ * (one unsigned 64x64 product per limb and factor; sums stay below 2^127).
  * Whatever the comparisons decided, the divisions are exact and b' is
  * odd; a wrong one only makes a' or b' negative (then negated, with its
  * factors), and |a'|, |b'| <= max(a, b), so no value grows.  Pornin shows
  * the length of a and b still falls by about INV_STEPS bits per round.
  */
-#define INV_STEPS	31
+#define INV_STEPS	62
 #define INV_LOW		(((u64)1 << INV_STEPS) - 1)
 
 /* a = -a over @n limbs. */
@@ -486,27 +487,36 @@ static void neg_vt(u64 *a, unsigned int n)
  * factors come back in @f (f0, g0, f1, g1).  Branch-free: the parity and
  * the comparison are unpredictable.
  */
-static void inv_steps(u64 xa, u64 ya, s64 f[4])
+static void inv_steps(u128 xa, u128 ya, s64 f[4])
 {
-	u64 f0 = 1, g0 = 0, f1 = 0, g1 = 1, odd, sw, t;
+	u64 f0 = 1, g0 = 0, f1 = 0, g1 = 1, odd, lt, sw, t, dl, dh, nl, nh;
+	u64 xl = (u64)xa, xh = (u64)(xa >> 64), yl = (u64)ya, yh = (u64)(ya >> 64);
 	int i;
 
+	/* On word halves: a u128 comparison would be compiled to branches. */
 	for (i = 0; i < INV_STEPS; i++) {
-		odd = (u64)0 - (xa & 1);
-		sw = odd & ((u64)0 - (u64)(xa < ya));
-		t = (xa ^ ya) & sw;
-		xa ^= t;
-		ya ^= t;
+		odd = (u64)0 - (xl & 1);
+		dl = xl - yl;
+		dh = xh - yh - (((~xl & yl) | (~(xl ^ yl) & dl)) >> 63);
+		lt = (u64)0 - ((((~xh & yh) | (~(xh ^ yh) & dh))) >> 63);	/* x < y */
+		sw = odd & lt;
+		/* x odd: (x, y) = (|x - y|, min(x, y)). */
+		yl ^= (xl ^ yl) & sw;
+		yh ^= (xh ^ yh) & sw;
+		nl = (dl ^ lt) - lt;
+		nh = (dh ^ lt) + (lt & (u64)(dl == 0));
+		xl = (xl & ~odd) | (nl & odd);
+		xh = (xh & ~odd) | (nh & odd);
 		t = (f0 ^ f1) & sw;
 		f0 ^= t;
 		f1 ^= t;
 		t = (g0 ^ g1) & sw;
 		g0 ^= t;
 		g1 ^= t;
-		xa -= ya & odd;
 		f0 -= f1 & odd;
 		g0 -= g1 & odd;
-		xa >>= 1;
+		xl = (xl >> 1) | (xh << 63);
+		xh >>= 1;
 		f1 += f1;
 		g1 += g1;
 	}
@@ -517,7 +527,7 @@ static void inv_steps(u64 xa, u64 ya, s64 f[4])
 }
 
 /*
- * r = (x f + y g + m k) / 2^31 over @len limbs, the signs of f and g
+ * r = (x f + y g + m k) / 2^62 over @len limbs, the signs of f and g
  * (@sf, @sg: +1 or -1, constants once inlined) apart from their
  * magnitudes @fa, @ga, so that every product is an unsigned 64x64 one;
  * @mk says whether m k is added.  Returns the signed word above r.  @r
@@ -560,7 +570,7 @@ lin_comb(u64 *r, const u64 *x, const u64 *y, s64 f, s64 g, const u64 *m, u64 k,
 }
 
 /*
- * (x, y) = ((x f0 + y g0) / 2^31, (x f1 + y g1) / 2^31) over @len limbs,
+ * (x, y) = ((x f0 + y g0) / 2^62, (x f1 + y g1) / 2^62) over @len limbs,
  * made non-negative; a factor pair is negated with the value it made.
  * |x'| <= max(x, y) < 2^(64 len): the word above is 0 or -1.
  */
@@ -591,9 +601,9 @@ static void inv_fix(u64 *x, s64 top, const struct bn_mont *mc)
 }
 
 /*
- * (u, v) = ((u f0 + v g0) / 2^31 mod m, (u f1 + v g1) / 2^31 mod m): the
- * division is a Montgomery step, adding k m with k = -t / m mod 2^31 to
- * clear t's low bits.  |t| <= 2^31 (m - 1), so (t + k m) / 2^31 lies in
+ * (u, v) = ((u f0 + v g0) / 2^62 mod m, (u f1 + v g1) / 2^62 mod m): the
+ * division is a Montgomery step, adding k m with k = -t / m mod 2^62 to
+ * clear t's low bits.  |t| <= 2^62 (m - 1), so (t + k m) / 2^62 lies in
  * (-m, 2m) and one correction brings it into [0, m).
  */
 static void inv_update_uv(u64 *u, u64 *v, u64 *t, const s64 f[4], const struct bn_mont *mc)
@@ -611,7 +621,7 @@ static void inv_update_uv(u64 *u, u64 *v, u64 *t, const s64 f[4], const struct b
 	memcpy(u, t, (size_t)n * 8);
 }
 
-/* The top 64 bits of @x (@len limbs) from bit @s up. */
+/* The 64 bits of @x (@len limbs) from bit @s up. */
 static inline u64 inv_window(const u64 *x, unsigned int len, unsigned int s)
 {
 	unsigned int l = s / 64, o = s % 64;
@@ -639,19 +649,21 @@ int bn_mod_inv_vt(u64 *r, const u64 *a, const struct bn_mont *mc)
 	/* Each round removes about INV_STEPS bits of the 128 n; bound it. */
 	cap = (128 * n) / (INV_STEPS - 2) + 16;
 	for (rounds = 0;; rounds++) {
-		u64 xa, ya;
+		u128 xa, ya;
 
 		while (len > 1 && !x[len - 1] && !y[len - 1])
 			len--;
-		if (len == 1) {
-			xa = x[0];
-			ya = y[0];
+		if (len <= 2) {
+			xa = x[0] | (len == 2 ? (u128)x[1] << 64 : 0);
+			ya = y[0] | (len == 2 ? (u128)y[1] << 64 : 0);
 		} else {
 			u64 top = x[len - 1] | y[len - 1];
-			unsigned int s = 64 * (len - 1) + (64 - __builtin_clzll(top)) - 64;
+			unsigned int s = 64 * (len - 1) + (64 - __builtin_clzll(top)) - 128;
 
-			xa = (inv_window(x, len, s) & ~INV_LOW) | (x[0] & INV_LOW);
-			ya = (inv_window(y, len, s) & ~INV_LOW) | (y[0] & INV_LOW);
+			xa = ((u128)inv_window(x, len, s + 64) << 64) | inv_window(x, len, s);
+			ya = ((u128)inv_window(y, len, s + 64) << 64) | inv_window(y, len, s);
+			xa = (xa & ~(u128)INV_LOW) | (x[0] & INV_LOW);
+			ya = (ya & ~(u128)INV_LOW) | (y[0] & INV_LOW);
 		}
 		if (rounds == cap) {
 			err = mod_inv_bits_vt(r, a, mc);
