@@ -15,6 +15,7 @@
 #include <crypto/bignum.h>
 
 typedef unsigned __int128 u128;
+typedef __int128 s128;
 
 /* All-ones when @x is non-zero, without a branch. */
 static inline u64 nz_mask(u64 x)
@@ -398,7 +399,11 @@ static int is_one_vt(const u64 *a, unsigned int n)
 	return 1;
 }
 
-int bn_mod_inv_vt(u64 *r, const u64 *a, const struct bn_mont *mc)
+/*
+ * The bit-at-a-time binary extended Euclid: the fallback of bn_mod_inv_vt
+ * should its batched loop ever run past its iteration bound.
+ */
+static int mod_inv_bits_vt(u64 *r, const u64 *a, const struct bn_mont *mc)
 {
 	unsigned int n = mc->n;
 	u64 u[BN_MAX_LIMBS], v[BN_MAX_LIMBS], x1[BN_MAX_LIMBS], x2[BN_MAX_LIMBS];
@@ -438,5 +443,249 @@ int bn_mod_inv_vt(u64 *r, const u64 *a, const struct bn_mont *mc)
 	memzero_explicit(v, sizeof(v));
 	memzero_explicit(x1, sizeof(x1));
 	memzero_explicit(x2, sizeof(x2));
+	return err;
+}
+
+/*
+ * bn_mod_inv_vt batches binary GCD steps on machine words (after Pornin,
+ * "Optimized Binary GCD for Modular Inversion", ePrint 2020/972).  The
+ * exact algorithm keeps b odd and, while a != 0: if a is odd and a < b,
+ * swaps (a, u) with (b, v); if a is odd, a -= b and u -= v; then a /= 2
+ * and u /= 2 mod m; with u y = a and v y = b mod m throughout (y the
+ * input), so b ends as gcd(y, m) and v as y^-1 when that is 1.
+ *
+ * INV_STEPS (62) such steps are run on 128-bit stand-ins for a and b, made
+ * of their low 62 bits (which decide every parity exactly) and their top
+ * 66 bits (which decide the comparisons, approximately), while the
+ * factors expressing the new values in the old ones are kept:
+ * 2^62 a' = f0 a + g0 b, 2^62 b' = f1 a + g1 b, with |f| + |g| <= 2^62
+ * (one unsigned 64x64 product per limb and factor; sums stay below 2^127).
+ * Whatever the comparisons decided, the divisions are exact and b' is
+ * odd; a wrong one only makes a' or b' negative (then negated, with its
+ * factors), and |a'|, |b'| <= max(a, b), so no value grows.  Pornin shows
+ * the length of a and b still falls by about INV_STEPS bits per round.
+ */
+#define INV_STEPS	62
+#define INV_LOW		(((u64)1 << INV_STEPS) - 1)
+
+/* a = -a over @n limbs. */
+static void neg_vt(u64 *a, unsigned int n)
+{
+	u64 c = 1;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		u64 t = ~a[i] + c;
+
+		c = c && !t;
+		a[i] = t;
+	}
+}
+
+/*
+ * INV_STEPS binary GCD steps on the stand-ins @xa and @ya (@ya odd); the
+ * factors come back in @f (f0, g0, f1, g1).  Branch-free: the parity and
+ * the comparison are unpredictable.
+ */
+static void inv_steps(u128 xa, u128 ya, s64 f[4])
+{
+	u64 f0 = 1, g0 = 0, f1 = 0, g1 = 1, odd, lt, sw, t, dl, dh, nl, nh;
+	u64 xl = (u64)xa, xh = (u64)(xa >> 64), yl = (u64)ya, yh = (u64)(ya >> 64);
+	int i;
+
+	/* On word halves: a u128 comparison would be compiled to branches. */
+	for (i = 0; i < INV_STEPS; i++) {
+		odd = (u64)0 - (xl & 1);
+		dl = xl - yl;
+		dh = xh - yh - (((~xl & yl) | (~(xl ^ yl) & dl)) >> 63);
+		lt = (u64)0 - ((((~xh & yh) | (~(xh ^ yh) & dh))) >> 63);	/* x < y */
+		sw = odd & lt;
+		/* x odd: (x, y) = (|x - y|, min(x, y)). */
+		yl ^= (xl ^ yl) & sw;
+		yh ^= (xh ^ yh) & sw;
+		nl = (dl ^ lt) - lt;
+		nh = (dh ^ lt) + (lt & (u64)(dl == 0));
+		xl = (xl & ~odd) | (nl & odd);
+		xh = (xh & ~odd) | (nh & odd);
+		t = (f0 ^ f1) & sw;
+		f0 ^= t;
+		f1 ^= t;
+		t = (g0 ^ g1) & sw;
+		g0 ^= t;
+		g1 ^= t;
+		f0 -= f1 & odd;
+		g0 -= g1 & odd;
+		xl = (xl >> 1) | (xh << 63);
+		xh >>= 1;
+		f1 += f1;
+		g1 += g1;
+	}
+	f[0] = (s64)f0;
+	f[1] = (s64)g0;
+	f[2] = (s64)f1;
+	f[3] = (s64)g1;
+}
+
+/*
+ * r = (x f + y g + m k) / 2^62 over @len limbs, the signs of f and g
+ * (@sf, @sg: +1 or -1, constants once inlined) apart from their
+ * magnitudes @fa, @ga, so that every product is an unsigned 64x64 one;
+ * @mk says whether m k is added.  Returns the signed word above r.  @r
+ * may be @y (written one limb behind the read), not @x.
+ */
+static __attribute__((always_inline)) inline s64
+lin_pass(u64 *r, const u64 *x, const u64 *y, u64 fa, u64 ga, const u64 *m, u64 k,
+	 unsigned int len, int sf, int sg, int mk)
+{
+	s128 t = 0;
+	u64 p = 0;
+	unsigned int i;
+
+	for (i = 0; i < len; i++) {
+		s128 px = (s128)((u128)x[i] * fa), py = (s128)((u128)y[i] * ga);
+
+		t = (t >> 64) + (sf > 0 ? px : -px) + (sg > 0 ? py : -py);
+		if (mk)
+			t += (s128)((u128)m[i] * k);
+		if (i)
+			r[i - 1] = (p >> INV_STEPS) | ((u64)t << (64 - INV_STEPS));
+		p = (u64)t;
+	}
+	t >>= 64;
+	r[len - 1] = (p >> INV_STEPS) | ((u64)t << (64 - INV_STEPS));
+	return (s64)t >> INV_STEPS;
+}
+
+static __attribute__((always_inline)) inline s64
+lin_comb(u64 *r, const u64 *x, const u64 *y, s64 f, s64 g, const u64 *m, u64 k,
+	 unsigned int len, int mk)
+{
+	u64 fa = f < 0 ? (u64)0 - (u64)f : (u64)f, ga = g < 0 ? (u64)0 - (u64)g : (u64)g;
+
+	if (f >= 0)
+		return g >= 0 ? lin_pass(r, x, y, fa, ga, m, k, len, 1, 1, mk) :
+				lin_pass(r, x, y, fa, ga, m, k, len, 1, -1, mk);
+	return g >= 0 ? lin_pass(r, x, y, fa, ga, m, k, len, -1, 1, mk) :
+			lin_pass(r, x, y, fa, ga, m, k, len, -1, -1, mk);
+}
+
+/*
+ * (x, y) = ((x f0 + y g0) / 2^62, (x f1 + y g1) / 2^62) over @len limbs,
+ * made non-negative; a factor pair is negated with the value it made.
+ * |x'| <= max(x, y) < 2^(64 len): the word above is 0 or -1.
+ */
+static void inv_update_xy(u64 *x, u64 *y, u64 *t, unsigned int len, s64 f[4])
+{
+	if (lin_comb(t, x, y, f[0], f[1], NULL, 0, len, 0) < 0) {
+		neg_vt(t, len);
+		f[0] = -f[0];
+		f[1] = -f[1];
+	}
+	if (lin_comb(y, x, y, f[2], f[3], NULL, 0, len, 0) < 0) {
+		neg_vt(y, len);
+		f[2] = -f[2];
+		f[3] = -f[3];
+	}
+	memcpy(x, t, (size_t)len * 8);
+}
+
+/* @top:@x (the word above @x's n limbs), in (-m, 2m), to [0, m). */
+static void inv_fix(u64 *x, s64 top, const struct bn_mont *mc)
+{
+	unsigned int n = mc->n;
+
+	if (top < 0)
+		bn_add(x, x, mc->m, n);
+	else if (top > 0 || !bn_lt_mask(x, mc->m, n))
+		bn_sub(x, x, mc->m, n);
+}
+
+/*
+ * (u, v) = ((u f0 + v g0) / 2^62 mod m, (u f1 + v g1) / 2^62 mod m): the
+ * division is a Montgomery step, adding k m with k = -t / m mod 2^62 to
+ * clear t's low bits.  |t| <= 2^62 (m - 1), so (t + k m) / 2^62 lies in
+ * (-m, 2m) and one correction brings it into [0, m).
+ */
+static void inv_update_uv(u64 *u, u64 *v, u64 *t, const s64 f[4], const struct bn_mont *mc)
+{
+	unsigned int n = mc->n;
+	u64 ku, kv;
+	s64 top;
+
+	ku = ((u[0] * (u64)f[0] + v[0] * (u64)f[1]) * mc->m0inv) & INV_LOW;
+	kv = ((u[0] * (u64)f[2] + v[0] * (u64)f[3]) * mc->m0inv) & INV_LOW;
+	top = lin_comb(t, u, v, f[0], f[1], mc->m, ku, n, 1);
+	inv_fix(t, top, mc);
+	top = lin_comb(v, u, v, f[2], f[3], mc->m, kv, n, 1);
+	inv_fix(v, top, mc);
+	memcpy(u, t, (size_t)n * 8);
+}
+
+/* The 64 bits of @x (@len limbs) from bit @s up. */
+static inline u64 inv_window(const u64 *x, unsigned int len, unsigned int s)
+{
+	unsigned int l = s / 64, o = s % 64;
+
+	if (!o)
+		return x[l];
+	return (x[l] >> o) | (l + 1 < len ? x[l + 1] << (64 - o) : 0);
+}
+
+int bn_mod_inv_vt(u64 *r, const u64 *a, const struct bn_mont *mc)
+{
+	unsigned int n = mc->n, len = n, rounds, cap;
+	u64 x[BN_MAX_LIMBS], y[BN_MAX_LIMBS], u[BN_MAX_LIMBS], v[BN_MAX_LIMBS];
+	u64 t[BN_MAX_LIMBS];
+	s64 f[4];
+	int err = 0;
+
+	if (bn_is_zero_mask(a, n))
+		return -EINVAL;
+	memcpy(x, a, (size_t)n * 8);
+	memcpy(y, mc->m, (size_t)n * 8);
+	memset(u, 0, (size_t)n * 8);
+	memset(v, 0, (size_t)n * 8);
+	u[0] = 1;
+	/* Each round removes about INV_STEPS bits of the 128 n; bound it. */
+	cap = (128 * n) / (INV_STEPS - 2) + 16;
+	for (rounds = 0;; rounds++) {
+		u128 xa, ya;
+
+		while (len > 1 && !x[len - 1] && !y[len - 1])
+			len--;
+		if (len <= 2) {
+			xa = x[0] | (len == 2 ? (u128)x[1] << 64 : 0);
+			ya = y[0] | (len == 2 ? (u128)y[1] << 64 : 0);
+		} else {
+			u64 top = x[len - 1] | y[len - 1];
+			unsigned int s = 64 * (len - 1) + (64 - __builtin_clzll(top)) - 128;
+
+			xa = ((u128)inv_window(x, len, s + 64) << 64) | inv_window(x, len, s);
+			ya = ((u128)inv_window(y, len, s + 64) << 64) | inv_window(y, len, s);
+			xa = (xa & ~(u128)INV_LOW) | (x[0] & INV_LOW);
+			ya = (ya & ~(u128)INV_LOW) | (y[0] & INV_LOW);
+		}
+		if (rounds == cap) {
+			err = mod_inv_bits_vt(r, a, mc);
+			goto out;
+		}
+		inv_steps(xa, ya, f);
+		inv_update_xy(x, y, t, len, f);
+		inv_update_uv(u, v, t, f, mc);
+		if (!x[0] && bn_is_zero_mask(x, len))
+			break;
+	}
+	/* y = gcd(a, m); v = a^-1 when it is 1. */
+	if (y[0] != 1 || (len > 1 && !bn_is_zero_mask(y + 1, len - 1)))
+		err = -EINVAL;
+	else
+		memcpy(r, v, (size_t)n * 8);
+out:
+	memzero_explicit(x, sizeof(x));
+	memzero_explicit(y, sizeof(y));
+	memzero_explicit(u, sizeof(u));
+	memzero_explicit(v, sizeof(v));
+	memzero_explicit(t, sizeof(t));
+	memzero_explicit(f, sizeof(f));
 	return err;
 }

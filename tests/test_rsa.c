@@ -872,6 +872,165 @@ START_TEST(test_keygen_2048)
 }
 END_TEST
 
+/* ---- bn_mod_inv_vt against OpenSSL ------------------------------------- */
+
+#include <errno.h>
+#include <openssl/bn.h>
+#include <openssl/err.h>
+#include <crypto/bignum.h>
+
+static BIGNUM *inv_bn(const u64 *a, unsigned int n)
+{
+	BIGNUM *b = BN_lebin2bn((const unsigned char *)a, (int)n * 8, NULL);
+
+	ck_assert_ptr_nonnull(b);
+	return b;
+}
+
+/* @a (n limbs) = @b, which must fit. */
+static void inv_from_bn(u64 *a, unsigned int n, const BIGNUM *b)
+{
+	ck_assert_int_eq(BN_bn2lebinpad(b, (unsigned char *)a, (int)n * 8), (int)n * 8);
+}
+
+/*
+ * One case: bn_mod_inv_vt(a) mod m against BN_mod_inverse (none: -EINVAL;
+ * else the same r, and a r mod m == 1), also with r aliasing a.
+ */
+static void inv_check(const struct bn_mont *mc, const u64 *a, BN_CTX *ctx, unsigned int *ok,
+		      unsigned int *bad)
+{
+	unsigned int n = mc->n;
+	u64 r[BN_MAX_LIMBS], r2[BN_MAX_LIMBS];
+	BIGNUM *bm = inv_bn(mc->m, n), *ba = inv_bn(a, n), *br, *bi, *t = BN_new();
+	int err;
+
+	ck_assert(BN_cmp(ba, bm) < 0);
+	memset(r, 0xa5, sizeof(r));
+	err = bn_mod_inv_vt(r, a, mc);
+	memcpy(r2, a, (size_t)n * 8);
+	ck_assert_int_eq(bn_mod_inv_vt(r2, r2, mc), err);
+	ERR_set_mark();
+	bi = BN_is_one(bm) ? NULL : BN_mod_inverse(NULL, ba, bm, ctx);
+	ERR_pop_to_mark();
+	if (!bi || BN_is_zero(ba)) {
+		ck_assert_msg(err == -EINVAL, "n=%u: not invertible, got %d", n, err);
+		(*bad)++;
+	} else {
+		ck_assert_msg(err == 0, "n=%u: invertible, got %d", n, err);
+		br = inv_bn(r, n);
+		ck_assert_msg(!BN_cmp(br, bi), "n=%u: r differs from OpenSSL's", n);
+		ck_assert(!memcmp(r, r2, (size_t)n * 8));
+		ck_assert(BN_mod_mul(t, ba, br, bm, ctx));
+		ck_assert(BN_is_one(t));
+		BN_free(br);
+		(*ok)++;
+	}
+	BN_free(bi);
+	BN_free(t);
+	BN_free(ba);
+	BN_free(bm);
+}
+
+/*
+ * bn_mod_inv_vt (the unblinding in every RSA private operation) on odd
+ * moduli of 1 to 128 limbs: random, top limb small, 2^k - 1, p q
+ * products; a = 1, 2, m - 1, 0, random, and random multiples of a
+ * factor of m; the result also checked with bn_mont_mul.
+ */
+START_TEST(test_bn_mod_inv)
+{
+	static const unsigned int limbs[] = { 1, 2, 3, 4, 16, 17, 32, 48, 64, 128 };
+	static struct bn_mont mc;
+	u64 m[BN_MAX_LIMBS], a[BN_MAX_LIMBS], r[BN_MAX_LIMBS], t[BN_MAX_LIMBS];
+	BN_CTX *ctx = BN_CTX_new();
+	struct rt_rng rng;
+	unsigned int li, ok = 0, bad = 0;
+
+	ck_assert_ptr_nonnull(ctx);
+	rt_rng_seed(&rng, 1302);
+	for (li = 0; li < ARRAY_SIZE(limbs); li++) {
+		unsigned int n = limbs[li], kind, it, iters = n <= 17 ? 24 : n <= 64 ? 6 : 3;
+
+		for (kind = 0; kind < 4; kind++) {
+			BIGNUM *p = NULL, *bm, *ba;
+
+			rt_fill(&rng, m, (size_t)n * 8);
+			if (kind == 1) {		/* top limb of a few bits */
+				m[n - 1] &= ((u64)1 << rt_rand_range(&rng, 8)) - 1;
+				m[n - 1] |= 1;
+			} else if (kind == 2) {		/* 2^k - 1 */
+				memset(m, 0xff, (size_t)n * 8);
+				m[n - 1] >>= rt_rand_range(&rng, 63);
+			} else if (kind == 3 && n > 1) {	/* p q */
+				BIGNUM *q = BN_new();
+
+				p = BN_new();
+				bm = BN_new();
+				ck_assert(BN_rand(p, 32 * (int)n, BN_RAND_TOP_ONE, BN_RAND_BOTTOM_ODD));
+				ck_assert(BN_rand(q, 32 * (int)n - 1, BN_RAND_TOP_ONE, BN_RAND_BOTTOM_ODD));
+				ck_assert(BN_mul(bm, p, q, ctx));
+				inv_from_bn(m, n, bm);
+				BN_free(q);
+				BN_free(bm);
+			} else {
+				m[n - 1] |= (u64)1 << 63;
+			}
+			m[0] |= 1;
+			ck_assert_int_eq(bn_mont_init(&mc, m, n), 0);
+			bm = inv_bn(m, n);
+			for (it = 0; it < iters; it++) {
+				memset(a, 0, (size_t)n * 8);
+				switch (it) {
+				case 0:
+					a[0] = 1;
+					break;
+				case 1:
+					a[0] = 2;
+					break;
+				case 2:
+					memcpy(a, m, (size_t)n * 8);
+					a[0] -= 1;
+					break;
+				case 3:
+					break;
+				default:
+					rt_fill(&rng, a, (size_t)n * 8);
+					ba = inv_bn(a, n);
+					if (p && it % 2) {	/* a multiple of p below m */
+						BIGNUM *s = BN_new();
+
+						ck_assert(BN_rand(s, 32 * (int)n - 2, BN_RAND_TOP_ANY,
+								  BN_RAND_BOTTOM_ANY));
+						ck_assert(BN_mul(ba, p, s, ctx));
+						BN_free(s);
+					}
+					ck_assert(BN_mod(ba, ba, bm, ctx));
+					inv_from_bn(a, n, ba);
+					BN_free(ba);
+					break;
+				}
+				if (BN_is_one(bm) && it != 3)
+					continue;	/* m = 1: a < m means a = 0 */
+				inv_check(&mc, a, ctx, &ok, &bad);
+				/* a (a^-1 R) / R = 1, in the Montgomery domain. */
+				if (!bn_mod_inv_vt(r, a, &mc)) {
+					bn_to_mont(t, r, &mc);
+					bn_mont_mul(t, t, a, &mc);
+					ck_assert(t[0] == 1 && (n == 1 || bn_is_zero_mask(t + 1, n - 1)));
+				}
+			}
+			BN_free(bm);
+			BN_free(p);
+		}
+	}
+	/* Both outcomes were exercised, not-invertible beyond a = 0. */
+	ck_assert_uint_gt(ok, 100);
+	ck_assert_uint_gt(bad, 4 * ARRAY_SIZE(limbs));
+	BN_CTX_free(ctx);
+}
+END_TEST
+
 /* ---- arch engines against the generic one -------------------------------- */
 
 #if defined(__x86_64__)
@@ -1068,6 +1227,7 @@ static Suite *rsa_suite(void)
 	tcase_add_test(tc, test_key_formats);
 	tcase_add_test(tc, test_policy);
 	tcase_add_test(tc, test_keygen_2048);
+	tcase_add_test(tc, test_bn_mod_inv);
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_adx_montmul);
 	tcase_add_test(tc, test_adx_engine);
