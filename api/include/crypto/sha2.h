@@ -134,7 +134,8 @@ extern const u64 rind_sha512_k[80] __attribute__((aligned(64)));
 			sha_base_zero(__b, (bs));				\
 		else								\
 			sha_base_zero(__b, 2 * (bs));				\
-		sha_base_copy_tail(__b, __d + (__l - __t), __t);		\
+		if (__t)	/* (no arithmetic on a NULL empty message) */	\
+			sha_base_copy_tail(__b, __d + (__l - __t), __t);	\
 		__b[__t] = 0x80;						\
 		putlen(__b + __n - ((bs) - (lenoff)), __l);			\
 		fn(st, __b, __n / (bs));					\
@@ -142,13 +143,12 @@ extern const u64 rind_sha512_k[80] __attribute__((aligned(64)));
 	} while (0)
 
 /*
- * Zeroing and copying the tail in fixed-size pieces: gcc expands a memset
- * of 128 bytes or more, or a memcpy of a bounded variable size, into rep
- * stos / rep movs, whose start-up cost exceeds a short message's copy (it
- * made the one-shot slower than buffering on AMD Zen).  Copy the @n < 128
- * tail bytes of @src to @dst.
+ * The block is zeroed and the tail copied in fixed-size pieces: gcc expands
+ * a memset of 128 bytes or more, or a memcpy of a bounded variable size,
+ * into rep stos / rep movs, whose start-up cost is a sizeable part of a
+ * short message's hash.  The vector type may alias: it is stored over byte
+ * arrays.
  */
-/* may_alias: stored over byte arrays. */
 typedef u64 sha_base_v16 __attribute__((vector_size(16), aligned(16), may_alias));
 
 /* Zero @n (a multiple of 64, at most 256) bytes of 16-byte aligned @dst. */
@@ -161,6 +161,7 @@ static inline __attribute__((always_inline)) void sha_base_zero(u8 *dst, size_t 
 		*(sha_base_v16 *)(void *)(dst + i) = z;
 }
 
+/* Copy the @n < 128 tail bytes of @src to @dst. */
 static inline void sha_base_copy_tail(u8 *dst, const u8 *src, size_t n)
 {
 	size_t i = 0;
@@ -183,8 +184,8 @@ static inline void sha_base_copy_tail(u8 *dst, const u8 *src, size_t n)
 #define SHA_PUTLEN64(p, len)	put_unaligned_be64((u64)(len) << 3, (p))
 /*
  * The 128-bit field fills the last 16 bytes of the block alone (the pad
- * leaves it aligned): one 16-byte store, so the block function's 16-byte
- * load of it is forwarded from a single store rather than stalling on two.
+ * leaves it aligned): one 16-byte store, so that a block function's
+ * 16-byte load of it can be forwarded from a single store.
  */
 #define SHA_PUTLEN128(p, len)							\
 	do {									\
