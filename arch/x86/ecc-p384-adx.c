@@ -474,11 +474,7 @@ static inline void p384x_half(u64 *r, const u64 *a)
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
-/*
- * The curve's constants (FIPS 186-5 / SP 800-186 section 3.2) in the form
- * of algs/p384.c, which keeps its own copy static: little-endian 64-bit
- * limbs, Montgomery form with R = 2^384 for b, Gx, Gy.
- */
+/* The curve template over the field operations above (hooks: <crypto/ecc.h>). */
 #define ECC_N			6
 #define ECC_FP_MUL(r, a, b)	p384x_mul(r, a, b)
 #define ECC_FP_SQR(r, a)	p384x_sqr(r, a)
@@ -488,29 +484,10 @@ static inline void p384x_half(u64 *r, const u64 *a)
 #define ECC_FN_MUL(r, a, b)	p384x_nmul(r, a, b)
 #include <crypto/ecc-impl.h>
 
-static const struct ecc_mod p384x_fp = {
-	.m = { 0x00000000ffffffffull, 0xffffffff00000000ull, 0xfffffffffffffffeull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull },
-	.rr = { 0xfffffffe00000001ull, 0x0000000200000000ull, 0xfffffffe00000000ull, 0x0000000200000000ull, 0x0000000000000001ull, 0x0000000000000000ull },
-	.one = { 0xffffffff00000001ull, 0x00000000ffffffffull, 0x0000000000000001ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull },
-	.m0inv = 0x0000000100000001ull,
-};
-static const struct ecc_mod p384x_fn = {
-	.m = { 0xecec196accc52973ull, 0x581a0db248b0a77aull, 0xc7634d81f4372ddfull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull },
-	.rr = { 0x2d319b2419b409a9ull, 0xff3d81e5df1aa419ull, 0xbc3e483afcb82947ull, 0xd40d49174aab1cc5ull, 0x3fb05b7a28266895ull, 0x0c84ee012b39bf21ull },
-	.one = { 0x1313e695333ad68dull, 0xa7e5f24db74f5885ull, 0x389cb27e0bc8d220ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull },
-	.m0inv = 0x6ed46089e88fdc45ull,
-};
-static const u64 p384x_b[6] = { 0x081188719d412dccull, 0xf729add87a4c32ecull, 0x77f2209b1920022eull, 0xe3374bee94938ae2ull, 0xb62b21f41f022094ull, 0xcd08114b604fbff9ull };
-static const u64 p384x_gx[6] = { 0x3dd0756649c0b528ull, 0x20e378e2a0d6ce38ull, 0x879c3afc541b4d6eull, 0x6454868459a30effull, 0x812ff723614ede2bull, 0x4d3aadc2299e1513ull };
-static const u64 p384x_gy[6] = { 0x23043dad4b03a4feull, 0xa1bfa8bf7bb4a9acull, 0x8bade7562e83b050ull, 0xc6c3521968f4ffd9ull, 0xdd8002263969a840ull, 0x2b78abc25a15c5e9ull };
-static const u64 p384x_sqrt_exp[6] = { 0x0000000040000000ull, 0xbfffffffc0000000ull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0x3fffffffffffffffull };
+/* The domain parameters, shared with the generic algs/p384.c. */
+#include <crypto/ecc-p384.h>
 
-static const struct ecc_def p384x_def = {
-	.fp = &p384x_fp, .fn = &p384x_fn, .b = p384x_b, .gx = p384x_gx, .gy = p384x_gy,
-	.sqrt_exp = p384x_sqrt_exp, .nbytes = 48, .bits = 384,
-};
-
-ECC_DEFINE_CURVE(ecc_p384_adx, p384x_def, "P-384", RIND_OID_SECP384R1, 48, 384);
+ECC_DEFINE_CURVE(ecc_p384_adx, p384_def, "P-384", RIND_OID_SECP384R1, 48, 384);
 
 /* ---- registration -------------------------------------------------------- */
 
