@@ -35,25 +35,6 @@
 #endif
 #include "testutil.h"
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
-
-typedef char drivers_t[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
-
-#define REQ(drv, c)								\
-	do {									\
-		if (!(c))							\
-			ck_abort_msg("%s: %s:%d: failed: %s", drv, __FILE__, __LINE__, #c); \
-	} while (0)
-#define REQ_EQ(drv, a, b)							\
-	do {									\
-		long long _a = (long long)(a), _b = (long long)(b);		\
-		if (_a != _b)							\
-			ck_abort_msg("%s: %s:%d: %s == %s: %lld != %lld", drv,	\
-				     __FILE__, __LINE__, #a, #b, _a, _b);	\
-	} while (0)
-
 #define MAXK 1024
 
 /*
@@ -155,7 +136,7 @@ static void check_pub_encodings(const char *drv, json_t *g, struct crypto_sig *r
 	bool pss_oid = type && strstr(type, "WithParameters");
 	size_t i;
 
-	REQ(drv, wl > 0);
+	RT_REQ(drv, wl > 0);
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		struct crypto_sig *t;
 		size_t len;
@@ -168,7 +149,7 @@ static void check_pub_encodings(const char *drv, json_t *g, struct crypto_sig *r
 		err = crypto_sig_set_pubkey(t, k, (unsigned int)len);
 		if (pss_oid && (strstr(names[i], "Der") || strstr(names[i], "Pem"))) {
 			/* id-RSASSA-PSS SPKI: rind takes rsaEncryption keys only. */
-			REQ_EQ(drv, err, -EKEYREJECTED);
+			RT_REQ_EQ(drv, err, -EKEYREJECTED);
 			crypto_free_sig(t);
 			free(k);
 			continue;
@@ -176,8 +157,8 @@ static void check_pub_encodings(const char *drv, json_t *g, struct crypto_sig *r
 		if (err)
 			ck_abort_msg("%s: %s: set_pubkey %d", drv, names[i], err);
 		gl = crypto_sig_export_pubkey(t, RIND_KEY_RAW, got, sizeof(got));
-		REQ_EQ(drv, gl, wl);
-		REQ(drv, !memcmp(got, want, (size_t)wl));
+		RT_REQ_EQ(drv, gl, wl);
+		RT_REQ(drv, !memcmp(got, want, (size_t)wl));
 		crypto_free_sig(t);
 		free(k);
 	}
@@ -328,7 +309,7 @@ START_TEST(test_wp_pkcs1_sign)
 				if (len != (int)sl || memcmp(out, sig, sl))
 					ck_abort_msg("%s: %s tcId %lld: signature differs (%d)", d[i], file,
 						     json_integer_value(json_object_get(t, "tcId")), len);
-				REQ_EQ(d[i], crypto_sig_verify(tfm, out, (unsigned int)len, msg,
+				RT_REQ_EQ(d[i], crypto_sig_verify(tfm, out, (unsigned int)len, msg,
 							       (unsigned int)ml), 0);
 				ran++;
 				free(msg);
@@ -420,7 +401,7 @@ static void diff_sig(const char *scheme, const char *h, EVP_PKEY *k, u64 seed)
 		struct crypto_sig *tfm = alloc_sig(d[i]);
 
 		rt_rng_seed(&rng, seed);
-		REQ_EQ(d[i], crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), 0);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), 0);
 		for (round = 0; round < 3; round++) {
 			u8 msg[200], sig[MAXK], osig[MAXK];
 			size_t ml = rt_rand_range(&rng, sizeof(msg)), osl = sizeof(osig);
@@ -430,23 +411,23 @@ static void diff_sig(const char *scheme, const char *h, EVP_PKEY *k, u64 seed)
 			rt_fill(&rng, msg, ml);
 			/* rind signs, OpenSSL verifies. */
 			len = crypto_sig_sign(tfm, msg, (unsigned int)ml, sig, sizeof(sig));
-			REQ_EQ(d[i], len, EVP_PKEY_get_size(k));
+			RT_REQ_EQ(d[i], len, EVP_PKEY_get_size(k));
 			ossl_ctx(k, scheme, h, false, &md);
-			REQ_EQ(d[i], EVP_DigestVerify(md, sig, (size_t)len, msg, ml), 1);
+			RT_REQ_EQ(d[i], EVP_DigestVerify(md, sig, (size_t)len, msg, ml), 1);
 			sig[len / 2] ^= 0x10;
-			REQ(d[i], EVP_DigestVerify(md, sig, (size_t)len, msg, ml) != 1);
+			RT_REQ(d[i], EVP_DigestVerify(md, sig, (size_t)len, msg, ml) != 1);
 			EVP_MD_CTX_free(md);
-			REQ_EQ(d[i], crypto_sig_verify(tfm, sig, (unsigned int)len, msg,
+			RT_REQ_EQ(d[i], crypto_sig_verify(tfm, sig, (unsigned int)len, msg,
 						       (unsigned int)ml), -EBADMSG);
 			/* OpenSSL signs, rind verifies. */
 			ossl_ctx(k, scheme, h, true, &md);
-			REQ_EQ(d[i], EVP_DigestSign(md, osig, &osl, msg, ml), 1);
+			RT_REQ_EQ(d[i], EVP_DigestSign(md, osig, &osl, msg, ml), 1);
 			EVP_MD_CTX_free(md);
-			REQ_EQ(d[i], crypto_sig_verify(tfm, osig, (unsigned int)osl, msg,
+			RT_REQ_EQ(d[i], crypto_sig_verify(tfm, osig, (unsigned int)osl, msg,
 						       (unsigned int)ml), 0);
 			if (ml) {
 				msg[0] ^= 1;
-				REQ_EQ(d[i], crypto_sig_verify(tfm, osig, (unsigned int)osl, msg,
+				RT_REQ_EQ(d[i], crypto_sig_verify(tfm, osig, (unsigned int)osl, msg,
 							       (unsigned int)ml), -EBADMSG);
 			}
 		}
@@ -508,14 +489,14 @@ START_TEST(test_key_formats)
 		b = BIO_new(BIO_s_mem());
 		ck_assert_int_eq(PEM_write_bio_PrivateKey(b, k, NULL, NULL, 0, NULL, NULL), 1);
 		pl = BIO_get_mem_data(b, &pem);
-		REQ_EQ(d[i], crypto_sig_set_privkey(tfm, pem, (unsigned int)pl), 0);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(tfm, pem, (unsigned int)pl), 0);
 		BIO_free(b);
 		dlen = ossl_der(k, true, &der);		/* traditional PKCS#1 */
 		t2 = alloc_sig(d[i]);
-		REQ_EQ(d[i], crypto_sig_set_privkey(t2, der, (unsigned int)dlen), 0);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, der, (unsigned int)dlen), 0);
 		len = crypto_sig_export_privkey(t2, RIND_KEY_RAW, buf, sizeof(buf));
-		REQ_EQ(d[i], len, dlen);
-		REQ(d[i], !memcmp(buf, der, (size_t)dlen));
+		RT_REQ_EQ(d[i], len, dlen);
+		RT_REQ(d[i], !memcmp(buf, der, (size_t)dlen));
 		OPENSSL_clear_free(der, (size_t)dlen);
 		crypto_free_sig(t2);
 
@@ -530,49 +511,49 @@ START_TEST(test_key_formats)
 				EVP_PKEY *o;
 
 				len = crypto_sig_export_privkey(tfm, fmts[f], buf, sizeof(buf));
-				REQ(d[i], len > 0);
+				RT_REQ(d[i], len > 0);
 				o = ossl_read(buf, len, true, fmts[f] == RIND_KEY_PEM);
-				REQ(d[i], o && EVP_PKEY_eq(o, k) == 1);
+				RT_REQ(d[i], o && EVP_PKEY_eq(o, k) == 1);
 				EVP_PKEY_free(o);
 				if (fmts[f] == RIND_KEY_RAW)
 					continue;
 				len = crypto_sig_export_pubkey(tfm, fmts[f] == RIND_KEY_PEM ?
 							       RIND_KEY_PEM : RIND_KEY_SPKI_DER,
 							       buf, sizeof(buf));
-				REQ(d[i], len > 0);
+				RT_REQ(d[i], len > 0);
 				o = ossl_read(buf, len, false, fmts[f] == RIND_KEY_PEM);
-				REQ(d[i], o && EVP_PKEY_eq(o, k) == 1);
+				RT_REQ(d[i], o && EVP_PKEY_eq(o, k) == 1);
 				EVP_PKEY_free(o);
 			}
 		}
 		/* SPKI from OpenSSL equals rind's. */
 		dlen = ossl_der(k, false, &der);
 		len = crypto_sig_export_pubkey(tfm, RIND_KEY_SPKI_DER, buf, sizeof(buf));
-		REQ_EQ(d[i], len, dlen);
-		REQ(d[i], !memcmp(buf, der, (size_t)dlen));
+		RT_REQ_EQ(d[i], len, dlen);
+		RT_REQ(d[i], !memcmp(buf, der, (size_t)dlen));
 		OPENSSL_free(der);
 
 		/* JWK round trips (private and public), and a too small buffer. */
 		len = crypto_sig_export_privkey(tfm, RIND_KEY_JWK, buf, sizeof(buf));
-		REQ(d[i], len > 0);
+		RT_REQ(d[i], len > 0);
 		t2 = alloc_sig(d[i]);
-		REQ_EQ(d[i], crypto_sig_set_privkey(t2, buf, (unsigned int)len), 0);
-		REQ_EQ(d[i], crypto_sig_set_pubkey(t2, buf, (unsigned int)len), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, buf, (unsigned int)len), 0);
+		RT_REQ_EQ(d[i], crypto_sig_set_pubkey(t2, buf, (unsigned int)len), -EKEYREJECTED);
 		len2 = crypto_sig_export_privkey(t2, RIND_KEY_RAW, buf2, sizeof(buf2));
 		len = crypto_sig_export_privkey(tfm, RIND_KEY_RAW, buf, sizeof(buf));
-		REQ(d[i], len == len2 && !memcmp(buf, buf2, (size_t)len));
+		RT_REQ(d[i], len == len2 && !memcmp(buf, buf2, (size_t)len));
 		len = crypto_sig_export_pubkey(tfm, RIND_KEY_JWK, buf, sizeof(buf));
-		REQ(d[i], len > 0);
-		REQ_EQ(d[i], crypto_sig_set_pubkey(t2, buf, (unsigned int)len), 0);
-		REQ_EQ(d[i], crypto_sig_export_privkey(t2, RIND_KEY_RAW, buf2, sizeof(buf2)), -ENOKEY);
-		REQ_EQ(d[i], crypto_sig_sign(t2, "x", 1, buf2, sizeof(buf2)), -ENOKEY);
-		REQ_EQ(d[i], crypto_sig_export_privkey(tfm, RIND_KEY_PEM, buf, 100), -ENOSPC);
-		REQ_EQ(d[i], crypto_sig_export_privkey(tfm, RIND_KEY_SPKI_DER, buf, sizeof(buf)),
+		RT_REQ(d[i], len > 0);
+		RT_REQ_EQ(d[i], crypto_sig_set_pubkey(t2, buf, (unsigned int)len), 0);
+		RT_REQ_EQ(d[i], crypto_sig_export_privkey(t2, RIND_KEY_RAW, buf2, sizeof(buf2)), -ENOKEY);
+		RT_REQ_EQ(d[i], crypto_sig_sign(t2, "x", 1, buf2, sizeof(buf2)), -ENOKEY);
+		RT_REQ_EQ(d[i], crypto_sig_export_privkey(tfm, RIND_KEY_PEM, buf, 100), -ENOSPC);
+		RT_REQ_EQ(d[i], crypto_sig_export_privkey(tfm, RIND_KEY_SPKI_DER, buf, sizeof(buf)),
 		       -EINVAL);
-		REQ_EQ(d[i], crypto_sig_sign(tfm, "x", 1, buf, 255), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_sig_sign(tfm, "x", 1, buf, 255), -EINVAL);
 		/* Malformed keys. */
-		REQ_EQ(d[i], crypto_sig_set_pubkey(t2, "\x30\x03\x02\x01\x01", 5), -EKEYREJECTED);
-		REQ_EQ(d[i], crypto_sig_set_privkey(t2, "{\"kty\":\"RSA\"}", 13), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_sig_set_pubkey(t2, "\x30\x03\x02\x01\x01", 5), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, "{\"kty\":\"RSA\"}", 13), -EKEYREJECTED);
 		crypto_free_sig(t2);
 		crypto_free_sig(tfm);
 	}
@@ -657,7 +638,7 @@ START_TEST(test_wp_oaep)
 			memcpy(drv, d[i], sizeof(drv));
 			if (json_integer_value(json_object_get(g, "keySize")) < 2048) {
 				/* Below rind's 2048-bit minimum: refused, cases skipped. */
-				REQ_EQ(d[i], err, -EKEYREJECTED);
+				RT_REQ_EQ(d[i], err, -EKEYREJECTED);
 				skipped += (int)json_array_size(tests);
 				crypto_free_akcipher(tfm);
 				continue;
@@ -724,11 +705,11 @@ START_TEST(test_openssl_oaep)
 			int sl;
 
 			rt_rng_seed(&rng, 300 + j);
-			REQ_EQ(d[i], crypto_akcipher_set_priv_key(tfm, der, (unsigned int)dlen), 0);
-			REQ_EQ(d[i], crypto_akcipher_maxsize(tfm), 256);
+			RT_REQ_EQ(d[i], crypto_akcipher_set_priv_key(tfm, der, (unsigned int)dlen), 0);
+			RT_REQ_EQ(d[i], crypto_akcipher_maxsize(tfm), 256);
 			sl = crypto_akcipher_export_pubkey(tfm, RIND_KEY_SPKI_DER, spki, sizeof(spki));
-			REQ(d[i], sl > 0);
-			REQ_EQ(d[i], crypto_akcipher_set_pub_key(pub, spki, (unsigned int)sl), 0);
+			RT_REQ(d[i], sl > 0);
+			RT_REQ_EQ(d[i], crypto_akcipher_set_pub_key(pub, spki, (unsigned int)sl), 0);
 			for (round = 0; round < 3; round++) {
 				unsigned int hl = (unsigned int)(strcmp(hs[j], "sha256") ? strcmp(hs[j], "sha384") ? 64 : 48 : 32);
 				unsigned int maxm = 256 - 2 * hl - 2, ml = round == 0 ? maxm : rt_rand_range(&rng, maxm);
@@ -739,42 +720,42 @@ START_TEST(test_openssl_oaep)
 
 				rt_fill(&rng, m, ml);
 				/* rind encrypts (public key only), OpenSSL decrypts. */
-				REQ_EQ(d[i], ak_run(pub, true, m, ml, c, &cl), 0);
-				REQ_EQ(d[i], cl, 256);
-				REQ_EQ(d[i], EVP_PKEY_decrypt_init(pc), 1);
-				REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_OAEP_PADDING), 1);
-				REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_oaep_md_name(pc, hs[j], NULL), 1);
-				REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_mgf1_md_name(pc, hs[j], NULL), 1);
+				RT_REQ_EQ(d[i], ak_run(pub, true, m, ml, c, &cl), 0);
+				RT_REQ_EQ(d[i], cl, 256);
+				RT_REQ_EQ(d[i], EVP_PKEY_decrypt_init(pc), 1);
+				RT_REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_OAEP_PADDING), 1);
+				RT_REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_oaep_md_name(pc, hs[j], NULL), 1);
+				RT_REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_mgf1_md_name(pc, hs[j], NULL), 1);
 				osl = sizeof(out);
-				REQ_EQ(d[i], EVP_PKEY_decrypt(pc, out, &osl, c, cl), 1);
-				REQ(d[i], osl == ml && !memcmp(out, m, ml));
+				RT_REQ_EQ(d[i], EVP_PKEY_decrypt(pc, out, &osl, c, cl), 1);
+				RT_REQ(d[i], osl == ml && !memcmp(out, m, ml));
 				/* OpenSSL encrypts, rind decrypts. */
-				REQ_EQ(d[i], EVP_PKEY_encrypt_init(pc), 1);
-				REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_OAEP_PADDING), 1);
-				REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_oaep_md_name(pc, hs[j], NULL), 1);
-				REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_mgf1_md_name(pc, hs[j], NULL), 1);
+				RT_REQ_EQ(d[i], EVP_PKEY_encrypt_init(pc), 1);
+				RT_REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_OAEP_PADDING), 1);
+				RT_REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_oaep_md_name(pc, hs[j], NULL), 1);
+				RT_REQ_EQ(d[i], EVP_PKEY_CTX_set_rsa_mgf1_md_name(pc, hs[j], NULL), 1);
 				osl = sizeof(c);
-				REQ_EQ(d[i], EVP_PKEY_encrypt(pc, c, &osl, m, ml), 1);
+				RT_REQ_EQ(d[i], EVP_PKEY_encrypt(pc, c, &osl, m, ml), 1);
 				EVP_PKEY_CTX_free(pc);
-				REQ_EQ(d[i], ak_run(tfm, false, c, (unsigned int)osl, out, &ol), 0);
-				REQ(d[i], ol == ml && !memcmp(out, m, ml));
+				RT_REQ_EQ(d[i], ak_run(tfm, false, c, (unsigned int)osl, out, &ol), 0);
+				RT_REQ(d[i], ol == ml && !memcmp(out, m, ml));
 				/* Corrupted: one error for all. */
 				c[rt_rand_range(&rng, 256)] ^= 0x01;
 				ol = sizeof(out);
-				REQ_EQ(d[i], ak_run(tfm, false, c, 256, out, &ol), -EBADMSG);
+				RT_REQ_EQ(d[i], ak_run(tfm, false, c, 256, out, &ol), -EBADMSG);
 				ol = sizeof(out);
-				REQ_EQ(d[i], ak_run(tfm, false, c, 255, out, &ol), -EBADMSG);
+				RT_REQ_EQ(d[i], ak_run(tfm, false, c, 255, out, &ol), -EBADMSG);
 			}
 			/* Too long a message, public key cannot decrypt. */
 			{
 				u8 m[256] = { 0 }, c[256];
 				unsigned int cl = sizeof(c);
 
-				REQ_EQ(d[i], ak_run(pub, true, m, 256 - 63, c, &cl), -EINVAL);
+				RT_REQ_EQ(d[i], ak_run(pub, true, m, 256 - 63, c, &cl), -EINVAL);
 				cl = 100;
-				REQ_EQ(d[i], ak_run(pub, true, m, 10, c, &cl), -EOVERFLOW);
+				RT_REQ_EQ(d[i], ak_run(pub, true, m, 10, c, &cl), -EOVERFLOW);
 				cl = sizeof(c);
-				REQ_EQ(d[i], ak_run(pub, false, c, 256, m, &cl), -ENOKEY);
+				RT_REQ_EQ(d[i], ak_run(pub, false, c, 256, m, &cl), -ENOKEY);
 			}
 			crypto_free_akcipher(pub);
 			crypto_free_akcipher(tfm);
@@ -808,20 +789,20 @@ START_TEST(test_policy)
 		int dlen;
 
 		/* Generation: 2048..8192 bits, even, only. */
-		REQ_EQ(d[i], crypto_sig_set_keygen_bits(tfm, 1024), -EINVAL);
-		REQ_EQ(d[i], crypto_sig_set_keygen_bits(tfm, 2047), -EINVAL);
-		REQ_EQ(d[i], crypto_sig_set_keygen_bits(tfm, 8193 + 1), -EINVAL);
-		REQ_EQ(d[i], crypto_sig_set_keygen_bits(tfm, 4096), 0);
+		RT_REQ_EQ(d[i], crypto_sig_set_keygen_bits(tfm, 1024), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_sig_set_keygen_bits(tfm, 2047), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_sig_set_keygen_bits(tfm, 8193 + 1), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_sig_set_keygen_bits(tfm, 4096), 0);
 		/* A 1024-bit key is refused on import. */
 		dlen = ossl_der(small, true, &der);
-		REQ_EQ(d[i], crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), -EKEYREJECTED);
 		OPENSSL_clear_free(der, (size_t)dlen);
 		dlen = ossl_der(small, false, &der);
-		REQ_EQ(d[i], crypto_sig_set_pubkey(tfm, der, (unsigned int)dlen), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_sig_set_pubkey(tfm, der, (unsigned int)dlen), -EKEYREJECTED);
 		OPENSSL_free(der);
 		/* e = 3: import works (existing keys), generation never makes one. */
 		dlen = ossl_der(e3, true, &der);
-		REQ_EQ(d[i], crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), 0);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), 0);
 		OPENSSL_clear_free(der, (size_t)dlen);
 		crypto_free_sig(tfm);
 	}
@@ -843,29 +824,29 @@ START_TEST(test_keygen_2048)
 	int len;
 
 	(void)n;
-	REQ_EQ(d[0], crypto_sig_set_keygen_bits(tfm, 2048), 0);
-	REQ_EQ(d[0], crypto_sig_generate_key(tfm), 0);
-	REQ_EQ(d[0], crypto_sig_keysize(tfm), 2048);
+	RT_REQ_EQ(d[0], crypto_sig_set_keygen_bits(tfm, 2048), 0);
+	RT_REQ_EQ(d[0], crypto_sig_generate_key(tfm), 0);
+	RT_REQ_EQ(d[0], crypto_sig_keysize(tfm), 2048);
 	len = crypto_sig_export_privkey(tfm, RIND_KEY_PKCS8_DER, buf, sizeof(buf));
-	REQ(d[0], len > 0);
+	RT_REQ(d[0], len > 0);
 	o = ossl_read(buf, len, true, false);
-	REQ(d[0], o != NULL);
+	RT_REQ(d[0], o != NULL);
 	{
 		/* OpenSSL's own consistency check of the generated key. */
 		EVP_PKEY_CTX *c = EVP_PKEY_CTX_new(o, NULL);
 		BIGNUM *e = NULL;
 
-		REQ_EQ(d[0], EVP_PKEY_private_check(c), 1);
-		REQ_EQ(d[0], EVP_PKEY_pairwise_check(c), 1);
-		REQ_EQ(d[0], EVP_PKEY_get_bn_param(o, "e", &e), 1);
-		REQ(d[0], BN_is_word(e, 65537));
+		RT_REQ_EQ(d[0], EVP_PKEY_private_check(c), 1);
+		RT_REQ_EQ(d[0], EVP_PKEY_pairwise_check(c), 1);
+		RT_REQ_EQ(d[0], EVP_PKEY_get_bn_param(o, "e", &e), 1);
+		RT_REQ(d[0], BN_is_word(e, 65537));
 		BN_free(e);
 		EVP_PKEY_CTX_free(c);
 	}
 	len = crypto_sig_sign(tfm, "hello", 5, sig, sizeof(sig));
-	REQ_EQ(d[0], len, 256);
+	RT_REQ_EQ(d[0], len, 256);
 	ossl_ctx(o, "pkcs1", "sha256", false, &md);
-	REQ_EQ(d[0], EVP_DigestVerify(md, sig, (size_t)len, (const u8 *)"hello", 5), 1);
+	RT_REQ_EQ(d[0], EVP_DigestVerify(md, sig, (size_t)len, (const u8 *)"hello", 5), 1);
 	EVP_MD_CTX_free(md);
 	EVP_PKEY_free(o);
 	crypto_free_sig(tfm);
