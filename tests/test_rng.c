@@ -293,6 +293,17 @@ START_TEST(test_fork_registry_busy)
 	pthread_t th;
 	int hung = 0, failed = 0, forks = 200;
 
+	/*
+	 * The library is initialised before the thread starts: a fork while
+	 * another thread is still inside crypto_init() is a different case
+	 * (glibc re-runs the once routine in the child over the half-built
+	 * list) and is not handled yet.
+	 */
+	{
+		u8 b;
+
+		ck_assert_int_eq(rind_get_random_bytes(&b, 1), 0);
+	}
 	ck_assert_int_eq(pthread_create(&th, NULL, registry_busy, NULL), 0);
 	for (int i = 0; i < forks; i++) {
 		pid_t pid = fork();
