@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ML-KEM (FIPS 203) arithmetic with AVX2: "mlkem512-avx2",
+ * "mlkem768-avx2", "mlkem1024-avx2" and "x25519mlkem768-avx2", priority
+ * 300.  Requires: AVX2.
+ *
+ * Sixteen coefficients per 256-bit register.  The NTT and its inverse
+ * keep the generic code's order and its exact representatives: the
+ * butterflies of the layers with distance >= 16 pair whole registers; for
+ * distances 8, 4 and 2 a pair of registers is regrouped (128-bit halves,
+ * then 64-bit, then 32-bit units) so that partners again sit in the same
+ * lanes of two registers, and regrouped back at the end.  Montgomery
+ * products are VPMULLW/VPMULHW (the high half of a*b minus the high half
+ * of t*q, t = a*b*q^-1 mod 2^16), which equals the generic
+ * montgomery_reduce() bit for bit; Barrett reduction is the generic
+ * rounding, floor((floor(a*v / 2^16) + 2^9) / 2^10), so every output
+ * matches algs/mlkem.c and keys, ciphertexts and known answers are shared.
+ * Matrix expansion stays generic for now (the Keccak permutation).
+ *
+ * Constant time: the arithmetic has no branches or table indices that
+ * depend on data; the zeta vectors are public constants.
+ */
+#include <immintrin.h>
+#include <string.h>
+#include <rind/internal/kem.h>
+#include <rind/internal/util.h>
+#include <crypto/mlkem.h>
+
+#define AVX2 __attribute__((target("avx2")))
+#define AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
+
+#define Q	MLKEM_Q
+#define QINV	(-3327)		/* q^-1 mod 2^16, as a signed 16-bit value */
+#define BARRETT_V 20159		/* round(2^26 / q) */
+
+/*
+ * Per register pair p (coefficients 32p .. 32p+31), the zetas of the
+ * three in-register layers laid out as the regrouped registers need them,
+ * with their products by q^-1 (the low half of the Montgomery product).
+ */
+struct zvec {
+	s16 z[16];
+	s16 zq[16];
+};
+static struct zvec ntt_z8[8], ntt_z4[8], ntt_z2[8];
+static struct zvec inv_z8[8], inv_z4[8], inv_z2[8];
+static s16 gamma_odd[MLKEM_N];	/* gamma_i at lane 2i+1, 0 at 2i */
+
+static void zvec_set(struct zvec *v, unsigned int lane, s16 z)
+{
+	v->z[lane] = z;
+	v->zq[lane] = (s16)(u16)((u32)(u16)z * (u16)QINV);
+}
+
+static void mlkem_avx2_tables(void)
+{
+	const s16 *z = rind_mlkem_zetas;
+	unsigned int p, l;
+
+	for (p = 0; p < 8; p++) {
+		for (l = 0; l < 16; l++) {
+			/* distance 8: [a x8 | b x8]; 4: [a0 a8 | b0 b8] x4; 2: pairs */
+			zvec_set(&ntt_z8[p], l, z[16 + 2 * p + l / 8]);
+			zvec_set(&ntt_z4[p], l, z[32 + 4 * p + l / 4]);
+			zvec_set(&ntt_z2[p], l, z[64 + 8 * p + l / 2]);
+			zvec_set(&inv_z8[p], l, z[31 - (2 * p + l / 8)]);
+			zvec_set(&inv_z4[p], l, z[63 - (4 * p + l / 4)]);
+			zvec_set(&inv_z2[p], l, z[127 - (8 * p + l / 2)]);
+		}
+	}
+	for (l = 0; l < MLKEM_N / 2; l++) {
+		gamma_odd[2 * l] = 0;
+		gamma_odd[2 * l + 1] = rind_mlkem_gammas[l];
+	}
+}
+
+/* a * b * R^-1, as montgomery_reduce(a * b) */
+AVX2_INLINE __m256i fqmul(__m256i a, __m256i b)
+{
+	__m256i lo = _mm256_mullo_epi16(a, b);
+	__m256i hi = _mm256_mulhi_epi16(a, b);
+	__m256i t = _mm256_mullo_epi16(lo, _mm256_set1_epi16(QINV));
+
+	t = _mm256_mulhi_epi16(t, _mm256_set1_epi16(Q));
+	return _mm256_sub_epi16(hi, t);
+}
+
+/* The same with zq = z * q^-1 mod 2^16 precomputed. */
+AVX2_INLINE __m256i fqmul_z(__m256i b, __m256i z, __m256i zq)
+{
+	__m256i hi = _mm256_mulhi_epi16(b, z);
+	__m256i t = _mm256_mullo_epi16(b, zq);
+
+	t = _mm256_mulhi_epi16(t, _mm256_set1_epi16(Q));
+	return _mm256_sub_epi16(hi, t);
+}
+
+AVX2_INLINE __m256i barrett(__m256i a)
+{
+	__m256i t = _mm256_mulhi_epi16(a, _mm256_set1_epi16(BARRETT_V));
+
+	t = _mm256_srai_epi16(_mm256_add_epi16(t, _mm256_set1_epi16(1 << 9)), 10);
+	return _mm256_sub_epi16(a, _mm256_mullo_epi16(t, _mm256_set1_epi16(Q)));
+}
+
+/* Cooley-Tukey: a + z b, a - z b */
+AVX2_INLINE void bf(__m256i *a, __m256i *b, __m256i z, __m256i zq)
+{
+	__m256i t = fqmul_z(*b, z, zq);
+
+	*b = _mm256_sub_epi16(*a, t);
+	*a = _mm256_add_epi16(*a, t);
+}
+
+/* Gentleman-Sande: reduce(a + b), z (b - a) */
+AVX2_INLINE void ibf(__m256i *a, __m256i *b, __m256i z, __m256i zq)
+{
+	__m256i t = *a;
+
+	*a = barrett(_mm256_add_epi16(t, *b));
+	*b = fqmul_z(_mm256_sub_epi16(*b, t), z, zq);
+}
+
+AVX2_INLINE void bf_s(__m256i *a, __m256i *b, s16 z)
+{
+	bf(a, b, _mm256_set1_epi16(z), _mm256_set1_epi16((s16)(u16)((u32)(u16)z * (u16)QINV)));
+}
+
+AVX2_INLINE void ibf_s(__m256i *a, __m256i *b, s16 z)
+{
+	ibf(a, b, _mm256_set1_epi16(z), _mm256_set1_epi16((s16)(u16)((u32)(u16)z * (u16)QINV)));
+}
+
+AVX2_INLINE __m256i zload(const s16 *p)
+{
+	return _mm256_loadu_si256((const __m256i *)p);
+}
+
+/*
+ * Regroupings of a register pair (a, b) = coefficients 0..15, 16..31 of
+ * one 32-coefficient block, named by the butterfly distance they serve:
+ *   d8: x = [a0-7 | b0-7],           y = [a8-15 | b8-15]
+ *   d4: x = [a0-3 a8-11 | b0-3 b8-11], y = [a4-7 a12-15 | b4-7 b12-15]
+ *   d2: x = [a0,1 a4,5 a8,9 a12,13 | b...], y = [a2,3 a6,7 a10,11 a14,15 | b...]
+ */
+AVX2_INLINE void d16_to_d8(__m256i *x, __m256i *y)
+{
+	__m256i a = *x, b = *y;
+
+	*x = _mm256_permute2x128_si256(a, b, 0x20);
+	*y = _mm256_permute2x128_si256(a, b, 0x31);
+}
+
+#define d8_to_d16 d16_to_d8	/* the same exchange of halves undoes itself */
+
+AVX2_INLINE void d8_to_d4(__m256i *x, __m256i *y)
+{
+	__m256i a = *x, b = *y;
+
+	*x = _mm256_unpacklo_epi64(a, b);
+	*y = _mm256_unpackhi_epi64(a, b);
+}
+
+#define d4_to_d8 d8_to_d4	/* likewise for 64-bit units */
+
+AVX2_INLINE void d4_to_d2(__m256i *x, __m256i *y)
+{
+	__m256i a = *x, b = *y;
+
+	*x = _mm256_blend_epi32(a, _mm256_slli_epi64(b, 32), 0xaa);
+	*y = _mm256_blend_epi32(_mm256_srli_epi64(a, 32), b, 0xaa);
+}
+
+#define d2_to_d4 d4_to_d2	/* and for 32-bit units */
+
+static AVX2 void avx2_ntt(struct mlkem_poly *f)
+{
+	const s16 *z = rind_mlkem_zetas;
+	__m256i v[16];
+	unsigned int k, p;
+
+	for (k = 0; k < 16; k++)
+		v[k] = _mm256_loadu_si256((const __m256i *)&f->c[16 * k]);
+	for (k = 0; k < 8; k++)
+		bf_s(&v[k], &v[k + 8], z[1]);
+	for (k = 0; k < 8; k++)
+		bf_s(&v[(k & 4) * 2 + (k & 3)], &v[(k & 4) * 2 + (k & 3) + 4], z[2 + k / 4]);
+	for (k = 0; k < 8; k++)
+		bf_s(&v[(k & 6) * 2 + (k & 1)], &v[(k & 6) * 2 + (k & 1) + 2], z[4 + k / 2]);
+	for (p = 0; p < 8; p++) {
+		__m256i x = v[2 * p], y = v[2 * p + 1];
+
+		bf_s(&x, &y, z[8 + p]);
+		d16_to_d8(&x, &y);
+		bf(&x, &y, zload(ntt_z8[p].z), zload(ntt_z8[p].zq));
+		d8_to_d4(&x, &y);
+		bf(&x, &y, zload(ntt_z4[p].z), zload(ntt_z4[p].zq));
+		d4_to_d2(&x, &y);
+		bf(&x, &y, zload(ntt_z2[p].z), zload(ntt_z2[p].zq));
+		d2_to_d4(&x, &y);
+		d4_to_d8(&x, &y);
+		d8_to_d16(&x, &y);
+		_mm256_storeu_si256((__m256i *)&f->c[32 * p], barrett(x));
+		_mm256_storeu_si256((__m256i *)&f->c[32 * p + 16], barrett(y));
+	}
+}
+
+static AVX2 void avx2_invntt(struct mlkem_poly *f)
+{
+	const s16 *z = rind_mlkem_zetas;
+	__m256i v[16], fz = _mm256_set1_epi16(rind_mlkem_invntt_f);
+	unsigned int k, p;
+
+	for (p = 0; p < 8; p++) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)&f->c[32 * p]);
+		__m256i y = _mm256_loadu_si256((const __m256i *)&f->c[32 * p + 16]);
+
+		d16_to_d8(&x, &y);
+		d8_to_d4(&x, &y);
+		d4_to_d2(&x, &y);
+		ibf(&x, &y, zload(inv_z2[p].z), zload(inv_z2[p].zq));
+		d2_to_d4(&x, &y);
+		ibf(&x, &y, zload(inv_z4[p].z), zload(inv_z4[p].zq));
+		d4_to_d8(&x, &y);
+		ibf(&x, &y, zload(inv_z8[p].z), zload(inv_z8[p].zq));
+		d8_to_d16(&x, &y);
+		ibf_s(&x, &y, z[15 - p]);
+		v[2 * p] = x;
+		v[2 * p + 1] = y;
+	}
+	for (k = 0; k < 8; k++)
+		ibf_s(&v[(k & 6) * 2 + (k & 1)], &v[(k & 6) * 2 + (k & 1) + 2], z[7 - k / 2]);
+	for (k = 0; k < 8; k++)
+		ibf_s(&v[(k & 4) * 2 + (k & 3)], &v[(k & 4) * 2 + (k & 3) + 4], z[3 - k / 4]);
+	for (k = 0; k < 8; k++)
+		ibf_s(&v[k], &v[k + 8], z[1]);
+	for (k = 0; k < 16; k++)
+		_mm256_storeu_si256((__m256i *)&f->c[16 * k], fqmul(v[k], fz));
+}
+
+/*
+ * r += a * b: for each pair, (a0 b0 + a1 b1 gamma, a0 b1 + a1 b0), with
+ * the generic code's products and sums in the same lanes.
+ */
+static AVX2 void avx2_basemul_acc(struct mlkem_poly *r, const struct mlkem_poly *a,
+				  const struct mlkem_poly *b)
+{
+	const __m256i swap = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+					      2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+	unsigned int k;
+
+	for (k = 0; k < MLKEM_N; k += 16) {
+		__m256i va = _mm256_loadu_si256((const __m256i *)&a->c[k]);
+		__m256i vb = _mm256_loadu_si256((const __m256i *)&b->c[k]);
+		__m256i g = _mm256_loadu_si256((const __m256i *)&gamma_odd[k]);
+		__m256i vr = _mm256_loadu_si256((const __m256i *)&r->c[k]);
+		__m256i p = fqmul(va, vb);				/* a0b0, a1b1 */
+		__m256i pg = fqmul(p, g);				/* -, a1b1g */
+		__m256i c = fqmul(va, _mm256_shuffle_epi8(vb, swap));	/* a0b1, a1b0 */
+		__m256i even = _mm256_add_epi16(p, _mm256_shuffle_epi8(pg, swap));
+		__m256i odd = _mm256_add_epi16(c, _mm256_shuffle_epi8(c, swap));
+
+		vr = _mm256_add_epi16(vr, _mm256_blend_epi16(even, odd, 0xaa));
+		_mm256_storeu_si256((__m256i *)&r->c[k], vr);
+	}
+}
+
+static const struct mlkem_ops mlkem_avx2_ops = {
+	.ntt		= avx2_ntt,
+	.invntt		= avx2_invntt,
+	.basemul_acc	= avx2_basemul_acc,
+	.gen_matrix	= NULL,		/* filled from the generic ops at init */
+};
+
+static struct mlkem_ops mlkem_avx2_ops_rt;
+static struct mlkem_alg mlkem_avx2_algs[3];
+static struct mlkem_alg xmlkem_avx2_alg;
+static const char *const mlkem_avx2_names[3] = {
+	"mlkem512-avx2", "mlkem768-avx2", "mlkem1024-avx2",
+};
+
+static int mlkem_avx2_mod_init(void)
+{
+	int err;
+
+	if (!rind_cpu_has(RIND_X86_AVX2))
+		return 0;
+	rind_mlkem_init_tables();
+	mlkem_avx2_tables();
+	mlkem_avx2_ops_rt = mlkem_avx2_ops;
+	mlkem_avx2_ops_rt.gen_matrix = rind_mlkem_generic_ops.gen_matrix;
+	err = rind_mlkem_register_drivers(mlkem_avx2_algs, &mlkem_avx2_ops_rt,
+					  mlkem_avx2_names, 300, "x86");
+	if (err)
+		return err;
+	return rind_xmlkem_register_driver(&xmlkem_avx2_alg, &mlkem_avx2_ops_rt,
+					   "x25519mlkem768-avx2", 300, "x86");
+}
+module_init(mlkem_avx2_mod_init);
