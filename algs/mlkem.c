@@ -344,29 +344,11 @@ static void generic_gen_matrix(struct mlkem_key *key, const u8 rho[32])
 			poly_sample_ntt(&key->a[i][j], rho, (u8)j, (u8)i);
 }
 
-const struct mlkem_ops rind_mlkem_generic_ops = {
-	.ntt		= generic_ntt,
-	.invntt		= generic_invntt,
-	.basemul_acc	= generic_basemul_acc,
-	.gen_matrix	= generic_gen_matrix,
-};
-
-/* The key's driver operations; the generic ones before any key was set. */
-static const struct mlkem_ops *mlkem_ops(const struct mlkem_key *key)
+/* SamplePolyCBD_eta (FIPS 203 Algorithm 8) of 64 eta bytes, eta 2 or 3. */
+void rind_mlkem_cbd(struct mlkem_poly *r, const u8 *buf, unsigned int eta)
 {
-	return key->ops ? key->ops : &rind_mlkem_generic_ops;
-}
-
-/* SamplePolyCBD_eta(PRF_eta(sigma, n)), eta 2 or 3. */
-static void poly_cbd(poly *r, const u8 sigma[32], u8 n, unsigned int eta)
-{
-	u8 buf[64 * 3 + 4];
-	u8 in[33];
 	unsigned int i, j;
 
-	memcpy(in, sigma, 32);
-	in[32] = n;
-	rind_shake256(buf, 64 * eta, in, sizeof(in));
 	if (eta == 2) {
 		for (i = 0; i < MLKEM_N / 8; i++) {
 			u32 w = get_unaligned_le32(buf + 4 * i);
@@ -392,8 +374,38 @@ static void poly_cbd(poly *r, const u8 sigma[32], u8 n, unsigned int eta)
 			}
 		}
 	}
+}
+
+/* r[i] = SamplePolyCBD_eta(PRF_eta(sigma, n0 + i)) for i < count. */
+static void generic_noise(struct mlkem_poly *const r[], unsigned int count,
+			  const u8 sigma[32], u8 n0, unsigned int eta)
+{
+	u8 buf[64 * 3];
+	u8 in[33];
+	unsigned int i;
+
+	memcpy(in, sigma, 32);
+	for (i = 0; i < count; i++) {
+		in[32] = (u8)(n0 + i);
+		rind_shake256(buf, 64 * eta, in, sizeof(in));
+		rind_mlkem_cbd(r[i], buf, eta);
+	}
 	memzero_explicit(buf, sizeof(buf));
 	memzero_explicit(in, sizeof(in));
+}
+
+const struct mlkem_ops rind_mlkem_generic_ops = {
+	.ntt		= generic_ntt,
+	.invntt		= generic_invntt,
+	.basemul_acc	= generic_basemul_acc,
+	.gen_matrix	= generic_gen_matrix,
+	.noise		= generic_noise,
+};
+
+/* The key's driver operations; the generic ones before any key was set. */
+static const struct mlkem_ops *mlkem_ops(const struct mlkem_key *key)
+{
+	return key->ops ? key->ops : &rind_mlkem_generic_ops;
 }
 
 /* ---- K-PKE and ML-KEM --------------------------------------------------- */
@@ -435,10 +447,9 @@ void rind_mlkem_keygen(struct mlkem_key *key, const struct mlkem_params *p,
 {
 	unsigned int i, j, k = p->k;
 	const struct mlkem_ops *ops = mlkem_ops(key);
-	poly e[MLKEM_KMAX];
+	poly e[MLKEM_KMAX], *noise[2 * MLKEM_KMAX];
 	u8 in[33], rs[64];	/* rho || sigma */
 	const u8 *rho = rs, *sigma = rs + 32;
-	u8 n = 0;
 
 	key->p = p;
 	memcpy(in, seed, 32);
@@ -446,10 +457,11 @@ void rind_mlkem_keygen(struct mlkem_key *key, const struct mlkem_params *p,
 	rind_sha3_512(rs, in, sizeof(in));
 	rind_declassify(rs, 32);	/* rho is public (part of ek) */
 	ops->gen_matrix(key, rho);
-	for (i = 0; i < k; i++)
-		poly_cbd(&key->s[i], sigma, n++, p->eta1);
-	for (i = 0; i < k; i++)
-		poly_cbd(&e[i], sigma, n++, p->eta1);
+	for (i = 0; i < k; i++) {
+		noise[i] = &key->s[i];
+		noise[k + i] = &e[i];
+	}
+	ops->noise(noise, 2 * k, sigma, 0, p->eta1);
 	for (i = 0; i < k; i++) {
 		ops->ntt(&key->s[i]);
 		ops->ntt(&e[i]);
@@ -540,21 +552,29 @@ static void pke_encrypt(const struct mlkem_key *key, const u8 m[32], const u8 r[
 	const struct mlkem_params *p = key->p;
 	unsigned int i, j, k = p->k;
 	const struct mlkem_ops *ops = mlkem_ops(key);
-	poly y[MLKEM_KMAX], u, v, e;
-	u8 n = 0;
+	poly y[MLKEM_KMAX], e[MLKEM_KMAX + 1], u, v;
+	poly *noise[2 * MLKEM_KMAX + 1];
 
-	for (i = 0; i < k; i++) {
-		poly_cbd(&y[i], r, n++, p->eta1);
-		ops->ntt(&y[i]);
+	/* y, then e1 and e2 (PRF counters 0 .. 2k) */
+	for (i = 0; i < k; i++)
+		noise[i] = &y[i];
+	for (i = 0; i <= k; i++)
+		noise[k + i] = &e[i];
+	if (p->eta1 == p->eta2) {
+		ops->noise(noise, 2 * k + 1, r, 0, p->eta1);
+	} else {
+		ops->noise(noise, k, r, 0, p->eta1);
+		ops->noise(noise + k, k + 1, r, (u8)k, p->eta2);
 	}
+	for (i = 0; i < k; i++)
+		ops->ntt(&y[i]);
 	for (i = 0; i < k; i++) {
 		memset(&u, 0, sizeof(u));
 		for (j = 0; j < k; j++)
 			ops->basemul_acc(&u, &key->a[j][i], &y[j]);
 		poly_reduce(&u);
 		ops->invntt(&u);
-		poly_cbd(&e, r, n++, p->eta2);
-		poly_add(&u, &e);
+		poly_add(&u, &e[i]);
 		poly_compress(ct + 32 * p->du * i, &u, p->du);
 	}
 	memset(&v, 0, sizeof(v));
@@ -562,15 +582,14 @@ static void pke_encrypt(const struct mlkem_key *key, const u8 m[32], const u8 r[
 		ops->basemul_acc(&v, &key->t[j], &y[j]);
 	poly_reduce(&v);
 	ops->invntt(&v);
-	poly_cbd(&e, r, n, p->eta2);
-	poly_add(&v, &e);
-	poly_frommsg(&e, m);
-	poly_add(&v, &e);
+	poly_add(&v, &e[k]);
+	poly_frommsg(&e[k], m);
+	poly_add(&v, &e[k]);
 	poly_compress(ct + 32 * p->du * k, &v, p->dv);
 	memzero_explicit(y, sizeof(y));
 	memzero_explicit(&u, sizeof(u));
 	memzero_explicit(&v, sizeof(v));
-	memzero_explicit(&e, sizeof(e));
+	memzero_explicit(e, sizeof(e));
 }
 
 /* K-PKE.Decrypt (FIPS 203 Algorithm 15). */

@@ -15,7 +15,8 @@
  * montgomery_reduce() bit for bit; Barrett reduction is the generic
  * rounding, floor((floor(a*v / 2^16) + 2^9) / 2^10), so every output
  * matches algs/mlkem.c and keys, ciphertexts and known answers are shared.
- * Matrix expansion stays generic for now (the Keccak permutation).
+ * Matrix expansion and noise sampling run four SHAKE128/SHAKE256 streams
+ * at once (keccak-avx2.c).
  *
  * Constant time: the arithmetic has no branches or table indices that
  * depend on data; the zeta vectors are public constants.
@@ -24,7 +25,9 @@
 #include <string.h>
 #include <rind/internal/kem.h>
 #include <rind/internal/util.h>
+#include <crypto/keccak.h>
 #include <crypto/mlkem.h>
+#include "keccak-x4.h"
 
 #define AVX2 __attribute__((target("avx2")))
 #define AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
@@ -265,14 +268,106 @@ static AVX2 void avx2_basemul_acc(struct mlkem_poly *r, const struct mlkem_poly 
 	}
 }
 
+/*
+ * SampleNTT's rejection step over @len bytes (a multiple of 3): the
+ * generic code's order, so the same coefficients.  Public data (rho).
+ */
+static unsigned int rej_uniform(s16 *r, unsigned int ctr, const u8 *buf, unsigned int len)
+{
+	unsigned int pos;
+
+	for (pos = 0; pos + 3 <= len && ctr < MLKEM_N; pos += 3) {
+		u16 d1 = (u16)(buf[pos] | ((buf[pos + 1] & 0x0f) << 8));
+		u16 d2 = (u16)((buf[pos + 1] >> 4) | (buf[pos + 2] << 4));
+
+		if (d1 < Q)
+			r[ctr++] = (s16)d1;
+		if (d2 < Q && ctr < MLKEM_N)
+			r[ctr++] = (s16)d2;
+	}
+	return ctr;
+}
+
+#define XOF_BLOCKS	3	/* 504 bytes: enough for 256 coefficients but rarely */
+
+/*
+ * A-hat[i][j] = SampleNTT(rho || j || i), four entries per pass of the
+ * four-way permutation; the unused lanes of the last pass repeat an entry.
+ */
+static AVX2 void avx2_gen_matrix(struct mlkem_key *key, const u8 rho[32])
+{
+	unsigned int k = key->p->k, n = k * k, e, l;
+	u8 in[4][34], buf[4][XOF_BLOCKS * SHAKE128_RATE];
+	const u8 *const inp[4] = { in[0], in[1], in[2], in[3] };
+	u8 *const outp[4] = { buf[0], buf[1], buf[2], buf[3] };
+	struct keccakx4_state st;
+
+	for (e = 0; e < n; e += 4) {
+		unsigned int ctr[4], idx[4];
+		bool more;
+
+		for (l = 0; l < 4; l++) {
+			idx[l] = e + l < n ? e + l : e;
+			memcpy(in[l], rho, 32);
+			in[l][32] = (u8)(idx[l] % k);	/* j */
+			in[l][33] = (u8)(idx[l] / k);	/* i */
+		}
+		keccakx4_absorb_once(&st, SHAKE128_RATE, KECCAK_DS_SHAKE, inp, 34);
+		keccakx4_squeeze_blocks(&st, SHAKE128_RATE, outp, XOF_BLOCKS);
+		for (l = 0; l < 4; l++)
+			ctr[l] = rej_uniform(key->a[idx[l] / k][idx[l] % k].c, 0, buf[l],
+					     XOF_BLOCKS * SHAKE128_RATE);
+		for (;;) {
+			more = false;
+			for (l = 0; l < 4; l++)
+				more |= ctr[l] < MLKEM_N;
+			if (!more)
+				break;
+			keccakx4_squeeze_blocks(&st, SHAKE128_RATE, outp, 1);
+			for (l = 0; l < 4; l++)
+				ctr[l] = rej_uniform(key->a[idx[l] / k][idx[l] % k].c, ctr[l],
+						     buf[l], SHAKE128_RATE);
+		}
+	}
+}
+
+/*
+ * Noise four polynomials per pass: PRF_eta(sigma, n) is SHAKE256 of 33
+ * bytes, 64 eta <= 192 bytes out (two blocks for eta = 3).  Lanes past
+ * @count recompute the last one and are dropped.
+ */
+static AVX2 void avx2_noise(struct mlkem_poly *const r[], unsigned int count,
+			    const u8 sigma[32], u8 n0, unsigned int eta)
+{
+	u8 in[4][33], buf[4][2 * SHAKE256_RATE];
+	const u8 *const inp[4] = { in[0], in[1], in[2], in[3] };
+	u8 *const outp[4] = { buf[0], buf[1], buf[2], buf[3] };
+	unsigned int i, l, nb = 64 * eta > SHAKE256_RATE ? 2 : 1;
+	struct keccakx4_state st;
+
+	for (i = 0; i < count; i += 4) {
+		for (l = 0; l < 4; l++) {
+			memcpy(in[l], sigma, 32);
+			in[l][32] = (u8)(n0 + (i + l < count ? i + l : i));
+		}
+		keccakx4_absorb_once(&st, SHAKE256_RATE, KECCAK_DS_SHAKE, inp, 33);
+		keccakx4_squeeze_blocks(&st, SHAKE256_RATE, outp, nb);
+		for (l = 0; l < 4 && i + l < count; l++)
+			rind_mlkem_cbd(r[i + l], buf[l], eta);
+	}
+	memzero_explicit(&st, sizeof(st));
+	memzero_explicit(in, sizeof(in));
+	memzero_explicit(buf, sizeof(buf));
+}
+
 static const struct mlkem_ops mlkem_avx2_ops = {
 	.ntt		= avx2_ntt,
 	.invntt		= avx2_invntt,
 	.basemul_acc	= avx2_basemul_acc,
-	.gen_matrix	= NULL,		/* filled from the generic ops at init */
+	.gen_matrix	= avx2_gen_matrix,
+	.noise		= avx2_noise,
 };
 
-static struct mlkem_ops mlkem_avx2_ops_rt;
 static struct mlkem_alg mlkem_avx2_algs[3];
 static struct mlkem_alg xmlkem_avx2_alg;
 static const char *const mlkem_avx2_names[3] = {
@@ -287,13 +382,11 @@ static int mlkem_avx2_mod_init(void)
 		return 0;
 	rind_mlkem_init_tables();
 	mlkem_avx2_tables();
-	mlkem_avx2_ops_rt = mlkem_avx2_ops;
-	mlkem_avx2_ops_rt.gen_matrix = rind_mlkem_generic_ops.gen_matrix;
-	err = rind_mlkem_register_drivers(mlkem_avx2_algs, &mlkem_avx2_ops_rt,
+	err = rind_mlkem_register_drivers(mlkem_avx2_algs, &mlkem_avx2_ops,
 					  mlkem_avx2_names, 300, "x86");
 	if (err)
 		return err;
-	return rind_xmlkem_register_driver(&xmlkem_avx2_alg, &mlkem_avx2_ops_rt,
+	return rind_xmlkem_register_driver(&xmlkem_avx2_alg, &mlkem_avx2_ops,
 					   "x25519mlkem768-avx2", 300, "x86");
 }
 module_init(mlkem_avx2_mod_init);

@@ -46,6 +46,8 @@ struct mlkem_key;
  *               output in (-q, q).
  *  basemul_acc: r += a * b in the NTT domain (Algorithms 11, 12) times R^-1.
  *  gen_matrix:  key->a[i][j] = SampleNTT(rho || j || i).
+ *  noise:       r[i] = SamplePolyCBD_eta(PRF_eta(sigma, n0 + i)), i < count
+ *               (count <= 2 MLKEM_KMAX + 1).
  */
 struct mlkem_ops {
 	void (*ntt)(struct mlkem_poly *f);
@@ -53,7 +55,11 @@ struct mlkem_ops {
 	void (*basemul_acc)(struct mlkem_poly *r, const struct mlkem_poly *a,
 			    const struct mlkem_poly *b);
 	void (*gen_matrix)(struct mlkem_key *key, const u8 rho[32]);
+	void (*noise)(struct mlkem_poly *const r[], unsigned int count, const u8 sigma[32],
+		      u8 n0, unsigned int eta);
 };
+/* SamplePolyCBD_eta of 64 eta bytes (eta 2 or 3), for drivers' noise. */
+void rind_mlkem_cbd(struct mlkem_poly *r, const u8 *buf, unsigned int eta);
 extern const struct mlkem_ops rind_mlkem_generic_ops;
 
 /*
