@@ -269,23 +269,63 @@ static AVX2 void avx2_basemul_acc(struct mlkem_poly *r, const struct mlkem_poly 
 }
 
 /*
- * SampleNTT's rejection step over @len bytes (a multiple of 3): the
- * generic code's order, so the same coefficients.  Public data (rho).
+ * SampleNTT's rejection step (public data: rho), sixteen candidates per
+ * step: 24 bytes spread to sixteen 12-bit values, compared with q, and
+ * the accepted ones moved to the front of each 128-bit half by a byte
+ * shuffle chosen by the acceptance mask (rej_idx).  The generic code's
+ * order, so the same coefficients.  @r has 16 spare entries past
+ * MLKEM_N; @buf is readable 8 bytes past @len (a multiple of 24).
  */
-static unsigned int rej_uniform(s16 *r, unsigned int ctr, const u8 *buf, unsigned int len)
+static u8 rej_idx[256][16];
+
+static void rej_tables(void)
 {
+	unsigned int m, b, n;
+
+	for (m = 0; m < 256; m++) {
+		for (b = 0, n = 0; b < 8; b++) {
+			if (m & (1u << b)) {
+				rej_idx[m][2 * n] = (u8)(2 * b);
+				rej_idx[m][2 * n + 1] = (u8)(2 * b + 1);
+				n++;
+			}
+		}
+		for (; n < 8; n++)
+			rej_idx[m][2 * n] = rej_idx[m][2 * n + 1] = 0x80;
+	}
+}
+
+static AVX2 unsigned int rej_uniform(s16 *r, unsigned int ctr, const u8 *buf, unsigned int len)
+{
+	/* lane 2m: bytes 3m, 3m+1; lane 2m+1: bytes 3m+1, 3m+2 (per 12-byte half) */
+	const __m256i spread = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
+						4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
+	const __m256i q = _mm256_set1_epi16(Q), m12 = _mm256_set1_epi16(0x0fff);
 	unsigned int pos;
 
-	for (pos = 0; pos + 3 <= len && ctr < MLKEM_N; pos += 3) {
-		u16 d1 = (u16)(buf[pos] | ((buf[pos + 1] & 0x0f) << 8));
-		u16 d2 = (u16)((buf[pos + 1] >> 4) | (buf[pos + 2] << 4));
+	for (pos = 0; pos < len && ctr < MLKEM_N; pos += 24) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)(buf + pos));
+		__m256i v, ok;
+		unsigned int mm, lo, hi;
 
-		if (d1 < Q)
-			r[ctr++] = (s16)d1;
-		if (d2 < Q && ctr < MLKEM_N)
-			r[ctr++] = (s16)d2;
+		/* bytes 0-15 to the low half, 8-23 to the high half */
+		x = _mm256_permute4x64_epi64(x, 0x94);
+		x = _mm256_shuffle_epi8(x, spread);
+		v = _mm256_blend_epi16(_mm256_and_si256(x, m12), _mm256_srli_epi16(x, 4), 0xaa);
+		ok = _mm256_cmpgt_epi16(q, v);
+		mm = (unsigned int)_mm256_movemask_epi8(_mm256_packs_epi16(ok, ok));
+		lo = mm & 0xff;
+		hi = (mm >> 16) & 0xff;
+		_mm_storeu_si128((__m128i *)(r + ctr),
+				 _mm_shuffle_epi8(_mm256_castsi256_si128(v),
+						  _mm_loadu_si128((const __m128i *)rej_idx[lo])));
+		ctr += (unsigned int)__builtin_popcount(lo);
+		_mm_storeu_si128((__m128i *)(r + ctr),
+				 _mm_shuffle_epi8(_mm256_extracti128_si256(v, 1),
+						  _mm_loadu_si128((const __m128i *)rej_idx[hi])));
+		ctr += (unsigned int)__builtin_popcount(hi);
 	}
-	return ctr;
+	return ctr < MLKEM_N ? ctr : MLKEM_N;
 }
 
 #define XOF_BLOCKS	3	/* 504 bytes: enough for 256 coefficients but rarely */
@@ -297,7 +337,8 @@ static unsigned int rej_uniform(s16 *r, unsigned int ctr, const u8 *buf, unsigne
 static AVX2 void avx2_gen_matrix(struct mlkem_key *key, const u8 rho[32])
 {
 	unsigned int k = key->p->k, n = k * k, e, l;
-	u8 in[4][34], buf[4][XOF_BLOCKS * SHAKE128_RATE];
+	u8 in[4][34], buf[4][XOF_BLOCKS * SHAKE128_RATE + 8];
+	s16 tmp[4][MLKEM_N + 16];
 	const u8 *const inp[4] = { in[0], in[1], in[2], in[3] };
 	u8 *const outp[4] = { buf[0], buf[1], buf[2], buf[3] };
 	struct keccakx4_state st;
@@ -315,8 +356,7 @@ static AVX2 void avx2_gen_matrix(struct mlkem_key *key, const u8 rho[32])
 		keccakx4_absorb_once(&st, SHAKE128_RATE, KECCAK_DS_SHAKE, inp, 34);
 		keccakx4_squeeze_blocks(&st, SHAKE128_RATE, outp, XOF_BLOCKS);
 		for (l = 0; l < 4; l++)
-			ctr[l] = rej_uniform(key->a[idx[l] / k][idx[l] % k].c, 0, buf[l],
-					     XOF_BLOCKS * SHAKE128_RATE);
+			ctr[l] = rej_uniform(tmp[l], 0, buf[l], XOF_BLOCKS * SHAKE128_RATE);
 		for (;;) {
 			more = false;
 			for (l = 0; l < 4; l++)
@@ -325,9 +365,10 @@ static AVX2 void avx2_gen_matrix(struct mlkem_key *key, const u8 rho[32])
 				break;
 			keccakx4_squeeze_blocks(&st, SHAKE128_RATE, outp, 1);
 			for (l = 0; l < 4; l++)
-				ctr[l] = rej_uniform(key->a[idx[l] / k][idx[l] % k].c, ctr[l],
-						     buf[l], SHAKE128_RATE);
+				ctr[l] = rej_uniform(tmp[l], ctr[l], buf[l], SHAKE128_RATE);
 		}
+		for (l = 0; l < 4 && e + l < n; l++)
+			memcpy(key->a[idx[l] / k][idx[l] % k].c, tmp[l], sizeof(tmp[l][0]) * MLKEM_N);
 	}
 }
 
@@ -382,6 +423,7 @@ static int mlkem_avx2_mod_init(void)
 		return 0;
 	rind_mlkem_init_tables();
 	mlkem_avx2_tables();
+	rej_tables();
 	err = rind_mlkem_register_drivers(mlkem_avx2_algs, &mlkem_avx2_ops,
 					  mlkem_avx2_names, 300, "x86");
 	if (err)
