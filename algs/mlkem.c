@@ -255,7 +255,7 @@ static inline s16 decompress(u32 y, unsigned int d)
 }
 
 /* ByteEncode_d(Compress_d(a)); a is reduced to [0, q) first. */
-static void poly_compress(u8 *r, const poly *a, unsigned int d)
+static void generic_compress(u8 *r, const poly *a, unsigned int d)
 {
 	unsigned int i, bits = 0;
 	u64 acc = 0;
@@ -272,7 +272,7 @@ static void poly_compress(u8 *r, const poly *a, unsigned int d)
 }
 
 /* Decompress_d(ByteDecode_d(a)). */
-static void poly_decompress(poly *r, const u8 *a, unsigned int d)
+static void generic_decompress(poly *r, const u8 *a, unsigned int d)
 {
 	unsigned int i, bits = 0;
 	u64 acc = 0;
@@ -297,10 +297,6 @@ static void poly_frommsg(poly *r, const u8 m[32])
 		r->c[i] = (s16)(-(s16)((m[i / 8] >> (i % 8)) & 1) & ((Q + 1) / 2));
 }
 
-static void poly_tomsg(u8 m[32], const poly *a)
-{
-	poly_compress(m, a, 1);
-}
 
 /* ---- sampling --------------------------------------------------------- */
 
@@ -400,6 +396,8 @@ const struct mlkem_ops rind_mlkem_generic_ops = {
 	.basemul_acc	= generic_basemul_acc,
 	.gen_matrix	= generic_gen_matrix,
 	.noise		= generic_noise,
+	.compress	= generic_compress,
+	.decompress	= generic_decompress,
 };
 
 /* The key's driver operations; the generic ones before any key was set. */
@@ -575,7 +573,7 @@ static void pke_encrypt(const struct mlkem_key *key, const u8 m[32], const u8 r[
 		poly_reduce(&u);
 		ops->invntt(&u);
 		poly_add(&u, &e[i]);
-		poly_compress(ct + 32 * p->du * i, &u, p->du);
+		ops->compress(ct + 32 * p->du * i, &u, p->du);
 	}
 	memset(&v, 0, sizeof(v));
 	for (j = 0; j < k; j++)
@@ -585,7 +583,7 @@ static void pke_encrypt(const struct mlkem_key *key, const u8 m[32], const u8 r[
 	poly_add(&v, &e[k]);
 	poly_frommsg(&e[k], m);
 	poly_add(&v, &e[k]);
-	poly_compress(ct + 32 * p->du * k, &v, p->dv);
+	ops->compress(ct + 32 * p->du * k, &v, p->dv);
 	memzero_explicit(y, sizeof(y));
 	memzero_explicit(&u, sizeof(u));
 	memzero_explicit(&v, sizeof(v));
@@ -602,16 +600,16 @@ static void pke_decrypt(const struct mlkem_key *key, const u8 *ct, u8 m[32])
 
 	memset(&w, 0, sizeof(w));
 	for (i = 0; i < k; i++) {
-		poly_decompress(&u, ct + 32 * p->du * i, p->du);
+		ops->decompress(&u, ct + 32 * p->du * i, p->du);
 		ops->ntt(&u);
 		ops->basemul_acc(&w, &key->s[i], &u);
 	}
 	poly_reduce(&w);
 	ops->invntt(&w);
-	poly_decompress(&v, ct + 32 * p->du * k, p->dv);
+	ops->decompress(&v, ct + 32 * p->du * k, p->dv);
 	for (i = 0; i < MLKEM_N; i++)
 		v.c[i] = (s16)(v.c[i] - w.c[i]);
-	poly_tomsg(m, &v);
+	ops->compress(m, &v, 1);	/* ByteEncode_1(Compress_1(v)) */
 	memzero_explicit(&u, sizeof(u));
 	memzero_explicit(&w, sizeof(w));
 	memzero_explicit(&v, sizeof(v));

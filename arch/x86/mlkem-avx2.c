@@ -401,12 +401,132 @@ static AVX2 void avx2_noise(struct mlkem_poly *const r[], unsigned int count,
 	memzero_explicit(buf, sizeof(buf));
 }
 
+/* From any representative to [0, q): Barrett, then add q if negative. */
+AVX2_INLINE __m256i canonical(__m256i a)
+{
+	a = barrett(a);
+	return _mm256_add_epi16(a, _mm256_and_si256(_mm256_srai_epi16(a, 15), _mm256_set1_epi16(Q)));
+}
+
+/*
+ * Compress_d(x) = floor((2^d x + (q-1)/2) / q) mod 2^d for x in [0, q):
+ * the estimate floor(x M / 2^16), M = round(2^(16+d) / q), is off by at
+ * most one; the remainder 2^d x + (q-1)/2 - t q, exact in 16 bits since
+ * it lies in [-q, 2q), says which way.  (Checked for every x and d.)
+ */
+AVX2_INLINE __m256i compress16(__m256i x, unsigned int d, __m256i m)
+{
+	__m256i t = _mm256_mulhi_epu16(x, m);
+	__m256i y = _mm256_add_epi16(_mm256_sll_epi16(x, _mm_cvtsi32_si128((int)d)),
+				     _mm256_set1_epi16((Q - 1) / 2));
+	__m256i r = _mm256_sub_epi16(y, _mm256_mullo_epi16(t, _mm256_set1_epi16(Q)));
+
+	t = _mm256_sub_epi16(t, _mm256_cmpgt_epi16(r, _mm256_set1_epi16(Q - 1)));
+	t = _mm256_add_epi16(t, _mm256_cmpgt_epi16(_mm256_setzero_si256(), r));
+	return _mm256_and_si256(t, _mm256_set1_epi16((short)((1u << d) - 1)));
+}
+
+static AVX2 void avx2_compress(u8 *r, const struct mlkem_poly *a, unsigned int d)
+{
+	const __m256i m = _mm256_set1_epi16((short)((((u32)1 << (16 + d)) + Q / 2) / Q));
+	u16 c[MLKEM_N];
+	unsigned int i, bits = 0;
+	u64 acc = 0;
+
+	for (i = 0; i < MLKEM_N; i += 16) {
+		__m256i x = canonical(_mm256_loadu_si256((const __m256i *)&a->c[i]));
+
+		_mm256_storeu_si256((__m256i *)&c[i], compress16(x, d, m));
+	}
+	switch (d) {
+	case 1:
+		for (i = 0; i < MLKEM_N; i += 32) {
+			__m256i lo = _mm256_loadu_si256((const __m256i *)&c[i]);
+			__m256i hi = _mm256_loadu_si256((const __m256i *)&c[i + 16]);
+			__m256i b = _mm256_packs_epi16(_mm256_slli_epi16(lo, 15),
+						       _mm256_slli_epi16(hi, 15));
+
+			b = _mm256_permute4x64_epi64(b, 0xd8);
+			put_unaligned_le32((u32)_mm256_movemask_epi8(b), r + i / 8);
+		}
+		break;
+	case 4:
+		for (i = 0; i < MLKEM_N; i += 2)
+			r[i / 2] = (u8)(c[i] | (c[i + 1] << 4));
+		break;
+	case 10:
+		for (i = 0; i < MLKEM_N; i += 4) {
+			u64 w = c[i] | ((u64)c[i + 1] << 10) | ((u64)c[i + 2] << 20) |
+				((u64)c[i + 3] << 30);
+
+			memcpy(r + 5 * (i / 4), &w, 5);
+		}
+		break;
+	default:
+		for (i = 0; i < MLKEM_N; i++) {
+			acc |= (u64)c[i] << bits;
+			bits += d;
+			while (bits >= 8) {
+				*r++ = (u8)acc;
+				acc >>= 8;
+				bits -= 8;
+			}
+		}
+	}
+	memzero_explicit(c, sizeof(c));
+}
+
+/* Decompress_d(y) = floor((q y + 2^(d-1)) / 2^d): VPMULHRSW of y 2^(15-d) by q. */
+static AVX2 void avx2_decompress(struct mlkem_poly *r, const u8 *a, unsigned int d)
+{
+	u16 y[MLKEM_N];
+	unsigned int i, bits = 0;
+	u64 acc = 0;
+
+	if (d == 10) {
+		for (i = 0; i < MLKEM_N; i += 4) {
+			u64 w = 0;
+
+			memcpy(&w, a + 5 * (i / 4), 5);
+			y[i] = (u16)(w & 0x3ff);
+			y[i + 1] = (u16)((w >> 10) & 0x3ff);
+			y[i + 2] = (u16)((w >> 20) & 0x3ff);
+			y[i + 3] = (u16)((w >> 30) & 0x3ff);
+		}
+	} else if (d == 4) {
+		for (i = 0; i < MLKEM_N; i += 2) {
+			y[i] = a[i / 2] & 0xf;
+			y[i + 1] = a[i / 2] >> 4;
+		}
+	} else {
+		for (i = 0; i < MLKEM_N; i++) {
+			while (bits < d) {
+				acc |= (u64)*a++ << bits;
+				bits += 8;
+			}
+			y[i] = (u16)(acc & ((1u << d) - 1));
+			acc >>= d;
+			bits -= d;
+		}
+	}
+	for (i = 0; i < MLKEM_N; i += 16) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)&y[i]);
+
+		v = _mm256_sll_epi16(v, _mm_cvtsi32_si128((int)(15 - d)));
+		_mm256_storeu_si256((__m256i *)&r->c[i],
+				    _mm256_mulhrs_epi16(v, _mm256_set1_epi16(Q)));
+	}
+	memzero_explicit(y, sizeof(y));
+}
+
 static const struct mlkem_ops mlkem_avx2_ops = {
 	.ntt		= avx2_ntt,
 	.invntt		= avx2_invntt,
 	.basemul_acc	= avx2_basemul_acc,
 	.gen_matrix	= avx2_gen_matrix,
 	.noise		= avx2_noise,
+	.compress	= avx2_compress,
+	.decompress	= avx2_decompress,
 };
 
 static struct mlkem_alg mlkem_avx2_algs[3];

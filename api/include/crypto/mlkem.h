@@ -48,6 +48,8 @@ struct mlkem_key;
  *  gen_matrix:  key->a[i][j] = SampleNTT(rho || j || i).
  *  noise:       r[i] = SamplePolyCBD_eta(PRF_eta(sigma, n0 + i)), i < count
  *               (count <= 2 MLKEM_KMAX + 1).
+ *  compress:    ByteEncode_d(Compress_d(a)) of any a (reduced first), d in
+ *               {1, 4, 5, 10, 11}; decompress: Decompress_d(ByteDecode_d).
  */
 struct mlkem_ops {
 	void (*ntt)(struct mlkem_poly *f);
@@ -57,6 +59,8 @@ struct mlkem_ops {
 	void (*gen_matrix)(struct mlkem_key *key, const u8 rho[32]);
 	void (*noise)(struct mlkem_poly *const r[], unsigned int count, const u8 sigma[32],
 		      u8 n0, unsigned int eta);
+	void (*compress)(u8 *r, const struct mlkem_poly *a, unsigned int d);
+	void (*decompress)(struct mlkem_poly *r, const u8 *a, unsigned int d);
 };
 /* SamplePolyCBD_eta of 64 eta bytes (eta 2 or 3), for drivers' noise. */
 void rind_mlkem_cbd(struct mlkem_poly *r, const u8 *buf, unsigned int eta);
