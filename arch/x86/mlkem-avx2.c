@@ -373,6 +373,28 @@ static AVX2 void avx2_gen_matrix(struct mlkem_key *key, const u8 rho[32])
 }
 
 /*
+ * SamplePolyCBD_2 of 128 bytes, sixteen coefficients per 8 bytes: the
+ * bit-pair sums of each byte at once, then per nibble (a & 3) - (a >> 2)
+ * -- the low nibble is coefficient 2k, the high one 2k + 1.
+ */
+static AVX2 void cbd2(struct mlkem_poly *r, const u8 *buf)
+{
+	const __m128i m55 = _mm_set1_epi8(0x55), m0f = _mm_set1_epi8(0x0f), m03 = _mm_set1_epi8(3);
+	unsigned int i;
+
+	for (i = 0; i < MLKEM_N / 16; i++) {
+		__m128i x = _mm_loadl_epi64((const __m128i *)(buf + 8 * i));
+		__m128i d = _mm_add_epi8(_mm_and_si128(x, m55), _mm_and_si128(_mm_srli_epi16(x, 1), m55));
+		__m128i lo = _mm_and_si128(d, m0f), hi = _mm_and_si128(_mm_srli_epi16(d, 4), m0f);
+
+		lo = _mm_sub_epi8(_mm_and_si128(lo, m03), _mm_and_si128(_mm_srli_epi16(lo, 2), m03));
+		hi = _mm_sub_epi8(_mm_and_si128(hi, m03), _mm_and_si128(_mm_srli_epi16(hi, 2), m03));
+		_mm256_storeu_si256((__m256i *)&r->c[16 * i],
+				    _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(lo, hi)));
+	}
+}
+
+/*
  * Noise four polynomials per pass: PRF_eta(sigma, n) is SHAKE256 of 33
  * bytes, 64 eta <= 192 bytes out (two blocks for eta = 3).  Lanes past
  * @count recompute the last one and are dropped.
@@ -393,8 +415,12 @@ static AVX2 void avx2_noise(struct mlkem_poly *const r[], unsigned int count,
 		}
 		keccakx4_absorb_once(&st, SHAKE256_RATE, KECCAK_DS_SHAKE, inp, 33);
 		keccakx4_squeeze_blocks(&st, SHAKE256_RATE, outp, nb);
-		for (l = 0; l < 4 && i + l < count; l++)
-			rind_mlkem_cbd(r[i + l], buf[l], eta);
+		for (l = 0; l < 4 && i + l < count; l++) {
+			if (eta == 2)
+				cbd2(r[i + l], buf[l]);
+			else
+				rind_mlkem_cbd(r[i + l], buf[l], eta);
+		}
 	}
 	memzero_explicit(&st, sizeof(st));
 	memzero_explicit(in, sizeof(in));
@@ -476,24 +502,44 @@ static AVX2 void avx2_compress(u8 *r, const struct mlkem_poly *a, unsigned int d
 	memzero_explicit(c, sizeof(c));
 }
 
-/* Decompress_d(y) = floor((q y + 2^(d-1)) / 2^d): VPMULHRSW of y 2^(15-d) by q. */
+/*
+ * Sixteen 10-bit fields from 20 bytes: each 128-bit half takes 10 bytes,
+ * every field gets its two bytes by a shuffle, and a multiply by
+ * 2^(6 - shift) with a right shift by 6 replaces the per-lane shift AVX2
+ * lacks.  Reads 16 bytes from @a + 10 (6 past the 20).
+ */
+AVX2_INLINE __m256i unpack10(const u8 *a)
+{
+	const __m256i idx = _mm256_setr_epi8(0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 6, 7, 7, 8, 8, 9,
+					     0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 6, 7, 7, 8, 8, 9);
+	const __m256i mul = _mm256_setr_epi16(64, 16, 4, 1, 64, 16, 4, 1,
+					      64, 16, 4, 1, 64, 16, 4, 1);
+	__m256i x = _mm256_loadu2_m128i((const __m128i *)(a + 10), (const __m128i *)a);
+
+	x = _mm256_shuffle_epi8(x, idx);
+	return _mm256_srli_epi16(_mm256_mullo_epi16(x, mul), 6);
+}
+
+/*
+ * Decompress_d(y) = floor((q y + 2^(d-1)) / 2^d): VPMULHRSW of y 2^(15-d)
+ * by q.  The ciphertext is public; d = 10 reads up to 12 bytes past the
+ * polynomial, which the ciphertext's last polynomial (d = 4 or 5) covers.
+ */
 static AVX2 void avx2_decompress(struct mlkem_poly *r, const u8 *a, unsigned int d)
 {
+	const __m128i sh = _mm_cvtsi32_si128((int)(15 - d));
 	u16 y[MLKEM_N];
 	unsigned int i, bits = 0;
 	u64 acc = 0;
 
 	if (d == 10) {
-		for (i = 0; i < MLKEM_N; i += 4) {
-			u64 w = 0;
-
-			memcpy(&w, a + 5 * (i / 4), 5);
-			y[i] = (u16)(w & 0x3ff);
-			y[i + 1] = (u16)((w >> 10) & 0x3ff);
-			y[i + 2] = (u16)((w >> 20) & 0x3ff);
-			y[i + 3] = (u16)((w >> 30) & 0x3ff);
-		}
-	} else if (d == 4) {
+		for (i = 0; i < MLKEM_N; i += 16)
+			_mm256_storeu_si256((__m256i *)&r->c[i],
+					    _mm256_mulhrs_epi16(_mm256_sll_epi16(unpack10(a + 20 * (i / 16)), sh),
+								_mm256_set1_epi16(Q)));
+		return;
+	}
+	if (d == 4) {
 		for (i = 0; i < MLKEM_N; i += 2) {
 			y[i] = a[i / 2] & 0xf;
 			y[i + 1] = a[i / 2] >> 4;
@@ -512,11 +558,9 @@ static AVX2 void avx2_decompress(struct mlkem_poly *r, const u8 *a, unsigned int
 	for (i = 0; i < MLKEM_N; i += 16) {
 		__m256i v = _mm256_loadu_si256((const __m256i *)&y[i]);
 
-		v = _mm256_sll_epi16(v, _mm_cvtsi32_si128((int)(15 - d)));
 		_mm256_storeu_si256((__m256i *)&r->c[i],
-				    _mm256_mulhrs_epi16(v, _mm256_set1_epi16(Q)));
+				    _mm256_mulhrs_epi16(_mm256_sll_epi16(v, sh), _mm256_set1_epi16(Q)));
 	}
-	memzero_explicit(y, sizeof(y));
 }
 
 static const struct mlkem_ops mlkem_avx2_ops = {
