@@ -427,6 +427,25 @@ static bool ek_modulus_ok(const struct mlkem_params *p, const u8 *ek)
 	return true;
 }
 
+/*
+ * Every 12-bit field of the secret s-hat below q, without a branch on it:
+ * the borrow of field - q is collected and only the verdict is revealed.
+ */
+static bool dk_s_reduced(const struct mlkem_params *p, const u8 *dk)
+{
+	unsigned int i;
+	u32 over = 0;
+
+	for (i = 0; i < MLKEM_POLYBYTES * p->k / 3; i++) {
+		u32 t0 = dk[3 * i] | ((u32)(dk[3 * i + 1] & 0x0f) << 8);
+		u32 t1 = (u32)(dk[3 * i + 1] >> 4) | ((u32)dk[3 * i + 2] << 4);
+
+		/* bit 31 of q - 1 - t is set exactly when t >= q */
+		over |= ((u32)(Q - 1) - t0) | ((u32)(Q - 1) - t1);
+	}
+	return !(value_barrier_u32(over) >> 31);
+}
+
 /* Public part from a checked ek: t-hat, A-hat, H(ek). */
 static void load_ek(struct mlkem_key *key, const struct mlkem_params *p, const u8 *ek)
 {
@@ -515,6 +534,8 @@ int rind_mlkem_set_dk(struct mlkem_key *key, const struct mlkem_params *p, const
 	rind_declassify(ek, p->ek_size);
 	rind_sha3_256(hh, ek, p->ek_size);
 	bad = crypto_memneq(hh, h, 32);
+	/* s-hat must be ByteEncode_12 of coefficients < q (FIPS 203 7.3 allows the check) */
+	bad |= !dk_s_reduced(p, dk);
 	rind_declassify(&bad, sizeof(bad));
 	if (bad || !ek_modulus_ok(p, ek))
 		return -EKEYREJECTED;

@@ -466,6 +466,25 @@ START_TEST(test_bad_usage)
 		RT_REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, buf, dks - 1), -ENOSPC);
 		RT_REQ_EQ(drv, crypto_kem_export_seed(tfm, buf, seeds - 1), -ENOSPC);
 		RT_REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_JWK, buf, dks), -EINVAL);
+		/*
+		 * An expanded key whose s-hat has a coefficient >= q is refused
+		 * (its H(ek) is still right: s is not hashed); q - 1 is fine.
+		 */
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, buf, dks), dks);
+		buf[0] = 0x00;
+		buf[1] = (u8)((buf[1] & 0xf0) | 0x0d);	/* coefficient 0 = 3328 */
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks), 0);
+		buf[0] = 0x01;				/* 3329 = q */
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks), -EKEYREJECTED);
+		buf[0] = 0xff;
+		buf[1] |= 0x0f;				/* 4095 */
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks), -EKEYREJECTED);
+		buf[3 * 127 + 2] = 0xff;		/* the last field of s-hat[0]: 4080+ */
+		buf[0] = 0x00;
+		buf[1] = (u8)((buf[1] & 0xf0) | 0x0d);
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks), -EKEYREJECTED);
+		RT_REQ_EQ(drv, crypto_kem_generate_key(tfm), 0);
+		RT_REQ_EQ(drv, crypto_kem_encapsulate(tfm, ct, cts, ss, sss), 0);
 		/* A failed set leaves the key in place. */
 		RT_REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, buf, eks), eks);
 		memset(buf + 384, 0xff, 3);	/* a coefficient 4095 >= q */
