@@ -261,3 +261,76 @@ void rind_mldsa_poly_decompose(struct mldsa_poly *r1, struct mldsa_poly *r0,
 		for (i = 0; i < MLDSA_N; i++)
 			decompose_c(a->c[i], G2_32, &r1->c[i], &r0->c[i]);
 }
+
+/* ---- products with the challenge ------------------------------------------ */
+
+void rind_mldsa_poly_negext(s32 e[2 * MLDSA_N], const struct mldsa_poly *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLDSA_N; i++) {
+		e[i] = -a->c[i];
+		e[MLDSA_N + i] = a->c[i];
+	}
+}
+
+/*
+ * r = c a in Z[X]/(X^256 + 1), exactly (no reduction: |c a| <= tau |a|),
+ * for the challenge c of weight tau.  X^j a is, at coefficient m,
+ * a[m - j] for m >= j and -a[m - j + 256] below: e[256 + m - j] in the
+ * negated extension, so each nonzero c_j is one loop of fixed length;
+ * the loops take four terms of the same sign at a time (a quarter of the
+ * loads and stores of r).  The positions and signs of c are public (they
+ * come from c-tilde); the coefficients of a only ever enter additions.
+ */
+void rind_mldsa_poly_mul_challenge(struct mldsa_poly *r, const s32 *restrict e,
+				   const struct mldsa_challenge *c)
+{
+	s32 *restrict out = r->c;
+	const s32 *src[2][MLDSA_N];
+	unsigned int cnt[2] = { 0, 0 }, k, m, s;
+
+	memset(r, 0, sizeof(*r));
+	for (k = 0; k < c->n; k++) {
+		s = c->neg[k] != 0;
+		src[s][cnt[s]++] = e + MLDSA_N - c->pos[k];
+	}
+	for (s = 0; s < 2; s++) {
+		const s32 *const *q = src[s];
+
+		for (k = 0; k + 4 <= cnt[s]; k += 4) {
+			const s32 *restrict a0 = q[k], *restrict a1 = q[k + 1];
+			const s32 *restrict a2 = q[k + 2], *restrict a3 = q[k + 3];
+
+			if (s)
+				for (m = 0; m < MLDSA_N; m++)
+					out[m] -= (a0[m] + a1[m]) + (a2[m] + a3[m]);
+			else
+				for (m = 0; m < MLDSA_N; m++)
+					out[m] += (a0[m] + a1[m]) + (a2[m] + a3[m]);
+		}
+		for (; k < cnt[s]; k++) {
+			const s32 *restrict a0 = q[k];
+
+			if (s)
+				for (m = 0; m < MLDSA_N; m++)
+					out[m] -= a0[m];
+			else
+				for (m = 0; m < MLDSA_N; m++)
+					out[m] += a0[m];
+		}
+	}
+}
+
+void rind_mldsa_challenge_of(struct mldsa_challenge *ch, const struct mldsa_poly *c)
+{
+	unsigned int j;
+
+	ch->n = 0;
+	for (j = 0; j < MLDSA_N; j++) {
+		if (!c->c[j])
+			continue;
+		ch->pos[ch->n] = (u8)j;
+		ch->neg[ch->n++] = c->c[j] < 0;
+	}
+}

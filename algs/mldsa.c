@@ -95,7 +95,7 @@ static void shake256(u8 *out, size_t outlen, const u8 *a, size_t alen, const u8 
  * for the caller; the expanded sk is not written here.
  */
 static void derive_key(struct mldsa_key *key, struct mldsa_poly *s1, struct mldsa_poly *s2,
-		       struct mldsa_poly *t0)
+		       struct mldsa_poly *t0, struct mldsa_poly *s1h)
 {
 	const struct mldsa_params *p = key->p;
 	struct mldsa_poly t;
@@ -103,13 +103,14 @@ static void derive_key(struct mldsa_key *key, struct mldsa_poly *s1, struct mlds
 
 	rind_mldsa_expand_a(key);
 	for (j = 0; j < p->l; j++) {
+		s1h[j] = s1[j];
+		key->ops->ntt(&s1h[j]);
+		rind_mldsa_poly_reduce(&s1h[j]);
 		key->s1[j] = s1[j];
-		key->ops->ntt(&key->s1[j]);
-		rind_mldsa_poly_reduce(&key->s1[j]);
 	}
 	memcpy(key->pk, key->rho, 32);
 	for (i = 0; i < p->k; i++) {
-		rind_mldsa_pointwise_acc(&t, key->a[i], key->s1, p->l);
+		rind_mldsa_pointwise_acc(&t, key->a[i], s1h, p->l);
 		key->ops->invntt_tomont(&t);
 		for (j = 0; j < MLDSA_N; j++) {
 			s32 r = mldsa_canon(mldsa_caddq(t.c[j]) + s2[i].c[j]);
@@ -123,13 +124,8 @@ static void derive_key(struct mldsa_key *key, struct mldsa_poly *s1, struct mlds
 			key->t1[i].c[j] <<= MLDSA_D;
 		key->ops->ntt(&key->t1[i]);
 		rind_mldsa_poly_reduce(&key->t1[i]);
-
 		key->s2[i] = s2[i];
-		key->ops->ntt(&key->s2[i]);
-		rind_mldsa_poly_reduce(&key->s2[i]);
 		key->t0[i] = t0[i];
-		key->ops->ntt(&key->t0[i]);
-		rind_mldsa_poly_reduce(&key->t0[i]);
 	}
 	shake256(key->tr, MLDSA_TR_BYTES, key->pk, p->pk_size, NULL, 0, NULL, 0);
 	key->has_pub = true;
@@ -159,6 +155,7 @@ static void encode_sk(struct mldsa_key *key, const struct mldsa_poly *s1,
 
 struct key_tmp {
 	struct mldsa_poly s1[MLDSA_LMAX], s2[MLDSA_KMAX], t0[MLDSA_KMAX], t0sk[MLDSA_KMAX];
+	struct mldsa_poly s1h[MLDSA_LMAX];
 	u8 buf[128];
 };
 
@@ -182,7 +179,7 @@ int rind_mldsa_keygen(struct mldsa_key *key, const struct mldsa_params *p,
 	rind_declassify(key->rho, 32);	/* rho is part of the public key */
 	memcpy(key->K, w->buf + 96, 32);
 	rind_mldsa_expand_s(p, w->buf + 32, w->s1, w->s2);
-	derive_key(key, w->s1, w->s2, w->t0);
+	derive_key(key, w->s1, w->s2, w->t0, w->s1h);
 	encode_sk(key, w->s1, w->s2, w->t0);
 	memcpy(key->seed, seed, MLDSA_SEED_BYTES);
 	key->has_seed = true;
@@ -223,7 +220,7 @@ int rind_mldsa_set_sk(struct mldsa_key *key, const struct mldsa_params *p,
 	rind_declassify(&bad, sizeof(bad));
 	if (bad)
 		goto out;
-	derive_key(k, w->s1, w->s2, w->t0);
+	derive_key(k, w->s1, w->s2, w->t0, w->s1h);
 	/* The stored t0 and tr must be the ones the secret part determines. */
 	for (i = 0; i < p->k; i++)
 		bad |= (u32)rind_memneq(w->t0[i].c, w->t0sk[i].c, sizeof(w->t0[i].c));
@@ -289,6 +286,9 @@ struct sign_ws {
 	struct mldsa_poly w[MLDSA_KMAX];	/* w, then r = w - c s2 */
 	struct mldsa_poly r1[MLDSA_KMAX];	/* HighBits(r), then the hints */
 	struct mldsa_poly c, t, lo;
+	struct mldsa_challenge ch;
+	/* s1, s2, t0 as (-a, a), for the products with c */
+	s32 s1e[MLDSA_LMAX][2 * MLDSA_N], s2e[MLDSA_KMAX][2 * MLDSA_N], t0e[MLDSA_KMAX][2 * MLDSA_N];
 	u8 w1[MLDSA_KMAX * 192];
 	u8 ctilde[64];
 	u8 rhopp[64];
@@ -313,6 +313,12 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 
 	if (!ws)
 		return -ENOMEM;
+	for (j = 0; j < p->l; j++)
+		rind_mldsa_poly_negext(ws->s1e[j], &key->s1[j]);
+	for (i = 0; i < p->k; i++) {
+		rind_mldsa_poly_negext(ws->s2e[i], &key->s2[i]);
+		rind_mldsa_poly_negext(ws->t0e[i], &key->t0[i]);
+	}
 	/* rho'' = H(K || rnd || mu, 64) */
 	shake256(ws->rhopp, 64, key->K, 32, rnd, MLDSA_RND_BYTES, mu, MLDSA_MU_BYTES);
 	for (kappa = 0; kappa <= MLDSA_KAPPA_MAX; kappa += p->l) {
@@ -335,25 +341,21 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 		shake256(ws->ctilde, p->ctilde_bytes, mu, MLDSA_MU_BYTES, ws->w1, wb * p->k, NULL, 0);
 		rind_declassify(ws->ctilde, p->ctilde_bytes);
 		rind_mldsa_sample_in_ball(p, ws->ctilde, &ws->c);
-		ops->ntt(&ws->c);
+		rind_mldsa_challenge_of(&ws->ch, &ws->c);
 
 		/* z = y + c s1, checked against gamma1 - beta */
 		for (j = 0; j < p->l; j++) {
-			rind_mldsa_pointwise(&ws->t, &ws->c, &key->s1[j]);
-			ops->invntt_tomont(&ws->t);
+			rind_mldsa_poly_mul_challenge(&ws->t, ws->s1e[j], &ws->ch);
 			for (i = 0; i < MLDSA_N; i++)
-				ws->y[j].c[i] += mldsa_center(ws->t.c[i]);
+				ws->y[j].c[i] += ws->t.c[i];
 			bad |= mldsa_poly_exceeds(&ws->y[j], g1b - (s32)p->beta);
 		}
 		/* r = w - c s2; r0 = LowBits(r) checked against gamma2 - beta */
 		for (i = 0; i < p->k; i++) {
-			rind_mldsa_pointwise(&ws->t, &ws->c, &key->s2[i]);
-			ops->invntt_tomont(&ws->t);
-			for (j = 0; j < MLDSA_N; j++) {
-				/* r in (-beta, q + beta) */
-				ws->w[i].c[j] = mldsa_canon(ws->w[i].c[j] -
-							    mldsa_center(ws->t.c[j]));
-			}
+			rind_mldsa_poly_mul_challenge(&ws->t, ws->s2e[i], &ws->ch);
+			/* r in (-beta, q + beta) */
+			for (j = 0; j < MLDSA_N; j++)
+				ws->w[i].c[j] = mldsa_canon(ws->w[i].c[j] - ws->t.c[j]);
 			rind_mldsa_poly_decompose(&ws->r1[i], &ws->lo, &ws->w[i], g2);
 			bad |= mldsa_poly_exceeds(&ws->lo, g2 - (s32)p->beta);
 		}
@@ -363,13 +365,10 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 
 		/* c t0 against gamma2; h = MakeHint(-c t0, w - c s2 + c t0); at most omega ones */
 		for (i = 0; i < p->k; i++) {
-			rind_mldsa_pointwise(&ws->t, &ws->c, &key->t0[i]);
-			ops->invntt_tomont(&ws->t);
-			for (j = 0; j < MLDSA_N; j++)
-				ws->t.c[j] = mldsa_center(ws->t.c[j]);
+			rind_mldsa_poly_mul_challenge(&ws->t, ws->t0e[i], &ws->ch);
 			bad |= mldsa_poly_exceeds(&ws->t, g2);
 			for (j = 0; j < MLDSA_N; j++) {
-				/* v = r + c t0, |c t0| < q/2 */
+				/* v = r + c t0, |c t0| <= tau 2^12 */
 				ws->lo.c[j] = mldsa_canon(ws->w[i].c[j] + ws->t.c[j]);
 			}
 			rind_mldsa_poly_highbits(&ws->lo, &ws->lo, g2);

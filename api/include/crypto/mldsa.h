@@ -64,8 +64,9 @@ extern const struct mldsa_ops rind_mldsa_generic_ops;
 
 /*
  * A key.  The public part: pk, rho, tr = H(pk), A-hat expanded once, and
- * NTT(t1 * 2^d).  With @has_priv: K, s1-hat, s2-hat, t0-hat (NTT domain,
- * reduced) and the expanded secret key bytes; with @has_seed the seed
+ * NTT(t1 * 2^d).  With @has_priv: K, s1, s2, t0 (normal domain: the
+ * signer multiplies them by the sparse challenge directly) and the
+ * expanded secret key bytes; with @has_seed the seed
  * xi it came from.  Signing and verifying only read the key, so a keyed
  * tfm can be shared by threads.
  */
@@ -102,6 +103,20 @@ void rind_mldsa_power2round(s32 r, s32 *r1, s32 *r0);
 void rind_mldsa_decompose(s32 r, s32 gamma2, s32 *r1, s32 *r0);
 /* r in [0, q). */
 s32 rind_mldsa_use_hint(int h, s32 r, s32 gamma2);
+
+/* The challenge c as its nonzero positions and signs (public). */
+struct mldsa_challenge {
+	unsigned int n;
+	u8 pos[MLDSA_N];
+	u8 neg[MLDSA_N];
+};
+
+void rind_mldsa_challenge_of(struct mldsa_challenge *ch, const struct mldsa_poly *c);
+/* e = (-a, a), the operand layout of rind_mldsa_poly_mul_challenge. */
+void rind_mldsa_poly_negext(s32 e[2 * MLDSA_N], const struct mldsa_poly *a);
+/* r = c a exactly in Z[X]/(X^256 + 1), with e = negext(a). */
+void rind_mldsa_poly_mul_challenge(struct mldsa_poly *r, const s32 *e,
+				   const struct mldsa_challenge *c);
 
 /* Decompose / HighBits of every coefficient (in [0, q)). */
 void rind_mldsa_poly_decompose(struct mldsa_poly *r1, struct mldsa_poly *r0,
