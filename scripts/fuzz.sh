@@ -531,6 +531,22 @@ if Ed25519PrivateKey:
         box = nonce + AESGCM(fixed_secret(k, v)).encrypt(nonce, pt, ad)
         for want in (0, v):
             disp(rq(220 + v, 19, fld(1, name) + fld(2, box) + fld(3, ad) + fld(4, want)))
+# ---- fuzz_mldsa: ML-DSA verify cases (raw and SPKI keys) and private keys (seed, PKCS#8)
+mrnd = random.Random(204)
+for pi, bits in enumerate(("44", "65", "87")):
+    groups = load("mldsa_%s_verify_test.json" % bits)["testGroups"]
+    cases = [(g, t) for g in groups for t in g["tests"]]
+    for g, t in (cases if len(cases) <= 12 else mrnd.sample(cases, 12)):
+        key = h(g["publicKeyDer"] if "publicKeyDer" in g and mrnd.randrange(2) else g["publicKey"])
+        ctx = h(t.get("ctx", ""))[:255]
+        sig, msg = h(t["sig"]), h(t["msg"])
+        put("fuzz_mldsa", bytes([pi, 1 | (4 if ctx else 0) | mrnd.choice([0, 8])]) + u16(len(key)) +
+            u16(len(sig)) + u16(mrnd.randrange(65536)) + bytes([len(ctx)]) + key + ctx + sig + msg)
+    g = load("mldsa_%s_sign_seed_test.json" % bits)["testGroups"][0]
+    for key in (h(g["privateSeed"]), h(g["privateKeyPkcs8"])):
+        msg = rand_bytes(mrnd.randrange(64))
+        put("fuzz_mldsa", bytes([pi, 2 | 8]) + u16(len(key)) + u16(0) + u16(mrnd.randrange(65536)) +
+            b"\0" + key + msg)
 PYTHON
 	for d in "$ROOT"/tests/fuzz/corpus/*/; do
 		printf '%s: %s files, %s bytes\n' "$(basename "$d")" "$(ls "$d" | wc -l)" \
