@@ -1,25 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
- * Montgomery multiplication and squaring with MULX/ADCX/ADOX (bn-adx.h).
+ * Montgomery multiplication and squaring with MULX/ADCX/ADOX (bn-adx.h),
+ * the C side of the two assembly kernels.
  *
- * Multiplication (bn-adx-mul.S): CIOS, one pass over t per word b[i] that adds a b[i]
- * and q m (q = (t0 + a0 b[i]) (-m^-1) mod 2^64, so the low word vanishes)
- * and shifts down one word.  Four words of t at a time are held in
- * registers: the a b[i] products enter them with two carry chains (ADCX
- * adding t, ADOX the high halves), then the q m products with the same
- * two chains; each chain ends a block in one carry word, so t is loaded
- * and stored once per word and row, not twice as a multiply pass then a
- * reduce pass would.
+ * Multiplication (bn-adx-mul.S): CIOS, one pass over t per word b[i] that
+ * adds a b[i] and q m (q = (t0 + a0 b[i]) (-m^-1) mod 2^64, so the low word
+ * vanishes) and shifts down one word, four words of t at a time in
+ * registers, two carry chains (ADCX, ADOX).  About 1.5 cycles per product
+ * on Zen 3 at 16 to 64 words, which is what one MULX with its ADCX and
+ * ADOX costs there in a loop of nothing else (measured 1.47): the bound of
+ * this instruction mix, not of the loop.
  *
- * Squaring is the same multiplication.  A dedicated one (each cross
- * product once, doubled, plus the diagonal, then the low half reduced
- * word by word and the high half added) was measured slower on Zen 3:
- * 460 ns against 345 ns at 16 words, its reduction pass doing four
- * products per four loads and stores where the fused row does eight.
+ * Squaring (bn-adx-sqr.S): the cross products once (n (n - 1) / 2 of
+ * them), doubled with the squares added, then a reduction pass of n^2:
+ * 0.77-0.89 of a multiplication's time at 16-64 words, against the 0.77
+ * of the product counts (the short rows of the cross-product triangle
+ * cost a little more each).  The squaring's rows keep their carries in
+ * the flags across blocks (LOOP and LEA leave them alone), where the
+ * multiplication's fused row folds them into a carry word per block.
  *
- * MULX and ADCX/ADOX take constant time; no branch or address depends
- * on an operand.  The inline assembly avoids rbp (frame pointer in the
- * sanitizer builds).
+ * Both are constant time: MULX, ADCX and ADOX take fixed time, and no
+ * branch or address depends on an operand (loop counts on n only).
  */
 #include <string.h>
 #include "bn-adx.h"
@@ -32,5 +33,5 @@ void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,
 
 void bnx_mont_sqr(u64 *r, const u64 *a, const struct bn_mont *mc, struct bnx_tmp *tmp)
 {
-	bnx_mont_mul(r, a, a, mc, tmp);
+	bnx_sqr_adx(r, a, mc->m, mc->m0inv, mc->n, tmp->p);
 }

@@ -19,7 +19,7 @@
  */
 struct bnx_tmp {
 	u64 t[BN_MAX_LIMBS + 2];
-	u64 p[2 * BN_MAX_LIMBS];
+	u64 p[2 * BN_MAX_LIMBS + 1];
 };
 
 static inline bool bnx_fits(unsigned int n)
@@ -29,6 +29,9 @@ static inline bool bnx_fits(unsigned int n)
 
 /* The kernel (bn-adx-mul.S): r = a b / R mod m, n % 4 == 0, t of n + 2 words. */
 void bnx_mul_adx(u64 *r, const u64 *a, const u64 *b, const u64 *m, u64 m0inv, u64 n, u64 *t);
+
+/* r = a^2 / R mod m (bn-adx-sqr.S), n % 4 == 0, t of 2 n + 1 words. */
+void bnx_sqr_adx(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 n, u64 *t);
 
 /* r = a b / R mod m, as bn_mont_mul (a < R, b < m); r may alias a or b. */
 void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,

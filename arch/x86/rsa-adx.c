@@ -8,8 +8,8 @@
  * Only the two exponentiations are this file's (rsa.h: the engine);
  * blinding, CRT, the fault check and the padding are the shared C.
  * Montgomery multiplication (bn-adx.h) is CIOS with multiplication and
- * reduction fused in one pass per word of b, squarings included (bn-adx.c
- * says why there is no dedicated squaring).  Moduli whose limb count is
+ * reduction fused in one pass per word of b; squaring has its own kernel
+ * (each cross product once, bn-adx.c).  Moduli whose limb count is
  * not a multiple of four (2056-bit keys, unbalanced CRT halves) go to
  * the generic engine.
  *
