@@ -25,7 +25,7 @@
 
 	.text
 
-/* Stack frame (after the six pushes), 64 bytes: */
+/* Stack frame (after the six pushes), FRAME bytes: */
 #define F_R	0	/* r */
 #define F_M0INV	8	/* m0inv */
 #define F_N8	16	/* 8 n */
@@ -34,6 +34,54 @@
 #define F_ZERO	40	/* 0, for adcx/adox of a carry */
 #define F_T	48	/* t base (t + 1: t[-1] is the slot of the shifted store) */
 #define F_B	56	/* the b[i] of the row */
+#define F_BN	64	/* b[i + 1] */
+#define F_CNT	72	/* blocks per row */
+#define FRAME	80
+
+/*
+ * One block: x = t[0..3] + a[0..3] b + ha, then + m[0..3] q + hm, stored
+ * a word down; ha and hm the carry words out, CF = OF = 0 at the end.
+ * rdx = b on entry; \q the row's q (a register or the frame slot).
+ */
+.macro BLOCK q
+	xorl	%r10d, %r10d		/* fresh CF, OF: no flag dependency on the last block */
+	mulxq	0(%rsi), %r10, %r14
+	adcxq	0(%rdi), %r10
+	adoxq	%rax, %r10
+	mulxq	8(%rsi), %r11, %r15
+	adcxq	8(%rdi), %r11
+	adoxq	%r14, %r11
+	mulxq	16(%rsi), %r12, %r14
+	adcxq	16(%rdi), %r12
+	adoxq	%r15, %r12
+	mulxq	24(%rsi), %r13, %rax
+	adcxq	24(%rdi), %r13
+	adoxq	%r14, %r13
+	movq	\q, %rdx
+	adcxq	F_ZERO(%rsp), %rax
+	adoxq	F_ZERO(%rsp), %rax
+	mulxq	0(%rcx), %r14, %r15
+	adcxq	%r14, %r10
+	adoxq	%rbx, %r10
+	mulxq	8(%rcx), %r14, %rbx
+	adcxq	%r14, %r11
+	adoxq	%r15, %r11
+	movq	%r10, -8(%rdi)
+	mulxq	16(%rcx), %r14, %r15
+	adcxq	%r14, %r12
+	adoxq	%rbx, %r12
+	movq	%r11, 0(%rdi)
+	mulxq	24(%rcx), %r14, %rbx
+	adcxq	%r14, %r13
+	adoxq	%r15, %r13
+	movq	%r12, 8(%rdi)
+	adcxq	F_ZERO(%rsp), %rbx
+	adoxq	F_ZERO(%rsp), %rbx
+	movq	%r13, 16(%rdi)
+	leaq	32(%rsi), %rsi
+	leaq	32(%rcx), %rcx
+	leaq	32(%rdi), %rdi
+.endm
 
 	.globl	bnx_mul_adx
 	.hidden	bnx_mul_adx
@@ -60,8 +108,8 @@ bnx_mul_adx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$64, %rsp
-	.cfi_adjust_cfa_offset 64
+	subq	$FRAME, %rsp
+	.cfi_adjust_cfa_offset FRAME
 
 	movq	%rdi, F_R(%rsp)
 	movq	%r8, F_M0INV(%rsp)
@@ -71,7 +119,7 @@ bnx_mul_adx:
 	movq	%rax, F_N8(%rsp)
 	addq	%rdx, %rax
 	movq	%rax, F_BEND(%rsp)
-	movq	56+64(%rsp), %rdi		/* t (7th argument) */
+	movq	56+FRAME(%rsp), %rdi		/* t (7th argument) */
 	/* t[0..n+1] = 0 */
 	xorl	%eax, %eax
 	movq	%r9, %r8
@@ -85,67 +133,50 @@ bnx_mul_adx:
 	leaq	8(%rdi), %rdi			/* rdi: t + 1 */
 	movq	%rdi, F_T(%rsp)
 	movq	%r9, %r8
-	shrq	$2, %r8				/* r8: blocks per row */
-	movq	%r8, %r9			/* r9: kept as the count */
+	shrq	$2, %r8
+	movq	%r8, F_CNT(%rsp)
 
 	/*
 	 * Registers in a row: rsi a, rcx m, rdi t (advancing), r8 block
 	 * count, r10-r13 x0-x3, r14 h0, r15 h1, rax ha, rbx hm, rdx the
-	 * multiplier.
+	 * multiplier, r9 the q of the next row.
 	 */
+	/* q of row 0 = a[0] b[0] m0inv (t = 0) */
+	movq	(%rbp), %rdx
+	mulxq	(%rsi), %rdx, %r15
+	mulxq	F_M0INV(%rsp), %r9, %r15
 .Lrow:
 	movq	(%rbp), %rdx
 	movq	%rdx, F_B(%rsp)
-	/* q = (t[0] + a[0] b[i]) m0inv mod 2^64 */
-	mulxq	(%rsi), %r14, %r15
-	addq	(%rdi), %r14
-	imulq	F_M0INV(%rsp), %r14
-	movq	%r14, F_Q(%rsp)
+	movq	%r9, F_Q(%rsp)
+	/* b[i + 1] for the next row's q (b[i] again in the last row, unused) */
+	leaq	8(%rbp), %r14
+	cmpq	F_BEND(%rsp), %r14
+	cmoveq	%rbp, %r14
+	movq	(%r14), %r14
+	movq	%r14, F_BN(%rsp)
 	xorl	%eax, %eax			/* ha = 0, CF = OF = 0 */
 	xorl	%ebx, %ebx			/* hm = 0 */
-	movq	%r9, %r8
-.Lblock:
-	/* x = t[0..3] + a[0..3] b + ha; ha = the carry word */
-	mulxq	0(%rsi), %r10, %r14
-	adcxq	0(%rdi), %r10
-	adoxq	%rax, %r10
-	mulxq	8(%rsi), %r11, %r15
-	adcxq	8(%rdi), %r11
-	adoxq	%r14, %r11
-	mulxq	16(%rsi), %r12, %r14
-	adcxq	16(%rdi), %r12
-	adoxq	%r15, %r12
-	mulxq	24(%rsi), %r13, %rax
-	adcxq	24(%rdi), %r13
-	adoxq	%r14, %r13
-	movq	F_Q(%rsp), %rdx
-	adcxq	F_ZERO(%rsp), %rax
-	adoxq	F_ZERO(%rsp), %rax
-	/* x += m[0..3] q + hm; hm = the carry word; store x shifted down */
-	mulxq	0(%rcx), %r14, %r15
-	adcxq	%r14, %r10
-	adoxq	%rbx, %r10
-	mulxq	8(%rcx), %r14, %rbx
-	adcxq	%r14, %r11
-	adoxq	%r15, %r11
-	movq	%r10, -8(%rdi)
-	mulxq	16(%rcx), %r14, %r15
-	adcxq	%r14, %r12
-	adoxq	%rbx, %r12
-	movq	%r11, 0(%rdi)
-	mulxq	24(%rcx), %r14, %rbx
-	adcxq	%r14, %r13
-	adoxq	%r15, %r13
-	movq	%r12, 8(%rdi)
-	adcxq	F_ZERO(%rsp), %rbx
-	adoxq	F_ZERO(%rsp), %rbx
-	movq	%r13, 16(%rdi)
+	movq	F_CNT(%rsp), %r8
+	BLOCK	%r9
+	/*
+	 * x1 (r11), now t[0] for the next row, is final: that row's q =
+	 * (x1 + a[0] b[i + 1]) m0inv, computed here so the next row need
+	 * not wait for it (MULX and LEA: the carry flags stay live).
+	 */
+	movq	F_BN(%rsp), %rdx
+	mulxq	-32(%rsi), %r14, %r15
+	leaq	(%r14,%r11), %rdx
+	mulxq	F_M0INV(%rsp), %r9, %r15
 	movq	F_B(%rsp), %rdx
-	leaq	32(%rsi), %rsi
-	leaq	32(%rcx), %rcx
-	leaq	32(%rdi), %rdi
-	decq	%r8				/* CF kept; OF = 0 here */
+	decq	%r8				/* CF = OF = 0 between blocks */
+	jz	.Lrowend
+.Lblock:
+	BLOCK	F_Q(%rsp)
+	movq	F_B(%rsp), %rdx
+	decq	%r8
 	jnz	.Lblock
+.Lrowend:
 	/* t[n-1] = ha + hm + t[n], t[n] = the carry */
 	xorl	%r10d, %r10d
 	addq	%rbx, %rax
@@ -169,7 +200,7 @@ bnx_mul_adx:
 	 * t < 2m).  r is written by the subtraction first, then fixed.
 	 */
 	movq	F_R(%rsp), %rsi
-	movq	%r9, %r8
+	movq	F_CNT(%rsp), %r8
 	xorl	%eax, %eax			/* CF = 0 */
 .Lsub:
 	movq	0(%rdi), %r10
@@ -195,7 +226,7 @@ bnx_mul_adx:
 	movq	F_N8(%rsp), %rbx
 	subq	%rbx, %rdi
 	subq	%rbx, %rsi
-	movq	%r9, %r8
+	movq	F_CNT(%rsp), %r8
 .Lsel:
 	movq	0(%rdi), %r10
 	movq	8(%rdi), %r11
@@ -218,8 +249,8 @@ bnx_mul_adx:
 	decq	%r8
 	jnz	.Lsel
 
-	addq	$64, %rsp
-	.cfi_adjust_cfa_offset -64
+	addq	$FRAME, %rsp
+	.cfi_adjust_cfa_offset -FRAME
 	popq	%r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r15

@@ -5,7 +5,7 @@
  *
  *   void bnx_sqr_adx(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 n, u64 *t);
  *
- * r = a^2 / 2^(64 n) mod m for n a multiple of 4 (4 <= n <= 128), a < m;
+ * r = a^2 / 2^(64 n) mod m for n a multiple of 8 (8 <= n <= 128), a < m;
  * t is scratch of 2 n + 1 words.  r may alias a.
  *
  * Three passes over t, the accumulator kept in memory, each product added
@@ -131,11 +131,18 @@ bnx_sqr_adx:
 	movq	%r9, F_T(%rsp)
 	xorl	%r9d, %r9d			/* r9: 0 throughout */
 
-	/* t[0..2n] = 0 */
-	leaq	1(%r8,%r8), %rcx
+	/* t[0..2n] = 0 (four words a store group: rep stos starts too slowly) */
+	movq	%r8, %rcx
+	shrq	$1, %rcx
 	movq	F_T(%rsp), %rdi
-	xorl	%eax, %eax
-	rep stosq
+.Lzero:
+	movq	%r9, 0(%rdi)
+	movq	%r9, 8(%rdi)
+	movq	%r9, 16(%rdi)
+	movq	%r9, 24(%rdi)
+	leaq	32(%rdi), %rdi
+	loop	.Lzero
+	movq	%r9, (%rdi)
 
 	/* ---- 1. cross products ---- */
 	movq	F_A(%rsp), %r12
@@ -174,23 +181,49 @@ bnx_sqr_adx:
 	leaq	16(%rbp), %rbp
 	loop	.Ldiag
 
-	/* ---- 3. reduction: row i adds q m to t[i..i+n], q = t[i] m0inv ---- */
+	/*
+	 * ---- 3. reduction: row i adds q m to t[i..i+n], q = t[i] m0inv ----
+	 * Blocks of eight products (n % 8 == 0).  t[i + 1] is final after
+	 * the row's second product: it is kept (rdi) and the next row's q
+	 * computed from it at the row's end, with no reload of t.
+	 */
 	movq	F_T(%rsp), %r12			/* &t[i] */
 	movq	F_N(%rsp), %r13			/* rows left */
 	xorl	%r15d, %r15d			/* carry into the row's top word */
-.Lred:
 	movq	(%r12), %rdx
-	imulq	F_M0INV(%rsp), %rdx
+	imulq	F_M0INV(%rsp), %rdx		/* q of row 0 */
+.Lred:
 	movq	F_M(%rsp), %rbx
 	movq	%r12, %rbp
 	movq	F_N(%rsp), %rcx
-	shrq	$2, %rcx
+	shrq	$3, %rcx
+	decq	%rcx				/* blocks after the first */
 	xorl	%r11d, %r11d			/* CF = OF = 0 */
+	PA	0, %r11, %r14
+	PA	8, %r14, %r11
+	movq	%r10, %rdi			/* t[i + 1] */
+	PA	16, %r11, %r14
+	PA	24, %r14, %r11
+	PA	32, %r11, %r14
+	PA	40, %r14, %r11
+	PA	48, %r11, %r14
+	PA	56, %r14, %r11
+	leaq	64(%rbx), %rbx
+	leaq	64(%rbp), %rbp
+	jmp	4f
 1:
 	PA4
-	leaq	32(%rbx), %rbx
-	leaq	32(%rbp), %rbp
-	loop	1b
+	PA	32, %r11, %r14
+	PA	40, %r14, %r11
+	PA	48, %r11, %r14
+	PA	56, %r14, %r11
+	leaq	64(%rbx), %rbx
+	leaq	64(%rbp), %rbp
+4:	/* the count without flags: JRCXZ and LEA (LOOP's reach is too short) */
+	jrcxz	2f
+	leaq	-1(%rcx), %rcx
+	jmp	1b
+2:
 	/* t[i + n] += the carry word, both carries and the previous row's top carry */
 	adcxq	%r9, %r11
 	adoxq	%r9, %r11
@@ -201,6 +234,8 @@ bnx_sqr_adx:
 	adcq	$0, %rax
 	movq	%r11, (%rbp)
 	movq	%rax, %r15
+	movq	%rdi, %rdx
+	imulq	F_M0INV(%rsp), %rdx		/* q of the next row */
 	leaq	8(%r12), %r12
 	decq	%r13
 	jnz	.Lred

@@ -33,5 +33,9 @@ void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,
 
 void bnx_mont_sqr(u64 *r, const u64 *a, const struct bn_mont *mc, struct bnx_tmp *tmp)
 {
-	bnx_sqr_adx(r, a, mc->m, mc->m0inv, mc->n, tmp->p);
+	/* The squaring's reduction runs in blocks of eight words. */
+	if (mc->n % 8)
+		bnx_mul_adx(r, a, a, mc->m, mc->m0inv, mc->n, tmp->t);
+	else
+		bnx_sqr_adx(r, a, mc->m, mc->m0inv, mc->n, tmp->p);
 }
