@@ -175,10 +175,24 @@ static void rsa_adx_exp_vt(u64 *r, const u64 *a, u64 e, const struct bn_mont *mc
 	memzero_explicit(&tmp, sizeof(tmp));
 }
 
+/* One product for the shared code (rsa.h: mont_mul), its scratch wiped. */
+static void rsa_adx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc)
+{
+	u64 t[BN_MAX_LIMBS + 2];
+
+	if (!bnx_fits(mc->n)) {
+		bn_mont_mul(r, a, b, mc);
+		return;
+	}
+	bnx_mul_adx(r, a, b, mc->m, mc->m0inv, mc->n, t);
+	memzero_explicit(t, (size_t)(mc->n + 2) * 8);
+}
+
 const struct rsa_engine rsa_engine_adx = {
 	.name = "adx",
 	.exp_ct = rsa_adx_exp_ct,
 	.exp_vt = rsa_adx_exp_vt,
+	.mont_mul = rsa_adx_mont_mul,
 };
 
 static struct rsa_sig_driver rsa_adx_pkcs1[RSA_SCHEME_NDRIVERS];
