@@ -167,6 +167,16 @@ bool service_owner(uid_t uid)
 	return uid == 0 || uid == geteuid();
 }
 
+static struct failed_key *failed_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nfailed; i++)
+		if (!strcmp(failed[i].name, name))
+			return &failed[i];
+	return NULL;
+}
+
 /* Record (and log) a key file that did not load. */
 static void add_failed(const char *name, const char *file, uint32_t owner, const char *reason)
 {
@@ -491,7 +501,15 @@ int keystore_init(void)
 		unseen = manifest_unseen(&nunseen);
 		for (i = 0; unseen && i < nunseen; i++) {
 			char why[224];
+			bool listed;
 
+			pthread_mutex_lock(&failed_lock);
+			listed = failed_find(unseen[i]) != NULL;
+			pthread_mutex_unlock(&failed_lock);
+			if (listed) {	/* its file is there and failed */
+				free(unseen[i]);
+				continue;
+			}
 			snprintf(why, sizeof(why), "missing: the manifest lists key %.64s but its file %.64s.rkey is gone",
 				 unseen[i], unseen[i]);
 			add_failed(unseen[i], "", (uint32_t)-1, why);
@@ -623,16 +641,6 @@ int keystore_delete(const char *name)
 	if (fsync(dir_fd) < 0)
 		log_warn("event=state_dir_fsync_failed errno=%d msg=\"%s\"", errno, strerror(errno));
 	return 0;
-}
-
-static struct failed_key *failed_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < nfailed; i++)
-		if (!strcmp(failed[i].name, name))
-			return &failed[i];
-	return NULL;
 }
 
 /* True when a file for @name exists (loaded or not), or failed to load. */
