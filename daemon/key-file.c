@@ -593,26 +593,29 @@ int keystore_write(const struct key *k, bool replace)
 	rind__stored_key__pack(&sk, pt);
 
 	snprintf(name, sizeof(name), "%s.rkey", k->name);
-	gen = manifest_gen_alloc();
+	gen = manifest_begin(k->name);
 	memcpy(file, KS_MAGIC, 8);
 	rind_frame_put_len(file + 8, KS_VERSION);
 	put_be64(file + 12, gen);
 	err = rind_get_random_bytes(file + 20, 12);
-	if (err)
+	if (!err) {
+		make_ad(ad, &adlen, file, KS_HDR, name);
+		err = rind_aesgcm_encrypt(master, file + KS_HDR, pt, ptlen, ad, adlen, file + 20);
+	}
+	if (err) {
+		manifest_abort(k->name, gen);
 		goto out;
-	make_ad(ad, &adlen, file, KS_HDR, name);
-	err = rind_aesgcm_encrypt(master, file + KS_HDR, pt, ptlen, ad, adlen, file + 20);
-	if (err)
-		goto out;
+	}
 	flen = KS_HDR + ptlen + RIND_SEAL_TAG;
 	err = state_write_file(dir_fd, name, file, flen, replace);
-	if (err)
-		goto out;
-	err = manifest_set(k->name, gen, k->version);
+	if (!err)
+		err = manifest_set(k->name, gen, k->version);
 	if (err && !replace) {
 		/* not acknowledged: take the new file back */
-		unlinkat(dir_fd, name, 0);
-		fsync(dir_fd);
+		if (unlinkat(dir_fd, name, 0) == 0 || errno == ENOENT) {
+			fsync(dir_fd);
+			manifest_abort(k->name, gen);
+		}
 	}
 out:
 	rind_memzero_explicit(pt, sizeof(pt));

@@ -342,14 +342,41 @@ bool manifest_present(void)
 	return present;
 }
 
-uint64_t manifest_gen_alloc(void)
+/*
+ * The generation for a new file of @name, recorded at once as the entry's
+ * alternative: a manifest update made by someone else (a seal count)
+ * between the key file's rename and manifest_set() must not turn that
+ * file into a "rollback".  A new name gets an entry of generation 0 (not
+ * completed: dropped at load when its file never appeared).
+ */
+uint64_t manifest_begin(const char *name)
 {
+	struct mentry *e;
 	uint64_t g;
 
 	pthread_mutex_lock(&mlock);
 	g = next_gen++;
+	e = insert(name);
+	if (e)
+		e->alt_gen = g;
 	pthread_mutex_unlock(&mlock);
 	return g;
+}
+
+/* The file of generation @gen for @name is not on disk (a failed create). */
+void manifest_abort(const char *name, uint64_t gen)
+{
+	struct mentry *e;
+
+	pthread_mutex_lock(&mlock);
+	e = lookup(name);
+	if (e && e->alt_gen == gen) {
+		if (!e->gen && !(e->flags & MF_LEGACY))
+			erase(e);
+		else
+			e->alt_gen = 0;
+	}
+	pthread_mutex_unlock(&mlock);
 }
 
 const char *manifest_check(const char *name, uint64_t gen, bool legacy, char *buf, size_t len)
@@ -420,6 +447,13 @@ char **manifest_unseen(size_t *n)
 	size_t i, m = 0;
 
 	pthread_mutex_lock(&mlock);
+	for (i = 0; i < nents;) {
+		/* a create that never completed: nothing was acknowledged */
+		if (!ents[i].seen && !ents[i].gen && !(ents[i].flags & MF_LEGACY))
+			erase(&ents[i]);
+		else
+			i++;
+	}
 	v = calloc(nents ? nents : 1, sizeof(*v));
 	for (i = 0; v && i < nents; i++)
 		if (!ents[i].seen)
@@ -437,15 +471,14 @@ int manifest_set(const char *name, uint64_t gen, uint32_t version)
 
 	pthread_mutex_lock(&mlock);
 	e = lookup(name);
-	existed = e != NULL;
-	if (e)
-		old = *e;
-	else
+	if (!e)
 		e = insert(name);
 	if (!e) {
 		pthread_mutex_unlock(&mlock);
 		return -ENOMEM;
 	}
+	old = *e;
+	existed = e->gen || (e->flags & MF_LEGACY);
 	e->gen = gen;
 	e->alt_gen = 0;
 	e->flags &= ~MF_LEGACY;
@@ -455,13 +488,9 @@ int manifest_set(const char *name, uint64_t gen, uint32_t version)
 	}
 	err = commit_locked();
 	if (err) {
-		if (existed) {
-			/* the file on disk may be the new one: let the next update accept it */
-			old.alt_gen = gen;
-			*lookup(name) = old;
-		} else {
-			erase(lookup(name));
-		}
+		/* the file on disk may be the new one: let the next update accept it */
+		old.alt_gen = gen;
+		*lookup(name) = old;
 	}
 	pthread_mutex_unlock(&mlock);
 	return err;

@@ -218,7 +218,8 @@ bool service_owner(uid_t uid);
 struct rind_aesgcm_ctx;
 int manifest_load(int dir_fd, struct rind_aesgcm_ctx *master);	/* -ENOENT: none yet */
 bool manifest_present(void);
-uint64_t manifest_gen_alloc(void);
+uint64_t manifest_begin(const char *name);	/* the generation of a new file of @name */
+void manifest_abort(const char *name, uint64_t gen);
 /* Load-time verdict on a file of generation @gen (0: format 1): NULL or why not. */
 const char *manifest_check(const char *name, uint64_t gen, bool legacy, char *buf, size_t len);
 /* A loaded key: note its generation and version (written by manifest_commit). */
