@@ -675,6 +675,116 @@ START_TEST(test_rollback_refused)
 }
 END_TEST
 
+
+/* ---- a state directory from before the manifest (format-1 key files) ---- */
+static void master_bytes(uint8_t key[32])
+{
+	char *hex = read_text(rd.mk);
+	unsigned int i, v;
+
+	for (i = 0; i < 32; i++) {
+		ck_assert_int_eq(sscanf(hex + 2 * i, "%2x", &v), 1);
+		key[i] = (uint8_t)v;
+	}
+	free(hex);
+}
+
+/* Write NAME.rkey as rindd wrote it before the manifest: a 24-byte header. */
+static void write_v1_key(const char *name, const uint8_t secret[32])
+{
+	Rind__StoredKey sk = RIND__STORED_KEY__INIT;
+	struct rind_aesgcm_ctx *ctx = rind_aesgcm_alloc();
+	uint8_t mk[32], pt[512], file[600], ad[300];
+	char fname[100], path[300];
+	size_t ptlen, n;
+	FILE *f;
+
+	sk.name = (char *)name;
+	sk.algorithm = (char *)"ed25519";
+	sk.owner_uid = getuid();
+	sk.created = 1700000000;
+	sk.version = 1;
+	sk.key.data = (uint8_t *)secret;
+	sk.key.len = 32;
+	ptlen = rind__stored_key__get_packed_size(&sk);
+	ck_assert_uint_le(ptlen, sizeof(pt));
+	rind__stored_key__pack(&sk, pt);
+	master_bytes(mk);
+	ck_assert(ctx != NULL);
+	ck_assert_int_eq(rind_aesgcm_expandkey(ctx, mk, 32, 16), 0);
+	memcpy(file, "RINDKEY", 8);
+	rind_frame_put_len(file + 8, 1);
+	memset(file + 12, 0x42, 12);
+	snprintf(fname, sizeof(fname), "%s.rkey", name);
+	n = strlen(fname);
+	memcpy(ad, file, 24);
+	memcpy(ad + 24, fname, n);
+	ck_assert_int_eq(rind_aesgcm_encrypt(ctx, file + 24, pt, ptlen, ad, 24 + n, file + 12), 0);
+	rind_aesgcm_free(ctx);
+	state_path(path, sizeof(path), fname);
+	f = fopen(path, "wb");
+	ck_assert(f != NULL);
+	ck_assert_uint_eq(fwrite(file, 1, 24 + ptlen + 16, f), 24 + ptlen + 16);
+	fclose(f);
+	chmod(path, 0600);
+}
+
+START_TEST(test_format1_state_taken_over)
+{
+	uint8_t seed[32], pub[32], *got = NULL, v[12];
+	struct rind_client *c;
+	char good[300], path[300], old[300], *log;
+	size_t n;
+	FILE *f;
+
+	rd_setup_dir();
+	ck_assert_int_eq(mkdir(rd.state, 0700), 0);
+	memset(seed, 7, sizeof(seed));
+	rind_ed25519_public_key(pub, seed);
+	write_v1_key("legacy", seed);
+	state_path(path, sizeof(path), "legacy.rkey");
+	snprintf(old, sizeof(old), "%s/legacy.v1", rd.dir);
+	copy_file(path, old);
+
+	/* a wrong master key opens none of them: refused, the files kept */
+	snprintf(good, sizeof(good), "%s.good", rd.mk);
+	ck_assert_int_eq(rename(rd.mk, good), 0);
+	rd_write_master(rd.mk, 0xbad);
+	ck_assert_int_eq(must_refuse(spawn_rindd(rd.sock, rd.log, true, (char *)NULL), rd.log, &log), 1);
+	ck_assert_msg(strstr(log, "wrong master key"), "%s", log);
+	free(log);
+	ck_assert(!exists("manifest"));
+	ck_assert_int_eq(rename(good, rd.mk), 0);
+
+	/* the right one: loaded, the file rewritten with a generation, a manifest made */
+	start_main(true, NULL);
+	c = rd_client();
+	ck_assert_int_eq(rind_client_get_public(c, "legacy", RIND_CLIENT_RAW, &got, &n), 0);
+	ck_assert_uint_eq(n, 32);
+	ck_assert_int_eq(memcmp(got, pub, 32), 0);
+	free(got);
+	rind_client_close(c);
+	ck_assert(exists("manifest"));
+	f = fopen(path, "rb");
+	ck_assert(f != NULL);
+	ck_assert_uint_eq(fread(v, 1, 12, f), 12);
+	fclose(f);
+	ck_assert_int_eq(rind_frame_get_len(v + 8), 2);
+	ck_assert_int_eq(WEXITSTATUS(rd_stop(SIGTERM)), 0);
+
+	/* the format-1 copy put back is refused now */
+	copy_file(old, path);
+	start_main(true, NULL);
+	log = rd_read_log();
+	ck_assert_msg(line_has(log, "event=key_rollback_refused", "key=legacy ", (char *)NULL), "%s", log);
+	free(log);
+	c = rd_client();
+	ck_assert_int_eq(sign_ok(c, "legacy"), -ENOENT);
+	rind_client_close(c);
+	rd_teardown();
+}
+END_TEST
+
 /* ---- a private dbus-daemon (SetAccess, RotateKey, signals) ---- */
 static char bus_addr[1100];
 static pid_t bus_pid;
@@ -1100,6 +1210,7 @@ static Suite *daemon_recovery_suite(void)
 	tcase_add_test(tc, test_failed_key_listed_and_deleted);
 	tcase_add_test(tc, test_missing_key_file_listed);
 	tcase_add_test(tc, test_rollback_refused);
+	tcase_add_test(tc, test_format1_state_taken_over);
 	tcase_add_test(tc, test_key_file_size_limit);
 	tcase_add_test(tc, test_revoked_access_rollback_refused);
 	tcase_add_test(tc, test_seal_limit);
