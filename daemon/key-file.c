@@ -203,8 +203,8 @@ struct load_stats {
 	size_t nlegacy;
 };
 
-static struct key *key_from_record(const Rind__StoredKey *sk, enum key_alg alg, const char *file,
-				   char *why, size_t whylen)
+static struct key *key_from_record(const Rind__StoredKey *sk, enum key_alg alg, char *why,
+				   size_t whylen)
 {
 	struct key *k = key_new(sk->name, alg, sk->key.data);
 	size_t i;
@@ -254,7 +254,6 @@ static struct key *key_from_record(const Rind__StoredKey *sk, enum key_alg alg, 
 		o[k->n_old].created = kv->created;
 		k->n_old++;
 	}
-	(void)file;
 	return k;
 nomem:
 	snprintf(why, whylen, "out of memory");
@@ -336,7 +335,7 @@ static int load_one(const char *file, struct load_stats *ls)
 		err = -ESTALE;
 		goto out;
 	}
-	k = key_from_record(sk, alg, file, why, sizeof(why));
+	k = key_from_record(sk, alg, why, sizeof(why));
 	if (!k) {
 		add_failed(stem, file, sk->owner_uid, why);
 		err = -ENOMEM;
