@@ -99,7 +99,7 @@ static void flip_byte(const char *path, long off)
  * master key file when @mk, extra arguments NULL-terminated.  No unlink
  * of the socket path.  The pid; see wait_ready().
  */
-static pid_t spawn_rindd(const char *sock, const char *log, bool mk, ...)
+static pid_t spawn_rindd(const char *sock, const char *log, int mk, ...)
 {
 	const char *argv[32];
 	int argc = 0;
