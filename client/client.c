@@ -812,6 +812,39 @@ int rind_client_list_keys(struct rind_client *c, struct rind_client_key_info **k
 	return 0;
 }
 
+int rind_client_list_failed(struct rind_client *c, struct rind_client_failed_key **v, size_t *n)
+{
+	Rind__ListKeys m = RIND__LIST_KEYS__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+	Rind__Response *resp;
+	size_t i, cnt = 0;
+	int err;
+
+	m.all = true;
+	req.op_case = RIND__REQUEST__OP_LIST_KEYS;
+	req.list_keys = &m;
+	err = call(c, &req, &resp);
+	if (err)
+		return err;
+	if (resp->result_case == RIND__RESPONSE__RESULT_KEYS && resp->keys)
+		cnt = resp->keys->n_failed;
+	*v = calloc(cnt ? cnt : 1, sizeof(**v));
+	if (!*v) {
+		rind__response__free_unpacked(resp, NULL);
+		return -ENOMEM;
+	}
+	for (i = 0; i < cnt; i++) {
+		const Rind__FailedKey *f = resp->keys->failed[i];
+
+		snprintf((*v)[i].name, sizeof((*v)[i].name), "%s", f->name ? f->name : "");
+		snprintf((*v)[i].file, sizeof((*v)[i].file), "%s", f->file ? f->file : "");
+		snprintf((*v)[i].reason, sizeof((*v)[i].reason), "%s", f->reason ? f->reason : "");
+	}
+	*n = cnt;
+	rind__response__free_unpacked(resp, NULL);
+	return 0;
+}
+
 int rind_client_delete_key(struct rind_client *c, const char *name)
 {
 	Rind__DeleteKey m = RIND__DELETE_KEY__INIT;

@@ -97,7 +97,7 @@ static void usage(FILE *f)
 		"daemon commands (socket: --socket, else $RIND_SOCKET, else %s):\n"
 		"  key create NAME --alg ed25519|x25519|aes-256-gcm [--exportable]\n"
 		"  key import NAME --alg ALG [--in FILE] [--format raw|pkcs8|pem|jwk] [--exportable]\n"
-		"  key list\n"
+		"  key list [--all]                         --all: also key files that failed to load\n"
 		"  key pub NAME [--format pem|der|raw|jwk|pkcs8] [--out FILE]\n"
 		"  key delete NAME\n"
 		"  sign NAME [--in FILE] [--out FILE]        signature bytes (Ed25519: 64)\n"
@@ -137,6 +137,7 @@ struct opts {
 	const char *socket, *alg, *in, *out, *sig, *format, *ad, *peer, *key;
 	long clients, requests, pipeline, size;
 	int exportable;
+	int all;
 	const char *pos[4];
 	int npos;
 };
@@ -173,6 +174,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		name[nl] = 0;
 		if (!strcmp(name, "exportable")) {
 			o->exportable = 1;
+			continue;
+		}
+		if (!strcmp(name, "all")) {
+			o->all = 1;
 			continue;
 		}
 		for (k = 0; k < sizeof(with_arg) / sizeof(with_arg[0]); k++)
@@ -333,6 +338,26 @@ static int need_pos(const struct opts *o, int n, const char *usage_line)
 	return 0;
 }
 
+/* key list --all: the key files that did not load, and why. */
+static int list_failed(struct rind_client *c)
+{
+	struct rind_client_failed_key *f;
+	size_t n, i;
+	int err = rind_client_list_failed(c, &f, &n);
+
+	if (err)
+		return report(c, "key list --all", err);
+	if (n) {
+		printf("\nkey files that failed to load (rind key delete NAME removes one):\n");
+		printf("%-32s %-12s %s\n", "NAME", "STATE", "REASON");
+	}
+	for (i = 0; i < n; i++)
+		printf("%-32s %-12s %s%s%s\n", f[i].name, "failed", f[i].reason,
+		       f[i].file[0] ? " -- file " : "", f[i].file);
+	free(f);
+	return 0;
+}
+
 static int cmd_key(struct rind_client *c, struct opts *o)
 {
 	const char *sub = o->npos ? o->pos[0] : "";
@@ -401,6 +426,8 @@ static int cmd_key(struct rind_client *c, struct opts *o)
 			       k[i].exportable ? "yes" : "no", when);
 		}
 		free(k);
+		if (o->all)
+			return list_failed(c);
 		return 0;
 	}
 	if (!strcmp(sub, "pub")) {

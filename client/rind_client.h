@@ -124,6 +124,19 @@ RIND_CLIENT_API int rind_client_get_public(struct rind_client *c, const char *na
 RIND_CLIENT_API int rind_client_list_keys(struct rind_client *c,
 					  struct rind_client_key_info **keys, size_t *n);
 RIND_CLIENT_API int rind_client_delete_key(struct rind_client *c, const char *name);
+/*
+ * Key files in the daemon's state directory that did not load, with the
+ * reason (those the caller may see: all of them for root and the daemon's
+ * uid); rind_client_delete_key() of the name removes one.  *@v is a
+ * malloc'd array of *@n entries.
+ */
+struct rind_client_failed_key {
+	char name[80];
+	char file[96];
+	char reason[256];
+};
+RIND_CLIENT_API int rind_client_list_failed(struct rind_client *c,
+					    struct rind_client_failed_key **v, size_t *n);
 RIND_CLIENT_API int rind_client_sign(struct rind_client *c, const char *name,
 				     const void *msg, size_t msglen,
 				     uint8_t **sig, size_t *siglen);

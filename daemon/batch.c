@@ -167,6 +167,17 @@ void batch_seal(struct worker *w, struct batch_group *g)
 		return;
 	}
 	areq_size = sizeof(struct aead_request) + crypto_aead_reqsize(tfm);
+	{
+		/* random nonces: counted (durably) before use, refused at the limit */
+		char msg[256];
+		int err = seal_count_reserve(g->k->name, g->k->version, g->n, msg, sizeof(msg));
+
+		if (err) {
+			fail_group(g, err == -EDQUOT ? RIND__STATUS__ERR_RETIRED : RIND__STATUS__ERR_INTERNAL,
+				   msg);
+			return;
+		}
+	}
 	if (rind_get_random_bytes(b->nonces, (size_t)g->n * RIND_SEAL_NONCE)) {
 		fail_group(g, RIND__STATUS__ERR_INTERNAL, "no randomness for nonces");
 		return;

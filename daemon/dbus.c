@@ -45,13 +45,14 @@ static atomic_ullong bus_beat;
 static int sig_fd = -1;
 
 /* ---- signals queued from any thread ---- */
-enum { SIG_CREATED, SIG_DELETED, SIG_ROTATED };
+enum { SIG_CREATED, SIG_DELETED, SIG_ROTATED, SIG_SEAL_LIMIT };
 
 struct pending_sig {
 	int type;
 	char name[RINDD_NAME_MAX + 1];
 	char alg[32];
 	uint32_t num;
+	uint64_t num64;
 	struct pending_sig *next;
 };
 
@@ -95,6 +96,29 @@ void dbus_signal_rotated(const char *name, uint32_t version)
 	queue_sig(SIG_ROTATED, name, NULL, version);
 }
 
+/* A seal counter nears its limit (manifest.c): rotate the key. */
+void dbus_signal_seal_limit(const char *name, uint32_t version, uint64_t remaining)
+{
+	struct pending_sig *p;
+	uint64_t one = 1;
+
+	if (!running)
+		return;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return;
+	p->type = SIG_SEAL_LIMIT;
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->num = version;
+	p->num64 = remaining;
+	pthread_mutex_lock(&sig_lock);
+	*sig_tail = p;
+	sig_tail = &p->next;
+	pthread_mutex_unlock(&sig_lock);
+	if (write(sig_fd, &one, sizeof(one)) < 0)
+		log_warn("event=dbus_signal_wake_failed errno=%d", errno);
+}
+
 static void emit_pending(bool send)
 {
 	struct pending_sig *p, *next;
@@ -118,6 +142,10 @@ static void emit_pending(bool send)
 		case SIG_ROTATED:
 			r = sd_bus_emit_signal(bus, BUS_PATH, BUS_IFACE, "KeyRotated", "su",
 					       p->name, p->num);
+			break;
+		case SIG_SEAL_LIMIT:
+			r = sd_bus_emit_signal(bus, BUS_PATH, BUS_IFACE, "SealLimitNear", "sut",
+					       p->name, p->num, p->num64);
 			break;
 		}
 		if (r < 0)
@@ -525,6 +553,8 @@ static const sd_bus_vtable vtable[] = {
 				 SD_BUS_PARAM(name) SD_BUS_PARAM(algorithm) SD_BUS_PARAM(owner), 0),
 	SD_BUS_SIGNAL_WITH_NAMES("KeyDeleted", "s", SD_BUS_PARAM(name), 0),
 	SD_BUS_SIGNAL_WITH_NAMES("KeyRotated", "su", SD_BUS_PARAM(name) SD_BUS_PARAM(version), 0),
+	SD_BUS_SIGNAL_WITH_NAMES("SealLimitNear", "sut",
+				 SD_BUS_PARAM(name) SD_BUS_PARAM(version) SD_BUS_PARAM(remaining), 0),
 	SD_BUS_VTABLE_END
 };
 

@@ -128,6 +128,49 @@ static void reply_keys(struct conn *c, uint64_t id, struct key **keys, size_t n)
 	free(ptrs);
 }
 
+/* ListKeys with all: the keys and the failed key files the peer may see (key-file.c). */
+static void reply_keys_failed(struct conn *c, uint64_t id, struct key **keys, size_t n)
+{
+	Rind__Response resp = RIND__RESPONSE__INIT;
+	Rind__KeyList list = RIND__KEY_LIST__INIT;
+	size_t nf = 0, i;
+	struct failed_key *f = keystore_failed(&c->peer, &nf);
+	Rind__KeyInfo *infos = calloc(n ? n : 1, sizeof(*infos));
+	Rind__KeyInfo **ptrs = calloc(n ? n : 1, sizeof(*ptrs));
+	Rind__FailedKey *fk = calloc(nf ? nf : 1, sizeof(*fk));
+	Rind__FailedKey **fp = calloc(nf ? nf : 1, sizeof(*fp));
+
+	if (!f || !infos || !ptrs || !fk || !fp) {
+		conn_error(c, id, RIND__STATUS__ERR_INTERNAL, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		key_info(&infos[i], keys[i]);
+		ptrs[i] = &infos[i];
+	}
+	for (i = 0; i < nf; i++) {
+		rind__failed_key__init(&fk[i]);
+		fk[i].name = f[i].name;
+		fk[i].file = f[i].file;
+		fk[i].reason = f[i].reason;
+		fp[i] = &fk[i];
+	}
+	list.n_keys = n;
+	list.keys = ptrs;
+	list.n_failed = nf;
+	list.failed = fp;
+	resp.id = id;
+	resp.result_case = RIND__RESPONSE__RESULT_KEYS;
+	resp.keys = &list;
+	conn_respond(c, &resp);
+out:
+	free(f);
+	free(infos);
+	free(ptrs);
+	free(fk);
+	free(fp);
+}
+
 static void denied(struct conn *c, uint64_t id, const char *op, const struct key *k)
 {
 	audit(op, k->name, c->peer.uid, c->peer.pid, "socket", "denied", "gid=%u owner=%u",
@@ -293,7 +336,10 @@ static void op_list(struct worker *w, struct conn *c, Rind__Request *req, struct
 			v[i] = t;
 		}
 	}
-	reply_keys(c, req->id, v, m);
+	if (req->list_keys->all)
+		reply_keys_failed(c, req->id, v, m);
+	else
+		reply_keys(c, req->id, v, m);
 	key_list_put(v, n);
 }
 

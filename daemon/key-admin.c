@@ -135,8 +135,8 @@ int key_create(const char *name, const char *alg_s, const u8 *import, size_t imp
 		err = -EEXIST;
 	} else if (keystore_exists(name)) {
 		snprintf(msg, msglen,
-			 "a key file for %s is in the state directory but did not load (see the daemon log)",
-			 name);
+			 "a key file for %s is in the state directory but did not load: rind key list --all shows why, rind key delete %s removes it",
+			 name, name);
 		err = -EEXIST;
 	}
 	if (err) {
@@ -161,7 +161,8 @@ int key_create(const char *name, const char *alg_s, const u8 *import, size_t imp
 	pthread_mutex_unlock(&keystore_lock);
 	if (err) {
 		key_put(k);
-		snprintf(msg, msglen, "storing key %s failed (errno %d)", name, -err);
+		snprintf(msg, msglen, "storing key %s failed: %s", name,
+			 err == -E2BIG ? "the key file would exceed its size limit" : strerror(-err));
 		audit(action, name, uid, pid, via, "error", "%s", msg);
 		return err;
 	}
@@ -200,6 +201,16 @@ int key_delete(const char *name, uid_t uid, pid_t pid, const char *via)
 	int err;
 
 	pthread_mutex_lock(&keystore_lock);
+	/* a key file that failed to load (rind key list --all) */
+	err = keystore_remove_failed(name, uid);
+	if (err != -ENOENT) {
+		pthread_mutex_unlock(&keystore_lock);
+		audit("delete_key", name, uid, pid, via, err ? (err == -EPERM ? "denied" : "error") : "ok",
+		      "failed_file=1 errno=%d", -err);
+		if (!err)
+			dbus_signal_deleted(name);
+		return err;
+	}
 	err = admin_lookup(name, "delete_key", uid, pid, via, &k);
 	if (err) {
 		pthread_mutex_unlock(&keystore_lock);

@@ -43,8 +43,10 @@ static void usage(FILE *f)
 		"  --state-dir DIR        key files (default /var/lib/rind, or $STATE_DIRECTORY;\n"
 		"                         created 0700)\n"
 		"  --master-key-file FILE 32-byte (raw or 64 hex digits) master key; default\n"
-		"                         $CREDENTIALS_DIRECTORY/rindd.master, else a generated\n"
-		"                         DIR/master.key (development only)\n"
+		"                         $CREDENTIALS_DIRECTORY/rindd.master; without either\n"
+		"                         rindd refuses to start\n"
+		"  --dev-master-key       development only: without a master key file or\n"
+		"                         credential, use (first generate) DIR/master.key\n"
 		"  --threads N            worker threads, 1..%d (default: one per core)\n"
 		"  --max-frame BYTES      largest request frame (default 1048576; K/M suffixes)\n"
 		"  --max-inflight N       unanswered requests per connection before ERR_BUSY (default 1024)\n"
@@ -97,11 +99,13 @@ bad:
 static int parse_args(int argc, char **argv)
 {
 	enum { O_SOCKET = 256, O_STATE, O_MASTER, O_THREADS, O_FRAME, O_INFLIGHT, O_OUTPUT,
-	       O_BATCH, O_MODE, O_FG, O_VERSION, O_HELP, O_BUS, O_BUSADDR, O_LOG };
+	       O_BATCH, O_MODE, O_FG, O_VERSION, O_HELP, O_BUS, O_BUSADDR, O_LOG,
+	       O_DEVMASTER };
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, O_SOCKET },
 		{ "state-dir", required_argument, NULL, O_STATE },
 		{ "master-key-file", required_argument, NULL, O_MASTER },
+		{ "dev-master-key", no_argument, NULL, O_DEVMASTER },
 		{ "threads", required_argument, NULL, O_THREADS },
 		{ "max-frame", required_argument, NULL, O_FRAME },
 		{ "max-inflight", required_argument, NULL, O_INFLIGHT },
@@ -135,6 +139,9 @@ static int parse_args(int argc, char **argv)
 			break;
 		case O_MASTER:
 			cfg.master_key_file = optarg;
+			break;
+		case O_DEVMASTER:
+			cfg.dev_master_key = true;
 			break;
 		case O_THREADS:
 			if (parse_num("--threads", optarg, 1, RINDD_MAX_THREADS, false, &v))
@@ -253,24 +260,25 @@ static int listen_socket(void)
 		return -1;
 	}
 	strcpy(sa.sun_path, cfg.socket_path);
+	/*
+	 * Whether a daemon is alive is the state directory's lock, held since
+	 * keystore_init(), not whether the socket answers: right after a
+	 * crash the dead daemon's io_uring can keep its listening socket up
+	 * for a moment.  So an existing socket is stale: take the path over.
+	 */
 	if (lstat(cfg.socket_path, &st) == 0) {
-		int probe;
-
 		if (!S_ISSOCK(st.st_mode)) {
 			log_err("event=socket_path_exists path=%s msg=\"not a socket; refusing to replace it\"",
 				cfg.socket_path);
 			return -1;
 		}
-		probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-			close(probe);
-			log_err("event=socket_in_use path=%s msg=\"another daemon listens there\"",
-				cfg.socket_path);
+		if (unlink(cfg.socket_path) < 0 && errno != ENOENT) {
+			log_err("event=socket_unlink_failed path=%s errno=%d msg=\"%s\"", cfg.socket_path,
+				errno, strerror(errno));
 			return -1;
 		}
-		if (probe >= 0)
-			close(probe);
-		unlink(cfg.socket_path);
+		log_info("event=socket_taken_over path=%s msg=\"a stale socket: this daemon holds the state directory lock\"",
+			 cfg.socket_path);
 	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -376,11 +384,13 @@ int main(int argc, char **argv)
 	}
 	if (keystore_init()) {
 		log_err("event=exit reason=\"key store unavailable\"");
+		keystore_exit();
 		return 1;
 	}
 	listen_fd = listen_socket();
 	if (listen_fd < 0) {
 		keys_wipe_all();
+		keystore_exit();
 		return 1;
 	}
 	if (store_start())

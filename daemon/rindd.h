@@ -44,6 +44,7 @@ struct rindd_config {
 	unsigned int max_batch;
 	mode_t socket_mode;
 	bool foreground;
+	bool dev_master_key;		/* --dev-master-key: may generate <state>/master.key */
 };
 extern struct rindd_config cfg;
 extern atomic_bool rindd_stopping;
@@ -167,6 +168,77 @@ int keystore_delete(const char *name);
 bool keystore_exists(const char *name);
 void keystore_exit(void);
 extern pthread_mutex_t keystore_lock;	/* serialises create/import/delete */
+
+/*
+ * The one size limit of a key file, header and tag included: the writer
+ * refuses a record that would exceed it (before writing anything), the
+ * reader accepts every file up to it.
+ */
+#define RINDD_KEY_FILE_MAX	8192
+/* Files in the state directory (key-file.c, master-key.c, manifest.c). */
+#define STATE_LOCK_FILE		"rindd.lock"
+#define STATE_MANIFEST_FILE	"manifest"
+#define STATE_DEV_MASTER_FILE	"master.key"
+/* Whole file @path (relative to @dfd) into @buf: -EFBIG when longer than @cap. */
+int state_read_file(int dfd, const char *path, uint8_t *buf, size_t cap, size_t *len);
+/*
+ * Write @name in @dfd atomically and durably: a temp file ".@name.tmp.<pid>",
+ * write, fsync, rename (over an existing file only with @replace), fsync
+ * of the directory.  0 or -errno (nothing of a failed write is left).
+ */
+int state_write_file(int dfd, const char *name, const void *data, size_t len, bool replace);
+/* The master key (master-key.c): 0, or -errno after logging why not. */
+int master_key_load(int dir_fd, uint8_t key[32], const char **src);
+
+/*
+ * Key files that did not load (key-file.c): rind key list --all shows
+ * them, rind key delete NAME removes them.  @owner is (uint32_t)-1 when
+ * the file could not be read.
+ */
+struct peer;
+struct failed_key {
+	char name[RINDD_NAME_MAX + 1];
+	char file[RINDD_NAME_MAX + 16];
+	char reason[224];
+	uint32_t owner;
+};
+/* Those @p may see (the service owner: all; others: their own): malloc'd. */
+struct failed_key *keystore_failed(const struct peer *p, size_t *n);
+/* Remove the failed file (and manifest entry) of @name: -ENOENT if none, -EPERM. */
+int keystore_remove_failed(const char *name, uid_t uid);
+/* True for root and the uid rindd runs as. */
+bool service_owner(uid_t uid);
+
+/*
+ * The manifest (manifest.c): "<state>/manifest", sealed under the master
+ * key, records each key file's generation (so an older copy of a file, or
+ * the file of a deleted key, is refused) and each key's count of
+ * random-nonce seals.
+ */
+struct rind_aesgcm_ctx;
+int manifest_load(int dir_fd, struct rind_aesgcm_ctx *master);	/* -ENOENT: none yet */
+bool manifest_present(void);
+uint64_t manifest_begin(const char *name);	/* the generation of a new file of @name */
+void manifest_abort(const char *name, uint64_t gen);
+/* Load-time verdict on a file of generation @gen (0: format 1): NULL or why not. */
+const char *manifest_check(const char *name, uint64_t gen, bool legacy, char *buf, size_t len);
+/* A loaded key: note its generation and version (written by manifest_commit). */
+void manifest_loaded(const char *name, uint64_t gen, uint32_t version, bool legacy);
+/* Names the manifest lists without a loaded file (load time): malloc'd, n. */
+char **manifest_unseen(size_t *n);
+int manifest_commit(void);
+/* Record that @name's file is generation @gen, version @version (commits). */
+int manifest_set(const char *name, uint64_t gen, uint32_t version);
+int manifest_remove(const char *name);		/* commits; 0 if absent */
+bool manifest_has(const char *name);
+void manifest_exit(void);
+/*
+ * Count @n seals with a random nonce by version @version of @name before
+ * they are made: 0, or -EDQUOT at the limit (2^32 per version, SP 800-38D
+ * 8.3), or -errno when the count could not be made durable; @msg says why.
+ */
+int seal_count_reserve(const char *name, uint32_t version, unsigned int n, char *msg,
+		       size_t msglen);
 
 /* ---- access control (acl.c) ---- */
 struct peer {
@@ -336,5 +408,7 @@ bool dbus_alive(void);
 void dbus_signal_rotated(const char *name, uint32_t version);
 void dbus_signal_created(const char *name, const char *alg, uint32_t owner);
 void dbus_signal_deleted(const char *name);
+/* SealLimitNear: key @name version @version has @remaining seals left. */
+void dbus_signal_seal_limit(const char *name, uint32_t version, uint64_t remaining);
 
 #endif /* _RINDD_H */

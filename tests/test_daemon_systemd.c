@@ -270,6 +270,7 @@ static pid_t rindd_start(const char *log, char *const env[], const char *bus)
 	argv[n++] = sock;
 	argv[n++] = (char *)"--state-dir";
 	argv[n++] = state;
+	argv[n++] = (char *)"--dev-master-key";
 	if (bus) {
 		snprintf(busarg, sizeof(busarg), "--bus-address=%s", bus);
 		argv[n++] = busarg;
@@ -379,7 +380,8 @@ START_TEST(test_socket_activation)
 	argv[7] = (char *)"1";
 	argv[8] = (char *)"--bus";
 	argv[9] = (char *)"none";
-	argv[10] = NULL;
+	argv[10] = (char *)"--dev-master-key";
+	argv[11] = NULL;
 	if (access(argv[0], X_OK)) {
 		argv[0] = (char *)"/bin/systemd-socket-activate";
 	}
