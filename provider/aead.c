@@ -417,9 +417,13 @@ static int aset(void *vc, const OSSL_PARAM params[])
 			return 0;
 		memcpy(c->tls_aad, d, TLS_AAD_LEN);
 		len = (unsigned int)c->tls_aad[11] << 8 | c->tls_aad[12];
-		if (!c->enc) {
-			/* The record length counts the explicit nonce and tag; the AAD does not. */
-			unsigned int extra = (c->chacha ? 0 : GCM_EXPLICIT) + c->taglen;
+		{
+			/*
+			 * The record length libssl puts there counts GCM's explicit
+			 * nonce (both ways) and, decrypting, the tag; the AAD's
+			 * length is the plaintext's.
+			 */
+			unsigned int extra = (c->chacha ? 0 : GCM_EXPLICIT) + (c->enc ? 0 : c->taglen);
 
 			if (len < extra)
 				return 0;
@@ -429,7 +433,14 @@ static int aset(void *vc, const OSSL_PARAM params[])
 		}
 		c->tls_aad_set = 1;
 	}
-	if (rp_locate_c(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV) || rp_locate_c(params, OSSL_CIPHER_PARAM_TLS_VERSION))
+	/* libssl tells every cipher the TLS version and MAC size; an AEAD has no MAC. */
+	if ((p = rp_locate_c(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE))) {
+		size_t v;
+
+		if (!rp_get_size_t(p, &v) || v)
+			return 0;
+	}
+	if (rp_locate_c(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV))
 		return 0;
 	return 1;
 }
