@@ -299,6 +299,89 @@ static int sset(void *vc, const OSSL_PARAM params[])
 	return 1;
 }
 
+/*
+ * The signature's AlgorithmIdentifier (DER), which X.509 signing asks the
+ * provider for: RFC 8410 (Ed25519), RFC 5758 (ECDSA), RFC 8017 (RSA).
+ */
+static size_t algorithm_id(struct sctx *c, uint8_t *out)
+{
+	static const uint8_t ed[] = { 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70 };
+	static const uint8_t ecdsa[] = { 0x30, 0x0a, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03 };
+	static const uint8_t rsa[] = { 0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01 };
+	static const uint8_t nist_hash[] = { 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02 };
+	static const uint8_t mgf1[] = { 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08 };
+	const struct rind_md *md = c->md ? c->md : rind_md_by_name("sha256");
+	const char *h = md->rind;
+	uint8_t hx = !strcmp(h, "sha224") ? 4 : !strcmp(h, "sha256") ? 1 : !strcmp(h, "sha384") ? 2 : !strcmp(h, "sha512") ? 3 : 0;
+	size_t n = 0;
+
+	if (!alg_name(c))
+		return 0;
+	switch (c->k->type) {
+	case RK_ED25519:
+		memcpy(out, ed, sizeof(ed));
+		return sizeof(ed);
+	case RK_EC:
+		/* ecdsa-with-SHA224/256/384/512: 1.2.840.10045.4.3.1-4 */
+		memcpy(out, ecdsa, sizeof(ecdsa));
+		out[sizeof(ecdsa)] = hx == 4 ? 1 : hx + 1;
+		return sizeof(ecdsa) + 1;
+	case RK_RSA:
+		if (!hx || hx == 4)
+			return 0;
+		if (c->pad == PAD_PKCS1) {
+			/* sha256/384/512WithRSAEncryption: 1.2.840.113549.1.1.11-13, NULL parameters */
+			memcpy(out, rsa, sizeof(rsa));
+			n = sizeof(rsa);
+			out[n++] = (uint8_t)(10 + hx);
+			out[n++] = 0x05;
+			out[n++] = 0x00;
+			out[1] = (uint8_t)(n - 2);
+			return n;
+		}
+		/* id-RSASSA-PSS with RSASSA-PSS-params { hash, MGF1(hash), salt = hash length } */
+		{
+			uint8_t hid[2 + sizeof(nist_hash) + 1];
+			size_t hl = 0, p;
+
+			hid[hl++] = 0x30;
+			hid[hl++] = (uint8_t)(sizeof(nist_hash) + 1);
+			memcpy(hid + hl, nist_hash, sizeof(nist_hash));
+			hl += sizeof(nist_hash);
+			hid[hl++] = hx;
+			out[n++] = 0x30;
+			out[n++] = 0;			/* outer length, below */
+			memcpy(out + n, rsa + 2, sizeof(rsa) - 2);
+			n += sizeof(rsa) - 2;
+			out[n++] = 10;			/* 1.2.840.113549.1.1.10 */
+			out[n++] = 0x30;
+			p = n++;			/* params length */
+			out[n++] = 0xa0;
+			out[n++] = (uint8_t)hl;
+			memcpy(out + n, hid, hl);
+			n += hl;
+			out[n++] = 0xa1;
+			out[n++] = (uint8_t)(2 + sizeof(mgf1) + hl);
+			out[n++] = 0x30;
+			out[n++] = (uint8_t)(sizeof(mgf1) + hl);
+			memcpy(out + n, mgf1, sizeof(mgf1));
+			n += sizeof(mgf1);
+			memcpy(out + n, hid, hl);
+			n += hl;
+			out[n++] = 0xa2;
+			out[n++] = 0x03;
+			out[n++] = 0x02;
+			out[n++] = 0x01;
+			out[n++] = (uint8_t)md->size;
+			out[p] = (uint8_t)(n - p - 1);
+			out[1] = (uint8_t)(n - 2);
+			return n;
+		}
+	default:
+		return 0;
+	}
+}
+
 static int sget(void *vc, OSSL_PARAM params[])
 {
 	struct sctx *c = vc;
@@ -332,6 +415,13 @@ static int sget(void *vc, OSSL_PARAM params[])
 	}
 	if (!rp_put_utf8(params, OSSL_SIGNATURE_PARAM_MGF1_DIGEST, buf))
 		return 0;
+	if ((p = rp_locate(params, OSSL_SIGNATURE_PARAM_ALGORITHM_ID)) && c->k) {
+		uint8_t aid[128];
+		size_t n = algorithm_id(c, aid);
+
+		if (!n || !rp_set_octets(p, aid, n))
+			return 0;
+	}
 	return 1;
 }
 
@@ -344,6 +434,7 @@ static const OSSL_PARAM s_settable_list[] = {
 	{ NULL, 0, NULL, 0, 0 }
 };
 static const OSSL_PARAM s_gettable_list[] = {
+	{ OSSL_SIGNATURE_PARAM_ALGORITHM_ID, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
 	{ OSSL_SIGNATURE_PARAM_DIGEST, OSSL_PARAM_UTF8_STRING, NULL, 0, 0 },
 	{ OSSL_SIGNATURE_PARAM_PAD_MODE, OSSL_PARAM_UTF8_STRING, NULL, 0, 0 },
 	{ OSSL_SIGNATURE_PARAM_PSS_SALTLEN, OSSL_PARAM_UTF8_STRING, NULL, 0, 0 },
