@@ -933,7 +933,10 @@ static int gen_set_params(void *vg, const OSSL_PARAM params[])
 	const char *s;
 
 	if ((p = rp_locate_c(params, OSSL_PKEY_PARAM_GROUP_NAME))) {
-		if (g->type != RK_EC || !rp_get_utf8(p, &s) || !(g->curve = rk_curve_by_name(s)))
+		if (!rp_get_utf8(p, &s))
+			return 0;
+		/* libssl names the group for X25519 too */
+		if (g->type == RK_EC ? !(g->curve = rk_curve_by_name(s)) : strcasecmp(s, rk_type_name[g->type]))
 			return 0;
 	}
 	if ((p = rp_locate_c(params, OSSL_PKEY_PARAM_RSA_BITS))) {
@@ -1080,12 +1083,15 @@ KEYMGMT(x25519, RK_X25519, ecx_ptypes)
 KEYMGMT(ec, RK_EC, ec_ptypes)
 KEYMGMT(rsa, RK_RSA, rsa_ptypes)
 
-extern const OSSL_DISPATCH rind_kem_keymgmt_fns[];
+extern const OSSL_DISPATCH rind_xmlkem_km_fns[], rind_mlkem768_km_fns[], rind_mlkem1024_km_fns[];
 
 const OSSL_ALGORITHM rind_keymgmts[] = {
 	{ "ED25519:1.3.101.112", RIND_PROPS, ed25519_keymgmt_fns, "Ed25519 keys (rind)" },
 	{ "X25519:1.3.101.110", RIND_PROPS, x25519_keymgmt_fns, "X25519 keys (rind)" },
 	{ "EC:id-ecPublicKey:1.2.840.10045.2.1", RIND_PROPS, ec_keymgmt_fns, "EC P-256/384/521 keys (rind)" },
 	{ "RSA:rsaEncryption:1.2.840.113549.1.1.1", RIND_PROPS, rsa_keymgmt_fns, "RSA keys (rind)" },
+	{ "X25519MLKEM768", RIND_PROPS, rind_xmlkem_km_fns, "X25519MLKEM768 keys (rind, kem.c)" },
+	{ "ML-KEM-768:MLKEM768", RIND_PROPS, rind_mlkem768_km_fns, "ML-KEM-768 keys (rind, kem.c)" },
+	{ "ML-KEM-1024:MLKEM1024", RIND_PROPS, rind_mlkem1024_km_fns, "ML-KEM-1024 keys (rind, kem.c)" },
 	{ NULL, NULL, NULL, NULL }
 };

@@ -85,11 +85,6 @@ EMPTY_TABLE(rind_kems);
 EMPTY_TABLE(rind_encoders);
 EMPTY_TABLE(rind_decoders);
 EMPTY_TABLE(rind_stores);
-__attribute__((weak)) int rind_tls_group_capability(OSSL_CALLBACK *cb, void *arg)
-{
-	(void)cb; (void)arg;
-	return 1;
-}
 
 static const OSSL_ALGORITHM *query_operation(void *provctx, int id, int *no_cache)
 {
