@@ -101,3 +101,25 @@ for n in ed25519 p256 p384 rsa; do
 	if grep -q ": OK" "$T/out"; then ok; else bad "rind verifying the default provider's $n certificate"; fi
 	served "$T/trace" "verify .* good" "verify $n certificate"
 done
+
+# RSA-OAEP both ways
+head -c 100 "$T/msg" > "$T/pt"
+for md in sha256 sha384 sha512; do
+	O="-pkeyopt rsa_padding_mode:oaep -pkeyopt rsa_oaep_md:$md"
+	RO pkeyutl -encrypt -inkey "$T/rsa.key" $O -in "$T/pt" -out "$T/ct" 2>"$T/trace"
+	served "$T/trace" "encrypt oaep(rsa,$md)" "pkeyutl -encrypt OAEP $md"
+	DO pkeyutl -decrypt -inkey "$T/rsa.key" $O -in "$T/ct" -out "$T/d" 2>/dev/null
+	same "$T/d" "$T/pt" "OAEP $md: rind encrypts, default decrypts"
+	DO pkeyutl -encrypt -inkey "$T/rsa.key" $O -in "$T/pt" -out "$T/ct" 2>/dev/null
+	RO pkeyutl -decrypt -inkey "$T/rsa.key" $O -in "$T/ct" -out "$T/d" 2>"$T/trace"
+	same "$T/d" "$T/pt" "OAEP $md: default encrypts, rind decrypts"
+	served "$T/trace" "decrypt oaep(rsa,$md)" "pkeyutl -decrypt OAEP $md"
+	printf '\001' | dd of="$T/ct" bs=1 seek=10 conv=notrunc 2>/dev/null
+	if RO pkeyutl -decrypt -inkey "$T/rsa.key" $O -in "$T/ct" -propquery provider=rind -out "$T/d" >/dev/null 2>&1; then
+		bad "OAEP $md: a modified ciphertext decrypted"; else ok; fi
+done
+# PKCS#1 v1.5 encryption and OAEP with SHA-1 are not rind's
+for O in "" "-pkeyopt rsa_padding_mode:oaep"; do
+	if OPENSSL_CONF="$T/rind.cnf" openssl pkeyutl -encrypt -inkey "$T/rsa.key" $O -in "$T/pt" -propquery provider=rind \
+		-out "$T/ct" >/dev/null 2>&1; then bad "rind encrypted with '$O' (PKCS#1 v1.5 or OAEP-SHA1)"; else ok; fi
+done
