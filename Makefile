@@ -407,6 +407,9 @@ uninstall:
 clean:
 	rm -rf $(O)
 
+# The OpenSSL 3 provider, rind.so: its rules, check and install hooks.
+include provider/provider.mk
+
 # The header lists the compiler wrote (DEPFLAGS).
 -include $(wildcard $(addsuffix .d,$(LIB_OBJS) $(DAEMON_OBJS) $(CLIENT_OBJS) $(TEST_BINS) \
 	$(O)/tests/testutil.o $(O)/ct_check $(O)/ct_timing))
