@@ -693,29 +693,18 @@ static const struct mlkem_params *tfm_params(struct crypto_kem *tfm)
 
 static int mlkem_set_priv_key(struct crypto_kem *tfm, const void *key, unsigned int keylen)
 {
-	const struct mlkem_params *p = tfm_params(tfm);
 	struct mlkem_key *k = crypto_kem_ctx(tfm);
 
 	k->ops = tfm_alg(tfm)->ops;
-	if (keylen == MLKEM_SEED_BYTES) {
-		rind_mlkem_keygen(k, p, key);
-		return 0;
-	}
-	if (keylen == p->dk_size)
-		return rind_mlkem_set_dk(k, p, key);
-	return -EINVAL;
+	return rind_mlkem_import_priv(k, tfm_params(tfm), key, keylen);
 }
 
 static int mlkem_set_pub_key(struct crypto_kem *tfm, const void *key, unsigned int keylen)
 {
-	const struct mlkem_params *p = tfm_params(tfm);
-
 	struct mlkem_key *k = crypto_kem_ctx(tfm);
 
-	if (keylen != p->ek_size)
-		return -EINVAL;
 	k->ops = tfm_alg(tfm)->ops;
-	return rind_mlkem_set_ek(k, p, key);
+	return rind_mlkem_import_pub(k, tfm_params(tfm), key, keylen);
 }
 
 static int mlkem_encapsulate(struct crypto_kem *tfm, const u8 *m, u8 *ct, u8 *ss)
@@ -733,27 +722,13 @@ static int mlkem_decapsulate(struct crypto_kem *tfm, const u8 *ct, u8 *ss)
 static int mlkem_export_pubkey(struct crypto_kem *tfm, enum rind_key_format fmt,
 			       u8 *out, unsigned int outlen)
 {
-	struct mlkem_key *k = crypto_kem_ctx(tfm);
-
-	if (fmt != RIND_KEY_RAW)
-		return -EINVAL;
-	if (outlen < k->p->ek_size)
-		return -ENOSPC;
-	memcpy(out, k->ek, k->p->ek_size);
-	return (int)k->p->ek_size;
+	return rind_mlkem_export_pub(crypto_kem_ctx(tfm), fmt, out, outlen);
 }
 
 static int mlkem_export_privkey(struct crypto_kem *tfm, enum rind_key_format fmt,
 				u8 *out, unsigned int outlen)
 {
-	struct mlkem_key *k = crypto_kem_ctx(tfm);
-
-	if (fmt != RIND_KEY_RAW)
-		return -EINVAL;
-	if (outlen < k->p->dk_size)
-		return -ENOSPC;
-	rind_mlkem_export_dk(k, out);
-	return (int)k->p->dk_size;
+	return rind_mlkem_export_priv(crypto_kem_ctx(tfm), fmt, out, outlen);
 }
 
 static int mlkem_export_seed(struct crypto_kem *tfm, u8 *out)
@@ -781,6 +756,7 @@ static int mlkem_export_seed(struct crypto_kem *tfm, u8 *out)
 		.ciphertext_size = 32 * ((du) * (k) + (dv)),		\
 		.shared_secret_size = MLKEM_SS_BYTES,			\
 		.m_size		= 32,					\
+		.key_encodings	= true,					\
 		.base = {						\
 			.cra_name	 = "mlkem" #bits,		\
 			.cra_priority	 = prio,			\

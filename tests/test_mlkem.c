@@ -420,6 +420,144 @@ START_TEST(test_vs_generic)
 }
 END_TEST
 
+/* ---- key encodings ------------------------------------------------------ */
+
+/*
+ * SPKI, PKCS#8 and PEM of the IETF LAMPS profile: the exact DER headers
+ * (OID 2.16.840.1.101.3.4.4.{1,2,3}, no parameters; the private key as
+ * the seed [0], or expandedKey, or both), round trips on every driver,
+ * the three private forms accepted, a "both" whose halves disagree and
+ * the wrong parameter set refused with the key left as it was.
+ */
+static u8 *der_both(const u8 *seed, const u8 *dk, unsigned int dks, u8 oid_last, size_t *len)
+{
+	size_t inner = 2 + 64 + 4 + dks, body = 3 + 13 + 4 + 4 + inner, n = 0;
+	u8 *d = malloc(body + 4);
+
+	d[n++] = 0x30; d[n++] = 0x82; d[n++] = (u8)(body >> 8); d[n++] = (u8)body;
+	memcpy(d + n, "\x02\x01\x00\x30\x0b\x06\x09\x60\x86\x48\x01\x65\x03\x04\x04", 15);
+	n += 15;
+	d[n++] = oid_last;
+	d[n++] = 0x04; d[n++] = 0x82; d[n++] = (u8)((inner + 4) >> 8); d[n++] = (u8)(inner + 4);
+	d[n++] = 0x30; d[n++] = 0x82; d[n++] = (u8)(inner >> 8); d[n++] = (u8)inner;
+	d[n++] = 0x04; d[n++] = 0x40;
+	memcpy(d + n, seed, 64);
+	n += 64;
+	d[n++] = 0x04; d[n++] = 0x82; d[n++] = (u8)(dks >> 8); d[n++] = (u8)dks;
+	memcpy(d + n, dk, dks);
+	n += dks;
+	*len = n;
+	return d;
+}
+
+START_TEST(test_key_formats)
+{
+	drivers_t d;
+	int n = rt_impls(mlkem_names[_i], "kem", d, RT_MAX_IMPLS), i;
+	const u8 oid_last = (u8)(_i + 1);
+	struct rt_rng rng;
+
+	rt_rng_seed(&rng, 0x6b6579ull + (u64)_i);
+	for (i = 0; i < n; i++) {
+		const char *drv = d[i];
+		struct crypto_kem *a = alloc_drv(drv), *b = alloc_drv(drv);
+		unsigned int eks = crypto_kem_pubkeysize(a), dks = crypto_kem_privkeysize(a);
+		size_t cap = 2 * dks + 4096, blen;
+		u8 *buf = malloc(cap), *ek = malloc(eks), *ek2 = malloc(eks), *dk = malloc(dks);
+		u8 *dk2 = malloc(dks), *both, seed[64];
+		static const char *const other[] = { "mlkem768", "mlkem1024", "mlkem512" };
+		struct crypto_kem *o = crypto_alloc_kem(other[_i], 0, 0);
+		int len;
+
+		rt_fill(&rng, seed, sizeof(seed));
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(a, seed, 64), 0);
+		RT_REQ_EQ(drv, crypto_kem_export_pubkey(a, RIND_KEY_RAW, ek, eks), eks);
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(a, RIND_KEY_RAW, dk, dks), dks);
+
+		/* SPKI: SEQUENCE { AlgorithmIdentifier { OID }, BIT STRING ek } */
+		len = crypto_kem_export_pubkey(a, RIND_KEY_SPKI_DER, buf, cap);
+		RT_REQ_EQ(drv, len, (int)eks + 22);
+		RT_REQ(drv, buf[0] == 0x30 && buf[1] == 0x82 && buf[4] == 0x30 && buf[5] == 0x0b &&
+			    buf[6] == 0x06 && buf[7] == 0x09 && buf[15] == 0x04 && buf[16] == oid_last &&
+			    buf[17] == 0x03 && buf[21] == 0x00 && !memcmp(buf + 22, ek, eks));
+		RT_REQ_EQ(drv, crypto_kem_export_pubkey(a, RIND_KEY_SPKI_DER, dk2, (unsigned int)len - 1),
+			  -ENOSPC);
+		RT_REQ_EQ(drv, crypto_kem_set_pubkey(b, buf, (unsigned int)len), 0);
+		RT_REQ_EQ(drv, crypto_kem_export_pubkey(b, RIND_KEY_RAW, ek2, eks), eks);
+		RT_REQ(drv, !memcmp(ek, ek2, eks));
+		/* ... of another parameter set is refused */
+		if (!IS_ERR(o))
+			RT_REQ_EQ(drv, crypto_kem_set_pubkey(o, buf, (unsigned int)len), -EKEYREJECTED);
+		buf[16] ^= 0x7;	/* another OID */
+		RT_REQ_EQ(drv, crypto_kem_set_pubkey(b, buf, (unsigned int)len), -EKEYREJECTED);
+		len = crypto_kem_export_pubkey(a, RIND_KEY_PEM, buf, cap);
+		RT_REQ(drv, len > 0 && !memcmp(buf, "-----BEGIN PUBLIC KEY-----", 26));
+		RT_REQ_EQ(drv, crypto_kem_set_pubkey(b, buf, (unsigned int)len), 0);
+
+		/* PKCS#8, seed form: 30 54 02 01 00 30 0b 06 09 <oid> 04 42 80 40 <seed> */
+		len = crypto_kem_export_privkey(a, RIND_KEY_PKCS8_DER, buf, cap);
+		RT_REQ_EQ(drv, len, 86);
+		RT_REQ(drv, !memcmp(buf, "\x30\x54\x02\x01\x00\x30\x0b\x06\x09\x60\x86\x48\x01\x65\x03\x04\x04", 17) &&
+			    buf[17] == oid_last && !memcmp(buf + 18, "\x04\x42\x80\x40", 4) &&
+			    !memcmp(buf + 22, seed, 64));
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(b, buf, (unsigned int)len), 0);
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(b, RIND_KEY_RAW, dk2, dks), dks);
+		RT_REQ(drv, !memcmp(dk, dk2, dks));
+		RT_REQ_EQ(drv, crypto_kem_export_seed(b, buf, 64), 64);
+		RT_REQ(drv, !memcmp(buf, seed, 64));
+		if (!IS_ERR(o)) {
+			len = crypto_kem_export_privkey(a, RIND_KEY_PKCS8_DER, buf, cap);
+			RT_REQ_EQ(drv, crypto_kem_set_privkey(o, buf, (unsigned int)len), -EKEYREJECTED);
+		}
+		len = crypto_kem_export_privkey(a, RIND_KEY_PEM, buf, cap);
+		RT_REQ(drv, len > 0 && !memcmp(buf, "-----BEGIN PRIVATE KEY-----", 27));
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(b, buf, (unsigned int)len), 0);
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(b, RIND_KEY_RAW, dk2, dks), dks);
+		RT_REQ(drv, !memcmp(dk, dk2, dks));
+
+		/* expandedKey form: a key set from the expanded dk exports it */
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(b, dk, dks), 0);
+		len = crypto_kem_export_privkey(b, RIND_KEY_PKCS8_DER, buf, cap);
+		RT_REQ(drv, len > (int)dks && buf[len - dks - 4] == 0x04 &&
+			    !memcmp(buf + len - dks, dk, dks));
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(a, buf, (unsigned int)len), 0);
+		RT_REQ_EQ(drv, crypto_kem_export_seed(a, buf, 64), -ENOKEY);
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(a, RIND_KEY_RAW, dk2, dks), dks);
+		RT_REQ(drv, !memcmp(dk, dk2, dks));
+
+		/* both: accepted when they agree, refused (key kept) when not */
+		both = der_both(seed, dk, dks, oid_last, &blen);
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(a, both, (unsigned int)blen), 0);
+		RT_REQ_EQ(drv, crypto_kem_export_seed(a, buf, 64), 64);
+		both[blen - 1] ^= 1;
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(a, both, (unsigned int)blen), -EKEYREJECTED);
+		RT_REQ_EQ(drv, crypto_kem_export_seed(a, buf, 64), 64);
+		RT_REQ(drv, !memcmp(buf, seed, 64));
+		/*
+		 * A truncated encoding is no encoding: bytes of a wrong length
+		 * (-EINVAL); a complete one with a wrong inner tag is malformed.
+		 */
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(a, both, (unsigned int)blen - 1), -EINVAL);
+		both[blen - 1] ^= 1;
+		both[28] = 0x05;	/* the seed's OCTET STRING tag in "both" */
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(a, both, (unsigned int)blen), -EKEYREJECTED);
+		RT_REQ_EQ(drv, crypto_kem_export_seed(a, buf, 64), 64);
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(a, RIND_KEY_JWK, buf, cap), -EINVAL);
+		free(both);
+		if (!IS_ERR(o))
+			crypto_free_kem(o);
+		free(buf);
+		free(ek);
+		free(ek2);
+		free(dk);
+		free(dk2);
+		crypto_free_kem(a);
+		crypto_free_kem(b);
+		rt_report("key formats", drv, 1, 0);
+	}
+}
+END_TEST
+
 /* ---- wrong usage ---------------------------------------------------------- */
 
 START_TEST(test_bad_usage)
@@ -510,6 +648,7 @@ static Suite *mlkem_suite(void)
 	tcase_add_loop_test(tc, test_round_trip, 0, 4);
 	tcase_add_test(tc, test_hybrid_layout);
 	tcase_add_loop_test(tc, test_vs_generic, 0, 4);
+	tcase_add_loop_test(tc, test_key_formats, 0, 3);
 	tcase_add_loop_test(tc, test_bad_usage, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;

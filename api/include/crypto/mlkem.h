@@ -9,6 +9,7 @@
 
 #include <rind/types.h>
 #include <rind/internal/kem.h>
+#include <rind/keyformat.h>
 
 #define MLKEM_N			256
 #define MLKEM_Q			3329
@@ -106,6 +107,21 @@ void rind_mlkem_keygen(struct mlkem_key *key, const struct mlkem_params *p,
 int rind_mlkem_set_dk(struct mlkem_key *key, const struct mlkem_params *p, const u8 *dk);
 /* Set an encapsulation key (p->ek_size bytes): -EKEYREJECTED if not reduced mod q. */
 int rind_mlkem_set_ek(struct mlkem_key *key, const struct mlkem_params *p, const u8 *ek);
+/*
+ * Any encoding (algs/mlkem-key.c): the 64-byte seed, the expanded key,
+ * PKCS#8 DER or PEM; the encapsulation key raw, as SPKI DER or PEM.
+ * -EINVAL for a length that is no raw form and no encoding, -EKEYREJECTED
+ * for a malformed or inconsistent one; @key is unchanged on failure.
+ */
+int rind_mlkem_import_priv(struct mlkem_key *key, const struct mlkem_params *p,
+			   const u8 *in, size_t len);
+int rind_mlkem_import_pub(struct mlkem_key *key, const struct mlkem_params *p,
+			  const u8 *in, size_t len);
+/* RIND_KEY_RAW (ek; the expanded dk), SPKI/PKCS#8 DER or PEM; -ENOSPC, -EINVAL. */
+int rind_mlkem_export_pub(const struct mlkem_key *key, enum rind_key_format fmt,
+			  u8 *out, size_t outlen);
+int rind_mlkem_export_priv(const struct mlkem_key *key, enum rind_key_format fmt,
+			   u8 *out, size_t outlen);
 /* Write the expanded decapsulation key (p->dk_size bytes). */
 void rind_mlkem_export_dk(const struct mlkem_key *key, u8 *dk);
 /* ML-KEM.Encaps_internal(ek, m). */
