@@ -132,7 +132,10 @@ int master_key_load(int dir_fd, u8 key[32], const char **src)
 		*src = path;
 		return dev_master(dir_fd, key);
 	} else {
-		log_err("event=no_master_key msg=\"no master key: give --master-key-file FILE or the systemd credential rindd.master (LoadCredentialEncrypted=); --dev-master-key generates one in the state directory, for development only\"");
+		bool dev = faccessat(dir_fd, STATE_DEV_MASTER_FILE, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+
+		log_err("event=no_master_key msg=\"no master key: give --master-key-file FILE or the systemd credential rindd.master (LoadCredentialEncrypted=); --dev-master-key generates one in the state directory, for development only%s\"",
+			dev ? " (a development master.key is there: add --dev-master-key to use it)" : "");
 		return -ENOKEY;
 	}
 	err = read_master(AT_FDCWD, *src, *src, key);

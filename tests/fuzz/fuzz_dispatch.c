@@ -125,6 +125,13 @@ void dbus_signal_created(const char *name, const char *alg, uint32_t owner)
 	sig_created++;
 }
 
+void dbus_signal_seal_limit(const char *name, uint32_t version, uint64_t remaining)
+{
+	(void)name;
+	(void)version;
+	(void)remaining;
+}
+
 void dbus_signal_deleted(const char *name)
 {
 	if (!key_name_valid(name))
@@ -374,6 +381,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	}
 	atexit(remove_state_dir);
 	cfg.state_dir = state_dir;
+	cfg.dev_master_key = true;	/* a master.key of its own in the state directory */
 	cfg.threads = 1;
 	cfg.max_frame = RIND_FRAME_DEFAULT_MAX;
 	cfg.max_inflight = 1u << 20;
