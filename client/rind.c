@@ -101,14 +101,9 @@ static void usage(FILE *f)
 		"daemon commands (socket: --socket, else $RIND_SOCKET, else %s):\n"
 		"  key create NAME --alg ed25519|x25519|aes-256-gcm [--exportable]\n"
 		"  key import NAME --alg ALG [--in FILE] [--format raw|pkcs8|pem|jwk] [--exportable]\n"
-		"  key list                                 versions, owners, creation times\n"
+		"  key list\n"
 		"  key pub NAME [--format pem|der|raw|jwk|pkcs8] [--out FILE]\n"
 		"  key delete NAME\n"
-		"  key rotate NAME                          a new current version\n"
-		"  key retire NAME --below V                retire the versions below V\n"
-		"  key access NAME [--allow-uid U] [--allow-gid G] [--deny-uid U] [--deny-gid G]\n"
-		"             [--allow uid:U|gid:G] [--deny uid:U|gid:G] [--clear]\n"
-		"                                           change (or show) who may use the key\n"
 		"  sign NAME [--in FILE] [--out FILE]        signature bytes (Ed25519: 64)\n"
 		"  verify NAME --sig FILE [--in FILE]       exit 0 valid, 1 invalid, 2 error\n"
 		"  seal NAME [--in FILE] [--out FILE] [--ad STRING]   nonce||ciphertext||tag\n"
@@ -116,6 +111,13 @@ static void usage(FILE *f)
 		"  derive NAME --peer FILE [--out FILE]     X25519 with a raw 32-byte peer key\n"
 		"  ping                                     daemon version\n"
 		"  stats                                    daemon counters and batching\n"
+		"key administration (root and the key's owner; no D-Bus needed):\n"
+		"  key rotate NAME                          a new current version\n"
+		"  key retire NAME --below V                retire the versions below V\n"
+		"  key access NAME [--allow-uid U] [--allow-gid G] [--deny-uid U] [--deny-gid G]\n"
+		"             [--allow uid:U|gid:G] [--deny uid:U|gid:G] [--clear]\n"
+		"                                           change (or show) who may use the key\n"
+		"  (key list shows each key's VERSION, LIVE versions, CREATED and ROTATED times)\n"
 		"  bench-daemon --alg ALG [--clients N] [--requests M] [--pipeline K]\n"
 		"               [--size BYTES] [--key NAME]\n"
 		"                  N processes, M requests each, K in flight per connection;\n"
@@ -334,15 +336,6 @@ static struct rind_client *cli_connect(const char *sock)
 	return c;
 }
 
-static int need_pos(const struct opts *o, int n, const char *usage_line)
-{
-	if (o->npos != n) {
-		fprintf(stderr, "usage: rind %s\n", usage_line);
-		return -1;
-	}
-	return 0;
-}
-
 static void fmt_time(uint64_t secs, char *buf, size_t len)
 {
 	time_t t = (time_t)secs;
@@ -378,6 +371,15 @@ static void print_key_list(const struct rind_client_key_info *k, size_t n)
 		       (unsigned int)k[i].version, live, (unsigned int)k[i].owner_uid,
 		       k[i].exportable ? "yes" : "no", created, rotated);
 	}
+}
+
+static int need_pos(const struct opts *o, int n, const char *usage_line)
+{
+	if (o->npos != n) {
+		fprintf(stderr, "usage: rind %s\n", usage_line);
+		return -1;
+	}
+	return 0;
 }
 
 static int cmd_key(struct rind_client *c, struct opts *o)

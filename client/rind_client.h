@@ -54,7 +54,6 @@ struct rind_client_key_info {
 	uint32_t owner_uid;
 	uint64_t created;		/* when the current version was made (Unix seconds) */
 	uint32_t version;		/* current: signs and seals */
-	bool exportable;
 	uint32_t min_version;		/* oldest live version (1 when none was retired; 0 from old daemons) */
 	/* the live versions, oldest first, with their creation times (none from old daemons) */
 	unsigned int n_versions;
@@ -62,6 +61,7 @@ struct rind_client_key_info {
 		uint32_t version;
 		uint64_t created;
 	} versions[RIND_CLIENT_MAX_VERSIONS];
+	bool exportable;
 };
 
 struct rind_client_stats {
@@ -137,26 +137,6 @@ RIND_CLIENT_API int rind_client_get_public(struct rind_client *c, const char *na
 RIND_CLIENT_API int rind_client_list_keys(struct rind_client *c,
 					  struct rind_client_key_info **keys, size_t *n);
 RIND_CLIENT_API int rind_client_delete_key(struct rind_client *c, const char *name);
-RIND_CLIENT_API int rind_client_sign(struct rind_client *c, const char *name,
-				     const void *msg, size_t msglen,
-				     uint8_t **sig, size_t *siglen);
-/* 0: valid, -EBADMSG: invalid, other: error. */
-RIND_CLIENT_API int rind_client_verify(struct rind_client *c, const char *name,
-				       const void *msg, size_t msglen,
-				       const void *sig, size_t siglen);
-/* *@out = nonce(12) || ciphertext || tag(16). */
-RIND_CLIENT_API int rind_client_seal(struct rind_client *c, const char *name,
-				     const void *pt, size_t ptlen,
-				     const void *ad, size_t adlen,
-				     uint8_t **out, size_t *outlen);
-RIND_CLIENT_API int rind_client_open(struct rind_client *c, const char *name,
-				     const void *sealed, size_t sealedlen,
-				     const void *ad, size_t adlen,
-				     uint8_t **out, size_t *outlen);
-RIND_CLIENT_API int rind_client_derive(struct rind_client *c, const char *name,
-				       const void *peer, size_t peerlen,
-				       uint8_t **out, size_t *outlen);
-RIND_CLIENT_API int rind_client_stats(struct rind_client *c, struct rind_client_stats *st);
 
 /*
  * Key administration (root and the key's owner; what D-Bus RotateKey,
@@ -186,6 +166,26 @@ RIND_CLIENT_API int rind_client_set_access(struct rind_client *c, const char *na
 					   const struct rind_client_access *change,
 					   uint32_t **uids, size_t *nuids,
 					   uint32_t **gids, size_t *ngids);
+RIND_CLIENT_API int rind_client_sign(struct rind_client *c, const char *name,
+				     const void *msg, size_t msglen,
+				     uint8_t **sig, size_t *siglen);
+/* 0: valid, -EBADMSG: invalid, other: error. */
+RIND_CLIENT_API int rind_client_verify(struct rind_client *c, const char *name,
+				       const void *msg, size_t msglen,
+				       const void *sig, size_t siglen);
+/* *@out = nonce(12) || ciphertext || tag(16). */
+RIND_CLIENT_API int rind_client_seal(struct rind_client *c, const char *name,
+				     const void *pt, size_t ptlen,
+				     const void *ad, size_t adlen,
+				     uint8_t **out, size_t *outlen);
+RIND_CLIENT_API int rind_client_open(struct rind_client *c, const char *name,
+				     const void *sealed, size_t sealedlen,
+				     const void *ad, size_t adlen,
+				     uint8_t **out, size_t *outlen);
+RIND_CLIENT_API int rind_client_derive(struct rind_client *c, const char *name,
+				       const void *peer, size_t peerlen,
+				       uint8_t **out, size_t *outlen);
+RIND_CLIENT_API int rind_client_stats(struct rind_client *c, struct rind_client_stats *st);
 
 /* ---- asynchronous interface ---- */
 

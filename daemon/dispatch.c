@@ -588,6 +588,16 @@ static void op_derive(struct worker *w, struct conn *c, Rind__Request *req, stru
  * request.
  */
 static const struct req_type req_types[] = {
+	/* key administration, as over D-Bus (key-admin.c): they rewrite the key file */
+	[RIND__REQUEST__OP_ROTATE_KEY] = {
+		.name = "rotate_key", .run = REQ_STORE, .handle = admin_op_rotate,
+	},
+	[RIND__REQUEST__OP_RETIRE_VERSIONS] = {
+		.name = "retire_versions", .run = REQ_STORE, .handle = admin_op_retire,
+	},
+	[RIND__REQUEST__OP_SET_ACCESS] = {
+		.name = "set_access", .run = REQ_STORE, .handle = admin_op_set_access,
+	},
 	[RIND__REQUEST__OP_HELLO] = {
 		.name = "hello", .run = REQ_INLINE, .handle = op_hello,
 	},
@@ -631,16 +641,6 @@ static const struct req_type req_types[] = {
 	},
 	[RIND__REQUEST__OP_STATS] = {
 		.name = "stats", .run = REQ_INLINE, .handle = op_stats,
-	},
-	/* key administration, as over D-Bus (key-admin.c): they rewrite the key file */
-	[RIND__REQUEST__OP_ROTATE_KEY] = {
-		.name = "rotate_key", .run = REQ_STORE, .handle = admin_op_rotate,
-	},
-	[RIND__REQUEST__OP_RETIRE_VERSIONS] = {
-		.name = "retire_versions", .run = REQ_STORE, .handle = admin_op_retire,
-	},
-	[RIND__REQUEST__OP_SET_ACCESS] = {
-		.name = "set_access", .run = REQ_STORE, .handle = admin_op_set_access,
 	},
 };
 

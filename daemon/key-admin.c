@@ -341,8 +341,16 @@ static int change_rotate(struct key *c, void *arg)
 		return -EIO;
 	err = key_add_version(c, secret);
 	rind_memzero_explicit(secret, sizeof(secret));
+	return err;
+}
+
+/* A rotation also stamps the new version's creation time (old versions keep theirs). */
+static int change_rotate_stamped(struct key *c, void *arg)
+{
+	int err = change_rotate(c, arg);
+
 	if (!err)
-		c->created = (uint64_t)time(NULL);	/* the current version's: old ones keep theirs */
+		c->created = (uint64_t)time(NULL);
 	return err;
 }
 
@@ -351,7 +359,7 @@ static int key_rotate_get(const char *name, uid_t uid, pid_t pid, const char *vi
 {
 	struct key *c;
 	uint32_t ver;
-	int err = key_modify(name, "rotate_key", uid, pid, via, change_rotate, NULL, &c);
+	int err = key_modify(name, "rotate_key", uid, pid, via, change_rotate_stamped, NULL, &c);
 
 	if (err == -ENOENT || err == -EPERM)
 		return err;

@@ -103,11 +103,13 @@ bad:
 	return -1;
 }
 
+/* --log-file, --pidfile and the key quotas (getopt values past the others). */
+enum { O_LOGFILE = 400, O_PIDFILE, O_MAXKEYS, O_MAXKEYS_UID };
+
 static int parse_args(int argc, char **argv)
 {
 	enum { O_SOCKET = 256, O_STATE, O_MASTER, O_THREADS, O_FRAME, O_INFLIGHT, O_OUTPUT,
-	       O_BATCH, O_MODE, O_FG, O_VERSION, O_HELP, O_BUS, O_BUSADDR, O_LOG,
-	       O_LOGFILE = 400, O_PIDFILE, O_MAXKEYS, O_MAXKEYS_UID };
+	       O_BATCH, O_MODE, O_FG, O_VERSION, O_HELP, O_BUS, O_BUSADDR, O_LOG };
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, O_SOCKET },
 		{ "state-dir", required_argument, NULL, O_STATE },

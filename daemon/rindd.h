@@ -42,13 +42,13 @@ struct rindd_config {
 	unsigned int max_inflight;	/* per connection, then ERR_BUSY */
 	size_t max_output;		/* per connection, then stop reading */
 	unsigned int max_batch;
-	mode_t socket_mode;
-	bool foreground;
 	/* key quotas (key-admin.c): 0 is no limit; root and rindd's uid skip the per-uid one */
 	unsigned int max_keys;
 	unsigned int max_keys_per_uid;
 	const char *log_file;		/* --log-file: detached rindd logs here */
 	const char *pidfile;		/* --pidfile */
+	mode_t socket_mode;
+	bool foreground;
 };
 extern struct rindd_config cfg;
 extern atomic_bool rindd_stopping;
