@@ -123,20 +123,6 @@ RIND_CLIENT_API int rind_client_format_parse(const char *s, enum rind_client_for
 
 /* ---- synchronous calls ---- */
 RIND_CLIENT_API int rind_client_hello(struct rind_client *c, char **version);
-RIND_CLIENT_API int rind_client_create_key(struct rind_client *c, const char *name,
-					   const char *algorithm, bool exportable,
-					   struct rind_client_key_info *info);
-RIND_CLIENT_API int rind_client_import_key(struct rind_client *c, const char *name,
-					   const char *algorithm, const void *key, size_t keylen,
-					   enum rind_client_format format, bool exportable,
-					   struct rind_client_key_info *info);
-RIND_CLIENT_API int rind_client_get_public(struct rind_client *c, const char *name,
-					   enum rind_client_format format,
-					   uint8_t **out, size_t *outlen);
-/* *@keys is a malloc'd array of *@n entries. */
-RIND_CLIENT_API int rind_client_list_keys(struct rind_client *c,
-					  struct rind_client_key_info **keys, size_t *n);
-RIND_CLIENT_API int rind_client_delete_key(struct rind_client *c, const char *name);
 
 /*
  * Key administration (root and the key's owner; what D-Bus RotateKey,
@@ -166,6 +152,21 @@ RIND_CLIENT_API int rind_client_set_access(struct rind_client *c, const char *na
 					   const struct rind_client_access *change,
 					   uint32_t **uids, size_t *nuids,
 					   uint32_t **gids, size_t *ngids);
+
+RIND_CLIENT_API int rind_client_create_key(struct rind_client *c, const char *name,
+					   const char *algorithm, bool exportable,
+					   struct rind_client_key_info *info);
+RIND_CLIENT_API int rind_client_import_key(struct rind_client *c, const char *name,
+					   const char *algorithm, const void *key, size_t keylen,
+					   enum rind_client_format format, bool exportable,
+					   struct rind_client_key_info *info);
+RIND_CLIENT_API int rind_client_get_public(struct rind_client *c, const char *name,
+					   enum rind_client_format format,
+					   uint8_t **out, size_t *outlen);
+/* *@keys is a malloc'd array of *@n entries. */
+RIND_CLIENT_API int rind_client_list_keys(struct rind_client *c,
+					  struct rind_client_key_info **keys, size_t *n);
+RIND_CLIENT_API int rind_client_delete_key(struct rind_client *c, const char *name);
 RIND_CLIENT_API int rind_client_sign(struct rind_client *c, const char *name,
 				     const void *msg, size_t msglen,
 				     uint8_t **sig, size_t *siglen);

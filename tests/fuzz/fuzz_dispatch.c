@@ -1109,6 +1109,11 @@ static bool one_request(const u8 *buf, size_t len)
 		goto done;
 	}
 	switch (op) {
+	case RIND__REQUEST__OP_ROTATE_KEY:
+	case RIND__REQUEST__OP_RETIRE_VERSIONS:
+	case RIND__REQUEST__OP_SET_ACCESS:
+		check_admin(q, r, k);
+		break;
 	case RIND__REQUEST__OP_HELLO:
 		if (q->hello->protocol_version > RIND_PROTOCOL_VERSION) {
 			want_status(r, RIND__STATUS__ERR_UNSUPPORTED);
@@ -1174,11 +1179,6 @@ static bool one_request(const u8 *buf, size_t len)
 		break;
 	case RIND__REQUEST__OP_DERIVE:
 		check_derive(q, r, k);
-		break;
-	case RIND__REQUEST__OP_ROTATE_KEY:
-	case RIND__REQUEST__OP_RETIRE_VERSIONS:
-	case RIND__REQUEST__OP_SET_ACCESS:
-		check_admin(q, r, k);
 		break;
 	default:
 		want_status(r, RIND__STATUS__ERR_UNSUPPORTED);
