@@ -246,11 +246,13 @@ check-unit-asan: test-build
 # connections are handed between rings with MSG_RING and keys are shared
 # and freed across threads), the bad-input test and the systemd test (the
 # D-Bus thread managing keys, the main thread's watchdog pings) run
-# against that rindd.  halt_on_error ends rindd at its first report;
+# against that rindd, and the key-administration tests (rotation, access
+# lists and quotas on the store thread while the loops use the keys).
+# halt_on_error ends rindd at its first report;
 # the tests fail on any report in rindd's log or an unclean exit.
 # TSAN_DAEMON_SUITES entries are suite[:Check test case].
 TSAN_SUITES ?= test_registry
-TSAN_DAEMON_SUITES ?= $(if $(DAEMON_SRCS),test_daemon_core:concurrent test_daemon_bad test_daemon_systemd test_daemon_store)
+TSAN_DAEMON_SUITES ?= $(if $(DAEMON_SRCS),test_daemon_core:concurrent test_daemon_bad test_daemon_systemd test_daemon_store test_daemon_admin:admin)
 TSAN_OPTS := halt_on_error=1 exitcode=66 second_deadlock_stack=1
 check-tsan:
 	$(MAKE) O=$(O)/tsan CFLAGS="-O1 -g -fsanitize=thread" $(addprefix $(O)/tsan/tests/,$(TSAN_SUITES) \

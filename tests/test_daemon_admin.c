@@ -336,6 +336,145 @@ START_TEST(test_rotate_limit)
 }
 END_TEST
 
+/* ---- rotation and access changes while other clients sign and seal ---- */
+
+#define HOT_CLIENTS 4
+#define HOT_REQS 150
+#define HOT_ROTATIONS 20
+
+static struct {
+	uint8_t sig[HOT_REQS][64];
+	uint8_t *box[HOT_REQS];
+	size_t boxlen[HOT_REQS];
+	int seen[HOT_REQS], bad;
+} hot;
+
+static void hot_cb(struct rind_client *cl, const struct rind_client_result *r, void *user)
+{
+	long i = (long)(uintptr_t)user;
+
+	(void)cl;
+	if (i < 0 || i >= HOT_REQS || r->status) {
+		hot.bad++;
+		return;
+	}
+	hot.seen[i]++;
+	if (i & 1) {
+		hot.box[i] = malloc(r->len);
+		memcpy(hot.box[i], r->data, r->len);
+		hot.boxlen[i] = r->len;
+	} else if (r->len == 64) {
+		memcpy(hot.sig[i], r->data, 64);
+	} else {
+		hot.bad++;
+	}
+}
+
+/* One client: pipelined signs and seals, then every result checked by the daemon. */
+static int hot_client(int idx)
+{
+	struct rind_client *c = rind_client_connect(rd.sock);
+	char m[64];
+	uint8_t *pt;
+	size_t ptl;
+	long i;
+
+	if (!c)
+		return 10;
+	rind_client_set_timeout(c, 30000);
+	rind_client_set_max_inflight(c, 16);
+	for (i = 0; i < HOT_REQS; i++) {
+		snprintf(m, sizeof(m), "hot %d %ld", idx, i);
+		if ((i & 1 ? rind_client_submit_seal(c, "hotbox", m, strlen(m), NULL, 0, hot_cb,
+						     (void *)(uintptr_t)i, NULL) :
+			     rind_client_submit_sign(c, "hot", m, strlen(m), hot_cb, (void *)(uintptr_t)i,
+						     NULL)))
+			return 11;
+		if (i % 10 == 9)
+			rind_client_poll(c, 1);
+	}
+	if (rind_client_wait_all(c, 30000) || hot.bad)
+		return 12;
+	for (i = 0; i < HOT_REQS; i++) {
+		if (hot.seen[i] != 1)
+			return 13;
+		snprintf(m, sizeof(m), "hot %d %ld", idx, i);
+		if (i & 1) {
+			if (rind_client_open(c, "hotbox", hot.box[i], hot.boxlen[i], NULL, 0, &pt, &ptl) ||
+			    ptl != strlen(m) || memcmp(pt, m, ptl))
+				return 14;
+			free(pt);
+			free(hot.box[i]);
+		} else if (rind_client_verify(c, "hot", m, strlen(m), hot.sig[i], 64)) {
+			return 15;
+		}
+	}
+	rind_client_close(c);
+	return 0;
+}
+
+static int hot_admin(void)
+{
+	struct rind_client *c = rind_client_connect(rd.sock);
+	struct rind_client_key_info ki;
+	uint32_t id = 4242;
+	struct rind_client_access add = { .allow_uids = &id, .n_allow_uids = 1 };
+	struct rind_client_access del = { .deny_uids = &id, .n_deny_uids = 1 };
+	int i;
+
+	if (!c)
+		return 20;
+	rind_client_set_timeout(c, 30000);
+	for (i = 0; i < HOT_ROTATIONS; i++) {
+		if (rind_client_rotate_key(c, i & 1 ? "hotbox" : "hot", &ki))
+			return 21;
+		if (rind_client_set_access(c, "hot", i & 1 ? &del : &add, NULL, NULL, NULL, NULL))
+			return 22;
+	}
+	rind_client_close(c);
+	return 0;
+}
+
+START_TEST(test_rotate_under_load)
+{
+	struct rind_client *c = rd_client();
+	struct rind_client_key_info *keys;
+	pid_t pids[HOT_CLIENTS + 1];
+	size_t n, i;
+	int k, st, failed = 0;
+
+	ck_assert_int_eq(rind_client_create_key(c, "hot", "ed25519", false, NULL), 0);
+	ck_assert_int_eq(rind_client_create_key(c, "hotbox", "aes-256-gcm", false, NULL), 0);
+	fflush(NULL);
+	for (k = 0; k <= HOT_CLIENTS; k++) {
+		pids[k] = fork();
+		ck_assert_int_ge(pids[k], 0);
+		if (pids[k] == 0)
+			_exit(k < HOT_CLIENTS ? hot_client(k) : hot_admin());
+	}
+	for (k = 0; k <= HOT_CLIENTS; k++) {
+		st = rd_wait_child(pids[k], 60000);
+		if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+			fprintf(stderr, "%s %d: exit %d\n", k < HOT_CLIENTS ? "client" : "administrator", k,
+				st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+			failed++;
+		}
+	}
+	rd_check_alive();
+	ck_assert_msg(!failed, "%d processes failed", failed);
+	ck_assert_int_eq(rind_client_list_keys(c, &keys, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	for (i = 0; i < n; i++) {
+		ck_assert_uint_eq(keys[i].version, 1 + HOT_ROTATIONS / 2);
+		ck_assert_uint_eq(keys[i].n_versions, 1 + HOT_ROTATIONS / 2);
+	}
+	free(keys);
+	rind_client_close(c);
+	printf("under load: %d clients x %d signs/seals while %d rotations and %d access changes ran; "
+	       "every result verified\n", HOT_CLIENTS, HOT_REQS, HOT_ROTATIONS, HOT_ROTATIONS);
+}
+END_TEST
+
 /* ---- a second uid is refused, as over D-Bus ---- */
 
 static int nobody_admin(void *arg)
@@ -974,6 +1113,7 @@ static Suite *daemon_admin_suite(void)
 	tcase_add_test(tc, test_cli_rotate_retire);
 	tcase_add_test(tc, test_lib_rotate_retire);
 	tcase_add_test(tc, test_rotate_limit);
+	tcase_add_test(tc, test_rotate_under_load);
 	tcase_add_test(tc, test_admin_second_uid);
 	tcase_add_test(tc, test_cli_access);
 	tcase_add_test(tc, test_quota);
