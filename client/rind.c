@@ -1276,7 +1276,7 @@ static int cmd_key_admin(const char *sock, int argc, char **argv)
 		if (err) {
 			ret = report(c, "key access", err);
 		} else {
-			printf("key %s: root and its owner, and\n", name);
+			printf("key %s (root and its owner always have access):\n", name);
 			print_ids("allow uids", uids, nu);
 			print_ids("allow gids", gids, ng);
 			ret = 0;
