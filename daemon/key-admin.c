@@ -637,9 +637,14 @@ static void admin_error(struct conn *c, uint64_t id, int err, const char *what, 
 			   "uid %u may not %s key %.64s (only root and the key's owner may)",
 			   (unsigned int)c->peer.uid, what, name);
 		break;
+	case -EFBIG:
+		/* the key store's one size limit of a key file (nothing was written) */
+		conn_error(c, id, RIND__STATUS__ERR_INVALID,
+			   "key %.64s: the key file would exceed its size limit (retire old versions or shorten the allow lists)",
+			   name);
+		break;
 	case -EINVAL:
 	case -E2BIG:
-	case -EFBIG:
 		conn_error(c, id, RIND__STATUS__ERR_INVALID, "%s", msg && *msg ? msg :
 			   err == -E2BIG ? "64 live old versions: retire some first" : "invalid argument");
 		break;

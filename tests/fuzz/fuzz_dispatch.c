@@ -913,6 +913,14 @@ static void check_admin(const Rind__Request *q, const Rind__Response *r, struct 
 	    (op == RIND__REQUEST__OP_RETIRE_VERSIONS && q->retire_versions->min_version > before->version) ||
 	    (op == RIND__REQUEST__OP_SET_ACCESS && access_invalid(q->set_access, before)))
 		return want_status(r, RIND__STATUS__ERR_INVALID);
+	if (r->status == RIND__STATUS__ERR_INVALID && r->error && strstr(r->error, "size limit")) {
+		/* the key file would outgrow the store's limit: refused, nothing changed */
+		now = key_lookup(name);
+		if (now != before)
+			FAIL("a refused %s replaced key %s", cur_op, name);
+		key_put(now);
+		return;
+	}
 	if (op == RIND__REQUEST__OP_SET_ACCESS && r->status != RIND__STATUS__OK) {
 		/* past 1024 ids, or a key file past its size limit: refused, nothing changed */
 		const Rind__SetAccess *m = q->set_access;
