@@ -77,6 +77,8 @@ static int status_errno(int status)
 	case RIND__STATUS__ERR_UNSUPPORTED:	return -EOPNOTSUPP;
 	case RIND__STATUS__ERR_FRAME:		return -EPROTO;
 	case RIND__STATUS__ERR_BUSY:		return -EBUSY;
+	case RIND__STATUS__ERR_RETIRED:		return -ESTALE;
+	case RIND__STATUS__ERR_QUOTA:		return -EDQUOT;
 	default:				return -EIO;
 	}
 }
@@ -693,6 +695,12 @@ static void copy_info(struct rind_client_key_info *dst, const Rind__KeyInfo *ki)
 	dst->owner_uid = ki->owner_uid;
 	dst->created = ki->created;
 	dst->version = ki->version;
+	dst->min_version = ki->min_version;
+	for (size_t i = 0; i < ki->n_versions && i < RIND_CLIENT_MAX_VERSIONS; i++) {
+		dst->versions[i].version = ki->versions[i]->version;
+		dst->versions[i].created = ki->versions[i]->created;
+		dst->n_versions++;
+	}
 	dst->exportable = ki->exportable;
 }
 
@@ -856,6 +864,88 @@ int rind_client_delete_key(struct rind_client *c, const char *name)
 	return call_data(c, &req, NULL, NULL);
 }
 
+/* ---- key administration ---- */
+
+int rind_client_rotate_key(struct rind_client *c, const char *name, struct rind_client_key_info *info)
+{
+	Rind__RotateKey m = RIND__ROTATE_KEY__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	m.name = STR(name);
+	req.op_case = RIND__REQUEST__OP_ROTATE_KEY;
+	req.rotate_key = &m;
+	return call_info(c, &req, info);
+}
+
+int rind_client_retire_versions(struct rind_client *c, const char *name, uint32_t min_version,
+				struct rind_client_key_info *info)
+{
+	Rind__RetireVersions m = RIND__RETIRE_VERSIONS__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	m.name = STR(name);
+	m.min_version = min_version;
+	req.op_case = RIND__REQUEST__OP_RETIRE_VERSIONS;
+	req.retire_versions = &m;
+	return call_info(c, &req, info);
+}
+
+static int dup_ids(const uint32_t *v, size_t n, uint32_t **out, size_t *nout)
+{
+	*out = NULL;
+	*nout = 0;
+	if (!n)
+		return 0;
+	*out = malloc(n * sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, v, n * sizeof(**out));
+	*nout = n;
+	return 0;
+}
+
+int rind_client_set_access(struct rind_client *c, const char *name,
+			   const struct rind_client_access *change, uint32_t **uids, size_t *nuids,
+			   uint32_t **gids, size_t *ngids)
+{
+	static const struct rind_client_access none;
+	const struct rind_client_access *a = change ? change : &none;
+	Rind__SetAccess m = RIND__SET_ACCESS__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+	Rind__Response *resp;
+	const Rind__KeyInfo *ki = NULL;
+	int err;
+
+	m.name = STR(name);
+	m.allow_uids = (uint32_t *)(uintptr_t)a->allow_uids;
+	m.n_allow_uids = a->n_allow_uids;
+	m.allow_gids = (uint32_t *)(uintptr_t)a->allow_gids;
+	m.n_allow_gids = a->n_allow_gids;
+	m.deny_uids = (uint32_t *)(uintptr_t)a->deny_uids;
+	m.n_deny_uids = a->n_deny_uids;
+	m.deny_gids = (uint32_t *)(uintptr_t)a->deny_gids;
+	m.n_deny_gids = a->n_deny_gids;
+	m.replace = a->replace;
+	req.op_case = RIND__REQUEST__OP_SET_ACCESS;
+	req.set_access = &m;
+	err = call(c, &req, &resp);
+	if (err)
+		return err;
+	if (resp->result_case == RIND__RESPONSE__RESULT_KEYS && resp->keys && resp->keys->n_keys >= 1)
+		ki = resp->keys->keys[0];
+	if (uids)
+		err = dup_ids(ki ? ki->allow_uids : NULL, ki ? ki->n_allow_uids : 0, uids, nuids);
+	if (!err && gids) {
+		err = dup_ids(ki ? ki->allow_gids : NULL, ki ? ki->n_allow_gids : 0, gids, ngids);
+		if (err && uids) {
+			free(*uids);
+			*uids = NULL;
+		}
+	}
+	rind__response__free_unpacked(resp, NULL);
+	return err;
+}
+
 static void build_sign(Rind__Request *req, Rind__Sign *m, const char *name, const void *msg,
 		       size_t len)
 {
@@ -976,6 +1066,9 @@ int rind_client_stats(struct rind_client *c, struct rind_client_stats *st)
 		st->connections = resp->stats->connections;
 		st->keys = resp->stats->keys;
 		st->threads = resp->stats->threads;
+		st->all_keys = resp->stats->all_keys;
+		st->max_keys = resp->stats->max_keys;
+		st->max_keys_per_uid = resp->stats->max_keys_per_uid;
 	}
 	rind__response__free_unpacked(resp, NULL);
 	return 0;

@@ -6,7 +6,8 @@
  * Every call returns 0 or a negative errno.  A daemon error status maps to
  * an errno (ERR_INVALID -EINVAL, ERR_NOT_FOUND -ENOENT, ERR_EXISTS -EEXIST,
  * ERR_PERMISSION -EPERM, ERR_BAD_MESSAGE -EBADMSG, ERR_UNSUPPORTED
- * -EOPNOTSUPP, ERR_FRAME -EPROTO, ERR_BUSY -EBUSY, ERR_INTERNAL -EIO) and
+ * -EOPNOTSUPP, ERR_FRAME -EPROTO, ERR_BUSY -EBUSY, ERR_INTERNAL -EIO,
+ * ERR_RETIRED -ESTALE, ERR_QUOTA -EDQUOT) and
  * the daemon's message is kept: rind_client_last_error().  A lost
  * connection is -ECONNRESET (or -EPIPE); the next call reconnects.
  *
@@ -44,19 +45,31 @@ enum rind_client_format {
 
 struct rind_client;
 
+/* A key has at most this many live versions (the current one and 64 older). */
+#define RIND_CLIENT_MAX_VERSIONS 65
+
 struct rind_client_key_info {
 	char name[80];
 	char algorithm[40];
 	uint32_t owner_uid;
-	uint64_t created;
-	uint32_t version;
+	uint64_t created;		/* when the current version was made (Unix seconds) */
+	uint32_t version;		/* current: signs and seals */
+	uint32_t min_version;		/* oldest live version (1 when none was retired; 0 from old daemons) */
+	/* the live versions, oldest first, with their creation times (none from old daemons) */
+	unsigned int n_versions;
+	struct rind_client_key_version {
+		uint32_t version;
+		uint64_t created;
+	} versions[RIND_CLIENT_MAX_VERSIONS];
 	bool exportable;
 };
 
 struct rind_client_stats {
 	uint64_t requests, errors, batches, batched_requests, max_batch;
-	uint64_t connections, keys;
+	uint64_t connections, keys;	/* keys: the caller's own, unless all_keys */
 	uint32_t threads;
+	bool all_keys;			/* the caller owns the service (root, rindd's uid): every key */
+	uint32_t max_keys, max_keys_per_uid;	/* the daemon's quotas, 0: none */
 };
 
 /*
@@ -110,6 +123,36 @@ RIND_CLIENT_API int rind_client_format_parse(const char *s, enum rind_client_for
 
 /* ---- synchronous calls ---- */
 RIND_CLIENT_API int rind_client_hello(struct rind_client *c, char **version);
+
+/*
+ * Key administration (root and the key's owner; what D-Bus RotateKey,
+ * RetireVersions and SetAccess do).  @info, if non-NULL, receives the key
+ * as it is afterwards.
+ */
+/* A new current version; the old ones still verify and open until retired. */
+RIND_CLIENT_API int rind_client_rotate_key(struct rind_client *c, const char *name,
+					   struct rind_client_key_info *info);
+/* Retire the versions below @min_version (at most the current version). */
+RIND_CLIENT_API int rind_client_retire_versions(struct rind_client *c, const char *name,
+						uint32_t min_version,
+						struct rind_client_key_info *info);
+/*
+ * Change a key's allow lists: add the allow ids, remove the deny ids, from
+ * empty lists if @replace.  Nothing to add, remove or replace is a query.
+ * The lists afterwards come back in *@uids and *@gids (malloc'd, free() them;
+ * either may be NULL) when those are non-NULL.  Denying root or the owner
+ * is -EINVAL: they always have access.
+ */
+struct rind_client_access {
+	const uint32_t *allow_uids, *allow_gids, *deny_uids, *deny_gids;
+	size_t n_allow_uids, n_allow_gids, n_deny_uids, n_deny_gids;
+	bool replace;
+};
+RIND_CLIENT_API int rind_client_set_access(struct rind_client *c, const char *name,
+					   const struct rind_client_access *change,
+					   uint32_t **uids, size_t *nuids,
+					   uint32_t **gids, size_t *ngids);
+
 RIND_CLIENT_API int rind_client_create_key(struct rind_client *c, const char *name,
 					   const char *algorithm, bool exportable,
 					   struct rind_client_key_info *info);

@@ -272,6 +272,8 @@ static int create_common(sd_bus_message *m, sd_bus_error *e, bool import)
 		       import && keylen != 32, exportable, c.uid, c.pid, "dbus", msg, sizeof(msg), &k);
 	if (r == -EEXIST)
 		return sd_bus_error_setf(e, ERR_PREFIX "Exists", "%s", msg);
+	if (r == -EDQUOT)
+		return sd_bus_error_setf(e, ERR_PREFIX "QuotaExceeded", "%s", msg);
 	if (r == -EOPNOTSUPP)
 		return sd_bus_error_setf(e, ERR_PREFIX "Unsupported", "%s", msg);
 	if (r == -EINVAL)
@@ -510,11 +512,22 @@ static int p_version(sd_bus *b, const char *path, const char *iface, const char 
 	return sd_bus_message_append(reply, "s", RINDD_VERSION);
 }
 
+/* The caller's own keys; every key for root and rindd's uid (key_count_for). */
 static int p_keycount(sd_bus *b, const char *path, const char *iface, const char *prop,
 		      sd_bus_message *reply, void *u, sd_bus_error *e)
 {
-	(void)b; (void)path; (void)iface; (void)prop; (void)u; (void)e;
-	return sd_bus_message_append(reply, "u", (uint32_t)key_count());
+	sd_bus_message *m = sd_bus_get_current_message(b);
+	struct caller c;
+	bool all;
+	int r;
+
+	(void)path; (void)iface; (void)prop; (void)u;
+	if (!m)
+		return sd_bus_error_setf(e, ERR_PREFIX "Failed", "no calling message");
+	r = get_caller(m, &c, e);
+	if (r < 0)
+		return r;
+	return sd_bus_message_append(reply, "u", (uint32_t)key_count_for(c.uid, &all));
 }
 
 static int p_requests(sd_bus *b, const char *path, const char *iface, const char *prop,

@@ -40,6 +40,8 @@ int status_from_errno(int err)
 		return RIND__STATUS__ERR_BAD_MESSAGE;
 	case -EOPNOTSUPP:
 		return RIND__STATUS__ERR_UNSUPPORTED;
+	case -EDQUOT:
+		return RIND__STATUS__ERR_QUOTA;
 	default:
 		return RIND__STATUS__ERR_INTERNAL;
 	}
@@ -106,16 +108,27 @@ static void reply_keys(struct conn *c, uint64_t id, struct key **keys, size_t n)
 	Rind__KeyList list = RIND__KEY_LIST__INIT;
 	Rind__KeyInfo *infos = calloc(n ? n : 1, sizeof(*infos));
 	Rind__KeyInfo **ptrs = calloc(n ? n : 1, sizeof(*ptrs));
-	size_t i;
+	Rind__KeyVersionInfo *vers, **pvers;
+	size_t i, nv = 0;
 
-	if (!infos || !ptrs) {
+	for (i = 0; i < n; i++)
+		nv += 1 + keys[i]->n_old;
+	vers = calloc(nv ? nv : 1, sizeof(*vers));
+	pvers = calloc(nv ? nv : 1, sizeof(*pvers));
+	if (!infos || !ptrs || !vers || !pvers) {
 		free(infos);
 		free(ptrs);
+		free(vers);
+		free(pvers);
 		conn_error(c, id, RIND__STATUS__ERR_INTERNAL, "out of memory");
 		return;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0, nv = 0; i < n; i++) {
 		key_info(&infos[i], keys[i]);
+		/* every live version with its creation time (key-admin.c) */
+		infos[i].versions = pvers + nv;
+		infos[i].n_versions = key_info_versions(keys[i], vers + nv, pvers + nv);
+		nv += infos[i].n_versions;
 		ptrs[i] = &infos[i];
 	}
 	list.n_keys = n;
@@ -126,6 +139,8 @@ static void reply_keys(struct conn *c, uint64_t id, struct key **keys, size_t n)
 	conn_respond(c, &resp);
 	free(infos);
 	free(ptrs);
+	free(vers);
+	free(pvers);
 }
 
 /* ListKeys with all: the keys and the failed key files the peer may see (key-file.c). */
@@ -233,6 +248,7 @@ static void op_stats(struct worker *w, struct conn *c, Rind__Request *req, struc
 {
 	Rind__Response resp = RIND__RESPONSE__INIT;
 	Rind__StatsReply s = RIND__STATS_REPLY__INIT;
+	bool all;
 
 	(void)w;
 	(void)k;
@@ -242,7 +258,10 @@ static void op_stats(struct worker *w, struct conn *c, Rind__Request *req, struc
 	s.batched_requests = atomic_load(&stats.batched_requests);
 	s.max_batch = atomic_load(&stats.max_batch);
 	s.connections = atomic_load(&stats.connections);
-	s.keys = key_count();
+	s.keys = key_count_for(c->peer.uid, &all);	/* a caller's own, unless it owns the service */
+	s.all_keys = all;
+	s.max_keys = cfg.max_keys;
+	s.max_keys_per_uid = cfg.max_keys_per_uid;
 	s.threads = cfg.threads;
 	resp.id = req->id;
 	resp.result_case = RIND__RESPONSE__RESULT_STATS;
@@ -615,6 +634,16 @@ static void op_derive(struct worker *w, struct conn *c, Rind__Request *req, stru
  * request.
  */
 static const struct req_type req_types[] = {
+	/* key administration, as over D-Bus (key-admin.c): they rewrite the key file */
+	[RIND__REQUEST__OP_ROTATE_KEY] = {
+		.name = "rotate_key", .run = REQ_STORE, .handle = admin_op_rotate,
+	},
+	[RIND__REQUEST__OP_RETIRE_VERSIONS] = {
+		.name = "retire_versions", .run = REQ_STORE, .handle = admin_op_retire,
+	},
+	[RIND__REQUEST__OP_SET_ACCESS] = {
+		.name = "set_access", .run = REQ_STORE, .handle = admin_op_set_access,
+	},
 	[RIND__REQUEST__OP_HELLO] = {
 		.name = "hello", .run = REQ_INLINE, .handle = op_hello,
 	},

@@ -30,6 +30,8 @@ struct rindd_config cfg = {
 	.max_output = 4u << 20,
 	.max_batch = 64,
 	.socket_mode = 0660,
+	.max_keys = 4096,
+	.max_keys_per_uid = 256,
 };
 atomic_bool rindd_stopping;
 struct rindd_stats stats;
@@ -59,8 +61,15 @@ static void usage(FILE *f)
 		"  --bus system|user|none D-Bus management API org.rind.KeyService1 (default:\n"
 		"                         system when started by systemd, else none)\n"
 		"  --bus-address ADDR     connect to this bus instead (a private dbus-daemon)\n"
-		"  --log journal|stderr   where log and audit records go (default: the journal\n"
-		"                         when stderr is connected to it, else stderr)\n"
+		"  --log journal|stderr|syslog  where log and audit records go (default: the\n"
+		"                         journal when stderr is connected to it, else stderr;\n"
+		"                         detached (no --foreground) without --log-file: syslog)\n"
+		"  --log-file PATH        append log lines (and anything on stderr) to PATH;\n"
+		"                         a detached rindd never writes to the caller's terminal\n"
+		"  --pidfile PATH         write rindd's pid to PATH once it listens; removed at exit\n"
+		"  --max-keys N           keys the daemon holds at most (default 4096; 0: no limit)\n"
+		"  --max-keys-per-uid N   keys one uid may own (default 256; 0: no limit; root and\n"
+		"                         rindd's own uid are not held to it)\n"
 		"  --version, --help\n", RINDD_MAX_THREADS);
 }
 
@@ -96,6 +105,9 @@ bad:
 	return -1;
 }
 
+/* --log-file, --pidfile and the key quotas (getopt values past the others). */
+enum { O_LOGFILE = 400, O_PIDFILE, O_MAXKEYS, O_MAXKEYS_UID };
+
 static int parse_args(int argc, char **argv)
 {
 	enum { O_SOCKET = 256, O_STATE, O_MASTER, O_THREADS, O_FRAME, O_INFLIGHT, O_OUTPUT,
@@ -116,6 +128,10 @@ static int parse_args(int argc, char **argv)
 		{ "bus", required_argument, NULL, O_BUS },
 		{ "bus-address", required_argument, NULL, O_BUSADDR },
 		{ "log", required_argument, NULL, O_LOG },
+		{ "log-file", required_argument, NULL, O_LOGFILE },
+		{ "pidfile", required_argument, NULL, O_PIDFILE },
+		{ "max-keys", required_argument, NULL, O_MAXKEYS },
+		{ "max-keys-per-uid", required_argument, NULL, O_MAXKEYS_UID },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
@@ -196,11 +212,26 @@ static int parse_args(int argc, char **argv)
 			cfg.bus_address = optarg;
 			break;
 		case O_LOG:
-			if (strcmp(optarg, "journal") && strcmp(optarg, "stderr")) {
-				fprintf(stderr, "rindd: --log: \"%s\" is not journal or stderr\n", optarg);
+			if (strcmp(optarg, "journal") && strcmp(optarg, "stderr") && strcmp(optarg, "syslog")) {
+				fprintf(stderr, "rindd: --log: \"%s\" is not journal, stderr or syslog\n", optarg);
 				return -1;
 			}
 			cfg.log_target = optarg;
+			break;
+		case O_LOGFILE:
+		case O_PIDFILE:
+			if (!*optarg) {
+				fprintf(stderr, "rindd: %s must not be empty\n", o == O_LOGFILE ? "--log-file" : "--pidfile");
+				return -1;
+			}
+			*(o == O_LOGFILE ? &cfg.log_file : &cfg.pidfile) = optarg;
+			break;
+		case O_MAXKEYS:
+		case O_MAXKEYS_UID:
+			if (parse_num(o == O_MAXKEYS ? "--max-keys" : "--max-keys-per-uid", optarg, 0,
+				      1u << 24, false, &v))
+				return -1;
+			*(o == O_MAXKEYS ? &cfg.max_keys : &cfg.max_keys_per_uid) = (unsigned int)v;
 			break;
 		case O_VERSION:
 			printf("%s\n", RINDD_VERSION);
@@ -334,6 +365,69 @@ static void notify_status(bool ready)
 	last_req = req;
 }
 
+/*
+ * Where a detached rindd's output goes: never the terminal it was started
+ * from.  stdin and stdout are /dev/null; stderr (log lines, and sanitizer
+ * reports in the test builds) is --log-file, or /dev/null with the log
+ * in syslog.  In the foreground --log-file redirects stderr as well.
+ */
+static int redirect_output(bool detached)
+{
+	int fd;
+
+	if (cfg.log_file) {
+		fd = open(cfg.log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0640);
+		if (fd < 0) {
+			fprintf(stderr, "rindd: --log-file %s: %s\n", cfg.log_file, strerror(errno));
+			return -1;
+		}
+		if (dup2(fd, 2) < 0) {
+			close(fd);
+			return -1;
+		}
+		close(fd);
+		if (cfg.log_target && strcmp(cfg.log_target, "stderr"))
+			fprintf(stderr, "rindd: --log %s and --log-file: logging to the file\n", cfg.log_target);
+		cfg.log_target = "stderr";
+	} else if (detached && !cfg.log_target) {
+		cfg.log_target = "syslog";
+	}
+	if (!detached)
+		return 0;
+	fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	dup2(fd, 0);
+	dup2(fd, 1);
+	if (!cfg.log_file)
+		dup2(fd, 2);
+	close(fd);
+	return 0;
+}
+
+/* --pidfile: written whole (a temporary file renamed over it), once rindd listens. */
+static int write_pidfile(void)
+{
+	char tmp[PATH_MAX], line[32];
+	int fd, n;
+
+	if (!cfg.pidfile)
+		return 0;
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", cfg.pidfile) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	n = snprintf(line, sizeof(line), "%d\n", (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, line, (size_t)n) != n || close(fd) < 0 || rename(tmp, cfg.pidfile) < 0) {
+		int err = -errno;
+
+		unlink(tmp);
+		return err ? err : -EIO;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	sigset_t set;
@@ -359,11 +453,18 @@ int main(int argc, char **argv)
 		if (pid > 0) {
 			/* The parent returns once the daemon listens (0) or failed (1). */
 			close(ready_pipe[1]);
-			return read(ready_pipe[0], &one, 1) == 1 ? 0 : 1;
+			if (read(ready_pipe[0], &one, 1) == 1)
+				return 0;
+			fprintf(stderr, "rindd: the daemon did not start; see %s\n",
+				cfg.log_file ? cfg.log_file : cfg.log_target && !strcmp(cfg.log_target, "stderr") ?
+				"its stderr" : "the system log (syslog, or the journal)");
+			return 1;
 		}
 		close(ready_pipe[0]);
 		setsid();
 	}
+	if (redirect_output(!cfg.foreground))
+		return 1;
 
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&set);
@@ -406,6 +507,13 @@ int main(int argc, char **argv)
 		store_stop();
 		keys_wipe_all();
 		return 1;
+	}
+	{
+		int err = write_pidfile();
+
+		if (err)
+			log_warn("event=pidfile_failed path=%s errno=%d msg=\"%s\"", cfg.pidfile, -err,
+				 strerror(-err));
 	}
 	log_info("event=ready socket=%s keys=%zu bus=%s locked_bytes=%zu", cfg.socket_path,
 		 key_count(), cfg.bus, secmem_locked_bytes());
@@ -456,6 +564,8 @@ int main(int argc, char **argv)
 		unlink(cfg.socket_path);
 	keys_wipe_all();
 	keystore_exit();
+	if (cfg.pidfile)
+		unlink(cfg.pidfile);
 	log_info("event=stopped requests=%llu errors=%llu batches=%llu batched_requests=%llu max_batch=%llu",
 		 (unsigned long long)atomic_load(&stats.requests),
 		 (unsigned long long)atomic_load(&stats.errors),

@@ -42,6 +42,11 @@ struct rindd_config {
 	unsigned int max_inflight;	/* per connection, then ERR_BUSY */
 	size_t max_output;		/* per connection, then stop reading */
 	unsigned int max_batch;
+	/* key quotas (key-admin.c): 0 is no limit; root and rindd's uid skip the per-uid one */
+	unsigned int max_keys;
+	unsigned int max_keys_per_uid;
+	const char *log_file;		/* --log-file: detached rindd logs here */
+	const char *pidfile;		/* --pidfile */
 	mode_t socket_mode;
 	bool foreground;
 	bool dev_master_key;		/* --dev-master-key: may generate <state>/master.key */
@@ -400,6 +405,16 @@ int key_create(const char *name, const char *alg, const uint8_t *import, size_t 
 	       bool pem_etc, bool exportable, uid_t uid, pid_t pid, const char *via,
 	       char *err, size_t errlen, struct key **out);
 int key_delete(const char *name, uid_t uid, pid_t pid, const char *via);
+/* Root or the uid rindd runs as: sees every key in stats, no per-uid quota. */
+bool peer_is_service_owner(uid_t uid);
+/* What stats report to @uid: its own keys, every key (*@all) for the service owner. */
+size_t key_count_for(uid_t uid, bool *all);
+/* @k's live versions for a KeyInfo, oldest first (@v, @pv: KEY_MAX_VERSIONS each): the count. */
+size_t key_info_versions(const struct key *k, Rind__KeyVersionInfo *v, Rind__KeyVersionInfo **pv);
+/* The socket's rotate_key, retire_versions, set_access (REQ_STORE rows of dispatch.c). */
+void admin_op_rotate(struct worker *w, struct conn *c, Rind__Request *req, struct key *k);
+void admin_op_retire(struct worker *w, struct conn *c, Rind__Request *req, struct key *k);
+void admin_op_set_access(struct worker *w, struct conn *c, Rind__Request *req, struct key *k);
 
 /* ---- D-Bus (dbus.c) ---- */
 int dbus_start(void);		/* 0 also when the bus is "none" */

@@ -510,6 +510,20 @@ disp(rq(130, 16, fld(1, "ed") + fld(2, "a")), rq(131, 15, fld(1, "ed")), rq(132,
 disp(rq(140, 12, fld(1, "i1") + fld(2, "aes-256-gcm") + fld(3, bytes(32))),
      rq(141, 18, fld(1, "i1") + fld(2, "pt") + fld(3, "ad")), rq(142, 12, fld(1, "i1") + fld(2, "x25519") + fld(3, bytes(32))))
 put("fuzz_dispatch", HELLO + SEP + b"\x0a\xff")                           # a piece that does not unpack
+# Key administration (rotate_key 30, retire_versions 31, set_access 32): the
+# owner's keys, another owner's, a missing one, bad names; then a use.
+for name in ("ed", "aes", "x", "other-ed", "missing", "", ".bad"):
+    disp(rq(150, 30, fld(1, name)))
+for name, v in (("ed", 3), ("ed", 1), ("ed", 4), ("ed", 0), ("aes", 2), ("other-aes", 1), ("missing", 1)):
+    disp(rq(151, 31, fld(1, name) + fld(2, v)))
+for name, body in (("ed", b""), ("ed", fld(2, 4242) + fld(3, 33)), ("ed", fld(4, 4242) + fld(5, 33)),
+                   ("ed", fld(2, 7) + fld(4, 7)), ("ed", fld(4, 0)), ("ed", fld(4, 1000)),
+                   ("ed", fld(3, 4294967295)), ("ed", fld(6, 1) + fld(2, 5)), ("other-ed", fld(2, 1000)),
+                   ("missing", fld(2, 1))):
+    disp(rq(152, 32, fld(1, name) + body))
+disp(rq(160, 30, fld(1, "ed")), rq(161, 16, fld(1, "ed") + fld(2, "after")),
+     rq(162, 31, fld(1, "ed") + fld(2, 4)), rq(163, 17, fld(1, "ed") + fld(2, "m") + fld(3, bytes(64))),
+     rq(164, 32, fld(1, "aes") + fld(2, 1000)), rq(165, 21, b""), rq(166, 14, b""))
 # Valid signatures and sealed boxes under the fixed keys (with the Python
 # "cryptography" package when it is there).
 try:

@@ -483,6 +483,92 @@ static bool dbus_tools(void)
 /* setpriv to a user with its primary group (nobody: nogroup) */
 #define AS(user) "setpriv --reuid=" user " --regid=$(id -g " user ") --clear-groups "
 
+/* ---- quotas and KeyCount over D-Bus ---- */
+
+/* rindd on the private bus with a master key file and @extra arguments (NULL-terminated). */
+static pid_t rindd_start_with(const char *log, const char *bus, ...)
+{
+	char sock[300], state[300], busarg[1200], mk[300];
+	char *argv[24];
+	const char *a;
+	va_list ap;
+	FILE *f;
+	int n = 0;
+
+	snprintf(sock, sizeof(sock), "%s/rindd.sock", tmp);
+	snprintf(state, sizeof(state), "%s/state", tmp);
+	snprintf(mk, sizeof(mk), "%s/master.hex", tmp);
+	f = fopen(mk, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%s\n", "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
+	fclose(f);
+	chmod(mk, 0600);
+	argv[n++] = (char *)RINDD;
+	argv[n++] = (char *)"--foreground";
+	argv[n++] = (char *)"--threads";
+	argv[n++] = (char *)"2";
+	argv[n++] = (char *)"--socket";
+	argv[n++] = sock;
+	argv[n++] = (char *)"--state-dir";
+	argv[n++] = state;
+	argv[n++] = (char *)"--master-key-file";
+	argv[n++] = mk;
+	snprintf(busarg, sizeof(busarg), "--bus-address=%s", bus);
+	argv[n++] = busarg;
+	va_start(ap, bus);
+	while (n < 23 && (a = va_arg(ap, const char *)))
+		argv[n++] = (char *)a;
+	va_end(ap);
+	argv[n] = NULL;
+	unlink(sock);
+	return spawn(argv, NULL, log);
+}
+
+START_TEST(test_dbus_keycount_quota)
+{
+	char out[16384], log[300], *t;
+	pid_t pid;
+
+	if (!dbus_tools())
+		return;
+	if (geteuid() != 0) {
+		printf("SKIP: KeyCount and quotas per caller need root (setpriv to nobody)\n");
+		return;
+	}
+	mk_tmp();
+	bus_start();
+	snprintf(log, sizeof(log), "%s/rindd.log", tmp);
+	pid = rindd_start_with(log, bus_addr, "--max-keys-per-uid", "1", "--max-keys", "4", (char *)NULL);
+	wait_bus_name();
+	/* root (the service owner) is held to the total only */
+	ck_assert_int_eq(BUSCTL(out, "call " BUS_CALL " CreateKey 'ssa{sv}' r1 ed25519 0", bus_addr), 0);
+	ck_assert_int_eq(BUSCTL(out, "call " BUS_CALL " CreateKey 'ssa{sv}' r2 x25519 0", bus_addr), 0);
+	ck_assert_int_eq(sh(out, sizeof(out), AS("nobody") "busctl --address=%s call " BUS_CALL
+			    " CreateKey 'ssa{sv}' n1 ed25519 0", bus_addr), 0);
+	ck_assert_int_ne(sh(out, sizeof(out), AS("nobody") "busctl --address=%s call " BUS_CALL
+			    " CreateKey 'ssa{sv}' n2 ed25519 0", bus_addr), 0);
+	ck_assert_msg(strstr(out, "key quota: uid 65534 owns 1 keys"), "%s", out);
+	/* KeyCount: a caller's own keys, every key for root */
+	ck_assert_int_eq(BUSCTL(out, "get-property " BUS_CALL " KeyCount", bus_addr), 0);
+	ck_assert_str_eq(out, "u 3\n");
+	ck_assert_int_eq(sh(out, sizeof(out), AS("nobody") "busctl --address=%s get-property " BUS_CALL
+			    " KeyCount", bus_addr), 0);
+	ck_assert_str_eq(out, "u 1\n");
+	ck_assert_int_eq(BUSCTL(out, "call " BUS_CALL " CreateKey 'ssa{sv}' r3 ed25519 0", bus_addr), 0);
+	ck_assert_int_ne(BUSCTL(out, "call " BUS_CALL " CreateKey 'ssa{sv}' r4 ed25519 0", bus_addr), 0);
+	ck_assert_msg(strstr(out, "(--max-keys 4)"), "%s", out);
+	ck_assert_int_eq(sh(out, sizeof(out), AS("nobody") "busctl --address=%s get-property " BUS_CALL
+			    " KeyCount", bus_addr), 0);
+	ck_assert_str_eq(out, "u 1\n");
+	ck_assert_int_eq(stop(pid), 0);
+	bus_stop();
+	t = slurp(log);
+	ck_assert_msg(strstr(t, "action=create_key key=n2 uid=65534") && strstr(t, "via=dbus result=quota"),
+		      "log: %s", t);
+	printf("dbus: KeyCount per caller (root 3, nobody 1), quotas per uid and in total\n");
+}
+END_TEST
+
 START_TEST(test_dbus_methods)
 {
 	char out[16384], log[300], mon[300], *t;
@@ -775,6 +861,7 @@ static Suite *daemon_systemd_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_units_verify);
+	tcase_add_test(tc, test_dbus_keycount_quota);
 	tcase_add_test(tc, test_security_rating);
 	tcase_add_test(tc, test_socket_activation);
 	tcase_add_test(tc, test_notify);

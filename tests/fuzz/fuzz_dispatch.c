@@ -855,6 +855,151 @@ static void check_list(const Rind__Response *r)
 	key_list_put(v, n);
 }
 
+/*
+ * rotate_key, retire_versions, set_access: root and the owner only, then
+ * the change itself (@before: the key as the request found it, or NULL).
+ */
+static const char *admin_name(const Rind__Request *q)
+{
+	switch (q->op_case) {
+	case RIND__REQUEST__OP_ROTATE_KEY:
+		return q->rotate_key->name;
+	case RIND__REQUEST__OP_RETIRE_VERSIONS:
+		return q->retire_versions->name;
+	default:
+		return q->set_access->name;
+	}
+}
+
+static bool id_listed(const uint32_t *v, size_t n, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == id)
+			return true;
+	return false;
+}
+
+/* A set_access the daemon must refuse (ERR_INVALID) whatever the key's lists are. */
+static bool access_invalid(const Rind__SetAccess *m, const struct key *k)
+{
+	const uint32_t *l[4] = { m->allow_uids, m->allow_gids, m->deny_uids, m->deny_gids };
+	size_t n[4] = { m->n_allow_uids, m->n_allow_gids, m->n_deny_uids, m->n_deny_gids }, i, j;
+
+	for (j = 0; j < 4; j++) {
+		if (n[j] > 1024)
+			return true;
+		for (i = 0; i < n[j]; i++) {
+			if (l[j][i] == UINT32_MAX)
+				return true;
+			if (j == 2 && (l[j][i] == 0 || l[j][i] == k->owner_uid))
+				return true;
+			if (j >= 2 && id_listed(l[j - 2], n[j - 2], l[j][i]))
+				return true;
+		}
+	}
+	return false;
+}
+
+static void check_admin(const Rind__Request *q, const Rind__Response *r, struct key *before)
+{
+	const char *name = admin_name(q);
+	int op = q->op_case;
+	struct key *now;
+	size_t i;
+
+	if (!key_name_valid(name))
+		return want_status(r, RIND__STATUS__ERR_INVALID);
+	if (op == RIND__REQUEST__OP_RETIRE_VERSIONS && !q->retire_versions->min_version)
+		return want_status(r, RIND__STATUS__ERR_INVALID);
+	if (!before)
+		return want_status(r, RIND__STATUS__ERR_NOT_FOUND);
+	if (!acl_may_admin(before, &the_peer))
+		return want_status(r, RIND__STATUS__ERR_PERMISSION);
+	if ((op == RIND__REQUEST__OP_ROTATE_KEY && before->n_old >= 64) ||
+	    (op == RIND__REQUEST__OP_RETIRE_VERSIONS && q->retire_versions->min_version > before->version) ||
+	    (op == RIND__REQUEST__OP_SET_ACCESS && access_invalid(q->set_access, before)))
+		return want_status(r, RIND__STATUS__ERR_INVALID);
+	if (r->status == RIND__STATUS__ERR_INVALID && r->error && strstr(r->error, "size limit")) {
+		/* the key file would outgrow the store's limit: refused, nothing changed */
+		now = key_lookup(name);
+		if (now != before)
+			FAIL("a refused %s replaced key %s", cur_op, name);
+		key_put(now);
+		return;
+	}
+	if (op == RIND__REQUEST__OP_SET_ACCESS && r->status != RIND__STATUS__OK) {
+		/* past 1024 ids, or a key file past its size limit: refused, nothing changed */
+		const Rind__SetAccess *m = q->set_access;
+
+		if (r->status != RIND__STATUS__ERR_INVALID ||
+		    m->n_allow_uids + m->n_allow_gids + before->n_allow_uids + before->n_allow_gids < 400)
+			want_status(r, RIND__STATUS__OK);
+		now = key_lookup(name);
+		if (now != before)
+			FAIL("a refused set_access replaced key %s", name);
+		key_put(now);
+		return;
+	}
+	want_status(r, RIND__STATUS__OK);
+	if (r->result_case != RIND__RESPONSE__RESULT_KEYS || !r->keys || r->keys->n_keys != 1)
+		FAIL("%s answers without the key", cur_op);
+	now = key_lookup(name);
+	if (!now)
+		FAIL("key %s gone after %s", name, cur_op);
+	check_keyinfo(r->keys->keys[0], now);
+	if (r->keys->keys[0]->n_versions != 1 + now->n_old)
+		FAIL("KeyInfo of %s lists %zu versions, the key has %zu", name,
+		     r->keys->keys[0]->n_versions, 1 + now->n_old);
+	switch (op) {
+	case RIND__REQUEST__OP_ROTATE_KEY:
+		if (now->version != before->version + 1 || now->n_old != before->n_old + 1 ||
+		    r->key_version != now->version || now->min_version != before->min_version)
+			FAIL("rotate of %s: version %u -> %u", name, before->version, now->version);
+		break;
+	case RIND__REQUEST__OP_RETIRE_VERSIONS: {
+		uint32_t min = q->retire_versions->min_version;
+
+		if (now->version != before->version ||
+		    now->min_version != (min > before->min_version ? min : before->min_version))
+			FAIL("retire of %s below %u: min_version %u", name, min, now->min_version);
+		for (i = 0; i < now->n_old; i++)
+			if (now->old[i].version < min)
+				FAIL("retired version %u of %s still live", now->old[i].version, name);
+		break;
+	}
+	default: {
+		const Rind__SetAccess *m = q->set_access;
+		const Rind__KeyInfo *ki = r->keys->keys[0];
+
+		for (i = 0; i < m->n_allow_uids; i++)
+			if (!id_listed(now->allow_uids, now->n_allow_uids, m->allow_uids[i]))
+				FAIL("allowed uid %u not on the list", m->allow_uids[i]);
+		for (i = 0; i < m->n_allow_gids; i++)
+			if (!id_listed(now->allow_gids, now->n_allow_gids, m->allow_gids[i]))
+				FAIL("allowed gid %u not on the list", m->allow_gids[i]);
+		for (i = 0; i < m->n_deny_uids; i++)
+			if (id_listed(now->allow_uids, now->n_allow_uids, m->deny_uids[i]))
+				FAIL("denied uid %u still on the list", m->deny_uids[i]);
+		for (i = 0; i < m->n_deny_gids; i++)
+			if (id_listed(now->allow_gids, now->n_allow_gids, m->deny_gids[i]))
+				FAIL("denied gid %u still on the list", m->deny_gids[i]);
+		if (ki->n_allow_uids != now->n_allow_uids || ki->n_allow_gids != now->n_allow_gids ||
+		    (now->n_allow_uids && memcmp(ki->allow_uids, now->allow_uids, now->n_allow_uids * 4)) ||
+		    (now->n_allow_gids && memcmp(ki->allow_gids, now->allow_gids, now->n_allow_gids * 4)))
+			FAIL("set_access answers lists other than the key's");
+		if (!m->replace && !m->n_allow_uids && !m->n_allow_gids && !m->n_deny_uids &&
+		    !m->n_deny_gids && now != before)
+			FAIL("a set_access query rewrote key %s", name);
+		break;
+	}
+	}
+	if (!keystore_exists(name))
+		FAIL("key %s has no file after %s", name, cur_op);
+	key_put(now);
+}
+
 /* ---- one request ------------------------------------------------------------ */
 
 static const u8 SEP[4] = { 0xfe, 0xfe, 0x52, 0x51 };
@@ -918,6 +1063,12 @@ static bool one_request(const u8 *buf, size_t len)
 		if (*q->delete_key->name)
 			k = key_lookup(q->delete_key->name);
 		break;
+	case RIND__REQUEST__OP_ROTATE_KEY:
+	case RIND__REQUEST__OP_RETIRE_VERSIONS:
+	case RIND__REQUEST__OP_SET_ACCESS:
+		if (key_name_valid(admin_name(q)))
+			k = key_lookup(admin_name(q));
+		break;
 	default:
 		break;
 	}
@@ -974,6 +1125,11 @@ static bool one_request(const u8 *buf, size_t len)
 		goto done;
 	}
 	switch (op) {
+	case RIND__REQUEST__OP_ROTATE_KEY:
+	case RIND__REQUEST__OP_RETIRE_VERSIONS:
+	case RIND__REQUEST__OP_SET_ACCESS:
+		check_admin(q, r, k);
+		break;
 	case RIND__REQUEST__OP_HELLO:
 		if (q->hello->protocol_version > RIND_PROTOCOL_VERSION) {
 			want_status(r, RIND__STATUS__ERR_UNSUPPORTED);
@@ -985,9 +1141,20 @@ static bool one_request(const u8 *buf, size_t len)
 		break;
 	case RIND__REQUEST__OP_STATS:
 		want_status(r, RIND__STATUS__OK);
-		if (r->result_case != RIND__RESPONSE__RESULT_STATS || r->stats->keys != key_count() ||
-		    r->stats->threads != 1)
-			FAIL("stats");
+		{
+			/* the peer's own keys (every key if it owned the service) */
+			size_t own = 0, nk, j;
+			struct key **all = key_list(&nk);
+
+			for (j = 0; all && j < nk; j++)
+				own += all[j]->owner_uid == PEER_UID;
+			key_list_put(all, nk);
+			if (peer_is_service_owner(PEER_UID))
+				own = nk;
+			if (r->result_case != RIND__RESPONSE__RESULT_STATS || r->stats->keys != own ||
+			    r->stats->threads != 1 || r->stats->all_keys != peer_is_service_owner(PEER_UID))
+				FAIL("stats");
+		}
 		break;
 	case RIND__REQUEST__OP_CREATE_KEY:
 	case RIND__REQUEST__OP_IMPORT_KEY:
