@@ -878,22 +878,23 @@ static int set_access(const char *name, const uint32_t *uids, size_t nu, const u
 
 /*
  * Lists of 1024 uids and 1024 gids whose key file is @target bytes, from
- * the size @base of the file with every id 1 (one byte each in the
- * protobuf's packed varints): an id of 2^28 takes 5 bytes (4 more), of
- * 2^21 4, of 2^14 3, of 128 2.
+ * the size @base of the file with the ids 128 .. 1151 in each list (two
+ * bytes each in the protobuf's packed varints; the ids are distinct, as
+ * the daemon keeps an access list as a set): moving an id past 2^14,
+ * 2^21 or 2^28 adds one byte each time, up to three per id.
  */
 static void ids_for_size(uint32_t *ids, size_t n, long base, long target)
 {
-	static const uint32_t widen[5] = { 1, 128, 1u << 14, 1u << 21, 1u << 28 };
+	static const uint32_t widen[4] = { 128, 1u << 14, 1u << 21, 1u << 28 };
 	long extra = target - base;
 	size_t i;
 
 	ck_assert_int_ge(extra, 0);
-	ck_assert_int_le(extra, (long)n * 4);
+	ck_assert_int_le(extra, (long)n * 3);
 	for (i = 0; i < n; i++) {
-		long add = extra > 4 ? 4 : extra;
+		long add = extra > 3 ? 3 : extra;
 
-		ids[i] = widen[add];
+		ids[i] = widen[add] + (uint32_t)(i % 1024);
 		extra -= add;
 	}
 }
