@@ -48,6 +48,9 @@ static const struct p384x_mod p384x_p = {
 	0x0000000100000001ull,
 };
 
+/* c0, c1 of p = 2^384 - (c0 + c1 2^64 + 2^128) (P384X_PRED) */
+static const u64 p384x_c[2] = { 0xffffffff00000001ull, 0x00000000ffffffffull };
+
 static const struct p384x_mod p384x_n = {
 	{ 0xecec196accc52973ull, 0x581a0db248b0a77aull, 0xc7634d81f4372ddfull,
 	  0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull },
@@ -106,6 +109,36 @@ static const struct p384x_mod p384x_n = {
 	"adcxq %%rax, %[" T6 "]\n\t"					\
 	"adoxq %%rax, %[" T7 "]\n\t"					\
 	"adcxq %%rax, %[" T7 "]\n\t"
+
+/*
+ * The same step modulo p, from p's form: p = 2^384 - c with
+ * c = 2^128 + 2^96 - 2^32 + 1, and -p^-1 = 2^32 + 1 mod 2^64, so
+ * q = T0 + (T0 << 32) and T + q p = T - q c + q 2^384.  q c is three
+ * words: q c0 + q c1 2^64 + q 2^128 (c0 = 2^64 - 2^32 + 1, c1 = 2^32 - 1),
+ * two MULX instead of six; its low word is T0 itself (T - q c clears T0
+ * without a borrow, so it is not computed).  The subtraction runs first
+ * and may wrap the top word T7; adding q 2^384 brings it back (the true
+ * sum is below 2m 2^64 as above).
+ */
+#define P384X_PRED(T0, T1, T2, T3, T4, T5, T6, T7)			\
+	"movq %[" T0 "], %%rdx\n\t"					\
+	"shlq $32, %%rdx\n\t"						\
+	"addq %[" T0 "], %%rdx\n\t"					\
+	"mulxq 0+%[c], %%rax, %%rcx\n\t"				\
+	"mulxq 8+%[c], %%rax, %[" T0 "]\n\t"				\
+	"addq %%rax, %%rcx\n\t"						\
+	"adcq %%rdx, %[" T0 "]\n\t"					\
+	"movl $0, %%eax\n\t"						\
+	"adcl $0, %%eax\n\t"						\
+	"subq %%rcx, %[" T1 "]\n\t"					\
+	"sbbq %[" T0 "], %[" T2 "]\n\t"					\
+	"sbbq %%rax, %[" T3 "]\n\t"					\
+	"sbbq $0, %[" T4 "]\n\t"					\
+	"sbbq $0, %[" T5 "]\n\t"					\
+	"sbbq $0, %[" T6 "]\n\t"					\
+	"sbbq $0, %[" T7 "]\n\t"					\
+	"addq %%rdx, %[" T6 "]\n\t"					\
+	"adcq $0, %[" T7 "]\n\t"
 
 /* (T1..T7, T0) = (T1..T7) + a * b[K]; T0 is free on entry */
 #define P384X_MAC(K, T1, T2, T3, T4, T5, T6, T7, T0)			\
@@ -190,19 +223,19 @@ static const struct p384x_mod p384x_n = {
 	[t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7)
 
 /* r = a b / 2^384 mod m (a, b < m), m a struct p384x_mod; r may alias a or b */
-#define P384X_MONT							\
+#define P384X_MONT(RED)							\
 	P384X_ROW0("t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7") \
-	P384X_RED("t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7") \
+	RED("t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7") \
 	P384X_MAC("8", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t0") \
-	P384X_RED("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t0") \
+	RED("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t0") \
 	P384X_MAC("16", "t2", "t3", "t4", "t5", "t6", "t7", "t0", "t1") \
-	P384X_RED("t2", "t3", "t4", "t5", "t6", "t7", "t0", "t1") \
+	RED("t2", "t3", "t4", "t5", "t6", "t7", "t0", "t1") \
 	P384X_MAC("24", "t3", "t4", "t5", "t6", "t7", "t0", "t1", "t2") \
-	P384X_RED("t3", "t4", "t5", "t6", "t7", "t0", "t1", "t2") \
+	RED("t3", "t4", "t5", "t6", "t7", "t0", "t1", "t2") \
 	P384X_MAC("32", "t4", "t5", "t6", "t7", "t0", "t1", "t2", "t3") \
-	P384X_RED("t4", "t5", "t6", "t7", "t0", "t1", "t2", "t3") \
+	RED("t4", "t5", "t6", "t7", "t0", "t1", "t2", "t3") \
 	P384X_MAC("40", "t5", "t6", "t7", "t0", "t1", "t2", "t3", "t4") \
-	P384X_RED("t5", "t6", "t7", "t0", "t1", "t2", "t3", "t4") \
+	RED("t5", "t6", "t7", "t0", "t1", "t2", "t3", "t4") \
 	P384X_FINAL("t6", "t7", "t0", "t1", "t2", "t3", "t4")
 
 /* r = a b / 2^384 mod p */
@@ -210,9 +243,9 @@ static inline void p384x_mul(u64 *r, const u64 *a, const u64 *b)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
-	__asm__ volatile(P384X_MONT
+	__asm__ volatile(P384X_MONT(P384X_PRED)
 		: P384X_T8
-		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [m] "m"(p384x_p)
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [m] "m"(p384x_p), [c] "m"(p384x_c)
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
@@ -221,7 +254,7 @@ static inline void p384x_nmul(u64 *r, const u64 *a, const u64 *b)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
-	__asm__ volatile(P384X_MONT
+	__asm__ volatile(P384X_MONT(P384X_RED)
 		: P384X_T8
 		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [m] "m"(p384x_n)
 		: "rax", "rcx", "rdx", "cc", "memory");
@@ -255,6 +288,25 @@ static inline void p384x_nmul(u64 *r, const u64 *a, const u64 *b)
 	"movl $0, %%eax\n\t"						\
 	"adcxq %%rax, %[" L0 "]\n\t"					\
 	"adoxq %%rax, %[" L0 "]\n\t"
+
+/* The same from p's form (P384X_PRED): two MULX; the new top word is q - borrow. */
+#define P384X_PREDL(L0, L1, L2, L3, L4, L5)				\
+	"movq %[" L0 "], %%rdx\n\t"					\
+	"shlq $32, %%rdx\n\t"						\
+	"addq %[" L0 "], %%rdx\n\t"					\
+	"mulxq 0+%[c], %%rax, %%rcx\n\t"				\
+	"mulxq 8+%[c], %%rax, %[" L0 "]\n\t"				\
+	"addq %%rax, %%rcx\n\t"						\
+	"adcq %%rdx, %[" L0 "]\n\t"					\
+	"movl $0, %%eax\n\t"						\
+	"adcl $0, %%eax\n\t"						\
+	"subq %%rcx, %[" L1 "]\n\t"					\
+	"sbbq %[" L0 "], %[" L2 "]\n\t"					\
+	"sbbq %%rax, %[" L3 "]\n\t"					\
+	"sbbq $0, %[" L4 "]\n\t"					\
+	"sbbq $0, %[" L5 "]\n\t"					\
+	"movq %%rdx, %[" L0 "]\n\t"					\
+	"sbbq $0, %[" L0 "]\n\t"
 
 /*
  * r = a^2 / 2^384 mod p: the fifteen cross products (rows a_i a_j, j > i,
@@ -385,12 +437,12 @@ static inline void p384x_sqr(u64 *r, const u64 *a)
 		"movq 0+%[s], %[t0]\n\t"
 		"movq 8+%[s], %[t1]\n\t"
 		"movq 16+%[s], %[t2]\n\t"
-		P384X_REDL("t0", "t1", "t2", "t3", "t4", "t5")
-		P384X_REDL("t1", "t2", "t3", "t4", "t5", "t0")
-		P384X_REDL("t2", "t3", "t4", "t5", "t0", "t1")
-		P384X_REDL("t3", "t4", "t5", "t0", "t1", "t2")
-		P384X_REDL("t4", "t5", "t0", "t1", "t2", "t3")
-		P384X_REDL("t5", "t0", "t1", "t2", "t3", "t4")
+		P384X_PREDL("t0", "t1", "t2", "t3", "t4", "t5")
+		P384X_PREDL("t1", "t2", "t3", "t4", "t5", "t0")
+		P384X_PREDL("t2", "t3", "t4", "t5", "t0", "t1")
+		P384X_PREDL("t3", "t4", "t5", "t0", "t1", "t2")
+		P384X_PREDL("t4", "t5", "t0", "t1", "t2", "t3")
+		P384X_PREDL("t5", "t0", "t1", "t2", "t3", "t4")
 		"xorl %k[t6], %k[t6]\n\t"
 		"addq 48+%[s], %[t0]\n\t"
 		"adcq 56+%[s], %[t1]\n\t"
@@ -401,7 +453,7 @@ static inline void p384x_sqr(u64 *r, const u64 *a)
 		"adcq $0, %[t6]\n\t"
 		P384X_FINAL("t0", "t1", "t2", "t3", "t4", "t5", "t6")
 		: P384X_T8, [s] "=m"(s)
-		: [r] "r"(r), [a] "r"(a), [m] "m"(p384x_p)
+		: [r] "r"(r), [a] "r"(a), [m] "m"(p384x_p), [c] "m"(p384x_c)
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
