@@ -33,7 +33,7 @@
  *
  * The inline assembly avoids rbp (frame pointer in sanitizer builds): the
  * product uses the other thirteen registers (two pointers, rdx and eleven
- * work registers), its scratch being a stack operand.
+ * work registers).
  */
 #include <string.h>
 #include <rind/types.h>
@@ -42,8 +42,6 @@
 #include <rind/internal/sig.h>
 #include <rind/internal/util.h>
 #include "ecc-p521-adx.h"
-
-#define ECC_ALWAYS_INLINE	inline __attribute__((always_inline))
 
 /* a memory zero, for the carries into a row's top word (ADOX/ADCX take r/m) */
 static const u64 p521x_zero;
@@ -54,7 +52,7 @@ static const u64 p521x_zero;
  * the names so that the window always holds the nine live words.
  */
 #define P521X_ROW0(W0, W1, W2, W3, W4, W5, W6, W7, W8, LO, HI)		\
-	"movq 0(%[b]), %%rdx\n\t"					\
+	"movq 144(%[s]), %%rdx\n\t"					\
 	"mulxq 0(%[a]), %[" W0 "], %[" W1 "]\n\t"			\
 	"mulxq 8(%[a]), %[" LO "], %[" W2 "]\n\t"			\
 	"addq %[" LO "], %[" W1 "]\n\t"					\
@@ -73,7 +71,7 @@ static const u64 p521x_zero;
 	"mulxq 64(%[a]), %[" LO "], %[" HI "]\n\t"			\
 	"adcq %[" LO "], %[" W8 "]\n\t"					\
 	"adcq $0, %[" HI "]\n\t"					\
-	"movq %[" W0 "], 0+%[s]\n\t"
+	"movq %[" W0 "], 0(%[s])\n\t"
 
 /* one product of a row: a[J] b[i] into WJ (low half, CF) and WJ1 (high, OF) */
 #define P521X_MAC1(J, LO, HI, WJ, WJ1)					\
@@ -87,7 +85,7 @@ static const u64 p521x_zero;
  * cannot overflow (the sum fits ten words).  W0 is then final and stored.
  */
 #define P521X_ROW(K, W0, W1, W2, W3, W4, W5, W6, W7, W8, LO, HI)	\
-	"movq " K "(%[b]), %%rdx\n\t"					\
+	"movq " K "+144(%[s]), %%rdx\n\t"					\
 	"xorl %k[" LO "], %k[" LO "]\n\t"				\
 	P521X_MAC1("0", LO, HI, W0, W1)					\
 	P521X_MAC1("8", LO, HI, W1, W2)					\
@@ -101,19 +99,19 @@ static const u64 p521x_zero;
 	"adcxq %[" LO "], %[" W8 "]\n\t"				\
 	"adoxq %[z], %[" HI "]\n\t"					\
 	"adcxq %[z], %[" HI "]\n\t"					\
-	"movq %[" W0 "], " K "+%[s]\n\t"
+	"movq %[" W0 "], " K "(%[s])\n\t"
 
 /* the last nine words, from byte K of the scratch */
 #define P521X_STORE9(K, W0, W1, W2, W3, W4, W5, W6, W7, W8)		\
-	"movq %[" W0 "], " K "+%[s]\n\t"				\
-	"movq %[" W1 "], " K "+8+%[s]\n\t"				\
-	"movq %[" W2 "], " K "+16+%[s]\n\t"				\
-	"movq %[" W3 "], " K "+24+%[s]\n\t"				\
-	"movq %[" W4 "], " K "+32+%[s]\n\t"				\
-	"movq %[" W5 "], " K "+40+%[s]\n\t"				\
-	"movq %[" W6 "], " K "+48+%[s]\n\t"				\
-	"movq %[" W7 "], " K "+56+%[s]\n\t"				\
-	"movq %[" W8 "], " K "+64+%[s]\n\t"
+	"movq %[" W0 "], " K "(%[s])\n\t"				\
+	"movq %[" W1 "], " K "+8(%[s])\n\t"				\
+	"movq %[" W2 "], " K "+16(%[s])\n\t"				\
+	"movq %[" W3 "], " K "+24(%[s])\n\t"				\
+	"movq %[" W4 "], " K "+32(%[s])\n\t"				\
+	"movq %[" W5 "], " K "+40(%[s])\n\t"				\
+	"movq %[" W6 "], " K "+48(%[s])\n\t"				\
+	"movq %[" W7 "], " K "+56(%[s])\n\t"				\
+	"movq %[" W8 "], " K "+64(%[s])\n\t"
 
 /* t0..t8 = the nine words at %[A] */
 #define P521X_LOAD(A)							\
@@ -178,41 +176,42 @@ static const u64 p521x_zero;
 	[t8] "=&r"(t8), [t9] "=&r"(t9)
 
 /*
- * s[0..17] = a b (a, b below 2^521: s[17] = 0).  Always inlined, so that
- * the scratch is the caller's local array: a stack operand (rsp or rbp
- * plus a displacement, which must not be 0 for the "K+%[s]" forms: the
- * callers pass the second word of their array), not one more register.
+ * s[0..17] = a b (a, b below 2^521: s[17] = 0), with b's words at
+ * s[18..26] (copied there by the caller): every operand but a is then
+ * addressed from the scratch pointer, which leaves eleven work registers
+ * with rbp unused (and the scratch a register, not a stack operand, which
+ * sanitizer builds could only address through one more register).
  */
-static ECC_ALWAYS_INLINE void p521x_product(u64 *s, const u64 *a, const u64 *b)
+static inline void p521x_product(u64 *s, const u64 *a)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10;
 
 	__asm__ volatile(P521X_PRODUCT
-		: P521X_T10, [t10] "=&r"(t10), [s] "=m"(*(u64 (*)[18])s)
-		: [a] "r"(a), [b] "r"(b), [z] "m"(p521x_zero)
+		: P521X_T10, [t10] "=&r"(t10)
+		: [s] "r"(s), [a] "r"(a), [z] "m"(p521x_zero)
 		: "rdx", "cc", "memory");
 }
 
 /* words SLO, SHI of the scratch: doubled (CF) plus a[J]^2 (OF) */
 #define P521X_SQ1(J, SLO, SHI)						\
-	"movq " SLO "+%[s], %[t1]\n\t"					\
-	"movq " SHI "+%[s], %[t2]\n\t"					\
+	"movq " SLO "(%[s]), %[t1]\n\t"					\
+	"movq " SHI "(%[s]), %[t2]\n\t"					\
 	"movq " J "(%[a]), %%rdx\n\t"					\
 	"mulxq %%rdx, %[t3], %[t4]\n\t"					\
 	"adcxq %[t1], %[t1]\n\t"					\
 	"adoxq %[t3], %[t1]\n\t"					\
 	"adcxq %[t2], %[t2]\n\t"					\
 	"adoxq %[t4], %[t2]\n\t"					\
-	"movq %[t1], " SLO "+%[s]\n\t"					\
-	"movq %[t2], " SHI "+%[s]\n\t"
+	"movq %[t1], " SLO "(%[s])\n\t"					\
+	"movq %[t2], " SHI "(%[s])\n\t"
 
 /*
- * s[0..17] = a^2 (always inlined, as above): the 36 cross products a_i a_j (j > i) row by row into
+ * s[0..17] = a^2: the 36 cross products a_i a_j (j > i) row by row into
  * words 1..16 (each row's two lowest words are final once it is done and
  * go to the scratch), then one pass over the scratch doubling them (CF
  * chain) and adding the squares a_i^2 at words 2i, 2i + 1 (OF chain).
  */
-static ECC_ALWAYS_INLINE void p521x_sqr_wide(u64 *s, const u64 *a)
+static inline void p521x_sqr_wide(u64 *s, const u64 *a)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
 
@@ -235,8 +234,8 @@ static ECC_ALWAYS_INLINE void p521x_sqr_wide(u64 *s, const u64 *a)
 		"mulxq 64(%[a]), %[t0], %[t9]\n\t"
 		"adcq %[t0], %[t8]\n\t"
 		"adcq $0, %[t9]\n\t"
-		"movq %[t1], 8+%[s]\n\t"
-		"movq %[t2], 16+%[s]\n\t"
+		"movq %[t1], 8(%[s])\n\t"
+		"movq %[t2], 16(%[s])\n\t"
 		/* row a1: words 3..10 */
 		"movq 8(%[a]), %%rdx\n\t"
 		"xorl %k[t0], %k[t0]\n\t"
@@ -262,8 +261,8 @@ static ECC_ALWAYS_INLINE void p521x_sqr_wide(u64 *s, const u64 *a)
 		"adcxq %[t0], %[t9]\n\t"
 		"adoxq %[z], %[t1]\n\t"
 		"adcxq %[z], %[t1]\n\t"
-		"movq %[t3], 24+%[s]\n\t"
-		"movq %[t4], 32+%[s]\n\t"
+		"movq %[t3], 24(%[s])\n\t"
+		"movq %[t4], 32(%[s])\n\t"
 		/* row a2: words 5..11 */
 		"movq 16(%[a]), %%rdx\n\t"
 		"xorl %k[t0], %k[t0]\n\t"
@@ -286,8 +285,8 @@ static ECC_ALWAYS_INLINE void p521x_sqr_wide(u64 *s, const u64 *a)
 		"adcxq %[t0], %[t1]\n\t"
 		"adoxq %[z], %[t2]\n\t"
 		"adcxq %[z], %[t2]\n\t"
-		"movq %[t5], 40+%[s]\n\t"
-		"movq %[t6], 48+%[s]\n\t"
+		"movq %[t5], 40(%[s])\n\t"
+		"movq %[t6], 48(%[s])\n\t"
 		/* row a3: words 7..12 */
 		"movq 24(%[a]), %%rdx\n\t"
 		"xorl %k[t0], %k[t0]\n\t"
@@ -307,8 +306,8 @@ static ECC_ALWAYS_INLINE void p521x_sqr_wide(u64 *s, const u64 *a)
 		"adcxq %[t0], %[t2]\n\t"
 		"adoxq %[z], %[t3]\n\t"
 		"adcxq %[z], %[t3]\n\t"
-		"movq %[t7], 56+%[s]\n\t"
-		"movq %[t8], 64+%[s]\n\t"
+		"movq %[t7], 56(%[s])\n\t"
+		"movq %[t8], 64(%[s])\n\t"
 		/* row a4: words 9..13 */
 		"movq 32(%[a]), %%rdx\n\t"
 		"xorl %k[t0], %k[t0]\n\t"
@@ -325,8 +324,8 @@ static ECC_ALWAYS_INLINE void p521x_sqr_wide(u64 *s, const u64 *a)
 		"adcxq %[t0], %[t3]\n\t"
 		"adoxq %[z], %[t4]\n\t"
 		"adcxq %[z], %[t4]\n\t"
-		"movq %[t9], 72+%[s]\n\t"
-		"movq %[t1], 80+%[s]\n\t"
+		"movq %[t9], 72(%[s])\n\t"
+		"movq %[t1], 80(%[s])\n\t"
 		/* row a5: words 11..14 */
 		"movq 40(%[a]), %%rdx\n\t"
 		"xorl %k[t0], %k[t0]\n\t"
@@ -340,8 +339,8 @@ static ECC_ALWAYS_INLINE void p521x_sqr_wide(u64 *s, const u64 *a)
 		"adcxq %[t0], %[t4]\n\t"
 		"adoxq %[z], %[t5]\n\t"
 		"adcxq %[z], %[t5]\n\t"
-		"movq %[t2], 88+%[s]\n\t"
-		"movq %[t3], 96+%[s]\n\t"
+		"movq %[t2], 88(%[s])\n\t"
+		"movq %[t3], 96(%[s])\n\t"
 		/* row a6: words 13..15 */
 		"movq 48(%[a]), %%rdx\n\t"
 		"xorl %k[t0], %k[t0]\n\t"
@@ -352,8 +351,8 @@ static ECC_ALWAYS_INLINE void p521x_sqr_wide(u64 *s, const u64 *a)
 		"adcxq %[t0], %[t5]\n\t"
 		"adoxq %[z], %[t6]\n\t"
 		"adcxq %[z], %[t6]\n\t"
-		"movq %[t4], 104+%[s]\n\t"
-		"movq %[t5], 112+%[s]\n\t"
+		"movq %[t4], 104(%[s])\n\t"
+		"movq %[t5], 112(%[s])\n\t"
 		/* row a7: words 15..16 */
 		"movq 56(%[a]), %%rdx\n\t"
 		"xorl %k[t0], %k[t0]\n\t"
@@ -361,12 +360,12 @@ static ECC_ALWAYS_INLINE void p521x_sqr_wide(u64 *s, const u64 *a)
 		"adcxq %[t0], %[t6]\n\t"
 		"adoxq %[z], %[t7]\n\t"
 		"adcxq %[z], %[t7]\n\t"
-		"movq %[t6], 120+%[s]\n\t"
-		"movq %[t7], 128+%[s]\n\t"
+		"movq %[t6], 120(%[s])\n\t"
+		"movq %[t7], 128(%[s])\n\t"
 		/* 2 x + the squares; words 0 and 17 of x are zero */
 		"xorl %k[t0], %k[t0]\n\t"
-		"movq %[t0], 0+%[s]\n\t"
-		"movq %[t0], 136+%[s]\n\t"
+		"movq %[t0], 0(%[s])\n\t"
+		"movq %[t0], 136(%[s])\n\t"
 		P521X_SQ1("0", "0", "8")
 		P521X_SQ1("8", "16", "24")
 		P521X_SQ1("16", "32", "40")
@@ -376,8 +375,8 @@ static ECC_ALWAYS_INLINE void p521x_sqr_wide(u64 *s, const u64 *a)
 		P521X_SQ1("48", "96", "104")
 		P521X_SQ1("56", "112", "120")
 		P521X_SQ1("64", "128", "136")
-		: P521X_T10, [s] "=m"(*(u64 (*)[18])s)
-		: [a] "r"(a), [z] "m"(p521x_zero)
+		: P521X_T10
+		: [s] "r"(s), [a] "r"(a), [z] "m"(p521x_zero)
 		: "rdx", "cc", "memory");
 }
 
@@ -430,19 +429,20 @@ static inline void p521x_reduce(u64 *r, const u64 *s)
 /* r = a b mod p (at most p); r may alias a or b */
 static void p521x_mul(u64 *r, const u64 *a, const u64 *b)
 {
-	u64 buf[19];
+	u64 s[27];
 
-	p521x_product(buf + 1, a, b);
-	p521x_reduce(r, buf + 1);
+	memcpy(s + 18, b, 72);
+	p521x_product(s, a);
+	p521x_reduce(r, s);
 }
 
 /* r = a^2 mod p */
 static void p521x_sqr(u64 *r, const u64 *a)
 {
-	u64 buf[19];
+	u64 s[18];
 
-	p521x_sqr_wide(buf + 1, a);
-	p521x_reduce(r, buf + 1);
+	p521x_sqr_wide(s, a);
+	p521x_reduce(r, s);
 }
 
 /* r = a + b mod p: a + b <= 2p, folded */
