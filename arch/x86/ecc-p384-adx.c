@@ -239,7 +239,7 @@ static const struct p384x_mod p384x_n = {
 	P384X_FINAL("t6", "t7", "t0", "t1", "t2", "t3", "t4")
 
 /* r = a b / 2^384 mod p */
-static inline void p384x_mul(u64 *r, const u64 *a, const u64 *b)
+static inline __attribute__((always_inline)) void p384x_mul(u64 *r, const u64 *a, const u64 *b)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
@@ -316,7 +316,7 @@ static inline void p384x_nmul(u64 *r, const u64 *a, const u64 *b)
  * high half (below p) added: below 2p, one masked subtraction.  21 MULX
  * for the product instead of 36.
  */
-static inline void p384x_sqr(u64 *r, const u64 *a)
+static inline __attribute__((always_inline)) void p384x_sqr(u64 *r, const u64 *a)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7, s[12];
 

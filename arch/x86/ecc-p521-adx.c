@@ -101,18 +101,6 @@ static const u64 p521x_zero;
 	"adcxq %[z], %[" HI "]\n\t"					\
 	"movq %[" W0 "], " K "(%[s])\n\t"
 
-/* the last nine words, from byte K of the scratch */
-#define P521X_STORE9(K, W0, W1, W2, W3, W4, W5, W6, W7, W8)		\
-	"movq %[" W0 "], " K "(%[s])\n\t"				\
-	"movq %[" W1 "], " K "+8(%[s])\n\t"				\
-	"movq %[" W2 "], " K "+16(%[s])\n\t"				\
-	"movq %[" W3 "], " K "+24(%[s])\n\t"				\
-	"movq %[" W4 "], " K "+32(%[s])\n\t"				\
-	"movq %[" W5 "], " K "+40(%[s])\n\t"				\
-	"movq %[" W6 "], " K "+48(%[s])\n\t"				\
-	"movq %[" W7 "], " K "+56(%[s])\n\t"				\
-	"movq %[" W8 "], " K "+64(%[s])\n\t"
-
 /* t0..t8 = the nine words at %[A] */
 #define P521X_LOAD(A)							\
 	"movq 0(%[" A "]), %[t0]\n\t"					\
@@ -157,7 +145,7 @@ static const u64 p521x_zero;
 	"adcq $0, %[t7]\n\t"						\
 	"adcq $0, %[t8]\n\t"
 
-/* the whole product a b, eighteen words to the scratch */
+/* the whole product a b and its reduction */
 #define P521X_PRODUCT	\
 	P521X_ROW0("t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10")	\
 	P521X_ROW("8", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t10", "t9", "t0")	\
@@ -168,7 +156,57 @@ static const u64 p521x_zero;
 	P521X_ROW("48", "t6", "t7", "t8", "t10", "t0", "t1", "t2", "t3", "t4", "t9", "t5")	\
 	P521X_ROW("56", "t7", "t8", "t10", "t0", "t1", "t2", "t3", "t4", "t5", "t9", "t6")	\
 	P521X_ROW("64", "t8", "t10", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t9", "t7")	\
-	P521X_STORE9("72", "t10", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7")
+	P521X_PRODUCT_REDUCE
+
+/*
+ * The reduction of p521x_reduce below, from the product's last window:
+ * words 9..16 are in registers (word 17 is 0), words 0..8 in the scratch;
+ * the destination pointer is read from s[27] once the product is done.
+ */
+#define P521X_PRODUCT_REDUCE	\
+	"movq 64(%[s]), %%rdx\n\t"	\
+	"movq %%rdx, %[t9]\n\t"	\
+	"andl $0x1ff, %k[t9]\n\t"	\
+	"shrdq $9, %[t10], %%rdx\n\t"	\
+	"shrdq $9, %[t0], %[t10]\n\t"	\
+	"shrdq $9, %[t1], %[t0]\n\t"	\
+	"shrdq $9, %[t2], %[t1]\n\t"	\
+	"shrdq $9, %[t3], %[t2]\n\t"	\
+	"shrdq $9, %[t4], %[t3]\n\t"	\
+	"shrdq $9, %[t5], %[t4]\n\t"	\
+	"shrdq $9, %[t6], %[t5]\n\t"	\
+	"shrq $9, %[t6]\n\t"	\
+	"addq 0(%[s]), %%rdx\n\t"	\
+	"adcq 8(%[s]), %[t10]\n\t"	\
+	"adcq 16(%[s]), %[t0]\n\t"	\
+	"adcq 24(%[s]), %[t1]\n\t"	\
+	"adcq 32(%[s]), %[t2]\n\t"	\
+	"adcq 40(%[s]), %[t3]\n\t"	\
+	"adcq 48(%[s]), %[t4]\n\t"	\
+	"adcq 56(%[s]), %[t5]\n\t"	\
+	"adcq %[t9], %[t6]\n\t"	\
+	"movq %[t6], %[t9]\n\t"	\
+	"shrq $9, %[t9]\n\t"	\
+	"andl $0x1ff, %k[t6]\n\t"	\
+	"addq %[t9], %%rdx\n\t"	\
+	"adcq $0, %[t10]\n\t"	\
+	"adcq $0, %[t0]\n\t"	\
+	"adcq $0, %[t1]\n\t"	\
+	"adcq $0, %[t2]\n\t"	\
+	"adcq $0, %[t3]\n\t"	\
+	"adcq $0, %[t4]\n\t"	\
+	"adcq $0, %[t5]\n\t"	\
+	"adcq $0, %[t6]\n\t"	\
+	"movq 216(%[s]), %[a]\n\t"	\
+	"movq %%rdx, 0(%[a])\n\t"	\
+	"movq %[t10], 8(%[a])\n\t"	\
+	"movq %[t0], 16(%[a])\n\t"	\
+	"movq %[t1], 24(%[a])\n\t"	\
+	"movq %[t2], 32(%[a])\n\t"	\
+	"movq %[t3], 40(%[a])\n\t"	\
+	"movq %[t4], 48(%[a])\n\t"	\
+	"movq %[t5], 56(%[a])\n\t"	\
+	"movq %[t6], 64(%[a])\n\t"
 
 #define P521X_T10							\
 	[t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),	\
@@ -176,19 +214,22 @@ static const u64 p521x_zero;
 	[t8] "=&r"(t8), [t9] "=&r"(t9)
 
 /*
- * s[0..17] = a b (a, b below 2^521: s[17] = 0), with b's words at
- * s[18..26] (copied there by the caller): every operand but a is then
- * addressed from the scratch pointer, which leaves eleven work registers
- * with rbp unused (and the scratch a register, not a stack operand, which
- * sanitizer builds could only address through one more register).
+ * r = a b mod p (a, b at most p), r being s[27] and b's words s[18..26]
+ * (the caller puts them there): every operand but a is then addressed from
+ * the scratch pointer, which leaves eleven work registers with rbp unused
+ * (and the scratch a register, not a stack operand, which sanitizer builds
+ * could only address through one more register).  The product's words
+ * 0..8 go to s[0..8] as they are done; the reduction (p521x_reduce's,
+ * below) starts from the last window in registers.  r may alias a or b:
+ * it is written last.
  */
-static inline void p521x_product(u64 *s, const u64 *a)
+static inline void p521x_mul_s(u64 *s, const u64 *a)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10;
 
 	__asm__ volatile(P521X_PRODUCT
-		: P521X_T10, [t10] "=&r"(t10)
-		: [s] "r"(s), [a] "r"(a), [z] "m"(p521x_zero)
+		: P521X_T10, [t10] "=&r"(t10), [a] "+r"(a)
+		: [s] "r"(s), [z] "m"(p521x_zero)
 		: "rdx", "cc", "memory");
 }
 
@@ -429,11 +470,11 @@ static inline void p521x_reduce(u64 *r, const u64 *s)
 /* r = a b mod p (at most p); r may alias a or b */
 static void p521x_mul(u64 *r, const u64 *a, const u64 *b)
 {
-	u64 s[27];
+	u64 s[28];
 
 	memcpy(s + 18, b, 72);
-	p521x_product(s, a);
-	p521x_reduce(r, s);
+	s[27] = (u64)(uintptr_t)r;
+	p521x_mul_s(s, a);
 }
 
 /* r = a^2 mod p */
