@@ -239,7 +239,7 @@ static const struct p384x_mod p384x_n = {
 	P384X_FINAL("t6", "t7", "t0", "t1", "t2", "t3", "t4")
 
 /* r = a b / 2^384 mod p */
-static inline __attribute__((always_inline)) void p384x_mul(u64 *r, const u64 *a, const u64 *b)
+static inline void p384x_mul(u64 *r, const u64 *a, const u64 *b)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
@@ -316,7 +316,7 @@ static inline void p384x_nmul(u64 *r, const u64 *a, const u64 *b)
  * high half (below p) added: below 2p, one masked subtraction.  21 MULX
  * for the product instead of 36.
  */
-static inline __attribute__((always_inline)) void p384x_sqr(u64 *r, const u64 *a)
+static inline void p384x_sqr(u64 *r, const u64 *a)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7, s[12];
 
@@ -526,6 +526,74 @@ static inline void p384x_half(u64 *r, const u64 *a)
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
+/*
+ * The masked table read of ecc-mul.h (ecc_select) with AVX2 when the CPU
+ * has it: Jacobian entries of 18 words (the variable-base table) and
+ * affine ones of 12 (the fixed-base table), every entry read, the match
+ * found by a vector comparison of its index; four words per register
+ * instead of two.  GCC vector types rather than <immintrin.h>.
+ */
+typedef u64 p384x_v4 __attribute__((vector_size(32)));
+typedef u64 p384x_v2 __attribute__((vector_size(16)));
+
+static int p384x_avx2(void)
+{
+	static int have = -1;
+	int h = __atomic_load_n(&have, __ATOMIC_RELAXED);
+
+	if (h < 0) {
+		h = rind_cpu_has(RIND_X86_AVX2);
+		__atomic_store_n(&have, h, __ATOMIC_RELAXED);
+	}
+	return h;
+}
+
+__attribute__((target("avx2"), noinline))
+static void p384x_select_avx2(u64 *r, const u64 *table, unsigned int w, unsigned int count,
+			      u64 idx)
+{
+	const p384x_v4 one = { 1, 1, 1, 1 }, want = { idx, idx, idx, idx };
+	p384x_v4 a0 = { 0 }, a1 = a0, a2 = a0, a3 = a0, cur = one, m, v;
+	p384x_v2 t = { 0 }, u;
+	unsigned int i;
+
+	for (i = 0; i < count; i++) {
+		const u64 *s = table + (size_t)i * w;
+
+		m = (p384x_v4)(cur == want);		/* all ones for the match */
+		memcpy(&v, s, sizeof(v));
+		a0 |= m & v;
+		memcpy(&v, s + 4, sizeof(v));
+		a1 |= m & v;
+		memcpy(&v, s + 8, sizeof(v));
+		a2 |= m & v;
+		if (w == 18) {
+			memcpy(&v, s + 12, sizeof(v));
+			a3 |= m & v;
+			memcpy(&u, s + 16, sizeof(u));
+			t |= (p384x_v2){ m[0], m[1] } & u;
+		}
+		cur += one;
+	}
+	memcpy(r, &a0, sizeof(a0));
+	memcpy(r + 4, &a1, sizeof(a1));
+	memcpy(r + 8, &a2, sizeof(a2));
+	if (w == 18) {
+		memcpy(r + 12, &a3, sizeof(a3));
+		memcpy(r + 16, &t, sizeof(t));
+	}
+}
+
+/* 1 when done; 0 (the caller does it) for other sizes or without AVX2. */
+static inline int p384x_select(u64 *r, const u64 *table, unsigned int w, unsigned int count,
+			       u64 idx)
+{
+	if ((w != 12 && w != 18) || !p384x_avx2())
+		return 0;
+	p384x_select_avx2(r, table, w, count, idx);
+	return 1;
+}
+
 /* The curve template over the field operations above (hooks: <crypto/ecc.h>). */
 #define ECC_N			6
 #define ECC_FP_MUL(r, a, b)	p384x_mul(r, a, b)
@@ -534,6 +602,7 @@ static inline void p384x_half(u64 *r, const u64 *a)
 #define ECC_FP_SUB(r, a, b)	p384x_sub(r, a, b)
 #define ECC_FP_HALF(r, a)	p384x_half(r, a)
 #define ECC_FN_MUL(r, a, b)	p384x_nmul(r, a, b)
+#define ECC_SELECT(r, t, w, c, i)	p384x_select(r, t, w, c, i)
 #include <crypto/ecc-impl.h>
 
 /* The domain parameters, shared with the generic algs/p384.c. */
