@@ -9,17 +9,22 @@
  * fixed-base table, constant time for secret scalars; verification
  * variable time) over the field operations below in inline assembly:
  * Montgomery multiplication with R = 2^384 as interleaved CIOS, each row
- * product a * b[i] and each reduction q m in two carry chains (ADCX for
- * the low halves, ADOX for the high ones), so that the six MULX of a row
- * do not wait on one another's carries; the same code modulo p (-p^-1 =
- * 2^32 + 1 mod 2^64) and modulo the group order n (signing and
- * verification scalars), since both moduli have their three top words
- * all ones, which the final correction uses; a dedicated squaring
- * (fifteen cross products, the low half reduced on its own).  Additions,
- * subtractions and halving with a masked correction.  The template's
- * Jacobian formulas and table reads are used as they are: the field
- * multiplication's latency (about 110 cycles on an AMD EPYC: six rows,
- * each waiting for its reduction word) bounds a point operation here.
+ * product a * b[i] in two carry chains (ADCX for the low halves, ADOX for
+ * the high ones), so that the six MULX of a row do not wait on one
+ * another's carries.  Modulo p each reduction word comes from p's form
+ * (-p^-1 = 2^32 + 1 mod 2^64, p = 2^384 - c with c of three words): two
+ * MULX and a subtraction instead of six MULX (P384X_PRED); modulo the
+ * group order n (signing and verification scalars) it is the general
+ * step; both moduli have their three top words all ones, which the final
+ * correction uses.  A dedicated squaring (fifteen cross products, the low
+ * half reduced on its own the same way).  Additions, subtractions and
+ * halving with a masked correction; masked table reads with AVX2.  The
+ * template's Jacobian formulas are used as they are: the multiplication
+ * (about 100 cycles on an AMD EPYC Zen 3, its rows chained through their
+ * reduction words; two independent ones run in about the time of 1.7)
+ * bounds a point operation here, at about aws-lc's speed for a
+ * variable-base multiplication (0.9x) and a little ahead for
+ * verification.
  * Every element is kept fully reduced; no branch and no memory index
  * depends on data.  The protocol glue (key formats, checks, RFC 6979
  * nonces) is the generic drivers'.

@@ -31,6 +31,13 @@
  * memory index depends on data.  The protocol glue (key formats, checks,
  * RFC 6979 nonces) is the generic drivers'.
  *
+ * Measured on an AMD EPYC (Zen 3), beside algs/p521.c in one process: the
+ * same speed for ECDH and signing (both are bound by the 81 products of
+ * a multiplication, which the generic 58-bit columns already run about
+ * as fast as these rows: a product chained to the next one, the next
+ * cannot start early), 5-10% faster verification; aws-lc's P-521 ECDH
+ * is still about 15% faster than either.
+ *
  * The inline assembly avoids rbp (frame pointer in sanitizer builds): the
  * product uses the other thirteen registers (two pointers, rdx and eleven
  * work registers).
@@ -53,6 +60,7 @@ static const u64 p521x_zero;
  */
 #define P521X_ROW0(W0, W1, W2, W3, W4, W5, W6, W7, W8, LO, HI)		\
 	"movq 144(%[s]), %%rdx\n\t"					\
+	"movq 0(%%rdx), %%rdx\n\t"					\
 	"mulxq 0(%[a]), %[" W0 "], %[" W1 "]\n\t"			\
 	"mulxq 8(%[a]), %[" LO "], %[" W2 "]\n\t"			\
 	"addq %[" LO "], %[" W1 "]\n\t"					\
@@ -85,7 +93,8 @@ static const u64 p521x_zero;
  * cannot overflow (the sum fits ten words).  W0 is then final and stored.
  */
 #define P521X_ROW(K, W0, W1, W2, W3, W4, W5, W6, W7, W8, LO, HI)	\
-	"movq " K "+144(%[s]), %%rdx\n\t"					\
+	"movq 144(%[s]), %%rdx\n\t"					\
+	"movq " K "(%%rdx), %%rdx\n\t"				\
 	"xorl %k[" LO "], %k[" LO "]\n\t"				\
 	P521X_MAC1("0", LO, HI, W0, W1)					\
 	P521X_MAC1("8", LO, HI, W1, W2)					\
@@ -161,7 +170,7 @@ static const u64 p521x_zero;
 /*
  * The reduction of p521x_reduce below, from the product's last window:
  * words 9..16 are in registers (word 17 is 0), words 0..8 in the scratch;
- * the destination pointer is read from s[27] once the product is done.
+ * the destination pointer is read from s[19] once the product is done.
  */
 #define P521X_PRODUCT_REDUCE	\
 	"movq 64(%[s]), %%rdx\n\t"	\
@@ -197,7 +206,7 @@ static const u64 p521x_zero;
 	"adcq $0, %[t4]\n\t"	\
 	"adcq $0, %[t5]\n\t"	\
 	"adcq $0, %[t6]\n\t"	\
-	"movq 216(%[s]), %[a]\n\t"	\
+	"movq 152(%[s]), %[a]\n\t"	\
 	"movq %%rdx, 0(%[a])\n\t"	\
 	"movq %[t10], 8(%[a])\n\t"	\
 	"movq %[t0], 16(%[a])\n\t"	\
@@ -214,8 +223,11 @@ static const u64 p521x_zero;
 	[t8] "=&r"(t8), [t9] "=&r"(t9)
 
 /*
- * r = a b mod p (a, b at most p), r being s[27] and b's words s[18..26]
- * (the caller puts them there): every operand but a is then addressed from
+ * r = a b mod p (a, b at most p), the pointers b and r being s[18] and
+ * s[19] (the caller puts them there; each row loads b's word through rdx,
+ * which then holds it, and b's data is read where it is rather than
+ * copied, which would put a store and a reload on the path from the
+ * operation that wrote it): every operand but a is then addressed from
  * the scratch pointer, which leaves eleven work registers with rbp unused
  * (and the scratch a register, not a stack operand, which sanitizer builds
  * could only address through one more register).  The product's words
@@ -470,10 +482,10 @@ static inline void p521x_reduce(u64 *r, const u64 *s)
 /* r = a b mod p (at most p); r may alias a or b */
 static void p521x_mul(u64 *r, const u64 *a, const u64 *b)
 {
-	u64 s[28];
+	u64 s[20];
 
-	memcpy(s + 18, b, 72);
-	s[27] = (u64)(uintptr_t)r;
+	s[18] = (u64)(uintptr_t)b;
+	s[19] = (u64)(uintptr_t)r;
 	p521x_mul_s(s, a);
 }
 
