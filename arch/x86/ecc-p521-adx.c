@@ -168,10 +168,14 @@ static const u64 p521x_zero;
 	P521X_PRODUCT_REDUCE
 
 /*
- * The reduction of p521x_reduce below, from the product's last window:
- * words 9..16 are in registers (word 17 is 0), words 0..8 in the scratch;
- * the destination pointer is read from s[19] once the product is done.
+ * The reduction (of the product and of the square): r = x mod p, at most
+ * p, for x < 2^1042 (words 0..16): lo + hi with lo = x mod 2^521 and
+ * hi = x >> 521 (nine SHRDs), below 2^522; then bit 521 of the sum (bits
+ * 9.. of its top word) added back at bit 0.  It runs from the registers
+ * that hold words 8..16 at the end of each operation, the low words from
+ * the scratch, and the destination pointer comes from s[19].
  */
+/* here from the product's last window: words 9..16 in registers, 0..8 in the scratch */
 #define P521X_PRODUCT_REDUCE	\
 	"movq 64(%[s]), %%rdx\n\t"	\
 	"movq %%rdx, %[t9]\n\t"	\
@@ -231,8 +235,7 @@ static const u64 p521x_zero;
  * the scratch pointer, which leaves eleven work registers with rbp unused
  * (and the scratch a register, not a stack operand, which sanitizer builds
  * could only address through one more register).  The product's words
- * 0..8 go to s[0..8] as they are done; the reduction (p521x_reduce's,
- * below) starts from the last window in registers.  r may alias a or b:
+ * 0..8 go to s[0..8] as they are done; the reduction (P521X_PRODUCT_REDUCE) starts from the last window in registers.  r may alias a or b:
  * it is written last.
  */
 static inline void p521x_mul_s(u64 *s, const u64 *a)
@@ -259,14 +262,16 @@ static inline void p521x_mul_s(u64 *s, const u64 *a)
 	"movq %[t2], " SHI "(%[s])\n\t"
 
 /*
- * s[0..17] = a^2: the 36 cross products a_i a_j (j > i) row by row into
- * words 1..16 (each row's two lowest words are final once it is done and
- * go to the scratch), then one pass over the scratch doubling them (CF
- * chain) and adding the squares a_i^2 at words 2i, 2i + 1 (OF chain).
+ * r = a^2 mod p, r being s[19]: the 36 cross products a_i a_j (j > i) row
+ * by row into words 1..16 (each row's two lowest words are final once it
+ * is done and go to the scratch), then one pass doubling them (CF chain)
+ * and adding the squares a_i^2 at words 2i, 2i + 1 (OF chain), words 0..7
+ * back to the scratch and words 8..16 into registers, where the reduction
+ * (as the product's) starts.
  */
-static inline void p521x_sqr_wide(u64 *s, const u64 *a)
+static inline void p521x_sqr_s(u64 *s, const u64 *a)
 {
-	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10;
 
 	__asm__ volatile(
 		/* row a0: words 1..9 */
@@ -423,44 +428,54 @@ static inline void p521x_sqr_wide(u64 *s, const u64 *a)
 		P521X_SQ1("8", "16", "24")
 		P521X_SQ1("16", "32", "40")
 		P521X_SQ1("24", "48", "56")
-		P521X_SQ1("32", "64", "72")
-		P521X_SQ1("40", "80", "88")
-		P521X_SQ1("48", "96", "104")
-		P521X_SQ1("56", "112", "120")
-		P521X_SQ1("64", "128", "136")
-		: P521X_T10
-		: [s] "r"(s), [a] "r"(a), [z] "m"(p521x_zero)
-		: "rdx", "cc", "memory");
-}
-
-/*
- * r = x mod p, at most p, for x = s[0..16] < 2^1042: lo + hi with
- * lo = x mod 2^521 and hi = x >> 521 (nine SHRDs), below 2^522; then bit
- * 521 of the sum (bits 9.. of its top word) added back at bit 0.
- */
-static inline void p521x_reduce(u64 *r, const u64 *s)
-{
-	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
-
-	__asm__ volatile(
-		"movq 64(%[s]), %[t9]\n\t"
-		"andl $0x1ff, %k[t9]\n\t"
+		/* words 8..16 stay in registers (word 17 is 0) */
 		"movq 64(%[s]), %[t0]\n\t"
 		"movq 72(%[s]), %[t1]\n\t"
-		"shrdq $9, %[t1], %[t0]\n\t"
+		"movq 32(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %[t9], %[t10]\n\t"
+		"adcxq %[t0], %[t0]\n\t"
+		"adoxq %[t9], %[t0]\n\t"
+		"adcxq %[t1], %[t1]\n\t"
+		"adoxq %[t10], %[t1]\n\t"
 		"movq 80(%[s]), %[t2]\n\t"
-		"shrdq $9, %[t2], %[t1]\n\t"
 		"movq 88(%[s]), %[t3]\n\t"
-		"shrdq $9, %[t3], %[t2]\n\t"
+		"movq 40(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %[t9], %[t10]\n\t"
+		"adcxq %[t2], %[t2]\n\t"
+		"adoxq %[t9], %[t2]\n\t"
+		"adcxq %[t3], %[t3]\n\t"
+		"adoxq %[t10], %[t3]\n\t"
 		"movq 96(%[s]), %[t4]\n\t"
-		"shrdq $9, %[t4], %[t3]\n\t"
 		"movq 104(%[s]), %[t5]\n\t"
-		"shrdq $9, %[t5], %[t4]\n\t"
+		"movq 48(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %[t9], %[t10]\n\t"
+		"adcxq %[t4], %[t4]\n\t"
+		"adoxq %[t9], %[t4]\n\t"
+		"adcxq %[t5], %[t5]\n\t"
+		"adoxq %[t10], %[t5]\n\t"
 		"movq 112(%[s]), %[t6]\n\t"
-		"shrdq $9, %[t6], %[t5]\n\t"
 		"movq 120(%[s]), %[t7]\n\t"
-		"shrdq $9, %[t7], %[t6]\n\t"
+		"movq 56(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %[t9], %[t10]\n\t"
+		"adcxq %[t6], %[t6]\n\t"
+		"adoxq %[t9], %[t6]\n\t"
+		"adcxq %[t7], %[t7]\n\t"
+		"adoxq %[t10], %[t7]\n\t"
 		"movq 128(%[s]), %[t8]\n\t"
+		"movq 64(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %[t9], %[t10]\n\t"
+		"adcxq %[t8], %[t8]\n\t"
+		"adoxq %[t9], %[t8]\n\t"
+		/* the reduction, from those registers */
+		"movq %[t0], %[t9]\n\t"
+		"andl $0x1ff, %k[t9]\n\t"
+		"shrdq $9, %[t1], %[t0]\n\t"
+		"shrdq $9, %[t2], %[t1]\n\t"
+		"shrdq $9, %[t3], %[t2]\n\t"
+		"shrdq $9, %[t4], %[t3]\n\t"
+		"shrdq $9, %[t5], %[t4]\n\t"
+		"shrdq $9, %[t6], %[t5]\n\t"
+		"shrdq $9, %[t7], %[t6]\n\t"
 		"shrdq $9, %[t8], %[t7]\n\t"
 		"shrq $9, %[t8]\n\t"
 		"addq 0(%[s]), %[t0]\n\t"
@@ -472,11 +487,31 @@ static inline void p521x_reduce(u64 *r, const u64 *s)
 		"adcq 48(%[s]), %[t6]\n\t"
 		"adcq 56(%[s]), %[t7]\n\t"
 		"adcq %[t9], %[t8]\n\t"
-		P521X_FOLD
-		P521X_STORE
-		: P521X_T10
-		: [r] "r"(r), [s] "r"(s)
-		: "cc", "memory");
+		"movq %[t8], %[t10]\n\t"
+		"shrq $9, %[t10]\n\t"
+		"andl $0x1ff, %k[t8]\n\t"
+		"addq %[t10], %[t0]\n\t"
+		"adcq $0, %[t1]\n\t"
+		"adcq $0, %[t2]\n\t"
+		"adcq $0, %[t3]\n\t"
+		"adcq $0, %[t4]\n\t"
+		"adcq $0, %[t5]\n\t"
+		"adcq $0, %[t6]\n\t"
+		"adcq $0, %[t7]\n\t"
+		"adcq $0, %[t8]\n\t"
+		"movq 152(%[s]), %[a]\n\t"
+		"movq %[t0], 0(%[a])\n\t"
+		"movq %[t1], 8(%[a])\n\t"
+		"movq %[t2], 16(%[a])\n\t"
+		"movq %[t3], 24(%[a])\n\t"
+		"movq %[t4], 32(%[a])\n\t"
+		"movq %[t5], 40(%[a])\n\t"
+		"movq %[t6], 48(%[a])\n\t"
+		"movq %[t7], 56(%[a])\n\t"
+		"movq %[t8], 64(%[a])\n\t"
+		: P521X_T10, [t10] "=&r"(t10), [a] "+r"(a)
+		: [s] "r"(s), [z] "m"(p521x_zero)
+		: "rdx", "cc", "memory");
 }
 
 /* r = a b mod p (at most p); r may alias a or b */
@@ -492,10 +527,10 @@ static void p521x_mul(u64 *r, const u64 *a, const u64 *b)
 /* r = a^2 mod p */
 static void p521x_sqr(u64 *r, const u64 *a)
 {
-	u64 s[18];
+	u64 s[20];
 
-	p521x_sqr_wide(s, a);
-	p521x_reduce(r, s);
+	s[19] = (u64)(uintptr_t)r;
+	p521x_sqr_s(s, a);
 }
 
 /* r = a + b mod p: a + b <= 2p, folded */
