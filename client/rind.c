@@ -95,16 +95,26 @@ static void usage(FILE *f)
 		"  features        CPU features and RIND_DISABLE masking\n"
 		"  version         library version\n"
 		"daemon commands (socket: --socket, else $RIND_SOCKET, else %s):\n"
-		"  key create NAME --alg ed25519|x25519|aes-256-gcm [--exportable]\n"
-		"  key import NAME --alg ALG [--in FILE] [--format raw|pkcs8|pem|jwk] [--exportable]\n"
+		"  key create NAME --alg|--type TYPE [--usage sign|decrypt] [--exportable]\n"
+		"                  TYPE: ed25519, ecdsa-p256|p384|p521, rsa-2048|3072|4096 (signing;\n"
+		"                  RSA --usage decrypt for OAEP), x25519, ecdh-p256|p384|p521,\n"
+		"                  mlkem768, mlkem1024, x25519mlkem768, aes-256-gcm, aes-128-gcm,\n"
+		"                  chacha20-poly1305\n"
+		"  key import NAME [--type TYPE] [--usage U] [--in FILE] [--format raw|pkcs8|pem|jwk]\n"
+		"                  [--exportable]   PKCS#8, SEC1, PKCS#1 (DER or PEM), JWK: the type\n"
+		"                  is detected; raw keys need --type\n"
 		"  key list\n"
 		"  key pub NAME [--format pem|der|raw|jwk|pkcs8] [--out FILE]\n"
 		"  key delete NAME\n"
-		"  sign NAME [--in FILE] [--out FILE]        signature bytes (Ed25519: 64)\n"
-		"  verify NAME --sig FILE [--in FILE]       exit 0 valid, 1 invalid, 2 error\n"
+		"  sign NAME [--in FILE] [--out FILE] [--hash sha256|sha384|sha512]\n"
+		"           [--sig-format der|p1363] [--padding pkcs1|pss]   signature bytes\n"
+		"  verify NAME --sig FILE [--in FILE] [the sign options]   exit 0 valid, 1 invalid, 2 error\n"
 		"  seal NAME [--in FILE] [--out FILE] [--ad STRING]   nonce||ciphertext||tag\n"
 		"  open NAME [--in FILE] [--out FILE] [--ad STRING]\n"
-		"  derive NAME --peer FILE [--out FILE]     X25519 with a raw 32-byte peer key\n"
+		"  derive NAME --peer FILE [--out FILE]     X25519/ECDH; peer raw, SPKI DER or PEM\n"
+		"  decrypt NAME [--in FILE] [--out FILE] [--hash H]   RSA-OAEP (usage decrypt keys)\n"
+		"  decap NAME [--in FILE] [--out FILE]      ML-KEM shared secret of a ciphertext\n"
+		"                  (the peer encapsulates to `key pub NAME --format raw`)\n"
 		"  ping                                     daemon version\n"
 		"  stats                                    daemon counters and batching\n"
 		"  bench-daemon --alg ALG [--clients N] [--requests M] [--pipeline K]\n"
@@ -120,6 +130,7 @@ static void usage(FILE *f)
 
 static const char *const daemon_cmds[] = {
 	"key", "sign", "verify", "seal", "open", "derive", "stats", "ping", "bench-daemon",
+	"decrypt", "decap",
 };
 
 static int is_daemon_cmd(const char *cmd)
@@ -135,6 +146,7 @@ static int is_daemon_cmd(const char *cmd)
 /* Options of the daemon commands: --name VALUE or --name=VALUE, flags. */
 struct opts {
 	const char *socket, *alg, *in, *out, *sig, *format, *ad, *peer, *key;
+	const char *usage, *hash, *sig_format, *padding;
 	long clients, requests, pipeline, size;
 	int exportable;
 	const char *pos[4];
@@ -146,6 +158,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	static const char *const with_arg[] = {
 		"socket", "alg", "in", "out", "sig", "format", "ad", "peer", "key",
 		"clients", "requests", "pipeline", "size",
+		"type", "usage", "hash", "sig-format", "padding",
 	};
 	int i;
 
@@ -200,6 +213,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		else if (!strcmp(name, "ad")) o->ad = val;
 		else if (!strcmp(name, "peer")) o->peer = val;
 		else if (!strcmp(name, "key")) o->key = val;
+		else if (!strcmp(name, "type")) o->alg = val;	/* a synonym of --alg */
+		else if (!strcmp(name, "usage")) o->usage = val;
+		else if (!strcmp(name, "hash")) o->hash = val;
+		else if (!strcmp(name, "sig-format")) o->sig_format = val;
+		else if (!strcmp(name, "padding")) o->padding = val;
 		else {
 			char *end;
 			long v;
@@ -344,13 +362,16 @@ static int cmd_key(struct rind_client *c, struct opts *o)
 	if (!strcmp(sub, "create")) {
 		struct rind_client_key_info ki;
 
-		if (need_pos(o, 2, "key create NAME --alg ALG [--exportable]"))
+		if (need_pos(o, 2, "key create NAME --type TYPE [--usage sign|decrypt] [--exportable]"))
 			return 2;
 		if (!o->alg) {
-			fprintf(stderr, "rind: key create: --alg is required (ed25519, x25519, aes-256-gcm)\n");
+			fprintf(stderr, "rind: key create: --type (or --alg) is required: ed25519, "
+				"ecdsa-p256, ecdsa-p384, ecdsa-p521, rsa-2048, rsa-3072, rsa-4096, x25519, "
+				"ecdh-p256, ecdh-p384, ecdh-p521, mlkem768, mlkem1024, x25519mlkem768, "
+				"aes-256-gcm, aes-128-gcm, chacha20-poly1305\n");
 			return 2;
 		}
-		err = rind_client_create_key(c, o->pos[1], o->alg, o->exportable, &ki);
+		err = rind_client_create_key_usage(c, o->pos[1], o->alg, o->usage, o->exportable, &ki);
 		if (err)
 			return report(c, "key create", err);
 		printf("created %s (%s)\n", ki.name[0] ? ki.name : o->pos[1],
@@ -358,25 +379,30 @@ static int cmd_key(struct rind_client *c, struct opts *o)
 		return 0;
 	}
 	if (!strcmp(sub, "import")) {
-		if (need_pos(o, 2, "key import NAME --alg ALG [--in FILE] [--format raw|pkcs8|pem|jwk]"))
+		struct rind_client_key_info ki;
+
+		if (need_pos(o, 2, "key import NAME [--type TYPE] [--in FILE] [--format raw|pkcs8|pem|jwk]"))
 			return 2;
-		if (!o->alg) {
-			fprintf(stderr, "rind: key import: --alg is required\n");
-			return 2;
-		}
-		fmt = RIND_CLIENT_RAW;
+		/* no --format: the daemon detects the encoding (and, without --type, the type) */
+		fmt = RIND_CLIENT_PEM;
 		if (o->format && rind_client_format_parse(o->format, &fmt)) {
 			fprintf(stderr, "rind: unknown format '%s'\n", o->format);
 			return 2;
 		}
+		if (fmt == RIND_CLIENT_RAW && !o->alg) {
+			fprintf(stderr, "rind: key import: a raw key needs --type\n");
+			return 2;
+		}
 		if (read_input(o->in, &buf, &len))
 			return 1;
-		err = rind_client_import_key(c, o->pos[1], o->alg, buf, len, fmt, o->exportable, NULL);
+		err = rind_client_import_key_usage(c, o->pos[1], o->alg, o->usage, buf, len, fmt,
+						   o->exportable, &ki);
 		memset(buf, 0, len);
 		free(buf);
 		if (err)
 			return report(c, "key import", err);
-		printf("imported %s (%s)\n", o->pos[1], o->alg);
+		printf("imported %s (%s%s%s)\n", o->pos[1], ki.algorithm[0] ? ki.algorithm : o->alg,
+		       ki.usage[0] ? ", usage " : "", ki.usage);
 		return 0;
 	}
 	if (!strcmp(sub, "list")) {
@@ -388,8 +414,8 @@ static int cmd_key(struct rind_client *c, struct opts *o)
 		err = rind_client_list_keys(c, &k, &n);
 		if (err)
 			return report(c, "key list", err);
-		printf("%-32s %-12s %6s %10s %s\n", "NAME", "ALGORITHM", "OWNER", "EXPORTABLE",
-		       "CREATED");
+		printf("%-32s %-17s %6s %10s %-20s %s\n", "NAME", "ALGORITHM", "OWNER", "EXPORTABLE",
+		       "CREATED", "USAGE");
 		for (i = 0; i < n; i++) {
 			time_t t = (time_t)k[i].created;
 			struct tm tm;
@@ -397,8 +423,9 @@ static int cmd_key(struct rind_client *c, struct opts *o)
 
 			if (gmtime_r(&t, &tm))
 				strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-			printf("%-32s %-12s %6u %10s %s\n", k[i].name, k[i].algorithm, k[i].owner_uid,
-			       k[i].exportable ? "yes" : "no", when);
+			printf("%-32s %-17s %6u %10s %-20s %s\n", k[i].name, k[i].algorithm,
+			       k[i].owner_uid, k[i].exportable ? "yes" : "no", when,
+			       k[i].usage[0] ? k[i].usage : "-");
 		}
 		free(k);
 		return 0;
@@ -456,8 +483,14 @@ static int cmd_data(struct rind_client *c, const char *cmd, struct opts *o)
 	} else if (read_input(o->in, &in, &inlen)) {
 		return 1;
 	}
-	if (!strcmp(cmd, "sign"))
-		err = rind_client_sign(c, o->pos[0], in, inlen, &out, &outlen);
+	if (!strcmp(cmd, "sign")) {
+		struct rind_client_sig_opts so = { o->hash, o->sig_format, o->padding };
+
+		err = rind_client_sign_opts(c, o->pos[0], in, inlen, &so, &out, &outlen);
+	} else if (!strcmp(cmd, "decrypt"))
+		err = rind_client_decrypt(c, o->pos[0], in, inlen, o->hash, &out, &outlen);
+	else if (!strcmp(cmd, "decap"))
+		err = rind_client_decap(c, o->pos[0], in, inlen, &out, &outlen);
 	else if (!strcmp(cmd, "seal"))
 		err = rind_client_seal(c, o->pos[0], in, inlen, ad, strlen(ad), &out, &outlen);
 	else if (!strcmp(cmd, "open"))
@@ -489,7 +522,11 @@ static int cmd_verify(struct rind_client *c, struct opts *o)
 		free(sig);
 		return 2;
 	}
-	err = rind_client_verify(c, o->pos[0], msg, mlen, sig, slen);
+	{
+		struct rind_client_sig_opts so = { o->hash, o->sig_format, o->padding };
+
+		err = rind_client_verify_opts(c, o->pos[0], msg, mlen, sig, slen, &so);
+	}
 	free(msg);
 	free(sig);
 	if (!err) {
@@ -520,6 +557,23 @@ static int cmd_stats(struct rind_client *c)
 	printf("connections       %llu\n", (unsigned long long)st.connections);
 	printf("keys              %llu\n", (unsigned long long)st.keys);
 	printf("threads           %u\n", st.threads);
+	{
+		struct rind_client_type_stats *v;
+		size_t n, i;
+
+		err = rind_client_type_stats(c, &v, &n);
+		if (err)
+			return report(c, "stats", err);
+		if (n)
+			printf("%-18s %12s %10s %10s %9s\n", "TYPE", "REQUESTS", "BATCHES", "MEAN_BATCH",
+			       "MAX_BATCH");
+		for (i = 0; i < n; i++)
+			printf("%-18s %12llu %10llu %10.2f %9llu\n", v[i].algorithm,
+			       (unsigned long long)v[i].requests, (unsigned long long)v[i].batches,
+			       v[i].batches ? (double)v[i].batched_requests / (double)v[i].batches : 0.0,
+			       (unsigned long long)v[i].max_batch);
+		free(v);
+	}
 	return 0;
 }
 

@@ -30,7 +30,7 @@
 #define KS_MAGIC	"RINDKEY"	/* with its NUL: 8 bytes */
 #define KS_VERSION	1
 #define KS_HDR		24
-#define KS_MAX_FILE	8192
+#define KS_MAX_FILE	32768	/* RSA-4096: about a dozen versions */
 #define KS_MAX_OLD	64	/* live older versions per key; retire to rotate further */
 
 pthread_mutex_t keystore_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -237,14 +237,20 @@ static int load_one(const char *file)
 		log_err("event=key_load_failed file=%s reason=\"name in record (%s) differs\"", file, sk->name);
 		goto out;
 	}
-	if (key_alg_parse(sk->algorithm, &alg) || sk->key.len != 32) {
+	if (key_alg_parse(sk->algorithm, &alg) || !key_secret_len_ok(alg, sk->key.len)) {
 		log_err("event=key_load_failed file=%s reason=\"unknown algorithm or key size\" alg=%s", file,
 			sk->algorithm);
 		goto out;
 	}
-	k = key_new(sk->name, alg, sk->key.data);
+	k = key_new_len(sk->name, alg, sk->key.data, sk->key.len);
 	if (!k) {
 		err = -ENOMEM;
+		goto out;
+	}
+	if (sk->usage && key_usage_parse(sk->usage, &k->usage)) {
+		log_err("event=key_load_failed file=%s reason=\"unknown usage\" usage=%.32s", file,
+			sk->usage);
+		key_put(k);
 		goto out;
 	}
 	k->owner_uid = sk->owner_uid;
@@ -270,7 +276,7 @@ static int load_one(const char *file)
 		Rind__KeyVersion *kv = sk->old_versions[i];
 		struct key_old *o;
 
-		if (kv->key.len != 32 || kv->version >= k->version || i >= KS_MAX_OLD ||
+		if (!key_secret_len_ok(alg, kv->key.len) || kv->version >= k->version || i >= KS_MAX_OLD ||
 		    (k->n_old && kv->version <= k->old[k->n_old - 1].version)) {
 			log_err("event=key_load_failed file=%s reason=\"bad old version record\"", file);
 			key_put(k);
@@ -285,7 +291,8 @@ static int load_one(const char *file)
 		}
 		k->old = o;
 		memset(&o[k->n_old], 0, sizeof(*o));
-		o[k->n_old].secret = key_slot_dup(kv->key.data);
+		o[k->n_old].secret = key_slot_dup_len(kv->key.data, kv->key.len);
+		o[k->n_old].secret_len = kv->key.len;
 		if (!o[k->n_old].secret) {
 			key_put(k);
 			err = -ENOMEM;
@@ -391,7 +398,7 @@ int keystore_write(const struct key *k, bool replace)
 		kvs[i].version = k->old[i].version;
 		kvs[i].created = k->old[i].created;
 		kvs[i].key.data = k->old[i].secret;
-		kvs[i].key.len = RINDD_KEY_MAX;
+		kvs[i].key.len = k->old[i].secret_len;
 		kvp[i] = &kvs[i];
 	}
 	sk.old_versions = kvp;
@@ -409,7 +416,8 @@ int keystore_write(const struct key *k, bool replace)
 	sk.version = k->version;
 	sk.exportable = k->exportable;
 	sk.key.data = k->secret;
-	sk.key.len = RINDD_KEY_MAX;
+	sk.key.len = k->secret_len;
+	sk.usage = (char *)key_usage_name(k->usage);
 	ptlen = rind__stored_key__get_packed_size(&sk);
 	if (ptlen + KS_HDR + RIND_SEAL_TAG > sizeof(file))
 		return -E2BIG;
