@@ -249,7 +249,7 @@ check-unit-asan: test-build
 # the tests fail on any report in rindd's log or an unclean exit.
 # TSAN_DAEMON_SUITES entries are suite[:Check test case].
 TSAN_SUITES ?= test_registry
-TSAN_DAEMON_SUITES ?= $(if $(DAEMON_SRCS),test_daemon_core:concurrent test_daemon_bad test_daemon_systemd test_daemon_store)
+TSAN_DAEMON_SUITES ?= $(if $(DAEMON_SRCS),test_daemon_core:concurrent test_daemon_bad test_daemon_systemd test_daemon_store test_daemon_types:manage)
 TSAN_OPTS := halt_on_error=1 exitcode=66 second_deadlock_stack=1
 check-tsan:
 	$(MAKE) O=$(O)/tsan CFLAGS="-O1 -g -fsanitize=thread" $(addprefix $(O)/tsan/tests/,$(TSAN_SUITES) \

@@ -473,7 +473,7 @@ END_TEST
 
 /* ---- rotation (D-Bus), restart, access from a second uid ---- */
 
-static char bus_addr[600];
+static char bus_addr[700];
 static pid_t bus_pid;
 
 static int bus_start(void)
@@ -516,7 +516,7 @@ static void rotate(const char *name)
 
 START_TEST(test_rotate_restart)
 {
-	char busarg[700];
+	char busarg[760];
 	int i;
 
 	if (bus_start()) {
