@@ -286,6 +286,11 @@ START_TEST(test_x25519)
 	   "$R derive x --peer $D/y.pem | cmp -s - $D/ss && "
 	   "$R key pub x --format raw > $D/x.raw && $R derive y --peer $D/x.raw | cmp -s - $D/ss");
 	ok("$R key pub x --format der | cmp -s - $K/x25519.pub.der");
+	/* Ed25519 from OpenSSL: the same public key, the same (deterministic) signature */
+	ok("$R key import ed --in $K/ed25519.pem | grep -q ed25519 && $R key pub ed --format der | "
+	   "cmp -s - $K/ed25519.pub.der");
+	ok("head -c 200 /dev/urandom > $D/m && $R sign ed --in $D/m --out $D/s && openssl pkeyutl -sign "
+	   "-inkey $K/ed25519.pem -rawin -in $D/m | cmp -s - $D/s");
 }
 END_TEST
 
@@ -668,7 +673,9 @@ static void make_keys(void)
 	need(!rd_sh("cd %s && openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 "
 			       "-out rsa-1024.pem 2>/dev/null && openssl genpkey -algorithm X25519 "
 			       "-out x25519.pem && openssl pkey -in x25519.pem -pubout -outform DER "
-			       "-out x25519.pub.der", keydir), "RSA-1024, X25519");
+			       "-out x25519.pub.der && openssl genpkey -algorithm ED25519 -out ed25519.pem && "
+			       "openssl pkey -in ed25519.pem -pubout -outform DER -out ed25519.pub.der", keydir),
+	     "RSA-1024, X25519, Ed25519");
 }
 
 static int rm_keys(const char *p, const struct stat *st, int flag, struct FTW *f)
