@@ -96,6 +96,9 @@ START_TEST(test_ecdsa)
 	/* signatures of the imported key verify with OpenSSL's own public key */
 	ok("$R sign o8 --in $D/m --out $D/s8 && openssl dgst -%s -verify $K/ec-%s.pub.pem "
 	   "-signature $D/s8 $D/m | grep -q OK", h, cv);
+	/* and OpenSSL's signatures verify in the daemon */
+	ok("openssl dgst -%s -sign $K/ec-%s.pem -out $D/os $D/m && $R verify o8 --sig $D/os --in $D/m | "
+	   "grep -qx valid", h, cv);
 	/* the same key as ECDH, asked for */
 	ok("$R key import odh --type ecdh-%s --in $K/ec-%s.pem | grep -q ecdh-%s", cv, cv, cv);
 	/* the wrong curve: refused, saying what it is */
