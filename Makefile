@@ -305,7 +305,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_DOBJ := $(O)/fuzz/dobj/daemon
 FUZZ_DAEMON_OBJS := $(patsubst daemon/%.c,$(FUZZ_DOBJ)/%.c.o,$(filter-out daemon/main.c daemon/loop.c daemon/dbus.c,$(DAEMON_SRCS)))
 FUZZ_OBJS_fuzz_dispatch := $(filter-out $(FUZZ_DOBJ)/secmem.c.o,$(FUZZ_DAEMON_OBJS))
-FUZZ_OBJS_fuzz_frame := $(FUZZ_DOBJ)/key-object.c.o $(FUZZ_DOBJ)/secmem.c.o
+FUZZ_OBJS_fuzz_frame := $(FUZZ_DOBJ)/key-object.c.o $(FUZZ_DOBJ)/key-types.c.o $(FUZZ_DOBJ)/secmem.c.o
 fuzz-build:
 	$(MAKE) O=$(O)/fuzz CC=clang CFLAGS="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(O)/fuzz/librind-internal.a $(O)/fuzz/proto/rind.pb-c.c \
 		$(if $(PROTO_SRCS),$(O)/fuzz/librind-client.a) $(FUZZ_DAEMON_OBJS)

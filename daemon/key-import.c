@@ -383,6 +383,24 @@ static int load_canonical(enum key_alg alg, const u8 *in, size_t len, u8 *secret
 			crypto_free_sig(tfm);
 			return -EINVAL;
 		}
+		/*
+		 * A pairwise check: the library reads the CRT components as
+		 * given, and a key whose p, q, dp, dq, qinv do not agree with
+		 * n and d would fail every signature later (its fault check).
+		 */
+		if (!n && t->kind == KC_RSA) {
+			static const char probe[] = "rindd import check";
+			u8 *sig = malloc(RINDD_SIG_MAX);
+			int sl = sig ? crypto_sig_sign(tfm, probe, sizeof(probe), sig, RINDD_SIG_MAX) :
+				 -ENOMEM;
+
+			if (sl < 0 || crypto_sig_verify(tfm, sig, (unsigned int)sl, probe, sizeof(probe))) {
+				snprintf(msg, msglen, "key: the RSA key's components are inconsistent "
+					 "(a signature with it does not verify)");
+				n = -EKEYREJECTED;
+			}
+			free(sig);
+		}
 		if (!n)
 			n = crypto_sig_export_privkey(tfm, RIND_KEY_RAW, secret, RINDD_SECRET_MAX);
 		crypto_free_sig(tfm);

@@ -911,6 +911,27 @@ static void check_create(const Rind__Request *q, const Rind__Response *r, bool i
 		return want_status(r, RIND__STATUS__ERR_UNSUPPORTED);
 	if (detect && r->status == RIND__STATUS__ERR_UNSUPPORTED)
 		return;		/* a key of a type the daemon does not hold */
+	/* usage: RSA "sign"/"decrypt", signing types "sign", else none */
+	{
+		const char *u = import ? q->import_key->usage : q->create_key->usage;
+		bool rsa = alg == KEY_RSA2048 || alg == KEY_RSA3072 || alg == KEY_RSA4096;
+		bool signs = alg == KEY_ED25519 || (alg >= KEY_ECDSA_P256 && alg <= KEY_ECDSA_P521);
+		bool uok = !*u || (!strcmp(u, "sign") && (rsa || signs)) || (!strcmp(u, "decrypt") && rsa);
+
+		if (!uok && !detect)
+			return want_status(r, RIND__STATUS__ERR_INVALID);
+		if (r->status == RIND__STATUS__OK) {
+			struct key *c = key_lookup(name);
+
+			if (!c)
+				FAIL("created key %s is not in the table", name);
+			if ((c->alg >= KEY_RSA2048 && c->alg <= KEY_RSA4096) ?
+			    c->usage != (!strcmp(u, "decrypt") ? KEY_USAGE_DECRYPT : KEY_USAGE_SIGN) :
+			    c->usage != KEY_USAGE_DEFAULT)
+				FAIL("key %s has usage %d (asked \"%s\")", name, c->usage, u);
+			key_put(c);
+		}
+	}
 	if (r->status != RIND__STATUS__OK) {
 		if (sig_created != created_before)
 			FAIL("Created signal for a failed create");
