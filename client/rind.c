@@ -117,7 +117,8 @@ static void usage(FILE *f)
 		"                  (the peer encapsulates to `key pub NAME --format raw`)\n"
 		"  ping                                     daemon version\n"
 		"  stats                                    daemon counters and batching\n"
-		"  bench-daemon --alg ALG [--clients N] [--requests M] [--pipeline K]\n"
+		"  bench-daemon --alg ALG [--clients N] [--requests M] [--pipeline K]   ALG: ed25519,\n"
+		"               ecdsa-p256|p384|p521, rsa-2048|3072|4096, aes-256-gcm, x25519\n"
 		"               [--size BYTES] [--key NAME]\n"
 		"                  N processes, M requests each, K in flight per connection;\n"
 		"                  requests/s, p50/p99 latency, mean batch size; every\n"
@@ -589,7 +590,10 @@ struct bench_child {
 	uint8_t *msg;			/* one message buffer, request index in front */
 	uint64_t *t0;			/* submit times, ns */
 	uint64_t *lat;			/* shared: this client's latencies */
-	uint8_t *sigs;			/* Ed25519: 64 bytes per request */
+	uint8_t *sigs;			/* sigmax bytes per request */
+	uint16_t *siglens;
+	unsigned int sigmax;		/* 64 for Ed25519, else 512 */
+	const char *verify_alg;		/* ECDSA, RSA: the library's name to verify with */
 	uint8_t *seen;
 	long done, failures, dup;
 	int first_err_printed;
@@ -646,11 +650,12 @@ static void bench_cb(struct rind_client *c, const struct rind_client_result *r, 
 		return;
 	}
 	if (b->op == BENCH_SIGN) {
-		if (r->len != 64) {
+		if ((b->verify_alg ? r->len > b->sigmax : r->len != 64) || !r->len) {
 			b->failures++;
 			return;
 		}
-		memcpy(b->sigs + 64 * i, r->data, 64);
+		memcpy(b->sigs + (size_t)b->sigmax * i, r->data, r->len);
+		b->siglens[i] = (uint16_t)r->len;
 	} else if (b->op == BENCH_SEAL && r->len != (size_t)b->size + 28) {
 		b->failures++;
 	} else if (b->op == BENCH_DERIVE && r->len != 32) {
@@ -682,6 +687,7 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 			   int go_fd, int done_fd, int verify_fd, uint64_t *end_ns, long *verified)
 {
 	uint8_t pub[32];
+	struct crypto_sig *vtfm = NULL;
 	long next = 0, i;
 	char ch = 1;
 	int err;
@@ -692,7 +698,20 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 		return 1;
 	}
 	rind_client_set_max_inflight(b->c, (unsigned int)(pipeline > 1000 ? 1000 : pipeline));
-	if (b->op == BENCH_SIGN) {
+	if (b->op == BENCH_SIGN && b->verify_alg) {
+		uint8_t *p;
+		size_t n;
+
+		/* ECDSA / RSA: verified with the library, from the SPKI */
+		err = rind_client_get_public(b->c, b->key, RIND_CLIENT_SPKI_DER, &p, &n);
+		vtfm = err ? NULL : crypto_alloc_sig(b->verify_alg, 0, 0);
+		if (err || IS_ERR(vtfm) || crypto_sig_set_pubkey(vtfm, p, (unsigned int)n)) {
+			fprintf(stderr, "rind: bench client %ld: public key: %s\n", b->client,
+				rind_client_last_error(b->c));
+			return 1;
+		}
+		free(p);
+	} else if (b->op == BENCH_SIGN) {
 		uint8_t *p;
 		size_t n;
 
@@ -708,8 +727,9 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 	b->msg = malloc((size_t)b->size + 16);
 	b->t0 = calloc((size_t)b->requests, sizeof(*b->t0));
 	b->seen = calloc((size_t)b->requests, 1);
-	b->sigs = b->op == BENCH_SIGN ? malloc((size_t)b->requests * 64) : NULL;
-	if (!b->msg || !b->t0 || !b->seen || (b->op == BENCH_SIGN && !b->sigs))
+	b->sigs = b->op == BENCH_SIGN ? malloc((size_t)b->requests * b->sigmax) : NULL;
+	b->siglens = b->op == BENCH_SIGN ? calloc((size_t)b->requests, sizeof(*b->siglens)) : NULL;
+	if (!b->msg || !b->t0 || !b->seen || (b->op == BENCH_SIGN && (!b->sigs || !b->siglens)))
 		return 1;
 	bench_self = b;
 	b->ready_sent = 1;
@@ -755,7 +775,9 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 			if (!b->seen[i])
 				continue;
 			bench_message(b->msg, b->size, b->client, i, i == 0);
-			if (rind_ed25519_verify(b->sigs + 64 * i, b->msg, (size_t)b->size, pub)) {
+			if (vtfm ? crypto_sig_verify(vtfm, b->sigs + (size_t)b->sigmax * i, b->siglens[i],
+						     b->msg, (unsigned int)b->size) :
+			    rind_ed25519_verify(b->sigs + 64 * i, b->msg, (size_t)b->size, pub)) {
 				if (!b->failures++)
 					fprintf(stderr, "rind: bench client %ld: signature %ld does not verify\n",
 						b->client, i);
@@ -764,6 +786,8 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 			}
 		}
 	}
+	if (vtfm)
+		crypto_free_sig(vtfm);
 	rind_client_close(b->c);
 	return b->failures || b->dup ? 1 : 0;
 }
@@ -790,7 +814,7 @@ static int cmd_bench(const char *sock, struct opts *o)
 	uint64_t *lat, start, end = 0;
 	int ready[2], go[2], done[2], verify[2], status, failed = 0, made_key = 0;
 	long i, verified = 0, total;
-	const char *alg = o->alg;
+	const char *alg = o->alg, *verify_alg = NULL;
 	char keyname[64];
 	enum bench_op op;
 	pid_t *pids;
@@ -804,12 +828,20 @@ static int cmd_bench(const char *sock, struct opts *o)
 	}
 	if (!strcmp(alg, "ed25519")) {
 		op = BENCH_SIGN;
+	} else if (!strncmp(alg, "ecdsa-p", 7) || !strncmp(alg, "rsa-", 4)) {
+		/* signed with each type's default (SHA-256/384/512 by curve, PKCS#1 v1.5) */
+		op = BENCH_SIGN;
+		verify_alg = !strcmp(alg, "ecdsa-p256") ? "x962(ecdsa-nist-p256,sha256)" :
+			     !strcmp(alg, "ecdsa-p384") ? "x962(ecdsa-nist-p384,sha384)" :
+			     !strcmp(alg, "ecdsa-p521") ? "x962(ecdsa-nist-p521,sha512)" :
+			     "pkcs1(rsa,sha256)";
 	} else if (!strcmp(alg, "aes-256-gcm")) {
 		op = BENCH_SEAL;
 	} else if (!strcmp(alg, "x25519")) {
 		op = BENCH_DERIVE;
 	} else {
-		fprintf(stderr, "rind: bench-daemon: --alg %s: ed25519, aes-256-gcm or x25519\n", alg);
+		fprintf(stderr, "rind: bench-daemon: --alg %s: ed25519, ecdsa-p256|p384|p521, "
+			"rsa-2048|3072|4096, aes-256-gcm or x25519\n", alg);
 		return 2;
 	}
 	if (clients < 1 || clients > 4096 || requests < 1 || pipeline < 1) {
@@ -858,6 +890,7 @@ static int cmd_bench(const char *sock, struct opts *o)
 			struct bench_child b = {
 				.key = keyname, .op = op, .client = i, .requests = requests,
 				.size = size, .lat = lat + i * requests,
+				.sigmax = verify_alg ? 512 : 64, .verify_alg = verify_alg,
 			};
 
 			close(ready[0]);
@@ -919,8 +952,8 @@ static int cmd_bench(const char *sock, struct opts *o)
 	printf("  daemon        %u threads, %llu errors during this run\n", s1.threads,
 	       (unsigned long long)(s1.errors - s0.errors));
 	if (op == BENCH_SIGN)
-		printf("  verified      %ld of %ld signatures in-process (rind_ed25519_verify)\n",
-		       verified, total);
+		printf("  verified      %ld of %ld signatures in-process (%s)\n", verified, total,
+		       verify_alg ? verify_alg : "rind_ed25519_verify");
 	if (failed)
 		printf("  FAILED: a client reported errors (see above)\n");
 	rind_client_close(c);
