@@ -584,6 +584,22 @@ for i, (alg, key, fmt) in enumerate([("", EC_PEM, 3), ("", EC_SEC1, 0), ("ecdh-p
     d = "d" + str(i)
     disp(rq(460 + i, 12, fld(1, d) + (fld(2, alg) if alg else b"") + fld(3, key) + fld(4, fmt) +
             fld(5, 1)), rq(480 + i, 13, fld(1, d) + fld(2, 1)), rq(490 + i, 16, fld(1, d) + fld(2, "m")))
+# ---- fuzz_mldsa: ML-DSA verify cases (raw and SPKI keys) and private keys (seed, PKCS#8)
+mrnd = random.Random(204)
+for pi, bits in enumerate(("44", "65", "87")):
+    groups = load("mldsa_%s_verify_test.json" % bits)["testGroups"]
+    cases = [(g, t) for g in groups for t in g["tests"]]
+    for g, t in (cases if len(cases) <= 12 else mrnd.sample(cases, 12)):
+        key = h(g["publicKeyDer"] if "publicKeyDer" in g and mrnd.randrange(2) else g["publicKey"])
+        ctx = h(t.get("ctx", ""))[:255]
+        sig, msg = h(t["sig"]), h(t["msg"])
+        put("fuzz_mldsa", bytes([pi, 1 | (4 if ctx else 0) | mrnd.choice([0, 8])]) + u16(len(key)) +
+            u16(len(sig)) + u16(mrnd.randrange(65536)) + bytes([len(ctx)]) + key + ctx + sig + msg)
+    g = load("mldsa_%s_sign_seed_test.json" % bits)["testGroups"][0]
+    for key in (h(g["privateSeed"]), h(g["privateKeyPkcs8"])):
+        msg = rand_bytes(mrnd.randrange(64))
+        put("fuzz_mldsa", bytes([pi, 2 | 8]) + u16(len(key)) + u16(0) + u16(mrnd.randrange(65536)) +
+            b"\0" + key + msg)
 PYTHON
 	for d in "$ROOT"/tests/fuzz/corpus/*/; do
 		printf '%s: %s files, %s bytes\n' "$(basename "$d")" "$(ls "$d" | wc -l)" \

@@ -342,6 +342,84 @@ START_TEST(test_hybrid_layout)
 }
 END_TEST
 
+/* ---- every driver against the generic one ----------------------------- */
+
+/*
+ * The arch drivers promise the generic arithmetic's exact outputs: over
+ * random seeds, messages and ciphertexts (valid, bit-flipped, random),
+ * every driver's keys, ciphertexts and secrets equal mlkemN-generic's.
+ */
+START_TEST(test_vs_generic)
+{
+	static const char *const names[] = { "mlkem512", "mlkem768", "mlkem1024", "x25519mlkem768" };
+	static const char *const generic[] = { "mlkem512-generic", "mlkem768-generic",
+					       "mlkem1024-generic", "x25519mlkem768-generic" };
+	drivers_t d;
+	int n = rt_impls(names[_i], "kem", d, RT_MAX_IMPLS), i, trial;
+	struct rt_rng rng;
+
+	rt_rng_seed(&rng, 0x6d6c6b656dull + (u64)_i);
+	for (i = 0; i < n; i++) {
+		struct crypto_kem *g, *t;
+		unsigned int eks, dks, cts, sss, seeds, ms;
+		u8 *buf[8];
+
+		if (!strcmp(d[i], generic[_i]))
+			continue;
+		g = alloc_drv(generic[_i]);
+		t = alloc_drv(d[i]);
+		eks = crypto_kem_pubkeysize(g);
+		dks = crypto_kem_privkeysize(g);
+		cts = crypto_kem_ciphertextsize(g);
+		sss = crypto_kem_sharedsecretsize(g);
+		seeds = crypto_kem_seedsize(g);
+		ms = crypto_kem_encapsizeof_m(g);
+		for (trial = 0; trial < 8; trial++)
+			buf[trial] = calloc(1, dks + cts + 64);
+		for (trial = 0; trial < 40; trial++) {
+			u8 *seed = buf[0], *k1 = buf[1], *k2 = buf[2], *m = buf[3];
+			u8 *ct1 = buf[4], *ct2 = buf[5], *ss1 = buf[6], *ss2 = buf[7];
+
+			rt_fill(&rng, seed, seeds);
+			rt_fill(&rng, m, ms);
+			RT_REQ_EQ(d[i], crypto_kem_set_privkey(g, seed, seeds), 0);
+			RT_REQ_EQ(d[i], crypto_kem_set_privkey(t, seed, seeds), 0);
+			RT_REQ_EQ(d[i], crypto_kem_export_pubkey(g, RIND_KEY_RAW, k1, eks), eks);
+			RT_REQ_EQ(d[i], crypto_kem_export_pubkey(t, RIND_KEY_RAW, k2, eks), eks);
+			RT_REQ(d[i], !memcmp(k1, k2, eks));
+			RT_REQ_EQ(d[i], crypto_kem_export_privkey(g, RIND_KEY_RAW, k1, dks), dks);
+			RT_REQ_EQ(d[i], crypto_kem_export_privkey(t, RIND_KEY_RAW, k2, dks), dks);
+			RT_REQ(d[i], !memcmp(k1, k2, dks));
+			/* the driver takes the generic driver's expanded key */
+			RT_REQ_EQ(d[i], crypto_kem_set_privkey(t, k1, dks), 0);
+			RT_REQ_EQ(d[i], crypto_kem_encapsulate_m(g, m, ms, ct1, cts, ss1, sss), 0);
+			RT_REQ_EQ(d[i], crypto_kem_encapsulate_m(t, m, ms, ct2, cts, ss2, sss), 0);
+			RT_REQ(d[i], !memcmp(ct1, ct2, cts) && !memcmp(ss1, ss2, sss));
+			RT_REQ_EQ(d[i], crypto_kem_decapsulate(t, ct1, cts, ss2, sss), 0);
+			RT_REQ(d[i], !memcmp(ss1, ss2, sss));
+			/* implicit rejection: a flipped bit, then random bytes */
+			ct1[rt_rand_range(&rng, cts)] ^= (u8)(1u << rt_rand_range(&rng, 8));
+			if (trial & 1)
+				rt_fill(&rng, ct1, cts);
+			RT_REQ_EQ(d[i], crypto_kem_decapsulate(g, ct1, cts, ss1, sss), 0);
+			RT_REQ_EQ(d[i], crypto_kem_decapsulate(t, ct1, cts, ss2, sss), 0);
+			RT_REQ(d[i], !memcmp(ss1, ss2, sss));
+			/* encapsulation to a key set from its public half only */
+			RT_REQ_EQ(d[i], crypto_kem_export_pubkey(g, RIND_KEY_RAW, k1, eks), eks);
+			RT_REQ_EQ(d[i], crypto_kem_set_pubkey(t, k1, eks), 0);
+			RT_REQ_EQ(d[i], crypto_kem_encapsulate_m(t, m, ms, ct2, cts, ss2, sss), 0);
+			RT_REQ_EQ(d[i], crypto_kem_encapsulate_m(g, m, ms, ct1, cts, ss1, sss), 0);
+			RT_REQ(d[i], !memcmp(ct1, ct2, cts) && !memcmp(ss1, ss2, sss));
+		}
+		for (trial = 0; trial < 8; trial++)
+			free(buf[trial]);
+		crypto_free_kem(g);
+		crypto_free_kem(t);
+		rt_report("vs generic", d[i], 40, 0);
+	}
+}
+END_TEST
+
 /* ---- wrong usage ---------------------------------------------------------- */
 
 START_TEST(test_bad_usage)
@@ -388,6 +466,25 @@ START_TEST(test_bad_usage)
 		RT_REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, buf, dks - 1), -ENOSPC);
 		RT_REQ_EQ(drv, crypto_kem_export_seed(tfm, buf, seeds - 1), -ENOSPC);
 		RT_REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_JWK, buf, dks), -EINVAL);
+		/*
+		 * An expanded key whose s-hat has a coefficient >= q is refused
+		 * (its H(ek) is still right: s is not hashed); q - 1 is fine.
+		 */
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, buf, dks), dks);
+		buf[0] = 0x00;
+		buf[1] = (u8)((buf[1] & 0xf0) | 0x0d);	/* coefficient 0 = 3328 */
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks), 0);
+		buf[0] = 0x01;				/* 3329 = q */
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks), -EKEYREJECTED);
+		buf[0] = 0xff;
+		buf[1] |= 0x0f;				/* 4095 */
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks), -EKEYREJECTED);
+		buf[3 * 127 + 2] = 0xff;		/* the last field of s-hat[0]: 4080+ */
+		buf[0] = 0x00;
+		buf[1] = (u8)((buf[1] & 0xf0) | 0x0d);
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks), -EKEYREJECTED);
+		RT_REQ_EQ(drv, crypto_kem_generate_key(tfm), 0);
+		RT_REQ_EQ(drv, crypto_kem_encapsulate(tfm, ct, cts, ss, sss), 0);
 		/* A failed set leaves the key in place. */
 		RT_REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, buf, eks), eks);
 		memset(buf + 384, 0xff, 3);	/* a coefficient 4095 >= q */
@@ -412,6 +509,7 @@ static Suite *mlkem_suite(void)
 	tcase_add_loop_test(tc, test_wycheproof, 0, 3);
 	tcase_add_loop_test(tc, test_round_trip, 0, 4);
 	tcase_add_test(tc, test_hybrid_layout);
+	tcase_add_loop_test(tc, test_vs_generic, 0, 4);
 	tcase_add_loop_test(tc, test_bad_usage, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
