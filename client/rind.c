@@ -96,8 +96,8 @@ static void usage(FILE *f)
 		"  version         library version\n"
 		"daemon commands (socket: --socket, else $RIND_SOCKET, else %s):\n"
 		"  key create NAME --alg|--type TYPE [--usage sign|decrypt] [--exportable]\n"
-		"                  TYPE: ed25519, ecdsa-p256|p384|p521, rsa-2048|3072|4096 (signing;\n"
-		"                  RSA --usage decrypt for OAEP), x25519, ecdh-p256|p384|p521,\n"
+		"                  TYPE: ed25519, ecdsa-p256|p384|p521, rsa-2048|3072|4096, mldsa44|\n"
+		"                  65|87 (signing; RSA --usage decrypt for OAEP), x25519, ecdh-p256|p384|p521,\n"
 		"                  mlkem768, mlkem1024, x25519mlkem768, aes-256-gcm, aes-128-gcm,\n"
 		"                  chacha20-poly1305\n"
 		"  key import NAME [--type TYPE] [--usage U] [--in FILE] [--format raw|pkcs8|pem|jwk]\n"
@@ -367,7 +367,8 @@ static int cmd_key(struct rind_client *c, struct opts *o)
 			return 2;
 		if (!o->alg) {
 			fprintf(stderr, "rind: key create: --type (or --alg) is required: ed25519, "
-				"ecdsa-p256, ecdsa-p384, ecdsa-p521, rsa-2048, rsa-3072, rsa-4096, x25519, "
+				"ecdsa-p256, ecdsa-p384, ecdsa-p521, rsa-2048, rsa-3072, rsa-4096, mldsa44, "
+				"mldsa65, mldsa87, x25519, "
 				"ecdh-p256, ecdh-p384, ecdh-p521, mlkem768, mlkem1024, x25519mlkem768, "
 				"aes-256-gcm, aes-128-gcm, chacha20-poly1305\n");
 			return 2;

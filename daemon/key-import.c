@@ -23,7 +23,7 @@
 
 #include "rindd.h"
 
-enum family { F_NONE, F_ED25519, F_X25519, F_EC, F_RSA, F_MLKEM, F_OCT };
+enum family { F_NONE, F_ED25519, F_X25519, F_EC, F_RSA, F_MLKEM, F_MLDSA, F_OCT };
 
 /* What the input turned out to be. */
 struct found {
@@ -152,6 +152,13 @@ static int what_der(const u8 *der, size_t len, struct found *fd, char *msg, size
 			fd->f = F_MLKEM;
 			fd->bits = p8.alg == RIND_OID_ML_KEM_768 ? 768 : 1024;
 			return kem_pkcs8(&p8, fd, msg, msglen);
+		case RIND_OID_ML_DSA_44:
+		case RIND_OID_ML_DSA_65:
+		case RIND_OID_ML_DSA_87:
+			/* the library reads the PKCS#8 (seed, expanded key or both) */
+			fd->f = F_MLDSA;
+			fd->bits = p8.alg == RIND_OID_ML_DSA_44 ? 44 : p8.alg == RIND_OID_ML_DSA_65 ? 65 : 87;
+			return 0;
 		case RIND_OID_RSASSA_PSS:
 			snprintf(msg, msglen, "key: an RSASSA-PSS-only key (OID 1.2.840.113549.1.1.10): "
 				 "import it as a plain rsaEncryption key and ask for --padding pss");
@@ -321,6 +328,9 @@ static int pick_type(const struct found *fd, int want, enum key_alg *alg, char *
 		break;
 	case F_MLKEM:
 		a = fd->bits == 768 ? KEY_MLKEM768 : KEY_MLKEM1024;
+		break;
+	case F_MLDSA:
+		a = fd->bits == 44 ? KEY_MLDSA44 : fd->bits == 65 ? KEY_MLDSA65 : KEY_MLDSA87;
 		break;
 	case F_OCT:
 		if (want == KEY_AES128GCM || want == KEY_AES256GCM || want == KEY_CHACHA20POLY1305)

@@ -41,7 +41,17 @@ static const struct key_type types[KEY_NALGS] = {
 	[KEY_X25519MLKEM768] = { "x25519mlkem768", KC_KEM, 0, "x25519mlkem768", 768 },
 	[KEY_AES128GCM] = { "aes-128-gcm", KC_AEAD, 16, "gcm(aes)", 128 },
 	[KEY_CHACHA20POLY1305] = { "chacha20-poly1305", KC_AEAD, 32, "rfc7539(chacha20,poly1305)", 256 },
+	/* FIPS 204 pure ML-DSA, the private key its 32-byte seed */
+	[KEY_MLDSA44] = { "mldsa44", KC_SIG, 32, "mldsa44", 44 },
+	[KEY_MLDSA65] = { "mldsa65", KC_SIG, 32, "mldsa65", 65 },
+	[KEY_MLDSA87] = { "mldsa87", KC_SIG, 32, "mldsa87", 87 },
 };
+
+/* Signing types without options: Ed25519 and ML-DSA hash the message themselves. */
+static bool sig_no_options(enum key_alg alg)
+{
+	return alg == KEY_ED25519 || alg == KEY_MLDSA44 || alg == KEY_MLDSA65 || alg == KEY_MLDSA87;
+}
 
 const struct key_type *key_type_of(enum key_alg alg)
 {
@@ -56,7 +66,7 @@ const char *key_alg_name(enum key_alg alg)
 const char *key_type_list(void)
 {
 	return "ed25519, ecdsa-p256, ecdsa-p384, ecdsa-p521, rsa-2048, rsa-3072, rsa-4096, "
-	       "x25519, ecdh-p256, ecdh-p384, ecdh-p521, mlkem768, mlkem1024, x25519mlkem768, "
+	       "mldsa44, mldsa65, mldsa87, x25519, ecdh-p256, ecdh-p384, ecdh-p521, mlkem768, mlkem1024, x25519mlkem768, "
 	       "aes-256-gcm, aes-128-gcm, chacha20-poly1305";
 }
 
@@ -68,11 +78,11 @@ int key_alg_parse(const char *s, enum key_alg *alg)
 		{ "p256", KEY_ECDSA_P256 }, { "p384", KEY_ECDSA_P384 }, { "p521", KEY_ECDSA_P521 },
 		{ "x25519-mlkem768", KEY_X25519MLKEM768 },
 		{ "ml-kem-768", KEY_MLKEM768 }, { "ml-kem-1024", KEY_MLKEM1024 },
+		{ "ml-dsa-44", KEY_MLDSA44 }, { "ml-dsa-65", KEY_MLDSA65 }, { "ml-dsa-87", KEY_MLDSA87 },
 	};
 	/* Names of things the library does not have (yet): "not available". */
 	static const char *const later[] = {
-		"ed448", "x448", "rsa", "rsa-pss", "ecdh-p224", "ecdsa-p224", "mlkem512", "mldsa44",
-		"mldsa65", "mldsa87",
+		"ed448", "x448", "rsa", "rsa-pss", "ecdh-p224", "ecdsa-p224", "mlkem512",
 	};
 	unsigned int i;
 
@@ -135,8 +145,8 @@ bool key_can(const struct key *k, enum key_op op)
 void key_cannot(const struct key *k, enum key_op op, char *msg, size_t len)
 {
 	static const char *const needs[] = {
-		[KOP_SIGN] = "sign needs a signing key (ed25519, ecdsa-p*, rsa-* made with usage sign)",
-		[KOP_VERIFY] = "verify needs a signing key (ed25519, ecdsa-p*, rsa-* made with usage sign)",
+		[KOP_SIGN] = "sign needs a signing key (ed25519, ecdsa-p*, mldsa*, rsa-* made with usage sign)",
+		[KOP_VERIFY] = "verify needs a signing key (ed25519, ecdsa-p*, mldsa*, rsa-* made with usage sign)",
 		[KOP_SEAL] = "seal needs aes-256-gcm, aes-128-gcm or chacha20-poly1305",
 		[KOP_OPEN] = "open needs aes-256-gcm, aes-128-gcm or chacha20-poly1305",
 		[KOP_DERIVE] = "derive needs x25519 or ecdh-p*",
@@ -201,10 +211,11 @@ int key_sig_variant(const struct key *k, const char *hash, const char *format,
 	int h;
 
 	*var = 0;
-	if (k->alg == KEY_ED25519) {
+	if (sig_no_options(k->alg)) {
 		if (has_hash || has_pad || (has_fmt && strcmp(format, "raw"))) {
-			snprintf(msg, len, "ed25519 signs the message itself (RFC 8032): no hash, "
-				 "padding or signature format options");
+			snprintf(msg, len, "%s signs the message itself (%s): no hash, padding or "
+				 "signature format options", t->name,
+				 k->alg == KEY_ED25519 ? "RFC 8032" : "FIPS 204");
 			return -EINVAL;
 		}
 		return 0;
@@ -319,7 +330,7 @@ int key_generate(enum key_alg alg, enum key_usage usage, u8 *secret, size_t *len
 			*len = 32;
 			return rind_get_random_bytes(secret, 32) ? -EIO : 0;
 		}
-		/* ECDSA, like RSA, generates through the library */
+		/* ECDSA and ML-DSA, like RSA, generate through the library */
 		__attribute__((fallthrough));
 	case KC_RSA: {
 		struct crypto_sig *tfm = crypto_alloc_sig(t->lib, 0, 0);
@@ -492,6 +503,25 @@ static void *export_tfm(struct key *k, int thread, bool *owned)
 	return IS_ERR(tfm) ? NULL : tfm;
 }
 
+/* ML-DSA public JWK: the AKP form of draft-ietf-cose-dilithium ({"kty":"AKP","alg":"ML-DSA-44","pub":...}). */
+static int mldsa_jwk(struct key *k, struct crypto_sig *tfm, u8 *out, size_t outlen)
+{
+	static const char *const algs[] = { "ML-DSA-44", "ML-DSA-65", "ML-DSA-87" };
+	struct rind_jsonw w;
+	u8 *raw = malloc(2592);
+	int n = raw ? crypto_sig_export_pubkey(tfm, RIND_KEY_RAW, raw, 2592) : -ENOMEM;
+
+	if (n >= 0) {
+		rind_jsonw_init(&w, (char *)out, outlen);
+		rind_jsonw_str(&w, "kty", "AKP");
+		rind_jsonw_str(&w, "alg", algs[k->alg - KEY_MLDSA44]);
+		rind_jsonw_b64url(&w, "pub", raw, (size_t)n);
+		n = rind_jsonw_finish(&w);
+	}
+	free(raw);
+	return n;
+}
+
 int key_export(struct key *k, int fmt, bool priv, int thread, u8 *out, size_t outlen,
 	       char *msg, size_t msglen)
 {
@@ -520,6 +550,12 @@ int key_export(struct key *k, int fmt, bool priv, int thread, u8 *out, size_t ou
 	switch (t->kind) {
 	case KC_SIG:
 	case KC_RSA:
+		if (!priv && fmt == RIND_KEY_JWK && k->alg >= KEY_MLDSA44 && k->alg <= KEY_MLDSA87) {
+			n = mldsa_jwk(k, tfm, out, outlen);
+			if (owned)
+				crypto_free_sig(tfm);
+			break;
+		}
 		if (rsa_decrypts(k) && !owned)
 			n = priv ? crypto_akcipher_export_privkey(tfm, fmt, out, (unsigned int)outlen) :
 			    crypto_akcipher_export_pubkey(tfm, fmt, out, (unsigned int)outlen);
@@ -549,6 +585,7 @@ int key_export(struct key *k, int fmt, bool priv, int thread, u8 *out, size_t ou
 }
 
 /* ---- peers of derive ---- */
+
 
 int key_peer_raw(const struct key *k, const u8 *in, size_t len, u8 *out, size_t outlen,
 		 char *msg, size_t msglen)

@@ -27,7 +27,7 @@ struct crypto_aead;
 #define RINDD_NAME_MAX		64
 #define RINDD_KEY_MAX		32	/* raw secret bytes of the 32-byte types (key_new) */
 #define RINDD_SECRET_MAX	4096	/* largest stored secret (RSA-4096 PKCS#1 DER, ML-KEM dk) */
-#define RINDD_SIG_MAX		512	/* largest signature (RSA-4096) */
+#define RINDD_SIG_MAX		4627	/* largest signature (ML-DSA-87; RSA-4096 512) */
 #define KEY_MAX_VERSIONS	65	/* current + 64 live older versions */
 
 /* ---- configuration (main.c) ---- */
@@ -96,6 +96,9 @@ enum key_alg {
 	KEY_X25519MLKEM768,
 	KEY_AES128GCM,
 	KEY_CHACHA20POLY1305,
+	KEY_MLDSA44,
+	KEY_MLDSA65,
+	KEY_MLDSA87,
 	KEY_NALGS
 };
 

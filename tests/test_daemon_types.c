@@ -250,6 +250,75 @@ START_TEST(test_rsa_create)
 }
 END_TEST
 
+/* ---- ML-DSA (OpenSSL 3.0 has none: verified with the library from the daemon's SPKI) ---- */
+
+static const char *const mldsas[3] = { "mldsa44", "mldsa65", "mldsa87" };
+
+START_TEST(test_mldsa)
+{
+	static const unsigned int siglen[3] = { 2420, 3309, 4627 }, publen[3] = { 1312, 1952, 2592 };
+	struct rind_client *c = rd_client();
+	struct rind_client_key_info ki;
+	struct crypto_sig *v;
+	const char *alg = mldsas[_i];
+	uint8_t *pub, *sig, *p8, *pub2, seed[32];
+	size_t plen, slen, p8len, n;
+	int i;
+
+	ck_assert_int_eq(rind_client_create_key_usage(c, "d", alg, NULL, true, &ki), 0);
+	ck_assert_str_eq(ki.algorithm, alg);
+	ck_assert_int_eq(rind_client_get_public(c, "d", RIND_CLIENT_RAW, &pub, &plen), 0);
+	ck_assert_uint_eq(plen, publen[_i]);
+	free(pub);
+	ck_assert_int_eq(rind_client_get_public(c, "d", RIND_CLIENT_SPKI_DER, &pub, &plen), 0);
+	v = crypto_alloc_sig(alg, 0, 0);
+	ck_assert(!IS_ERR(v));
+	ck_assert_int_eq(crypto_sig_set_pubkey(v, pub, (unsigned int)plen), 0);
+	ck_assert_int_eq(rind_client_sign(c, "d", "message", 7, &sig, &slen), 0);
+	ck_assert_uint_eq(slen, siglen[_i]);
+	ck_assert_int_eq(crypto_sig_verify(v, sig, (unsigned int)slen, "message", 7), 0);
+	ck_assert_int_eq(rind_client_verify(c, "d", "message", 7, sig, slen), 0);
+	sig[100] ^= 1;
+	ck_assert_int_eq(crypto_sig_verify(v, sig, (unsigned int)slen, "message", 7), -EBADMSG);
+	ck_assert_int_eq(rind_client_verify(c, "d", "message", 7, sig, slen), -EBADMSG);
+	free(sig);
+	/* no options: the message is signed as it is (FIPS 204 pure ML-DSA) */
+	{
+		struct rind_client_sig_opts o = { "sha256", NULL, NULL };
+
+		ck_assert_int_eq(rind_client_sign_opts(c, "d", "m", 1, &o, &sig, &slen), -EINVAL);
+	}
+	/* PEM and the AKP JWK */
+	ck_assert_int_eq(rind_client_get_public(c, "d", RIND_CLIENT_PEM, &p8, &n), 0);
+	ck_assert(n > 30 && !memcmp(p8, "-----BEGIN PUBLIC KEY-----", 26));
+	free(p8);
+	ck_assert_int_eq(rind_client_get_public(c, "d", RIND_CLIENT_JWK, &p8, &n), 0);
+	ck_assert(memmem(p8, n, "\"kty\":\"AKP\"", 11) != NULL);
+	free(p8);
+	/* the exportable key's PKCS#8 imports (type detected) to the same key */
+	ck_assert_int_eq(rind_client_get_public(c, "d", RIND_CLIENT_PKCS8_DER, &p8, &p8len), 0);
+	ck_assert_int_eq(rind_client_import_key_usage(c, "d2", NULL, NULL, p8, p8len, RIND_CLIENT_PEM,
+						      false, &ki), 0);
+	ck_assert_str_eq(ki.algorithm, alg);
+	free(p8);
+	ck_assert_int_eq(rind_client_get_public(c, "d2", RIND_CLIENT_SPKI_DER, &pub2, &n), 0);
+	ck_assert(n == plen && !memcmp(pub2, pub, n));
+	free(pub2);
+	free(pub);
+	/* a raw seed: the library's key pair of that seed */
+	for (i = 0; i < 32; i++)
+		seed[i] = (uint8_t)(i * 5 + 3);
+	ck_assert_int_eq(rind_client_import_key_usage(c, "d3", alg, NULL, seed, 32, RIND_CLIENT_RAW,
+						      false, NULL), 0);
+	ck_assert_int_eq(crypto_sig_set_privkey(v, seed, 32), 0);
+	ck_assert_int_eq(rind_client_sign(c, "d3", "abc", 3, &sig, &slen), 0);
+	ck_assert_int_eq(crypto_sig_verify(v, sig, (unsigned int)slen, "abc", 3), 0);
+	free(sig);
+	crypto_free_sig(v);
+	rind_client_close(c);
+}
+END_TEST
+
 /* ---- key agreement ---- */
 
 START_TEST(test_ecdh)
@@ -701,6 +770,7 @@ static Suite *types_suite(void)
 	tcase_add_loop_test(tc, test_rsa_sign, 0, 3);
 	tcase_add_loop_test(tc, test_rsa_decrypt, 0, 3);
 	tcase_add_loop_test(tc, test_rsa_create, 0, 2);
+	tcase_add_loop_test(tc, test_mldsa, 0, 3);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("agree");
