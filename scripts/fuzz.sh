@@ -584,6 +584,11 @@ for i, (alg, key, fmt) in enumerate([("", EC_PEM, 3), ("", EC_SEC1, 0), ("ecdh-p
     d = "d" + str(i)
     disp(rq(460 + i, 12, fld(1, d) + (fld(2, alg) if alg else b"") + fld(3, key) + fld(4, fmt) +
             fld(5, 1)), rq(480 + i, 13, fld(1, d) + fld(2, 1)), rq(490 + i, 16, fld(1, d) + fld(2, "m")))
+# ML-DSA keys made in the input: create, sign, verify its own signature, pub
+for i, alg in enumerate(("mldsa44", "mldsa65", "mldsa87")):
+    disp(rq(500 + i, 11, fld(1, "q" + str(i)) + fld(2, alg)), rq(510 + i, 16, fld(1, "q" + str(i)) + fld(2, "m")),
+         rq(520 + i, 13, fld(1, "q" + str(i)) + fld(2, 4)), rq(530 + i, 17, fld(1, "q" + str(i)) + fld(2, "m") +
+                                                               fld(3, rand_bytes(2420))))
 # ---- fuzz_mldsa: ML-DSA verify cases (raw and SPKI keys) and private keys (seed, PKCS#8)
 mrnd = random.Random(204)
 for pi, bits in enumerate(("44", "65", "87")):
