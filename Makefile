@@ -252,7 +252,7 @@ check-unit-asan: test-build
 # the tests fail on any report in rindd's log or an unclean exit.
 # TSAN_DAEMON_SUITES entries are suite[:Check test case].
 TSAN_SUITES ?= test_registry
-TSAN_DAEMON_SUITES ?= $(if $(DAEMON_SRCS),test_daemon_core:concurrent test_daemon_bad test_daemon_systemd test_daemon_store test_daemon_recovery)
+TSAN_DAEMON_SUITES ?= $(if $(DAEMON_SRCS),test_daemon_core:concurrent test_daemon_bad test_daemon_systemd test_daemon_store test_daemon_recovery test_daemon_types:manage)
 TSAN_OPTS := halt_on_error=1 exitcode=66 second_deadlock_stack=1
 TSAN_DAEMON_SUITES += $(if $(DAEMON_SRCS),test_daemon_admin:admin)
 check-tsan:
@@ -309,7 +309,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_DOBJ := $(O)/fuzz/dobj/daemon
 FUZZ_DAEMON_OBJS := $(patsubst daemon/%.c,$(FUZZ_DOBJ)/%.c.o,$(filter-out daemon/main.c daemon/loop.c daemon/dbus.c,$(DAEMON_SRCS)))
 FUZZ_OBJS_fuzz_dispatch := $(filter-out $(FUZZ_DOBJ)/secmem.c.o,$(FUZZ_DAEMON_OBJS))
-FUZZ_OBJS_fuzz_frame := $(FUZZ_DOBJ)/key-object.c.o $(FUZZ_DOBJ)/secmem.c.o
+FUZZ_OBJS_fuzz_frame := $(FUZZ_DOBJ)/key-object.c.o $(FUZZ_DOBJ)/key-types.c.o $(FUZZ_DOBJ)/secmem.c.o
 fuzz-build:
 	$(MAKE) O=$(O)/fuzz CC=clang CFLAGS="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(O)/fuzz/librind-internal.a $(O)/fuzz/proto/rind.pb-c.c \
 		$(if $(PROTO_SRCS),$(O)/fuzz/librind-client.a) $(FUZZ_DAEMON_OBJS)

@@ -702,6 +702,7 @@ static void copy_info(struct rind_client_key_info *dst, const Rind__KeyInfo *ki)
 		dst->n_versions++;
 	}
 	dst->exportable = ki->exportable;
+	snprintf(dst->usage, sizeof(dst->usage), "%s", ki->usage ? ki->usage : "");
 }
 
 static int call_info(struct rind_client *c, Rind__Request *req, struct rind_client_key_info *info)
@@ -1139,4 +1140,151 @@ int rind_client_submit_get_public(struct rind_client *c, const char *name,
 	req.op_case = RIND__REQUEST__OP_GET_PUBLIC_KEY;
 	req.get_public_key = &m;
 	return submit(c, &req, cb, user, NULL, id);
+}
+
+/* ---- every key type ---- */
+
+int rind_client_create_key_usage(struct rind_client *c, const char *name, const char *algorithm,
+				 const char *usage, bool exportable,
+				 struct rind_client_key_info *info)
+{
+	Rind__CreateKey m = RIND__CREATE_KEY__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	m.name = STR(name);
+	m.algorithm = STR(algorithm ? algorithm : "");
+	m.usage = STR(usage ? usage : "");
+	m.exportable = exportable;
+	req.op_case = RIND__REQUEST__OP_CREATE_KEY;
+	req.create_key = &m;
+	return call_info(c, &req, info);
+}
+
+int rind_client_import_key_usage(struct rind_client *c, const char *name, const char *algorithm,
+				 const char *usage, const void *key, size_t keylen,
+				 enum rind_client_format format, bool exportable,
+				 struct rind_client_key_info *info)
+{
+	Rind__ImportKey m = RIND__IMPORT_KEY__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	m.name = STR(name);
+	m.algorithm = STR(algorithm ? algorithm : "");
+	m.usage = STR(usage ? usage : "");
+	m.key = BIN(key, keylen);
+	m.format = (Rind__KeyFormat)format;
+	m.exportable = exportable;
+	req.op_case = RIND__REQUEST__OP_IMPORT_KEY;
+	req.import_key = &m;
+	return call_info(c, &req, info);
+}
+
+static void sign_opts(Rind__Sign *m, const struct rind_client_sig_opts *o)
+{
+	if (!o)
+		return;
+	m->hash = STR(o->hash ? o->hash : "");
+	m->sig_format = STR(o->sig_format ? o->sig_format : "");
+	m->padding = STR(o->padding ? o->padding : "");
+}
+
+int rind_client_sign_opts(struct rind_client *c, const char *name, const void *msg, size_t msglen,
+			  const struct rind_client_sig_opts *opts, uint8_t **sig, size_t *siglen)
+{
+	Rind__Sign m = RIND__SIGN__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	build_sign(&req, &m, name, msg, msglen);
+	sign_opts(&m, opts);
+	return call_data(c, &req, sig, siglen);
+}
+
+int rind_client_submit_sign_opts(struct rind_client *c, const char *name, const void *msg,
+				 size_t msglen, const struct rind_client_sig_opts *opts,
+				 rind_client_cb cb, void *user, uint64_t *id)
+{
+	Rind__Sign m = RIND__SIGN__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	build_sign(&req, &m, name, msg, msglen);
+	sign_opts(&m, opts);
+	return submit(c, &req, cb, user, NULL, id);
+}
+
+int rind_client_verify_opts(struct rind_client *c, const char *name, const void *msg,
+			    size_t msglen, const void *sig, size_t siglen,
+			    const struct rind_client_sig_opts *o)
+{
+	Rind__Verify m = RIND__VERIFY__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	build_verify(&req, &m, name, msg, msglen, sig, siglen);
+	if (o) {
+		m.hash = STR(o->hash ? o->hash : "");
+		m.sig_format = STR(o->sig_format ? o->sig_format : "");
+		m.padding = STR(o->padding ? o->padding : "");
+	}
+	return call_data(c, &req, NULL, NULL);
+}
+
+int rind_client_decrypt(struct rind_client *c, const char *name, const void *ct, size_t ctlen,
+			const char *hash, uint8_t **out, size_t *outlen)
+{
+	Rind__Decrypt m = RIND__DECRYPT__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	m.name = STR(name);
+	m.ciphertext = BIN(ct, ctlen);
+	m.hash = STR(hash ? hash : "");
+	req.op_case = RIND__REQUEST__OP_DECRYPT;
+	req.decrypt = &m;
+	return call_data(c, &req, out, outlen);
+}
+
+int rind_client_decap(struct rind_client *c, const char *name, const void *ct, size_t ctlen,
+		      uint8_t **out, size_t *outlen)
+{
+	Rind__Decapsulate m = RIND__DECAPSULATE__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	m.name = STR(name);
+	m.ciphertext = BIN(ct, ctlen);
+	req.op_case = RIND__REQUEST__OP_DECAPSULATE;
+	req.decapsulate = &m;
+	return call_data(c, &req, out, outlen);
+}
+
+int rind_client_type_stats(struct rind_client *c, struct rind_client_type_stats **v, size_t *n)
+{
+	Rind__Stats m = RIND__STATS__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+	Rind__Response *resp;
+	size_t i, cnt = 0;
+	int err;
+
+	req.op_case = RIND__REQUEST__OP_STATS;
+	req.stats = &m;
+	err = call(c, &req, &resp);
+	if (err)
+		return err;
+	if (resp->result_case == RIND__RESPONSE__RESULT_STATS && resp->stats)
+		cnt = resp->stats->n_types;
+	*v = calloc(cnt ? cnt : 1, sizeof(**v));
+	if (!*v) {
+		rind__response__free_unpacked(resp, NULL);
+		return -ENOMEM;
+	}
+	for (i = 0; i < cnt; i++) {
+		const Rind__TypeStats *t = resp->stats->types[i];
+
+		snprintf((*v)[i].algorithm, sizeof((*v)[i].algorithm), "%s",
+			 t->algorithm ? t->algorithm : "");
+		(*v)[i].requests = t->requests;
+		(*v)[i].batches = t->batches;
+		(*v)[i].batched_requests = t->batched_requests;
+		(*v)[i].max_batch = t->max_batch;
+	}
+	*n = cnt;
+	rind__response__free_unpacked(resp, NULL);
+	return 0;
 }

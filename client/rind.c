@@ -99,16 +99,26 @@ static void usage(FILE *f)
 		"  features        CPU features and RIND_DISABLE masking\n"
 		"  version         library version\n"
 		"daemon commands (socket: --socket, else $RIND_SOCKET, else %s):\n"
-		"  key create NAME --alg ed25519|x25519|aes-256-gcm [--exportable]\n"
-		"  key import NAME --alg ALG [--in FILE] [--format raw|pkcs8|pem|jwk] [--exportable]\n"
+		"  key create NAME --alg|--type TYPE [--usage sign|decrypt] [--exportable]\n"
+		"                  TYPE: ed25519, ecdsa-p256|p384|p521, rsa-2048|3072|4096, mldsa44|\n"
+		"                  65|87 (signing; RSA --usage decrypt for OAEP), x25519, ecdh-p256|p384|p521,\n"
+		"                  mlkem768, mlkem1024, x25519mlkem768, aes-256-gcm, aes-128-gcm,\n"
+		"                  chacha20-poly1305\n"
+		"  key import NAME [--type TYPE] [--usage U] [--in FILE] [--format raw|pkcs8|pem|jwk]\n"
+		"                  [--exportable]   PKCS#8, SEC1, PKCS#1 (DER or PEM), JWK: the type\n"
+		"                  is detected; raw keys need --type\n"
 		"  key list [--all]                         --all: also key files that failed to load\n"
 		"  key pub NAME [--format pem|der|raw|jwk|pkcs8] [--out FILE]\n"
 		"  key delete NAME\n"
-		"  sign NAME [--in FILE] [--out FILE]        signature bytes (Ed25519: 64)\n"
-		"  verify NAME --sig FILE [--in FILE]       exit 0 valid, 1 invalid, 2 error\n"
+		"  sign NAME [--in FILE] [--out FILE] [--hash sha256|sha384|sha512]\n"
+		"           [--sig-format der|p1363] [--padding pkcs1|pss]   signature bytes\n"
+		"  verify NAME --sig FILE [--in FILE] [the sign options]   exit 0 valid, 1 invalid, 2 error\n"
 		"  seal NAME [--in FILE] [--out FILE] [--ad STRING]   nonce||ciphertext||tag\n"
 		"  open NAME [--in FILE] [--out FILE] [--ad STRING]\n"
-		"  derive NAME --peer FILE [--out FILE]     X25519 with a raw 32-byte peer key\n"
+		"  derive NAME --peer FILE [--out FILE]     X25519/ECDH; peer raw, SPKI DER or PEM\n"
+		"  decrypt NAME [--in FILE] [--out FILE] [--hash H]   RSA-OAEP (usage decrypt keys)\n"
+		"  decap NAME [--in FILE] [--out FILE]      ML-KEM shared secret of a ciphertext\n"
+		"                  (the peer encapsulates to `key pub NAME --format raw`)\n"
 		"  ping                                     daemon version\n"
 		"  stats                                    daemon counters and batching\n"
 		"key administration (root and the key's owner; no D-Bus needed):\n"
@@ -118,7 +128,8 @@ static void usage(FILE *f)
 		"             [--allow uid:U|gid:G] [--deny uid:U|gid:G] [--clear]\n"
 		"                                           change (or show) who may use the key\n"
 		"  (key list shows each key's VERSION, LIVE versions, CREATED and ROTATED times)\n"
-		"  bench-daemon --alg ALG [--clients N] [--requests M] [--pipeline K]\n"
+		"  bench-daemon --alg ALG [--clients N] [--requests M] [--pipeline K]   ALG: ed25519,\n"
+		"               ecdsa-p256|p384|p521, rsa-2048|3072|4096, aes-256-gcm, x25519\n"
 		"               [--size BYTES] [--key NAME]\n"
 		"                  N processes, M requests each, K in flight per connection;\n"
 		"                  requests/s, p50/p99 latency, mean batch size; every\n"
@@ -132,6 +143,7 @@ static void usage(FILE *f)
 
 static const char *const daemon_cmds[] = {
 	"key", "sign", "verify", "seal", "open", "derive", "stats", "ping", "bench-daemon",
+	"decrypt", "decap",
 };
 
 static int is_daemon_cmd(const char *cmd)
@@ -147,6 +159,7 @@ static int is_daemon_cmd(const char *cmd)
 /* Options of the daemon commands: --name VALUE or --name=VALUE, flags. */
 struct opts {
 	const char *socket, *alg, *in, *out, *sig, *format, *ad, *peer, *key;
+	const char *usage, *hash, *sig_format, *padding;
 	long clients, requests, pipeline, size;
 	int exportable;
 	int all;
@@ -159,6 +172,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	static const char *const with_arg[] = {
 		"socket", "alg", "in", "out", "sig", "format", "ad", "peer", "key",
 		"clients", "requests", "pipeline", "size",
+		"type", "usage", "hash", "sig-format", "padding",
 	};
 	int i;
 
@@ -217,6 +231,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		else if (!strcmp(name, "ad")) o->ad = val;
 		else if (!strcmp(name, "peer")) o->peer = val;
 		else if (!strcmp(name, "key")) o->key = val;
+		else if (!strcmp(name, "type")) o->alg = val;	/* a synonym of --alg */
+		else if (!strcmp(name, "usage")) o->usage = val;
+		else if (!strcmp(name, "hash")) o->hash = val;
+		else if (!strcmp(name, "sig-format")) o->sig_format = val;
+		else if (!strcmp(name, "padding")) o->padding = val;
 		else {
 			char *end;
 			long v;
@@ -361,8 +380,8 @@ static void print_key_list(const struct rind_client_key_info *k, size_t n)
 {
 	size_t i;
 
-	printf("%-32s %-12s %7s %-9s %6s %10s %-20s %s\n", "NAME", "ALGORITHM", "VERSION", "LIVE",
-	       "OWNER", "EXPORTABLE", "CREATED", "ROTATED");
+	printf("%-32s %-17s %7s %-9s %6s %10s %-20s %-20s %s\n", "NAME", "ALGORITHM", "VERSION",
+	       "LIVE", "OWNER", "EXPORTABLE", "CREATED", "ROTATED", "USAGE");
 	for (i = 0; i < n; i++) {
 		uint32_t lo = k[i].min_version ? k[i].min_version : 1;
 		uint64_t first = k[i].n_versions ? k[i].versions[0].created : k[i].created;
@@ -372,9 +391,10 @@ static void print_key_list(const struct rind_client_key_info *k, size_t n)
 		if (k[i].version > 1)
 			fmt_time(k[i].created, rotated, sizeof(rotated));
 		snprintf(live, sizeof(live), "%u-%u", (unsigned int)lo, (unsigned int)k[i].version);
-		printf("%-32s %-12s %7u %-9s %6u %10s %-20s %s\n", k[i].name, k[i].algorithm,
+		printf("%-32s %-17s %7u %-9s %6u %10s %-20s %-20s %s\n", k[i].name, k[i].algorithm,
 		       (unsigned int)k[i].version, live, (unsigned int)k[i].owner_uid,
-		       k[i].exportable ? "yes" : "no", created, rotated);
+		       k[i].exportable ? "yes" : "no", created, rotated,
+		       k[i].usage[0] ? k[i].usage : "-");
 	}
 }
 
@@ -418,13 +438,17 @@ static int cmd_key(struct rind_client *c, struct opts *o)
 	if (!strcmp(sub, "create")) {
 		struct rind_client_key_info ki;
 
-		if (need_pos(o, 2, "key create NAME --alg ALG [--exportable]"))
+		if (need_pos(o, 2, "key create NAME --type TYPE [--usage sign|decrypt] [--exportable]"))
 			return 2;
 		if (!o->alg) {
-			fprintf(stderr, "rind: key create: --alg is required (ed25519, x25519, aes-256-gcm)\n");
+			fprintf(stderr, "rind: key create: --type (or --alg) is required: ed25519, "
+				"ecdsa-p256, ecdsa-p384, ecdsa-p521, rsa-2048, rsa-3072, rsa-4096, mldsa44, "
+				"mldsa65, mldsa87, x25519, "
+				"ecdh-p256, ecdh-p384, ecdh-p521, mlkem768, mlkem1024, x25519mlkem768, "
+				"aes-256-gcm, aes-128-gcm, chacha20-poly1305\n");
 			return 2;
 		}
-		err = rind_client_create_key(c, o->pos[1], o->alg, o->exportable, &ki);
+		err = rind_client_create_key_usage(c, o->pos[1], o->alg, o->usage, o->exportable, &ki);
 		if (err)
 			return report(c, "key create", err);
 		printf("created %s (%s)\n", ki.name[0] ? ki.name : o->pos[1],
@@ -432,25 +456,30 @@ static int cmd_key(struct rind_client *c, struct opts *o)
 		return 0;
 	}
 	if (!strcmp(sub, "import")) {
-		if (need_pos(o, 2, "key import NAME --alg ALG [--in FILE] [--format raw|pkcs8|pem|jwk]"))
+		struct rind_client_key_info ki;
+
+		if (need_pos(o, 2, "key import NAME [--type TYPE] [--in FILE] [--format raw|pkcs8|pem|jwk]"))
 			return 2;
-		if (!o->alg) {
-			fprintf(stderr, "rind: key import: --alg is required\n");
-			return 2;
-		}
-		fmt = RIND_CLIENT_RAW;
+		/* no --format: the daemon detects the encoding (and, without --type, the type) */
+		fmt = RIND_CLIENT_PEM;
 		if (o->format && rind_client_format_parse(o->format, &fmt)) {
 			fprintf(stderr, "rind: unknown format '%s'\n", o->format);
 			return 2;
 		}
+		if (fmt == RIND_CLIENT_RAW && !o->alg) {
+			fprintf(stderr, "rind: key import: a raw key needs --type\n");
+			return 2;
+		}
 		if (read_input(o->in, &buf, &len))
 			return 1;
-		err = rind_client_import_key(c, o->pos[1], o->alg, buf, len, fmt, o->exportable, NULL);
+		err = rind_client_import_key_usage(c, o->pos[1], o->alg, o->usage, buf, len, fmt,
+						   o->exportable, &ki);
 		memset(buf, 0, len);
 		free(buf);
 		if (err)
 			return report(c, "key import", err);
-		printf("imported %s (%s)\n", o->pos[1], o->alg);
+		printf("imported %s (%s%s%s)\n", o->pos[1], ki.algorithm[0] ? ki.algorithm : o->alg,
+		       ki.usage[0] ? ", usage " : "", ki.usage);
 		return 0;
 	}
 	if (!strcmp(sub, "list")) {
@@ -522,8 +551,14 @@ static int cmd_data(struct rind_client *c, const char *cmd, struct opts *o)
 	} else if (read_input(o->in, &in, &inlen)) {
 		return 1;
 	}
-	if (!strcmp(cmd, "sign"))
-		err = rind_client_sign(c, o->pos[0], in, inlen, &out, &outlen);
+	if (!strcmp(cmd, "sign")) {
+		struct rind_client_sig_opts so = { o->hash, o->sig_format, o->padding };
+
+		err = rind_client_sign_opts(c, o->pos[0], in, inlen, &so, &out, &outlen);
+	} else if (!strcmp(cmd, "decrypt"))
+		err = rind_client_decrypt(c, o->pos[0], in, inlen, o->hash, &out, &outlen);
+	else if (!strcmp(cmd, "decap"))
+		err = rind_client_decap(c, o->pos[0], in, inlen, &out, &outlen);
 	else if (!strcmp(cmd, "seal"))
 		err = rind_client_seal(c, o->pos[0], in, inlen, ad, strlen(ad), &out, &outlen);
 	else if (!strcmp(cmd, "open"))
@@ -555,7 +590,11 @@ static int cmd_verify(struct rind_client *c, struct opts *o)
 		free(sig);
 		return 2;
 	}
-	err = rind_client_verify(c, o->pos[0], msg, mlen, sig, slen);
+	{
+		struct rind_client_sig_opts so = { o->hash, o->sig_format, o->padding };
+
+		err = rind_client_verify_opts(c, o->pos[0], msg, mlen, sig, slen, &so);
+	}
 	free(msg);
 	free(sig);
 	if (!err) {
@@ -589,6 +628,23 @@ static int cmd_stats(struct rind_client *c)
 	if (st.max_keys || st.max_keys_per_uid)
 		printf("key_quota         %u total, %u per uid\n", st.max_keys, st.max_keys_per_uid);
 	printf("threads           %u\n", st.threads);
+	{
+		struct rind_client_type_stats *v;
+		size_t n, i;
+
+		err = rind_client_type_stats(c, &v, &n);
+		if (err)
+			return report(c, "stats", err);
+		if (n)
+			printf("%-18s %12s %10s %10s %9s\n", "TYPE", "REQUESTS", "BATCHES", "MEAN_BATCH",
+			       "MAX_BATCH");
+		for (i = 0; i < n; i++)
+			printf("%-18s %12llu %10llu %10.2f %9llu\n", v[i].algorithm,
+			       (unsigned long long)v[i].requests, (unsigned long long)v[i].batches,
+			       v[i].batches ? (double)v[i].batched_requests / (double)v[i].batches : 0.0,
+			       (unsigned long long)v[i].max_batch);
+		free(v);
+	}
 	return 0;
 }
 
@@ -604,7 +660,10 @@ struct bench_child {
 	uint8_t *msg;			/* one message buffer, request index in front */
 	uint64_t *t0;			/* submit times, ns */
 	uint64_t *lat;			/* shared: this client's latencies */
-	uint8_t *sigs;			/* Ed25519: 64 bytes per request */
+	uint8_t *sigs;			/* sigmax bytes per request */
+	uint16_t *siglens;
+	unsigned int sigmax;		/* 64 for Ed25519, else 512 */
+	const char *verify_alg;		/* ECDSA, RSA: the library's name to verify with */
 	uint8_t *seen;
 	long done, failures, dup;
 	int first_err_printed;
@@ -661,11 +720,12 @@ static void bench_cb(struct rind_client *c, const struct rind_client_result *r, 
 		return;
 	}
 	if (b->op == BENCH_SIGN) {
-		if (r->len != 64) {
+		if ((b->verify_alg ? r->len > b->sigmax : r->len != 64) || !r->len) {
 			b->failures++;
 			return;
 		}
-		memcpy(b->sigs + 64 * i, r->data, 64);
+		memcpy(b->sigs + (size_t)b->sigmax * i, r->data, r->len);
+		b->siglens[i] = (uint16_t)r->len;
 	} else if (b->op == BENCH_SEAL && r->len != (size_t)b->size + 28) {
 		b->failures++;
 	} else if (b->op == BENCH_DERIVE && r->len != 32) {
@@ -697,6 +757,7 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 			   int go_fd, int done_fd, int verify_fd, uint64_t *end_ns, long *verified)
 {
 	uint8_t pub[32];
+	struct crypto_sig *vtfm = NULL;
 	long next = 0, i;
 	char ch = 1;
 	int err;
@@ -707,7 +768,20 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 		return 1;
 	}
 	rind_client_set_max_inflight(b->c, (unsigned int)(pipeline > 1000 ? 1000 : pipeline));
-	if (b->op == BENCH_SIGN) {
+	if (b->op == BENCH_SIGN && b->verify_alg) {
+		uint8_t *p;
+		size_t n;
+
+		/* ECDSA / RSA: verified with the library, from the SPKI */
+		err = rind_client_get_public(b->c, b->key, RIND_CLIENT_SPKI_DER, &p, &n);
+		vtfm = err ? NULL : crypto_alloc_sig(b->verify_alg, 0, 0);
+		if (err || IS_ERR(vtfm) || crypto_sig_set_pubkey(vtfm, p, (unsigned int)n)) {
+			fprintf(stderr, "rind: bench client %ld: public key: %s\n", b->client,
+				rind_client_last_error(b->c));
+			return 1;
+		}
+		free(p);
+	} else if (b->op == BENCH_SIGN) {
 		uint8_t *p;
 		size_t n;
 
@@ -723,8 +797,9 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 	b->msg = malloc((size_t)b->size + 16);
 	b->t0 = calloc((size_t)b->requests, sizeof(*b->t0));
 	b->seen = calloc((size_t)b->requests, 1);
-	b->sigs = b->op == BENCH_SIGN ? malloc((size_t)b->requests * 64) : NULL;
-	if (!b->msg || !b->t0 || !b->seen || (b->op == BENCH_SIGN && !b->sigs))
+	b->sigs = b->op == BENCH_SIGN ? malloc((size_t)b->requests * b->sigmax) : NULL;
+	b->siglens = b->op == BENCH_SIGN ? calloc((size_t)b->requests, sizeof(*b->siglens)) : NULL;
+	if (!b->msg || !b->t0 || !b->seen || (b->op == BENCH_SIGN && (!b->sigs || !b->siglens)))
 		return 1;
 	bench_self = b;
 	b->ready_sent = 1;
@@ -770,7 +845,9 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 			if (!b->seen[i])
 				continue;
 			bench_message(b->msg, b->size, b->client, i, i == 0);
-			if (rind_ed25519_verify(b->sigs + 64 * i, b->msg, (size_t)b->size, pub)) {
+			if (vtfm ? crypto_sig_verify(vtfm, b->sigs + (size_t)b->sigmax * i, b->siglens[i],
+						     b->msg, (unsigned int)b->size) :
+			    rind_ed25519_verify(b->sigs + 64 * i, b->msg, (size_t)b->size, pub)) {
 				if (!b->failures++)
 					fprintf(stderr, "rind: bench client %ld: signature %ld does not verify\n",
 						b->client, i);
@@ -779,6 +856,8 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 			}
 		}
 	}
+	if (vtfm)
+		crypto_free_sig(vtfm);
 	rind_client_close(b->c);
 	return b->failures || b->dup ? 1 : 0;
 }
@@ -857,7 +936,7 @@ static int cmd_bench(const char *sock, struct opts *o)
 	uint64_t *lat, start, end = 0;
 	int ready[2], go[2], done[2], verify[2], status, failed = 0, made_key = 0;
 	long i, verified = 0, total, nmapped;
-	const char *alg = o->alg;
+	const char *alg = o->alg, *verify_alg = NULL;
 	char keyname[64];
 	enum bench_op op;
 	pid_t *pids;
@@ -871,12 +950,20 @@ static int cmd_bench(const char *sock, struct opts *o)
 	}
 	if (!strcmp(alg, "ed25519")) {
 		op = BENCH_SIGN;
+	} else if (!strncmp(alg, "ecdsa-p", 7) || !strncmp(alg, "rsa-", 4)) {
+		/* signed with each type's default (SHA-256/384/512 by curve, PKCS#1 v1.5) */
+		op = BENCH_SIGN;
+		verify_alg = !strcmp(alg, "ecdsa-p256") ? "x962(ecdsa-nist-p256,sha256)" :
+			     !strcmp(alg, "ecdsa-p384") ? "x962(ecdsa-nist-p384,sha384)" :
+			     !strcmp(alg, "ecdsa-p521") ? "x962(ecdsa-nist-p521,sha512)" :
+			     "pkcs1(rsa,sha256)";
 	} else if (!strcmp(alg, "aes-256-gcm")) {
 		op = BENCH_SEAL;
 	} else if (!strcmp(alg, "x25519")) {
 		op = BENCH_DERIVE;
 	} else {
-		fprintf(stderr, "rind: bench-daemon: --alg %s: ed25519, aes-256-gcm or x25519\n", alg);
+		fprintf(stderr, "rind: bench-daemon: --alg %s: ed25519, ecdsa-p256|p384|p521, "
+			"rsa-2048|3072|4096, aes-256-gcm or x25519\n", alg);
 		return 2;
 	}
 	if (clients < 1 || clients > 4096 || requests < 1 || pipeline < 1) {
@@ -941,6 +1028,7 @@ static int cmd_bench(const char *sock, struct opts *o)
 			struct bench_child b = {
 				.key = keyname, .op = op, .client = i, .requests = requests,
 				.size = size, .lat = lat + i * requests,
+				.sigmax = verify_alg ? 512 : 64, .verify_alg = verify_alg,
 			};
 
 			bench_signals(false);
@@ -1023,8 +1111,8 @@ static int cmd_bench(const char *sock, struct opts *o)
 	printf("  daemon        %u threads, %llu errors during this run\n", s1.threads,
 	       (unsigned long long)(s1.errors - s0.errors));
 	if (op == BENCH_SIGN)
-		printf("  verified      %ld of %ld signatures in-process (rind_ed25519_verify)\n",
-		       verified, total);
+		printf("  verified      %ld of %ld signatures in-process (%s)\n", verified, total,
+		       verify_alg ? verify_alg : "rind_ed25519_verify");
 	if (failed)
 		printf("  FAILED: a client reported errors (see above)\n");
 	rind_client_close(c);

@@ -62,6 +62,7 @@ struct rind_client_key_info {
 		uint64_t created;
 	} versions[RIND_CLIENT_MAX_VERSIONS];
 	bool exportable;
+	char usage[16];		/* RSA keys: "sign" or "decrypt"; else "" */
 };
 
 struct rind_client_stats {
@@ -201,6 +202,61 @@ RIND_CLIENT_API int rind_client_derive(struct rind_client *c, const char *name,
 				       uint8_t **out, size_t *outlen);
 RIND_CLIENT_API int rind_client_stats(struct rind_client *c, struct rind_client_stats *st);
 
+/* ---- every key type (ECDSA, RSA, ECDH, ML-KEM, ...) ---- */
+
+/*
+ * Create with a usage: RSA keys are made for "sign" (the default) or
+ * "decrypt"; NULL or "" for the other types.
+ */
+RIND_CLIENT_API int rind_client_create_key_usage(struct rind_client *c, const char *name,
+						 const char *algorithm, const char *usage,
+						 bool exportable, struct rind_client_key_info *info);
+/*
+ * Import a private key: @algorithm NULL or "" lets the daemon detect the
+ * type from the encoding (PKCS#8, SEC1, PKCS#1, in DER or PEM, or JWK);
+ * @format RIND_CLIENT_RAW with a type means the type's raw form, any other
+ * @format that the encoding is detected.  @usage as above.
+ */
+RIND_CLIENT_API int rind_client_import_key_usage(struct rind_client *c, const char *name,
+						 const char *algorithm, const char *usage,
+						 const void *key, size_t keylen,
+						 enum rind_client_format format, bool exportable,
+						 struct rind_client_key_info *info);
+/*
+ * Signature options: @hash "sha256", "sha384", "sha512" (NULL: the type's
+ * default: SHA-256 for P-256 and RSA, SHA-384 for P-384, SHA-512 for
+ * P-521); @sig_format "der" (default) or "p1363" for ECDSA; @padding
+ * "pkcs1" (default) or "pss" for RSA.  Ed25519 takes none.
+ */
+struct rind_client_sig_opts {
+	const char *hash;
+	const char *sig_format;
+	const char *padding;
+};
+RIND_CLIENT_API int rind_client_sign_opts(struct rind_client *c, const char *name,
+					  const void *msg, size_t msglen,
+					  const struct rind_client_sig_opts *opts,
+					  uint8_t **sig, size_t *siglen);
+RIND_CLIENT_API int rind_client_verify_opts(struct rind_client *c, const char *name,
+					    const void *msg, size_t msglen,
+					    const void *sig, size_t siglen,
+					    const struct rind_client_sig_opts *opts);
+/* RSA-OAEP (MGF1 and label-less; @hash NULL: sha256): *@out the plaintext. */
+RIND_CLIENT_API int rind_client_decrypt(struct rind_client *c, const char *name,
+					const void *ct, size_t ctlen, const char *hash,
+					uint8_t **out, size_t *outlen);
+/* ML-KEM / X25519MLKEM768: *@out the shared secret of ciphertext @ct. */
+RIND_CLIENT_API int rind_client_decap(struct rind_client *c, const char *name,
+				      const void *ct, size_t ctlen,
+				      uint8_t **out, size_t *outlen);
+/* Per key type counters: *@v a malloc'd array of *@n entries. */
+struct rind_client_type_stats {
+	char algorithm[40];
+	uint64_t requests, batches, batched_requests, max_batch;
+};
+RIND_CLIENT_API int rind_client_type_stats(struct rind_client *c,
+					   struct rind_client_type_stats **v, size_t *n);
+
 /* ---- asynchronous interface ---- */
 
 /*
@@ -248,6 +304,11 @@ RIND_CLIENT_API int rind_client_submit_derive(struct rind_client *c, const char 
 RIND_CLIENT_API int rind_client_submit_get_public(struct rind_client *c, const char *name,
 						  enum rind_client_format format,
 						  rind_client_cb cb, void *user, uint64_t *id);
+/* Asynchronous sign with options (see rind_client_sign_opts). */
+RIND_CLIENT_API int rind_client_submit_sign_opts(struct rind_client *c, const char *name,
+						 const void *msg, size_t msglen,
+						 const struct rind_client_sig_opts *opts,
+						 rind_client_cb cb, void *user, uint64_t *id);
 /*
  * Send what is queued and complete what has arrived, waiting up to
  * @timeout_ms (0: do not wait, -1: until at least one completes).

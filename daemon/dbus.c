@@ -434,7 +434,7 @@ static int m_pubkey(sd_bus_message *m, void *u, sd_bus_error *e)
 	struct caller c;
 	struct peer p;
 	struct key *k;
-	u8 out[2048];
+	u8 out[8192];
 	unsigned int i;
 	int r, n = -EINVAL;
 
@@ -466,28 +466,14 @@ static int m_pubkey(sd_bus_message *m, void *u, sd_bus_error *e)
 					 "uid %u may not use key %.64s", (unsigned int)c.uid, name);
 	}
 	/* a transform of our own: per-thread slots belong to the workers */
-	if (k->alg == KEY_ED25519) {
-		struct crypto_sig *tfm = crypto_alloc_sig("ed25519", 0, 0);
+	{
+		char msg[256];
 
-		if (!IS_ERR(tfm)) {
-			n = crypto_sig_set_privkey(tfm, k->secret, 32);
-			if (!n)
-				n = crypto_sig_export_pubkey(tfm, fmt, out, sizeof(out));
-			crypto_free_sig(tfm);
+		n = key_export(k, fmt, false, -1, out, sizeof(out), msg, sizeof(msg));
+		if (n == -EINVAL) {
+			key_put(k);
+			return sd_bus_error_setf(e, ERR_PREFIX "InvalidArgument", "%s", msg);
 		}
-	} else if (k->alg == KEY_X25519) {
-		struct crypto_kpp *tfm = crypto_alloc_kpp("curve25519", 0, 0);
-
-		if (!IS_ERR(tfm)) {
-			n = crypto_kpp_set_secret(tfm, k->secret, 32);
-			if (!n)
-				n = crypto_kpp_export_pubkey(tfm, fmt, out, sizeof(out));
-			crypto_free_kpp(tfm);
-		}
-	} else {
-		key_put(k);
-		return sd_bus_error_setf(e, ERR_PREFIX "InvalidArgument",
-					 "key %.64s is aes-256-gcm: it has no public key", name);
 	}
 	key_put(k);
 	if (n < 0)

@@ -30,80 +30,38 @@ static int check_new_key(const char *name, const char *alg_s, enum key_alg *alg,
 	}
 	err = key_alg_parse(alg_s, alg);
 	if (err == -EOPNOTSUPP)
-		snprintf(msg, msglen,
-			 "algorithm %.64s is not available yet (have ed25519, x25519, aes-256-gcm)", alg_s);
+		snprintf(msg, msglen, "algorithm %.64s is not available yet (have %s)", alg_s,
+			 key_type_list());
 	else if (err)
-		snprintf(msg, msglen,
-			 "algorithm: unknown \"%.64s\" (have ed25519, x25519, aes-256-gcm)", alg_s);
+		snprintf(msg, msglen, "algorithm: unknown \"%.64s\" (have %s)", alg_s, key_type_list());
 	if (err)
 		return -EOPNOTSUPP;
 	return 0;
 }
 
-/* The 32-byte secret of an imported key (raw, or PKCS#8/PEM/JWK when @encoded). */
-static int import_secret(enum key_alg alg, const u8 *key, size_t len, bool encoded,
-			 u8 secret[RINDD_KEY_MAX], char *msg, size_t msglen)
+/* An RSA key is made for one use; the other types have theirs. */
+static int check_usage(enum key_alg alg, const char *usage_s, enum key_usage *usage, char *msg,
+		       size_t msglen)
 {
-	int err = 0;
+	const struct key_type *t = key_type_of(alg);
 
-	if (!encoded && len != 32) {
-		snprintf(msg, msglen, "key: a raw %s key is 32 bytes (got %zu)", key_alg_name(alg), len);
+	if (key_usage_parse(usage_s, usage)) {
+		snprintf(msg, msglen, "usage: \"%.32s\" (sign, decrypt)", usage_s);
 		return -EINVAL;
 	}
-	if (len > 16384) {
-		snprintf(msg, msglen, "key: %zu bytes is too long", len);
-		return -EINVAL;
+	if (t->kind == KC_RSA) {
+		if (*usage == KEY_USAGE_DEFAULT)
+			*usage = KEY_USAGE_SIGN;
+		return 0;
 	}
-	switch (alg) {
-	case KEY_AES256GCM:
-		if (encoded) {
-			snprintf(msg, msglen, "format: aes-256-gcm keys are imported raw (32 bytes)");
-			return -EINVAL;
-		}
-		memcpy(secret, key, 32);
-		break;
-	case KEY_ED25519: {
-		struct crypto_sig *tfm = crypto_alloc_sig("ed25519", 0, 0);
-
-		if (IS_ERR(tfm)) {
-			err = (int)PTR_ERR(tfm);
-			break;
-		}
-		err = crypto_sig_set_privkey(tfm, key, (unsigned int)len);
-		if (!err)
-			err = crypto_sig_export_privkey(tfm, RIND_KEY_RAW, secret, RINDD_KEY_MAX);
-		crypto_free_sig(tfm);
-		break;
+	if (*usage == KEY_USAGE_DEFAULT || (*usage == KEY_USAGE_SIGN && t->kind == KC_SIG)) {
+		*usage = KEY_USAGE_DEFAULT;
+		return 0;
 	}
-	case KEY_X25519: {
-		struct crypto_kpp *tfm = crypto_alloc_kpp("curve25519", 0, 0);
-
-		if (IS_ERR(tfm)) {
-			err = (int)PTR_ERR(tfm);
-			break;
-		}
-		err = crypto_kpp_set_secret(tfm, key, (unsigned int)len);
-		if (!err)
-			err = crypto_kpp_export_privkey(tfm, RIND_KEY_RAW, secret, RINDD_KEY_MAX);
-		crypto_free_kpp(tfm);
-		break;
-	}
-	}
-	if (err > 0 && err != 32)
-		err = -EINVAL;
-	if (err < 0) {
-		rind_memzero_explicit(secret, RINDD_KEY_MAX);
-		snprintf(msg, msglen, "key: not a valid %s private key (errno %d)", key_alg_name(alg), -err);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int new_secret(enum key_alg alg, u8 secret[RINDD_KEY_MAX])
-{
-	if (alg == KEY_X25519)
-		return rind_curve25519_generate_secret(secret);
-	return rind_get_random_bytes(secret, RINDD_KEY_MAX);
+	snprintf(msg, msglen, "usage: only RSA keys are made for a use (sign or decrypt); %s keys %s",
+		 t->name, t->kind == KC_SIG ? "sign" : t->kind == KC_KPP ? "derive" :
+		 t->kind == KC_KEM ? "decapsulate" : "seal and open");
+	return -EINVAL;
 }
 
 /*
@@ -170,21 +128,53 @@ int key_create(const char *name, const char *alg_s, const u8 *import, size_t imp
 	       bool encoded, bool exportable, uid_t uid, pid_t pid, const char *via,
 	       char *msg, size_t msglen, struct key **out)
 {
+	return key_create_usage(name, alg_s, "", import, importlen, encoded, exportable, uid, pid,
+				via, msg, msglen, out);
+}
+
+int key_create_usage(const char *name, const char *alg_s, const char *usage_s, const u8 *import,
+		     size_t importlen, bool encoded, bool exportable, uid_t uid, pid_t pid,
+		     const char *via, char *msg, size_t msglen, struct key **out)
+{
 	const char *action = import ? "import_key" : "create_key";
-	u8 secret[RINDD_KEY_MAX];
-	enum key_alg alg;
+	u8 *secret = secmem_alloc(RINDD_SECRET_MAX);
+	size_t slen = 0;
+	enum key_alg alg = KEY_ED25519;
+	enum key_usage usage = KEY_USAGE_DEFAULT;
 	struct key *k, *old;
 	int err;
 
 	*out = NULL;
-	err = check_new_key(name, alg_s, &alg, msg, msglen);
-	if (!err && import)
-		err = import_secret(alg, import, importlen, encoded, secret, msg, msglen);
-	else if (!err && new_secret(alg, secret)) {
-		snprintf(msg, msglen, "no randomness");
-		err = -EIO;
+	if (!secret) {
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
+	if (!alg_s)
+		alg_s = "";
+	if (!key_name_valid(name)) {
+		snprintf(msg, msglen, "name: 1 to 64 characters of [A-Za-z0-9._-], not starting with '.'");
+		err = -EINVAL;
+	} else if (import) {
+		/* the type may be left to detection; a given one must be known */
+		err = *alg_s ? check_new_key(name, alg_s, &alg, msg, msglen) : 0;
+		if (!err)
+			err = key_import(alg_s, KEY_USAGE_DEFAULT, import, importlen, encoded, &alg,
+					 secret, &slen, msg, msglen);
+	} else {
+		err = check_new_key(name, alg_s, &alg, msg, msglen);
+	}
+	if (!err)
+		err = check_usage(alg, usage_s, &usage, msg, msglen);
+	if (!err && !import) {
+		err = key_generate(alg, usage, secret, &slen);
+		if (err) {
+			snprintf(msg, msglen, "generating the %s key failed (errno %d)", key_alg_name(alg),
+				 -err);
+			err = -EIO;
+		}
 	}
 	if (err) {
+		secmem_free(secret, RINDD_SECRET_MAX);
 		audit(action, key_name_valid(name) ? name : "-", uid, pid, via, "invalid", "%s", msg);
 		return err;
 	}
@@ -202,24 +192,25 @@ int key_create(const char *name, const char *alg_s, const u8 *import, size_t imp
 	}
 	if (err) {
 		pthread_mutex_unlock(&keystore_lock);
-		rind_memzero_explicit(secret, sizeof(secret));
+		secmem_free(secret, RINDD_SECRET_MAX);
 		audit(action, name, uid, pid, via, "exists", "%s", msg);
 		return err;
 	}
 	err = check_quota(uid, msg, msglen);
 	if (err) {
 		pthread_mutex_unlock(&keystore_lock);
-		rind_memzero_explicit(secret, sizeof(secret));
+		secmem_free(secret, RINDD_SECRET_MAX);
 		audit(action, name, uid, pid, via, "quota", "%s", msg);
 		return err;
 	}
-	k = key_new(name, alg, secret);
-	rind_memzero_explicit(secret, sizeof(secret));
+	k = key_new_len(name, alg, secret, slen);
+	secmem_free(secret, RINDD_SECRET_MAX);
 	if (!k) {
 		pthread_mutex_unlock(&keystore_lock);
 		snprintf(msg, msglen, "out of memory");
 		return -ENOMEM;
 	}
+	k->usage = usage;
 	k->owner_uid = uid;
 	k->created = (uint64_t)time(NULL);
 	k->exportable = exportable;
@@ -234,8 +225,8 @@ int key_create(const char *name, const char *alg_s, const u8 *import, size_t imp
 		audit(action, name, uid, pid, via, "error", "%s", msg);
 		return err;
 	}
-	audit(action, name, uid, pid, via, "ok", "alg=%s version=1 exportable=%d", key_alg_name(alg),
-	      exportable);
+	audit(action, name, uid, pid, via, "ok", "alg=%s%s%s version=1 exportable=%d",
+	      key_alg_name(alg), usage ? " usage=" : "", key_usage_name(usage), exportable);
 	dbus_signal_created(name, key_alg_name(alg), (uint32_t)uid);
 	atomic_fetch_add(&k->refs, 1);
 	*out = k;
@@ -342,16 +333,20 @@ static int key_modify(const char *name, const char *action, uid_t uid, pid_t pid
 
 static int change_rotate(struct key *c, void *arg)
 {
-	u8 secret[RINDD_KEY_MAX];
+	u8 *secret;
+	size_t len;
 	int err;
 
 	(void)arg;
 	if (c->n_old >= 64)
 		return -E2BIG;
-	if (new_secret(c->alg, secret))
-		return -EIO;
-	err = key_add_version(c, secret);
-	rind_memzero_explicit(secret, sizeof(secret));
+	secret = secmem_alloc(RINDD_SECRET_MAX);
+	if (!secret)
+		return -ENOMEM;
+	err = key_generate(c->alg, c->usage, secret, &len) ? -EIO : 0;
+	if (!err)
+		err = key_add_version_len(c, secret, len);
+	secmem_free(secret, RINDD_SECRET_MAX);
 	return err;
 }
 

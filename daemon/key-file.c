@@ -60,6 +60,15 @@ static pthread_mutex_t failed_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct failed_key *failed;
 static size_t nfailed;
 
+/* RINDD_KEY_FILE_MAX, or the lower limit a test asked for. */
+size_t key_file_limit(void)
+{
+	const char *v = getenv("RINDD_TEST_KEY_FILE_MAX");
+	unsigned long long t = v && *v ? strtoull(v, NULL, 10) : 0;
+
+	return t >= 1024 && t < KS_MAX_FILE ? (size_t)t : KS_MAX_FILE;
+}
+
 int state_read_file(int dfd, const char *path, u8 *buf, size_t cap, size_t *len)
 {
 	int fd = openat(dfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -206,11 +215,16 @@ struct load_stats {
 static struct key *key_from_record(const Rind__StoredKey *sk, enum key_alg alg, char *why,
 				   size_t whylen)
 {
-	struct key *k = key_new(sk->name, alg, sk->key.data);
+	struct key *k = key_new_len(sk->name, alg, sk->key.data, sk->key.len);
 	size_t i;
 
 	if (!k) {
 		snprintf(why, whylen, "out of memory");
+		return NULL;
+	}
+	if (sk->usage && key_usage_parse(sk->usage, &k->usage)) {
+		snprintf(why, whylen, "unknown usage (%.32s)", sk->usage);
+		key_put(k);
 		return NULL;
 	}
 	k->owner_uid = sk->owner_uid;
@@ -236,7 +250,7 @@ static struct key *key_from_record(const Rind__StoredKey *sk, enum key_alg alg, 
 		Rind__KeyVersion *kv = sk->old_versions[i];
 		struct key_old *o;
 
-		if (kv->key.len != 32 || kv->version >= k->version || i >= KS_MAX_OLD ||
+		if (!key_secret_len_ok(alg, kv->key.len) || kv->version >= k->version || i >= KS_MAX_OLD ||
 		    (k->n_old && kv->version <= k->old[k->n_old - 1].version)) {
 			snprintf(why, whylen, "bad old version record");
 			key_put(k);
@@ -247,7 +261,8 @@ static struct key *key_from_record(const Rind__StoredKey *sk, enum key_alg alg, 
 			goto nomem;
 		k->old = o;
 		memset(&o[k->n_old], 0, sizeof(*o));
-		o[k->n_old].secret = key_slot_dup(kv->key.data);
+		o[k->n_old].secret = key_slot_dup_len(kv->key.data, kv->key.len);
+		o[k->n_old].secret_len = kv->key.len;
 		if (!o[k->n_old].secret)
 			goto nomem;
 		o[k->n_old].version = kv->version;
@@ -280,11 +295,11 @@ static int load_one(const char *file, struct load_stats *ls)
 	memcpy(stem, file, flen - 5);
 	stem[flen - 5] = 0;
 	ls->files++;
-	err = state_read_file(dir_fd, file, buf, sizeof(buf), &len);
+	err = state_read_file(dir_fd, file, buf, key_file_limit(), &len);
 	if (err) {
 		if (err == -EFBIG)
-			snprintf(why, sizeof(why), "larger than %d bytes, the key file size limit",
-				 KS_MAX_FILE);
+			snprintf(why, sizeof(why), "larger than %zu bytes, the key file size limit",
+				 key_file_limit());
 		else
 			snprintf(why, sizeof(why), "cannot read: %s", strerror(-err));
 		add_failed(stem, file, (uint32_t)-1, why);
@@ -322,7 +337,7 @@ static int load_one(const char *file, struct load_stats *ls)
 		add_failed(stem, file, sk->owner_uid, why);
 		goto out;
 	}
-	if (key_alg_parse(sk->algorithm, &alg) || sk->key.len != 32) {
+	if (key_alg_parse(sk->algorithm, &alg) || !key_secret_len_ok(alg, sk->key.len)) {
 		snprintf(why, sizeof(why), "unknown algorithm or key size (%.32s)", sk->algorithm);
 		add_failed(stem, file, sk->owner_uid, why);
 		goto out;
@@ -564,7 +579,7 @@ int keystore_write(const struct key *k, bool replace)
 		kvs[i].version = k->old[i].version;
 		kvs[i].created = k->old[i].created;
 		kvs[i].key.data = k->old[i].secret;
-		kvs[i].key.len = RINDD_KEY_MAX;
+		kvs[i].key.len = k->old[i].secret_len;
 		kvp[i] = &kvs[i];
 	}
 	sk.old_versions = kvp;
@@ -582,11 +597,12 @@ int keystore_write(const struct key *k, bool replace)
 	sk.version = k->version;
 	sk.exportable = k->exportable;
 	sk.key.data = k->secret;
-	sk.key.len = RINDD_KEY_MAX;
+	sk.key.len = k->secret_len;
+	sk.usage = (char *)key_usage_name(k->usage);
 	ptlen = rind__stored_key__get_packed_size(&sk);
-	if (ptlen + KS_HDR + RIND_SEAL_TAG > KS_MAX_FILE) {
-		log_err("event=key_too_large key=%s bytes=%zu limit=%d msg=\"refused: the key file would exceed the size limit (fewer allowed ids or old versions)\"",
-			k->name, ptlen + KS_HDR + RIND_SEAL_TAG, KS_MAX_FILE);
+	if (ptlen + KS_HDR + RIND_SEAL_TAG > key_file_limit()) {
+		log_err("event=key_too_large key=%s bytes=%zu limit=%zu msg=\"refused: the key file would exceed the size limit (fewer allowed ids or old versions)\"",
+			k->name, ptlen + KS_HDR + RIND_SEAL_TAG, key_file_limit());
 		return -E2BIG;
 	}
 	rind__stored_key__pack(&sk, pt);

@@ -25,7 +25,9 @@ struct crypto_aead;
 #define RINDD_VERSION		"rindd 0.1.0 protocol 1"
 #define RINDD_MAX_THREADS	64
 #define RINDD_NAME_MAX		64
-#define RINDD_KEY_MAX		32	/* raw secret bytes of every supported alg */
+#define RINDD_KEY_MAX		32	/* raw secret bytes of the 32-byte types (key_new) */
+#define RINDD_SECRET_MAX	4096	/* largest stored secret (RSA-4096 PKCS#1 DER, ML-KEM dk) */
+#define RINDD_SIG_MAX		4627	/* largest signature (ML-DSA-87; RSA-4096 512) */
 #define KEY_MAX_VERSIONS	65	/* current + 64 live older versions */
 
 /* ---- configuration (main.c) ---- */
@@ -61,6 +63,7 @@ struct rindd_stats {
 };
 extern struct rindd_stats stats;
 void stats_note_batch(unsigned int n);
+void stats_note_type_batch(int alg, unsigned int n);
 
 /* ---- logging (log.c): one "key=value ..." line per event on stderr ---- */
 void rlog(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -80,11 +83,48 @@ void audit(const char *action, const char *key, uid_t uid, pid_t pid, const char
 	   const char *result, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 void log_init(void);
 
-/* ---- keys (key-object.c) ---- */
+/* ---- keys (key-object.c; the types in key-types.c) ---- */
 enum key_alg {
 	KEY_ED25519,
 	KEY_X25519,
 	KEY_AES256GCM,
+	KEY_ECDSA_P256,
+	KEY_ECDSA_P384,
+	KEY_ECDSA_P521,
+	KEY_RSA2048,
+	KEY_RSA3072,
+	KEY_RSA4096,
+	KEY_ECDH_P256,
+	KEY_ECDH_P384,
+	KEY_ECDH_P521,
+	KEY_MLKEM768,
+	KEY_MLKEM1024,
+	KEY_X25519MLKEM768,
+	KEY_AES128GCM,
+	KEY_CHACHA20POLY1305,
+	KEY_MLDSA44,
+	KEY_MLDSA65,
+	KEY_MLDSA87,
+	KEY_NALGS
+};
+
+/* What a key is for (RSA keys are made for one use; other types have one). */
+enum key_usage {
+	KEY_USAGE_DEFAULT,	/* the type's only use (RSA: sign) */
+	KEY_USAGE_SIGN,
+	KEY_USAGE_DECRYPT,
+};
+
+/* The operation a request asks of its key (req_types[] rows). */
+enum key_op {
+	KOP_ANY,
+	KOP_SIGN,
+	KOP_VERIFY,
+	KOP_SEAL,
+	KOP_OPEN,
+	KOP_DERIVE,
+	KOP_DECRYPT,
+	KOP_DECAP,
 };
 
 struct key {
@@ -97,7 +137,9 @@ struct key {
 	uint32_t version;			/* current: signs and seals */
 	uint32_t min_version;			/* older versions below are retired */
 	bool exportable;
-	uint8_t *secret;			/* RINDD_KEY_MAX bytes, mlock'ed, not dumped */
+	enum key_usage usage;			/* RSA: sign or decrypt */
+	uint8_t *secret;			/* secret_len bytes, mlock'ed, not dumped */
+	size_t secret_len;
 	atomic_int refs;
 	bool deleted;
 	/* one transform per thread, set up lazily by the thread that uses it */
@@ -112,6 +154,7 @@ struct key {
 		uint32_t version;
 		uint64_t created;
 		uint8_t *secret;
+		size_t secret_len;
 		void *tfm[RINDD_MAX_THREADS];
 	} *old;
 	size_t n_old;
@@ -123,6 +166,10 @@ bool key_name_valid(const char *name);
 
 struct key *key_new(const char *name, enum key_alg alg, const uint8_t *secret);
 uint8_t *key_slot_dup(const uint8_t *secret);	/* a locked copy, RINDD_KEY_MAX bytes */
+/* The same for secrets of any length (RSA, ML-KEM, ...). */
+struct key *key_new_len(const char *name, enum key_alg alg, const uint8_t *secret, size_t len);
+uint8_t *key_slot_dup_len(const uint8_t *secret, size_t len);
+void key_slot_free(uint8_t *slot, size_t len);
 void key_put(struct key *k);
 struct key *key_lookup(const char *name);	/* takes a reference */
 int key_insert(struct key *k);			/* -EEXIST */
@@ -133,10 +180,12 @@ struct key *key_clone(const struct key *k);
 int key_replace(struct key *k);
 /* Make a new current version from @secret (the old one joins k->old). */
 int key_add_version(struct key *k, const uint8_t *secret);
+int key_add_version_len(struct key *k, const uint8_t *secret, size_t len);
 /* Drop versions below @min (wiped): 0, -EINVAL if @min > current. */
 int key_retire(struct key *k, uint32_t min);
 /* Version @v of @k: its secret and transform slots, NULL if not live. */
 uint8_t *key_version_secret(struct key *k, uint32_t v, void ***tfm);
+uint8_t *key_version_secret_len(struct key *k, uint32_t v, void ***tfm, size_t *len);
 size_t key_count(void);
 /* Snapshot of every key (referenced); free with key_list_put. */
 struct key **key_list(size_t *n);
@@ -164,6 +213,71 @@ struct crypto_aead *key_aead(struct key *k, int thread);
 /* The same for version @v (NULL when it is not live or cannot be set up). */
 struct crypto_sig *key_sig_ver(struct key *k, uint32_t v, int thread);
 struct crypto_aead *key_aead_ver(struct key *k, uint32_t v, int thread);
+/*
+ * Signing variants (key-types.c: hash, signature encoding, RSA padding):
+ * the transform of version @v for variant @var, set up on first use.
+ */
+struct crypto_sig *key_sig_var(struct key *k, uint32_t v, int thread, unsigned int var);
+struct crypto_akcipher *key_akcipher_var(struct key *k, int thread, unsigned int var);
+struct crypto_kem *key_kem(struct key *k, int thread);
+
+/* ---- key types (key-types.c) ---- */
+#define KEY_VARIANTS	8	/* transforms per key, thread and version */
+struct key_type {
+	const char *name;		/* "ecdsa-p256" */
+	enum { KC_SIG, KC_KPP, KC_AEAD, KC_RSA, KC_KEM } kind;
+	size_t raw_len;			/* raw secret; 0: variable (RSA PKCS#1 DER) */
+	const char *lib;		/* the library algorithm (default variant) */
+	unsigned int bits;		/* RSA modulus, EC field */
+};
+const struct key_type *key_type_of(enum key_alg alg);
+const char *key_usage_name(enum key_usage u);		/* "sign", "decrypt", "" */
+int key_usage_parse(const char *s, enum key_usage *u);	/* -EINVAL */
+/* The effective use of @k: KEY_USAGE_SIGN or KEY_USAGE_DECRYPT for RSA. */
+bool key_can(const struct key *k, enum key_op op);
+/* "sign needs a signing key (...)": why @k cannot do @op, for the error. */
+void key_cannot(const struct key *k, enum key_op op, char *msg, size_t len);
+bool key_secret_len_ok(enum key_alg alg, size_t len);
+/* The type names a client may ask for, for messages ("ed25519, x25519, ..."). */
+const char *key_type_list(void);
+/*
+ * The transform variant of a sign/verify request: @hash ("", sha256,
+ * sha384, sha512), @format ("", der, p1363), @padding ("", pkcs1, pss).
+ * 0 and *@var, or -EINVAL with the reason in @msg.
+ */
+int key_sig_variant(const struct key *k, const char *hash, const char *format,
+		    const char *padding, unsigned int *var, char *msg, size_t len);
+int key_oaep_variant(const char *hash, unsigned int *var, char *msg, size_t len);
+/* The library algorithm name of variant @var of @k's type. */
+const char *key_variant_lib(const struct key *k, unsigned int var);
+/* Generate a fresh secret for @alg (and @usage): 0, -errno. */
+int key_generate(enum key_alg alg, enum key_usage usage, uint8_t *secret, size_t *len);
+/*
+ * Import: @alg_s may be "" (detect the type from the encoding); @encoded
+ * false means the type's raw form.  On success the canonical secret in
+ * @secret (*@len bytes) and the type in *@alg.  Errors: -EINVAL or
+ * -EOPNOTSUPP with a message for the client.
+ */
+int key_import(const char *alg_s, enum key_usage usage, const uint8_t *in, size_t inlen,
+	       bool encoded, enum key_alg *alg, uint8_t *secret, size_t *len, char *msg,
+	       size_t msglen);
+/*
+ * The public key of @k (current version) in @fmt, or with @private_key its
+ * PKCS#8 DER: the length, or -errno (-EINVAL: no such form, with @msg).
+ * @thread: the caller's transform slots, -1 for a transform of its own.
+ */
+int key_export(struct key *k, int fmt, bool private_key, int thread, uint8_t *out, size_t outlen,
+	       char *msg, size_t msglen);
+/* A peer public key for derive, in any encoding, as the raw form: its length or -EINVAL. */
+int key_peer_raw(const struct key *k, const uint8_t *in, size_t len, uint8_t *out, size_t outlen,
+		 char *msg, size_t msglen);
+
+/* Per key type counters (batch.c), shown by stats. */
+struct rindd_type_stats {
+	atomic_ullong requests, batches, batched_requests, max_batch;
+};
+extern struct rindd_type_stats type_stats[KEY_NALGS];
+void stats_note_request(enum key_alg alg);
 
 /* ---- key store (key-file.c) ---- */
 int keystore_init(void);		/* master key, then load all keys */
@@ -177,9 +291,12 @@ extern pthread_mutex_t keystore_lock;	/* serialises create/import/delete */
 /*
  * The one size limit of a key file, header and tag included: the writer
  * refuses a record that would exceed it (before writing anything), the
- * reader accepts every file up to it.
+ * reader accepts every file up to it.  32 KiB: an RSA-4096 key with a
+ * dozen versions, or an Ed25519 key with full access lists.  Tests may
+ * lower it (never raise it) with RINDD_TEST_KEY_FILE_MAX.
  */
-#define RINDD_KEY_FILE_MAX	8192
+#define RINDD_KEY_FILE_MAX	32768
+size_t key_file_limit(void);
 /* Files in the state directory (key-file.c, master-key.c, manifest.c). */
 #define STATE_LOCK_FILE		"rindd.lock"
 #define STATE_MANIFEST_FILE	"manifest"
@@ -345,6 +462,7 @@ struct req_type {
 	 */
 	size_t key_name;
 	int key_alg;
+	enum key_op key_op;	/* what the key must be able to do (KOP_ANY: no check) */
 	/*
 	 * REQ_INLINE, REQ_STORE: answer @req exactly once.  @k is the key the
 	 * request names (or NULL), referenced until the handler returns; @w
@@ -380,6 +498,9 @@ void batch_run(struct worker *w);
 /* The batch runners of sign and seal (req_types[] rows). */
 void batch_sign(struct worker *w, struct batch_group *g);
 void batch_seal(struct worker *w, struct batch_group *g);
+/* Inline handlers of the key types (key-ops.c). */
+void op_decrypt(struct worker *w, struct conn *c, Rind__Request *req, struct key *k);
+void op_decap(struct worker *w, struct conn *c, Rind__Request *req, struct key *k);
 /* Errors for a failed crypto call. */
 int status_from_errno(int err);
 
@@ -404,6 +525,10 @@ int key_set_access(const char *name, const uint32_t *uids, size_t nu, const uint
 int key_create(const char *name, const char *alg, const uint8_t *import, size_t importlen,
 	       bool pem_etc, bool exportable, uid_t uid, pid_t pid, const char *via,
 	       char *err, size_t errlen, struct key **out);
+/* The same with the key's usage ("sign", "decrypt"; "" the type's default). */
+int key_create_usage(const char *name, const char *alg, const char *usage, const uint8_t *import,
+		     size_t importlen, bool pem_etc, bool exportable, uid_t uid, pid_t pid,
+		     const char *via, char *err, size_t errlen, struct key **out);
 int key_delete(const char *name, uid_t uid, pid_t pid, const char *via);
 /* Root or the uid rindd runs as: sees every key in stats, no per-uid quota. */
 bool peer_is_service_owner(uid_t uid);

@@ -177,7 +177,7 @@ START_TEST(test_cli_rotate_retire)
 	ck_assert_int_eq(run(out, sizeof(out), "%s --socket %s key list", RIND_CLI, S), 0);
 	ck_assert_msg(strstr(out, "VERSION") && strstr(out, "LIVE") && strstr(out, "CREATED") &&
 		      strstr(out, "ROTATED"), "list header: %s", out);
-	ck_assert_int_eq(rd_sh("%s --socket %s key list | grep -Eq '^web +ed25519 +2 +1-2 +[0-9]+ +no +20[0-9-]+T[0-9:]+Z +20[0-9-]+T[0-9:]+Z$'",
+	ck_assert_int_eq(rd_sh("%s --socket %s key list | grep -Eq '^web +ed25519 +2 +1-2 +[0-9]+ +no +20[0-9-]+T[0-9:]+Z +20[0-9-]+T[0-9:]+Z +-$'",
 			       RIND_CLI, S), 0);
 	ck_assert_int_eq(rd_sh("%s --socket %s key list | grep -Eq '^box +aes-256-gcm +3 +1-3 '", RIND_CLI, S), 0);
 
