@@ -1192,6 +1192,14 @@ START_TEST(test_adx_montmul)
 			bn_mont_mul(r1, a, b, &mc);
 			bnx_mont_mul(r2, a, r2, &mc, &tmp);
 			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "mul alias n=%u", n);
+			/* Both multiplication kernels directly, whichever bnx_mont_mul picks. */
+			bnx_mul_adx(r2, a, b, mc.m, mc.m0inv, n, tmp.t);
+			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "cios kernel n=%u", n);
+			if (n % 8 == 0) {
+				memset(r2, 0x5a, sizeof(r2));
+				bnx_mulr_adx(r2, a, b, mc.m, mc.m0inv, n, tmp.p);
+				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "mulr kernel n=%u", n);
+			}
 			/* The engine's product for the shared code (rsa.h: mont_mul). */
 			memset(r2, 0xa5, sizeof(r2));
 			rsa_engine_adx.mont_mul(r2, a, b, &mc);

@@ -11,6 +11,11 @@
  * ADOX costs there in a loop of nothing else (measured 1.47): the bound of
  * this instruction mix, not of the loop.
  *
+ * Where n % 8 == 0 (every RSA size) the multiplication is instead the
+ * product a b row by row into 2n words, then the squaring's reduction
+ * (bnx_mulr_adx): the rows keep their carries in the flags, the next
+ * row's q is ready before the row ends, about 5% faster than CIOS here.
+ *
  * Squaring (bn-adx-sqr.S): the cross products once (n (n - 1) / 2 of
  * them), doubled with the squares added, then a reduction pass of n^2:
  * 0.77-0.89 of a multiplication's time at 16-64 words, against the 0.77
@@ -28,7 +33,11 @@
 void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,
 		  struct bnx_tmp *tmp)
 {
-	bnx_mul_adx(r, a, b, mc->m, mc->m0inv, mc->n, tmp->t);
+	/* Product pass then the squaring's reduction: ~5% faster at 16-64 words. */
+	if (mc->n % 8)
+		bnx_mul_adx(r, a, b, mc->m, mc->m0inv, mc->n, tmp->t);
+	else
+		bnx_mulr_adx(r, a, b, mc->m, mc->m0inv, mc->n, tmp->p);
 }
 
 void bnx_mont_sqr(u64 *r, const u64 *a, const struct bn_mont *mc, struct bnx_tmp *tmp)

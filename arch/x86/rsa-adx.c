@@ -178,14 +178,19 @@ static void rsa_adx_exp_vt(u64 *r, const u64 *a, u64 e, const struct bn_mont *mc
 /* One product for the shared code (rsa.h: mont_mul), its scratch wiped. */
 static void rsa_adx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc)
 {
-	u64 t[BN_MAX_LIMBS + 2];
+	u64 t[2 * BN_MAX_LIMBS + 1];
 
 	if (!bnx_fits(mc->n)) {
 		bn_mont_mul(r, a, b, mc);
 		return;
 	}
-	bnx_mul_adx(r, a, b, mc->m, mc->m0inv, mc->n, t);
-	memzero_explicit(t, (size_t)(mc->n + 2) * 8);
+	if (mc->n % 8) {
+		bnx_mul_adx(r, a, b, mc->m, mc->m0inv, mc->n, t);
+		memzero_explicit(t, (size_t)(mc->n + 2) * 8);
+	} else {
+		bnx_mulr_adx(r, a, b, mc->m, mc->m0inv, mc->n, t);
+		memzero_explicit(t, (size_t)(2 * mc->n + 1) * 8);
+	}
 }
 
 const struct rsa_engine rsa_engine_adx = {
