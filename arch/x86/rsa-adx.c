@@ -7,11 +7,17 @@
  *
  * Only the two exponentiations are this file's (rsa.h: the engine);
  * blinding, CRT, the fault check and the padding are the shared C.
- * Montgomery multiplication (bn-adx.h) is CIOS with multiplication and
- * reduction fused in one pass per word of b; squaring has its own kernel
- * (each cross product once, bn-adx.c).  Moduli whose limb count is
+ * The Montgomery products are bn-adx.h's assembly kernels: a squaring of
+ * its own (each cross product once), a multiplication as a product pass
+ * then the same reduction (CIOS where n % 8 == 4); bn-adx.c has the
+ * figures.  The engine's mont_mul serves the shared code's products
+ * (conversions, CRT, blinding, fault check).  Moduli whose limb count is
  * not a multiple of four (2056-bit keys, unbalanced CRT halves) go to
  * the generic engine.
+ *
+ * Cost of an RSA-2048 signature here (Zen 3, perf): the squarings 73%,
+ * the multiplications 21%, the table scan 2.6%, the rest (CRT, cached
+ * blinding, fault check glue) under 3%.
  *
  * exp_ct: fixed 5-bit windows over every exponent bit, the 32-entry
  * table read whole for each window and the entry kept by mask (no
