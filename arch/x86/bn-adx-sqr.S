@@ -135,9 +135,14 @@ bnx_sqr_adx:
 .Lcommon:
 	xorl	%r9d, %r9d			/* r9: 0 throughout */
 
-	/* t[0..2n] = 0 (four words a store group: rep stos starts too slowly) */
+	/*
+	 * t[0..n-1] = 0: the words the first row adds to (and t[0], which
+	 * the squaring's doubling reads); every higher word is first written
+	 * as a row's fresh top word.  Four stores a group: rep stos starts
+	 * too slowly for this.
+	 */
 	movq	%r8, %rcx
-	shrq	$1, %rcx
+	shrq	$2, %rcx
 	movq	F_T(%rsp), %rdi
 .Lzero:
 	movq	%r9, 0(%rdi)
@@ -146,7 +151,6 @@ bnx_sqr_adx:
 	movq	%r9, 24(%rdi)
 	leaq	32(%rdi), %rdi
 	loop	.Lzero
-	movq	%r9, (%rdi)
 
 	cmpq	$0, F_B(%rsp)			/* which entry: public */
 	jne	.Lproduct
@@ -237,7 +241,10 @@ bnx_sqr_adx:
 	shrq	$3, %rcx
 	decq	%rcx				/* blocks after the first */
 	xorl	%r11d, %r11d			/* CF = OF = 0 */
-	PA	0, %r11, %r14
+	/* t[i] + q m[0] = 0 mod 2^64 by the choice of q: not stored, never read again */
+	mulxq	0(%rbx), %r10, %r14
+	adcxq	0(%rbp), %r10
+	adoxq	%r11, %r10
 	PA	8, %r14, %r11
 	movq	%r10, %rdi			/* t[i + 1] */
 	PA	16, %r11, %r14
