@@ -34,6 +34,8 @@
 #define F_A	24	/* a */
 #define F_T	32	/* t */
 #define F_M	40	/* m */
+#define F_B	48	/* b (bnx_mulr_adx), 0 for the squaring */
+#define FRAME	56
 
 /*
  * t[pt + off] += L + H_in (two chains), H_out the product's high half:
@@ -120,8 +122,8 @@ bnx_sqr_adx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$48, %rsp
-	.cfi_adjust_cfa_offset 48
+	subq	$FRAME, %rsp
+	.cfi_adjust_cfa_offset FRAME
 
 	movq	%rdi, F_R(%rsp)
 	movq	%rsi, F_A(%rsp)
@@ -129,11 +131,18 @@ bnx_sqr_adx:
 	movq	%rcx, F_M0INV(%rsp)
 	movq	%r8, F_N(%rsp)
 	movq	%r9, F_T(%rsp)
+	movq	$0, F_B(%rsp)
+.Lcommon:
 	xorl	%r9d, %r9d			/* r9: 0 throughout */
 
-	/* t[0..2n] = 0 (four words a store group: rep stos starts too slowly) */
+	/*
+	 * t[0..n-1] = 0: the words the first row adds to (and t[0], which
+	 * the squaring's doubling reads); every higher word is first written
+	 * as a row's fresh top word.  Four stores a group: rep stos starts
+	 * too slowly for this.
+	 */
 	movq	%r8, %rcx
-	shrq	$1, %rcx
+	shrq	$2, %rcx
 	movq	F_T(%rsp), %rdi
 .Lzero:
 	movq	%r9, 0(%rdi)
@@ -142,7 +151,9 @@ bnx_sqr_adx:
 	movq	%r9, 24(%rdi)
 	leaq	32(%rdi), %rdi
 	loop	.Lzero
-	movq	%r9, (%rdi)
+
+	cmpq	$0, F_B(%rsp)			/* which entry: public */
+	jne	.Lproduct
 
 	/* ---- 1. cross products ---- */
 	movq	F_A(%rsp), %r12
@@ -181,6 +192,37 @@ bnx_sqr_adx:
 	leaq	16(%rbp), %rbp
 	loop	.Ldiag
 
+	jmp	.Lreduce
+
+	/*
+	 * ---- the product a b for bnx_mulr_adx, row i: b_i times a into
+	 * t[i..i+n-1] and the fresh top word t[i+n] ----
+	 */
+.Lproduct:
+	movq	F_B(%rsp), %r12			/* &b[i] */
+	movq	F_T(%rsp), %r15			/* &t[i] */
+	movq	F_N(%rsp), %r13			/* rows left */
+.Lprow:
+	movq	(%r12), %rdx
+	movq	F_A(%rsp), %rbx
+	movq	%r15, %rbp
+	movq	F_N(%rsp), %rcx
+	shrq	$2, %rcx
+	xorl	%r11d, %r11d			/* CF = OF = 0 */
+1:
+	PA4
+	leaq	32(%rbx), %rbx
+	leaq	32(%rbp), %rbp
+	loop	1b
+	adcxq	%r9, %r11
+	adoxq	%r9, %r11
+	movq	%r11, (%rbp)
+	leaq	8(%r12), %r12
+	leaq	8(%r15), %r15
+	decq	%r13
+	jnz	.Lprow
+
+.Lreduce:
 	/*
 	 * ---- 3. reduction: row i adds q m to t[i..i+n], q = t[i] m0inv ----
 	 * Blocks of eight products (n % 8 == 0).  t[i + 1] is final after
@@ -199,7 +241,10 @@ bnx_sqr_adx:
 	shrq	$3, %rcx
 	decq	%rcx				/* blocks after the first */
 	xorl	%r11d, %r11d			/* CF = OF = 0 */
-	PA	0, %r11, %r14
+	/* t[i] + q m[0] = 0 mod 2^64 by the choice of q: not stored, never read again */
+	mulxq	0(%rbx), %r10, %r14
+	adcxq	0(%rbp), %r10
+	adoxq	%r11, %r10
 	PA	8, %r14, %r11
 	movq	%r10, %rdi			/* t[i + 1] */
 	PA	16, %r11, %r14
@@ -294,8 +339,8 @@ bnx_sqr_adx:
 	leaq	32(%rsi), %rsi
 	loop	.Lsel
 
-	addq	$48, %rsp
-	.cfi_adjust_cfa_offset -48
+	addq	$FRAME, %rsp
+	.cfi_adjust_cfa_offset -FRAME
 	popq	%r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r15
@@ -317,5 +362,47 @@ bnx_sqr_adx:
 	ret
 	.cfi_endproc
 	.size	bnx_sqr_adx, .-bnx_sqr_adx
+
+
+/*
+ * void bnx_mulr_adx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
+ *                   u64 m0inv, u64 n, u64 *t);
+ * r = a b / 2^(64 n) mod m (a < R, b < m, n % 8 == 0, t of 2 n + 1 words;
+ * r may alias a or b): the full product row by row, then the squaring's
+ * reduction and final subtraction (the same frame, entered at .Lcommon).
+ */
+	.globl	bnx_mulr_adx
+	.hidden	bnx_mulr_adx
+	.type	bnx_mulr_adx, @function
+	.balign	32
+bnx_mulr_adx:
+	.cfi_startproc
+	endbr64
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	subq	$FRAME, %rsp
+	.cfi_adjust_cfa_offset FRAME
+	movq	%rdi, F_R(%rsp)
+	movq	%rsi, F_A(%rsp)
+	movq	%rdx, F_B(%rsp)
+	movq	%rcx, F_M(%rsp)
+	movq	%r8, F_M0INV(%rsp)
+	movq	%r9, F_N(%rsp)
+	movq	56+FRAME(%rsp), %rax		/* t (7th argument) */
+	movq	%rax, F_T(%rsp)
+	movq	%r9, %r8			/* n, as the squaring has it */
+	jmp	.Lcommon
+	.cfi_endproc
+	.size	bnx_mulr_adx, .-bnx_mulr_adx
 
 	.section .note.GNU-stack, "", @progbits

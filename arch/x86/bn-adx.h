@@ -33,6 +33,9 @@ void bnx_mul_adx(u64 *r, const u64 *a, const u64 *b, const u64 *m, u64 m0inv, u6
 /* r = a^2 / R mod m (bn-adx-sqr.S), n % 8 == 0, t of 2 n + 1 words. */
 void bnx_sqr_adx(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 n, u64 *t);
 
+/* r = a b / R mod m (bn-adx-sqr.S: product pass, then the squaring's reduction), n % 8 == 0. */
+void bnx_mulr_adx(u64 *r, const u64 *a, const u64 *b, const u64 *m, u64 m0inv, u64 n, u64 *t);
+
 /* r = a b / R mod m, as bn_mont_mul (a < R, b < m); r may alias a or b. */
 void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,
 		  struct bnx_tmp *tmp);
