@@ -118,8 +118,9 @@ void rind_mldsa_invntt_tomont_generic(struct mldsa_poly *p)
 {
 	s32 *a = p->c;
 	unsigned int len, start, j, m = 256;
+	s32 zf;
 
-	for (len = 1; len < MLDSA_N; len <<= 1) {
+	for (len = 1; len < MLDSA_N / 2; len <<= 1) {
 		for (start = 0; start < MLDSA_N; start += 2 * len) {
 			s32 z = -zetas[--m];
 
@@ -134,8 +135,14 @@ void rind_mldsa_invntt_tomont_generic(struct mldsa_poly *p)
 			for (j = 0; j < MLDSA_N; j++)
 				a[j] = reduce32(a[j]);
 	}
-	for (j = 0; j < MLDSA_N; j++)
-		a[j] = mont_mul(invntt_f, a[j]);
+	/* The last layer (one block, zeta index 1) with the scaling folded in. */
+	zf = mont_mul(-zetas[1], invntt_f);
+	for (j = 0; j < MLDSA_N / 2; j++) {
+		s32 t = a[j];
+
+		a[j] = mont_mul(invntt_f, t + a[j + MLDSA_N / 2]);
+		a[j + MLDSA_N / 2] = mont_mul(zf, t - a[j + MLDSA_N / 2]);
+	}
 }
 
 const struct mldsa_ops rind_mldsa_generic_ops = {
