@@ -10,7 +10,8 @@
  * verifying do no matrix expansion.
  *
  * Signing (Algorithm 2 over Algorithm 7) is hedged by default: rnd comes
- * from rind_get_random_bytes(); rind_sig_set_deterministic(tfm, true)
+ * from rind_get_random_bytes() (if that fails, so does the signature:
+ * no silent fall-back to deterministic); rind_sig_set_deterministic(tfm, true)
  * makes rnd all zero, FIPS 204's deterministic variant.  The context
  * string (at most 255 bytes, empty by default) is set by
  * rind_sig_set_context().  HashML-DSA (the pre-hash variant) is not
