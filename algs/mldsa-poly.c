@@ -89,21 +89,39 @@ void rind_mldsa_init_tables(void)
 	invntt_f = centered((u64)MONT_R * MONT_R % Q * N_INV);
 }
 
-/* Algorithm 41; |a| < B on entry gives |a| < B + 8q on return. */
+/*
+ * Algorithm 41, two layers a pass (len = L and L/2 over the same four
+ * coefficients, held in registers).  The forward layer of length len
+ * uses zetas[128/len + b] in its block b.  |a| < B on entry gives
+ * |a| < B + 8q on return.
+ */
 void rind_mldsa_ntt_generic(struct mldsa_poly *p)
 {
 	s32 *a = p->c;
-	unsigned int len, start, j, m = 0;
+	unsigned int L, h, b, j;
 
-	for (len = 128; len >= 1; len >>= 1) {
-		for (start = 0; start < MLDSA_N; start += 2 * len) {
-			s32 z = zetas[++m];
+	for (L = 128; L >= 2; L >>= 2) {
+		h = L / 2;
+		for (b = 0; b < 128 / L; b++) {
+			const s32 z1 = zetas[128 / L + b];
+			const s32 z2 = zetas[256 / L + 2 * b], z3 = zetas[256 / L + 2 * b + 1];
+			s32 *x = a + 2 * L * b;
 
-			for (j = start; j < start + len; j++) {
-				s32 t = mont_mul(z, a[j + len]);
+			for (j = 0; j < h; j++) {
+				s32 a0 = x[j], a1 = x[j + h], a2 = x[j + L], a3 = x[j + L + h], t;
 
-				a[j + len] = a[j] - t;
-				a[j] = a[j] + t;
+				t = mont_mul(z1, a2);
+				a2 = a0 - t;
+				a0 = a0 + t;
+				t = mont_mul(z1, a3);
+				a3 = a1 - t;
+				a1 = a1 + t;
+				t = mont_mul(z2, a1);
+				x[j + h] = a0 - t;
+				x[j] = a0 + t;
+				t = mont_mul(z3, a3);
+				x[j + L + h] = a2 - t;
+				x[j + L] = a2 + t;
 			}
 		}
 	}
@@ -111,31 +129,52 @@ void rind_mldsa_ntt_generic(struct mldsa_poly *p)
 
 /*
  * Algorithm 42 followed by the scaling by R^2/256 (so the result carries a
- * factor R, which a Montgomery product's R^-1 cancels).  The sums double
- * per layer: one reduction after the fourth keeps them below 16q.
+ * factor R, which a Montgomery product's R^-1 cancels), two layers a
+ * pass (len = L and 2L).  The inverse layer of length len uses
+ * -zetas[256/len - 1 - b] in its block b.  The sums double per layer: a
+ * reduction after the fourth keeps them below 16q; the scaling is folded
+ * into the last layer.
  */
 void rind_mldsa_invntt_tomont_generic(struct mldsa_poly *p)
 {
 	s32 *a = p->c;
-	unsigned int len, start, j, m = 256;
+	unsigned int L, c, j;
 
-	for (len = 1; len < MLDSA_N; len <<= 1) {
-		for (start = 0; start < MLDSA_N; start += 2 * len) {
-			s32 z = -zetas[--m];
+	for (L = 1; L <= 64; L <<= 2) {
+		bool last = L == 64;
 
-			for (j = start; j < start + len; j++) {
-				s32 t = a[j];
+		for (c = 0; c < 64 / L; c++) {
+			const s32 w1 = -zetas[256 / L - 1 - 2 * c], w2 = -zetas[256 / L - 2 - 2 * c];
+			const s32 w3 = -zetas[128 / L - 1 - c];
+			const s32 f0 = last ? invntt_f : 0, f1 = last ? mont_mul(w3, invntt_f) : 0;
+			s32 *x = a + 4 * L * c;
 
-				a[j] = t + a[j + len];
-				a[j + len] = mont_mul(z, t - a[j + len]);
+			for (j = 0; j < L; j++) {
+				s32 a0 = x[j], a1 = x[j + L], a2 = x[j + 2 * L], a3 = x[j + 3 * L], t;
+
+				t = a0;
+				a0 = t + a1;
+				a1 = mont_mul(w1, t - a1);
+				t = a2;
+				a2 = t + a3;
+				a3 = mont_mul(w2, t - a3);
+				if (last) {
+					x[j] = mont_mul(f0, a0 + a2);
+					x[j + 2 * L] = mont_mul(f1, a0 - a2);
+					x[j + L] = mont_mul(f0, a1 + a3);
+					x[j + 3 * L] = mont_mul(f1, a1 - a3);
+				} else {
+					x[j] = a0 + a2;
+					x[j + 2 * L] = mont_mul(w3, a0 - a2);
+					x[j + L] = a1 + a3;
+					x[j + 3 * L] = mont_mul(w3, a1 - a3);
+				}
 			}
 		}
-		if (len == 8)
+		if (L == 4)	/* after the len = 8 layer */
 			for (j = 0; j < MLDSA_N; j++)
 				a[j] = reduce32(a[j]);
 	}
-	for (j = 0; j < MLDSA_N; j++)
-		a[j] = mont_mul(invntt_f, a[j]);
 }
 
 const struct mldsa_ops rind_mldsa_generic_ops = {

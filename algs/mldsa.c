@@ -5,13 +5,15 @@
  *
  * The private key is the 32-byte seed xi (KeyGen_internal), or the
  * expanded secret key; the public key the pk encoding (key formats in
- * algs/mldsa-key.c).  A key is expanded once when it is set: A-hat, and
- * s1, s2, t0 and t1 * 2^d in the NTT domain, so that signing and
- * verifying do no matrix expansion.
+ * algs/mldsa-key.c).  A key is expanded once when it is set: A-hat and
+ * NTT(t1 * 2^d), so that signing and verifying do no matrix expansion;
+ * s1, s2 and t0 stay in the normal domain, where their products with the
+ * sparse challenge c are exact sums of tau shifted copies.
  *
  * Signing (Algorithm 2 over Algorithm 7) is hedged by default: rnd comes
- * from rind_get_random_bytes(); rind_sig_set_deterministic(tfm, true)
- * makes rnd all zero, FIPS 204's deterministic variant.  The context
+ * from rind_get_random_bytes() (if that fails, so does the signature: no
+ * silent fall-back); rind_sig_set_deterministic(tfm, true) makes rnd all
+ * zero, FIPS 204's deterministic variant.  The context
  * string (at most 255 bytes, empty by default) is set by
  * rind_sig_set_context().  HashML-DSA (the pre-hash variant) is not
  * offered: no entry point signs a caller's digest.
