@@ -19,38 +19,33 @@
 #include <rind/internal/util.h>
 #include <crypto/mldsa.h>
 
-/* The largest DER: PKCS#8 of the ML-DSA-87 "both" form, with headers. */
-#define MLDSA_DER_MAX	(MLDSA_SK_MAX + 128)
+static struct rind_pq_keydesc keydesc(const struct mldsa_params *p)
+{
+	struct rind_pq_keydesc kd = {
+		.oid = p->oid, .pk_size = p->pk_size,
+		.seed_size = MLDSA_SEED_BYTES, .expanded_size = p->sk_size,
+	};
+
+	return kd;
+}
 
 static int import_spki(struct mldsa_key *key, const struct mldsa_params *p,
 		       const struct mldsa_ops *ops, const u8 *der, size_t len)
 {
-	struct rind_spki spki;
+	struct rind_pq_keydesc kd = keydesc(p);
+	const u8 *pk;
 
-	if (rind_spki_decode(der, len, &spki) || spki.alg != p->oid || spki.params ||
-	    spki.keylen != p->pk_size)
+	if (rind_pq_spki_decode(&kd, der, len, &pk))
 		return -EKEYREJECTED;
-	rind_mldsa_set_pk(key, p, ops, spki.key);
+	rind_mldsa_set_pk(key, p, ops, pk);
 	return 0;
-}
-
-/* PEM of @label into a DER buffer (malloc'd, wiped and freed by the caller). */
-static int pem_to_der(const u8 *in, size_t len, const char *label, u8 **der)
-{
-	size_t cap = rind_base64_decoded_max(len);
-	int n;
-
-	*der = malloc(cap);
-	if (!*der)
-		return -ENOMEM;
-	n = rind_pem_decode((const char *)in, len, label, NULL, NULL, *der, cap);
-	return n < 0 ? -EKEYREJECTED : n;
 }
 
 int rind_mldsa_import_pub(struct mldsa_key *key, const struct mldsa_params *p,
 			  const struct mldsa_ops *ops, const u8 *in, size_t len)
 {
-	u8 *der;
+	size_t cap = 0;
+	u8 *der = NULL;
 	int n, err;
 
 	switch (rind_key_detect(in, len, p->pk_size)) {
@@ -62,7 +57,7 @@ int rind_mldsa_import_pub(struct mldsa_key *key, const struct mldsa_params *p,
 	case RIND_KEY_SPKI_DER:
 		return import_spki(key, p, ops, in, len);
 	case RIND_KEY_PEM:
-		n = pem_to_der(in, len, RIND_PEM_PUBLIC_KEY, &der);
+		n = rind_pq_pem_to_der(in, len, RIND_PEM_PUBLIC_KEY, &der, &cap);
 		err = n < 0 ? n : import_spki(key, p, ops, der, (size_t)n);
 		free(der);
 		return err;
@@ -74,37 +69,15 @@ int rind_mldsa_import_pub(struct mldsa_key *key, const struct mldsa_params *p,
 static int import_pkcs8(struct mldsa_key *key, const struct mldsa_params *p,
 			const struct mldsa_ops *ops, const u8 *der, size_t len)
 {
-	const u8 *seed = NULL, *expanded = NULL, *v;
-	struct rind_pkcs8 p8;
-	struct rind_der d, both;
-	size_t vlen;
-	int tag, err;
+	struct rind_pq_keydesc kd = keydesc(p);
+	struct rind_pq_privkey pk;
+	const u8 *seed, *expanded;
+	int err;
 
-	if (rind_pkcs8_decode(der, len, &p8) || p8.alg != p->oid || p8.params)
+	if (rind_pq_pkcs8_decode(&kd, der, len, &pk))
 		return -EKEYREJECTED;
-	if (p8.pubkey && p8.pubkey_len != p->pk_size)
-		return -EKEYREJECTED;
-	rind_der_init(&d, p8.privkey, p8.privkey_len);
-	tag = rind_der_peek(&d);
-	if (tag == DER_CTX_PRIM(0)) {
-		if (rind_der_get(&d, DER_CTX_PRIM(0), &seed, &vlen) || vlen != MLDSA_SEED_BYTES)
-			return -EKEYREJECTED;
-	} else if (tag == DER_OCTET_STRING) {
-		if (rind_der_get(&d, DER_OCTET_STRING, &expanded, &vlen) || vlen != p->sk_size)
-			return -EKEYREJECTED;
-	} else if (tag == DER_SEQUENCE) {
-		if (rind_der_enter(&d, DER_SEQUENCE, &both) ||
-		    rind_der_get(&both, DER_OCTET_STRING, &seed, &vlen) ||
-		    vlen != MLDSA_SEED_BYTES ||
-		    rind_der_get(&both, DER_OCTET_STRING, &v, &vlen) || vlen != p->sk_size ||
-		    rind_der_finish(&both))
-			return -EKEYREJECTED;
-		expanded = v;
-	} else {
-		return -EKEYREJECTED;
-	}
-	if (rind_der_finish(&d))
-		return -EKEYREJECTED;
+	seed = pk.seed;
+	expanded = pk.expanded;
 	if (seed) {
 		err = rind_mldsa_keygen(key, p, ops, seed);
 		if (err)
@@ -122,9 +95,9 @@ static int import_pkcs8(struct mldsa_key *key, const struct mldsa_params *p,
 			return err;
 	}
 	/* A public key carried along is public; it must be this key's. */
-	if (p8.pubkey) {
-		rind_declassify(p8.pubkey, p8.pubkey_len);
-		if (memcmp(p8.pubkey, key->pk, p->pk_size))
+	if (pk.pub) {
+		rind_declassify(pk.pub, p->pk_size);
+		if (memcmp(pk.pub, key->pk, p->pk_size))
 			return -EKEYREJECTED;
 	}
 	return 0;
@@ -133,7 +106,8 @@ static int import_pkcs8(struct mldsa_key *key, const struct mldsa_params *p,
 int rind_mldsa_import_priv(struct mldsa_key *key, const struct mldsa_params *p,
 			   const struct mldsa_ops *ops, const u8 *in, size_t len)
 {
-	u8 *der;
+	size_t cap = 0;
+	u8 *der = NULL;
 	int n, err;
 
 	if (len == p->sk_size)
@@ -146,9 +120,10 @@ int rind_mldsa_import_priv(struct mldsa_key *key, const struct mldsa_params *p,
 	case RIND_KEY_PKCS8_DER:
 		return import_pkcs8(key, p, ops, in, len);
 	case RIND_KEY_PEM:
-		n = pem_to_der(in, len, RIND_PEM_PRIVATE_KEY, &der);
+		n = rind_pq_pem_to_der(in, len, RIND_PEM_PRIVATE_KEY, &der, &cap);
 		err = n < 0 ? n : import_pkcs8(key, p, ops, der, (size_t)n);
-		memzero_explicit(der, rind_base64_decoded_max(len));
+		if (der)
+			memzero_explicit(der, cap);
 		free(der);
 		return err;
 	default:
@@ -166,30 +141,12 @@ static int put_raw(const u8 *k, size_t len, u8 *out, size_t outlen)
 	return (int)len;
 }
 
-static int encode_spki(const struct mldsa_key *key, u8 *out, size_t outlen)
+static int encode_spki(const void *k, u8 *out, size_t outlen)
 {
-	struct rind_spki spki = {
-		.alg = key->p->oid, .key = key->pk, .keylen = key->p->pk_size,
-	};
+	const struct mldsa_key *key = k;
+	struct rind_pq_keydesc kd = keydesc(key->p);
 
-	return rind_spki_encode(&spki, out, outlen);
-}
-
-/* PEM of the DER another encoder writes into a scratch buffer. */
-static int encode_pem(const struct mldsa_key *key, const char *label,
-		      int (*enc)(const struct mldsa_key *, u8 *, size_t), u8 *out, size_t outlen)
-{
-	u8 *der = malloc(MLDSA_DER_MAX);
-	int n;
-
-	if (!der)
-		return -ENOMEM;
-	n = enc(key, der, MLDSA_DER_MAX);
-	if (n >= 0)
-		n = rind_pem_encode(label, der, (size_t)n, (char *)out, out ? outlen : 0);
-	memzero_explicit(der, MLDSA_DER_MAX);
-	free(der);
-	return n;
+	return rind_pq_spki_encode(&kd, key->pk, out, outlen);
 }
 
 int rind_mldsa_export_pub(const struct mldsa_key *key, enum rind_key_format fmt,
@@ -200,36 +157,22 @@ int rind_mldsa_export_pub(const struct mldsa_key *key, enum rind_key_format fmt,
 		return put_raw(key->pk, key->p->pk_size, out, outlen);
 	case RIND_KEY_SPKI_DER:
 		return encode_spki(key, out, outlen);
-	case RIND_KEY_PEM:
-		return encode_pem(key, RIND_PEM_PUBLIC_KEY, encode_spki, out, outlen);
+	case RIND_KEY_PEM: {
+		struct rind_pq_keydesc kd = keydesc(key->p);
+
+		return rind_pq_pem_encode(&kd, RIND_PEM_PUBLIC_KEY, encode_spki, key, out, outlen);
+	}
 	default:
 		return -EINVAL;
 	}
 }
 
-static int encode_pkcs8(const struct mldsa_key *key, u8 *out, size_t outlen)
+static int encode_pkcs8(const void *k, u8 *out, size_t outlen)
 {
-	struct rind_pkcs8 p8 = { .alg = key->p->oid };
-	u8 *inner = malloc(MLDSA_DER_MAX);
-	struct rind_derw w;
-	int n;
+	const struct mldsa_key *key = k;
+	struct rind_pq_keydesc kd = keydesc(key->p);
 
-	if (!inner)
-		return -ENOMEM;
-	rind_derw_init(&w, inner, MLDSA_DER_MAX);
-	if (key->has_seed)
-		rind_derw_tlv(&w, DER_CTX_PRIM(0), key->seed, MLDSA_SEED_BYTES);
-	else
-		rind_derw_octets(&w, key->sk, key->p->sk_size);
-	n = rind_derw_finish(&w);
-	if (n >= 0) {
-		p8.privkey = inner;
-		p8.privkey_len = (size_t)n;
-		n = rind_pkcs8_encode(&p8, out, outlen);
-	}
-	memzero_explicit(inner, MLDSA_DER_MAX);
-	free(inner);
-	return n;
+	return rind_pq_pkcs8_encode(&kd, key->has_seed ? key->seed : NULL, key->sk, out, outlen);
 }
 
 int rind_mldsa_export_priv(const struct mldsa_key *key, enum rind_key_format fmt,
@@ -245,9 +188,12 @@ int rind_mldsa_export_priv(const struct mldsa_key *key, enum rind_key_format fmt
 	case RIND_KEY_PKCS8_DER:
 		n = encode_pkcs8(key, out, outlen);
 		break;
-	case RIND_KEY_PEM:
-		n = encode_pem(key, RIND_PEM_PRIVATE_KEY, encode_pkcs8, out, outlen);
+	case RIND_KEY_PEM: {
+		struct rind_pq_keydesc kd = keydesc(key->p);
+
+		n = rind_pq_pem_encode(&kd, RIND_PEM_PRIVATE_KEY, encode_pkcs8, key, out, outlen);
 		break;
+	}
 	default:
 		return -EINVAL;
 	}
