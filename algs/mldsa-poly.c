@@ -51,29 +51,6 @@ static inline s32 reduce32(s32 a)
 	return a - t * Q;
 }
 
-static u64 powmod(u64 b, u64 e)
-{
-	u64 r = 1;
-
-	b %= Q;
-	while (e) {
-		if (e & 1)
-			r = r * b % Q;
-		b = b * b % Q;
-		e >>= 1;
-	}
-	return r;
-}
-
-static unsigned int bitrev8(unsigned int i)
-{
-	unsigned int r = 0, b;
-
-	for (b = 0; b < 8; b++)
-		r |= ((i >> b) & 1) << (7 - b);
-	return r;
-}
-
 static s32 centered(u64 x)
 {
 	x %= Q;
@@ -85,7 +62,7 @@ void rind_mldsa_init_tables(void)
 	unsigned int m;
 
 	for (m = 0; m < 256; m++)
-		zetas[m] = centered(powmod(1753, bitrev8(m)) * MONT_R);
+		zetas[m] = centered(rind_powmod(1753, rind_bitrev(m, 8), Q) * MONT_R);
 	invntt_f = centered((u64)MONT_R * MONT_R % Q * N_INV);
 }
 

@@ -84,28 +84,6 @@ static inline s16 caddq(s16 a)
 	return (s16)(a + ((a >> 15) & Q));
 }
 
-static u32 powmod(u32 b, u32 e)
-{
-	u32 r = 1;
-
-	while (e) {
-		if (e & 1)
-			r = r * b % Q;
-		b = b * b % Q;
-		e >>= 1;
-	}
-	return r;
-}
-
-static unsigned int bitrev7(unsigned int i)
-{
-	unsigned int r = 0, b;
-
-	for (b = 0; b < 7; b++)
-		r |= ((i >> b) & 1) << (6 - b);
-	return r;
-}
-
 static s16 centered(u32 x)
 {
 	x %= Q;
@@ -121,10 +99,10 @@ void rind_mlkem_init_tables(void)
 		return;
 
 	for (i = 0; i < 128; i++) {
-		zetas[i] = centered(powmod(17, bitrev7(i)) * r);
-		gammas[i] = centered(powmod(17, 2 * bitrev7(i) + 1) * r);
+		zetas[i] = centered((u32)rind_powmod(17, rind_bitrev(i, 7), Q) * r);
+		gammas[i] = centered((u32)rind_powmod(17, 2 * rind_bitrev(i, 7) + 1, Q) * r);
 	}
-	invntt_f = centered((u32)MONT_R2 * powmod(128, Q - 2));
+	invntt_f = centered((u32)MONT_R2 * (u32)rind_powmod(128, Q - 2, Q));
 }
 
 /* ---- polynomials ------------------------------------------------------ */

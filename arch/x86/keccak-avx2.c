@@ -14,21 +14,12 @@
 #include <immintrin.h>
 #include <string.h>
 #include <rind/internal/util.h>
+#include <crypto/keccak-rounds.h>
 #include "keccak-x4.h"
 
 #define AVX2 __attribute__((target("avx2")))
 #define AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
 
-static const u64 keccak_rc[24] = {
-	0x0000000000000001ull, 0x0000000000008082ull, 0x800000000000808aull,
-	0x8000000080008000ull, 0x000000000000808bull, 0x0000000080000001ull,
-	0x8000000080008081ull, 0x8000000000008009ull, 0x000000000000008aull,
-	0x0000000000000088ull, 0x0000000080008009ull, 0x000000008000000aull,
-	0x000000008000808bull, 0x800000000000008bull, 0x8000000000008089ull,
-	0x8000000000008003ull, 0x8000000000008002ull, 0x8000000000000080ull,
-	0x000000000000800aull, 0x800000008000000aull, 0x8000000080008081ull,
-	0x8000000000008080ull, 0x0000000080000001ull, 0x8000000080008008ull,
-};
 
 #define ROL(x, n) _mm256_or_si256(_mm256_slli_epi64(x, n), _mm256_srli_epi64(x, 64 - (n)))
 
@@ -100,7 +91,7 @@ AVX2 void keccakx4_f1600(struct keccakx4_state *st)
 		b9 = ROL(XOR(a22, d2), 61);
 		b19 = rol56(XOR(a23, d3));
 		b4 = ROL(XOR(a24, d4), 14);
-		a0 = XOR(CHI(b0, b1, b2), _mm256_set1_epi64x((long long)keccak_rc[round]));
+		a0 = XOR(CHI(b0, b1, b2), _mm256_set1_epi64x((long long)keccak_round_constants[round]));
 		a1 = CHI(b1, b2, b3);
 		a2 = CHI(b2, b3, b4);
 		a3 = CHI(b3, b4, b0);

@@ -100,4 +100,31 @@ int rind_sg_map_ro(struct rind_sg_map *m, struct scatterlist *sg, size_t skip, s
 /* Pointer to [skip, skip+len) of @sg if contiguous there, else NULL. */
 u8 *rind_sg_contig(struct scatterlist *sg, size_t skip, size_t len);
 
+/*
+ * For building tables of public constants at init (NTT zetas): b^e mod m
+ * (m < 2^32) and the @bits-bit reversal of i.  Not constant time.
+ */
+static inline u64 rind_powmod(u64 b, u64 e, u64 m)
+{
+	u64 r = 1;
+
+	b %= m;
+	while (e) {
+		if (e & 1)
+			r = r * b % m;
+		b = b * b % m;
+		e >>= 1;
+	}
+	return r;
+}
+
+static inline unsigned int rind_bitrev(unsigned int i, unsigned int bits)
+{
+	unsigned int r = 0, b;
+
+	for (b = 0; b < bits; b++)
+		r |= ((i >> b) & 1) << (bits - 1 - b);
+	return r;
+}
+
 #endif
