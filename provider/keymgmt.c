@@ -1090,6 +1090,12 @@ const OSSL_ALGORITHM rind_keymgmts[] = {
 	{ "X25519:1.3.101.110", RIND_PROPS, x25519_keymgmt_fns, "X25519 keys (rind)" },
 	{ "EC:id-ecPublicKey:1.2.840.10045.2.1", RIND_PROPS, ec_keymgmt_fns, "EC P-256/384/521 keys (rind)" },
 	{ "RSA:rsaEncryption:1.2.840.113549.1.1.1", RIND_PROPS, rsa_keymgmt_fns, "RSA keys (rind)" },
+	/*
+	 * libssl enables the rsa_pss_rsae_* signature algorithms only if an
+	 * RSA-PSS key management exists: the RSA one serves (rind's PSS keys
+	 * are rsaEncryption keys; id-RSASSA-PSS key encodings are not read).
+	 */
+	{ "RSA-PSS:RSASSA-PSS:1.2.840.113549.1.1.10", RIND_PROPS, rsa_keymgmt_fns, "RSA keys for PSS (rind)" },
 	{ "X25519MLKEM768", RIND_PROPS, rind_xmlkem_km_fns, "X25519MLKEM768 keys (rind, kem.c)" },
 	{ "ML-KEM-768:MLKEM768", RIND_PROPS, rind_mlkem768_km_fns, "ML-KEM-768 keys (rind, kem.c)" },
 	{ "ML-KEM-1024:MLKEM1024", RIND_PROPS, rind_mlkem1024_km_fns, "ML-KEM-1024 keys (rind, kem.c)" },

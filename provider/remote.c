@@ -42,3 +42,9 @@ int rind_remote_sign(struct rkey *k, const char *alg, const uint8_t *msg, size_t
 	(void)k; (void)alg; (void)msg; (void)len; (void)sig; (void)sigsize; (void)siglen;
 	return 0;
 }
+
+int rind_keyref_decode(void *provctx, const uint8_t *der, size_t len, struct rkey **out)
+{
+	(void)provctx; (void)der; (void)len; (void)out;
+	return -EOPNOTSUPP;
+}
