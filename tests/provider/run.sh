@@ -126,6 +126,7 @@ served "$T/trace" "rand RIND-DRBG" "openssl rand"
 SECTIONS_DONE=1
 . "$(dirname "$0")/pk.sh"
 . "$(dirname "$0")/tls.sh"
+. "$(dirname "$0")/rindd.sh"
 
 echo "check-provider: $pass passed, $fail failed"
 [ "$fail" = 0 ]
