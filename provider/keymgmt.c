@@ -939,6 +939,15 @@ static int gen_set_params(void *vg, const OSSL_PARAM params[])
 		if (g->type == RK_EC ? !(g->curve = rk_curve_by_name(s)) : strcasecmp(s, rk_type_name[g->type]))
 			return 0;
 	}
+	/* EC keys are named curves, points uncompressed (node sets both) */
+	if ((p = rp_locate_c(params, OSSL_PKEY_PARAM_EC_ENCODING))) {
+		if (!rp_get_utf8(p, &s) || strcasecmp(s, OSSL_PKEY_EC_ENCODING_GROUP))
+			return 0;
+	}
+	if ((p = rp_locate_c(params, OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT))) {
+		if (!rp_get_utf8(p, &s) || strcasecmp(s, OSSL_PKEY_EC_POINT_CONVERSION_FORMAT_UNCOMPRESSED))
+			return 0;
+	}
 	if ((p = rp_locate_c(params, OSSL_PKEY_PARAM_RSA_BITS))) {
 		if (!rp_get_uint(p, &g->bits))
 			return 0;
@@ -1031,6 +1040,8 @@ static void gen_cleanup(void *vg)
 
 static const OSSL_PARAM gen_settable_list[] = {
 	{ OSSL_PKEY_PARAM_GROUP_NAME, OSSL_PARAM_UTF8_STRING, NULL, 0, 0 },
+	{ OSSL_PKEY_PARAM_EC_ENCODING, OSSL_PARAM_UTF8_STRING, NULL, 0, 0 },
+	{ OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT, OSSL_PARAM_UTF8_STRING, NULL, 0, 0 },
 	{ OSSL_PKEY_PARAM_RSA_BITS, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(unsigned int), 0 },
 	{ OSSL_PKEY_PARAM_RSA_E, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0, 0 },
 	{ NULL, 0, NULL, 0, 0 }

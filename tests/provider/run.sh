@@ -127,6 +127,7 @@ SECTIONS_DONE=1
 . "$(dirname "$0")/pk.sh"
 . "$(dirname "$0")/tls.sh"
 . "$(dirname "$0")/rindd.sh"
+. "$(dirname "$0")/node.sh"
 
 echo "check-provider: $pass passed, $fail failed"
 [ "$fail" = 0 ]
