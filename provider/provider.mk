@@ -31,7 +31,7 @@ $(O)/pobj/%.c.o: %.c
 $(O)/pobj/provider/remote.c.o: CFLAGS_EXTRA := -Iclient
 $(PROV_SO): $(PROV_OBJS) $(O)/librind.a $(O)/librind-client.a provider/rind.map
 	@mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) -shared -Wl,-z,defs -Wl,--version-script=provider/rind.map -o $@ \
+	$(call say,LD,$@)$(CC) $(CFLAGS) -shared -Wl,-z,defs -Wl,--version-script=provider/rind.map -o $@ \
 		$(PROV_OBJS) $(O)/librind-client.a $(O)/librind.a $(PROTO_LIBS) $(LIB_LDLIBS)
 
 # The openssl tool, s_server/s_client, against the default provider.
