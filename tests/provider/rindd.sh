@@ -81,6 +81,7 @@ EOPY
 	if [ "$(grep 'sign ed25519 in rindd (key web) ok' "$T/py.trace" | awk '{print $1}' | sort -u | wc -l)" -ge 3 ]; then ok
 	else bad "forked children did not each sign in rindd"; fi
 fi
+. "$(dirname "$0")/nginx.sh"
 after=$(signs)
 if [ $((after - before)) -ge 9 ]; then ok; else bad "rindd's stats: $before -> $after requests"; fi
 # a lost daemon is an error, never a signature
