@@ -427,6 +427,72 @@ static int list_failed(struct rind_client *c)
 	return 0;
 }
 
+/*
+ * rind key ref NAME: a PEM block that names a key held by rindd and the
+ * socket to reach it, with the key's public half (SPKI), for programs
+ * that only read key files: the OpenSSL provider (provider/README.md)
+ * decodes it into a key whose private operations go to rindd.
+ */
+static int cmd_key_ref(struct rind_client *c, struct opts *o)
+{
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char sock[4096], *body, *p;
+	const char *path = rind_client_path(c);
+	uint8_t *spki;
+	size_t len, blen, i, col = 0;
+	int err;
+
+	if (need_pos(o, 2, "key ref NAME [--out FILE]"))
+		return 2;
+	err = rind_client_get_public(c, o->pos[1], RIND_CLIENT_SPKI_DER, &spki, &len);
+	if (err)
+		return report(c, "key ref", err);
+	if (!path || !realpath(path, sock))
+		snprintf(sock, sizeof(sock), "%s", path ? path : RIND_CLIENT_DEFAULT_SOCKET);
+	blen = 64 + strlen(o->pos[1]) + strlen(sock) + 2 * len;
+	body = malloc(blen);
+	if (!body) {
+		free(spki);
+		return 1;
+	}
+	p = body + snprintf(body, blen, "rind-key-ref 1\nname %s\nsocket %s\nspki ", o->pos[1], sock);
+	for (i = 0; i < len; i++)
+		p += sprintf(p, "%02x", spki[i]);
+	*p++ = '\n';
+	free(spki);
+	len = (size_t)(p - body);
+	{
+		char *pem = malloc(len * 2 + 128), *q = pem;
+
+		if (!pem) {
+			free(body);
+			return 1;
+		}
+		q += sprintf(q, "-----BEGIN RIND KEY REFERENCE-----\n");
+		for (i = 0; i < len; i += 3) {
+			unsigned int v = (unsigned int)(uint8_t)body[i] << 16
+				| (i + 1 < len ? (unsigned int)(uint8_t)body[i + 1] << 8 : 0)
+				| (i + 2 < len ? (uint8_t)body[i + 2] : 0);
+
+			*q++ = b64[v >> 18 & 63];
+			*q++ = b64[v >> 12 & 63];
+			*q++ = i + 1 < len ? b64[v >> 6 & 63] : '=';
+			*q++ = i + 2 < len ? b64[v & 63] : '=';
+			if ((col += 4) == 64) {
+				*q++ = '\n';
+				col = 0;
+			}
+		}
+		if (col)
+			*q++ = '\n';
+		q += sprintf(q, "-----END RIND KEY REFERENCE-----\n");
+		err = write_output(o->out, pem, (size_t)(q - pem));
+		free(pem);
+	}
+	free(body);
+	return err ? 1 : 0;
+}
+
 static int cmd_key(struct rind_client *c, struct opts *o)
 {
 	const char *sub = o->npos ? o->pos[0] : "";
@@ -515,6 +581,8 @@ static int cmd_key(struct rind_client *c, struct opts *o)
 		free(buf);
 		return err ? 1 : 0;
 	}
+	if (!strcmp(sub, "ref"))
+		return cmd_key_ref(c, o);
 	if (!strcmp(sub, "delete")) {
 		if (need_pos(o, 2, "key delete NAME"))
 			return 2;

@@ -939,6 +939,15 @@ static int gen_set_params(void *vg, const OSSL_PARAM params[])
 		if (g->type == RK_EC ? !(g->curve = rk_curve_by_name(s)) : strcasecmp(s, rk_type_name[g->type]))
 			return 0;
 	}
+	/* EC keys are named curves, points uncompressed (node sets both) */
+	if ((p = rp_locate_c(params, OSSL_PKEY_PARAM_EC_ENCODING))) {
+		if (!rp_get_utf8(p, &s) || strcasecmp(s, OSSL_PKEY_EC_ENCODING_GROUP))
+			return 0;
+	}
+	if ((p = rp_locate_c(params, OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT))) {
+		if (!rp_get_utf8(p, &s) || strcasecmp(s, OSSL_PKEY_EC_POINT_CONVERSION_FORMAT_UNCOMPRESSED))
+			return 0;
+	}
 	if ((p = rp_locate_c(params, OSSL_PKEY_PARAM_RSA_BITS))) {
 		if (!rp_get_uint(p, &g->bits))
 			return 0;
@@ -1031,6 +1040,8 @@ static void gen_cleanup(void *vg)
 
 static const OSSL_PARAM gen_settable_list[] = {
 	{ OSSL_PKEY_PARAM_GROUP_NAME, OSSL_PARAM_UTF8_STRING, NULL, 0, 0 },
+	{ OSSL_PKEY_PARAM_EC_ENCODING, OSSL_PARAM_UTF8_STRING, NULL, 0, 0 },
+	{ OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT, OSSL_PARAM_UTF8_STRING, NULL, 0, 0 },
 	{ OSSL_PKEY_PARAM_RSA_BITS, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(unsigned int), 0 },
 	{ OSSL_PKEY_PARAM_RSA_E, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0, 0 },
 	{ NULL, 0, NULL, 0, 0 }
@@ -1090,6 +1101,12 @@ const OSSL_ALGORITHM rind_keymgmts[] = {
 	{ "X25519:1.3.101.110", RIND_PROPS, x25519_keymgmt_fns, "X25519 keys (rind)" },
 	{ "EC:id-ecPublicKey:1.2.840.10045.2.1", RIND_PROPS, ec_keymgmt_fns, "EC P-256/384/521 keys (rind)" },
 	{ "RSA:rsaEncryption:1.2.840.113549.1.1.1", RIND_PROPS, rsa_keymgmt_fns, "RSA keys (rind)" },
+	/*
+	 * libssl enables the rsa_pss_rsae_* signature algorithms only if an
+	 * RSA-PSS key management exists: the RSA one serves (rind's PSS keys
+	 * are rsaEncryption keys; id-RSASSA-PSS key encodings are not read).
+	 */
+	{ "RSA-PSS:RSASSA-PSS:1.2.840.113549.1.1.10", RIND_PROPS, rsa_keymgmt_fns, "RSA keys for PSS (rind)" },
 	{ "X25519MLKEM768", RIND_PROPS, rind_xmlkem_km_fns, "X25519MLKEM768 keys (rind, kem.c)" },
 	{ "ML-KEM-768:MLKEM768", RIND_PROPS, rind_mlkem768_km_fns, "ML-KEM-768 keys (rind, kem.c)" },
 	{ "ML-KEM-1024:MLKEM1024", RIND_PROPS, rind_mlkem1024_km_fns, "ML-KEM-1024 keys (rind, kem.c)" },

@@ -2,6 +2,8 @@
 # Makefile; built when the OpenSSL 3 headers are there (libssl-dev), else
 # skipped with a note.
 #
+# It links librind-client (remote.c: keys held by rindd), hence
+# libprotobuf-c.so at run time.
 # It links the installed form of the library, $(O)/librind.a (only public
 # names global), statically: a provider is dlopen'ed into programs that
 # know nothing of rind, so it should not depend on librind.so being on
@@ -23,15 +25,17 @@ provider: $(PROV_SO)
 
 $(O)/pobj/%.c.o: %.c
 	@mkdir -p $(dir $@)
-	$(call say,CC,$<)$(CC) $(BASE_CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(call say,CC,$<)$(CC) $(BASE_CFLAGS) $(CFLAGS_EXTRA) $(DEPFLAGS) -c $< -o $@
 
-$(PROV_SO): $(PROV_OBJS) $(O)/librind.a provider/rind.map
+# remote.c talks to rindd with librind-client (and so protobuf-c).
+$(O)/pobj/provider/remote.c.o: CFLAGS_EXTRA := -Iclient
+$(PROV_SO): $(PROV_OBJS) $(O)/librind.a $(O)/librind-client.a provider/rind.map
 	@mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) -shared -Wl,-z,defs -Wl,--version-script=provider/rind.map -o $@ \
-		$(PROV_OBJS) $(O)/librind.a $(LIB_LDLIBS)
+	$(call say,LD,$@)$(CC) $(CFLAGS) -shared -Wl,-z,defs -Wl,--version-script=provider/rind.map -o $@ \
+		$(PROV_OBJS) $(O)/librind-client.a $(O)/librind.a $(PROTO_LIBS) $(LIB_LDLIBS)
 
 # The openssl tool, s_server/s_client, against the default provider.
-check-provider: $(PROV_SO) $(O)/rind
+check-provider: $(PROV_SO) $(O)/rind $(if $(DAEMON_SRCS),$(O)/rindd)
 	$(Q)sh tests/provider/run.sh $(O)
 
 check: check-provider

@@ -2,15 +2,38 @@
 /*
  * Keys whose private half is in rindd: the reference (key name, socket)
  * and the private operations, sent through librind-client.
+ *
+ * A connection belongs to one process: servers load keys in a master and
+ * sign in forked workers, so each use compares getpid() with the pid
+ * that opened the connection and reconnects in a new process (without
+ * pthread_atfork, which a provider loaded late cannot rely on).  A
+ * struct rind_client is not thread-safe: one connection per socket path
+ * per process, used under a lock.  A lost connection is retried once,
+ * then the operation fails: never a wrong signature.
  */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "key.h"
+#include "rind_client.h"
 
 struct rind_remote {
 	char *name;
 	char *socket;
 };
+
+struct conn {
+	struct conn *next;
+	char *path;
+	pid_t pid;
+	struct rind_client *c;
+};
+
+static pthread_mutex_t conn_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct conn *conns;
 
 void rind_remote_free(struct rind_remote *r)
 {
@@ -21,24 +44,219 @@ void rind_remote_free(struct rind_remote *r)
 	free(r);
 }
 
-struct rind_remote *rind_remote_dup(const struct rind_remote *r)
+static struct rind_remote *remote_new(const char *name, const char *sock)
 {
 	struct rind_remote *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return NULL;
-	d->name = strdup(r->name);
-	d->socket = r->socket ? strdup(r->socket) : NULL;
-	if (!d->name || (r->socket && !d->socket)) {
+	d->name = strdup(name);
+	d->socket = sock ? strdup(sock) : NULL;
+	if (!d->name || (sock && !d->socket)) {
 		rind_remote_free(d);
 		return NULL;
 	}
 	return d;
 }
 
+struct rind_remote *rind_remote_dup(const struct rind_remote *r)
+{
+	return remote_new(r->name, r->socket);
+}
+
+/* This process's connection to @path; conn_lock held. */
+static struct rind_client *get_conn(const char *path, int fresh)
+{
+	struct conn *c;
+	pid_t pid = getpid();
+	const char *key = path ? path : "";
+
+	for (c = conns; c; c = c->next)
+		if (!strcmp(c->path, key))
+			break;
+	if (!c) {
+		c = calloc(1, sizeof(*c));
+		if (!c || !(c->path = strdup(key))) {
+			free(c);
+			return NULL;
+		}
+		c->next = conns;
+		conns = c;
+	}
+	if (c->c && (c->pid != pid || fresh)) {
+		/*
+		 * A connection inherited across fork() is the parent's: the
+		 * child only drops its copy of the descriptor.
+		 */
+		if (c->pid != pid)
+			RTRACE("rindd connection of pid %d dropped in pid %d (fork)", (int)c->pid, (int)pid);
+		rind_client_close(c->c);
+		c->c = NULL;
+	}
+	if (!c->c) {
+		c->c = rind_client_connect(path);
+		c->pid = pid;
+		if (c->c)
+			RTRACE("connected to rindd at %s", rind_client_path(c->c));
+	}
+	return c->c;
+}
+
+static int lost(int err)
+{
+	return err == -ECONNRESET || err == -EPIPE || err == -ENOTCONN || err == -ECONNREFUSED || err == -ETIMEDOUT;
+}
+
+int rind_remote_get_spki(const char *name, const char *sock, uint8_t **spki, size_t *len)
+{
+	struct rind_client *c;
+	int err = -ECONNREFUSED, attempt;
+
+	pthread_mutex_lock(&conn_lock);
+	for (attempt = 0; attempt < 2; attempt++) {
+		c = get_conn(sock, attempt);
+		if (!c)
+			continue;
+		err = rind_client_get_public(c, name, RIND_CLIENT_SPKI_DER, spki, len);
+		if (!lost(err))
+			break;
+	}
+	pthread_mutex_unlock(&conn_lock);
+	return err;
+}
+
+/*
+ * rindd signs with the key's own algorithm (Ed25519; ECDSA with the
+ * curve's hash and RSA as rindd defines them): only that one is asked of
+ * it, anything else is refused here.
+ */
+static int remote_alg_ok(const struct rkey *k, const char *alg)
+{
+	switch (k->type) {
+	case RK_ED25519: return !strcmp(alg, "ed25519");
+	case RK_EC:
+		return (k->curve == &rk_curves[0] && !strcmp(alg, "x962(ecdsa-nist-p256,sha256)"))
+			|| (k->curve == &rk_curves[1] && !strcmp(alg, "x962(ecdsa-nist-p384,sha384)"))
+			|| (k->curve == &rk_curves[2] && !strcmp(alg, "x962(ecdsa-nist-p521,sha512)"));
+	case RK_RSA: return !strcmp(alg, "pss(rsa,sha256)") || !strcmp(alg, "pkcs1(rsa,sha256)");
+	default: return 0;
+	}
+}
+
 int rind_remote_sign(struct rkey *k, const char *alg, const uint8_t *msg, size_t len,
 		     uint8_t *sig, size_t sigsize, size_t *siglen)
 {
-	(void)k; (void)alg; (void)msg; (void)len; (void)sig; (void)sigsize; (void)siglen;
-	return 0;
+	struct rind_client *c;
+	uint8_t *out = NULL;
+	size_t outlen = 0;
+	int err = -ECONNREFUSED, attempt;
+
+	if (!remote_alg_ok(k, alg)) {
+		rind_raise(k->provctx, RIND_R_FAIL, "rindd key %s signs with its own algorithm, not %s", k->remote->name, alg);
+		return 0;
+	}
+	pthread_mutex_lock(&conn_lock);
+	for (attempt = 0; attempt < 2; attempt++) {
+		c = get_conn(k->remote->socket, attempt);
+		if (!c)
+			continue;
+		err = rind_client_sign(c, k->remote->name, msg, len, &out, &outlen);
+		if (!lost(err))
+			break;
+		RTRACE("rindd connection lost (%d)%s", err, attempt ? ": giving up" : ": retrying once");
+	}
+	pthread_mutex_unlock(&conn_lock);
+	RTRACE("sign %s in rindd (key %s) %s", alg, k->remote->name, err ? "failed" : "ok");
+	if (err) {
+		rind_raise(k->provctx, RIND_R_FAIL, "rindd sign with %s: error %d", k->remote->name, err);
+		free(out);
+		return 0;
+	}
+	if (outlen > sigsize || outlen > rk_max_sig(k)) {
+		free(out);
+		return 0;
+	}
+	memcpy(sig, out, outlen);
+	free(out);
+	*siglen = outlen;
+	return 1;
+}
+
+/* A key object for rindd's key @name: public half from @spki, private operations remote. */
+int rind_remote_key(void *provctx, const char *name, const char *sock, const uint8_t *spki, size_t len,
+		    int want_type, struct rkey **out)
+{
+	int t, err = -EKEYREJECTED;
+
+	for (t = 0; t < RK_NTYPES; t++) {
+		struct rkey *k;
+
+		if (want_type >= 0 && t != want_type)
+			continue;
+		if (t == RK_X25519)
+			continue;	/* signing keys only */
+		k = rk_new(provctx, (enum rk_type)t);
+		if (!k)
+			return -ENOMEM;
+		if (!rk_set_pub_der(k, spki, len)) {
+			k->remote = remote_new(name, sock);
+			/* the private half exists, in rindd */
+			k->has_priv = 1;
+			if (!k->remote) {
+				rk_free(k);
+				return -ENOMEM;
+			}
+			*out = k;
+			return 0;
+		}
+		rk_free(k);
+	}
+	return err;
+}
+
+/*
+ * The key-reference PEM's body (what `rind key ref NAME` writes):
+ *   rind-key-ref 1\nname NAME\nsocket PATH\nspki HEX\n
+ */
+int rind_keyref_decode(void *provctx, const uint8_t *der, size_t len, struct rkey **out)
+{
+	char *text = malloc(len + 1), *line, *save = NULL, *name = NULL, *sock = NULL, *hex = NULL;
+	uint8_t *spki = NULL;
+	size_t n = 0, i;
+	int err = -EKEYREJECTED, version = 0;
+
+	if (!text)
+		return -ENOMEM;
+	memcpy(text, der, len);
+	text[len] = 0;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strcmp(line, "rind-key-ref 1"))
+			version = 1;
+		else if (!strncmp(line, "name ", 5))
+			name = line + 5;
+		else if (!strncmp(line, "socket ", 7))
+			sock = line + 7;
+		else if (!strncmp(line, "spki ", 5))
+			hex = line + 5;
+	}
+	if (version != 1 || !name || !*name || !hex || strlen(hex) % 2)
+		goto out;
+	n = strlen(hex) / 2;
+	spki = malloc(n ? n : 1);
+	if (!spki)
+		goto out;
+	for (i = 0; i < n; i++) {
+		unsigned int v;
+
+		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
+			goto out;
+		spki[i] = (uint8_t)v;
+	}
+	err = rind_remote_key(provctx, name, sock && *sock ? sock : NULL, spki, n, -1, out);
+	if (!err)
+		RTRACE("key reference %s (socket %s): %s", name, sock ? sock : "default", rk_type_name[(*out)->type]);
+out:
+	free(spki);
+	free(text);
+	return err;
 }

@@ -24,13 +24,17 @@ tests="check libsubunit-dev libjansson-dev libssl-dev openssl libsodium-dev valg
 # systemd-socket-activate; setpriv (util-linux).
 daemon="liburing-dev libprotobuf-c-dev protobuf-c-compiler libsystemd-dev
 	dbus dbus-daemon dbus-bin systemd util-linux"
+# The OpenSSL 3 provider (provider/, make check-provider): the OpenSSL 3
+# headers to build it, the openssl tool to test it, python3 for the test
+# of a server that forks after loading a rindd key, nodejs for node's crypto, nginx-light and curl for the nginx test.
+provider="libssl-dev openssl python3 nodejs nginx-light curl"
 # arm64 cross-check: the cross toolchain and C library, qemu-user to run
 # the tests, and the tests' libraries (static, from the arm64 architecture).
 cross="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 	check:arm64 libsubunit-dev:arm64 libjansson-dev:arm64 libssl-dev:arm64 libsodium-dev:arm64"
 
 missing=""
-for p in $build $tests $daemon $cross; do
+for p in $build $tests $daemon $provider $cross; do
 	if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed"; then
 		missing="$missing $p"
 	fi

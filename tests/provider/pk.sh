@@ -123,3 +123,24 @@ for O in "" "-pkeyopt rsa_padding_mode:oaep"; do
 	if OPENSSL_CONF="$T/rind.cnf" openssl pkeyutl -encrypt -inkey "$T/rsa.key" $O -in "$T/pt" -propquery provider=rind \
 		-out "$T/ct" >/dev/null 2>&1; then bad "rind encrypted with '$O' (PKCS#1 v1.5 or OAEP-SHA1)"; else ok; fi
 done
+
+# rind with the base provider only (no default): keys written by rind's
+# encoders, read back, used
+RB="-provider-path $MODDIR -provider rind -provider base -propquery ?provider=rind"
+for spec in "ed25519:ED25519" "p256:EC -pkeyopt ec_paramgen_curve:P-256" "rsa:RSA" "x25519:X25519"; do
+	n=${spec%%:*}
+	a=${spec#*:}
+	RIND_PROVIDER_TRACE=1 openssl genpkey $RB -algorithm $a -out "$T/$n.only" 2>"$T/trace" >/dev/null
+	served "$T/trace" "encode .* PrivateKeyInfo PEM" "rind only: genpkey $n"
+	check "rind only: $n key read by the default provider" DO pkey -in "$T/$n.only" -noout
+	RIND_PROVIDER_TRACE=1 openssl pkey $RB -in "$T/$n.only" -pubout -out "$T/$n.onlypub" 2>"$T/trace"
+	DO pkey -in "$T/$n.only" -pubout -out "$T/$n.dpub2" 2>/dev/null
+	same "$T/$n.onlypub" "$T/$n.dpub2" "rind only: pkey -pubout $n"
+	served "$T/trace" "encode .* SubjectPublicKeyInfo PEM" "rind only: pkey -pubout $n"
+	if [ $n != x25519 ]; then
+		RIND_PROVIDER_TRACE=1 openssl pkeyutl $RB -sign -rawin -inkey "$T/$n.only" -in "$T/m" -out "$T/$n.onlysig" 2>"$T/trace"
+		served "$T/trace" "sign " "rind only: pkeyutl -sign $n"
+		check "rind only: $n signature verified by the default provider" \
+			DO pkeyutl -verify -rawin -inkey "$T/$n.only" -in "$T/m" -sigfile "$T/$n.onlysig"
+	fi
+done

@@ -96,12 +96,16 @@ for c in aes-128-ecb aes-192-ecb aes-256-ecb aes-128-cbc aes-192-cbc aes-256-cbc
 	done
 	served "$T/trace" "cipher AES-" "enc -$c"
 done
-# a corrupted last block is a padding error, not output
-head -c 64 "$T/msg" > "$T/p"
-openssl enc -aes-128-cbc -K $(echo $K | cut -c1-32) -iv $IV -in "$T/p" -out "$T/c2" 2>/dev/null
-printf '\377' | dd of="$T/c2" bs=1 seek=79 conv=notrunc 2>/dev/null
-if openssl enc -d -aes-128-cbc $R -K $(echo $K | cut -c1-32) -iv $IV -in "$T/c2" -out "$T/d1" 2>/dev/null; then
-	bad "cbc: bad padding accepted"; else ok; fi
+# bad PKCS#7 padding is an error, not output: blocks whose last bytes are
+# no valid padding (0x00; 03 03 02; 0x11), made with -nopad
+k16=$(echo $K | cut -c1-32)
+for tail in '\000' '\003\003\002' '\021'; do
+	{ head -c $((48 - $(printf "$tail" | wc -c))) "$T/msg"; printf "$tail"; } > "$T/p"
+	openssl enc -aes-128-cbc -nopad -K $k16 -iv $IV -in "$T/p" -out "$T/c2" 2>/dev/null
+	[ "$(wc -c < "$T/c2")" = 48 ] || bad "cbc: -nopad test input"
+	if openssl enc -d -aes-128-cbc $R -K $k16 -iv $IV -in "$T/c2" -out "$T/d1" 2>/dev/null; then
+		bad "cbc: bad padding accepted ($tail)"; else ok; fi
+done
 
 # ---- the random source ----
 cat > "$T/rand.cnf" <<EOC
@@ -126,6 +130,8 @@ served "$T/trace" "rand RIND-DRBG" "openssl rand"
 SECTIONS_DONE=1
 . "$(dirname "$0")/pk.sh"
 . "$(dirname "$0")/tls.sh"
+. "$(dirname "$0")/rindd.sh"
+. "$(dirname "$0")/node.sh"
 
 echo "check-provider: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -9,15 +9,23 @@ PORT=$((20000 + $$ % 20000))
 conf_of() { if [ "$1" = rind ]; then echo "$T/rind.cnf"; else echo /dev/null; fi; }
 
 start_server() {	# side cert-name count
-	PORT=$((PORT + 1))
 	sg=x25519:P-256:P-384
-	[ $1 = rind ] && sg=X25519MLKEM768:$sg
-	OPENSSL_CONF=$(conf_of $1) RIND_PROVIDER_TRACE=1 openssl s_server -accept 127.0.0.1:$PORT -cert "$T/$2.crt" \
-		-key "$T/$2.key" -www -naccept $3 -groups $sg >"$T/srv.out" 2>"$T/srv.trace" &
-	SRV=$!
-	PIDS="$PIDS $SRV"
-	i=0
-	while ! grep -q ACCEPT "$T/srv.out" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	[ $1 != default ] && sg=X25519MLKEM768:$sg
+	# a port another program holds makes s_server exit: try another
+	for attempt in 1 2 3 4 5 6; do
+		PORT=$((20000 + ($$ * 7 + PORT * 13 + attempt) % 40000))
+		: > "$T/srv.out"
+		OPENSSL_CONF=$(conf_of $1) RIND_PROVIDER_TRACE=1 openssl s_server -accept 127.0.0.1:$PORT -cert "$T/$2.crt" \
+			-key "$T/$2.key" -www -naccept $3 -groups $sg >"$T/srv.out" 2>"$T/srv.trace" &
+		SRV=$!
+		PIDS="$PIDS $SRV"
+		i=0
+		while ! grep -q ACCEPT "$T/srv.out" 2>/dev/null && kill -0 $SRV 2>/dev/null && [ $i -lt 200 ]; do
+			sleep 0.05; i=$((i + 1)); done
+		grep -q ACCEPT "$T/srv.out" && kill -0 $SRV 2>/dev/null && return 0
+		kill $SRV 2>/dev/null
+	done
+	bad "s_server ($1, $2) did not start"; cat "$T/srv.trace" | tail -3
 }
 
 handshake() {	# client-side version group desc
@@ -68,4 +76,40 @@ for cert in p256 rsa ed25519; do
 			[ "$sides" = rind:rind ] && served "$T/srv.trace" "encapsulate" "$cert server=$s: X25519MLKEM768 (server)"
 		fi
 	done
+done
+
+# rind as the only crypto provider (with "base" for the file store, which
+# has no algorithms): both sides, TLS 1.3 and 1.2; every operation of the
+# handshake is necessarily rind's
+cat > "$T/rindonly.cnf" <<EOC
+openssl_conf = openssl_init
+[openssl_init]
+providers = provider_sect
+alg_section = evp_properties
+random = random_sect
+[provider_sect]
+rind = rind_sect
+base = base_sect
+[rind_sect]
+module = $MODDIR/rind.so
+activate = 1
+[base_sect]
+activate = 1
+[evp_properties]
+default_properties = ?provider=rind
+[random_sect]
+random = RIND-DRBG
+properties = provider=rind
+EOC
+conf_of() { case $1 in rind) echo "$T/rind.cnf";; rindonly) echo "$T/rindonly.cnf";; *) echo /dev/null;; esac; }
+for cert in p256 rsa ed25519; do
+	start_server rindonly $cert 3
+	handshake rindonly tls1_3 X25519MLKEM768 "rind only: tls1_3 X25519MLKEM768 $cert"
+	served "$T/cli.trace" "decapsulate X25519MLKEM768" "rind only: X25519MLKEM768 $cert"
+	handshake rindonly tls1_3 x25519 "rind only: tls1_3 x25519 $cert"
+	handshake rindonly tls1_2 x25519:P-256 "rind only: tls1_2 $cert"
+	served "$T/cli.trace" "rand RIND-DRBG" "rind only: the client's random source"
+	i=0
+	while kill -0 $SRV 2>/dev/null && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
+	kill $SRV 2>/dev/null
 done

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Decoders: PEM to DER (the PEM labels "PRIVATE KEY", "PUBLIC KEY" and
+ * rind's "RIND KEY REFERENCE"), and DER PrivateKeyInfo /
+ * SubjectPublicKeyInfo to Ed25519, X25519, EC and RSA keys (librind
+ * parses and checks them).  Input a decoder does not recognise is passed
+ * over (success with no object), as the decoder chain expects.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "key.h"
+
+struct dctx {
+	void *provctx;
+};
+
+static void *dnew(void *provctx)
+{
+	struct dctx *c = calloc(1, sizeof(*c));
+
+	if (c)
+		c->provctx = provctx;
+	return c;
+}
+
+static void dfree(void *c) { free(c); }
+
+/* All of the input (keys are small: at most 1 MiB). */
+static uint8_t *read_all(OSSL_CORE_BIO *in, size_t *len)
+{
+	size_t cap = 4096, n = 0, r;
+	uint8_t *buf = malloc(cap), *p;
+
+	if (!buf || !rind_core.bio_read_ex)
+		goto fail;
+	for (;;) {
+		if (n == cap) {
+			if (cap >= (1u << 20) || !(p = realloc(buf, cap * 2)))
+				goto fail;
+			buf = p;
+			cap *= 2;
+		}
+		r = 0;
+		if (!rind_core.bio_read_ex(in, buf + n, cap - n, &r) || r == 0)
+			break;
+		n += r;
+	}
+	*len = n;
+	return buf;
+fail:
+	free(buf);
+	return NULL;
+}
+
+static int b64val(int c)
+{
+	if (c >= 'A' && c <= 'Z') return c - 'A';
+	if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+	if (c >= '0' && c <= '9') return c - '0' + 52;
+	if (c == '+') return 62;
+	if (c == '/') return 63;
+	return -1;
+}
+
+static size_t b64dec(const char *s, size_t n, uint8_t *out)
+{
+	unsigned int acc = 0, bits = 0;
+	size_t o = 0, i;
+
+	for (i = 0; i < n; i++) {
+		int v = b64val((unsigned char)s[i]);
+
+		if (v < 0)
+			continue;	/* line breaks, padding */
+		acc = acc << 6 | (unsigned int)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			out[o++] = (uint8_t)(acc >> bits);
+		}
+	}
+	return o;
+}
+
+static void *memmem_s(const void *h, size_t hn, const char *n)
+{
+	return memmem(h, hn, n, strlen(n));
+}
+
+static const struct { const char *label, *structure; } labels[] = {
+	{ "PRIVATE KEY", "PrivateKeyInfo" },
+	{ "PUBLIC KEY", "SubjectPublicKeyInfo" },
+	{ "RIND KEY REFERENCE", "rind-key-ref" },
+};
+
+static int pem2der(void *vc, OSSL_CORE_BIO *in, int selection, OSSL_CALLBACK *cb, void *cbarg,
+		   OSSL_PASSPHRASE_CALLBACK *pw, void *pwarg)
+{
+	size_t len, off = 0;
+	uint8_t *buf = read_all(in, &len);
+	int ret = 1;
+
+	(void)vc; (void)selection; (void)pw; (void)pwarg;
+	if (!buf)
+		return 1;
+	/* the first block with a label this provider knows */
+	while (off < len) {
+		char *b = memmem_s(buf + off, len - off, "-----BEGIN "), *e, *end;
+		size_t i;
+
+		if (!b)
+			break;
+		b += 11;
+		e = memmem_s(b, len - (size_t)(b - (char *)buf), "-----");
+		if (!e)
+			break;
+		off = (size_t)(e - (char *)buf) + 5;
+		for (i = 0; i < sizeof(labels) / sizeof(labels[0]); i++) {
+			size_t ll = strlen(labels[i].label);
+			uint8_t *der;
+			size_t dlen;
+
+			if ((size_t)(e - b) != ll || memcmp(b, labels[i].label, ll))
+				continue;
+			end = memmem_s(e, len - (size_t)(e - (char *)buf), "-----END ");
+			if (!end)
+				goto out;
+			der = malloc((size_t)(end - e));
+			if (!der)
+				goto out;
+			dlen = b64dec(e + 5, (size_t)(end - e - 5), der);
+			{
+				OSSL_PARAM p[] = {
+					{ OSSL_OBJECT_PARAM_DATA, OSSL_PARAM_OCTET_STRING, der, dlen, 0 },
+					{ OSSL_OBJECT_PARAM_DATA_STRUCTURE, OSSL_PARAM_UTF8_STRING,
+					  (void *)labels[i].structure, strlen(labels[i].structure), 0 },
+					{ NULL, 0, NULL, 0, 0 }
+				};
+
+				ret = cb(p, cbarg);
+			}
+			rind_clear_free(der, (size_t)(end - e));
+			goto out;
+		}
+	}
+out:
+	rind_clear_free(buf, len);
+	return ret;
+}
+
+int rind_keyref_decode(void *provctx, const uint8_t *der, size_t len, struct rkey **out);
+
+static int der2key(struct dctx *c, enum rk_type type, int structure, OSSL_CORE_BIO *in, int selection,
+		   OSSL_CALLBACK *cb, void *cbarg)
+{
+	size_t len;
+	uint8_t *buf = read_all(in, &len);
+	struct rkey *k = NULL;
+	int ret = 1, err;
+
+	(void)selection;
+	if (!buf)
+		return 1;
+	if (structure == 2) {
+		err = rind_keyref_decode(c->provctx, buf, len, &k);
+		if (!err && k->type != type) {
+			rk_free(k);
+			k = NULL;
+			err = -EKEYREJECTED;
+		}
+	} else {
+		k = rk_new(c->provctx, type);
+		if (!k)
+			goto out;
+		err = structure == 0 ? rk_set_priv_der(k, buf, len) : rk_set_pub_der(k, buf, len);
+	}
+	if (!err) {
+		int otype = OSSL_OBJECT_PKEY;
+		OSSL_PARAM p[] = {
+			{ OSSL_OBJECT_PARAM_TYPE, OSSL_PARAM_INTEGER, &otype, sizeof(otype), 0 },
+			{ OSSL_OBJECT_PARAM_DATA_TYPE, OSSL_PARAM_UTF8_STRING, (void *)rk_type_name[type],
+			  strlen(rk_type_name[type]), 0 },
+			{ OSSL_OBJECT_PARAM_REFERENCE, OSSL_PARAM_OCTET_STRING, &k, sizeof(k), 0 },
+			{ NULL, 0, NULL, 0, 0 }
+		};
+
+		RTRACE("decode %s %s", rk_type_name[type],
+		       structure == 0 ? "PrivateKeyInfo" : structure == 1 ? "SubjectPublicKeyInfo" : "rind key reference");
+		ret = cb(p, cbarg);
+	}
+out:
+	rk_free(k);	/* NULL when the key management took it */
+	rind_clear_free(buf, len);
+	return ret;
+}
+
+static int export_object(void *vc, const void *ref, size_t ref_sz, OSSL_CALLBACK *cb, void *cbarg)
+{
+	(void)vc;
+	if (ref_sz != RK_REF_SIZE)
+		return 0;
+	return rk_export(*(struct rkey *const *)ref, OSSL_KEYMGMT_SELECT_ALL, cb, cbarg);
+}
+
+static int pem_does(void *pc, int sel) { (void)pc; (void)sel; return 1; }
+
+static const OSSL_DISPATCH pem2der_fns[] = {
+	{ OSSL_FUNC_DECODER_NEWCTX, (void (*)(void))dnew },
+	{ OSSL_FUNC_DECODER_FREECTX, (void (*)(void))dfree },
+	{ OSSL_FUNC_DECODER_DOES_SELECTION, (void (*)(void))pem_does },
+	{ OSSL_FUNC_DECODER_DECODE, (void (*)(void))pem2der },
+	{ 0, NULL }
+};
+
+#define DEC(sym, T, structure)							\
+static int sym##_decode(void *c, OSSL_CORE_BIO *in, int sel, OSSL_CALLBACK *cb, void *cbarg, \
+			OSSL_PASSPHRASE_CALLBACK *pw, void *pwarg)		\
+{ (void)pw; (void)pwarg; return der2key(c, T, structure, in, sel, cb, cbarg); }	\
+static int sym##_does(void *pc, int sel) { (void)pc;				\
+	return structure == 1 ? (sel & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0 : (sel & OSSL_KEYMGMT_SELECT_KEYPAIR) != 0; } \
+static const OSSL_DISPATCH sym##_dec_fns[] = {					\
+	{ OSSL_FUNC_DECODER_NEWCTX, (void (*)(void))dnew },			\
+	{ OSSL_FUNC_DECODER_FREECTX, (void (*)(void))dfree },			\
+	{ OSSL_FUNC_DECODER_DOES_SELECTION, (void (*)(void))sym##_does },	\
+	{ OSSL_FUNC_DECODER_DECODE, (void (*)(void))sym##_decode },		\
+	{ OSSL_FUNC_DECODER_EXPORT_OBJECT, (void (*)(void))export_object },	\
+	{ 0, NULL }								\
+};
+
+#define DEC3(t, T)		\
+	DEC(t##_p8, T, 0)	\
+	DEC(t##_spki, T, 1)	\
+	DEC(t##_ref, T, 2)
+DEC3(ed25519, RK_ED25519)
+DEC3(x25519, RK_X25519)
+DEC3(ec, RK_EC)
+DEC3(rsa, RK_RSA)
+
+#define P8 RIND_PROPS ",input=der,structure=PrivateKeyInfo"
+#define SPKI RIND_PROPS ",input=der,structure=SubjectPublicKeyInfo"
+#define REF RIND_PROPS ",input=der,structure=rind-key-ref"
+#define ENTRIES(name, t)						\
+	{ name, P8, t##_p8_dec_fns, "PKCS#8 DER to key (rind)" },	\
+	{ name, SPKI, t##_spki_dec_fns, "SPKI DER to key (rind)" },	\
+	{ name, REF, t##_ref_dec_fns, "rindd key reference to key (rind)" }
+
+const OSSL_ALGORITHM rind_decoders[] = {
+	{ "DER", RIND_PROPS ",input=pem", pem2der_fns, "PEM to DER (rind)" },
+	ENTRIES("ED25519:1.3.101.112", ed25519),
+	ENTRIES("X25519:1.3.101.110", x25519),
+	ENTRIES("EC:id-ecPublicKey:1.2.840.10045.2.1", ec),
+	ENTRIES("RSA:rsaEncryption:1.2.840.113549.1.1.1", rsa),
+	{ NULL, NULL, NULL, NULL }
+};

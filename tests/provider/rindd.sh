@@ -1,0 +1,92 @@
+# Sourced by run.sh: keys held by rindd, through the store loader
+# (rind:NAME) and the key-reference PEM (rind key ref NAME), signing in the
+# daemon: pkeyutl, req -x509, an s_server handshake, and a server process
+# that loads the key and signs in forked children (the connection is
+# per process).  rindd's stats must count the signatures.
+if [ ! -x "$B/rindd" ]; then
+	echo "SKIP: rindd not built: daemon-held keys"
+	return 0 2>/dev/null || exit 0
+fi
+RD="$T/rindd"
+mkdir -p "$RD"
+head -c 32 /dev/urandom > "$RD/mk"
+"$B/rindd" --socket "$RD/s" --state-dir "$RD/state" --master-key-file "$RD/mk" --foreground --bus none \
+	>"$RD/log" 2>&1 &
+RINDD=$!
+PIDS="$PIDS $RINDD"
+export RIND_SOCKET="$RD/s"
+i=0
+while [ ! -S "$RD/s" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+check "rind key create web (ed25519)" "$B/rind" key create web --alg ed25519
+"$B/rind" key ref web > "$T/web.ref"
+"$B/rind" key pub web > "$T/web.pub"
+if grep -q "BEGIN RIND KEY REFERENCE" "$T/web.ref" && ! grep -q "PRIVATE" "$T/web.ref"; then ok; else bad "rind key ref"; fi
+signs() { "$B/rind" stats | awk '$1 == "requests" { print $2 }'; }
+before=$(signs)
+for key in "$T/web.ref" rind:web; do
+	RO pkeyutl -sign -rawin -inkey "$key" -in "$T/m" -out "$T/web.sig" 2>"$T/trace"
+	served "$T/trace" "sign ed25519 in rindd" "pkeyutl -sign -inkey $key"
+	check "signature by rindd's key ($key) verified by the default provider" \
+		DO pkeyutl -verify -rawin -pubin -inkey "$T/web.pub" -in "$T/m" -sigfile "$T/web.sig"
+done
+RO req -x509 -new -key "$T/web.ref" -subj "/CN=web" -days 2 -out "$T/web.crt" 2>"$T/trace" >/dev/null
+served "$T/trace" "sign ed25519 in rindd" "req -x509 -key web.ref"
+check "certificate signed in rindd verifies" DO verify -check_ss_sig -CAfile "$T/web.crt" "$T/web.crt"
+# the private key never leaves the daemon
+if RO pkey -in "$T/web.ref" -out "$T/x.pem" >/dev/null 2>&1 && grep -q "PRIVATE KEY" "$T/x.pem"; then
+	bad "a private key came out of a key reference"; else ok; fi
+# TLS 1.3 with the server's key in rindd, the client on the default provider
+cp "$T/web.ref" "$T/webref.key"
+cp "$T/web.crt" "$T/webref.crt"
+start_server rind webref 2
+handshake default tls1_3 x25519 "server key in rindd (key reference), TLS 1.3"
+handshake default tls1_2 x25519 "server key in rindd (key reference), TLS 1.2"
+i=0
+while kill -0 $SRV 2>/dev/null && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
+kill $SRV 2>/dev/null
+served "$T/srv.trace" "sign ed25519 in rindd" "s_server signing in rindd"
+# load in a parent, sign in forked children (python's ssl module: libssl
+# reads the key file through the provider's decoder before the fork)
+if command -v python3 >/dev/null; then
+	OPENSSL_CONF="$T/rind.cnf" RIND_PROVIDER_TRACE=1 python3 - "$T/webref.crt" "$T/webref.key" "$T/m" \
+		>"$T/py.out" 2>"$T/py.trace" <<'EOPY'
+import os, socket, ssl, sys
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+ctx.load_cert_chain(sys.argv[1], sys.argv[2])
+cctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+cctx.check_hostname = False
+cctx.verify_mode = ssl.CERT_NONE
+kids = []
+for n in range(3):
+    a, b = socket.socketpair()
+    pid = os.fork()
+    if pid == 0:
+        a.close()
+        s = ctx.wrap_socket(b, server_side=True)
+        s.sendall(b"hello from child %d" % n)
+        s.close()
+        os._exit(0)
+    b.close()
+    c = cctx.wrap_socket(a)
+    print(c.recv(100).decode(), c.version())
+    c.close()
+    kids.append(pid)
+for pid in kids:
+    _, st = os.waitpid(pid, 0)
+    print("child", st)
+EOPY
+	if [ "$(grep -c 'hello from child' "$T/py.out")" = 3 ] && [ "$(grep -c '^child 0$' "$T/py.out")" = 3 ]; then ok
+	else bad "fork after loading a rindd key: $(cat "$T/py.out") $(tail -3 "$T/py.trace")"; fi
+	# each child connected to rindd itself
+	if [ "$(grep 'sign ed25519 in rindd (key web) ok' "$T/py.trace" | awk '{print $1}' | sort -u | wc -l)" -ge 3 ]; then ok
+	else bad "forked children did not each sign in rindd"; fi
+fi
+. "$(dirname "$0")/nginx.sh"
+after=$(signs)
+if [ $((after - before)) -ge 9 ]; then ok; else bad "rindd's stats: $before -> $after requests"; fi
+# a lost daemon is an error, never a signature
+kill $RINDD 2>/dev/null
+wait $RINDD 2>/dev/null
+if RO pkeyutl -sign -rawin -inkey "$T/web.ref" -in "$T/m" -out "$T/web.sig2" >/dev/null 2>&1; then
+	bad "signed with rindd stopped"; else ok; fi
+unset RIND_SOCKET
