@@ -180,6 +180,18 @@ static int bus_err(sd_bus_error *e, int err, const char *name, const char *what)
 	}
 }
 
+/*
+ * A name argument that no key can have (D-Bus strings hold no NUL, but
+ * may be anything else): InvalidArgument, as the socket's ERR_INVALID.
+ */
+static int check_name(const char *name, sd_bus_error *e)
+{
+	if (key_name_valid(name))
+		return 0;
+	return sd_bus_error_setf(e, ERR_PREFIX "InvalidArgument",
+				 "name: 1 to 64 characters of [A-Za-z0-9._-], not starting with '.'");
+}
+
 /* Parse the a{sv} options: only "exportable" (b) is known. */
 static int read_options(sd_bus_message *m, bool *exportable, sd_bus_error *e)
 {
@@ -277,6 +289,9 @@ static int m_delete(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = sd_bus_message_read(m, "s", &name);
 	if (r < 0)
 		return r;
+	r = check_name(name, e);
+	if (r < 0)
+		return r;
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
@@ -297,6 +312,9 @@ static int m_rotate(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = sd_bus_message_read(m, "s", &name);
 	if (r < 0)
 		return r;
+	r = check_name(name, e);
+	if (r < 0)
+		return r;
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
@@ -315,6 +333,9 @@ static int m_retire(sd_bus_message *m, void *u, sd_bus_error *e)
 
 	(void)u;
 	r = sd_bus_message_read(m, "su", &name, &min);
+	if (r < 0)
+		return r;
+	r = check_name(name, e);
 	if (r < 0)
 		return r;
 	r = get_caller(m, &c, e);
@@ -339,6 +360,9 @@ static int m_set_access(sd_bus_message *m, void *u, sd_bus_error *e)
 
 	(void)u;
 	r = sd_bus_message_read(m, "s", &name);
+	if (r < 0)
+		return r;
+	r = check_name(name, e);
 	if (r < 0)
 		return r;
 	r = sd_bus_message_read_array(m, 'u', &uids, &nu);
@@ -410,6 +434,9 @@ static int m_pubkey(sd_bus_message *m, void *u, sd_bus_error *e)
 
 	(void)u;
 	r = sd_bus_message_read(m, "ss", &name, &fmt_s);
+	if (r < 0)
+		return r;
+	r = check_name(name, e);
 	if (r < 0)
 		return r;
 	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)

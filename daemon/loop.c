@@ -287,6 +287,13 @@ static void parse(struct worker *w, struct conn *c)
 			off = c->in.len;
 			break;
 		}
+		if (rind_frame_check_strings(&rind__request__descriptor, payload, plen)) {
+			/* "web\0evil" must not act on the key "web" */
+			conn_error(c, req->id, RIND__STATUS__ERR_INVALID,
+				   "a string field holds a NUL byte (names, algorithms and formats are text)");
+			dispatch_free(req);
+			continue;
+		}
 		if (conn_inflight(c) >= cfg.max_inflight) {
 			conn_error(c, req->id, RIND__STATUS__ERR_BUSY,
 				   "more than %u requests in flight on this connection",

@@ -183,6 +183,129 @@ static void expect_status(int fd, Rind__Request *req, int status, const char *wh
 	rind__response__free_unpacked(r, NULL);
 }
 
+/*
+ * Send @req with every '#' of its string fields turned into a NUL byte
+ * (protobuf-c packs C strings, so the placeholder keeps the lengths), and
+ * expect @status for it.
+ */
+static void expect_status_nul(int fd, Rind__Request *req, int status, const char *what)
+{
+	uint8_t *frame;
+	size_t flen, i, n = 0;
+	Rind__Response *r;
+
+	frame = rind_frame_pack_alloc(&req->base, &flen);
+	ck_assert(frame != NULL);
+	for (i = RIND_FRAME_HDR; i < flen; i++)
+		if (frame[i] == '#') {
+			frame[i] = 0;
+			n++;
+		}
+	ck_assert_msg(n > 0, "%s: no placeholder", what);
+	ck_assert_int_eq(raw_send(fd, frame, flen), 0);
+	free(frame);
+	r = raw_response(fd);
+	ck_assert_msg(r != NULL, "%s: no response", what);
+	ck_assert_msg(r->id == req->id, "%s: id %llu", what, (unsigned long long)r->id);
+	ck_assert_msg((int)r->status == status, "%s: status %s (%s), want %s", what,
+		      rind_status_name(r->status), r->error, rind_status_name(status));
+	rind__response__free_unpacked(r, NULL);
+}
+
+/*
+ * Issue 14 item 1: names are length-carrying protobuf strings; one with a
+ * NUL byte ("web\0evil") was read as "web" -- Sign signed with web and
+ * DeleteKey deleted web.rkey.  Every string with a NUL, and every name
+ * outside [A-Za-z0-9._-]{1,64}, is ERR_INVALID and changes nothing.
+ */
+START_TEST(test_names_with_nul)
+{
+	struct rind_client *c = rd_client();
+	Rind__Request req = RIND__REQUEST__INIT;
+	Rind__Sign s = RIND__SIGN__INIT;
+	Rind__DeleteKey dk = RIND__DELETE_KEY__INIT;
+	Rind__CreateKey ck = RIND__CREATE_KEY__INIT;
+	Rind__GetPublicKey gp = RIND__GET_PUBLIC_KEY__INIT;
+	Rind__ImportKey ik = RIND__IMPORT_KEY__INIT;
+	static const char *const bad_names[] = {
+		"web/x", "web evil", "web\n", "../web",
+		"0123456789012345678901234567890123456789012345678901234567890123x",
+	};
+	struct rind_client_key_info *keys;
+	uint8_t *p, seed[32] = { 1 };
+	char path[256];
+	size_t n, i;
+	int fd;
+
+	ck_assert_int_eq(rind_client_create_key(c, "web", "ed25519", false, NULL), 0);
+	ck_assert_int_eq(rind_client_create_key(c, "box", "aes-256-gcm", false, NULL), 0);
+	fd = raw_connect();
+	req.id = 11;
+	req.op_case = RIND__REQUEST__OP_SIGN;
+	req.sign = &s;
+	s.name = (char *)"web#evil";
+	s.message.data = (uint8_t *)"m";
+	s.message.len = 1;
+	expect_status_nul(fd, &req, RIND__STATUS__ERR_INVALID, "sign web\\0evil");
+	s.name = (char *)"web#";
+	expect_status_nul(fd, &req, RIND__STATUS__ERR_INVALID, "sign web\\0");
+	req.id = 12;
+	req.op_case = RIND__REQUEST__OP_DELETE_KEY;
+	req.delete_key = &dk;
+	dk.name = (char *)"web#evil";
+	expect_status_nul(fd, &req, RIND__STATUS__ERR_INVALID, "delete web\\0evil");
+	req.id = 13;
+	req.op_case = RIND__REQUEST__OP_GET_PUBLIC_KEY;
+	req.get_public_key = &gp;
+	gp.name = (char *)"web#evil";
+	expect_status_nul(fd, &req, RIND__STATUS__ERR_INVALID, "get_public_key web\\0evil");
+	req.id = 14;
+	req.op_case = RIND__REQUEST__OP_CREATE_KEY;
+	req.create_key = &ck;
+	ck.name = (char *)"new#evil";
+	ck.algorithm = (char *)"ed25519";
+	expect_status_nul(fd, &req, RIND__STATUS__ERR_INVALID, "create new\\0evil");
+	ck.name = (char *)"new";
+	ck.algorithm = (char *)"ed25519#x";
+	expect_status_nul(fd, &req, RIND__STATUS__ERR_INVALID, "create, algorithm ed25519\\0x");
+	req.id = 15;
+	req.op_case = RIND__REQUEST__OP_IMPORT_KEY;
+	req.import_key = &ik;
+	ik.name = (char *)"imp#";
+	ik.algorithm = (char *)"ed25519";
+	ik.key.data = seed;
+	ik.key.len = 32;
+	expect_status_nul(fd, &req, RIND__STATUS__ERR_INVALID, "import imp\\0");
+	/* Names no key can have: ERR_INVALID, not "not found". */
+	for (i = 0; i < sizeof(bad_names) / sizeof(bad_names[0]); i++) {
+		req.id = 20 + i;
+		req.op_case = RIND__REQUEST__OP_SIGN;
+		req.sign = &s;
+		s.name = (char *)bad_names[i];
+		expect_status(fd, &req, RIND__STATUS__ERR_INVALID, bad_names[i]);
+		req.op_case = RIND__REQUEST__OP_DELETE_KEY;
+		req.delete_key = &dk;
+		dk.name = (char *)bad_names[i];
+		expect_status(fd, &req, RIND__STATUS__ERR_INVALID, bad_names[i]);
+	}
+	/* The connection still serves, web is intact, nothing new exists. */
+	req.id = 40;
+	req.op_case = RIND__REQUEST__OP_SIGN;
+	req.sign = &s;
+	s.name = (char *)"web";
+	expect_status(fd, &req, RIND__STATUS__OK, "sign web");
+	close(fd);
+	snprintf(path, sizeof(path), "%s/web.rkey", rd.state);
+	ck_assert_msg(access(path, F_OK) == 0, "web.rkey survives");
+	ck_assert_int_eq(rind_client_get_public(c, "web", RIND_CLIENT_RAW, &p, &n), 0);
+	free(p);
+	ck_assert_int_eq(rind_client_list_keys(c, &keys, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	free(keys);
+	rind_client_close(c);
+}
+END_TEST
+
 START_TEST(test_oversized_frame)
 {
 	struct good g;
@@ -615,6 +738,13 @@ static Suite *daemon_bad_suite(void)
 	tcase_add_test(tc, test_every_request_type);
 	tcase_add_test(tc, test_disconnect_mid_request);
 	tcase_add_test(tc, test_never_reads_responses);
+	suite_add_tcase(s, tc);
+
+	/* Connections, requests and identity as an operator meets them (issue 14). */
+	tc = tcase_create("conn");
+	tcase_add_checked_fixture(tc, rd_setup, rd_teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_names_with_nul);
 	suite_add_tcase(s, tc);
 	return s;
 }
