@@ -73,6 +73,12 @@ extern __thread int log_thread;
 void audit(const char *action, const char *key, uid_t uid, pid_t pid, const char *via,
 	   const char *result, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 void log_init(void);
+/*
+ * @s as a quoted log value: "..." with \" \\ and \xHH escapes, cut to
+ * fit @size.  For any client-supplied string in a log or audit line
+ * ("alg=%s", log_quote(buf, sizeof(buf), alg)).  Returns @buf.
+ */
+const char *log_quote(char *buf, size_t size, const char *s);
 
 /* ---- keys (key-object.c) ---- */
 enum key_alg {

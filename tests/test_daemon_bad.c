@@ -306,6 +306,122 @@ START_TEST(test_names_with_nul)
 }
 END_TEST
 
+/*
+ * Split a log line into its fields: name=value, the value bare or
+ * "quoted" with \" and \\ escapes (decoded into @vals).  Returns the count,
+ * -1 if some token is not a field.
+ */
+static int log_fields(const char *line, char names[][32], char vals[][600], int max)
+{
+	const char *p = line;
+	int n = 0;
+
+	while (*p && *p != '\n') {
+		size_t kl = 0, vl = 0;
+
+		if (n == max)
+			return -1;
+		while (*p && *p != '=' && *p != ' ' && *p != '\n' && kl < 31)
+			names[n][kl++] = *p++;
+		names[n][kl] = 0;
+		if (*p != '=' || !kl)
+			return -1;
+		p++;
+		if (*p == '"') {
+			for (p++; *p && *p != '"' && *p != '\n'; p++) {
+				if (*p == '\\' && p[1])
+					p++;
+				if (vl < 599)
+					vals[n][vl++] = *p;
+			}
+			if (*p++ != '"')
+				return -1;
+		} else {
+			while (*p && *p != ' ' && *p != '\n') {
+				if (*p == '"')
+					return -1;
+				if (vl < 599)
+					vals[n][vl++] = *p;
+				p++;
+			}
+		}
+		vals[n][vl] = 0;
+		n++;
+		if (*p == ' ')
+			p++;
+		else if (*p && *p != '\n')
+			return -1;
+	}
+	return n;
+}
+
+/*
+ * Issue 14 item 9: an algorithm string that closes a quote and adds
+ * fields (result=ok uid=0 key=web action=delete_key via=dbus) made an
+ * audit line carrying them.  Every audit line must parse as fields, each
+ * name once, and the client's text survives only inside one quoted value.
+ */
+START_TEST(test_audit_forgery)
+{
+	static const char *const forged[] = {
+		"x\" result=ok uid=0 key=web action=delete_key via=dbus x=\"",
+		"x result=ok uid=0 key=web action=delete_key",
+		"x\\\" result=ok action=delete_key \\",
+	};
+	Rind__Request req = RIND__REQUEST__INIT;
+	Rind__CreateKey ck = RIND__CREATE_KEY__INIT;
+	static char names[40][32], vals[40][600];
+	char *log, *line;
+	unsigned int i;
+	int fd, audits = 0, carried = 0;
+
+	fd = raw_connect();
+	req.op_case = RIND__REQUEST__OP_CREATE_KEY;
+	req.create_key = &ck;
+	for (i = 0; i < sizeof(forged) / sizeof(forged[0]); i++) {
+		req.id = 1 + i;
+		ck.name = (char *)"web";
+		ck.algorithm = (char *)forged[i];
+		ck_assert_int_eq(send_req(fd, &req), 0);
+		rind__response__free_unpacked(raw_response(fd), NULL);
+		req.id = 10 + i;
+		ck.name = (char *)forged[i];	/* as a name too */
+		ck.algorithm = (char *)"ed25519";
+		expect_status(fd, &req, RIND__STATUS__ERR_INVALID, "forged name");
+	}
+	close(fd);
+	log = rd_read_log();
+	for (line = log; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		int n, j, k, results = 0;
+		const char *action = NULL;
+
+		if (strncmp(line, "ts=", 3) || !strstr(line, "event=audit") ||
+		    strstr(line, "event=audit") > strchr(line, '\n'))
+			continue;
+		n = log_fields(line, names, vals, 40);
+		ck_assert_msg(n > 0, "audit line does not parse as fields: %.300s", line);
+		for (j = 0; j < n; j++) {
+			for (k = 0; k < j; k++)
+				ck_assert_msg(strcmp(names[j], names[k]), "field %s twice in: %.400s",
+					      names[j], line);
+			if (!strcmp(names[j], "result"))
+				results++;
+			if (!strcmp(names[j], "action"))
+				action = vals[j];
+			if (strstr(vals[j], "action=delete_key"))
+				carried++;
+		}
+		ck_assert_int_eq(results, 1);
+		ck_assert_msg(action && !strcmp(action, "create_key"), "action %s in: %.400s",
+			      action ? action : "(none)", line);
+		audits++;
+	}
+	ck_assert_msg(audits >= 3, "%d audit lines:\n%s", audits, log);
+	ck_assert_msg(carried >= 2, "the client's text is kept, quoted (%d):\n%s", carried, log);
+	free(log);
+}
+END_TEST
+
 START_TEST(test_oversized_frame)
 {
 	struct good g;
@@ -745,6 +861,7 @@ static Suite *daemon_bad_suite(void)
 	tcase_add_checked_fixture(tc, rd_setup, rd_teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_names_with_nul);
+	tcase_add_test(tc, test_audit_forgery);
 	suite_add_tcase(s, tc);
 	return s;
 }
