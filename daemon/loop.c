@@ -82,15 +82,20 @@ void worker_mark_ready(struct worker *w, struct conn *c)
 	w->ready = c;
 }
 
+/* Responses can hold plaintext and private keys: wiped once sent or dropped. */
+static void out_sent(struct conn *c)
+{
+	buf_consume(&c->out, c->out.len);
+	c->out_off = 0;
+	c->out_count = 0;
+}
+
 static void conn_drop_output(struct conn *c)
 {
-	c->pending.len = 0;
+	buf_consume(&c->pending, c->pending.len);
 	c->pending_count = 0;
-	if (!c->send_posted) {
-		c->out.len = 0;
-		c->out_off = 0;
-		c->out_count = 0;
-	}
+	if (!c->send_posted)
+		out_sent(c);
 }
 
 /* ---- completions ---- */
@@ -172,16 +177,12 @@ static void on_send(struct worker *w, struct conn *c, int res)
 		if (res != -EINTR && res != -EAGAIN) {
 			c->closing = true;
 			c->broken = true;
-			c->out.len = c->out_off = 0;
-			c->out_count = 0;
 			conn_drop_output(c);
 		}
 	} else {
 		c->out_off += (size_t)res;
-		if (c->out_off >= c->out.len) {
-			c->out.len = c->out_off = 0;
-			c->out_count = 0;
-		}
+		if (c->out_off >= c->out.len)
+			out_sent(c);
 	}
 	worker_mark_ready(w, c);
 }
@@ -303,10 +304,8 @@ static void parse(struct worker *w, struct conn *c)
 		}
 		dispatch(w, c, req);
 	}
-	if (off) {
-		memmove(c->in.data, c->in.data + off, c->in.len - off);
-		c->in.len -= off;
-	}
+	/* the parsed frames held plaintext and keys: gone, not just moved over */
+	buf_consume(&c->in, off);
 }
 
 /* ---- after the turn: sends, recvs, closing ---- */

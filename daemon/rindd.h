@@ -216,7 +216,8 @@ struct conn {
 struct worker;
 struct conn *conn_new(int fd);
 void conn_free(struct conn *c);
-int buf_reserve(struct buf *b, size_t extra);
+int buf_reserve(struct buf *b, size_t extra);	/* the old block is wiped, never realloc'ed */
+void buf_consume(struct buf *b, size_t n);	/* drop the first @n bytes, wiped */
 void buf_wipe_free(struct buf *b);
 /* Frame and queue a response; false when out of memory (conn then closes). */
 bool conn_respond(struct conn *c, Rind__Response *resp);

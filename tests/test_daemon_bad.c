@@ -422,6 +422,114 @@ START_TEST(test_audit_forgery)
 }
 END_TEST
 
+/*
+ * Occurrences of the 32-byte @marker in the writable memory of @pid
+ * (through /proc/pid/mem: root, or the daemon's parent).  Regions over
+ * 1 GiB are the sanitizers' shadow and reserves, never a heap: skipped.
+ * -1 if the memory cannot be read at all.
+ */
+static long mem_count(pid_t pid, const uint8_t marker[32])
+{
+	char path[64], line[512];
+	static uint8_t buf[1 << 20];
+	FILE *maps;
+	long found = 0, regions = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	maps = fopen(path, "r");
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (!maps || fd < 0) {
+		if (maps)
+			fclose(maps);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), maps)) {
+		unsigned long lo, hi, a;
+		char perms[8];
+
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3 || perms[1] != 'w' ||
+		    hi - lo > (1ul << 30) || strstr(line, "[vvar") || strstr(line, "[vsyscall]"))
+			continue;
+		for (a = lo; a < hi; a += sizeof(buf) - 31) {
+			size_t want = hi - a < sizeof(buf) ? hi - a : sizeof(buf), i;
+			ssize_t r = pread(fd, buf, want, (off_t)a);
+
+			if (r < 32)
+				break;
+			for (i = 0; i + 32 <= (size_t)r; i++)
+				if (buf[i] == marker[0] && !memcmp(buf + i, marker, 32))
+					found++;
+			if ((size_t)r < want)
+				break;
+		}
+		regions++;
+	}
+	fclose(maps);
+	close(fd);
+	return regions ? found : -1;
+}
+
+/*
+ * Issue 14 item 10: buf_reserve grew connection buffers with realloc,
+ * which frees the old block unwiped, and parsed frames stayed in the input
+ * buffer.  A seal of 300 KB of plaintext (the input buffer grows from
+ * 64 KiB), an open whose answer is plaintext, an import: afterwards none
+ * of those bytes is anywhere in the daemon's writable memory.
+ */
+START_TEST(test_no_secrets_left_in_buffers)
+{
+	struct rind_client *c = rd_client();
+	uint8_t m_seal[32], m_open[32], m_imp[32], *pt, *box, *out;
+	size_t bl, n, i, big = 300 * 1024;
+	long hits;
+
+	if (mem_count(rd.pid, (const uint8_t *)"0123456789abcdef0123456789abcdef") < 0) {
+		printf("SKIP: secrets in buffers: /proc/%d/mem is not readable here\n", (int)rd.pid);
+		rind_client_close(c);
+		return;
+	}
+	ck_assert_int_eq(rind_get_random_bytes(m_seal, 32), 0);
+	ck_assert_int_eq(rind_get_random_bytes(m_open, 32), 0);
+	ck_assert_int_eq(rind_get_random_bytes(m_imp, 32), 0);
+	pt = malloc(big);
+	ck_assert(pt != NULL);
+	for (i = 0; i + 32 <= big; i += 32)
+		memcpy(pt + i, m_seal, 32);
+	ck_assert_int_eq(rind_client_create_key(c, "aes", "aes-256-gcm", false, NULL), 0);
+	ck_assert_int_eq(rind_client_seal(c, "aes", pt, big, NULL, 0, &box, &bl), 0);
+	free(box);
+	/* a sealed box of m_open x 100; opening it answers with plaintext */
+	for (i = 0; i < 100; i++)
+		memcpy(pt + i * 32, m_open, 32);
+	ck_assert_int_eq(rind_client_seal(c, "aes", pt, 3200, NULL, 0, &box, &bl), 0);
+	ck_assert_int_eq(rind_client_open(c, "aes", box, bl, NULL, 0, &out, &n), 0);
+	ck_assert(n == 3200 && !memcmp(out, pt, n));
+	free(out);
+	free(box);
+	/* a PKCS#8-sized import carrying m_imp outside the 32-byte seed */
+	memcpy(pt, m_imp, 32);
+	memcpy(pt + 32, m_imp, 32);
+	ck_assert_int_eq(rind_client_import_key(c, "imp", "ed25519", pt, 64, RIND_CLIENT_PKCS8_DER,
+						false, NULL), -EINVAL);
+	rd_sleep_ms(100);	/* the turn's arena is wiped at its end */
+	hits = mem_count(rd.pid, m_seal);
+	ck_assert_msg(hits == 0, "the sealed plaintext is still in rindd's memory (%ld copies)", hits);
+	hits = mem_count(rd.pid, m_open);
+	ck_assert_msg(hits == 0, "the opened plaintext is still in rindd's memory (%ld copies)", hits);
+	hits = mem_count(rd.pid, m_imp);
+	ck_assert_msg(hits == 0, "the imported key bytes are still in rindd's memory (%ld copies)",
+		      hits);
+	printf("secrets in buffers: none of 3 markers in rindd's writable memory after seal (%zu KB), "
+	       "open and import\n", big >> 10);
+	free(pt);
+	rind_client_close(c);
+}
+END_TEST
+
 START_TEST(test_oversized_frame)
 {
 	struct good g;
@@ -862,6 +970,7 @@ static Suite *daemon_bad_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_names_with_nul);
 	tcase_add_test(tc, test_audit_forgery);
+	tcase_add_test(tc, test_no_secrets_left_in_buffers);
 	suite_add_tcase(s, tc);
 	return s;
 }
