@@ -92,6 +92,7 @@ void conn_free(struct conn *c)
 	buf_wipe_free(&c->in);
 	buf_wipe_free(&c->out);
 	buf_wipe_free(&c->pending);
+	peer_release(&c->peer);
 	free(c);
 }
 

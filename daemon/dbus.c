@@ -129,15 +129,114 @@ static void emit_pending(bool send)
 /* ---- callers ---- */
 struct caller {
 	uid_t uid;
-	gid_t gid;
+	gid_t gid;		/* (gid_t)-1: the bus did not say */
 	pid_t pid;
+	gid_t *groups;		/* the bus's UnixGroupIDs */
+	size_t ngroups;
 };
+
+static void caller_release(struct caller *c)
+{
+	free(c->groups);
+	c->groups = NULL;
+	c->ngroups = 0;
+}
+
+static void caller_peer(const struct caller *c, struct peer *p)
+{
+	p->uid = c->uid;
+	p->gid = c->gid;
+	p->pid = c->pid;
+	p->groups = c->groups;
+	p->ngroups = c->ngroups;
+}
+
+/*
+ * The caller's uid, pid and groups from the bus's GetConnectionCredentials
+ * (UnixUserID, ProcessID, UnixGroupIDs): 1 when it answered, 0 when it
+ * does not know the method, -errno.
+ */
+static int bus_credentials(sd_bus_message *m, struct caller *c)
+{
+	sd_bus_message *reply = NULL;
+	sd_bus_error err = SD_BUS_ERROR_NULL;
+	bool have_uid = false;
+	int r;
+
+	if (!sd_bus_message_get_sender(m))
+		return 0;	/* a direct connection: no bus to ask */
+	r = sd_bus_call_method(sd_bus_message_get_bus(m), "org.freedesktop.DBus",
+			       "/org/freedesktop/DBus", "org.freedesktop.DBus",
+			       "GetConnectionCredentials", &err, &reply, "s",
+			       sd_bus_message_get_sender(m));
+	if (r < 0) {
+		r = sd_bus_error_has_name(&err, SD_BUS_ERROR_UNKNOWN_METHOD) ? 0 : r;
+		sd_bus_error_free(&err);
+		return r;
+	}
+	r = sd_bus_message_enter_container(reply, 'a', "{sv}");
+	while (r >= 0 && (r = sd_bus_message_enter_container(reply, 'e', "sv")) > 0) {
+		const char *key;
+
+		r = sd_bus_message_read(reply, "s", &key);
+		if (r < 0)
+			break;
+		if (!strcmp(key, "UnixUserID")) {
+			uint32_t v;
+
+			r = sd_bus_message_read(reply, "v", "u", &v);
+			c->uid = v;
+			have_uid = r >= 0;
+		} else if (!strcmp(key, "ProcessID")) {
+			uint32_t v;
+
+			r = sd_bus_message_read(reply, "v", "u", &v);
+			c->pid = (pid_t)v;
+		} else if (!strcmp(key, "UnixGroupIDs")) {
+			const void *g;
+			size_t n;
+
+			r = sd_bus_message_enter_container(reply, 'v', "au");
+			if (r >= 0)
+				r = sd_bus_message_read_array(reply, 'u', &g, &n);
+			if (r >= 0 && n) {
+				free(c->groups);
+				c->groups = malloc(n);
+				if (!c->groups)
+					r = -ENOMEM;
+				else
+					memcpy(c->groups, g, n);
+				c->ngroups = c->groups ? n / sizeof(uint32_t) : 0;
+			}
+			if (r >= 0)
+				r = sd_bus_message_exit_container(reply);
+		} else {
+			r = sd_bus_message_skip(reply, "v");
+		}
+		if (r >= 0)
+			r = sd_bus_message_exit_container(reply);
+	}
+	sd_bus_message_unref(reply);
+	if (r < 0)
+		return r;
+	return have_uid ? 1 : -ENODATA;
+}
 
 static int get_caller(sd_bus_message *m, struct caller *c, sd_bus_error *e)
 {
 	sd_bus_creds *creds = NULL;
 	int r;
 
+	memset(c, 0, sizeof(*c));
+	c->gid = (gid_t)-1;	/* the bus reports groups, not a primary gid */
+	r = bus_credentials(m, c);
+	if (r > 0)
+		return 0;
+	caller_release(c);
+	if (r < 0)
+		return sd_bus_error_setf(e, ERR_PREFIX "Failed",
+					 "cannot determine the caller's credentials (errno %d)", -r);
+	/* a bus without GetConnectionCredentials: uid and pid, no groups */
 	r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_UID | SD_BUS_CREDS_EUID | SD_BUS_CREDS_GID |
 				      SD_BUS_CREDS_EGID | SD_BUS_CREDS_PID, &creds);
 	if (r < 0)
@@ -252,6 +351,7 @@ static int create_common(sd_bus_message *m, sd_bus_error *e, bool import)
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
+	caller_release(&c);	/* the groups are not needed here */
 	r = key_create(name, alg, import ? (key ? key : (const void *)"") : NULL, keylen,
 		       import && keylen != 32, exportable, c.uid, c.pid, "dbus", msg, sizeof(msg), &k);
 	if (r == -EEXIST)
@@ -295,6 +395,7 @@ static int m_delete(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
+	caller_release(&c);	/* the groups are not needed here */
 	r = key_delete(name, c.uid, c.pid, "dbus");
 	if (r)
 		return bus_err(e, r, name, "delete");
@@ -318,6 +419,7 @@ static int m_rotate(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
+	caller_release(&c);	/* the groups are not needed here */
 	r = key_rotate(name, c.uid, c.pid, "dbus", &ver);
 	if (r)
 		return bus_err(e, r, name, "rotate");
@@ -341,6 +443,7 @@ static int m_retire(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
+	caller_release(&c);	/* the groups are not needed here */
 	r = key_set_min_version(name, min, c.uid, c.pid, "dbus");
 	if (r == -EINVAL)
 		return sd_bus_error_setf(e, ERR_PREFIX "InvalidArgument",
@@ -374,6 +477,7 @@ static int m_set_access(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
+	caller_release(&c);	/* the groups are not needed here */
 	r = key_set_access(name, uids, nu / sizeof(uint32_t), gids, ng / sizeof(uint32_t), c.uid,
 			   c.pid, "dbus");
 	if (r)
@@ -394,12 +498,12 @@ static int m_list(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
-	p.uid = c.uid;
-	p.gid = c.gid;
-	p.pid = c.pid;
+	caller_peer(&c, &p);
 	v = key_list(&n);
-	if (!v)
+	if (!v) {
+		caller_release(&c);
 		return -ENOMEM;
+	}
 	r = sd_bus_message_new_method_return(m, &reply);
 	if (r >= 0)
 		r = sd_bus_message_open_container(reply, 'a', "(ssuut)");
@@ -409,6 +513,7 @@ static int m_list(sd_bus_message *m, void *u, sd_bus_error *e)
 						  key_alg_name(v[i]->alg), v[i]->version,
 						  v[i]->owner_uid, v[i]->created);
 	key_list_put(v, n);
+	caller_release(&c);
 	if (r >= 0)
 		r = sd_bus_message_close_container(reply);
 	if (r >= 0)
@@ -449,19 +554,21 @@ static int m_pubkey(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
-	p.uid = c.uid;
-	p.gid = c.gid;
-	p.pid = c.pid;
+	caller_peer(&c, &p);
 	k = key_lookup(name);
-	if (!k)
+	if (!k) {
+		caller_release(&c);
 		return bus_err(e, -ENOENT, name, "read");
+	}
 	if (!acl_may_use(k, &p)) {
+		caller_release(&c);
 		audit("get_public_key", k->name, c.uid, c.pid, "dbus", "denied", "owner=%u",
 		      (unsigned int)k->owner_uid);
 		key_put(k);
 		return sd_bus_error_setf(e, ERR_PREFIX "PermissionDenied",
 					 "uid %u may not use key %.64s", (unsigned int)c.uid, name);
 	}
+	caller_release(&c);
 	/* a transform of our own: per-thread slots belong to the workers */
 	if (k->alg == KEY_ED25519) {
 		struct crypto_sig *tfm = crypto_alloc_sig("ed25519", 0, 0);

@@ -178,9 +178,12 @@ extern pthread_mutex_t keystore_lock;	/* serialises create/import/delete */
 struct peer {
 	pid_t pid;
 	uid_t uid;
-	gid_t gid;
+	gid_t gid;		/* primary; (gid_t)-1: unknown, matches nothing */
+	gid_t *groups;		/* supplementary (SO_PEERGROUPS, the bus's UnixGroupIDs) */
+	size_t ngroups;
 };
-int peer_get(int fd, struct peer *p);
+int peer_get(int fd, struct peer *p);	/* peer_release() frees its groups */
+void peer_release(struct peer *p);
 bool acl_may_use(const struct key *k, const struct peer *p);
 bool acl_may_admin(const struct key *k, const struct peer *p);
 bool acl_may_see(const struct key *k, const struct peer *p);
