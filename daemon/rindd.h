@@ -44,7 +44,14 @@ struct rindd_config {
 	unsigned int max_batch;
 	mode_t socket_mode;
 	bool foreground;
+	/* connections (loop.c) */
+	unsigned int max_connections;	/* 0: from RLIMIT_NOFILE (workers_start) */
+	unsigned int idle_timeout_ms;	/* close idle connections after this; 0: never */
+	unsigned int drain_timeout_ms;	/* SIGTERM: answer what was sent for this long */
+	bool socket_activated;		/* the listening socket is systemd's: leave it be */
 };
+#define RINDD_IDLE_TIMEOUT_DEFAULT_MS	(300u * 1000)
+#define RINDD_DRAIN_TIMEOUT_DEFAULT_MS	(5u * 1000)
 extern struct rindd_config cfg;
 extern atomic_bool rindd_stopping;
 
@@ -210,6 +217,21 @@ struct conn {
 	bool eof;
 	bool fatal;			/* framing error: answer it, then close */
 	bool broken;			/* write side failed: drop output */
+	/*
+	 * Lingering (after a framing error, or over the connection limit):
+	 * what the client still sends is read and discarded, so that its
+	 * writes do not fail with EPIPE before it reads the error and the
+	 * close is no reset; our side is shut for writing once the error is
+	 * out, and the connection closes at the client's EOF or @linger_until.
+	 * @reject: over the connection limit -- each request is answered
+	 * ERR_BUSY until @linger_until, then the linger proper.
+	 */
+	bool linger, reject, wr_shut;
+	bool draining;			/* SIGTERM: our read side is shut, the queue is read out */
+	bool over_limit;		/* accepted past --max-connections: turned away */
+	uint64_t linger_until;		/* CLOCK_MONOTONIC ms */
+	size_t discarded;
+	uint64_t last_active;		/* CLOCK_MONOTONIC ms of the last request or I/O */
 	bool on_ready;
 	unsigned int store_jobs;	/* requests out at the store thread */
 	struct conn *ready_next;
@@ -240,7 +262,23 @@ struct worker {
 	int wake_fd;
 	bool multishot;
 	bool accept_posted;
+	bool accept_multi;		/* the armed accept is multishot */
 	bool stopping;
+	bool finalizing;		/* the drain timed out: cancelling I/O, answering ERR_SHUTDOWN */
+	/*
+	 * Accept back-off (worker 0): out of descriptors, accept is not
+	 * re-armed until a connection closes (any worker wakes worker 0) or
+	 * @accept_resume (ms) passes; one log line per episode at its start,
+	 * one with the count at its end.
+	 */
+	atomic_bool accept_paused;
+	uint64_t accept_resume, episode_start;
+	unsigned long episode_failures;
+	unsigned long rejects;		/* over the connection limit, since @reject_logged */
+	uint64_t reject_logged;
+	uint64_t stop_deadline;		/* ms */
+	uint64_t next_idle_check;	/* ms */
+	unsigned int nlinger;
 	uint64_t wake_val;
 	struct conn *conns;
 	unsigned int nconns;
