@@ -59,7 +59,8 @@ enum { TAG_RECV = 1, TAG_SEND = 2, TAG_ACCEPT = 3, TAG_WAKE = 4, TAG_NEWCONN = 5
 #define RECV_MIN	(16 * 1024)
 #define ACCEPT_BACKOFF_MS	100
 #define LINGER_MS		2000		/* after a framing error */
-#define REJECT_MS		500		/* over the connection limit: ERR_BUSY for this long */
+#define REJECT_MS		500		/* over the connection limit: ERR_BUSY for this long, */
+#define REJECT_LINGER_MS	200		/* then EOF and a short linger: the slot is needed */
 #define LINGER_DISCARD_MAX	(64u << 20)	/* bytes read and dropped while lingering */
 #define FLUSH_MS		1000		/* after the drain timeout: last answers */
 #define FINAL_READ_MAX		(64u << 20)
@@ -676,7 +677,7 @@ static void housekeeping(struct worker *w, uint64_t now)
 			if (c->reject) {
 				/* ERR_BUSY given: now the linger proper */
 				c->reject = false;
-				c->linger_until = now + LINGER_MS;
+				c->linger_until = now + REJECT_LINGER_MS;
 				buf_consume(&c->in, c->in.len);
 			} else {
 				c->closing = true;

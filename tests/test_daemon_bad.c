@@ -1151,7 +1151,7 @@ START_TEST(test_connection_cap)
 {
 	struct rind_client *cl[4], *x;
 	char *v, *log, *p;
-	int fds[80], i, busy = 0, served = 0, dropped = 0;
+	int fds[40], i, busy = 0, served = 0, dropped = 0;
 	unsigned int cap;
 
 	restart_with(NULL, "--max-connections", "4", (char *)NULL);
@@ -1189,9 +1189,9 @@ START_TEST(test_connection_cap)
 	cap = (unsigned int)atoi(p + 16);
 	free(log);
 	ck_assert_msg(cap >= 16 && cap < 64, "default max_connections %u under a limit of 64", cap);
-	for (i = 0; i < 80; i++)
+	for (i = 0; i < 40; i++)
 		fds[i] = rd_try_connect(rd.sock);
-	for (i = 0; i < 80; i++) {
+	for (i = 0; i < 40; i++) {
 		Rind__Request req = RIND__REQUEST__INIT;
 		Rind__Hello h = RIND__HELLO__INIT;
 		Rind__Response *r;
@@ -1219,15 +1219,15 @@ START_TEST(test_connection_cap)
 		served += r->status == RIND__STATUS__OK;
 		rind__response__free_unpacked(r, NULL);
 	}
-	for (i = 0; i < 80; i++)
+	for (i = 0; i < 40; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
 	printf("connection cap: 4 given, ERR_BUSY past it; default %u under RLIMIT_NOFILE 64: "
-	       "of 80, %d served, %d answered ERR_BUSY, %d closed at once\n", cap, served, busy,
+	       "of 40, %d served, %d answered ERR_BUSY, %d closed at once\n", cap, served, busy,
 	       dropped);
 	ck_assert_int_le(served, (int)cap);
 	ck_assert_int_ge(busy, 1);
-	ck_assert_int_eq(served + busy + dropped, 80);
+	ck_assert_int_eq(served + busy + dropped, 40);
 	/* the limit, not the descriptor table, turned them away */
 	ck_assert_int_eq(count_in_log("event=accept_failed"), 0);
 }
