@@ -20,6 +20,7 @@ PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
+DOCDIR ?= $(PREFIX)/share/doc/rind
 PKG_CONFIG ?= pkg-config
 O ?= build
 
@@ -69,7 +70,7 @@ TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags check jansson 2>/dev/null) -Itests
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_LIBS := $(shell $(PKG_CONFIG) --libs libcrypto libsodium 2>/dev/null || echo -lcrypto -lsodium) -lm -pthread
 
-.PHONY: all lib check check-install check-tsan ct ct-timing fuzz fuzz-build fuzz-bins check-fuzz demo check-unit check-asan check-exports check-arm64 bench bench-build \
+.PHONY: install-data all lib check check-install check-tsan ct ct-timing fuzz fuzz-build fuzz-bins check-fuzz demo check-unit check-asan check-exports check-arm64 bench bench-build \
 	install uninstall clean demo test-build
 .DELETE_ON_ERROR:
 
@@ -245,12 +246,15 @@ check-unit-asan: test-build
 # connections are handed between rings with MSG_RING and keys are shared
 # and freed across threads), the bad-input test and the systemd test (the
 # D-Bus thread managing keys, the main thread's watchdog pings) run
-# against that rindd.  halt_on_error ends rindd at its first report;
+# against that rindd, and the key-administration tests (rotation, access
+# lists and quotas on the store thread while the loops use the keys).
+# halt_on_error ends rindd at its first report;
 # the tests fail on any report in rindd's log or an unclean exit.
 # TSAN_DAEMON_SUITES entries are suite[:Check test case].
 TSAN_SUITES ?= test_registry
-TSAN_DAEMON_SUITES ?= $(if $(DAEMON_SRCS),test_daemon_core:concurrent test_daemon_bad test_daemon_systemd test_daemon_store)
+TSAN_DAEMON_SUITES ?= $(if $(DAEMON_SRCS),test_daemon_core:concurrent test_daemon_bad test_daemon_systemd test_daemon_store test_daemon_recovery test_daemon_types:manage)
 TSAN_OPTS := halt_on_error=1 exitcode=66 second_deadlock_stack=1
+TSAN_DAEMON_SUITES += $(if $(DAEMON_SRCS),test_daemon_admin:admin)
 check-tsan:
 	$(MAKE) O=$(O)/tsan CFLAGS="-O1 -g -fsanitize=thread" $(addprefix $(O)/tsan/tests/,$(TSAN_SUITES) \
 		$(foreach s,$(TSAN_DAEMON_SUITES),$(firstword $(subst :, ,$(s)))))
@@ -305,7 +309,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_DOBJ := $(O)/fuzz/dobj/daemon
 FUZZ_DAEMON_OBJS := $(patsubst daemon/%.c,$(FUZZ_DOBJ)/%.c.o,$(filter-out daemon/main.c daemon/loop.c daemon/dbus.c,$(DAEMON_SRCS)))
 FUZZ_OBJS_fuzz_dispatch := $(filter-out $(FUZZ_DOBJ)/secmem.c.o,$(FUZZ_DAEMON_OBJS))
-FUZZ_OBJS_fuzz_frame := $(FUZZ_DOBJ)/key-object.c.o $(FUZZ_DOBJ)/secmem.c.o
+FUZZ_OBJS_fuzz_frame := $(FUZZ_DOBJ)/key-object.c.o $(FUZZ_DOBJ)/key-types.c.o $(FUZZ_DOBJ)/secmem.c.o
 fuzz-build:
 	$(MAKE) O=$(O)/fuzz CC=clang CFLAGS="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(O)/fuzz/librind-internal.a $(O)/fuzz/proto/rind.pb-c.c \
 		$(if $(PROTO_SRCS),$(O)/fuzz/librind-client.a) $(FUZZ_DAEMON_OBJS)
@@ -350,6 +354,10 @@ check-install: all
 	$(Q)$(O)/install_app_static
 	$(Q)$(DESTDIR_T)/usr/bin/rind list > $(O)/rind-list.txt
 	$(Q)grep -q "hmac(sha512)" $(O)/rind-list.txt
+ifneq ($(DAEMON_SRCS),)
+	$(Q)for d in $$(sed -n 's|^Documentation=||p' $(DESTDIR_T)/usr/lib/systemd/system/rindd.service); do \
+		f=$${d#file://}; test -f "$(DESTDIR_T)$$f" || { echo "check-install: Documentation=$$d of rindd.service is not installed"; exit 1; }; done
+endif
 	@echo "check-install: installed tree builds and runs with pkg-config (shared and static); rind list shows $$(($$(wc -l < $(O)/rind-list.txt) - 1)) implementations"
 
 check: all check-exports check-install check-unit check-asan check-tsan ct check-fuzz bench-smoke
@@ -375,7 +383,7 @@ check-arm64:
 		TEST_CFLAGS="-Itests -DRIND_SOURCE_DIR='\"$(CURDIR)\"'" \
 		TEST_ENV="$(QEMU_ARM64)" check-unit
 
-install: all
+install: all install-data
 	install -d $(DESTDIR)$(INCLUDEDIR)/rind $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR)
 	install -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/rind/
 	install -m 644 $(O)/librind.a $(DESTDIR)$(LIBDIR)/
@@ -384,20 +392,32 @@ install: all
 	ln -sf librind.so.$(VERSION) $(DESTDIR)$(LIBDIR)/librind.so
 	install -m 755 $(O)/rind $(DESTDIR)$(BINDIR)/rind
 ifneq ($(DAEMON_SRCS),)
+	install -m 755 $(O)/rindd $(DESTDIR)$(BINDIR)/rindd
+endif
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' scripts/rind.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/rind.pc
+
+# What install puts in place besides the build: the units, D-Bus policy,
+# sysusers/tmpfiles entries, and the documentation, among it the page the
+# unit's Documentation= names (its path follows DOCDIR, as ExecStart=
+# follows BINDIR).  Nothing here needs a build.
+DOC_FILES := README.md CONTRIBUTING.md daemon/README.md proto/README.md proto/rind.proto systemd/README.md
+install-data:
+	install -d $(DESTDIR)$(DOCDIR)/daemon $(DESTDIR)$(DOCDIR)/proto $(DESTDIR)$(DOCDIR)/systemd
+	$(foreach f,$(DOC_FILES),install -m 644 $(f) $(DESTDIR)$(DOCDIR)/$(f) &&) true
+ifneq ($(DAEMON_SRCS),)
 	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)$(PREFIX)/lib/tmpfiles.d \
 		$(DESTDIR)$(PREFIX)/lib/sysusers.d $(DESTDIR)$(PREFIX)/share/dbus-1/system.d
-	install -m 755 $(O)/rindd $(DESTDIR)$(BINDIR)/rindd
-	sed 's|/usr/local/bin/rindd|$(BINDIR)/rindd|' systemd/rindd.service > $(DESTDIR)$(PREFIX)/lib/systemd/system/rindd.service
+	sed -e 's|/usr/local/bin/rindd|$(BINDIR)/rindd|' -e 's|file:///usr/share/doc/rind/|file://$(DOCDIR)/|' \
+		systemd/rindd.service > $(DESTDIR)$(PREFIX)/lib/systemd/system/rindd.service
 	install -m 644 systemd/rindd.socket $(DESTDIR)$(PREFIX)/lib/systemd/system/rindd.socket
 	install -m 644 systemd/rindd.tmpfiles $(DESTDIR)$(PREFIX)/lib/tmpfiles.d/rindd.conf
 	install -m 644 systemd/rindd.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/rindd.conf
 	install -m 644 systemd/org.rind.KeyService1.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.rind.KeyService1.conf
 endif
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-		-e 's|@VERSION@|$(VERSION)|' scripts/rind.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/rind.pc
 
 uninstall:
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/rind
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/rind $(DESTDIR)$(DOCDIR)
 	rm -f $(DESTDIR)$(LIBDIR)/librind.a $(DESTDIR)$(LIBDIR)/librind.so* \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/rind.pc $(DESTDIR)$(BINDIR)/rind
 	rm -f $(DESTDIR)$(BINDIR)/rindd $(DESTDIR)$(PREFIX)/lib/systemd/system/rindd.service \
@@ -406,6 +426,9 @@ uninstall:
 
 clean:
 	rm -rf $(O)
+
+# The OpenSSL 3 provider, rind.so: its rules, check and install hooks.
+include provider/provider.mk
 
 # The header lists the compiler wrote (DEPFLAGS).
 -include $(wildcard $(addsuffix .d,$(LIB_OBJS) $(DAEMON_OBJS) $(CLIENT_OBJS) $(TEST_BINS) \

@@ -42,6 +42,7 @@ struct ecdsa_ctx {
 	struct crypto_shash *hash;	/* NULL in the bare curve algorithm */
 	bool p1363;
 	bool has_priv, has_pub;
+	bool deterministic;	/* rind_sig_set_deterministic: plain RFC 6979 */
 	u8 d[ECC_MAX_BYTES];
 	u8 xy[2 * ECC_MAX_BYTES];
 };
@@ -287,8 +288,11 @@ static int ecdsa_sign(struct crypto_sig *tfm, const void *msg, unsigned int msgl
 	err = ecdsa_digest(ctx->hash, msg, msglen, hash);
 	if (err)
 		return err;
-	/* Hedged: without fresh bytes the nonce is still RFC 6979's. */
-	if (rind_get_random_bytes(extra, sizeof(extra)))
+	/*
+	 * Hedged: without fresh bytes the nonce is still RFC 6979's; and
+	 * deterministic when asked (no k' at all: RFC 6979 section 3.2).
+	 */
+	if (ctx->deterministic || rind_get_random_bytes(extra, sizeof(extra)))
 		err = ecdsa_sign_digest(c, ctx->hash, ctx->d, hash, hlen, NULL, 0, r, s);
 	else
 		err = ecdsa_sign_digest(c, ctx->hash, ctx->d, hash, hlen, extra,
@@ -388,6 +392,17 @@ static int ecdsa_export_privkey(struct crypto_sig *tfm, enum rind_key_format fmt
 	if (!ctx->has_priv)
 		return -ENOKEY;
 	return ecc_export_priv(ctx->curve, fmt, ctx->d, ctx->xy, out, outlen);
+}
+
+/* Only the x962/p1363 instances sign; the curve carriers have nothing to set. */
+static int ecdsa_set_deterministic(struct crypto_sig *tfm, bool on)
+{
+	struct ecdsa_ctx *ctx = crypto_sig_ctx(tfm);
+
+	if (!ctx->hash)
+		return -EOPNOTSUPP;
+	ctx->deterministic = on;
+	return 0;
 }
 
 static unsigned int ecdsa_key_size(struct crypto_sig *tfm)
@@ -504,6 +519,7 @@ static int ecdsa_create(struct crypto_template *tmpl, const char *const *args, i
 	inst->alg.generate_key = ecdsa_generate_key;
 	inst->alg.export_pubkey = ecdsa_export_pubkey;
 	inst->alg.export_privkey = ecdsa_export_privkey;
+	inst->alg.set_deterministic = ecdsa_set_deterministic;
 	inst->alg.key_size = ecdsa_key_size;
 	inst->alg.max_size = ecdsa_max_size;
 	inst->alg.init = ecdsa_inst_init;

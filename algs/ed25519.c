@@ -674,6 +674,14 @@ unsigned int ed25519_sig_max_size(struct crypto_sig *tfm)
 	return ED25519_SIG_SIZE;
 }
 
+/* Ed25519 signing is always deterministic (RFC 8032): nothing to switch. */
+int ed25519_sig_set_deterministic(struct crypto_sig *tfm, bool on)
+{
+	(void)tfm;
+	(void)on;
+	return 0;
+}
+
 /* ---- one-shots over the best implementation ------------------------------ */
 
 static const struct ed25519_driver *ed_best;

@@ -40,9 +40,12 @@ const struct mlkem_params rind_mlkem768_params = KEY_PARAMS(3, 2, 10, 4);
 const struct mlkem_params rind_mlkem1024_params = KEY_PARAMS(4, 2, 11, 5);
 
 /* zeta^BitRev7(i) * R mod q and gamma_i = zeta^(2 BitRev7(i) + 1) * R mod q. */
-static s16 zetas[128];
-static s16 gammas[128];
-static s16 invntt_f;	/* R^2 / 128 mod q */
+s16 rind_mlkem_zetas[128];
+s16 rind_mlkem_gammas[128];
+s16 rind_mlkem_invntt_f;	/* R^2 / 128 mod q */
+#define zetas		rind_mlkem_zetas
+#define gammas		rind_mlkem_gammas
+#define invntt_f	rind_mlkem_invntt_f
 
 /* ---- arithmetic ------------------------------------------------------- */
 
@@ -109,10 +112,13 @@ static s16 centered(u32 x)
 	return (s16)(x > Q / 2 ? (s32)x - Q : (s32)x);
 }
 
-static void mlkem_init_tables(void)
+void rind_mlkem_init_tables(void)
 {
 	const u32 r = (1u << 16) % Q;
 	unsigned int i;
+
+	if (invntt_f)
+		return;
 
 	for (i = 0; i < 128; i++) {
 		zetas[i] = centered(powmod(17, bitrev7(i)) * r);
@@ -126,7 +132,7 @@ static void mlkem_init_tables(void)
 typedef struct mlkem_poly poly;
 
 /* FIPS 203 Algorithm 9; input |c| < q, output reduced (centered). */
-static void poly_ntt(poly *f)
+static void generic_ntt(poly *f)
 {
 	unsigned int len, start, j, i = 1;
 
@@ -147,7 +153,7 @@ static void poly_ntt(poly *f)
 }
 
 /* FIPS 203 Algorithm 10, times R (to cancel a product's R^-1); out in (-q, q). */
-static void poly_invntt(poly *f)
+static void generic_invntt(poly *f)
 {
 	unsigned int len, start, j, i = 127;
 
@@ -168,7 +174,7 @@ static void poly_invntt(poly *f)
 }
 
 /* r += a * b in the NTT domain (FIPS 203 Algorithms 11, 12), times R^-1. */
-static void poly_basemul_acc(poly *r, const poly *a, const poly *b)
+static void generic_basemul_acc(poly *r, const poly *a, const poly *b)
 {
 	unsigned int i;
 
@@ -249,7 +255,7 @@ static inline s16 decompress(u32 y, unsigned int d)
 }
 
 /* ByteEncode_d(Compress_d(a)); a is reduced to [0, q) first. */
-static void poly_compress(u8 *r, const poly *a, unsigned int d)
+static void generic_compress(u8 *r, const poly *a, unsigned int d)
 {
 	unsigned int i, bits = 0;
 	u64 acc = 0;
@@ -266,7 +272,7 @@ static void poly_compress(u8 *r, const poly *a, unsigned int d)
 }
 
 /* Decompress_d(ByteDecode_d(a)). */
-static void poly_decompress(poly *r, const u8 *a, unsigned int d)
+static void generic_decompress(poly *r, const u8 *a, unsigned int d)
 {
 	unsigned int i, bits = 0;
 	u64 acc = 0;
@@ -291,10 +297,6 @@ static void poly_frommsg(poly *r, const u8 m[32])
 		r->c[i] = (s16)(-(s16)((m[i / 8] >> (i % 8)) & 1) & ((Q + 1) / 2));
 }
 
-static void poly_tomsg(u8 m[32], const poly *a)
-{
-	poly_compress(m, a, 1);
-}
 
 /* ---- sampling --------------------------------------------------------- */
 
@@ -329,7 +331,7 @@ static void poly_sample_ntt(poly *r, const u8 rho[32], u8 j, u8 i)
 }
 
 /* A-hat[i][j] = SampleNTT(rho || j || i). */
-static void gen_matrix(struct mlkem_key *key, const u8 rho[32])
+static void generic_gen_matrix(struct mlkem_key *key, const u8 rho[32])
 {
 	unsigned int i, j, k = key->p->k;
 
@@ -338,16 +340,11 @@ static void gen_matrix(struct mlkem_key *key, const u8 rho[32])
 			poly_sample_ntt(&key->a[i][j], rho, (u8)j, (u8)i);
 }
 
-/* SamplePolyCBD_eta(PRF_eta(sigma, n)), eta 2 or 3. */
-static void poly_cbd(poly *r, const u8 sigma[32], u8 n, unsigned int eta)
+/* SamplePolyCBD_eta (FIPS 203 Algorithm 8) of 64 eta bytes, eta 2 or 3. */
+void rind_mlkem_cbd(struct mlkem_poly *r, const u8 *buf, unsigned int eta)
 {
-	u8 buf[64 * 3 + 4];
-	u8 in[33];
 	unsigned int i, j;
 
-	memcpy(in, sigma, 32);
-	in[32] = n;
-	rind_shake256(buf, 64 * eta, in, sizeof(in));
 	if (eta == 2) {
 		for (i = 0; i < MLKEM_N / 8; i++) {
 			u32 w = get_unaligned_le32(buf + 4 * i);
@@ -373,8 +370,40 @@ static void poly_cbd(poly *r, const u8 sigma[32], u8 n, unsigned int eta)
 			}
 		}
 	}
+}
+
+/* r[i] = SamplePolyCBD_eta(PRF_eta(sigma, n0 + i)) for i < count. */
+static void generic_noise(struct mlkem_poly *const r[], unsigned int count,
+			  const u8 sigma[32], u8 n0, unsigned int eta)
+{
+	u8 buf[64 * 3];
+	u8 in[33];
+	unsigned int i;
+
+	memcpy(in, sigma, 32);
+	for (i = 0; i < count; i++) {
+		in[32] = (u8)(n0 + i);
+		rind_shake256(buf, 64 * eta, in, sizeof(in));
+		rind_mlkem_cbd(r[i], buf, eta);
+	}
 	memzero_explicit(buf, sizeof(buf));
 	memzero_explicit(in, sizeof(in));
+}
+
+const struct mlkem_ops rind_mlkem_generic_ops = {
+	.ntt		= generic_ntt,
+	.invntt		= generic_invntt,
+	.basemul_acc	= generic_basemul_acc,
+	.gen_matrix	= generic_gen_matrix,
+	.noise		= generic_noise,
+	.compress	= generic_compress,
+	.decompress	= generic_decompress,
+};
+
+/* The key's driver operations; the generic ones before any key was set. */
+static const struct mlkem_ops *mlkem_ops(const struct mlkem_key *key)
+{
+	return key->ops ? key->ops : &rind_mlkem_generic_ops;
 }
 
 /* ---- K-PKE and ML-KEM --------------------------------------------------- */
@@ -398,6 +427,25 @@ static bool ek_modulus_ok(const struct mlkem_params *p, const u8 *ek)
 	return true;
 }
 
+/*
+ * Every 12-bit field of the secret s-hat below q, without a branch on it:
+ * the borrow of field - q is collected and only the verdict is revealed.
+ */
+static bool dk_s_reduced(const struct mlkem_params *p, const u8 *dk)
+{
+	unsigned int i;
+	u32 over = 0;
+
+	for (i = 0; i < MLKEM_POLYBYTES * p->k / 3; i++) {
+		u32 t0 = dk[3 * i] | ((u32)(dk[3 * i + 1] & 0x0f) << 8);
+		u32 t1 = (u32)(dk[3 * i + 1] >> 4) | ((u32)dk[3 * i + 2] << 4);
+
+		/* bit 31 of q - 1 - t is set exactly when t >= q */
+		over |= ((u32)(Q - 1) - t0) | ((u32)(Q - 1) - t1);
+	}
+	return !(value_barrier_u32(over) >> 31);
+}
+
 /* Public part from a checked ek: t-hat, A-hat, H(ek). */
 static void load_ek(struct mlkem_key *key, const struct mlkem_params *p, const u8 *ek)
 {
@@ -407,7 +455,7 @@ static void load_ek(struct mlkem_key *key, const struct mlkem_params *p, const u
 	memcpy(key->ek, ek, p->ek_size);
 	for (i = 0; i < p->k; i++)
 		poly_frombytes(&key->t[i], ek + MLKEM_POLYBYTES * i);
-	gen_matrix(key, ek + MLKEM_POLYBYTES * p->k);
+	mlkem_ops(key)->gen_matrix(key, ek + MLKEM_POLYBYTES * p->k);
 	rind_sha3_256(key->h, ek, p->ek_size);
 }
 
@@ -415,29 +463,30 @@ void rind_mlkem_keygen(struct mlkem_key *key, const struct mlkem_params *p,
 		       const u8 seed[MLKEM_SEED_BYTES])
 {
 	unsigned int i, j, k = p->k;
-	poly e[MLKEM_KMAX];
+	const struct mlkem_ops *ops = mlkem_ops(key);
+	poly e[MLKEM_KMAX], *noise[2 * MLKEM_KMAX];
 	u8 in[33], rs[64];	/* rho || sigma */
 	const u8 *rho = rs, *sigma = rs + 32;
-	u8 n = 0;
 
 	key->p = p;
 	memcpy(in, seed, 32);
 	in[32] = (u8)k;
 	rind_sha3_512(rs, in, sizeof(in));
 	rind_declassify(rs, 32);	/* rho is public (part of ek) */
-	gen_matrix(key, rho);
-	for (i = 0; i < k; i++)
-		poly_cbd(&key->s[i], sigma, n++, p->eta1);
-	for (i = 0; i < k; i++)
-		poly_cbd(&e[i], sigma, n++, p->eta1);
+	ops->gen_matrix(key, rho);
 	for (i = 0; i < k; i++) {
-		poly_ntt(&key->s[i]);
-		poly_ntt(&e[i]);
+		noise[i] = &key->s[i];
+		noise[k + i] = &e[i];
+	}
+	ops->noise(noise, 2 * k, sigma, 0, p->eta1);
+	for (i = 0; i < k; i++) {
+		ops->ntt(&key->s[i]);
+		ops->ntt(&e[i]);
 	}
 	for (i = 0; i < k; i++) {
 		memset(&key->t[i], 0, sizeof(poly));
 		for (j = 0; j < k; j++)
-			poly_basemul_acc(&key->t[i], &key->a[i][j], &key->s[j]);
+			ops->basemul_acc(&key->t[i], &key->a[i][j], &key->s[j]);
 		for (j = 0; j < MLKEM_N; j++)
 			key->t[i].c[j] = fqmul(key->t[i].c[j], MONT_R2);
 		poly_add(&key->t[i], &e[i]);
@@ -485,6 +534,8 @@ int rind_mlkem_set_dk(struct mlkem_key *key, const struct mlkem_params *p, const
 	rind_declassify(ek, p->ek_size);
 	rind_sha3_256(hh, ek, p->ek_size);
 	bad = crypto_memneq(hh, h, 32);
+	/* s-hat must be ByteEncode_12 of coefficients < q (FIPS 203 7.3 allows the check) */
+	bad |= !dk_s_reduced(p, dk);
 	rind_declassify(&bad, sizeof(bad));
 	if (bad || !ek_modulus_ok(p, ek))
 		return -EKEYREJECTED;
@@ -519,58 +570,67 @@ static void pke_encrypt(const struct mlkem_key *key, const u8 m[32], const u8 r[
 {
 	const struct mlkem_params *p = key->p;
 	unsigned int i, j, k = p->k;
-	poly y[MLKEM_KMAX], u, v, e;
-	u8 n = 0;
+	const struct mlkem_ops *ops = mlkem_ops(key);
+	poly y[MLKEM_KMAX], e[MLKEM_KMAX + 1], u, v;
+	poly *noise[2 * MLKEM_KMAX + 1];
 
-	for (i = 0; i < k; i++) {
-		poly_cbd(&y[i], r, n++, p->eta1);
-		poly_ntt(&y[i]);
+	/* y, then e1 and e2 (PRF counters 0 .. 2k) */
+	for (i = 0; i < k; i++)
+		noise[i] = &y[i];
+	for (i = 0; i <= k; i++)
+		noise[k + i] = &e[i];
+	if (p->eta1 == p->eta2) {
+		ops->noise(noise, 2 * k + 1, r, 0, p->eta1);
+	} else {
+		ops->noise(noise, k, r, 0, p->eta1);
+		ops->noise(noise + k, k + 1, r, (u8)k, p->eta2);
 	}
+	for (i = 0; i < k; i++)
+		ops->ntt(&y[i]);
 	for (i = 0; i < k; i++) {
 		memset(&u, 0, sizeof(u));
 		for (j = 0; j < k; j++)
-			poly_basemul_acc(&u, &key->a[j][i], &y[j]);
+			ops->basemul_acc(&u, &key->a[j][i], &y[j]);
 		poly_reduce(&u);
-		poly_invntt(&u);
-		poly_cbd(&e, r, n++, p->eta2);
-		poly_add(&u, &e);
-		poly_compress(ct + 32 * p->du * i, &u, p->du);
+		ops->invntt(&u);
+		poly_add(&u, &e[i]);
+		ops->compress(ct + 32 * p->du * i, &u, p->du);
 	}
 	memset(&v, 0, sizeof(v));
 	for (j = 0; j < k; j++)
-		poly_basemul_acc(&v, &key->t[j], &y[j]);
+		ops->basemul_acc(&v, &key->t[j], &y[j]);
 	poly_reduce(&v);
-	poly_invntt(&v);
-	poly_cbd(&e, r, n, p->eta2);
-	poly_add(&v, &e);
-	poly_frommsg(&e, m);
-	poly_add(&v, &e);
-	poly_compress(ct + 32 * p->du * k, &v, p->dv);
+	ops->invntt(&v);
+	poly_add(&v, &e[k]);
+	poly_frommsg(&e[k], m);
+	poly_add(&v, &e[k]);
+	ops->compress(ct + 32 * p->du * k, &v, p->dv);
 	memzero_explicit(y, sizeof(y));
 	memzero_explicit(&u, sizeof(u));
 	memzero_explicit(&v, sizeof(v));
-	memzero_explicit(&e, sizeof(e));
+	memzero_explicit(e, sizeof(e));
 }
 
 /* K-PKE.Decrypt (FIPS 203 Algorithm 15). */
 static void pke_decrypt(const struct mlkem_key *key, const u8 *ct, u8 m[32])
 {
 	const struct mlkem_params *p = key->p;
+	const struct mlkem_ops *ops = mlkem_ops(key);
 	unsigned int i, k = p->k;
 	poly u, w, v;
 
 	memset(&w, 0, sizeof(w));
 	for (i = 0; i < k; i++) {
-		poly_decompress(&u, ct + 32 * p->du * i, p->du);
-		poly_ntt(&u);
-		poly_basemul_acc(&w, &key->s[i], &u);
+		ops->decompress(&u, ct + 32 * p->du * i, p->du);
+		ops->ntt(&u);
+		ops->basemul_acc(&w, &key->s[i], &u);
 	}
 	poly_reduce(&w);
-	poly_invntt(&w);
-	poly_decompress(&v, ct + 32 * p->du * k, p->dv);
+	ops->invntt(&w);
+	ops->decompress(&v, ct + 32 * p->du * k, p->dv);
 	for (i = 0; i < MLKEM_N; i++)
 		v.c[i] = (s16)(v.c[i] - w.c[i]);
-	poly_tomsg(m, &v);
+	ops->compress(m, &v, 1);	/* ByteEncode_1(Compress_1(v)) */
 	memzero_explicit(&u, sizeof(u));
 	memzero_explicit(&w, sizeof(w));
 	memzero_explicit(&v, sizeof(v));
@@ -621,37 +681,30 @@ void rind_mlkem_decaps(const struct mlkem_key *key, const u8 *ct, u8 ss[32])
 
 /* ---- the kem algorithms ------------------------------------------------- */
 
-struct mlkem_alg {
-	struct kem_alg kem;
-	const struct mlkem_params *p;
-};
+static const struct mlkem_alg *tfm_alg(struct crypto_kem *tfm)
+{
+	return container_of(crypto_kem_alg(tfm), struct mlkem_alg, kem);
+}
 
 static const struct mlkem_params *tfm_params(struct crypto_kem *tfm)
 {
-	return container_of(crypto_kem_alg(tfm), struct mlkem_alg, kem)->p;
+	return tfm_alg(tfm)->p;
 }
 
 static int mlkem_set_priv_key(struct crypto_kem *tfm, const void *key, unsigned int keylen)
 {
-	const struct mlkem_params *p = tfm_params(tfm);
 	struct mlkem_key *k = crypto_kem_ctx(tfm);
 
-	if (keylen == MLKEM_SEED_BYTES) {
-		rind_mlkem_keygen(k, p, key);
-		return 0;
-	}
-	if (keylen == p->dk_size)
-		return rind_mlkem_set_dk(k, p, key);
-	return -EINVAL;
+	k->ops = tfm_alg(tfm)->ops;
+	return rind_mlkem_import_priv(k, tfm_params(tfm), key, keylen);
 }
 
 static int mlkem_set_pub_key(struct crypto_kem *tfm, const void *key, unsigned int keylen)
 {
-	const struct mlkem_params *p = tfm_params(tfm);
+	struct mlkem_key *k = crypto_kem_ctx(tfm);
 
-	if (keylen != p->ek_size)
-		return -EINVAL;
-	return rind_mlkem_set_ek(crypto_kem_ctx(tfm), p, key);
+	k->ops = tfm_alg(tfm)->ops;
+	return rind_mlkem_import_pub(k, tfm_params(tfm), key, keylen);
 }
 
 static int mlkem_encapsulate(struct crypto_kem *tfm, const u8 *m, u8 *ct, u8 *ss)
@@ -669,27 +722,13 @@ static int mlkem_decapsulate(struct crypto_kem *tfm, const u8 *ct, u8 *ss)
 static int mlkem_export_pubkey(struct crypto_kem *tfm, enum rind_key_format fmt,
 			       u8 *out, unsigned int outlen)
 {
-	struct mlkem_key *k = crypto_kem_ctx(tfm);
-
-	if (fmt != RIND_KEY_RAW)
-		return -EINVAL;
-	if (outlen < k->p->ek_size)
-		return -ENOSPC;
-	memcpy(out, k->ek, k->p->ek_size);
-	return (int)k->p->ek_size;
+	return rind_mlkem_export_pub(crypto_kem_ctx(tfm), fmt, out, outlen);
 }
 
 static int mlkem_export_privkey(struct crypto_kem *tfm, enum rind_key_format fmt,
 				u8 *out, unsigned int outlen)
 {
-	struct mlkem_key *k = crypto_kem_ctx(tfm);
-
-	if (fmt != RIND_KEY_RAW)
-		return -EINVAL;
-	if (outlen < k->p->dk_size)
-		return -ENOSPC;
-	rind_mlkem_export_dk(k, out);
-	return (int)k->p->dk_size;
+	return rind_mlkem_export_priv(crypto_kem_ctx(tfm), fmt, out, outlen);
 }
 
 static int mlkem_export_seed(struct crypto_kem *tfm, u8 *out)
@@ -702,7 +741,7 @@ static int mlkem_export_seed(struct crypto_kem *tfm, u8 *out)
 	return MLKEM_SEED_BYTES;
 }
 
-#define MLKEM_ALG(bits, k, du, dv, params) {					\
+#define MLKEM_ALG(bits, k, du, dv, params, prio, mod, ops_) {		\
 	.kem = {							\
 		.set_priv_key	= mlkem_set_priv_key,			\
 		.set_pub_key	= mlkem_set_pub_key,			\
@@ -717,22 +756,49 @@ static int mlkem_export_seed(struct crypto_kem *tfm, u8 *out)
 		.ciphertext_size = 32 * ((du) * (k) + (dv)),		\
 		.shared_secret_size = MLKEM_SS_BYTES,			\
 		.m_size		= 32,					\
+		.key_encodings	= true,					\
 		.base = {						\
 			.cra_name	 = "mlkem" #bits,		\
-			.cra_driver_name = "mlkem" #bits "-generic",	\
-			.cra_priority	 = 100,				\
+			.cra_priority	 = prio,			\
 			.cra_ctxsize	 = sizeof(struct mlkem_key),	\
-			.cra_module	 = "generic",			\
+			.cra_module	 = mod,				\
 		},							\
 	},								\
 	.p = &(params),							\
+	.ops = ops_,							\
 }
 
+/*
+ * The three parameter sets over @ops, into the caller's @algs (an arch
+ * driver's storage): names "mlkem512-SUFFIX" ...  Only the arithmetic
+ * differs between drivers; keys, ciphertexts and secrets are the same.
+ */
+int rind_mlkem_register_drivers(struct mlkem_alg algs[3], const struct mlkem_ops *ops,
+				const char *const drv[3], int prio, const char *mod)
+{
+	unsigned int i;
+	int err;
 
-static struct mlkem_alg mlkem_algs[] = {
-	MLKEM_ALG(512, 2, 10, 4, rind_mlkem512_params),
-	MLKEM_ALG(768, 3, 10, 4, rind_mlkem768_params),
-	MLKEM_ALG(1024, 4, 11, 5, rind_mlkem1024_params),
+	rind_mlkem_init_tables();
+	algs[0] = (struct mlkem_alg)MLKEM_ALG(512, 2, 10, 4, rind_mlkem512_params,
+					      prio, mod, ops);
+	algs[1] = (struct mlkem_alg)MLKEM_ALG(768, 3, 10, 4, rind_mlkem768_params,
+					      prio, mod, ops);
+	algs[2] = (struct mlkem_alg)MLKEM_ALG(1024, 4, 11, 5, rind_mlkem1024_params,
+					      prio, mod, ops);
+	for (i = 0; i < 3; i++) {
+		snprintf(algs[i].kem.base.cra_driver_name,
+			 sizeof(algs[i].kem.base.cra_driver_name), "%s", drv[i]);
+		err = crypto_register_kem(&algs[i].kem);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static struct mlkem_alg mlkem_algs[3];
+static const char *const mlkem_generic_names[3] = {
+	"mlkem512-generic", "mlkem768-generic", "mlkem1024-generic",
 };
 
 /* ---- known-answer self-test (shared with the hybrid) -------------------- */
@@ -892,16 +958,8 @@ static struct alg_test_desc mlkem_tests[] = {
 
 static int mlkem_generic_mod_init(void)
 {
-	unsigned int i;
-	int err;
-
-	mlkem_init_tables();
 	crypto_register_tests(mlkem_tests, ARRAY_SIZE(mlkem_tests));
-	for (i = 0; i < ARRAY_SIZE(mlkem_algs); i++) {
-		err = crypto_register_kem(&mlkem_algs[i].kem);
-		if (err)
-			return err;
-	}
-	return 0;
+	return rind_mlkem_register_drivers(mlkem_algs, &rind_mlkem_generic_ops,
+					   mlkem_generic_names, 100, "generic");
 }
 module_init(mlkem_generic_mod_init);

@@ -23,8 +23,7 @@
  *
  * The constants are the curve's domain parameters (FIPS 186-5 / SP 800-186
  * section 3.2) as little-endian 64-bit limbs, b and G in 58-bit limbs; the
- * Montgomery ones of n are derived from them with R = 2^576: rr = R^2 mod
- * n, one = R mod n, m0inv = -n^-1 mod 2^64.
+ * constants of n and the square-root exponent are <crypto/ecc-p521.h>'s.
  */
 #define ECC_N 9
 #include <rind/types.h>
@@ -57,6 +56,7 @@ static inline void p521_sub2(u64 *r, const u64 *a, const u64 *b);
 #define ECC_FP_SUB_LAZY(r, a, b)	p521_sub_nc(r, a, b)
 #define ECC_FP_SUB2(r, a, b)	p521_sub2(r, a, b)
 #include <crypto/ecc-impl.h>
+#include <crypto/ecc-p521.h>
 
 /* The field: m for range checks and the inversion; one = 1 in limbs (plain, no R). */
 static const struct ecc_mod p521_fp = {
@@ -338,12 +338,6 @@ static void p521_inv(u64 *r, const u64 *a)
 	memzero_explicit(t, sizeof(t));
 }
 
-static const struct ecc_mod p521_fn = {
-	.m = { 0xbb6fb71e91386409ull, 0x3bb5c9b8899c47aeull, 0x7fcc0148f709a5d0ull, 0x51868783bf2f966bull, 0xfffffffffffffffaull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull, 0x00000000000001ffull },
-	.rr = { 0x137cd04dcf15dd04ull, 0xf707badce5547ea3ull, 0x12a78d38794573ffull, 0xd3721ef557f75e06ull, 0xdd6e23d82e49c7dbull, 0xcff3d142b7756e3eull, 0x5bcc6d61a8e567bcull, 0x2d8e03d1492d0d45ull, 0x000000000000003dull },
-	.one = { 0xfb80000000000000ull, 0x28a2482470b763cdull, 0x17e2251b23bb31dcull, 0xca4019ff5b847b2dull, 0x02d73cbc3e206834ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull },
-	.m0inv = 0x1d2f5ccd79a995c7ull,
-};
 /* b, Gx, Gy (FIPS 186-5 / SP 800-186 section 3.2.1.5) in 58-bit limbs */
 static const u64 p521_b[9] = {
 	0x3451fd46b503f00ull, 0x0f7e20f4b0d3c7bull, 0x00bd3bb1bf07357ull, 0x147b1fa4dec594bull,
@@ -360,7 +354,6 @@ static const u64 p521_gy[9] = {
 	0x3273e662c97ee72ull, 0x1e6d11a05ebef45ull, 0x3d1bd998f544495ull, 0x3001172297ed0b1ull,
 	0x11839296a789a3bull,
 };
-static const u64 p521_sqrt_exp[9] = { 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000080ull };
 
 static const struct ecc_def p521_def = {
 	.fp = &p521_fp, .fn = &p521_fn, .b = p521_b, .gx = p521_gx, .gy = p521_gy,

@@ -6,12 +6,15 @@
  * (rsa.h: the seam for arch drivers); everything around them is here and
  * shared by every engine.
  *
- * Private-key operation: the input is blinded by r^e for a fresh random
- * r, exponentiated modulo p and q separately (CRT, Garner recombination)
+ * Private-key operation: the input is blinded by r^e for a random r,
+ * exponentiated modulo p and q separately (CRT, Garner recombination)
  * with constant-time fixed-window exponentiations, unblinded by r^-1, and
  * checked against the input with the public exponent before release.
- * r^-1 is computed as (r*s)^-1 * s for a second random s, so the
- * variable-time inversion only ever sees the uniformly random r*s.
+ * The pair (r^e, r^-1) is cached in the key and squared on each use,
+ * drawn afresh every RSA_BLIND_USES uses (rsa.h); a fresh r^-1 is
+ * computed as (r*s)^-1 * s for a second random s, so the variable-time
+ * inversion only ever sees the uniformly random r*s.  Every Montgomery
+ * product here is the engine's (rsa.h: mont_mul).
  */
 #include <errno.h>
 #include <string.h>
@@ -25,8 +28,57 @@ const struct rsa_engine rsa_engine_generic = {
 	.exp_vt = bn_mont_exp_vt,
 };
 
+/* The engine's Montgomery product, bn_mont_mul where it has none. */
+static inline void mmul(const struct rsa_engine *eng, u64 *r, const u64 *a, const u64 *b,
+			const struct bn_mont *mc)
+{
+	if (eng->mont_mul)
+		eng->mont_mul(r, a, b, mc);
+	else
+		bn_mont_mul(r, a, b, mc);
+}
+
+static void to_mont(const struct rsa_engine *eng, u64 *r, const u64 *a, const struct bn_mont *mc)
+{
+	mmul(eng, r, a, mc->rr, mc);
+}
+
+static void from_mont(const struct rsa_engine *eng, u64 *r, const u64 *a,
+		      const struct bn_mont *mc)
+{
+	u64 one[BN_MAX_LIMBS];
+
+	memset(one, 0, (size_t)mc->n * 8);
+	one[0] = 1;
+	mmul(eng, r, a, one, mc);
+}
+
+/* bn_mod_reduce_mont with the engine's products: r = x R mod m. */
+static void reduce_mont(const struct rsa_engine *eng, u64 *r, const u64 *x, unsigned int xn,
+			const struct bn_mont *mc)
+{
+	unsigned int n = mc->n, chunks = (xn + n - 1) / n, c;
+	u64 acc[BN_MAX_LIMBS], y[BN_MAX_LIMBS];
+
+	memset(acc, 0, (size_t)n * 8);
+	for (c = chunks; c-- > 0;) {
+		unsigned int lo = c * n, cnt = xn - lo < n ? xn - lo : n;
+
+		memset(y, 0, (size_t)n * 8);
+		memcpy(y, x + lo, (size_t)cnt * 8);
+		mmul(eng, y, y, mc->rr, mc);
+		if (c + 1 < chunks)	/* public: acc is 0 before the top chunk */
+			mmul(eng, acc, acc, mc->rr, mc);
+		bn_mod_add(acc, acc, y, mc);
+	}
+	memcpy(r, acc, (size_t)n * 8);
+	memzero_explicit(acc, sizeof(acc));
+	memzero_explicit(y, sizeof(y));
+}
+
 int rsa_public(const struct rsa_key *key, u8 *out, const u8 *in)
 {
+	const struct rsa_engine *eng = rsa_key_engine(key);
 	const struct bn_mont *mn = &key->mn;
 	u64 x[BN_MAX_LIMBS];
 
@@ -35,9 +87,9 @@ int rsa_public(const struct rsa_key *key, u8 *out, const u8 *in)
 	bn_from_be(x, mn->n, in, key->k);
 	if (!bn_lt_mask(x, mn->m, mn->n))
 		return -EBADMSG;
-	bn_to_mont(x, x, mn);
-	rsa_key_engine(key)->exp_vt(x, x, key->e, mn);
-	bn_from_mont(x, x, mn);
+	to_mont(eng, x, x, mn);
+	eng->exp_vt(x, x, key->e, mn);
+	from_mont(eng, x, x, mn);
 	bn_to_be(out, key->k, x, mn->n);
 	return 0;
 }
@@ -66,20 +118,20 @@ static int random_below_n(u64 *r, const struct rsa_key *key)
 
 struct rsa_priv_scratch {
 	u64 c[BN_MAX_LIMBS], cb[BN_MAX_LIMBS];
-	u64 r[BN_MAX_LIMBS], rm[BN_MAX_LIMBS], rb[BN_MAX_LIMBS], rinv[BN_MAX_LIMBS];
-	u64 s[BN_MAX_LIMBS], t[BN_MAX_LIMBS];
+	u64 r[BN_MAX_LIMBS], rm[BN_MAX_LIMBS], s[BN_MAX_LIMBS], t[BN_MAX_LIMBS];
+	u64 vi[BN_MAX_LIMBS], vf[BN_MAX_LIMBS];
 	u64 m1[BN_MAX_LIMBS], m2[BN_MAX_LIMBS], m2p[BN_MAX_LIMBS], h[BN_MAX_LIMBS];
 	u64 m[2 * BN_MAX_LIMBS + 1];
 	u64 chk[BN_MAX_LIMBS];
 };
 
 /*
- * Blinding: r random, w->cb = c r^e (Montgomery form), w->rinv = r^-1 =
- * (r s)^-1 s (Montgomery form), so that the inversion, variable time,
- * only sees the uniformly random r s.
+ * A fresh blinding pair in w->vi, w->vf: r random, vi = r^e and vf = r^-1
+ * (Montgomery forms), r^-1 as (r s)^-1 s for a second random s, so that
+ * the inversion, variable time, only sees the uniformly random r s.
  */
-static int rsa_blind(const struct rsa_key *key, const struct rsa_engine *eng,
-		     struct rsa_priv_scratch *w)
+static int blind_fresh(const struct rsa_key *key, const struct rsa_engine *eng,
+		       struct rsa_priv_scratch *w)
 {
 	const struct bn_mont *mn = &key->mn;
 	int err, tries;
@@ -92,17 +144,53 @@ static int rsa_blind(const struct rsa_key *key, const struct rsa_engine *eng,
 			err = random_below_n(w->s, key);
 		if (err)
 			return err;
-		bn_to_mont(w->rm, w->r, mn);
-		bn_mont_mul(w->t, w->rm, w->s, mn);		/* r s mod n */
+		to_mont(eng, w->rm, w->r, mn);			/* r R */
+		mmul(eng, w->t, w->rm, w->s, mn);		/* r s mod n */
 		if (bn_mod_inv_vt(w->t, w->t, mn))
 			continue;				/* shares a factor with n */
-		bn_to_mont(w->t, w->t, mn);
-		bn_mont_mul(w->rinv, w->t, w->s, mn);		/* (r s)^-1 s = r^-1 */
+		to_mont(eng, w->t, w->t, mn);			/* (r s)^-1 R */
+		to_mont(eng, w->s, w->s, mn);			/* s R */
+		mmul(eng, w->vf, w->t, w->s, mn);		/* r^-1 R */
 		break;
 	}
-	eng->exp_vt(w->rb, w->rm, key->e, mn);			/* Montgomery form of r^e */
-	bn_mont_mul(w->cb, w->c, w->rb, mn);			/* c r^e mod n */
+	eng->exp_vt(w->vi, w->rm, key->e, mn);			/* r^e R */
 	return 0;
+}
+
+/*
+ * w->vi, w->vf: the key's cached pair squared (r -> r^2), or a fresh one
+ * every RSA_BLIND_USES uses; a fresh one of the caller's own, not cached,
+ * when another caller holds the cache.
+ */
+static int rsa_blind(const struct rsa_key *key, const struct rsa_engine *eng,
+		     struct rsa_priv_scratch *w)
+{
+	/* The cache is written through the const key (rsa.h). */
+	struct rsa_blind_cache *bc = (struct rsa_blind_cache *)&key->blind;
+	const struct bn_mont *mn = &key->mn;
+	size_t len = (size_t)mn->n * 8;
+	int err = 0;
+
+	if (__atomic_test_and_set(&bc->busy, __ATOMIC_ACQUIRE))
+		return blind_fresh(key, eng, w);
+	if (bc->uses) {
+		mmul(eng, bc->vi, bc->vi, bc->vi, mn);
+		mmul(eng, bc->vf, bc->vf, bc->vf, mn);
+		bc->uses--;
+	} else {
+		err = blind_fresh(key, eng, w);
+		if (!err) {
+			memcpy(bc->vi, w->vi, len);
+			memcpy(bc->vf, w->vf, len);
+			bc->uses = RSA_BLIND_USES - 1;
+		}
+	}
+	if (!err) {
+		memcpy(w->vi, bc->vi, len);
+		memcpy(w->vf, bc->vf, len);
+	}
+	__atomic_clear(&bc->busy, __ATOMIC_RELEASE);
+	return err;
 }
 
 /* w->m = cb^d mod n from cb^dp mod p and cb^dq mod q (Garner). */
@@ -114,15 +202,15 @@ static void rsa_crt(const struct rsa_key *key, const struct rsa_engine *eng,
 	u64 ext[2 * BN_MAX_LIMBS + 1];
 
 	/* m1 = cb^dp mod p, m2 = cb^dq mod q (Montgomery forms). */
-	bn_mod_reduce_mont(w->m1, w->cb, nl, mp);
+	reduce_mont(eng, w->m1, w->cb, nl, mp);
 	eng->exp_ct(w->m1, w->m1, key->dp, pl, mp);
-	bn_mod_reduce_mont(w->m2, w->cb, nl, mq);
+	reduce_mont(eng, w->m2, w->cb, nl, mq);
 	eng->exp_ct(w->m2, w->m2, key->dq, ql, mq);
-	bn_from_mont(w->m2, w->m2, mq);				/* m2 < q */
+	from_mont(eng, w->m2, w->m2, mq);			/* m2 < q */
 	/* h = (m1 - m2) qinv mod p; m = m2 + h q. */
-	bn_mod_reduce_mont(w->m2p, w->m2, ql, mp);
+	reduce_mont(eng, w->m2p, w->m2, ql, mp);
 	bn_mod_sub(w->h, w->m1, w->m2p, mp);			/* (m1 - m2) R */
-	bn_mont_mul(w->h, w->h, key->qinv, mp);			/* (m1 - m2) qinv */
+	mmul(eng, w->h, w->h, key->qinv, mp);			/* (m1 - m2) qinv */
 	bn_mul(w->m, w->h, pl, mq->m, ql);
 	w->m[pl + ql] = 0;
 	memset(ext, 0, sizeof(ext));
@@ -159,15 +247,15 @@ int rsa_private(const struct rsa_key *key, u8 *out, const u8 *in)
 	err = rsa_blind(key, eng, w);
 	if (err)
 		goto out;
+	mmul(eng, w->cb, w->c, w->vi, mn);			/* c r^e mod n */
 	rsa_crt(key, eng, w);
-	/* m < n fits nl limbs; unblind: m r^-1. */
-	bn_to_mont(w->m, w->m, mn);
-	bn_mont_mul(w->m, w->m, w->rinv, mn);
+	/* m < n fits nl limbs; unblind: m r^-1 (vf in Montgomery form). */
+	mmul(eng, w->m, w->m, w->vf, mn);
 
 	/* Check m^e == c before releasing m (CRT fault attacks). */
-	bn_to_mont(w->chk, w->m, mn);
+	to_mont(eng, w->chk, w->m, mn);
 	eng->exp_vt(w->chk, w->chk, key->e, mn);
-	bn_from_mont(w->chk, w->chk, mn);
+	from_mont(eng, w->chk, w->chk, mn);
 	/* The verdict is public: a fault is reported as such, nothing released. */
 	ok = bn_eq_mask(w->chk, w->c, nl);
 	rind_declassify(&ok, sizeof(ok));

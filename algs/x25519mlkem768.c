@@ -14,6 +14,7 @@
  * m (32) || the ephemeral X25519 secret (32).  An X25519 result of zero
  * (a small-order peer share) is -EINVAL, as for the curve25519 kpp.
  */
+#include <stdio.h>
 #include <string.h>
 #include <rind/kpp.h>
 #include <rind/internal/kem.h>
@@ -31,6 +32,11 @@ struct xmlkem_ctx {
 	u8 xpk[X_KEY];
 };
 
+static const struct mlkem_ops *tfm_ops(struct crypto_kem *tfm)
+{
+	return container_of(crypto_kem_alg(tfm), struct mlkem_alg, kem)->ops;
+}
+
 static int xmlkem_set_priv_key(struct crypto_kem *tfm, const void *key, unsigned int keylen)
 {
 	struct xmlkem_ctx *ctx = crypto_kem_ctx(tfm);
@@ -41,6 +47,7 @@ static int xmlkem_set_priv_key(struct crypto_kem *tfm, const void *key, unsigned
 
 	if (keylen != MLKEM_SEED_BYTES + X_KEY && keylen != DK + X_KEY)
 		return -EINVAL;
+	ctx->mk.ops = tfm_ops(tfm);
 	err = rind_curve25519_generate_public(xpk, xsk);
 	if (err)
 		return -EKEYREJECTED;
@@ -63,6 +70,7 @@ static int xmlkem_set_pub_key(struct crypto_kem *tfm, const void *key, unsigned 
 
 	if (keylen != EK + X_KEY)
 		return -EINVAL;
+	ctx->mk.ops = tfm_ops(tfm);
 	err = rind_mlkem_set_ek(&ctx->mk, &rind_mlkem768_params, key);
 	if (err)
 		return err;
@@ -139,28 +147,42 @@ static int xmlkem_export_seed(struct crypto_kem *tfm, u8 *out)
 	return MLKEM_SEED_BYTES + X_KEY;
 }
 
-static struct kem_alg xmlkem_alg = {
-	.set_priv_key		= xmlkem_set_priv_key,
-	.set_pub_key		= xmlkem_set_pub_key,
-	.encapsulate		= xmlkem_encapsulate,
-	.decapsulate		= xmlkem_decapsulate,
-	.export_pubkey		= xmlkem_export_pubkey,
-	.export_privkey		= xmlkem_export_privkey,
-	.export_seed		= xmlkem_export_seed,
-	.pubkey_size		= EK + X_KEY,
-	.privkey_size		= DK + X_KEY,
-	.seed_size		= MLKEM_SEED_BYTES + X_KEY,
-	.ciphertext_size	= CT + X_KEY,
-	.shared_secret_size	= MLKEM_SS_BYTES + X_KEY,
-	.m_size			= 32 + X_KEY,
-	.base = {
-		.cra_name		= "x25519mlkem768",
-		.cra_driver_name	= "x25519mlkem768-generic",
-		.cra_priority		= 100,
-		.cra_ctxsize		= sizeof(struct xmlkem_ctx),
-		.cra_module		= "generic",
-	},
-};
+#define XMLKEM_ALG(prio, mod, ops_) {				\
+	.kem = {							\
+		.set_priv_key		= xmlkem_set_priv_key,		\
+		.set_pub_key		= xmlkem_set_pub_key,		\
+		.encapsulate		= xmlkem_encapsulate,		\
+		.decapsulate		= xmlkem_decapsulate,		\
+		.export_pubkey		= xmlkem_export_pubkey,		\
+		.export_privkey		= xmlkem_export_privkey,	\
+		.export_seed		= xmlkem_export_seed,		\
+		.pubkey_size		= EK + X_KEY,			\
+		.privkey_size		= DK + X_KEY,			\
+		.seed_size		= MLKEM_SEED_BYTES + X_KEY,	\
+		.ciphertext_size	= CT + X_KEY,			\
+		.shared_secret_size	= MLKEM_SS_BYTES + X_KEY,	\
+		.m_size			= 32 + X_KEY,			\
+		.base = {						\
+			.cra_name		= "x25519mlkem768",	\
+			.cra_priority		= prio,			\
+			.cra_ctxsize		= sizeof(struct xmlkem_ctx), \
+			.cra_module		= mod,			\
+		},							\
+	},								\
+	.p = &rind_mlkem768_params,					\
+	.ops = ops_,							\
+}
+
+/* The hybrid over an ML-KEM driver's arithmetic, into the caller's @alg. */
+int rind_xmlkem_register_driver(struct mlkem_alg *alg, const struct mlkem_ops *ops,
+				const char *drv, int prio, const char *mod)
+{
+	*alg = (struct mlkem_alg)XMLKEM_ALG(prio, mod, ops);
+	snprintf(alg->kem.base.cra_driver_name, sizeof(alg->kem.base.cra_driver_name), "%s", drv);
+	return crypto_register_kem(&alg->kem);
+}
+
+static struct mlkem_alg xmlkem_alg;
 
 /*
  * The mlkem768 vector of algs/mlkem.c (Wycheproof seed and encapsulation
@@ -203,6 +225,7 @@ static struct alg_test_desc xmlkem_test = {
 static int x25519mlkem768_mod_init(void)
 {
 	crypto_register_test(&xmlkem_test);
-	return crypto_register_kem(&xmlkem_alg);
+	return rind_xmlkem_register_driver(&xmlkem_alg, &rind_mlkem_generic_ops,
+					   "x25519mlkem768-generic", 100, "generic");
 }
 module_init(x25519mlkem768_mod_init);

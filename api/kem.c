@@ -59,7 +59,8 @@ RIND_EXPORT int crypto_kem_set_privkey(struct crypto_kem *tfm, const void *key, 
 	if (IS_ERR_OR_NULL(tfm) || !key)
 		return -EINVAL;
 	alg = crypto_kem_alg(tfm);
-	if (keylen != alg->privkey_size && (!alg->seed_size || keylen != alg->seed_size))
+	if (!alg->key_encodings && keylen != alg->privkey_size &&
+	    (!alg->seed_size || keylen != alg->seed_size))
 		return -EINVAL;
 	err = alg->set_priv_key(tfm, key, keylen);
 	if (!err)
@@ -75,7 +76,7 @@ RIND_EXPORT int crypto_kem_set_pubkey(struct crypto_kem *tfm, const void *key, u
 	if (IS_ERR_OR_NULL(tfm) || !key)
 		return -EINVAL;
 	alg = crypto_kem_alg(tfm);
-	if (keylen != alg->pubkey_size)
+	if (!alg->key_encodings && keylen != alg->pubkey_size)
 		return -EINVAL;
 	err = alg->set_pub_key(tfm, key, keylen);
 	if (!err)

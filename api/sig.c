@@ -93,6 +93,30 @@ RIND_EXPORT int crypto_sig_verify(struct crypto_sig *tfm, const void *sig, unsig
 	return crypto_sig_alg(tfm)->verify(tfm, sig, siglen, msg, msglen);
 }
 
+RIND_EXPORT int rind_sig_set_context(struct crypto_sig *tfm, const u8 *ctx, unsigned int ctxlen)
+{
+	struct sig_alg *alg;
+
+	if (IS_ERR_OR_NULL(tfm) || (!ctx && ctxlen))
+		return -EINVAL;
+	alg = crypto_sig_alg(tfm);
+	if (!alg->set_context)
+		return -EOPNOTSUPP;
+	return alg->set_context(tfm, ctx, ctxlen);
+}
+
+RIND_EXPORT int rind_sig_set_deterministic(struct crypto_sig *tfm, bool on)
+{
+	struct sig_alg *alg;
+
+	if (IS_ERR_OR_NULL(tfm))
+		return -EINVAL;
+	alg = crypto_sig_alg(tfm);
+	if (!alg->set_deterministic)
+		return -EOPNOTSUPP;
+	return alg->set_deterministic(tfm, on);
+}
+
 RIND_EXPORT unsigned int crypto_sig_keysize(struct crypto_sig *tfm)
 {
 	struct sig_alg *alg = crypto_sig_alg(tfm);

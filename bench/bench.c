@@ -535,6 +535,7 @@ static int row_selected(const struct bench_row *row)
 
 static const struct bench_row *const tables[] = {
 	bench_rows_sym, bench_rows_hash, bench_rows_pk,
+	bench_rows_mldsa,
 };
 
 static void read_cpu_name(char *out, size_t len)

@@ -83,6 +83,7 @@ struct bench_row {
 extern const struct bench_row bench_rows_sym[];
 extern const struct bench_row bench_rows_hash[];
 extern const struct bench_row bench_rows_pk[];
+extern const struct bench_row bench_rows_mldsa[];	/* ops_mldsa.c */
 /* Free the keys the public-key rows share (ops_pk.c). */
 void bench_pk_cleanup(void);
 

@@ -1013,6 +1013,13 @@ static const struct pk_param mlkem_keygen = { PK_KEM_KEYGEN, 0, 0, SCH_NONE, NUL
 static const struct pk_param mlkem_encaps = { PK_KEM_ENCAPS, 0, 0, SCH_NONE, NULL, 0, "ML-KEM-768" };
 static const struct pk_param mlkem_decaps = { PK_KEM_DECAPS, 0, 0, SCH_NONE, NULL, 0, "ML-KEM-768" };
 static const struct pk_param hybrid_share = { PK_KEM_ENCAPS, 0, 0, SCH_NONE, NULL, 0, "X25519MLKEM768" };
+static const struct pk_param hybrid_decaps = { PK_KEM_DECAPS, 0, 0, SCH_NONE, NULL, 0, "X25519MLKEM768" };
+static const struct pk_param mlkem512_keygen = { PK_KEM_KEYGEN, 0, 0, SCH_NONE, NULL, 0, "ML-KEM-512" };
+static const struct pk_param mlkem512_encaps = { PK_KEM_ENCAPS, 0, 0, SCH_NONE, NULL, 0, "ML-KEM-512" };
+static const struct pk_param mlkem512_decaps = { PK_KEM_DECAPS, 0, 0, SCH_NONE, NULL, 0, "ML-KEM-512" };
+static const struct pk_param mlkem1024_keygen = { PK_KEM_KEYGEN, 0, 0, SCH_NONE, NULL, 0, "ML-KEM-1024" };
+static const struct pk_param mlkem1024_encaps = { PK_KEM_ENCAPS, 0, 0, SCH_NONE, NULL, 0, "ML-KEM-1024" };
+static const struct pk_param mlkem1024_decaps = { PK_KEM_DECAPS, 0, 0, SCH_NONE, NULL, 0, "ML-KEM-1024" };
 
 #define ROW(group, op, alg, type, prm, ms) \
 	{ group, op, 0, alg, type, &prm, { &rind_pk, &ossl_pk, &sod_pk }, ms }
@@ -1048,6 +1055,13 @@ const struct bench_row bench_rows_pk[] = {
 	PQROW("ML-KEM-768 encapsulation", "mlkem768", mlkem_encaps),
 	PQROW("ML-KEM-768 decapsulation", "mlkem768", mlkem_decaps),
 	PQROW("X25519MLKEM768 key share", "x25519mlkem768", hybrid_share),
+	PQROW("X25519MLKEM768 decapsulation", "x25519mlkem768", hybrid_decaps),
+	PQROW("ML-KEM-512 key generation", "mlkem512", mlkem512_keygen),
+	PQROW("ML-KEM-512 encapsulation", "mlkem512", mlkem512_encaps),
+	PQROW("ML-KEM-512 decapsulation", "mlkem512", mlkem512_decaps),
+	PQROW("ML-KEM-1024 key generation", "mlkem1024", mlkem1024_keygen),
+	PQROW("ML-KEM-1024 encapsulation", "mlkem1024", mlkem1024_encaps),
+	PQROW("ML-KEM-1024 decapsulation", "mlkem1024", mlkem1024_decaps),
 	{ .op = NULL }
 };
 

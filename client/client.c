@@ -77,6 +77,8 @@ static int status_errno(int status)
 	case RIND__STATUS__ERR_UNSUPPORTED:	return -EOPNOTSUPP;
 	case RIND__STATUS__ERR_FRAME:		return -EPROTO;
 	case RIND__STATUS__ERR_BUSY:		return -EBUSY;
+	case RIND__STATUS__ERR_RETIRED:		return -ESTALE;
+	case RIND__STATUS__ERR_QUOTA:		return -EDQUOT;
 	default:				return -EIO;
 	}
 }
@@ -693,7 +695,14 @@ static void copy_info(struct rind_client_key_info *dst, const Rind__KeyInfo *ki)
 	dst->owner_uid = ki->owner_uid;
 	dst->created = ki->created;
 	dst->version = ki->version;
+	dst->min_version = ki->min_version;
+	for (size_t i = 0; i < ki->n_versions && i < RIND_CLIENT_MAX_VERSIONS; i++) {
+		dst->versions[i].version = ki->versions[i]->version;
+		dst->versions[i].created = ki->versions[i]->created;
+		dst->n_versions++;
+	}
 	dst->exportable = ki->exportable;
+	snprintf(dst->usage, sizeof(dst->usage), "%s", ki->usage ? ki->usage : "");
 }
 
 static int call_info(struct rind_client *c, Rind__Request *req, struct rind_client_key_info *info)
@@ -812,6 +821,39 @@ int rind_client_list_keys(struct rind_client *c, struct rind_client_key_info **k
 	return 0;
 }
 
+int rind_client_list_failed(struct rind_client *c, struct rind_client_failed_key **v, size_t *n)
+{
+	Rind__ListKeys m = RIND__LIST_KEYS__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+	Rind__Response *resp;
+	size_t i, cnt = 0;
+	int err;
+
+	m.all = true;
+	req.op_case = RIND__REQUEST__OP_LIST_KEYS;
+	req.list_keys = &m;
+	err = call(c, &req, &resp);
+	if (err)
+		return err;
+	if (resp->result_case == RIND__RESPONSE__RESULT_KEYS && resp->keys)
+		cnt = resp->keys->n_failed;
+	*v = calloc(cnt ? cnt : 1, sizeof(**v));
+	if (!*v) {
+		rind__response__free_unpacked(resp, NULL);
+		return -ENOMEM;
+	}
+	for (i = 0; i < cnt; i++) {
+		const Rind__FailedKey *f = resp->keys->failed[i];
+
+		snprintf((*v)[i].name, sizeof((*v)[i].name), "%s", f->name ? f->name : "");
+		snprintf((*v)[i].file, sizeof((*v)[i].file), "%s", f->file ? f->file : "");
+		snprintf((*v)[i].reason, sizeof((*v)[i].reason), "%s", f->reason ? f->reason : "");
+	}
+	*n = cnt;
+	rind__response__free_unpacked(resp, NULL);
+	return 0;
+}
+
 int rind_client_delete_key(struct rind_client *c, const char *name)
 {
 	Rind__DeleteKey m = RIND__DELETE_KEY__INIT;
@@ -821,6 +863,88 @@ int rind_client_delete_key(struct rind_client *c, const char *name)
 	req.op_case = RIND__REQUEST__OP_DELETE_KEY;
 	req.delete_key = &m;
 	return call_data(c, &req, NULL, NULL);
+}
+
+/* ---- key administration ---- */
+
+int rind_client_rotate_key(struct rind_client *c, const char *name, struct rind_client_key_info *info)
+{
+	Rind__RotateKey m = RIND__ROTATE_KEY__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	m.name = STR(name);
+	req.op_case = RIND__REQUEST__OP_ROTATE_KEY;
+	req.rotate_key = &m;
+	return call_info(c, &req, info);
+}
+
+int rind_client_retire_versions(struct rind_client *c, const char *name, uint32_t min_version,
+				struct rind_client_key_info *info)
+{
+	Rind__RetireVersions m = RIND__RETIRE_VERSIONS__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	m.name = STR(name);
+	m.min_version = min_version;
+	req.op_case = RIND__REQUEST__OP_RETIRE_VERSIONS;
+	req.retire_versions = &m;
+	return call_info(c, &req, info);
+}
+
+static int dup_ids(const uint32_t *v, size_t n, uint32_t **out, size_t *nout)
+{
+	*out = NULL;
+	*nout = 0;
+	if (!n)
+		return 0;
+	*out = malloc(n * sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, v, n * sizeof(**out));
+	*nout = n;
+	return 0;
+}
+
+int rind_client_set_access(struct rind_client *c, const char *name,
+			   const struct rind_client_access *change, uint32_t **uids, size_t *nuids,
+			   uint32_t **gids, size_t *ngids)
+{
+	static const struct rind_client_access none;
+	const struct rind_client_access *a = change ? change : &none;
+	Rind__SetAccess m = RIND__SET_ACCESS__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+	Rind__Response *resp;
+	const Rind__KeyInfo *ki = NULL;
+	int err;
+
+	m.name = STR(name);
+	m.allow_uids = (uint32_t *)(uintptr_t)a->allow_uids;
+	m.n_allow_uids = a->n_allow_uids;
+	m.allow_gids = (uint32_t *)(uintptr_t)a->allow_gids;
+	m.n_allow_gids = a->n_allow_gids;
+	m.deny_uids = (uint32_t *)(uintptr_t)a->deny_uids;
+	m.n_deny_uids = a->n_deny_uids;
+	m.deny_gids = (uint32_t *)(uintptr_t)a->deny_gids;
+	m.n_deny_gids = a->n_deny_gids;
+	m.replace = a->replace;
+	req.op_case = RIND__REQUEST__OP_SET_ACCESS;
+	req.set_access = &m;
+	err = call(c, &req, &resp);
+	if (err)
+		return err;
+	if (resp->result_case == RIND__RESPONSE__RESULT_KEYS && resp->keys && resp->keys->n_keys >= 1)
+		ki = resp->keys->keys[0];
+	if (uids)
+		err = dup_ids(ki ? ki->allow_uids : NULL, ki ? ki->n_allow_uids : 0, uids, nuids);
+	if (!err && gids) {
+		err = dup_ids(ki ? ki->allow_gids : NULL, ki ? ki->n_allow_gids : 0, gids, ngids);
+		if (err && uids) {
+			free(*uids);
+			*uids = NULL;
+		}
+	}
+	rind__response__free_unpacked(resp, NULL);
+	return err;
 }
 
 static void build_sign(Rind__Request *req, Rind__Sign *m, const char *name, const void *msg,
@@ -943,6 +1067,9 @@ int rind_client_stats(struct rind_client *c, struct rind_client_stats *st)
 		st->connections = resp->stats->connections;
 		st->keys = resp->stats->keys;
 		st->threads = resp->stats->threads;
+		st->all_keys = resp->stats->all_keys;
+		st->max_keys = resp->stats->max_keys;
+		st->max_keys_per_uid = resp->stats->max_keys_per_uid;
 	}
 	rind__response__free_unpacked(resp, NULL);
 	return 0;
@@ -1013,4 +1140,151 @@ int rind_client_submit_get_public(struct rind_client *c, const char *name,
 	req.op_case = RIND__REQUEST__OP_GET_PUBLIC_KEY;
 	req.get_public_key = &m;
 	return submit(c, &req, cb, user, NULL, id);
+}
+
+/* ---- every key type ---- */
+
+int rind_client_create_key_usage(struct rind_client *c, const char *name, const char *algorithm,
+				 const char *usage, bool exportable,
+				 struct rind_client_key_info *info)
+{
+	Rind__CreateKey m = RIND__CREATE_KEY__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	m.name = STR(name);
+	m.algorithm = STR(algorithm ? algorithm : "");
+	m.usage = STR(usage ? usage : "");
+	m.exportable = exportable;
+	req.op_case = RIND__REQUEST__OP_CREATE_KEY;
+	req.create_key = &m;
+	return call_info(c, &req, info);
+}
+
+int rind_client_import_key_usage(struct rind_client *c, const char *name, const char *algorithm,
+				 const char *usage, const void *key, size_t keylen,
+				 enum rind_client_format format, bool exportable,
+				 struct rind_client_key_info *info)
+{
+	Rind__ImportKey m = RIND__IMPORT_KEY__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	m.name = STR(name);
+	m.algorithm = STR(algorithm ? algorithm : "");
+	m.usage = STR(usage ? usage : "");
+	m.key = BIN(key, keylen);
+	m.format = (Rind__KeyFormat)format;
+	m.exportable = exportable;
+	req.op_case = RIND__REQUEST__OP_IMPORT_KEY;
+	req.import_key = &m;
+	return call_info(c, &req, info);
+}
+
+static void sign_opts(Rind__Sign *m, const struct rind_client_sig_opts *o)
+{
+	if (!o)
+		return;
+	m->hash = STR(o->hash ? o->hash : "");
+	m->sig_format = STR(o->sig_format ? o->sig_format : "");
+	m->padding = STR(o->padding ? o->padding : "");
+}
+
+int rind_client_sign_opts(struct rind_client *c, const char *name, const void *msg, size_t msglen,
+			  const struct rind_client_sig_opts *opts, uint8_t **sig, size_t *siglen)
+{
+	Rind__Sign m = RIND__SIGN__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	build_sign(&req, &m, name, msg, msglen);
+	sign_opts(&m, opts);
+	return call_data(c, &req, sig, siglen);
+}
+
+int rind_client_submit_sign_opts(struct rind_client *c, const char *name, const void *msg,
+				 size_t msglen, const struct rind_client_sig_opts *opts,
+				 rind_client_cb cb, void *user, uint64_t *id)
+{
+	Rind__Sign m = RIND__SIGN__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	build_sign(&req, &m, name, msg, msglen);
+	sign_opts(&m, opts);
+	return submit(c, &req, cb, user, NULL, id);
+}
+
+int rind_client_verify_opts(struct rind_client *c, const char *name, const void *msg,
+			    size_t msglen, const void *sig, size_t siglen,
+			    const struct rind_client_sig_opts *o)
+{
+	Rind__Verify m = RIND__VERIFY__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	build_verify(&req, &m, name, msg, msglen, sig, siglen);
+	if (o) {
+		m.hash = STR(o->hash ? o->hash : "");
+		m.sig_format = STR(o->sig_format ? o->sig_format : "");
+		m.padding = STR(o->padding ? o->padding : "");
+	}
+	return call_data(c, &req, NULL, NULL);
+}
+
+int rind_client_decrypt(struct rind_client *c, const char *name, const void *ct, size_t ctlen,
+			const char *hash, uint8_t **out, size_t *outlen)
+{
+	Rind__Decrypt m = RIND__DECRYPT__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	m.name = STR(name);
+	m.ciphertext = BIN(ct, ctlen);
+	m.hash = STR(hash ? hash : "");
+	req.op_case = RIND__REQUEST__OP_DECRYPT;
+	req.decrypt = &m;
+	return call_data(c, &req, out, outlen);
+}
+
+int rind_client_decap(struct rind_client *c, const char *name, const void *ct, size_t ctlen,
+		      uint8_t **out, size_t *outlen)
+{
+	Rind__Decapsulate m = RIND__DECAPSULATE__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+
+	m.name = STR(name);
+	m.ciphertext = BIN(ct, ctlen);
+	req.op_case = RIND__REQUEST__OP_DECAPSULATE;
+	req.decapsulate = &m;
+	return call_data(c, &req, out, outlen);
+}
+
+int rind_client_type_stats(struct rind_client *c, struct rind_client_type_stats **v, size_t *n)
+{
+	Rind__Stats m = RIND__STATS__INIT;
+	Rind__Request req = RIND__REQUEST__INIT;
+	Rind__Response *resp;
+	size_t i, cnt = 0;
+	int err;
+
+	req.op_case = RIND__REQUEST__OP_STATS;
+	req.stats = &m;
+	err = call(c, &req, &resp);
+	if (err)
+		return err;
+	if (resp->result_case == RIND__RESPONSE__RESULT_STATS && resp->stats)
+		cnt = resp->stats->n_types;
+	*v = calloc(cnt ? cnt : 1, sizeof(**v));
+	if (!*v) {
+		rind__response__free_unpacked(resp, NULL);
+		return -ENOMEM;
+	}
+	for (i = 0; i < cnt; i++) {
+		const Rind__TypeStats *t = resp->stats->types[i];
+
+		snprintf((*v)[i].algorithm, sizeof((*v)[i].algorithm), "%s",
+			 t->algorithm ? t->algorithm : "");
+		(*v)[i].requests = t->requests;
+		(*v)[i].batches = t->batches;
+		(*v)[i].batched_requests = t->batched_requests;
+		(*v)[i].max_batch = t->max_batch;
+	}
+	*n = cnt;
+	rind__response__free_unpacked(resp, NULL);
+	return 0;
 }

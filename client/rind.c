@@ -7,6 +7,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <rind/crypto.h>
 #include "rind_client.h"
@@ -95,24 +99,43 @@ static void usage(FILE *f)
 		"  features        CPU features and RIND_DISABLE masking\n"
 		"  version         library version\n"
 		"daemon commands (socket: --socket, else $RIND_SOCKET, else %s):\n"
-		"  key create NAME --alg ed25519|x25519|aes-256-gcm [--exportable]\n"
-		"  key import NAME --alg ALG [--in FILE] [--format raw|pkcs8|pem|jwk] [--exportable]\n"
-		"  key list\n"
+		"  key create NAME --alg|--type TYPE [--usage sign|decrypt] [--exportable]\n"
+		"                  TYPE: ed25519, ecdsa-p256|p384|p521, rsa-2048|3072|4096, mldsa44|\n"
+		"                  65|87 (signing; RSA --usage decrypt for OAEP), x25519, ecdh-p256|p384|p521,\n"
+		"                  mlkem768, mlkem1024, x25519mlkem768, aes-256-gcm, aes-128-gcm,\n"
+		"                  chacha20-poly1305\n"
+		"  key import NAME [--type TYPE] [--usage U] [--in FILE] [--format raw|pkcs8|pem|jwk]\n"
+		"                  [--exportable]   PKCS#8, SEC1, PKCS#1 (DER or PEM), JWK: the type\n"
+		"                  is detected; raw keys need --type\n"
+		"  key list [--all]                         --all: also key files that failed to load\n"
 		"  key pub NAME [--format pem|der|raw|jwk|pkcs8] [--out FILE]\n"
 		"  key delete NAME\n"
-		"  sign NAME [--in FILE] [--out FILE]        signature bytes (Ed25519: 64)\n"
-		"  verify NAME --sig FILE [--in FILE]       exit 0 valid, 1 invalid, 2 error\n"
+		"  sign NAME [--in FILE] [--out FILE] [--hash sha256|sha384|sha512]\n"
+		"           [--sig-format der|p1363] [--padding pkcs1|pss]   signature bytes\n"
+		"  verify NAME --sig FILE [--in FILE] [the sign options]   exit 0 valid, 1 invalid, 2 error\n"
 		"  seal NAME [--in FILE] [--out FILE] [--ad STRING]   nonce||ciphertext||tag\n"
 		"  open NAME [--in FILE] [--out FILE] [--ad STRING]\n"
-		"  derive NAME --peer FILE [--out FILE]     X25519 with a raw 32-byte peer key\n"
+		"  derive NAME --peer FILE [--out FILE]     X25519/ECDH; peer raw, SPKI DER or PEM\n"
+		"  decrypt NAME [--in FILE] [--out FILE] [--hash H]   RSA-OAEP (usage decrypt keys)\n"
+		"  decap NAME [--in FILE] [--out FILE]      ML-KEM shared secret of a ciphertext\n"
+		"                  (the peer encapsulates to `key pub NAME --format raw`)\n"
 		"  ping                                     daemon version\n"
 		"  stats                                    daemon counters and batching\n"
-		"  bench-daemon --alg ALG [--clients N] [--requests M] [--pipeline K]\n"
+		"key administration (root and the key's owner; no D-Bus needed):\n"
+		"  key rotate NAME                          a new current version\n"
+		"  key retire NAME --below V                retire the versions below V\n"
+		"  key access NAME [--allow-uid U] [--allow-gid G] [--deny-uid U] [--deny-gid G]\n"
+		"             [--allow uid:U|gid:G] [--deny uid:U|gid:G] [--clear]\n"
+		"                                           change (or show) who may use the key\n"
+		"  (key list shows each key's VERSION, LIVE versions, CREATED and ROTATED times)\n"
+		"  bench-daemon --alg ALG [--clients N] [--requests M] [--pipeline K]   ALG: ed25519,\n"
+		"               ecdsa-p256|p384|p521, rsa-2048|3072|4096, aes-256-gcm, x25519\n"
 		"               [--size BYTES] [--key NAME]\n"
 		"                  N processes, M requests each, K in flight per connection;\n"
 		"                  requests/s, p50/p99 latency, mean batch size; every\n"
 		"                  Ed25519 signature is verified in-process afterwards\n"
-		"  stdin/stdout by default; errors exit 1 (verify: 2)\n",
+		"  stdin/stdout by default; errors exit 1 (verify: 2)\n"
+		"  rind COMMAND --help, rind key SUBCOMMAND --help: that command's usage\n",
 		RIND_CLIENT_DEFAULT_SOCKET);
 }
 
@@ -120,6 +143,7 @@ static void usage(FILE *f)
 
 static const char *const daemon_cmds[] = {
 	"key", "sign", "verify", "seal", "open", "derive", "stats", "ping", "bench-daemon",
+	"decrypt", "decap",
 };
 
 static int is_daemon_cmd(const char *cmd)
@@ -135,8 +159,10 @@ static int is_daemon_cmd(const char *cmd)
 /* Options of the daemon commands: --name VALUE or --name=VALUE, flags. */
 struct opts {
 	const char *socket, *alg, *in, *out, *sig, *format, *ad, *peer, *key;
+	const char *usage, *hash, *sig_format, *padding;
 	long clients, requests, pipeline, size;
 	int exportable;
+	int all;
 	const char *pos[4];
 	int npos;
 };
@@ -146,6 +172,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	static const char *const with_arg[] = {
 		"socket", "alg", "in", "out", "sig", "format", "ad", "peer", "key",
 		"clients", "requests", "pipeline", "size",
+		"type", "usage", "hash", "sig-format", "padding",
 	};
 	int i;
 
@@ -175,6 +202,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->exportable = 1;
 			continue;
 		}
+		if (!strcmp(name, "all")) {
+			o->all = 1;
+			continue;
+		}
 		for (k = 0; k < sizeof(with_arg) / sizeof(with_arg[0]); k++)
 			if (!strcmp(name, with_arg[k]))
 				break;
@@ -200,6 +231,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		else if (!strcmp(name, "ad")) o->ad = val;
 		else if (!strcmp(name, "peer")) o->peer = val;
 		else if (!strcmp(name, "key")) o->key = val;
+		else if (!strcmp(name, "type")) o->alg = val;	/* a synonym of --alg */
+		else if (!strcmp(name, "usage")) o->usage = val;
+		else if (!strcmp(name, "hash")) o->hash = val;
+		else if (!strcmp(name, "sig-format")) o->sig_format = val;
+		else if (!strcmp(name, "padding")) o->padding = val;
 		else {
 			char *end;
 			long v;
@@ -324,12 +360,70 @@ static struct rind_client *cli_connect(const char *sock)
 	return c;
 }
 
+static void fmt_time(uint64_t secs, char *buf, size_t len)
+{
+	time_t t = (time_t)secs;
+	struct tm tm;
+
+	snprintf(buf, len, "-");
+	if (secs && gmtime_r(&t, &tm))
+		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/*
+ * `rind key list`: one line per key.  VERSION is the current version,
+ * LIVE the versions verify/open still accept, CREATED when the oldest
+ * live version was made (the key's creation until versions are retired),
+ * ROTATED when the current one was ("-": never rotated).
+ */
+static void print_key_list(const struct rind_client_key_info *k, size_t n)
+{
+	size_t i;
+
+	printf("%-32s %-17s %7s %-9s %6s %10s %-20s %-20s %s\n", "NAME", "ALGORITHM", "VERSION",
+	       "LIVE", "OWNER", "EXPORTABLE", "CREATED", "ROTATED", "USAGE");
+	for (i = 0; i < n; i++) {
+		uint32_t lo = k[i].min_version ? k[i].min_version : 1;
+		uint64_t first = k[i].n_versions ? k[i].versions[0].created : k[i].created;
+		char created[32], rotated[32] = "-", live[24];
+
+		fmt_time(first, created, sizeof(created));
+		if (k[i].version > 1)
+			fmt_time(k[i].created, rotated, sizeof(rotated));
+		snprintf(live, sizeof(live), "%u-%u", (unsigned int)lo, (unsigned int)k[i].version);
+		printf("%-32s %-17s %7u %-9s %6u %10s %-20s %-20s %s\n", k[i].name, k[i].algorithm,
+		       (unsigned int)k[i].version, live, (unsigned int)k[i].owner_uid,
+		       k[i].exportable ? "yes" : "no", created, rotated,
+		       k[i].usage[0] ? k[i].usage : "-");
+	}
+}
+
 static int need_pos(const struct opts *o, int n, const char *usage_line)
 {
 	if (o->npos != n) {
 		fprintf(stderr, "usage: rind %s\n", usage_line);
 		return -1;
 	}
+	return 0;
+}
+
+/* key list --all: the key files that did not load, and why. */
+static int list_failed(struct rind_client *c)
+{
+	struct rind_client_failed_key *f;
+	size_t n, i;
+	int err = rind_client_list_failed(c, &f, &n);
+
+	if (err)
+		return report(c, "key list --all", err);
+	if (n) {
+		printf("\nkey files that failed to load (rind key delete NAME removes one):\n");
+		printf("%-32s %-12s %s\n", "NAME", "STATE", "REASON");
+	}
+	for (i = 0; i < n; i++)
+		printf("%-32s %-12s %s%s%s\n", f[i].name, "failed", f[i].reason,
+		       f[i].file[0] ? " -- file " : "", f[i].file);
+	free(f);
 	return 0;
 }
 
@@ -344,13 +438,17 @@ static int cmd_key(struct rind_client *c, struct opts *o)
 	if (!strcmp(sub, "create")) {
 		struct rind_client_key_info ki;
 
-		if (need_pos(o, 2, "key create NAME --alg ALG [--exportable]"))
+		if (need_pos(o, 2, "key create NAME --type TYPE [--usage sign|decrypt] [--exportable]"))
 			return 2;
 		if (!o->alg) {
-			fprintf(stderr, "rind: key create: --alg is required (ed25519, x25519, aes-256-gcm)\n");
+			fprintf(stderr, "rind: key create: --type (or --alg) is required: ed25519, "
+				"ecdsa-p256, ecdsa-p384, ecdsa-p521, rsa-2048, rsa-3072, rsa-4096, mldsa44, "
+				"mldsa65, mldsa87, x25519, "
+				"ecdh-p256, ecdh-p384, ecdh-p521, mlkem768, mlkem1024, x25519mlkem768, "
+				"aes-256-gcm, aes-128-gcm, chacha20-poly1305\n");
 			return 2;
 		}
-		err = rind_client_create_key(c, o->pos[1], o->alg, o->exportable, &ki);
+		err = rind_client_create_key_usage(c, o->pos[1], o->alg, o->usage, o->exportable, &ki);
 		if (err)
 			return report(c, "key create", err);
 		printf("created %s (%s)\n", ki.name[0] ? ki.name : o->pos[1],
@@ -358,49 +456,45 @@ static int cmd_key(struct rind_client *c, struct opts *o)
 		return 0;
 	}
 	if (!strcmp(sub, "import")) {
-		if (need_pos(o, 2, "key import NAME --alg ALG [--in FILE] [--format raw|pkcs8|pem|jwk]"))
+		struct rind_client_key_info ki;
+
+		if (need_pos(o, 2, "key import NAME [--type TYPE] [--in FILE] [--format raw|pkcs8|pem|jwk]"))
 			return 2;
-		if (!o->alg) {
-			fprintf(stderr, "rind: key import: --alg is required\n");
-			return 2;
-		}
-		fmt = RIND_CLIENT_RAW;
+		/* no --format: the daemon detects the encoding (and, without --type, the type) */
+		fmt = RIND_CLIENT_PEM;
 		if (o->format && rind_client_format_parse(o->format, &fmt)) {
 			fprintf(stderr, "rind: unknown format '%s'\n", o->format);
 			return 2;
 		}
+		if (fmt == RIND_CLIENT_RAW && !o->alg) {
+			fprintf(stderr, "rind: key import: a raw key needs --type\n");
+			return 2;
+		}
 		if (read_input(o->in, &buf, &len))
 			return 1;
-		err = rind_client_import_key(c, o->pos[1], o->alg, buf, len, fmt, o->exportable, NULL);
+		err = rind_client_import_key_usage(c, o->pos[1], o->alg, o->usage, buf, len, fmt,
+						   o->exportable, &ki);
 		memset(buf, 0, len);
 		free(buf);
 		if (err)
 			return report(c, "key import", err);
-		printf("imported %s (%s)\n", o->pos[1], o->alg);
+		printf("imported %s (%s%s%s)\n", o->pos[1], ki.algorithm[0] ? ki.algorithm : o->alg,
+		       ki.usage[0] ? ", usage " : "", ki.usage);
 		return 0;
 	}
 	if (!strcmp(sub, "list")) {
 		struct rind_client_key_info *k;
-		size_t n, i;
+		size_t n;
 
 		if (need_pos(o, 1, "key list"))
 			return 2;
 		err = rind_client_list_keys(c, &k, &n);
 		if (err)
 			return report(c, "key list", err);
-		printf("%-32s %-12s %6s %10s %s\n", "NAME", "ALGORITHM", "OWNER", "EXPORTABLE",
-		       "CREATED");
-		for (i = 0; i < n; i++) {
-			time_t t = (time_t)k[i].created;
-			struct tm tm;
-			char when[32] = "-";
-
-			if (gmtime_r(&t, &tm))
-				strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-			printf("%-32s %-12s %6u %10s %s\n", k[i].name, k[i].algorithm, k[i].owner_uid,
-			       k[i].exportable ? "yes" : "no", when);
-		}
+		print_key_list(k, n);
 		free(k);
+		if (o->all)
+			return list_failed(c);
 		return 0;
 	}
 	if (!strcmp(sub, "pub")) {
@@ -429,7 +523,8 @@ static int cmd_key(struct rind_client *c, struct opts *o)
 			return report(c, "key delete", err);
 		return 0;
 	}
-	fprintf(stderr, "usage: rind key create|import|list|pub|delete ...\n");
+	fprintf(stderr, "usage: rind key create|import|list|pub|delete|rotate|retire|access ... "
+		"(rind key --help)\n");
 	return 2;
 }
 
@@ -456,8 +551,14 @@ static int cmd_data(struct rind_client *c, const char *cmd, struct opts *o)
 	} else if (read_input(o->in, &in, &inlen)) {
 		return 1;
 	}
-	if (!strcmp(cmd, "sign"))
-		err = rind_client_sign(c, o->pos[0], in, inlen, &out, &outlen);
+	if (!strcmp(cmd, "sign")) {
+		struct rind_client_sig_opts so = { o->hash, o->sig_format, o->padding };
+
+		err = rind_client_sign_opts(c, o->pos[0], in, inlen, &so, &out, &outlen);
+	} else if (!strcmp(cmd, "decrypt"))
+		err = rind_client_decrypt(c, o->pos[0], in, inlen, o->hash, &out, &outlen);
+	else if (!strcmp(cmd, "decap"))
+		err = rind_client_decap(c, o->pos[0], in, inlen, &out, &outlen);
 	else if (!strcmp(cmd, "seal"))
 		err = rind_client_seal(c, o->pos[0], in, inlen, ad, strlen(ad), &out, &outlen);
 	else if (!strcmp(cmd, "open"))
@@ -489,7 +590,11 @@ static int cmd_verify(struct rind_client *c, struct opts *o)
 		free(sig);
 		return 2;
 	}
-	err = rind_client_verify(c, o->pos[0], msg, mlen, sig, slen);
+	{
+		struct rind_client_sig_opts so = { o->hash, o->sig_format, o->padding };
+
+		err = rind_client_verify_opts(c, o->pos[0], msg, mlen, sig, slen, &so);
+	}
 	free(msg);
 	free(sig);
 	if (!err) {
@@ -518,8 +623,28 @@ static int cmd_stats(struct rind_client *c)
 	printf("mean_batch        %.2f\n", st.batches ? (double)st.batched_requests / st.batches : 0.0);
 	printf("max_batch         %llu\n", (unsigned long long)st.max_batch);
 	printf("connections       %llu\n", (unsigned long long)st.connections);
-	printf("keys              %llu\n", (unsigned long long)st.keys);
+	printf("keys              %llu%s\n", (unsigned long long)st.keys,
+	       st.all_keys ? " (all)" : " (yours)");
+	if (st.max_keys || st.max_keys_per_uid)
+		printf("key_quota         %u total, %u per uid\n", st.max_keys, st.max_keys_per_uid);
 	printf("threads           %u\n", st.threads);
+	{
+		struct rind_client_type_stats *v;
+		size_t n, i;
+
+		err = rind_client_type_stats(c, &v, &n);
+		if (err)
+			return report(c, "stats", err);
+		if (n)
+			printf("%-18s %12s %10s %10s %9s\n", "TYPE", "REQUESTS", "BATCHES", "MEAN_BATCH",
+			       "MAX_BATCH");
+		for (i = 0; i < n; i++)
+			printf("%-18s %12llu %10llu %10.2f %9llu\n", v[i].algorithm,
+			       (unsigned long long)v[i].requests, (unsigned long long)v[i].batches,
+			       v[i].batches ? (double)v[i].batched_requests / (double)v[i].batches : 0.0,
+			       (unsigned long long)v[i].max_batch);
+		free(v);
+	}
 	return 0;
 }
 
@@ -535,7 +660,10 @@ struct bench_child {
 	uint8_t *msg;			/* one message buffer, request index in front */
 	uint64_t *t0;			/* submit times, ns */
 	uint64_t *lat;			/* shared: this client's latencies */
-	uint8_t *sigs;			/* Ed25519: 64 bytes per request */
+	uint8_t *sigs;			/* sigmax bytes per request */
+	uint16_t *siglens;
+	unsigned int sigmax;		/* 64 for Ed25519, else 512 */
+	const char *verify_alg;		/* ECDSA, RSA: the library's name to verify with */
 	uint8_t *seen;
 	long done, failures, dup;
 	int first_err_printed;
@@ -592,11 +720,12 @@ static void bench_cb(struct rind_client *c, const struct rind_client_result *r, 
 		return;
 	}
 	if (b->op == BENCH_SIGN) {
-		if (r->len != 64) {
+		if ((b->verify_alg ? r->len > b->sigmax : r->len != 64) || !r->len) {
 			b->failures++;
 			return;
 		}
-		memcpy(b->sigs + 64 * i, r->data, 64);
+		memcpy(b->sigs + (size_t)b->sigmax * i, r->data, r->len);
+		b->siglens[i] = (uint16_t)r->len;
 	} else if (b->op == BENCH_SEAL && r->len != (size_t)b->size + 28) {
 		b->failures++;
 	} else if (b->op == BENCH_DERIVE && r->len != 32) {
@@ -628,6 +757,7 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 			   int go_fd, int done_fd, int verify_fd, uint64_t *end_ns, long *verified)
 {
 	uint8_t pub[32];
+	struct crypto_sig *vtfm = NULL;
 	long next = 0, i;
 	char ch = 1;
 	int err;
@@ -638,7 +768,20 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 		return 1;
 	}
 	rind_client_set_max_inflight(b->c, (unsigned int)(pipeline > 1000 ? 1000 : pipeline));
-	if (b->op == BENCH_SIGN) {
+	if (b->op == BENCH_SIGN && b->verify_alg) {
+		uint8_t *p;
+		size_t n;
+
+		/* ECDSA / RSA: verified with the library, from the SPKI */
+		err = rind_client_get_public(b->c, b->key, RIND_CLIENT_SPKI_DER, &p, &n);
+		vtfm = err ? NULL : crypto_alloc_sig(b->verify_alg, 0, 0);
+		if (err || IS_ERR(vtfm) || crypto_sig_set_pubkey(vtfm, p, (unsigned int)n)) {
+			fprintf(stderr, "rind: bench client %ld: public key: %s\n", b->client,
+				rind_client_last_error(b->c));
+			return 1;
+		}
+		free(p);
+	} else if (b->op == BENCH_SIGN) {
 		uint8_t *p;
 		size_t n;
 
@@ -654,8 +797,9 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 	b->msg = malloc((size_t)b->size + 16);
 	b->t0 = calloc((size_t)b->requests, sizeof(*b->t0));
 	b->seen = calloc((size_t)b->requests, 1);
-	b->sigs = b->op == BENCH_SIGN ? malloc((size_t)b->requests * 64) : NULL;
-	if (!b->msg || !b->t0 || !b->seen || (b->op == BENCH_SIGN && !b->sigs))
+	b->sigs = b->op == BENCH_SIGN ? malloc((size_t)b->requests * b->sigmax) : NULL;
+	b->siglens = b->op == BENCH_SIGN ? calloc((size_t)b->requests, sizeof(*b->siglens)) : NULL;
+	if (!b->msg || !b->t0 || !b->seen || (b->op == BENCH_SIGN && (!b->sigs || !b->siglens)))
 		return 1;
 	bench_self = b;
 	b->ready_sent = 1;
@@ -701,7 +845,9 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 			if (!b->seen[i])
 				continue;
 			bench_message(b->msg, b->size, b->client, i, i == 0);
-			if (rind_ed25519_verify(b->sigs + 64 * i, b->msg, (size_t)b->size, pub)) {
+			if (vtfm ? crypto_sig_verify(vtfm, b->sigs + (size_t)b->sigmax * i, b->siglens[i],
+						     b->msg, (unsigned int)b->size) :
+			    rind_ed25519_verify(b->sigs + 64 * i, b->msg, (size_t)b->size, pub)) {
 				if (!b->failures++)
 					fprintf(stderr, "rind: bench client %ld: signature %ld does not verify\n",
 						b->client, i);
@@ -710,6 +856,8 @@ static int bench_run_child(const char *sock, struct bench_child *b, long pipelin
 			}
 		}
 	}
+	if (vtfm)
+		crypto_free_sig(vtfm);
 	rind_client_close(b->c);
 	return b->failures || b->dup ? 1 : 0;
 }
@@ -726,6 +874,58 @@ struct bench_shared {
 	long verified;
 };
 
+/*
+ * SIGINT/SIGTERM during bench-daemon: the clients are stopped and the key
+ * the run created is deleted before exiting (128 + the signal), so an
+ * interrupted benchmark leaves nothing in the daemon.  The handler only
+ * records the signal and kills the clients (async-signal-safe); blocking
+ * calls return EINTR and the run unwinds.
+ */
+static volatile sig_atomic_t bench_sig;
+static pid_t *volatile bench_pids;
+static volatile long bench_npids;
+
+static void bench_on_signal(int sig)
+{
+	long i;
+
+	bench_sig = sig;
+	for (i = 0; bench_pids && i < bench_npids; i++)
+		if (bench_pids[i] > 0)
+			kill(bench_pids[i], SIGTERM);
+}
+
+static void bench_signals(bool install)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = install ? bench_on_signal : SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;	/* no SA_RESTART: a blocking read returns EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Delete the run's key (if it made one); the exit status of an interrupted run. */
+static int bench_cleanup(struct rind_client *c, const char *keyname, int made_key, int rc)
+{
+	if (made_key && c) {
+		int err = rind_client_delete_key(c, keyname);
+
+		if (err && err != -ENOENT)
+			report(c, "bench-daemon: delete key", err);
+		else if (bench_sig)
+			fprintf(stderr, "rind: bench-daemon: interrupted (%s); key %s deleted\n",
+				bench_sig == SIGINT ? "SIGINT" : "SIGTERM", keyname);
+	} else if (bench_sig) {
+		fprintf(stderr, "rind: bench-daemon: interrupted (%s)\n",
+			bench_sig == SIGINT ? "SIGINT" : "SIGTERM");
+	}
+	rind_client_close(c);
+	return bench_sig ? 128 + bench_sig : rc;
+}
+
 static int cmd_bench(const char *sock, struct opts *o)
 {
 	long clients = o->clients ? o->clients : 8, requests = o->requests ? o->requests : 10000;
@@ -735,8 +935,8 @@ static int cmd_bench(const char *sock, struct opts *o)
 	struct bench_shared *sh;
 	uint64_t *lat, start, end = 0;
 	int ready[2], go[2], done[2], verify[2], status, failed = 0, made_key = 0;
-	long i, verified = 0, total;
-	const char *alg = o->alg;
+	long i, verified = 0, total, nmapped;
+	const char *alg = o->alg, *verify_alg = NULL;
 	char keyname[64];
 	enum bench_op op;
 	pid_t *pids;
@@ -750,12 +950,20 @@ static int cmd_bench(const char *sock, struct opts *o)
 	}
 	if (!strcmp(alg, "ed25519")) {
 		op = BENCH_SIGN;
+	} else if (!strncmp(alg, "ecdsa-p", 7) || !strncmp(alg, "rsa-", 4)) {
+		/* signed with each type's default (SHA-256/384/512 by curve, PKCS#1 v1.5) */
+		op = BENCH_SIGN;
+		verify_alg = !strcmp(alg, "ecdsa-p256") ? "x962(ecdsa-nist-p256,sha256)" :
+			     !strcmp(alg, "ecdsa-p384") ? "x962(ecdsa-nist-p384,sha384)" :
+			     !strcmp(alg, "ecdsa-p521") ? "x962(ecdsa-nist-p521,sha512)" :
+			     "pkcs1(rsa,sha256)";
 	} else if (!strcmp(alg, "aes-256-gcm")) {
 		op = BENCH_SEAL;
 	} else if (!strcmp(alg, "x25519")) {
 		op = BENCH_DERIVE;
 	} else {
-		fprintf(stderr, "rind: bench-daemon: --alg %s: ed25519, aes-256-gcm or x25519\n", alg);
+		fprintf(stderr, "rind: bench-daemon: --alg %s: ed25519, ecdsa-p256|p384|p521, "
+			"rsa-2048|3072|4096, aes-256-gcm or x25519\n", alg);
 		return 2;
 	}
 	if (clients < 1 || clients > 4096 || requests < 1 || pipeline < 1) {
@@ -765,19 +973,31 @@ static int cmd_bench(const char *sock, struct opts *o)
 	c = cli_connect(sock);
 	if (!c)
 		return 1;
-	if (o->key) {
-		snprintf(keyname, sizeof(keyname), "%s", o->key);
-	} else {
-		snprintf(keyname, sizeof(keyname), "bench-%s-%d", alg, (int)getpid());
-		err = rind_client_create_key(c, keyname, alg, false, NULL);
-		if (err) {
-			report(c, "bench-daemon: create key", err);
-			rind_client_close(c);
-			return 1;
+	{
+		/* the handlers go in before the key exists; a signal waits until they do */
+		sigset_t set, old;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGINT);
+		sigaddset(&set, SIGTERM);
+		sigprocmask(SIG_BLOCK, &set, &old);
+		bench_signals(true);
+		if (o->key) {
+			snprintf(keyname, sizeof(keyname), "%s", o->key);
+		} else {
+			snprintf(keyname, sizeof(keyname), "bench-%s-%d", alg, (int)getpid());
+			err = rind_client_create_key(c, keyname, alg, false, NULL);
+			if (err) {
+				report(c, "bench-daemon: create key", err);
+				sigprocmask(SIG_SETMASK, &old, NULL);
+				return bench_cleanup(c, keyname, 0, 1);
+			}
+			made_key = 1;
 		}
-		made_key = 1;
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
 	total = clients * requests;
+	nmapped = clients;
 	lat = mmap(NULL, (size_t)total * sizeof(*lat), PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	sh = mmap(NULL, (size_t)clients * sizeof(*sh), PROT_READ | PROT_WRITE,
@@ -786,13 +1006,17 @@ static int cmd_bench(const char *sock, struct opts *o)
 	if (lat == MAP_FAILED || sh == MAP_FAILED || !pids || pipe(ready) || pipe(go) ||
 	    pipe(done) || pipe(verify)) {
 		fprintf(stderr, "rind: bench-daemon: out of memory\n");
-		return 1;
+		return bench_cleanup(c, keyname, made_key, 1);
 	}
 	err = rind_client_stats(c, &s0);
-	if (err)
-		return report(c, "stats", err);
+	if (err) {
+		report(c, "stats", err);
+		return bench_cleanup(c, keyname, made_key, 1);
+	}
 	fflush(NULL);
-	for (i = 0; i < clients; i++) {
+	bench_pids = pids;
+	for (i = 0; i < clients && !bench_sig; i++) {
+		bench_npids = i;
 		pids[i] = fork();
 		if (pids[i] < 0) {
 			perror("rind: fork");
@@ -804,8 +1028,13 @@ static int cmd_bench(const char *sock, struct opts *o)
 			struct bench_child b = {
 				.key = keyname, .op = op, .client = i, .requests = requests,
 				.size = size, .lat = lat + i * requests,
+				.sigmax = verify_alg ? 512 : 64, .verify_alg = verify_alg,
 			};
 
+			bench_signals(false);
+			prctl(PR_SET_PDEATHSIG, SIGTERM);	/* the parent died: stop too */
+			if (getppid() == 1 || bench_sig)
+				_exit(1);
 			close(ready[0]);
 			close(go[1]);
 			close(done[0]);
@@ -821,33 +1050,50 @@ static int cmd_bench(const char *sock, struct opts *o)
 			_exit(rc);
 		}
 	}
+	bench_npids = clients;
+	if (bench_sig)
+		clients = bench_npids = i;	/* the ones started before the signal */
 	close(ready[1]);
 	close(go[0]);
-	for (i = 0; i < clients; i++)
+	for (i = 0; i < clients && !bench_sig; i++)
 		if (read(ready[0], &ch, 1) != 1)
-			break;	/* a child failed before it was ready */
+			break;	/* a child failed before it was ready (or a signal came) */
 	start = mono_ns();
 	close(go[1]);
 	close(done[1]);
 	close(verify[0]);
-	for (i = 0; i < clients; i++)
+	for (i = 0; i < clients && !bench_sig; i++)
 		if (read(done[0], &ch, 1) != 1)
-			break;	/* a child failed */
+			break;	/* a child failed (or a signal came) */
 	close(done[0]);
-	err = rind_client_stats(c, &s1);
+	err = bench_sig ? 0 : rind_client_stats(c, &s1);
 	close(verify[1]);
 	for (i = 0; i < clients; i++) {
-		if (waitpid(pids[i], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		pid_t r;
+
+		if (bench_sig)
+			kill(pids[i], SIGTERM);
+		while ((r = waitpid(pids[i], &status, 0)) < 0 && errno == EINTR)
+			kill(pids[i], SIGTERM);
+		if (r < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 			failed = 1;
 		if (sh[i].end_ns > end)
 			end = sh[i].end_ns;
 		verified += sh[i].verified;
 	}
 	close(ready[0]);
+	bench_pids = NULL;
+	if (bench_sig || err) {
+		if (err)
+			report(c, "stats", err);
+		munmap(lat, (size_t)total * sizeof(*lat));
+		munmap(sh, (size_t)nmapped * sizeof(*sh));
+		free(pids);
+		return bench_cleanup(c, keyname, made_key, 1);
+	}
 	if (made_key)
 		rind_client_delete_key(c, keyname);
-	if (err)
-		return report(c, "stats", err);
+	bench_signals(false);
 	qsort(lat, (size_t)total, sizeof(*lat), cmp_u64);
 	printf("bench-daemon: %s %s, %ld-byte messages, %ld clients x %ld requests, pipeline %ld\n",
 	       alg, op == BENCH_SIGN ? "sign" : op == BENCH_SEAL ? "seal" : "derive",
@@ -865,8 +1111,8 @@ static int cmd_bench(const char *sock, struct opts *o)
 	printf("  daemon        %u threads, %llu errors during this run\n", s1.threads,
 	       (unsigned long long)(s1.errors - s0.errors));
 	if (op == BENCH_SIGN)
-		printf("  verified      %ld of %ld signatures in-process (rind_ed25519_verify)\n",
-		       verified, total);
+		printf("  verified      %ld of %ld signatures in-process (%s)\n", verified, total,
+		       verify_alg ? verify_alg : "rind_ed25519_verify");
 	if (failed)
 		printf("  FAILED: a client reported errors (see above)\n");
 	rind_client_close(c);
@@ -876,6 +1122,292 @@ static int cmd_bench(const char *sock, struct opts *o)
 	return failed || (op == BENCH_SIGN && verified != total) ? 1 : 0;
 }
 
+/* ---- key rotate, retire, access: options of their own ---- */
+
+static const char *const key_admin_subs[] = { "rotate", "retire", "access" };
+
+static int is_key_admin(const char *sub)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(key_admin_subs) / sizeof(key_admin_subs[0]); i++)
+		if (!strcmp(sub, key_admin_subs[i]))
+			return 1;
+	return 0;
+}
+
+/* A growing list of ids. */
+struct idlist {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+static int idlist_add(struct idlist *l, uint32_t id)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		uint32_t *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = id;
+	return 0;
+}
+
+/* A uid (@group false) or gid: a number, or a user or group name. */
+static int parse_id(const char *s, bool group, uint32_t *id)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*s && *s != '-' && !*end && !errno) {
+		if (v >= UINT32_MAX) {
+			fprintf(stderr, "rind: %s %s is out of range (0..4294967294)\n",
+				group ? "gid" : "uid", s);
+			return -1;
+		}
+		*id = (uint32_t)v;
+		return 0;
+	}
+	if (group) {
+		struct group *g = *s ? getgrnam(s) : NULL;
+
+		if (g) {
+			*id = (uint32_t)g->gr_gid;
+			return 0;
+		}
+	} else {
+		struct passwd *p = *s ? getpwnam(s) : NULL;
+
+		if (p) {
+			*id = (uint32_t)p->pw_uid;
+			return 0;
+		}
+	}
+	fprintf(stderr, "rind: '%s' is neither a %s number nor a %s name\n", s,
+		group ? "gid" : "uid", group ? "group" : "user");
+	return -1;
+}
+
+/* "1001,alice" into @l. */
+static int parse_ids(const char *s, bool group, struct idlist *l)
+{
+	char buf[256], *tok, *save = NULL;
+	uint32_t id;
+
+	if (strlen(s) >= sizeof(buf)) {
+		fprintf(stderr, "rind: id list '%.32s...' is too long (repeat the option instead)\n", s);
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", s);
+	if (!*buf)
+		return parse_id(buf, group, &id);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (parse_id(tok, group, &id) || idlist_add(l, id))
+			return -1;
+	}
+	return 0;
+}
+
+/* --allow/--deny take "uid:U" or "gid:G" (a bare id is a uid). */
+static int parse_tagged(const char *s, struct idlist *uids, struct idlist *gids)
+{
+	if (!strncmp(s, "uid:", 4))
+		return parse_ids(s + 4, false, uids);
+	if (!strncmp(s, "gid:", 4))
+		return parse_ids(s + 4, true, gids);
+	if (!strncmp(s, "user:", 5))
+		return parse_ids(s + 5, false, uids);
+	if (!strncmp(s, "group:", 6))
+		return parse_ids(s + 6, true, gids);
+	return parse_ids(s, false, uids);
+}
+
+static void print_ids(const char *what, const uint32_t *v, size_t n)
+{
+	size_t i;
+
+	printf("%s:", what);
+	if (!n)
+		printf(" none");
+	for (i = 0; i < n; i++)
+		printf(" %u", (unsigned int)v[i]);
+	printf("\n");
+}
+
+static int print_versions(const struct rind_client_key_info *ki)
+{
+	unsigned int i;
+
+	for (i = 0; i < ki->n_versions; i++) {
+		char when[32];
+
+		fmt_time(ki->versions[i].created, when, sizeof(when));
+		printf("  version %u  created %s%s\n", (unsigned int)ki->versions[i].version, when,
+		       ki->versions[i].version == ki->version ? "  (current)" : "");
+	}
+	return 0;
+}
+
+/*
+ * rind key rotate NAME
+ * rind key retire NAME --below V
+ * rind key access NAME [--allow-uid U]... [--allow-gid G]... [--deny-uid U]...
+ *                      [--deny-gid G]... [--allow uid:U|gid:G] [--deny uid:U|gid:G] [--clear]
+ */
+static int cmd_key_admin(const char *sock, int argc, char **argv)
+{
+	struct idlist au = { 0 }, ag = { 0 }, du = { 0 }, dg = { 0 };
+	const char *sub = argv[0], *name = NULL;
+	struct rind_client_key_info ki;
+	struct rind_client *c;
+	long below = -1;
+	bool clear = false;
+	int i, err, ret = 2;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = NULL, *eq = strchr(a, '=');
+		char opt[32];
+		size_t nl;
+
+		if (strncmp(a, "--", 2) || !a[2]) {
+			if (name) {
+				fprintf(stderr, "rind: key %s: unexpected argument '%s'\n", sub, a);
+				goto out;
+			}
+			name = a;
+			continue;
+		}
+		nl = eq ? (size_t)(eq - a) : strlen(a);
+		if (nl >= sizeof(opt)) {
+			fprintf(stderr, "rind: key %s: unknown option '%s'\n", sub, a);
+			goto out;
+		}
+		memcpy(opt, a, nl);
+		opt[nl] = 0;
+		if (!strcmp(opt, "--clear") && !strcmp(sub, "access") && !eq) {
+			clear = true;
+			continue;
+		}
+		if (strcmp(opt, "--socket") &&
+		    !(!strcmp(sub, "retire") && !strcmp(opt, "--below")) &&
+		    !(!strcmp(sub, "access") &&
+		      (!strcmp(opt, "--allow-uid") || !strcmp(opt, "--allow-gid") ||
+		       !strcmp(opt, "--deny-uid") || !strcmp(opt, "--deny-gid") ||
+		       !strcmp(opt, "--allow") || !strcmp(opt, "--deny")))) {
+			fprintf(stderr, "rind: key %s: unknown option '%s' (rind key %s --help)\n", sub, a,
+				sub);
+			goto out;
+		}
+		if (eq) {
+			val = eq + 1;
+		} else if (i + 1 < argc) {
+			val = argv[++i];
+		} else {
+			fprintf(stderr, "rind: key %s: option %s needs a value\n", sub, opt);
+			goto out;
+		}
+		if (!strcmp(opt, "--socket")) {
+			sock = val;
+		} else if (!strcmp(opt, "--below")) {
+			char *end;
+
+			errno = 0;
+			below = strtol(val, &end, 10);
+			if (errno || !*val || *end || below < 1 || below > (long)UINT32_MAX - 1) {
+				fprintf(stderr, "rind: key retire: --below '%s' is not a version (1, 2, ...)\n",
+					val);
+				goto out;
+			}
+		} else if (!strcmp(opt, "--allow-uid")) {
+			if (parse_ids(val, false, &au))
+				goto out;
+		} else if (!strcmp(opt, "--allow-gid")) {
+			if (parse_ids(val, true, &ag))
+				goto out;
+		} else if (!strcmp(opt, "--deny-uid")) {
+			if (parse_ids(val, false, &du))
+				goto out;
+		} else if (!strcmp(opt, "--deny-gid")) {
+			if (parse_ids(val, true, &dg))
+				goto out;
+		} else if (!strcmp(opt, "--allow")) {
+			if (parse_tagged(val, &au, &ag))
+				goto out;
+		} else if (parse_tagged(val, &du, &dg)) {
+			goto out;
+		}
+	}
+	if (!name) {
+		fprintf(stderr, "usage: rind key %s NAME%s (rind key %s --help)\n", sub,
+			!strcmp(sub, "retire") ? " --below V" : !strcmp(sub, "access") ?
+			" [--allow-uid U] [--allow-gid G] [--deny-uid U] [--deny-gid G] [--clear]" : "",
+			sub);
+		goto out;
+	}
+	if (!strcmp(sub, "retire") && below < 0) {
+		fprintf(stderr, "rind: key retire: --below V is required (versions below V are retired)\n");
+		goto out;
+	}
+	ret = 1;
+	c = cli_connect(sock);
+	if (!c)
+		goto out;
+	if (!strcmp(sub, "rotate")) {
+		err = rind_client_rotate_key(c, name, &ki);
+		if (err) {
+			ret = report(c, "key rotate", err);
+		} else {
+			printf("rotated %s: version %u (live versions %u-%u)\n", name,
+			       (unsigned int)ki.version, (unsigned int)(ki.min_version ? ki.min_version : 1),
+			       (unsigned int)ki.version);
+			ret = print_versions(&ki);
+		}
+	} else if (!strcmp(sub, "retire")) {
+		err = rind_client_retire_versions(c, name, (uint32_t)below, &ki);
+		if (err) {
+			ret = report(c, "key retire", err);
+		} else {
+			printf("%s: versions below %ld retired (live versions %u-%u)\n", name, below,
+			       (unsigned int)(ki.min_version ? ki.min_version : (uint32_t)below),
+			       (unsigned int)ki.version);
+			ret = print_versions(&ki);
+		}
+	} else {
+		struct rind_client_access a = {
+			.allow_uids = au.v, .n_allow_uids = au.n, .allow_gids = ag.v, .n_allow_gids = ag.n,
+			.deny_uids = du.v, .n_deny_uids = du.n, .deny_gids = dg.v, .n_deny_gids = dg.n,
+			.replace = clear,
+		};
+		uint32_t *uids = NULL, *gids = NULL;
+		size_t nu = 0, ng = 0;
+
+		err = rind_client_set_access(c, name, &a, &uids, &nu, &gids, &ng);
+		if (err) {
+			ret = report(c, "key access", err);
+		} else {
+			printf("key %s (root and its owner always have access):\n", name);
+			print_ids("allow uids", uids, nu);
+			print_ids("allow gids", gids, ng);
+			ret = 0;
+		}
+		free(uids);
+		free(gids);
+	}
+	rind_client_close(c);
+out:
+	free(au.v);
+	free(ag.v);
+	free(du.v);
+	free(dg.v);
+	return ret;
+}
+
 static int daemon_cmd(const char *sock, int argc, char **argv)
 {
 	struct opts o = { 0 };
@@ -883,6 +1415,8 @@ static int daemon_cmd(const char *sock, int argc, char **argv)
 	const char *cmd = argv[0];
 	int ret;
 
+	if (!strcmp(cmd, "key") && argc > 1 && is_key_admin(argv[1]))
+		return cmd_key_admin(sock, argc - 1, argv + 1);
 	if (parse_opts(argc - 1, argv + 1, &o))
 		return 2;
 	if (o.socket)
@@ -910,6 +1444,125 @@ static int daemon_cmd(const char *sock, int argc, char **argv)
 	return ret;
 }
 
+/* ---- --help on every command ---- */
+
+struct help {
+	const char *cmd, *sub;		/* sub NULL: the command itself */
+	const char *text;
+};
+
+static const struct help helps[] = {
+	{ "list", NULL, "usage: rind list [--proc]\n"
+	  "  every registered implementation: name, driver, module, priority, type,\n"
+	  "  self-test result, block and context size (--proc: /proc/crypto form)\n" },
+	{ "features", NULL, "usage: rind features\n"
+	  "  the CPU features rind sees and which RIND_DISABLE masks\n" },
+	{ "version", NULL, "usage: rind version\n  the library version\n" },
+	{ "key", NULL, "usage: rind [--socket PATH] key SUBCOMMAND ...\n"
+	  "  create NAME --alg ALG [--exportable]        a new key made in rindd\n"
+	  "  import NAME --alg ALG [--in FILE] [--format raw|pkcs8|pem|jwk] [--exportable]\n"
+	  "  list                                        keys you may use, versions, times\n"
+	  "  pub NAME [--format pem|der|raw|jwk|pkcs8] [--out FILE]\n"
+	  "  delete NAME                                 root and the owner\n"
+	  "  rotate NAME                                 a new current version\n"
+	  "  retire NAME --below V                       retire the versions below V\n"
+	  "  access NAME [--allow-uid U] [--allow-gid G] [--deny-uid U] [--deny-gid G]\n"
+	  "              [--allow uid:U|gid:G] [--deny uid:U|gid:G] [--clear]\n"
+	  "  rind key SUBCOMMAND --help: its options\n" },
+	{ "key", "create", "usage: rind key create NAME --alg ALG [--exportable] [--socket PATH]\n"
+	  "  rindd generates the key and stores it (sealed) before it answers; you own it.\n"
+	  "  ALG: ed25519, x25519, aes-256-gcm.  --exportable: the owner may read the\n"
+	  "  private key back (rind key pub NAME --format pkcs8).\n" },
+	{ "key", "import", "usage: rind key import NAME --alg ALG [--in FILE] [--format raw|pkcs8|pem|jwk]\n"
+	  "                       [--exportable] [--socket PATH]\n"
+	  "  the private key from FILE (default stdin): raw 32 bytes, or PKCS#8 DER, PEM, JWK\n" },
+	{ "key", "list", "usage: rind key list [--socket PATH]\n"
+	  "  the keys you may use, one line each: NAME, ALGORITHM, VERSION (current),\n"
+	  "  LIVE (versions verify/open accept), OWNER (uid), EXPORTABLE, CREATED (the\n"
+	  "  oldest live version), ROTATED (the current version; - if never rotated)\n" },
+	{ "key", "pub", "usage: rind key pub NAME [--format pem|der|raw|jwk|pkcs8] [--out FILE] [--socket PATH]\n"
+	  "  the public key (default PEM); pkcs8: the private key of an exportable key, to its owner\n" },
+	{ "key", "delete", "usage: rind key delete NAME [--socket PATH]\n"
+	  "  removes the key and its file (root and the key's owner)\n" },
+	{ "key", "rotate", "usage: rind key rotate NAME [--socket PATH]\n"
+	  "  a new current version (a fresh secret) signs and seals from now on; verify\n"
+	  "  and open still accept the older versions until they are retired.  Root and\n"
+	  "  the key's owner.  Works without D-Bus (rindd --bus none).\n" },
+	{ "key", "retire", "usage: rind key retire NAME --below V [--socket PATH]\n"
+	  "  versions below V are wiped; signatures and sealed boxes made with them no\n"
+	  "  longer verify or open.  V is at most the current version.  Root and the owner.\n" },
+	{ "key", "access", "usage: rind key access NAME [--allow-uid U]... [--allow-gid G]...\n"
+	  "                       [--deny-uid U]... [--deny-gid G]... [--allow uid:U|gid:G]...\n"
+	  "                       [--deny uid:U|gid:G]... [--clear] [--socket PATH]\n"
+	  "  root and the key's owner always may use it; the allow lists add uids and gids\n"
+	  "  (user and group names work too; commas separate several).  --allow-* adds to\n"
+	  "  the lists, --deny-* removes from them (root and the owner cannot be denied),\n"
+	  "  --clear empties them first.  No option: show the lists.  Root and the owner.\n" },
+	{ "sign", NULL, "usage: rind sign NAME [--in FILE] [--out FILE] [--socket PATH]\n"
+	  "  the signature of FILE (default stdin) by key NAME (Ed25519: 64 bytes)\n" },
+	{ "verify", NULL, "usage: rind verify NAME --sig FILE [--in FILE] [--socket PATH]\n"
+	  "  exit 0: valid, 1: invalid, 2: error\n" },
+	{ "seal", NULL, "usage: rind seal NAME [--in FILE] [--out FILE] [--ad STRING] [--socket PATH]\n"
+	  "  AES-256-GCM under key NAME: nonce(12) || ciphertext || tag(16)\n" },
+	{ "open", NULL, "usage: rind open NAME [--in FILE] [--out FILE] [--ad STRING] [--socket PATH]\n"
+	  "  the plaintext of a sealed box (exit 1 if it does not authenticate)\n" },
+	{ "derive", NULL, "usage: rind derive NAME --peer FILE [--out FILE] [--socket PATH]\n"
+	  "  X25519 with a raw 32-byte peer public key: the 32-byte shared secret\n" },
+	{ "ping", NULL, "usage: rind ping [--socket PATH]\n  the daemon's version\n" },
+	{ "stats", NULL, "usage: rind stats [--socket PATH]\n"
+	  "  request, error and batch counters; keys: yours (every key for root and\n"
+	  "  rindd's own user); the key quotas\n" },
+	{ "bench-daemon", NULL, "usage: rind bench-daemon --alg ed25519|aes-256-gcm|x25519 [--clients N]\n"
+	  "                        [--requests M] [--pipeline K] [--size BYTES] [--key NAME]\n"
+	  "  N processes, M requests each, K in flight per connection: requests/s, p50/p99\n"
+	  "  latency, batch sizes; Ed25519 signatures are verified in-process afterwards.\n"
+	  "  Without --key it creates a key and deletes it at the end, also on SIGINT/SIGTERM.\n" },
+};
+
+/* `rind ... --help` or `-h` anywhere, or `rind help ...`. */
+static int wants_help(int argc, char **argv)
+{
+	int i;
+
+	if (!strcmp(argv[1], "help"))
+		return 1;
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	return 0;
+}
+
+/* The usage of the command in @argv (its subcommand for key) on stdout: exit 0. */
+static int cmd_help(int argc, char **argv)
+{
+	const char *cmd = NULL, *sub = NULL;
+	size_t i;
+	int j;
+
+	for (j = 0; j < argc; j++) {
+		if (!strcmp(argv[j], "help") && j == 0)
+			continue;
+		if (!strncmp(argv[j], "-", 1))
+			continue;
+		if (!cmd)
+			cmd = argv[j];
+		else if (!sub)
+			sub = argv[j];
+	}
+	for (i = 0; cmd && i < sizeof(helps) / sizeof(helps[0]); i++)
+		if (!strcmp(helps[i].cmd, cmd) && helps[i].sub && sub && !strcmp(helps[i].sub, sub)) {
+			fputs(helps[i].text, stdout);
+			return 0;
+		}
+	for (i = 0; cmd && i < sizeof(helps) / sizeof(helps[0]); i++)
+		if (!strcmp(helps[i].cmd, cmd) && !helps[i].sub) {
+			fputs(helps[i].text, stdout);
+			return 0;
+		}
+	usage(stdout);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *sock = NULL;
@@ -928,6 +1581,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (wants_help(argc, argv))
+		return cmd_help(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "list")) {
 		instantiate_std();
 		if (argc > 2 && !strcmp(argv[2], "--proc"))

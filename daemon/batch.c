@@ -18,6 +18,8 @@
 struct item {
 	struct conn *c;
 	Rind__Request *req;
+	/* sign: the transform variant (hash, encoding, padding), -1 when refused */
+	int var;
 	/* seal */
 	u8 *out;
 	size_t outlen;
@@ -36,10 +38,34 @@ struct batch_ctx {
 	struct batch_group *groups;
 	unsigned int ngroups, cap;
 	struct sig_request *sreqs;
+	unsigned int *sidx;		/* the item of each sreqs[] entry */
 	struct aead_request **areqs;
 	u8 *sigs;
 	u8 *nonces;
 };
+
+struct rindd_type_stats type_stats[KEY_NALGS];
+
+void stats_note_request(enum key_alg alg)
+{
+	if ((unsigned int)alg < KEY_NALGS)
+		atomic_fetch_add_explicit(&type_stats[alg].requests, 1, memory_order_relaxed);
+}
+
+void stats_note_type_batch(int alg, unsigned int n)
+{
+	struct rindd_type_stats *t;
+	unsigned long long m;
+
+	if (alg < 0 || alg >= KEY_NALGS)
+		return;
+	t = &type_stats[alg];
+	m = atomic_load_explicit(&t->max_batch, memory_order_relaxed);
+	atomic_fetch_add_explicit(&t->batches, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&t->batched_requests, n, memory_order_relaxed);
+	while (n > m && !atomic_compare_exchange_weak(&t->max_batch, &m, n))
+		;
+}
 
 void stats_note_batch(unsigned int n)
 {
@@ -59,10 +85,11 @@ struct batch_ctx *batch_new(void)
 	if (!b)
 		return NULL;
 	b->sreqs = calloc(m, sizeof(*b->sreqs));
+	b->sidx = calloc(m, sizeof(*b->sidx));
 	b->areqs = calloc(m, sizeof(*b->areqs));
-	b->sigs = calloc(m, ED25519_SIG_SIZE);
+	b->sigs = calloc(m, RINDD_SIG_MAX);
 	b->nonces = calloc(m, RIND_SEAL_NONCE);
-	if (!b->sreqs || !b->areqs || !b->sigs || !b->nonces) {
+	if (!b->sreqs || !b->sidx || !b->areqs || !b->sigs || !b->nonces) {
 		batch_free(b);
 		return NULL;
 	}
@@ -79,6 +106,7 @@ void batch_free(struct batch_ctx *b)
 		free(b->groups[i].items);
 	free(b->groups);
 	free(b->sreqs);
+	free(b->sidx);
 	free(b->areqs);
 	free(b->sigs);
 	free(b->nonces);
@@ -93,43 +121,77 @@ static void fail_group(struct batch_group *g, int status, const char *msg)
 		conn_error(g->items[i].c, g->items[i].req->id, status, "%s", msg);
 }
 
+/*
+ * Sign a group: the requests of one key.  They may ask for different
+ * variants of it (ECDSA hash and encoding, RSA hash and padding); each
+ * variant present runs as one crypto_sig_sign_batch() call, all of them
+ * inside one constant-time section.  A request whose options are refused
+ * is answered first and takes no part.
+ */
 void batch_sign(struct worker *w, struct batch_group *g)
 {
 	struct batch_ctx *b = w->batch;
-	struct crypto_sig *tfm = key_sig(g->k, w->id);
 	Rind__Response resp = RIND__RESPONSE__INIT;
-	unsigned int i;
+	unsigned int i, m, var, done = 0, nvalid = 0;
+	bool seen[KEY_VARIANTS] = { false };
+	char msg[256];
 
-	if (!tfm) {
-		fail_group(g, RIND__STATUS__ERR_INTERNAL, "cannot set up ed25519");
-		return;
-	}
-	for (i = 0; i < g->n; i++) {
-		Rind__Sign *s = g->items[i].req->sign;
-
-		b->sreqs[i].msg = s->message.data;
-		b->sreqs[i].msglen = (unsigned int)s->message.len;
-		b->sreqs[i].sig = b->sigs + (size_t)i * ED25519_SIG_SIZE;
-		b->sreqs[i].siglen = ED25519_SIG_SIZE;
-		b->sreqs[i].err = 0;
-	}
-	rind_ct_begin();
-	crypto_sig_sign_batch(tfm, b->sreqs, g->n);
-	rind_ct_end();
-	stats_note_batch(g->n);
-	resp.result_case = RIND__RESPONSE__RESULT_DATA;
-	resp.key_version = g->k->version;
 	for (i = 0; i < g->n; i++) {
 		struct item *it = &g->items[i];
+		Rind__Sign *s = it->req->sign;
 
-		if (b->sreqs[i].err) {
-			conn_error(it->c, it->req->id, status_from_errno(b->sreqs[i].err),
-				   "sign failed (errno %d)", -b->sreqs[i].err);
+		if (key_sig_variant(g->k, s->hash, s->sig_format, s->padding, &var, msg, sizeof(msg))) {
+			conn_error(it->c, it->req->id, RIND__STATUS__ERR_INVALID, "%s", msg);
+			it->var = -1;
+			continue;
+		}
+		it->var = (int)var;
+		seen[var] = true;
+		nvalid++;
+	}
+	rind_ct_begin();
+	for (var = 0; var < KEY_VARIANTS; var++) {
+		struct crypto_sig *tfm;
+
+		if (!seen[var])
+			continue;
+		tfm = key_sig_var(g->k, g->k->version, w->id, var);
+		for (i = 0, m = 0; i < g->n; i++) {
+			Rind__Sign *s = g->items[i].req->sign;
+
+			if (g->items[i].var != (int)var)
+				continue;
+			b->sidx[done + m] = i;
+			b->sreqs[done + m].msg = s->message.data;
+			b->sreqs[done + m].msglen = (unsigned int)s->message.len;
+			b->sreqs[done + m].sig = b->sigs + (size_t)(done + m) * RINDD_SIG_MAX;
+			b->sreqs[done + m].siglen = RINDD_SIG_MAX;
+			b->sreqs[done + m].err = tfm ? 0 : -ENOMEM;
+			m++;
+		}
+		if (tfm)
+			crypto_sig_sign_batch(tfm, b->sreqs + done, m);
+		done += m;
+	}
+	rind_ct_end();
+	if (nvalid) {
+		stats_note_batch(nvalid);
+		stats_note_type_batch(g->k->alg, nvalid);
+	}
+	resp.result_case = RIND__RESPONSE__RESULT_DATA;
+	resp.key_version = g->k->version;
+	for (m = 0; m < done; m++) {
+		struct item *it = &g->items[b->sidx[m]];
+
+		if (b->sreqs[m].err) {
+			conn_error(it->c, it->req->id, status_from_errno(b->sreqs[m].err),
+				   b->sreqs[m].err == -ENOMEM ? "cannot set up %s (errno %d)" :
+				   "%s: sign failed (errno %d)", key_alg_name(g->k->alg), -b->sreqs[m].err);
 			continue;
 		}
 		resp.id = it->req->id;
-		resp.data.data = b->sreqs[i].sig;
-		resp.data.len = b->sreqs[i].siglen;
+		resp.data.data = b->sreqs[m].sig;
+		resp.data.len = b->sreqs[m].siglen;
 		conn_respond(it->c, &resp);
 	}
 }
@@ -163,10 +225,21 @@ void batch_seal(struct worker *w, struct batch_group *g)
 	size_t areq_size;
 
 	if (!tfm) {
-		fail_group(g, RIND__STATUS__ERR_INTERNAL, "cannot set up gcm(aes)");
+		fail_group(g, RIND__STATUS__ERR_INTERNAL, "cannot set up the AEAD");
 		return;
 	}
 	areq_size = sizeof(struct aead_request) + crypto_aead_reqsize(tfm);
+	{
+		/* random nonces: counted (durably) before use, refused at the limit */
+		char msg[256];
+		int err = seal_count_reserve(g->k->name, g->k->version, g->n, msg, sizeof(msg));
+
+		if (err) {
+			fail_group(g, err == -EDQUOT ? RIND__STATUS__ERR_RETIRED : RIND__STATUS__ERR_INTERNAL,
+				   msg);
+			return;
+		}
+	}
 	if (rind_get_random_bytes(b->nonces, (size_t)g->n * RIND_SEAL_NONCE)) {
 		fail_group(g, RIND__STATUS__ERR_INTERNAL, "no randomness for nonces");
 		return;
@@ -201,6 +274,7 @@ void batch_seal(struct worker *w, struct batch_group *g)
 		crypto_aead_encrypt_batch(b->areqs, m);
 		rind_ct_end();
 		stats_note_batch(m);
+		stats_note_type_batch(g->k->alg, m);
 	}
 	resp.result_case = RIND__RESPONSE__RESULT_DATA;
 	resp.key_version = g->k->version;

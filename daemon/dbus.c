@@ -45,13 +45,14 @@ static atomic_ullong bus_beat;
 static int sig_fd = -1;
 
 /* ---- signals queued from any thread ---- */
-enum { SIG_CREATED, SIG_DELETED, SIG_ROTATED };
+enum { SIG_CREATED, SIG_DELETED, SIG_ROTATED, SIG_SEAL_LIMIT };
 
 struct pending_sig {
 	int type;
 	char name[RINDD_NAME_MAX + 1];
 	char alg[32];
 	uint32_t num;
+	uint64_t num64;
 	struct pending_sig *next;
 };
 
@@ -95,6 +96,29 @@ void dbus_signal_rotated(const char *name, uint32_t version)
 	queue_sig(SIG_ROTATED, name, NULL, version);
 }
 
+/* A seal counter nears its limit (manifest.c): rotate the key. */
+void dbus_signal_seal_limit(const char *name, uint32_t version, uint64_t remaining)
+{
+	struct pending_sig *p;
+	uint64_t one = 1;
+
+	if (!running)
+		return;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return;
+	p->type = SIG_SEAL_LIMIT;
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->num = version;
+	p->num64 = remaining;
+	pthread_mutex_lock(&sig_lock);
+	*sig_tail = p;
+	sig_tail = &p->next;
+	pthread_mutex_unlock(&sig_lock);
+	if (write(sig_fd, &one, sizeof(one)) < 0)
+		log_warn("event=dbus_signal_wake_failed errno=%d", errno);
+}
+
 static void emit_pending(bool send)
 {
 	struct pending_sig *p, *next;
@@ -118,6 +142,10 @@ static void emit_pending(bool send)
 		case SIG_ROTATED:
 			r = sd_bus_emit_signal(bus, BUS_PATH, BUS_IFACE, "KeyRotated", "su",
 					       p->name, p->num);
+			break;
+		case SIG_SEAL_LIMIT:
+			r = sd_bus_emit_signal(bus, BUS_PATH, BUS_IFACE, "SealLimitNear", "sut",
+					       p->name, p->num, p->num64);
 			break;
 		}
 		if (r < 0)
@@ -356,6 +384,8 @@ static int create_common(sd_bus_message *m, sd_bus_error *e, bool import)
 		       import && keylen != 32, exportable, c.uid, c.pid, "dbus", msg, sizeof(msg), &k);
 	if (r == -EEXIST)
 		return sd_bus_error_setf(e, ERR_PREFIX "Exists", "%s", msg);
+	if (r == -EDQUOT)
+		return sd_bus_error_setf(e, ERR_PREFIX "QuotaExceeded", "%s", msg);
 	if (r == -EOPNOTSUPP)
 		return sd_bus_error_setf(e, ERR_PREFIX "Unsupported", "%s", msg);
 	if (r == -EINVAL)
@@ -533,7 +563,7 @@ static int m_pubkey(sd_bus_message *m, void *u, sd_bus_error *e)
 	struct caller c;
 	struct peer p;
 	struct key *k;
-	u8 out[2048];
+	u8 out[8192];
 	unsigned int i;
 	int r, n = -EINVAL;
 
@@ -570,28 +600,14 @@ static int m_pubkey(sd_bus_message *m, void *u, sd_bus_error *e)
 	}
 	caller_release(&c);
 	/* a transform of our own: per-thread slots belong to the workers */
-	if (k->alg == KEY_ED25519) {
-		struct crypto_sig *tfm = crypto_alloc_sig("ed25519", 0, 0);
+	{
+		char msg[256];
 
-		if (!IS_ERR(tfm)) {
-			n = crypto_sig_set_privkey(tfm, k->secret, 32);
-			if (!n)
-				n = crypto_sig_export_pubkey(tfm, fmt, out, sizeof(out));
-			crypto_free_sig(tfm);
+		n = key_export(k, fmt, false, -1, out, sizeof(out), msg, sizeof(msg));
+		if (n == -EINVAL) {
+			key_put(k);
+			return sd_bus_error_setf(e, ERR_PREFIX "InvalidArgument", "%s", msg);
 		}
-	} else if (k->alg == KEY_X25519) {
-		struct crypto_kpp *tfm = crypto_alloc_kpp("curve25519", 0, 0);
-
-		if (!IS_ERR(tfm)) {
-			n = crypto_kpp_set_secret(tfm, k->secret, 32);
-			if (!n)
-				n = crypto_kpp_export_pubkey(tfm, fmt, out, sizeof(out));
-			crypto_free_kpp(tfm);
-		}
-	} else {
-		key_put(k);
-		return sd_bus_error_setf(e, ERR_PREFIX "InvalidArgument",
-					 "key %.64s is aes-256-gcm: it has no public key", name);
 	}
 	key_put(k);
 	if (n < 0)
@@ -616,11 +632,22 @@ static int p_version(sd_bus *b, const char *path, const char *iface, const char 
 	return sd_bus_message_append(reply, "s", RINDD_VERSION);
 }
 
+/* The caller's own keys; every key for root and rindd's uid (key_count_for). */
 static int p_keycount(sd_bus *b, const char *path, const char *iface, const char *prop,
 		      sd_bus_message *reply, void *u, sd_bus_error *e)
 {
-	(void)b; (void)path; (void)iface; (void)prop; (void)u; (void)e;
-	return sd_bus_message_append(reply, "u", (uint32_t)key_count());
+	sd_bus_message *m = sd_bus_get_current_message(b);
+	struct caller c;
+	bool all;
+	int r;
+
+	(void)path; (void)iface; (void)prop; (void)u;
+	if (!m)
+		return sd_bus_error_setf(e, ERR_PREFIX "Failed", "no calling message");
+	r = get_caller(m, &c, e);
+	if (r < 0)
+		return r;
+	return sd_bus_message_append(reply, "u", (uint32_t)key_count_for(c.uid, &all));
 }
 
 static int p_requests(sd_bus *b, const char *path, const char *iface, const char *prop,
@@ -659,6 +686,8 @@ static const sd_bus_vtable vtable[] = {
 				 SD_BUS_PARAM(name) SD_BUS_PARAM(algorithm) SD_BUS_PARAM(owner), 0),
 	SD_BUS_SIGNAL_WITH_NAMES("KeyDeleted", "s", SD_BUS_PARAM(name), 0),
 	SD_BUS_SIGNAL_WITH_NAMES("KeyRotated", "su", SD_BUS_PARAM(name) SD_BUS_PARAM(version), 0),
+	SD_BUS_SIGNAL_WITH_NAMES("SealLimitNear", "sut",
+				 SD_BUS_PARAM(name) SD_BUS_PARAM(version) SD_BUS_PARAM(remaining), 0),
 	SD_BUS_VTABLE_END
 };
 

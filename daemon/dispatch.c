@@ -40,6 +40,8 @@ int status_from_errno(int err)
 		return RIND__STATUS__ERR_BAD_MESSAGE;
 	case -EOPNOTSUPP:
 		return RIND__STATUS__ERR_UNSUPPORTED;
+	case -EDQUOT:
+		return RIND__STATUS__ERR_QUOTA;
 	default:
 		return RIND__STATUS__ERR_INTERNAL;
 	}
@@ -98,6 +100,7 @@ static void key_info(Rind__KeyInfo *ki, const struct key *k)
 	ki->version = k->version;
 	ki->exportable = k->exportable;
 	ki->min_version = k->min_version ? k->min_version : 1;
+	ki->usage = (char *)key_usage_name(k->usage);
 }
 
 static void reply_keys(struct conn *c, uint64_t id, struct key **keys, size_t n)
@@ -106,16 +109,27 @@ static void reply_keys(struct conn *c, uint64_t id, struct key **keys, size_t n)
 	Rind__KeyList list = RIND__KEY_LIST__INIT;
 	Rind__KeyInfo *infos = calloc(n ? n : 1, sizeof(*infos));
 	Rind__KeyInfo **ptrs = calloc(n ? n : 1, sizeof(*ptrs));
-	size_t i;
+	Rind__KeyVersionInfo *vers, **pvers;
+	size_t i, nv = 0;
 
-	if (!infos || !ptrs) {
+	for (i = 0; i < n; i++)
+		nv += 1 + keys[i]->n_old;
+	vers = calloc(nv ? nv : 1, sizeof(*vers));
+	pvers = calloc(nv ? nv : 1, sizeof(*pvers));
+	if (!infos || !ptrs || !vers || !pvers) {
 		free(infos);
 		free(ptrs);
+		free(vers);
+		free(pvers);
 		conn_error(c, id, RIND__STATUS__ERR_INTERNAL, "out of memory");
 		return;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0, nv = 0; i < n; i++) {
 		key_info(&infos[i], keys[i]);
+		/* every live version with its creation time (key-admin.c) */
+		infos[i].versions = pvers + nv;
+		infos[i].n_versions = key_info_versions(keys[i], vers + nv, pvers + nv);
+		nv += infos[i].n_versions;
 		ptrs[i] = &infos[i];
 	}
 	list.n_keys = n;
@@ -126,6 +140,51 @@ static void reply_keys(struct conn *c, uint64_t id, struct key **keys, size_t n)
 	conn_respond(c, &resp);
 	free(infos);
 	free(ptrs);
+	free(vers);
+	free(pvers);
+}
+
+/* ListKeys with all: the keys and the failed key files the peer may see (key-file.c). */
+static void reply_keys_failed(struct conn *c, uint64_t id, struct key **keys, size_t n)
+{
+	Rind__Response resp = RIND__RESPONSE__INIT;
+	Rind__KeyList list = RIND__KEY_LIST__INIT;
+	size_t nf = 0, i;
+	struct failed_key *f = keystore_failed(&c->peer, &nf);
+	Rind__KeyInfo *infos = calloc(n ? n : 1, sizeof(*infos));
+	Rind__KeyInfo **ptrs = calloc(n ? n : 1, sizeof(*ptrs));
+	Rind__FailedKey *fk = calloc(nf ? nf : 1, sizeof(*fk));
+	Rind__FailedKey **fp = calloc(nf ? nf : 1, sizeof(*fp));
+
+	if (!f || !infos || !ptrs || !fk || !fp) {
+		conn_error(c, id, RIND__STATUS__ERR_INTERNAL, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		key_info(&infos[i], keys[i]);
+		ptrs[i] = &infos[i];
+	}
+	for (i = 0; i < nf; i++) {
+		rind__failed_key__init(&fk[i]);
+		fk[i].name = f[i].name;
+		fk[i].file = f[i].file;
+		fk[i].reason = f[i].reason;
+		fp[i] = &fk[i];
+	}
+	list.n_keys = n;
+	list.keys = ptrs;
+	list.n_failed = nf;
+	list.failed = fp;
+	resp.id = id;
+	resp.result_case = RIND__RESPONSE__RESULT_KEYS;
+	resp.keys = &list;
+	conn_respond(c, &resp);
+out:
+	free(f);
+	free(infos);
+	free(ptrs);
+	free(fk);
+	free(fp);
 }
 
 static void denied(struct conn *c, uint64_t id, const char *op, const struct key *k)
@@ -143,7 +202,8 @@ static void denied(struct conn *c, uint64_t id, const char *op, const struct key
  * The key @name for operation @op, which needs algorithm @alg (or any when
  * negative); answers with the error and returns NULL when it cannot be used.
  */
-static struct key *use_key(struct conn *c, uint64_t id, const char *name, const char *op, int alg)
+static struct key *use_key(struct conn *c, uint64_t id, const char *name, const char *op, int alg,
+			   enum key_op kop)
 {
 	struct key *k;
 
@@ -171,6 +231,15 @@ static struct key *use_key(struct conn *c, uint64_t id, const char *name, const 
 		key_put(k);
 		return NULL;
 	}
+	if (kop != KOP_ANY && !key_can(k, kop)) {
+		char msg[256];
+
+		key_cannot(k, kop, msg, sizeof(msg));
+		conn_error(c, id, RIND__STATUS__ERR_INVALID, "%s", msg);
+		key_put(k);
+		return NULL;
+	}
+	stats_note_request(k->alg);
 	return k;
 }
 
@@ -197,6 +266,7 @@ static void op_stats(struct worker *w, struct conn *c, Rind__Request *req, struc
 {
 	Rind__Response resp = RIND__RESPONSE__INIT;
 	Rind__StatsReply s = RIND__STATS_REPLY__INIT;
+	bool all;
 
 	(void)w;
 	(void)k;
@@ -206,12 +276,36 @@ static void op_stats(struct worker *w, struct conn *c, Rind__Request *req, struc
 	s.batched_requests = atomic_load(&stats.batched_requests);
 	s.max_batch = atomic_load(&stats.max_batch);
 	s.connections = atomic_load(&stats.connections);
-	s.keys = key_count();
+	s.keys = key_count_for(c->peer.uid, &all);	/* a caller's own, unless it owns the service */
+	s.all_keys = all;
+	s.max_keys = cfg.max_keys;
+	s.max_keys_per_uid = cfg.max_keys_per_uid;
 	s.threads = cfg.threads;
-	resp.id = req->id;
-	resp.result_case = RIND__RESPONSE__RESULT_STATS;
-	resp.stats = &s;
-	conn_respond(c, &resp);
+	/* per key type: the types that saw requests */
+	{
+		Rind__TypeStats ts[KEY_NALGS], *tp[KEY_NALGS];
+		unsigned int i;
+
+		for (i = 0; i < KEY_NALGS; i++) {
+			struct rindd_type_stats *t = &type_stats[i];
+
+			if (!atomic_load(&t->requests) && !atomic_load(&t->batches))
+				continue;
+			rind__type_stats__init(&ts[s.n_types]);
+			ts[s.n_types].algorithm = (char *)key_alg_name((enum key_alg)i);
+			ts[s.n_types].requests = atomic_load(&t->requests);
+			ts[s.n_types].batches = atomic_load(&t->batches);
+			ts[s.n_types].batched_requests = atomic_load(&t->batched_requests);
+			ts[s.n_types].max_batch = atomic_load(&t->max_batch);
+			tp[s.n_types] = &ts[s.n_types];
+			s.n_types++;
+		}
+		s.types = tp;
+		resp.id = req->id;
+		resp.result_case = RIND__RESPONSE__RESULT_STATS;
+		resp.stats = &s;
+		conn_respond(c, &resp);
+	}
 }
 
 /*
@@ -237,8 +331,8 @@ static void op_create(struct worker *w, struct conn *c, Rind__Request *req, stru
 
 	(void)w;
 	(void)k;
-	err = key_create(ck->name, ck->algorithm, NULL, 0, false, ck->exportable,
-			 c->peer.uid, c->peer.pid, "socket", msg, sizeof(msg), &made);
+	err = key_create_usage(ck->name, ck->algorithm, ck->usage, NULL, 0, false, ck->exportable,
+			       c->peer.uid, c->peer.pid, "socket", msg, sizeof(msg), &made);
 	created(c, req->id, err, msg, made);
 }
 
@@ -251,9 +345,11 @@ static void op_import(struct worker *w, struct conn *c, Rind__Request *req, stru
 
 	(void)w;
 	(void)k;
-	err = key_create(ik->name, ik->algorithm, ik->key.data ? ik->key.data : (const u8 *)"",
-			 ik->key.len, ik->format != RIND__KEY_FORMAT__RAW, ik->exportable,
-			 c->peer.uid, c->peer.pid, "socket", msg, sizeof(msg), &made);
+	/* RAW with no algorithm: the type and encoding are detected (key-import.c) */
+	err = key_create_usage(ik->name, ik->algorithm, ik->usage,
+			       ik->key.data ? ik->key.data : (const u8 *)"", ik->key.len,
+			       ik->format != RIND__KEY_FORMAT__RAW || !*ik->algorithm, ik->exportable,
+			       c->peer.uid, c->peer.pid, "socket", msg, sizeof(msg), &made);
 	created(c, req->id, err, msg, made);
 }
 
@@ -304,7 +400,10 @@ static void op_list(struct worker *w, struct conn *c, Rind__Request *req, struct
 			v[i] = t;
 		}
 	}
-	reply_keys(c, req->id, v, m);
+	if (req->list_keys->all)
+		reply_keys_failed(c, req->id, v, m);
+	else
+		reply_keys(c, req->id, v, m);
 	key_list_put(v, n);
 }
 
@@ -312,7 +411,7 @@ static void op_list(struct worker *w, struct conn *c, Rind__Request *req, struct
 static void op_pubkey(struct worker *w, struct conn *c, Rind__Request *req, struct key *k)
 {
 	Rind__GetPublicKey *g = req->get_public_key;
-	u8 out[2048];
+	u8 out[8192];
 	int n;
 
 	if ((unsigned int)g->format > RIND__KEY_FORMAT__JWK) {
@@ -326,31 +425,16 @@ static void op_pubkey(struct worker *w, struct conn *c, Rind__Request *req, stru
 			   k->name);
 		return;
 	}
-	switch (k->alg) {
-	case KEY_ED25519: {
-		struct crypto_sig *tfm = key_sig(k, w->id);
+	{
+		char msg[256];
 
-		n = !tfm ? -ENOMEM : g->format == RIND__KEY_FORMAT__PKCS8_DER ?
-			crypto_sig_export_privkey(tfm, RIND_KEY_PKCS8_DER, out, sizeof(out)) :
-			crypto_sig_export_pubkey(tfm, (enum rind_key_format)g->format, out, sizeof(out));
-		break;
-	}
-	case KEY_X25519: {
-		struct crypto_kpp *tfm = key_kpp(k, w->id);
-
-		n = !tfm ? -ENOMEM : g->format == RIND__KEY_FORMAT__PKCS8_DER ?
-			crypto_kpp_export_privkey(tfm, RIND_KEY_PKCS8_DER, out, sizeof(out)) :
-			crypto_kpp_export_pubkey(tfm, (enum rind_key_format)g->format, out, sizeof(out));
-		break;
-	}
-	default:
-		if (g->format == RIND__KEY_FORMAT__PKCS8_DER)
-			conn_error(c, req->id, RIND__STATUS__ERR_UNSUPPORTED,
-				   "aes-256-gcm keys have no PKCS#8 form");
-		else
-			conn_error(c, req->id, RIND__STATUS__ERR_INVALID,
-				   "key %s is aes-256-gcm: it has no public key", k->name);
-		return;
+		n = key_export(k, g->format, g->format == RIND__KEY_FORMAT__PKCS8_DER, w->id, out,
+			       sizeof(out), msg, sizeof(msg));
+		if (n < 0) {
+			conn_error(c, req->id, status_from_errno(n), "%s", msg);
+			rind_memzero_explicit(out, sizeof(out));
+			return;
+		}
 	}
 	if (n < 0)
 		conn_error(c, req->id, status_from_errno(n), "export failed (errno %d)", -n);
@@ -414,19 +498,31 @@ static void op_verify(struct worker *w, struct conn *c, Rind__Request *req, stru
 	struct crypto_sig *tfm;
 	uint32_t vers[KEY_MAX_VERSIONS];
 	unsigned int i, n;
-	char note[160];
+	char note[256];
+	unsigned int var;
 	int err = -EBADMSG;
 
-	if (v->signature.len != ED25519_SIG_SIZE) {
+	if (k->alg == KEY_ED25519 && v->signature.len != ED25519_SIG_SIZE) {
 		conn_error(c, req->id, RIND__STATUS__ERR_INVALID,
 			   "signature: an ed25519 signature is 64 bytes (got %zu)", v->signature.len);
+		return;
+	}
+	/* ECDSA and RSA: the hash, encoding and padding the signature was made with */
+	if (key_sig_variant(k, v->hash, v->sig_format, v->padding, &var, note, sizeof(note))) {
+		conn_error(c, req->id, RIND__STATUS__ERR_INVALID, "%s", note);
+		return;
+	}
+	if (!v->signature.len || v->signature.len > RINDD_SIG_MAX) {
+		conn_error(c, req->id, RIND__STATUS__ERR_INVALID,
+			   "signature: %zu bytes (a %s signature is 1 to %d)", v->signature.len,
+			   key_alg_name(k->alg), RINDD_SIG_MAX);
 		return;
 	}
 	n = pick_versions(c, req->id, k, v->key_version, vers);
 	if (!n)
 		return;
 	for (i = 0; i < n; i++) {
-		tfm = key_sig_ver(k, vers[i], w->id);
+		tfm = key_sig_var(k, vers[i], w->id, var);
 		if (!tfm) {
 			err = -ENOMEM;
 			break;
@@ -528,13 +624,21 @@ static void op_derive(struct worker *w, struct conn *c, Rind__Request *req, stru
 	struct crypto_kpp *tfm;
 	struct kpp_request *kreq = NULL;
 	struct scatterlist src, dst;
-	u8 peer[32], secret[32];
-	int err;
+	u8 peer[136], secret[66];
+	char msg[256];
+	int err, plen;
 
-	if (d->peer_public_key.len != CURVE25519_KEY_SIZE) {
+	if (k->alg == KEY_X25519 && d->peer_public_key.len == 0) {
 		conn_error(c, req->id, RIND__STATUS__ERR_INVALID,
 			   "peer_public_key: a raw x25519 public key is 32 bytes (got %zu)",
 			   d->peer_public_key.len);
+		return;
+	}
+	/* raw, or SPKI DER / PEM / JWK (key-types.c): the raw form the kpp takes */
+	plen = key_peer_raw(k, d->peer_public_key.data ? d->peer_public_key.data : (const u8 *)"",
+			    d->peer_public_key.len, peer, sizeof(peer), msg, sizeof(msg));
+	if (plen < 0) {
+		conn_error(c, req->id, RIND__STATUS__ERR_INVALID, "%s", msg);
 		return;
 	}
 	tfm = key_kpp(k, w->id);
@@ -543,19 +647,21 @@ static void op_derive(struct worker *w, struct conn *c, Rind__Request *req, stru
 		conn_error(c, req->id, RIND__STATUS__ERR_INTERNAL, "out of memory");
 		return;
 	}
-	memcpy(peer, d->peer_public_key.data, 32);
-	sg_init_one(&src, peer, 32);
-	sg_init_one(&dst, secret, 32);
-	kpp_request_set_input(kreq, &src, 32);
-	kpp_request_set_output(kreq, &dst, 32);
+	sg_init_one(&src, peer, (unsigned int)plen);
+	sg_init_one(&dst, secret, sizeof(secret));
+	kpp_request_set_input(kreq, &src, (unsigned int)plen);
+	kpp_request_set_output(kreq, &dst, sizeof(secret));
 	rind_ct_begin();
 	err = crypto_kpp_compute_shared_secret(kreq);
 	rind_ct_end();
 	if (!err)
 		reply_data(c, req->id, secret, kreq->dst_len);
-	else if (err == -EINVAL)
+	else if (err == -EINVAL && k->alg == KEY_X25519)
 		conn_error(c, req->id, RIND__STATUS__ERR_INVALID,
 			   "peer_public_key: a small-order point (all-zero shared secret)");
+	else if (err == -EINVAL)
+		conn_error(c, req->id, RIND__STATUS__ERR_INVALID,
+			   "peer_public_key: not a point on the key's curve");
 	else
 		conn_error(c, req->id, status_from_errno(err), "derive failed (errno %d)", -err);
 	rind_memzero_explicit(secret, sizeof(secret));
@@ -570,6 +676,8 @@ static void op_derive(struct worker *w, struct conn *c, Rind__Request *req, stru
 /* The key a request names: its "name" string, a key of @alg (-1: any). */
 #define NAMES_KEY(msg, alg) \
 	.key_name = offsetof(msg, name) + FIELD_IS(msg, name, char *), .key_alg = (alg)
+/* The key a request names, which must be able to do @op (key-types.c: key_can). */
+#define NAMES_KEY_FOR(msg, op)	NAMES_KEY(msg, -1), .key_op = (op)
 /* A bytes field to wipe. */
 #define WIPE(msg, field)	(offsetof(msg, field) + FIELD_IS(msg, field, ProtobufCBinaryData))
 
@@ -580,6 +688,16 @@ static void op_derive(struct worker *w, struct conn *c, Rind__Request *req, stru
  * request.
  */
 static const struct req_type req_types[] = {
+	/* key administration, as over D-Bus (key-admin.c): they rewrite the key file */
+	[RIND__REQUEST__OP_ROTATE_KEY] = {
+		.name = "rotate_key", .run = REQ_STORE, .handle = admin_op_rotate,
+	},
+	[RIND__REQUEST__OP_RETIRE_VERSIONS] = {
+		.name = "retire_versions", .run = REQ_STORE, .handle = admin_op_retire,
+	},
+	[RIND__REQUEST__OP_SET_ACCESS] = {
+		.name = "set_access", .run = REQ_STORE, .handle = admin_op_set_access,
+	},
 	[RIND__REQUEST__OP_HELLO] = {
 		.name = "hello", .run = REQ_INLINE, .handle = op_hello,
 	},
@@ -602,27 +720,36 @@ static const struct req_type req_types[] = {
 	},
 	[RIND__REQUEST__OP_SIGN] = {
 		.name = "sign", .run = REQ_BATCH, .run_batch = batch_sign,
-		NAMES_KEY(Rind__Sign, KEY_ED25519),
+		NAMES_KEY_FOR(Rind__Sign, KOP_SIGN),
 	},
 	[RIND__REQUEST__OP_VERIFY] = {
 		.name = "verify", .run = REQ_INLINE, .handle = op_verify,
-		NAMES_KEY(Rind__Verify, KEY_ED25519),
+		NAMES_KEY_FOR(Rind__Verify, KOP_VERIFY),
 	},
 	[RIND__REQUEST__OP_SEAL] = {
 		.name = "seal", .run = REQ_BATCH, .run_batch = batch_seal,
-		NAMES_KEY(Rind__Seal, KEY_AES256GCM),
+		NAMES_KEY_FOR(Rind__Seal, KOP_SEAL),
 		.wipe = { WIPE(Rind__Seal, plaintext) },
 	},
 	[RIND__REQUEST__OP_OPEN] = {
 		.name = "open", .run = REQ_INLINE, .handle = op_open,
-		NAMES_KEY(Rind__Open, KEY_AES256GCM),
+		NAMES_KEY_FOR(Rind__Open, KOP_OPEN),
 	},
 	[RIND__REQUEST__OP_DERIVE] = {
 		.name = "derive", .run = REQ_INLINE, .handle = op_derive,
-		NAMES_KEY(Rind__Derive, KEY_X25519),
+		NAMES_KEY_FOR(Rind__Derive, KOP_DERIVE),
 	},
 	[RIND__REQUEST__OP_STATS] = {
 		.name = "stats", .run = REQ_INLINE, .handle = op_stats,
+	},
+	[RIND__REQUEST__OP_DECRYPT] = {
+		.name = "decrypt", .run = REQ_INLINE, .handle = op_decrypt,
+		NAMES_KEY_FOR(Rind__Decrypt, KOP_DECRYPT),
+		.wipe = { WIPE(Rind__Decrypt, ciphertext) },
+	},
+	[RIND__REQUEST__OP_DECAPSULATE] = {
+		.name = "decapsulate", .run = REQ_INLINE, .handle = op_decap,
+		NAMES_KEY_FOR(Rind__Decapsulate, KOP_DECAP),
 	},
 };
 
@@ -666,7 +793,7 @@ void dispatch(struct worker *w, struct conn *c, Rind__Request *req)
 	if (t->key_name) {
 		const char *name = *(const char *const *)((const char *)op_message(req) + t->key_name);
 
-		k = use_key(c, req->id, name, t->name, t->key_alg);
+		k = use_key(c, req->id, name, t->name, t->key_alg, t->key_op);
 		if (!k)
 			goto out;
 	}

@@ -18,62 +18,35 @@
 
 #include "rindd.h"
 
-/* ---- locked secret slots (daemon/secmem.c) ---- */
-#define SLOT_SIZE	RINDD_KEY_MAX
-
-static u8 *slot_alloc(void)
+/* ---- locked secret slots (daemon/secmem.c), of the secret's length ---- */
+static u8 *slot_alloc(size_t len)
 {
-	return secmem_alloc(SLOT_SIZE);
+	return secmem_alloc(len ? len : 1);
 }
 
-static void slot_free(u8 *p)
+static void slot_free(u8 *p, size_t len)
 {
-	secmem_free(p, SLOT_SIZE);
+	if (p)
+		secmem_free(p, len ? len : 1);
+}
+
+void key_slot_free(u8 *p, size_t len)
+{
+	slot_free(p, len);
+}
+
+u8 *key_slot_dup_len(const u8 *secret, size_t len)
+{
+	u8 *s = slot_alloc(len);
+
+	if (s)
+		memcpy(s, secret, len);
+	return s;
 }
 
 u8 *key_slot_dup(const u8 *secret)
 {
-	u8 *s = slot_alloc();
-
-	if (s)
-		memcpy(s, secret, RINDD_KEY_MAX);
-	return s;
-}
-
-/* ---- algorithms and names ---- */
-static const char *const alg_names[] = {
-	[KEY_ED25519] = "ed25519",
-	[KEY_X25519] = "x25519",
-	[KEY_AES256GCM] = "aes-256-gcm",
-};
-
-const char *key_alg_name(enum key_alg alg)
-{
-	return alg_names[alg];
-}
-
-int key_alg_parse(const char *s, enum key_alg *alg)
-{
-	static const char *const later[] = {
-		"ecdsa-p256", "ecdsa-p384", "ecdsa-p521", "p256", "p384", "p521",
-		"ecdh-p256", "ecdh-p384", "rsa", "rsa-2048", "rsa-3072", "rsa-4096",
-		"rsa-pss", "ed448", "x448", "aes-128-gcm", "chacha20-poly1305",
-	};
-	unsigned int i;
-
-	for (i = 0; i < sizeof(alg_names) / sizeof(alg_names[0]); i++)
-		if (!strcmp(s, alg_names[i])) {
-			*alg = (enum key_alg)i;
-			return 0;
-		}
-	if (!strcmp(s, "curve25519")) {
-		*alg = KEY_X25519;
-		return 0;
-	}
-	for (i = 0; i < sizeof(later) / sizeof(later[0]); i++)
-		if (!strcmp(s, later[i]))
-			return -EOPNOTSUPP;
-	return -EINVAL;
+	return key_slot_dup_len(secret, RINDD_KEY_MAX);
 }
 
 bool key_name_valid(const char *name)
@@ -93,18 +66,19 @@ bool key_name_valid(const char *name)
 }
 
 /* ---- key objects ---- */
-struct key *key_new(const char *name, enum key_alg alg, const u8 *secret)
+struct key *key_new_len(const char *name, enum key_alg alg, const u8 *secret, size_t len)
 {
 	struct key *k = calloc(1, sizeof(*k));
 
 	if (!k)
 		return NULL;
-	k->secret = slot_alloc();
+	k->secret = slot_alloc(len);
 	if (!k->secret) {
 		free(k);
 		return NULL;
 	}
-	memcpy(k->secret, secret, RINDD_KEY_MAX);
+	memcpy(k->secret, secret, len);
+	k->secret_len = len;
 	snprintf(k->name, sizeof(k->name), "%s", name);
 	k->alg = alg;
 	k->version = 1;
@@ -112,24 +86,61 @@ struct key *key_new(const char *name, enum key_alg alg, const u8 *secret)
 	return k;
 }
 
-static void tfms_free(enum key_alg alg, void **tfm)
+struct key *key_new(const char *name, enum key_alg alg, const u8 *secret)
 {
-	unsigned int i;
+	return key_new_len(name, alg, secret, RINDD_KEY_MAX);
+}
+
+/*
+ * A thread's transforms of one key version: one per variant (hash,
+ * signature encoding, padding; key-types.c), set up on first use.
+ */
+struct tfm_set {
+	void *v[KEY_VARIANTS];
+};
+
+/* The library type of @k's transforms. */
+static int tfm_kind(const struct key *k)
+{
+	int kind = key_type_of(k->alg)->kind;
+
+	if (kind == KC_RSA)
+		return k->usage == KEY_USAGE_DECRYPT ? -1 : KC_SIG;	/* -1: akcipher */
+	return kind;
+}
+
+static void tfms_free(const struct key *k, void **tfm)
+{
+	int kind = tfm_kind(k);
+	unsigned int i, j;
 
 	for (i = 0; i < RINDD_MAX_THREADS; i++) {
-		if (!tfm[i])
+		struct tfm_set *set = tfm[i];
+
+		if (!set)
 			continue;
-		switch (alg) {
-		case KEY_ED25519:
-			crypto_free_sig(tfm[i]);
-			break;
-		case KEY_X25519:
-			crypto_free_kpp(tfm[i]);
-			break;
-		case KEY_AES256GCM:
-			crypto_free_aead(tfm[i]);
-			break;
+		for (j = 0; j < KEY_VARIANTS; j++) {
+			if (!set->v[j])
+				continue;
+			switch (kind) {
+			case KC_SIG:
+				crypto_free_sig(set->v[j]);
+				break;
+			case KC_KPP:
+				crypto_free_kpp(set->v[j]);
+				break;
+			case KC_AEAD:
+				crypto_free_aead(set->v[j]);
+				break;
+			case KC_KEM:
+				crypto_free_kem(set->v[j]);
+				break;
+			default:
+				crypto_free_akcipher(set->v[j]);
+				break;
+			}
 		}
+		free(set);
 		tfm[i] = NULL;
 	}
 }
@@ -138,13 +149,13 @@ static void key_free(struct key *k)
 {
 	size_t i;
 
-	tfms_free(k->alg, k->tfm);
+	tfms_free(k, k->tfm);
 	for (i = 0; i < k->n_old; i++) {
-		tfms_free(k->alg, k->old[i].tfm);
-		slot_free(k->old[i].secret);
+		tfms_free(k, k->old[i].tfm);
+		slot_free(k->old[i].secret, k->old[i].secret_len);
 	}
 	free(k->old);
-	slot_free(k->secret);
+	slot_free(k->secret, k->secret_len);
 	free(k->allow_uids);
 	free(k->allow_gids);
 	free(k);
@@ -164,11 +175,12 @@ static uint32_t *dup_ids(const uint32_t *v, size_t n)
 
 struct key *key_clone(const struct key *k)
 {
-	struct key *c = key_new(k->name, k->alg, k->secret);
+	struct key *c = key_new_len(k->name, k->alg, k->secret, k->secret_len);
 	size_t i;
 
 	if (!c)
 		return NULL;
+	c->usage = k->usage;
 	c->owner_uid = k->owner_uid;
 	c->created = k->created;
 	c->version = k->version;
@@ -185,11 +197,12 @@ struct key *key_clone(const struct key *k)
 		if (!c->old)
 			goto fail;
 		for (i = 0; i < k->n_old; i++) {
-			c->old[i].secret = slot_alloc();
+			c->old[i].secret = slot_alloc(k->old[i].secret_len);
 			if (!c->old[i].secret)
 				goto fail;
 			c->n_old = i + 1;
-			memcpy(c->old[i].secret, k->old[i].secret, RINDD_KEY_MAX);
+			c->old[i].secret_len = k->old[i].secret_len;
+			memcpy(c->old[i].secret, k->old[i].secret, k->old[i].secret_len);
 			c->old[i].version = k->old[i].version;
 			c->old[i].created = k->old[i].created;
 		}
@@ -200,7 +213,7 @@ fail:
 	return NULL;
 }
 
-int key_add_version(struct key *k, const u8 *secret)
+int key_add_version_len(struct key *k, const u8 *secret, size_t len)
 {
 	struct key_old *o = realloc(k->old, (k->n_old + 1) * sizeof(*o));
 	u8 *s;
@@ -208,20 +221,27 @@ int key_add_version(struct key *k, const u8 *secret)
 	if (!o)
 		return -ENOMEM;
 	k->old = o;
-	s = slot_alloc();
+	s = slot_alloc(len);
 	if (!s)
 		return -ENOMEM;
 	memset(&o[k->n_old], 0, sizeof(*o));
 	o[k->n_old].version = k->version;
 	o[k->n_old].created = k->created;
 	o[k->n_old].secret = k->secret;
+	o[k->n_old].secret_len = k->secret_len;
 	memcpy(o[k->n_old].tfm, k->tfm, sizeof(k->tfm));
 	memset(k->tfm, 0, sizeof(k->tfm));
 	k->n_old++;
-	memcpy(s, secret, RINDD_KEY_MAX);
+	memcpy(s, secret, len);
 	k->secret = s;
+	k->secret_len = len;
 	k->version++;
 	return 0;
+}
+
+int key_add_version(struct key *k, const u8 *secret)
+{
+	return key_add_version_len(k, secret, RINDD_KEY_MAX);
 }
 
 int key_retire(struct key *k, uint32_t min)
@@ -232,8 +252,8 @@ int key_retire(struct key *k, uint32_t min)
 		return -EINVAL;
 	for (i = 0; i < k->n_old; i++) {
 		if (k->old[i].version < min) {
-			tfms_free(k->alg, k->old[i].tfm);
-			slot_free(k->old[i].secret);
+			tfms_free(k, k->old[i].tfm);
+			slot_free(k->old[i].secret, k->old[i].secret_len);
 		} else {
 			k->old[m++] = k->old[i];
 		}
@@ -244,20 +264,29 @@ int key_retire(struct key *k, uint32_t min)
 	return 0;
 }
 
-u8 *key_version_secret(struct key *k, uint32_t v, void ***tfm)
+u8 *key_version_secret_len(struct key *k, uint32_t v, void ***tfm, size_t *len)
 {
 	size_t i;
 
 	if (v == k->version) {
 		*tfm = k->tfm;
+		*len = k->secret_len;
 		return k->secret;
 	}
 	for (i = 0; i < k->n_old; i++)
 		if (k->old[i].version == v) {
 			*tfm = k->old[i].tfm;
+			*len = k->old[i].secret_len;
 			return k->old[i].secret;
 		}
 	return NULL;
+}
+
+u8 *key_version_secret(struct key *k, uint32_t v, void ***tfm)
+{
+	size_t len;
+
+	return key_version_secret_len(k, v, tfm, &len);
 }
 
 void key_put(struct key *k)
@@ -421,25 +450,94 @@ void keys_wipe_all(void)
 }
 
 /* ---- per-thread transforms ---- */
+
+/*
+ * Variant @var of version @v for @thread: the slot's set is made on first
+ * use, the transform too, from the version's secret.  NULL when the
+ * version is not live or the transform cannot be set up.
+ */
+static void *key_tfm(struct key *k, uint32_t v, int thread, unsigned int var)
+{
+	const char *lib = key_variant_lib(k, var);
+	struct tfm_set *set;
+	void **slots;
+	size_t len;
+	u8 *secret = key_version_secret_len(k, v, &slots, &len);
+	void *tfm = NULL;
+	int err;
+
+	if (!secret || !lib || var >= KEY_VARIANTS || thread < 0 || thread >= RINDD_MAX_THREADS)
+		return NULL;
+	set = slots[thread];
+	if (!set) {
+		set = calloc(1, sizeof(*set));
+		if (!set)
+			return NULL;
+		slots[thread] = set;
+	}
+	if (set->v[var])
+		return set->v[var];
+	switch (tfm_kind(k)) {
+	case KC_SIG:
+		tfm = crypto_alloc_sig(lib, 0, 0);
+		if (IS_ERR(tfm))
+			return NULL;
+		err = crypto_sig_set_privkey(tfm, secret, (unsigned int)len);
+		if (err) {
+			crypto_free_sig(tfm);
+			return NULL;
+		}
+		break;
+	case KC_KPP:
+		tfm = crypto_alloc_kpp(lib, 0, 0);
+		if (IS_ERR(tfm))
+			return NULL;
+		if (crypto_kpp_set_secret(tfm, secret, (unsigned int)len)) {
+			crypto_free_kpp(tfm);
+			return NULL;
+		}
+		break;
+	case KC_AEAD:
+		tfm = crypto_alloc_aead(lib, 0, 0);
+		if (IS_ERR(tfm))
+			return NULL;
+		if (crypto_aead_setkey(tfm, secret, (unsigned int)len) ||
+		    crypto_aead_setauthsize(tfm, 16)) {
+			crypto_free_aead(tfm);
+			return NULL;
+		}
+		break;
+	case KC_KEM:
+		tfm = crypto_alloc_kem(lib, 0, 0);
+		if (IS_ERR(tfm))
+			return NULL;
+		if (crypto_kem_set_privkey(tfm, secret, (unsigned int)len)) {
+			crypto_free_kem(tfm);
+			return NULL;
+		}
+		break;
+	default:
+		tfm = crypto_alloc_akcipher(lib, 0, 0);
+		if (IS_ERR(tfm))
+			return NULL;
+		if (crypto_akcipher_set_priv_key(tfm, secret, (unsigned int)len)) {
+			crypto_free_akcipher(tfm);
+			return NULL;
+		}
+		break;
+	}
+	set->v[var] = tfm;
+	return tfm;
+}
+
+struct crypto_sig *key_sig_var(struct key *k, uint32_t v, int thread, unsigned int var)
+{
+	return tfm_kind(k) == KC_SIG ? key_tfm(k, v, thread, var) : NULL;
+}
+
 struct crypto_sig *key_sig_ver(struct key *k, uint32_t v, int thread)
 {
-	void **slots;
-	u8 *secret = key_version_secret(k, v, &slots);
-	struct crypto_sig *tfm;
-
-	if (!secret)
-		return NULL;
-	if (slots[thread])
-		return slots[thread];
-	tfm = crypto_alloc_sig("ed25519", 0, 0);
-	if (IS_ERR(tfm))
-		return NULL;
-	if (crypto_sig_set_privkey(tfm, secret, 32)) {
-		crypto_free_sig(tfm);
-		return NULL;
-	}
-	slots[thread] = tfm;
-	return tfm;
+	return key_sig_var(k, v, thread, 0);
 }
 
 struct crypto_sig *key_sig(struct key *k, int thread)
@@ -449,43 +547,25 @@ struct crypto_sig *key_sig(struct key *k, int thread)
 
 struct crypto_aead *key_aead_ver(struct key *k, uint32_t v, int thread)
 {
-	void **slots;
-	u8 *secret = key_version_secret(k, v, &slots);
-	struct crypto_aead *tfm;
-
-	if (!secret)
-		return NULL;
-	if (slots[thread])
-		return slots[thread];
-	tfm = crypto_alloc_aead("gcm(aes)", 0, 0);
-	if (IS_ERR(tfm))
-		return NULL;
-	if (crypto_aead_setkey(tfm, secret, 32) || crypto_aead_setauthsize(tfm, 16)) {
-		crypto_free_aead(tfm);
-		return NULL;
-	}
-	slots[thread] = tfm;
-	return tfm;
-}
-
-struct crypto_kpp *key_kpp(struct key *k, int thread)
-{
-	struct crypto_kpp *tfm = k->tfm[thread];
-
-	if (tfm)
-		return tfm;
-	tfm = crypto_alloc_kpp("curve25519", 0, 0);
-	if (IS_ERR(tfm))
-		return NULL;
-	if (crypto_kpp_set_secret(tfm, k->secret, 32)) {
-		crypto_free_kpp(tfm);
-		return NULL;
-	}
-	k->tfm[thread] = tfm;
-	return tfm;
+	return tfm_kind(k) == KC_AEAD ? key_tfm(k, v, thread, 0) : NULL;
 }
 
 struct crypto_aead *key_aead(struct key *k, int thread)
 {
 	return key_aead_ver(k, k->version, thread);
+}
+
+struct crypto_kpp *key_kpp(struct key *k, int thread)
+{
+	return tfm_kind(k) == KC_KPP ? key_tfm(k, k->version, thread, 0) : NULL;
+}
+
+struct crypto_akcipher *key_akcipher_var(struct key *k, int thread, unsigned int var)
+{
+	return tfm_kind(k) == -1 ? key_tfm(k, k->version, thread, var) : NULL;
+}
+
+struct crypto_kem *key_kem(struct key *k, int thread)
+{
+	return tfm_kind(k) == KC_KEM ? key_tfm(k, k->version, thread, 0) : NULL;
 }

@@ -25,6 +25,7 @@
 
 __thread int log_thread = -1;
 static bool use_journal;
+static bool use_syslog;		/* --log syslog, a detached rindd's default */
 
 void log_init(void)
 {
@@ -32,6 +33,11 @@ void log_init(void)
 	unsigned long long dev, ino;
 	struct stat st;
 
+	if (cfg.log_target && !strcmp(cfg.log_target, "syslog")) {
+		use_syslog = true;
+		openlog("rindd", LOG_PID | LOG_NDELAY, LOG_DAEMON);
+		return;
+	}
 	if (cfg.log_target) {
 		use_journal = !strcmp(cfg.log_target, "journal");
 		return;
@@ -125,6 +131,13 @@ static void vlog(const char *level, const char *fmt, va_list ap)
 	struct tm tm;
 	int n;
 
+	if (use_syslog) {
+		n = snprintf(line, sizeof(line), "level=%s thread=%d ", level, log_thread);
+		vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+		one_line(line);
+		syslog(priority(level), "%s", line);
+		return;
+	}
 	if (use_journal) {
 		n = snprintf(line, sizeof(line), "level=%s thread=%d ", level, log_thread);
 		vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);

@@ -32,6 +32,8 @@ struct rindd_config cfg = {
 	.socket_mode = 0660,
 	.idle_timeout_ms = RINDD_IDLE_TIMEOUT_DEFAULT_MS,
 	.drain_timeout_ms = RINDD_DRAIN_TIMEOUT_DEFAULT_MS,
+	.max_keys = 4096,
+	.max_keys_per_uid = 256,
 };
 atomic_bool rindd_stopping;
 struct rindd_stats stats;
@@ -45,8 +47,10 @@ static void usage(FILE *f)
 		"  --state-dir DIR        key files (default /var/lib/rind, or $STATE_DIRECTORY;\n"
 		"                         created 0700)\n"
 		"  --master-key-file FILE 32-byte (raw or 64 hex digits) master key; default\n"
-		"                         $CREDENTIALS_DIRECTORY/rindd.master, else a generated\n"
-		"                         DIR/master.key (development only)\n"
+		"                         $CREDENTIALS_DIRECTORY/rindd.master; without either\n"
+		"                         rindd refuses to start\n"
+		"  --dev-master-key       development only: without a master key file or\n"
+		"                         credential, use (first generate) DIR/master.key\n"
 		"  --threads N            worker threads, 1..%d (default: one per core)\n"
 		"  --max-frame BYTES      largest request frame (default 1048576; K/M suffixes)\n"
 		"  --max-inflight N       unanswered requests per connection before ERR_BUSY (default 1024)\n"
@@ -65,8 +69,15 @@ static void usage(FILE *f)
 		"  --bus system|user|none D-Bus management API org.rind.KeyService1 (default:\n"
 		"                         system when started by systemd, else none)\n"
 		"  --bus-address ADDR     connect to this bus instead (a private dbus-daemon)\n"
-		"  --log journal|stderr   where log and audit records go (default: the journal\n"
-		"                         when stderr is connected to it, else stderr)\n"
+		"  --log journal|stderr|syslog  where log and audit records go (default: the\n"
+		"                         journal when stderr is connected to it, else stderr;\n"
+		"                         detached (no --foreground) without --log-file: syslog)\n"
+		"  --log-file PATH        append log lines (and anything on stderr) to PATH;\n"
+		"                         a detached rindd never writes to the caller's terminal\n"
+		"  --pidfile PATH         write rindd's pid to PATH once it listens; removed at exit\n"
+		"  --max-keys N           keys the daemon holds at most (default 4096; 0: no limit)\n"
+		"  --max-keys-per-uid N   keys one uid may own (default 256; 0: no limit; root and\n"
+		"                         rindd's own uid are not held to it)\n"
 		"  --version, --help\n", RINDD_MAX_THREADS);
 }
 
@@ -102,15 +113,19 @@ bad:
 	return -1;
 }
 
+/* --log-file, --pidfile and the key quotas (getopt values past the others). */
+enum { O_LOGFILE = 400, O_PIDFILE, O_MAXKEYS, O_MAXKEYS_UID };
+
 static int parse_args(int argc, char **argv)
 {
 	enum { O_SOCKET = 256, O_STATE, O_MASTER, O_THREADS, O_FRAME, O_INFLIGHT, O_OUTPUT,
 	       O_BATCH, O_MODE, O_FG, O_VERSION, O_HELP, O_BUS, O_BUSADDR, O_LOG,
-	       O_MAXCONN = 400, O_IDLE, O_DRAIN };
+	       O_DEVMASTER, O_MAXCONN = 420, O_IDLE, O_DRAIN };
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, O_SOCKET },
 		{ "state-dir", required_argument, NULL, O_STATE },
 		{ "master-key-file", required_argument, NULL, O_MASTER },
+		{ "dev-master-key", no_argument, NULL, O_DEVMASTER },
 		{ "threads", required_argument, NULL, O_THREADS },
 		{ "max-frame", required_argument, NULL, O_FRAME },
 		{ "max-inflight", required_argument, NULL, O_INFLIGHT },
@@ -124,6 +139,10 @@ static int parse_args(int argc, char **argv)
 		{ "max-connections", required_argument, NULL, O_MAXCONN },
 		{ "idle-timeout", required_argument, NULL, O_IDLE },
 		{ "drain-timeout", required_argument, NULL, O_DRAIN },
+		{ "log-file", required_argument, NULL, O_LOGFILE },
+		{ "pidfile", required_argument, NULL, O_PIDFILE },
+		{ "max-keys", required_argument, NULL, O_MAXKEYS },
+		{ "max-keys-per-uid", required_argument, NULL, O_MAXKEYS_UID },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
@@ -147,6 +166,9 @@ static int parse_args(int argc, char **argv)
 			break;
 		case O_MASTER:
 			cfg.master_key_file = optarg;
+			break;
+		case O_DEVMASTER:
+			cfg.dev_master_key = true;
 			break;
 		case O_THREADS:
 			if (parse_num("--threads", optarg, 1, RINDD_MAX_THREADS, false, &v))
@@ -201,8 +223,8 @@ static int parse_args(int argc, char **argv)
 			cfg.bus_address = optarg;
 			break;
 		case O_LOG:
-			if (strcmp(optarg, "journal") && strcmp(optarg, "stderr")) {
-				fprintf(stderr, "rindd: --log: \"%s\" is not journal or stderr\n", optarg);
+			if (strcmp(optarg, "journal") && strcmp(optarg, "stderr") && strcmp(optarg, "syslog")) {
+				fprintf(stderr, "rindd: --log: \"%s\" is not journal, stderr or syslog\n", optarg);
 				return -1;
 			}
 			cfg.log_target = optarg;
@@ -221,6 +243,21 @@ static int parse_args(int argc, char **argv)
 			if (parse_num("--drain-timeout", optarg, 0, 3600, false, &v))
 				return -1;
 			cfg.drain_timeout_ms = (unsigned int)v * 1000;
+			break;
+		case O_LOGFILE:
+		case O_PIDFILE:
+			if (!*optarg) {
+				fprintf(stderr, "rindd: %s must not be empty\n", o == O_LOGFILE ? "--log-file" : "--pidfile");
+				return -1;
+			}
+			*(o == O_LOGFILE ? &cfg.log_file : &cfg.pidfile) = optarg;
+			break;
+		case O_MAXKEYS:
+		case O_MAXKEYS_UID:
+			if (parse_num(o == O_MAXKEYS ? "--max-keys" : "--max-keys-per-uid", optarg, 0,
+				      1u << 24, false, &v))
+				return -1;
+			*(o == O_MAXKEYS ? &cfg.max_keys : &cfg.max_keys_per_uid) = (unsigned int)v;
 			break;
 		case O_VERSION:
 			printf("%s\n", RINDD_VERSION);
@@ -281,24 +318,25 @@ static int listen_socket(void)
 		return -1;
 	}
 	strcpy(sa.sun_path, cfg.socket_path);
+	/*
+	 * Whether a daemon is alive is the state directory's lock, held since
+	 * keystore_init(), not whether the socket answers: right after a
+	 * crash the dead daemon's io_uring can keep its listening socket up
+	 * for a moment.  So an existing socket is stale: take the path over.
+	 */
 	if (lstat(cfg.socket_path, &st) == 0) {
-		int probe;
-
 		if (!S_ISSOCK(st.st_mode)) {
 			log_err("event=socket_path_exists path=%s msg=\"not a socket; refusing to replace it\"",
 				cfg.socket_path);
 			return -1;
 		}
-		probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-			close(probe);
-			log_err("event=socket_in_use path=%s msg=\"another daemon listens there\"",
-				cfg.socket_path);
+		if (unlink(cfg.socket_path) < 0 && errno != ENOENT) {
+			log_err("event=socket_unlink_failed path=%s errno=%d msg=\"%s\"", cfg.socket_path,
+				errno, strerror(errno));
 			return -1;
 		}
-		if (probe >= 0)
-			close(probe);
-		unlink(cfg.socket_path);
+		log_info("event=socket_taken_over path=%s msg=\"a stale socket: this daemon holds the state directory lock\"",
+			 cfg.socket_path);
 	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -354,6 +392,69 @@ static void notify_status(bool ready)
 	last_req = req;
 }
 
+/*
+ * Where a detached rindd's output goes: never the terminal it was started
+ * from.  stdin and stdout are /dev/null; stderr (log lines, and sanitizer
+ * reports in the test builds) is --log-file, or /dev/null with the log
+ * in syslog.  In the foreground --log-file redirects stderr as well.
+ */
+static int redirect_output(bool detached)
+{
+	int fd;
+
+	if (cfg.log_file) {
+		fd = open(cfg.log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0640);
+		if (fd < 0) {
+			fprintf(stderr, "rindd: --log-file %s: %s\n", cfg.log_file, strerror(errno));
+			return -1;
+		}
+		if (dup2(fd, 2) < 0) {
+			close(fd);
+			return -1;
+		}
+		close(fd);
+		if (cfg.log_target && strcmp(cfg.log_target, "stderr"))
+			fprintf(stderr, "rindd: --log %s and --log-file: logging to the file\n", cfg.log_target);
+		cfg.log_target = "stderr";
+	} else if (detached && !cfg.log_target) {
+		cfg.log_target = "syslog";
+	}
+	if (!detached)
+		return 0;
+	fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	dup2(fd, 0);
+	dup2(fd, 1);
+	if (!cfg.log_file)
+		dup2(fd, 2);
+	close(fd);
+	return 0;
+}
+
+/* --pidfile: written whole (a temporary file renamed over it), once rindd listens. */
+static int write_pidfile(void)
+{
+	char tmp[PATH_MAX], line[32];
+	int fd, n;
+
+	if (!cfg.pidfile)
+		return 0;
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", cfg.pidfile) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	n = snprintf(line, sizeof(line), "%d\n", (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, line, (size_t)n) != n || close(fd) < 0 || rename(tmp, cfg.pidfile) < 0) {
+		int err = -errno;
+
+		unlink(tmp);
+		return err ? err : -EIO;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	sigset_t set;
@@ -379,11 +480,18 @@ int main(int argc, char **argv)
 		if (pid > 0) {
 			/* The parent returns once the daemon listens (0) or failed (1). */
 			close(ready_pipe[1]);
-			return read(ready_pipe[0], &one, 1) == 1 ? 0 : 1;
+			if (read(ready_pipe[0], &one, 1) == 1)
+				return 0;
+			fprintf(stderr, "rindd: the daemon did not start; see %s\n",
+				cfg.log_file ? cfg.log_file : cfg.log_target && !strcmp(cfg.log_target, "stderr") ?
+				"its stderr" : "the system log (syslog, or the journal)");
+			return 1;
 		}
 		close(ready_pipe[0]);
 		setsid();
 	}
+	if (redirect_output(!cfg.foreground))
+		return 1;
 
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&set);
@@ -404,11 +512,13 @@ int main(int argc, char **argv)
 	}
 	if (keystore_init()) {
 		log_err("event=exit reason=\"key store unavailable\"");
+		keystore_exit();
 		return 1;
 	}
 	listen_fd = listen_socket();
 	if (listen_fd < 0) {
 		keys_wipe_all();
+		keystore_exit();
 		return 1;
 	}
 	if (store_start())
@@ -424,6 +534,13 @@ int main(int argc, char **argv)
 		store_stop();
 		keys_wipe_all();
 		return 1;
+	}
+	{
+		int err = write_pidfile();
+
+		if (err)
+			log_warn("event=pidfile_failed path=%s errno=%d msg=\"%s\"", cfg.pidfile, -err,
+				 strerror(-err));
 	}
 	log_info("event=ready socket=%s keys=%zu bus=%s locked_bytes=%zu", cfg.socket_path,
 		 key_count(), cfg.bus, secmem_locked_bytes());
@@ -474,6 +591,8 @@ int main(int argc, char **argv)
 		unlink(cfg.socket_path);
 	keys_wipe_all();
 	keystore_exit();
+	if (cfg.pidfile)
+		unlink(cfg.pidfile);
 	log_info("event=stopped requests=%llu errors=%llu batches=%llu batched_requests=%llu max_batch=%llu",
 		 (unsigned long long)atomic_load(&stats.requests),
 		 (unsigned long long)atomic_load(&stats.errors),

@@ -25,7 +25,9 @@ struct crypto_aead;
 #define RINDD_VERSION		"rindd 0.1.0 protocol 1"
 #define RINDD_MAX_THREADS	64
 #define RINDD_NAME_MAX		64
-#define RINDD_KEY_MAX		32	/* raw secret bytes of every supported alg */
+#define RINDD_KEY_MAX		32	/* raw secret bytes of the 32-byte types (key_new) */
+#define RINDD_SECRET_MAX	4096	/* largest stored secret (RSA-4096 PKCS#1 DER, ML-KEM dk) */
+#define RINDD_SIG_MAX		4627	/* largest signature (ML-DSA-87; RSA-4096 512) */
 #define KEY_MAX_VERSIONS	65	/* current + 64 live older versions */
 
 /* ---- configuration (main.c) ---- */
@@ -42,6 +44,11 @@ struct rindd_config {
 	unsigned int max_inflight;	/* per connection, then ERR_BUSY */
 	size_t max_output;		/* per connection, then stop reading */
 	unsigned int max_batch;
+	/* key quotas (key-admin.c): 0 is no limit; root and rindd's uid skip the per-uid one */
+	unsigned int max_keys;
+	unsigned int max_keys_per_uid;
+	const char *log_file;		/* --log-file: detached rindd logs here */
+	const char *pidfile;		/* --pidfile */
 	mode_t socket_mode;
 	bool foreground;
 	/* connections (loop.c) */
@@ -49,6 +56,7 @@ struct rindd_config {
 	unsigned int idle_timeout_ms;	/* close idle connections after this; 0: never */
 	unsigned int drain_timeout_ms;	/* SIGTERM: answer what was sent for this long */
 	bool socket_activated;		/* the listening socket is systemd's: leave it be */
+	bool dev_master_key;		/* --dev-master-key: may generate <state>/master.key */
 };
 #define RINDD_IDLE_TIMEOUT_DEFAULT_MS	(300u * 1000)
 #define RINDD_DRAIN_TIMEOUT_DEFAULT_MS	(5u * 1000)
@@ -62,6 +70,7 @@ struct rindd_stats {
 };
 extern struct rindd_stats stats;
 void stats_note_batch(unsigned int n);
+void stats_note_type_batch(int alg, unsigned int n);
 
 /* ---- logging (log.c): one "key=value ..." line per event on stderr ---- */
 void rlog(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -87,11 +96,48 @@ void log_init(void);
  */
 const char *log_quote(char *buf, size_t size, const char *s);
 
-/* ---- keys (key-object.c) ---- */
+/* ---- keys (key-object.c; the types in key-types.c) ---- */
 enum key_alg {
 	KEY_ED25519,
 	KEY_X25519,
 	KEY_AES256GCM,
+	KEY_ECDSA_P256,
+	KEY_ECDSA_P384,
+	KEY_ECDSA_P521,
+	KEY_RSA2048,
+	KEY_RSA3072,
+	KEY_RSA4096,
+	KEY_ECDH_P256,
+	KEY_ECDH_P384,
+	KEY_ECDH_P521,
+	KEY_MLKEM768,
+	KEY_MLKEM1024,
+	KEY_X25519MLKEM768,
+	KEY_AES128GCM,
+	KEY_CHACHA20POLY1305,
+	KEY_MLDSA44,
+	KEY_MLDSA65,
+	KEY_MLDSA87,
+	KEY_NALGS
+};
+
+/* What a key is for (RSA keys are made for one use; other types have one). */
+enum key_usage {
+	KEY_USAGE_DEFAULT,	/* the type's only use (RSA: sign) */
+	KEY_USAGE_SIGN,
+	KEY_USAGE_DECRYPT,
+};
+
+/* The operation a request asks of its key (req_types[] rows). */
+enum key_op {
+	KOP_ANY,
+	KOP_SIGN,
+	KOP_VERIFY,
+	KOP_SEAL,
+	KOP_OPEN,
+	KOP_DERIVE,
+	KOP_DECRYPT,
+	KOP_DECAP,
 };
 
 struct key {
@@ -104,7 +150,9 @@ struct key {
 	uint32_t version;			/* current: signs and seals */
 	uint32_t min_version;			/* older versions below are retired */
 	bool exportable;
-	uint8_t *secret;			/* RINDD_KEY_MAX bytes, mlock'ed, not dumped */
+	enum key_usage usage;			/* RSA: sign or decrypt */
+	uint8_t *secret;			/* secret_len bytes, mlock'ed, not dumped */
+	size_t secret_len;
 	atomic_int refs;
 	bool deleted;
 	/* one transform per thread, set up lazily by the thread that uses it */
@@ -119,6 +167,7 @@ struct key {
 		uint32_t version;
 		uint64_t created;
 		uint8_t *secret;
+		size_t secret_len;
 		void *tfm[RINDD_MAX_THREADS];
 	} *old;
 	size_t n_old;
@@ -130,6 +179,10 @@ bool key_name_valid(const char *name);
 
 struct key *key_new(const char *name, enum key_alg alg, const uint8_t *secret);
 uint8_t *key_slot_dup(const uint8_t *secret);	/* a locked copy, RINDD_KEY_MAX bytes */
+/* The same for secrets of any length (RSA, ML-KEM, ...). */
+struct key *key_new_len(const char *name, enum key_alg alg, const uint8_t *secret, size_t len);
+uint8_t *key_slot_dup_len(const uint8_t *secret, size_t len);
+void key_slot_free(uint8_t *slot, size_t len);
 void key_put(struct key *k);
 struct key *key_lookup(const char *name);	/* takes a reference */
 int key_insert(struct key *k);			/* -EEXIST */
@@ -140,10 +193,12 @@ struct key *key_clone(const struct key *k);
 int key_replace(struct key *k);
 /* Make a new current version from @secret (the old one joins k->old). */
 int key_add_version(struct key *k, const uint8_t *secret);
+int key_add_version_len(struct key *k, const uint8_t *secret, size_t len);
 /* Drop versions below @min (wiped): 0, -EINVAL if @min > current. */
 int key_retire(struct key *k, uint32_t min);
 /* Version @v of @k: its secret and transform slots, NULL if not live. */
 uint8_t *key_version_secret(struct key *k, uint32_t v, void ***tfm);
+uint8_t *key_version_secret_len(struct key *k, uint32_t v, void ***tfm, size_t *len);
 size_t key_count(void);
 /* Snapshot of every key (referenced); free with key_list_put. */
 struct key **key_list(size_t *n);
@@ -171,6 +226,71 @@ struct crypto_aead *key_aead(struct key *k, int thread);
 /* The same for version @v (NULL when it is not live or cannot be set up). */
 struct crypto_sig *key_sig_ver(struct key *k, uint32_t v, int thread);
 struct crypto_aead *key_aead_ver(struct key *k, uint32_t v, int thread);
+/*
+ * Signing variants (key-types.c: hash, signature encoding, RSA padding):
+ * the transform of version @v for variant @var, set up on first use.
+ */
+struct crypto_sig *key_sig_var(struct key *k, uint32_t v, int thread, unsigned int var);
+struct crypto_akcipher *key_akcipher_var(struct key *k, int thread, unsigned int var);
+struct crypto_kem *key_kem(struct key *k, int thread);
+
+/* ---- key types (key-types.c) ---- */
+#define KEY_VARIANTS	8	/* transforms per key, thread and version */
+struct key_type {
+	const char *name;		/* "ecdsa-p256" */
+	enum { KC_SIG, KC_KPP, KC_AEAD, KC_RSA, KC_KEM } kind;
+	size_t raw_len;			/* raw secret; 0: variable (RSA PKCS#1 DER) */
+	const char *lib;		/* the library algorithm (default variant) */
+	unsigned int bits;		/* RSA modulus, EC field */
+};
+const struct key_type *key_type_of(enum key_alg alg);
+const char *key_usage_name(enum key_usage u);		/* "sign", "decrypt", "" */
+int key_usage_parse(const char *s, enum key_usage *u);	/* -EINVAL */
+/* The effective use of @k: KEY_USAGE_SIGN or KEY_USAGE_DECRYPT for RSA. */
+bool key_can(const struct key *k, enum key_op op);
+/* "sign needs a signing key (...)": why @k cannot do @op, for the error. */
+void key_cannot(const struct key *k, enum key_op op, char *msg, size_t len);
+bool key_secret_len_ok(enum key_alg alg, size_t len);
+/* The type names a client may ask for, for messages ("ed25519, x25519, ..."). */
+const char *key_type_list(void);
+/*
+ * The transform variant of a sign/verify request: @hash ("", sha256,
+ * sha384, sha512), @format ("", der, p1363), @padding ("", pkcs1, pss).
+ * 0 and *@var, or -EINVAL with the reason in @msg.
+ */
+int key_sig_variant(const struct key *k, const char *hash, const char *format,
+		    const char *padding, unsigned int *var, char *msg, size_t len);
+int key_oaep_variant(const char *hash, unsigned int *var, char *msg, size_t len);
+/* The library algorithm name of variant @var of @k's type. */
+const char *key_variant_lib(const struct key *k, unsigned int var);
+/* Generate a fresh secret for @alg (and @usage): 0, -errno. */
+int key_generate(enum key_alg alg, enum key_usage usage, uint8_t *secret, size_t *len);
+/*
+ * Import: @alg_s may be "" (detect the type from the encoding); @encoded
+ * false means the type's raw form.  On success the canonical secret in
+ * @secret (*@len bytes) and the type in *@alg.  Errors: -EINVAL or
+ * -EOPNOTSUPP with a message for the client.
+ */
+int key_import(const char *alg_s, enum key_usage usage, const uint8_t *in, size_t inlen,
+	       bool encoded, enum key_alg *alg, uint8_t *secret, size_t *len, char *msg,
+	       size_t msglen);
+/*
+ * The public key of @k (current version) in @fmt, or with @private_key its
+ * PKCS#8 DER: the length, or -errno (-EINVAL: no such form, with @msg).
+ * @thread: the caller's transform slots, -1 for a transform of its own.
+ */
+int key_export(struct key *k, int fmt, bool private_key, int thread, uint8_t *out, size_t outlen,
+	       char *msg, size_t msglen);
+/* A peer public key for derive, in any encoding, as the raw form: its length or -EINVAL. */
+int key_peer_raw(const struct key *k, const uint8_t *in, size_t len, uint8_t *out, size_t outlen,
+		 char *msg, size_t msglen);
+
+/* Per key type counters (batch.c), shown by stats. */
+struct rindd_type_stats {
+	atomic_ullong requests, batches, batched_requests, max_batch;
+};
+extern struct rindd_type_stats type_stats[KEY_NALGS];
+void stats_note_request(enum key_alg alg);
 
 /* ---- key store (key-file.c) ---- */
 int keystore_init(void);		/* master key, then load all keys */
@@ -180,6 +300,80 @@ int keystore_delete(const char *name);
 bool keystore_exists(const char *name);
 void keystore_exit(void);
 extern pthread_mutex_t keystore_lock;	/* serialises create/import/delete */
+
+/*
+ * The one size limit of a key file, header and tag included: the writer
+ * refuses a record that would exceed it (before writing anything), the
+ * reader accepts every file up to it.  32 KiB: an RSA-4096 key with a
+ * dozen versions, or an Ed25519 key with full access lists.  Tests may
+ * lower it (never raise it) with RINDD_TEST_KEY_FILE_MAX.
+ */
+#define RINDD_KEY_FILE_MAX	32768
+size_t key_file_limit(void);
+/* Files in the state directory (key-file.c, master-key.c, manifest.c). */
+#define STATE_LOCK_FILE		"rindd.lock"
+#define STATE_MANIFEST_FILE	"manifest"
+#define STATE_DEV_MASTER_FILE	"master.key"
+/* Whole file @path (relative to @dfd) into @buf: -EFBIG when longer than @cap. */
+int state_read_file(int dfd, const char *path, uint8_t *buf, size_t cap, size_t *len);
+/*
+ * Write @name in @dfd atomically and durably: a temp file ".@name.tmp.<pid>",
+ * write, fsync, rename (over an existing file only with @replace), fsync
+ * of the directory.  0 or -errno (nothing of a failed write is left).
+ */
+int state_write_file(int dfd, const char *name, const void *data, size_t len, bool replace);
+/* The master key (master-key.c): 0, or -errno after logging why not. */
+int master_key_load(int dir_fd, uint8_t key[32], const char **src);
+
+/*
+ * Key files that did not load (key-file.c): rind key list --all shows
+ * them, rind key delete NAME removes them.  @owner is (uint32_t)-1 when
+ * the file could not be read.
+ */
+struct peer;
+struct failed_key {
+	char name[RINDD_NAME_MAX + 1];
+	char file[RINDD_NAME_MAX + 16];
+	char reason[224];
+	uint32_t owner;
+};
+/* Those @p may see (the service owner: all; others: their own): malloc'd. */
+struct failed_key *keystore_failed(const struct peer *p, size_t *n);
+/* Remove the failed file (and manifest entry) of @name: -ENOENT if none, -EPERM. */
+int keystore_remove_failed(const char *name, uid_t uid);
+/* True for root and the uid rindd runs as. */
+bool service_owner(uid_t uid);
+
+/*
+ * The manifest (manifest.c): "<state>/manifest", sealed under the master
+ * key, records each key file's generation (so an older copy of a file, or
+ * the file of a deleted key, is refused) and each key's count of
+ * random-nonce seals.
+ */
+struct rind_aesgcm_ctx;
+int manifest_load(int dir_fd, struct rind_aesgcm_ctx *master);	/* -ENOENT: none yet */
+bool manifest_present(void);
+uint64_t manifest_begin(const char *name);	/* the generation of a new file of @name */
+void manifest_abort(const char *name, uint64_t gen);
+/* Load-time verdict on a file of generation @gen (0: format 1): NULL or why not. */
+const char *manifest_check(const char *name, uint64_t gen, bool legacy, char *buf, size_t len);
+/* A loaded key: note its generation and version (written by manifest_commit). */
+void manifest_loaded(const char *name, uint64_t gen, uint32_t version, bool legacy);
+/* Names the manifest lists without a loaded file (load time): malloc'd, n. */
+char **manifest_unseen(size_t *n);
+int manifest_commit(void);
+/* Record that @name's file is generation @gen, version @version (commits). */
+int manifest_set(const char *name, uint64_t gen, uint32_t version);
+int manifest_remove(const char *name);		/* commits; 0 if absent */
+bool manifest_has(const char *name);
+void manifest_exit(void);
+/*
+ * Count @n seals with a random nonce by version @version of @name before
+ * they are made: 0, or -EDQUOT at the limit (2^32 per version, SP 800-38D
+ * 8.3), or -errno when the count could not be made durable; @msg says why.
+ */
+int seal_count_reserve(const char *name, uint32_t version, unsigned int n, char *msg,
+		       size_t msglen);
 
 /* ---- access control (acl.c) ---- */
 struct peer {
@@ -316,6 +510,7 @@ struct req_type {
 	 */
 	size_t key_name;
 	int key_alg;
+	enum key_op key_op;	/* what the key must be able to do (KOP_ANY: no check) */
 	/*
 	 * REQ_INLINE, REQ_STORE: answer @req exactly once.  @k is the key the
 	 * request names (or NULL), referenced until the handler returns; @w
@@ -351,6 +546,9 @@ void batch_run(struct worker *w);
 /* The batch runners of sign and seal (req_types[] rows). */
 void batch_sign(struct worker *w, struct batch_group *g);
 void batch_seal(struct worker *w, struct batch_group *g);
+/* Inline handlers of the key types (key-ops.c). */
+void op_decrypt(struct worker *w, struct conn *c, Rind__Request *req, struct key *k);
+void op_decap(struct worker *w, struct conn *c, Rind__Request *req, struct key *k);
 /* Errors for a failed crypto call. */
 int status_from_errno(int err);
 
@@ -375,7 +573,21 @@ int key_set_access(const char *name, const uint32_t *uids, size_t nu, const uint
 int key_create(const char *name, const char *alg, const uint8_t *import, size_t importlen,
 	       bool pem_etc, bool exportable, uid_t uid, pid_t pid, const char *via,
 	       char *err, size_t errlen, struct key **out);
+/* The same with the key's usage ("sign", "decrypt"; "" the type's default). */
+int key_create_usage(const char *name, const char *alg, const char *usage, const uint8_t *import,
+		     size_t importlen, bool pem_etc, bool exportable, uid_t uid, pid_t pid,
+		     const char *via, char *err, size_t errlen, struct key **out);
 int key_delete(const char *name, uid_t uid, pid_t pid, const char *via);
+/* Root or the uid rindd runs as: sees every key in stats, no per-uid quota. */
+bool peer_is_service_owner(uid_t uid);
+/* What stats report to @uid: its own keys, every key (*@all) for the service owner. */
+size_t key_count_for(uid_t uid, bool *all);
+/* @k's live versions for a KeyInfo, oldest first (@v, @pv: KEY_MAX_VERSIONS each): the count. */
+size_t key_info_versions(const struct key *k, Rind__KeyVersionInfo *v, Rind__KeyVersionInfo **pv);
+/* The socket's rotate_key, retire_versions, set_access (REQ_STORE rows of dispatch.c). */
+void admin_op_rotate(struct worker *w, struct conn *c, Rind__Request *req, struct key *k);
+void admin_op_retire(struct worker *w, struct conn *c, Rind__Request *req, struct key *k);
+void admin_op_set_access(struct worker *w, struct conn *c, Rind__Request *req, struct key *k);
 
 /* ---- D-Bus (dbus.c) ---- */
 int dbus_start(void);		/* 0 also when the bus is "none" */
@@ -384,5 +596,7 @@ bool dbus_alive(void);
 void dbus_signal_rotated(const char *name, uint32_t version);
 void dbus_signal_created(const char *name, const char *alg, uint32_t owner);
 void dbus_signal_deleted(const char *name);
+/* SealLimitNear: key @name version @version has @remaining seals left. */
+void dbus_signal_seal_limit(const char *name, uint32_t version, uint64_t remaining);
 
 #endif /* _RINDD_H */

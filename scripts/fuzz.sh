@@ -510,6 +510,20 @@ disp(rq(130, 16, fld(1, "ed") + fld(2, "a")), rq(131, 15, fld(1, "ed")), rq(132,
 disp(rq(140, 12, fld(1, "i1") + fld(2, "aes-256-gcm") + fld(3, bytes(32))),
      rq(141, 18, fld(1, "i1") + fld(2, "pt") + fld(3, "ad")), rq(142, 12, fld(1, "i1") + fld(2, "x25519") + fld(3, bytes(32))))
 put("fuzz_dispatch", HELLO + SEP + b"\x0a\xff")                           # a piece that does not unpack
+# Key administration (rotate_key 30, retire_versions 31, set_access 32): the
+# owner's keys, another owner's, a missing one, bad names; then a use.
+for name in ("ed", "aes", "x", "other-ed", "missing", "", ".bad"):
+    disp(rq(150, 30, fld(1, name)))
+for name, v in (("ed", 3), ("ed", 1), ("ed", 4), ("ed", 0), ("aes", 2), ("other-aes", 1), ("missing", 1)):
+    disp(rq(151, 31, fld(1, name) + fld(2, v)))
+for name, body in (("ed", b""), ("ed", fld(2, 4242) + fld(3, 33)), ("ed", fld(4, 4242) + fld(5, 33)),
+                   ("ed", fld(2, 7) + fld(4, 7)), ("ed", fld(4, 0)), ("ed", fld(4, 1000)),
+                   ("ed", fld(3, 4294967295)), ("ed", fld(6, 1) + fld(2, 5)), ("other-ed", fld(2, 1000)),
+                   ("missing", fld(2, 1))):
+    disp(rq(152, 32, fld(1, name) + body))
+disp(rq(160, 30, fld(1, "ed")), rq(161, 16, fld(1, "ed") + fld(2, "after")),
+     rq(162, 31, fld(1, "ed") + fld(2, 4)), rq(163, 17, fld(1, "ed") + fld(2, "m") + fld(3, bytes(64))),
+     rq(164, 32, fld(1, "aes") + fld(2, 1000)), rq(165, 21, b""), rq(166, 14, b""))
 # Valid signatures and sealed boxes under the fixed keys (with the Python
 # "cryptography" package when it is there).
 try:
@@ -531,6 +545,80 @@ if Ed25519PrivateKey:
         box = nonce + AESGCM(fixed_secret(k, v)).encrypt(nonce, pt, ad)
         for want in (0, v):
             disp(rq(220 + v, 19, fld(1, name) + fld(2, box) + fld(3, ad) + fld(4, want)))
+# The other key types (the target's "ec", "rsa", "rsad", "dh", "kem", "cc"):
+# sign with every option set (and refused ones), verify, decrypt, decapsulate,
+# derive with the P-384 base point, seal/open, pub in every format, create and
+# import with the type detected.
+P384_G = bytes.fromhex("04aa87ca22be8b05378eb1c71ef320ad746e1d3b628ba79b9859f741e082542a385502f25dbf"
+                       "55296c3a545e3872760ab73617de4a96262c6f5d9e98bf9292dc29f8f41dbd289a147ce9da"
+                       "3113b5f0b8c00a60b1ce1d7e819d7a431d7c90ea0e5f")
+EC_PEM = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgx+QSXJ9Wha8ThCMA\ntrNQohBnJbaoS8Jfa3kjtXSsxQ6hRANCAAQYsG8idTm72rrdL07Khp3ZykobI6Ad\nE3Jl+HPVwNK3GIbeHWayXpRCrJdIlpjqCTbxr577lTs7k98I+bneUcjC\n-----END PRIVATE KEY-----\n'
+EC_SEC1 = '-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIMfkElyfVoWvE4QjALazUKIQZyW2qEvCX2t5I7V0rMUOoAoGCCqGSM49\nAwEHoUQDQgAEGLBvInU5u9q63S9Oyoad2cpKGyOgHRNyZfhz1cDStxiG3h1msl6U\nQqyXSJaY6gk28a+e+5U7O5PfCPm53lHIwg==\n-----END EC PRIVATE KEY-----\n'
+RSA_PEM = '-----BEGIN PRIVATE KEY-----\nMIIEvwIBADANBgkqhkiG9w0BAQEFAASCBKkwggSlAgEAAoIBAQDO8AvpqIB/c9gj\nNiHnrHS4lQGGh0qNsBsi3agDoKK5guJARRLI+oypo0wQFLOWMwGack98ZRivJgkR\nNQGIJx5W63VUyIWIFinSgNkO1vY0qnv0OdyL8V9BojKlyF0yulpzh8pI47CqB3g0\nS00ghdOJCOIGleG1b8K1n/85Oy1pWSApXr9Di79MRWlQ0Z7pROCzhGUb/QjRVEcp\nOSuwuSNrj+3TV7CtwKr5VO7GDmtYTEofK8nZOnxXsvRE4Wiqixju0sALc7/ly7ET\nvSo6Is8XwpSFfX/TXfxMHPoCdVIT1gN4XATdDXgssBOE+NZMSEyjideHnwV3Wr08\nDDqls1/pAgMBAAECggEADH5kLbuBZJCFLl0Mj3zzQBio8qsU5niJLuH0jKGEaZBc\nIha5g15TI0PLahYh4JHcSSuZHnDJHHv+pKYPXV3FQGivWQrROw3hgQbL9BAo5bWc\nTbq3lNBiGKeXCLjP3anwH5UFcsCicCWKzZd1RN8njhi18sFWUvq4JfiOs3Ed9QPz\naWGSTBNdYh+2xU2FdU/+r9fPL5UxzxNem65zde2kfwTsgs/B3ed/gdprTZQmUo1O\nGXC5f7UxZyVefPQnd/3R6PqnR3VL5RXQOzDiwYweW+W/O2ee/2c45AmHp9NXS85y\n4WNskBXWv/P4EMc93GyVVSuBhhg4TJROxxZZLMgNfQKBgQD17Z9xhX+x+oBM6SA4\nYlbVdzxgOhcsrCOe4i18AtfZ4nyQRtj5eU9XudlBd6aTsGTCQfCTB2MmeGDnPMK6\nfdkiFWpEA94TuESJXaWrtgBaH7gotnSNij3srJn1KUyE4ktYPrLnS2jU1V+SLqHI\nwKcOnT+/MxUlgj1tL82MkknidQKBgQDXaaL0KAO1XHBo7Wh3mjJ62ktI1xGF4h4P\nfHetQsNif7923Qt1P9aqponBVLeGvGwO2AzxE/OiY9cIPT7CnDfyfrpDowEZeq9U\nSfzG1qJ4l07ZRURIQO0wKpaw+YJnDkO62DQPnABcP+13FSKnRuwp962CcnqMQ/Gq\neOZMsdBxJQKBgQCsGPupD4kK3YgHSmTX0El/3I8Nr9kj09qhhxnZXIv817ffpxST\nkEbr1wyn+blCRQBdyJM38MV72GXHrAeBRiw6482XhzVTi3G6xyP2g8i/SM8w/m2V\n1xX6l9atb5cyrsGXIVlE7sqPljnpLGTe/aJqYbSIcpDrzLZ7wCYRpxW5OQKBgQDL\nLPHsBEnrJ7NG5JXiKWhvg7H6lBANDYd459chbpVHNGLsw/TotDvPXaEU3sjzpojt\nP06FnGHxyuWo+ctWV25VpL4eyYJh+9ufTuHC0fMQdvaB69lJpSOSiLj1V4FtnoC3\nnPENwAB/AjUCWscCq9xYgSoAneWEoxkvxzTBJf4KmQKBgQDO1gnGYbJGVgVx3T4E\n822ymK2hEDQvF76GKewB9i2E0FALUmKE6rNiJIjxCWkNNHu2hNf/M0KbHtLBlw7e\nRnF5nDYmxJfZxAuzqNN5KdM4aFzBFK2ZnEiru5WN85f4OJJlTx2zMzsTZQhkz6aw\nczWQDqpEyR3Ku8Uaq/5jxYbBWA==\n-----END PRIVATE KEY-----\n'
+X_PEM = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VuBCIEIJDsPP04cOOMRdPYq7h0lQmtxPXUSCcH46NBa2PY0YtK\n-----END PRIVATE KEY-----\n'
+for i, (name, h, f, pad) in enumerate([("ec", "", "", ""), ("ec", "sha384", "p1363", ""),
+                                        ("ec", "sha512", "der", ""), ("ec", "sha1", "", ""),
+                                        ("ec", "", "", "pss"), ("rsa", "", "", ""),
+                                        ("rsa", "sha512", "", "pss"), ("rsa", "", "p1363", ""),
+                                        ("rsad", "", "", ""), ("kem", "", "", ""), ("ed", "sha256", "", "")]):
+    opts = (fld(3, h) if h else b"") + (fld(4, f) if f else b"") + (fld(5, pad) if pad else b"")
+    disp(rq(300 + i, 16, fld(1, name) + fld(2, rand_bytes(rnd.randrange(80))) + opts))
+    vopts = (fld(5, h) if h else b"") + (fld(6, f) if f else b"") + (fld(7, pad) if pad else b"")
+    disp(rq(320 + i, 17, fld(1, name) + fld(2, "m") + fld(3, rand_bytes(rnd.choice([64, 70, 256]))) +
+            vopts))
+disp(*[rq(340 + i, 16, fld(1, "ec" if i % 2 else "rsa") + fld(2, rand_bytes(i)) +
+          (fld(3, "sha384") if i % 3 == 0 else b"")) for i in range(8)])
+disp(rq(350, 16, fld(1, "ec") + fld(2, "abc")), rq(351, 17, fld(1, "ec") + fld(2, "abc") + fld(3, bytes(72))))
+for n, h in ((256, ""), (256, "sha384"), (255, ""), (256, "md5")):
+    disp(rq(360, 40, fld(1, "rsad") + fld(2, rand_bytes(n)) + (fld(3, h) if h else b"")))
+disp(rq(365, 40, fld(1, "rsa") + fld(2, rand_bytes(256))))
+for n in (1088, 1087, 1568):
+    disp(rq(370, 41, fld(1, "kem") + fld(2, rand_bytes(n))))
+disp(rq(373, 41, fld(1, "ec") + fld(2, rand_bytes(1088))))
+for peer in (P384_G, P384_G[1:], P384_G[:-1] + bytes(1), rand_bytes(97), rand_bytes(49)):
+    disp(rq(380, 20, fld(1, "dh") + fld(2, peer)))
+disp(rq(386, 18, fld(1, "cc") + fld(2, rand_bytes(rnd.randrange(64))) + fld(3, "ad")))
+disp(rq(387, 19, fld(1, "cc") + fld(2, rand_bytes(44))))
+for name in ("ec", "rsa", "rsad", "dh", "kem", "cc"):
+    for fmt in range(5):
+        disp(rq(390 + fmt, 13, fld(1, name) + fld(2, fmt)))
+for i, (alg, usage) in enumerate([("ecdsa-p384", ""), ("ecdh-p256", ""), ("mlkem1024", ""),
+                                  ("x25519mlkem768", ""), ("aes-128-gcm", ""), ("chacha20-poly1305", ""),
+                                  ("ecdsa-p521", "sign"), ("ed25519", "decrypt"), ("mlkem768", "x")]):
+    t = "t" + str(i)
+    disp(rq(400 + i, 11, fld(1, t) + fld(2, alg) + (fld(20, usage) if usage else b"") + fld(3, 1)),
+         rq(420 + i, 13, fld(1, t) + fld(2, 0)), rq(440 + i, 13, fld(1, t) + fld(2, 2)))
+disp(rq(450, 11, fld(1, "r1") + fld(2, "rsa-2048") + fld(20, "decrypt")), rq(451, 13, fld(1, "r1") + fld(2, 1)),
+     rq(452, 16, fld(1, "r1") + fld(2, "m")))
+for i, (alg, key, fmt) in enumerate([("", EC_PEM, 3), ("", EC_SEC1, 0), ("ecdh-p256", EC_PEM, 3),
+                                     ("ecdsa-p384", EC_PEM, 3), ("", RSA_PEM, 3), ("", X_PEM, 0),
+                                     ("", '{"kty":"oct","k":"AAECAwQFBgcICQoLDA0ODw"}', 4),
+                                     ("aes-128-gcm", bytes(16), 0), ("mlkem768", bytes(64), 0),
+                                     ("", rand_bytes(32), 0), ("", EC_PEM.replace("M", "N", 3), 3)]):
+    d = "d" + str(i)
+    disp(rq(460 + i, 12, fld(1, d) + (fld(2, alg) if alg else b"") + fld(3, key) + fld(4, fmt) +
+            fld(5, 1)), rq(480 + i, 13, fld(1, d) + fld(2, 1)), rq(490 + i, 16, fld(1, d) + fld(2, "m")))
+# ML-DSA keys made in the input: create, sign, verify its own signature, pub
+for i, alg in enumerate(("mldsa44", "mldsa65", "mldsa87")):
+    disp(rq(500 + i, 11, fld(1, "q" + str(i)) + fld(2, alg)), rq(510 + i, 16, fld(1, "q" + str(i)) + fld(2, "m")),
+         rq(520 + i, 13, fld(1, "q" + str(i)) + fld(2, 4)), rq(530 + i, 17, fld(1, "q" + str(i)) + fld(2, "m") +
+                                                               fld(3, rand_bytes(2420))))
+# ---- fuzz_mldsa: ML-DSA verify cases (raw and SPKI keys) and private keys (seed, PKCS#8)
+mrnd = random.Random(204)
+for pi, bits in enumerate(("44", "65", "87")):
+    groups = load("mldsa_%s_verify_test.json" % bits)["testGroups"]
+    cases = [(g, t) for g in groups for t in g["tests"]]
+    for g, t in (cases if len(cases) <= 12 else mrnd.sample(cases, 12)):
+        key = h(g["publicKeyDer"] if "publicKeyDer" in g and mrnd.randrange(2) else g["publicKey"])
+        ctx = h(t.get("ctx", ""))[:255]
+        sig, msg = h(t["sig"]), h(t["msg"])
+        put("fuzz_mldsa", bytes([pi, 1 | (4 if ctx else 0) | mrnd.choice([0, 8])]) + u16(len(key)) +
+            u16(len(sig)) + u16(mrnd.randrange(65536)) + bytes([len(ctx)]) + key + ctx + sig + msg)
+    g = load("mldsa_%s_sign_seed_test.json" % bits)["testGroups"][0]
+    for key in (h(g["privateSeed"]), h(g["privateKeyPkcs8"])):
+        msg = rand_bytes(mrnd.randrange(64))
+        put("fuzz_mldsa", bytes([pi, 2 | 8]) + u16(len(key)) + u16(0) + u16(mrnd.randrange(65536)) +
+            b"\0" + key + msg)
 PYTHON
 	for d in "$ROOT"/tests/fuzz/corpus/*/; do
 		printf '%s: %s files, %s bytes\n' "$(basename "$d")" "$(ls "$d" | wc -l)" \

@@ -423,7 +423,9 @@ END_TEST
 /*
  * Every other driver of a curve against the generic one over the same
  * inputs: public keys of edge and random scalars (1, 2, small ones,
- * 2^k, n - 1, n - 2, (n +- 1) / 2, random), shared secrets with peers
+ * 2^k, n - 1, n - 2, (n +- 1) / 2, random, and bytes repeated: 0xff..,
+ * 0xaa.., 0x55.., 0x0f.., 0xf0.., 0x81.., 0x7f.., 0x01.., below n: long
+ * runs of the largest signed digits and of zeros), shared secrets with peers
  * from the same list, and the peers 02/03||X for edge X (0, 1, 2, p - 1,
  * p - 2, random), which run the decompression, the point check and the
  * field operations on edge values.  Both must agree on every output and
@@ -450,6 +452,10 @@ static void diff_sub_small(u8 *a, unsigned int nb, unsigned int v)
 	}
 }
 
+/* Scalars 20 .. DIFF_RANDOM_END - 1 are random, the last ones byte patterns. */
+#define DIFF_RANDOM_END 44
+#define DIFF_SCALARS 52
+
 /* The k-th scalar of the differential list (1 <= k < n). */
 static void diff_scalar(u8 *k, unsigned int idx, const u8 *order, unsigned int nb,
 			struct rt_rng *rng)
@@ -469,6 +475,14 @@ static void diff_scalar(u8 *k, unsigned int idx, const u8 *order, unsigned int n
 			k[nb - 1]++;		/* n is odd: no carry out of the low byte */
 	} else if (idx < 20) {			/* 2^(40j + 7), j = 0..5 */
 		k[nb - 1 - (idx - 14) * 5] = 0x80;
+	} else if (idx >= DIFF_RANDOM_END) {	/* a byte repeated: runs of extreme digits */
+		static const u8 pat[] = { 0xff, 0xaa, 0x55, 0x0f, 0xf0, 0x81, 0x7f, 0x01 };
+
+		memset(k, pat[(idx - DIFF_RANDOM_END) % sizeof(pat)], nb);
+		if (nb == 66)
+			k[0] &= 1;
+		if (memcmp(k, order, nb) >= 0)
+			k[0] = 0;
 	} else {				/* random, below n */
 		rt_fill(rng, k, nb);
 		if (nb == 66)
@@ -477,8 +491,6 @@ static void diff_scalar(u8 *k, unsigned int idx, const u8 *order, unsigned int n
 			k[0] = 0;
 	}
 }
-
-#define DIFF_SCALARS 44
 
 START_TEST(test_generic_differential)
 {

@@ -433,7 +433,8 @@ END_TEST
 /*
  * Every other driver of a curve against the generic one (p1363 over the
  * curve's own hash): private keys from a list of edge and random scalars
- * (1, 2, small ones, 2^k, n - 1 .. n - 4, (n +- 1) / 2, random) give the
+ * (1, 2, small ones, 2^k, n - 1 .. n - 4, (n +- 1) / 2, random, bytes
+ * repeated below n: 0xff.., 0xaa.., 0x55.., ...) give the
  * same public key; signatures of each verify under the other; and
  * signatures made here with fixed nonces (k = 1, 2, 3, n - 1, n - 2, a
  * random k; r = x(kG) mod n, s = k^-1 (e + r d) mod n with OpenSSL's
@@ -454,6 +455,10 @@ static void diff_sub_small(u8 *a, unsigned int nb, unsigned int v)
 	}
 }
 
+/* Scalars 20 .. DIFF_RANDOM_END - 1 are random, the last ones byte patterns. */
+#define DIFF_RANDOM_END 30
+#define DIFF_KEYS 38
+
 /* The idx-th scalar of the differential list (1 <= k < n). */
 static void diff_scalar(u8 *k, unsigned int idx, const u8 *order, unsigned int nb,
 			struct rt_rng *rng)
@@ -473,6 +478,14 @@ static void diff_scalar(u8 *k, unsigned int idx, const u8 *order, unsigned int n
 			k[nb - 1]++;		/* n is odd: no carry out of the low byte */
 	} else if (idx < 20) {			/* 2^(40j + 7), j = 0..5 */
 		k[nb - 1 - (idx - 14) * 5] = 0x80;
+	} else if (idx >= DIFF_RANDOM_END) {	/* a byte repeated: runs of extreme digits */
+		static const u8 pat[] = { 0xff, 0xaa, 0x55, 0x0f, 0xf0, 0x81, 0x7f, 0x01 };
+
+		memset(k, pat[(idx - DIFF_RANDOM_END) % sizeof(pat)], nb);
+		if (nb == 66)
+			k[0] &= 1;
+		if (memcmp(k, order, nb) >= 0)
+			k[0] = 0;
 	} else {				/* random, below n */
 		rt_fill(rng, k, nb);
 		if (nb == 66)
@@ -521,8 +534,6 @@ static int diff_sign_fixed(const struct curve *c, const u8 *d, const u8 *k, cons
 	EC_GROUP_free(g);
 	return ok;
 }
-
-#define DIFF_KEYS 30
 
 START_TEST(test_generic_differential)
 {

@@ -342,6 +342,222 @@ START_TEST(test_hybrid_layout)
 }
 END_TEST
 
+/* ---- every driver against the generic one ----------------------------- */
+
+/*
+ * The arch drivers promise the generic arithmetic's exact outputs: over
+ * random seeds, messages and ciphertexts (valid, bit-flipped, random),
+ * every driver's keys, ciphertexts and secrets equal mlkemN-generic's.
+ */
+START_TEST(test_vs_generic)
+{
+	static const char *const names[] = { "mlkem512", "mlkem768", "mlkem1024", "x25519mlkem768" };
+	static const char *const generic[] = { "mlkem512-generic", "mlkem768-generic",
+					       "mlkem1024-generic", "x25519mlkem768-generic" };
+	drivers_t d;
+	int n = rt_impls(names[_i], "kem", d, RT_MAX_IMPLS), i, trial;
+	struct rt_rng rng;
+
+	rt_rng_seed(&rng, 0x6d6c6b656dull + (u64)_i);
+	for (i = 0; i < n; i++) {
+		struct crypto_kem *g, *t;
+		unsigned int eks, dks, cts, sss, seeds, ms;
+		u8 *buf[8];
+
+		if (!strcmp(d[i], generic[_i]))
+			continue;
+		g = alloc_drv(generic[_i]);
+		t = alloc_drv(d[i]);
+		eks = crypto_kem_pubkeysize(g);
+		dks = crypto_kem_privkeysize(g);
+		cts = crypto_kem_ciphertextsize(g);
+		sss = crypto_kem_sharedsecretsize(g);
+		seeds = crypto_kem_seedsize(g);
+		ms = crypto_kem_encapsizeof_m(g);
+		for (trial = 0; trial < 8; trial++)
+			buf[trial] = calloc(1, dks + cts + 64);
+		for (trial = 0; trial < 40; trial++) {
+			u8 *seed = buf[0], *k1 = buf[1], *k2 = buf[2], *m = buf[3];
+			u8 *ct1 = buf[4], *ct2 = buf[5], *ss1 = buf[6], *ss2 = buf[7];
+
+			rt_fill(&rng, seed, seeds);
+			rt_fill(&rng, m, ms);
+			RT_REQ_EQ(d[i], crypto_kem_set_privkey(g, seed, seeds), 0);
+			RT_REQ_EQ(d[i], crypto_kem_set_privkey(t, seed, seeds), 0);
+			RT_REQ_EQ(d[i], crypto_kem_export_pubkey(g, RIND_KEY_RAW, k1, eks), eks);
+			RT_REQ_EQ(d[i], crypto_kem_export_pubkey(t, RIND_KEY_RAW, k2, eks), eks);
+			RT_REQ(d[i], !memcmp(k1, k2, eks));
+			RT_REQ_EQ(d[i], crypto_kem_export_privkey(g, RIND_KEY_RAW, k1, dks), dks);
+			RT_REQ_EQ(d[i], crypto_kem_export_privkey(t, RIND_KEY_RAW, k2, dks), dks);
+			RT_REQ(d[i], !memcmp(k1, k2, dks));
+			/* the driver takes the generic driver's expanded key */
+			RT_REQ_EQ(d[i], crypto_kem_set_privkey(t, k1, dks), 0);
+			RT_REQ_EQ(d[i], crypto_kem_encapsulate_m(g, m, ms, ct1, cts, ss1, sss), 0);
+			RT_REQ_EQ(d[i], crypto_kem_encapsulate_m(t, m, ms, ct2, cts, ss2, sss), 0);
+			RT_REQ(d[i], !memcmp(ct1, ct2, cts) && !memcmp(ss1, ss2, sss));
+			RT_REQ_EQ(d[i], crypto_kem_decapsulate(t, ct1, cts, ss2, sss), 0);
+			RT_REQ(d[i], !memcmp(ss1, ss2, sss));
+			/* implicit rejection: a flipped bit, then random bytes */
+			ct1[rt_rand_range(&rng, cts)] ^= (u8)(1u << rt_rand_range(&rng, 8));
+			if (trial & 1)
+				rt_fill(&rng, ct1, cts);
+			RT_REQ_EQ(d[i], crypto_kem_decapsulate(g, ct1, cts, ss1, sss), 0);
+			RT_REQ_EQ(d[i], crypto_kem_decapsulate(t, ct1, cts, ss2, sss), 0);
+			RT_REQ(d[i], !memcmp(ss1, ss2, sss));
+			/* encapsulation to a key set from its public half only */
+			RT_REQ_EQ(d[i], crypto_kem_export_pubkey(g, RIND_KEY_RAW, k1, eks), eks);
+			RT_REQ_EQ(d[i], crypto_kem_set_pubkey(t, k1, eks), 0);
+			RT_REQ_EQ(d[i], crypto_kem_encapsulate_m(t, m, ms, ct2, cts, ss2, sss), 0);
+			RT_REQ_EQ(d[i], crypto_kem_encapsulate_m(g, m, ms, ct1, cts, ss1, sss), 0);
+			RT_REQ(d[i], !memcmp(ct1, ct2, cts) && !memcmp(ss1, ss2, sss));
+		}
+		for (trial = 0; trial < 8; trial++)
+			free(buf[trial]);
+		crypto_free_kem(g);
+		crypto_free_kem(t);
+		rt_report("vs generic", d[i], 40, 0);
+	}
+}
+END_TEST
+
+/* ---- key encodings ------------------------------------------------------ */
+
+/*
+ * SPKI, PKCS#8 and PEM of the IETF LAMPS profile: the exact DER headers
+ * (OID 2.16.840.1.101.3.4.4.{1,2,3}, no parameters; the private key as
+ * the seed [0], or expandedKey, or both), round trips on every driver,
+ * the three private forms accepted, a "both" whose halves disagree and
+ * the wrong parameter set refused with the key left as it was.
+ */
+static u8 *der_both(const u8 *seed, const u8 *dk, unsigned int dks, u8 oid_last, size_t *len)
+{
+	size_t inner = 2 + 64 + 4 + dks, body = 3 + 13 + 4 + 4 + inner, n = 0;
+	u8 *d = malloc(body + 4);
+
+	d[n++] = 0x30; d[n++] = 0x82; d[n++] = (u8)(body >> 8); d[n++] = (u8)body;
+	memcpy(d + n, "\x02\x01\x00\x30\x0b\x06\x09\x60\x86\x48\x01\x65\x03\x04\x04", 15);
+	n += 15;
+	d[n++] = oid_last;
+	d[n++] = 0x04; d[n++] = 0x82; d[n++] = (u8)((inner + 4) >> 8); d[n++] = (u8)(inner + 4);
+	d[n++] = 0x30; d[n++] = 0x82; d[n++] = (u8)(inner >> 8); d[n++] = (u8)inner;
+	d[n++] = 0x04; d[n++] = 0x40;
+	memcpy(d + n, seed, 64);
+	n += 64;
+	d[n++] = 0x04; d[n++] = 0x82; d[n++] = (u8)(dks >> 8); d[n++] = (u8)dks;
+	memcpy(d + n, dk, dks);
+	n += dks;
+	*len = n;
+	return d;
+}
+
+START_TEST(test_key_formats)
+{
+	drivers_t d;
+	int n = rt_impls(mlkem_names[_i], "kem", d, RT_MAX_IMPLS), i;
+	const u8 oid_last = (u8)(_i + 1);
+	struct rt_rng rng;
+
+	rt_rng_seed(&rng, 0x6b6579ull + (u64)_i);
+	for (i = 0; i < n; i++) {
+		const char *drv = d[i];
+		struct crypto_kem *a = alloc_drv(drv), *b = alloc_drv(drv);
+		unsigned int eks = crypto_kem_pubkeysize(a), dks = crypto_kem_privkeysize(a);
+		size_t cap = 2 * dks + 4096, blen;
+		u8 *buf = malloc(cap), *ek = malloc(eks), *ek2 = malloc(eks), *dk = malloc(dks);
+		u8 *dk2 = malloc(dks), *both, seed[64];
+		static const char *const other[] = { "mlkem768", "mlkem1024", "mlkem512" };
+		struct crypto_kem *o = crypto_alloc_kem(other[_i], 0, 0);
+		int len;
+
+		rt_fill(&rng, seed, sizeof(seed));
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(a, seed, 64), 0);
+		RT_REQ_EQ(drv, crypto_kem_export_pubkey(a, RIND_KEY_RAW, ek, eks), eks);
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(a, RIND_KEY_RAW, dk, dks), dks);
+
+		/* SPKI: SEQUENCE { AlgorithmIdentifier { OID }, BIT STRING ek } */
+		len = crypto_kem_export_pubkey(a, RIND_KEY_SPKI_DER, buf, cap);
+		RT_REQ_EQ(drv, len, (int)eks + 22);
+		RT_REQ(drv, buf[0] == 0x30 && buf[1] == 0x82 && buf[4] == 0x30 && buf[5] == 0x0b &&
+			    buf[6] == 0x06 && buf[7] == 0x09 && buf[15] == 0x04 && buf[16] == oid_last &&
+			    buf[17] == 0x03 && buf[21] == 0x00 && !memcmp(buf + 22, ek, eks));
+		RT_REQ_EQ(drv, crypto_kem_export_pubkey(a, RIND_KEY_SPKI_DER, dk2, (unsigned int)len - 1),
+			  -ENOSPC);
+		RT_REQ_EQ(drv, crypto_kem_set_pubkey(b, buf, (unsigned int)len), 0);
+		RT_REQ_EQ(drv, crypto_kem_export_pubkey(b, RIND_KEY_RAW, ek2, eks), eks);
+		RT_REQ(drv, !memcmp(ek, ek2, eks));
+		/* ... of another parameter set is refused */
+		if (!IS_ERR(o))
+			RT_REQ_EQ(drv, crypto_kem_set_pubkey(o, buf, (unsigned int)len), -EKEYREJECTED);
+		buf[16] ^= 0x7;	/* another OID */
+		RT_REQ_EQ(drv, crypto_kem_set_pubkey(b, buf, (unsigned int)len), -EKEYREJECTED);
+		len = crypto_kem_export_pubkey(a, RIND_KEY_PEM, buf, cap);
+		RT_REQ(drv, len > 0 && !memcmp(buf, "-----BEGIN PUBLIC KEY-----", 26));
+		RT_REQ_EQ(drv, crypto_kem_set_pubkey(b, buf, (unsigned int)len), 0);
+
+		/* PKCS#8, seed form: 30 54 02 01 00 30 0b 06 09 <oid> 04 42 80 40 <seed> */
+		len = crypto_kem_export_privkey(a, RIND_KEY_PKCS8_DER, buf, cap);
+		RT_REQ_EQ(drv, len, 86);
+		RT_REQ(drv, !memcmp(buf, "\x30\x54\x02\x01\x00\x30\x0b\x06\x09\x60\x86\x48\x01\x65\x03\x04\x04", 17) &&
+			    buf[17] == oid_last && !memcmp(buf + 18, "\x04\x42\x80\x40", 4) &&
+			    !memcmp(buf + 22, seed, 64));
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(b, buf, (unsigned int)len), 0);
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(b, RIND_KEY_RAW, dk2, dks), dks);
+		RT_REQ(drv, !memcmp(dk, dk2, dks));
+		RT_REQ_EQ(drv, crypto_kem_export_seed(b, buf, 64), 64);
+		RT_REQ(drv, !memcmp(buf, seed, 64));
+		if (!IS_ERR(o)) {
+			len = crypto_kem_export_privkey(a, RIND_KEY_PKCS8_DER, buf, cap);
+			RT_REQ_EQ(drv, crypto_kem_set_privkey(o, buf, (unsigned int)len), -EKEYREJECTED);
+		}
+		len = crypto_kem_export_privkey(a, RIND_KEY_PEM, buf, cap);
+		RT_REQ(drv, len > 0 && !memcmp(buf, "-----BEGIN PRIVATE KEY-----", 27));
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(b, buf, (unsigned int)len), 0);
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(b, RIND_KEY_RAW, dk2, dks), dks);
+		RT_REQ(drv, !memcmp(dk, dk2, dks));
+
+		/* expandedKey form: a key set from the expanded dk exports it */
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(b, dk, dks), 0);
+		len = crypto_kem_export_privkey(b, RIND_KEY_PKCS8_DER, buf, cap);
+		RT_REQ(drv, len > (int)dks && buf[len - dks - 4] == 0x04 &&
+			    !memcmp(buf + len - dks, dk, dks));
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(a, buf, (unsigned int)len), 0);
+		RT_REQ_EQ(drv, crypto_kem_export_seed(a, buf, 64), -ENOKEY);
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(a, RIND_KEY_RAW, dk2, dks), dks);
+		RT_REQ(drv, !memcmp(dk, dk2, dks));
+
+		/* both: accepted when they agree, refused (key kept) when not */
+		both = der_both(seed, dk, dks, oid_last, &blen);
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(a, both, (unsigned int)blen), 0);
+		RT_REQ_EQ(drv, crypto_kem_export_seed(a, buf, 64), 64);
+		both[blen - 1] ^= 1;
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(a, both, (unsigned int)blen), -EKEYREJECTED);
+		RT_REQ_EQ(drv, crypto_kem_export_seed(a, buf, 64), 64);
+		RT_REQ(drv, !memcmp(buf, seed, 64));
+		/*
+		 * A truncated encoding is no encoding: bytes of a wrong length
+		 * (-EINVAL); a complete one with a wrong inner tag is malformed.
+		 */
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(a, both, (unsigned int)blen - 1), -EINVAL);
+		both[blen - 1] ^= 1;
+		both[28] = 0x05;	/* the seed's OCTET STRING tag in "both" */
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(a, both, (unsigned int)blen), -EKEYREJECTED);
+		RT_REQ_EQ(drv, crypto_kem_export_seed(a, buf, 64), 64);
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(a, RIND_KEY_JWK, buf, cap), -EINVAL);
+		free(both);
+		if (!IS_ERR(o))
+			crypto_free_kem(o);
+		free(buf);
+		free(ek);
+		free(ek2);
+		free(dk);
+		free(dk2);
+		crypto_free_kem(a);
+		crypto_free_kem(b);
+		rt_report("key formats", drv, 1, 0);
+	}
+}
+END_TEST
+
 /* ---- wrong usage ---------------------------------------------------------- */
 
 START_TEST(test_bad_usage)
@@ -388,6 +604,25 @@ START_TEST(test_bad_usage)
 		RT_REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, buf, dks - 1), -ENOSPC);
 		RT_REQ_EQ(drv, crypto_kem_export_seed(tfm, buf, seeds - 1), -ENOSPC);
 		RT_REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_JWK, buf, dks), -EINVAL);
+		/*
+		 * An expanded key whose s-hat has a coefficient >= q is refused
+		 * (its H(ek) is still right: s is not hashed); q - 1 is fine.
+		 */
+		RT_REQ_EQ(drv, crypto_kem_export_privkey(tfm, RIND_KEY_RAW, buf, dks), dks);
+		buf[0] = 0x00;
+		buf[1] = (u8)((buf[1] & 0xf0) | 0x0d);	/* coefficient 0 = 3328 */
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks), 0);
+		buf[0] = 0x01;				/* 3329 = q */
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks), -EKEYREJECTED);
+		buf[0] = 0xff;
+		buf[1] |= 0x0f;				/* 4095 */
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks), -EKEYREJECTED);
+		buf[3 * 127 + 2] = 0xff;		/* the last field of s-hat[0]: 4080+ */
+		buf[0] = 0x00;
+		buf[1] = (u8)((buf[1] & 0xf0) | 0x0d);
+		RT_REQ_EQ(drv, crypto_kem_set_privkey(tfm, buf, dks), -EKEYREJECTED);
+		RT_REQ_EQ(drv, crypto_kem_generate_key(tfm), 0);
+		RT_REQ_EQ(drv, crypto_kem_encapsulate(tfm, ct, cts, ss, sss), 0);
 		/* A failed set leaves the key in place. */
 		RT_REQ_EQ(drv, crypto_kem_export_pubkey(tfm, RIND_KEY_RAW, buf, eks), eks);
 		memset(buf + 384, 0xff, 3);	/* a coefficient 4095 >= q */
@@ -412,6 +647,8 @@ static Suite *mlkem_suite(void)
 	tcase_add_loop_test(tc, test_wycheproof, 0, 3);
 	tcase_add_loop_test(tc, test_round_trip, 0, 4);
 	tcase_add_test(tc, test_hybrid_layout);
+	tcase_add_loop_test(tc, test_vs_generic, 0, 4);
+	tcase_add_loop_test(tc, test_key_formats, 0, 3);
 	tcase_add_loop_test(tc, test_bad_usage, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;

@@ -23,6 +23,7 @@
  *  - one 2048-bit generation, checked by OpenSSL (private and pairwise
  *    checks, e = 65537) and used to sign.
  */
+#include <pthread.h>
 #include <openssl/bio.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -33,6 +34,7 @@
 #include <rind/akcipher.h>
 #define HAVE_AKCIPHER 1
 #endif
+#include <crypto/rsa.h>
 #include "testutil.h"
 
 #define MAXK 1024
@@ -449,6 +451,89 @@ START_TEST(test_openssl_sig)
 	}
 	EVP_PKEY_free(k2);
 	EVP_PKEY_free(k3);
+}
+END_TEST
+
+/*
+ * The cached blinding pair (rsa.c): squared on every signature, redrawn
+ * every RSA_BLIND_USES.  PKCS#1 v1.5 signatures are deterministic, so
+ * every one of 2 RSA_BLIND_USES + 5 signatures by every driver must be
+ * OpenSSL's byte for byte (a pair gone wrong by a squaring or a refresh
+ * would unblind to garbage, which the fault check then refuses: -EIO);
+ * then four threads sign on one tfm at once, so that some find the cache
+ * taken and make their own pair, and every result is still the same.
+ */
+#define BLIND_THREADS	4
+struct blind_job {
+	struct crypto_sig *tfm;
+	const u8 *msg, *want;
+	unsigned int len;
+	int bad;
+};
+
+static void *blind_thread(void *arg)
+{
+	struct blind_job *j = arg;
+	int i;
+
+	for (i = 0; i < 12; i++) {
+		u8 sig[MAXK];
+		int len = crypto_sig_sign(j->tfm, j->msg, 32, sig, sizeof(sig));
+
+		if (len != (int)j->len || memcmp(sig, j->want, j->len))
+			j->bad++;
+	}
+	return NULL;
+}
+
+START_TEST(test_blind_cache)
+{
+	EVP_PKEY *k = ossl_key(2048);
+	u8 *der, msg[32], want[MAXK];
+	int dlen = ossl_der(k, true, &der), n, i, t;
+	size_t wl = sizeof(want);
+	EVP_MD_CTX *md;
+	drivers_t d;
+
+	memset(msg, 0x5c, sizeof(msg));
+	ossl_ctx(k, "pkcs1", "sha256", true, &md);
+	ck_assert_int_eq(EVP_DigestSign(md, want, &wl, msg, sizeof(msg)), 1);
+	EVP_MD_CTX_free(md);
+	n = rsa_impls("pkcs1(rsa,sha256)", "sig", d, RT_MAX_IMPLS);
+	for (i = 0; i < n; i++) {
+		struct crypto_sig *tfm = alloc_sig(d[i]);
+		struct blind_job jobs[BLIND_THREADS];
+		pthread_t th[BLIND_THREADS];
+
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), 0);
+		for (t = 0; t < 2 * RSA_BLIND_USES + 5; t++) {
+			u8 sig[MAXK];
+
+			RT_REQ_EQ(d[i], crypto_sig_sign(tfm, msg, sizeof(msg), sig, sizeof(sig)),
+				  (int)wl);
+			RT_REQ(d[i], !memcmp(sig, want, wl));
+		}
+		for (t = 0; t < BLIND_THREADS; t++) {
+			jobs[t] = (struct blind_job){ tfm, msg, want, (unsigned int)wl, 0 };
+			ck_assert_int_eq(pthread_create(&th[t], NULL, blind_thread, &jobs[t]), 0);
+		}
+		for (t = 0; t < BLIND_THREADS; t++) {
+			ck_assert_int_eq(pthread_join(th[t], NULL), 0);
+			RT_REQ_EQ(d[i], jobs[t].bad, 0);
+		}
+		/* A new key starts with no pair: still right. */
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), 0);
+		{
+			u8 sig[MAXK];
+
+			RT_REQ_EQ(d[i], crypto_sig_sign(tfm, msg, sizeof(msg), sig, sizeof(sig)),
+				  (int)wl);
+			RT_REQ(d[i], !memcmp(sig, want, wl));
+		}
+		crypto_free_sig(tfm);
+	}
+	OPENSSL_clear_free(der, (size_t)dlen);
+	EVP_PKEY_free(k);
 }
 END_TEST
 
@@ -1107,6 +1192,24 @@ START_TEST(test_adx_montmul)
 			bn_mont_mul(r1, a, b, &mc);
 			bnx_mont_mul(r2, a, r2, &mc, &tmp);
 			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "mul alias n=%u", n);
+			/* Both multiplication kernels directly, whichever bnx_mont_mul picks. */
+			bnx_mul_adx(r2, a, b, mc.m, mc.m0inv, n, tmp.t);
+			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "cios kernel n=%u", n);
+			if (n % 8 == 0) {
+				memset(r2, 0x5a, sizeof(r2));
+				bnx_mulr_adx(r2, a, b, mc.m, mc.m0inv, n, tmp.p);
+				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "mulr kernel n=%u", n);
+			}
+			/* The engine's product for the shared code (rsa.h: mont_mul). */
+			memset(r2, 0xa5, sizeof(r2));
+			rsa_engine_adx.mont_mul(r2, a, b, &mc);
+			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "engine mont_mul n=%u", n);
+			/* Squaring chains: the kernel's output fed back in (a < m). */
+			bn_mont_mul(r1, b, b, &mc);
+			bn_mont_mul(r1, r1, r1, &mc);
+			bnx_mont_sqr(r2, b, &mc, &tmp);
+			bnx_mont_sqr(r2, r2, &mc, &tmp);
+			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "sqr chain n=%u", n);
 			count++;
 		}
 	}
@@ -1205,6 +1308,7 @@ static Suite *rsa_suite(void)
 	tcase_add_test(tc, test_openssl_oaep);
 #endif
 	tcase_add_test(tc, test_openssl_sig);
+	tcase_add_test(tc, test_blind_cache);
 	tcase_add_test(tc, test_key_formats);
 	tcase_add_test(tc, test_policy);
 	tcase_add_test(tc, test_keygen_2048);

@@ -19,13 +19,22 @@
  */
 struct bnx_tmp {
 	u64 t[BN_MAX_LIMBS + 2];
-	u64 p[2 * BN_MAX_LIMBS];
+	u64 p[2 * BN_MAX_LIMBS + 1];
 };
 
 static inline bool bnx_fits(unsigned int n)
 {
 	return n >= 4 && n % 4 == 0 && n <= BN_MAX_LIMBS;
 }
+
+/* The kernel (bn-adx-mul.S): r = a b / R mod m, n % 4 == 0, t of n + 2 words. */
+void bnx_mul_adx(u64 *r, const u64 *a, const u64 *b, const u64 *m, u64 m0inv, u64 n, u64 *t);
+
+/* r = a^2 / R mod m (bn-adx-sqr.S), n % 8 == 0, t of 2 n + 1 words. */
+void bnx_sqr_adx(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 n, u64 *t);
+
+/* r = a b / R mod m (bn-adx-sqr.S: product pass, then the squaring's reduction), n % 8 == 0. */
+void bnx_mulr_adx(u64 *r, const u64 *a, const u64 *b, const u64 *m, u64 m0inv, u64 n, u64 *t);
 
 /* r = a b / R mod m, as bn_mont_mul (a < R, b < m); r may alias a or b. */
 void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,

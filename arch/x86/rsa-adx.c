@@ -7,11 +7,17 @@
  *
  * Only the two exponentiations are this file's (rsa.h: the engine);
  * blinding, CRT, the fault check and the padding are the shared C.
- * Montgomery multiplication (bn-adx.h) is CIOS with multiplication and
- * reduction fused in one pass per word of b, squarings included (bn-adx.c
- * says why there is no dedicated squaring).  Moduli whose limb count is
+ * The Montgomery products are bn-adx.h's assembly kernels: a squaring of
+ * its own (each cross product once), a multiplication as a product pass
+ * then the same reduction (CIOS where n % 8 == 4); bn-adx.c has the
+ * figures.  The engine's mont_mul serves the shared code's products
+ * (conversions, CRT, blinding, fault check).  Moduli whose limb count is
  * not a multiple of four (2056-bit keys, unbalanced CRT halves) go to
  * the generic engine.
+ *
+ * Cost of an RSA-2048 signature here (Zen 3, perf): the squarings 73%,
+ * the multiplications 21%, the table scan 2.6%, the rest (CRT, cached
+ * blinding, fault check glue) under 3%.
  *
  * exp_ct: fixed 5-bit windows over every exponent bit, the 32-entry
  * table read whole for each window and the entry kept by mask (no
@@ -21,6 +27,7 @@
  * only (e = 65537: 16 squarings and one multiplication).
  */
 #include <string.h>
+#include <immintrin.h>
 #include <rind/types.h>
 #include <rind/internal/alg.h>
 #include <rind/internal/util.h>
@@ -58,6 +65,48 @@ static void tbl_select(u64 *r, const u64 *table, unsigned int n, u64 idx)
 	}
 }
 
+/*
+ * The same scan with 256-bit loads, the mask from VPCMPEQQ (n % 4 == 0):
+ * a quarter of the loads and logic of the scalar scan, which took a tenth
+ * of a signature's time.
+ */
+__attribute__((target("avx2")))
+static void tbl_select_avx2(u64 *r, const u64 *table, unsigned int n, u64 idx)
+{
+	const __m256i want = _mm256_set1_epi64x((long long)idx);
+	unsigned int i, j;
+
+	for (j = 0; j < n; j += 8) {
+		__m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
+		__m256i cur = _mm256_setzero_si256();
+		const u64 *t = table + j;
+
+		for (i = 0; i < TBL; i++, t += n) {
+			__m256i mask = _mm256_cmpeq_epi64(cur, want);
+
+			acc0 = _mm256_or_si256(acc0, _mm256_and_si256(mask,
+					_mm256_loadu_si256((const __m256i *)t)));
+			if (j + 4 < n)	/* public: n */
+				acc1 = _mm256_or_si256(acc1, _mm256_and_si256(mask,
+						_mm256_loadu_si256((const __m256i *)(t + 4))));
+			cur = _mm256_add_epi64(cur, _mm256_set1_epi64x(1));
+		}
+		_mm256_storeu_si256((__m256i *)(r + j), acc0);
+		if (j + 4 < n)
+			_mm256_storeu_si256((__m256i *)(r + j + 4), acc1);
+	}
+}
+
+static bool have_avx2;
+
+static void select_entry(u64 *r, const u64 *table, unsigned int n, u64 idx)
+{
+	if (have_avx2)
+		tbl_select_avx2(r, table, n, idx);
+	else
+		tbl_select(r, table, n, idx);
+}
+
 struct exp_scratch {
 	u64 table[TBL * BN_MAX_LIMBS];
 	u64 acc[BN_MAX_LIMBS], sel[BN_MAX_LIMBS];
@@ -87,12 +136,12 @@ static void rsa_adx_exp_ct(u64 *r, const u64 *a, const u64 *e, unsigned int en,
 	/* The top window is what is left over above the 5-bit ones. */
 	first = nb % WIN ? nb % WIN : WIN;
 	pos = nb - first;
-	tbl_select(w.acc, w.table, n, exp_bits(e, en, pos, first));
+	select_entry(w.acc, w.table, n, exp_bits(e, en, pos, first));
 	while (pos) {
 		pos -= WIN;
 		for (i = 0; i < WIN; i++)
 			bnx_mont_sqr(w.acc, w.acc, mc, &w.tmp);
-		tbl_select(w.sel, w.table, n, exp_bits(e, en, pos, WIN));
+		select_entry(w.sel, w.table, n, exp_bits(e, en, pos, WIN));
 		bnx_mont_mul(w.acc, w.acc, w.sel, mc, &w.tmp);
 	}
 	memcpy(r, w.acc, (size_t)n * 8);
@@ -132,10 +181,29 @@ static void rsa_adx_exp_vt(u64 *r, const u64 *a, u64 e, const struct bn_mont *mc
 	memzero_explicit(&tmp, sizeof(tmp));
 }
 
+/* One product for the shared code (rsa.h: mont_mul), its scratch wiped. */
+static void rsa_adx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc)
+{
+	u64 t[2 * BN_MAX_LIMBS + 1];
+
+	if (!bnx_fits(mc->n)) {
+		bn_mont_mul(r, a, b, mc);
+		return;
+	}
+	if (mc->n % 8) {
+		bnx_mul_adx(r, a, b, mc->m, mc->m0inv, mc->n, t);
+		memzero_explicit(t, (size_t)(mc->n + 2) * 8);
+	} else {
+		bnx_mulr_adx(r, a, b, mc->m, mc->m0inv, mc->n, t);
+		memzero_explicit(t, (size_t)(2 * mc->n + 1) * 8);
+	}
+}
+
 const struct rsa_engine rsa_engine_adx = {
 	.name = "adx",
 	.exp_ct = rsa_adx_exp_ct,
 	.exp_vt = rsa_adx_exp_vt,
+	.mont_mul = rsa_adx_mont_mul,
 };
 
 static struct rsa_sig_driver rsa_adx_pkcs1[RSA_SCHEME_NDRIVERS];
@@ -148,6 +216,7 @@ static int rsa_adx_mod_init(void)
 
 	if (!rind_cpu_has(RIND_X86_BMI2) || !rind_cpu_has(RIND_X86_ADX))
 		return 0;
+	have_avx2 = rind_cpu_has(RIND_X86_AVX2);
 	rsa_pkcs1_fill_drivers(rsa_adx_pkcs1, &rsa_engine_adx, 300, "x86");
 	rsa_pss_fill_drivers(rsa_adx_pss, &rsa_engine_adx, 300, "x86");
 	rsa_oaep_fill_drivers(rsa_adx_oaep, &rsa_engine_adx, 300, "x86");

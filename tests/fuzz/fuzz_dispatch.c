@@ -68,6 +68,10 @@
 #include <sys/uio.h>
 #include <unistd.h>
 #include <openssl/evp.h>
+#include <openssl/ecdsa.h>
+#include <openssl/bn.h>
+#include <openssl/rsa.h>
+#include <openssl/x509.h>
 #include <sodium.h>
 
 #include <rind/crypto.h>
@@ -123,6 +127,13 @@ void dbus_signal_created(const char *name, const char *alg, uint32_t owner)
 	if (!key_name_valid(name) || !alg || owner != PEER_UID)
 		FAIL("Created signal for %s (%s, owner %u)", name, alg ? alg : "-", owner);
 	sig_created++;
+}
+
+void dbus_signal_seal_limit(const char *name, uint32_t version, uint64_t remaining)
+{
+	(void)name;
+	(void)version;
+	(void)remaining;
 }
 
 void dbus_signal_deleted(const char *name)
@@ -232,6 +243,7 @@ size_t secmem_locked_bytes(void)
 struct fixed_key {
 	const char *name;
 	enum key_alg alg;
+	enum key_usage usage;
 	uint32_t owner, allow_uid, allow_gid;
 	unsigned int versions, min_version;
 	bool exportable;
@@ -240,13 +252,20 @@ struct fixed_key {
 };
 
 static struct fixed_key fixed[] = {
-	{ "ed", KEY_ED25519, PEER_UID, 0, 0, 3, 2, false, NULL, NULL },
-	{ "aes", KEY_AES256GCM, PEER_UID, 0, 0, 2, 0, false, NULL, NULL },
-	{ "x", KEY_X25519, PEER_UID, 0, 0, 1, 0, false, NULL, NULL },
-	{ "exp", KEY_ED25519, PEER_UID, 0, 0, 1, 0, true, NULL, NULL },
-	{ "other-ed", KEY_ED25519, OTHER_UID, PEER_UID, 0, 1, 0, false, NULL, NULL },
-	{ "other-aes", KEY_AES256GCM, OTHER_UID, 0, PEER_GID, 2, 0, false, NULL, NULL },
-	{ "other-x", KEY_X25519, OTHER_UID, 0, 0, 1, 0, false, NULL, NULL },
+	{ "ed", KEY_ED25519, 0, PEER_UID, 0, 0, 3, 2, false, NULL, NULL },
+	{ "aes", KEY_AES256GCM, 0, PEER_UID, 0, 0, 2, 0, false, NULL, NULL },
+	{ "x", KEY_X25519, 0, PEER_UID, 0, 0, 1, 0, false, NULL, NULL },
+	{ "exp", KEY_ED25519, 0, PEER_UID, 0, 0, 1, 0, true, NULL, NULL },
+	{ "other-ed", KEY_ED25519, 0, OTHER_UID, PEER_UID, 0, 1, 0, false, NULL, NULL },
+	{ "other-aes", KEY_AES256GCM, 0, OTHER_UID, 0, PEER_GID, 2, 0, false, NULL, NULL },
+	{ "other-x", KEY_X25519, 0, OTHER_UID, 0, 0, 1, 0, false, NULL, NULL },
+	/* the other key types (key-types.c) */
+	{ "ec", KEY_ECDSA_P256, 0, PEER_UID, 0, 0, 2, 0, false, NULL, NULL },
+	{ "rsa", KEY_RSA2048, KEY_USAGE_SIGN, PEER_UID, 0, 0, 1, 0, false, NULL, NULL },
+	{ "rsad", KEY_RSA2048, KEY_USAGE_DECRYPT, PEER_UID, 0, 0, 1, 0, false, NULL, NULL },
+	{ "dh", KEY_ECDH_P384, 0, PEER_UID, 0, 0, 1, 0, false, NULL, NULL },
+	{ "kem", KEY_MLKEM768, 0, PEER_UID, 0, 0, 1, 0, false, NULL, NULL },
+	{ "cc", KEY_CHACHA20POLY1305, 0, PEER_UID, 0, 0, 1, 0, false, NULL, NULL },
 };
 #define NFIXED (sizeof(fixed) / sizeof(fixed[0]))
 
@@ -266,17 +285,56 @@ static void fixed_secret(u8 s[RINDD_KEY_MAX], unsigned int key, unsigned int ver
 	}
 }
 
+/* The RSA-2048 key of "rsa" and "rsad" (PKCS#1 DER), generated once. */
+static u8 rsa_der[RINDD_SECRET_MAX];
+static size_t rsa_der_len;
+
+/* The secret of version @version of fixed key @key: its length. */
+static size_t template_secret(u8 *s, unsigned int key, unsigned int version, enum key_alg alg)
+{
+	u8 buf[RINDD_KEY_MAX];
+	size_t len;
+
+	switch (alg) {
+	case KEY_RSA2048:
+		memcpy(s, rsa_der, rsa_der_len);
+		return rsa_der_len;
+	case KEY_ECDH_P384:
+		fixed_secret(buf, key, version, alg);
+		memcpy(s, buf, 32);
+		fixed_secret(buf, key + 9, version, alg);
+		memcpy(s + 32, buf, 16);
+		s[0] &= 0x7f;		/* below the group order */
+		return 48;
+	case KEY_MLKEM768:
+		fixed_secret(buf, key, version, alg);
+		memcpy(s, buf, 32);
+		fixed_secret(buf, key + 9, version, alg);
+		memcpy(s + 32, buf, 32);
+		return 64;
+	default:
+		fixed_secret(buf, key, version, alg);
+		len = key_type_of(alg)->raw_len;
+		memcpy(s, buf, len);
+		if (alg == KEY_ECDSA_P256)
+			s[0] &= 0x7f;
+		return len;
+	}
+}
+
 static struct key *make_template(unsigned int i)
 {
 	struct fixed_key *f = &fixed[i];
-	u8 s[RINDD_KEY_MAX];
+	u8 s[RINDD_SECRET_MAX];
+	size_t len;
 	struct key *k;
 	unsigned int v;
 
-	fixed_secret(s, i, 1, f->alg);
-	k = key_new(f->name, f->alg, s);
+	len = template_secret(s, i, 1, f->alg);
+	k = key_new_len(f->name, f->alg, s, len);
 	if (!k)
 		FAIL("key_new");
+	k->usage = f->usage;
 	k->owner_uid = f->owner;
 	k->created = 1700000000;
 	k->exportable = f->exportable;
@@ -291,8 +349,8 @@ static struct key *make_template(unsigned int i)
 		k->n_allow_gids = 1;
 	}
 	for (v = 2; v <= f->versions; v++) {
-		fixed_secret(s, i, v, f->alg);
-		if (key_add_version(k, s))
+		len = template_secret(s, i, v, f->alg);
+		if (key_add_version_len(k, s, len))
 			FAIL("key_add_version");
 	}
 	if (f->min_version && key_retire(k, f->min_version))
@@ -374,6 +432,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	}
 	atexit(remove_state_dir);
 	cfg.state_dir = state_dir;
+	cfg.dev_master_key = true;	/* a master.key of its own in the state directory */
 	cfg.threads = 1;
 	cfg.max_frame = RIND_FRAME_DEFAULT_MAX;
 	cfg.max_inflight = 1u << 20;
@@ -385,6 +444,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	log_thread = 0;
 	if (keystore_init())
 		FAIL("keystore_init in %s", state_dir);
+	if (key_generate(KEY_RSA2048, KEY_USAGE_SIGN, rsa_der, &rsa_der_len))
+		FAIL("RSA-2048 key generation");
 	for (i = 0; i < NFIXED; i++) {
 		fixed[i].tmpl = make_template(i);
 		install(i);
@@ -399,7 +460,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 		key_put(fixed[i].installed);
 		if (!k || k->version != fixed[i].tmpl->version || k->n_old != fixed[i].tmpl->n_old ||
-		    memcmp(k->secret, fixed[i].tmpl->secret, RINDD_KEY_MAX) ||
+		    k->secret_len != fixed[i].tmpl->secret_len || k->usage != fixed[i].tmpl->usage ||
+		    memcmp(k->secret, fixed[i].tmpl->secret, k->secret_len) ||
 		    k->min_version != fixed[i].tmpl->min_version)
 			FAIL("key %s does not load back as written", fixed[i].name);
 		fixed[i].installed = k;		/* the lookup's reference is ours */
@@ -426,14 +488,18 @@ static void ed_keypair(const u8 seed[32], u8 pk[32], u8 sk[64])
 		FAIL("libsodium keypair");
 }
 
-static int gcm_open(const u8 key[32], const u8 *sealed, size_t len, const u8 *ad, size_t adlen,
-		    u8 *out)
+/* Open a box of an AEAD key (AES-256/128-GCM, ChaCha20-Poly1305) with OpenSSL. */
+static int aead_open(const struct key *k, const u8 *key, const u8 *sealed, size_t len, const u8 *ad,
+		     size_t adlen, u8 *out)
 {
 	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
 	int n, ok;
 	size_t ctlen = len - 28;
+	const EVP_CIPHER *ciph = k->alg == KEY_AES128GCM ? EVP_aes_128_gcm() :
+				 k->alg == KEY_CHACHA20POLY1305 ? EVP_chacha20_poly1305() :
+				 EVP_aes_256_gcm();
 
-	ok = c && EVP_DecryptInit_ex(c, EVP_aes_256_gcm(), NULL, NULL, NULL) &&
+	ok = c && EVP_DecryptInit_ex(c, ciph, NULL, NULL, NULL) &&
 	     EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IVLEN, 12, NULL) &&
 	     EVP_DecryptInit_ex(c, NULL, NULL, key, sealed) &&
 	     (!adlen || EVP_DecryptUpdate(c, NULL, &n, ad, (int)adlen)) &&
@@ -503,8 +569,44 @@ static void want_status(const Rind__Response *r, int want)
 
 /* ---- expectations --------------------------------------------------------- */
 
-/* The key a key operation would use, and the status use_key answers (0: usable). */
-static int predict_use(const char *name, int alg, struct key **out)
+/* What a key of each type may do (the daemon's key_can, written again). */
+static bool oracle_can(const struct key *k, int op)
+{
+	switch (k->alg) {
+	case KEY_ED25519:
+	case KEY_ECDSA_P256:
+	case KEY_ECDSA_P384:
+	case KEY_ECDSA_P521:
+	case KEY_MLDSA44:
+	case KEY_MLDSA65:
+	case KEY_MLDSA87:
+		return op == RIND__REQUEST__OP_SIGN || op == RIND__REQUEST__OP_VERIFY;
+	case KEY_RSA2048:
+	case KEY_RSA3072:
+	case KEY_RSA4096:
+		if (k->usage == KEY_USAGE_DECRYPT)
+			return op == RIND__REQUEST__OP_DECRYPT;
+		return op == RIND__REQUEST__OP_SIGN || op == RIND__REQUEST__OP_VERIFY;
+	case KEY_X25519:
+	case KEY_ECDH_P256:
+	case KEY_ECDH_P384:
+	case KEY_ECDH_P521:
+		return op == RIND__REQUEST__OP_DERIVE;
+	case KEY_AES256GCM:
+	case KEY_AES128GCM:
+	case KEY_CHACHA20POLY1305:
+		return op == RIND__REQUEST__OP_SEAL || op == RIND__REQUEST__OP_OPEN;
+	case KEY_MLKEM768:
+	case KEY_MLKEM1024:
+	case KEY_X25519MLKEM768:
+		return op == RIND__REQUEST__OP_DECAPSULATE;
+	default:
+		return false;
+	}
+}
+
+/* The key a key operation (@op, -1: any) would use, and the status use_key answers (0: usable). */
+static int predict_use(const char *name, int op, struct key **out)
 {
 	struct key *k;
 
@@ -517,9 +619,164 @@ static int predict_use(const char *name, int alg, struct key **out)
 	*out = k;
 	if (!acl_may_use(k, &the_peer))
 		return RIND__STATUS__ERR_PERMISSION;
-	if (alg >= 0 && (int)k->alg != alg)
+	if (op >= 0 && !oracle_can(k, op))
 		return RIND__STATUS__ERR_INVALID;
 	return 0;
+}
+
+/* ---- the other key types, as OpenSSL sees them ------------------------------ */
+
+static const EVP_MD *md_of(int h)
+{
+	return h == 0 ? EVP_sha256() : h == 1 ? EVP_sha384() : EVP_sha512();
+}
+
+/* Signature options of a request, parsed again: what the key takes. */
+struct sigopt {
+	bool valid, p1363, pss;
+	int hash;
+};
+
+static int opt_hash(const char *h, int dflt)
+{
+	if (!h || !*h)
+		return dflt;
+	return !strcmp(h, "sha256") ? 0 : !strcmp(h, "sha384") ? 1 : !strcmp(h, "sha512") ? 2 : -1;
+}
+
+static bool is_mldsa(enum key_alg a)
+{
+	return a == KEY_MLDSA44 || a == KEY_MLDSA65 || a == KEY_MLDSA87;
+}
+
+/*
+ * ML-DSA (OpenSSL 3.0 has none): the library's verification on a
+ * transform of its own, set up from the seed -- the daemon's plumbing
+ * checked, not the algorithm (test_mldsa does that).
+ */
+static bool lib_mldsa_verify(enum key_alg alg, const u8 *seed, const u8 *sig, size_t siglen,
+			     const u8 *msg, size_t msglen)
+{
+	struct crypto_sig *t = crypto_alloc_sig(key_type_of(alg)->lib, 0, 0);
+	bool ok;
+
+	if (IS_ERR(t) || crypto_sig_set_privkey(t, seed, 32))
+		FAIL("ML-DSA set up");
+	ok = !crypto_sig_verify(t, sig, (unsigned int)siglen, msg, (unsigned int)msglen);
+	crypto_free_sig(t);
+	return ok;
+}
+
+static struct sigopt oracle_sigopt(const struct key *k, const char *h, const char *f, const char *pad)
+{
+	struct sigopt o = { false, false, false, 0 };
+	bool hs = h && *h, fs = f && *f, ps = pad && *pad;
+
+	if (k->alg == KEY_ED25519 || is_mldsa(k->alg)) {
+		o.valid = !hs && !ps && (!fs || !strcmp(f, "raw"));
+		return o;
+	}
+	if (k->alg >= KEY_ECDSA_P256 && k->alg <= KEY_ECDSA_P521) {
+		o.hash = opt_hash(h, k->alg - KEY_ECDSA_P256);
+		o.p1363 = fs && !strcmp(f, "p1363");
+		o.valid = !ps && o.hash >= 0 && (!fs || o.p1363 || !strcmp(f, "der"));
+		return o;
+	}
+	o.hash = opt_hash(h, 0);
+	o.pss = ps && !strcmp(pad, "pss");
+	o.valid = !fs && o.hash >= 0 && (!ps || o.pss || !strcmp(pad, "pkcs1"));
+	return o;
+}
+
+/* The OpenSSL key of an ECDSA/ECDH scalar (as SEC1 DER, the public key computed) or RSA PKCS#1 DER. */
+static EVP_PKEY *ossl_key(enum key_alg alg, const u8 *sec, size_t len)
+{
+	static const u8 p256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07 };
+	static const u8 p384[] = { 0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x22 };
+	const u8 *oid = len == 32 ? p256 : p384, *p;
+	size_t ol = len == 32 ? sizeof(p256) : sizeof(p384), n = 0;
+	u8 der[128];
+	EVP_PKEY *pk;
+
+	if (alg == KEY_RSA2048) {
+		p = sec;
+		pk = d2i_PrivateKey(EVP_PKEY_RSA, NULL, &p, (long)len);
+	} else {
+		if (len != 32 && len != 48)
+			FAIL("ossl_key: no curve for %zu bytes", len);
+		der[n++] = 0x30;
+		der[n++] = (u8)(3 + 2 + len + 2 + ol);
+		der[n++] = 2;
+		der[n++] = 1;
+		der[n++] = 1;
+		der[n++] = 4;
+		der[n++] = (u8)len;
+		memcpy(der + n, sec, len);
+		n += len;
+		der[n++] = 0xa0;
+		der[n++] = (u8)ol;
+		memcpy(der + n, oid, ol);
+		n += ol;
+		p = der;
+		pk = d2i_PrivateKey(EVP_PKEY_EC, NULL, &p, (long)n);
+	}
+	if (!pk)
+		FAIL("OpenSSL does not take the key of %s", key_alg_name(alg));
+	return pk;
+}
+
+/* OpenSSL's verdict on a signature: true when valid. */
+static bool ossl_verify(EVP_PKEY *pk, const struct sigopt *o, const u8 *sig, size_t siglen,
+			const u8 *msg, size_t msglen)
+{
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	EVP_PKEY_CTX *pc = NULL;
+	u8 der[160];
+	int ok, dl = 0;
+
+	if (o->p1363) {
+		ECDSA_SIG *es;
+		u8 *q = der;
+
+		if (siglen != 64) {
+			EVP_MD_CTX_free(md);
+			return false;
+		}
+		es = ECDSA_SIG_new();
+		ECDSA_SIG_set0(es, BN_bin2bn(sig, 32, NULL), BN_bin2bn(sig + 32, 32, NULL));
+		dl = i2d_ECDSA_SIG(es, &q);
+		ECDSA_SIG_free(es);
+		sig = der;
+		siglen = (size_t)dl;
+	}
+	ok = EVP_DigestVerifyInit(md, &pc, md_of(o->hash), NULL, pk) == 1;
+	if (ok && o->pss)
+		ok = EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_PSS_PADDING) == 1 &&
+		     EVP_PKEY_CTX_set_rsa_pss_saltlen(pc, RSA_PSS_SALTLEN_DIGEST) == 1;
+	ok = ok && EVP_DigestVerify(md, sig, siglen, msg, msglen) == 1;
+	EVP_MD_CTX_free(md);
+	return ok;
+}
+
+/* RSA PKCS#1 v1.5 is deterministic: OpenSSL's signature, to compare. */
+static size_t ossl_sign_pkcs1(EVP_PKEY *pk, int h, const u8 *msg, size_t msglen, u8 *sig)
+{
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	size_t n = 512;
+
+	if (EVP_DigestSignInit(md, NULL, md_of(h), NULL, pk) != 1 ||
+	    EVP_DigestSign(md, sig, &n, msg, msglen) != 1)
+		FAIL("OpenSSL PKCS#1 signing");
+	EVP_MD_CTX_free(md);
+	return n;
+}
+
+/* The SPKI DER OpenSSL writes for @pk. */
+static int ossl_spki(EVP_PKEY *pk, u8 *out)
+{
+	u8 *q = out;
+
+	return i2d_PUBKEY(pk, &q);
 }
 
 /* Versions verify/open try: *@status set when the request names a bad one. */
@@ -564,6 +821,7 @@ struct pending {
 	struct key *k;			/* referenced */
 	u8 *msg, *ad;			/* copies */
 	size_t msglen, adlen;
+	struct sigopt opt;		/* sign */
 	bool used;
 };
 
@@ -584,9 +842,28 @@ static u8 *copy_bytes(const ProtobufCBinaryData *b)
 /* Does @r answer the batched @p correctly?  (Several may share an id.) */
 static bool batched_ok(const struct pending *p, const Rind__Response *r)
 {
+	if (p->op == RIND__REQUEST__OP_SIGN && !p->opt.valid)
+		return r->id == p->id && r->status == RIND__STATUS__ERR_INVALID &&
+		       r->result_case == RIND__RESPONSE__RESULT__NOT_SET;
 	if (r->id != p->id || r->status != RIND__STATUS__OK ||
 	    r->result_case != RIND__RESPONSE__RESULT_DATA || r->key_version != p->k->version)
 		return false;
+	if (p->op == RIND__REQUEST__OP_SIGN && is_mldsa(p->k->alg))
+		return lib_mldsa_verify(p->k->alg, p->k->secret, r->data.data, r->data.len, p->msg,
+					p->msglen);
+	if (p->op == RIND__REQUEST__OP_SIGN && p->k->alg != KEY_ED25519) {
+		EVP_PKEY *pk = ossl_key(p->k->alg, p->k->secret, p->k->secret_len);
+		u8 want[512];
+		bool ok;
+
+		if (p->k->alg == KEY_RSA2048 && !p->opt.pss)
+			ok = r->data.len == ossl_sign_pkcs1(pk, p->opt.hash, p->msg, p->msglen, want) &&
+			     !memcmp(want, r->data.data, r->data.len);
+		else
+			ok = ossl_verify(pk, &p->opt, r->data.data, r->data.len, p->msg, p->msglen);
+		EVP_PKEY_free(pk);
+		return ok;
+	}
 	if (p->op == RIND__REQUEST__OP_SIGN) {
 		u8 pk[32], sk[64], sig[64];
 
@@ -604,7 +881,7 @@ static bool batched_ok(const struct pending *p, const Rind__Response *r)
 		pt = malloc(p->msglen + 16);
 		if (!pt)
 			abort();
-		ok = gcm_open(p->k->secret, r->data.data, r->data.len, p->ad, p->adlen, pt) &&
+		ok = aead_open(p->k, p->k->secret, r->data.data, r->data.len, p->ad, p->adlen, pt) &&
 		     (!p->msglen || !memcmp(pt, p->msg, p->msglen));
 		free(pt);
 		return ok;
@@ -659,14 +936,39 @@ static void check_create(const Rind__Request *q, const Rind__Response *r, bool i
 	const char *name = import ? q->import_key->name : q->create_key->name;
 	const char *alg_s = import ? q->import_key->algorithm : q->create_key->algorithm;
 	bool exportable = import ? q->import_key->exportable : q->create_key->exportable;
-	enum key_alg alg;
+	enum key_alg alg = KEY_ED25519;
 	int perr = key_alg_parse(alg_s, &alg);
+	/* an import without a type: detected from the encoding */
+	bool detect = import && !*alg_s;
 	struct key *k;
 
 	if (!key_name_valid(name))
 		return want_status(r, RIND__STATUS__ERR_INVALID);
-	if (perr)
+	if (perr && !detect)
 		return want_status(r, RIND__STATUS__ERR_UNSUPPORTED);
+	if (detect && r->status == RIND__STATUS__ERR_UNSUPPORTED)
+		return;		/* a key of a type the daemon does not hold */
+	/* usage: RSA "sign"/"decrypt", signing types "sign", else none */
+	{
+		const char *u = import ? q->import_key->usage : q->create_key->usage;
+		bool rsa = alg == KEY_RSA2048 || alg == KEY_RSA3072 || alg == KEY_RSA4096;
+		bool signs = alg == KEY_ED25519 || (alg >= KEY_ECDSA_P256 && alg <= KEY_ECDSA_P521);
+		bool uok = !*u || (!strcmp(u, "sign") && (rsa || signs)) || (!strcmp(u, "decrypt") && rsa);
+
+		if (!uok && !detect)
+			return want_status(r, RIND__STATUS__ERR_INVALID);
+		if (r->status == RIND__STATUS__OK) {
+			struct key *c = key_lookup(name);
+
+			if (!c)
+				FAIL("created key %s is not in the table", name);
+			if ((c->alg >= KEY_RSA2048 && c->alg <= KEY_RSA4096) ?
+			    c->usage != (!strcmp(u, "decrypt") ? KEY_USAGE_DECRYPT : KEY_USAGE_SIGN) :
+			    c->usage != KEY_USAGE_DEFAULT)
+				FAIL("key %s has usage %d (asked \"%s\")", name, c->usage, u);
+			key_put(c);
+		}
+	}
 	if (r->status != RIND__STATUS__OK) {
 		if (sig_created != created_before)
 			FAIL("Created signal for a failed create");
@@ -689,26 +991,83 @@ static void check_create(const Rind__Request *q, const Rind__Response *r, bool i
 	k = key_lookup(name);
 	if (!k)
 		FAIL("created key %s is not in the table", name);
+	if (detect)
+		alg = k->alg;
 	check_keyinfo(r->keys->keys[0], k);
 	if (k->alg != alg || k->owner_uid != PEER_UID || k->version != 1 || k->exportable != exportable ||
 	    k->n_old || !keystore_exists(name))
 		FAIL("created key %s: wrong attributes or no file", name);
-	if (import && q->import_key->format == RIND__KEY_FORMAT__RAW) {
+	if (!key_secret_len_ok(k->alg, k->secret_len))
+		FAIL("key %s holds a secret of %zu bytes", name, k->secret_len);
+	if (import && q->import_key->format == RIND__KEY_FORMAT__RAW && !detect &&
+	    key_type_of(alg)->raw_len) {
 		const ProtobufCBinaryData *in = &q->import_key->key;
 
-		if (in->len != 32)
-			FAIL("a raw import of %zu bytes succeeded", in->len);
+		if (in->len != key_type_of(alg)->raw_len)
+			FAIL("a raw %s import of %zu bytes succeeded", key_alg_name(alg), in->len);
 		if (alg == KEY_X25519) {
 			u8 a[32], b[32];
 
 			if (crypto_scalarmult_curve25519_base(a, in->data) ||
 			    crypto_scalarmult_curve25519_base(b, k->secret) || memcmp(a, b, 32))
 				FAIL("imported x25519 key %s is not the key given", name);
-		} else if (memcmp(k->secret, in->data, 32)) {
+		} else if (memcmp(k->secret, in->data, in->len)) {
 			FAIL("imported key %s is not the key given", name);
 		}
 	}
 	key_put(k);
+}
+
+/* The public keys of the other types: OpenSSL's SPKI for the EC and RSA keys. */
+static void check_pubkey_other(int fmt, const Rind__Response *r, struct key *k)
+{
+	const u8 *d = r->data.data;
+	size_t n = r->data.len;
+	u8 spki[600];
+	int sl;
+
+	if (fmt == RIND__KEY_FORMAT__PEM || fmt == RIND__KEY_FORMAT__JWK) {
+		check_line(fmt == RIND__KEY_FORMAT__PEM ? "PEM" : "JWK", (const char *)d,
+			   fmt == RIND__KEY_FORMAT__PEM ? 0 : n);
+		return;
+	}
+	if (key_type_of(k->alg)->kind == KC_KEM) {
+		struct crypto_kem *t = crypto_alloc_kem(key_type_of(k->alg)->lib, 0, 0);
+		u8 pk[1600];
+		int pl;
+
+		if (IS_ERR(t) || crypto_kem_set_privkey(t, k->secret, (unsigned int)k->secret_len))
+			FAIL("kem set up");
+		pl = crypto_kem_export_pubkey(t, RIND_KEY_RAW, pk, sizeof(pk));
+		crypto_free_kem(t);
+		if (fmt == RIND__KEY_FORMAT__PKCS8_DER) {
+			if (!memmem(d, n, k->secret, k->secret_len))
+				FAIL("ML-KEM PKCS#8 does not carry the key");
+			return;
+		}
+		if (pl <= 0 || n < (size_t)pl || memcmp(d + n - pl, pk, (size_t)pl) ||
+		    (fmt == RIND__KEY_FORMAT__RAW && n != (size_t)pl))
+			FAIL("%s public key is not the seed's", key_alg_name(k->alg));
+		return;
+	}
+	if (k->alg == KEY_ECDSA_P256 || k->alg == KEY_ECDH_P384 || k->alg == KEY_RSA2048) {
+		EVP_PKEY *pk = ossl_key(k->alg, k->secret, k->secret_len);
+
+		sl = ossl_spki(pk, spki);
+		if (fmt == RIND__KEY_FORMAT__RAW && k->alg == KEY_RSA2048) {
+			u8 *q = spki;
+
+			sl = i2d_PublicKey(pk, &q);	/* PKCS#1 RSAPublicKey */
+		}
+		EVP_PKEY_free(pk);
+		if (sl <= 0)
+			FAIL("OpenSSL's public key");
+		if (fmt == RIND__KEY_FORMAT__SPKI_DER && (n != (size_t)sl || memcmp(d, spki, n)))
+			FAIL("%s SPKI is not OpenSSL's", key_alg_name(k->alg));
+		if (fmt == RIND__KEY_FORMAT__RAW && (n > (size_t)sl || memcmp(d, spki + sl - n, n) ||
+						     (k->alg == KEY_RSA2048 && n != (size_t)sl)))
+			FAIL("%s raw public key is not OpenSSL's", key_alg_name(k->alg));
+	}
 }
 
 static void check_pubkey(const Rind__Request *q, const Rind__Response *r, struct key *k)
@@ -722,12 +1081,16 @@ static void check_pubkey(const Rind__Request *q, const Rind__Response *r, struct
 		return want_status(r, RIND__STATUS__ERR_INVALID);
 	if (g->format == RIND__KEY_FORMAT__PKCS8_DER && (!k->exportable || !acl_may_admin(k, &the_peer)))
 		return want_status(r, RIND__STATUS__ERR_PERMISSION);
-	if (k->alg == KEY_AES256GCM)
+	if (key_type_of(k->alg)->kind == KC_AEAD)
 		return want_status(r, g->format == RIND__KEY_FORMAT__PKCS8_DER ?
 				   RIND__STATUS__ERR_UNSUPPORTED : RIND__STATUS__ERR_INVALID);
+	if (k->alg == KEY_X25519MLKEM768 && g->format != RIND__KEY_FORMAT__RAW)
+		return want_status(r, RIND__STATUS__ERR_INVALID);	/* no standard encoding */
 	want_status(r, RIND__STATUS__OK);
 	if (r->result_case != RIND__RESPONSE__RESULT_DATA || !n)
 		FAIL("public key without data");
+	if (k->alg != KEY_ED25519 && k->alg != KEY_X25519)
+		return check_pubkey_other(g->format, r, k);
 	if (k->alg == KEY_ED25519)
 		ed_keypair(k->secret, pk, sk);
 	else if (crypto_scalarmult_curve25519_base(pk, k->secret))
@@ -752,6 +1115,53 @@ static void check_pubkey(const Rind__Request *q, const Rind__Response *r, struct
 	}
 }
 
+/* ECDSA and RSA: OpenSSL's verdict under each version tried. */
+static void check_verify_other(const Rind__Request *q, const Rind__Response *r, struct key *k)
+{
+	const Rind__Verify *v = q->verify;
+	struct sigopt o = oracle_sigopt(k, v->hash, v->sig_format, v->padding);
+	uint32_t vers[KEY_MAX_VERSIONS];
+	unsigned int n, i;
+	int st;
+
+	if (!o.valid || !v->signature.len || v->signature.len > RINDD_SIG_MAX)
+		return want_status(r, RIND__STATUS__ERR_INVALID);
+	n = predict_versions(k, v->key_version, vers, &st);
+	if (st)
+		return want_status(r, st);
+	for (i = 0; i < n; i++) {
+		void **slots;
+		size_t len;
+		u8 *sec = key_version_secret_len(k, vers[i], &slots, &len);
+		EVP_PKEY *pk;
+		bool ok;
+
+		if (!sec)
+			FAIL("no version %u", vers[i]);
+		if (is_mldsa(k->alg)) {
+			if (lib_mldsa_verify(k->alg, sec, v->signature.data, v->signature.len,
+					     v->message.data, v->message.len))
+				break;
+			continue;
+		}
+		pk = ossl_key(k->alg, sec, len);
+		ok = ossl_verify(pk, &o, v->signature.data, v->signature.len, v->message.data,
+				 v->message.len);
+		EVP_PKEY_free(pk);
+		if (ok)
+			break;
+	}
+	if (i == n) {
+		/* a malformed signature may be refused as such */
+		if (r->status != RIND__STATUS__ERR_BAD_MESSAGE && r->status != RIND__STATUS__ERR_INVALID)
+			FAIL("a signature OpenSSL refuses: %s (%s)", status_name(r->status), r->error);
+		return;
+	}
+	want_status(r, RIND__STATUS__OK);
+	if (r->key_version != vers[i])
+		FAIL("verify reports version %u, OpenSSL's first valid one is %u", r->key_version, vers[i]);
+}
+
 static void check_verify(const Rind__Request *q, const Rind__Response *r, struct key *k)
 {
 	const Rind__Verify *v = q->verify;
@@ -759,7 +1169,9 @@ static void check_verify(const Rind__Request *q, const Rind__Response *r, struct
 	unsigned int n, i;
 	int st;
 
-	if (v->signature.len != 64)
+	if (k->alg != KEY_ED25519)
+		return check_verify_other(q, r, k);
+	if (v->signature.len != 64 || !oracle_sigopt(k, v->hash, v->sig_format, v->padding).valid)
 		return want_status(r, RIND__STATUS__ERR_INVALID);
 	n = predict_versions(k, v->key_version, vers, &st);
 	if (st)
@@ -795,7 +1207,7 @@ static void check_open(const Rind__Request *q, const Rind__Response *r, struct k
 	if (!pt)
 		abort();
 	for (i = 0; i < n; i++)
-		if (gcm_open(version_secret(k, vers[i]), o->sealed.data, o->sealed.len,
+		if (aead_open(k, version_secret(k, vers[i]), o->sealed.data, o->sealed.len,
 			     o->associated_data.data, o->associated_data.len, pt))
 			break;
 	if (i == n) {
@@ -809,13 +1221,121 @@ static void check_open(const Rind__Request *q, const Rind__Response *r, struct k
 	free(pt);
 }
 
+/* ECDH P-384: OpenSSL's secret for a raw point (04||X||Y, or bare X||Y). */
+static void check_derive_p384(const Rind__Derive *d, const Rind__Response *r, struct key *k)
+{
+	static const u8 hdr[] = { 0x30, 0x76, 0x30, 0x10, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d,
+				  0x02, 0x01, 0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x22, 0x03, 0x62,
+				  0x00, 0x04 };
+	size_t len = d->peer_public_key.len;
+	const u8 *pt = d->peer_public_key.data, *p;
+	u8 spki[sizeof(hdr) + 96], want[48];
+	EVP_PKEY *me, *peer;
+	EVP_PKEY_CTX *x;
+	size_t wl = sizeof(want);
+
+	if (!(len == 97 && pt[0] == 4) && len != 96) {
+		if (r->status == RIND__STATUS__ERR_INVALID)
+			return;
+		want_status(r, RIND__STATUS__OK);
+		if (r->data.len != 48)
+			FAIL("P-384 derive gives %zu bytes", r->data.len);
+		return;
+	}
+	memcpy(spki, hdr, sizeof(hdr));
+	memcpy(spki + sizeof(hdr), pt + (len == 97), 96);
+	p = spki;
+	peer = d2i_PUBKEY(NULL, &p, sizeof(spki));
+	if (!peer)
+		return want_status(r, RIND__STATUS__ERR_INVALID);	/* not on the curve */
+	me = ossl_key(k->alg, k->secret, k->secret_len);
+	x = EVP_PKEY_CTX_new(me, NULL);
+	if (!x || EVP_PKEY_derive_init(x) != 1 || EVP_PKEY_derive_set_peer(x, peer) != 1 ||
+	    EVP_PKEY_derive(x, want, &wl) != 1 || wl != 48)
+		FAIL("OpenSSL ECDH");
+	EVP_PKEY_CTX_free(x);
+	EVP_PKEY_free(me);
+	EVP_PKEY_free(peer);
+	want_status(r, RIND__STATUS__OK);
+	if (r->data.len != 48 || memcmp(r->data.data, want, 48))
+		FAIL("ECDH P-384 is not OpenSSL's");
+}
+
+/* RSA-OAEP: OpenSSL decrypts the same ciphertext. */
+static void check_decrypt(const Rind__Request *q, const Rind__Response *r, struct key *k)
+{
+	const Rind__Decrypt *d = q->decrypt;
+	int h = opt_hash(d->hash, 0);
+	EVP_PKEY *pk;
+	EVP_PKEY_CTX *x;
+	u8 pt[256];
+	size_t pl = sizeof(pt);
+	bool ok;
+
+	if (h < 0 || d->ciphertext.len != 256)
+		return want_status(r, RIND__STATUS__ERR_INVALID);
+	pk = ossl_key(k->alg, k->secret, k->secret_len);
+	x = EVP_PKEY_CTX_new(pk, NULL);
+	ok = x && EVP_PKEY_decrypt_init(x) == 1 &&
+	     EVP_PKEY_CTX_set_rsa_padding(x, RSA_PKCS1_OAEP_PADDING) == 1 &&
+	     EVP_PKEY_CTX_set_rsa_oaep_md(x, md_of(h)) == 1 &&
+	     EVP_PKEY_CTX_set_rsa_mgf1_md(x, md_of(h)) == 1 &&
+	     EVP_PKEY_decrypt(x, pt, &pl, d->ciphertext.data, d->ciphertext.len) == 1;
+	EVP_PKEY_CTX_free(x);
+	EVP_PKEY_free(pk);
+	if (!ok)
+		return want_status(r, RIND__STATUS__ERR_BAD_MESSAGE);
+	want_status(r, RIND__STATUS__OK);
+	if (r->data.len != pl || (pl && memcmp(r->data.data, pt, pl)))
+		FAIL("OAEP plaintext is not OpenSSL's");
+}
+
+/* ML-KEM: the library's decapsulation with the key's seed, on its own transform. */
+static void check_decap(const Rind__Request *q, const Rind__Response *r, struct key *k)
+{
+	const Rind__Decapsulate *d = q->decapsulate;
+	struct crypto_kem *t = crypto_alloc_kem(key_type_of(k->alg)->lib, 0, 0);
+	unsigned int ctl, ssl;
+	u8 ss[64];
+
+	if (IS_ERR(t) || crypto_kem_set_privkey(t, k->secret, (unsigned int)k->secret_len))
+		FAIL("kem set up");
+	ctl = crypto_kem_ciphertextsize(t);
+	ssl = crypto_kem_sharedsecretsize(t);
+	if (d->ciphertext.len != ctl) {
+		crypto_free_kem(t);
+		return want_status(r, RIND__STATUS__ERR_INVALID);
+	}
+	if (crypto_kem_decapsulate(t, d->ciphertext.data, ctl, ss, ssl)) {
+		crypto_free_kem(t);
+		return want_status(r, RIND__STATUS__ERR_INVALID);
+	}
+	crypto_free_kem(t);
+	want_status(r, RIND__STATUS__OK);
+	if (r->data.len != ssl || memcmp(r->data.data, ss, ssl))
+		FAIL("decapsulation differs");
+}
+
 static void check_derive(const Rind__Request *q, const Rind__Response *r, struct key *k)
 {
 	const Rind__Derive *d = q->derive;
-	u8 want[32];
+	u8 want[48];
 
-	if (d->peer_public_key.len != 32)
-		return want_status(r, RIND__STATUS__ERR_INVALID);
+	if (k->alg == KEY_ECDH_P384)
+		return check_derive_p384(d, r, k);
+	if (d->peer_public_key.len != 32) {
+		/* SPKI, PEM or JWK of an X25519 key are taken too: 32 bytes out */
+		if (r->status == RIND__STATUS__ERR_INVALID)
+			return;
+		want_status(r, RIND__STATUS__OK);
+		if (r->data.len != 32)
+			FAIL("derive from an encoded peer gives %zu bytes", r->data.len);
+		if (d->peer_public_key.len == 44 &&
+		    (crypto_scalarmult_curve25519(want, k->secret, d->peer_public_key.data + 12) ||
+		     memcmp(r->data.data, want, 32)))
+			FAIL("derive from an SPKI peer is not libsodium's X25519");
+		return;
+	}
 	if (crypto_scalarmult_curve25519(want, k->secret, d->peer_public_key.data))
 		return want_status(r, RIND__STATUS__ERR_INVALID);
 	want_status(r, RIND__STATUS__OK);
@@ -847,6 +1367,151 @@ static void check_list(const Rind__Response *r)
 	key_list_put(v, n);
 }
 
+/*
+ * rotate_key, retire_versions, set_access: root and the owner only, then
+ * the change itself (@before: the key as the request found it, or NULL).
+ */
+static const char *admin_name(const Rind__Request *q)
+{
+	switch (q->op_case) {
+	case RIND__REQUEST__OP_ROTATE_KEY:
+		return q->rotate_key->name;
+	case RIND__REQUEST__OP_RETIRE_VERSIONS:
+		return q->retire_versions->name;
+	default:
+		return q->set_access->name;
+	}
+}
+
+static bool id_listed(const uint32_t *v, size_t n, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == id)
+			return true;
+	return false;
+}
+
+/* A set_access the daemon must refuse (ERR_INVALID) whatever the key's lists are. */
+static bool access_invalid(const Rind__SetAccess *m, const struct key *k)
+{
+	const uint32_t *l[4] = { m->allow_uids, m->allow_gids, m->deny_uids, m->deny_gids };
+	size_t n[4] = { m->n_allow_uids, m->n_allow_gids, m->n_deny_uids, m->n_deny_gids }, i, j;
+
+	for (j = 0; j < 4; j++) {
+		if (n[j] > 1024)
+			return true;
+		for (i = 0; i < n[j]; i++) {
+			if (l[j][i] == UINT32_MAX)
+				return true;
+			if (j == 2 && (l[j][i] == 0 || l[j][i] == k->owner_uid))
+				return true;
+			if (j >= 2 && id_listed(l[j - 2], n[j - 2], l[j][i]))
+				return true;
+		}
+	}
+	return false;
+}
+
+static void check_admin(const Rind__Request *q, const Rind__Response *r, struct key *before)
+{
+	const char *name = admin_name(q);
+	int op = q->op_case;
+	struct key *now;
+	size_t i;
+
+	if (!key_name_valid(name))
+		return want_status(r, RIND__STATUS__ERR_INVALID);
+	if (op == RIND__REQUEST__OP_RETIRE_VERSIONS && !q->retire_versions->min_version)
+		return want_status(r, RIND__STATUS__ERR_INVALID);
+	if (!before)
+		return want_status(r, RIND__STATUS__ERR_NOT_FOUND);
+	if (!acl_may_admin(before, &the_peer))
+		return want_status(r, RIND__STATUS__ERR_PERMISSION);
+	if ((op == RIND__REQUEST__OP_ROTATE_KEY && before->n_old >= 64) ||
+	    (op == RIND__REQUEST__OP_RETIRE_VERSIONS && q->retire_versions->min_version > before->version) ||
+	    (op == RIND__REQUEST__OP_SET_ACCESS && access_invalid(q->set_access, before)))
+		return want_status(r, RIND__STATUS__ERR_INVALID);
+	if (r->status == RIND__STATUS__ERR_INVALID && r->error && strstr(r->error, "size limit")) {
+		/* the key file would outgrow the store's limit: refused, nothing changed */
+		now = key_lookup(name);
+		if (now != before)
+			FAIL("a refused %s replaced key %s", cur_op, name);
+		key_put(now);
+		return;
+	}
+	if (op == RIND__REQUEST__OP_SET_ACCESS && r->status != RIND__STATUS__OK) {
+		/* past 1024 ids, or a key file past its size limit: refused, nothing changed */
+		const Rind__SetAccess *m = q->set_access;
+
+		if (r->status != RIND__STATUS__ERR_INVALID ||
+		    m->n_allow_uids + m->n_allow_gids + before->n_allow_uids + before->n_allow_gids < 400)
+			want_status(r, RIND__STATUS__OK);
+		now = key_lookup(name);
+		if (now != before)
+			FAIL("a refused set_access replaced key %s", name);
+		key_put(now);
+		return;
+	}
+	want_status(r, RIND__STATUS__OK);
+	if (r->result_case != RIND__RESPONSE__RESULT_KEYS || !r->keys || r->keys->n_keys != 1)
+		FAIL("%s answers without the key", cur_op);
+	now = key_lookup(name);
+	if (!now)
+		FAIL("key %s gone after %s", name, cur_op);
+	check_keyinfo(r->keys->keys[0], now);
+	if (r->keys->keys[0]->n_versions != 1 + now->n_old)
+		FAIL("KeyInfo of %s lists %zu versions, the key has %zu", name,
+		     r->keys->keys[0]->n_versions, 1 + now->n_old);
+	switch (op) {
+	case RIND__REQUEST__OP_ROTATE_KEY:
+		if (now->version != before->version + 1 || now->n_old != before->n_old + 1 ||
+		    r->key_version != now->version || now->min_version != before->min_version)
+			FAIL("rotate of %s: version %u -> %u", name, before->version, now->version);
+		break;
+	case RIND__REQUEST__OP_RETIRE_VERSIONS: {
+		uint32_t min = q->retire_versions->min_version;
+
+		if (now->version != before->version ||
+		    now->min_version != (min > before->min_version ? min : before->min_version))
+			FAIL("retire of %s below %u: min_version %u", name, min, now->min_version);
+		for (i = 0; i < now->n_old; i++)
+			if (now->old[i].version < min)
+				FAIL("retired version %u of %s still live", now->old[i].version, name);
+		break;
+	}
+	default: {
+		const Rind__SetAccess *m = q->set_access;
+		const Rind__KeyInfo *ki = r->keys->keys[0];
+
+		for (i = 0; i < m->n_allow_uids; i++)
+			if (!id_listed(now->allow_uids, now->n_allow_uids, m->allow_uids[i]))
+				FAIL("allowed uid %u not on the list", m->allow_uids[i]);
+		for (i = 0; i < m->n_allow_gids; i++)
+			if (!id_listed(now->allow_gids, now->n_allow_gids, m->allow_gids[i]))
+				FAIL("allowed gid %u not on the list", m->allow_gids[i]);
+		for (i = 0; i < m->n_deny_uids; i++)
+			if (id_listed(now->allow_uids, now->n_allow_uids, m->deny_uids[i]))
+				FAIL("denied uid %u still on the list", m->deny_uids[i]);
+		for (i = 0; i < m->n_deny_gids; i++)
+			if (id_listed(now->allow_gids, now->n_allow_gids, m->deny_gids[i]))
+				FAIL("denied gid %u still on the list", m->deny_gids[i]);
+		if (ki->n_allow_uids != now->n_allow_uids || ki->n_allow_gids != now->n_allow_gids ||
+		    (now->n_allow_uids && memcmp(ki->allow_uids, now->allow_uids, now->n_allow_uids * 4)) ||
+		    (now->n_allow_gids && memcmp(ki->allow_gids, now->allow_gids, now->n_allow_gids * 4)))
+			FAIL("set_access answers lists other than the key's");
+		if (!m->replace && !m->n_allow_uids && !m->n_allow_gids && !m->n_deny_uids &&
+		    !m->n_deny_gids && now != before)
+			FAIL("a set_access query rewrote key %s", name);
+		break;
+	}
+	}
+	if (!keystore_exists(name))
+		FAIL("key %s has no file after %s", name, cur_op);
+	key_put(now);
+}
+
 /* ---- one request ------------------------------------------------------------ */
 
 static const u8 SEP[4] = { 0xfe, 0xfe, 0x52, 0x51 };
@@ -859,7 +1524,7 @@ static bool one_request(const u8 *buf, size_t len)
 	struct key *k = NULL;
 	unsigned int created = sig_created, deleted = sig_deleted;
 	const char *name = NULL;
-	int alg = -1, use = 0, op;
+	int use = 0, op;
 	bool existed = false, batched = false;
 
 	req = rind__request__unpack(NULL, len, buf);
@@ -878,23 +1543,24 @@ static bool one_request(const u8 *buf, size_t len)
 		break;
 	case RIND__REQUEST__OP_VERIFY:
 		name = q->verify->name;
-		alg = KEY_ED25519;
 		break;
 	case RIND__REQUEST__OP_OPEN:
 		name = q->open->name;
-		alg = KEY_AES256GCM;
 		break;
 	case RIND__REQUEST__OP_DERIVE:
 		name = q->derive->name;
-		alg = KEY_X25519;
 		break;
 	case RIND__REQUEST__OP_SIGN:
 		name = q->sign->name;
-		alg = KEY_ED25519;
 		break;
 	case RIND__REQUEST__OP_SEAL:
 		name = q->seal->name;
-		alg = KEY_AES256GCM;
+		break;
+	case RIND__REQUEST__OP_DECRYPT:
+		name = q->decrypt->name;
+		break;
+	case RIND__REQUEST__OP_DECAPSULATE:
+		name = q->decapsulate->name;
 		break;
 	case RIND__REQUEST__OP_CREATE_KEY:
 	case RIND__REQUEST__OP_IMPORT_KEY: {
@@ -910,11 +1576,17 @@ static bool one_request(const u8 *buf, size_t len)
 		if (*q->delete_key->name)
 			k = key_lookup(q->delete_key->name);
 		break;
+	case RIND__REQUEST__OP_ROTATE_KEY:
+	case RIND__REQUEST__OP_RETIRE_VERSIONS:
+	case RIND__REQUEST__OP_SET_ACCESS:
+		if (key_name_valid(admin_name(q)))
+			k = key_lookup(admin_name(q));
+		break;
 	default:
 		break;
 	}
 	if (name) {
-		use = predict_use(name, alg, &k);
+		use = predict_use(name, op == RIND__REQUEST__OP_GET_PUBLIC_KEY ? -1 : op, &k);
 		batched = !use && (op == RIND__REQUEST__OP_SIGN || op == RIND__REQUEST__OP_SEAL);
 	}
 	if (batched) {
@@ -928,6 +1600,7 @@ static bool one_request(const u8 *buf, size_t len)
 		if (op == RIND__REQUEST__OP_SIGN) {
 			p->msg = copy_bytes(&q->sign->message);
 			p->msglen = q->sign->message.len;
+			p->opt = oracle_sigopt(k, q->sign->hash, q->sign->sig_format, q->sign->padding);
 		} else {
 			p->msg = copy_bytes(&q->seal->plaintext);
 			p->msglen = q->seal->plaintext.len;
@@ -966,6 +1639,11 @@ static bool one_request(const u8 *buf, size_t len)
 		goto done;
 	}
 	switch (op) {
+	case RIND__REQUEST__OP_ROTATE_KEY:
+	case RIND__REQUEST__OP_RETIRE_VERSIONS:
+	case RIND__REQUEST__OP_SET_ACCESS:
+		check_admin(q, r, k);
+		break;
 	case RIND__REQUEST__OP_HELLO:
 		if (q->hello->protocol_version > RIND_PROTOCOL_VERSION) {
 			want_status(r, RIND__STATUS__ERR_UNSUPPORTED);
@@ -977,9 +1655,20 @@ static bool one_request(const u8 *buf, size_t len)
 		break;
 	case RIND__REQUEST__OP_STATS:
 		want_status(r, RIND__STATUS__OK);
-		if (r->result_case != RIND__RESPONSE__RESULT_STATS || r->stats->keys != key_count() ||
-		    r->stats->threads != 1)
-			FAIL("stats");
+		{
+			/* the peer's own keys (every key if it owned the service) */
+			size_t own = 0, nk, j;
+			struct key **all = key_list(&nk);
+
+			for (j = 0; all && j < nk; j++)
+				own += all[j]->owner_uid == PEER_UID;
+			key_list_put(all, nk);
+			if (peer_is_service_owner(PEER_UID))
+				own = nk;
+			if (r->result_case != RIND__RESPONSE__RESULT_STATS || r->stats->keys != own ||
+			    r->stats->threads != 1 || r->stats->all_keys != peer_is_service_owner(PEER_UID))
+				FAIL("stats");
+		}
 		break;
 	case RIND__REQUEST__OP_CREATE_KEY:
 	case RIND__REQUEST__OP_IMPORT_KEY:
@@ -1020,6 +1709,12 @@ static bool one_request(const u8 *buf, size_t len)
 		break;
 	case RIND__REQUEST__OP_DERIVE:
 		check_derive(q, r, k);
+		break;
+	case RIND__REQUEST__OP_DECRYPT:
+		check_decrypt(q, r, k);
+		break;
+	case RIND__REQUEST__OP_DECAPSULATE:
+		check_decap(q, r, k);
 		break;
 	default:
 		want_status(r, RIND__STATUS__ERR_UNSUPPORTED);

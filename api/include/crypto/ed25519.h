@@ -80,6 +80,7 @@ int ed25519_sig_export_privkey(struct crypto_sig *tfm, enum rind_key_format fmt,
 			       u8 *out, unsigned int outlen);
 unsigned int ed25519_sig_key_size(struct crypto_sig *tfm);
 unsigned int ed25519_sig_max_size(struct crypto_sig *tfm);
+int ed25519_sig_set_deterministic(struct crypto_sig *tfm, bool on);
 
 #define ED25519_SIG_ALG(drv_name, prio, module)					\
 	{									\
@@ -94,6 +95,7 @@ unsigned int ed25519_sig_max_size(struct crypto_sig *tfm);
 		.verify_batch = ed25519_sig_verify_batch,			\
 		.key_size = ed25519_sig_key_size,				\
 		.max_size = ed25519_sig_max_size,				\
+		.set_deterministic = ed25519_sig_set_deterministic,		\
 		.init = ed25519_sig_init,					\
 		.exit = ed25519_sig_exit,					\
 		.base = {							\

@@ -32,6 +32,8 @@ struct keccak_state {
 };
 
 void rind_keccak_f1600(u64 a[25]);
+/* Install an arch permutation (at module init; NULL restores the portable one). */
+void rind_keccak_set_f1600(void (*fn)(u64 a[25]));
 
 void rind_keccak_init(struct keccak_state *st, unsigned int rate, u8 ds);
 void rind_keccak_absorb(struct keccak_state *st, const void *in, size_t len);

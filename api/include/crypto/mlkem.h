@@ -8,6 +8,8 @@
 #define _RIND_ALGS_MLKEM_H
 
 #include <rind/types.h>
+#include <rind/internal/kem.h>
+#include <rind/keyformat.h>
 
 #define MLKEM_N			256
 #define MLKEM_Q			3329
@@ -33,6 +35,48 @@ struct mlkem_poly {
 	s16 c[MLKEM_N];
 };
 
+struct mlkem_key;
+
+/*
+ * A driver's arithmetic.  Every implementation returns exactly what the
+ * generic one does (same representatives, not merely congruent values),
+ * so the rest of the code, the key encodings and the known answers are
+ * shared, and a key set through one driver means the same to any other.
+ *  ntt:         FIPS 203 Algorithm 9 on |c| < q; output Barrett-reduced.
+ *  invntt:      Algorithm 10 times R = 2^16 (cancelling a product's R^-1),
+ *               output in (-q, q).
+ *  basemul_acc: r += a * b in the NTT domain (Algorithms 11, 12) times R^-1.
+ *  gen_matrix:  key->a[i][j] = SampleNTT(rho || j || i).
+ *  noise:       r[i] = SamplePolyCBD_eta(PRF_eta(sigma, n0 + i)), i < count
+ *               (count <= 2 MLKEM_KMAX + 1).
+ *  compress:    ByteEncode_d(Compress_d(a)) of any a (reduced first), d in
+ *               {1, 4, 5, 10, 11}; decompress: Decompress_d(ByteDecode_d).
+ */
+struct mlkem_ops {
+	void (*ntt)(struct mlkem_poly *f);
+	void (*invntt)(struct mlkem_poly *f);
+	void (*basemul_acc)(struct mlkem_poly *r, const struct mlkem_poly *a,
+			    const struct mlkem_poly *b);
+	void (*gen_matrix)(struct mlkem_key *key, const u8 rho[32]);
+	void (*noise)(struct mlkem_poly *const r[], unsigned int count, const u8 sigma[32],
+		      u8 n0, unsigned int eta);
+	void (*compress)(u8 *r, const struct mlkem_poly *a, unsigned int d);
+	void (*decompress)(struct mlkem_poly *r, const u8 *a, unsigned int d);
+};
+/* SamplePolyCBD_eta of 64 eta bytes (eta 2 or 3), for drivers' noise. */
+void rind_mlkem_cbd(struct mlkem_poly *r, const u8 *buf, unsigned int eta);
+extern const struct mlkem_ops rind_mlkem_generic_ops;
+
+/*
+ * zeta^BitRev7(i) * R and zeta^(2 BitRev7(i) + 1) * R mod q, centered, and
+ * R^2 / 128: filled by rind_mlkem_init_tables() (idempotent), which the
+ * driver registration calls.
+ */
+extern s16 rind_mlkem_zetas[128];
+extern s16 rind_mlkem_gammas[128];
+extern s16 rind_mlkem_invntt_f;
+void rind_mlkem_init_tables(void);
+
 /*
  * A key: the public part (ek, H(ek), the matrix A-hat expanded from rho
  * and t-hat decoded) and, when @has_priv, s-hat and z (and the seed when
@@ -40,6 +84,7 @@ struct mlkem_poly {
  */
 struct mlkem_key {
 	const struct mlkem_params *p;
+	const struct mlkem_ops *ops;	/* the generic ones when NULL */
 	struct mlkem_poly a[MLKEM_KMAX][MLKEM_KMAX];
 	struct mlkem_poly t[MLKEM_KMAX];
 	struct mlkem_poly s[MLKEM_KMAX];
@@ -62,12 +107,39 @@ void rind_mlkem_keygen(struct mlkem_key *key, const struct mlkem_params *p,
 int rind_mlkem_set_dk(struct mlkem_key *key, const struct mlkem_params *p, const u8 *dk);
 /* Set an encapsulation key (p->ek_size bytes): -EKEYREJECTED if not reduced mod q. */
 int rind_mlkem_set_ek(struct mlkem_key *key, const struct mlkem_params *p, const u8 *ek);
+/*
+ * Any encoding (algs/mlkem-key.c): the 64-byte seed, the expanded key,
+ * PKCS#8 DER or PEM; the encapsulation key raw, as SPKI DER or PEM.
+ * -EINVAL for a length that is no raw form and no encoding, -EKEYREJECTED
+ * for a malformed or inconsistent one; @key is unchanged on failure.
+ */
+int rind_mlkem_import_priv(struct mlkem_key *key, const struct mlkem_params *p,
+			   const u8 *in, size_t len);
+int rind_mlkem_import_pub(struct mlkem_key *key, const struct mlkem_params *p,
+			  const u8 *in, size_t len);
+/* RIND_KEY_RAW (ek; the expanded dk), SPKI/PKCS#8 DER or PEM; -ENOSPC, -EINVAL. */
+int rind_mlkem_export_pub(const struct mlkem_key *key, enum rind_key_format fmt,
+			  u8 *out, size_t outlen);
+int rind_mlkem_export_priv(const struct mlkem_key *key, enum rind_key_format fmt,
+			   u8 *out, size_t outlen);
 /* Write the expanded decapsulation key (p->dk_size bytes). */
 void rind_mlkem_export_dk(const struct mlkem_key *key, u8 *dk);
 /* ML-KEM.Encaps_internal(ek, m). */
 void rind_mlkem_encaps(const struct mlkem_key *key, const u8 m[32], u8 *ct, u8 ss[32]);
 /* ML-KEM.Decaps_internal(dk, c), with implicit rejection in constant time. */
 void rind_mlkem_decaps(const struct mlkem_key *key, const u8 *ct, u8 ss[32]);
+
+/* A kem driver: one parameter set over one driver's arithmetic. */
+struct mlkem_alg {
+	struct kem_alg kem;
+	const struct mlkem_params *p;
+	const struct mlkem_ops *ops;
+};
+int rind_mlkem_register_drivers(struct mlkem_alg algs[3], const struct mlkem_ops *ops,
+				const char *const drv[3], int prio, const char *mod);
+/* The hybrid X25519MLKEM768 over @ops (algs/x25519mlkem768.c). */
+int rind_xmlkem_register_driver(struct mlkem_alg *alg, const struct mlkem_ops *ops,
+				const char *drv, int prio, const char *mod);
 
 /*
  * Known-answer self-test of a kem driver (an alg_test_desc .test with

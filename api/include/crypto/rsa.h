@@ -74,6 +74,12 @@
  * @exp_vt: r = a^e mod m for a public e; may vary with e only.  It must be
  *	constant time in a: it raises the secret blinding factor and, in
  *	the fault check, the secret result (an OAEP plaintext) to e.
+ * @mont_mul: optional (NULL: bn_mont_mul), bn_mont_mul's contract: r = a b
+ *	/ R mod m, a < R, b < m, r may alias a or b, constant time.  The
+ *	shared code's conversions in and out of Montgomery form, the CRT
+ *	reductions and recombination and the blinding use it: some forty
+ *	products a signature, too many to leave to the generic code beside a
+ *	fast exponentiation.
  *
  * A key carries the engine of the tfm that holds it (rsa_key.eng); the
  * tfm takes it from its driver at init (struct rsa_sig_driver and
@@ -94,6 +100,24 @@ struct rsa_engine {
 	void (*exp_ct)(u64 *r, const u64 *a, const u64 *e, unsigned int en,
 		       const struct bn_mont *mc);
 	void (*exp_vt)(u64 *r, const u64 *a, u64 e, const struct bn_mont *mc);
+	void (*mont_mul)(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc);
+};
+
+/*
+ * A key's cached blinding pair (rsa.c): vi = r^e and vf = r^-1 mod n
+ * (Montgomery form) for a random r, both squared on each use (r becomes
+ * r^2, the pair stays a pair) and drawn afresh every RSA_BLIND_USES uses,
+ * so that a signature pays two squarings where a fresh pair costs an
+ * inversion and an exponentiation by e.  @busy is taken with an atomic
+ * test-and-set: a caller that finds it taken makes a fresh pair of its
+ * own instead of waiting.  @uses 0: no pair.
+ */
+#define RSA_BLIND_USES	32
+struct rsa_blind_cache {
+	bool busy;
+	unsigned int uses;
+	u64 vi[BN_MAX_LIMBS];
+	u64 vf[BN_MAX_LIMBS];
 };
 
 /* bn_mont_exp_ct / bn_mont_exp_vt (algs/bignum.c). */
@@ -114,6 +138,11 @@ struct rsa_key {
 	u64 qinv[BN_MAX_LIMBS];		/* mp.n limbs */
 	struct bn_mont mp;		/* p */
 	struct bn_mont mq;		/* q */
+	/*
+	 * Written by rsa_private through its const key (a cache, not key
+	 * material); a fresh key (rsa_install) and a wipe start it empty.
+	 */
+	struct rsa_blind_cache blind;
 };
 
 static inline const struct rsa_engine *rsa_key_engine(const struct rsa_key *key)

@@ -31,10 +31,20 @@
  * (success, 0), as FIPS 203 requires; X25519 failures of the hybrid
  * (all-zero secret) are -EINVAL.
  *
+ * Keys: crypto_kem_set_privkey takes the seed (crypto_kem_seedsize()) or
+ * the expanded decapsulation key (crypto_kem_privkeysize()), and for
+ * mlkem512/768/1024 also PKCS#8 DER or PEM of the IETF LAMPS profile
+ * (privateKey the seed, the expanded key, or both -- which must agree);
+ * crypto_kem_set_pubkey the raw encapsulation key, or SPKI DER or PEM for
+ * ML-KEM.  A length that is neither is -EINVAL, a malformed or
+ * inconsistent encoding -EKEYREJECTED; the previous key stays.
+ *
  * Export: crypto_kem_export_pubkey / crypto_kem_export_privkey with
- * RIND_KEY_RAW (the encapsulation key; the expanded decapsulation key)
- * return the length written, -ENOSPC when @outlen is too small, -EINVAL
- * for a format the algorithm lacks, -ENOKEY when no such key is set.
+ * RIND_KEY_RAW (the encapsulation key; the expanded decapsulation key),
+ * and for ML-KEM RIND_KEY_SPKI_DER / RIND_KEY_PKCS8_DER (the seed form
+ * when the key came from a seed) / RIND_KEY_PEM, return the length
+ * written, -ENOSPC when @outlen is too small, -EINVAL for a format the
+ * algorithm lacks, -ENOKEY when no such key is set.
  * crypto_kem_export_seed writes the seed when the private key was made
  * or set from one (else -ENOKEY).
  */

@@ -78,6 +78,19 @@ int crypto_sig_sign_batch(struct crypto_sig *tfm, struct sig_request *reqs, unsi
 int crypto_sig_verify_batch(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n);
 
 /*
+ * Signing options.  rind_sig_set_context sets the context string of FIPS
+ * 204 (ML-DSA: at most 255 bytes, else -EINVAL; empty by default).
+ * rind_sig_set_deterministic(tfm, true) makes signing a fixed function of
+ * key and message, for known-answer tests: FIPS 204's deterministic
+ * variant for ML-DSA, plain RFC 6979 for ECDSA; signing is hedged by
+ * default.  Both return -EOPNOTSUPP where the algorithm has no such
+ * notion (Ed25519 is always deterministic: setting it returns 0).
+ * The settings belong to the tfm and survive key changes.
+ */
+int rind_sig_set_context(struct crypto_sig *tfm, const u8 *ctx, unsigned int ctxlen);
+int rind_sig_set_deterministic(struct crypto_sig *tfm, bool on);
+
+/*
  * Ed25519 (RFC 8032, pure) over the best registered implementation.
  * @seed is the 32-byte private key, @pub the 32-byte public key.  sign
  * returns 0 (or -EINVAL on bad arguments) and writes 64 bytes; verify

@@ -16,10 +16,11 @@ struct kem_alg {
 	/*
 	 * Set the private key from a seed (@keylen == seed_size) or the
 	 * expanded form (@keylen == privkey_size); the front end passes only
-	 * those two lengths.  Derives and sets the public key too.
+	 * those two lengths unless @key_encodings.  Derives and sets the
+	 * public key too.
 	 */
 	int (*set_priv_key)(struct crypto_kem *tfm, const void *key, unsigned int keylen);
-	/* @keylen == pubkey_size. */
+	/* @keylen == pubkey_size (any length with @key_encodings). */
 	int (*set_pub_key)(struct crypto_kem *tfm, const void *key, unsigned int keylen);
 	/* @m: m_size bytes of randomness; @ct, @ss have room for their sizes. */
 	int (*encapsulate)(struct crypto_kem *tfm, const u8 *m, u8 *ct, u8 *ss);
@@ -41,6 +42,11 @@ struct kem_alg {
 	unsigned int ciphertext_size;
 	unsigned int shared_secret_size;
 	unsigned int m_size;
+	/*
+	 * The set_*_key callbacks also take encoded keys (SPKI/PKCS#8 DER,
+	 * PEM) of any length and check the length themselves.
+	 */
+	bool key_encodings;
 
 	struct crypto_alg base;
 };

@@ -421,4 +421,45 @@ int rind_okp_export_pub(const struct rind_okp_desc *desc, enum rind_key_format f
 int rind_okp_export_priv(const struct rind_okp_desc *desc, enum rind_key_format fmt,
 			 const u8 *priv, const u8 *pub, u8 *out, size_t outlen);
 
+/* ------------------------------------------------------------------ */
+/* Lattice keys: ML-KEM, ML-DSA (api/pqkey.c)                          */
+
+struct rind_pq_keydesc {
+	enum rind_oid oid;
+	size_t pk_size;			/* raw public key */
+	size_t seed_size;		/* the private seed */
+	size_t expanded_size;		/* the expanded private key */
+};
+
+/* The parts of a decoded PKCS#8 key; pointers into the DER, NULL if absent. */
+struct rind_pq_privkey {
+	const u8 *seed;
+	const u8 *expanded;
+	const u8 *pub;			/* OneAsymmetricKey v2 public key */
+};
+
+/* SPKI with the OID, no parameters and a pk_size key: *pk points at it. */
+int rind_pq_spki_decode(const struct rind_pq_keydesc *kd, const u8 *der, size_t len,
+			const u8 **pk);
+/*
+ * PKCS#8 with the OID and no parameters whose privateKey is one of the
+ * seed, expandedKey or both forms of the right sizes (and a v2 public key
+ * of pk_size if present).  0 or -EKEYREJECTED.
+ */
+int rind_pq_pkcs8_decode(const struct rind_pq_keydesc *kd, const u8 *der, size_t len,
+			 struct rind_pq_privkey *k);
+int rind_pq_spki_encode(const struct rind_pq_keydesc *kd, const u8 *pk, u8 *out, size_t outlen);
+/* The seed-only form when @seed is set, else the expandedKey form. */
+int rind_pq_pkcs8_encode(const struct rind_pq_keydesc *kd, const u8 *seed, const u8 *expanded,
+			 u8 *out, size_t outlen);
+/*
+ * PEM of @label to DER in a malloc'd *der of *cap bytes (the caller wipes
+ * and frees it, also on error): the DER length or -EKEYREJECTED/-ENOMEM.
+ */
+int rind_pq_pem_to_der(const u8 *in, size_t len, const char *label, u8 **der, size_t *cap);
+/* PEM of the DER @enc writes for @key into a scratch buffer. */
+int rind_pq_pem_encode(const struct rind_pq_keydesc *kd, const char *label,
+		       int (*enc)(const void *key, u8 *der, size_t derlen), const void *key,
+		       u8 *out, size_t outlen);
+
 #endif /* _RIND_INTERNAL_KEYFMT_H */

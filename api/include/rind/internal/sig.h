@@ -34,6 +34,13 @@ struct sig_alg {
 	 */
 	void (*sign_batch)(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n);
 	void (*verify_batch)(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n);
+	/*
+	 * Optional signing options (rind_sig_set_context,
+	 * rind_sig_set_deterministic; -EOPNOTSUPP when absent).  They are
+	 * tfm settings, kept across key changes.
+	 */
+	int (*set_context)(struct crypto_sig *tfm, const u8 *ctx, unsigned int ctxlen);
+	int (*set_deterministic)(struct crypto_sig *tfm, bool on);
 	unsigned int (*key_size)(struct crypto_sig *tfm);	/* bits */
 	unsigned int (*max_size)(struct crypto_sig *tfm);	/* signature bytes */
 	int (*init)(struct crypto_sig *tfm);

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ML-DSA (FIPS 204 section 7.2) encodings of polynomials: SimpleBitPack
+ * and BitPack for t1, s1/s2, t0, z and w1, through one little-endian bit
+ * packer.  The packer's loops depend only on the (public) widths, so the
+ * same code serves secret polynomials; temporaries holding secrets are
+ * wiped.
+ */
+#include <string.h>
+#include <rind/internal/util.h>
+#include <crypto/mldsa.h>
+
+/* 256 values of @bits bits each, little-endian bit order (Algorithm 16). */
+static void bitpack(u8 *out, const u32 *v, unsigned int bits)
+{
+	u64 acc = 0;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < MLDSA_N; i++) {
+		acc |= (u64)v[i] << n;
+		n += bits;
+		while (n >= 8) {
+			*out++ = (u8)acc;
+			acc >>= 8;
+			n -= 8;
+		}
+	}
+}
+
+static void bitunpack(u32 *v, const u8 *in, unsigned int bits)
+{
+	const u32 mask = (1u << bits) - 1;
+	u64 acc = 0;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < MLDSA_N; i++) {
+		while (n < bits) {
+			acc |= (u64)*in++ << n;
+			n += 8;
+		}
+		v[i] = (u32)acc & mask;
+		acc >>= bits;
+		n -= bits;
+	}
+}
+
+/* v[i] = b - a[i] (BitPack(w, a, b) stores b - w). */
+static void pack_offset(u8 *out, const struct mldsa_poly *a, s32 b, unsigned int bits, bool wipe)
+{
+	u32 v[MLDSA_N];
+	unsigned int i;
+
+	for (i = 0; i < MLDSA_N; i++)
+		v[i] = (u32)(b - a->c[i]);
+	bitpack(out, v, bits);
+	if (wipe)
+		memzero_explicit(v, sizeof(v));
+}
+
+static void unpack_offset(struct mldsa_poly *a, const u8 *in, s32 b, unsigned int bits, bool wipe)
+{
+	u32 v[MLDSA_N];
+	unsigned int i;
+
+	bitunpack(v, in, bits);
+	for (i = 0; i < MLDSA_N; i++)
+		a->c[i] = b - (s32)v[i];
+	if (wipe)
+		memzero_explicit(v, sizeof(v));
+}
+
+void rind_mldsa_pack_t1(u8 *out, const struct mldsa_poly *t1)
+{
+	bitpack(out, (const u32 *)t1->c, 10);
+}
+
+void rind_mldsa_unpack_t1(struct mldsa_poly *t1, const u8 *in)
+{
+	bitunpack((u32 *)t1->c, in, 10);
+}
+
+static unsigned int eta_bits(unsigned int eta)
+{
+	return eta == 2 ? 3 : 4;
+}
+
+void rind_mldsa_pack_eta(u8 *out, const struct mldsa_poly *s, unsigned int eta)
+{
+	pack_offset(out, s, (s32)eta, eta_bits(eta), true);
+}
+
+u32 rind_mldsa_unpack_eta(struct mldsa_poly *s, const u8 *in, unsigned int eta)
+{
+	u32 bad = 0;
+	unsigned int i;
+
+	unpack_offset(s, in, (s32)eta, eta_bits(eta), true);
+	/* eta - s in [0, 2 eta]: s >= -eta (the upper bound holds by construction). */
+	for (i = 0; i < MLDSA_N; i++)
+		bad |= (u32)((s->c[i] + (s32)eta) >> 31);
+	return bad;
+}
+
+void rind_mldsa_pack_t0(u8 *out, const struct mldsa_poly *t0)
+{
+	pack_offset(out, t0, 1 << (MLDSA_D - 1), MLDSA_D, true);
+}
+
+void rind_mldsa_unpack_t0(struct mldsa_poly *t0, const u8 *in)
+{
+	unpack_offset(t0, in, 1 << (MLDSA_D - 1), MLDSA_D, true);
+}
+
+void rind_mldsa_pack_z(u8 *out, const struct mldsa_poly *z, unsigned int gamma1_bits)
+{
+	pack_offset(out, z, 1 << gamma1_bits, gamma1_bits + 1, false);
+}
+
+/* Also ExpandMask's BitUnpack: y is secret, so the temporary is wiped. */
+void rind_mldsa_unpack_z(struct mldsa_poly *z, const u8 *in, unsigned int gamma1_bits)
+{
+	unpack_offset(z, in, 1 << gamma1_bits, gamma1_bits + 1, true);
+}
+
+void rind_mldsa_pack_w1(u8 *out, const struct mldsa_poly *w1, s32 gamma2)
+{
+	bitpack(out, (const u32 *)w1->c, gamma2 == (MLDSA_Q - 1) / 88 ? 6 : 4);
+}

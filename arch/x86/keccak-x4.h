@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Four Keccak sponges side by side (arch/x86/keccak-avx2.c), for the
+ * ML-KEM drivers: fixed-length one-block inputs, whole-block outputs.
+ * Callers check AVX2 before use.  Library internal.
+ */
+#ifndef _RIND_X86_KECCAK_X4_H
+#define _RIND_X86_KECCAK_X4_H
+
+#include <immintrin.h>
+#include <stddef.h>
+#include <rind/types.h>
+
+struct keccakx4_state {
+	__m256i a[25];	/* lane i of states 0..3 */
+};
+
+void keccakx4_f1600(struct keccakx4_state *st);
+void keccakx4_absorb_once(struct keccakx4_state *st, unsigned int rate, u8 ds,
+			  const u8 *const in[4], size_t len);
+void keccakx4_squeeze_blocks(struct keccakx4_state *st, unsigned int rate,
+			     u8 *const out[4], size_t nblocks);
+
+#endif /* _RIND_X86_KECCAK_X4_H */

@@ -1,0 +1,598 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ML-KEM (FIPS 203) arithmetic with AVX2: "mlkem512-avx2",
+ * "mlkem768-avx2", "mlkem1024-avx2" and "x25519mlkem768-avx2", priority
+ * 300.  Requires: AVX2.
+ *
+ * Sixteen coefficients per 256-bit register.  The NTT and its inverse
+ * keep the generic code's order and its exact representatives: the
+ * butterflies of the layers with distance >= 16 pair whole registers; for
+ * distances 8, 4 and 2 a pair of registers is regrouped (128-bit halves,
+ * then 64-bit, then 32-bit units) so that partners again sit in the same
+ * lanes of two registers, and regrouped back at the end.  Montgomery
+ * products are VPMULLW/VPMULHW (the high half of a*b minus the high half
+ * of t*q, t = a*b*q^-1 mod 2^16), which equals the generic
+ * montgomery_reduce() bit for bit; Barrett reduction is the generic
+ * rounding, floor((floor(a*v / 2^16) + 2^9) / 2^10), so every output
+ * matches algs/mlkem.c and keys, ciphertexts and known answers are shared.
+ * Matrix expansion and noise sampling run four SHAKE128/SHAKE256 streams
+ * at once (keccak-avx2.c).
+ *
+ * Constant time: the arithmetic has no branches or table indices that
+ * depend on data; the zeta vectors are public constants.
+ */
+#include <immintrin.h>
+#include <string.h>
+#include <rind/internal/kem.h>
+#include <rind/internal/util.h>
+#include <crypto/keccak.h>
+#include <crypto/mlkem.h>
+#include "keccak-x4.h"
+
+#define AVX2 __attribute__((target("avx2")))
+#define AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
+
+#define Q	MLKEM_Q
+#define QINV	(-3327)		/* q^-1 mod 2^16, as a signed 16-bit value */
+#define BARRETT_V 20159		/* round(2^26 / q) */
+
+/*
+ * Per register pair p (coefficients 32p .. 32p+31), the zetas of the
+ * three in-register layers laid out as the regrouped registers need them,
+ * with their products by q^-1 (the low half of the Montgomery product).
+ */
+struct zvec {
+	s16 z[16];
+	s16 zq[16];
+};
+static struct zvec ntt_z8[8], ntt_z4[8], ntt_z2[8];
+static struct zvec inv_z8[8], inv_z4[8], inv_z2[8];
+static s16 gamma_odd[MLKEM_N];	/* gamma_i at lane 2i+1, 0 at 2i */
+
+static void zvec_set(struct zvec *v, unsigned int lane, s16 z)
+{
+	v->z[lane] = z;
+	v->zq[lane] = (s16)(u16)((u32)(u16)z * (u16)QINV);
+}
+
+static void mlkem_avx2_tables(void)
+{
+	const s16 *z = rind_mlkem_zetas;
+	unsigned int p, l;
+
+	for (p = 0; p < 8; p++) {
+		for (l = 0; l < 16; l++) {
+			/* distance 8: [a x8 | b x8]; 4: [a0 a8 | b0 b8] x4; 2: pairs */
+			zvec_set(&ntt_z8[p], l, z[16 + 2 * p + l / 8]);
+			zvec_set(&ntt_z4[p], l, z[32 + 4 * p + l / 4]);
+			zvec_set(&ntt_z2[p], l, z[64 + 8 * p + l / 2]);
+			zvec_set(&inv_z8[p], l, z[31 - (2 * p + l / 8)]);
+			zvec_set(&inv_z4[p], l, z[63 - (4 * p + l / 4)]);
+			zvec_set(&inv_z2[p], l, z[127 - (8 * p + l / 2)]);
+		}
+	}
+	for (l = 0; l < MLKEM_N / 2; l++) {
+		gamma_odd[2 * l] = 0;
+		gamma_odd[2 * l + 1] = rind_mlkem_gammas[l];
+	}
+}
+
+/* a * b * R^-1, as montgomery_reduce(a * b) */
+AVX2_INLINE __m256i fqmul(__m256i a, __m256i b)
+{
+	__m256i lo = _mm256_mullo_epi16(a, b);
+	__m256i hi = _mm256_mulhi_epi16(a, b);
+	__m256i t = _mm256_mullo_epi16(lo, _mm256_set1_epi16(QINV));
+
+	t = _mm256_mulhi_epi16(t, _mm256_set1_epi16(Q));
+	return _mm256_sub_epi16(hi, t);
+}
+
+/* The same with zq = z * q^-1 mod 2^16 precomputed. */
+AVX2_INLINE __m256i fqmul_z(__m256i b, __m256i z, __m256i zq)
+{
+	__m256i hi = _mm256_mulhi_epi16(b, z);
+	__m256i t = _mm256_mullo_epi16(b, zq);
+
+	t = _mm256_mulhi_epi16(t, _mm256_set1_epi16(Q));
+	return _mm256_sub_epi16(hi, t);
+}
+
+AVX2_INLINE __m256i barrett(__m256i a)
+{
+	__m256i t = _mm256_mulhi_epi16(a, _mm256_set1_epi16(BARRETT_V));
+
+	t = _mm256_srai_epi16(_mm256_add_epi16(t, _mm256_set1_epi16(1 << 9)), 10);
+	return _mm256_sub_epi16(a, _mm256_mullo_epi16(t, _mm256_set1_epi16(Q)));
+}
+
+/* Cooley-Tukey: a + z b, a - z b */
+AVX2_INLINE void bf(__m256i *a, __m256i *b, __m256i z, __m256i zq)
+{
+	__m256i t = fqmul_z(*b, z, zq);
+
+	*b = _mm256_sub_epi16(*a, t);
+	*a = _mm256_add_epi16(*a, t);
+}
+
+/* Gentleman-Sande: reduce(a + b), z (b - a) */
+AVX2_INLINE void ibf(__m256i *a, __m256i *b, __m256i z, __m256i zq)
+{
+	__m256i t = *a;
+
+	*a = barrett(_mm256_add_epi16(t, *b));
+	*b = fqmul_z(_mm256_sub_epi16(*b, t), z, zq);
+}
+
+AVX2_INLINE void bf_s(__m256i *a, __m256i *b, s16 z)
+{
+	bf(a, b, _mm256_set1_epi16(z), _mm256_set1_epi16((s16)(u16)((u32)(u16)z * (u16)QINV)));
+}
+
+AVX2_INLINE void ibf_s(__m256i *a, __m256i *b, s16 z)
+{
+	ibf(a, b, _mm256_set1_epi16(z), _mm256_set1_epi16((s16)(u16)((u32)(u16)z * (u16)QINV)));
+}
+
+AVX2_INLINE __m256i zload(const s16 *p)
+{
+	return _mm256_loadu_si256((const __m256i *)p);
+}
+
+/*
+ * Regroupings of a register pair (a, b) = coefficients 0..15, 16..31 of
+ * one 32-coefficient block, named by the butterfly distance they serve:
+ *   d8: x = [a0-7 | b0-7],           y = [a8-15 | b8-15]
+ *   d4: x = [a0-3 a8-11 | b0-3 b8-11], y = [a4-7 a12-15 | b4-7 b12-15]
+ *   d2: x = [a0,1 a4,5 a8,9 a12,13 | b...], y = [a2,3 a6,7 a10,11 a14,15 | b...]
+ */
+AVX2_INLINE void d16_to_d8(__m256i *x, __m256i *y)
+{
+	__m256i a = *x, b = *y;
+
+	*x = _mm256_permute2x128_si256(a, b, 0x20);
+	*y = _mm256_permute2x128_si256(a, b, 0x31);
+}
+
+#define d8_to_d16 d16_to_d8	/* the same exchange of halves undoes itself */
+
+AVX2_INLINE void d8_to_d4(__m256i *x, __m256i *y)
+{
+	__m256i a = *x, b = *y;
+
+	*x = _mm256_unpacklo_epi64(a, b);
+	*y = _mm256_unpackhi_epi64(a, b);
+}
+
+#define d4_to_d8 d8_to_d4	/* likewise for 64-bit units */
+
+AVX2_INLINE void d4_to_d2(__m256i *x, __m256i *y)
+{
+	__m256i a = *x, b = *y;
+
+	*x = _mm256_blend_epi32(a, _mm256_slli_epi64(b, 32), 0xaa);
+	*y = _mm256_blend_epi32(_mm256_srli_epi64(a, 32), b, 0xaa);
+}
+
+#define d2_to_d4 d4_to_d2	/* and for 32-bit units */
+
+static AVX2 void avx2_ntt(struct mlkem_poly *f)
+{
+	const s16 *z = rind_mlkem_zetas;
+	__m256i v[16];
+	unsigned int k, p;
+
+	for (k = 0; k < 16; k++)
+		v[k] = _mm256_loadu_si256((const __m256i *)&f->c[16 * k]);
+	for (k = 0; k < 8; k++)
+		bf_s(&v[k], &v[k + 8], z[1]);
+	for (k = 0; k < 8; k++)
+		bf_s(&v[(k & 4) * 2 + (k & 3)], &v[(k & 4) * 2 + (k & 3) + 4], z[2 + k / 4]);
+	for (k = 0; k < 8; k++)
+		bf_s(&v[(k & 6) * 2 + (k & 1)], &v[(k & 6) * 2 + (k & 1) + 2], z[4 + k / 2]);
+	for (p = 0; p < 8; p++) {
+		__m256i x = v[2 * p], y = v[2 * p + 1];
+
+		bf_s(&x, &y, z[8 + p]);
+		d16_to_d8(&x, &y);
+		bf(&x, &y, zload(ntt_z8[p].z), zload(ntt_z8[p].zq));
+		d8_to_d4(&x, &y);
+		bf(&x, &y, zload(ntt_z4[p].z), zload(ntt_z4[p].zq));
+		d4_to_d2(&x, &y);
+		bf(&x, &y, zload(ntt_z2[p].z), zload(ntt_z2[p].zq));
+		d2_to_d4(&x, &y);
+		d4_to_d8(&x, &y);
+		d8_to_d16(&x, &y);
+		_mm256_storeu_si256((__m256i *)&f->c[32 * p], barrett(x));
+		_mm256_storeu_si256((__m256i *)&f->c[32 * p + 16], barrett(y));
+	}
+}
+
+static AVX2 void avx2_invntt(struct mlkem_poly *f)
+{
+	const s16 *z = rind_mlkem_zetas;
+	__m256i v[16], fz = _mm256_set1_epi16(rind_mlkem_invntt_f);
+	unsigned int k, p;
+
+	for (p = 0; p < 8; p++) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)&f->c[32 * p]);
+		__m256i y = _mm256_loadu_si256((const __m256i *)&f->c[32 * p + 16]);
+
+		d16_to_d8(&x, &y);
+		d8_to_d4(&x, &y);
+		d4_to_d2(&x, &y);
+		ibf(&x, &y, zload(inv_z2[p].z), zload(inv_z2[p].zq));
+		d2_to_d4(&x, &y);
+		ibf(&x, &y, zload(inv_z4[p].z), zload(inv_z4[p].zq));
+		d4_to_d8(&x, &y);
+		ibf(&x, &y, zload(inv_z8[p].z), zload(inv_z8[p].zq));
+		d8_to_d16(&x, &y);
+		ibf_s(&x, &y, z[15 - p]);
+		v[2 * p] = x;
+		v[2 * p + 1] = y;
+	}
+	for (k = 0; k < 8; k++)
+		ibf_s(&v[(k & 6) * 2 + (k & 1)], &v[(k & 6) * 2 + (k & 1) + 2], z[7 - k / 2]);
+	for (k = 0; k < 8; k++)
+		ibf_s(&v[(k & 4) * 2 + (k & 3)], &v[(k & 4) * 2 + (k & 3) + 4], z[3 - k / 4]);
+	for (k = 0; k < 8; k++)
+		ibf_s(&v[k], &v[k + 8], z[1]);
+	for (k = 0; k < 16; k++)
+		_mm256_storeu_si256((__m256i *)&f->c[16 * k], fqmul(v[k], fz));
+}
+
+/*
+ * r += a * b: for each pair, (a0 b0 + a1 b1 gamma, a0 b1 + a1 b0), with
+ * the generic code's products and sums in the same lanes.
+ */
+static AVX2 void avx2_basemul_acc(struct mlkem_poly *r, const struct mlkem_poly *a,
+				  const struct mlkem_poly *b)
+{
+	const __m256i swap = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+					      2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+	unsigned int k;
+
+	for (k = 0; k < MLKEM_N; k += 16) {
+		__m256i va = _mm256_loadu_si256((const __m256i *)&a->c[k]);
+		__m256i vb = _mm256_loadu_si256((const __m256i *)&b->c[k]);
+		__m256i g = _mm256_loadu_si256((const __m256i *)&gamma_odd[k]);
+		__m256i vr = _mm256_loadu_si256((const __m256i *)&r->c[k]);
+		__m256i p = fqmul(va, vb);				/* a0b0, a1b1 */
+		__m256i pg = fqmul(p, g);				/* -, a1b1g */
+		__m256i c = fqmul(va, _mm256_shuffle_epi8(vb, swap));	/* a0b1, a1b0 */
+		__m256i even = _mm256_add_epi16(p, _mm256_shuffle_epi8(pg, swap));
+		__m256i odd = _mm256_add_epi16(c, _mm256_shuffle_epi8(c, swap));
+
+		vr = _mm256_add_epi16(vr, _mm256_blend_epi16(even, odd, 0xaa));
+		_mm256_storeu_si256((__m256i *)&r->c[k], vr);
+	}
+}
+
+/*
+ * SampleNTT's rejection step (public data: rho), sixteen candidates per
+ * step: 24 bytes spread to sixteen 12-bit values, compared with q, and
+ * the accepted ones moved to the front of each 128-bit half by a byte
+ * shuffle chosen by the acceptance mask (rej_idx).  The generic code's
+ * order, so the same coefficients.  @r has 16 spare entries past
+ * MLKEM_N; @buf is readable 8 bytes past @len (a multiple of 24).
+ */
+static u8 rej_idx[256][16];
+
+static void rej_tables(void)
+{
+	unsigned int m, b, n;
+
+	for (m = 0; m < 256; m++) {
+		for (b = 0, n = 0; b < 8; b++) {
+			if (m & (1u << b)) {
+				rej_idx[m][2 * n] = (u8)(2 * b);
+				rej_idx[m][2 * n + 1] = (u8)(2 * b + 1);
+				n++;
+			}
+		}
+		for (; n < 8; n++)
+			rej_idx[m][2 * n] = rej_idx[m][2 * n + 1] = 0x80;
+	}
+}
+
+static AVX2 unsigned int rej_uniform(s16 *r, unsigned int ctr, const u8 *buf, unsigned int len)
+{
+	/* lane 2m: bytes 3m, 3m+1; lane 2m+1: bytes 3m+1, 3m+2 (per 12-byte half) */
+	const __m256i spread = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
+						4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
+	const __m256i q = _mm256_set1_epi16(Q), m12 = _mm256_set1_epi16(0x0fff);
+	unsigned int pos;
+
+	for (pos = 0; pos < len && ctr < MLKEM_N; pos += 24) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)(buf + pos));
+		__m256i v, ok;
+		unsigned int mm, lo, hi;
+
+		/* bytes 0-15 to the low half, 8-23 to the high half */
+		x = _mm256_permute4x64_epi64(x, 0x94);
+		x = _mm256_shuffle_epi8(x, spread);
+		v = _mm256_blend_epi16(_mm256_and_si256(x, m12), _mm256_srli_epi16(x, 4), 0xaa);
+		ok = _mm256_cmpgt_epi16(q, v);
+		mm = (unsigned int)_mm256_movemask_epi8(_mm256_packs_epi16(ok, ok));
+		lo = mm & 0xff;
+		hi = (mm >> 16) & 0xff;
+		_mm_storeu_si128((__m128i *)(r + ctr),
+				 _mm_shuffle_epi8(_mm256_castsi256_si128(v),
+						  _mm_loadu_si128((const __m128i *)rej_idx[lo])));
+		ctr += (unsigned int)__builtin_popcount(lo);
+		_mm_storeu_si128((__m128i *)(r + ctr),
+				 _mm_shuffle_epi8(_mm256_extracti128_si256(v, 1),
+						  _mm_loadu_si128((const __m128i *)rej_idx[hi])));
+		ctr += (unsigned int)__builtin_popcount(hi);
+	}
+	return ctr < MLKEM_N ? ctr : MLKEM_N;
+}
+
+#define XOF_BLOCKS	3	/* 504 bytes: enough for 256 coefficients but rarely */
+
+/*
+ * A-hat[i][j] = SampleNTT(rho || j || i), four entries per pass of the
+ * four-way permutation; the unused lanes of the last pass repeat an entry.
+ */
+static AVX2 void avx2_gen_matrix(struct mlkem_key *key, const u8 rho[32])
+{
+	unsigned int k = key->p->k, n = k * k, e, l;
+	u8 in[4][34], buf[4][XOF_BLOCKS * SHAKE128_RATE + 8];
+	s16 tmp[4][MLKEM_N + 16];
+	const u8 *const inp[4] = { in[0], in[1], in[2], in[3] };
+	u8 *const outp[4] = { buf[0], buf[1], buf[2], buf[3] };
+	struct keccakx4_state st;
+
+	for (e = 0; e < n; e += 4) {
+		unsigned int ctr[4], idx[4];
+		bool more;
+
+		for (l = 0; l < 4; l++) {
+			idx[l] = e + l < n ? e + l : e;
+			memcpy(in[l], rho, 32);
+			in[l][32] = (u8)(idx[l] % k);	/* j */
+			in[l][33] = (u8)(idx[l] / k);	/* i */
+		}
+		keccakx4_absorb_once(&st, SHAKE128_RATE, KECCAK_DS_SHAKE, inp, 34);
+		keccakx4_squeeze_blocks(&st, SHAKE128_RATE, outp, XOF_BLOCKS);
+		for (l = 0; l < 4; l++)
+			ctr[l] = rej_uniform(tmp[l], 0, buf[l], XOF_BLOCKS * SHAKE128_RATE);
+		for (;;) {
+			more = false;
+			for (l = 0; l < 4; l++)
+				more |= ctr[l] < MLKEM_N;
+			if (!more)
+				break;
+			keccakx4_squeeze_blocks(&st, SHAKE128_RATE, outp, 1);
+			for (l = 0; l < 4; l++)
+				ctr[l] = rej_uniform(tmp[l], ctr[l], buf[l], SHAKE128_RATE);
+		}
+		for (l = 0; l < 4 && e + l < n; l++)
+			memcpy(key->a[idx[l] / k][idx[l] % k].c, tmp[l], sizeof(tmp[l][0]) * MLKEM_N);
+	}
+}
+
+/*
+ * SamplePolyCBD_2 of 128 bytes, sixteen coefficients per 8 bytes: the
+ * bit-pair sums of each byte at once, then per nibble (a & 3) - (a >> 2)
+ * -- the low nibble is coefficient 2k, the high one 2k + 1.
+ */
+static AVX2 void cbd2(struct mlkem_poly *r, const u8 *buf)
+{
+	const __m128i m55 = _mm_set1_epi8(0x55), m0f = _mm_set1_epi8(0x0f), m03 = _mm_set1_epi8(3);
+	unsigned int i;
+
+	for (i = 0; i < MLKEM_N / 16; i++) {
+		__m128i x = _mm_loadl_epi64((const __m128i *)(buf + 8 * i));
+		__m128i d = _mm_add_epi8(_mm_and_si128(x, m55), _mm_and_si128(_mm_srli_epi16(x, 1), m55));
+		__m128i lo = _mm_and_si128(d, m0f), hi = _mm_and_si128(_mm_srli_epi16(d, 4), m0f);
+
+		lo = _mm_sub_epi8(_mm_and_si128(lo, m03), _mm_and_si128(_mm_srli_epi16(lo, 2), m03));
+		hi = _mm_sub_epi8(_mm_and_si128(hi, m03), _mm_and_si128(_mm_srli_epi16(hi, 2), m03));
+		_mm256_storeu_si256((__m256i *)&r->c[16 * i],
+				    _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(lo, hi)));
+	}
+}
+
+/*
+ * Noise four polynomials per pass: PRF_eta(sigma, n) is SHAKE256 of 33
+ * bytes, 64 eta <= 192 bytes out (two blocks for eta = 3).  Lanes past
+ * @count recompute the last one and are dropped.
+ */
+static AVX2 void avx2_noise(struct mlkem_poly *const r[], unsigned int count,
+			    const u8 sigma[32], u8 n0, unsigned int eta)
+{
+	u8 in[4][33], buf[4][2 * SHAKE256_RATE];
+	const u8 *const inp[4] = { in[0], in[1], in[2], in[3] };
+	u8 *const outp[4] = { buf[0], buf[1], buf[2], buf[3] };
+	unsigned int i, l, nb = 64 * eta > SHAKE256_RATE ? 2 : 1;
+	struct keccakx4_state st;
+
+	for (i = 0; i < count; i += 4) {
+		for (l = 0; l < 4; l++) {
+			memcpy(in[l], sigma, 32);
+			in[l][32] = (u8)(n0 + (i + l < count ? i + l : i));
+		}
+		keccakx4_absorb_once(&st, SHAKE256_RATE, KECCAK_DS_SHAKE, inp, 33);
+		keccakx4_squeeze_blocks(&st, SHAKE256_RATE, outp, nb);
+		for (l = 0; l < 4 && i + l < count; l++) {
+			if (eta == 2)
+				cbd2(r[i + l], buf[l]);
+			else
+				rind_mlkem_cbd(r[i + l], buf[l], eta);
+		}
+	}
+	memzero_explicit(&st, sizeof(st));
+	memzero_explicit(in, sizeof(in));
+	memzero_explicit(buf, sizeof(buf));
+}
+
+/* From any representative to [0, q): Barrett, then add q if negative. */
+AVX2_INLINE __m256i canonical(__m256i a)
+{
+	a = barrett(a);
+	return _mm256_add_epi16(a, _mm256_and_si256(_mm256_srai_epi16(a, 15), _mm256_set1_epi16(Q)));
+}
+
+/*
+ * Compress_d(x) = floor((2^d x + (q-1)/2) / q) mod 2^d for x in [0, q):
+ * the estimate floor(x M / 2^16), M = round(2^(16+d) / q), is off by at
+ * most one; the remainder 2^d x + (q-1)/2 - t q, exact in 16 bits since
+ * it lies in [-q, 2q), says which way.  (Checked for every x and d.)
+ */
+AVX2_INLINE __m256i compress16(__m256i x, unsigned int d, __m256i m)
+{
+	__m256i t = _mm256_mulhi_epu16(x, m);
+	__m256i y = _mm256_add_epi16(_mm256_sll_epi16(x, _mm_cvtsi32_si128((int)d)),
+				     _mm256_set1_epi16((Q - 1) / 2));
+	__m256i r = _mm256_sub_epi16(y, _mm256_mullo_epi16(t, _mm256_set1_epi16(Q)));
+
+	t = _mm256_sub_epi16(t, _mm256_cmpgt_epi16(r, _mm256_set1_epi16(Q - 1)));
+	t = _mm256_add_epi16(t, _mm256_cmpgt_epi16(_mm256_setzero_si256(), r));
+	return _mm256_and_si256(t, _mm256_set1_epi16((short)((1u << d) - 1)));
+}
+
+static AVX2 void avx2_compress(u8 *r, const struct mlkem_poly *a, unsigned int d)
+{
+	const __m256i m = _mm256_set1_epi16((short)((((u32)1 << (16 + d)) + Q / 2) / Q));
+	u16 c[MLKEM_N];
+	unsigned int i, bits = 0;
+	u64 acc = 0;
+
+	for (i = 0; i < MLKEM_N; i += 16) {
+		__m256i x = canonical(_mm256_loadu_si256((const __m256i *)&a->c[i]));
+
+		_mm256_storeu_si256((__m256i *)&c[i], compress16(x, d, m));
+	}
+	switch (d) {
+	case 1:
+		for (i = 0; i < MLKEM_N; i += 32) {
+			__m256i lo = _mm256_loadu_si256((const __m256i *)&c[i]);
+			__m256i hi = _mm256_loadu_si256((const __m256i *)&c[i + 16]);
+			__m256i b = _mm256_packs_epi16(_mm256_slli_epi16(lo, 15),
+						       _mm256_slli_epi16(hi, 15));
+
+			b = _mm256_permute4x64_epi64(b, 0xd8);
+			put_unaligned_le32((u32)_mm256_movemask_epi8(b), r + i / 8);
+		}
+		break;
+	case 4:
+		for (i = 0; i < MLKEM_N; i += 2)
+			r[i / 2] = (u8)(c[i] | (c[i + 1] << 4));
+		break;
+	case 10:
+		for (i = 0; i < MLKEM_N; i += 4) {
+			u64 w = c[i] | ((u64)c[i + 1] << 10) | ((u64)c[i + 2] << 20) |
+				((u64)c[i + 3] << 30);
+
+			memcpy(r + 5 * (i / 4), &w, 5);
+		}
+		break;
+	default:
+		for (i = 0; i < MLKEM_N; i++) {
+			acc |= (u64)c[i] << bits;
+			bits += d;
+			while (bits >= 8) {
+				*r++ = (u8)acc;
+				acc >>= 8;
+				bits -= 8;
+			}
+		}
+	}
+	memzero_explicit(c, sizeof(c));
+}
+
+/*
+ * Sixteen 10-bit fields from 20 bytes: each 128-bit half takes 10 bytes,
+ * every field gets its two bytes by a shuffle, and a multiply by
+ * 2^(6 - shift) with a right shift by 6 replaces the per-lane shift AVX2
+ * lacks.  Reads 16 bytes from @a + 10 (6 past the 20).
+ */
+AVX2_INLINE __m256i unpack10(const u8 *a)
+{
+	const __m256i idx = _mm256_setr_epi8(0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 6, 7, 7, 8, 8, 9,
+					     0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 6, 7, 7, 8, 8, 9);
+	const __m256i mul = _mm256_setr_epi16(64, 16, 4, 1, 64, 16, 4, 1,
+					      64, 16, 4, 1, 64, 16, 4, 1);
+	__m256i x = _mm256_loadu2_m128i((const __m128i *)(a + 10), (const __m128i *)a);
+
+	x = _mm256_shuffle_epi8(x, idx);
+	return _mm256_srli_epi16(_mm256_mullo_epi16(x, mul), 6);
+}
+
+/*
+ * Decompress_d(y) = floor((q y + 2^(d-1)) / 2^d): VPMULHRSW of y 2^(15-d)
+ * by q.  The ciphertext is public; d = 10 reads up to 12 bytes past the
+ * polynomial, which the ciphertext's last polynomial (d = 4 or 5) covers.
+ */
+static AVX2 void avx2_decompress(struct mlkem_poly *r, const u8 *a, unsigned int d)
+{
+	const __m128i sh = _mm_cvtsi32_si128((int)(15 - d));
+	u16 y[MLKEM_N];
+	unsigned int i, bits = 0;
+	u64 acc = 0;
+
+	if (d == 10) {
+		for (i = 0; i < MLKEM_N; i += 16)
+			_mm256_storeu_si256((__m256i *)&r->c[i],
+					    _mm256_mulhrs_epi16(_mm256_sll_epi16(unpack10(a + 20 * (i / 16)), sh),
+								_mm256_set1_epi16(Q)));
+		return;
+	}
+	if (d == 4) {
+		for (i = 0; i < MLKEM_N; i += 2) {
+			y[i] = a[i / 2] & 0xf;
+			y[i + 1] = a[i / 2] >> 4;
+		}
+	} else {
+		for (i = 0; i < MLKEM_N; i++) {
+			while (bits < d) {
+				acc |= (u64)*a++ << bits;
+				bits += 8;
+			}
+			y[i] = (u16)(acc & ((1u << d) - 1));
+			acc >>= d;
+			bits -= d;
+		}
+	}
+	for (i = 0; i < MLKEM_N; i += 16) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)&y[i]);
+
+		_mm256_storeu_si256((__m256i *)&r->c[i],
+				    _mm256_mulhrs_epi16(_mm256_sll_epi16(v, sh), _mm256_set1_epi16(Q)));
+	}
+}
+
+static const struct mlkem_ops mlkem_avx2_ops = {
+	.ntt		= avx2_ntt,
+	.invntt		= avx2_invntt,
+	.basemul_acc	= avx2_basemul_acc,
+	.gen_matrix	= avx2_gen_matrix,
+	.noise		= avx2_noise,
+	.compress	= avx2_compress,
+	.decompress	= avx2_decompress,
+};
+
+static struct mlkem_alg mlkem_avx2_algs[3];
+static struct mlkem_alg xmlkem_avx2_alg;
+static const char *const mlkem_avx2_names[3] = {
+	"mlkem512-avx2", "mlkem768-avx2", "mlkem1024-avx2",
+};
+
+static int mlkem_avx2_mod_init(void)
+{
+	int err;
+
+	if (!rind_cpu_has(RIND_X86_AVX2))
+		return 0;
+	rind_mlkem_init_tables();
+	mlkem_avx2_tables();
+	rej_tables();
+	err = rind_mlkem_register_drivers(mlkem_avx2_algs, &mlkem_avx2_ops,
+					  mlkem_avx2_names, 300, "x86");
+	if (err)
+		return err;
+	return rind_xmlkem_register_driver(&xmlkem_avx2_alg, &mlkem_avx2_ops,
+					   "x25519mlkem768-avx2", 300, "x86");
+}
+module_init(mlkem_avx2_mod_init);

@@ -1,0 +1,49 @@
+# rind.so, the OpenSSL 3 provider (provider/README.md).  Included from the
+# Makefile; built when the OpenSSL 3 headers are there (libssl-dev), else
+# skipped with a note.
+#
+# It links the installed form of the library, $(O)/librind.a (only public
+# names global), statically: a provider is dlopen'ed into programs that
+# know nothing of rind, so it should not depend on librind.so being on
+# their library path nor on its version there; and with a version script
+# that keeps only OSSL_provider_init, none of librind's names leaks into
+# the program's namespace (a program linking its own librind cannot
+# collide with the provider's copy).
+PROV_SRCS := $(wildcard provider/*.c)
+PROV_OBJS := $(patsubst %,$(O)/pobj/%.o,$(PROV_SRCS))
+PROV_SO := $(O)/provider/rind.so
+PROV_HAVE_OSSL := $(shell printf '\#include <openssl/core_dispatch.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo y)
+OSSL_MODULES_DIR ?= $(PREFIX)/lib/ossl-modules
+
+.PHONY: provider check-provider install-provider
+
+ifeq ($(PROV_HAVE_OSSL),y)
+all: provider
+provider: $(PROV_SO)
+
+$(O)/pobj/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(BASE_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(PROV_SO): $(PROV_OBJS) $(O)/librind.a provider/rind.map
+	@mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) -shared -Wl,-z,defs -Wl,--version-script=provider/rind.map -o $@ \
+		$(PROV_OBJS) $(O)/librind.a $(LIB_LDLIBS)
+
+# The openssl tool, s_server/s_client, against the default provider.
+check-provider: $(PROV_SO) $(O)/rind
+	$(Q)sh tests/provider/run.sh $(O)
+
+check: check-provider
+
+install-provider: $(PROV_SO)
+	install -d $(DESTDIR)$(OSSL_MODULES_DIR)
+	install -m 755 $(PROV_SO) $(DESTDIR)$(OSSL_MODULES_DIR)/rind.so
+
+install: install-provider
+else
+provider check-provider install-provider:
+	@echo "provider: no OpenSSL 3 headers (libssl-dev): rind.so not built"
+endif
+
+-include $(wildcard $(addsuffix .d,$(PROV_OBJS)))

@@ -1,0 +1,817 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Suite "mldsa": ML-DSA-44/65/87 (FIPS 204, pure) as sig algorithms, over
+ * every registered implementation of each, and the signing options of
+ * API.md on the other signature algorithms.
+ *
+ *  - Wycheproof, every case of mldsa_{44,65,87}_{sign_seed,sign_noseed,
+ *    verify}_test.json: keys from the seed (raw and PKCS#8) or the
+ *    expanded secret key must give the file's public key; deterministic
+ *    signatures through crypto_sig_sign with rind_sig_set_deterministic,
+ *    randomized ones (the file's rnd) and the Internal cases (mu only)
+ *    through the driver's internal Sign/Verify; every expected signature
+ *    must verify; verification from the raw and the SPKI public key;
+ *    invalid cases must fail where they say (key length and content
+ *    -EKEYREJECTED, context -EINVAL, signature -EBADMSG).  FIPS 204 has no
+ *    other known answers in ../shared/vectors (no ACVP files there).
+ *  - the rounding functions of FIPS 204 section 7.4 against their
+ *    definitions for every r in [0, q); the NTT against schoolbook
+ *    multiplication in Z_q[X]/(X^256 + 1);
+ *  - round trips with contexts (empty, 1..255 bytes; 256 refused),
+ *    deterministic against hedged signing, signatures over the wrong
+ *    message or context, bit flips, truncation;
+ *  - key formats: raw, SPKI, PKCS#8 (seed, expandedKey, both), PEM,
+ *    exported and re-imported; malformed or mismatching encodings are
+ *    -EKEYREJECTED and leave the tfm's key in place;
+ *  - rind_sig_set_deterministic / rind_sig_set_context on Ed25519, ECDSA
+ *    (RFC 6979 A.2.5 when deterministic) and RSA;
+ *  - against OpenSSL when the installed OpenSSL has ML-DSA (3.5 or
+ *    later); Debian's 3.0 has not, and the test says SKIP.
+ */
+#include <openssl/evp.h>
+#include <openssl/opensslv.h>
+#include <rind/sig.h>
+#include <crypto/mldsa.h>
+#include "testutil.h"
+
+static const char *const names[] = { "mldsa44", "mldsa65", "mldsa87" };
+static const char *const bits[] = { "44", "65", "87" };
+static const struct mldsa_params *const params[] = {
+	&rind_mldsa44_params, &rind_mldsa65_params, &rind_mldsa87_params,
+};
+
+static struct crypto_sig *alloc_drv(const char *drv)
+{
+	struct crypto_sig *tfm = crypto_alloc_sig(drv, 0, 0);
+
+	if (IS_ERR_OR_NULL(tfm))
+		ck_abort_msg("%s: alloc failed (%ld)", drv, PTR_ERR(tfm));
+	RT_REQ(drv, !strcmp(crypto_sig_driver_name(tfm), drv));
+	return tfm;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* A hex field (absent: NULL with *len 0, or an empty buffer if @need). */
+static u8 *opt_hex(json_t *t, const char *key, size_t *len)
+{
+	const char *h = json_string_value(json_object_get(t, key));
+	size_t i, n = h ? strlen(h) : 0;
+	u8 *out;
+
+	*len = 0;
+	if (!h)
+		return NULL;
+	out = malloc(n / 2 + 1);
+	if (!out || n % 2)
+		ck_abort_msg("bad hex field %s", key);
+	for (i = 0; i < n / 2; i++) {
+		int a = hexval(h[2 * i]), b = hexval(h[2 * i + 1]);
+
+		if (a < 0 || b < 0)
+			ck_abort_msg("bad hex in field %s", key);
+		out[i] = (u8)(a << 4 | b);
+	}
+	*len = n / 2;
+	return out;
+}
+
+/* ---- Wycheproof --------------------------------------------------------- */
+
+enum wp_kind { WP_SIGN_SEED, WP_SIGN_NOSEED, WP_VERIFY };
+static const char *const wp_kind_name[] = { "sign_seed", "sign_noseed", "verify" };
+
+struct wp_count {
+	int ran, valid, invalid, internal, randomized, det;
+};
+
+/*
+ * One signing case on @tfm (keyed; @keyerr its set_privkey result):
+ * valid cases must produce the file's signature, which must verify;
+ * invalid ones must fail at the key or the context.
+ */
+static void wp_sign_case(const char *drv, struct crypto_sig *tfm, int keyerr, json_t *t,
+			 struct wp_count *n)
+{
+	int tc = (int)json_integer_value(json_object_get(t, "tcId"));
+	int valid = rt_wp_result(t) == 1, err;
+	size_t ml, cl, rl, sl, mul;
+	u8 *msg = opt_hex(t, "msg", &ml), *ctx = opt_hex(t, "ctx", &cl);
+	u8 *rnd = opt_hex(t, "rnd", &rl), *sig = opt_hex(t, "sig", &sl);
+	u8 *mu = opt_hex(t, "mu", &mul), out[MLDSA_SIG_MAX], mymu[64];
+	u8 zero[32] = { 0 };
+	struct mldsa_key *key = rind_mldsa_tfm_key(tfm);
+
+	RT_REQ(drv, key);
+	err = keyerr;
+	if (!err)
+		err = rind_sig_set_context(tfm, ctx, (unsigned int)cl);
+	if (!valid) {
+		RT_REQ(drv, err < 0);
+		if (keyerr)
+			RT_REQ_EQ(drv, keyerr, -EKEYREJECTED);
+		else
+			RT_REQ_EQ(drv, err, -EINVAL);	/* the context */
+		n->invalid++;
+		goto out;
+	}
+	if (err)
+		ck_abort_msg("%s: tcId %d: key or context refused (%d)", drv, tc, err);
+	RT_REQ(drv, sig && sl == key->p->sig_size);
+	if (msg || !mu) {
+		rind_mldsa_mu(key, ctx, cl, msg, ml, mymu);
+		if (mu)
+			RT_REQ_MEM(drv, tc, mymu, mu, 64);
+	} else {
+		memcpy(mymu, mu, 64);
+	}
+	if (!rnd && (msg || !mu)) {
+		/* The public path: deterministic signing. */
+		RT_REQ_EQ(drv, rind_sig_set_deterministic(tfm, true), 0);
+		RT_REQ_EQ(drv, crypto_sig_sign(tfm, msg, (unsigned int)ml, out, sizeof(out)),
+			  (int)sl);
+		RT_REQ_MEM(drv, tc, out, sig, sl);
+		RT_REQ_EQ(drv, crypto_sig_verify(tfm, sig, (unsigned int)sl, msg, (unsigned int)ml), 0);
+		n->det++;
+	}
+	/* The internal algorithm with the file's rnd (or zero) over mu. */
+	RT_REQ_EQ(drv, rind_mldsa_sign_mu(key, mymu, rnd ? rnd : zero, out), 0);
+	RT_REQ_MEM(drv, tc, out, sig, sl);
+	RT_REQ_EQ(drv, rind_mldsa_verify_mu(key, sig, sl, mymu), 0);
+	n->internal += !msg;
+	n->randomized += rnd != NULL;
+	n->valid++;
+out:
+	free(msg);
+	free(ctx);
+	free(rnd);
+	free(sig);
+	free(mu);
+}
+
+static void wp_verify_case(const char *drv, struct crypto_sig *tfm, int keyerr, json_t *t,
+			   struct wp_count *n)
+{
+	int tc = (int)json_integer_value(json_object_get(t, "tcId"));
+	int valid = rt_wp_result(t) == 1, err;
+	size_t ml, cl, sl;
+	u8 *msg = opt_hex(t, "msg", &ml), *ctx = opt_hex(t, "ctx", &cl);
+	u8 *sig = opt_hex(t, "sig", &sl);
+
+	err = keyerr;
+	if (!err)
+		err = rind_sig_set_context(tfm, ctx, (unsigned int)cl);
+	if (!err)
+		err = crypto_sig_verify(tfm, sig, (unsigned int)sl, msg, (unsigned int)ml);
+	if (valid) {
+		if (err)
+			ck_abort_msg("%s: tcId %d: valid signature refused (%d)", drv, tc, err);
+		n->valid++;
+	} else {
+		if (keyerr)
+			RT_REQ_EQ(drv, keyerr, -EKEYREJECTED);
+		else if (cl > 255)
+			RT_REQ_EQ(drv, err, -EINVAL);
+		else if (err != -EBADMSG)
+			ck_abort_msg("%s: tcId %d: invalid case gave %d", drv, tc, err);
+		n->invalid++;
+	}
+	free(msg);
+	free(ctx);
+	free(sig);
+}
+
+static void wp_file(int pi, enum wp_kind kind, const char *drv)
+{
+	char file[64];
+	json_t *root, *g, *t;
+	size_t gi, ti;
+	struct wp_count n = { 0 };
+
+	snprintf(file, sizeof(file), "mldsa_%s_%s_test.json", bits[pi], wp_kind_name[kind]);
+	root = rt_wp_load(file);
+	if (!root)
+		return;
+	json_array_foreach(json_object_get(root, "testGroups"), gi, g) {
+		size_t pkl, kl, p8l, derl;
+		u8 *pk = opt_hex(g, "publicKey", &pkl);
+		u8 *k = opt_hex(g, kind == WP_SIGN_SEED ? "privateSeed" : "privateKey", &kl);
+		u8 *p8 = opt_hex(g, "privateKeyPkcs8", &p8l);
+		u8 *der = opt_hex(g, "publicKeyDer", &derl), buf[MLDSA_PK_MAX];
+		struct crypto_sig *tfm = alloc_drv(drv), *tfm2 = alloc_drv(drv);
+		int keyerr, keyerr2;
+
+		if (kind == WP_VERIFY) {
+			keyerr = crypto_sig_set_pubkey(tfm, pk ? pk : buf, (unsigned int)pkl);
+			keyerr2 = der ? crypto_sig_set_pubkey(tfm2, der, (unsigned int)derl) : -ENOENT;
+			if (der && pkl == params[pi]->pk_size)
+				RT_REQ_EQ(drv, keyerr2, 0);
+		} else {
+			keyerr = crypto_sig_set_privkey(tfm, k ? k : buf, (unsigned int)kl);
+			keyerr2 = p8 ? crypto_sig_set_privkey(tfm2, p8, (unsigned int)p8l) : -ENOENT;
+			if (!keyerr) {
+				/* The key's public half is the file's. */
+				RT_REQ_EQ(drv, crypto_sig_export_pubkey(tfm, RIND_KEY_RAW, buf, sizeof(buf)),
+					  pkl);
+				RT_REQ_MEM(drv, 0, buf, pk, pkl);
+			}
+			if (p8)
+				RT_REQ_EQ(drv, keyerr2, keyerr);
+		}
+		json_array_foreach(json_object_get(g, "tests"), ti, t) {
+			if (kind == WP_VERIFY) {
+				wp_verify_case(drv, tfm, keyerr, t, &n);
+				if (!keyerr2)
+					wp_verify_case(drv, tfm2, keyerr2, t, &n);
+			} else {
+				wp_sign_case(drv, tfm, keyerr, t, &n);
+				if (!keyerr2)
+					wp_sign_case(drv, tfm2, keyerr2, t, &n);
+			}
+			n.ran++;
+		}
+		crypto_free_sig(tfm);
+		crypto_free_sig(tfm2);
+		free(pk);
+		free(k);
+		free(p8);
+		free(der);
+	}
+	rt_report(file, drv, n.ran, 0);
+	printf("  %s: %d valid and %d invalid checks (second key encodings included); "
+	       "%d deterministic through crypto_sig_sign, %d randomized, %d mu-only\n",
+	       file, n.valid, n.invalid, n.det, n.randomized, n.internal);
+	RT_REQ(drv, n.ran > 0 && n.valid > 0);
+	json_decref(root);
+}
+
+START_TEST(test_wycheproof)
+{
+	drivers_t d;
+	int i, nd = rt_impls(names[_i], "sig", d, RT_MAX_IMPLS);
+
+	for (i = 0; i < nd; i++) {
+		wp_file(_i, WP_SIGN_SEED, d[i]);
+		wp_file(_i, WP_SIGN_NOSEED, d[i]);
+		wp_file(_i, WP_VERIFY, d[i]);
+	}
+}
+END_TEST
+
+/* ---- arithmetic against the definitions --------------------------------- */
+
+#define Q MLDSA_Q
+
+/* r mod+- a, in (-a/2, a/2] (FIPS 204 section 2.3). */
+static s64 mod_pm(s64 r, s64 a)
+{
+	s64 m = ((r % a) + a) % a;
+
+	return m > a / 2 ? m - a : m;
+}
+
+START_TEST(test_rounding)
+{
+	static const s32 g2s[] = { (Q - 1) / 88, (Q - 1) / 32 };
+	s32 r, r1, r0;
+	unsigned int gi;
+
+	for (r = 0; r < Q; r++) {
+		rind_mldsa_power2round(r, &r1, &r0);
+		if (r0 != mod_pm(r, 1 << 13) || r1 != (r - r0) >> 13)
+			ck_abort_msg("Power2Round(%d) = (%d, %d)", r, r1, r0);
+	}
+	for (gi = 0; gi < 2; gi++) {
+		s32 g2 = g2s[gi], m = (Q - 1) / (2 * g2);
+
+		for (r = 0; r < Q; r++) {
+			s64 e0 = mod_pm(r, 2 * g2), e1;
+			s32 h1;
+
+			if (r - e0 == Q - 1) {
+				e1 = 0;
+				e0 -= 1;
+			} else {
+				e1 = (r - e0) / (2 * g2);
+			}
+			rind_mldsa_decompose(r, g2, &r1, &r0);
+			if (r1 != e1 || r0 != e0)
+				ck_abort_msg("Decompose(%d, %d) = (%d, %d), want (%lld, %lld)", r, g2,
+					     r1, r0, (long long)e1, (long long)e0);
+			/* UseHint (Algorithm 40) */
+			h1 = rind_mldsa_use_hint(1, r, g2);
+			if (h1 != (e0 > 0 ? (e1 + 1) % m : (e1 - 1 + m) % m) ||
+			    rind_mldsa_use_hint(0, r, g2) != e1)
+				ck_abort_msg("UseHint(%d, %d)", r, g2);
+		}
+	}
+	printf("rounding: Power2Round, Decompose, UseHint for every r in [0, q) and both gamma2\n");
+}
+END_TEST
+
+START_TEST(test_ntt)
+{
+	static struct mldsa_poly a, b, ah, bh, prod;
+	static s64 ref[256];
+	struct rt_rng rng;
+	int round, i, j;
+
+	rt_rng_seed(&rng, 204);
+	rind_mldsa_init_tables();
+	for (round = 0; round < 20; round++) {
+		for (i = 0; i < 256; i++) {
+			a.c[i] = (s32)rt_rand_range(&rng, Q);
+			/* small like y, s or c, signed */
+			b.c[i] = (s32)rt_rand_range(&rng, 1 << 20) - (1 << 19);
+		}
+		memset(ref, 0, sizeof(ref));
+		for (i = 0; i < 256; i++)
+			for (j = 0; j < 256; j++) {
+				s64 p = (s64)a.c[i] * b.c[j] % Q;
+
+				if (i + j < 256)
+					ref[i + j] = (ref[i + j] + p) % Q;
+				else
+					ref[i + j - 256] = (ref[i + j - 256] - p) % Q;
+			}
+		ah = a;
+		bh = b;
+		rind_mldsa_generic_ops.ntt(&ah);
+		rind_mldsa_generic_ops.ntt(&bh);
+		rind_mldsa_poly_reduce(&ah);
+		rind_mldsa_pointwise(&prod, &ah, &bh);
+		rind_mldsa_generic_ops.invntt_tomont(&prod);
+		for (i = 0; i < 256; i++) {
+			RT_REQ("ntt", prod.c[i] > -Q && prod.c[i] < Q);
+			if ((prod.c[i] - ref[i]) % Q)
+				ck_abort_msg("NTT product coefficient %d: %d vs %lld", i, prod.c[i],
+					     (long long)ref[i]);
+		}
+	}
+	printf("ntt: 20 products through the NTT equal schoolbook multiplication mod X^256 + 1\n");
+}
+END_TEST
+
+/* ---- round trips, contexts, deterministic vs hedged ------------------- */
+
+START_TEST(test_round_trip)
+{
+	drivers_t d;
+	int i, nd = rt_impls(names[_i], "sig", d, RT_MAX_IMPLS), checks = 0;
+	const struct mldsa_params *p = params[_i];
+	struct rt_rng rng;
+
+	rt_rng_seed(&rng, 0x6d6c647361ull + (u64)_i);
+	for (i = 0; i < nd; i++) {
+		struct crypto_sig *tfm = alloc_drv(d[i]), *ver = alloc_drv(d[i]);
+		static u8 msg[1100], ctx[256], s1[MLDSA_SIG_MAX], s2[MLDSA_SIG_MAX], pk[MLDSA_PK_MAX];
+		unsigned int sl = p->sig_size, round;
+
+		RT_REQ_EQ(d[i], crypto_sig_maxsize(tfm), sl);
+		RT_REQ_EQ(d[i], crypto_sig_keysize(tfm), 0);
+		RT_REQ_EQ(d[i], crypto_sig_generate_key(tfm), 0);
+		RT_REQ_EQ(d[i], crypto_sig_keysize(tfm), 8 * p->pk_size);
+		RT_REQ_EQ(d[i], crypto_sig_export_pubkey(tfm, RIND_KEY_RAW, pk, sizeof(pk)), p->pk_size);
+		RT_REQ_EQ(d[i], crypto_sig_set_pubkey(ver, pk, p->pk_size), 0);
+		for (round = 0; round < 12; round++) {
+			unsigned int ml = round == 0 ? 0 : rt_rand_range(&rng, sizeof(msg));
+			unsigned int cl = round < 2 ? 0 : round == 2 ? 255 : rt_rand_range(&rng, 256);
+
+			rt_fill(&rng, msg, ml);
+			rt_fill(&rng, ctx, cl);
+			RT_REQ_EQ(d[i], rind_sig_set_context(tfm, ctx, cl), 0);
+			RT_REQ_EQ(d[i], rind_sig_set_context(ver, ctx, cl), 0);
+			/* Hedged (the default): two signatures differ, both verify. */
+			RT_REQ_EQ(d[i], rind_sig_set_deterministic(tfm, false), 0);
+			RT_REQ_EQ(d[i], crypto_sig_sign(tfm, msg, ml, s1, sl), (int)sl);
+			RT_REQ_EQ(d[i], crypto_sig_sign(tfm, msg, ml, s2, sl), (int)sl);
+			RT_REQ(d[i], memcmp(s1, s2, sl));
+			RT_REQ_EQ(d[i], crypto_sig_verify(ver, s1, sl, msg, ml), 0);
+			RT_REQ_EQ(d[i], crypto_sig_verify(ver, s2, sl, msg, ml), 0);
+			RT_REQ_EQ(d[i], crypto_sig_verify(tfm, s1, sl, msg, ml), 0);
+			/* Deterministic: equal, and equal to the internal algorithm with rnd = 0. */
+			RT_REQ_EQ(d[i], rind_sig_set_deterministic(tfm, true), 0);
+			RT_REQ_EQ(d[i], crypto_sig_sign(tfm, msg, ml, s1, sl), (int)sl);
+			RT_REQ_EQ(d[i], crypto_sig_sign(tfm, msg, ml, s2, sl), (int)sl);
+			RT_REQ_MEM(d[i], round, s1, s2, sl);
+			{
+				u8 mu[64], zero[32] = { 0 };
+				struct mldsa_key *k = rind_mldsa_tfm_key(tfm);
+
+				rind_mldsa_mu(k, ctx, cl, msg, ml, mu);
+				RT_REQ_EQ(d[i], rind_mldsa_sign_mu(k, mu, zero, s2), 0);
+				RT_REQ_MEM(d[i], round, s1, s2, sl);
+			}
+			RT_REQ_EQ(d[i], crypto_sig_verify(ver, s1, sl, msg, ml), 0);
+			/* Another context, another message, a flipped bit, a short signature. */
+			ctx[0] ^= 1;
+			RT_REQ_EQ(d[i], rind_sig_set_context(ver, ctx, cl ? cl : 1), 0);
+			RT_REQ_EQ(d[i], crypto_sig_verify(ver, s1, sl, msg, ml), -EBADMSG);
+			RT_REQ_EQ(d[i], rind_sig_set_context(ver, NULL, 0), 0);
+			if (cl) {
+				RT_REQ_EQ(d[i], crypto_sig_verify(ver, s1, sl, msg, ml), -EBADMSG);
+				ctx[0] ^= 1;
+				RT_REQ_EQ(d[i], rind_sig_set_context(ver, ctx, cl), 0);
+			}
+			msg[ml] ^= 1;
+			RT_REQ_EQ(d[i], crypto_sig_verify(ver, s1, sl, msg, ml + 1), -EBADMSG);
+			s1[rt_rand_range(&rng, sl)] ^= (u8)(1u << rt_rand_range(&rng, 8));
+			RT_REQ_EQ(d[i], crypto_sig_verify(ver, s1, sl, msg, ml), -EBADMSG);
+			RT_REQ_EQ(d[i], crypto_sig_verify(ver, s2, sl - 1, msg, ml), -EBADMSG);
+			RT_REQ_EQ(d[i], crypto_sig_verify(ver, s2, sl + 1, msg, ml), -EBADMSG);
+			RT_REQ_EQ(d[i], crypto_sig_verify(ver, s2, sl, msg, ml), 0);
+			checks++;
+		}
+		/* Context limits, signing without room or without a private key. */
+		RT_REQ_EQ(d[i], rind_sig_set_context(tfm, ctx, 256), -EINVAL);
+		RT_REQ_EQ(d[i], rind_sig_set_context(tfm, NULL, 1), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_sig_sign(tfm, msg, 10, s1, sl - 1), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_sig_sign(ver, msg, 10, s1, sl), -ENOKEY);
+		RT_REQ_EQ(d[i], crypto_sig_export_privkey(ver, RIND_KEY_RAW, s1, sl), -ENOKEY);
+		/* A batch through the front end: each request its own result. */
+		{
+			struct sig_request reqs[3];
+			static u8 bs[3][MLDSA_SIG_MAX];
+			int r;
+
+			for (r = 0; r < 3; r++)
+				reqs[r] = (struct sig_request){ msg, (unsigned int)(100 * r), bs[r], sl, 0 };
+			RT_REQ_EQ(d[i], crypto_sig_sign_batch(tfm, reqs, 3), 0);
+			for (r = 0; r < 3; r++)
+				RT_REQ_EQ(d[i], reqs[r].siglen, sl);
+			bs[1][7] ^= 4;
+			RT_REQ_EQ(d[i], crypto_sig_verify_batch(tfm, reqs, 3), -EBADMSG);
+			RT_REQ_EQ(d[i], reqs[0].err, 0);
+			RT_REQ_EQ(d[i], reqs[1].err, -EBADMSG);
+			RT_REQ_EQ(d[i], reqs[2].err, 0);
+		}
+		crypto_free_sig(tfm);
+		crypto_free_sig(ver);
+		rt_report("round trips (contexts, hedged and deterministic, forgeries)", d[i], checks, 0);
+	}
+	/* No pre-hash variant is offered. */
+	RT_REQ_EQ(names[_i], crypto_has_sig("hashmldsa65", 0, 0), 0);
+	RT_REQ_EQ(names[_i], PTR_ERR(crypto_alloc_sig("hashmldsa44", 0, 0)), -ENOENT);
+}
+END_TEST
+
+/* ---- key formats ---------------------------------------------------------- */
+
+/* DER TLV header for @len into @p; returns its size. */
+static size_t der_hdr(u8 *p, u8 tag, size_t len)
+{
+	p[0] = tag;
+	if (len < 128) {
+		p[1] = (u8)len;
+		return 2;
+	}
+	if (len < 256) {
+		p[1] = 0x81;
+		p[2] = (u8)len;
+		return 3;
+	}
+	p[1] = 0x82;
+	p[2] = (u8)(len >> 8);
+	p[3] = (u8)len;
+	return 4;
+}
+
+/* PKCS#8 v1 for @oidlast (17, 18, 19) around the privateKey contents @pk. */
+static size_t make_pkcs8(u8 *out, unsigned int oidlast, const u8 *pk, size_t pklen)
+{
+	static const u8 alg_prefix[] = { 0x02, 0x01, 0x00, 0x30, 0x0b, 0x06, 0x09, 0x60, 0x86,
+					  0x48, 0x01, 0x65, 0x03, 0x04, 0x03 };
+	u8 body[MLDSA_SK_MAX + 200];
+	size_t n = 0, h;
+
+	memcpy(body, alg_prefix, sizeof(alg_prefix));
+	n = sizeof(alg_prefix);
+	body[n++] = (u8)oidlast;
+	n += der_hdr(body + n, 0x04, pklen);
+	memcpy(body + n, pk, pklen);
+	n += pklen;
+	h = der_hdr(out, 0x30, n);
+	memcpy(out + h, body, n);
+	return h + n;
+}
+
+START_TEST(test_key_formats)
+{
+	drivers_t d;
+	int i, nd = rt_impls(names[_i], "sig", d, RT_MAX_IMPLS);
+	const struct mldsa_params *p = params[_i];
+	static const enum rind_key_format fmts[] = { RIND_KEY_RAW, RIND_KEY_SPKI_DER,
+						     RIND_KEY_PKCS8_DER, RIND_KEY_PEM };
+
+	for (i = 0; i < nd; i++) {
+		struct crypto_sig *tfm = alloc_drv(d[i]), *t2 = alloc_drv(d[i]);
+		static u8 enc[16384], pk[MLDSA_PK_MAX], pk2[MLDSA_PK_MAX], sk[MLDSA_SK_MAX];
+		static u8 inner[MLDSA_SK_MAX + 100], der[MLDSA_SK_MAX + 300], seed[32], sig[MLDSA_SIG_MAX];
+		struct mldsa_key *key;
+		unsigned int f, checks = 0;
+		size_t n, h;
+		int len;
+
+		RT_REQ_EQ(d[i], crypto_sig_generate_key(tfm), 0);
+		RT_REQ_EQ(d[i], crypto_sig_export_pubkey(tfm, RIND_KEY_RAW, pk, sizeof(pk)), p->pk_size);
+		RT_REQ_EQ(d[i], crypto_sig_export_privkey(tfm, RIND_KEY_RAW, seed, sizeof(seed)), 32);
+		key = rind_mldsa_tfm_key(tfm);
+		memcpy(sk, key->sk, p->sk_size);
+		for (f = 0; f < ARRAY_SIZE(fmts); f++) {
+			/* public: raw, SPKI, PEM */
+			len = crypto_sig_export_pubkey(tfm, fmts[f], enc, sizeof(enc));
+			if (fmts[f] == RIND_KEY_PKCS8_DER) {
+				RT_REQ_EQ(d[i], len, -EINVAL);
+			} else {
+				RT_REQ(d[i], len > 0);
+				RT_REQ_EQ(d[i], crypto_sig_export_pubkey(tfm, fmts[f], enc, (unsigned int)len - 1),
+					  -ENOSPC);
+				RT_REQ_EQ(d[i], crypto_sig_export_pubkey(tfm, fmts[f], enc, (unsigned int)len), len);
+				RT_REQ_EQ(d[i], crypto_sig_set_pubkey(t2, enc, (unsigned int)len), 0);
+				RT_REQ_EQ(d[i], crypto_sig_export_pubkey(t2, RIND_KEY_RAW, pk2, sizeof(pk2)),
+					  p->pk_size);
+				RT_REQ_MEM(d[i], f, pk, pk2, p->pk_size);
+				RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, enc, (unsigned int)len), -EKEYREJECTED);
+				checks++;
+			}
+			/* private: raw seed, PKCS#8 (seed), PEM */
+			len = crypto_sig_export_privkey(tfm, fmts[f], enc, sizeof(enc));
+			if (fmts[f] == RIND_KEY_SPKI_DER) {
+				RT_REQ_EQ(d[i], len, -EINVAL);
+				continue;
+			}
+			RT_REQ(d[i], len > 0);
+			RT_REQ_EQ(d[i], crypto_sig_export_privkey(tfm, fmts[f], enc, (unsigned int)len - 1),
+				  -ENOSPC);
+			RT_REQ_EQ(d[i], crypto_sig_export_privkey(tfm, fmts[f], enc, (unsigned int)len), len);
+			if (fmts[f] == RIND_KEY_PKCS8_DER) {
+				/* seed-only: 30 34 02 01 00 30 0b 06 09 ... 04 22 80 20 <seed> */
+				RT_REQ_EQ(d[i], len, 54);
+				RT_REQ(d[i], enc[18] == 0x04 && enc[19] == 0x22 && enc[20] == 0x80 &&
+					     enc[21] == 0x20);
+				RT_REQ_MEM(d[i], f, enc + 22, seed, 32);
+			}
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, enc, (unsigned int)len), 0);
+			RT_REQ_EQ(d[i], crypto_sig_export_pubkey(t2, RIND_KEY_RAW, pk2, sizeof(pk2)), p->pk_size);
+			RT_REQ_MEM(d[i], f, pk, pk2, p->pk_size);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(t2, enc, (unsigned int)len), -EKEYREJECTED);
+			checks++;
+		}
+		RT_REQ_EQ(d[i], crypto_sig_export_pubkey(tfm, RIND_KEY_JWK, enc, sizeof(enc)), -EINVAL);
+		RT_REQ_EQ(d[i], crypto_sig_export_privkey(tfm, RIND_KEY_JWK, enc, sizeof(enc)), -EINVAL);
+
+		/* The expanded secret key, raw and as PKCS#8 expandedKey; export gives it back. */
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, sk, p->sk_size), 0);
+		RT_REQ_EQ(d[i], crypto_sig_export_privkey(t2, RIND_KEY_RAW, enc, sizeof(enc)),
+			  p->sk_size);
+		RT_REQ_MEM(d[i], 0, enc, sk, p->sk_size);
+		RT_REQ_EQ(d[i], crypto_sig_export_pubkey(t2, RIND_KEY_RAW, pk2, sizeof(pk2)), p->pk_size);
+		RT_REQ_MEM(d[i], 0, pk, pk2, p->pk_size);
+		RT_REQ_EQ(d[i], rind_sig_set_deterministic(tfm, true), 0);
+		RT_REQ_EQ(d[i], rind_sig_set_deterministic(t2, true), 0);
+		RT_REQ_EQ(d[i], crypto_sig_sign(t2, "m", 1, sig, sizeof(sig)), (int)p->sig_size);
+		RT_REQ_EQ(d[i], crypto_sig_sign(tfm, "m", 1, enc, sizeof(enc)), (int)p->sig_size);
+		RT_REQ_MEM(d[i], 0, enc, sig, p->sig_size);
+		len = crypto_sig_export_privkey(t2, RIND_KEY_PKCS8_DER, enc, sizeof(enc));
+		n = der_hdr(inner, 0x04, p->sk_size);
+		memcpy(inner + n, sk, p->sk_size);
+		n += p->sk_size;
+		RT_REQ_EQ(d[i], len, (int)make_pkcs8(der, 17 + (unsigned int)_i, inner, n));
+		RT_REQ_MEM(d[i], 0, enc, der, (size_t)len);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, der, (unsigned int)len), 0);
+		checks += 3;
+
+		/* "both": SEQUENCE { seed, expandedKey }; a mismatch is refused. */
+		h = der_hdr(inner, 0x30, 34 + der_hdr(der, 0x04, p->sk_size) + p->sk_size);
+		n = h;
+		n += der_hdr(inner + n, 0x04, 32);
+		memcpy(inner + n, seed, 32);
+		n += 32;
+		n += der_hdr(inner + n, 0x04, p->sk_size);
+		memcpy(inner + n, sk, p->sk_size);
+		n += p->sk_size;
+		len = (int)make_pkcs8(der, 17 + (unsigned int)_i, inner, n);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, der, (unsigned int)len), 0);
+		inner[n - 1] ^= 1;	/* the last t0 byte */
+		len = (int)make_pkcs8(der, 17 + (unsigned int)_i, inner, n);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, der, (unsigned int)len), -EKEYREJECTED);
+		inner[n - 1] ^= 1;
+		checks += 2;
+
+		/* Malformed: wrong OID, a 31-byte seed, a trailing byte, a bad expanded key. */
+		inner[0] = 0x80;
+		inner[1] = 0x20;
+		memcpy(inner + 2, seed, 32);
+		len = (int)make_pkcs8(der, 17 + (unsigned int)(_i + 1) % 3, inner, 34);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, der, (unsigned int)len), -EKEYREJECTED);
+		len = (int)make_pkcs8(der, 17 + (unsigned int)_i, inner, 34);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, der, (unsigned int)len), 0);
+		inner[1] = 0x1f;
+		len = (int)make_pkcs8(der, 17 + (unsigned int)_i, inner, 33);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, der, (unsigned int)len), -EKEYREJECTED);
+		inner[1] = 0x20;
+		inner[34] = 0;
+		len = (int)make_pkcs8(der, 17 + (unsigned int)_i, inner, 35);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, der, (unsigned int)len), -EKEYREJECTED);
+		inner[0] = 0x81;
+		len = (int)make_pkcs8(der, 17 + (unsigned int)_i, inner, 34);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, der, (unsigned int)len), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, seed, 31), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, seed, 33), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_sig_set_pubkey(t2, pk, p->pk_size - 1), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_sig_set_pubkey(t2, pk, p->pk_size + 1), -EKEYREJECTED);
+		/* s1's first coefficient packed as 7 (eta = 2) or 15 (eta = 4): out of range */
+		memcpy(enc, sk, p->sk_size);
+		enc[128] |= p->eta == 2 ? 0x07 : 0x0f;
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, enc, p->sk_size), -EKEYREJECTED);
+		/* tr that is not H(pk); t0 that is not the one s1, s2 give */
+		memcpy(enc, sk, p->sk_size);
+		enc[64] ^= 1;
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, enc, p->sk_size), -EKEYREJECTED);
+		memcpy(enc, sk, p->sk_size);
+		enc[p->sk_size - 1] ^= 0x40;
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, enc, p->sk_size), -EKEYREJECTED);
+		/* SPKI with a wrong OID or a short key */
+		len = crypto_sig_export_pubkey(tfm, RIND_KEY_SPKI_DER, enc, sizeof(enc));
+		RT_REQ_EQ(d[i], enc[16], 17 + _i);	/* 30 82 LL LL 30 0b 06 09 60 .. 03 <17+i> */
+		enc[16] = (u8)(17 + (_i + 1) % 3);
+		RT_REQ_EQ(d[i], crypto_sig_set_pubkey(t2, enc, (unsigned int)len), -EKEYREJECTED);
+		enc[16] = (u8)(17 + _i);
+		RT_REQ_EQ(d[i], crypto_sig_set_pubkey(t2, enc, (unsigned int)len), 0);
+		RT_REQ_EQ(d[i], crypto_sig_set_pubkey(t2, enc, (unsigned int)len - 1), -EKEYREJECTED);
+		checks += 15;
+
+		/* A refused key leaves the previous one (and its signatures) in place. */
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, seed, 32), 0);
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, seed, 31), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_sig_set_pubkey(t2, pk, 5), -EKEYREJECTED);
+		RT_REQ_EQ(d[i], crypto_sig_sign(t2, "m", 1, enc, sizeof(enc)), (int)p->sig_size);
+		RT_REQ_MEM(d[i], 0, enc, sig, p->sig_size);
+		/* The options survive key changes. */
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t2, sk, p->sk_size), 0);
+		RT_REQ_EQ(d[i], crypto_sig_sign(t2, "m", 1, enc, sizeof(enc)), (int)p->sig_size);
+		RT_REQ_MEM(d[i], 0, enc, sig, p->sig_size);
+		/* A public key only: verifies, does not sign. */
+		RT_REQ_EQ(d[i], crypto_sig_set_pubkey(t2, pk, p->pk_size), 0);
+		RT_REQ_EQ(d[i], crypto_sig_verify(t2, sig, p->sig_size, "m", 1), 0);
+		RT_REQ_EQ(d[i], crypto_sig_sign(t2, "m", 1, enc, sizeof(enc)), -ENOKEY);
+		checks += 4;
+		crypto_free_sig(tfm);
+		crypto_free_sig(t2);
+		rt_report("key formats (raw, SPKI, PKCS#8 seed/expanded/both, PEM; malformed)", d[i],
+			  (int)checks, 0);
+	}
+}
+END_TEST
+
+/* ---- the options on the other signature algorithms ---------------------- */
+
+START_TEST(test_options_elsewhere)
+{
+	/* RFC 6979 A.2.5: P-256, SHA-256, "sample". */
+	static const u8 d256[32] = {
+		0xc9, 0xaf, 0xa9, 0xd8, 0x45, 0xba, 0x75, 0x16, 0x6b, 0x5c, 0x21, 0x57, 0x67, 0xb1, 0xd6, 0x93,
+		0x4e, 0x50, 0xc3, 0xdb, 0x36, 0xe8, 0x9b, 0x12, 0x7b, 0x8a, 0x62, 0x2b, 0x12, 0x0f, 0x67, 0x21,
+	};
+	static const u8 rs[64] = {
+		0xef, 0xd4, 0x8b, 0x2a, 0xac, 0xb6, 0xa8, 0xfd, 0x11, 0x40, 0xdd, 0x9c, 0xd4, 0x5e, 0x81, 0xd6,
+		0x9d, 0x2c, 0x87, 0x7b, 0x56, 0xaa, 0xf9, 0x91, 0xc3, 0x4d, 0x0e, 0xa8, 0x4e, 0xaf, 0x37, 0x16,
+		0xf7, 0xcb, 0x1c, 0x94, 0x2d, 0x65, 0x7c, 0x41, 0xd4, 0x36, 0xc7, 0xa1, 0xb6, 0xe2, 0x9f, 0x65,
+		0xf3, 0xe9, 0x00, 0xdb, 0xb9, 0xaf, 0xf4, 0x06, 0x4d, 0xc4, 0xab, 0x2f, 0x84, 0x3a, 0xcd, 0xa8,
+	};
+	drivers_t d;
+	u8 a[160], b[160];
+	int i, nd;
+
+	nd = rt_impls("ed25519", "sig", d, RT_MAX_IMPLS);
+	for (i = 0; i < nd; i++) {
+		struct crypto_sig *t = alloc_drv(d[i]);
+
+		RT_REQ_EQ(d[i], rind_sig_set_deterministic(t, true), 0);
+		RT_REQ_EQ(d[i], rind_sig_set_deterministic(t, false), 0);
+		RT_REQ_EQ(d[i], rind_sig_set_context(t, (const u8 *)"x", 1), -EOPNOTSUPP);
+		RT_REQ_EQ(d[i], rind_sig_set_context(t, NULL, 0), -EOPNOTSUPP);
+		crypto_free_sig(t);
+	}
+	nd = rt_impls("p1363(ecdsa-nist-p256,sha256)", "sig", d, RT_MAX_IMPLS);
+	for (i = 0; i < nd; i++) {
+		struct crypto_sig *t = alloc_drv(d[i]);
+
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t, d256, 32), 0);
+		RT_REQ_EQ(d[i], rind_sig_set_context(t, (const u8 *)"x", 1), -EOPNOTSUPP);
+		/* hedged by default: two signatures differ */
+		RT_REQ_EQ(d[i], crypto_sig_sign(t, "sample", 6, a, sizeof(a)), 64);
+		RT_REQ_EQ(d[i], crypto_sig_sign(t, "sample", 6, b, sizeof(b)), 64);
+		RT_REQ(d[i], memcmp(a, b, 64));
+		RT_REQ_EQ(d[i], rind_sig_set_deterministic(t, true), 0);
+		RT_REQ_EQ(d[i], crypto_sig_sign(t, "sample", 6, a, sizeof(a)), 64);
+		RT_REQ_MEM(d[i], 0, a, rs, 64);
+		RT_REQ_EQ(d[i], crypto_sig_verify(t, a, 64, "sample", 6), 0);
+		RT_REQ_EQ(d[i], rind_sig_set_deterministic(t, false), 0);
+		RT_REQ_EQ(d[i], crypto_sig_sign(t, "sample", 6, b, sizeof(b)), 64);
+		RT_REQ(d[i], memcmp(a, b, 64));
+		crypto_free_sig(t);
+	}
+	nd = rt_impls("x962(ecdsa-nist-p256,sha256)", "sig", d, RT_MAX_IMPLS);
+	for (i = 0; i < nd; i++) {
+		struct crypto_sig *t = alloc_drv(d[i]);
+		int la, lb;
+
+		RT_REQ_EQ(d[i], crypto_sig_set_privkey(t, d256, 32), 0);
+		RT_REQ_EQ(d[i], rind_sig_set_deterministic(t, true), 0);
+		la = crypto_sig_sign(t, "sample", 6, a, sizeof(a));
+		lb = crypto_sig_sign(t, "sample", 6, b, sizeof(b));
+		RT_REQ(d[i], la > 0 && la == lb && !memcmp(a, b, (size_t)la));
+		crypto_free_sig(t);
+	}
+	{
+		struct crypto_sig *t = crypto_alloc_sig("ecdsa-nist-p256", 0, 0);
+
+		RT_REQ("ecdsa-nist-p256", !IS_ERR(t));
+		RT_REQ_EQ("ecdsa-nist-p256", rind_sig_set_deterministic(t, true), -EOPNOTSUPP);
+		crypto_free_sig(t);
+		t = crypto_alloc_sig("pss(rsa,sha256)", 0, 0);
+		RT_REQ("pss(rsa,sha256)", !IS_ERR(t));
+		RT_REQ_EQ("pss(rsa,sha256)", rind_sig_set_deterministic(t, true), -EOPNOTSUPP);
+		RT_REQ_EQ("pss(rsa,sha256)", rind_sig_set_context(t, NULL, 0), -EOPNOTSUPP);
+		crypto_free_sig(t);
+	}
+	RT_REQ_EQ("null", rind_sig_set_deterministic(NULL, true), -EINVAL);
+	RT_REQ_EQ("null", rind_sig_set_context(NULL, NULL, 0), -EINVAL);
+	printf("signing options: Ed25519, ECDSA (RFC 6979 A.2.5 when deterministic), RSA, NULL\n");
+}
+END_TEST
+
+/* ---- OpenSSL, when it has ML-DSA --------------------------------------- */
+
+START_TEST(test_openssl)
+{
+	static const char *const ossl_names[] = { "ML-DSA-44", "ML-DSA-65", "ML-DSA-87" };
+	const struct mldsa_params *p = params[_i];
+	drivers_t d;
+	int i, nd = rt_impls(names[_i], "sig", d, RT_MAX_IMPLS);
+	EVP_PKEY_CTX *probe = EVP_PKEY_CTX_new_from_name(NULL, ossl_names[_i], NULL);
+	struct rt_rng rng;
+
+	if (!probe) {
+		printf("SKIP: %s: the installed OpenSSL (%s) has no ML-DSA (it arrived in 3.5); "
+		       "no differential test\n", names[_i], OPENSSL_VERSION_TEXT);
+		return;
+	}
+	EVP_PKEY_CTX_free(probe);
+	rt_rng_seed(&rng, 87 + (u64)_i);
+	for (i = 0; i < nd; i++) {
+		static u8 pk[MLDSA_PK_MAX], sig[MLDSA_SIG_MAX], msg[512];
+		struct crypto_sig *t = alloc_drv(d[i]);
+		int round;
+
+		for (round = 0; round < 8; round++) {
+			EVP_PKEY *k;
+			EVP_MD_CTX *mctx = EVP_MD_CTX_new();
+			unsigned int ml = rt_rand_range(&rng, sizeof(msg));
+
+			rt_fill(&rng, msg, ml);
+			RT_REQ_EQ(d[i], crypto_sig_generate_key(t), 0);
+			RT_REQ_EQ(d[i], crypto_sig_export_pubkey(t, RIND_KEY_RAW, pk, sizeof(pk)),
+				  p->pk_size);
+			RT_REQ_EQ(d[i], crypto_sig_sign(t, msg, ml, sig, sizeof(sig)), (int)p->sig_size);
+			k = EVP_PKEY_new_raw_public_key_ex(NULL, ossl_names[_i], NULL, pk, p->pk_size);
+			RT_REQ(d[i], k && mctx);
+			RT_REQ(d[i], EVP_DigestVerifyInit_ex(mctx, NULL, NULL, NULL, NULL, k, NULL) == 1);
+			RT_REQ(d[i], EVP_DigestVerify(mctx, sig, p->sig_size, msg, ml) == 1);
+			EVP_MD_CTX_free(mctx);
+			EVP_PKEY_free(k);
+		}
+		crypto_free_sig(t);
+		rt_report("rind signatures verified by OpenSSL", d[i], 8, 0);
+	}
+}
+END_TEST
+
+static Suite *mldsa_suite(void)
+{
+	Suite *s = suite_create("mldsa");
+	TCase *tc = tcase_create("mldsa");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_wycheproof, 0, 3);
+	tcase_add_test(tc, test_rounding);
+	tcase_add_test(tc, test_ntt);
+	tcase_add_loop_test(tc, test_round_trip, 0, 3);
+	tcase_add_loop_test(tc, test_key_formats, 0, 3);
+	tcase_add_test(tc, test_options_elsewhere);
+	tcase_add_loop_test(tc, test_openssl, 0, 3);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+RIND_TEST_MAIN(mldsa_suite)
