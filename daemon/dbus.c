@@ -647,6 +647,7 @@ static int p_keycount(sd_bus *b, const char *path, const char *iface, const char
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
+	caller_release(&c);	/* the groups are not needed here */
 	return sd_bus_message_append(reply, "u", (uint32_t)key_count_for(c.uid, &all));
 }
 
