@@ -640,6 +640,23 @@ static void kick(struct worker *w, struct conn *c)
 	}
 }
 
+/*
+ * What the turn's calls left on this thread's stack below the loop's frame
+ * (a cipher's block buffer, a response being packed): wiped.  The library
+ * wipes its own locals, but not every compiler spill; a -O1 build left
+ * 96 bytes of an opened plaintext 2 KiB below here.  32 KiB covers the
+ * deepest call a request makes; it costs about a microsecond a turn.
+ */
+#define STACK_BURN	(32 * 1024)
+
+static __attribute__((noinline)) void burn_stack(void)
+{
+	unsigned char buf[STACK_BURN];
+
+	explicit_bzero(buf, sizeof(buf));
+	__asm__ volatile("" : : "r"(buf) : "memory");
+}
+
 static void run_ready(struct worker *w)
 {
 	struct conn *list = w->ready, *c, *next;
@@ -654,6 +671,7 @@ static void run_ready(struct worker *w)
 		kick(w, c);
 	}
 	arena_reset();
+	burn_stack();
 }
 
 /*
