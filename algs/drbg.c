@@ -54,9 +54,11 @@
  * thread exit; api/rng.c reaches it through the registry, as the
  * thread_generate hook of the best "stdrng".  As belt and braces a
  * pthread_atfork() child handler bumps a fork generation that every state
- * (per-thread and tfm) compares with the one it was seeded in, so a child
- * never repeats its parent's stream even where MADV_WIPEONFORK is
- * unavailable.  A tfm has a mutex, so one tfm may be shared by threads.
+ * (per-thread and tfm) compares with the one it was seeded in.  A tfm's
+ * state lives in ordinary memory, and a raw clone(2) runs no atfork
+ * handler, so the generation is also bumped when a MADV_WIPEONFORK canary
+ * page reads zero (or, without MADV_WIPEONFORK, the pid changed): a child
+ * never repeats its parent's stream, however it was forked.  A tfm has a mutex, so one tfm may be shared by threads.
  *
  * The ChaCha20 block function is algs/chacha20.c's generic one (plain C,
  * not a registry lookup, so key generation in other self-tests may draw
@@ -97,6 +99,16 @@ struct drbg_state {
 };
 
 static u64 drbg_fork_generation = 1;
+/*
+ * Fork detection that does not depend on libc: a page mapped
+ * MADV_WIPEONFORK holding a nonzero word reads zero in any child, however
+ * it was made (fork(), or a raw clone(2) that runs no pthread_atfork
+ * handler); where the kernel lacks MADV_WIPEONFORK, the pid recorded at
+ * the last check is compared instead (getpid() is a system call, glibc
+ * caches nothing since 2.25).  Either bumps the fork generation.
+ */
+static u32 *drbg_fork_canary;
+static pid_t drbg_fork_pid;
 static u64 drbg_reseed_bytes = 1u << 20;
 static u64 drbg_reseed_ns = 60ull * 1000000000ull;
 
@@ -111,6 +123,27 @@ static u64 now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+}
+
+/* The current fork generation, bumped first if this process is a new child. */
+static u64 drbg_fork_gen_now(void)
+{
+	u32 *canary = __atomic_load_n(&drbg_fork_canary, __ATOMIC_ACQUIRE);
+
+	if (canary) {
+		if (__builtin_expect(!__atomic_load_n(canary, __ATOMIC_ACQUIRE), 0)) {
+			__atomic_add_fetch(&drbg_fork_generation, 1, __ATOMIC_ACQ_REL);
+			__atomic_store_n(canary, 1, __ATOMIC_RELEASE);
+		}
+	} else {
+		pid_t pid = getpid();
+
+		if (__builtin_expect(pid != __atomic_load_n(&drbg_fork_pid, __ATOMIC_ACQUIRE), 0)) {
+			__atomic_add_fetch(&drbg_fork_generation, 1, __ATOMIC_ACQ_REL);
+			__atomic_store_n(&drbg_fork_pid, pid, __ATOMIC_RELEASE);
+		}
+	}
+	return __atomic_load_n(&drbg_fork_generation, __ATOMIC_ACQUIRE);
 }
 
 /* out = block(key, x): the ChaCha20 block with words 12..15 = x. */
@@ -184,7 +217,7 @@ static int drbg_seed_os(struct drbg_state *s)
 	drbg_drop_buffer(s);
 	s->deterministic = 0;
 	s->live = 1;
-	s->fork_gen = load_u64(&drbg_fork_generation);
+	s->fork_gen = drbg_fork_gen_now();
 	s->since_seed = 0;
 	s->seed_time = now_ns();
 	s->seeds++;
@@ -202,8 +235,7 @@ static void drbg_seed_det(struct drbg_state *s, const u8 *seed, size_t len)
 /* Seed from the OS if unseeded, forked, or due. */
 static int drbg_check_seed(struct drbg_state *s, int at_refill)
 {
-	if (!s->live || (!s->deterministic &&
-			 s->fork_gen != load_u64(&drbg_fork_generation)))
+	if (!s->live || (!s->deterministic && s->fork_gen != drbg_fork_gen_now()))
 		return drbg_seed_os(s);
 	if (at_refill && !s->deterministic &&
 	    (s->since_seed >= load_u64(&drbg_reseed_bytes) ||
@@ -309,6 +341,13 @@ static void drbg_atfork_child(void)
 	__atomic_add_fetch(&drbg_fork_generation, 1, __ATOMIC_RELAXED);
 }
 
+static size_t drbg_page_size_raw(void)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+
+	return ps <= 0 ? 4096 : (size_t)ps;
+}
+
 static size_t drbg_page_size(void)
 {
 	long ps = sysconf(_SC_PAGESIZE);
@@ -333,6 +372,21 @@ static void drbg_thread_exit(void *p)
 
 static void drbg_global_init(void)
 {
+	void *p;
+
+	__atomic_store_n(&drbg_fork_pid, getpid(), __ATOMIC_RELEASE);
+#ifdef MADV_WIPEONFORK
+	p = mmap(NULL, drbg_page_size_raw(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p != MAP_FAILED && madvise(p, drbg_page_size_raw(), MADV_WIPEONFORK) == 0) {
+		*(u32 *)p = 1;
+		__atomic_store_n(&drbg_fork_canary, (u32 *)p, __ATOMIC_RELEASE);
+	} else if (p != MAP_FAILED) {
+		munmap(p, drbg_page_size_raw());	/* no WIPEONFORK: the pid check */
+	}
+#else
+	(void)p;
+#endif
 	pthread_atfork(NULL, NULL, drbg_atfork_child);
 	drbg_tls_key_ok = pthread_key_create(&drbg_tls_key, drbg_thread_exit) == 0;
 }

@@ -20,6 +20,12 @@
 
 #define IN_INITIAL	(64 * 1024)
 
+/*
+ * Grow @b to hold @extra more bytes.  Not realloc: it frees the old block
+ * unwiped, and these buffers hold imported keys, plaintexts, derived
+ * secrets and PKCS#8 exports.  So a new block, a copy, and the old one
+ * wiped before it is freed.
+ */
 int buf_reserve(struct buf *b, size_t extra)
 {
 	size_t cap = b->cap ? b->cap : 4096;
@@ -29,12 +35,30 @@ int buf_reserve(struct buf *b, size_t extra)
 		return 0;
 	while (cap < b->len + extra)
 		cap *= 2;
-	p = realloc(b->data, cap);
+	p = malloc(cap);
 	if (!p)
 		return -ENOMEM;
+	if (b->data) {
+		memcpy(p, b->data, b->len);
+		rind_memzero_explicit(b->data, b->cap);
+		free(b->data);
+	}
 	b->data = p;
 	b->cap = cap;
 	return 0;
+}
+
+/* Drop the first @n bytes of @b (consumed frames, sent responses), wiped. */
+void buf_consume(struct buf *b, size_t n)
+{
+	size_t rest = b->len - n;
+
+	if (!n)
+		return;
+	if (rest)
+		memmove(b->data, b->data + n, rest);
+	rind_memzero_explicit(b->data + rest, n);
+	b->len = rest;
 }
 
 /* Requests and responses may carry plaintext: wipe before freeing. */
@@ -68,6 +92,7 @@ void conn_free(struct conn *c)
 	buf_wipe_free(&c->in);
 	buf_wipe_free(&c->out);
 	buf_wipe_free(&c->pending);
+	peer_release(&c->peer);
 	free(c);
 }
 

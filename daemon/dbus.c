@@ -157,15 +157,114 @@ static void emit_pending(bool send)
 /* ---- callers ---- */
 struct caller {
 	uid_t uid;
-	gid_t gid;
+	gid_t gid;		/* (gid_t)-1: the bus did not say */
 	pid_t pid;
+	gid_t *groups;		/* the bus's UnixGroupIDs */
+	size_t ngroups;
 };
+
+static void caller_release(struct caller *c)
+{
+	free(c->groups);
+	c->groups = NULL;
+	c->ngroups = 0;
+}
+
+static void caller_peer(const struct caller *c, struct peer *p)
+{
+	p->uid = c->uid;
+	p->gid = c->gid;
+	p->pid = c->pid;
+	p->groups = c->groups;
+	p->ngroups = c->ngroups;
+}
+
+/*
+ * The caller's uid, pid and groups from the bus's GetConnectionCredentials
+ * (UnixUserID, ProcessID, UnixGroupIDs): 1 when it answered, 0 when it
+ * does not know the method, -errno.
+ */
+static int bus_credentials(sd_bus_message *m, struct caller *c)
+{
+	sd_bus_message *reply = NULL;
+	sd_bus_error err = SD_BUS_ERROR_NULL;
+	bool have_uid = false;
+	int r;
+
+	if (!sd_bus_message_get_sender(m))
+		return 0;	/* a direct connection: no bus to ask */
+	r = sd_bus_call_method(sd_bus_message_get_bus(m), "org.freedesktop.DBus",
+			       "/org/freedesktop/DBus", "org.freedesktop.DBus",
+			       "GetConnectionCredentials", &err, &reply, "s",
+			       sd_bus_message_get_sender(m));
+	if (r < 0) {
+		r = sd_bus_error_has_name(&err, SD_BUS_ERROR_UNKNOWN_METHOD) ? 0 : r;
+		sd_bus_error_free(&err);
+		return r;
+	}
+	r = sd_bus_message_enter_container(reply, 'a', "{sv}");
+	while (r >= 0 && (r = sd_bus_message_enter_container(reply, 'e', "sv")) > 0) {
+		const char *key;
+
+		r = sd_bus_message_read(reply, "s", &key);
+		if (r < 0)
+			break;
+		if (!strcmp(key, "UnixUserID")) {
+			uint32_t v;
+
+			r = sd_bus_message_read(reply, "v", "u", &v);
+			c->uid = v;
+			have_uid = r >= 0;
+		} else if (!strcmp(key, "ProcessID")) {
+			uint32_t v;
+
+			r = sd_bus_message_read(reply, "v", "u", &v);
+			c->pid = (pid_t)v;
+		} else if (!strcmp(key, "UnixGroupIDs")) {
+			const void *g;
+			size_t n;
+
+			r = sd_bus_message_enter_container(reply, 'v', "au");
+			if (r >= 0)
+				r = sd_bus_message_read_array(reply, 'u', &g, &n);
+			if (r >= 0 && n) {
+				free(c->groups);
+				c->groups = malloc(n);
+				if (!c->groups)
+					r = -ENOMEM;
+				else
+					memcpy(c->groups, g, n);
+				c->ngroups = c->groups ? n / sizeof(uint32_t) : 0;
+			}
+			if (r >= 0)
+				r = sd_bus_message_exit_container(reply);
+		} else {
+			r = sd_bus_message_skip(reply, "v");
+		}
+		if (r >= 0)
+			r = sd_bus_message_exit_container(reply);
+	}
+	sd_bus_message_unref(reply);
+	if (r < 0)
+		return r;
+	return have_uid ? 1 : -ENODATA;
+}
 
 static int get_caller(sd_bus_message *m, struct caller *c, sd_bus_error *e)
 {
 	sd_bus_creds *creds = NULL;
 	int r;
 
+	memset(c, 0, sizeof(*c));
+	c->gid = (gid_t)-1;	/* the bus reports groups, not a primary gid */
+	r = bus_credentials(m, c);
+	if (r > 0)
+		return 0;
+	caller_release(c);
+	if (r < 0)
+		return sd_bus_error_setf(e, ERR_PREFIX "Failed",
+					 "cannot determine the caller's credentials (errno %d)", -r);
+	/* a bus without GetConnectionCredentials: uid and pid, no groups */
 	r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_UID | SD_BUS_CREDS_EUID | SD_BUS_CREDS_GID |
 				      SD_BUS_CREDS_EGID | SD_BUS_CREDS_PID, &creds);
 	if (r < 0)
@@ -206,6 +305,18 @@ static int bus_err(sd_bus_error *e, int err, const char *name, const char *what)
 		return sd_bus_error_setf(e, ERR_PREFIX "Failed", "%s %.64s failed (errno %d)", what,
 					 name, -err);
 	}
+}
+
+/*
+ * A name argument that no key can have (D-Bus strings hold no NUL, but
+ * may be anything else): InvalidArgument, as the socket's ERR_INVALID.
+ */
+static int check_name(const char *name, sd_bus_error *e)
+{
+	if (key_name_valid(name))
+		return 0;
+	return sd_bus_error_setf(e, ERR_PREFIX "InvalidArgument",
+				 "name: 1 to 64 characters of [A-Za-z0-9._-], not starting with '.'");
 }
 
 /* Parse the a{sv} options: only "exportable" (b) is known. */
@@ -268,6 +379,7 @@ static int create_common(sd_bus_message *m, sd_bus_error *e, bool import)
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
+	caller_release(&c);	/* the groups are not needed here */
 	r = key_create(name, alg, import ? (key ? key : (const void *)"") : NULL, keylen,
 		       import && keylen != 32, exportable, c.uid, c.pid, "dbus", msg, sizeof(msg), &k);
 	if (r == -EEXIST)
@@ -307,9 +419,13 @@ static int m_delete(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = sd_bus_message_read(m, "s", &name);
 	if (r < 0)
 		return r;
+	r = check_name(name, e);
+	if (r < 0)
+		return r;
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
+	caller_release(&c);	/* the groups are not needed here */
 	r = key_delete(name, c.uid, c.pid, "dbus");
 	if (r)
 		return bus_err(e, r, name, "delete");
@@ -327,9 +443,13 @@ static int m_rotate(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = sd_bus_message_read(m, "s", &name);
 	if (r < 0)
 		return r;
+	r = check_name(name, e);
+	if (r < 0)
+		return r;
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
+	caller_release(&c);	/* the groups are not needed here */
 	r = key_rotate(name, c.uid, c.pid, "dbus", &ver);
 	if (r)
 		return bus_err(e, r, name, "rotate");
@@ -347,9 +467,13 @@ static int m_retire(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = sd_bus_message_read(m, "su", &name, &min);
 	if (r < 0)
 		return r;
+	r = check_name(name, e);
+	if (r < 0)
+		return r;
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
+	caller_release(&c);	/* the groups are not needed here */
 	r = key_set_min_version(name, min, c.uid, c.pid, "dbus");
 	if (r == -EINVAL)
 		return sd_bus_error_setf(e, ERR_PREFIX "InvalidArgument",
@@ -371,6 +495,9 @@ static int m_set_access(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = sd_bus_message_read(m, "s", &name);
 	if (r < 0)
 		return r;
+	r = check_name(name, e);
+	if (r < 0)
+		return r;
 	r = sd_bus_message_read_array(m, 'u', &uids, &nu);
 	if (r < 0)
 		return r;
@@ -380,6 +507,7 @@ static int m_set_access(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
+	caller_release(&c);	/* the groups are not needed here */
 	r = key_set_access(name, uids, nu / sizeof(uint32_t), gids, ng / sizeof(uint32_t), c.uid,
 			   c.pid, "dbus");
 	if (r)
@@ -400,12 +528,12 @@ static int m_list(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
-	p.uid = c.uid;
-	p.gid = c.gid;
-	p.pid = c.pid;
+	caller_peer(&c, &p);
 	v = key_list(&n);
-	if (!v)
+	if (!v) {
+		caller_release(&c);
 		return -ENOMEM;
+	}
 	r = sd_bus_message_new_method_return(m, &reply);
 	if (r >= 0)
 		r = sd_bus_message_open_container(reply, 'a', "(ssuut)");
@@ -415,6 +543,7 @@ static int m_list(sd_bus_message *m, void *u, sd_bus_error *e)
 						  key_alg_name(v[i]->alg), v[i]->version,
 						  v[i]->owner_uid, v[i]->created);
 	key_list_put(v, n);
+	caller_release(&c);
 	if (r >= 0)
 		r = sd_bus_message_close_container(reply);
 	if (r >= 0)
@@ -442,6 +571,9 @@ static int m_pubkey(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = sd_bus_message_read(m, "ss", &name, &fmt_s);
 	if (r < 0)
 		return r;
+	r = check_name(name, e);
+	if (r < 0)
+		return r;
 	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
 		if (!strcmp(fmt_s, fmts[i].name))
 			break;
@@ -452,19 +584,21 @@ static int m_pubkey(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
-	p.uid = c.uid;
-	p.gid = c.gid;
-	p.pid = c.pid;
+	caller_peer(&c, &p);
 	k = key_lookup(name);
-	if (!k)
+	if (!k) {
+		caller_release(&c);
 		return bus_err(e, -ENOENT, name, "read");
+	}
 	if (!acl_may_use(k, &p)) {
+		caller_release(&c);
 		audit("get_public_key", k->name, c.uid, c.pid, "dbus", "denied", "owner=%u",
 		      (unsigned int)k->owner_uid);
 		key_put(k);
 		return sd_bus_error_setf(e, ERR_PREFIX "PermissionDenied",
 					 "uid %u may not use key %.64s", (unsigned int)c.uid, name);
 	}
+	caller_release(&c);
 	/* a transform of our own: per-thread slots belong to the workers */
 	{
 		char msg[256];
@@ -513,6 +647,7 @@ static int p_keycount(sd_bus *b, const char *path, const char *iface, const char
 	r = get_caller(m, &c, e);
 	if (r < 0)
 		return r;
+	caller_release(&c);	/* the groups are not needed here */
 	return sd_bus_message_append(reply, "u", (uint32_t)key_count_for(c.uid, &all));
 }
 

@@ -195,6 +195,9 @@ static void denied(struct conn *c, uint64_t id, const char *op, const struct key
 		   (unsigned int)c->peer.uid, k->name);
 }
 
+/* What key_name_valid() accepts, for error messages. */
+#define NAME_RULE "1 to 64 characters of [A-Za-z0-9._-], not starting with '.'"
+
 /*
  * The key @name for operation @op, which needs algorithm @alg (or any when
  * negative); answers with the error and returns NULL when it cannot be used.
@@ -206,6 +209,10 @@ static struct key *use_key(struct conn *c, uint64_t id, const char *name, const 
 
 	if (!*name) {
 		conn_error(c, id, RIND__STATUS__ERR_INVALID, "name: missing");
+		return NULL;
+	}
+	if (!key_name_valid(name)) {
+		conn_error(c, id, RIND__STATUS__ERR_INVALID, "name: %s", NAME_RULE);
 		return NULL;
 	}
 	k = key_lookup(name);
@@ -355,6 +362,10 @@ static void op_delete(struct worker *w, struct conn *c, Rind__Request *req, stru
 	(void)k;
 	if (!*name) {
 		conn_error(c, req->id, RIND__STATUS__ERR_INVALID, "name: missing");
+		return;
+	}
+	if (!key_name_valid(name)) {
+		conn_error(c, req->id, RIND__STATUS__ERR_INVALID, "name: %s", NAME_RULE);
 		return;
 	}
 	err = key_delete(name, c->peer.uid, c->peer.pid, "socket");

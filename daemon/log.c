@@ -91,9 +91,13 @@ static void journal_send(const char *level, const char *msg)
 		if (f < end)
 			*f++ = '=';
 		if (*p == '"') {
-			for (p++; *p && *p != '"'; p++)
+			/* log_quote()'s form: \" and \\ stand for themselves */
+			for (p++; *p && *p != '"'; p++) {
+				if (*p == '\\' && p[1])
+					p++;
 				if (f < end)
 					*f++ = *p;
+			}
 			if (*p == '"')
 				p++;
 		} else {
@@ -167,17 +171,116 @@ void rlog(const char *level, const char *fmt, ...)
 	va_end(ap);
 }
 
+const char *log_quote(char *buf, size_t size, const char *s)
+{
+	size_t n = 0;
+
+	if (size < 3)
+		return size ? (*buf = 0, buf) : "";
+	buf[n++] = '"';
+	for (; *s && n + 5 < size; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\') {
+			buf[n++] = '\\';
+			buf[n++] = (char)ch;
+		} else if (ch < 0x20 || ch == 0x7f) {
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", ch);
+		} else {
+			buf[n++] = (char)ch;
+		}
+	}
+	buf[n++] = '"';
+	buf[n] = 0;
+	return buf;
+}
+
+/* The fields audit() itself writes (and the line's prefix): never from @fmt. */
+static bool reserved_field(const char *k, size_t n)
+{
+	static const char *const names[] = {
+		"ts", "level", "thread", "event", "action", "key", "uid", "pid", "via", "result",
+		"detail",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == n && !memcmp(names[i], k, n))
+			return true;
+	return false;
+}
+
+/*
+ * Whether @s is a clean run of "name=value" fields, separated by single
+ * spaces: each name [a-z0-9_]+, not reserved, not repeated; each value
+ * bare (no space, quote, backslash or '=') or log_quote()d.  Only then do
+ * audit()'s extra fields go into the line as they are.
+ */
+static bool clean_fields(const char *s)
+{
+	const char *names[32];
+	size_t lens[32], nn = 0, i;
+
+	while (*s) {
+		const char *k = s;
+		size_t kl;
+
+		while ((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_')
+			s++;
+		kl = (size_t)(s - k);
+		if (!kl || *s != '=' || reserved_field(k, kl) || nn == 32)
+			return false;
+		for (i = 0; i < nn; i++)
+			if (lens[i] == kl && !memcmp(names[i], k, kl))
+				return false;
+		names[nn] = k;
+		lens[nn++] = kl;
+		s++;
+		if (*s == '"') {
+			for (s++; *s && *s != '"'; s++)
+				if (*s == '\\' && !*++s)
+					return false;
+			if (*s++ != '"')
+				return false;
+		} else {
+			for (; *s && *s != ' '; s++)
+				if (*s == '"' || *s == '\\' || *s == '=' || (unsigned char)*s < 0x20)
+					return false;
+		}
+		if (*s == ' ' && s[1])
+			s++;
+		else if (*s)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The text form must not let a client forge fields: an algorithm named
+ * x" result=ok uid=0 key=web action=delete_key via=dbus x=" came back in
+ * an error message and made a line with a second result and action.  So
+ * the extra text goes in as fields only when it is clean (clean_fields);
+ * anything else -- a sentence, a quoted client string -- becomes one
+ * escaped detail="..." field.  The key is a valid name or "-"; action,
+ * via and result are the daemon's own words.
+ */
 void audit(const char *action, const char *key, uid_t uid, pid_t pid, const char *via,
 	   const char *result, const char *fmt, ...)
 {
-	char extra[512];
+	char extra[512], fields[600];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(extra, sizeof(extra), fmt, ap);
 	va_end(ap);
+	if (clean_fields(extra)) {
+		memcpy(fields, extra, strlen(extra) + 1);
+	} else {
+		memcpy(fields, "detail=", 7);
+		log_quote(fields + 7, sizeof(fields) - 7, extra);
+	}
 	rlog(strcmp(result, "ok") ? "warn" : "info",
-	     "event=audit action=%s key=%s uid=%u pid=%d via=%s result=%s %s", action,
+	     "event=audit action=%s key=%s uid=%u pid=%d via=%s result=%s%s%s", action,
 	     key_name_valid(key) ? key : "-",
-	     (unsigned int)uid, (int)pid, via, result, extra);
+	     (unsigned int)uid, (int)pid, via, result, *fields ? " " : "", fields);
 }

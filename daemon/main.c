@@ -30,6 +30,8 @@ struct rindd_config cfg = {
 	.max_output = 4u << 20,
 	.max_batch = 64,
 	.socket_mode = 0660,
+	.idle_timeout_ms = RINDD_IDLE_TIMEOUT_DEFAULT_MS,
+	.drain_timeout_ms = RINDD_DRAIN_TIMEOUT_DEFAULT_MS,
 	.max_keys = 4096,
 	.max_keys_per_uid = 256,
 };
@@ -56,6 +58,12 @@ static void usage(FILE *f)
 		"                         from it pauses (default 4M)\n"
 		"  --max-batch N          largest batch, 1..4096 (default 64)\n"
 		"  --socket-mode OCTAL    permissions of the socket (default 0660)\n"
+		"  --max-connections N    open connections before new ones are answered ERR_BUSY\n"
+		"                         and closed (default: RLIMIT_NOFILE less what rindd uses)\n"
+		"  --idle-timeout SECONDS close a connection with nothing in flight after this\n"
+		"                         long without a request (default 300; 0: never)\n"
+		"  --drain-timeout SECONDS on SIGTERM, answer what clients sent for up to this\n"
+		"                         long, then ERR_SHUTDOWN for the rest (default 5)\n"
 		"  --foreground           do not detach (implied under systemd: $NOTIFY_SOCKET or\n"
 		"                         $LISTEN_FDS set)\n"
 		"  --bus system|user|none D-Bus management API org.rind.KeyService1 (default:\n"
@@ -112,7 +120,7 @@ static int parse_args(int argc, char **argv)
 {
 	enum { O_SOCKET = 256, O_STATE, O_MASTER, O_THREADS, O_FRAME, O_INFLIGHT, O_OUTPUT,
 	       O_BATCH, O_MODE, O_FG, O_VERSION, O_HELP, O_BUS, O_BUSADDR, O_LOG,
-	       O_DEVMASTER };
+	       O_DEVMASTER, O_MAXCONN = 420, O_IDLE, O_DRAIN };
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, O_SOCKET },
 		{ "state-dir", required_argument, NULL, O_STATE },
@@ -128,6 +136,9 @@ static int parse_args(int argc, char **argv)
 		{ "bus", required_argument, NULL, O_BUS },
 		{ "bus-address", required_argument, NULL, O_BUSADDR },
 		{ "log", required_argument, NULL, O_LOG },
+		{ "max-connections", required_argument, NULL, O_MAXCONN },
+		{ "idle-timeout", required_argument, NULL, O_IDLE },
+		{ "drain-timeout", required_argument, NULL, O_DRAIN },
 		{ "log-file", required_argument, NULL, O_LOGFILE },
 		{ "pidfile", required_argument, NULL, O_PIDFILE },
 		{ "max-keys", required_argument, NULL, O_MAXKEYS },
@@ -218,6 +229,21 @@ static int parse_args(int argc, char **argv)
 			}
 			cfg.log_target = optarg;
 			break;
+		case O_MAXCONN:
+			if (parse_num("--max-connections", optarg, 1, 1u << 20, false, &v))
+				return -1;
+			cfg.max_connections = (unsigned int)v;
+			break;
+		case O_IDLE:
+			if (parse_num("--idle-timeout", optarg, 0, 7 * 86400, false, &v))
+				return -1;
+			cfg.idle_timeout_ms = (unsigned int)v * 1000;
+			break;
+		case O_DRAIN:
+			if (parse_num("--drain-timeout", optarg, 0, 3600, false, &v))
+				return -1;
+			cfg.drain_timeout_ms = (unsigned int)v * 1000;
+			break;
 		case O_LOGFILE:
 		case O_PIDFILE:
 			if (!*optarg) {
@@ -283,6 +309,7 @@ static int listen_socket(void)
 
 	if (n == 1) {
 		log_info("event=socket_activation fd=%d", SD_LISTEN_FDS_START);
+		cfg.socket_activated = true;
 		return SD_LISTEN_FDS_START;
 	}
 	if (strlen(cfg.socket_path) >= sizeof(sa.sun_path)) {

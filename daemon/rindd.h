@@ -51,8 +51,15 @@ struct rindd_config {
 	const char *pidfile;		/* --pidfile */
 	mode_t socket_mode;
 	bool foreground;
+	/* connections (loop.c) */
+	unsigned int max_connections;	/* 0: from RLIMIT_NOFILE (workers_start) */
+	unsigned int idle_timeout_ms;	/* close idle connections after this; 0: never */
+	unsigned int drain_timeout_ms;	/* SIGTERM: answer what was sent for this long */
+	bool socket_activated;		/* the listening socket is systemd's: leave it be */
 	bool dev_master_key;		/* --dev-master-key: may generate <state>/master.key */
 };
+#define RINDD_IDLE_TIMEOUT_DEFAULT_MS	(300u * 1000)
+#define RINDD_DRAIN_TIMEOUT_DEFAULT_MS	(5u * 1000)
 extern struct rindd_config cfg;
 extern atomic_bool rindd_stopping;
 
@@ -82,6 +89,12 @@ extern __thread int log_thread;
 void audit(const char *action, const char *key, uid_t uid, pid_t pid, const char *via,
 	   const char *result, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 void log_init(void);
+/*
+ * @s as a quoted log value: "..." with \" \\ and \xHH escapes, cut to
+ * fit @size.  For any client-supplied string in a log or audit line
+ * ("alg=%s", log_quote(buf, sizeof(buf), alg)).  Returns @buf.
+ */
+const char *log_quote(char *buf, size_t size, const char *s);
 
 /* ---- keys (key-object.c; the types in key-types.c) ---- */
 enum key_alg {
@@ -366,9 +379,12 @@ int seal_count_reserve(const char *name, uint32_t version, unsigned int n, char 
 struct peer {
 	pid_t pid;
 	uid_t uid;
-	gid_t gid;
+	gid_t gid;		/* primary; (gid_t)-1: unknown, matches nothing */
+	gid_t *groups;		/* supplementary (SO_PEERGROUPS, the bus's UnixGroupIDs) */
+	size_t ngroups;
 };
-int peer_get(int fd, struct peer *p);
+int peer_get(int fd, struct peer *p);	/* peer_release() frees its groups */
+void peer_release(struct peer *p);
 bool acl_may_use(const struct key *k, const struct peer *p);
 bool acl_may_admin(const struct key *k, const struct peer *p);
 bool acl_may_see(const struct key *k, const struct peer *p);
@@ -395,6 +411,21 @@ struct conn {
 	bool eof;
 	bool fatal;			/* framing error: answer it, then close */
 	bool broken;			/* write side failed: drop output */
+	/*
+	 * Lingering (after a framing error, or over the connection limit):
+	 * what the client still sends is read and discarded, so that its
+	 * writes do not fail with EPIPE before it reads the error and the
+	 * close is no reset; our side is shut for writing once the error is
+	 * out, and the connection closes at the client's EOF or @linger_until.
+	 * @reject: over the connection limit -- each request is answered
+	 * ERR_BUSY until @linger_until, then the linger proper.
+	 */
+	bool linger, reject, wr_shut;
+	bool draining;			/* SIGTERM: our read side is shut, the queue is read out */
+	bool over_limit;		/* accepted past --max-connections: turned away */
+	uint64_t linger_until;		/* CLOCK_MONOTONIC ms */
+	size_t discarded;
+	uint64_t last_active;		/* CLOCK_MONOTONIC ms of the last request or I/O */
 	bool on_ready;
 	unsigned int store_jobs;	/* requests out at the store thread */
 	struct conn *ready_next;
@@ -404,7 +435,8 @@ struct conn {
 struct worker;
 struct conn *conn_new(int fd);
 void conn_free(struct conn *c);
-int buf_reserve(struct buf *b, size_t extra);
+int buf_reserve(struct buf *b, size_t extra);	/* the old block is wiped, never realloc'ed */
+void buf_consume(struct buf *b, size_t n);	/* drop the first @n bytes, wiped */
 void buf_wipe_free(struct buf *b);
 /* Frame and queue a response; false when out of memory (conn then closes). */
 bool conn_respond(struct conn *c, Rind__Response *resp);
@@ -424,7 +456,23 @@ struct worker {
 	int wake_fd;
 	bool multishot;
 	bool accept_posted;
+	bool accept_multi;		/* the armed accept is multishot */
 	bool stopping;
+	bool finalizing;		/* the drain timed out: cancelling I/O, answering ERR_SHUTDOWN */
+	/*
+	 * Accept back-off (worker 0): out of descriptors, accept is not
+	 * re-armed until a connection closes (any worker wakes worker 0) or
+	 * @accept_resume (ms) passes; one log line per episode at its start,
+	 * one with the count at its end.
+	 */
+	atomic_bool accept_paused;
+	uint64_t accept_resume, episode_start;
+	unsigned long episode_failures;
+	unsigned long rejects;		/* over the connection limit, since @reject_logged */
+	uint64_t reject_logged;
+	uint64_t stop_deadline;		/* ms */
+	uint64_t next_idle_check;	/* ms */
+	unsigned int nlinger;
 	uint64_t wake_val;
 	struct conn *conns;
 	unsigned int nconns;

@@ -126,6 +126,74 @@ int rind_frame_read(int fd, uint32_t max, uint8_t **payload, uint32_t *plen)
 	return 0;
 }
 
+/* A varint at *@p (before @end): 0 and the value, -EINVAL if cut or over 10 bytes. */
+static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	unsigned int shift = 0;
+
+	*v = 0;
+	while (*p < end && shift < 70) {
+		uint8_t b = *(*p)++;
+
+		*v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return 0;
+		shift += 7;
+	}
+	return -EINVAL;
+}
+
+#define CHECK_DEPTH_MAX	16
+
+static int check_strings(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t len,
+			 unsigned int depth)
+{
+	const uint8_t *end = p + len;
+
+	if (depth > CHECK_DEPTH_MAX)
+		return -EINVAL;
+	while (p < end) {
+		const ProtobufCFieldDescriptor *f;
+		uint64_t tag, n;
+
+		if (get_varint(&p, end, &tag) || tag >> 3 == 0 || tag >> 3 > UINT32_MAX)
+			return -EINVAL;
+		f = protobuf_c_message_descriptor_get_field(d, (unsigned int)(tag >> 3));
+		switch (tag & 7) {
+		case 0:
+			if (get_varint(&p, end, &n))
+				return -EINVAL;
+			break;
+		case 1:
+		case 5:
+			n = (tag & 7) == 1 ? 8 : 4;
+			if ((size_t)(end - p) < n)
+				return -EINVAL;
+			p += n;
+			break;
+		case 2:
+			if (get_varint(&p, end, &n) || n > (uint64_t)(end - p))
+				return -EINVAL;
+			if (f && f->type == PROTOBUF_C_TYPE_STRING && memchr(p, 0, (size_t)n))
+				return -EINVAL;
+			if (f && f->type == PROTOBUF_C_TYPE_MESSAGE &&
+			    check_strings(f->descriptor, p, (size_t)n, depth + 1))
+				return -EINVAL;
+			p += n;
+			break;
+		default:
+			return -EINVAL;	/* groups: not in this protocol */
+		}
+	}
+	return 0;
+}
+
+int rind_frame_check_strings(const ProtobufCMessageDescriptor *d, const uint8_t *buf,
+			     size_t len)
+{
+	return check_strings(d, buf, len, 0);
+}
+
 const char *rind_status_name(int status)
 {
 	const ProtobufCEnumValue *v =

@@ -61,6 +61,16 @@ int rind_frame_write(int fd, const ProtobufCMessage *msg);
 int rind_frame_write_raw(int fd, const void *buf, size_t len);
 int rind_frame_read(int fd, uint32_t max, uint8_t **payload, uint32_t *plen);
 
+/*
+ * Protobuf strings carry a length, C strings end at the first NUL: a name
+ * "web\0evil" would be read as "web".  Returns 0 when no string field of
+ * the message @d (nested messages included) in the wire bytes @buf holds
+ * a NUL byte, -EINVAL when one does (or the bytes do not parse).  The
+ * daemon runs it on every request it has unpacked.
+ */
+int rind_frame_check_strings(const ProtobufCMessageDescriptor *d, const uint8_t *buf,
+			     size_t len);
+
 /* Names for the status codes ("OK", "ERR_NOT_FOUND", ...). */
 const char *rind_status_name(int status);
 

@@ -56,6 +56,12 @@ struct rd {
 
 static struct rd rd;
 
+/*
+ * Run in the daemon's process just before exec when set (rd_start_args):
+ * a test's resource limits or seccomp filter for rindd alone.
+ */
+static void (*rd_child_hook)(void);
+
 static uint64_t rd_now_ms(void)
 {
 	struct timespec ts;
@@ -333,6 +339,8 @@ static int rd_start_args(int *status, ...)
 			dup2(lf, 2);
 			close(lf);
 		}
+		if (rd_child_hook)
+			rd_child_hook();
 		execv(argv[0], (char *const *)argv);
 		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);

@@ -854,6 +854,105 @@ START_TEST(test_rotation)
 }
 END_TEST
 
+/*
+ * Issue 14 item 11: group allow lists compared only the primary gid of
+ * SO_PEERCRED (supplementary groups ignored), and over D-Bus the caller's
+ * gid was -1, so a grant to gid 4294967295 let every D-Bus caller in.
+ * Members of a group by their supplementary list are let in, through the
+ * socket (SO_PEERGROUPS) and D-Bus (UnixGroupIDs); -1 matches nobody.
+ */
+START_TEST(test_group_access)
+{
+	char out[4096], log[300], mk[300], sock[300], state[300], busarg[1200], *t;
+	char rind_path[512];
+	struct rind_client *c;
+	bool gid_minus1;
+	pid_t pid;
+	FILE *f;
+	int i;
+
+	snprintf(rind_path, sizeof(rind_path), "%s", RINDD);
+	rind_path[strlen(rind_path) - 1] = 0;	/* .../rindd -> .../rind */
+	if (!dbus_tools() || !have("setpriv") || geteuid() != 0) {
+		printf("SKIP: group access lists need root, setpriv and the D-Bus tools\n");
+		return;
+	}
+	mk_tmp();
+	bus_start();
+	snprintf(log, sizeof(log), "%s/rindd.log", tmp);
+	snprintf(mk, sizeof(mk), "%s/master.hex", tmp);
+	snprintf(sock, sizeof(sock), "%s/rindd.sock", tmp);
+	snprintf(state, sizeof(state), "%s/state", tmp);
+	snprintf(busarg, sizeof(busarg), "--bus-address=%s", bus_addr);
+	f = fopen(mk, "w");
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < 32; i++)
+		fprintf(f, "%02x", (unsigned int)(i * 37 + 11) & 0xff);
+	fclose(f);
+	chmod(mk, 0600);
+	{
+		char *argv[] = { (char *)RINDD, (char *)"--foreground", (char *)"--threads", (char *)"2",
+				 (char *)"--socket", sock, (char *)"--socket-mode", (char *)"0666",
+				 (char *)"--state-dir", state, (char *)"--master-key-file", mk, busarg,
+				 NULL };
+
+		pid = spawn(argv, NULL, log);
+	}
+	wait_bus_name();
+	c = connect_wait();
+	ck_assert_int_eq(rind_client_create_key(c, "gsup", "ed25519", false, NULL), 0);
+	ck_assert_int_eq(rind_client_create_key(c, "gnone", "ed25519", false, NULL), 0);
+	rind_client_close(c);
+	ck_assert_int_eq(BUSCTL(out, "call " BUS_CALL " SetAccess sauau gsup 0 1 4242", bus_addr), 0);
+	/*
+	 * A grant to gid 4294967295 (-1): refused outright by SetAccess
+	 * (key-admin.c), or, if a list holds it all the same, matching nobody.
+	 */
+	gid_minus1 = BUSCTL(out, "call " BUS_CALL " SetAccess sauau gnone 0 1 4294967295", bus_addr) == 0;
+	if (!gid_minus1)
+		ck_assert_msg(strstr(out, "is not an id") || strstr(out, "invalid argument"),
+			      "SetAccess gid -1: %s", out);
+#define SUPP "setpriv --reuid=65534 --regid=65534 --groups=4242 "
+#define NOGR "setpriv --reuid=65534 --regid=65534 --clear-groups "
+#define PRIM "setpriv --reuid=65534 --regid=4242 --clear-groups "
+#define PUB_SOCK "%s --socket %s key pub %s --format raw >/dev/null 2>&1"
+#define PUB_BUS "busctl --address=%s call " BUS_CALL " GetPublicKey ss %s raw"
+	/* a supplementary member: the socket and D-Bus both let it in */
+	ck_assert_msg(sh(out, sizeof(out), SUPP PUB_SOCK, rind_path, sock, "gsup") == 0,
+		      "socket, supplementary group 4242: refused");
+	ck_assert_msg(sh(out, sizeof(out), SUPP PUB_BUS, bus_addr, "gsup") == 0,
+		      "D-Bus, supplementary group 4242: %s", out);
+	/* ... and its primary group still counts on the socket */
+	ck_assert_msg(sh(out, sizeof(out), PRIM PUB_SOCK, rind_path, sock, "gsup") == 0,
+		      "socket, primary group 4242: refused");
+	/* not a member: refused */
+	ck_assert_int_ne(sh(out, sizeof(out), NOGR PUB_SOCK, rind_path, sock, "gsup"), 0);
+	ck_assert_int_ne(sh(out, sizeof(out), NOGR PUB_BUS, bus_addr, "gsup"), 0);
+	ck_assert_msg(strstr(out, "may not use"), "%s", out);
+	/* a key gnone (gid -1 granted, or nothing) is nobody's, on either path */
+	ck_assert_int_ne(sh(out, sizeof(out), SUPP PUB_BUS, bus_addr, "gnone"), 0);
+	ck_assert_msg(strstr(out, "may not use"), "D-Bus, gid -1 grant: %s", out);
+	ck_assert_int_ne(sh(out, sizeof(out), NOGR PUB_BUS, bus_addr, "gnone"), 0);
+	ck_assert_int_ne(sh(out, sizeof(out), SUPP PUB_SOCK, rind_path, sock, "gnone"), 0);
+	/* ListKeys over D-Bus shows the member gsup, not gnone */
+	ck_assert_int_eq(sh(out, sizeof(out), SUPP "busctl --address=%s call " BUS_CALL " ListKeys",
+			    bus_addr), 0);
+	ck_assert_msg(strstr(out, "\"gsup\"") && !strstr(out, "\"gnone\""), "ListKeys: %s", out);
+#undef SUPP
+#undef NOGR
+#undef PRIM
+#undef PUB_SOCK
+#undef PUB_BUS
+	ck_assert_int_eq(stop(pid), 0);
+	bus_stop();
+	t = slurp(log);
+	ck_assert_msg(strstr(t, "action=get_public_key key=gnone uid=65534") != NULL,
+		      "denials audited: %s", t);
+	printf("groups: supplementary and primary members let in (socket, D-Bus), gid -1 %s\n",
+	       gid_minus1 ? "granted but matching none" : "refused as a grant");
+}
+END_TEST
+
 static Suite *daemon_systemd_suite(void)
 {
 	Suite *s = suite_create("daemon_systemd");
@@ -867,6 +966,7 @@ static Suite *daemon_systemd_suite(void)
 	tcase_add_test(tc, test_notify);
 	tcase_add_test(tc, test_dbus_methods);
 	tcase_add_test(tc, test_rotation);
+	tcase_add_test(tc, test_group_access);
 	suite_add_tcase(s, tc);
 	return s;
 }

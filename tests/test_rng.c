@@ -7,7 +7,8 @@
  *  - fork: a child (and a grandchild) never repeats its parent's stream,
  *    for the per-thread generator and for a tfm allocated before the fork;
  *    also through a raw fork syscall that skips pthread_atfork (x86-64
- *    only: MADV_WIPEONFORK alone must do it);
+ *    only: MADV_WIPEONFORK alone must do it) and a raw clone(SIGCHLD), for
+ *    a tfm too (the generator notices the child without libc's help);
  *  - 16 threads: no two outputs equal, per-thread generators and one
  *    shared tfm;
  *  - a statistical tripwire (no repeated 32-byte output in a million
@@ -248,6 +249,17 @@ static pid_t raw_fork(void)
 }
 #endif
 
+/*
+ * clone(2) as a fork, straight to the kernel (no pthread_atfork, no libc
+ * bookkeeping): a tfm's state is ordinary memory the child inherits, so
+ * only a check independent of libc (a MADV_WIPEONFORK canary, or the pid)
+ * can tell the child from its parent.
+ */
+static pid_t raw_clone(void)
+{
+	return (pid_t)syscall(SYS_clone, (unsigned long)SIGCHLD, 0ul, 0ul, 0ul, 0ul);
+}
+
 START_TEST(test_fork)
 {
 	int n = impls(), cases = 0;
@@ -265,6 +277,19 @@ START_TEST(test_fork)
 	for (int i = 0; i < 10; i++, cases++)
 		fork_case(draw_thread, NULL, raw_fork, "rind_get_random_bytes/raw fork syscall");
 #endif
+	for (int i = 0; i < 5; i++, cases++)
+		fork_case(draw_thread, NULL, raw_clone, "rind_get_random_bytes/raw clone(SIGCHLD)");
+	for (int d = 0; d < n; d++) {
+		struct crypto_rng *tfm = alloc_rng(drivers[d]);
+
+		for (int i = 0; i < 5; i++, cases++) {
+			char what[128];
+
+			snprintf(what, sizeof(what), "%.64s tfm/raw clone(SIGCHLD)", drivers[d]);
+			fork_case(draw_tfm, tfm, raw_clone, what);
+		}
+		crypto_free_rng(tfm);
+	}
 	rt_report("fork cases (parent, child, grandchild)", "all", cases, 0);
 }
 END_TEST

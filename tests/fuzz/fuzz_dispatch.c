@@ -611,7 +611,7 @@ static int predict_use(const char *name, int op, struct key **out)
 	struct key *k;
 
 	*out = NULL;
-	if (!*name)
+	if (!*name || !key_name_valid(name))	/* a name no key can have */
 		return RIND__STATUS__ERR_INVALID;
 	k = key_lookup(name);
 	if (!k)
@@ -1675,7 +1675,7 @@ static bool one_request(const u8 *buf, size_t len)
 		check_create(q, r, op == RIND__REQUEST__OP_IMPORT_KEY, existed, created);
 		break;
 	case RIND__REQUEST__OP_DELETE_KEY:
-		if (!*q->delete_key->name)
+		if (!*q->delete_key->name || !key_name_valid(q->delete_key->name))
 			want_status(r, RIND__STATUS__ERR_INVALID);
 		else if (!k)
 			want_status(r, RIND__STATUS__ERR_NOT_FOUND);
