@@ -147,17 +147,19 @@ TGT static __m128i ghash_pad(const struct gcm_vaes2_ctx *ctx, __m128i acc, const
 
 /*
  * Encrypt or decrypt @len bytes from @src to @dst (which may be equal),
- * hashing the ciphertext into @acc; @ctr holds the reversed counter
- * blocks J0+1, J0+2.
+ * hashing the ciphertext into @acc; @j0 is the reversed J0.  (A 256-bit
+ * argument would make the compiler skip VZEROUPPER on some of the exits.)
  */
 TGT static __m128i gcm_vaes2_ctr_ghash(const struct gcm_vaes2_ctx *ctx, u8 *dst,
-				       const u8 *src, size_t len, __m256i ctr,
+				       const u8 *src, size_t len, __m128i j0,
 				       __m128i acc, bool enc)
 {
 	const unsigned int rounds = ctx->rounds;
 	const __m256i two = _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 2);
 	const __m256i rk0 = ctx->rky[0];
 	bool pending = false;	/* enc: the previous group is still to hash */
+	__m256i ctr = _mm256_add_epi32(_mm256_broadcastsi128_si256(j0),
+				       _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 1));
 	unsigned int r, v;
 
 	while (len >= 128) {
@@ -283,12 +285,8 @@ TGT static void gcm_vaes2_core(const void *vctx, const u8 iv[12], const u8 *ad, 
 	j0 = gcm_bswap128(j0);
 	if (adlen)
 		acc = ghash_pad(ctx, acc, ad, adlen);
-	if (len) {
-		__m256i ctr = _mm256_add_epi32(_mm256_broadcastsi128_si256(j0),
-					       _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 1));
-
-		acc = gcm_vaes2_ctr_ghash(ctx, dst, src, len, ctr, acc, enc);
-	}
+	if (len)
+		acc = gcm_vaes2_ctr_ghash(ctx, dst, src, len, j0, acc, enc);
 	acc = gcm_ghash_mul(_mm_xor_si128(acc, gcm_lenblock(adlen, len)), ctx->hpow[7]);
 	gcm_put_tag(tag, acc, ej0);
 }
