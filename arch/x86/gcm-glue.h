@@ -41,7 +41,7 @@ GCM_GLUE_INL __attribute__((target("ssse3"))) __m128i gcm_bswap128(__m128i x)
  * @h = bswap(E_K(0^128)), H * x^-1: a left shift (reflected), folding
  * x^-1 = x^127 + x^6 + x + 1.  Constant time.
  */
-static inline __m128i gcm_ghash_hxinv(__m128i h)
+GCM_GLUE_INL __m128i gcm_ghash_hxinv(__m128i h)
 {
 	u64 hi, lo, m;
 	u8 hb[16];
@@ -101,7 +101,7 @@ GCM_GLUE_INL __attribute__((target("pclmul"))) void gcm_ghash_powers(__m128i *hp
  * 4-byte stores and read back as 16 bytes cannot be store-forwarded and
  * stalls the load.
  */
-static inline __m128i gcm_j0(const u8 iv[12])
+GCM_GLUE_INL __m128i gcm_j0(const u8 iv[12])
 {
 	return _mm_set_epi64x((long long)(get_unaligned_le32(iv + 8) | (0x01000000ULL << 32)),
 			      (long long)get_unaligned_le64(iv));
@@ -114,7 +114,7 @@ static inline __m128i gcm_j0(const u8 iv[12])
  * overlapping loads into general registers.  Only the public length
  * decides anything.
  */
-static inline __m128i gcm_load_partial(const u8 *p, unsigned int n)
+GCM_GLUE_INL __m128i gcm_load_partial(const u8 *p, unsigned int n)
 {
 	u64 lo = 0, hi = 0;
 
@@ -166,7 +166,7 @@ GCM_GLUE_INL void gcm_store_partial(u8 *p, __m128i x, unsigned int n)
 }
 
 /* The reflected last GHASH block: [len(A)]64 || [len(C)]64, in bits. */
-static inline __m128i gcm_lenblock(size_t adlen, size_t len)
+GCM_GLUE_INL __m128i gcm_lenblock(size_t adlen, size_t len)
 {
 	return _mm_set_epi64x((long long)((u64)adlen * 8), (long long)((u64)len * 8));
 }
@@ -358,7 +358,7 @@ static inline int gcm_glue_copy_ad(struct aead_request *req, const u8 *ad)
  * of TLS, IPsec and QUIC) with loads that all come before the stores and
  * no library call.
  */
-static inline void gcm_glue_copy_small(u8 *d, const u8 *s, size_t n)
+GCM_GLUE_INL void gcm_glue_copy_small(u8 *d, const u8 *s, size_t n)
 {
 	if (n <= 16) {
 		gcm_store_partial(d, gcm_load_partial(s, (unsigned int)n), (unsigned int)n);
@@ -377,7 +377,7 @@ static inline void gcm_glue_copy_small(u8 *d, const u8 *s, size_t n)
  * Whether the first @n bytes of two tags differ, in constant time: one
  * compare of the whole block for 16 bytes, crypto_memneq() otherwise.
  */
-static inline bool gcm_glue_tag_neq(const u8 *a, const u8 *b, unsigned int n)
+GCM_GLUE_INL bool gcm_glue_tag_neq(const u8 *a, const u8 *b, unsigned int n)
 {
 	if (n == 16)
 		return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)a),
