@@ -93,13 +93,10 @@ TGT static __m128i ghash_pad(const struct gcm_aesni_ctx *ctx, __m128i acc, const
 		len -= 128;
 	}
 	if (len) {
-		u8 buf[16] = { 0 };
-
 		n = (unsigned int)((len + 15) / 16);
 		for (j = 0; j + 1 < n; j++)
 			x[j] = gcm_bswap128(_mm_loadu_si128((const __m128i *)(p + 16 * j)));
-		memcpy(buf, p + 16 * j, len - 16 * j);
-		x[j] = gcm_bswap128(_mm_loadu_si128((const __m128i *)buf));
+		x[j] = gcm_bswap128(gcm_load_partial(p + 16 * j, (unsigned int)(len - 16 * j)));
 		acc = ghash_n(ctx, acc, x, n);
 	}
 	return acc;
@@ -186,12 +183,11 @@ TGT static __m128i gcm_aesni_ctr_ghash(const struct gcm_aesni_ctx *ctx, u8 *dst,
 	}
 
 	if (len) {
-		/* The last 1..8 blocks, the final one possibly partial. */
-		u8 buf[128] __attribute__((aligned(16)));
+		/* The last 1..8 blocks, the final one possibly partial (read and written in pieces). */
+		unsigned int last;
 
 		n = (unsigned int)((len + 15) / 16);
-		memset(buf + 16 * (n - 1), 0, 16);
-		memcpy(buf, src, len);
+		last = (unsigned int)(len - 16 * (n - 1));
 		for (j = 0; j < n; j++) {
 			b[j] = _mm_xor_si128(gcm_bswap128(ctr), rk0);
 			ctr = _mm_add_epi32(ctr, CTR_ONE);
@@ -203,22 +199,22 @@ TGT static __m128i gcm_aesni_ctr_ghash(const struct gcm_aesni_ctx *ctx, u8 *dst,
 				b[j] = _mm_aesenc_si128(b[j], k);
 		}
 		for (j = 0; j < n; j++) {
-			__m128i in = _mm_load_si128((const __m128i *)(buf + 16 * j));
+			bool full = j + 1 < n || last == 16;
+			__m128i in = full ? _mm_loadu_si128((const __m128i *)(src + 16 * j)) :
+					    gcm_load_partial(src + 16 * j, last);
 
 			b[j] = _mm_xor_si128(_mm_aesenclast_si128(b[j], ctx->rk[rounds]), in);
-			if (!enc)
-				c[j] = gcm_bswap128(in);
-			_mm_store_si128((__m128i *)(buf + 16 * j), b[j]);
-		}
-		memcpy(dst, buf, len);
-		if (enc) {
-			/* hash the ciphertext with the bytes past the end zeroed */
-			memset(buf + len, 0, 16 * n - len);
-			for (j = 0; j < n; j++)
-				c[j] = gcm_bswap128(_mm_load_si128((const __m128i *)(buf + 16 * j)));
+			if (full) {
+				_mm_storeu_si128((__m128i *)(dst + 16 * j), b[j]);
+			} else {
+				gcm_store_partial(dst + 16 * j, b[j], last);
+				/* the ciphertext with the bytes past the end zeroed */
+				b[j] = _mm_and_si128(b[j], _mm_loadu_si128((const __m128i *)
+							(gcm_glue_keep + 16 - last)));
+			}
+			c[j] = gcm_bswap128(enc ? b[j] : in);
 		}
 		acc = ghash_n(ctx, acc, c, n);
-		memzero_explicit(buf, sizeof(buf));
 	}
 	return acc;
 }
@@ -228,8 +224,16 @@ TGT static void gcm_aesni_core(const void *vctx, const u8 iv[12], const u8 *ad, 
 			       u8 *dst, const u8 *src, size_t len, bool enc, u8 tag[16])
 {
 	const struct gcm_aesni_ctx *ctx = vctx;
-	__m128i acc = _mm_setzero_si128(), j0 = gcm_j0(iv), ej0 = aes_block(ctx, j0);
+	__m128i acc, j0, ej0;
 
+	if (gcm_glue_short_ok(adlen, len)) {
+		gcm_glue_short(ctx->rk, 1, ctx->rounds, &ctx->hpow[0], 1, iv, ad, adlen, dst, src, len,
+			       enc, tag);
+		return;
+	}
+	acc = _mm_setzero_si128();
+	j0 = gcm_j0(iv);
+	ej0 = aes_block(ctx, j0);
 	j0 = gcm_bswap128(j0);
 	if (adlen)
 		acc = ghash_pad(ctx, acc, ad, adlen);
@@ -254,7 +258,7 @@ TGT static int gcm_aesni_setkey(struct crypto_aead *tfm, const u8 *key, unsigned
 	return 0;
 }
 
-GCM_GLUE_DEFINE_ALG(gcm_aesni, struct gcm_aesni_ctx, "gcm-aes-aesni", 400);
+GCM_GLUE_DEFINE_ALG(gcm_aesni, struct gcm_aesni_ctx, "gcm-aes-aesni", 400, TGT);
 
 /* Its known-answer tests are the "gcm(aes)" ones of algs/gcm.c. */
 static int gcm_aesni_mod_init(void)

@@ -41,7 +41,7 @@ GCM_GLUE_INL __attribute__((target("ssse3"))) __m128i gcm_bswap128(__m128i x)
  * @h = bswap(E_K(0^128)), H * x^-1: a left shift (reflected), folding
  * x^-1 = x^127 + x^6 + x + 1.  Constant time.
  */
-static inline __m128i gcm_ghash_hxinv(__m128i h)
+GCM_GLUE_INL __m128i gcm_ghash_hxinv(__m128i h)
 {
 	u64 hi, lo, m;
 	u8 hb[16];
@@ -95,18 +95,78 @@ GCM_GLUE_INL __attribute__((target("pclmul"))) void gcm_ghash_powers(__m128i *hp
 #undef GCM_HP
 }
 
-/* J0 = IV || 0^31 || 1 (SP 800-38D section 7.1, 96-bit IV), in memory order. */
-static inline __m128i gcm_j0(const u8 iv[12])
+/*
+ * J0 = IV || 0^31 || 1 (SP 800-38D section 7.1, 96-bit IV), in memory order,
+ * put together in general registers: a block built on the stack with 12- and
+ * 4-byte stores and read back as 16 bytes cannot be store-forwarded and
+ * stalls the load.
+ */
+GCM_GLUE_INL __m128i gcm_j0(const u8 iv[12])
 {
-	u8 blk[16];
+	return _mm_set_epi64x((long long)(get_unaligned_le32(iv + 8) | (0x01000000ULL << 32)),
+			      (long long)get_unaligned_le64(iv));
+}
 
-	memcpy(blk, iv, 12);
-	put_unaligned_be32(1, blk + 12);
-	return _mm_loadu_si128((const __m128i *)blk);
+/*
+ * @n bytes (0..16) at @p as a block padded with zeros, read without going
+ * past p + n and without a bounce buffer (a block assembled from small
+ * stores and read back whole cannot be store-forwarded): at most two
+ * overlapping loads into general registers.  Only the public length
+ * decides anything.
+ */
+GCM_GLUE_INL __m128i gcm_load_partial(const u8 *p, unsigned int n)
+{
+	u64 lo = 0, hi = 0;
+
+	if (n >= 8) {
+		lo = get_unaligned_le64(p);
+		if (n > 8)
+			hi = get_unaligned_le64(p + n - 8) >> (8 * (16 - n));
+	} else if (n >= 4) {
+		lo = get_unaligned_le32(p) | ((u64)get_unaligned_le32(p + n - 4) << (8 * (n - 4)));
+	} else if (n) {
+		lo = p[0];
+		if (n > 1)
+			lo |= (u64)p[1] << 8;
+		if (n > 2)
+			lo |= (u64)p[2] << 16;
+	}
+	return _mm_set_epi64x((long long)hi, (long long)lo);
+}
+
+/* The first @n bytes (1..16) of @x to @p, nothing past p + n. */
+GCM_GLUE_INL void gcm_store_partial(u8 *p, __m128i x, unsigned int n)
+{
+	u64 lo = (u64)_mm_cvtsi128_si64(x), hi = (u64)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x));
+
+	if (n >= 16) {
+		_mm_storeu_si128((__m128i *)p, x);
+		return;
+	}
+	if (n >= 8) {
+		put_unaligned_le64(lo, p);
+		p += 8;
+		n -= 8;
+		lo = hi;
+	}
+	if (n >= 4) {
+		put_unaligned_le32((u32)lo, p);
+		p += 4;
+		n -= 4;
+		lo >>= 32;
+	}
+	if (n >= 2) {
+		put_unaligned_le16((u16)lo, p);
+		p += 2;
+		n -= 2;
+		lo >>= 16;
+	}
+	if (n)
+		*p = (u8)lo;
 }
 
 /* The reflected last GHASH block: [len(A)]64 || [len(C)]64, in bits. */
-static inline __m128i gcm_lenblock(size_t adlen, size_t len)
+GCM_GLUE_INL __m128i gcm_lenblock(size_t adlen, size_t len)
 {
 	return _mm_set_epi64x((long long)((u64)adlen * 8), (long long)((u64)len * 8));
 }
@@ -116,6 +176,136 @@ GCM_GLUE_INL __attribute__((target("ssse3"))) void gcm_put_tag(u8 tag[16], __m12
 								__m128i ej0)
 {
 	_mm_storeu_si128((__m128i *)tag, _mm_xor_si128(gcm_bswap128(s), ej0));
+}
+
+/* ---- short messages ---- */
+
+/* 16 bytes of 0xff, then 16 of zeros: a load at 16 - n keeps the first n bytes. */
+static const u8 gcm_glue_keep[32] __attribute__((aligned(32))) = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
+#define GCM_SHORT_MAX	64
+
+/*
+ * Whether gcm_glue_short() takes a message: at most 64 bytes, and the AD
+ * blocks, the message blocks and the length block at most eight in all, so
+ * that every block meets a precomputed power of H.
+ */
+static inline bool gcm_glue_short_ok(size_t adlen, size_t len)
+{
+	return len <= GCM_SHORT_MAX && (adlen + 15) / 16 + (len + 15) / 16 + 1 <= 8;
+}
+
+/*
+ * The whole of GCM for a short message (gcm_glue_short_ok()), every driver's
+ * path for the sizes where the per-call setup is most of the cost.  J0 and
+ * the four counter blocks after it go through the AES rounds together, so
+ * E_K(J0) costs no latency of its own; the AD, the message and the length
+ * block are multiplied by the powers of H that line them up with the end
+ * (H^m for the first of m blocks, H^1 for the length block) and summed
+ * before one reduction.  Nothing goes through a stack buffer: partial
+ * blocks are read and written with gcm_load_partial()/gcm_store_partial().
+ *
+ * The driver's round keys are rk[stride * r] (r = 0..rounds) and H^k * x^-1
+ * is hp[hstep * (k - 1)], so each driver passes its own context layout.
+ * Inlined into the driver's own target: VEX-encoded in the AVX drivers.
+ */
+GCM_GLUE_INL __attribute__((target("aes,pclmul,ssse3"))) void
+gcm_glue_short(const __m128i *rk, unsigned int stride, unsigned int rounds, const __m128i *hp,
+	       int hstep, const u8 iv[12], const u8 *ad, size_t adlen, u8 *dst, const u8 *src,
+	       size_t len, bool enc, u8 tag[16])
+{
+	const __m128i c = _mm_set_epi64x(0, (long long)0xc200000000000000ULL);
+	const __m128i one = _mm_set_epi32(0, 0, 0, 1);
+	unsigned int nad = (unsigned int)((adlen + 15) / 16), nc = (unsigned int)((len + 15) / 16);
+	unsigned int m = nad + nc + 1, j, r;
+	__m128i j0 = gcm_j0(iv), ctr = gcm_bswap128(j0), k = rk[0];
+	__m128i b0, b1, b2, b3, b4, x, lo, mi, hi;
+
+#define GCM_SHORT_H(p) hp[hstep * ((int)(p) - 1)]
+#define GCM_SHORT_MUL(a, h)							\
+	do {									\
+		lo = _mm_xor_si128(lo, _mm_clmulepi64_si128((a), (h), 0x00));	\
+		mi = _mm_xor_si128(mi, _mm_xor_si128(_mm_clmulepi64_si128((a), (h), 0x01), \
+						     _mm_clmulepi64_si128((a), (h), 0x10))); \
+		hi = _mm_xor_si128(hi, _mm_clmulepi64_si128((a), (h), 0x11));	\
+	} while (0)
+
+	b0 = _mm_xor_si128(j0, k);
+	ctr = _mm_add_epi32(ctr, one);
+	b1 = _mm_xor_si128(gcm_bswap128(ctr), k);
+	ctr = _mm_add_epi32(ctr, one);
+	b2 = _mm_xor_si128(gcm_bswap128(ctr), k);
+	ctr = _mm_add_epi32(ctr, one);
+	b3 = _mm_xor_si128(gcm_bswap128(ctr), k);
+	ctr = _mm_add_epi32(ctr, one);
+	b4 = _mm_xor_si128(gcm_bswap128(ctr), k);
+
+	/* the AD and the length block do not wait for the keystream */
+	lo = _mm_setzero_si128();
+	mi = lo;
+	hi = lo;
+	for (j = 0; j < nad; j++) {
+		size_t n = adlen - 16 * j;
+
+		x = n >= 16 ? _mm_loadu_si128((const __m128i *)(ad + 16 * j)) :
+			      gcm_load_partial(ad + 16 * j, (unsigned int)n);
+		x = gcm_bswap128(x);
+		GCM_SHORT_MUL(x, GCM_SHORT_H(m - j));
+	}
+	x = gcm_lenblock(adlen, len);
+	GCM_SHORT_MUL(x, GCM_SHORT_H(1));
+
+	for (r = 1; r < rounds; r++) {
+		k = rk[stride * r];
+		b0 = _mm_aesenc_si128(b0, k);
+		b1 = _mm_aesenc_si128(b1, k);
+		b2 = _mm_aesenc_si128(b2, k);
+		b3 = _mm_aesenc_si128(b3, k);
+		b4 = _mm_aesenc_si128(b4, k);
+	}
+	k = rk[stride * rounds];
+	b0 = _mm_aesenclast_si128(b0, k);
+	b1 = _mm_aesenclast_si128(b1, k);
+	b2 = _mm_aesenclast_si128(b2, k);
+	b3 = _mm_aesenclast_si128(b3, k);
+	b4 = _mm_aesenclast_si128(b4, k);
+
+	/* block j of the message with keystream @ks; its product by H^(nc + 1 - j) */
+#define GCM_SHORT_BLK(jj, ks)							\
+	if (nc > (jj)) {							\
+		size_t n = len - 16 * (jj);					\
+		__m128i in, out;						\
+										\
+		if (n >= 16) {							\
+			in = _mm_loadu_si128((const __m128i *)(src + 16 * (jj)));	\
+			out = _mm_xor_si128(in, (ks));				\
+			_mm_storeu_si128((__m128i *)(dst + 16 * (jj)), out);	\
+		} else {							\
+			in = gcm_load_partial(src + 16 * (jj), (unsigned int)n);	\
+			out = _mm_xor_si128(in, (ks));				\
+			gcm_store_partial(dst + 16 * (jj), out, (unsigned int)n);	\
+			out = _mm_and_si128(out, _mm_loadu_si128(		\
+				(const __m128i *)(gcm_glue_keep + 16 - n)));	\
+		}							\
+		x = gcm_bswap128(enc ? out : in);				\
+		GCM_SHORT_MUL(x, GCM_SHORT_H(nc + 1 - (jj)));			\
+	}
+	GCM_SHORT_BLK(0, b1)
+	GCM_SHORT_BLK(1, b2)
+	GCM_SHORT_BLK(2, b3)
+	GCM_SHORT_BLK(3, b4)
+#undef GCM_SHORT_BLK
+#undef GCM_SHORT_MUL
+#undef GCM_SHORT_H
+
+	mi = _mm_xor_si128(mi, _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e),
+					     _mm_clmulepi64_si128(lo, c, 0x00)));
+	hi = _mm_xor_si128(hi, _mm_xor_si128(_mm_shuffle_epi32(mi, 0x4e),
+					     _mm_clmulepi64_si128(mi, c, 0x00)));
+	gcm_put_tag(tag, hi, b0);
 }
 
 /* ---- the AEAD glue ---- */
@@ -163,12 +353,44 @@ static inline int gcm_glue_copy_ad(struct aead_request *req, const u8 *ad)
 	return 0;
 }
 
+/*
+ * memmove() of @n bytes, the AD of a request: up to 32 bytes (the usual AD
+ * of TLS, IPsec and QUIC) with loads that all come before the stores and
+ * no library call.
+ */
+GCM_GLUE_INL void gcm_glue_copy_small(u8 *d, const u8 *s, size_t n)
+{
+	if (n <= 16) {
+		gcm_store_partial(d, gcm_load_partial(s, (unsigned int)n), (unsigned int)n);
+	} else if (n <= 32) {
+		__m128i a = _mm_loadu_si128((const __m128i *)s);
+		__m128i b = _mm_loadu_si128((const __m128i *)(s + n - 16));
+
+		_mm_storeu_si128((__m128i *)d, a);
+		_mm_storeu_si128((__m128i *)(d + n - 16), b);
+	} else {
+		memmove(d, s, n);
+	}
+}
+
+/*
+ * Whether the first @n bytes of two tags differ, in constant time: one
+ * compare of the whole block for 16 bytes, crypto_memneq() otherwise.
+ */
+GCM_GLUE_INL bool gcm_glue_tag_neq(const u8 *a, const u8 *b, unsigned int n)
+{
+	if (n == 16)
+		return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)a),
+							_mm_loadu_si128((const __m128i *)b))) != 0xffff;
+	return crypto_memneq(a, b, n);
+}
+
 /* encrypt (@enc) or decrypt one request with the driver's @core. */
 GCM_GLUE_INL int gcm_glue_crypt(struct aead_request *req, bool enc, gcm_glue_core_fn *core)
 {
 	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
 	const void *ctx = crypto_aead_ctx(tfm);
-	unsigned int authsize = crypto_aead_authsize(tfm);
+	unsigned int authsize = tfm->authsize;
 	unsigned int assoclen = req->assoclen, ptlen;
 	struct rind_sg_map adm = { 0 }, m;
 	const u8 *ad = NULL;
@@ -193,16 +415,20 @@ GCM_GLUE_INL int gcm_glue_crypt(struct aead_request *req, bool enc, gcm_glue_cor
 		u8 *d = sg_virt(req->dst);
 
 		if (d != s && assoclen)
-			memmove(d, s, assoclen);
+			gcm_glue_copy_small(d, s, assoclen);
 		if (enc) {
 			core(ctx, req->iv, d, assoclen, d + assoclen, s + assoclen, ptlen, true, tag);
-			memcpy(d + assoclen + ptlen, tag, authsize);
+			if (authsize == 16)
+				_mm_storeu_si128((__m128i *)(d + assoclen + ptlen),
+						 _mm_loadu_si128((const __m128i *)tag));
+			else
+				memcpy(d + assoclen + ptlen, tag, authsize);
 			return 0;
 		}
 		memcpy(rtag, s + assoclen + ptlen, authsize);
 		core(ctx, req->iv, d, assoclen, d + assoclen, s + assoclen, ptlen, false, tag);
 		err = 0;
-		if (crypto_memneq(tag, rtag, authsize)) {
+		if (gcm_glue_tag_neq(tag, rtag, authsize)) {
 			memzero_explicit(d + assoclen, ptlen);
 			err = -EBADMSG;
 		}
@@ -236,7 +462,7 @@ GCM_GLUE_INL int gcm_glue_crypt(struct aead_request *req, bool enc, gcm_glue_cor
 		if (sg_pcopy_from_buffer(req->dst, ~0u, tag, authsize, assoclen + ptlen) != authsize)
 			err = -EINVAL;
 	} else {
-		if (crypto_memneq(tag, rtag, authsize)) {
+		if (gcm_glue_tag_neq(tag, rtag, authsize)) {
 			memzero_explicit(m.dst, ptlen);
 			err = -EBADMSG;
 		}
@@ -252,20 +478,23 @@ out_ad:
 /*
  * The entry points and the "gcm(aes)" aead_alg @pfx##_alg of a driver
  * whose context is @ctx_type, whose setkey is @pfx##_setkey and whose
- * gcm_glue_core_fn is @pfx##_core.
+ * gcm_glue_core_fn is @pfx##_core.  The glue is compiled for the driver's
+ * target @tgt too: in an AVX driver a legacy-SSE instruction (the compiler
+ * zeroing a struct with pxor/movaps) next to VEX code pays for the SSE/AVX
+ * state transition on Intel (scripts/check-vex.sh checks for it).
  */
-#define GCM_GLUE_DEFINE_ALG(pfx, ctx_type, drv_name, prio)			\
-static int pfx##_crypt(struct aead_request *req, bool enc)			\
+#define GCM_GLUE_DEFINE_ALG(pfx, ctx_type, drv_name, prio, tgt)		\
+tgt static int pfx##_crypt(struct aead_request *req, bool enc)			\
 {										\
 	return gcm_glue_crypt(req, enc, pfx##_core);				\
 }										\
 										\
-static int pfx##_encrypt(struct aead_request *req)				\
+tgt static int pfx##_encrypt(struct aead_request *req)				\
 {										\
 	return pfx##_crypt(req, true);						\
 }										\
 										\
-static int pfx##_decrypt(struct aead_request *req)				\
+tgt static int pfx##_decrypt(struct aead_request *req)				\
 {										\
 	return pfx##_crypt(req, false);						\
 }										\

@@ -7,7 +7,8 @@
  * Eight blocks (four registers) per loop iteration, GHASH of eight
  * ciphertext blocks stitched between the AES rounds, the products by
  * H^8 .. H^1 summed before one reduction per 128-bit lane and the two lanes
- * then added.  The last 1..127 bytes go through a zero-padded stack buffer.
+ * then added.  The last 1..127 bytes are read and written in place, the
+ * partial block in pieces (no bounce buffer).
  *
  * GHASH representation as in gcm-aesni.c: blocks byte-reversed (bit
  * reflected), powers of H stored times x^-1, reduction by two carry-less
@@ -105,6 +106,53 @@ INL __m256i load2(const u8 *p)
 	return bswap256(_mm256_loadu_si256((const __m256i *)p));
 }
 
+/*
+ * Block @i of the @len bytes at @p, zero-padded, read without a bounce
+ * buffer (small stores read back as a whole block cannot be forwarded).
+ */
+INL __m128i tail_blk(const u8 *p, size_t len, unsigned int i)
+{
+	size_t off = 16 * (size_t)i;
+
+	if (off + 16 <= len)
+		return _mm_loadu_si128((const __m128i *)(p + off));
+	if (off < len)
+		return gcm_load_partial(p + off, (unsigned int)(len - off));
+	return _mm_setzero_si128();
+}
+
+/* Blocks 2v and 2v + 1 of the @len bytes at @p, zero-padded, in memory order. */
+INL __m256i tail_pair(const u8 *p, size_t len, unsigned int v)
+{
+	if (32 * (size_t)v + 32 <= len)
+		return _mm256_loadu_si256((const __m256i *)(p + 32 * v));
+	return _mm256_set_m128i(tail_blk(p, len, 2 * v + 1), tail_blk(p, len, 2 * v));
+}
+
+/* Store the bytes of pair @v that fall below @len. */
+INL void tail_store(u8 *p, size_t len, unsigned int v, __m256i x)
+{
+	size_t off = 32 * (size_t)v;
+
+	if (off + 32 <= len) {
+		_mm256_storeu_si256((__m256i *)(p + off), x);
+		return;
+	}
+	if (off + 16 <= len) {
+		_mm_storeu_si128((__m128i *)(p + off), _mm256_castsi256_si128(x));
+		off += 16;
+		x = _mm256_permute2x128_si256(x, x, 0x11);
+	}
+	if (off < len)
+		gcm_store_partial(p + off, _mm256_castsi256_si128(x), (unsigned int)(len - off));
+}
+
+/* 32 bytes of 0xff then 32 of zeros: a load at 32 - n keeps the first n bytes. */
+static const u8 keep32[64] __attribute__((aligned(64))) = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
 /* Hash @len bytes, the last partial block padded with zeros. */
 TGT static __m128i ghash_pad(const struct gcm_vaes2_ctx *ctx, __m128i acc, const u8 *p,
 			     size_t len)
@@ -124,13 +172,11 @@ TGT static __m128i ghash_pad(const struct gcm_vaes2_ctx *ctx, __m128i acc, const
 		len -= 128;
 	}
 	if (len) {
-		u8 buf[128] __attribute__((aligned(32)));
+		unsigned int n16 = (unsigned int)((len + 15) / 16), nv = (n16 + 1) / 2;
 
-		memset(buf, 0, sizeof(buf));
-		memcpy(buf, p, len);
-		for (v = 0; v < 4; v++)
-			x[v] = load2(buf + 32 * v);
-		acc = ghash_tail(ctx, acc, x, (unsigned int)((len + 15) / 16));
+		for (v = 0; v < nv; v++)
+			x[v] = bswap256(tail_pair(p, len, v));
+		acc = ghash_tail(ctx, acc, x, n16);
 	}
 	return acc;
 }
@@ -147,17 +193,19 @@ TGT static __m128i ghash_pad(const struct gcm_vaes2_ctx *ctx, __m128i acc, const
 
 /*
  * Encrypt or decrypt @len bytes from @src to @dst (which may be equal),
- * hashing the ciphertext into @acc; @ctr holds the reversed counter
- * blocks J0+1, J0+2.
+ * hashing the ciphertext into @acc; @j0 is the reversed J0.  (A 256-bit
+ * argument would make the compiler skip VZEROUPPER on some of the exits.)
  */
 TGT static __m128i gcm_vaes2_ctr_ghash(const struct gcm_vaes2_ctx *ctx, u8 *dst,
-				       const u8 *src, size_t len, __m256i ctr,
+				       const u8 *src, size_t len, __m128i j0,
 				       __m128i acc, bool enc)
 {
 	const unsigned int rounds = ctx->rounds;
 	const __m256i two = _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 2);
 	const __m256i rk0 = ctx->rky[0];
 	bool pending = false;	/* enc: the previous group is still to hash */
+	__m256i ctr = _mm256_add_epi32(_mm256_broadcastsi128_si256(j0),
+				       _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 1));
 	unsigned int r, v;
 
 	while (len >= 128) {
@@ -221,13 +269,10 @@ TGT static __m128i gcm_vaes2_ctr_ghash(const struct gcm_vaes2_ctx *ctx, u8 *dst,
 		acc = ghash_pad(ctx, acc, dst - 128, 128);
 
 	if (len) {
-		/* 1..127 bytes through a zero-padded buffer. */
-		u8 buf[128] __attribute__((aligned(32)));
+		/* 1..127 bytes, the partial block read and written in pieces */
 		unsigned int nv = (unsigned int)((len + 31) / 32);
 		__m256i b[4], x[4];
 
-		memset(buf, 0, sizeof(buf));
-		memcpy(buf, src, len);
 		for (v = 0; v < 4; v++) {
 			b[v] = _mm256_xor_si256(bswap256(ctr), rk0);
 			ctr = _mm256_add_epi32(ctr, two);
@@ -244,23 +289,18 @@ TGT static __m128i gcm_vaes2_ctr_ghash(const struct gcm_vaes2_ctx *ctx, u8 *dst,
 			if (nv > 3)
 				b[3] = _mm256_aesenc_epi128(b[3], k);
 		}
-		for (v = 0; v < 4; v++) {
-			__m256i in = _mm256_load_si256((const __m256i *)(buf + 32 * v));
+		for (v = 0; v < nv; v++) {
+			size_t left = len - 32 * (size_t)v;
+			__m256i in = tail_pair(src, len, v);
+			__m256i out = _mm256_xor_si256(_mm256_aesenclast_epi128(b[v], ctx->rky[rounds]), in);
 
-			if (!enc)
-				x[v] = bswap256(in);
-			_mm256_store_si256((__m256i *)(buf + 32 * v),
-					   _mm256_xor_si256(_mm256_aesenclast_epi128(b[v], ctx->rky[rounds]), in));
-		}
-		memcpy(dst, buf, len);
-		if (enc) {
-			/* hash the ciphertext with the bytes past the end zeroed */
-			memset(buf + len, 0, sizeof(buf) - len);
-			for (v = 0; v < 4; v++)
-				x[v] = load2(buf + 32 * v);
+			tail_store(dst, len, v, out);
+			if (enc)	/* the ciphertext with the bytes past the end zeroed */
+				in = _mm256_and_si256(out, _mm256_loadu_si256((const __m256i *)
+					(keep32 + 32 - (left < 32 ? left : 32))));
+			x[v] = bswap256(in);
 		}
 		acc = ghash_tail(ctx, acc, x, (unsigned int)((len + 15) / 16));
-		memzero_explicit(buf, sizeof(buf));
 	}
 	return acc;
 }
@@ -270,17 +310,21 @@ TGT static void gcm_vaes2_core(const void *vctx, const u8 iv[12], const u8 *ad, 
 			       u8 *dst, const u8 *src, size_t len, bool enc, u8 tag[16])
 {
 	const struct gcm_vaes2_ctx *ctx = vctx;
-	__m128i acc = _mm_setzero_si128(), j0 = gcm_j0(iv), ej0 = aes_block(ctx, j0);
+	__m128i acc, j0, ej0;
 
+	if (gcm_glue_short_ok(adlen, len)) {
+		gcm_glue_short((const __m128i *)ctx->rky, 2, ctx->rounds, &ctx->hpow[7], -1, iv, ad, adlen, dst, src, len,
+			       enc, tag);
+		return;
+	}
+	acc = _mm_setzero_si128();
+	j0 = gcm_j0(iv);
+	ej0 = aes_block(ctx, j0);
 	j0 = gcm_bswap128(j0);
 	if (adlen)
 		acc = ghash_pad(ctx, acc, ad, adlen);
-	if (len) {
-		__m256i ctr = _mm256_add_epi32(_mm256_broadcastsi128_si256(j0),
-					       _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 1));
-
-		acc = gcm_vaes2_ctr_ghash(ctx, dst, src, len, ctr, acc, enc);
-	}
+	if (len)
+		acc = gcm_vaes2_ctr_ghash(ctx, dst, src, len, j0, acc, enc);
 	acc = gcm_ghash_mul(_mm_xor_si128(acc, gcm_lenblock(adlen, len)), ctx->hpow[7]);
 	gcm_put_tag(tag, acc, ej0);
 }
@@ -304,7 +348,7 @@ TGT static int gcm_vaes2_setkey(struct crypto_aead *tfm, const u8 *key, unsigned
 	return 0;
 }
 
-GCM_GLUE_DEFINE_ALG(gcm_vaes2, struct gcm_vaes2_ctx, "gcm-aes-vaes-avx2", 600);
+GCM_GLUE_DEFINE_ALG(gcm_vaes2, struct gcm_vaes2_ctx, "gcm-aes-vaes-avx2", 600, TGT);
 
 /* Its known-answer tests are the "gcm(aes)" ones of algs/gcm.c. */
 static int gcm_vaes_avx2_mod_init(void)

@@ -156,17 +156,20 @@ TGT static __m128i ghash_pad(const struct gcm_vaes_ctx *ctx, __m128i acc, const 
 
 /*
  * Encrypt or decrypt @len bytes from @src to @dst (which may be equal),
- * hashing the ciphertext into @acc; @ctr holds the reversed counter
- * blocks J0+1 .. J0+4.
+ * hashing the ciphertext into @acc; @j0 is the reversed J0.  (A 512-bit
+ * argument would make the compiler skip VZEROUPPER on some of the exits.)
  */
 TGT static __m128i gcm_vaes_ctr_ghash(const struct gcm_vaes_ctx *ctx, u8 *dst,
-				      const u8 *src, size_t len, __m512i ctr,
+				      const u8 *src, size_t len, __m128i j0,
 				      __m128i acc, bool enc)
 {
 	const unsigned int rounds = ctx->rounds;
 	const __m512i four = _mm512_broadcast_i32x4(_mm_set_epi32(0, 0, 0, 4));
 	const __m512i rk0 = ctx->rkz[0];
 	bool pending = false;	/* enc: the previous group is still to hash */
+	__m512i ctr = _mm512_add_epi32(_mm512_broadcast_i32x4(j0),
+				       _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 3,
+							0, 0, 0, 2, 0, 0, 0, 1));
 	unsigned int r, v;
 
 	while (len >= 256) {
@@ -274,18 +277,21 @@ TGT static void gcm_vaes_core(const void *vctx, const u8 iv[12], const u8 *ad, s
 			      u8 *dst, const u8 *src, size_t len, bool enc, u8 tag[16])
 {
 	const struct gcm_vaes_ctx *ctx = vctx;
-	__m128i acc = _mm_setzero_si128(), j0 = gcm_j0(iv), ej0 = aes_block(ctx, j0);
+	__m128i acc, j0, ej0;
 
+	if (gcm_glue_short_ok(adlen, len)) {
+		gcm_glue_short((const __m128i *)ctx->rkz, 4, ctx->rounds, &ctx->hpow[15], -1, iv, ad, adlen, dst, src, len,
+			       enc, tag);
+		return;
+	}
+	acc = _mm_setzero_si128();
+	j0 = gcm_j0(iv);
+	ej0 = aes_block(ctx, j0);
 	j0 = gcm_bswap128(j0);
 	if (adlen)
 		acc = ghash_pad(ctx, acc, ad, adlen);
-	if (len) {
-		__m512i ctr = _mm512_add_epi32(_mm512_broadcast_i32x4(j0),
-					       _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 3,
-								0, 0, 0, 2, 0, 0, 0, 1));
-
-		acc = gcm_vaes_ctr_ghash(ctx, dst, src, len, ctr, acc, enc);
-	}
+	if (len)
+		acc = gcm_vaes_ctr_ghash(ctx, dst, src, len, j0, acc, enc);
 	acc = gcm_ghash_mul(_mm_xor_si128(acc, gcm_lenblock(adlen, len)), ctx->hpow[15]);
 	gcm_put_tag(tag, acc, ej0);
 }
@@ -309,7 +315,7 @@ TGT static int gcm_vaes_setkey(struct crypto_aead *tfm, const u8 *key, unsigned 
 	return 0;
 }
 
-GCM_GLUE_DEFINE_ALG(gcm_vaes, struct gcm_vaes_ctx, "gcm-aes-vaes-avx512", 800);
+GCM_GLUE_DEFINE_ALG(gcm_vaes, struct gcm_vaes_ctx, "gcm-aes-vaes-avx512", 800, TGT);
 
 /* Its known-answer tests are the "gcm(aes)" ones of algs/gcm.c. */
 static int gcm_vaes_avx512_mod_init(void)
