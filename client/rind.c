@@ -493,6 +493,21 @@ static int cmd_key_ref(struct rind_client *c, struct opts *o)
 	return err ? 1 : 0;
 }
 
+/* The input looks like @fmt: PEM armour, a JSON object, a DER SEQUENCE. */
+static bool import_has_format(const uint8_t *buf, size_t len, enum rind_client_format fmt)
+{
+	size_t i = 0;
+
+	if (fmt == RIND_CLIENT_PEM || fmt == RIND_CLIENT_JWK)
+		while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
+			i++;
+	if (fmt == RIND_CLIENT_PEM)
+		return len - i >= 11 && !memcmp(buf + i, "-----BEGIN ", 11);
+	if (fmt == RIND_CLIENT_JWK)
+		return i < len && buf[i] == '{';
+	return len >= 2 && buf[0] == 0x30;	/* PKCS#8, SEC1, PKCS#1, SPKI: a SEQUENCE */
+}
+
 static int cmd_key(struct rind_client *c, struct opts *o)
 {
 	const char *sub = o->npos ? o->pos[0] : "";
@@ -538,6 +553,19 @@ static int cmd_key(struct rind_client *c, struct opts *o)
 		}
 		if (read_input(o->in, &buf, &len))
 			return 1;
+		/*
+		 * A format named with --format is one the data must have (the
+		 * daemon detects the encoding, and 32 random bytes "as PEM"
+		 * would otherwise import as a raw 32-byte key).
+		 */
+		if (o->format && fmt != RIND_CLIENT_RAW && !import_has_format(buf, len, fmt)) {
+			fprintf(stderr, "rind: key import: --format %s given, but the input is not %s\n",
+				o->format, fmt == RIND_CLIENT_PEM ? "PEM" : fmt == RIND_CLIENT_JWK ?
+				"a JWK object" : "DER");
+			memset(buf, 0, len);
+			free(buf);
+			return 2;
+		}
 		err = rind_client_import_key_usage(c, o->pos[1], o->alg, o->usage, buf, len, fmt,
 						   o->exportable, &ki);
 		memset(buf, 0, len);

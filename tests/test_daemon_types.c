@@ -530,6 +530,20 @@ START_TEST(test_import_refused)
 		     cases[i].type ? "--type " : "", cases[i].type ? cases[i].type : "");
 		ok("grep -qi -- '%s' $D/err && grep -q 'key import' $D/err", cases[i].msg);
 	}
+	/*
+	 * A format the caller names is one the data must have: 32 random
+	 * bytes "as PEM" (or PKCS#8, or JWK) with a 32-byte type are refused
+	 * (issue 14 item 15: they were imported as a raw key).
+	 */
+	want(2, "head -c 32 /dev/urandom | tr '0{' 'xy' > $D/in; $R key import asp --type ed25519 --format pem --in $D/in 2>$D/err");
+	ok("grep -q 'format pem given, but the input is not PEM' $D/err");
+	want(2, "$R key import asd --type x25519 --format pkcs8 --in $D/in 2>$D/err");
+	ok("grep -q 'input is not DER' $D/err");
+	want(2, "$R key import asj --type aes-256-gcm --format jwk --in $D/in 2>$D/err");
+	ok("grep -q 'input is not a JWK object' $D/err");
+	/* and the named format still imports what it names */
+	ok("$R key import aspem --format pem --in $K/ec-p256.pem | grep -q ecdsa-p256");
+	ok("$R key delete aspem");
 	/* nothing was created */
 	ok("test $($R key list | wc -l) -eq 1");
 	/* a raw key without a type, over the protocol */
