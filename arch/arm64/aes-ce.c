@@ -16,9 +16,8 @@
  * Constant time: every secret-dependent step is AESE/AESMC/AESD/AESIMC,
  * EOR and loads/stores at public addresses; these are in Arm's list of
  * data-independent-timing instructions under PSTATE.DIT (Arm ARM, "About
- * PSTATE.DIT").  The key schedule's SubWord is AESE with a zero round key
- * on the word broadcast to all four columns (ShiftRows then only moves
- * equal bytes), so there is no S-box table anywhere.  Branches depend on
+ * PSTATE.DIT").  The key schedule is aes-ce.h's (SubWord by AESE, no
+ * S-box table anywhere).  Branches depend on
  * the key length, the data length and the (public) counter only.
  *
  * Expected speed on Neoverse N1 (Arm Neoverse N1 Software Optimization
@@ -34,11 +33,10 @@
 #include <rind/internal/skcipher.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
+#include "aes-ce.h"
 
-#define CE_FN		__attribute__((target("+crypto")))
-#define CE_INLINE	static inline __attribute__((always_inline, target("+crypto")))
-
-#define AES_CE_MAX_RK	15
+#define CE_FN		AES_CE_TARGET
+#define CE_INLINE	AES_CE_INL
 
 struct aes_ce_ctx {
 	uint8x16_t ek[AES_CE_MAX_RK];
@@ -46,52 +44,21 @@ struct aes_ce_ctx {
 	unsigned int nr;
 };
 
-/* ---- key schedule (FIPS 197 5.2) ---- */
+/* ---- key schedule (aes-ce.h), decryption by the equivalent inverse cipher ---- */
 
-/* SubWord(w): AESE with a zero key on w in all four columns, lane 0. */
-CE_INLINE u32 aes_ce_subword(u32 w)
-{
-	uint8x16_t x = vreinterpretq_u8_u32(vdupq_n_u32(w));
-
-	x = vaeseq_u8(x, vdupq_n_u8(0));
-	return vgetq_lane_u32(vreinterpretq_u32_u8(x), 0);
-}
-
-/*
- * The words are little-endian loads of the key bytes, so RotWord (bytes
- * a0 a1 a2 a3 -> a1 a2 a3 a0) is a right rotation by 8 and rcon goes in
- * the low byte.
- */
 CE_FN static int aes_ce_expandkey(struct aes_ce_ctx *ctx, const u8 *key, unsigned int keylen)
 {
-	static const u8 rcon[10] = { 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36 };
-	u32 w[4 * AES_CE_MAX_RK];
-	unsigned int nk = keylen / 4, nr, total, i;
+	int nr = aes_ce_expand_key(ctx->ek, key, keylen);
+	unsigned int i;
 
-	if (keylen != 16 && keylen != 24 && keylen != 32)
-		return -EINVAL;
-	nr = nk + 6;
-	total = 4 * (nr + 1);
-	for (i = 0; i < nk; i++)
-		w[i] = get_unaligned_le32(key + 4 * i);
-	for (i = nk; i < total; i++) {
-		u32 t = w[i - 1];
-
-		if (i % nk == 0)
-			t = aes_ce_subword((t >> 8) | (t << 24)) ^ rcon[i / nk - 1];
-		else if (nk == 8 && i % nk == 4)
-			t = aes_ce_subword(t);
-		w[i] = w[i - nk] ^ t;
-	}
-	for (i = 0; i <= nr; i++)
-		ctx->ek[i] = vreinterpretq_u8_u32(vld1q_u32(&w[4 * i]));
-	/* The equivalent inverse cipher (FIPS 197 5.3.5). */
+	if (nr < 0)
+		return nr;
+	/* FIPS 197 5.3.5: the round keys reversed, the middle ones through InvMixColumns. */
 	ctx->dk[0] = ctx->ek[nr];
-	for (i = 1; i < nr; i++)
+	for (i = 1; i < (unsigned int)nr; i++)
 		ctx->dk[i] = vaesimcq_u8(ctx->ek[nr - i]);
 	ctx->dk[nr] = ctx->ek[0];
-	ctx->nr = nr;
-	memzero_explicit(w, sizeof(w));
+	ctx->nr = (unsigned int)nr;
 	return 0;
 }
 
@@ -103,12 +70,7 @@ CE_FN static int aes_ce_expandkey(struct aes_ce_ctx *ctx, const u8 *key, unsigne
  */
 CE_INLINE uint8x16_t aes_ce_enc1(const struct aes_ce_ctx *ctx, uint8x16_t b)
 {
-	unsigned int r, nr = ctx->nr;
-
-	for (r = 0; r < nr - 1; r++)
-		b = vaesmcq_u8(vaeseq_u8(b, ctx->ek[r]));
-	b = vaeseq_u8(b, ctx->ek[nr - 1]);
-	return veorq_u8(b, ctx->ek[nr]);
+	return aes_ce_encrypt1(ctx->ek, ctx->nr, b);
 }
 
 CE_INLINE uint8x16_t aes_ce_dec1(const struct aes_ce_ctx *ctx, uint8x16_t b)
