@@ -32,10 +32,8 @@
 
 #define NEON_INLINE static inline __attribute__((always_inline))
 
-NEON_INLINE uint32x4_t rotl(uint32x4_t x, const int n)
-{
-	return vsliq_n_u32(vshrq_n_u32(x, 32 - n), x, n);
-}
+/* A macro: the shift counts must be constants where the intrinsic is. */
+#define rotl(x, n) vsliq_n_u32(vshrq_n_u32((x), 32 - (n)), (x), (n))
 
 NEON_INLINE uint32x4_t rot16(uint32x4_t x)
 {
