@@ -788,6 +788,8 @@ START_TEST(test_arch_drivers_present)
 		{ "sha1", "sha1-ce", RIND_ARM64_SHA1 },
 		{ "sha224", "sha224-ce", RIND_ARM64_SHA2 },
 		{ "sha256", "sha256-ce", RIND_ARM64_SHA2 },
+		{ "sha384", "sha384-ce", RIND_ARM64_SHA512 },
+		{ "sha512", "sha512-ce", RIND_ARM64_SHA512 },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(exp); i++) {
@@ -804,9 +806,10 @@ START_TEST(test_arch_drivers_present)
 			crypto_free_shash(tfm);
 		}
 	}
-	printf("arm64 drivers: sha1-ce %s, sha256-ce %s\n",
+	printf("arm64 drivers: sha1-ce %s, sha256-ce %s, sha512-ce %s\n",
 	       crypto_has_shash("sha1-ce", 0, 0) ? "yes" : "no",
-	       crypto_has_shash("sha256-ce", 0, 0) ? "yes" : "no");
+	       crypto_has_shash("sha256-ce", 0, 0) ? "yes" : "no",
+	       crypto_has_shash("sha512-ce", 0, 0) ? "yes" : "no");
 #endif
 }
 END_TEST
