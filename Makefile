@@ -118,7 +118,8 @@ ifeq ($(ARCH)$(CC_IS_GCC),arm64)
 ARM64_CE_OBJS := $(filter $(O)/obj/arch/arm64/aes-ce.c.o $(O)/obj/arch/arm64/gcm-ce.c.o \
 	$(O)/obj/arch/arm64/sha1-ce.c.o $(O)/obj/arch/arm64/sha256-ce.c.o,$(LIB_OBJS))
 $(ARM64_CE_OBJS): BASE_CFLAGS += -march=armv8-a+crypto
-$(filter $(O)/obj/arch/arm64/sha512-ce.c.o,$(LIB_OBJS)): BASE_CFLAGS += -march=armv8.2-a+sha3
+$(filter $(O)/obj/arch/arm64/sha512-ce.c.o $(O)/obj/arch/arm64/keccak-ce.c.o,$(LIB_OBJS)): \
+	BASE_CFLAGS += -march=armv8.2-a+sha3
 endif
 
 $(O)/obj/%.S.o: %.S

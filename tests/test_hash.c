@@ -15,6 +15,8 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <rind/internal/hash.h>
+#include <crypto/keccak.h>
+#include <crypto/keccak-rounds.h>
 #include "testutil.h"
 
 #define NHASH 5
@@ -815,6 +817,39 @@ START_TEST(test_arch_drivers_present)
 END_TEST
 
 /*
+ * The library's Keccak-f[1600] (on arm64 with SHA3, keccak-ce.c's EOR3/
+ * RAX1/XAR/BCAX rounds; else the portable ones) against the portable
+ * rounds on random states, chained so each output feeds the next input.
+ */
+START_TEST(test_keccak_permutation)
+{
+	u64 a[25], b[25];
+	struct rt_rng rng;
+	int i, k;
+
+	rt_rng_seed(&rng, 0x6ecc);
+	rt_fill(&rng, a, sizeof(a));
+	memcpy(b, a, sizeof(a));
+	for (k = 0; k < 500; k++) {
+		rind_keccak_f1600(a);
+		keccak_f1600_rounds(b);
+		if (memcmp(a, b, sizeof(a)))
+			ck_abort_msg("keccak-f1600: permutation %d differs from the portable rounds", k);
+		if (k % 50 == 49)
+			for (i = 0; i < 25; i++)
+				a[i] = b[i] = rt_rand(&rng);
+	}
+	rt_report("keccak-f1600 vs the portable rounds",
+#if defined(__aarch64__)
+		  rind_cpu_has(RIND_ARM64_SHA3) ? "keccak-ce" : "portable",
+#else
+		  "installed",
+#endif
+		  k, 0);
+}
+END_TEST
+
+/*
  * Every implementation of each hash against its generic driver, seeded:
  * random lengths, the data at random offsets 0..15 from an aligned
  * allocation, in one call and in random-sized updates.
@@ -1470,6 +1505,7 @@ static Suite *hash_suite(void)
 	tcase_add_test(tc, test_finup_mb_hmac);
 	tcase_add_test(tc, test_arch_drivers_present);
 	tcase_add_test(tc, test_diff_generic);
+	tcase_add_test(tc, test_keccak_permutation);
 	tcase_add_test(tc, test_hmac_rfc);
 	tcase_add_test(tc, test_hmac_vs_openssl);
 	tcase_add_test(tc, test_hmac_rekey);

@@ -28,7 +28,11 @@
 #include <crypto/sha2.h>
 
 /* gcc declares the SHA512 intrinsics for armv8.2-a+sha3 (FEAT_SHA512 is v8.2). */
+#ifdef __clang__
+#define SHA512_TARGET	/* clang: -march=armv8.2-a+sha3 for this file (Makefile) */
+#else
 #define SHA512_TARGET __attribute__((target("arch=armv8.2-a+sha3")))
+#endif
 
 SHA512_TARGET
 static void sha512_ce_block(u64 state[8], const u8 *data, size_t blocks)
