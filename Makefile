@@ -110,6 +110,19 @@ $(X86_PCH).gch:
 	$(call say,PCH,$(X86_PCH))$(CC) $(BASE_CFLAGS) -x c-header -c $(X86_PCH) -o $@
 endif
 
+# arm64 with clang: its <arm_neon.h> declares the AES/PMULL/SHA intrinsics
+# only when the file is compiled for them (gcc's honours the drivers'
+# target("+crypto") attributes).  The compilers emit these instructions only
+# where the intrinsics ask, and the drivers register only where getauxval()
+# reports them, so the file-wide flag changes nothing else.
+ifeq ($(ARCH)$(CC_IS_GCC),arm64)
+ARM64_CE_OBJS := $(filter $(O)/obj/arch/arm64/aes-ce.c.o $(O)/obj/arch/arm64/gcm-ce.c.o \
+	$(O)/obj/arch/arm64/sha1-ce.c.o $(O)/obj/arch/arm64/sha256-ce.c.o,$(LIB_OBJS))
+$(ARM64_CE_OBJS): BASE_CFLAGS += -march=armv8-a+crypto
+$(filter $(O)/obj/arch/arm64/sha512-ce.c.o $(O)/obj/arch/arm64/keccak-ce.c.o,$(LIB_OBJS)): \
+	BASE_CFLAGS += -march=armv8.2-a+sha3
+endif
+
 $(O)/obj/%.S.o: %.S
 	@mkdir -p $(dir $@)
 	$(call say,AS,$<)$(CC) $(BASE_CFLAGS) $(DEPFLAGS) -c $< -o $@

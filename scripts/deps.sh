@@ -31,7 +31,9 @@ provider="libssl-dev openssl python3 nodejs nginx-light curl"
 # arm64 cross-check: the cross toolchain and C library, qemu-user to run
 # the tests, and the tests' libraries (static, from the arm64 architecture).
 cross="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-	check:arm64 libsubunit-dev:arm64 libjansson-dev:arm64 libssl-dev:arm64 libsodium-dev:arm64"
+	check:arm64 libsubunit-dev:arm64 libjansson-dev:arm64 libssl-dev:arm64 libsodium-dev:arm64
+	libprotobuf-c-dev:arm64"
+# (libprotobuf-c-dev:arm64: the cross-built rind tool, for `rind list` under qemu.)
 
 missing=""
 for p in $build $tests $daemon $provider $cross; do

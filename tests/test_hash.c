@@ -15,6 +15,8 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <rind/internal/hash.h>
+#include <crypto/keccak.h>
+#include <crypto/keccak-rounds.h>
 #include "testutil.h"
 
 #define NHASH 5
@@ -783,7 +785,126 @@ START_TEST(test_arch_drivers_present)
 		}
 	}
 	printf("x86 drivers: sha-ni %s, avx2 %s\n", shani ? "yes" : "no", avx2 ? "yes" : "no");
+#elif defined(__aarch64__)
+	static const struct { const char *name, *drv; enum rind_cpu_feature f; } exp[] = {
+		{ "sha1", "sha1-ce", RIND_ARM64_SHA1 },
+		{ "sha224", "sha224-ce", RIND_ARM64_SHA2 },
+		{ "sha256", "sha256-ce", RIND_ARM64_SHA2 },
+		{ "sha384", "sha384-ce", RIND_ARM64_SHA512 },
+		{ "sha512", "sha512-ce", RIND_ARM64_SHA512 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(exp); i++) {
+		bool want = rind_cpu_has(exp[i].f) && rind_cpu_has(RIND_ARM64_ASIMD);
+		bool has = crypto_has_shash(exp[i].drv, 0, 0);
+
+		ck_assert_msg(has == want, "%s: registered %d, CPU features say %d", exp[i].drv,
+			      has, want);
+		if (has) {
+			struct crypto_shash *tfm = crypto_alloc_shash(exp[i].name, 0, 0);
+
+			ck_assert(!IS_ERR(tfm));
+			ck_assert_str_eq(crypto_shash_driver_name(tfm), exp[i].drv);
+			crypto_free_shash(tfm);
+		}
+	}
+	printf("arm64 drivers: sha1-ce %s, sha256-ce %s, sha512-ce %s\n",
+	       crypto_has_shash("sha1-ce", 0, 0) ? "yes" : "no",
+	       crypto_has_shash("sha256-ce", 0, 0) ? "yes" : "no",
+	       crypto_has_shash("sha512-ce", 0, 0) ? "yes" : "no");
 #endif
+}
+END_TEST
+
+/*
+ * The library's Keccak-f[1600] (on arm64 with SHA3, keccak-ce.c's EOR3/
+ * RAX1/XAR/BCAX rounds; else the portable ones) against the portable
+ * rounds on random states, chained so each output feeds the next input.
+ */
+START_TEST(test_keccak_permutation)
+{
+	u64 a[25], b[25];
+	struct rt_rng rng;
+	int i, k;
+
+	rt_rng_seed(&rng, 0x6ecc);
+	rt_fill(&rng, a, sizeof(a));
+	memcpy(b, a, sizeof(a));
+	for (k = 0; k < 500; k++) {
+		rind_keccak_f1600(a);
+		keccak_f1600_rounds(b);
+		if (memcmp(a, b, sizeof(a)))
+			ck_abort_msg("keccak-f1600: permutation %d differs from the portable rounds", k);
+		if (k % 50 == 49)
+			for (i = 0; i < 25; i++)
+				a[i] = b[i] = rt_rand(&rng);
+	}
+	rt_report("keccak-f1600 vs the portable rounds",
+#if defined(__aarch64__)
+		  rind_cpu_has(RIND_ARM64_SHA3) ? "keccak-ce" : "portable",
+#else
+		  "installed",
+#endif
+		  k, 0);
+}
+END_TEST
+
+/*
+ * Every implementation of each hash against its generic driver, seeded:
+ * random lengths, the data at random offsets 0..15 from an aligned
+ * allocation, in one call and in random-sized updates.
+ */
+START_TEST(test_diff_generic)
+{
+	u8 *buf = aligned_alloc(64, 8192), ref[64], got[64];
+	int h, i, k, cases = 200;
+
+	ck_assert_ptr_nonnull(buf);
+	for (h = 0; h < NHASH; h++) {
+		char gen[16];
+		drivers_t drv;
+		int n = rt_impls(hash_names[h], "shash", drv, RT_MAX_IMPLS);
+		struct crypto_shash *rt;
+
+		snprintf(gen, sizeof(gen), "%s-generic", hash_names[h]);
+		rt = alloc_drv(gen);
+		for (i = 0; i < n; i++) {
+			struct crypto_shash *tfm;
+			struct rt_rng rng;
+
+			if (!strcmp(drv[i], gen))
+				continue;
+			tfm = alloc_drv(drv[i]);
+			rt_rng_seed(&rng, 0x5a11 + (u64)h);
+			for (k = 0; k < cases; k++) {
+				size_t len = rt_rand_range(&rng, k < cases / 2 ? 300 : 8000);
+				size_t off = rt_rand_range(&rng, 16);
+				size_t chunk = 1 + rt_rand_range(&rng, 200);
+
+				rt_fill(&rng, buf + off, len);
+				OK(gen, crypto_shash_tfm_digest(rt, buf + off, (unsigned int)len, ref));
+				OK(drv[i], crypto_shash_tfm_digest(tfm, buf + off, (unsigned int)len,
+								   got));
+				if (memcmp(got, ref, digest_sizes[h]))
+					ck_abort_msg("%s: case %d (%zu bytes at offset %zu) differs from %s",
+						     drv[i], k, len, off, gen);
+				OK(drv[i], desc_digest(tfm, buf + off, len, chunk, got));
+				if (memcmp(got, ref, digest_sizes[h]))
+					ck_abort_msg("%s: case %d (%zu bytes at offset %zu, updates of %zu) "
+						     "differs from %s", drv[i], k, len, off, chunk, gen);
+			}
+			{
+				char what[64];
+
+				snprintf(what, sizeof(what), "%s vs %s, random offsets", hash_names[h],
+					 gen);
+				rt_report(what, drv[i], cases, 0);
+			}
+			crypto_free_shash(tfm);
+		}
+		crypto_free_shash(rt);
+	}
+	free(buf);
 }
 END_TEST
 
@@ -1383,6 +1504,8 @@ static Suite *hash_suite(void)
 	tcase_add_test(tc, test_finup_mb);
 	tcase_add_test(tc, test_finup_mb_hmac);
 	tcase_add_test(tc, test_arch_drivers_present);
+	tcase_add_test(tc, test_diff_generic);
+	tcase_add_test(tc, test_keccak_permutation);
 	tcase_add_test(tc, test_hmac_rfc);
 	tcase_add_test(tc, test_hmac_vs_openssl);
 	tcase_add_test(tc, test_hmac_rekey);

@@ -8,6 +8,8 @@
 #include <pthread.h>
 #include <rind/internal/alg.h>
 #include <rind/internal/hash.h>
+#include <rind/internal/aead.h>
+#include <rind/internal/sig.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
 #include "testutil.h"
@@ -513,6 +515,194 @@ START_TEST(test_dit_set_and_restored)
 END_TEST
 #endif
 
+/*
+ * Batches hold the constant-time section (PSTATE.DIT where the CPU has it)
+ * from their first operation to their last.  Test-only aead and sig algs
+ * record, at every operation, what rind_ct_active() reports and, on arm64
+ * with DIT, the DIT bit read straight from the register.
+ */
+#define RT_CT_MAX 8
+static int rt_ct_seen[RT_CT_MAX], rt_dit_seen[RT_CT_MAX];
+static unsigned int rt_ct_n;
+
+static void rt_ct_record(void)
+{
+	if (rt_ct_n >= RT_CT_MAX)
+		return;
+	rt_ct_seen[rt_ct_n] = rind_ct_active();
+#if defined(__aarch64__)
+	rt_dit_seen[rt_ct_n] = rind_cpu_has(RIND_ARM64_DIT) ? (int)read_dit() : 1;
+#else
+	rt_dit_seen[rt_ct_n] = 1;
+#endif
+	rt_ct_n++;
+}
+
+static int rt_ok_selftest(struct crypto_alg *alg)
+{
+	(void)alg;
+	return 0;
+}
+
+static int rt_aead_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
+{
+	(void)tfm, (void)key, (void)keylen;
+	return 0;
+}
+
+static int rt_aead_op(struct aead_request *req)
+{
+	(void)req;
+	rt_ct_record();
+	return 0;
+}
+
+static struct aead_alg rt_ct_aead = {
+	.setkey = rt_aead_setkey, .encrypt = rt_aead_op, .decrypt = rt_aead_op,
+	.ivsize = 0, .maxauthsize = 16,
+	.base = {
+		.cra_name = "rt-ct-aead", .cra_driver_name = "rt-ct-aead-test",
+		.cra_priority = 100, .cra_blocksize = 1, .cra_module = "test",
+		.cra_selftest = rt_ok_selftest,
+	},
+};
+
+static int rt_sig_sign(struct crypto_sig *tfm, const void *msg, unsigned int msglen,
+		       void *sig, unsigned int siglen)
+{
+	(void)tfm, (void)msg, (void)msglen;
+	if (siglen < 1)
+		return -EOVERFLOW;
+	rt_ct_record();
+	*(u8 *)sig = 0x5a;
+	return 1;
+}
+
+static int rt_sig_verify(struct crypto_sig *tfm, const void *sig, unsigned int siglen,
+			 const void *msg, unsigned int msglen)
+{
+	(void)tfm, (void)sig, (void)siglen, (void)msg, (void)msglen;
+	return 0;
+}
+
+static int rt_sig_key(struct crypto_sig *tfm, const void *key, unsigned int keylen)
+{
+	(void)tfm, (void)key, (void)keylen;
+	return 0;
+}
+
+static unsigned int rt_sig_max(struct crypto_sig *tfm)
+{
+	(void)tfm;
+	return 1;
+}
+
+static struct sig_alg rt_ct_sig = {
+	.sign = rt_sig_sign, .verify = rt_sig_verify, .set_pub_key = rt_sig_key,
+	.set_priv_key = rt_sig_key, .max_size = rt_sig_max,
+	.base = {
+		.cra_name = "rt-ct-sig", .cra_driver_name = "rt-ct-sig-test",
+		.cra_priority = 100, .cra_module = "test", .cra_selftest = rt_ok_selftest,
+	},
+};
+
+static int rt_ct_outside(void)
+{
+#if defined(__aarch64__)
+	if (rind_cpu_has(RIND_ARM64_DIT) && read_dit())
+		return 1;
+#endif
+	return rind_ct_active();
+}
+
+START_TEST(test_batches_hold_ct_section)
+{
+	struct crypto_aead *a;
+	struct crypto_sig *s;
+	struct aead_request *r[3];
+	struct sig_request sr[3];
+	u8 sigs[3];
+	unsigned int i;
+
+	ck_assert_int_eq(crypto_register_aead(&rt_ct_aead), 0);
+	ck_assert_int_eq(crypto_register_sig(&rt_ct_sig), 0);
+
+	a = crypto_alloc_aead("rt-ct-aead", 0, 0);
+	ck_assert(!IS_ERR(a));
+	ck_assert_int_eq(crypto_aead_setkey(a, (const u8 *)"k", 1), 0);
+	ck_assert_int_eq(crypto_aead_setauthsize(a, 0), 0);	/* empty requests decrypt too */
+	for (i = 0; i < 3; i++) {
+		r[i] = aead_request_alloc(a, GFP_KERNEL);
+		ck_assert_ptr_nonnull(r[i]);
+		aead_request_set_crypt(r[i], NULL, NULL, 0, NULL);
+		aead_request_set_ad(r[i], 0);
+	}
+	/* Outside a batch: no section, DIT clear. */
+	rt_ct_n = 0;
+	ck_assert_int_eq(crypto_aead_encrypt(r[0]), 0);
+	ck_assert_uint_eq(rt_ct_n, 1);
+	ck_assert_int_eq(rt_ct_seen[0], 0);
+	ck_assert_int_eq(rt_ct_outside(), 0);
+	rt_ct_n = 0;
+	ck_assert_int_eq(crypto_aead_encrypt_batch(r, 3), 0);
+	ck_assert_uint_eq(rt_ct_n, 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(rt_ct_seen[i], 1);
+		ck_assert_int_eq(rt_dit_seen[i], 1);
+	}
+	ck_assert_int_eq(rt_ct_outside(), 0);
+	rt_ct_n = 0;
+	ck_assert_int_eq(crypto_aead_decrypt_batch(r, 2), 0);
+	ck_assert_uint_eq(rt_ct_n, 2);
+	ck_assert_int_eq(rt_ct_seen[1] & rt_dit_seen[1], 1);
+	ck_assert_int_eq(rt_ct_outside(), 0);
+
+	s = crypto_alloc_sig("rt-ct-sig", 0, 0);
+	ck_assert(!IS_ERR(s));
+	/* No key: the batch is refused before any operation runs. */
+	rt_ct_n = 0;
+	for (i = 0; i < 3; i++) {
+		sr[i] = (struct sig_request){ .msg = "m", .msglen = 1, .sig = &sigs[i], .siglen = 1 };
+	}
+	ck_assert_int_eq(crypto_sig_sign_batch(s, sr, 3), -ENOKEY);
+	ck_assert_uint_eq(rt_ct_n, 0);
+	ck_assert_int_eq(crypto_sig_set_privkey(s, "k", 1), 0);
+	ck_assert_int_eq(crypto_sig_sign(s, "m", 1, sigs, 1), 1);
+	ck_assert_uint_eq(rt_ct_n, 1);
+	ck_assert_int_eq(rt_ct_seen[0], 0);
+	rt_ct_n = 0;
+	ck_assert_int_eq(crypto_sig_sign_batch(s, sr, 3), 0);
+	ck_assert_uint_eq(rt_ct_n, 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(rt_ct_seen[i], 1);
+		ck_assert_int_eq(rt_dit_seen[i], 1);
+		ck_assert_int_eq(sr[i].err, 0);
+		ck_assert_uint_eq(sr[i].siglen, 1);
+		ck_assert_uint_eq(sigs[i], 0x5a);
+	}
+	ck_assert_int_eq(rt_ct_outside(), 0);
+	/* Inside a caller's section the batch nests and leaves it open. */
+	rind_ct_begin();
+	rt_ct_n = 0;
+	ck_assert_int_eq(crypto_sig_sign_batch(s, sr, 1), 0);
+	ck_assert_int_eq(rt_ct_seen[0] & rt_dit_seen[0], 1);
+	ck_assert_int_eq(rind_ct_active(), 1);
+	rind_ct_end();
+	ck_assert_int_eq(rt_ct_outside(), 0);
+#if defined(__aarch64__)
+	printf("arm64: DIT %s inside aead and sig batches, clear outside\n",
+	       rind_cpu_has(RIND_ARM64_DIT) ? "set" : "(absent; depth only)");
+#endif
+
+	crypto_free_sig(s);
+	for (i = 0; i < 3; i++)
+		aead_request_free(r[i]);
+	crypto_free_aead(a);
+	crypto_unregister_sig(&rt_ct_sig);
+	crypto_unregister_aead(&rt_ct_aead);
+}
+END_TEST
+
 START_TEST(test_err_ptr)
 {
 	void *p = ERR_PTR(-ENOENT);
@@ -922,6 +1112,7 @@ static Suite *registry_suite(void)
 #if defined(__aarch64__)
 	tcase_add_test(tc, test_dit_set_and_restored);
 #endif
+	tcase_add_test(tc, test_batches_hold_ct_section);
 	tcase_add_test(tc, test_err_ptr);
 	tcase_add_test(tc, test_scatterlist_helpers);
 	tcase_add_test(tc, test_sg_map);
