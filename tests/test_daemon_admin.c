@@ -1053,7 +1053,13 @@ START_TEST(test_readme_quickstart)
 	f = fopen(script, "w");
 	ck_assert_ptr_nonnull(f);
 	/* every line as written, in the source tree, stopping at the first that fails */
-	fprintf(f, "set -e\ncd %s\nunset RIND_SOCKET MAKEFLAGS MAKELEVEL MFLAGS\n", RIND_SOURCE_DIR);
+	/*
+	 * A fresh shell as a user has it: make exports its command-line
+	 * variables, so the sanitizer run's O=build/asan and CFLAGS would
+	 * otherwise reach the quick start's own `make`.
+	 */
+	fprintf(f, "set -e\ncd %s\nunset RIND_SOCKET MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES O CFLAGS "
+		"LDFLAGS CC LD AR OBJCOPY ARCH PKG_CONFIG TEST_ENV TEST_CFLAGS TEST_LIBS\n", RIND_SOURCE_DIR);
 	for (line = strtok(start, "\n"); line; line = strtok(NULL, "\n")) {
 		if (!*line)
 			continue;
