@@ -11,6 +11,7 @@
  * (minimal DER and JWK encodings make a leading zero byte a public fact).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <rind/internal/util.h>
 #include <crypto/rsa.h>
@@ -133,6 +134,29 @@ out:
 	return err;
 }
 
+/*
+ * One private operation, with its own fault check, on a fixed value: CRT
+ * components that do not belong together (p q != n, dp, dq or qinv
+ * wrong) are accepted by the parser but would make every signature fail
+ * with -EIO; refuse them at import instead (-EKEYREJECTED).
+ */
+static int rsa_check_private(const struct rsa_key *k)
+{
+	u8 *in = calloc(2, RSA_MAX_BYTES), *out;
+	int err;
+
+	if (!in)
+		return -ENOMEM;
+	out = in + RSA_MAX_BYTES;
+	in[k->k - 1] = 2;
+	err = rsa_private(k, out, in);
+	memzero_explicit(out, RSA_MAX_BYTES);
+	free(in);
+	if (err == -ENOMEM)
+		return err;
+	return err ? -EKEYREJECTED : 0;
+}
+
 /* Assemble into a scratch key and replace @key only on success. */
 int rsa_install(struct rsa_key *key, const struct rsa_parts *pt, bool priv)
 {
@@ -147,8 +171,11 @@ int rsa_install(struct rsa_key *key, const struct rsa_parts *pt, bool priv)
 	err = rsa_build(tmp, pt, priv);
 	if (!err) {
 		tmp->eng = key->eng;	/* the tfm's, not the key's */
-		memcpy(key, tmp, sizeof(*tmp));
+		if (priv)
+			err = rsa_check_private(tmp);
 	}
+	if (!err)
+		memcpy(key, tmp, sizeof(*tmp));
 	memzero_explicit(tmp, sizeof(*tmp));
 	free(tmp);
 	return err;
