@@ -129,19 +129,21 @@ static u64 now_ns(void)
 static u64 drbg_fork_gen_now(void)
 {
 	u32 *canary = __atomic_load_n(&drbg_fork_canary, __ATOMIC_ACQUIRE);
+	pid_t pid;
 
-	if (canary) {
-		if (__builtin_expect(!__atomic_load_n(canary, __ATOMIC_ACQUIRE), 0)) {
-			__atomic_add_fetch(&drbg_fork_generation, 1, __ATOMIC_ACQ_REL);
-			__atomic_store_n(canary, 1, __ATOMIC_RELEASE);
-		}
-	} else {
-		pid_t pid = getpid();
-
-		if (__builtin_expect(pid != __atomic_load_n(&drbg_fork_pid, __ATOMIC_ACQUIRE), 0)) {
-			__atomic_add_fetch(&drbg_fork_generation, 1, __ATOMIC_ACQ_REL);
-			__atomic_store_n(&drbg_fork_pid, pid, __ATOMIC_RELEASE);
-		}
+	if (canary && __builtin_expect(!__atomic_load_n(canary, __ATOMIC_ACQUIRE), 0)) {
+		__atomic_add_fetch(&drbg_fork_generation, 1, __ATOMIC_ACQ_REL);
+		__atomic_store_n(canary, 1, __ATOMIC_RELEASE);
+	}
+	/*
+	 * The pid too, canary or not: a madvise() that reports success
+	 * without wiping (qemu-user ignores MADV_WIPEONFORK) would otherwise
+	 * leave a child's stream equal to its parent's.
+	 */
+	pid = getpid();
+	if (__builtin_expect(pid != __atomic_load_n(&drbg_fork_pid, __ATOMIC_ACQUIRE), 0)) {
+		__atomic_add_fetch(&drbg_fork_generation, 1, __ATOMIC_ACQ_REL);
+		__atomic_store_n(&drbg_fork_pid, pid, __ATOMIC_RELEASE);
 	}
 	return __atomic_load_n(&drbg_fork_generation, __ATOMIC_ACQUIRE);
 }
