@@ -129,21 +129,19 @@ static u64 now_ns(void)
 static u64 drbg_fork_gen_now(void)
 {
 	u32 *canary = __atomic_load_n(&drbg_fork_canary, __ATOMIC_ACQUIRE);
-	pid_t pid;
 
-	if (canary && __builtin_expect(!__atomic_load_n(canary, __ATOMIC_ACQUIRE), 0)) {
-		__atomic_add_fetch(&drbg_fork_generation, 1, __ATOMIC_ACQ_REL);
-		__atomic_store_n(canary, 1, __ATOMIC_RELEASE);
-	}
-	/*
-	 * The pid too, canary or not: a madvise() that reports success
-	 * without wiping (qemu-user ignores MADV_WIPEONFORK) would otherwise
-	 * leave a child's stream equal to its parent's.
-	 */
-	pid = getpid();
-	if (__builtin_expect(pid != __atomic_load_n(&drbg_fork_pid, __ATOMIC_ACQUIRE), 0)) {
-		__atomic_add_fetch(&drbg_fork_generation, 1, __ATOMIC_ACQ_REL);
-		__atomic_store_n(&drbg_fork_pid, pid, __ATOMIC_RELEASE);
+	if (canary) {
+		if (__builtin_expect(!__atomic_load_n(canary, __ATOMIC_ACQUIRE), 0)) {
+			__atomic_add_fetch(&drbg_fork_generation, 1, __ATOMIC_ACQ_REL);
+			__atomic_store_n(canary, 1, __ATOMIC_RELEASE);
+		}
+	} else {
+		pid_t pid = getpid();
+
+		if (__builtin_expect(pid != __atomic_load_n(&drbg_fork_pid, __ATOMIC_ACQUIRE), 0)) {
+			__atomic_add_fetch(&drbg_fork_generation, 1, __ATOMIC_ACQ_REL);
+			__atomic_store_n(&drbg_fork_pid, pid, __ATOMIC_RELEASE);
+		}
 	}
 	return __atomic_load_n(&drbg_fork_generation, __ATOMIC_ACQUIRE);
 }
@@ -380,6 +378,15 @@ static void drbg_global_init(void)
 #ifdef MADV_WIPEONFORK
 	p = mmap(NULL, drbg_page_size_raw(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		 -1, 0);
+	/*
+	 * Trust the canary only where madvise() is the kernel's: one that
+	 * also accepts an advice no kernel has (qemu-user answers 0 to all
+	 * and wipes nothing) gets the pid check, a system call per use.
+	 */
+	if (p != MAP_FAILED && madvise(p, drbg_page_size_raw(), 0x7ffe) == 0) {
+		munmap(p, drbg_page_size_raw());
+		p = MAP_FAILED;
+	}
 	if (p != MAP_FAILED && madvise(p, drbg_page_size_raw(), MADV_WIPEONFORK) == 0) {
 		*(u32 *)p = 1;
 		__atomic_store_n(&drbg_fork_canary, (u32 *)p, __ATOMIC_RELEASE);
