@@ -427,6 +427,7 @@ struct conn {
 	size_t discarded;
 	uint64_t last_active;		/* CLOCK_MONOTONIC ms of the last request or I/O */
 	bool on_ready;
+	bool backlog;			/* whole requests left for the next turn (parse) */
 	unsigned int store_jobs;	/* requests out at the store thread */
 	struct conn *ready_next;
 	struct conn *prev, *next;	/* the worker's list */
