@@ -926,9 +926,39 @@ static int ecdsa_curve_selftest(const struct alg_test_desc *desc, struct crypto_
 }
 
 /*
+ * The batch path (the curve's sign_batch), deterministic: "sample" and
+ * "test" twice each in one batch give the single path's signatures.
+ */
+static int ecdsa_batch_selftest(struct crypto_alg *alg, struct crypto_sig *tfm)
+{
+	static const char *const m[4] = { "sample", "test", "sample", "test" };
+	u8 one[2][160], sigs[4][160];
+	struct sig_request reqs[4];
+	int len[2], i, err;
+
+	err = rind_sig_set_deterministic(tfm, true);
+	for (i = 0; i < 2 && !err; i++) {
+		len[i] = crypto_sig_sign(tfm, m[i], (unsigned int)strlen(m[i]), one[i], sizeof(one[i]));
+		err = len[i] < 0 ? len[i] : 0;
+	}
+	for (i = 0; i < 4; i++)
+		reqs[i] = (struct sig_request){ m[i], (unsigned int)strlen(m[i]), sigs[i],
+						sizeof(sigs[i]), 0 };
+	if (!err)
+		err = crypto_sig_sign_batch(tfm, reqs, 4);
+	if (err)
+		return err;
+	for (i = 0; i < 4; i++)
+		if (reqs[i].siglen != (unsigned int)len[i % 2] ||
+		    memcmp(sigs[i], one[i % 2], reqs[i].siglen))
+			return ecdsa_fail(alg, "batch signature");
+	return 0;
+}
+
+/*
  * An instance: the deterministic signature of "sample" must be RFC 6979's
  * (for the four SHA-2 hashes), a hedged one must verify, a modified one
- * must not.
+ * must not, and a deterministic batch must sign as the single path.
  */
 static int ecdsa_inst_selftest(const struct alg_test_desc *desc, struct crypto_alg *alg)
 {
@@ -974,8 +1004,11 @@ static int ecdsa_inst_selftest(const struct alg_test_desc *desc, struct crypto_a
 		goto out;
 	}
 	sig[len - 1] ^= 1;
-	if (crypto_sig_verify(tfm, sig, (unsigned int)len, "sample", 6) != -EBADMSG)
+	if (crypto_sig_verify(tfm, sig, (unsigned int)len, "sample", 6) != -EBADMSG) {
 		err = ecdsa_fail(alg, "verify of a bad signature");
+		goto out;
+	}
+	err = ecdsa_batch_selftest(alg, tfm);
 out:
 	crypto_free_sig(tfm);
 	return err;
