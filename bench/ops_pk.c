@@ -8,9 +8,12 @@
  * to rind as PKCS#8 / SPKI DER or raw bytes, to libsodium as raw bytes.
  * Verify rows check the same signature (made by OpenSSL), the OAEP row
  * decrypts the same ciphertext.  The message is 32 bytes, except in the
- * batch row: 64 signatures of 64 different 1 KiB messages per operation,
- * through crypto_sig_sign_batch in rind (the daemon's path: shared field
- * inversions, SHA-512 in vector lanes) and one by one in the others.
+ * Ed25519 batch row: 64 signatures of 64 different 1 KiB messages per
+ * operation, through crypto_sig_sign_batch in rind (the daemon's path:
+ * shared field inversions, SHA-512 in vector lanes) and one by one in the
+ * others.  The ECDSA batch rows sign 8 or 64 different 32-byte messages
+ * per operation the same way (rind: one field and one scalar inversion
+ * per batch).
  *
  *   rind      one crypto_sig / crypto_kpp (+ kpp_request) / crypto_akcipher
  *             (+ akcipher_request) tfm keyed once
@@ -214,9 +217,20 @@ struct pk_param {
 	enum key_id peer;	/* PK_DERIVE */
 	enum sig_scheme scheme;
 	const char *md;		/* OpenSSL digest name for ECDSA / RSA */
-	unsigned int bits;	/* PK_RSA_KEYGEN */
+	unsigned int bits;	/* PK_RSA_KEYGEN; PK_SIGN_BATCH: batch_n() */
 	const char *kem;	/* OpenSSL algorithm name for the KEM rows */
 };
+
+/* PK_SIGN_BATCH: signatures per operation (.bits; 0: BATCH_N), of messages of this size. */
+static unsigned int batch_n(const struct pk_param *p)
+{
+	return p->bits ? p->bits : BATCH_N;
+}
+
+static unsigned int batch_len(const struct pk_param *p)
+{
+	return p->scheme == SCH_ECDSA ? MSG_LEN : BATCH_LEN;
+}
 
 static const u8 *message(void)
 {
@@ -425,10 +439,19 @@ static int ossl_pk_one(struct ossl_pk *c)
 		return 0;
 	case PK_SIGN_BATCH:
 		/* One at a time; the first signature is the one checked. */
-		for (unsigned int j = BATCH_N; j-- > 0;) {
+		for (unsigned int j = batch_n(p); j-- > 0;) {
 			c->outlen = sizeof(c->out);
-			if (EVP_DigestSign(c->mdctx, c->out, &c->outlen, batch_message(j),
-					   BATCH_LEN) != 1)
+			if (p->scheme == SCH_ED25519) {
+				if (EVP_DigestSign(c->mdctx, c->out, &c->outlen, batch_message(j),
+						   batch_len(p)) != 1)
+					return bench_ossl_error("sign");
+				continue;
+			}
+			/* as the PK_SIGN row: hash, then EVP_PKEY_sign */
+			if (EVP_DigestInit_ex(c->mdctx, c->md, NULL) != 1 ||
+			    EVP_DigestUpdate(c->mdctx, batch_message(j), batch_len(p)) != 1 ||
+			    EVP_DigestFinal_ex(c->mdctx, c->digest, &c->dlen) != 1 ||
+			    EVP_PKEY_sign(c->pctx, c->out, &c->outlen, c->digest, c->dlen) != 1)
 				return bench_ossl_error("sign");
 		}
 		return 0;
@@ -570,8 +593,9 @@ static int ossl_pk_setup(const struct bench_row *row, const char *alg, void **ct
 	if (err)
 		return err;
 	/* Deterministic outputs only: ECDSA and PSS signatures are randomised. */
-	if (p->kind == PK_DERIVE || p->kind == PK_OAEP_DECRYPT || p->kind == PK_SIGN_BATCH ||
-	    (p->kind == PK_SIGN && (p->scheme == SCH_ED25519 || p->scheme == SCH_RSA_PKCS1)))
+	if (p->kind == PK_DERIVE || p->kind == PK_OAEP_DECRYPT ||
+	    ((p->kind == PK_SIGN || p->kind == PK_SIGN_BATCH) &&
+	     (p->scheme == SCH_ED25519 || p->scheme == SCH_RSA_PKCS1)))
 		bench_check_set(chk, c->out, c->outlen);
 	return 0;
 }
@@ -616,8 +640,8 @@ static int sod_pk_one(struct sod_pk *c)
 		return crypto_sign_detached(c->out, &c->outlen, message(), MSG_LEN, c->sk) ?
 		       -EIO : 0;
 	case PK_SIGN_BATCH:
-		for (unsigned int j = BATCH_N; j-- > 0;)
-			if (crypto_sign_detached(c->out, &c->outlen, batch_message(j), BATCH_LEN,
+		for (unsigned int j = batch_n(c->p); j-- > 0;)
+			if (crypto_sign_detached(c->out, &c->outlen, batch_message(j), batch_len(c->p),
 						 c->sk))
 				return -EIO;
 		return 0;
@@ -770,15 +794,17 @@ static int rind_pk_one(struct rind_pk *c)
 		return 0;
 	case PK_SIGN_BATCH: {
 		struct sig_request reqs[BATCH_N];
-		u8 sigs[BATCH_N][64];
+		u8 sigs[BATCH_N][160];
+		unsigned int nb = batch_n(c->p);
 
-		for (unsigned int j = 0; j < BATCH_N; j++)
-			reqs[j] = (struct sig_request){ batch_message(j), BATCH_LEN, sigs[j], 64, 0 };
-		err = crypto_sig_sign_batch(c->sig, reqs, BATCH_N);
+		for (unsigned int j = 0; j < nb; j++)
+			reqs[j] = (struct sig_request){ batch_message(j), batch_len(c->p), sigs[j],
+							sizeof(sigs[j]), 0 };
+		err = crypto_sig_sign_batch(c->sig, reqs, nb);
 		if (err)
 			return err;
-		memcpy(c->out, sigs[0], 64);
-		c->outlen = 64;
+		memcpy(c->out, sigs[0], reqs[0].siglen);
+		c->outlen = (int)reqs[0].siglen;
 		return 0;
 	}
 	case PK_VERIFY:
@@ -934,8 +960,9 @@ static int rind_pk_setup(const struct bench_row *row, const char *alg, void **ct
 	err = rind_pk_one(c);
 	if (err)
 		return err;
-	if (p->kind == PK_DERIVE || p->kind == PK_OAEP_DECRYPT || p->kind == PK_SIGN_BATCH ||
-	    (p->kind == PK_SIGN && (p->scheme == SCH_ED25519 || p->scheme == SCH_RSA_PKCS1)))
+	if (p->kind == PK_DERIVE || p->kind == PK_OAEP_DECRYPT ||
+	    ((p->kind == PK_SIGN || p->kind == PK_SIGN_BATCH) &&
+	     (p->scheme == SCH_ED25519 || p->scheme == SCH_RSA_PKCS1)))
 		bench_check_set(chk, c->out, (size_t)c->outlen);
 	return 0;
 }
@@ -996,6 +1023,11 @@ static const struct pk_param ed_sign = SIGN(KEY_ED25519, SCH_ED25519, NULL);
 static const struct pk_param ed_verify = VERIFY(KEY_ED25519, SCH_ED25519, NULL);
 static const struct pk_param ed_sign_batch = { PK_SIGN_BATCH, KEY_ED25519, 0, SCH_ED25519, NULL, 0, NULL };
 static const struct pk_param p256_sign = SIGN(KEY_P256, SCH_ECDSA, "SHA256");
+#define ECDSA_BATCH(k, md, n)	{ PK_SIGN_BATCH, k, 0, SCH_ECDSA, md, n, NULL }
+static const struct pk_param p256_sign_b8 = ECDSA_BATCH(KEY_P256, "SHA256", 8);
+static const struct pk_param p256_sign_b64 = ECDSA_BATCH(KEY_P256, "SHA256", 64);
+static const struct pk_param p384_sign_b8 = ECDSA_BATCH(KEY_P384, "SHA384", 8);
+static const struct pk_param p521_sign_b8 = ECDSA_BATCH(KEY_P521, "SHA512", 8);
 static const struct pk_param p256_verify = VERIFY(KEY_P256, SCH_ECDSA, "SHA256");
 static const struct pk_param p384_sign = SIGN(KEY_P384, SCH_ECDSA, "SHA384");
 static const struct pk_param p384_verify = VERIFY(KEY_P384, SCH_ECDSA, "SHA384");
@@ -1037,10 +1069,19 @@ const struct bench_row bench_rows_pk[] = {
 	/* One operation is 64 signatures of different 1 KiB messages. */
 	SIGROW("Ed25519 sign batch x64, 1 KiB", "ed25519", ed_sign_batch),
 	SIGROW("P-256 ECDSA sign", "x962(ecdsa-nist-p256,sha256)", p256_sign),
+	/*
+	 * One operation is 8 (64) signatures of different 32-byte messages:
+	 * rind's crypto_sig_sign_batch (one field and one scalar inversion
+	 * per batch), the others one at a time.
+	 */
+	SIGROW("P-256 ECDSA sign batch x8", "x962(ecdsa-nist-p256,sha256)", p256_sign_b8),
+	SIGROW("P-256 ECDSA sign batch x64", "x962(ecdsa-nist-p256,sha256)", p256_sign_b64),
 	SIGROW("P-256 ECDSA verify", "x962(ecdsa-nist-p256,sha256)", p256_verify),
 	SIGROW("P-384 ECDSA sign", "x962(ecdsa-nist-p384,sha384)", p384_sign),
+	SIGROW("P-384 ECDSA sign batch x8", "x962(ecdsa-nist-p384,sha384)", p384_sign_b8),
 	SIGROW("P-384 ECDSA verify", "x962(ecdsa-nist-p384,sha384)", p384_verify),
 	SIGROW("P-521 ECDSA sign", "x962(ecdsa-nist-p521,sha512)", p521_sign),
+	SIGROW("P-521 ECDSA sign batch x8", "x962(ecdsa-nist-p521,sha512)", p521_sign_b8),
 	SIGROW("P-521 ECDSA verify", "x962(ecdsa-nist-p521,sha512)", p521_verify),
 	SIGROW("RSA-2048 PKCS#1 v1.5 sign", "pkcs1(rsa,sha256)", rsa2048_pkcs1_sign),
 	SIGROW("RSA-2048 PKCS#1 v1.5 verify", "pkcs1(rsa,sha256)", rsa2048_pkcs1_verify),

@@ -16,7 +16,10 @@
  *  - hedged nonces (two signatures of one message differ), key
  *    generation, and bad inputs: SHA-1 refused, r or s zero or >= n,
  *    wrong sizes, malformed or off-curve keys, missing keys, small
- *    buffers, and the bare curve algorithm refusing to sign.
+ *    buffers, and the bare curve algorithm refusing to sign;
+ *  - batches (crypto_sig_sign_batch) of 1..17 and 40 requests: verified by
+ *    rind and OpenSSL, equal to the single path when deterministic, bad
+ *    requests failing alone; the curves' sign_batch hook against ->sign().
  */
 #include <openssl/bio.h>
 #include <openssl/bn.h>
@@ -27,6 +30,8 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <rind/sig.h>
+#include <rind/internal/sig.h>
+#include <crypto/ecc.h>
 #include "testutil.h"
 
 struct curve {
@@ -632,6 +637,275 @@ START_TEST(test_generic_differential)
 }
 END_TEST
 
+/* ---- batches ------------------------------------------------------------- */
+
+/*
+ * crypto_sig_sign_batch over every driver of x962/p1363(curve _i, its
+ * hash): batch sizes 1..17 (p1363: 1, 2, 3, 8, 17) of messages of mixed
+ * lengths (0 to 300 bytes, equal runs and odd ones), hedged and
+ * deterministic, then 40 requests
+ * (more than one chunk of the curve's sign_batch).  Every signature
+ * verifies in rind, every hedged one in OpenSSL too; deterministic ones
+ * are byte for byte the single path's (crypto_sig_sign, itself checked
+ * against OpenSSL and RFC 6979 elsewhere); two hedged batches of the same
+ * messages differ.  Bad requests inside a batch (no output buffer, a
+ * message pointer missing, a buffer too small) fail alone with -EINVAL
+ * and leave the others' signatures as the single path makes them; a tfm
+ * with only a public key fails every request with -ENOKEY.
+ */
+#define BATCH_TOP	17
+#define BATCH_BIG	40
+
+static void batch_msgs(struct rt_rng *rng, u8 (*msg)[300], unsigned int *len, unsigned int n)
+{
+	unsigned int j;
+
+	for (j = 0; j < n; j++) {
+		/* runs of equal lengths, odd ones, the empty message */
+		len[j] = j % 5 == 4 ? 0 : j % 3 ? (unsigned int)rt_rand_range(rng, 300) : 64;
+		rt_fill(rng, msg[j], len[j]);
+	}
+}
+
+static void batch_set(struct sig_request *reqs, u8 (*msg)[300], const unsigned int *len,
+		      u8 (*sig)[160], unsigned int n)
+{
+	unsigned int j;
+
+	for (j = 0; j < n; j++)
+		reqs[j] = (struct sig_request){ msg[j], len[j], sig[j], 160, 1 };
+}
+
+/*
+ * Each request signed, and verified by rind (@vt) and, when @ok (the
+ * public key) is given, by OpenSSL.
+ */
+static void batch_verify(const char *drv, const struct curve *c, bool p1363,
+			 struct crypto_sig *vt, EVP_PKEY *ok, const struct sig_request *reqs,
+			 unsigned int n)
+{
+	unsigned int j;
+	u8 der[200];
+
+	for (j = 0; j < n; j++) {
+		size_t dlen = reqs[j].siglen;
+
+		RT_REQ_EQ(drv, reqs[j].err, 0);
+		RT_REQ(drv, reqs[j].siglen > 0 && reqs[j].siglen <= crypto_sig_maxsize(vt));
+		RT_REQ_EQ(drv, crypto_sig_verify(vt, reqs[j].sig, reqs[j].siglen, reqs[j].msg,
+						 reqs[j].msglen), 0);
+		if (p1363)
+			RT_REQ_EQ(drv, reqs[j].siglen, 2 * c->nbytes);
+		if (!ok)
+			continue;
+		if (p1363) {
+			dlen = p1363_to_der(reqs[j].sig, c->nbytes, der);
+		} else {
+			memcpy(der, reqs[j].sig, dlen);
+		}
+		RT_REQ(drv, ossl_verify(ok, c->hash, reqs[j].msg, reqs[j].msglen, der, dlen));
+	}
+}
+
+/* Deterministic batch == the single path, request by request. */
+static void batch_vs_single(const char *drv, struct crypto_sig *dt, const struct sig_request *reqs,
+			    unsigned int n)
+{
+	unsigned int j;
+	u8 one[160];
+
+	for (j = 0; j < n; j++) {
+		int len = crypto_sig_sign(dt, reqs[j].msg, reqs[j].msglen, one, sizeof(one));
+
+		RT_REQ(drv, len > 0);
+		RT_REQ_EQ(drv, reqs[j].siglen, len);
+		ck_assert_msg(!memcmp(reqs[j].sig, one, (size_t)len),
+			      "%s: batch signature %u differs from the single one", drv, j);
+	}
+}
+
+START_TEST(test_sign_batch)
+{
+	const struct curve *c = &curves[_i];
+	static u8 msg[BATCH_BIG][300], sig[BATCH_BIG][160], sig2[BATCH_BIG][160];
+	static struct sig_request reqs[BATCH_BIG], reqs2[BATCH_BIG];
+	unsigned int len[BATCH_BIG];
+	struct rt_rng rng;
+
+	rt_rng_seed(&rng, 0xba7c4000 + (u64)_i);
+	for (int p = 0; p < 2; p++) {
+		char name[CRYPTO_MAX_ALG_NAME];
+		drivers_t d;
+		int n, i;
+
+		snprintf(name, sizeof(name), "%s(%s,%s)", p ? "p1363" : "x962", c->alg, c->hash);
+		n = rt_impls(name, "sig", d, RT_MAX_IMPLS);
+		for (i = 0; i < n; i++) {
+			struct crypto_sig *t = alloc_drv(d[i]), *dt = alloc_drv(d[i]), *v = alloc_drv(d[i]);
+			u8 enc[1024];
+			unsigned int b, j, diff, ran = BATCH_BIG;
+			EVP_PKEY *ok;
+			int r;
+
+			/* the instance has the batch entry (the shared inversions) */
+			RT_REQ(d[i], crypto_sig_alg(t)->sign_batch != NULL);
+			RT_REQ_EQ(d[i], crypto_sig_generate_key(t), 0);
+			r = crypto_sig_export_privkey(t, RIND_KEY_RAW, enc, sizeof(enc));
+			RT_REQ_EQ(d[i], r, c->nbytes);
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(dt, enc, (unsigned int)r), 0);
+			RT_REQ_EQ(d[i], rind_sig_set_deterministic(dt, true), 0);
+			r = crypto_sig_export_pubkey(t, RIND_KEY_SPKI_DER, enc, sizeof(enc));
+			RT_REQ(d[i], r > 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_pubkey(v, enc, (unsigned int)r), 0);
+			ok = rt_ossl_read(enc, (size_t)r, false, false);
+			RT_REQ(d[i], ok != NULL);
+
+			for (b = 1; b <= BATCH_TOP; b++) {
+				/* p1363 differs only in the encoding: fewer sizes */
+				if (p && b != 1 && b != 2 && b != 3 && b != 8 && b != BATCH_TOP)
+					continue;
+				batch_msgs(&rng, msg, len, b);
+				/* hedged */
+				batch_set(reqs, msg, len, sig, b);
+				RT_REQ_EQ(d[i], crypto_sig_sign_batch(t, reqs, b), 0);
+				batch_verify(d[i], c, p, v, ok, reqs, b);
+				/* the same messages again: other nonces */
+				if (b <= 4) {
+					batch_set(reqs2, msg, len, sig2, b);
+					RT_REQ_EQ(d[i], crypto_sig_sign_batch(t, reqs2, b), 0);
+					for (j = 0, diff = 0; j < b; j++)
+						diff += reqs[j].siglen != reqs2[j].siglen ||
+							memcmp(sig[j], sig2[j], reqs[j].siglen);
+					RT_REQ_EQ(d[i], diff, b);
+				}
+				/* deterministic: the single path's bytes */
+				batch_set(reqs, msg, len, sig, b);
+				RT_REQ_EQ(d[i], crypto_sig_sign_batch(dt, reqs, b), 0);
+				batch_verify(d[i], c, p, v, NULL, reqs, b);
+				batch_vs_single(d[i], dt, reqs, b);
+				ran += b;
+			}
+			/* more than one chunk */
+			batch_msgs(&rng, msg, len, BATCH_BIG);
+			batch_set(reqs, msg, len, sig, BATCH_BIG);
+			RT_REQ_EQ(d[i], crypto_sig_sign_batch(dt, reqs, BATCH_BIG), 0);
+			batch_verify(d[i], c, p, v, NULL, reqs, BATCH_BIG);
+			batch_vs_single(d[i], dt, reqs, BATCH_BIG);
+
+			/* bad requests fail alone */
+			batch_set(reqs, msg, len, sig, 11);
+			reqs[2].sig = NULL;
+			reqs[5].msg = NULL;
+			reqs[5].msglen = 7;
+			reqs[8].siglen = 8;
+			RT_REQ_EQ(d[i], crypto_sig_sign_batch(dt, reqs, 11), -EINVAL);
+			RT_REQ_EQ(d[i], reqs[2].err, -EINVAL);
+			RT_REQ_EQ(d[i], reqs[5].err, -EINVAL);
+			RT_REQ_EQ(d[i], reqs[8].err, -EINVAL);
+			RT_REQ_EQ(d[i], reqs[8].siglen, 8);
+			for (j = 0; j < 11; j++)
+				if (j != 2 && j != 5 && j != 8) {
+					RT_REQ_EQ(d[i], reqs[j].err, 0);
+					batch_vs_single(d[i], dt, &reqs[j], 1);
+				}
+			/* a public key only: every request -ENOKEY */
+			batch_set(reqs, msg, len, sig, 5);
+			RT_REQ_EQ(d[i], crypto_sig_sign_batch(v, reqs, 5), -ENOKEY);
+			for (j = 0; j < 5; j++)
+				RT_REQ_EQ(d[i], reqs[j].err, -ENOKEY);
+			RT_REQ_EQ(d[i], crypto_sig_sign_batch(v, reqs, 0), 0);
+
+			EVP_PKEY_free(ok);
+			crypto_free_sig(t);
+			crypto_free_sig(dt);
+			crypto_free_sig(v);
+			rt_report("sign batch", d[i], (int)ran, 0);
+		}
+	}
+}
+END_TEST
+
+/*
+ * The curve hook itself, on every implementation of curve _i (the bare
+ * "ecdsa-nist-pXXX-*" drivers): sign_batch over edge and random nonces
+ * (k = 1..8, n - 1 .. n - 4, (n +- 1) / 2, powers of two, byte patterns,
+ * random), in batches of 1, 2, 7, 13 and ECC_SIGN_BATCH_MAX, gives the r
+ * and s of ->sign() for each; an e chosen to make one s zero
+ * (e = -r d mod n) flags that signature alone with -EAGAIN.
+ */
+START_TEST(test_sign_batch_hook)
+{
+	const struct curve *c = &curves[_i];
+	static const unsigned int sizes[] = { 1, 2, 7, 13, ECC_SIGN_BATCH_MAX };
+	static u8 k[ECC_SIGN_BATCH_MAX * 66], e[ECC_SIGN_BATCH_MAX * 66];
+	static u8 r[ECC_SIGN_BATCH_MAX * 66], s[ECC_SIGN_BATCH_MAX * 66];
+	unsigned int nb = c->nbytes, z, j, next = 0;
+	int errs[ECC_SIGN_BATCH_MAX];
+	struct rt_rng rng;
+	u8 order[66], dkey[66];
+	drivers_t d;
+	int n, i;
+
+	rt_unhex(order, sizeof(order), c->order);
+	rt_rng_seed(&rng, 0xba7c4100 + (u64)_i);
+	n = rt_impls(c->alg, "sig", d, RT_MAX_IMPLS);
+	for (i = 0; i < n; i++) {
+		struct crypto_sig *t = alloc_drv(d[i]);
+		const struct ecc_curve *ec =
+			container_of(crypto_sig_alg(t), struct ecdsa_driver, alg)->curve;
+		unsigned int ran = 0;
+
+		RT_REQ(d[i], ec->sign_batch != NULL);
+		RT_REQ_EQ(d[i], ec->nbytes, nb);
+		for (z = 0; z < ARRAY_SIZE(sizes); z++) {
+			unsigned int m = sizes[z];
+			u8 r1[66], s1[66];
+
+			diff_scalar(dkey, 20 + z, order, nb, &rng);
+			for (j = 0; j < m; j++) {
+				diff_scalar(k + j * nb, next++ % DIFF_KEYS, order, nb, &rng);
+				rt_fill(&rng, e + j * nb, nb);
+				if (nb == 66)
+					e[j * nb] &= 1;
+			}
+			if (m >= 7) {
+				/* s_3 = 0: e_3 = -r_3 d mod n */
+				BN_CTX *bc = BN_CTX_new();
+				BIGNUM *bn = BN_bin2bn(order, (int)nb, NULL), *br, *bd, *be = BN_new();
+
+				RT_REQ_EQ(d[i], ec->sign(r1, s1, dkey, k + 3 * nb, e + 3 * nb), 0);
+				br = BN_bin2bn(r1, (int)nb, NULL);
+				bd = BN_bin2bn(dkey, (int)nb, NULL);
+				ck_assert(bc && bn && br && bd && be);
+				ck_assert(BN_mod_mul(be, br, bd, bn, bc));
+				ck_assert(BN_mod_sub(be, bn, be, bn, bc));
+				ck_assert(BN_bn2binpad(be, e + 3 * nb, (int)nb) == (int)nb);
+				BN_free(bn);
+				BN_free(br);
+				BN_free(bd);
+				BN_free(be);
+				BN_CTX_free(bc);
+			}
+			memset(errs, 0x55, sizeof(errs));
+			ec->sign_batch(r, s, dkey, k, e, m, errs);
+			for (j = 0; j < m; j++) {
+				int e1 = ec->sign(r1, s1, dkey, k + j * nb, e + j * nb);
+
+				RT_REQ_EQ(d[i], errs[j], e1);
+				RT_REQ_EQ(d[i], e1, m >= 7 && j == 3 ? -EAGAIN : 0);
+				if (!e1) {
+					rt_check_eq(d[i], "batch r", r + j * nb, r1, nb);
+					rt_check_eq(d[i], "batch s", s + j * nb, s1, nb);
+				}
+				ran++;
+			}
+		}
+		rt_report("sign_batch hook", d[i], (int)ran, 0);
+		crypto_free_sig(t);
+	}
+}
+END_TEST
+
 static Suite *ecdsa_suite(void)
 {
 	Suite *s = suite_create("ecdsa");
@@ -642,6 +916,11 @@ static Suite *ecdsa_suite(void)
 	tcase_add_loop_test(tc, test_openssl_signatures, 0, (int)ARRAY_SIZE(curves));
 	tcase_add_loop_test(tc, test_keys_and_bad_inputs, 0, (int)ARRAY_SIZE(curves));
 	tcase_add_loop_test(tc, test_generic_differential, 0, (int)ARRAY_SIZE(curves));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("batch");
+	tcase_set_timeout(tc, 600);
+	tcase_add_loop_test(tc, test_sign_batch, 0, (int)ARRAY_SIZE(curves));
+	tcase_add_loop_test(tc, test_sign_batch_hook, 0, (int)ARRAY_SIZE(curves));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -11,6 +11,7 @@
  *                the inversion)
  *   ecc-point.h  complete projective and Jacobian point formulas
  *   ecc-mul.h    scalar multiplication: secret (constant time), public
+ *   ecc-batch.h  batched signing: shared inversions (Montgomery's trick)
  *   ecc-impl.h   (this file) the operations of struct ecc_curve: key and
  *                point checks, ECDH, ECDSA signing and verification
  * Verification works on public data only and is variable time; it
@@ -21,6 +22,7 @@
 #define _RIND_ALGS_ECC_IMPL_H
 
 #include <crypto/ecc-mul.h>
+#include <crypto/ecc-batch.h>
 
 /* ---- conversions and checks ---------------------------------------------- */
 
@@ -304,6 +306,9 @@ static int sym##_sign(u8 *r, u8 *s, const u8 *d, const u8 *k, const u8 *e)	\
 { return ecc_impl_sign(r, s, d, k, e, &def); }					\
 static int sym##_verify(const u8 *xy, const u8 *e, const u8 *r, const u8 *s)	\
 { return ecc_impl_verify(xy, e, r, s, &def); }					\
+static void sym##_sign_batch(u8 *r, u8 *s, const u8 *d, const u8 *k,		\
+			     const u8 *e, unsigned int n, int *err)		\
+{ ecc_impl_sign_batch(r, s, d, k, e, n, err, &def); }				\
 const struct ecc_curve sym = {							\
 	.jwk_crv = crv,								\
 	.nbytes = nb,								\
@@ -317,6 +322,7 @@ const struct ecc_curve sym = {							\
 	.ecdh = sym##_ecdh,							\
 	.sign = sym##_sign,							\
 	.verify = sym##_verify,							\
+	.sign_batch = sym##_sign_batch,						\
 }
 
 #endif /* _RIND_ALGS_ECC_IMPL_H */

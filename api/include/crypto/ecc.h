@@ -48,7 +48,17 @@ struct ecc_curve {
 	int (*sign)(u8 *r, u8 *s, const u8 *d, const u8 *k, const u8 *e);
 	/* 0 if (r, s) verifies for e under the public key xy, else -EBADMSG. */
 	int (*verify)(const u8 *xy, const u8 *e, const u8 *r, const u8 *s);
+	/*
+	 * @n (1..ECC_SIGN_BATCH_MAX) ->sign()s under one d at once, sharing
+	 * one field and one scalar inversion (ecc-batch.h): k, e, r and s
+	 * are n strings of nbytes each, back to back; err[i] is 0 or -EAGAIN
+	 * as ->sign() returns it for k_i, e_i.  The same results as ->sign().
+	 */
+	void (*sign_batch)(u8 *r, u8 *s, const u8 *d, const u8 *k, const u8 *e, unsigned int n,
+			   int *err);
 };
+
+#define ECC_SIGN_BATCH_MAX	32
 
 extern const struct ecc_curve ecc_p256_generic;
 extern const struct ecc_curve ecc_p384_generic;
