@@ -1669,7 +1669,7 @@ END_TEST
 START_TEST(test_sha3_vs_openssl)
 {
 	static const size_t big[] = { 1000, 4095, 4097, 65537, BIGLEN };
-	u8 *buf = malloc(BIGLEN + 1), *out = malloc(8192), *want = malloc(8192);
+	u8 *buf = malloc(BIGLEN + 1), *out = malloc(8192 + 1), *want = malloc(8192);
 
 	ck_assert_ptr_nonnull(buf);
 	ck_assert_ptr_nonnull(out);
