@@ -15,7 +15,9 @@ B=$(cd "${1:-build}" && pwd)
 SECS=${2:-3}
 ROUNDS=${3:-3}
 T=$(mktemp -d "${TMPDIR:-/tmp}/rind-hs.XXXXXX")
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$T"' EXIT INT TERM
+RINDD=""
+# rindd by its pid: jobs -p in an EXIT trap does not list it in every sh
+trap 'kill $RINDD $(jobs -p) 2>/dev/null; rm -rf "$T"' EXIT INT TERM
 cat > "$T/rind.cnf" <<EOC
 openssl_conf = openssl_init
 [openssl_init]
