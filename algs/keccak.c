@@ -4,11 +4,10 @@
  * (section 4): SHA3-256, SHA3-512, SHAKE128, SHAKE256.  Lanes are held as
  * 64-bit words, lane (x, y) at index x + 5y, bytes little-endian.  Keccak
  * has no data-dependent branches or table lookups: it is constant time.
- * Also registers "sha3-256" and "sha3-512" as shash algorithms.
+ * The shash algorithms over this sponge ("sha3-*", "shake*") are in
+ * sha3.c.
  */
 #include <string.h>
-#include <rind/internal/hash.h>
-#include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
 #include <crypto/keccak.h>
 #include <crypto/keccak-rounds.h>
@@ -152,116 +151,3 @@ void rind_shake256(void *out, size_t outlen, const void *in, size_t inlen)
 {
 	keccak_oneshot(SHAKE256_RATE, KECCAK_DS_SHAKE, out, outlen, in, inlen);
 }
-
-/* ---- shash "sha3-256", "sha3-512" ----------------------------------------- */
-
-static int sha3_256_init(struct shash_desc *desc)
-{
-	rind_keccak_init(shash_desc_ctx(desc), SHA3_256_RATE, KECCAK_DS_SHA3);
-	return 0;
-}
-
-static int sha3_512_init(struct shash_desc *desc)
-{
-	rind_keccak_init(shash_desc_ctx(desc), SHA3_512_RATE, KECCAK_DS_SHA3);
-	return 0;
-}
-
-static int sha3_update(struct shash_desc *desc, const u8 *data, unsigned int len)
-{
-	rind_keccak_absorb(shash_desc_ctx(desc), data, len);
-	return 0;
-}
-
-static int sha3_final(struct shash_desc *desc, u8 *out)
-{
-	struct keccak_state *st = shash_desc_ctx(desc);
-
-	/* The digest size is the capacity / 2 = (200 - rate) / 2. */
-	rind_keccak_squeeze(st, out, (200 - st->rate) / 2);
-	memzero_explicit(st, sizeof(*st));
-	return 0;
-}
-
-static struct shash_alg sha3_algs[] = { {
-	.init		= sha3_256_init,
-	.update		= sha3_update,
-	.final		= sha3_final,
-	.descsize	= sizeof(struct keccak_state),
-	.digestsize	= SHA3_256_DIGEST_SIZE,
-	.base = {
-		.cra_name		= "sha3-256",
-		.cra_driver_name	= "sha3-256-generic",
-		.cra_priority		= 100,
-		.cra_blocksize		= SHA3_256_RATE,
-		.cra_module		= "generic",
-	},
-}, {
-	.init		= sha3_512_init,
-	.update		= sha3_update,
-	.final		= sha3_final,
-	.descsize	= sizeof(struct keccak_state),
-	.digestsize	= SHA3_512_DIGEST_SIZE,
-	.base = {
-		.cra_name		= "sha3-512",
-		.cra_driver_name	= "sha3-512-generic",
-		.cra_priority		= 100,
-		.cra_blocksize		= SHA3_512_RATE,
-		.cra_module		= "generic",
-	},
-} };
-
-/* FIPS 202 examples (NIST CSRC SHA3 example values). */
-static const struct hash_testvec sha3_256_tv[] = {
-	{
-		.plaintext = "abc",
-		.psize = 3,
-		.digest = "\x3a\x98\x5d\xa7\x4f\xe2\x25\xb2\x04\x5c"
-			  "\x17\x2d\x6b\xd3\x90\xbd\x85\x5f\x08\x6e"
-			  "\x3e\x9d\x52\x5b\x46\xbf\xe2\x45\x11\x43"
-			  "\x15\x32",
-	}, {
-		.plaintext = "",
-		.psize = 0,
-		.digest = "\xa7\xff\xc6\xf8\xbf\x1e\xd7\x66\x51\xc1"
-			  "\x47\x56\xa0\x61\xd6\x62\xf5\x80\xff\x4d"
-			  "\xe4\x3b\x49\xfa\x82\xd8\x0a\x4b\x80\xf8"
-			  "\x43\x4a",
-	},
-};
-
-static const struct hash_testvec sha3_512_tv[] = {
-	{
-		.plaintext = "abc",
-		.psize = 3,
-		.digest = "\xb7\x51\x85\x0b\x1a\x57\x16\x8a\x56\x93"
-			  "\xcd\x92\x4b\x6b\x09\x6e\x08\xf6\x21\x82"
-			  "\x74\x44\xf7\x0d\x88\x4f\x5d\x02\x40\xd2"
-			  "\x71\x2e\x10\xe1\x16\xe9\x19\x2a\xf3\xc9"
-			  "\x1a\x7e\xc5\x76\x47\xe3\x93\x40\x57\x34"
-			  "\x0b\x4c\xf4\x08\xd5\xa5\x65\x92\xf8\x27"
-			  "\x4e\xec\x53\xf0",
-	}, {
-		.plaintext = "",
-		.psize = 0,
-		.digest = "\xa6\x9f\x73\xcc\xa2\x3a\x9a\xc5\xc8\xb5"
-			  "\x67\xdc\x18\x5a\x75\x6e\x97\xc9\x82\x16"
-			  "\x4f\xe2\x58\x59\xe0\xd1\xdc\xc1\x47\x5c"
-			  "\x80\xa6\x15\xb2\x12\x3a\xf1\xf5\xf9\x4c"
-			  "\x11\xe3\xe9\x40\x2c\x3a\xc5\x58\xf5\x00"
-			  "\x19\x9d\x95\xb6\xd3\xe3\x01\x75\x85\x86"
-			  "\x28\x1d\xcd\x26",
-	},
-};
-
-static struct alg_test_desc sha3_tests[] = {
-	{ .alg = "sha3-256", .suite.hash = __VECS(sha3_256_tv) },
-	{ .alg = "sha3-512", .suite.hash = __VECS(sha3_512_tv) },
-};
-
-static int sha3_generic_mod_init(void)
-{
-	crypto_register_tests(sha3_tests, ARRAY_SIZE(sha3_tests));
-	return crypto_register_shashes(sha3_algs, ARRAY_SIZE(sha3_algs));
-}
-module_init(sha3_generic_mod_init);

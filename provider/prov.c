@@ -51,6 +51,8 @@ void rind_raise(void *provctx, int reason, const char *fmt, ...)
 /*
  * Digest names as OpenSSL spells them (the same alias sets as its default
  * provider, so the core's name map joins them), with the registry's names.
+ * For HMAC, the KDFs, signatures and OAEP: the XOFs (SHAKE) are digests
+ * only (digests.c), not here.
  */
 static const struct rind_md mds[] = {
 	{ "SHA1:SHA-1:SSL3-SHA1:1.3.14.3.2.26", "sha1", "hmac(sha1)", 20, 64, 0 },
@@ -58,7 +60,9 @@ static const struct rind_md mds[] = {
 	{ "SHA2-256:SHA-256:SHA256:2.16.840.1.101.3.4.2.1", "sha256", "hmac(sha256)", 32, 64, 1 },
 	{ "SHA2-384:SHA-384:SHA384:2.16.840.1.101.3.4.2.2", "sha384", "hmac(sha384)", 48, 128, 1 },
 	{ "SHA2-512:SHA-512:SHA512:2.16.840.1.101.3.4.2.3", "sha512", "hmac(sha512)", 64, 128, 1 },
+	{ "SHA3-224:2.16.840.1.101.3.4.2.7", "sha3-224", "hmac(sha3-224)", 28, 144, 0 },
 	{ "SHA3-256:2.16.840.1.101.3.4.2.8", "sha3-256", "hmac(sha3-256)", 32, 136, 0 },
+	{ "SHA3-384:2.16.840.1.101.3.4.2.9", "sha3-384", "hmac(sha3-384)", 48, 104, 0 },
 	{ "SHA3-512:2.16.840.1.101.3.4.2.10", "sha3-512", "hmac(sha3-512)", 64, 72, 0 },
 	{ NULL, NULL, NULL, 0, 0, 0 }
 };

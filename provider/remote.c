@@ -126,33 +126,70 @@ int rind_remote_get_spki(const char *name, const char *sock, uint8_t **spki, siz
 }
 
 /*
- * rindd signs with the key's own algorithm (Ed25519; ECDSA with the
- * curve's hash and RSA as rindd defines them): only that one is asked of
- * it, anything else is refused here.
+ * What rindd is asked to sign with: @alg is the registry name the
+ * signature context chose ("x962(ecdsa-nist-p256,sha384)", "pss(rsa,sha256)"),
+ * sent as rindd's sign options (hash, ECDSA DER form, RSA padding) so
+ * that rindd signs exactly that; the daemon's PSS is rind's (MGF1 with the
+ * same hash, salt = hash length).  Ed25519 takes no options.  Anything
+ * else (another curve's name, a hash rindd does not offer) is refused
+ * here.  Without the options rindd would sign with the key type's
+ * default (PKCS#1 v1.5 SHA-256 for RSA), and a PSS request -- every TLS
+ * 1.3 handshake with an RSA key -- would get a signature that does not
+ * verify.
  */
-static int remote_alg_ok(const struct rkey *k, const char *alg)
+static int remote_opts(const struct rkey *k, const char *alg, struct rind_client_sig_opts *o,
+		       char hash[8])
 {
+	static const char *const hashes[] = { "sha256", "sha384", "sha512" };
+	const char *p = NULL, *end;
+	size_t i, n;
+
+	memset(o, 0, sizeof(*o));
 	switch (k->type) {
-	case RK_ED25519: return !strcmp(alg, "ed25519");
+	case RK_ED25519:
+		return !strcmp(alg, "ed25519");
 	case RK_EC:
-		return (k->curve == &rk_curves[0] && !strcmp(alg, "x962(ecdsa-nist-p256,sha256)"))
-			|| (k->curve == &rk_curves[1] && !strcmp(alg, "x962(ecdsa-nist-p384,sha384)"))
-			|| (k->curve == &rk_curves[2] && !strcmp(alg, "x962(ecdsa-nist-p521,sha512)"));
-	case RK_RSA: return !strcmp(alg, "pss(rsa,sha256)") || !strcmp(alg, "pkcs1(rsa,sha256)");
-	default: return 0;
+		n = k->curve ? strlen(k->curve->ecdsa) : 0;
+		if (n && !strncmp(alg, "x962(", 5) && !strncmp(alg + 5, k->curve->ecdsa, n) && alg[5 + n] == ',')
+			p = alg + 5 + n + 1;
+		o->sig_format = "der";
+		break;
+	case RK_RSA:
+		if (!strncmp(alg, "pkcs1(rsa,", 10)) {
+			p = alg + 10;
+			o->padding = "pkcs1";
+		} else if (!strncmp(alg, "pss(rsa,", 8)) {
+			p = alg + 8;
+			o->padding = "pss";
+		}
+		break;
+	default:
+		return 0;
 	}
+	if (!p || !(end = strchr(p, ')')) || end[1])
+		return 0;
+	for (i = 0; i < sizeof(hashes) / sizeof(hashes[0]); i++) {
+		if ((size_t)(end - p) == strlen(hashes[i]) && !strncmp(p, hashes[i], (size_t)(end - p))) {
+			memcpy(hash, hashes[i], strlen(hashes[i]) + 1);
+			o->hash = hash;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 int rind_remote_sign(struct rkey *k, const char *alg, const uint8_t *msg, size_t len,
 		     uint8_t *sig, size_t sigsize, size_t *siglen)
 {
 	struct rind_client *c;
+	struct rind_client_sig_opts opts;
+	char hash[8];
 	uint8_t *out = NULL;
 	size_t outlen = 0;
 	int err = -ECONNREFUSED, attempt;
 
-	if (!remote_alg_ok(k, alg)) {
-		rind_raise(k->provctx, RIND_R_FAIL, "rindd key %s signs with its own algorithm, not %s", k->remote->name, alg);
+	if (!remote_opts(k, alg, &opts, hash)) {
+		rind_raise(k->provctx, RIND_R_FAIL, "rindd key %s does not sign with %s", k->remote->name, alg);
 		return 0;
 	}
 	pthread_mutex_lock(&conn_lock);
@@ -160,7 +197,10 @@ int rind_remote_sign(struct rkey *k, const char *alg, const uint8_t *msg, size_t
 		c = get_conn(k->remote->socket, attempt);
 		if (!c)
 			continue;
-		err = rind_client_sign(c, k->remote->name, msg, len, &out, &outlen);
+		if (k->type == RK_ED25519)
+			err = rind_client_sign(c, k->remote->name, msg, len, &out, &outlen);
+		else
+			err = rind_client_sign_opts(c, k->remote->name, msg, len, &opts, &out, &outlen);
 		if (!lost(err))
 			break;
 		RTRACE("rindd connection lost (%d)%s", err, attempt ? ": giving up" : ": retrying once");

@@ -8,7 +8,11 @@
  * common prefix, of hashes and HMACs, against OpenSSL, RFC 2202
  * and RFC 4231, HMAC against OpenSSL with random keys, Wycheproof
  * hmac_sha*, the one-shots (also from several threads at first use), and
- * wrong usage.
+ * wrong usage.  SHA3-224/256/384/512 and SHAKE128/256: the FIPS 202
+ * examples (SHAKE also at 4096 bits), OpenSSL at every length to two
+ * blocks and random XOF lengths through rind_shash_final_xof(), export/
+ * import (and a corrupt state refused), HMAC-SHA3 against OpenSSL.  No
+ * Wycheproof file applies (its SHA-3 files are RSA-PSS with SHAKE MGF).
  */
 #include <limits.h>
 #include <pthread.h>
@@ -1420,6 +1424,593 @@ START_TEST(test_oneshots_threads)
 }
 END_TEST
 
+/* ---------------------------------------------------- SHA-3 and SHAKE */
+
+/*
+ * SHA3-224/256/384/512 and SHAKE128/256 (algs/sha3.c) over every
+ * registered driver of each name: the SHAKEs as hashes of 32 and 64
+ * bytes, and through rind_shash_final_xof() at any output length.
+ */
+#define NSHA3 6
+static const char *const sha3_names[NSHA3] = {
+	"sha3-224", "sha3-256", "sha3-384", "sha3-512", "shake128", "shake256",
+};
+static const char *const sha3_ossl[NSHA3] = {
+	"SHA3-224", "SHA3-256", "SHA3-384", "SHA3-512", "SHAKE128", "SHAKE256",
+};
+static const unsigned int sha3_sizes[NSHA3] = { 28, 32, 48, 64, 32, 64 };
+static const unsigned int sha3_rates[NSHA3] = { 144, 136, 104, 72, 168, 136 };
+#define SHA3_IS_XOF(k) ((k) >= 4)
+#define SHA3_MAXRATE 168
+
+/* OpenSSL's output of @outlen bytes (the digest size for the SHA3s). */
+static void ossl_sha3(int k, const u8 *data, size_t len, u8 *out, size_t outlen)
+{
+	const EVP_MD *md = EVP_get_digestbyname(sha3_ossl[k]);
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned int olen = 0;
+	int ok;
+
+	if (!md || !ctx)
+		ck_abort_msg("OpenSSL has no %s", sha3_ossl[k]);
+	ok = EVP_DigestInit_ex(ctx, md, NULL) == 1 && EVP_DigestUpdate(ctx, data, len) == 1;
+	if (SHA3_IS_XOF(k))
+		ok = ok && EVP_DigestFinalXOF(ctx, out, outlen) == 1;
+	else
+		ok = ok && EVP_DigestFinal_ex(ctx, out, &olen) == 1 && olen == outlen;
+	if (!ok)
+		ck_abort_msg("OpenSSL %s failed", sha3_ossl[k]);
+	EVP_MD_CTX_free(ctx);
+}
+
+/* init / update in pieces of at most @chunk / rind_shash_final_xof(). */
+static int xof_digest(struct crypto_shash *tfm, const u8 *data, size_t len, size_t chunk,
+		      u8 *out, size_t outlen)
+{
+	SHASH_DESC_ON_STACK(desc, tfm);
+	int err;
+
+	desc->tfm = tfm;
+	err = crypto_shash_init(desc);
+	while (!err && len) {
+		unsigned int n = (unsigned int)(len < chunk ? len : chunk);
+
+		err = crypto_shash_update(desc, data, n);
+		data += n;
+		len -= n;
+	}
+	if (!err)
+		err = rind_shash_final_xof(desc, out, outlen);
+	shash_desc_zero(desc);
+	return err;
+}
+
+/*
+ * The NIST examples for FIPS 202 (CSRC "Examples with intermediate
+ * values"): the empty message, "abc", 1600 bits of 0xa3, the 448- and
+ * 896-bit messages of FIPS 180-4's examples, one million 'a'; SHAKE at
+ * the registered sizes, plus the last 32 bytes of the 4096-bit outputs
+ * for the first three messages.
+ */
+static const struct sha3_kat {
+	const char *name;
+	const char *digest[6];
+	const char *tail4096[3];
+} sha3_kats[NSHA3] = {
+	{ "sha3-224", {
+		"6b4e03423667dbb73b6e15454f0eb1abd4597f9a1b078e3f5b5a6bc7",
+		"e642824c3f8cf24ad09234ee7d3c766fc9a3a5168d0c94ad73b46fdf",
+		"9376816aba503f72f96ce7eb65ac095deee3be4bf9bbc2a1cb7e11e0",
+		"8a24108b154ada21c9fd5574494479ba5c7e7ab76ef264ead0fcce33",
+		"543e6868e1666c1a643630df77367ae5a62a85070a51c14cbf665cbc",
+		"d69335b93325192e516a912e6d19a15cb51c6ed5c15243e7a7fd653c",
+	}, { NULL } },
+	{ "sha3-256", {
+		"a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a",
+		"3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532",
+		"79f38adec5c20307a98ef76e8324afbfd46cfd81b22e3973c65fa1bd9de31787",
+		"41c0dba2a9d6240849100376a8235e2c82e1b9998a999e21db32dd97496d3376",
+		"916f6061fe879741ca6469b43971dfdb28b1a32dc36cb3254e812be27aad1d18",
+		"5c8875ae474a3634ba4fd55ec85bffd661f32aca75c6d699d0cdcb6c115891c1",
+	}, { NULL } },
+	{ "sha3-384", {
+		"0c63a75b845e4f7d01107d852e4c2485c51a50aaaa94fc61995e71bbee983a2a"
+		"c3713831264adb47fb6bd1e058d5f004",
+		"ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b2"
+		"98d88cea927ac7f539f1edf228376d25",
+		"1881de2ca7e41ef95dc4732b8f5f002b189cc1e42b74168ed1732649ce1dbcdd"
+		"76197a31fd55ee989f2d7050dd473e8f",
+		"991c665755eb3a4b6bbdfb75c78a492e8c56a22c5c4d7e429bfdbc32b9d4ad5a"
+		"a04a1f076e62fea19eef51acd0657c22",
+		"79407d3b5916b59c3e30b09822974791c313fb9ecc849e406f23592d04f625dc"
+		"8c709b98b43b3852b337216179aa7fc7",
+		"eee9e24d78c1855337983451df97c8ad9eedf256c6334f8e948d252d5e0e7684"
+		"7aa0774ddb90a842190d2c558b4b8340",
+	}, { NULL } },
+	{ "sha3-512", {
+		"a69f73cca23a9ac5c8b567dc185a756e97c982164fe25859e0d1dcc1475c80a6"
+		"15b2123af1f5f94c11e3e9402c3ac558f500199d95b6d3e301758586281dcd26",
+		"b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e"
+		"10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0",
+		"e76dfad22084a8b1467fcf2ffa58361bec7628edf5f3fdc0e4805dc48caeeca8"
+		"1b7c13c30adf52a3659584739a2df46be589c51ca1a4a8416df6545a1ce8ba00",
+		"04a371e84ecfb5b8b77cb48610fca8182dd457ce6f326a0fd3d7ec2f1e91636d"
+		"ee691fbe0c985302ba1b0d8dc78c086346b533b49c030d99a27daf1139d6e75e",
+		"afebb2ef542e6579c50cad06d2e578f9f8dd6881d7dc824d26360feebf18a4fa"
+		"73e3261122948efcfd492e74e82e2189ed0fb440d187f382270cb455f21dd185",
+		"3c3a876da14034ab60627c077bb98f7e120a2a5370212dffb3385a18d4f38859"
+		"ed311d0a9d5141ce9cc5c66ee689b266a8aa18ace8282a0e0db596c90b0a7b87",
+	}, { NULL } },
+	{ "shake128", {
+		"7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26",
+		"5881092dd818bf5cf8a3ddb793fbcba74097d5c526a6d35f97b83351940f2cc8",
+		"131ab8d2b594946b9c81333f9bb6e0ce75c3b93104fa3469d3917457385da037",
+		"1a96182b50fb8c7e74e0a707788f55e98209b8d91fade8f32f8dd5cff7bf21f5",
+		"7b6df6ff181173b6d7898d7ff63fb07b7c237daf471a5ae5602adbccef9ccf4b",
+		"9d222c79c4ff9d092cf6ca86143aa411e369973808ef97093255826c5572ef58",
+	}, {
+		"43e41b45a653f2a5c4492c1add544512dda2529833462b71a41a45be97290b6f",
+		"7085901803ec6f17f0ec650a292198275211a56bf13f0bf7241268b50d3f1ec8",
+		"44c9fb359fd56ac0a9a75a743cff6862f17d7259ab075216c0699511643b6439",
+	} },
+	{ "shake256", {
+		"46b9dd2b0ba88d13233b3feb743eeb243fcd52ea62b81b82b50c27646ed5762f"
+		"d75dc4ddd8c0f200cb05019d67b592f6fc821c49479ab48640292eacb3b7c4be",
+		"483366601360a8771c6863080cc4114d8db44530f8f1e1ee4f94ea37e78b5739"
+		"d5a15bef186a5386c75744c0527e1faa9f8726e462a12a4feb06bd8801e751e4",
+		"cd8a920ed141aa0407a22d59288652e9d9f1a7ee0c1e7c1ca699424da84a904d"
+		"2d700caae7396ece96604440577da4f3aa22aeb8857f961c4cd8e06f0ae6610b",
+		"4d8c2dd2435a0128eefbb8c36f6f87133a7911e18d979ee1ae6be5d4fd2e3329"
+		"40d8688a4e6a59aa8060f1f9bc996c05aca3c696a8b66279dc672c740bb224ec",
+		"98be04516c04cc73593fef3ed0352ea9f6443942d6950e29a372a681c3deaf45"
+		"35423709b02843948684e029010badcc0acd8303fc85fdad3eabf4f78cae1656",
+		"3578a7a4ca9137569cdf76ed617d31bb994fca9c1bbf8b184013de8234dfd13a"
+		"3fd124d4df76c0a539ee7dd2f6e1ec346124c815d9410e145eb561bcd97b18ab",
+	}, {
+		"ab0bae316339894304e35877b0c28a9b1fd166c796b9cc258a064a8f57e27f2a",
+		"9440b99d6088e20203aebafa8e9dffa94ed35ef1f41f5fdf549fbcc5a0f68298",
+		"6a1a9d7846436e4dca5728b6f760eef0ca92bf0be5615e96959d767197a0beeb",
+	} },
+};
+
+START_TEST(test_sha3_kat)
+{
+	static const size_t chunks[] = { 1, 7, 72, 136, 169, 1000, 4096, 65 };
+	const size_t mlen = 1000000;
+	u8 *million = malloc(mlen), a3[200];
+	const u8 *msgs[5] = {
+		(const u8 *)"", (const u8 *)"abc", a3,
+		(const u8 *)"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		(const u8 *)("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
+			     "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"),
+	};
+	const size_t lens[5] = { 0, 3, 200, 56, 112 };
+
+	ck_assert_ptr_nonnull(million);
+	memset(million, 'a', mlen);
+	memset(a3, 0xa3, sizeof(a3));
+	for (int k = 0; k < NSHA3; k++) {
+		drivers_t drv;
+		int n = rt_impls(sha3_names[k], "shash", drv, RT_MAX_IMPLS);
+
+		ck_assert_str_eq(sha3_kats[k].name, sha3_names[k]);
+		ck_assert_int_ge(n, 1);
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+			unsigned int ds = crypto_shash_digestsize(tfm);
+			u8 out[HASH_MAX_DIGESTSIZE], want[HASH_MAX_DIGESTSIZE];
+			int cases = 0;
+
+			ck_assert_str_eq(crypto_shash_alg_name(tfm), sha3_names[k]);
+			ck_assert_uint_eq(ds, sha3_sizes[k]);
+			ck_assert_uint_eq(crypto_shash_blocksize(tfm), sha3_rates[k]);
+			ck_assert_uint_le(crypto_shash_statesize(tfm), HASH_MAX_STATESIZE);
+			for (int m = 0; m < 5; m++) {
+				rt_unhex(want, sizeof(want), sha3_kats[k].digest[m]);
+				OK(drv[i], crypto_shash_tfm_digest(tfm, msgs[m], (unsigned int)lens[m],
+								   out));
+				check_digest(drv[i], "NIST example", lens[m], out, want, ds);
+				OK(drv[i], desc_digest(tfm, msgs[m], lens[m], 5, out));
+				check_digest(drv[i], "NIST example, updates of 5", lens[m], out, want, ds);
+				cases += 2;
+			}
+			rt_unhex(want, sizeof(want), sha3_kats[k].digest[5]);
+			OK(drv[i], crypto_shash_tfm_digest(tfm, million, (unsigned int)mlen, out));
+			check_digest(drv[i], "million a", mlen, out, want, ds);
+			{
+				SHASH_DESC_ON_STACK(desc, tfm);
+				size_t done = 0;
+				int c = 0;
+
+				desc->tfm = tfm;
+				OK(drv[i], crypto_shash_init(desc));
+				while (done < mlen) {
+					size_t s = chunks[c++ % ARRAY_SIZE(chunks)];
+
+					if (s > mlen - done)
+						s = mlen - done;
+					OK(drv[i], crypto_shash_update(desc, million + done,
+								       (unsigned int)s));
+					done += s;
+				}
+				OK(drv[i], crypto_shash_final(desc, out));
+				check_digest(drv[i], "million a in pieces", mlen, out, want, ds);
+			}
+			cases += 2;
+			/* SHAKE: 4096-bit outputs, the digest their first bytes. */
+			if (SHA3_IS_XOF(k)) {
+				for (int m = 0; m < 3; m++) {
+					u8 big[512], tail[32];
+
+					memset(big, 0x5a, sizeof(big));
+					OK(drv[i], xof_digest(tfm, msgs[m], lens[m], 64, big, sizeof(big)));
+					rt_unhex(want, sizeof(want), sha3_kats[k].digest[m]);
+					check_digest(drv[i], "4096-bit output, head", lens[m], big, want, ds);
+					rt_unhex(tail, sizeof(tail), sha3_kats[k].tail4096[m]);
+					check_digest(drv[i], "4096-bit output, tail", lens[m],
+						     big + sizeof(big) - 32, tail, 32);
+					cases++;
+				}
+			}
+			rt_report("FIPS 202 examples", drv[i], cases, 0);
+			crypto_free_shash(tfm);
+		}
+	}
+	free(million);
+}
+END_TEST
+
+/*
+ * Every message length up to two blocks and one byte and a few large ones
+ * against OpenSSL, aligned in one call and unaligned in updates; for the
+ * SHAKEs also random output lengths (0..1100 and the block boundaries)
+ * through rind_shash_final_xof() against EVP_DigestFinalXOF.
+ */
+START_TEST(test_sha3_vs_openssl)
+{
+	static const size_t big[] = { 1000, 4095, 4097, 65537, BIGLEN };
+	u8 *buf = malloc(BIGLEN + 1), *out = malloc(8192 + 1), *want = malloc(8192);
+
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_ptr_nonnull(want);
+	for (int k = 0; k < NSHA3; k++) {
+		drivers_t drv;
+		int n = rt_impls(sha3_names[k], "shash", drv, RT_MAX_IMPLS);
+		unsigned int ds = sha3_sizes[k], rate = sha3_rates[k];
+		struct rt_rng rng;
+
+		rt_rng_seed(&rng, 0x5ea3 + (u64)k);
+		rt_fill(&rng, buf, BIGLEN + 1);
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+			int cases = 0;
+
+			for (size_t len = 0; len <= 2 * rate + 1; len++) {
+				ossl_sha3(k, buf, len, want, ds);
+				OK(drv[i], crypto_shash_tfm_digest(tfm, buf, (unsigned int)len, out));
+				check_digest(drv[i], "digest", len, out, want, ds);
+				ossl_sha3(k, buf + 1, len, want, ds);
+				OK(drv[i], desc_digest(tfm, buf + 1, len, 1 + len % 97, out));
+				check_digest(drv[i], "unaligned update", len, out, want, ds);
+				cases += 2;
+			}
+			for (size_t j = 0; j < ARRAY_SIZE(big); j++) {
+				ossl_sha3(k, buf, big[j], want, ds);
+				OK(drv[i], crypto_shash_tfm_digest(tfm, buf, (unsigned int)big[j], out));
+				check_digest(drv[i], "digest", big[j], out, want, ds);
+				OK(drv[i], desc_digest(tfm, buf, big[j], 1000 + j, out));
+				check_digest(drv[i], "update in pieces", big[j], out, want, ds);
+				cases += 2;
+			}
+			if (SHA3_IS_XOF(k)) {
+				const size_t edges[] = { 0, 1, 7, 8, 9, rate - 1, rate, rate + 1,
+							 2 * rate, 3 * rate + 5, 8192 };
+
+				for (int c = 0; c < 400; c++) {
+					size_t len = rt_rand_range(&rng, c < 200 ? 400 : 5000);
+					size_t olen = c < (int)ARRAY_SIZE(edges) ? edges[c] :
+						      rt_rand_range(&rng, 1101);
+					size_t chunk = 1 + rt_rand_range(&rng, 300);
+					size_t off = rt_rand_range(&rng, 16);
+
+					ossl_sha3(k, buf + off, len, want, olen);
+					memset(out, 0xa5, olen + 1);
+					OK(drv[i], xof_digest(tfm, buf + off, len, chunk, out, olen));
+					if (memcmp(out, want, olen) || out[olen] != 0xa5)
+						ck_abort_msg("%s: %zu bytes in updates of %zu, %zu out: differs from OpenSSL",
+							     drv[i], len, chunk, olen);
+					cases++;
+				}
+			}
+			rt_report("SHA-3 OpenSSL differential", drv[i], cases, 0);
+			crypto_free_shash(tfm);
+		}
+	}
+	free(buf);
+	free(out);
+	free(want);
+}
+END_TEST
+
+/*
+ * Every length up to a block and one byte, split at every position with
+ * the state exported and imported into a fresh descriptor; an exported
+ * state whose block position is out of range is refused (-EINVAL) and
+ * leaves the descriptor as it was; finup_mb (the front end's fork of the
+ * state through export/import) against OpenSSL.
+ */
+START_TEST(test_sha3_export_import)
+{
+	u8 buf[SHA3_MAXRATE + 1 + 200];
+	struct rt_rng rng;
+
+	rt_rng_seed(&rng, 0x3e1c);
+	rt_fill(&rng, buf, sizeof(buf));
+	for (int k = 0; k < NSHA3; k++) {
+		drivers_t drv;
+		int n = rt_impls(sha3_names[k], "shash", drv, RT_MAX_IMPLS);
+		unsigned int ds = sha3_sizes[k], rate = sha3_rates[k];
+
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+			unsigned int ss = crypto_shash_statesize(tfm);
+			unsigned int dsz = crypto_shash_descsize(tfm);
+			u8 state[HASH_MAX_STATESIZE], before[HASH_MAX_DESCSIZE];
+			u8 want[HASH_MAX_DIGESTSIZE], out[HASH_MAX_DIGESTSIZE];
+			SHASH_DESC_ON_STACK(d1, tfm);
+			SHASH_DESC_ON_STACK(d2, tfm);
+			int cases = 0;
+
+			ck_assert_uint_le(ss, HASH_MAX_STATESIZE);
+			ck_assert_uint_le(dsz, HASH_MAX_DESCSIZE);
+			d1->tfm = tfm;
+			d2->tfm = tfm;
+			for (size_t len = 0; len <= rate + 1; len++) {
+				ossl_sha3(k, buf, len, want, ds);
+				for (size_t cut = 0; cut <= len; cut++) {
+					OK(drv[i], crypto_shash_init(d1));
+					OK(drv[i], crypto_shash_update(d1, buf, (unsigned int)cut));
+					OK(drv[i], crypto_shash_export(d1, state));
+					OK(drv[i], crypto_shash_import(d2, state));
+					OK(drv[i], crypto_shash_finup(d2, buf + cut,
+								      (unsigned int)(len - cut), out));
+					if (memcmp(out, want, ds))
+						ck_abort_msg("%s: import after %zu of %zu bytes: wrong digest",
+							     drv[i], cut, len);
+					OK(drv[i], crypto_shash_finup(d1, buf + cut,
+								      (unsigned int)(len - cut), out));
+					if (memcmp(out, want, ds))
+						ck_abort_msg("%s: split at %zu of %zu bytes: wrong digest",
+							     drv[i], cut, len);
+					cases++;
+				}
+			}
+			/* A block position at or past the rate: refused, d2 untouched. */
+			OK(drv[i], crypto_shash_init(d1));
+			OK(drv[i], crypto_shash_update(d1, buf, 5));
+			OK(drv[i], crypto_shash_export(d1, state));
+			OK(drv[i], crypto_shash_init(d2));
+			OK(drv[i], crypto_shash_update(d2, buf, 3));
+			for (u32 bad = rate; bad <= rate + 1; bad++) {
+				u8 evil[HASH_MAX_STATESIZE];
+				u32 pos;
+
+				memcpy(evil, state, ss);
+				memcpy(&pos, evil + 200, 4);
+				ck_assert_uint_eq(pos, 5);
+				memcpy(evil + 200, &bad, 4);
+				memcpy(before, shash_desc_ctx(d2), dsz);
+				ck_assert_int_eq(crypto_shash_import(d2, evil), -EINVAL);
+				ck_assert_msg(!memcmp(before, shash_desc_ctx(d2), dsz),
+					      "%s: refused import changed the descriptor", drv[i]);
+				cases++;
+			}
+			{
+				u32 huge = 0xffffffffu;
+
+				memcpy(state + 200, &huge, 4);
+				ck_assert_int_eq(crypto_shash_import(d2, state), -EINVAL);
+				OK(drv[i], crypto_shash_update(d2, buf + 3, 50));
+				OK(drv[i], crypto_shash_final(d2, out));
+				ossl_sha3(k, buf, 53, want, ds);
+				check_digest(drv[i], "after a refused import", 53, out, want, ds);
+				cases++;
+			}
+			shash_desc_zero(d1);
+			/* finup_mb forks the state through export/import. */
+			for (unsigned int nm = 1; nm <= 5; nm++) {
+				u8 outs[5][HASH_MAX_DIGESTSIZE], cat[50 + 200];
+				const u8 *data[5];
+				u8 *outp[5];
+				unsigned int len = 37 * nm;
+
+				for (unsigned int m = 0; m < nm; m++) {
+					data[m] = buf + 50 + m;
+					outp[m] = outs[m];
+				}
+				d1->tfm = tfm;
+				OK(drv[i], crypto_shash_init(d1));
+				OK(drv[i], crypto_shash_update(d1, buf, 50));
+				OK(drv[i], crypto_shash_finup_mb(d1, data, len, outp, nm));
+				for (unsigned int m = 0; m < nm; m++) {
+					memcpy(cat, buf, 50);
+					memcpy(cat + 50, data[m], len);
+					ossl_sha3(k, cat, 50 + len, want, ds);
+					check_digest(drv[i], "finup_mb", 50 + len, outs[m], want, ds);
+					cases++;
+				}
+			}
+			shash_desc_zero(d2);
+			rt_report("SHA-3 split + export/import", drv[i], cases, 0);
+			crypto_free_shash(tfm);
+		}
+	}
+}
+END_TEST
+
+/*
+ * rind_shash_final_xof(): the first 32/64 bytes are the shash digest;
+ * longer outputs of one message extend shorter ones; it consumes the
+ * descriptor (state wiped); other tfms (a SHA3, SHA-256, HMACs), a NULL output with a length and a NULL descriptor are
+ * -EINVAL with nothing written and the descriptor unchanged.  The
+ * library-internal one-shots (ML-KEM's) agree with the shash drivers.
+ */
+START_TEST(test_sha3_xof_usage)
+{
+	static const char *const not_xof[] = { "sha3-256", "sha3-512", "sha256", "hmac(sha256)",
+					       "hmac(sha3-256)" };
+	u8 msg[300], a[600], b[600], c[64];
+	struct rt_rng rng;
+	int cases = 0;
+
+	rt_rng_seed(&rng, 0x0f0f);
+	rt_fill(&rng, msg, sizeof(msg));
+	for (int k = 4; k < NSHA3; k++) {
+		struct crypto_shash *tfm = crypto_alloc_shash(sha3_names[k], 0, 0);
+		unsigned int ds = sha3_sizes[k];
+		SHASH_DESC_ON_STACK(desc, tfm);
+
+		ck_assert(!IS_ERR(tfm));
+		desc->tfm = tfm;
+		for (size_t len = 0; len <= 300; len += 23) {
+			OK(sha3_names[k], crypto_shash_tfm_digest(tfm, msg, (unsigned int)len, c));
+			OK(sha3_names[k], crypto_shash_init(desc));
+			OK(sha3_names[k], crypto_shash_update(desc, msg, (unsigned int)len));
+			OK(sha3_names[k], rind_shash_final_xof(desc, a, sizeof(a)));
+			ck_assert_msg(all_zero(shash_desc_ctx(desc), crypto_shash_descsize(tfm)),
+				      "%s: state left after rind_shash_final_xof", sha3_names[k]);
+			check_digest(sha3_names[k], "xof head = digest", len, a, c, ds);
+			for (size_t olen = 0; olen <= sizeof(b); olen += 61) {
+				memset(b, 0x33, sizeof(b));
+				OK(sha3_names[k], xof_digest(tfm, msg, len, 300, b, olen));
+				if (memcmp(a, b, olen) || (olen < sizeof(b) && b[olen] != 0x33))
+					ck_abort_msg("%s: %zu-byte output is not a prefix of the 600-byte one",
+						     sha3_names[k], olen);
+				cases++;
+			}
+			/* The library's one-shots (used by ML-KEM) give the same bytes. */
+			memset(b, 0, sizeof(b));
+			if (k == 4)
+				rind_shake128(b, sizeof(b), msg, len);
+			else
+				rind_shake256(b, sizeof(b), msg, len);
+			check_digest(sha3_names[k], "rind_shake one-shot", len, b, a, sizeof(a));
+			cases += 2;
+		}
+		/* A NULL output with a length: refused, the state intact. */
+		OK(sha3_names[k], crypto_shash_init(desc));
+		OK(sha3_names[k], crypto_shash_update(desc, msg, 10));
+		ck_assert_int_eq(rind_shash_final_xof(desc, NULL, 5), -EINVAL);
+		OK(sha3_names[k], crypto_shash_update(desc, msg + 10, 10));
+		OK(sha3_names[k], rind_shash_final_xof(desc, NULL, 0));
+		OK(sha3_names[k], crypto_shash_init(desc));
+		OK(sha3_names[k], crypto_shash_update(desc, msg, 10));
+		ck_assert_int_eq(rind_shash_final_xof(desc, NULL, 1), -EINVAL);
+		OK(sha3_names[k], crypto_shash_update(desc, msg + 10, 10));
+		OK(sha3_names[k], crypto_shash_final(desc, a));
+		ossl_sha3(k, msg, 20, b, ds);
+		check_digest(sha3_names[k], "after a refused xof final", 20, a, b, ds);
+		cases += 2;
+		crypto_free_shash(tfm);
+	}
+	ck_assert_int_eq(rind_shash_final_xof(NULL, a, 1), -EINVAL);
+	for (size_t j = 0; j < ARRAY_SIZE(not_xof); j++) {
+		struct crypto_shash *tfm = crypto_alloc_shash(not_xof[j], 0, 0);
+		unsigned int dsz;
+		u8 before[HASH_MAX_DESCSIZE];
+
+		ck_assert_msg(!IS_ERR(tfm), "%s: %ld", not_xof[j], PTR_ERR(tfm));
+		dsz = crypto_shash_descsize(tfm);
+		{
+			SHASH_DESC_ON_STACK(desc, tfm);
+
+			desc->tfm = tfm;
+			if (!strncmp(not_xof[j], "hmac", 4))
+				OK(not_xof[j], crypto_shash_setkey(tfm, msg, 20));
+			OK(not_xof[j], crypto_shash_init(desc));
+			OK(not_xof[j], crypto_shash_update(desc, msg, 100));
+			memcpy(before, shash_desc_ctx(desc), dsz);
+			memset(a, 0x77, 40);
+			ck_assert_int_eq(rind_shash_final_xof(desc, a, 32), -EINVAL);
+			ck_assert_msg(!memcmp(before, shash_desc_ctx(desc), dsz),
+				      "%s: refused xof final changed the descriptor", not_xof[j]);
+			for (int q = 0; q < 40; q++)
+				ck_assert_uint_eq(a[q], 0x77);
+			shash_desc_zero(desc);
+		}
+		crypto_free_shash(tfm);
+		cases++;
+	}
+	/* rind_sha3_256/512 (the library's one-shots) against the shash and OpenSSL. */
+	{
+		struct crypto_shash *s256 = crypto_alloc_shash("sha3-256", 0, 0);
+
+		ck_assert(!IS_ERR(s256));
+		for (size_t len = 0; len <= 300; len += 17) {
+			u8 x[64], y[64];
+
+			rind_sha3_256(x, msg, len);
+			OK("sha3-256", desc_digest(s256, msg, len, 300, y));
+			check_digest("rind_sha3_256", "one-shot", len, x, y, 32);
+			rind_sha3_512(x, msg, len);
+			ossl_sha3(3, msg, len, y, 64);
+			check_digest("rind_sha3_512", "one-shot", len, x, y, 64);
+			cases += 2;
+		}
+		crypto_free_shash(s256);
+	}
+	rt_report("rind_shash_final_xof and wrong usage", "best", cases, 0);
+}
+END_TEST
+
+/* HMAC over the SHA3s (the provider's HMAC offers them) against OpenSSL. */
+START_TEST(test_hmac_sha3_vs_openssl)
+{
+	u8 key[300], data[400];
+
+	for (int k = 0; k < 4; k++) {
+		char name[32];
+		drivers_t drv;
+		int n;
+
+		snprintf(name, sizeof(name), "hmac(%s)", sha3_names[k]);
+		n = rt_impls(name, "shash", drv, RT_MAX_IMPLS);
+		ck_assert_int_ge(n, 1);
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+			const EVP_MD *md = EVP_get_digestbyname(sha3_ossl[k]);
+			u8 want[HASH_MAX_DIGESTSIZE], out[HASH_MAX_DIGESTSIZE];
+			unsigned int olen;
+			struct rt_rng rng;
+			int cases = 0;
+
+			ck_assert_ptr_nonnull(md);
+			ck_assert_uint_eq(crypto_shash_digestsize(tfm), sha3_sizes[k]);
+			rt_rng_seed(&rng, 0x4d43 + (u64)k);
+			/* Key lengths on both sides of the rate (keys longer are hashed). */
+			for (size_t klen = 0; klen <= sizeof(key); klen += 1 + klen / 16) {
+				size_t len = rt_rand_range(&rng, sizeof(data) + 1);
+
+				rt_fill(&rng, key, klen);
+				rt_fill(&rng, data, len);
+				if (!HMAC(md, key, (int)klen, data, len, want, &olen) ||
+				    olen != sha3_sizes[k])
+					ck_abort_msg("OpenSSL HMAC-%s failed", sha3_ossl[k]);
+				OK(drv[i], crypto_shash_setkey(tfm, key, (unsigned int)klen));
+				OK(drv[i], crypto_shash_tfm_digest(tfm, data, (unsigned int)len, out));
+				check_digest(drv[i], "HMAC", len, out, want, sha3_sizes[k]);
+				OK(drv[i], desc_digest(tfm, data, len, 33, out));
+				check_digest(drv[i], "HMAC in updates", len, out, want, sha3_sizes[k]);
+				cases += 2;
+			}
+			rt_report("HMAC-SHA3 OpenSSL differential", drv[i], cases, 0);
+			crypto_free_shash(tfm);
+		}
+	}
+}
+END_TEST
+
 /* --------------------------------------------------------- wrong usage */
 
 static long alloc_err(const char *name)
@@ -1514,6 +2105,11 @@ static Suite *hash_suite(void)
 	tcase_add_test(tc, test_oneshot_every_length);
 	tcase_add_test(tc, test_hmac_oneshot_keylens);
 	tcase_add_test(tc, test_oneshots_threads);
+	tcase_add_test(tc, test_sha3_kat);
+	tcase_add_test(tc, test_sha3_vs_openssl);
+	tcase_add_test(tc, test_sha3_export_import);
+	tcase_add_test(tc, test_sha3_xof_usage);
+	tcase_add_test(tc, test_hmac_sha3_vs_openssl);
 	tcase_add_test(tc, test_wrong_usage);
 	suite_add_tcase(s, tc);
 	return s;

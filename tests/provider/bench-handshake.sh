@@ -1,13 +1,23 @@
 #!/bin/sh
 # TLS 1.3 full handshakes per second on 127.0.0.1: openssl s_server pinned
 # to CPU 0, openssl s_time (new connection each time) pinned to CPU 1,
-# the server stock OpenSSL, rind in process, or rind with the key in rindd.
-# Usage: sh tests/provider/bench-handshake.sh BUILD_DIR [SECONDS]
+# the server stock OpenSSL, rind in process, or rind with the key in rindd
+# (a key reference; rindd runs unpinned).  Every cell is the median of
+# ROUNDS runs of SECONDS each, the rounds interleaved so that a change in
+# the machine's load reaches every column alike; the ratios are of those
+# medians (same run).  On a loaded machine the wall-clock rate says more
+# about the load than about the code: the second table is the server's
+# on-CPU time per handshake (s_server's, plus rindd's when it signs).  Then node's crypto, µs per operation, without and
+# with the provider (medians of ROUNDS runs each).
+# Usage: sh tests/provider/bench-handshake.sh BUILD_DIR [SECONDS] [ROUNDS]
 set -u
 B=$(cd "${1:-build}" && pwd)
-SECS=${2:-5}
+SECS=${2:-3}
+ROUNDS=${3:-3}
 T=$(mktemp -d "${TMPDIR:-/tmp}/rind-hs.XXXXXX")
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$T"' EXIT INT TERM
+RINDD=""
+# rindd by its pid: jobs -p in an EXIT trap does not list it in every sh
+trap 'kill $RINDD $(jobs -p) 2>/dev/null; rm -rf "$T"' EXIT INT TERM
 cat > "$T/rind.cnf" <<EOC
 openssl_conf = openssl_init
 [openssl_init]
@@ -24,42 +34,154 @@ activate = 1
 [evp_properties]
 default_properties = ?provider=rind
 EOC
+# s_time has no -groups: the client's group list comes from the
+# configuration's system_default (without it the client offers OpenSSL's
+# default list, which has no X25519MLKEM768, and the row measured x25519)
+sed 's/^\[openssl_init\]$/[openssl_init]\nssl_conf = ssl_sect/' "$T/rind.cnf" > "$T/mlkem.cnf"
+printf '[ssl_sect]\nsystem_default = sys_default\n[sys_default]\nGroups = X25519MLKEM768:x25519\n' >> "$T/mlkem.cnf"
 export OPENSSL_CONF=/dev/null
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$T/p256.key" -out "$T/p256.crt" -subj /CN=b -days 2 2>/dev/null
 openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/rsa.key" -out "$T/rsa.crt" -subj /CN=b -days 2 2>/dev/null
 openssl req -x509 -newkey ed25519 -nodes -keyout "$T/ed25519.key" -out "$T/ed25519.crt" -subj /CN=b -days 2 2>/dev/null
-# rindd with an Ed25519 key (ECDSA/RSA keys in rindd: another issue)
+# rindd with the same three key types
 head -c 32 /dev/urandom > "$T/mk"
 "$B/rindd" --socket "$T/s" --state-dir "$T/st" --master-key-file "$T/mk" --foreground --bus none >/dev/null 2>&1 &
-sleep 0.5
+RINDD=$!
+i=0
+while [ ! -S "$T/s" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 export RIND_SOCKET="$T/s"
-"$B/rind" key create web --alg ed25519 >/dev/null
-"$B/rind" key ref web > "$T/webref.key"
-OPENSSL_CONF="$T/rind.cnf" openssl req -x509 -new -key "$T/webref.key" -subj /CN=b -days 2 -out "$T/webref.crt" 2>/dev/null
+for kt in p256:ecdsa-p256 rsa:rsa-2048 ed25519:ed25519; do
+	c=${kt%%:*}
+	"$B/rind" key create r$c --alg ${kt#*:} >/dev/null
+	"$B/rind" key ref r$c > "$T/r$c.key"
+	OPENSSL_CONF="$T/rind.cnf" openssl req -x509 -new -key "$T/r$c.key" -subj /CN=b -days 2 -out "$T/r$c.crt" 2>/dev/null
+done
 port=$((30000 + $$ % 20000))
-run() {	# server-conf cert key client-conf groups
+HZ=$(getconf CLK_TCK)
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+hs() {	# cell server-conf cert key client-conf: appends to $T/cell.rate and $T/cell.cpu
 	port=$((port + 1))
 	g=x25519
-	[ "$1" != /dev/null ] && g=X25519MLKEM768:x25519
-	OPENSSL_CONF=$1 taskset -c 0 openssl s_server -accept 127.0.0.1:$port -cert "$2" -key "$3" -www -quiet \
-		-groups $g -tls1_3 >/dev/null 2>&1 &
+	[ "$2" != /dev/null ] && g=X25519MLKEM768:x25519
+	: > "$T/srv.out"
+	OPENSSL_CONF=$2 taskset -c 0 openssl s_server -accept 127.0.0.1:$port -cert "$3" -key "$4" -www \
+		-groups $g -tls1_3 >"$T/srv.out" 2>/dev/null &
 	srv=$!
-	sleep 0.5
-	n=$(OPENSSL_CONF=$4 taskset -c 1 openssl s_time -connect 127.0.0.1:$port -new -time $SECS 2>/dev/null \
-		| awk '/connections in .* real seconds/ { print $1 / $4 }' | head -1)
+	# on a loaded machine the server's start (the library's self-tests) may take a while
+	i=0
+	while ! grep -q ACCEPT "$T/srv.out" && kill -0 $srv 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	c0=$(( $(cpu_ticks $srv) + $(cpu_ticks $RINDD) ))
+	OPENSSL_CONF=$5 taskset -c 1 openssl s_time -connect 127.0.0.1:$port -new -time $SECS > "$T/st.out" 2>/dev/null
+	c1=$(( $(cpu_ticks $srv) + $(cpu_ticks $RINDD) ))
 	kill $srv 2>/dev/null; wait $srv 2>/dev/null
-	printf '%8.0f' "${n:-0}"
+	awk '/connections in .* real seconds/ { print $1 / $4; exit }' "$T/st.out" >> "$T/$1.rate"
+	# the server's CPU time (and rindd's, which signs for it) per handshake
+	awk -v d=$((c1 - c0)) -v hz=$HZ '/connections in .* real seconds/ { print $1 ? d * 1e6 / hz / $1 : 0; exit }' \
+		"$T/st.out" >> "$T/$1.cpu"
 }
-printf '%-28s %8s %8s %8s\n' "TLS 1.3 handshakes/s" stock rind rindd
-for row in "x25519 ECDSA P-256:p256" "x25519 RSA-2048:rsa" "x25519 Ed25519:ed25519"; do
-	name=${row%%:*}; c=${row#*:}
-	printf '%-28s' "$name"
-	run /dev/null "$T/$c.crt" "$T/$c.key" /dev/null
-	run "$T/rind.cnf" "$T/$c.crt" "$T/$c.key" /dev/null
-	if [ $c = ed25519 ]; then run "$T/rind.cnf" "$T/webref.crt" "$T/webref.key" /dev/null; else printf '%8s' -; fi
-	echo
+med() { sort -n "$1" | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }'; }
+ROWS="p256 rsa ed25519 mlkem"
+r=1
+while [ $r -le $ROUNDS ]; do
+	for c in $ROWS; do
+		if [ $c = mlkem ]; then
+			# OpenSSL 3.0 has no ML-KEM: rind's client too, no stock column
+			hs $c.rind "$T/rind.cnf" "$T/p256.crt" "$T/p256.key" "$T/mlkem.cnf"
+			hs $c.rindd "$T/rind.cnf" "$T/rp256.crt" "$T/rp256.key" "$T/mlkem.cnf"
+			continue
+		fi
+		hs $c.stock /dev/null "$T/$c.crt" "$T/$c.key" /dev/null
+		hs $c.rind "$T/rind.cnf" "$T/$c.crt" "$T/$c.key" /dev/null
+		hs $c.rindd "$T/rind.cnf" "$T/r$c.crt" "$T/r$c.key" /dev/null
+	done
+	r=$((r + 1))
 done
-# OpenSSL 3.0 has no ML-KEM: rind's client too, stock server impossible
-printf '%-28s%8s' "X25519MLKEM768 ECDSA P-256" -
-OPENSSL_CONF="$T/rind.cnf" run "$T/rind.cnf" "$T/p256.crt" "$T/p256.key" "$T/rind.cnf"
+rowname() {
+	case $1 in
+	p256) echo "x25519 + ECDSA P-256";;
+	rsa) echo "x25519 + RSA-2048";;
+	ed25519) echo "x25519 + Ed25519";;
+	mlkem) echo "X25519MLKEM768 + ECDSA P-256";;
+	esac
+}
+table() {	# suffix: rate (higher is better) or cpu (lower is better)
+	for c in $ROWS; do
+		s=-
+		[ -f "$T/$c.stock.$1" ] && s=$(med "$T/$c.stock.$1")
+		a=$(med "$T/$c.rind.$1")
+		d=$(med "$T/$c.rindd.$1")
+		if [ "$s" = - ]; then
+			printf '%-30s %8s %8.0f %8.0f %10s %10s\n' "$(rowname $c)" - "$a" "$d" - -
+		elif [ $1 = rate ]; then
+			printf '%-30s %8.0f %8.0f %8.0f %10.2f %10.2f\n' "$(rowname $c)" "$s" "$a" "$d" \
+				"$(echo "$a $s" | awk '{ print $2 ? $1 / $2 : 0 }')" "$(echo "$d $s" | awk '{ print $2 ? $1 / $2 : 0 }')"
+		else
+			printf '%-30s %8.0f %8.0f %8.0f %10.2f %10.2f\n' "$(rowname $c)" "$s" "$a" "$d" \
+				"$(echo "$s $a" | awk '{ print $2 ? $1 / $2 : 0 }')" "$(echo "$s $d" | awk '{ print $2 ? $1 / $2 : 0 }')"
+		fi
+	done
+}
+echo "TLS 1.3 full handshakes/s (wall clock), medians of $ROUNDS x ${SECS}s, server on CPU 0, s_time on CPU 1; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-30s %8s %8s %8s %10s %10s\n' "" stock rind rindd rind/stock rindd/stock
+table rate
 echo
+echo "server CPU µs per handshake (s_server's user+system time, plus rindd's in the rindd column; lower is better), same runs"
+printf '%-30s %8s %8s %8s %10s %10s\n' "" stock rind rindd stock/rind stock/rindd
+table cpu
+
+command -v node >/dev/null || { echo "node not installed: no node table"; exit 0; }
+(echo "nodejs_conf = openssl_init"; cat "$T/rind.cnf") > "$T/node.cnf"
+cat > "$T/b.js" <<'EOJS'
+// µs per operation of node's crypto, each timed for about 0.3 s after a warm-up.
+const c = require('crypto');
+const mib = Buffer.alloc(1 << 20, 5), msg = Buffer.alloc(64, 9), key = Buffer.alloc(32, 7), iv = Buffer.alloc(12, 3);
+const kp = (t, o) => c.generateKeyPairSync(t, o);
+const p256 = kp('ec', { namedCurve: 'P-256' }), p384 = kp('ec', { namedCurve: 'P-384' });
+const p256b = kp('ec', { namedCurve: 'P-256' }), ed = kp('ed25519'), x = kp('x25519'), xb = kp('x25519');
+const rsa = kp('rsa', { modulusLength: 2048 });
+const s256 = c.sign('sha256', msg, p256.privateKey), s384 = c.sign('sha384', msg, p384.privateKey);
+const sed = c.sign(null, msg, ed.privateKey), srsa = c.sign('sha256', msg, rsa.privateKey);
+const oaep = { key: rsa.privateKey, oaepHash: 'sha256', padding: c.constants.RSA_PKCS1_OAEP_PADDING };
+const ct = c.publicEncrypt({ key: rsa.publicKey, oaepHash: 'sha256', padding: c.constants.RSA_PKCS1_OAEP_PADDING }, key);
+const ops = [
+	['SHA-256 1 MiB', () => c.createHash('sha256').update(mib).digest()],
+	['AES-256-GCM 1 MiB', () => { const e = c.createCipheriv('aes-256-gcm', key, iv); e.update(mib); e.final(); e.getAuthTag(); }],
+	['ECDSA P-256 sign', () => c.sign('sha256', msg, p256.privateKey)],
+	['ECDSA P-256 verify', () => c.verify('sha256', msg, p256.publicKey, s256)],
+	['ECDSA P-384 sign', () => c.sign('sha384', msg, p384.privateKey)],
+	['ECDSA P-384 verify', () => c.verify('sha384', msg, p384.publicKey, s384)],
+	['ECDH P-256', () => c.diffieHellman({ privateKey: p256.privateKey, publicKey: p256b.publicKey })],
+	['Ed25519 sign', () => c.sign(null, msg, ed.privateKey)],
+	['Ed25519 verify', () => c.verify(null, msg, ed.publicKey, sed)],
+	['X25519', () => c.diffieHellman({ privateKey: x.privateKey, publicKey: xb.publicKey })],
+	['RSA-2048 sign', () => c.sign('sha256', msg, rsa.privateKey)],
+	['RSA-2048 verify', () => c.verify('sha256', msg, rsa.publicKey, srsa)],
+	['RSA-2048 OAEP decrypt', () => c.privateDecrypt(oaep, ct)],
+	['PBKDF2-SHA256 10k', () => c.pbkdf2Sync('pw', 'salt', 10000, 32, 'sha256')],
+];
+for (const [name, f] of ops) {
+	for (let i = 0; i < 3; i++) f();
+	let n = 0;
+	const t0 = process.hrtime.bigint();
+	let t;
+	do { f(); n++; t = process.hrtime.bigint(); } while (t - t0 < 300000000n);
+	console.log(name + '\t' + (Number(t - t0) / 1000 / n).toFixed(1));
+}
+EOJS
+r=1
+while [ $r -le $ROUNDS ]; do
+	OPENSSL_CONF=/dev/null taskset -c 1 node "$T/b.js" > "$T/node.stock.$r" 2>/dev/null
+	taskset -c 1 node --openssl-config="$T/node.cnf" "$T/b.js" > "$T/node.rind.$r" 2>/dev/null
+	r=$((r + 1))
+done
+echo
+echo "node $(node --version) (OpenSSL $(node -p process.versions.openssl)) crypto, µs per operation, medians of $ROUNDS runs (CPU 1); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-24s %10s %10s %12s\n' "" stock rind stock/rind
+cut -f1 "$T/node.stock.1" | while IFS= read -r op; do
+	for side in stock rind; do
+		cat "$T"/node.$side.* | awk -F'\t' -v op="$op" '$1 == op { print $2 }' > "$T/v.$side"
+	done
+	s=$(med "$T/v.stock")
+	a=$(med "$T/v.rind")
+	printf '%-24s %10.1f %10.1f %12.2f\n' "$op" "$s" "$a" "$(echo "$s $a" | awk '{ print $2 ? $1 / $2 : 0 }')"
+done

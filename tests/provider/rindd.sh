@@ -1,8 +1,9 @@
-# Sourced by run.sh: keys held by rindd, through the store loader
-# (rind:NAME) and the key-reference PEM (rind key ref NAME), signing in the
-# daemon: pkeyutl, req -x509, an s_server handshake, and a server process
-# that loads the key and signs in forked children (the connection is
-# per process).  rindd's stats must count the signatures.
+# Sourced by run.sh: keys held by rindd (Ed25519, ECDSA P-256/P-384,
+# RSA-2048), through the store loader (rind:NAME) and the key-reference
+# PEM (rind key ref NAME), signing in the daemon: pkeyutl, dgst, req
+# -x509, s_server handshakes, and a server process that loads the key and
+# signs in forked children (the connection is per process).  rindd's
+# stats must count the signatures.
 if [ ! -x "$B/rindd" ]; then
 	echo "SKIP: rindd not built: daemon-held keys"
 	return 0 2>/dev/null || exit 0
@@ -81,6 +82,67 @@ EOPY
 	if [ "$(grep 'sign ed25519 in rindd (key web) ok' "$T/py.trace" | awk '{print $1}' | sort -u | wc -l)" -ge 3 ]; then ok
 	else bad "forked children did not each sign in rindd"; fi
 fi
+# ECDSA P-256/P-384 and RSA-2048 keys in rindd: each hash and padding the
+# provider signs with is asked of rindd as such (its sign options; without
+# them rindd signed RSA PSS requests with PKCS#1 v1.5), the signatures
+# verified by the default provider; through the key reference and the
+# store, with pkeyutl and dgst; certificates; s_server with the key in
+# rindd, TLS 1.3 and 1.2, the client on the default provider.
+for spec in wp256:ecdsa-p256 wp384:ecdsa-p384 wrsa:rsa-2048; do
+	kn=${spec%%:*}
+	check "rind key create $kn (${spec#*:})" "$B/rind" key create $kn --alg ${spec#*:}
+	"$B/rind" key ref $kn > "$T/$kn.key"
+	"$B/rind" key pub $kn > "$T/$kn.pub"
+	case $kn in
+	wrsa) opts="sha256:pkcs1 sha512:pkcs1 sha256:pss sha384:pss";;
+	*) opts="sha256 sha384 sha512";;
+	esac
+	for o in $opts; do
+		md=${o%%:*}
+		pad=""
+		sigopt=""
+		case $o in *:pss)
+			pad="-pkeyopt rsa_padding_mode:pss -pkeyopt rsa_pss_saltlen:digest"
+			sigopt="-sigopt rsa_padding_mode:pss -sigopt rsa_pss_saltlen:digest";;
+		esac
+		for key in "$T/$kn.key" rind:$kn; do
+			RO pkeyutl -sign -rawin -digest $md $pad -inkey "$key" -in "$T/m" -out "$T/$kn.sig" 2>"$T/trace"
+			served "$T/trace" "sign [a-z0-9]*(.*,$md) in rindd (key $kn) ok" "pkeyutl -sign $o -inkey $key"
+			check "rindd's $kn signature ($o, $key) verified by the default provider" \
+				DO pkeyutl -verify -rawin -digest $md $pad -pubin -inkey "$T/$kn.pub" -in "$T/m" -sigfile "$T/$kn.sig"
+		done
+		RO dgst -$md $sigopt -sign "$T/$kn.key" -out "$T/$kn.sig" "$T/m" 2>"$T/trace"
+		served "$T/trace" "sign [a-z0-9]*(.*,$md) in rindd (key $kn) ok" "dgst -$md -sign $kn ($o)"
+		check "dgst -sign with rindd's $kn ($o) verified by the default provider" \
+			DO dgst -$md $sigopt -verify "$T/$kn.pub" -signature "$T/$kn.sig" "$T/m"
+	done
+	# a hash rindd does not sign with is refused, not replaced by another
+	if RO pkeyutl -sign -rawin -digest sha224 -inkey "$T/$kn.key" -in "$T/m" -out "$T/$kn.sig" >/dev/null 2>&1; then
+		bad "rindd's $kn signed with SHA-224"; else ok; fi
+	RO req -x509 -new -key "$T/$kn.key" -subj "/CN=$kn" -days 2 -out "$T/$kn.crt" 2>"$T/trace" >/dev/null
+	served "$T/trace" "in rindd (key $kn) ok" "req -x509 -key $kn.key"
+	check "certificate signed by rindd's $kn verifies" DO verify -check_ss_sig -CAfile "$T/$kn.crt" "$T/$kn.crt"
+	n=2
+	[ $kn = wrsa ] && n=3
+	start_server rind $kn $n
+	handshake default tls1_3 x25519 "server key $kn in rindd, TLS 1.3"
+	handshake default tls1_2 x25519:P-256:P-384 "server key $kn in rindd, TLS 1.2"
+	if [ $kn = wrsa ]; then
+		# TLS 1.2 with a client that offers only PKCS#1 v1.5 signatures
+		HS_OPTS="-sigalgs RSA+SHA256"
+		handshake default tls1_2 x25519 "server key $kn in rindd, TLS 1.2, RSA+SHA256"
+		HS_OPTS=""
+	fi
+	i=0
+	while kill -0 $SRV 2>/dev/null && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
+	kill $SRV 2>/dev/null
+	case $kn in
+	wp256) served "$T/srv.trace" "sign x962(ecdsa-nist-p256,sha256) in rindd (key wp256) ok" "s_server signing with $kn in rindd";;
+	wp384) served "$T/srv.trace" "sign x962(ecdsa-nist-p384,sha384) in rindd (key wp384) ok" "s_server signing with $kn in rindd";;
+	wrsa) served "$T/srv.trace" "sign pss(rsa,sha256) in rindd (key wrsa) ok" "s_server signing with $kn in rindd (TLS 1.3: PSS)"
+		served "$T/srv.trace" "sign pkcs1(rsa,sha256) in rindd (key wrsa) ok" "s_server signing with $kn in rindd (PKCS#1)";;
+	esac
+done
 . "$(dirname "$0")/nginx.sh"
 after=$(signs)
 if [ $((after - before)) -ge 9 ]; then ok; else bad "rindd's stats: $before -> $after requests"; fi

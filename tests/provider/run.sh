@@ -42,7 +42,7 @@ if nm -D --undefined-only "$MODDIR/rind.so" | grep -q -E ' (EVP|OSSL|BIO|ERR|CRY
 head -c 100000 /dev/urandom > "$T/msg"
 head -c 1 /dev/urandom > "$T/one"
 : > "$T/empty"
-for md in sha1 sha224 sha256 sha384 sha512 sha3-256 sha3-512; do
+for md in sha1 sha224 sha256 sha384 sha512 sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256; do
 	for f in empty one msg; do
 		$TR openssl dgst -$md $R -r "$T/$f" > "$T/r" 2>"$T/trace"
 		openssl dgst -$md -r "$T/$f" > "$T/d" 2>/dev/null
@@ -50,7 +50,55 @@ for md in sha1 sha224 sha256 sha384 sha512 sha3-256 sha3-512; do
 	done
 	served "$T/trace" "digest $md " "dgst -$md"
 done
-for md in SHA1 SHA224 SHA256 SHA384 SHA512; do
+# SHAKE at other lengths: -xoflen is EVP_DigestFinalXOF (OSSL_DIGEST_PARAM_XOFLEN),
+# lengths around both rates (168, 136) and past several blocks
+for md in shake128 shake256; do
+	for len in 1 31 135 136 137 168 169 4999; do
+		$TR openssl dgst -$md -xoflen $len $R -r "$T/msg" > "$T/r" 2>"$T/trace"
+		openssl dgst -$md -xoflen $len -r "$T/msg" > "$T/d" 2>/dev/null
+		same "$T/r" "$T/d" "dgst -$md -xoflen $len"
+	done
+	served "$T/trace" "digest $md final, 4999 bytes" "dgst -$md -xoflen 4999"
+done
+# an application's XOF (python's hashlib.shake_*: EVP_DigestFinalXOF) at
+# random lengths, rind preferred against the default provider alone
+if command -v python3 >/dev/null; then
+	cat > "$T/xof.cnf" <<EOC
+openssl_conf = openssl_init
+[openssl_init]
+providers = provider_sect
+alg_section = evp_properties
+[provider_sect]
+default = default_sect
+rind = rind_sect
+[default_sect]
+activate = 1
+[rind_sect]
+module = $MODDIR/rind.so
+activate = 1
+[evp_properties]
+default_properties = ?provider=rind
+EOC
+	cat > "$T/xof.py" <<'EOPY'
+import hashlib, random, sys
+r = random.Random(int(sys.argv[2]))
+data = open(sys.argv[1], "rb").read()
+for _ in range(200):
+    m = data[:r.randrange(0, 2000)]
+    n = r.randrange(1, 3000)
+    print(hashlib.shake_128(m).hexdigest(n), hashlib.shake_256(m).hexdigest(n),
+          hashlib.sha3_224(m).hexdigest(), hashlib.sha3_384(m).hexdigest())
+EOPY
+	seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+	OPENSSL_CONF="$T/xof.cnf" RIND_PROVIDER_TRACE=1 python3 "$T/xof.py" "$T/msg" $seed > "$T/r" 2>"$T/trace"
+	OPENSSL_CONF=/dev/null python3 "$T/xof.py" "$T/msg" $seed > "$T/d" 2>/dev/null
+	if [ "$(wc -l < "$T/r")" = 200 ]; then same "$T/r" "$T/d" "python hashlib shake/sha3 (seed $seed)"
+	else bad "python hashlib through rind: $(tail -2 "$T/trace")"; fi
+	served "$T/trace" "digest shake128 final" "python hashlib.shake_128"
+	served "$T/trace" "digest shake256 final" "python hashlib.shake_256"
+	served "$T/trace" "digest sha3-384 " "python hashlib.sha3_384"
+fi
+for md in SHA1 SHA224 SHA256 SHA384 SHA512 SHA3-224 SHA3-256 SHA3-384 SHA3-512; do
 	for key in 00 000102030405060708090a0b0c0d0e0f $(head -c 200 /dev/urandom | od -An -tx1 | tr -d ' \n'); do
 		$TR openssl mac $R -digest $md -macopt hexkey:$key -in "$T/msg" HMAC > "$T/r" 2>"$T/trace"
 		openssl mac -digest $md -macopt hexkey:$key -in "$T/msg" HMAC > "$T/d" 2>/dev/null
@@ -74,6 +122,10 @@ for md in SHA256 SHA384 SHA512; do
 		-kdfopt prefix:"tls13 " -kdfopt label:"c hs traffic" -kdfopt hexdata:00112233 TLS13-KDF
 done
 kdf -keylen 32 -kdfopt digest:SHA256 -kdfopt mode:EXTRACT_ONLY -kdfopt key:ikm -kdfopt salt:s HKDF
+for md in SHA3-256 SHA3-384; do
+	kdf -keylen 77 -kdfopt digest:$md -kdfopt key:secret -kdfopt salt:salt -kdfopt info:label HKDF
+	kdf -keylen 32 -kdfopt digest:$md -kdfopt pass:password -kdfopt salt:NaCl -kdfopt iter:100 PBKDF2
+done
 # the TLS 1.3 extract step with a previous secret (salt = Derive-Secret(prev, "derived", ""))
 kdf -keylen 32 -kdfopt digest:SHA256 -kdfopt mode:EXTRACT_ONLY -kdfopt hexkey:0102 \
 	-kdfopt hexsalt:$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n') -kdfopt prefix:"tls13 " -kdfopt label:derived TLS13-KDF

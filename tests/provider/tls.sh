@@ -28,9 +28,10 @@ start_server() {	# side cert-name count
 	bad "s_server ($1, $2) did not start"; cat "$T/srv.trace" | tail -3
 }
 
+HS_OPTS=""	# more s_client options (-sigalgs ...)
 handshake() {	# client-side version group desc
 	printf 'GET / HTTP/1.0\r\n\r\n' | OPENSSL_CONF=$(conf_of $1) RIND_PROVIDER_TRACE=1 timeout 10 \
-		openssl s_client -connect 127.0.0.1:$PORT -$2 -groups $3 -ign_eof -brief >"$T/cli.out" 2>"$T/cli.trace"
+		openssl s_client -connect 127.0.0.1:$PORT -$2 -groups $3 $HS_OPTS -ign_eof -brief >"$T/cli.out" 2>"$T/cli.trace"
 	if grep -q "HTTP/1.0 200 ok" "$T/cli.out"; then ok; else bad "TLS $4"; tail -5 "$T/cli.trace"; fi
 }
 

@@ -3,8 +3,10 @@
  * Keccak-f[1600] and the FIPS 202 sponge functions used inside the library
  * (ML-KEM's H, G, J, PRF and XOF): SHA3-256, SHA3-512, SHAKE128 and
  * SHAKE256 as plain functions plus an incremental sponge.  Library
- * internal (hidden symbols); "sha3-256" and "sha3-512" are also
- * registered as shash algorithms by algs/keccak.c.
+ * internal (hidden symbols); algs/sha3.c registers "sha3-224/256/384/512"
+ * and "shake128"/"shake256" as shash algorithms over the same sponge
+ * (rind_shash_final_xof() in <rind/hash.h> is the public way to a SHAKE
+ * output of any length).
  */
 #ifndef _RIND_ALGS_KECCAK_H
 #define _RIND_ALGS_KECCAK_H
@@ -12,12 +14,20 @@
 #include <stddef.h>
 #include <rind/types.h>
 
+#define SHA3_224_DIGEST_SIZE	28
 #define SHA3_256_DIGEST_SIZE	32
+#define SHA3_384_DIGEST_SIZE	48
 #define SHA3_512_DIGEST_SIZE	64
+/* Rates in bytes: 200 - 2 * digest size (FIPS 202 section 6.1). */
+#define SHA3_224_RATE		144
 #define SHA3_256_RATE		136
+#define SHA3_384_RATE		104
 #define SHA3_512_RATE		72
 #define SHAKE128_RATE		168
 #define SHAKE256_RATE		136
+/* The "shake128"/"shake256" shash digest sizes: full security strength. */
+#define SHAKE128_DEFAULT_SIZE	32
+#define SHAKE256_DEFAULT_SIZE	64
 
 /* Domain separation bytes (with the first padding bit), FIPS 202 B.2. */
 #define KECCAK_DS_SHA3		0x06

@@ -64,6 +64,16 @@ int crypto_shash_finup_mb(struct shash_desc *desc, const u8 * const data[], unsi
 /* Wipe a descriptor (SHASH_DESC_ON_STACK) after use. */
 void shash_desc_zero(struct shash_desc *desc);
 
+/*
+ * Finish a "shake128" or "shake256" descriptor (after init and updates)
+ * with @outlen bytes of output, any length (0 included), instead of the
+ * fixed-size digest of crypto_shash_final() (32 and 64 bytes, which are
+ * the first bytes of this output).  Like final, it consumes @desc.
+ * -EINVAL, nothing written and @desc unchanged, if the descriptor's tfm
+ * is not a SHAKE or @out is NULL with a nonzero @outlen.
+ */
+int rind_shash_final_xof(struct shash_desc *desc, u8 *out, size_t outlen);
+
 /* One-shots over the best implementation (the kernel's lib/crypto). */
 void rind_sha1(const u8 *data, size_t len, u8 out[20]);
 void rind_sha224(const u8 *data, size_t len, u8 out[28]);
