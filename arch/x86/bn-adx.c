@@ -3,27 +3,21 @@
  * Montgomery multiplication and squaring with MULX/ADCX/ADOX (bn-adx.h),
  * the C side of the assembly kernels.
  *
- * Multiplication, n % 8 == 0 (every RSA size; bn-adx-sqr.S, bnx_mulr_adx):
- * the product a b row by row into 2n words, then the squaring's Montgomery
- * reduction.  n % 8 == 4 (bn-adx-mul.S): CIOS, one pass over t per word
- * b[i] adding a b[i] and q m, four words of t in registers.  The first is
- * ~5% faster here: its rows keep their carries in the flags across blocks
- * (LOOP, LEA and JRCXZ leave them alone) where CIOS folds them into a carry
- * word per block, and the next row's q is ready before the row ends.
+ * Multiplication, n % 8 == 0 (every RSA size; bn-adx-8x8.S, bnx_mulr_adx):
+ * the product a b, then the Montgomery reduction, each walked as 8x8 blocks
+ * with the accumulator in an 8-register window (bn-adx-gen.py says how).
+ * n % 8 == 4 (bn-adx-mul.S): CIOS, one pass over t per word b[i] adding
+ * a b[i] and q m, four words of t in registers, the accumulator in memory.
  *
- * Squaring (bn-adx-sqr.S): the cross products once (n (n - 1) / 2 of
- * them), doubled with the squares added, then the reduction (n^2): 0.78
- * to 0.83 of a multiplication's time at 16 to 64 words.
+ * Squaring (bn-adx-8x8.S): the cross products once (n (n - 1) / 2 of
+ * them, the diagonal blocks as triangles), doubled with the squares
+ * added, then the multiplication's reduction (n^2).
  *
- * What bounds them, Zen 3 (TSC cycles, 2.45 GHz; the core runs ~1.28x
- * faster): a loop of nothing but MULX with its ADCX and ADOX reaches one
- * product per core cycle (0.81 TSC), ALU-bound (MULX is two ALU ops, the
- * two adds one each, four ALU pipes).  The kernels take 1.26-1.37 TSC a
- * product in the reduction and 1.40-1.53 in the cross products (16 to 64
- * words; measured pass by pass): each product's accumulator word is
- * loaded and stored in memory (t has 2n words), which a loop of the same
- * rows measured at 1.2 against 0.9 with the words in registers.  At 16
- * words a squaring is ~630 TSC cycles (bound ~320), a multiplication ~970.
+ * What bounds them, Zen 3 (TSC cycles, 2.45 GHz; the core runs ~1.22x
+ * faster): a loop of MULX, ADCX and ADOX alone takes 1.0 TSC a product
+ * (the core's four ALU pipes: MULX is two ops); the 8x8 block in a loop
+ * takes 1.10, the reduction's first block (an IMUL for each q, and each
+ * row waiting for its q) 1.24.  See the figures at the end of this file.
  *
  * Both are constant time: MULX, ADCX and ADOX take fixed time, and no
  * branch or address depends on an operand (loop counts on n only).

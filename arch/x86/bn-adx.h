@@ -30,10 +30,10 @@ static inline bool bnx_fits(unsigned int n)
 /* The kernel (bn-adx-mul.S): r = a b / R mod m, n % 4 == 0, t of n + 2 words. */
 void bnx_mul_adx(u64 *r, const u64 *a, const u64 *b, const u64 *m, u64 m0inv, u64 n, u64 *t);
 
-/* r = a^2 / R mod m (bn-adx-sqr.S), n % 8 == 0, t of 2 n + 1 words. */
+/* r = a^2 / R mod m (bn-adx-8x8.S), n % 8 == 0, t of 2 n words (or more). */
 void bnx_sqr_adx(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 n, u64 *t);
 
-/* r = a b / R mod m (bn-adx-sqr.S: product pass, then the squaring's reduction), n % 8 == 0. */
+/* r = a b / R mod m (bn-adx-8x8.S: product, then the reduction), n % 8 == 0, t of 2 n words. */
 void bnx_mulr_adx(u64 *r, const u64 *a, const u64 *b, const u64 *m, u64 m0inv, u64 n, u64 *t);
 
 /* r = a b / R mod m, as bn_mont_mul (a < R, b < m); r may alias a or b. */
