@@ -57,6 +57,7 @@ bnx_sqr_adx:
 	.cfi_rel_offset %r15, 0
 	subq	$160, %rsp
 	.cfi_adjust_cfa_offset 160
+	movq	$0, 56(%rsp)
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 24(%rsp)
@@ -87,7 +88,7 @@ bnx_sqr_adx:
 	movq	48(%rsp), %rdi
 	shlq	$4, %rax
 	addq	%rax, %rdi
-	movq	$0, 56(%rsp)
+	xorl	%ebp, %ebp
 	movq	72(%rsp), %rax
 	decq	%rax
 	movq	%rax, 80(%rsp)
@@ -101,7 +102,7 @@ bnx_sqr_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, 0(%rdi)
 	movq	0(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	8(%rsi), %rax, %r8
 	adcxq	%rax, %r9
 	mulxq	16(%rsi), %rax, %rbx
@@ -122,11 +123,11 @@ bnx_sqr_adx:
 	mulxq	56(%rsi), %rax, %r8
 	adcxq	%rax, %r15
 	adoxq	%rbx, %r15
-	adcxq	%rbp, %r8
-	adoxq	%rbp, %r8
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
 	movq	%r9, 8(%rdi)
 	movq	8(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	16(%rsi), %rax, %rbx
 	adcxq	%rax, %r11
 	mulxq	24(%rsi), %rax, %r9
@@ -144,11 +145,11 @@ bnx_sqr_adx:
 	mulxq	56(%rsi), %rax, %r9
 	adcxq	%rax, %r8
 	adoxq	%rbx, %r8
-	adcxq	%rbp, %r9
-	adoxq	%rbp, %r9
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
 	movq	%r10, 16(%rdi)
 	movq	16(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	24(%rsi), %rax, %r10
 	adcxq	%rax, %r13
 	mulxq	32(%rsi), %rax, %rbx
@@ -163,11 +164,11 @@ bnx_sqr_adx:
 	mulxq	56(%rsi), %rax, %r10
 	adcxq	%rax, %r9
 	adoxq	%rbx, %r9
-	adcxq	%rbp, %r10
-	adoxq	%rbp, %r10
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
 	movq	%r11, 24(%rdi)
 	movq	24(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	32(%rsi), %rax, %rbx
 	adcxq	%rax, %r15
 	mulxq	40(%rsi), %rax, %r11
@@ -179,11 +180,11 @@ bnx_sqr_adx:
 	mulxq	56(%rsi), %rax, %r11
 	adcxq	%rax, %r10
 	adoxq	%rbx, %r10
-	adcxq	%rbp, %r11
-	adoxq	%rbp, %r11
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
 	movq	%r12, 32(%rdi)
 	movq	32(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	40(%rsi), %rax, %r12
 	adcxq	%rax, %r9
 	mulxq	48(%rsi), %rax, %rbx
@@ -192,25 +193,25 @@ bnx_sqr_adx:
 	mulxq	56(%rsi), %rax, %r12
 	adcxq	%rax, %r11
 	adoxq	%rbx, %r11
-	adcxq	%rbp, %r12
-	adoxq	%rbp, %r12
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
 	movq	%r13, 40(%rdi)
 	movq	40(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	48(%rsi), %rax, %rbx
 	adcxq	%rax, %r11
 	mulxq	56(%rsi), %rax, %r13
 	adcxq	%rax, %r12
 	adoxq	%rbx, %r12
-	adcxq	%rbp, %r13
-	adoxq	%rbp, %r13
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
 	movq	%r14, 48(%rdi)
 	movq	48(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	56(%rsi), %rax, %r14
 	adcxq	%rax, %r13
-	adcxq	%rbp, %r14
-	adoxq	%rbp, %r14
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
 	movq	%r15, 56(%rdi)
 	xorl	%r15d, %r15d
 	leaq	64(%rsi), %rsi
@@ -218,8 +219,7 @@ bnx_sqr_adx:
 .Lsq_blk:
 	cmpq	$0, 80(%rsp)
 	je	.Lsq_end
-	movq	56(%rsp), %rax
-	shrq	$1, %rax
+	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
 	adcq	16(%rdi), %r10
@@ -228,10 +228,9 @@ bnx_sqr_adx:
 	adcq	40(%rdi), %r13
 	adcq	48(%rdi), %r14
 	adcq	56(%rdi), %r15
-	adcq	%rax, %rax
-	movq	%rax, 56(%rsp)
+	adcq	%rbp, %rbp
 	movq	0(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
 	movq	%rax, 0(%rdi)
@@ -256,10 +255,10 @@ bnx_sqr_adx:
 	mulxq	56(%rsi), %rax, %r8
 	adcxq	%rax, %r15
 	adoxq	%rbx, %r15
-	adcxq	%rbp, %r8
-	adoxq	%rbp, %r8
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
 	movq	8(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
 	movq	%rax, 8(%rdi)
@@ -284,10 +283,10 @@ bnx_sqr_adx:
 	mulxq	56(%rsi), %rax, %r9
 	adcxq	%rax, %r8
 	adoxq	%rbx, %r8
-	adcxq	%rbp, %r9
-	adoxq	%rbp, %r9
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
 	movq	16(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
 	movq	%rax, 16(%rdi)
@@ -312,10 +311,10 @@ bnx_sqr_adx:
 	mulxq	56(%rsi), %rax, %r10
 	adcxq	%rax, %r9
 	adoxq	%rbx, %r9
-	adcxq	%rbp, %r10
-	adoxq	%rbp, %r10
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
 	movq	24(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
 	movq	%rax, 24(%rdi)
@@ -340,10 +339,10 @@ bnx_sqr_adx:
 	mulxq	56(%rsi), %rax, %r11
 	adcxq	%rax, %r10
 	adoxq	%rbx, %r10
-	adcxq	%rbp, %r11
-	adoxq	%rbp, %r11
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
 	movq	32(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
 	movq	%rax, 32(%rdi)
@@ -368,10 +367,10 @@ bnx_sqr_adx:
 	mulxq	56(%rsi), %rax, %r12
 	adcxq	%rax, %r11
 	adoxq	%rbx, %r11
-	adcxq	%rbp, %r12
-	adoxq	%rbp, %r12
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
 	movq	40(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
 	movq	%rax, 40(%rdi)
@@ -396,10 +395,10 @@ bnx_sqr_adx:
 	mulxq	56(%rsi), %rax, %r13
 	adcxq	%rax, %r12
 	adoxq	%rbx, %r12
-	adcxq	%rbp, %r13
-	adoxq	%rbp, %r13
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
 	movq	48(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
 	movq	%rax, 48(%rdi)
@@ -424,10 +423,10 @@ bnx_sqr_adx:
 	mulxq	56(%rsi), %rax, %r14
 	adcxq	%rax, %r13
 	adoxq	%rbx, %r13
-	adcxq	%rbp, %r14
-	adoxq	%rbp, %r14
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
 	movq	56(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
 	movq	%rax, 56(%rdi)
@@ -452,23 +451,22 @@ bnx_sqr_adx:
 	mulxq	56(%rsi), %rax, %r15
 	adcxq	%rax, %r14
 	adoxq	%rbx, %r14
-	adcxq	%rbp, %r15
-	adoxq	%rbp, %r15
+	adcxq	56(%rsp), %r15
+	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	decq	80(%rsp)
 	jmp	.Lsq_blk
 .Lsq_end:
-	movq	56(%rsp), %rax
-	shrq	$1, %rax
-	adcq	%rbp, %r8
-	adcq	%rbp, %r9
-	adcq	%rbp, %r10
-	adcq	%rbp, %r11
-	adcq	%rbp, %r12
-	adcq	%rbp, %r13
-	adcq	%rbp, %r14
-	adcq	%rbp, %r15
+	shrq	$1, %rbp
+	adcq	$0, %r8
+	adcq	$0, %r9
+	adcq	$0, %r10
+	adcq	$0, %r11
+	adcq	$0, %r12
+	adcq	$0, %r13
+	adcq	$0, %r14
+	adcq	$0, %r15
 	movq	%r8, 0(%rdi)
 	movq	%r9, 8(%rdi)
 	movq	%r10, 16(%rdi)
@@ -540,6 +538,7 @@ bnx_mulr_adx:
 	.cfi_rel_offset %r15, 0
 	subq	$160, %rsp
 	.cfi_adjust_cfa_offset 160
+	movq	$0, 56(%rsp)
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 16(%rsp)
@@ -569,7 +568,7 @@ bnx_mulr_adx:
 	movq	%rcx, 16(%rsp)
 	movq	%rdi, 88(%rsp)
 	movq	8(%rsp), %rsi
-	movq	$0, 56(%rsp)
+	xorl	%ebp, %ebp
 	movq	40(%rsp), %rax
 	shrq	$3, %rax
 	decq	%rax
@@ -583,7 +582,7 @@ bnx_mulr_adx:
 	movq	48(%rdi), %r14
 	movq	56(%rdi), %r15
 	movq	0(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
 	movq	%rax, 0(%rdi)
@@ -608,10 +607,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r8
 	adcxq	%rax, %r15
 	adoxq	%rbx, %r15
-	adcxq	%rbp, %r8
-	adoxq	%rbp, %r8
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
 	movq	8(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
 	movq	%rax, 8(%rdi)
@@ -636,10 +635,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r9
 	adcxq	%rax, %r8
 	adoxq	%rbx, %r8
-	adcxq	%rbp, %r9
-	adoxq	%rbp, %r9
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
 	movq	16(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
 	movq	%rax, 16(%rdi)
@@ -664,10 +663,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r10
 	adcxq	%rax, %r9
 	adoxq	%rbx, %r9
-	adcxq	%rbp, %r10
-	adoxq	%rbp, %r10
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
 	movq	24(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
 	movq	%rax, 24(%rdi)
@@ -692,10 +691,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r11
 	adcxq	%rax, %r10
 	adoxq	%rbx, %r10
-	adcxq	%rbp, %r11
-	adoxq	%rbp, %r11
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
 	movq	32(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
 	movq	%rax, 32(%rdi)
@@ -720,10 +719,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r12
 	adcxq	%rax, %r11
 	adoxq	%rbx, %r11
-	adcxq	%rbp, %r12
-	adoxq	%rbp, %r12
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
 	movq	40(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
 	movq	%rax, 40(%rdi)
@@ -748,10 +747,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r13
 	adcxq	%rax, %r12
 	adoxq	%rbx, %r12
-	adcxq	%rbp, %r13
-	adoxq	%rbp, %r13
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
 	movq	48(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
 	movq	%rax, 48(%rdi)
@@ -776,10 +775,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r14
 	adcxq	%rax, %r13
 	adoxq	%rbx, %r13
-	adcxq	%rbp, %r14
-	adoxq	%rbp, %r14
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
 	movq	56(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
 	movq	%rax, 56(%rdi)
@@ -804,15 +803,14 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r15
 	adcxq	%rax, %r14
 	adoxq	%rbx, %r14
-	adcxq	%rbp, %r15
-	adoxq	%rbp, %r15
+	adcxq	56(%rsp), %r15
+	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 .Lmul_blk:
 	cmpq	$0, 80(%rsp)
 	je	.Lmul_end
-	movq	56(%rsp), %rax
-	shrq	$1, %rax
+	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
 	adcq	16(%rdi), %r10
@@ -821,10 +819,9 @@ bnx_mulr_adx:
 	adcq	40(%rdi), %r13
 	adcq	48(%rdi), %r14
 	adcq	56(%rdi), %r15
-	adcq	%rax, %rax
-	movq	%rax, 56(%rsp)
+	adcq	%rbp, %rbp
 	movq	0(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
 	movq	%rax, 0(%rdi)
@@ -849,10 +846,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r8
 	adcxq	%rax, %r15
 	adoxq	%rbx, %r15
-	adcxq	%rbp, %r8
-	adoxq	%rbp, %r8
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
 	movq	8(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
 	movq	%rax, 8(%rdi)
@@ -877,10 +874,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r9
 	adcxq	%rax, %r8
 	adoxq	%rbx, %r8
-	adcxq	%rbp, %r9
-	adoxq	%rbp, %r9
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
 	movq	16(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
 	movq	%rax, 16(%rdi)
@@ -905,10 +902,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r10
 	adcxq	%rax, %r9
 	adoxq	%rbx, %r9
-	adcxq	%rbp, %r10
-	adoxq	%rbp, %r10
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
 	movq	24(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
 	movq	%rax, 24(%rdi)
@@ -933,10 +930,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r11
 	adcxq	%rax, %r10
 	adoxq	%rbx, %r10
-	adcxq	%rbp, %r11
-	adoxq	%rbp, %r11
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
 	movq	32(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
 	movq	%rax, 32(%rdi)
@@ -961,10 +958,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r12
 	adcxq	%rax, %r11
 	adoxq	%rbx, %r11
-	adcxq	%rbp, %r12
-	adoxq	%rbp, %r12
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
 	movq	40(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
 	movq	%rax, 40(%rdi)
@@ -989,10 +986,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r13
 	adcxq	%rax, %r12
 	adoxq	%rbx, %r12
-	adcxq	%rbp, %r13
-	adoxq	%rbp, %r13
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
 	movq	48(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
 	movq	%rax, 48(%rdi)
@@ -1017,10 +1014,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r14
 	adcxq	%rax, %r13
 	adoxq	%rbx, %r13
-	adcxq	%rbp, %r14
-	adoxq	%rbp, %r14
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
 	movq	56(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
 	movq	%rax, 56(%rdi)
@@ -1045,23 +1042,22 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r15
 	adcxq	%rax, %r14
 	adoxq	%rbx, %r14
-	adcxq	%rbp, %r15
-	adoxq	%rbp, %r15
+	adcxq	56(%rsp), %r15
+	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	decq	80(%rsp)
 	jmp	.Lmul_blk
 .Lmul_end:
-	movq	56(%rsp), %rax
-	shrq	$1, %rax
-	adcq	%rbp, %r8
-	adcq	%rbp, %r9
-	adcq	%rbp, %r10
-	adcq	%rbp, %r11
-	adcq	%rbp, %r12
-	adcq	%rbp, %r13
-	adcq	%rbp, %r14
-	adcq	%rbp, %r15
+	shrq	$1, %rbp
+	adcq	$0, %r8
+	adcq	$0, %r9
+	adcq	$0, %r10
+	adcq	$0, %r11
+	adcq	$0, %r12
+	adcq	$0, %r13
+	adcq	$0, %r14
+	adcq	$0, %r15
 	movq	%r8, 0(%rdi)
 	movq	%r9, 8(%rdi)
 	movq	%r10, 16(%rdi)
@@ -1086,7 +1082,7 @@ bnx_mulr_adx:
 	movq	%rdi, 88(%rsp)
 	movq	24(%rsp), %rsi
 	leaq	96(%rsp), %rcx
-	movq	$0, 56(%rsp)
+	xorl	%ebp, %ebp
 	movq	40(%rsp), %rax
 	shrq	$3, %rax
 	decq	%rax
@@ -1102,7 +1098,7 @@ bnx_mulr_adx:
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
 	movq	%rdx, 96(%rsp)
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
 	mulxq	8(%rsi), %rax, %r8
@@ -1126,12 +1122,12 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r8
 	adcxq	%rax, %r15
 	adoxq	%rbx, %r15
-	adcxq	%rbp, %r8
-	adoxq	%rbp, %r8
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
 	movq	%rdx, 104(%rsp)
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
 	mulxq	8(%rsi), %rax, %r9
@@ -1155,12 +1151,12 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r9
 	adcxq	%rax, %r8
 	adoxq	%rbx, %r8
-	adcxq	%rbp, %r9
-	adoxq	%rbp, %r9
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
 	movq	%rdx, 112(%rsp)
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
 	mulxq	8(%rsi), %rax, %r10
@@ -1184,12 +1180,12 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r10
 	adcxq	%rax, %r9
 	adoxq	%rbx, %r9
-	adcxq	%rbp, %r10
-	adoxq	%rbp, %r10
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
 	movq	%rdx, 120(%rsp)
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
 	mulxq	8(%rsi), %rax, %r11
@@ -1213,12 +1209,12 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r11
 	adcxq	%rax, %r10
 	adoxq	%rbx, %r10
-	adcxq	%rbp, %r11
-	adoxq	%rbp, %r11
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
 	movq	%rdx, 128(%rsp)
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
 	mulxq	8(%rsi), %rax, %r12
@@ -1242,12 +1238,12 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r12
 	adcxq	%rax, %r11
 	adoxq	%rbx, %r11
-	adcxq	%rbp, %r12
-	adoxq	%rbp, %r12
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
 	movq	%rdx, 136(%rsp)
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
 	mulxq	8(%rsi), %rax, %r13
@@ -1271,12 +1267,12 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r13
 	adcxq	%rax, %r12
 	adoxq	%rbx, %r12
-	adcxq	%rbp, %r13
-	adoxq	%rbp, %r13
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
 	movq	%rdx, 144(%rsp)
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
 	mulxq	8(%rsi), %rax, %r14
@@ -1300,12 +1296,12 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r14
 	adcxq	%rax, %r13
 	adoxq	%rbx, %r13
-	adcxq	%rbp, %r14
-	adoxq	%rbp, %r14
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
 	movq	%rdx, 152(%rsp)
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
 	mulxq	8(%rsi), %rax, %r15
@@ -1329,15 +1325,14 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r15
 	adcxq	%rax, %r14
 	adoxq	%rbx, %r14
-	adcxq	%rbp, %r15
-	adoxq	%rbp, %r15
+	adcxq	56(%rsp), %r15
+	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 .Lred_blk:
 	cmpq	$0, 80(%rsp)
 	je	.Lred_end
-	movq	56(%rsp), %rax
-	shrq	$1, %rax
+	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
 	adcq	16(%rdi), %r10
@@ -1346,10 +1341,9 @@ bnx_mulr_adx:
 	adcq	40(%rdi), %r13
 	adcq	48(%rdi), %r14
 	adcq	56(%rdi), %r15
-	adcq	%rax, %rax
-	movq	%rax, 56(%rsp)
+	adcq	%rbp, %rbp
 	movq	0(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
 	movq	%rax, 0(%rdi)
@@ -1374,10 +1368,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r8
 	adcxq	%rax, %r15
 	adoxq	%rbx, %r15
-	adcxq	%rbp, %r8
-	adoxq	%rbp, %r8
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
 	movq	8(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
 	movq	%rax, 8(%rdi)
@@ -1402,10 +1396,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r9
 	adcxq	%rax, %r8
 	adoxq	%rbx, %r8
-	adcxq	%rbp, %r9
-	adoxq	%rbp, %r9
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
 	movq	16(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
 	movq	%rax, 16(%rdi)
@@ -1430,10 +1424,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r10
 	adcxq	%rax, %r9
 	adoxq	%rbx, %r9
-	adcxq	%rbp, %r10
-	adoxq	%rbp, %r10
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
 	movq	24(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
 	movq	%rax, 24(%rdi)
@@ -1458,10 +1452,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r11
 	adcxq	%rax, %r10
 	adoxq	%rbx, %r10
-	adcxq	%rbp, %r11
-	adoxq	%rbp, %r11
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
 	movq	32(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
 	movq	%rax, 32(%rdi)
@@ -1486,10 +1480,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r12
 	adcxq	%rax, %r11
 	adoxq	%rbx, %r11
-	adcxq	%rbp, %r12
-	adoxq	%rbp, %r12
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
 	movq	40(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
 	movq	%rax, 40(%rdi)
@@ -1514,10 +1508,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r13
 	adcxq	%rax, %r12
 	adoxq	%rbx, %r12
-	adcxq	%rbp, %r13
-	adoxq	%rbp, %r13
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
 	movq	48(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
 	movq	%rax, 48(%rdi)
@@ -1542,10 +1536,10 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r14
 	adcxq	%rax, %r13
 	adoxq	%rbx, %r13
-	adcxq	%rbp, %r14
-	adoxq	%rbp, %r14
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
 	movq	56(%rcx), %rdx
-	xorl	%ebp, %ebp
+	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
 	movq	%rax, 56(%rdi)
@@ -1570,15 +1564,14 @@ bnx_mulr_adx:
 	mulxq	56(%rsi), %rax, %r15
 	adcxq	%rax, %r14
 	adoxq	%rbx, %r14
-	adcxq	%rbp, %r15
-	adoxq	%rbp, %r15
+	adcxq	56(%rsp), %r15
+	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	decq	80(%rsp)
 	jmp	.Lred_blk
 .Lred_end:
-	movq	56(%rsp), %rax
-	shrq	$1, %rax
+	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
 	adcq	16(%rdi), %r10
@@ -1587,18 +1580,17 @@ bnx_mulr_adx:
 	adcq	40(%rdi), %r13
 	adcq	48(%rdi), %r14
 	adcq	56(%rdi), %r15
-	adcq	%rax, %rax
-	movq	%rax, 56(%rsp)
+	adcq	%rbp, %rbp
 	addq	64(%rsp), %r8
-	adcq	%rbp, %r9
-	adcq	%rbp, %r10
-	adcq	%rbp, %r11
-	adcq	%rbp, %r12
-	adcq	%rbp, %r13
-	adcq	%rbp, %r14
-	adcq	%rbp, %r15
-	adcq	%rbp, %rax
-	movq	%rax, 64(%rsp)
+	adcq	$0, %r9
+	adcq	$0, %r10
+	adcq	$0, %r11
+	adcq	$0, %r12
+	adcq	$0, %r13
+	adcq	$0, %r14
+	adcq	$0, %r15
+	adcq	$0, %rbp
+	movq	%rbp, 64(%rsp)
 	movq	%r8, 0(%rdi)
 	movq	%r9, 8(%rdi)
 	movq	%r10, 16(%rdi)

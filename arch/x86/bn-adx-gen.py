@@ -22,15 +22,16 @@ a stack slot for the next block's add.
 
 W0 = ["%r8", "%r9", "%r10", "%r11", "%r12", "%r13", "%r14", "%r15"]
 S = "%rbx"        # the second high-half temporary
-ZERO = "%rbp"     # 0 throughout (ADCX/ADOX of a carry)
+CARRY = "%rbp"    # the carry of the last between-blocks add (0 or 1)
 MULT = "%rcx"     # the multipliers' base (b, a, or the q slots)
 OP = "%rsi"       # the streamed operand's block
 OUT = "%rdi"      # t at the block's base word
 
 # Stack frame after the six pushes.
-FRAME_SLOTS = ["R", "A", "B", "M", "M0INV", "N", "T", "C", "CS", "SCNT", "K", "SBASE"]
+FRAME_SLOTS = ["R", "A", "B", "M", "M0INV", "N", "T", "ZERO", "CS", "SCNT", "K", "SBASE"]
 F = {name: 8 * i for i, name in enumerate(FRAME_SLOTS)}
 F["Q"] = 8 * len(FRAME_SLOTS)
+ZERO = "%d(%%rsp)" % F["ZERO"]   # 0: ADCX/ADOX of a carry (no register left)
 FRAME = F["Q"] + 64
 
 out = []
@@ -52,7 +53,7 @@ def full_row(W, j, store=True, qcalc=False):
         e("movq\t%%rdx, %d(%%rsp)" % (F["Q"] + 8 * j))
     else:
         e("movq\t%d(%s), %%rdx" % (8 * j, MULT))
-    e("xorl\t%ebp, %ebp")                       # CF = OF = 0
+    e("xorl\t%eax, %eax")                       # CF = OF = 0
     e("mulxq\t0(%s), %%rax, %s" % (OP, S))
     e("adcxq\t%s, %%rax" % W[0])
     if store:
@@ -76,7 +77,7 @@ def tri_row(W, j):
         e("xorl\t%s, %s" % (r32(W[0]), r32(W[0])))
         return W[1:] + [W[0]]
     e("movq\t%d(%s), %%rdx" % (8 * j, MULT))
-    e("xorl\t%ebp, %ebp")
+    e("xorl\t%eax, %eax")
     i = j + 1
     # the high halves alternate so that the last (i = 7) is in W[0]'s register
     h = W[0] if (7 - i) % 2 == 0 else S
@@ -110,21 +111,19 @@ def block(kind):
 
 
 def add_mem():
-    """W += t[OUT .. OUT + 7] + C, C = the carry out."""
-    e("movq\t%d(%%rsp), %%rax" % F["C"])
-    e("shrq\t$1, %rax")                         # CF = C, rax = 0
+    """W += t[OUT .. OUT + 7] + CARRY, CARRY = the carry out (kept in a
+    register: through a stack slot it cost 12% of a block)."""
+    e("shrq\t$1, %s" % CARRY)                  # CF = the carry in, CARRY = 0
     for i, r in enumerate(W0):
         e("adcq\t%d(%s), %s" % (8 * i, OUT, r))
-    e("adcq\t%rax, %rax")
-    e("movq\t%%rax, %d(%%rsp)" % F["C"])
+    e("adcq\t%s, %s" % (CARRY, CARRY))
 
 
 def add_carry_store():
-    """The strip's top words (fresh in t): W + C, stored."""
-    e("movq\t%d(%%rsp), %%rax" % F["C"])
-    e("shrq\t$1, %rax")
+    """The strip's top words (fresh in t): W + CARRY, stored."""
+    e("shrq\t$1, %s" % CARRY)
     for r in W0:
-        e("adcq\t%s, %s" % (ZERO, r))
+        e("adcq\t$0, %s" % r)
     store_w()
 
 
@@ -145,6 +144,7 @@ def push_all():
         e(".cfi_rel_offset %s, 0" % r)
     e("subq\t$%d, %%rsp" % FRAME)
     e(".cfi_adjust_cfa_offset %d" % FRAME)
+    e("movq\t$0, %s" % ZERO)
 
 
 def pop_all():
@@ -240,7 +240,7 @@ def main():
     e("movq\t%d(%%rsp), %%rdi" % F["T"])
     e("shlq\t$4, %rax")
     e("addq\t%rax, %rdi")                       # &t[16s]
-    e("movq\t$0, %d(%%rsp)" % F["C"])
+    e("xorl\t%ebp, %ebp")
     e("movq\t%d(%%rsp), %%rax" % F["SCNT"])
     e("decq\t%rax")
     e("movq\t%%rax, %d(%%rsp)" % F["K"])
@@ -305,7 +305,7 @@ def main():
     e("movq\t%%rcx, %d(%%rsp)" % F["B"])        # &b[8s]
     e("movq\t%%rdi, %d(%%rsp)" % F["SBASE"])    # &t[8s]
     e("movq\t%d(%%rsp), %%rsi" % F["A"])
-    e("movq\t$0, %d(%%rsp)" % F["C"])
+    e("xorl\t%ebp, %ebp")
     e("movq\t%d(%%rsp), %%rax" % F["N"])
     e("shrq\t$3, %rax")
     e("decq\t%rax")
@@ -339,7 +339,7 @@ def main():
     e("movq\t%%rdi, %d(%%rsp)" % F["SBASE"])    # &t[8s]
     e("movq\t%d(%%rsp), %%rsi" % F["M"])
     e("leaq\t%d(%%rsp), %%rcx" % F["Q"])
-    e("movq\t$0, %d(%%rsp)" % F["C"])
+    e("xorl\t%ebp, %ebp")
     e("movq\t%d(%%rsp), %%rax" % F["N"])
     e("shrq\t$3, %rax")
     e("decq\t%rax")
@@ -358,9 +358,9 @@ def main():
     add_mem()
     e("addq\t%d(%%rsp), %s" % (F["CS"], W0[0]))
     for r in W0[1:]:
-        e("adcq\t%s, %s" % (ZERO, r))
-    e("adcq\t%s, %%rax" % ZERO)                # rax: add_mem's carry + this one
-    e("movq\t%%rax, %d(%%rsp)" % F["CS"])
+        e("adcq\t$0, %s" % r)
+    e("adcq\t$0, %s" % CARRY)                 # add_mem's carry + this one
+    e("movq\t%%rbp, %d(%%rsp)" % F["CS"])
     store_w()
     e("movq\t%d(%%rsp), %%rdi" % F["SBASE"])
     e("leaq\t64(%rdi), %rdi")
