@@ -1200,6 +1200,16 @@ START_TEST(test_adx_montmul)
 				bnx_mulr_adx(r2, a, b, mc.m, mc.m0inv, n, tmp.p);
 				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "mulr kernel n=%u", n);
 			}
+			if (n == 16) {	/* the unrolled kernels, whatever the dispatch */
+				memset(r2, 0x5a, sizeof(r2));
+				bnx_mul16_adx(r2, a, b, mc.m, mc.m0inv, n, tmp.p);
+				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "mul16 it=%u", it);
+				bn_mont_mul(r1, a, a, &mc);
+				memcpy(r2, a, (size_t)n * 8);
+				bnx_sqr16_adx(r2, r2, mc.m, mc.m0inv, n, tmp.p);
+				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "sqr16 it=%u", it);
+				bn_mont_mul(r1, a, b, &mc);
+			}
 			/* The engine's product for the shared code (rsa.h: mont_mul). */
 			memset(r2, 0xa5, sizeof(r2));
 			rsa_engine_adx.mont_mul(r2, a, b, &mc);

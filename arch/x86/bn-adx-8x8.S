@@ -1688,4 +1688,2859 @@ bnx_mulr_adx:
 	.cfi_endproc
 	.size	bnx_mulr_adx, .-bnx_mulr_adx
 
+	.globl	bnx_sqr16_adx
+	.hidden	bnx_sqr16_adx
+	.type	bnx_sqr16_adx, @function
+	.balign	32
+bnx_sqr16_adx:
+	.cfi_startproc
+	endbr64
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+	subq	$160, %rsp
+	.cfi_adjust_cfa_offset 160
+	movq	$0, 56(%rsp)
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 24(%rsp)
+	movq	%rcx, 32(%rsp)
+	movq	%r9, 48(%rsp)
+	movq	8(%rsp), %rcx
+	movq	%rcx, %rsi
+	movq	48(%rsp), %rdi
+	xorl	%r8d, %r8d
+	xorl	%r9d, %r9d
+	xorl	%r10d, %r10d
+	xorl	%r11d, %r11d
+	xorl	%r12d, %r12d
+	xorl	%r13d, %r13d
+	xorl	%r14d, %r14d
+	xorl	%r15d, %r15d
+	movq	%r8, 0(%rdi)
+	movq	0(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	8(%rsi), %rax, %r8
+	adcxq	%rax, %r9
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r8, %r10
+	mulxq	24(%rsi), %rax, %r8
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r8, %r12
+	mulxq	40(%rsi), %rax, %r8
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r8, %r14
+	mulxq	56(%rsi), %rax, %r8
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
+	movq	%r9, 8(%rdi)
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	mulxq	24(%rsi), %rax, %r9
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r9, %r13
+	mulxq	40(%rsi), %rax, %r9
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r9, %r15
+	mulxq	56(%rsi), %rax, %r9
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
+	movq	%r10, 16(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	24(%rsi), %rax, %r10
+	adcxq	%rax, %r13
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r10, %r14
+	mulxq	40(%rsi), %rax, %r10
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r10, %r8
+	mulxq	56(%rsi), %rax, %r10
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
+	movq	%r11, 24(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	mulxq	40(%rsi), %rax, %r11
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r11, %r9
+	mulxq	56(%rsi), %rax, %r11
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
+	movq	%r12, 32(%rdi)
+	movq	32(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	40(%rsi), %rax, %r12
+	adcxq	%rax, %r9
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r12, %r10
+	mulxq	56(%rsi), %rax, %r12
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
+	movq	%r13, 40(%rdi)
+	movq	40(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	mulxq	56(%rsi), %rax, %r13
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
+	movq	%r14, 48(%rdi)
+	movq	48(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	56(%rsi), %rax, %r14
+	adcxq	%rax, %r13
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
+	movq	%r15, 56(%rdi)
+	xorl	%r15d, %r15d
+	leaq	64(%rsi), %rsi
+	leaq	64(%rdi), %rdi
+	xorl	%ebp, %ebp
+	movq	0(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r8, %rax
+	movq	%rax, 0(%rdi)
+	mulxq	8(%rsi), %rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r8, %r10
+	mulxq	24(%rsi), %rax, %r8
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r8, %r12
+	mulxq	40(%rsi), %rax, %r8
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r8, %r14
+	mulxq	56(%rsi), %rax, %r8
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r9, %rax
+	movq	%rax, 8(%rdi)
+	mulxq	8(%rsi), %rax, %r9
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r9, %r11
+	mulxq	24(%rsi), %rax, %r9
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r9, %r13
+	mulxq	40(%rsi), %rax, %r9
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r9, %r15
+	mulxq	56(%rsi), %rax, %r9
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r10, %rax
+	movq	%rax, 16(%rdi)
+	mulxq	8(%rsi), %rax, %r10
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r10, %r12
+	mulxq	24(%rsi), %rax, %r10
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r10, %r14
+	mulxq	40(%rsi), %rax, %r10
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r10, %r8
+	mulxq	56(%rsi), %rax, %r10
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r11, %rax
+	movq	%rax, 24(%rdi)
+	mulxq	8(%rsi), %rax, %r11
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r11, %r13
+	mulxq	24(%rsi), %rax, %r11
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r11, %r15
+	mulxq	40(%rsi), %rax, %r11
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r11, %r9
+	mulxq	56(%rsi), %rax, %r11
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
+	movq	32(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r12, %rax
+	movq	%rax, 32(%rdi)
+	mulxq	8(%rsi), %rax, %r12
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r12, %r14
+	mulxq	24(%rsi), %rax, %r12
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r12, %r8
+	mulxq	40(%rsi), %rax, %r12
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r12, %r10
+	mulxq	56(%rsi), %rax, %r12
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
+	movq	40(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r13, %rax
+	movq	%rax, 40(%rdi)
+	mulxq	8(%rsi), %rax, %r13
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r13, %r15
+	mulxq	24(%rsi), %rax, %r13
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r13, %r9
+	mulxq	40(%rsi), %rax, %r13
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r13, %r11
+	mulxq	56(%rsi), %rax, %r13
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
+	movq	48(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r14, %rax
+	movq	%rax, 48(%rdi)
+	mulxq	8(%rsi), %rax, %r14
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r14, %r8
+	mulxq	24(%rsi), %rax, %r14
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r14, %r10
+	mulxq	40(%rsi), %rax, %r14
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r14, %r12
+	mulxq	56(%rsi), %rax, %r14
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
+	movq	56(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r15, %rax
+	movq	%rax, 56(%rdi)
+	mulxq	8(%rsi), %rax, %r15
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r15, %r9
+	mulxq	24(%rsi), %rax, %r15
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r15, %r11
+	mulxq	40(%rsi), %rax, %r15
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r15, %r13
+	mulxq	56(%rsi), %rax, %r15
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	adcxq	56(%rsp), %r15
+	adoxq	56(%rsp), %r15
+	leaq	64(%rsi), %rsi
+	leaq	64(%rdi), %rdi
+	movq	%r8, 0(%rdi)
+	movq	%r9, 8(%rdi)
+	movq	%r10, 16(%rdi)
+	movq	%r11, 24(%rdi)
+	movq	%r12, 32(%rdi)
+	movq	%r13, 40(%rdi)
+	movq	%r14, 48(%rdi)
+	movq	%r15, 56(%rdi)
+	movq	8(%rsp), %rcx
+	leaq	64(%rcx), %rcx
+	movq	%rcx, %rsi
+	movq	48(%rsp), %rdi
+	leaq	128(%rdi), %rdi
+	movq	0(%rdi), %r8
+	movq	8(%rdi), %r9
+	movq	16(%rdi), %r10
+	movq	24(%rdi), %r11
+	movq	32(%rdi), %r12
+	movq	40(%rdi), %r13
+	movq	48(%rdi), %r14
+	movq	56(%rdi), %r15
+	movq	%r8, 0(%rdi)
+	movq	0(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	8(%rsi), %rax, %r8
+	adcxq	%rax, %r9
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r8, %r10
+	mulxq	24(%rsi), %rax, %r8
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r8, %r12
+	mulxq	40(%rsi), %rax, %r8
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r8, %r14
+	mulxq	56(%rsi), %rax, %r8
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
+	movq	%r9, 8(%rdi)
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	mulxq	24(%rsi), %rax, %r9
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r9, %r13
+	mulxq	40(%rsi), %rax, %r9
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r9, %r15
+	mulxq	56(%rsi), %rax, %r9
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
+	movq	%r10, 16(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	24(%rsi), %rax, %r10
+	adcxq	%rax, %r13
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r10, %r14
+	mulxq	40(%rsi), %rax, %r10
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r10, %r8
+	mulxq	56(%rsi), %rax, %r10
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
+	movq	%r11, 24(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	mulxq	40(%rsi), %rax, %r11
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r11, %r9
+	mulxq	56(%rsi), %rax, %r11
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
+	movq	%r12, 32(%rdi)
+	movq	32(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	40(%rsi), %rax, %r12
+	adcxq	%rax, %r9
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r12, %r10
+	mulxq	56(%rsi), %rax, %r12
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
+	movq	%r13, 40(%rdi)
+	movq	40(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	mulxq	56(%rsi), %rax, %r13
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
+	movq	%r14, 48(%rdi)
+	movq	48(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	56(%rsi), %rax, %r14
+	adcxq	%rax, %r13
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
+	movq	%r15, 56(%rdi)
+	xorl	%r15d, %r15d
+	leaq	64(%rsi), %rsi
+	leaq	64(%rdi), %rdi
+	xorl	%ebp, %ebp
+	movq	%r8, 0(%rdi)
+	movq	%r9, 8(%rdi)
+	movq	%r10, 16(%rdi)
+	movq	%r11, 24(%rdi)
+	movq	%r12, 32(%rdi)
+	movq	%r13, 40(%rdi)
+	movq	%r14, 48(%rdi)
+	movq	%r15, 56(%rdi)
+	movq	8(%rsp), %rsi
+	movq	48(%rsp), %rdi
+	xorl	%eax, %eax
+	movq	0(%rsi), %rdx
+	mulxq	%rdx, %r10, %r11
+	movq	0(%rdi), %r8
+	movq	8(%rdi), %r9
+	adcxq	%r8, %r8
+	adcxq	%r9, %r9
+	adoxq	%r10, %r8
+	adoxq	%r11, %r9
+	movq	%r8, 0(%rdi)
+	movq	%r9, 8(%rdi)
+	movq	8(%rsi), %rdx
+	mulxq	%rdx, %r10, %r11
+	movq	16(%rdi), %r8
+	movq	24(%rdi), %r9
+	adcxq	%r8, %r8
+	adcxq	%r9, %r9
+	adoxq	%r10, %r8
+	adoxq	%r11, %r9
+	movq	%r8, 16(%rdi)
+	movq	%r9, 24(%rdi)
+	movq	16(%rsi), %rdx
+	mulxq	%rdx, %r10, %r11
+	movq	32(%rdi), %r8
+	movq	40(%rdi), %r9
+	adcxq	%r8, %r8
+	adcxq	%r9, %r9
+	adoxq	%r10, %r8
+	adoxq	%r11, %r9
+	movq	%r8, 32(%rdi)
+	movq	%r9, 40(%rdi)
+	movq	24(%rsi), %rdx
+	mulxq	%rdx, %r10, %r11
+	movq	48(%rdi), %r8
+	movq	56(%rdi), %r9
+	adcxq	%r8, %r8
+	adcxq	%r9, %r9
+	adoxq	%r10, %r8
+	adoxq	%r11, %r9
+	movq	%r8, 48(%rdi)
+	movq	%r9, 56(%rdi)
+	movq	32(%rsi), %rdx
+	mulxq	%rdx, %r10, %r11
+	movq	64(%rdi), %r8
+	movq	72(%rdi), %r9
+	adcxq	%r8, %r8
+	adcxq	%r9, %r9
+	adoxq	%r10, %r8
+	adoxq	%r11, %r9
+	movq	%r8, 64(%rdi)
+	movq	%r9, 72(%rdi)
+	movq	40(%rsi), %rdx
+	mulxq	%rdx, %r10, %r11
+	movq	80(%rdi), %r8
+	movq	88(%rdi), %r9
+	adcxq	%r8, %r8
+	adcxq	%r9, %r9
+	adoxq	%r10, %r8
+	adoxq	%r11, %r9
+	movq	%r8, 80(%rdi)
+	movq	%r9, 88(%rdi)
+	movq	48(%rsi), %rdx
+	mulxq	%rdx, %r10, %r11
+	movq	96(%rdi), %r8
+	movq	104(%rdi), %r9
+	adcxq	%r8, %r8
+	adcxq	%r9, %r9
+	adoxq	%r10, %r8
+	adoxq	%r11, %r9
+	movq	%r8, 96(%rdi)
+	movq	%r9, 104(%rdi)
+	movq	56(%rsi), %rdx
+	mulxq	%rdx, %r10, %r11
+	movq	112(%rdi), %r8
+	movq	120(%rdi), %r9
+	adcxq	%r8, %r8
+	adcxq	%r9, %r9
+	adoxq	%r10, %r8
+	adoxq	%r11, %r9
+	movq	%r8, 112(%rdi)
+	movq	%r9, 120(%rdi)
+	movq	64(%rsi), %rdx
+	mulxq	%rdx, %r10, %r11
+	movq	128(%rdi), %r8
+	movq	136(%rdi), %r9
+	adcxq	%r8, %r8
+	adcxq	%r9, %r9
+	adoxq	%r10, %r8
+	adoxq	%r11, %r9
+	movq	%r8, 128(%rdi)
+	movq	%r9, 136(%rdi)
+	movq	72(%rsi), %rdx
+	mulxq	%rdx, %r10, %r11
+	movq	144(%rdi), %r8
+	movq	152(%rdi), %r9
+	adcxq	%r8, %r8
+	adcxq	%r9, %r9
+	adoxq	%r10, %r8
+	adoxq	%r11, %r9
+	movq	%r8, 144(%rdi)
+	movq	%r9, 152(%rdi)
+	movq	80(%rsi), %rdx
+	mulxq	%rdx, %r10, %r11
+	movq	160(%rdi), %r8
+	movq	168(%rdi), %r9
+	adcxq	%r8, %r8
+	adcxq	%r9, %r9
+	adoxq	%r10, %r8
+	adoxq	%r11, %r9
+	movq	%r8, 160(%rdi)
+	movq	%r9, 168(%rdi)
+	movq	88(%rsi), %rdx
+	mulxq	%rdx, %r10, %r11
+	movq	176(%rdi), %r8
+	movq	184(%rdi), %r9
+	adcxq	%r8, %r8
+	adcxq	%r9, %r9
+	adoxq	%r10, %r8
+	adoxq	%r11, %r9
+	movq	%r8, 176(%rdi)
+	movq	%r9, 184(%rdi)
+	movq	96(%rsi), %rdx
+	mulxq	%rdx, %r10, %r11
+	movq	192(%rdi), %r8
+	movq	200(%rdi), %r9
+	adcxq	%r8, %r8
+	adcxq	%r9, %r9
+	adoxq	%r10, %r8
+	adoxq	%r11, %r9
+	movq	%r8, 192(%rdi)
+	movq	%r9, 200(%rdi)
+	movq	104(%rsi), %rdx
+	mulxq	%rdx, %r10, %r11
+	movq	208(%rdi), %r8
+	movq	216(%rdi), %r9
+	adcxq	%r8, %r8
+	adcxq	%r9, %r9
+	adoxq	%r10, %r8
+	adoxq	%r11, %r9
+	movq	%r8, 208(%rdi)
+	movq	%r9, 216(%rdi)
+	movq	112(%rsi), %rdx
+	mulxq	%rdx, %r10, %r11
+	movq	224(%rdi), %r8
+	movq	232(%rdi), %r9
+	adcxq	%r8, %r8
+	adcxq	%r9, %r9
+	adoxq	%r10, %r8
+	adoxq	%r11, %r9
+	movq	%r8, 224(%rdi)
+	movq	%r9, 232(%rdi)
+	movq	120(%rsi), %rdx
+	mulxq	%rdx, %r10, %r11
+	movq	240(%rdi), %r8
+	movq	248(%rdi), %r9
+	adcxq	%r8, %r8
+	adcxq	%r9, %r9
+	adoxq	%r10, %r8
+	adoxq	%r11, %r9
+	movq	%r8, 240(%rdi)
+	movq	%r9, 248(%rdi)
+	jmp	.Lreduce16
+	.cfi_endproc
+	.size	bnx_sqr16_adx, .-bnx_sqr16_adx
+
+	.globl	bnx_mul16_adx
+	.hidden	bnx_mul16_adx
+	.type	bnx_mul16_adx, @function
+	.balign	32
+bnx_mul16_adx:
+	.cfi_startproc
+	endbr64
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+	subq	$160, %rsp
+	.cfi_adjust_cfa_offset 160
+	movq	$0, 56(%rsp)
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 16(%rsp)
+	movq	%rcx, 24(%rsp)
+	movq	%r8, 32(%rsp)
+	movq	216(%rsp), %rax
+	movq	%rax, 48(%rsp)
+	movq	16(%rsp), %rcx
+	movq	8(%rsp), %rsi
+	movq	48(%rsp), %rdi
+	xorl	%r8d, %r8d
+	xorl	%r9d, %r9d
+	xorl	%r10d, %r10d
+	xorl	%r11d, %r11d
+	xorl	%r12d, %r12d
+	xorl	%r13d, %r13d
+	xorl	%r14d, %r14d
+	xorl	%r15d, %r15d
+	xorl	%ebp, %ebp
+	movq	0(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r8, %rax
+	movq	%rax, 0(%rdi)
+	mulxq	8(%rsi), %rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r8, %r10
+	mulxq	24(%rsi), %rax, %r8
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r8, %r12
+	mulxq	40(%rsi), %rax, %r8
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r8, %r14
+	mulxq	56(%rsi), %rax, %r8
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r9, %rax
+	movq	%rax, 8(%rdi)
+	mulxq	8(%rsi), %rax, %r9
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r9, %r11
+	mulxq	24(%rsi), %rax, %r9
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r9, %r13
+	mulxq	40(%rsi), %rax, %r9
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r9, %r15
+	mulxq	56(%rsi), %rax, %r9
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r10, %rax
+	movq	%rax, 16(%rdi)
+	mulxq	8(%rsi), %rax, %r10
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r10, %r12
+	mulxq	24(%rsi), %rax, %r10
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r10, %r14
+	mulxq	40(%rsi), %rax, %r10
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r10, %r8
+	mulxq	56(%rsi), %rax, %r10
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r11, %rax
+	movq	%rax, 24(%rdi)
+	mulxq	8(%rsi), %rax, %r11
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r11, %r13
+	mulxq	24(%rsi), %rax, %r11
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r11, %r15
+	mulxq	40(%rsi), %rax, %r11
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r11, %r9
+	mulxq	56(%rsi), %rax, %r11
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
+	movq	32(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r12, %rax
+	movq	%rax, 32(%rdi)
+	mulxq	8(%rsi), %rax, %r12
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r12, %r14
+	mulxq	24(%rsi), %rax, %r12
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r12, %r8
+	mulxq	40(%rsi), %rax, %r12
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r12, %r10
+	mulxq	56(%rsi), %rax, %r12
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
+	movq	40(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r13, %rax
+	movq	%rax, 40(%rdi)
+	mulxq	8(%rsi), %rax, %r13
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r13, %r15
+	mulxq	24(%rsi), %rax, %r13
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r13, %r9
+	mulxq	40(%rsi), %rax, %r13
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r13, %r11
+	mulxq	56(%rsi), %rax, %r13
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
+	movq	48(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r14, %rax
+	movq	%rax, 48(%rdi)
+	mulxq	8(%rsi), %rax, %r14
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r14, %r8
+	mulxq	24(%rsi), %rax, %r14
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r14, %r10
+	mulxq	40(%rsi), %rax, %r14
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r14, %r12
+	mulxq	56(%rsi), %rax, %r14
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
+	movq	56(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r15, %rax
+	movq	%rax, 56(%rdi)
+	mulxq	8(%rsi), %rax, %r15
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r15, %r9
+	mulxq	24(%rsi), %rax, %r15
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r15, %r11
+	mulxq	40(%rsi), %rax, %r15
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r15, %r13
+	mulxq	56(%rsi), %rax, %r15
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	adcxq	56(%rsp), %r15
+	adoxq	56(%rsp), %r15
+	leaq	64(%rsi), %rsi
+	leaq	64(%rdi), %rdi
+	movq	0(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r8, %rax
+	movq	%rax, 0(%rdi)
+	mulxq	8(%rsi), %rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r8, %r10
+	mulxq	24(%rsi), %rax, %r8
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r8, %r12
+	mulxq	40(%rsi), %rax, %r8
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r8, %r14
+	mulxq	56(%rsi), %rax, %r8
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r9, %rax
+	movq	%rax, 8(%rdi)
+	mulxq	8(%rsi), %rax, %r9
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r9, %r11
+	mulxq	24(%rsi), %rax, %r9
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r9, %r13
+	mulxq	40(%rsi), %rax, %r9
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r9, %r15
+	mulxq	56(%rsi), %rax, %r9
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r10, %rax
+	movq	%rax, 16(%rdi)
+	mulxq	8(%rsi), %rax, %r10
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r10, %r12
+	mulxq	24(%rsi), %rax, %r10
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r10, %r14
+	mulxq	40(%rsi), %rax, %r10
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r10, %r8
+	mulxq	56(%rsi), %rax, %r10
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r11, %rax
+	movq	%rax, 24(%rdi)
+	mulxq	8(%rsi), %rax, %r11
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r11, %r13
+	mulxq	24(%rsi), %rax, %r11
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r11, %r15
+	mulxq	40(%rsi), %rax, %r11
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r11, %r9
+	mulxq	56(%rsi), %rax, %r11
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
+	movq	32(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r12, %rax
+	movq	%rax, 32(%rdi)
+	mulxq	8(%rsi), %rax, %r12
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r12, %r14
+	mulxq	24(%rsi), %rax, %r12
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r12, %r8
+	mulxq	40(%rsi), %rax, %r12
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r12, %r10
+	mulxq	56(%rsi), %rax, %r12
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
+	movq	40(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r13, %rax
+	movq	%rax, 40(%rdi)
+	mulxq	8(%rsi), %rax, %r13
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r13, %r15
+	mulxq	24(%rsi), %rax, %r13
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r13, %r9
+	mulxq	40(%rsi), %rax, %r13
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r13, %r11
+	mulxq	56(%rsi), %rax, %r13
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
+	movq	48(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r14, %rax
+	movq	%rax, 48(%rdi)
+	mulxq	8(%rsi), %rax, %r14
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r14, %r8
+	mulxq	24(%rsi), %rax, %r14
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r14, %r10
+	mulxq	40(%rsi), %rax, %r14
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r14, %r12
+	mulxq	56(%rsi), %rax, %r14
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
+	movq	56(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r15, %rax
+	movq	%rax, 56(%rdi)
+	mulxq	8(%rsi), %rax, %r15
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r15, %r9
+	mulxq	24(%rsi), %rax, %r15
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r15, %r11
+	mulxq	40(%rsi), %rax, %r15
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r15, %r13
+	mulxq	56(%rsi), %rax, %r15
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	adcxq	56(%rsp), %r15
+	adoxq	56(%rsp), %r15
+	leaq	64(%rsi), %rsi
+	leaq	64(%rdi), %rdi
+	movq	%r8, 0(%rdi)
+	movq	%r9, 8(%rdi)
+	movq	%r10, 16(%rdi)
+	movq	%r11, 24(%rdi)
+	movq	%r12, 32(%rdi)
+	movq	%r13, 40(%rdi)
+	movq	%r14, 48(%rdi)
+	movq	%r15, 56(%rdi)
+	movq	16(%rsp), %rcx
+	leaq	64(%rcx), %rcx
+	movq	8(%rsp), %rsi
+	movq	48(%rsp), %rdi
+	leaq	64(%rdi), %rdi
+	movq	0(%rdi), %r8
+	movq	8(%rdi), %r9
+	movq	16(%rdi), %r10
+	movq	24(%rdi), %r11
+	movq	32(%rdi), %r12
+	movq	40(%rdi), %r13
+	movq	48(%rdi), %r14
+	movq	56(%rdi), %r15
+	xorl	%ebp, %ebp
+	movq	0(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r8, %rax
+	movq	%rax, 0(%rdi)
+	mulxq	8(%rsi), %rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r8, %r10
+	mulxq	24(%rsi), %rax, %r8
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r8, %r12
+	mulxq	40(%rsi), %rax, %r8
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r8, %r14
+	mulxq	56(%rsi), %rax, %r8
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r9, %rax
+	movq	%rax, 8(%rdi)
+	mulxq	8(%rsi), %rax, %r9
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r9, %r11
+	mulxq	24(%rsi), %rax, %r9
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r9, %r13
+	mulxq	40(%rsi), %rax, %r9
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r9, %r15
+	mulxq	56(%rsi), %rax, %r9
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r10, %rax
+	movq	%rax, 16(%rdi)
+	mulxq	8(%rsi), %rax, %r10
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r10, %r12
+	mulxq	24(%rsi), %rax, %r10
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r10, %r14
+	mulxq	40(%rsi), %rax, %r10
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r10, %r8
+	mulxq	56(%rsi), %rax, %r10
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r11, %rax
+	movq	%rax, 24(%rdi)
+	mulxq	8(%rsi), %rax, %r11
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r11, %r13
+	mulxq	24(%rsi), %rax, %r11
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r11, %r15
+	mulxq	40(%rsi), %rax, %r11
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r11, %r9
+	mulxq	56(%rsi), %rax, %r11
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
+	movq	32(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r12, %rax
+	movq	%rax, 32(%rdi)
+	mulxq	8(%rsi), %rax, %r12
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r12, %r14
+	mulxq	24(%rsi), %rax, %r12
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r12, %r8
+	mulxq	40(%rsi), %rax, %r12
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r12, %r10
+	mulxq	56(%rsi), %rax, %r12
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
+	movq	40(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r13, %rax
+	movq	%rax, 40(%rdi)
+	mulxq	8(%rsi), %rax, %r13
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r13, %r15
+	mulxq	24(%rsi), %rax, %r13
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r13, %r9
+	mulxq	40(%rsi), %rax, %r13
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r13, %r11
+	mulxq	56(%rsi), %rax, %r13
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
+	movq	48(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r14, %rax
+	movq	%rax, 48(%rdi)
+	mulxq	8(%rsi), %rax, %r14
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r14, %r8
+	mulxq	24(%rsi), %rax, %r14
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r14, %r10
+	mulxq	40(%rsi), %rax, %r14
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r14, %r12
+	mulxq	56(%rsi), %rax, %r14
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
+	movq	56(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r15, %rax
+	movq	%rax, 56(%rdi)
+	mulxq	8(%rsi), %rax, %r15
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r15, %r9
+	mulxq	24(%rsi), %rax, %r15
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r15, %r11
+	mulxq	40(%rsi), %rax, %r15
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r15, %r13
+	mulxq	56(%rsi), %rax, %r15
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	adcxq	56(%rsp), %r15
+	adoxq	56(%rsp), %r15
+	leaq	64(%rsi), %rsi
+	leaq	64(%rdi), %rdi
+	shrq	$1, %rbp
+	adcq	0(%rdi), %r8
+	adcq	8(%rdi), %r9
+	adcq	16(%rdi), %r10
+	adcq	24(%rdi), %r11
+	adcq	32(%rdi), %r12
+	adcq	40(%rdi), %r13
+	adcq	48(%rdi), %r14
+	adcq	56(%rdi), %r15
+	adcq	%rbp, %rbp
+	movq	0(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r8, %rax
+	movq	%rax, 0(%rdi)
+	mulxq	8(%rsi), %rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r8, %r10
+	mulxq	24(%rsi), %rax, %r8
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r8, %r12
+	mulxq	40(%rsi), %rax, %r8
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r8, %r14
+	mulxq	56(%rsi), %rax, %r8
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r9, %rax
+	movq	%rax, 8(%rdi)
+	mulxq	8(%rsi), %rax, %r9
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r9, %r11
+	mulxq	24(%rsi), %rax, %r9
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r9, %r13
+	mulxq	40(%rsi), %rax, %r9
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r9, %r15
+	mulxq	56(%rsi), %rax, %r9
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r10, %rax
+	movq	%rax, 16(%rdi)
+	mulxq	8(%rsi), %rax, %r10
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r10, %r12
+	mulxq	24(%rsi), %rax, %r10
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r10, %r14
+	mulxq	40(%rsi), %rax, %r10
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r10, %r8
+	mulxq	56(%rsi), %rax, %r10
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r11, %rax
+	movq	%rax, 24(%rdi)
+	mulxq	8(%rsi), %rax, %r11
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r11, %r13
+	mulxq	24(%rsi), %rax, %r11
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r11, %r15
+	mulxq	40(%rsi), %rax, %r11
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r11, %r9
+	mulxq	56(%rsi), %rax, %r11
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
+	movq	32(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r12, %rax
+	movq	%rax, 32(%rdi)
+	mulxq	8(%rsi), %rax, %r12
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r12, %r14
+	mulxq	24(%rsi), %rax, %r12
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r12, %r8
+	mulxq	40(%rsi), %rax, %r12
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r12, %r10
+	mulxq	56(%rsi), %rax, %r12
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
+	movq	40(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r13, %rax
+	movq	%rax, 40(%rdi)
+	mulxq	8(%rsi), %rax, %r13
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r13, %r15
+	mulxq	24(%rsi), %rax, %r13
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r13, %r9
+	mulxq	40(%rsi), %rax, %r13
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r13, %r11
+	mulxq	56(%rsi), %rax, %r13
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
+	movq	48(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r14, %rax
+	movq	%rax, 48(%rdi)
+	mulxq	8(%rsi), %rax, %r14
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r14, %r8
+	mulxq	24(%rsi), %rax, %r14
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r14, %r10
+	mulxq	40(%rsi), %rax, %r14
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r14, %r12
+	mulxq	56(%rsi), %rax, %r14
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
+	movq	56(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r15, %rax
+	movq	%rax, 56(%rdi)
+	mulxq	8(%rsi), %rax, %r15
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r15, %r9
+	mulxq	24(%rsi), %rax, %r15
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r15, %r11
+	mulxq	40(%rsi), %rax, %r15
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r15, %r13
+	mulxq	56(%rsi), %rax, %r15
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	adcxq	56(%rsp), %r15
+	adoxq	56(%rsp), %r15
+	leaq	64(%rsi), %rsi
+	leaq	64(%rdi), %rdi
+	shrq	$1, %rbp
+	adcq	$0, %r8
+	adcq	$0, %r9
+	adcq	$0, %r10
+	adcq	$0, %r11
+	adcq	$0, %r12
+	adcq	$0, %r13
+	adcq	$0, %r14
+	adcq	$0, %r15
+	movq	%r8, 0(%rdi)
+	movq	%r9, 8(%rdi)
+	movq	%r10, 16(%rdi)
+	movq	%r11, 24(%rdi)
+	movq	%r12, 32(%rdi)
+	movq	%r13, 40(%rdi)
+	movq	%r14, 48(%rdi)
+	movq	%r15, 56(%rdi)
+.Lreduce16:
+	movq	24(%rsp), %rsi
+	movq	48(%rsp), %rdi
+	movq	0(%rdi), %r8
+	movq	8(%rdi), %r9
+	movq	16(%rdi), %r10
+	movq	24(%rdi), %r11
+	movq	32(%rdi), %r12
+	movq	40(%rdi), %r13
+	movq	48(%rdi), %r14
+	movq	56(%rdi), %r15
+	movq	%r8, %rdx
+	imulq	32(%rsp), %rdx
+	movq	%rdx, 96(%rsp)
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r8, %rax
+	mulxq	8(%rsi), %rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r8, %r10
+	mulxq	24(%rsi), %rax, %r8
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r8, %r12
+	mulxq	40(%rsi), %rax, %r8
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r8, %r14
+	mulxq	56(%rsi), %rax, %r8
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
+	movq	%r9, %rdx
+	imulq	32(%rsp), %rdx
+	movq	%rdx, 104(%rsp)
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r9, %rax
+	mulxq	8(%rsi), %rax, %r9
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r9, %r11
+	mulxq	24(%rsi), %rax, %r9
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r9, %r13
+	mulxq	40(%rsi), %rax, %r9
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r9, %r15
+	mulxq	56(%rsi), %rax, %r9
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
+	movq	%r10, %rdx
+	imulq	32(%rsp), %rdx
+	movq	%rdx, 112(%rsp)
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r10, %rax
+	mulxq	8(%rsi), %rax, %r10
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r10, %r12
+	mulxq	24(%rsi), %rax, %r10
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r10, %r14
+	mulxq	40(%rsi), %rax, %r10
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r10, %r8
+	mulxq	56(%rsi), %rax, %r10
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
+	movq	%r11, %rdx
+	imulq	32(%rsp), %rdx
+	movq	%rdx, 120(%rsp)
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r11, %rax
+	mulxq	8(%rsi), %rax, %r11
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r11, %r13
+	mulxq	24(%rsi), %rax, %r11
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r11, %r15
+	mulxq	40(%rsi), %rax, %r11
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r11, %r9
+	mulxq	56(%rsi), %rax, %r11
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
+	movq	%r12, %rdx
+	imulq	32(%rsp), %rdx
+	movq	%rdx, 128(%rsp)
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r12, %rax
+	mulxq	8(%rsi), %rax, %r12
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r12, %r14
+	mulxq	24(%rsi), %rax, %r12
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r12, %r8
+	mulxq	40(%rsi), %rax, %r12
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r12, %r10
+	mulxq	56(%rsi), %rax, %r12
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
+	movq	%r13, %rdx
+	imulq	32(%rsp), %rdx
+	movq	%rdx, 136(%rsp)
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r13, %rax
+	mulxq	8(%rsi), %rax, %r13
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r13, %r15
+	mulxq	24(%rsi), %rax, %r13
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r13, %r9
+	mulxq	40(%rsi), %rax, %r13
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r13, %r11
+	mulxq	56(%rsi), %rax, %r13
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
+	movq	%r14, %rdx
+	imulq	32(%rsp), %rdx
+	movq	%rdx, 144(%rsp)
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r14, %rax
+	mulxq	8(%rsi), %rax, %r14
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r14, %r8
+	mulxq	24(%rsi), %rax, %r14
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r14, %r10
+	mulxq	40(%rsi), %rax, %r14
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r14, %r12
+	mulxq	56(%rsi), %rax, %r14
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
+	movq	%r15, %rdx
+	imulq	32(%rsp), %rdx
+	movq	%rdx, 152(%rsp)
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r15, %rax
+	mulxq	8(%rsi), %rax, %r15
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r15, %r9
+	mulxq	24(%rsi), %rax, %r15
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r15, %r11
+	mulxq	40(%rsi), %rax, %r15
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r15, %r13
+	mulxq	56(%rsi), %rax, %r15
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	adcxq	56(%rsp), %r15
+	adoxq	56(%rsp), %r15
+	leaq	64(%rsi), %rsi
+	leaq	64(%rdi), %rdi
+	xorl	%ebp, %ebp
+	leaq	96(%rsp), %rcx
+	shrq	$1, %rbp
+	adcq	0(%rdi), %r8
+	adcq	8(%rdi), %r9
+	adcq	16(%rdi), %r10
+	adcq	24(%rdi), %r11
+	adcq	32(%rdi), %r12
+	adcq	40(%rdi), %r13
+	adcq	48(%rdi), %r14
+	adcq	56(%rdi), %r15
+	adcq	%rbp, %rbp
+	movq	0(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r8, %rax
+	movq	%rax, 0(%rdi)
+	mulxq	8(%rsi), %rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r8, %r10
+	mulxq	24(%rsi), %rax, %r8
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r8, %r12
+	mulxq	40(%rsi), %rax, %r8
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r8, %r14
+	mulxq	56(%rsi), %rax, %r8
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r9, %rax
+	movq	%rax, 8(%rdi)
+	mulxq	8(%rsi), %rax, %r9
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r9, %r11
+	mulxq	24(%rsi), %rax, %r9
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r9, %r13
+	mulxq	40(%rsi), %rax, %r9
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r9, %r15
+	mulxq	56(%rsi), %rax, %r9
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r10, %rax
+	movq	%rax, 16(%rdi)
+	mulxq	8(%rsi), %rax, %r10
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r10, %r12
+	mulxq	24(%rsi), %rax, %r10
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r10, %r14
+	mulxq	40(%rsi), %rax, %r10
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r10, %r8
+	mulxq	56(%rsi), %rax, %r10
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r11, %rax
+	movq	%rax, 24(%rdi)
+	mulxq	8(%rsi), %rax, %r11
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r11, %r13
+	mulxq	24(%rsi), %rax, %r11
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r11, %r15
+	mulxq	40(%rsi), %rax, %r11
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r11, %r9
+	mulxq	56(%rsi), %rax, %r11
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
+	movq	32(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r12, %rax
+	movq	%rax, 32(%rdi)
+	mulxq	8(%rsi), %rax, %r12
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r12, %r14
+	mulxq	24(%rsi), %rax, %r12
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r12, %r8
+	mulxq	40(%rsi), %rax, %r12
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r12, %r10
+	mulxq	56(%rsi), %rax, %r12
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
+	movq	40(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r13, %rax
+	movq	%rax, 40(%rdi)
+	mulxq	8(%rsi), %rax, %r13
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r13, %r15
+	mulxq	24(%rsi), %rax, %r13
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r13, %r9
+	mulxq	40(%rsi), %rax, %r13
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r13, %r11
+	mulxq	56(%rsi), %rax, %r13
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
+	movq	48(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r14, %rax
+	movq	%rax, 48(%rdi)
+	mulxq	8(%rsi), %rax, %r14
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r14, %r8
+	mulxq	24(%rsi), %rax, %r14
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r14, %r10
+	mulxq	40(%rsi), %rax, %r14
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r14, %r12
+	mulxq	56(%rsi), %rax, %r14
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
+	movq	56(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r15, %rax
+	movq	%rax, 56(%rdi)
+	mulxq	8(%rsi), %rax, %r15
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r15, %r9
+	mulxq	24(%rsi), %rax, %r15
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r15, %r11
+	mulxq	40(%rsi), %rax, %r15
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r15, %r13
+	mulxq	56(%rsi), %rax, %r15
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	adcxq	56(%rsp), %r15
+	adoxq	56(%rsp), %r15
+	leaq	64(%rsi), %rsi
+	leaq	64(%rdi), %rdi
+	shrq	$1, %rbp
+	adcq	0(%rdi), %r8
+	adcq	8(%rdi), %r9
+	adcq	16(%rdi), %r10
+	adcq	24(%rdi), %r11
+	adcq	32(%rdi), %r12
+	adcq	40(%rdi), %r13
+	adcq	48(%rdi), %r14
+	adcq	56(%rdi), %r15
+	adcq	%rbp, %rbp
+	movq	%rbp, 64(%rsp)
+	movq	%r8, 0(%rdi)
+	movq	%r9, 8(%rdi)
+	movq	%r10, 16(%rdi)
+	movq	%r11, 24(%rdi)
+	movq	%r12, 32(%rdi)
+	movq	%r13, 40(%rdi)
+	movq	%r14, 48(%rdi)
+	movq	%r15, 56(%rdi)
+	movq	24(%rsp), %rsi
+	movq	48(%rsp), %rdi
+	leaq	64(%rdi), %rdi
+	movq	0(%rdi), %r8
+	movq	8(%rdi), %r9
+	movq	16(%rdi), %r10
+	movq	24(%rdi), %r11
+	movq	32(%rdi), %r12
+	movq	40(%rdi), %r13
+	movq	48(%rdi), %r14
+	movq	56(%rdi), %r15
+	movq	%r8, %rdx
+	imulq	32(%rsp), %rdx
+	movq	%rdx, 96(%rsp)
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r8, %rax
+	mulxq	8(%rsi), %rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r8, %r10
+	mulxq	24(%rsi), %rax, %r8
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r8, %r12
+	mulxq	40(%rsi), %rax, %r8
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r8, %r14
+	mulxq	56(%rsi), %rax, %r8
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
+	movq	%r9, %rdx
+	imulq	32(%rsp), %rdx
+	movq	%rdx, 104(%rsp)
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r9, %rax
+	mulxq	8(%rsi), %rax, %r9
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r9, %r11
+	mulxq	24(%rsi), %rax, %r9
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r9, %r13
+	mulxq	40(%rsi), %rax, %r9
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r9, %r15
+	mulxq	56(%rsi), %rax, %r9
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
+	movq	%r10, %rdx
+	imulq	32(%rsp), %rdx
+	movq	%rdx, 112(%rsp)
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r10, %rax
+	mulxq	8(%rsi), %rax, %r10
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r10, %r12
+	mulxq	24(%rsi), %rax, %r10
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r10, %r14
+	mulxq	40(%rsi), %rax, %r10
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r10, %r8
+	mulxq	56(%rsi), %rax, %r10
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
+	movq	%r11, %rdx
+	imulq	32(%rsp), %rdx
+	movq	%rdx, 120(%rsp)
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r11, %rax
+	mulxq	8(%rsi), %rax, %r11
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r11, %r13
+	mulxq	24(%rsi), %rax, %r11
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r11, %r15
+	mulxq	40(%rsi), %rax, %r11
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r11, %r9
+	mulxq	56(%rsi), %rax, %r11
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
+	movq	%r12, %rdx
+	imulq	32(%rsp), %rdx
+	movq	%rdx, 128(%rsp)
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r12, %rax
+	mulxq	8(%rsi), %rax, %r12
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r12, %r14
+	mulxq	24(%rsi), %rax, %r12
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r12, %r8
+	mulxq	40(%rsi), %rax, %r12
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r12, %r10
+	mulxq	56(%rsi), %rax, %r12
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
+	movq	%r13, %rdx
+	imulq	32(%rsp), %rdx
+	movq	%rdx, 136(%rsp)
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r13, %rax
+	mulxq	8(%rsi), %rax, %r13
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r13, %r15
+	mulxq	24(%rsi), %rax, %r13
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r13, %r9
+	mulxq	40(%rsi), %rax, %r13
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r13, %r11
+	mulxq	56(%rsi), %rax, %r13
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
+	movq	%r14, %rdx
+	imulq	32(%rsp), %rdx
+	movq	%rdx, 144(%rsp)
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r14, %rax
+	mulxq	8(%rsi), %rax, %r14
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r14, %r8
+	mulxq	24(%rsi), %rax, %r14
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r14, %r10
+	mulxq	40(%rsi), %rax, %r14
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r14, %r12
+	mulxq	56(%rsi), %rax, %r14
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
+	movq	%r15, %rdx
+	imulq	32(%rsp), %rdx
+	movq	%rdx, 152(%rsp)
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r15, %rax
+	mulxq	8(%rsi), %rax, %r15
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r15, %r9
+	mulxq	24(%rsi), %rax, %r15
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r15, %r11
+	mulxq	40(%rsi), %rax, %r15
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r15, %r13
+	mulxq	56(%rsi), %rax, %r15
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	adcxq	56(%rsp), %r15
+	adoxq	56(%rsp), %r15
+	leaq	64(%rsi), %rsi
+	leaq	64(%rdi), %rdi
+	xorl	%ebp, %ebp
+	leaq	96(%rsp), %rcx
+	shrq	$1, %rbp
+	adcq	0(%rdi), %r8
+	adcq	8(%rdi), %r9
+	adcq	16(%rdi), %r10
+	adcq	24(%rdi), %r11
+	adcq	32(%rdi), %r12
+	adcq	40(%rdi), %r13
+	adcq	48(%rdi), %r14
+	adcq	56(%rdi), %r15
+	adcq	%rbp, %rbp
+	movq	0(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r8, %rax
+	movq	%rax, 0(%rdi)
+	mulxq	8(%rsi), %rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r8, %r10
+	mulxq	24(%rsi), %rax, %r8
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r8, %r12
+	mulxq	40(%rsi), %rax, %r8
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r8, %r14
+	mulxq	56(%rsi), %rax, %r8
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	adcxq	56(%rsp), %r8
+	adoxq	56(%rsp), %r8
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r9, %rax
+	movq	%rax, 8(%rdi)
+	mulxq	8(%rsi), %rax, %r9
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r9, %r11
+	mulxq	24(%rsi), %rax, %r9
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r9, %r13
+	mulxq	40(%rsi), %rax, %r9
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r9, %r15
+	mulxq	56(%rsi), %rax, %r9
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	adcxq	56(%rsp), %r9
+	adoxq	56(%rsp), %r9
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r10, %rax
+	movq	%rax, 16(%rdi)
+	mulxq	8(%rsi), %rax, %r10
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r10, %r12
+	mulxq	24(%rsi), %rax, %r10
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r10, %r14
+	mulxq	40(%rsi), %rax, %r10
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r10, %r8
+	mulxq	56(%rsi), %rax, %r10
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	adcxq	56(%rsp), %r10
+	adoxq	56(%rsp), %r10
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r11, %rax
+	movq	%rax, 24(%rdi)
+	mulxq	8(%rsi), %rax, %r11
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r11, %r13
+	mulxq	24(%rsi), %rax, %r11
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r11, %r15
+	mulxq	40(%rsi), %rax, %r11
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r11, %r9
+	mulxq	56(%rsi), %rax, %r11
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	adcxq	56(%rsp), %r11
+	adoxq	56(%rsp), %r11
+	movq	32(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r12, %rax
+	movq	%rax, 32(%rdi)
+	mulxq	8(%rsi), %rax, %r12
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r14
+	adoxq	%r12, %r14
+	mulxq	24(%rsi), %rax, %r12
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r12, %r8
+	mulxq	40(%rsi), %rax, %r12
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r12, %r10
+	mulxq	56(%rsi), %rax, %r12
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	adcxq	56(%rsp), %r12
+	adoxq	56(%rsp), %r12
+	movq	40(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r13, %rax
+	movq	%rax, 40(%rdi)
+	mulxq	8(%rsi), %rax, %r13
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r15
+	adoxq	%r13, %r15
+	mulxq	24(%rsi), %rax, %r13
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r13, %r9
+	mulxq	40(%rsi), %rax, %r13
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r13, %r11
+	mulxq	56(%rsi), %rax, %r13
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	adcxq	56(%rsp), %r13
+	adoxq	56(%rsp), %r13
+	movq	48(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r14, %rax
+	movq	%rax, 48(%rdi)
+	mulxq	8(%rsi), %rax, %r14
+	adcxq	%rax, %r15
+	adoxq	%rbx, %r15
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%r14, %r8
+	mulxq	24(%rsi), %rax, %r14
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r9
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%r14, %r10
+	mulxq	40(%rsi), %rax, %r14
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r11
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r12
+	adoxq	%r14, %r12
+	mulxq	56(%rsi), %rax, %r14
+	adcxq	%rax, %r13
+	adoxq	%rbx, %r13
+	adcxq	56(%rsp), %r14
+	adoxq	56(%rsp), %r14
+	movq	56(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	0(%rsi), %rax, %rbx
+	adcxq	%r15, %rax
+	movq	%rax, 56(%rdi)
+	mulxq	8(%rsi), %rax, %r15
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r8
+	mulxq	16(%rsi), %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%r15, %r9
+	mulxq	24(%rsi), %rax, %r15
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r10
+	mulxq	32(%rsi), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%r15, %r11
+	mulxq	40(%rsi), %rax, %r15
+	adcxq	%rax, %r12
+	adoxq	%rbx, %r12
+	mulxq	48(%rsi), %rax, %rbx
+	adcxq	%rax, %r13
+	adoxq	%r15, %r13
+	mulxq	56(%rsi), %rax, %r15
+	adcxq	%rax, %r14
+	adoxq	%rbx, %r14
+	adcxq	56(%rsp), %r15
+	adoxq	56(%rsp), %r15
+	leaq	64(%rsi), %rsi
+	leaq	64(%rdi), %rdi
+	shrq	$1, %rbp
+	adcq	0(%rdi), %r8
+	adcq	8(%rdi), %r9
+	adcq	16(%rdi), %r10
+	adcq	24(%rdi), %r11
+	adcq	32(%rdi), %r12
+	adcq	40(%rdi), %r13
+	adcq	48(%rdi), %r14
+	adcq	56(%rdi), %r15
+	adcq	%rbp, %rbp
+	addq	64(%rsp), %r8
+	adcq	$0, %r9
+	adcq	$0, %r10
+	adcq	$0, %r11
+	adcq	$0, %r12
+	adcq	$0, %r13
+	adcq	$0, %r14
+	adcq	$0, %r15
+	adcq	$0, %rbp
+	movq	48(%rsp), %rdi
+	movq	0(%rsp), %rsi
+	movq	24(%rsp), %rbx
+	xorl	%eax, %eax
+	movq	128(%rdi), %rax
+	sbbq	0(%rbx), %rax
+	movq	%rax, 0(%rsi)
+	movq	136(%rdi), %rax
+	sbbq	8(%rbx), %rax
+	movq	%rax, 8(%rsi)
+	movq	144(%rdi), %rax
+	sbbq	16(%rbx), %rax
+	movq	%rax, 16(%rsi)
+	movq	152(%rdi), %rax
+	sbbq	24(%rbx), %rax
+	movq	%rax, 24(%rsi)
+	movq	160(%rdi), %rax
+	sbbq	32(%rbx), %rax
+	movq	%rax, 32(%rsi)
+	movq	168(%rdi), %rax
+	sbbq	40(%rbx), %rax
+	movq	%rax, 40(%rsi)
+	movq	176(%rdi), %rax
+	sbbq	48(%rbx), %rax
+	movq	%rax, 48(%rsi)
+	movq	184(%rdi), %rax
+	sbbq	56(%rbx), %rax
+	movq	%rax, 56(%rsi)
+	movq	%r8, %rax
+	sbbq	64(%rbx), %rax
+	movq	%rax, 64(%rsi)
+	movq	%r9, %rax
+	sbbq	72(%rbx), %rax
+	movq	%rax, 72(%rsi)
+	movq	%r10, %rax
+	sbbq	80(%rbx), %rax
+	movq	%rax, 80(%rsi)
+	movq	%r11, %rax
+	sbbq	88(%rbx), %rax
+	movq	%rax, 88(%rsi)
+	movq	%r12, %rax
+	sbbq	96(%rbx), %rax
+	movq	%rax, 96(%rsi)
+	movq	%r13, %rax
+	sbbq	104(%rbx), %rax
+	movq	%rax, 104(%rsi)
+	movq	%r14, %rax
+	sbbq	112(%rbx), %rax
+	movq	%rax, 112(%rsi)
+	movq	%r15, %rax
+	sbbq	120(%rbx), %rax
+	movq	%rax, 120(%rsi)
+	sbbq	$0, %rbp
+	sbbq	%rax, %rax
+	movq	128(%rdi), %rdx
+	xorq	0(%rsi), %rdx
+	andq	%rax, %rdx
+	xorq	%rdx, 0(%rsi)
+	movq	136(%rdi), %rdx
+	xorq	8(%rsi), %rdx
+	andq	%rax, %rdx
+	xorq	%rdx, 8(%rsi)
+	movq	144(%rdi), %rdx
+	xorq	16(%rsi), %rdx
+	andq	%rax, %rdx
+	xorq	%rdx, 16(%rsi)
+	movq	152(%rdi), %rdx
+	xorq	24(%rsi), %rdx
+	andq	%rax, %rdx
+	xorq	%rdx, 24(%rsi)
+	movq	160(%rdi), %rdx
+	xorq	32(%rsi), %rdx
+	andq	%rax, %rdx
+	xorq	%rdx, 32(%rsi)
+	movq	168(%rdi), %rdx
+	xorq	40(%rsi), %rdx
+	andq	%rax, %rdx
+	xorq	%rdx, 40(%rsi)
+	movq	176(%rdi), %rdx
+	xorq	48(%rsi), %rdx
+	andq	%rax, %rdx
+	xorq	%rdx, 48(%rsi)
+	movq	184(%rdi), %rdx
+	xorq	56(%rsi), %rdx
+	andq	%rax, %rdx
+	xorq	%rdx, 56(%rsi)
+	movq	%r8, %rdx
+	xorq	64(%rsi), %rdx
+	andq	%rax, %rdx
+	xorq	%rdx, 64(%rsi)
+	movq	%r9, %rdx
+	xorq	72(%rsi), %rdx
+	andq	%rax, %rdx
+	xorq	%rdx, 72(%rsi)
+	movq	%r10, %rdx
+	xorq	80(%rsi), %rdx
+	andq	%rax, %rdx
+	xorq	%rdx, 80(%rsi)
+	movq	%r11, %rdx
+	xorq	88(%rsi), %rdx
+	andq	%rax, %rdx
+	xorq	%rdx, 88(%rsi)
+	movq	%r12, %rdx
+	xorq	96(%rsi), %rdx
+	andq	%rax, %rdx
+	xorq	%rdx, 96(%rsi)
+	movq	%r13, %rdx
+	xorq	104(%rsi), %rdx
+	andq	%rax, %rdx
+	xorq	%rdx, 104(%rsi)
+	movq	%r14, %rdx
+	xorq	112(%rsi), %rdx
+	andq	%rax, %rdx
+	xorq	%rdx, 112(%rsi)
+	movq	%r15, %rdx
+	xorq	120(%rsi), %rdx
+	andq	%rax, %rdx
+	xorq	%rdx, 120(%rsi)
+	xorl	%eax, %eax
+	movq	%rax, 96(%rsp)
+	movq	%rax, 104(%rsp)
+	movq	%rax, 112(%rsp)
+	movq	%rax, 120(%rsp)
+	movq	%rax, 128(%rsp)
+	movq	%rax, 136(%rsp)
+	movq	%rax, 144(%rsp)
+	movq	%rax, 152(%rsp)
+	addq	$160, %rsp
+	.cfi_adjust_cfa_offset -160
+	popq	%r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r15
+	popq	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	popq	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	popq	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	ret
+	.cfi_endproc
+	.size	bnx_mul16_adx, .-bnx_mul16_adx
+
 	.section .note.GNU-stack, "", @progbits

@@ -29,7 +29,9 @@ void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,
 		  struct bnx_tmp *tmp)
 {
 	/* Product pass then the squaring's reduction: ~5% faster at 16-64 words. */
-	if (mc->n % 8)
+	if (mc->n == 16)
+		bnx_mul16_adx(r, a, b, mc->m, mc->m0inv, 16, tmp->p);
+	else if (mc->n % 8)
 		bnx_mul_adx(r, a, b, mc->m, mc->m0inv, mc->n, tmp->t);
 	else
 		bnx_mulr_adx(r, a, b, mc->m, mc->m0inv, mc->n, tmp->p);
@@ -38,7 +40,9 @@ void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,
 void bnx_mont_sqr(u64 *r, const u64 *a, const struct bn_mont *mc, struct bnx_tmp *tmp)
 {
 	/* The squaring's reduction runs in blocks of eight words. */
-	if (mc->n % 8)
+	if (mc->n == 16)
+		bnx_sqr16_adx(r, a, mc->m, mc->m0inv, 16, tmp->p);
+	else if (mc->n % 8)
 		bnx_mul_adx(r, a, a, mc->m, mc->m0inv, mc->n, tmp->t);
 	else
 		bnx_sqr_adx(r, a, mc->m, mc->m0inv, mc->n, tmp->p);

@@ -36,6 +36,13 @@ void bnx_sqr_adx(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 n, u64 *t);
 /* r = a b / R mod m (bn-adx-8x8.S: product, then the reduction), n % 8 == 0, t of 2 n words. */
 void bnx_mulr_adx(u64 *r, const u64 *a, const u64 *b, const u64 *m, u64 m0inv, u64 n, u64 *t);
 
+/*
+ * The same for n == 16 only (RSA-2048's CRT halves), every loop unrolled
+ * (bn-adx-8x8.S): 5-6% faster than the loops there.
+ */
+void bnx_sqr16_adx(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 n, u64 *t);
+void bnx_mul16_adx(u64 *r, const u64 *a, const u64 *b, const u64 *m, u64 m0inv, u64 n, u64 *t);
+
 /* r = a b / R mod m, as bn_mont_mul (a < R, b < m); r may alias a or b. */
 void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,
 		  struct bnx_tmp *tmp);
