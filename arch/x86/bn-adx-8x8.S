@@ -23,6 +23,11 @@
  *   3. r = t[n..2n-1] - m, kept or not by mask.
  * The q slots are wiped before return.
  *
+ * bnx_sqr16_adx and bnx_mul16_adx (same arguments, n == 16 only) are the
+ * same blocks with every loop unrolled: no counters, strip 0 starting from
+ * registers of zeros, the top eight words of the result subtracted from
+ * the registers.
+ *
  * No branch or address depends on a, b or m (loop counts depend on n
  * only): constant time.
  */

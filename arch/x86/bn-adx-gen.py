@@ -17,7 +17,7 @@ registers rotate by one a row (the top word lands in the register W0
 left), so after eight rows the names are back where they started and
 a block can sit in a loop.  Between blocks the words of t that the
 window now covers are added in with one ADC chain, its carry kept in
-a stack slot for the next block's add.
+a register (rbp) for the next block's add.
 """
 
 W0 = ["%r8", "%r9", "%r10", "%r11", "%r12", "%r13", "%r14", "%r15"]
@@ -349,6 +349,11 @@ HEADER = """/* SPDX-License-Identifier: MIT */
  *      t's top goes to the next strip's last add;
  *   3. r = t[n..2n-1] - m, kept or not by mask.
  * The q slots are wiped before return.
+ *
+ * bnx_sqr16_adx and bnx_mul16_adx (same arguments, n == 16 only) are the
+ * same blocks with every loop unrolled: no counters, strip 0 starting from
+ * registers of zeros, the top eight words of the result subtracted from
+ * the registers.
  *
  * No branch or address depends on a, b or m (loop counts depend on n
  * only): constant time.

@@ -14,10 +14,23 @@
  * added, then the multiplication's reduction (n^2).
  *
  * What bounds them, Zen 3 (TSC cycles, 2.45 GHz; the core runs ~1.22x
- * faster): a loop of MULX, ADCX and ADOX alone takes 1.0 TSC a product
- * (the core's four ALU pipes: MULX is two ops); the 8x8 block in a loop
- * takes 1.10, the reduction's first block (an IMUL for each q, and each
- * row waiting for its q) 1.24.  See the figures at the end of this file.
+ * faster; minimum of 200 runs on a loaded host): a loop of MULX, ADCX and
+ * ADOX alone takes 1.0 TSC a product (four ALU pipes, MULX two ops of
+ * them, and one multiplier); the 8x8 block in a loop 1.10; the
+ * reduction's first block of each strip 1.24 (its rows wait on each q:
+ * IMUL, then the first products; computing the q two at a time from a
+ * 128-bit inverse was no faster, the multiplier being busy with the older
+ * rows' products meanwhile).  Whole products, TSC (products counted as
+ * MULX; the squaring has n (n - 1) / 2 + n + n^2):
+ *
+ *   n        16 (unrolled)     24      32      64
+ *   squaring 533 (376)       1165    2020    7636 (6208)
+ *   multiply 648 (512)       1423    2508    9819 (8192)
+ *
+ * against 612 / 1247 / 2140 / 7977 and 746 / 1542 / 2708 / 10439 for the
+ * accumulator-in-memory kernels these replaced: 1.27 to 1.42 TSC a
+ * product, the rest of the gap to 1.0 being the q rows, the adds between
+ * blocks and each strip's start and end.
  *
  * Both are constant time: MULX, ADCX and ADOX take fixed time, and no
  * branch or address depends on an operand (loop counts on n only).
@@ -28,7 +41,6 @@
 void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,
 		  struct bnx_tmp *tmp)
 {
-	/* Product pass then the squaring's reduction: ~5% faster at 16-64 words. */
 	if (mc->n == 16)
 		bnx_mul16_adx(r, a, b, mc->m, mc->m0inv, 16, tmp->p);
 	else if (mc->n % 8)
