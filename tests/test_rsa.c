@@ -1200,14 +1200,14 @@ START_TEST(test_adx_montmul)
 				bnx_mulr_adx(r2, a, b, mc.m, mc.m0inv, n, tmp.p);
 				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "mulr kernel n=%u", n);
 			}
-			if (n == 16) {	/* the unrolled kernels, whatever the dispatch */
+			if (bnx_mul_fixed(n)) {	/* the unrolled kernels, whatever the dispatch */
 				memset(r2, 0x5a, sizeof(r2));
-				bnx_mul16_adx(r2, a, b, mc.m, mc.m0inv, n, tmp.p);
-				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "mul16 it=%u", it);
+				bnx_mul_fixed(n)(r2, a, b, mc.m, mc.m0inv, n, tmp.p);
+				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "mul%u it=%u", n, it);
 				bn_mont_mul(r1, a, a, &mc);
 				memcpy(r2, a, (size_t)n * 8);
-				bnx_sqr16_adx(r2, r2, mc.m, mc.m0inv, n, tmp.p);
-				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "sqr16 it=%u", it);
+				bnx_sqr_fixed(n)(r2, r2, mc.m, mc.m0inv, n, tmp.p);
+				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "sqr%u it=%u", n, it);
 				bn_mont_mul(r1, a, b, &mc);
 			}
 			/* The engine's product for the shared code (rsa.h: mont_mul). */
@@ -1229,7 +1229,7 @@ END_TEST
 
 /*
  * The 8x8 kernels' edge values, every size they take (n % 8 == 0, 8 to
- * 128 limbs) and the unrolled n = 16 pair: moduli of all-ones limbs,
+ * 128 limbs) and the unrolled ones (n = 16, 24, 32): moduli of all-ones limbs,
  * 2^(64n-1) + 1, alternating all-ones and zero limbs, a top limb of ones;
  * operands m - 1, m - 2, all-ones limbs below m, alternating limbs, R mod
  * m, 0 and 1, each pair multiplied and each squared, against bn_mont_mul.
@@ -1301,9 +1301,10 @@ START_TEST(test_adx_kernel_edges)
 				memcpy(r2, a, (size_t)n * 8);
 				bnx_sqr_adx(r2, r2, mc.m, mc.m0inv, n, tmp.p);
 				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "sqr n=%u m%u a%d", n, mk, ka);
-				if (n == 16) {
-					bnx_sqr16_adx(r2, a, mc.m, mc.m0inv, n, tmp.p);
-					ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "sqr16 m%u a%d", mk, ka);
+				if (bnx_sqr_fixed(n)) {
+					bnx_sqr_fixed(n)(r2, a, mc.m, mc.m0inv, n, tmp.p);
+					ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "sqr%u m%u a%d",
+						      n, mk, ka);
 				}
 				for (kb = 0; kb < 7; kb++) {
 					edge_operand(b, &mc, kb);
@@ -1312,11 +1313,11 @@ START_TEST(test_adx_kernel_edges)
 					bnx_mulr_adx(r2, a, b, mc.m, mc.m0inv, n, tmp.p);
 					ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "mul n=%u m%u a%d b%d",
 						      n, mk, ka, kb);
-					if (n == 16) {
+					if (bnx_mul_fixed(n)) {
 						memset(r2, 0x5a, sizeof(r2));
-						bnx_mul16_adx(r2, a, b, mc.m, mc.m0inv, n, tmp.p);
+						bnx_mul_fixed(n)(r2, a, b, mc.m, mc.m0inv, n, tmp.p);
 						ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8),
-							      "mul16 m%u a%d b%d", mk, ka, kb);
+							      "mul%u m%u a%d b%d", n, mk, ka, kb);
 					}
 					count++;
 				}

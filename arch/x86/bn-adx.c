@@ -23,9 +23,10 @@
  * rows' products meanwhile).  Whole products, TSC (products counted as
  * MULX; the squaring has n (n - 1) / 2 + n + n^2):
  *
- *   n        16 (unrolled)     24      32      64
- *   squaring 533 (376)       1165    2020    7636 (6208)
- *   multiply 648 (512)       1423    2508    9819 (8192)
+ *   n          16           24           32        64
+ *   squaring   567 (376)   1165 (852)   2020 (1552)  7636 (6208)
+ *   multiply   666 (512)   1423 (1152)  2508 (2048)  9819 (8192)
+ *   unrolled   533 / 648   1117 / 1396  1964 / 2474  (bn-adx-8x8u.S)
  *
  * against 612 / 1247 / 2140 / 7977 and 746 / 1542 / 2708 / 10439 for the
  * accumulator-in-memory kernels these replaced: 1.27 to 1.42 TSC a
@@ -41,8 +42,10 @@
 void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,
 		  struct bnx_tmp *tmp)
 {
-	if (mc->n == 16)
-		bnx_mul16_adx(r, a, b, mc->m, mc->m0inv, 16, tmp->p);
+	bnx_mul_fn *f = bnx_mul_fixed(mc->n);
+
+	if (f)
+		f(r, a, b, mc->m, mc->m0inv, mc->n, tmp->p);
 	else if (mc->n % 8)
 		bnx_mul_adx(r, a, b, mc->m, mc->m0inv, mc->n, tmp->t);
 	else
@@ -51,9 +54,11 @@ void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,
 
 void bnx_mont_sqr(u64 *r, const u64 *a, const struct bn_mont *mc, struct bnx_tmp *tmp)
 {
+	bnx_sqr_fn *f = bnx_sqr_fixed(mc->n);
+
 	/* The squaring's reduction runs in blocks of eight words. */
-	if (mc->n == 16)
-		bnx_sqr16_adx(r, a, mc->m, mc->m0inv, 16, tmp->p);
+	if (f)
+		f(r, a, mc->m, mc->m0inv, mc->n, tmp->p);
 	else if (mc->n % 8)
 		bnx_mul_adx(r, a, a, mc->m, mc->m0inv, mc->n, tmp->t);
 	else
