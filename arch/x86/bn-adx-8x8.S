@@ -21,7 +21,7 @@
  *      on the stack for the rest of m's blocks; the strip's carry out of
  *      t's top goes to the next strip's last add;
  *   3. r = t[n..2n-1] - m, kept or not by mask.
- * The q slots are wiped before return.
+ * The q slots and the carry slot are wiped before return.
  *
  * bn-adx-8x8u.S has the same with every loop unrolled, n = 16, 24, 32.
  *
@@ -1666,6 +1666,7 @@ bnx_mulr_adx:
 	movq	%rax, 136(%rsp)
 	movq	%rax, 144(%rsp)
 	movq	%rax, 152(%rsp)
+	movq	%rax, 64(%rsp)
 	addq	$160, %rsp
 	.cfi_adjust_cfa_offset -160
 	popq	%r15

@@ -2848,6 +2848,7 @@ bnx_mul16_adx:
 	movq	%rax, 136(%rsp)
 	movq	%rax, 144(%rsp)
 	movq	%rax, 152(%rsp)
+	movq	%rax, 64(%rsp)
 	addq	$160, %rsp
 	.cfi_adjust_cfa_offset -160
 	popq	%r15
@@ -8858,6 +8859,7 @@ bnx_mul24_adx:
 	movq	%rax, 136(%rsp)
 	movq	%rax, 144(%rsp)
 	movq	%rax, 152(%rsp)
+	movq	%rax, 64(%rsp)
 	addq	$160, %rsp
 	.cfi_adjust_cfa_offset -160
 	popq	%r15
@@ -19203,6 +19205,7 @@ bnx_mul32_adx:
 	movq	%rax, 136(%rsp)
 	movq	%rax, 144(%rsp)
 	movq	%rax, 152(%rsp)
+	movq	%rax, 64(%rsp)
 	addq	$160, %rsp
 	.cfi_adjust_cfa_offset -160
 	popq	%r15

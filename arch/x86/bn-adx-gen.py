@@ -321,6 +321,7 @@ def fixed_size(n):
     e("xorl\t%eax, %eax")
     for i in range(8):
         e("movq\t%%rax, %d(%%rsp)" % (F["Q"] + 8 * i))
+    e("movq\t%%rax, %d(%%rsp)" % F["CS"])         # a carry of the secret sum
     pop_all()
     e("ret")
     e(".cfi_endproc")
@@ -352,7 +353,7 @@ HEADER = """/* SPDX-License-Identifier: MIT */
  *      on the stack for the rest of m's blocks; the strip's carry out of
  *      t's top goes to the next strip's last add;
  *   3. r = t[n..2n-1] - m, kept or not by mask.
- * The q slots are wiped before return.
+ * The q slots and the carry slot are wiped before return.
  *
  * bn-adx-8x8u.S has the same with every loop unrolled, n = 16, 24, 32.
  *
@@ -591,6 +592,7 @@ def main():
     e("xorl\t%eax, %eax")
     for i in range(8):
         e("movq\t%%rax, %d(%%rsp)" % (F["Q"] + 8 * i))
+    e("movq\t%%rax, %d(%%rsp)" % F["CS"])         # a carry of the secret sum
     pop_all()
     e("ret")
     e(".cfi_endproc")

@@ -19,8 +19,9 @@
  * them, and one multiplier); the 8x8 block in a loop 1.10; the
  * reduction's first block of each strip 1.24 (its rows wait on each q:
  * IMUL, then the first products; computing the q two at a time from a
- * 128-bit inverse was no faster, the multiplier being busy with the older
- * rows' products meanwhile).  Whole products, TSC (products counted as
+ * 128-bit inverse was no faster, nor was each next q by a MULX inside the
+ * row ahead of its last six products, the flags kept: the multiplier is
+ * busy with the older rows' products meanwhile).  Whole products, TSC (products counted as
  * MULX; the squaring has n (n - 1) / 2 + n + n^2):
  *
  *   n          16           24           32        64
