@@ -53,6 +53,19 @@ static void from_mont(const struct rsa_engine *eng, u64 *r, const u64 *a,
 	mmul(eng, r, a, one, mc);
 }
 
+/* r = a^e mod m, a < m, both in the ordinary form (rsa.h: exp_pub). */
+static void pub_exp(const struct rsa_engine *eng, u64 *r, const u64 *a, u64 e,
+		    const struct bn_mont *mc)
+{
+	if (eng->exp_pub) {
+		eng->exp_pub(r, a, e, mc);
+		return;
+	}
+	to_mont(eng, r, a, mc);
+	eng->exp_vt(r, r, e, mc);
+	from_mont(eng, r, r, mc);
+}
+
 /* bn_mod_reduce_mont with the engine's products: r = x R mod m. */
 static void reduce_mont(const struct rsa_engine *eng, u64 *r, const u64 *x, unsigned int xn,
 			const struct bn_mont *mc)
@@ -87,9 +100,7 @@ int rsa_public(const struct rsa_key *key, u8 *out, const u8 *in)
 	bn_from_be(x, mn->n, in, key->k);
 	if (!bn_lt_mask(x, mn->m, mn->n))
 		return -EBADMSG;
-	to_mont(eng, x, x, mn);
-	eng->exp_vt(x, x, key->e, mn);
-	from_mont(eng, x, x, mn);
+	pub_exp(eng, x, x, key->e, mn);
 	bn_to_be(out, key->k, x, mn->n);
 	return 0;
 }
@@ -253,9 +264,7 @@ int rsa_private(const struct rsa_key *key, u8 *out, const u8 *in)
 	mmul(eng, w->m, w->m, w->vf, mn);
 
 	/* Check m^e == c before releasing m (CRT fault attacks). */
-	to_mont(eng, w->chk, w->m, mn);
-	eng->exp_vt(w->chk, w->chk, key->e, mn);
-	from_mont(eng, w->chk, w->chk, mn);
+	pub_exp(eng, w->chk, w->m, key->e, mn);
 	/* The verdict is public: a fault is reported as such, nothing released. */
 	ok = bn_eq_mask(w->chk, w->c, nl);
 	rind_declassify(&ok, sizeof(ok));

@@ -1200,6 +1200,16 @@ START_TEST(test_adx_montmul)
 				bnx_mulr_adx(r2, a, b, mc.m, mc.m0inv, n, tmp.p);
 				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "mulr kernel n=%u", n);
 			}
+			if (bnx_mul_fixed(n)) {	/* the unrolled kernels, whatever the dispatch */
+				memset(r2, 0x5a, sizeof(r2));
+				bnx_mul_fixed(n)(r2, a, b, mc.m, mc.m0inv, n, tmp.p);
+				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "mul%u it=%u", n, it);
+				bn_mont_mul(r1, a, a, &mc);
+				memcpy(r2, a, (size_t)n * 8);
+				bnx_sqr_fixed(n)(r2, r2, mc.m, mc.m0inv, n, tmp.p);
+				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "sqr%u it=%u", n, it);
+				bn_mont_mul(r1, a, b, &mc);
+			}
 			/* The engine's product for the shared code (rsa.h: mont_mul). */
 			memset(r2, 0xa5, sizeof(r2));
 			rsa_engine_adx.mont_mul(r2, a, b, &mc);
@@ -1214,6 +1224,107 @@ START_TEST(test_adx_montmul)
 		}
 	}
 	ck_assert_uint_gt(count, 0);
+}
+END_TEST
+
+/*
+ * The 8x8 kernels' edge values, every size they take (n % 8 == 0, 8 to
+ * 128 limbs) and the unrolled ones (n = 16, 24, 32): moduli of all-ones limbs,
+ * 2^(64n-1) + 1, alternating all-ones and zero limbs, a top limb of ones;
+ * operands m - 1, m - 2, all-ones limbs below m, alternating limbs, R mod
+ * m, 0 and 1, each pair multiplied and each squared, against bn_mont_mul.
+ * The carries between blocks and strips (all-ones windows) and the final
+ * subtraction's both outcomes are what they reach.
+ */
+static void edge_operand(u64 *a, const struct bn_mont *mc, int kind)
+{
+	unsigned int n = mc->n, i;
+
+	memset(a, 0, (size_t)n * 8);
+	switch (kind) {
+	case 0:		/* m - 1 */
+	case 1:		/* m - 2, the borrow carried (m[0] may be 1) */
+		memcpy(a, mc->m, (size_t)n * 8);
+		for (i = 0; i <= (unsigned int)kind; i++) {
+			unsigned int j = 0;
+
+			while (a[j]-- == 0)
+				j++;
+		}
+		break;
+	case 2:		/* all-ones limbs, the top one below m's */
+		memset(a, 0xff, (size_t)n * 8);
+		a[n - 1] = mc->m[n - 1] - 1;
+		break;
+	case 3:		/* alternating ones and zeros, below m */
+		for (i = 0; i < n; i++)
+			a[i] = i & 1 ? 0 : ~(u64)0;
+		a[n - 1] = mc->m[n - 1] >> 1;
+		break;
+	case 4:
+		memcpy(a, mc->one, (size_t)n * 8);
+		break;
+	case 5:
+		a[0] = 1;
+		break;
+	default:	/* 0 */
+		break;
+	}
+}
+
+START_TEST(test_adx_kernel_edges)
+{
+	static struct bn_mont mc;
+	static struct bnx_tmp tmp;
+	u64 m[BN_MAX_LIMBS], a[BN_MAX_LIMBS], b[BN_MAX_LIMBS], r1[BN_MAX_LIMBS], r2[BN_MAX_LIMBS];
+	unsigned int n, mk, i, count = 0;
+	int ka, kb;
+
+	if (!have_adx())
+		return;
+	for (n = 8; n <= BN_MAX_LIMBS; n += 8) {
+		for (mk = 0; mk < 4; mk++) {
+			memset(m, 0, sizeof(m));
+			for (i = 0; i < n; i++)
+				m[i] = mk == 0 ? ~(u64)0 : mk == 2 ? (i & 1 ? 0 : ~(u64)0) :
+					mk == 3 ? 0x9e3779b97f4a7c15ull * (i + 1) : 0;
+			if (mk == 1)
+				m[0] = 1;
+			m[n - 1] |= (u64)1 << 63;
+			if (mk == 3)
+				m[n - 1] = ~(u64)0;
+			m[0] |= 1;
+			ck_assert_int_eq(bn_mont_init(&mc, m, n), 0);
+			for (ka = 0; ka < 7; ka++) {
+				edge_operand(a, &mc, ka);
+				bn_mont_mul(r1, a, a, &mc);
+				memcpy(r2, a, (size_t)n * 8);
+				bnx_sqr_adx(r2, r2, mc.m, mc.m0inv, n, tmp.p);
+				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "sqr n=%u m%u a%d", n, mk, ka);
+				if (bnx_sqr_fixed(n)) {
+					bnx_sqr_fixed(n)(r2, a, mc.m, mc.m0inv, n, tmp.p);
+					ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "sqr%u m%u a%d",
+						      n, mk, ka);
+				}
+				for (kb = 0; kb < 7; kb++) {
+					edge_operand(b, &mc, kb);
+					bn_mont_mul(r1, a, b, &mc);
+					memset(r2, 0x5a, sizeof(r2));
+					bnx_mulr_adx(r2, a, b, mc.m, mc.m0inv, n, tmp.p);
+					ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "mul n=%u m%u a%d b%d",
+						      n, mk, ka, kb);
+					if (bnx_mul_fixed(n)) {
+						memset(r2, 0x5a, sizeof(r2));
+						bnx_mul_fixed(n)(r2, a, b, mc.m, mc.m0inv, n, tmp.p);
+						ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8),
+							      "mul%u m%u a%d b%d", n, mk, ka, kb);
+					}
+					count++;
+				}
+			}
+		}
+	}
+	ck_assert_uint_eq(count, 16 * 4 * 49);
 }
 END_TEST
 
@@ -1287,6 +1398,22 @@ START_TEST(test_adx_engine)
 				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "exp_vt %u bits e=%llu",
 					      bits, (unsigned long long)pe[i]);
 			}
+			/* exp_pub (ordinary form in and out) against to_mont, exp_vt, from_mont. */
+			for (i = 0; i < ARRAY_SIZE(pe) + 2; i++) {
+				u64 one[BN_MAX_LIMBS] = { 1 }, pv = i < ARRAY_SIZE(pe) ? pe[i] :
+					i == ARRAY_SIZE(pe) ? 2 : rt_rand(&rng) & ~(u64)1;
+
+				bn_mont_mul(r1, a, mc.rr, &mc);
+				gen->exp_vt(r1, r1, pv, &mc);
+				bn_mont_mul(r1, r1, one, &mc);
+				memset(r2, 0xa5, sizeof(r2));
+				eng->exp_pub(r2, a, pv, &mc);
+				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "exp_pub %u bits e=%llu",
+					      bits, (unsigned long long)pv);
+				memcpy(r2, a, (size_t)n * 8);
+				eng->exp_pub(r2, r2, pv, &mc);
+				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "exp_pub alias %u bits", bits);
+			}
 		}
 	}
 }
@@ -1316,6 +1443,7 @@ static Suite *rsa_suite(void)
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_adx_montmul);
 	tcase_add_test(tc, test_adx_engine);
+	tcase_add_test(tc, test_adx_kernel_edges);
 #endif
 	suite_add_tcase(s, tc);
 	return s;

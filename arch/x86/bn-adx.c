@@ -3,27 +3,36 @@
  * Montgomery multiplication and squaring with MULX/ADCX/ADOX (bn-adx.h),
  * the C side of the assembly kernels.
  *
- * Multiplication, n % 8 == 0 (every RSA size; bn-adx-sqr.S, bnx_mulr_adx):
- * the product a b row by row into 2n words, then the squaring's Montgomery
- * reduction.  n % 8 == 4 (bn-adx-mul.S): CIOS, one pass over t per word
- * b[i] adding a b[i] and q m, four words of t in registers.  The first is
- * ~5% faster here: its rows keep their carries in the flags across blocks
- * (LOOP, LEA and JRCXZ leave them alone) where CIOS folds them into a carry
- * word per block, and the next row's q is ready before the row ends.
+ * Multiplication, n % 8 == 0 (every RSA size; bn-adx-8x8.S, bnx_mulr_adx):
+ * the product a b, then the Montgomery reduction, each walked as 8x8 blocks
+ * with the accumulator in an 8-register window (bn-adx-gen.py says how).
+ * n % 8 == 4 (bn-adx-mul.S): CIOS, one pass over t per word b[i] adding
+ * a b[i] and q m, four words of t in registers, the accumulator in memory.
  *
- * Squaring (bn-adx-sqr.S): the cross products once (n (n - 1) / 2 of
- * them), doubled with the squares added, then the reduction (n^2): 0.78
- * to 0.83 of a multiplication's time at 16 to 64 words.
+ * Squaring (bn-adx-8x8.S): the cross products once (n (n - 1) / 2 of
+ * them, the diagonal blocks as triangles), doubled with the squares
+ * added, then the multiplication's reduction (n^2).
  *
- * What bounds them, Zen 3 (TSC cycles, 2.45 GHz; the core runs ~1.28x
- * faster): a loop of nothing but MULX with its ADCX and ADOX reaches one
- * product per core cycle (0.81 TSC), ALU-bound (MULX is two ALU ops, the
- * two adds one each, four ALU pipes).  The kernels take 1.26-1.37 TSC a
- * product in the reduction and 1.40-1.53 in the cross products (16 to 64
- * words; measured pass by pass): each product's accumulator word is
- * loaded and stored in memory (t has 2n words), which a loop of the same
- * rows measured at 1.2 against 0.9 with the words in registers.  At 16
- * words a squaring is ~630 TSC cycles (bound ~320), a multiplication ~970.
+ * What bounds them, Zen 3 (TSC cycles, 2.45 GHz; the core runs ~1.22x
+ * faster; minimum of 200 runs on a loaded host): a loop of MULX, ADCX and
+ * ADOX alone takes 1.0 TSC a product (four ALU pipes, MULX two ops of
+ * them, and one multiplier); the 8x8 block in a loop 1.10; the
+ * reduction's first block of each strip 1.24 (its rows wait on each q:
+ * IMUL, then the first products; computing the q two at a time from a
+ * 128-bit inverse was no faster, nor was each next q by a MULX inside the
+ * row ahead of its last six products, the flags kept: the multiplier is
+ * busy with the older rows' products meanwhile).  Whole products, TSC (products counted as
+ * MULX; the squaring has n (n - 1) / 2 + n + n^2):
+ *
+ *   n          16           24           32        64
+ *   squaring   567 (376)   1165 (852)   2020 (1552)  7636 (6208)
+ *   multiply   666 (512)   1423 (1152)  2508 (2048)  9819 (8192)
+ *   unrolled   533 / 648   1117 / 1396  1964 / 2474  (bn-adx-8x8u.S)
+ *
+ * against 612 / 1247 / 2140 / 7977 and 746 / 1542 / 2708 / 10439 for the
+ * accumulator-in-memory kernels these replaced: 1.27 to 1.42 TSC a
+ * product, the rest of the gap to 1.0 being the q rows, the adds between
+ * blocks and each strip's start and end.
  *
  * Both are constant time: MULX, ADCX and ADOX take fixed time, and no
  * branch or address depends on an operand (loop counts on n only).
@@ -34,8 +43,11 @@
 void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,
 		  struct bnx_tmp *tmp)
 {
-	/* Product pass then the squaring's reduction: ~5% faster at 16-64 words. */
-	if (mc->n % 8)
+	bnx_mul_fn *f = bnx_mul_fixed(mc->n);
+
+	if (f)
+		f(r, a, b, mc->m, mc->m0inv, mc->n, tmp->p);
+	else if (mc->n % 8)
 		bnx_mul_adx(r, a, b, mc->m, mc->m0inv, mc->n, tmp->t);
 	else
 		bnx_mulr_adx(r, a, b, mc->m, mc->m0inv, mc->n, tmp->p);
@@ -43,8 +55,12 @@ void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,
 
 void bnx_mont_sqr(u64 *r, const u64 *a, const struct bn_mont *mc, struct bnx_tmp *tmp)
 {
+	bnx_sqr_fn *f = bnx_sqr_fixed(mc->n);
+
 	/* The squaring's reduction runs in blocks of eight words. */
-	if (mc->n % 8)
+	if (f)
+		f(r, a, mc->m, mc->m0inv, mc->n, tmp->p);
+	else if (mc->n % 8)
 		bnx_mul_adx(r, a, a, mc->m, mc->m0inv, mc->n, tmp->t);
 	else
 		bnx_sqr_adx(r, a, mc->m, mc->m0inv, mc->n, tmp->p);

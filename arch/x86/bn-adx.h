@@ -30,11 +30,32 @@ static inline bool bnx_fits(unsigned int n)
 /* The kernel (bn-adx-mul.S): r = a b / R mod m, n % 4 == 0, t of n + 2 words. */
 void bnx_mul_adx(u64 *r, const u64 *a, const u64 *b, const u64 *m, u64 m0inv, u64 n, u64 *t);
 
-/* r = a^2 / R mod m (bn-adx-sqr.S), n % 8 == 0, t of 2 n + 1 words. */
+/* r = a^2 / R mod m (bn-adx-8x8.S), n % 8 == 0, t of 2 n words (or more). */
 void bnx_sqr_adx(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 n, u64 *t);
 
-/* r = a b / R mod m (bn-adx-sqr.S: product pass, then the squaring's reduction), n % 8 == 0. */
+/* r = a b / R mod m (bn-adx-8x8.S: product, then the reduction), n % 8 == 0, t of 2 n words. */
 void bnx_mulr_adx(u64 *r, const u64 *a, const u64 *b, const u64 *m, u64 m0inv, u64 n, u64 *t);
+
+/*
+ * The same for n = 16, 24, 32 only (RSA-2048/3072/4096's CRT halves),
+ * every loop unrolled (bn-adx-8x8u.S): 4-6% faster than the loops.
+ * bnx_sqr_fixed(n) / bnx_mul_fixed(n): the one for n, NULL for others.
+ */
+typedef void bnx_sqr_fn(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 n, u64 *t);
+typedef void bnx_mul_fn(u64 *r, const u64 *a, const u64 *b, const u64 *m, u64 m0inv, u64 n,
+			u64 *t);
+bnx_sqr_fn bnx_sqr16_adx, bnx_sqr24_adx, bnx_sqr32_adx;
+bnx_mul_fn bnx_mul16_adx, bnx_mul24_adx, bnx_mul32_adx;
+
+static inline bnx_sqr_fn *bnx_sqr_fixed(unsigned int n)
+{
+	return n == 16 ? bnx_sqr16_adx : n == 24 ? bnx_sqr24_adx : n == 32 ? bnx_sqr32_adx : NULL;
+}
+
+static inline bnx_mul_fn *bnx_mul_fixed(unsigned int n)
+{
+	return n == 16 ? bnx_mul16_adx : n == 24 ? bnx_mul24_adx : n == 32 ? bnx_mul32_adx : NULL;
+}
 
 /* r = a b / R mod m, as bn_mont_mul (a < R, b < m); r may alias a or b. */
 void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,

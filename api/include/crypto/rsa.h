@@ -101,6 +101,13 @@ struct rsa_engine {
 		       const struct bn_mont *mc);
 	void (*exp_vt)(u64 *r, const u64 *a, u64 e, const struct bn_mont *mc);
 	void (*mont_mul)(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc);
+	/*
+	 * Optional: r = a^e mod m with a (< m) and r in the ordinary form, the
+	 * conversions folded in (the last product is by a itself, which
+	 * leaves the Montgomery form: one product fewer than to_mont, exp_vt,
+	 * from_mont).  Variable time in e only.
+	 */
+	void (*exp_pub)(u64 *r, const u64 *a, u64 e, const struct bn_mont *mc);
 };
 
 /*
