@@ -48,6 +48,7 @@
 
 /* zeta^BitRev8(m) R mod q, centered: algs/mldsa-poly.c's table, recomputed. */
 static s32 zetas[256];
+static s32 zetas_q[256];	/* zetas[m] q^-1 mod 2^32 */
 /* The inverse transform's final factors: R^2/256 and its product with -zetas[1]. */
 static s32 inv_f, inv_f1;
 
@@ -125,6 +126,8 @@ static AVX2 void mldsa_avx2_tables(void)
 
 	for (m = 0; m < 256; m++)
 		zetas[m] = centered(rind_powmod(1753, rind_bitrev(m, 8), Q) * MONT_R);
+	for (m = 0; m < 256; m++)
+		zetas_q[m] = (s32)((u32)zetas[m] * QINV);
 	inv_f = centered((u64)MONT_R * MONT_R % Q * N_INV);
 	inv_f1 = mont_mul_c(-zetas[1], inv_f);
 	for (P = 0; P < 16; P++) {
@@ -236,6 +239,21 @@ AVX2_INLINE struct zc zbc(s32 z)
 	return r;
 }
 
+/* zetas[m] (forward) and -zetas[m] (inverse) from the tables */
+AVX2_INLINE struct zc zf(unsigned int m)
+{
+	struct zc r = { _mm256_set1_epi32(zetas[m]), _mm256_set1_epi32(zetas_q[m]) };
+
+	return r;
+}
+
+AVX2_INLINE struct zc zi(unsigned int m)
+{
+	struct zc r = { _mm256_set1_epi32(-zetas[m]), _mm256_set1_epi32(-zetas_q[m]) };
+
+	return r;
+}
+
 /* Cooley-Tukey: (a + z b, a - z b) */
 AVX2_INLINE void bf1(__m256i *a, __m256i *b, struct zc z)
 {
@@ -283,28 +301,35 @@ static AVX2 void avx2_ntt(struct mldsa_poly *p)
 	for (c = 0; c < 4; c++) {
 		__m256i r[8];
 
+		_Pragma("GCC unroll 8")
 		for (m = 0; m < 8; m++)
 			r[m] = ld(a + 8 * (c + 4 * m));
+		_Pragma("GCC unroll 8")
 		for (m = 0; m < 4; m++)
-			bf1(&r[m], &r[m + 4], zbc(zetas[1]));
+			bf1(&r[m], &r[m + 4], zf(1));
+		_Pragma("GCC unroll 8")
 		for (m = 0; m < 8; m += 4) {
-			bf1(&r[m], &r[m + 2], zbc(zetas[2 + m / 4]));
-			bf1(&r[m + 1], &r[m + 3], zbc(zetas[2 + m / 4]));
+			bf1(&r[m], &r[m + 2], zf(2 + m / 4));
+			bf1(&r[m + 1], &r[m + 3], zf(2 + m / 4));
 		}
+		_Pragma("GCC unroll 8")
 		for (m = 0; m < 8; m += 2)
-			bf1(&r[m], &r[m + 1], zbc(zetas[4 + m / 2]));
+			bf1(&r[m], &r[m + 1], zf(4 + m / 2));
+		_Pragma("GCC unroll 8")
 		for (m = 0; m < 8; m++)
 			st(a + 8 * (c + 4 * m), r[m]);
 	}
 	for (g = 0; g < 8; g++) {
 		__m256i r[4];
 
+		_Pragma("GCC unroll 8")
 		for (m = 0; m < 4; m++)
 			r[m] = ld(a + 32 * g + 8 * m);
-		bf1(&r[0], &r[2], zbc(zetas[8 + g]));
-		bf1(&r[1], &r[3], zbc(zetas[8 + g]));
-		bf1(&r[0], &r[1], zbc(zetas[16 + 2 * g]));
-		bf1(&r[2], &r[3], zbc(zetas[17 + 2 * g]));
+		bf1(&r[0], &r[2], zf(8 + g));
+		bf1(&r[1], &r[3], zf(8 + g));
+		bf1(&r[0], &r[1], zf(16 + 2 * g));
+		bf1(&r[2], &r[3], zf(17 + 2 * g));
+		_Pragma("GCC unroll 2")
 		for (h = 0; h < 2; h++) {
 			unsigned int P = 2 * g + h;
 			__m256i x = r[2 * h], y = r[2 * h + 1];
@@ -346,17 +371,19 @@ static AVX2 void avx2_invntt(struct mldsa_poly *p)
 		swap64(&x, &y);
 		ibfv(&x, &y, &inv_z4[P]);
 		swap128(&x, &y);
-		ibf1(&x, &y, zbc(-zetas[31 - P]));
+		ibf1(&x, &y, zi(31 - P));
 		st(a + 16 * P, reduce32(x));
 		st(a + 16 * P + 8, reduce32(y));
 	}
 	for (g = 0; g < 8; g++) {
 		__m256i r[4];
 
+		_Pragma("GCC unroll 8")
 		for (m = 0; m < 4; m++)
 			r[m] = ld(a + 32 * g + 8 * m);
-		ibf1(&r[0], &r[2], zbc(-zetas[15 - g]));
-		ibf1(&r[1], &r[3], zbc(-zetas[15 - g]));
+		ibf1(&r[0], &r[2], zi(15 - g));
+		ibf1(&r[1], &r[3], zi(15 - g));
+		_Pragma("GCC unroll 8")
 		for (m = 0; m < 4; m++)
 			st(a + 32 * g + 8 * m, r[m]);
 	}
@@ -364,14 +391,18 @@ static AVX2 void avx2_invntt(struct mldsa_poly *p)
 		const struct zc f = zbc(inv_f), f1 = zbc(inv_f1);
 		__m256i r[8];
 
+		_Pragma("GCC unroll 8")
 		for (m = 0; m < 8; m++)
 			r[m] = ld(a + 8 * (c + 4 * m));
+		_Pragma("GCC unroll 8")
 		for (m = 0; m < 8; m += 2)
-			ibf1(&r[m], &r[m + 1], zbc(-zetas[7 - m / 2]));
+			ibf1(&r[m], &r[m + 1], zi(7 - m / 2));
+		_Pragma("GCC unroll 8")
 		for (m = 0; m < 8; m += 4) {
-			ibf1(&r[m], &r[m + 2], zbc(-zetas[3 - m / 4]));
-			ibf1(&r[m + 1], &r[m + 3], zbc(-zetas[3 - m / 4]));
+			ibf1(&r[m], &r[m + 2], zi(3 - m / 4));
+			ibf1(&r[m + 1], &r[m + 3], zi(3 - m / 4));
 		}
+		_Pragma("GCC unroll 8")
 		for (m = 0; m < 4; m++) {
 			__m256i s = _mm256_add_epi32(r[m], r[m + 4]);
 			__m256i d = _mm256_sub_epi32(r[m], r[m + 4]);
@@ -524,26 +555,38 @@ static AVX2 void avx2_mul_challenge(struct mldsa_poly *r, const s32 *e,
 				    const struct mldsa_challenge *c)
 {
 	const s32 *src[2][MLDSA_N];
-	unsigned int cnt[2] = { 0, 0 }, k, m, part, s;
+	unsigned int cnt[2] = { 0, 0 }, k, part, s;
 
 	for (k = 0; k < c->n; k++) {
 		s = c->neg[k] != 0;
 		src[s][cnt[s]++] = e + MLDSA_N - c->pos[k];
 	}
-	for (part = 0; part < MLDSA_N; part += 64) {
-		__m256i acc[8];
-
-		for (m = 0; m < 8; m++)
-			acc[m] = _mm256_setzero_si256();
-		for (k = 0; k < cnt[0]; k++)
-			for (m = 0; m < 8; m++)
-				acc[m] = _mm256_add_epi32(acc[m], ld(src[0][k] + part + 8 * m));
-		for (k = 0; k < cnt[1]; k++)
-			for (m = 0; m < 8; m++)
-				acc[m] = _mm256_sub_epi32(acc[m], ld(src[1][k] + part + 8 * m));
-		for (m = 0; m < 8; m++)
-			st(r->c + part + 8 * m, acc[m]);
+	/* Eight named accumulators: an array of them stayed in memory. */
+#define MC_TERMS(op, list, n)								\
+	for (k = 0; k < (n); k++) {							\
+		const s32 *x = (list)[k] + part;					\
+											\
+		a0 = op(a0, ld(x));      a1 = op(a1, ld(x + 8));			\
+		a2 = op(a2, ld(x + 16)); a3 = op(a3, ld(x + 24));			\
+		a4 = op(a4, ld(x + 32)); a5 = op(a5, ld(x + 40));			\
+		a6 = op(a6, ld(x + 48)); a7 = op(a7, ld(x + 56));			\
 	}
+	for (part = 0; part < MLDSA_N; part += 64) {
+		__m256i a0, a1, a2, a3, a4, a5, a6, a7;
+
+		a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = _mm256_setzero_si256();
+		MC_TERMS(_mm256_add_epi32, src[0], cnt[0]);
+		MC_TERMS(_mm256_sub_epi32, src[1], cnt[1]);
+		st(r->c + part, a0);
+		st(r->c + part + 8, a1);
+		st(r->c + part + 16, a2);
+		st(r->c + part + 24, a3);
+		st(r->c + part + 32, a4);
+		st(r->c + part + 40, a5);
+		st(r->c + part + 48, a6);
+		st(r->c + part + 56, a7);
+	}
+#undef MC_TERMS
 }
 
 /* ---- sampling ------------------------------------------------------------------ */
