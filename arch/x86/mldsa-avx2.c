@@ -651,34 +651,66 @@ static AVX2 void avx2_expand_a(struct mldsa_key *key)
 	}
 }
 
-/* As algs/mldsa-sample.c's half_byte_coeff. */
-static inline s32 half_byte_coeff(u32 b, unsigned int eta)
+/*
+ * RejBoundedPoly's step over @len bytes (a multiple of 8), sixteen
+ * nibbles at a time without a branch per nibble: the nibbles in stream
+ * order (low, then high, of each byte), compared with the bound; the
+ * accepted ones moved to the front by a byte shuffle chosen by each
+ * half's acceptance mask, mapped to eta - (b mod 5) or eta - b, widened
+ * and stored.  As in algs/mldsa-sample.c only the acceptance pattern is
+ * declassified (it says nothing about the values kept); it selects the
+ * shuffle and the count.  @a has 16 spare entries past MLDSA_N.
+ */
+static u8 rej_idx[256][8];
+
+static void rej_tables(void)
 {
-	if (eta == 2)
-		return 2 - (s32)(b - 5 * ((b * 205) >> 10));
-	return 4 - (s32)b;
+	unsigned int m, b, n;
+
+	for (m = 0; m < 256; m++) {
+		for (b = 0, n = 0; b < 8; b++)
+			if (m & (1u << b))
+				rej_idx[m][n++] = (u8)b;
+		for (; n < 8; n++)
+			rej_idx[m][n] = 0x80;
+	}
 }
 
-/* RejBoundedPoly's step over @len bytes (only the keep bits are declassified). */
-static unsigned int rej_eta(s32 *a, unsigned int n, const u8 *buf, unsigned int len,
-			    unsigned int eta)
+static AVX2 unsigned int rej_eta(s32 *a, unsigned int n, const u8 *buf, unsigned int len,
+				 unsigned int eta)
 {
-	const u32 limit = eta == 2 ? 15 : 9;
-	unsigned int pos, h;
+	const __m128i m0f = _mm_set1_epi8(0x0f), bound = _mm_set1_epi8(eta == 2 ? 15 : 9);
+	unsigned int pos;
 
-	for (pos = 0; pos < len && n < MLDSA_N; pos++) {
-		u32 b = buf[pos];
+	for (pos = 0; pos < len && n < MLDSA_N; pos += 8) {
+		__m128i x = _mm_loadl_epi64((const __m128i *)(buf + pos)), t, v, hi;
+		u32 keep, k0, k1;
 
-		for (h = 0; h < 2 && n < MLDSA_N; h++) {
-			u32 t = h ? b >> 4 : b & 15;
-			u32 keep = (t - limit) >> 31;
+		x = _mm_unpacklo_epi8(_mm_and_si128(x, m0f), _mm_and_si128(_mm_srli_epi16(x, 4), m0f));
+		keep = (u32)_mm_movemask_epi8(_mm_cmpgt_epi8(bound, x));
+		rind_declassify(&keep, sizeof(keep));
+		if (eta == 2) {
+			/* b mod 5 = b - 5 floor(b 205 / 2^10), in 16-bit lanes */
+			__m128i lo16 = _mm_cvtepu8_epi16(x), hi16 = _mm_cvtepu8_epi16(_mm_srli_si128(x, 8));
+			__m128i c205 = _mm_set1_epi16(205), c5 = _mm_set1_epi16(5);
 
-			rind_declassify(&keep, sizeof(keep));
-			if (keep)
-				a[n++] = half_byte_coeff(t, eta);
+			lo16 = _mm_sub_epi16(lo16, _mm_mullo_epi16(_mm_srli_epi16(_mm_mullo_epi16(lo16, c205), 10), c5));
+			hi16 = _mm_sub_epi16(hi16, _mm_mullo_epi16(_mm_srli_epi16(_mm_mullo_epi16(hi16, c205), 10), c5));
+			t = _mm_packus_epi16(lo16, hi16);
+		} else {
+			t = x;
 		}
+		v = _mm_sub_epi8(_mm_set1_epi8((char)eta), t);	/* in [-eta, eta] */
+		k0 = keep & 0xff;
+		k1 = keep >> 8;
+		t = _mm_shuffle_epi8(v, _mm_loadl_epi64((const __m128i *)rej_idx[k0]));
+		hi = _mm_shuffle_epi8(_mm_srli_si128(v, 8), _mm_loadl_epi64((const __m128i *)rej_idx[k1]));
+		_mm256_storeu_si256((__m256i *)(a + n), _mm256_cvtepi8_epi32(t));
+		n += (unsigned int)__builtin_popcount(k0);
+		_mm256_storeu_si256((__m256i *)(a + n), _mm256_cvtepi8_epi32(hi));
+		n += (unsigned int)__builtin_popcount(k1);
 	}
-	return n;
+	return n < MLDSA_N ? n : MLDSA_N;
 }
 
 #define S_BLOCKS	2	/* 272 bytes: usually enough for eta = 2 and 4 */
@@ -691,16 +723,16 @@ static AVX2 void avx2_expand_s(const struct mldsa_params *p, const u8 rhop[64],
 	u8 in[4][66], buf[4][S_BLOCKS * SHAKE256_RATE];
 	const u8 *const inp[4] = { in[0], in[1], in[2], in[3] };
 	u8 *const outp[4] = { buf[0], buf[1], buf[2], buf[3] };
+	s32 tmp[4][MLDSA_N + 16];
 	struct keccakx4_state ks;
 
 	for (e = 0; e < n; e += 4) {
 		unsigned int ctr[4], idx[4];
-		s32 *dst[4];
+		s32 *dst[4] = { tmp[0], tmp[1], tmp[2], tmp[3] };
 		bool more;
 
 		for (l = 0; l < 4; l++) {
 			idx[l] = e + l < n ? e + l : e;
-			dst[l] = idx[l] < p->l ? s1[idx[l]].c : s2[idx[l] - p->l].c;
 			memcpy(in[l], rhop, 64);
 			in[l][64] = (u8)idx[l];
 			in[l][65] = (u8)(idx[l] >> 8);
@@ -719,7 +751,11 @@ static AVX2 void avx2_expand_s(const struct mldsa_params *p, const u8 rhop[64],
 			for (l = 0; l < 4; l++)
 				ctr[l] = rej_eta(dst[l], ctr[l], buf[l], SHAKE256_RATE, p->eta);
 		}
+		for (l = 0; l < 4 && e + l < n; l++)
+			memcpy(idx[l] < p->l ? s1[idx[l]].c : s2[idx[l] - p->l].c, tmp[l],
+			       sizeof(s1->c));
 	}
+	memzero_explicit(tmp, sizeof(tmp));
 	memzero_explicit(&ks, sizeof(ks));
 	memzero_explicit(in, sizeof(in));
 	memzero_explicit(buf, sizeof(buf));
@@ -843,6 +879,7 @@ static int mldsa_avx2_mod_init(void)
 	if (!rind_cpu_has(RIND_X86_AVX2))
 		return 0;
 	mldsa_avx2_tables();
+	rej_tables();
 	return rind_mldsa_register_drivers(&mldsa_avx2_ops, mldsa_avx2_names, 300, "x86");
 }
 module_init(mldsa_avx2_mod_init);
