@@ -122,7 +122,23 @@ void rind_mldsa_unpack_z(struct mldsa_poly *z, const u8 *in, unsigned int gamma1
 	unpack_offset(z, in, 1 << gamma1_bits, gamma1_bits + 1, true);
 }
 
+/* Once per w1 polynomial of every signing attempt: whole bytes at a time. */
 void rind_mldsa_pack_w1(u8 *out, const struct mldsa_poly *w1, s32 gamma2)
 {
-	bitpack(out, (const u32 *)w1->c, gamma2 == (MLDSA_Q - 1) / 88 ? 6 : 4);
+	const s32 *c = w1->c;
+	unsigned int i;
+
+	if (gamma2 == (MLDSA_Q - 1) / 88) {
+		for (i = 0; i < MLDSA_N; i += 4, out += 3) {
+			u32 v = (u32)c[i] | (u32)c[i + 1] << 6 | (u32)c[i + 2] << 12 |
+				(u32)c[i + 3] << 18;
+
+			out[0] = (u8)v;
+			out[1] = (u8)(v >> 8);
+			out[2] = (u8)(v >> 16);
+		}
+		return;
+	}
+	for (i = 0; i < MLDSA_N; i += 2)
+		out[i / 2] = (u8)(c[i] | c[i + 1] << 4);
 }

@@ -366,6 +366,7 @@ const struct mldsa_ops rind_mldsa_generic_ops = {
 	.expand_s = rind_mldsa_expand_s,
 	.expand_mask = rind_mldsa_expand_mask,
 	.mul_challenge = rind_mldsa_poly_mul_challenge,
+	.mul_challenge_eta = rind_mldsa_poly_mul_challenge,
 	.poly_decompose = rind_mldsa_poly_decompose,
 	.poly_highbits = rind_mldsa_poly_highbits,
 	.poly_use_hint = rind_mldsa_poly_use_hint,

@@ -347,14 +347,14 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 
 		/* z = y + c s1, checked against gamma1 - beta */
 		for (j = 0; j < p->l; j++) {
-			ops->mul_challenge(&ws->t, ws->s1e[j], &ws->ch);
+			ops->mul_challenge_eta(&ws->t, ws->s1e[j], &ws->ch);
 			for (i = 0; i < MLDSA_N; i++)
 				ws->y[j].c[i] += ws->t.c[i];
 			bad |= mldsa_poly_exceeds(&ws->y[j], g1b - (s32)p->beta);
 		}
 		/* r = w - c s2; r0 = LowBits(r) checked against gamma2 - beta */
 		for (i = 0; i < p->k; i++) {
-			ops->mul_challenge(&ws->t, ws->s2e[i], &ws->ch);
+			ops->mul_challenge_eta(&ws->t, ws->s2e[i], &ws->ch);
 			/* r in (-beta, q + beta) */
 			for (j = 0; j < MLDSA_N; j++)
 				ws->w[i].c[j] = mldsa_canon(ws->w[i].c[j] - ws->t.c[j]);

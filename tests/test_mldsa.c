@@ -810,7 +810,7 @@ START_TEST(test_ops_vs_generic)
 		}
 		RT_REQ(d[i], o->ntt && o->invntt_tomont && o->pointwise_acc && o->pointwise &&
 			     o->poly_reduce && o->expand_a && o->expand_s && o->expand_mask &&
-			     o->mul_challenge && o->poly_decompose && o->poly_highbits &&
+			     o->mul_challenge && o->mul_challenge_eta && o->poly_decompose && o->poly_highbits &&
 			     o->poly_use_hint);
 		for (round = 0; round < 200; round++) {
 			/* NTT: |a| < 2^20 (y, z), [0, q) (t1 2^d reduced), the extremes */
@@ -865,6 +865,14 @@ START_TEST(test_ops_vs_generic)
 			g->mul_challenge(&x, e, &ch);
 			o->mul_challenge(&y, e, &ch);
 			req_poly(d[i], "mul_challenge", round, &x, &y);
+			rand_poly(&rng, &a[0], -(int)p->eta, 2 * p->eta + 1);
+			if (round == 3)
+				for (j = 0; j < MLDSA_N; j++)
+					a[0].c[j] = (s32)p->eta;
+			rind_mldsa_poly_negext(e, &a[0]);
+			g->mul_challenge_eta(&x, e, &ch);
+			o->mul_challenge_eta(&y, e, &ch);
+			req_poly(d[i], "mul_challenge_eta", round, &x, &y);
 			/* ExpandMask at a random kappa (the counter wraps at 2^16) */
 			rt_fill(&rng, seed, 64);
 			r = (int)rt_rand_range(&rng, 65536);

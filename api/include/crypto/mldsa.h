@@ -81,6 +81,9 @@ struct mldsa_ops {
 			    struct mldsa_poly *y);
 	/* as rind_mldsa_poly_mul_challenge, _poly_decompose, _poly_highbits */
 	void (*mul_challenge)(struct mldsa_poly *r, const s32 *e, const struct mldsa_challenge *c);
+	/* the same for |a| <= eta (s1, s2), so |c a| <= 4 tau < 2^15 */
+	void (*mul_challenge_eta)(struct mldsa_poly *r, const s32 *e,
+				  const struct mldsa_challenge *c);
 	void (*poly_decompose)(struct mldsa_poly *r1, struct mldsa_poly *r0,
 			       const struct mldsa_poly *a, s32 gamma2);
 	void (*poly_highbits)(struct mldsa_poly *r1, const struct mldsa_poly *a, s32 gamma2);
