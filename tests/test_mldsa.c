@@ -763,7 +763,7 @@ static void rand_poly(struct rt_rng *rng, struct mldsa_poly *a, s32 lo, u32 span
 	unsigned int i;
 
 	for (i = 0; i < MLDSA_N; i++)
-		a->c[i] = lo + (s32)rt_rand_range(rng, span);
+		a->c[i] = (s32)((s64)lo + rt_rand_range(rng, span));
 }
 
 static void req_poly(const char *drv, const char *what, int round, const struct mldsa_poly *a,
