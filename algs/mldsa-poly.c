@@ -365,6 +365,7 @@ const struct mldsa_ops rind_mldsa_generic_ops = {
 	.expand_a = rind_mldsa_expand_a,
 	.expand_s = rind_mldsa_expand_s,
 	.expand_mask = rind_mldsa_expand_mask,
+	.expand_mask_loop = rind_mldsa_expand_mask_loop,
 	.mul_challenge = rind_mldsa_poly_mul_challenge,
 	.mul_challenge_eta = rind_mldsa_poly_mul_challenge,
 	.poly_decompose = rind_mldsa_poly_decompose,

@@ -294,6 +294,7 @@ struct sign_ws {
 	u8 w1[MLDSA_KMAX * 192];
 	u8 ctilde[64];
 	u8 rhopp[64];
+	struct mldsa_mask_cache mcache;	/* y of the next kappas, if the driver keeps them */
 };
 
 /*
@@ -321,12 +322,13 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 		rind_mldsa_poly_negext(ws->s2e[i], &key->s2[i]);
 		rind_mldsa_poly_negext(ws->t0e[i], &key->t0[i]);
 	}
+	ws->mcache.n = 0;
 	/* rho'' = H(K || rnd || mu, 64) */
 	shake256(ws->rhopp, 64, key->K, 32, rnd, MLDSA_RND_BYTES, mu, MLDSA_MU_BYTES);
 	for (kappa = 0; kappa <= MLDSA_KAPPA_MAX; kappa += p->l) {
 		u32 bad = 0, count = 0;
 
-		ops->expand_mask(p, ws->rhopp, (u16)kappa, ws->y);
+		ops->expand_mask_loop(p, ws->rhopp, (u16)kappa, ws->y, &ws->mcache);
 		for (j = 0; j < p->l; j++) {
 			ws->yh[j] = ws->y[j];
 			ops->ntt(&ws->yh[j]);

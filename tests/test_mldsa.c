@@ -810,8 +810,8 @@ START_TEST(test_ops_vs_generic)
 		}
 		RT_REQ(d[i], o->ntt && o->invntt_tomont && o->pointwise_acc && o->pointwise &&
 			     o->poly_reduce && o->expand_a && o->expand_s && o->expand_mask &&
-			     o->mul_challenge && o->mul_challenge_eta && o->poly_decompose && o->poly_highbits &&
-			     o->poly_use_hint);
+			     o->expand_mask_loop && o->mul_challenge && o->mul_challenge_eta &&
+			     o->poly_decompose && o->poly_highbits && o->poly_use_hint);
 		for (round = 0; round < 200; round++) {
 			/* NTT: |a| < 2^20 (y, z), [0, q) (t1 2^d reduced), the extremes */
 			if (round % 3 == 0)
@@ -880,6 +880,21 @@ START_TEST(test_ops_vs_generic)
 			o->expand_mask(p, seed, (u16)r, b);
 			for (j = 0; j < p->l; j++)
 				req_poly(d[i], "expand_mask", round, &a[j], &b[j]);
+			/* as the signing loop calls it: kappa = 0, l, 2l, ... with one cache */
+			if (round < 20) {
+				static struct mldsa_mask_cache cache;
+				unsigned int it;
+
+				memset(&cache, 0, sizeof(cache));
+				for (it = 0; it < 9; it++) {
+					u16 kappa = (u16)(it * p->l);
+
+					g->expand_mask(p, seed, kappa, a);
+					o->expand_mask_loop(p, seed, kappa, b, &cache);
+					for (j = 0; j < p->l; j++)
+						req_poly(d[i], "expand_mask_loop", (int)it, &a[j], &b[j]);
+				}
+			}
 			if (round < 20) {
 				g->expand_s(p, seed, s1a, s2a);
 				o->expand_s(p, seed, s1b, s2b);

@@ -59,6 +59,15 @@ struct mldsa_key;
 struct mldsa_challenge;
 
 /*
+ * ExpandMask's streams computed ahead inside one signing loop (y for
+ * kappa = first .. first + n - 1): zeroed before the loop, wiped after.
+ */
+struct mldsa_mask_cache {
+	unsigned int first, n;
+	struct mldsa_poly y[4];
+};
+
+/*
  * Every hook is set (an arch driver points those it does not speed up at
  * the generic functions below); each must give exactly the generic
  * function's output, so that keys and deterministic signatures are the
@@ -79,6 +88,12 @@ struct mldsa_ops {
 			 struct mldsa_poly *s1, struct mldsa_poly *s2);
 	void (*expand_mask)(const struct mldsa_params *p, const u8 rhopp[64], u16 kappa,
 			    struct mldsa_poly *y);
+	/*
+	 * The same inside the signing loop, whose kappa only grows (by l, from
+	 * 0): may keep streams for the next kappas in @cache.
+	 */
+	void (*expand_mask_loop)(const struct mldsa_params *p, const u8 rhopp[64], u16 kappa,
+				 struct mldsa_poly *y, struct mldsa_mask_cache *cache);
 	/* as rind_mldsa_poly_mul_challenge, _poly_decompose, _poly_highbits */
 	void (*mul_challenge)(struct mldsa_poly *r, const s32 *e, const struct mldsa_challenge *c);
 	/* the same for |a| <= eta (s1, s2), so |c a| <= 4 tau < 2^15 */
@@ -199,6 +214,9 @@ void rind_mldsa_expand_s(const struct mldsa_params *p, const u8 rhop[64],
 			 struct mldsa_poly *s1, struct mldsa_poly *s2);
 void rind_mldsa_expand_mask(const struct mldsa_params *p, const u8 rhopp[64], u16 kappa,
 			    struct mldsa_poly *y);
+/* rind_mldsa_expand_mask; the generic code keeps nothing in @cache. */
+void rind_mldsa_expand_mask_loop(const struct mldsa_params *p, const u8 rhopp[64], u16 kappa,
+				 struct mldsa_poly *y, struct mldsa_mask_cache *cache);
 /* c-tilde is public (it is the signature's first field): see algs/mldsa.c. */
 void rind_mldsa_sample_in_ball(const struct mldsa_params *p, const u8 *ctilde,
 			       struct mldsa_poly *c);
