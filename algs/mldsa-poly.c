@@ -285,7 +285,8 @@ void rind_mldsa_poly_use_hint(struct mldsa_poly *r, const struct mldsa_poly *a,
 
 /* ---- products with the challenge ------------------------------------------ */
 
-void rind_mldsa_poly_negext(s32 e[2 * MLDSA_N], const struct mldsa_poly *a)
+/* restrict: without it the loop stayed scalar (e might overlap a). */
+void rind_mldsa_poly_negext(s32 e[restrict 2 * MLDSA_N], const struct mldsa_poly *restrict a)
 {
 	unsigned int i;
 

@@ -866,7 +866,7 @@ START_TEST(test_ops_vs_generic)
 			o->mul_challenge(&y, e, &ch);
 			req_poly(d[i], "mul_challenge", round, &x, &y);
 			rand_poly(&rng, &a[0], -(int)p->eta, 2 * p->eta + 1);
-			if (round == 3 || round == 4)	/* the extremes: every sum at its bound */
+			if (round == 3 || round == 4)	/* all at +eta, all at -eta */
 				for (j = 0; j < MLDSA_N; j++)
 					a[0].c[j] = round == 3 ? (s32)p->eta : -(s32)p->eta;
 			rind_mldsa_poly_negext(e, &a[0]);
