@@ -346,15 +346,15 @@ void rind_mldsa_poly_mul_challenge(struct mldsa_poly *r, const s32 *restrict e,
 
 void rind_mldsa_challenge_of(struct mldsa_challenge *ch, const struct mldsa_poly *c)
 {
-	unsigned int j;
+	unsigned int j, n = 0;
 
-	ch->n = 0;
+	/* Written at every j, counted only where c_j != 0: no unpredictable branch. */
 	for (j = 0; j < MLDSA_N; j++) {
-		if (!c->c[j])
-			continue;
-		ch->pos[ch->n] = (u8)j;
-		ch->neg[ch->n++] = c->c[j] < 0;
+		ch->pos[n] = (u8)j;
+		ch->neg[n] = c->c[j] < 0;
+		n += c->c[j] != 0;
 	}
+	ch->n = n;
 }
 
 const struct mldsa_ops rind_mldsa_generic_ops = {
