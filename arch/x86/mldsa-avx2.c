@@ -15,12 +15,15 @@
  * with the reduction of the inverse after the same layer, so every output
  * equals algs/mldsa-poly.c's; so do the pointwise sums (64-bit
  * accumulation, one reduction), Decompose (the same 2^48-scaled
- * reciprocal) and the challenge products (exact sums).  Keys, signatures
- * and deterministic signatures are those of the generic driver.
+ * reciprocal) and the challenge products (exact sums: 8-bit lanes for
+ * s1 and s2, 32-bit for t0).  Keys, signatures and deterministic
+ * signatures are those of the generic driver (tests/test_mldsa.c
+ * compares every hook and the signatures byte for byte).
  *
  * Sampling runs four SHAKE streams at once (keccak-avx2.c): ExpandA four
- * matrix entries per pass, ExpandS and ExpandMask four polynomials (a
- * single remaining one goes through the scalar sponge).
+ * matrix entries per pass, ExpandS four polynomials with a branch-free
+ * rejection step, ExpandMask four consecutive counters per pass, the
+ * signing loop keeping the ones an attempt does not use for the next.
  *
  * Constant time: the arithmetic has no data-dependent branch or index;
  * the zeta vectors are public constants.  ExpandA's rejection works on
