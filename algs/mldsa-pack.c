@@ -10,11 +10,92 @@
 #include <rind/internal/util.h>
 #include <crypto/mldsa.h>
 
+/*
+ * The widths of z (18, 20 bits) and t1 (10) in whole-byte groups: z is
+ * packed once per signature and unpacked by every verification, and the
+ * bit-at-a-time loop below took longer than the verifier's transforms.
+ * Values are below 2^bits.
+ */
+static bool bitpack_fast(u8 *out, const u32 *v, unsigned int bits)
+{
+	unsigned int i;
+	u64 w;
+
+	switch (bits) {
+	case 20:	/* 2 values, 5 bytes */
+		for (i = 0; i < MLDSA_N; i += 2, out += 5) {
+			w = v[i] | (u64)v[i + 1] << 20;
+			put_unaligned_le32((u32)w, out);
+			out[4] = (u8)(w >> 32);
+		}
+		return true;
+	case 18:	/* 4 values, 9 bytes */
+		for (i = 0; i < MLDSA_N; i += 4, out += 9) {
+			u64 a = v[i] | (u64)v[i + 1] << 18, b = v[i + 2] | (u64)v[i + 3] << 18;
+
+			put_unaligned_le32((u32)a, out);
+			out[4] = (u8)(a >> 32 | b << 4);
+			put_unaligned_le32((u32)(b >> 4), out + 5);
+		}
+		return true;
+	case 10:	/* 4 values, 5 bytes */
+		for (i = 0; i < MLDSA_N; i += 4, out += 5) {
+			w = v[i] | (u64)v[i + 1] << 10 | (u64)v[i + 2] << 20 | (u64)v[i + 3] << 30;
+			put_unaligned_le32((u32)w, out);
+			out[4] = (u8)(w >> 32);
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool bitunpack_fast(u32 *v, const u8 *in, unsigned int bits)
+{
+	unsigned int i;
+	u64 w;
+
+	switch (bits) {
+	case 20:
+		for (i = 0; i < MLDSA_N; i += 2, in += 5) {
+			w = get_unaligned_le32(in) | (u64)in[4] << 32;
+			v[i] = (u32)w & 0xfffff;
+			v[i + 1] = (u32)(w >> 20);
+		}
+		return true;
+	case 18:
+		for (i = 0; i < MLDSA_N; i += 4, in += 9) {
+			u64 a = get_unaligned_le32(in) | (u64)(in[4] & 15) << 32;
+			u64 b = (u64)get_unaligned_le32(in + 5) << 4 | in[4] >> 4;
+
+			v[i] = (u32)a & 0x3ffff;
+			v[i + 1] = (u32)(a >> 18);
+			v[i + 2] = (u32)b & 0x3ffff;
+			v[i + 3] = (u32)(b >> 18);
+		}
+		return true;
+	case 10:
+		for (i = 0; i < MLDSA_N; i += 4, in += 5) {
+			w = get_unaligned_le32(in) | (u64)in[4] << 32;
+			v[i] = (u32)w & 0x3ff;
+			v[i + 1] = (u32)(w >> 10) & 0x3ff;
+			v[i + 2] = (u32)(w >> 20) & 0x3ff;
+			v[i + 3] = (u32)(w >> 30);
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* 256 values of @bits bits each, little-endian bit order (Algorithm 16). */
 static void bitpack(u8 *out, const u32 *v, unsigned int bits)
 {
 	u64 acc = 0;
 	unsigned int i, n = 0;
+
+	if (bitpack_fast(out, v, bits))
+		return;
 
 	for (i = 0; i < MLDSA_N; i++) {
 		acc |= (u64)v[i] << n;
@@ -32,6 +113,9 @@ static void bitunpack(u32 *v, const u8 *in, unsigned int bits)
 	const u32 mask = (1u << bits) - 1;
 	u64 acc = 0;
 	unsigned int i, n = 0;
+
+	if (bitunpack_fast(v, in, bits))
+		return;
 
 	for (i = 0; i < MLDSA_N; i++) {
 		while (n < bits) {
@@ -122,7 +206,23 @@ void rind_mldsa_unpack_z(struct mldsa_poly *z, const u8 *in, unsigned int gamma1
 	unpack_offset(z, in, 1 << gamma1_bits, gamma1_bits + 1, true);
 }
 
+/* Once per w1 polynomial of every signing attempt: whole bytes at a time. */
 void rind_mldsa_pack_w1(u8 *out, const struct mldsa_poly *w1, s32 gamma2)
 {
-	bitpack(out, (const u32 *)w1->c, gamma2 == (MLDSA_Q - 1) / 88 ? 6 : 4);
+	const s32 *c = w1->c;
+	unsigned int i;
+
+	if (gamma2 == (MLDSA_Q - 1) / 88) {
+		for (i = 0; i < MLDSA_N; i += 4, out += 3) {
+			u32 v = (u32)c[i] | (u32)c[i + 1] << 6 | (u32)c[i + 2] << 12 |
+				(u32)c[i + 3] << 18;
+
+			out[0] = (u8)v;
+			out[1] = (u8)(v >> 8);
+			out[2] = (u8)(v >> 16);
+		}
+		return;
+	}
+	for (i = 0; i < MLDSA_N; i += 2)
+		out[i / 2] = (u8)(c[i] | c[i + 1] << 4);
 }

@@ -154,10 +154,6 @@ void rind_mldsa_invntt_tomont_generic(struct mldsa_poly *p)
 	}
 }
 
-const struct mldsa_ops rind_mldsa_generic_ops = {
-	.ntt = rind_mldsa_ntt_generic,
-	.invntt_tomont = rind_mldsa_invntt_tomont_generic,
-};
 
 /*
  * One 64-bit sum of the n <= 8 products and one reduction per
@@ -278,9 +274,19 @@ void rind_mldsa_poly_decompose(struct mldsa_poly *r1, struct mldsa_poly *r0,
 			decompose_c(a->c[i], G2_32, &r1->c[i], &r0->c[i]);
 }
 
+void rind_mldsa_poly_use_hint(struct mldsa_poly *r, const struct mldsa_poly *a,
+			      const struct mldsa_poly *h, s32 gamma2)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLDSA_N; i++)
+		r->c[i] = rind_mldsa_use_hint(h->c[i], a->c[i], gamma2);
+}
+
 /* ---- products with the challenge ------------------------------------------ */
 
-void rind_mldsa_poly_negext(s32 e[2 * MLDSA_N], const struct mldsa_poly *a)
+/* restrict: without it the loop stayed scalar (e might overlap a). */
+void rind_mldsa_poly_negext(s32 e[restrict 2 * MLDSA_N], const struct mldsa_poly *restrict a)
 {
 	unsigned int i;
 
@@ -340,13 +346,30 @@ void rind_mldsa_poly_mul_challenge(struct mldsa_poly *r, const s32 *restrict e,
 
 void rind_mldsa_challenge_of(struct mldsa_challenge *ch, const struct mldsa_poly *c)
 {
-	unsigned int j;
+	unsigned int j, n = 0;
 
-	ch->n = 0;
+	/* Written at every j, counted only where c_j != 0: no unpredictable branch. */
 	for (j = 0; j < MLDSA_N; j++) {
-		if (!c->c[j])
-			continue;
-		ch->pos[ch->n] = (u8)j;
-		ch->neg[ch->n++] = c->c[j] < 0;
+		ch->pos[n] = (u8)j;
+		ch->neg[n] = c->c[j] < 0;
+		n += c->c[j] != 0;
 	}
+	ch->n = n;
 }
+
+const struct mldsa_ops rind_mldsa_generic_ops = {
+	.ntt = rind_mldsa_ntt_generic,
+	.invntt_tomont = rind_mldsa_invntt_tomont_generic,
+	.pointwise_acc = rind_mldsa_pointwise_acc,
+	.pointwise = rind_mldsa_pointwise,
+	.poly_reduce = rind_mldsa_poly_reduce,
+	.expand_a = rind_mldsa_expand_a,
+	.expand_s = rind_mldsa_expand_s,
+	.expand_mask = rind_mldsa_expand_mask,
+	.expand_mask_loop = rind_mldsa_expand_mask_loop,
+	.mul_challenge = rind_mldsa_poly_mul_challenge,
+	.mul_challenge_eta = rind_mldsa_poly_mul_challenge,
+	.poly_decompose = rind_mldsa_poly_decompose,
+	.poly_highbits = rind_mldsa_poly_highbits,
+	.poly_use_hint = rind_mldsa_poly_use_hint,
+};

@@ -147,6 +147,13 @@ void rind_mldsa_expand_mask(const struct mldsa_params *p, const u8 rhopp[64], u1
 	memzero_explicit(&st, sizeof(st));
 }
 
+void rind_mldsa_expand_mask_loop(const struct mldsa_params *p, const u8 rhopp[64], u16 kappa,
+				 struct mldsa_poly *y, struct mldsa_mask_cache *cache)
+{
+	(void)cache;
+	rind_mldsa_expand_mask(p, rhopp, kappa, y);
+}
+
 /*
  * Algorithm 29.  c-tilde is the first field of the signature; the signer
  * declassifies it before calling this (see algs/mldsa.c).

@@ -294,9 +294,12 @@ static struct alg_test_desc mldsa_tests[] = {
 
 /* ---- registration --------------------------------------------------------- */
 
-#define MLDSA_ALG(bits, params) {						\
+#define MLDSA_ALG(bits, params) MLDSA_ALG_OPS(bits, params, &rind_mldsa_generic_ops, \
+					      "generic", 100, "generic")
+
+#define MLDSA_ALG_OPS(bits, params, ops_, drv_, prio_, mod_) {			\
 	.p = &(params),								\
-	.ops = &rind_mldsa_generic_ops,						\
+	.ops = (ops_),								\
 	.alg = {								\
 		.sign			= mldsa_sign,				\
 		.verify			= mldsa_verify,				\
@@ -312,10 +315,10 @@ static struct alg_test_desc mldsa_tests[] = {
 		.init			= mldsa_init,				\
 		.base = {							\
 			.cra_name	 = "mldsa" #bits,			\
-			.cra_driver_name = "mldsa" #bits "-generic",		\
-			.cra_priority	 = 100,					\
+			.cra_driver_name = "mldsa" #bits "-" drv_,		\
+			.cra_priority	 = (prio_),				\
 			.cra_ctxsize	 = sizeof(struct mldsa_tfm_ctx),	\
-			.cra_module	 = "generic",				\
+			.cra_module	 = (mod_),				\
 		},								\
 	},									\
 }
@@ -325,6 +328,35 @@ static struct mldsa_alg mldsa_algs[] = {
 	MLDSA_ALG(65, rind_mldsa65_params),
 	MLDSA_ALG(87, rind_mldsa87_params),
 };
+
+/* Arch drivers' algorithms (one set per driver calling the function below). */
+#define MLDSA_ARCH_SETS	2
+static struct mldsa_alg mldsa_arch_algs[MLDSA_ARCH_SETS][3];
+static unsigned int mldsa_arch_sets;
+
+int rind_mldsa_register_drivers(const struct mldsa_ops *ops, const char *const drv[3],
+				int prio, const char *mod)
+{
+	struct mldsa_alg *a;
+	unsigned int i;
+	int err;
+
+	if (mldsa_arch_sets == MLDSA_ARCH_SETS)
+		return -ENOSPC;
+	a = mldsa_arch_algs[mldsa_arch_sets++];
+	rind_mldsa_init_tables();
+	a[0] = (struct mldsa_alg)MLDSA_ALG_OPS(44, rind_mldsa44_params, ops, "", prio, mod);
+	a[1] = (struct mldsa_alg)MLDSA_ALG_OPS(65, rind_mldsa65_params, ops, "", prio, mod);
+	a[2] = (struct mldsa_alg)MLDSA_ALG_OPS(87, rind_mldsa87_params, ops, "", prio, mod);
+	for (i = 0; i < 3; i++) {
+		snprintf(a[i].alg.base.cra_driver_name, sizeof(a[i].alg.base.cra_driver_name),
+			 "%s", drv[i]);
+		err = crypto_register_sig(&a[i].alg);
+		if (err)
+			return err;
+	}
+	return 0;
+}
 
 static int mldsa_generic_mod_init(void)
 {

@@ -103,16 +103,16 @@ static void derive_key(struct mldsa_key *key, struct mldsa_poly *s1, struct mlds
 	struct mldsa_poly t;
 	unsigned int i, j;
 
-	rind_mldsa_expand_a(key);
+	key->ops->expand_a(key);
 	for (j = 0; j < p->l; j++) {
 		s1h[j] = s1[j];
 		key->ops->ntt(&s1h[j]);
-		rind_mldsa_poly_reduce(&s1h[j]);
+		key->ops->poly_reduce(&s1h[j]);
 		key->s1[j] = s1[j];
 	}
 	memcpy(key->pk, key->rho, 32);
 	for (i = 0; i < p->k; i++) {
-		rind_mldsa_pointwise_acc(&t, key->a[i], s1h, p->l);
+		key->ops->pointwise_acc(&t, key->a[i], s1h, p->l);
 		key->ops->invntt_tomont(&t);
 		for (j = 0; j < MLDSA_N; j++) {
 			s32 r = mldsa_canon(mldsa_caddq(t.c[j]) + s2[i].c[j]);
@@ -125,7 +125,7 @@ static void derive_key(struct mldsa_key *key, struct mldsa_poly *s1, struct mlds
 		for (j = 0; j < MLDSA_N; j++)
 			key->t1[i].c[j] <<= MLDSA_D;
 		key->ops->ntt(&key->t1[i]);
-		rind_mldsa_poly_reduce(&key->t1[i]);
+		key->ops->poly_reduce(&key->t1[i]);
 		key->s2[i] = s2[i];
 		key->t0[i] = t0[i];
 	}
@@ -180,7 +180,7 @@ int rind_mldsa_keygen(struct mldsa_key *key, const struct mldsa_params *p,
 	memcpy(key->rho, w->buf, 32);
 	rind_declassify(key->rho, 32);	/* rho is part of the public key */
 	memcpy(key->K, w->buf + 96, 32);
-	rind_mldsa_expand_s(p, w->buf + 32, w->s1, w->s2);
+	ops->expand_s(p, w->buf + 32, w->s1, w->s2);
 	derive_key(key, w->s1, w->s2, w->t0, w->s1h);
 	encode_sk(key, w->s1, w->s2, w->t0);
 	memcpy(key->seed, seed, MLDSA_SEED_BYTES);
@@ -251,13 +251,13 @@ void rind_mldsa_set_pk(struct mldsa_key *key, const struct mldsa_params *p,
 	key->ops = ops;
 	memcpy(key->pk, pk, p->pk_size);
 	memcpy(key->rho, pk, 32);
-	rind_mldsa_expand_a(key);
+	ops->expand_a(key);
 	for (i = 0; i < p->k; i++) {
 		rind_mldsa_unpack_t1(&key->t1[i], pk + 32 + 320 * i);
 		for (j = 0; j < MLDSA_N; j++)
 			key->t1[i].c[j] <<= MLDSA_D;
 		ops->ntt(&key->t1[i]);
-		rind_mldsa_poly_reduce(&key->t1[i]);
+		ops->poly_reduce(&key->t1[i]);
 	}
 	shake256(key->tr, MLDSA_TR_BYTES, pk, p->pk_size, NULL, 0, NULL, 0);
 	key->has_pub = true;
@@ -294,6 +294,7 @@ struct sign_ws {
 	u8 w1[MLDSA_KMAX * 192];
 	u8 ctilde[64];
 	u8 rhopp[64];
+	struct mldsa_mask_cache mcache;	/* y of the next kappas, if the driver keeps them */
 };
 
 /*
@@ -321,22 +322,23 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 		rind_mldsa_poly_negext(ws->s2e[i], &key->s2[i]);
 		rind_mldsa_poly_negext(ws->t0e[i], &key->t0[i]);
 	}
+	ws->mcache.n = 0;
 	/* rho'' = H(K || rnd || mu, 64) */
 	shake256(ws->rhopp, 64, key->K, 32, rnd, MLDSA_RND_BYTES, mu, MLDSA_MU_BYTES);
 	for (kappa = 0; kappa <= MLDSA_KAPPA_MAX; kappa += p->l) {
 		u32 bad = 0, count = 0;
 
-		rind_mldsa_expand_mask(p, ws->rhopp, (u16)kappa, ws->y);
+		ops->expand_mask_loop(p, ws->rhopp, (u16)kappa, ws->y, &ws->mcache);
 		for (j = 0; j < p->l; j++) {
 			ws->yh[j] = ws->y[j];
 			ops->ntt(&ws->yh[j]);
 		}
 		for (i = 0; i < p->k; i++) {
-			rind_mldsa_pointwise_acc(&ws->w[i], key->a[i], ws->yh, p->l);
+			ops->pointwise_acc(&ws->w[i], key->a[i], ws->yh, p->l);
 			ops->invntt_tomont(&ws->w[i]);
 			for (j = 0; j < MLDSA_N; j++)
 				ws->w[i].c[j] = mldsa_caddq(ws->w[i].c[j]);
-			rind_mldsa_poly_highbits(&ws->t, &ws->w[i], g2);
+			ops->poly_highbits(&ws->t, &ws->w[i], g2);
 			rind_mldsa_pack_w1(ws->w1 + wb * i, &ws->t, g2);
 		}
 		/* c-tilde = H(mu || w1Encode(w1)): public, see the header comment. */
@@ -347,18 +349,18 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 
 		/* z = y + c s1, checked against gamma1 - beta */
 		for (j = 0; j < p->l; j++) {
-			rind_mldsa_poly_mul_challenge(&ws->t, ws->s1e[j], &ws->ch);
+			ops->mul_challenge_eta(&ws->t, ws->s1e[j], &ws->ch);
 			for (i = 0; i < MLDSA_N; i++)
 				ws->y[j].c[i] += ws->t.c[i];
 			bad |= mldsa_poly_exceeds(&ws->y[j], g1b - (s32)p->beta);
 		}
 		/* r = w - c s2; r0 = LowBits(r) checked against gamma2 - beta */
 		for (i = 0; i < p->k; i++) {
-			rind_mldsa_poly_mul_challenge(&ws->t, ws->s2e[i], &ws->ch);
+			ops->mul_challenge_eta(&ws->t, ws->s2e[i], &ws->ch);
 			/* r in (-beta, q + beta) */
 			for (j = 0; j < MLDSA_N; j++)
 				ws->w[i].c[j] = mldsa_canon(ws->w[i].c[j] - ws->t.c[j]);
-			rind_mldsa_poly_decompose(&ws->r1[i], &ws->lo, &ws->w[i], g2);
+			ops->poly_decompose(&ws->r1[i], &ws->lo, &ws->w[i], g2);
 			bad |= mldsa_poly_exceeds(&ws->lo, g2 - (s32)p->beta);
 		}
 		rind_declassify(&bad, sizeof(bad));
@@ -367,13 +369,13 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 
 		/* c t0 against gamma2; h = MakeHint(-c t0, w - c s2 + c t0); at most omega ones */
 		for (i = 0; i < p->k; i++) {
-			rind_mldsa_poly_mul_challenge(&ws->t, ws->t0e[i], &ws->ch);
+			ops->mul_challenge(&ws->t, ws->t0e[i], &ws->ch);
 			bad |= mldsa_poly_exceeds(&ws->t, g2);
 			for (j = 0; j < MLDSA_N; j++) {
 				/* v = r + c t0, |c t0| <= tau 2^12 */
 				ws->lo.c[j] = mldsa_canon(ws->w[i].c[j] + ws->t.c[j]);
 			}
-			rind_mldsa_poly_highbits(&ws->lo, &ws->lo, g2);
+			ops->poly_highbits(&ws->lo, &ws->lo, g2);
 			for (j = 0; j < MLDSA_N; j++) {
 				u32 d = (u32)(ws->lo.c[j] ^ ws->r1[i].c[j]);
 				u32 h = (d | (0u - d)) >> 31;
@@ -470,15 +472,15 @@ int rind_mldsa_verify_mu(const struct mldsa_key *key, const u8 *sig, size_t sigl
 	ops->ntt(&ws->c);
 	/* w'_approx = A z - c t1 2^d; w1' = UseHint(h, w'_approx) */
 	for (i = 0; i < p->k; i++) {
-		rind_mldsa_pointwise_acc(&ws->w, key->a[i], ws->z, p->l);
-		rind_mldsa_pointwise(&ws->t, &ws->c, &key->t1[i]);
+		ops->pointwise_acc(&ws->w, key->a[i], ws->z, p->l);
+		ops->pointwise(&ws->t, &ws->c, &key->t1[i]);
 		for (j = 0; j < MLDSA_N; j++)
 			ws->w.c[j] -= ws->t.c[j];
-		rind_mldsa_poly_reduce(&ws->w);
+		ops->poly_reduce(&ws->w);
 		ops->invntt_tomont(&ws->w);
 		for (j = 0; j < MLDSA_N; j++)
-			ws->w.c[j] = rind_mldsa_use_hint(ws->h[i].c[j], mldsa_caddq(ws->w.c[j]),
-							 p->gamma2);
+			ws->w.c[j] = mldsa_caddq(ws->w.c[j]);
+		ops->poly_use_hint(&ws->w, &ws->w, &ws->h[i], p->gamma2);
 		rind_mldsa_pack_w1(ws->w1 + wb * i, &ws->w, p->gamma2);
 	}
 	shake256(ws->ctilde, p->ctilde_bytes, mu, MLDSA_MU_BYTES, ws->w1, wb * p->k, NULL, 0);

@@ -26,11 +26,16 @@
  *  - rind_sig_set_deterministic / rind_sig_set_context on Ed25519, ECDSA
  *    (RFC 6979 A.2.5 when deterministic) and RSA;
  *  - against OpenSSL when the installed OpenSSL has ML-DSA (3.5 or
- *    later); Debian's 3.0 has not, and the test says SKIP.
+ *    later); Debian's 3.0 has not, and the test says SKIP;
+ *  - every arch driver against the generic one: each hook of its struct
+ *    mldsa_ops on random and extreme inputs (rounding for every r), and
+ *    keys, deterministic and internal signatures byte for byte on random
+ *    seeds, messages and contexts, hedged ones verified across.
  */
 #include <openssl/evp.h>
 #include <openssl/opensslv.h>
 #include <rind/sig.h>
+#include <rind/internal/alg.h>
 #include <crypto/mldsa.h>
 #include "testutil.h"
 
@@ -751,6 +756,304 @@ START_TEST(test_options_elsewhere)
 }
 END_TEST
 
+/* ---- every driver's arithmetic and sampling against the generic code ---- */
+
+static void rand_poly(struct rt_rng *rng, struct mldsa_poly *a, s32 lo, u32 span)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLDSA_N; i++)
+		a->c[i] = (s32)((s64)lo + rt_rand_range(rng, span));
+}
+
+static void req_poly(const char *drv, const char *what, int round, const struct mldsa_poly *a,
+		     const struct mldsa_poly *b)
+{
+	if (memcmp(a, b, sizeof(*a)))
+		ck_abort_msg("%s: %s differs from the generic code (round %d)", drv, what, round);
+}
+
+/*
+ * Each hook of a driver's struct mldsa_ops must give the generic
+ * function's exact output (keys and deterministic signatures are shared
+ * between drivers): the transforms at the edges of their input ranges,
+ * the products, the reductions, Decompose/HighBits/UseHint for every r in
+ * [0, q), the challenge products and the three samplers on random seeds.
+ */
+START_TEST(test_ops_vs_generic)
+{
+	const struct mldsa_ops *g = &rind_mldsa_generic_ops;
+	const struct mldsa_params *p = params[_i];
+	drivers_t d;
+	int i, nd = rt_impls(names[_i], "sig", d, RT_MAX_IMPLS);
+	struct rt_rng rng;
+
+	rt_rng_seed(&rng, 0x6f7073ull + (u64)_i);
+	for (i = 0; i < nd; i++) {
+		struct crypto_sig *tfm = alloc_drv(d[i]);
+		struct mldsa_key *key = rind_mldsa_tfm_key(tfm);
+		const struct mldsa_ops *o;
+		static struct mldsa_poly a[MLDSA_LMAX], b[MLDSA_LMAX], x, y, h1, h2, l1, l2;
+		static struct mldsa_poly s1a[MLDSA_LMAX], s2a[MLDSA_KMAX], s1b[MLDSA_LMAX], s2b[MLDSA_KMAX];
+		static struct mldsa_key ka, kb;
+		static s32 e[2 * MLDSA_N];
+		struct mldsa_challenge ch;
+		u8 seed[64];
+		int round, r, base;
+		unsigned int n, j;
+
+		RT_REQ(d[i], key && key->ops);
+		o = key->ops;
+		if (o == g) {
+			crypto_free_sig(tfm);
+			continue;
+		}
+		RT_REQ(d[i], o->ntt && o->invntt_tomont && o->pointwise_acc && o->pointwise &&
+			     o->poly_reduce && o->expand_a && o->expand_s && o->expand_mask &&
+			     o->expand_mask_loop && o->mul_challenge && o->mul_challenge_eta &&
+			     o->poly_decompose && o->poly_highbits && o->poly_use_hint);
+		for (round = 0; round < 200; round++) {
+			/* NTT: |a| < 2^20 (y, z), [0, q) (t1 2^d reduced), the extremes */
+			if (round % 3 == 0)
+				rand_poly(&rng, &x, -(1 << 20) + 1, (1u << 21) - 1);
+			else
+				rand_poly(&rng, &x, round % 3 == 1 ? 0 : -Q + 1, round % 3 == 1 ? Q : 2 * Q - 1);
+			if (round == 1)
+				for (j = 0; j < MLDSA_N; j++)
+					x.c[j] = j & 1 ? Q - 1 : -(Q - 1);
+			y = x;
+			g->ntt(&x);
+			o->ntt(&y);
+			req_poly(d[i], "ntt", round, &x, &y);
+			/* inverse NTT of sums of products (|a| < q) and of the extremes */
+			rand_poly(&rng, &x, -Q + 1, 2 * Q - 1);
+			if (round == 2)
+				for (j = 0; j < MLDSA_N; j++)
+					x.c[j] = j & 2 ? Q - 1 : -(Q - 1);
+			y = x;
+			g->invntt_tomont(&x);
+			o->invntt_tomont(&y);
+			req_poly(d[i], "invntt_tomont", round, &x, &y);
+			/* pointwise: |a| < q against |b| < 10q, n = 1..7 */
+			n = 1 + (unsigned int)round % MLDSA_LMAX;
+			for (j = 0; j < n; j++) {
+				rand_poly(&rng, &a[j], -Q + 1, 2 * Q - 1);
+				rand_poly(&rng, &b[j], -10 * Q + 1, 20 * Q - 1);
+			}
+			g->pointwise_acc(&x, a, b, n);
+			o->pointwise_acc(&y, a, b, n);
+			req_poly(d[i], "pointwise_acc", round, &x, &y);
+			g->pointwise(&x, &a[0], &b[0]);
+			o->pointwise(&y, &a[0], &b[0]);
+			req_poly(d[i], "pointwise", round, &x, &y);
+			/* reduce32 over its whole range */
+			rand_poly(&rng, &x, -(INT32_MAX - (1 << 22)), 2 * (u32)(INT32_MAX - (1 << 22)) + 1);
+			y = x;
+			g->poly_reduce(&x);
+			o->poly_reduce(&y);
+			req_poly(d[i], "poly_reduce", round, &x, &y);
+			/* c a for a like s1/s2 (eta), t0 (2^12) and y-sized values */
+			rand_poly(&rng, &x, 0, 1);
+			for (j = 0; j < MLDSA_N; j++)
+				seed[j % 64] = (u8)rt_rand(&rng);
+			rind_mldsa_sample_in_ball(p, seed, &x);
+			rind_mldsa_challenge_of(&ch, &x);
+			RT_REQ_EQ(d[i], ch.n, p->tau);
+			base = round % 3 == 0 ? (int)p->eta : round % 3 == 1 ? 1 << 12 : 1 << 19;
+			rand_poly(&rng, &a[0], -base, 2 * (u32)base + 1);
+			rind_mldsa_poly_negext(e, &a[0]);
+			g->mul_challenge(&x, e, &ch);
+			o->mul_challenge(&y, e, &ch);
+			req_poly(d[i], "mul_challenge", round, &x, &y);
+			rand_poly(&rng, &a[0], -(int)p->eta, 2 * p->eta + 1);
+			if (round == 3 || round == 4)	/* all at +eta, all at -eta */
+				for (j = 0; j < MLDSA_N; j++)
+					a[0].c[j] = round == 3 ? (s32)p->eta : -(s32)p->eta;
+			rind_mldsa_poly_negext(e, &a[0]);
+			g->mul_challenge_eta(&x, e, &ch);
+			o->mul_challenge_eta(&y, e, &ch);
+			req_poly(d[i], "mul_challenge_eta", round, &x, &y);
+			/* ExpandMask at a random kappa (the counter wraps at 2^16) */
+			rt_fill(&rng, seed, 64);
+			r = (int)rt_rand_range(&rng, 65536);
+			g->expand_mask(p, seed, (u16)r, a);
+			o->expand_mask(p, seed, (u16)r, b);
+			for (j = 0; j < p->l; j++)
+				req_poly(d[i], "expand_mask", round, &a[j], &b[j]);
+			/* as the signing loop calls it: kappa = 0, l, 2l, ... with one cache */
+			if (round < 20) {
+				static struct mldsa_mask_cache cache;
+				unsigned int it;
+
+				memset(&cache, 0, sizeof(cache));
+				for (it = 0; it < 9; it++) {
+					u16 kappa = (u16)(it * p->l);
+
+					g->expand_mask(p, seed, kappa, a);
+					o->expand_mask_loop(p, seed, kappa, b, &cache);
+					for (j = 0; j < p->l; j++)
+						req_poly(d[i], "expand_mask_loop", (int)it, &a[j], &b[j]);
+				}
+			}
+			if (round < 20) {
+				g->expand_s(p, seed, s1a, s2a);
+				o->expand_s(p, seed, s1b, s2b);
+				for (j = 0; j < p->l; j++)
+					req_poly(d[i], "expand_s (s1)", round, &s1a[j], &s1b[j]);
+				for (j = 0; j < p->k; j++)
+					req_poly(d[i], "expand_s (s2)", round, &s2a[j], &s2b[j]);
+				memset(&ka, 0, sizeof(ka));
+				ka.p = p;
+				rt_fill(&rng, ka.rho, 32);
+				kb = ka;
+				g->expand_a(&ka);
+				o->expand_a(&kb);
+				RT_REQ_MEM(d[i], round, ka.a, kb.a, sizeof(ka.a));
+			}
+		}
+		/* The rounding functions for every r in [0, q), both hint values. */
+		for (r = 0; r < Q; r += MLDSA_N) {
+			for (j = 0; j < MLDSA_N; j++) {
+				x.c[j] = r + (s32)j < Q ? r + (s32)j : Q - 1;
+				b[0].c[j] = (s32)((j ^ (unsigned int)r >> 8) & 1);
+			}
+			g->poly_decompose(&h1, &l1, &x, p->gamma2);
+			o->poly_decompose(&h2, &l2, &x, p->gamma2);
+			req_poly(d[i], "poly_decompose (r1)", r, &h1, &h2);
+			req_poly(d[i], "poly_decompose (r0)", r, &l1, &l2);
+			o->poly_highbits(&h2, &x, p->gamma2);
+			req_poly(d[i], "poly_highbits", r, &h1, &h2);
+			y = x;
+			o->poly_highbits(&y, &y, p->gamma2);	/* in place, as the signer calls it */
+			req_poly(d[i], "poly_highbits in place", r, &h1, &y);
+			g->poly_use_hint(&h1, &x, &b[0], p->gamma2);
+			o->poly_use_hint(&h2, &x, &b[0], p->gamma2);
+			req_poly(d[i], "poly_use_hint", r, &h1, &h2);
+			for (j = 0; j < MLDSA_N; j++)
+				b[0].c[j] ^= 1;
+			g->poly_use_hint(&h1, &x, &b[0], p->gamma2);
+			o->poly_use_hint(&h2, &x, &b[0], p->gamma2);
+			req_poly(d[i], "poly_use_hint", r, &h1, &h2);
+		}
+		crypto_free_sig(tfm);
+		printf("ops: %s: 200 rounds of NTT, inverse, products, reduction, challenge products, "
+		       "ExpandMask (20 of ExpandS, ExpandA), rounding for every r: equal to generic\n",
+		       d[i]);
+	}
+}
+END_TEST
+
+/*
+ * Every driver against the generic one on random seeds, messages and
+ * contexts: the same public key and expanded secret key, byte-identical
+ * deterministic signatures, and each one's hedged signatures verified by
+ * the other (forgeries refused by both).
+ */
+START_TEST(test_vs_generic)
+{
+	const struct mldsa_params *p = params[_i];
+	char gen[32];
+	drivers_t d;
+	int i, nd = rt_impls(names[_i], "sig", d, RT_MAX_IMPLS);
+	struct rt_rng rng;
+
+	snprintf(gen, sizeof(gen), "%s-generic", names[_i]);
+	rt_rng_seed(&rng, 0x76736765ull + (u64)_i);
+	for (i = 0; i < nd; i++) {
+		struct crypto_sig *a, *b;
+		static u8 seed[32], msg[2048], ctx[255], pa[MLDSA_PK_MAX], pb[MLDSA_PK_MAX];
+		static u8 sa[MLDSA_SIG_MAX], sb[MLDSA_SIG_MAX];
+		unsigned int sl = p->sig_size, round, checks = 0;
+
+		if (!strcmp(d[i], gen))
+			continue;
+		a = alloc_drv(gen);
+		b = alloc_drv(d[i]);
+		for (round = 0; round < 16; round++) {
+			unsigned int ml = rt_rand_range(&rng, sizeof(msg)), cl = rt_rand_range(&rng, 4) ?
+						0 : rt_rand_range(&rng, 256);
+			struct mldsa_key *ka, *kb;
+
+			rt_fill(&rng, seed, sizeof(seed));
+			rt_fill(&rng, msg, ml);
+			rt_fill(&rng, ctx, cl);
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(a, seed, 32), 0);
+			RT_REQ_EQ(d[i], crypto_sig_set_privkey(b, seed, 32), 0);
+			RT_REQ_EQ(d[i], crypto_sig_export_pubkey(a, RIND_KEY_RAW, pa, sizeof(pa)), p->pk_size);
+			RT_REQ_EQ(d[i], crypto_sig_export_pubkey(b, RIND_KEY_RAW, pb, sizeof(pb)), p->pk_size);
+			RT_REQ_MEM(d[i], round, pa, pb, p->pk_size);
+			ka = rind_mldsa_tfm_key(a);
+			kb = rind_mldsa_tfm_key(b);
+			RT_REQ_MEM(d[i], round, ka->sk, kb->sk, p->sk_size);
+			RT_REQ_MEM(d[i], round, ka->a, kb->a, sizeof(ka->a));
+			RT_REQ_MEM(d[i], round, ka->t1, kb->t1, sizeof(ka->t1));
+			RT_REQ_EQ(d[i], rind_sig_set_context(a, ctx, cl), 0);
+			RT_REQ_EQ(d[i], rind_sig_set_context(b, ctx, cl), 0);
+			RT_REQ_EQ(d[i], rind_sig_set_deterministic(a, true), 0);
+			RT_REQ_EQ(d[i], rind_sig_set_deterministic(b, true), 0);
+			RT_REQ_EQ(d[i], crypto_sig_sign(a, msg, ml, sa, sl), (int)sl);
+			RT_REQ_EQ(d[i], crypto_sig_sign(b, msg, ml, sb, sl), (int)sl);
+			RT_REQ_MEM(d[i], round, sa, sb, sl);
+			/* the internal algorithm with a random rnd: the same signature too */
+			{
+				u8 mu[64], rnd[32];
+
+				rt_fill(&rng, rnd, sizeof(rnd));
+				rind_mldsa_mu(ka, ctx, cl, msg, ml, mu);
+				RT_REQ_EQ(d[i], rind_mldsa_sign_mu(ka, mu, rnd, sa), 0);
+				RT_REQ_EQ(d[i], rind_mldsa_sign_mu(kb, mu, rnd, sb), 0);
+				RT_REQ_MEM(d[i], round, sa, sb, sl);
+			}
+			RT_REQ_EQ(d[i], rind_sig_set_deterministic(b, false), 0);
+			RT_REQ_EQ(d[i], crypto_sig_sign(b, msg, ml, sb, sl), (int)sl);
+			RT_REQ_EQ(d[i], crypto_sig_verify(a, sb, sl, msg, ml), 0);
+			RT_REQ_EQ(d[i], crypto_sig_verify(b, sb, sl, msg, ml), 0);
+			RT_REQ_EQ(d[i], rind_sig_set_deterministic(a, false), 0);
+			RT_REQ_EQ(d[i], crypto_sig_sign(a, msg, ml, sa, sl), (int)sl);
+			RT_REQ_EQ(d[i], crypto_sig_verify(b, sa, sl, msg, ml), 0);
+			/* a flipped bit anywhere: both refuse it */
+			sb[rt_rand_range(&rng, sl)] ^= (u8)(1u << rt_rand_range(&rng, 8));
+			RT_REQ_EQ(d[i], crypto_sig_verify(a, sb, sl, msg, ml), -EBADMSG);
+			RT_REQ_EQ(d[i], crypto_sig_verify(b, sb, sl, msg, ml), -EBADMSG);
+			checks++;
+		}
+		crypto_free_sig(a);
+		crypto_free_sig(b);
+		printf("against %s: %u random keys, deterministic and internal signatures "
+		       "byte-identical, hedged ones cross-verified (%s)\n", gen, checks, d[i]);
+	}
+}
+END_TEST
+
+/*
+ * The AVX2 driver is registered (and passed its self-test) exactly when
+ * the CPU has AVX2 and RIND_DISABLE does not mask it, and the lookup by
+ * algorithm name picks it then: otherwise the comparisons above would
+ * quietly cover the generic code only.
+ */
+START_TEST(test_arch_registered)
+{
+#if defined(__x86_64__)
+	char drv[32];
+	bool want = rind_cpu_has(RIND_X86_AVX2);
+	struct crypto_sig *tfm;
+
+	snprintf(drv, sizeof(drv), "%s-avx2", names[_i]);
+	tfm = crypto_alloc_sig(drv, 0, 0);
+	RT_REQ(drv, want == !IS_ERR_OR_NULL(tfm));
+	if (!IS_ERR_OR_NULL(tfm))
+		crypto_free_sig(tfm);
+	tfm = crypto_alloc_sig(names[_i], 0, 0);
+	RT_REQ(names[_i], !IS_ERR_OR_NULL(tfm));
+	RT_REQ(names[_i], want ? !strcmp(crypto_sig_driver_name(tfm), drv) :
+				 strstr(crypto_sig_driver_name(tfm), "-generic") != NULL);
+	printf("%s: %s %s, lookup picks %s\n", names[_i], drv, want ? "registered" : "absent (no AVX2)",
+	       crypto_sig_driver_name(tfm));
+	crypto_free_sig(tfm);
+#endif
+}
+END_TEST
+
 /* ---- OpenSSL, when it has ML-DSA --------------------------------------- */
 
 START_TEST(test_openssl)
@@ -810,6 +1113,9 @@ static Suite *mldsa_suite(void)
 	tcase_add_loop_test(tc, test_key_formats, 0, 3);
 	tcase_add_test(tc, test_options_elsewhere);
 	tcase_add_loop_test(tc, test_openssl, 0, 3);
+	tcase_add_loop_test(tc, test_ops_vs_generic, 0, 3);
+	tcase_add_loop_test(tc, test_vs_generic, 0, 3);
+	tcase_add_loop_test(tc, test_arch_registered, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }

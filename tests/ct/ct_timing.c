@@ -394,7 +394,7 @@ struct tctx {
 	unsigned int peerlen;
 	struct crypto_sig *sig;
 	struct sig_request sreq[NBATCH];
-	u8 sigbuf[NBATCH][1100];
+	u8 sigbuf[NBATCH][4627];	/* the largest signature, ML-DSA-87's (1100 left ML-DSA unsigned) */
 	struct crypto_kem *kem;
 	struct crypto_rng *rng;
 	struct crypto_akcipher *ak;

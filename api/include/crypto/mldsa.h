@@ -55,9 +55,56 @@ struct mldsa_poly {
  * its own; the generic ones are below).  ntt: input |a| < 2^20 (or < q),
  * output |a| < 10q.  invntt_tomont: input |a| < q, output in (-q, q).
  */
+struct mldsa_key;
+struct mldsa_challenge;
+
+/*
+ * ExpandMask's streams computed ahead inside one signing loop (y for
+ * kappa = first .. first + n - 1): zeroed before the loop, wiped after.
+ */
+struct mldsa_mask_cache {
+	unsigned int first, n;
+	struct mldsa_poly y[4];
+};
+
+/*
+ * Every hook is set (an arch driver points those it does not speed up at
+ * the generic functions below); each must give exactly the generic
+ * function's output, so that keys and deterministic signatures are the
+ * same whichever driver made them.
+ */
 struct mldsa_ops {
 	void (*ntt)(struct mldsa_poly *a);
 	void (*invntt_tomont)(struct mldsa_poly *a);
+	/* as rind_mldsa_pointwise_acc, rind_mldsa_pointwise, rind_mldsa_poly_reduce */
+	void (*pointwise_acc)(struct mldsa_poly *r, const struct mldsa_poly *a,
+			      const struct mldsa_poly *b, unsigned int n);
+	void (*pointwise)(struct mldsa_poly *r, const struct mldsa_poly *a,
+			  const struct mldsa_poly *b);
+	void (*poly_reduce)(struct mldsa_poly *a);
+	/* sampling, as rind_mldsa_expand_a / _expand_s / _expand_mask */
+	void (*expand_a)(struct mldsa_key *key);
+	void (*expand_s)(const struct mldsa_params *p, const u8 rhop[64],
+			 struct mldsa_poly *s1, struct mldsa_poly *s2);
+	void (*expand_mask)(const struct mldsa_params *p, const u8 rhopp[64], u16 kappa,
+			    struct mldsa_poly *y);
+	/*
+	 * The same inside the signing loop, whose kappa only grows (by l, from
+	 * 0): may keep streams for the next kappas in @cache.
+	 */
+	void (*expand_mask_loop)(const struct mldsa_params *p, const u8 rhopp[64], u16 kappa,
+				 struct mldsa_poly *y, struct mldsa_mask_cache *cache);
+	/* as rind_mldsa_poly_mul_challenge, _poly_decompose, _poly_highbits */
+	void (*mul_challenge)(struct mldsa_poly *r, const s32 *e, const struct mldsa_challenge *c);
+	/* the same for |a| <= eta (s1, s2), so |c a| <= 4 tau < 2^15 */
+	void (*mul_challenge_eta)(struct mldsa_poly *r, const s32 *e,
+				  const struct mldsa_challenge *c);
+	void (*poly_decompose)(struct mldsa_poly *r1, struct mldsa_poly *r0,
+			       const struct mldsa_poly *a, s32 gamma2);
+	void (*poly_highbits)(struct mldsa_poly *r1, const struct mldsa_poly *a, s32 gamma2);
+	/* as rind_mldsa_poly_use_hint (public data: the verifier's) */
+	void (*poly_use_hint)(struct mldsa_poly *r, const struct mldsa_poly *a,
+			      const struct mldsa_poly *h, s32 gamma2);
 };
 
 extern const struct mldsa_ops rind_mldsa_generic_ops;
@@ -122,6 +169,9 @@ void rind_mldsa_poly_mul_challenge(struct mldsa_poly *r, const s32 *e,
 void rind_mldsa_poly_decompose(struct mldsa_poly *r1, struct mldsa_poly *r0,
 			       const struct mldsa_poly *a, s32 gamma2);
 void rind_mldsa_poly_highbits(struct mldsa_poly *r1, const struct mldsa_poly *a, s32 gamma2);
+/* r[i] = UseHint(h[i], a[i]) for a in [0, q), h in {0, 1}; r may be a. */
+void rind_mldsa_poly_use_hint(struct mldsa_poly *r, const struct mldsa_poly *a,
+			      const struct mldsa_poly *h, s32 gamma2);
 
 /* (-q, q) to [0, q). */
 static inline s32 mldsa_caddq(s32 a)
@@ -164,6 +214,9 @@ void rind_mldsa_expand_s(const struct mldsa_params *p, const u8 rhop[64],
 			 struct mldsa_poly *s1, struct mldsa_poly *s2);
 void rind_mldsa_expand_mask(const struct mldsa_params *p, const u8 rhopp[64], u16 kappa,
 			    struct mldsa_poly *y);
+/* rind_mldsa_expand_mask; the generic code keeps nothing in @cache. */
+void rind_mldsa_expand_mask_loop(const struct mldsa_params *p, const u8 rhopp[64], u16 kappa,
+				 struct mldsa_poly *y, struct mldsa_mask_cache *cache);
 /* c-tilde is public (it is the signature's first field): see algs/mldsa.c. */
 void rind_mldsa_sample_in_ball(const struct mldsa_params *p, const u8 *ctilde,
 			       struct mldsa_poly *c);
@@ -212,6 +265,14 @@ int rind_mldsa_verify_mu(const struct mldsa_key *key, const u8 *sig, size_t sigl
  */
 struct crypto_sig;
 struct mldsa_key *rind_mldsa_tfm_key(struct crypto_sig *tfm);
+
+/*
+ * The three sig drivers "mldsa44"/"mldsa65"/"mldsa87" over @ops, named
+ * @drv[0..2], at priority @prio, module @mod (an arch driver calls this
+ * from its module_init once it knows the CPU can run @ops).
+ */
+int rind_mldsa_register_drivers(const struct mldsa_ops *ops, const char *const drv[3],
+				int prio, const char *mod);
 
 /* ---- key encodings (algs/mldsa-key.c) -------------------------------- */
 

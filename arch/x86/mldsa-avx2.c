@@ -1,0 +1,1024 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ML-DSA (FIPS 204) with AVX2: "mldsa44-avx2", "mldsa65-avx2",
+ * "mldsa87-avx2", priority 300, over the scheme of algs/mldsa.c with the
+ * hooks of struct mldsa_ops.  Requires: AVX2.
+ *
+ * Eight coefficients per 256-bit register, in 32-bit lanes.  A Montgomery
+ * product is VPMULDQ on the even lanes and on the odd ones (shifted down):
+ * the 64-bit a*b, t = a*b*q^-1 mod 2^32 (from z*q^-1 precomputed for the
+ * NTT's constants), and the high half of a*b - t*q -- the generic
+ * mont_reduce() bit for bit.  The NTT and its inverse do the generic
+ * code's butterflies on the same values in another order (the layers of
+ * distance >= 8 pair whole registers; for 4, 2 and 1 a register pair is
+ * regrouped by 128-bit, 64-bit and 32-bit exchanges, as in mlkem-avx2.c),
+ * with the reduction of the inverse after the same layer, so every output
+ * equals algs/mldsa-poly.c's; so do the pointwise sums (64-bit
+ * accumulation, one reduction), Decompose (the same 2^48-scaled
+ * reciprocal) and the challenge products (exact sums: 8-bit lanes for
+ * s1 and s2, 32-bit for t0).  Keys, signatures and deterministic
+ * signatures are those of the generic driver (tests/test_mldsa.c
+ * compares every hook and the signatures byte for byte).
+ *
+ * Sampling runs four SHAKE streams at once (keccak-avx2.c): ExpandA four
+ * matrix entries per pass, ExpandS four polynomials with a branch-free
+ * rejection step, ExpandMask four consecutive counters per pass, the
+ * signing loop keeping the ones an attempt does not use for the next.
+ *
+ * Constant time: the arithmetic has no data-dependent branch or index;
+ * the zeta vectors are public constants.  ExpandA's rejection works on
+ * public rho; ExpandS declassifies only each nibble's keep bit (see
+ * algs/mldsa-sample.c), ExpandMask rejects nothing.  The challenge's
+ * positions and signs are public.  Buffers of secret streams are wiped.
+ */
+#include <immintrin.h>
+#include <string.h>
+#include <rind/internal/alg.h>
+#include <rind/internal/util.h>
+#include <crypto/keccak.h>
+#include <crypto/mldsa.h>
+#include "keccak-x4.h"
+
+#define AVX2 __attribute__((target("avx2")))
+#define AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
+
+#define Q		MLDSA_Q
+#define QINV		58728449u	/* q^-1 mod 2^32 */
+#define MONT_R		4193792		/* 2^32 mod q */
+#define N_INV		8347681		/* 256^-1 mod q */
+
+/* ---- tables ---------------------------------------------------------------- */
+
+/* zeta^BitRev8(m) R mod q, centered: algs/mldsa-poly.c's table, recomputed. */
+static s32 zetas[256];
+static s32 zetas_q[256];	/* zetas[m] q^-1 mod 2^32 */
+/* The inverse transform's final factors: R^2/256 and its product with -zetas[1]. */
+static s32 inv_f, inv_f1;
+
+/* Per-lane constants of one in-register layer, with their products by q^-1. */
+struct zvec {
+	s32 z[8];
+	s32 zq[8];
+};
+/* Per register pair P (coefficients 16P .. 16P+15): distance 4, 2, 1. */
+static struct zvec ntt_z4[16], ntt_z2[16], ntt_z1[16];
+static struct zvec inv_z4[16], inv_z2[16], inv_z1[16];
+
+static s32 centered(u64 x)
+{
+	x %= Q;
+	return (s32)(x > Q / 2 ? (s64)x - Q : (s64)x);
+}
+
+static s32 mont_mul_c(s32 a, s32 b)
+{
+	s64 p = (s64)a * b;
+	s32 t = (s32)((u32)(u64)p * QINV);
+
+	return (s32)((p - (s64)t * Q) >> 32);
+}
+
+static void zvec_set(struct zvec *v, unsigned int lane, s32 z)
+{
+	v->z[lane] = z;
+	v->zq[lane] = (s32)((u32)z * QINV);
+}
+
+/*
+ * Regroupings of a register pair x = c[0..7], y = c[8..15], named by the
+ * butterfly distance they serve; each is its own inverse.
+ *   d4: X = [x0-3 | y0-3],           Y = [x4-7 | y4-7]
+ *   d2: X = [x0 x1 x4 x5 | y0 y1 y4 y5], Y = [x2 x3 x6 x7 | y2 y3 y6 y7]
+ *   d1: X = [x0 x2 x4 x6 | y0 ...],      Y = [x1 x3 x5 x7 | y1 ...]
+ * (each applied to the previous one's output).
+ */
+AVX2_INLINE void swap128(__m256i *x, __m256i *y)
+{
+	__m256i a = *x, b = *y;
+
+	*x = _mm256_permute2x128_si256(a, b, 0x20);
+	*y = _mm256_permute2x128_si256(a, b, 0x31);
+}
+
+AVX2_INLINE void swap64(__m256i *x, __m256i *y)
+{
+	__m256i a = *x, b = *y;
+
+	*x = _mm256_unpacklo_epi64(a, b);
+	*y = _mm256_unpackhi_epi64(a, b);
+}
+
+AVX2_INLINE void swap32(__m256i *x, __m256i *y)
+{
+	__m256i a = *x, b = *y;
+
+	*x = _mm256_blend_epi32(a, _mm256_slli_epi64(b, 32), 0xaa);
+	*y = _mm256_blend_epi32(_mm256_srli_epi64(a, 32), b, 0xaa);
+}
+
+/*
+ * The lane layout of each regrouping, found by regrouping the coefficient
+ * indices themselves; a butterfly of distance len in the block b uses
+ * zetas[128/len + b] forward and -zetas[256/len - 1 - b] inverse, b the
+ * index of the lower coefficient over 2 len.
+ */
+static AVX2 void mldsa_avx2_tables(void)
+{
+	unsigned int m, P, l;
+	s32 xi[8], yi[8];
+
+	for (m = 0; m < 256; m++)
+		zetas[m] = centered(rind_powmod(1753, rind_bitrev(m, 8), Q) * MONT_R);
+	for (m = 0; m < 256; m++)
+		zetas_q[m] = (s32)((u32)zetas[m] * QINV);
+	inv_f = centered((u64)MONT_R * MONT_R % Q * N_INV);
+	inv_f1 = mont_mul_c(-zetas[1], inv_f);
+	for (P = 0; P < 16; P++) {
+		__m256i x, y;
+
+		for (l = 0; l < 8; l++) {
+			xi[l] = (s32)(16 * P + l);
+			yi[l] = (s32)(16 * P + 8 + l);
+		}
+		x = _mm256_loadu_si256((const __m256i *)xi);
+		y = _mm256_loadu_si256((const __m256i *)yi);
+		swap128(&x, &y);
+		_mm256_storeu_si256((__m256i *)xi, x);
+		for (l = 0; l < 8; l++) {
+			zvec_set(&ntt_z4[P], l, zetas[32 + xi[l] / 8]);
+			zvec_set(&inv_z4[P], l, -zetas[63 - xi[l] / 8]);
+		}
+		swap64(&x, &y);
+		_mm256_storeu_si256((__m256i *)xi, x);
+		for (l = 0; l < 8; l++) {
+			zvec_set(&ntt_z2[P], l, zetas[64 + xi[l] / 4]);
+			zvec_set(&inv_z2[P], l, -zetas[127 - xi[l] / 4]);
+		}
+		swap32(&x, &y);
+		_mm256_storeu_si256((__m256i *)xi, x);
+		for (l = 0; l < 8; l++) {
+			zvec_set(&ntt_z1[P], l, zetas[128 + xi[l] / 2]);
+			zvec_set(&inv_z1[P], l, -zetas[255 - xi[l] / 2]);
+		}
+	}
+}
+
+/* ---- arithmetic -------------------------------------------------------------- */
+
+AVX2_INLINE __m256i ld(const s32 *p)
+{
+	return _mm256_loadu_si256((const __m256i *)p);
+}
+
+AVX2_INLINE void st(s32 *p, __m256i v)
+{
+	_mm256_storeu_si256((__m256i *)p, v);
+}
+
+/* The odd 32-bit lanes moved to the even ones (where VPMULDQ reads). */
+AVX2_INLINE __m256i odd(__m256i a)
+{
+	return _mm256_castps_si256(_mm256_movehdup_ps(_mm256_castsi256_ps(a)));
+}
+
+/*
+ * Montgomery reduction of the 64-bit values pe (the even lanes' products)
+ * and po (the odd ones'): t = p q^-1 mod 2^32 from @te/@to (whose low
+ * halves are that already), then the high half of p - t q.
+ */
+AVX2_INLINE __m256i mont_finish(__m256i pe, __m256i po, __m256i te, __m256i to)
+{
+	const __m256i q = _mm256_set1_epi32(Q);
+
+	pe = _mm256_sub_epi64(pe, _mm256_mul_epi32(te, q));
+	po = _mm256_sub_epi64(po, _mm256_mul_epi32(to, q));
+	return _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xaa);
+}
+
+/* a * z * R^-1 with zq = z q^-1 mod 2^32 */
+AVX2_INLINE __m256i mulz(__m256i a, __m256i z, __m256i zq)
+{
+	__m256i ao = odd(a);
+	__m256i pe = _mm256_mul_epi32(a, z), po = _mm256_mul_epi32(ao, odd(z));
+	__m256i te = _mm256_mul_epi32(a, zq), to = _mm256_mul_epi32(ao, odd(zq));
+
+	return mont_finish(pe, po, te, to);
+}
+
+/* The same with one constant in every lane (so no odd() of it). */
+AVX2_INLINE __m256i mulz1(__m256i a, __m256i z, __m256i zq)
+{
+	__m256i ao = odd(a);
+	__m256i pe = _mm256_mul_epi32(a, z), po = _mm256_mul_epi32(ao, z);
+	__m256i te = _mm256_mul_epi32(a, zq), to = _mm256_mul_epi32(ao, zq);
+
+	return mont_finish(pe, po, te, to);
+}
+
+/* Reduce 64-bit sums (even, odd lanes) as mont_reduce() does. */
+AVX2_INLINE __m256i mont_reduce64(__m256i pe, __m256i po)
+{
+	const __m256i qinv = _mm256_set1_epi32((int)QINV);
+
+	return mont_finish(pe, po, _mm256_mul_epu32(pe, qinv), _mm256_mul_epu32(po, qinv));
+}
+
+/* reduce32: a - round(a / 2^23) q */
+AVX2_INLINE __m256i reduce32(__m256i a)
+{
+	__m256i t = _mm256_srai_epi32(_mm256_add_epi32(a, _mm256_set1_epi32(1 << 22)), 23);
+
+	return _mm256_sub_epi32(a, _mm256_mullo_epi32(t, _mm256_set1_epi32(Q)));
+}
+
+struct zc {
+	__m256i z, zq;
+};
+
+AVX2_INLINE struct zc zbc(s32 z)
+{
+	struct zc r = { _mm256_set1_epi32(z), _mm256_set1_epi32((int)((u32)z * QINV)) };
+
+	return r;
+}
+
+/* zetas[m] (forward) and -zetas[m] (inverse) from the tables */
+AVX2_INLINE struct zc zf(unsigned int m)
+{
+	struct zc r = { _mm256_set1_epi32(zetas[m]), _mm256_set1_epi32(zetas_q[m]) };
+
+	return r;
+}
+
+AVX2_INLINE struct zc zi(unsigned int m)
+{
+	struct zc r = { _mm256_set1_epi32(-zetas[m]), _mm256_set1_epi32(-zetas_q[m]) };
+
+	return r;
+}
+
+/* Cooley-Tukey: (a + z b, a - z b) */
+AVX2_INLINE void bf1(__m256i *a, __m256i *b, struct zc z)
+{
+	__m256i t = mulz1(*b, z.z, z.zq);
+
+	*b = _mm256_sub_epi32(*a, t);
+	*a = _mm256_add_epi32(*a, t);
+}
+
+AVX2_INLINE void bfv(__m256i *a, __m256i *b, const struct zvec *z)
+{
+	__m256i t = mulz(*b, ld(z->z), ld(z->zq));
+
+	*b = _mm256_sub_epi32(*a, t);
+	*a = _mm256_add_epi32(*a, t);
+}
+
+/* Gentleman-Sande: (a + b, w (a - b)) */
+AVX2_INLINE void ibf1(__m256i *a, __m256i *b, struct zc w)
+{
+	__m256i t = *a;
+
+	*a = _mm256_add_epi32(t, *b);
+	*b = mulz1(_mm256_sub_epi32(t, *b), w.z, w.zq);
+}
+
+AVX2_INLINE void ibfv(__m256i *a, __m256i *b, const struct zvec *w)
+{
+	__m256i t = *a;
+
+	*a = _mm256_add_epi32(t, *b);
+	*b = mulz(_mm256_sub_epi32(t, *b), ld(w->z), ld(w->zq));
+}
+
+/*
+ * Forward: distances 128, 64, 32 over the eight registers of a column
+ * (registers c, c+4, ..., c+28); then per 32 coefficients 16 and 8, and
+ * the three in-register distances of each register pair.
+ */
+static AVX2 void avx2_ntt(struct mldsa_poly *p)
+{
+	s32 *a = p->c;
+	unsigned int c, m, g, h;
+
+	for (c = 0; c < 4; c++) {
+		__m256i r[8];
+
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m++)
+			r[m] = ld(a + 8 * (c + 4 * m));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 4; m++)
+			bf1(&r[m], &r[m + 4], zf(1));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m += 4) {
+			bf1(&r[m], &r[m + 2], zf(2 + m / 4));
+			bf1(&r[m + 1], &r[m + 3], zf(2 + m / 4));
+		}
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m += 2)
+			bf1(&r[m], &r[m + 1], zf(4 + m / 2));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m++)
+			st(a + 8 * (c + 4 * m), r[m]);
+	}
+	for (g = 0; g < 8; g++) {
+		__m256i r[4];
+
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 4; m++)
+			r[m] = ld(a + 32 * g + 8 * m);
+		bf1(&r[0], &r[2], zf(8 + g));
+		bf1(&r[1], &r[3], zf(8 + g));
+		bf1(&r[0], &r[1], zf(16 + 2 * g));
+		bf1(&r[2], &r[3], zf(17 + 2 * g));
+		_Pragma("GCC unroll 2")
+		for (h = 0; h < 2; h++) {
+			unsigned int P = 2 * g + h;
+			__m256i x = r[2 * h], y = r[2 * h + 1];
+
+			swap128(&x, &y);
+			bfv(&x, &y, &ntt_z4[P]);
+			swap64(&x, &y);
+			bfv(&x, &y, &ntt_z2[P]);
+			swap32(&x, &y);
+			bfv(&x, &y, &ntt_z1[P]);
+			swap32(&x, &y);
+			swap64(&x, &y);
+			swap128(&x, &y);
+			st(a + 16 * P, x);
+			st(a + 16 * P + 8, y);
+		}
+	}
+}
+
+/*
+ * Inverse: per register pair distances 1, 2, 4 and 8, then the generic
+ * code's reduction; 16 per 32 coefficients; 32, 64 and 128 over the
+ * columns, the last with the final factor folded in as generic does.
+ */
+static AVX2 void avx2_invntt(struct mldsa_poly *p)
+{
+	s32 *a = p->c;
+	unsigned int c, m, g, P;
+
+	for (P = 0; P < 16; P++) {
+		__m256i x = ld(a + 16 * P), y = ld(a + 16 * P + 8);
+
+		swap128(&x, &y);
+		swap64(&x, &y);
+		swap32(&x, &y);
+		ibfv(&x, &y, &inv_z1[P]);
+		swap32(&x, &y);
+		ibfv(&x, &y, &inv_z2[P]);
+		swap64(&x, &y);
+		ibfv(&x, &y, &inv_z4[P]);
+		swap128(&x, &y);
+		ibf1(&x, &y, zi(31 - P));
+		st(a + 16 * P, reduce32(x));
+		st(a + 16 * P + 8, reduce32(y));
+	}
+	for (g = 0; g < 8; g++) {
+		__m256i r[4];
+
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 4; m++)
+			r[m] = ld(a + 32 * g + 8 * m);
+		ibf1(&r[0], &r[2], zi(15 - g));
+		ibf1(&r[1], &r[3], zi(15 - g));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 4; m++)
+			st(a + 32 * g + 8 * m, r[m]);
+	}
+	for (c = 0; c < 4; c++) {
+		const struct zc f = zbc(inv_f), f1 = zbc(inv_f1);
+		__m256i r[8];
+
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m++)
+			r[m] = ld(a + 8 * (c + 4 * m));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m += 2)
+			ibf1(&r[m], &r[m + 1], zi(7 - m / 2));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m += 4) {
+			ibf1(&r[m], &r[m + 2], zi(3 - m / 4));
+			ibf1(&r[m + 1], &r[m + 3], zi(3 - m / 4));
+		}
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 4; m++) {
+			__m256i s = _mm256_add_epi32(r[m], r[m + 4]);
+			__m256i d = _mm256_sub_epi32(r[m], r[m + 4]);
+
+			st(a + 8 * (c + 4 * m), mulz1(s, f.z, f.zq));
+			st(a + 8 * (c + 4 * m + 16), mulz1(d, f1.z, f1.zq));
+		}
+	}
+}
+
+static AVX2 void avx2_pointwise_acc(struct mldsa_poly *r, const struct mldsa_poly *a,
+				    const struct mldsa_poly *b, unsigned int n)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < MLDSA_N; i += 8) {
+		__m256i se = _mm256_setzero_si256(), so = _mm256_setzero_si256();
+
+		for (j = 0; j < n; j++) {
+			__m256i x = ld(a[j].c + i), y = ld(b[j].c + i);
+
+			se = _mm256_add_epi64(se, _mm256_mul_epi32(x, y));
+			so = _mm256_add_epi64(so, _mm256_mul_epi32(odd(x), odd(y)));
+		}
+		st(r->c + i, mont_reduce64(se, so));
+	}
+}
+
+static AVX2 void avx2_pointwise(struct mldsa_poly *r, const struct mldsa_poly *a,
+				const struct mldsa_poly *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLDSA_N; i += 8) {
+		__m256i x = ld(a->c + i), y = ld(b->c + i);
+
+		st(r->c + i, mont_reduce64(_mm256_mul_epi32(x, y), _mm256_mul_epi32(odd(x), odd(y))));
+	}
+}
+
+static AVX2 void avx2_poly_reduce(struct mldsa_poly *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLDSA_N; i += 8)
+		st(a->c + i, reduce32(ld(a->c + i)));
+}
+
+/* ---- rounding ---------------------------------------------------------------- */
+
+/*
+ * Decompose as algs/mldsa-poly.c's decompose_c: a1 = ((r + g2 - 1) m) >>
+ * 48 with m = ceil(2^48 / (2 g2)) on 64-bit products of the even and odd
+ * lanes; the corner a1 = (q-1)/(2 g2) becomes (0, a0 - 1).
+ */
+AVX2_INLINE void decompose8(__m256i r, s32 g2, __m256i *r1, __m256i *r0)
+{
+	const u64 mm = (((u64)1 << 48) + 2 * (u64)g2 - 1) / (2 * (u64)g2);
+	const __m256i m = _mm256_set1_epi64x((long long)mm);
+	__m256i x = _mm256_add_epi32(r, _mm256_set1_epi32(g2 - 1));
+	__m256i e = _mm256_srli_epi64(_mm256_mul_epu32(x, m), 48);
+	__m256i o = _mm256_slli_epi64(_mm256_srli_epi64(_mm256_mul_epu32(odd(x), m), 48), 32);
+	__m256i a1 = _mm256_or_si256(e, o);
+	__m256i eq = _mm256_cmpeq_epi32(a1, _mm256_set1_epi32((Q - 1) / (2 * g2)));
+	__m256i a0 = _mm256_sub_epi32(r, _mm256_mullo_epi32(a1, _mm256_set1_epi32(2 * g2)));
+
+	*r1 = _mm256_andnot_si256(eq, a1);
+	*r0 = _mm256_add_epi32(a0, eq);
+}
+
+#define G2_88	((MLDSA_Q - 1) / 88)
+#define G2_32	((MLDSA_Q - 1) / 32)
+
+/* One loop per gamma2, so that the constants fold. */
+#define FOR_G2(g2, ...)					\
+	do {						\
+		if ((g2) == G2_88) {			\
+			const s32 G = G2_88;		\
+			__VA_ARGS__;			\
+		} else {				\
+			const s32 G = G2_32;		\
+			__VA_ARGS__;			\
+		}					\
+	} while (0)
+
+static AVX2 void avx2_poly_decompose(struct mldsa_poly *r1, struct mldsa_poly *r0,
+				     const struct mldsa_poly *a, s32 gamma2)
+{
+	unsigned int i;
+
+	FOR_G2(gamma2, for (i = 0; i < MLDSA_N; i += 8) {
+		__m256i h, l;
+
+		decompose8(ld(a->c + i), G, &h, &l);
+		st(r1->c + i, h);
+		st(r0->c + i, l);
+	});
+}
+
+static AVX2 void avx2_poly_highbits(struct mldsa_poly *r1, const struct mldsa_poly *a, s32 gamma2)
+{
+	unsigned int i;
+
+	FOR_G2(gamma2, for (i = 0; i < MLDSA_N; i += 8) {
+		__m256i h, l;
+
+		decompose8(ld(a->c + i), G, &h, &l);
+		st(r1->c + i, h);
+	});
+}
+
+/*
+ * UseHint: r1 + 1 when h and r0 > 0, r1 - 1 when h and r0 <= 0, modulo m
+ * = (q-1)/(2 gamma2) (16: a mask; 44: the two wrap-arounds by compare).
+ */
+static AVX2 void avx2_poly_use_hint(struct mldsa_poly *r, const struct mldsa_poly *a,
+				    const struct mldsa_poly *hint, s32 gamma2)
+{
+	const __m256i zero = _mm256_setzero_si256();
+	unsigned int i;
+
+	FOR_G2(gamma2, for (i = 0; i < MLDSA_N; i += 8) {
+		const s32 M = (Q - 1) / (2 * G);
+		__m256i h, l, hv = ld(hint->c + i), d;
+
+		decompose8(ld(a->c + i), G, &h, &l);
+		/* d = h ? (r0 > 0 ? 1 : -1) : 0 */
+		d = _mm256_sub_epi32(_mm256_slli_epi32(_mm256_and_si256(
+				_mm256_cmpgt_epi32(l, zero), hv), 1), hv);
+		h = _mm256_add_epi32(h, d);
+		if (M == 16) {
+			h = _mm256_and_si256(h, _mm256_set1_epi32(15));
+		} else {
+			h = _mm256_add_epi32(h, _mm256_and_si256(_mm256_cmpgt_epi32(zero, h),
+								 _mm256_set1_epi32(M)));
+			h = _mm256_andnot_si256(_mm256_cmpeq_epi32(h, _mm256_set1_epi32(M)), h);
+		}
+		st(r->c + i, h);
+	});
+}
+
+/* ---- the challenge products ---------------------------------------------------- */
+
+/*
+ * r = c a exactly, as rind_mldsa_poly_mul_challenge: the terms of each
+ * sign are summed 64 coefficients at a time in eight registers (the
+ * positions and signs of c are public).
+ */
+static AVX2 void avx2_mul_challenge(struct mldsa_poly *r, const s32 *e,
+				    const struct mldsa_challenge *c)
+{
+	const s32 *src[2][MLDSA_N];
+	unsigned int cnt[2] = { 0, 0 }, k, part, s;
+
+	for (k = 0; k < c->n; k++) {
+		s = c->neg[k] != 0;
+		src[s][cnt[s]++] = e + MLDSA_N - c->pos[k];
+	}
+	/* Eight named accumulators: an array of them stayed in memory. */
+#define MC_TERMS(op, list, n)								\
+	for (k = 0; k < (n); k++) {							\
+		const s32 *x = (list)[k] + part;					\
+											\
+		a0 = op(a0, ld(x));      a1 = op(a1, ld(x + 8));			\
+		a2 = op(a2, ld(x + 16)); a3 = op(a3, ld(x + 24));			\
+		a4 = op(a4, ld(x + 32)); a5 = op(a5, ld(x + 40));			\
+		a6 = op(a6, ld(x + 48)); a7 = op(a7, ld(x + 56));			\
+	}
+	for (part = 0; part < MLDSA_N; part += 64) {
+		__m256i a0, a1, a2, a3, a4, a5, a6, a7;
+
+		a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = _mm256_setzero_si256();
+		MC_TERMS(_mm256_add_epi32, src[0], cnt[0]);
+		MC_TERMS(_mm256_sub_epi32, src[1], cnt[1]);
+		st(r->c + part, a0);
+		st(r->c + part + 8, a1);
+		st(r->c + part + 16, a2);
+		st(r->c + part + 24, a3);
+		st(r->c + part + 32, a4);
+		st(r->c + part + 40, a5);
+		st(r->c + part + 48, a6);
+		st(r->c + part + 56, a7);
+	}
+#undef MC_TERMS
+}
+
+/*
+ * The same for |a| <= eta (s1, s2), in 8-bit lanes: thirty-two
+ * coefficients a register, the whole product in eight registers, a
+ * quarter of the loads of the 32-bit version.  The terms go in chunks
+ * of at most 31 (127 / 4), so no 8-bit partial sum can overflow; each chunk
+ * is widened and added to r.  The operand is narrowed once per call
+ * (|a| <= 4: no saturation).
+ */
+static AVX2 void avx2_mul_challenge_eta(struct mldsa_poly *r, const s32 *e,
+					const struct mldsa_challenge *c)
+{
+	const __m256i fix = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+	s8 e8[2 * MLDSA_N];
+	const s8 *src[MLDSA_N];
+	unsigned int np = 0, nn = 0, n = c->n, k, k0, k1, i, m;
+	__m256i acc[8];
+
+	for (i = 0; i < 2 * MLDSA_N; i += 32) {
+		__m256i ab = _mm256_packs_epi32(ld(e + i), ld(e + i + 8));
+		__m256i cd = _mm256_packs_epi32(ld(e + i + 16), ld(e + i + 24));
+		__m256i v = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(ab, cd), fix);
+
+		_mm256_storeu_si256((__m256i *)(e8 + i), v);
+	}
+	/* the positive terms first, then the negative ones (public positions) */
+	for (k = 0; k < n; k++)
+		np += !c->neg[k];
+	for (k = 0; k < n; k++) {
+		if (c->neg[k])
+			src[np + nn++] = e8 + MLDSA_N - c->pos[k];
+		else
+			src[k - nn] = e8 + MLDSA_N - c->pos[k];
+	}
+	/* |a| <= eta <= 4: 31 terms keep every 8-bit sum within [-124, 124] */
+#define CHUNK	(127 / 4)
+#define L8(p) _mm256_loadu_si256((const __m256i *)(p))
+	for (k0 = 0; k0 < n; k0 = k1) {
+		k1 = k0 + CHUNK < n ? k0 + CHUNK : n;
+		for (m = 0; m < 8; m++)
+			acc[m] = _mm256_setzero_si256();
+		for (k = k0; k < k1 && k < np; k++) {
+			const s8 *x = src[k];
+
+			_Pragma("GCC unroll 8")
+			for (m = 0; m < 8; m++)
+				acc[m] = _mm256_add_epi8(acc[m], L8(x + 32 * m));
+		}
+		for (; k < k1; k++) {
+			const s8 *x = src[k];
+
+			_Pragma("GCC unroll 8")
+			for (m = 0; m < 8; m++)
+				acc[m] = _mm256_sub_epi8(acc[m], L8(x + 32 * m));
+		}
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m++) {
+			__m128i lo = _mm256_castsi256_si128(acc[m]), hi = _mm256_extracti128_si256(acc[m], 1);
+			__m256i w[4] = {
+				_mm256_cvtepi8_epi32(lo), _mm256_cvtepi8_epi32(_mm_srli_si128(lo, 8)),
+				_mm256_cvtepi8_epi32(hi), _mm256_cvtepi8_epi32(_mm_srli_si128(hi, 8)),
+			};
+			unsigned int q;
+
+			for (q = 0; q < 4; q++) {
+				s32 *o = r->c + 32 * m + 8 * q;
+
+				st(o, k0 ? _mm256_add_epi32(ld(o), w[q]) : w[q]);
+			}
+		}
+	}
+	if (!n)
+		memset(r, 0, sizeof(*r));
+#undef L8
+#undef CHUNK
+	memzero_explicit(e8, sizeof(e8));
+}
+
+/* ---- sampling ------------------------------------------------------------------ */
+
+/* RejNTTPoly's step over @len bytes of one stream (public: rho). */
+static unsigned int rej_uniform(s32 *a, unsigned int n, const u8 *buf, unsigned int len)
+{
+	unsigned int pos;
+
+	for (pos = 0; pos + 3 <= len && n < MLDSA_N; pos += 3) {
+		u32 z = buf[pos] | (u32)buf[pos + 1] << 8 | (u32)(buf[pos + 2] & 0x7f) << 16;
+
+		if (z < Q)
+			a[n++] = (s32)z;
+	}
+	return n;
+}
+
+#define A_BLOCKS	5	/* 280 candidates, as the generic code */
+
+/*
+ * A-hat[r][s] = RejNTTPoly(rho || s || r), four entries per pass of the
+ * four-way permutation; the spare lanes of the last pass repeat an entry.
+ * 168-byte blocks hold whole 3-byte candidates, so each block is taken
+ * on its own, as the generic code does.
+ */
+static AVX2 void avx2_expand_a(struct mldsa_key *key)
+{
+	const struct mldsa_params *p = key->p;
+	unsigned int n = p->k * p->l, e, l;
+	u8 in[4][34], buf[4][A_BLOCKS * SHAKE128_RATE];
+	const u8 *const inp[4] = { in[0], in[1], in[2], in[3] };
+	u8 *const outp[4] = { buf[0], buf[1], buf[2], buf[3] };
+	struct keccakx4_state ks;
+
+	for (e = 0; e < n; e += 4) {
+		unsigned int ctr[4], idx[4];
+		bool more;
+
+		for (l = 0; l < 4; l++) {
+			idx[l] = e + l < n ? e + l : e;
+			memcpy(in[l], key->rho, 32);
+			in[l][32] = (u8)(idx[l] % p->l);	/* s */
+			in[l][33] = (u8)(idx[l] / p->l);	/* r */
+		}
+		keccakx4_absorb_once(&ks, SHAKE128_RATE, KECCAK_DS_SHAKE, inp, 34);
+		keccakx4_squeeze_blocks(&ks, SHAKE128_RATE, outp, A_BLOCKS);
+		for (l = 0; l < 4; l++)
+			ctr[l] = rej_uniform(key->a[idx[l] / p->l][idx[l] % p->l].c, 0, buf[l],
+					     A_BLOCKS * SHAKE128_RATE);
+		for (;;) {
+			more = false;
+			for (l = 0; l < 4; l++)
+				more |= ctr[l] < MLDSA_N;
+			if (!more)
+				break;
+			keccakx4_squeeze_blocks(&ks, SHAKE128_RATE, outp, 1);
+			for (l = 0; l < 4; l++)
+				ctr[l] = rej_uniform(key->a[idx[l] / p->l][idx[l] % p->l].c, ctr[l],
+						     buf[l], SHAKE128_RATE);
+		}
+	}
+}
+
+/*
+ * RejBoundedPoly's step over @len bytes (a multiple of 8), sixteen
+ * nibbles at a time without a branch per nibble: the nibbles in stream
+ * order (low, then high, of each byte), compared with the bound; the
+ * accepted ones moved to the front by a byte shuffle chosen by each
+ * half's acceptance mask, mapped to eta - (b mod 5) or eta - b, widened
+ * and stored.  As in algs/mldsa-sample.c only the acceptance pattern is
+ * declassified (it says nothing about the values kept); it selects the
+ * shuffle and the count.  @a has 16 spare entries past MLDSA_N.
+ */
+static u8 rej_idx[256][8];
+
+static void rej_tables(void)
+{
+	unsigned int m, b, n;
+
+	for (m = 0; m < 256; m++) {
+		for (b = 0, n = 0; b < 8; b++)
+			if (m & (1u << b))
+				rej_idx[m][n++] = (u8)b;
+		for (; n < 8; n++)
+			rej_idx[m][n] = 0x80;
+	}
+}
+
+static AVX2 unsigned int rej_eta(s32 *a, unsigned int n, const u8 *buf, unsigned int len,
+				 unsigned int eta)
+{
+	const __m128i m0f = _mm_set1_epi8(0x0f), bound = _mm_set1_epi8(eta == 2 ? 15 : 9);
+	unsigned int pos;
+
+	for (pos = 0; pos < len && n < MLDSA_N; pos += 8) {
+		__m128i x = _mm_loadl_epi64((const __m128i *)(buf + pos)), t, v, hi;
+		u32 keep, k0, k1;
+
+		x = _mm_unpacklo_epi8(_mm_and_si128(x, m0f), _mm_and_si128(_mm_srli_epi16(x, 4), m0f));
+		keep = (u32)_mm_movemask_epi8(_mm_cmpgt_epi8(bound, x));
+		rind_declassify(&keep, sizeof(keep));
+		if (eta == 2) {
+			/* b mod 5 = b - 5 floor(b 205 / 2^10), in 16-bit lanes */
+			__m128i lo16 = _mm_cvtepu8_epi16(x), hi16 = _mm_cvtepu8_epi16(_mm_srli_si128(x, 8));
+			__m128i c205 = _mm_set1_epi16(205), c5 = _mm_set1_epi16(5);
+
+			lo16 = _mm_sub_epi16(lo16, _mm_mullo_epi16(_mm_srli_epi16(_mm_mullo_epi16(lo16, c205), 10), c5));
+			hi16 = _mm_sub_epi16(hi16, _mm_mullo_epi16(_mm_srli_epi16(_mm_mullo_epi16(hi16, c205), 10), c5));
+			t = _mm_packus_epi16(lo16, hi16);
+		} else {
+			t = x;
+		}
+		v = _mm_sub_epi8(_mm_set1_epi8((char)eta), t);	/* in [-eta, eta] */
+		k0 = keep & 0xff;
+		k1 = keep >> 8;
+		t = _mm_shuffle_epi8(v, _mm_loadl_epi64((const __m128i *)rej_idx[k0]));
+		hi = _mm_shuffle_epi8(_mm_srli_si128(v, 8), _mm_loadl_epi64((const __m128i *)rej_idx[k1]));
+		_mm256_storeu_si256((__m256i *)(a + n), _mm256_cvtepi8_epi32(t));
+		n += (unsigned int)__builtin_popcount(k0);
+		_mm256_storeu_si256((__m256i *)(a + n), _mm256_cvtepi8_epi32(hi));
+		n += (unsigned int)__builtin_popcount(k1);
+	}
+	return n < MLDSA_N ? n : MLDSA_N;
+}
+
+#define S_BLOCKS	2	/* 272 bytes: usually enough for eta = 2 and 4 */
+
+/* s1 || s2 [r] = RejBoundedPoly(rho' || r), four polynomials per pass. */
+static AVX2 void avx2_expand_s(const struct mldsa_params *p, const u8 rhop[64],
+			       struct mldsa_poly *s1, struct mldsa_poly *s2)
+{
+	unsigned int n = p->l + p->k, e, l;
+	u8 in[4][66], buf[4][S_BLOCKS * SHAKE256_RATE];
+	const u8 *const inp[4] = { in[0], in[1], in[2], in[3] };
+	u8 *const outp[4] = { buf[0], buf[1], buf[2], buf[3] };
+	s32 tmp[4][MLDSA_N + 16];
+	struct keccakx4_state ks;
+
+	for (e = 0; e < n; e += 4) {
+		unsigned int ctr[4], idx[4];
+		s32 *dst[4] = { tmp[0], tmp[1], tmp[2], tmp[3] };
+		bool more;
+
+		for (l = 0; l < 4; l++) {
+			idx[l] = e + l < n ? e + l : e;
+			memcpy(in[l], rhop, 64);
+			in[l][64] = (u8)idx[l];
+			in[l][65] = (u8)(idx[l] >> 8);
+		}
+		keccakx4_absorb_once(&ks, SHAKE256_RATE, KECCAK_DS_SHAKE, inp, 66);
+		keccakx4_squeeze_blocks(&ks, SHAKE256_RATE, outp, S_BLOCKS);
+		for (l = 0; l < 4; l++)
+			ctr[l] = rej_eta(dst[l], 0, buf[l], S_BLOCKS * SHAKE256_RATE, p->eta);
+		for (;;) {
+			more = false;
+			for (l = 0; l < 4; l++)
+				more |= ctr[l] < MLDSA_N;
+			if (!more)
+				break;
+			keccakx4_squeeze_blocks(&ks, SHAKE256_RATE, outp, 1);
+			for (l = 0; l < 4; l++)
+				ctr[l] = rej_eta(dst[l], ctr[l], buf[l], SHAKE256_RATE, p->eta);
+		}
+		for (l = 0; l < 4 && e + l < n; l++)
+			memcpy(idx[l] < p->l ? s1[idx[l]].c : s2[idx[l] - p->l].c, tmp[l],
+			       sizeof(s1->c));
+	}
+	memzero_explicit(tmp, sizeof(tmp));
+	memzero_explicit(&ks, sizeof(ks));
+	memzero_explicit(in, sizeof(in));
+	memzero_explicit(buf, sizeof(buf));
+}
+
+/*
+ * BitUnpack of y (gamma1 - z for 18- or 20-bit z), eight coefficients a
+ * step: each 128-bit half takes its own 9 or 10 bytes, a byte shuffle
+ * puts each field's four bytes in its lane, a variable shift and a mask
+ * finish.  Reads 16 bytes from @in + 9 (10): up to 7 (6) bytes past the
+ * polynomial, which the caller's buffer has.
+ */
+static AVX2 void unpack_y(struct mldsa_poly *y, const u8 *in, unsigned int gamma1_bits)
+{
+	const __m256i g1 = _mm256_set1_epi32(1 << gamma1_bits);
+	unsigned int i;
+
+	if (gamma1_bits == 17) {
+		const __m256i idx = _mm256_setr_epi8(0, 1, 2, 3, 2, 3, 4, 5, 4, 5, 6, 7, 6, 7, 8, -1,
+						     0, 1, 2, 3, 2, 3, 4, 5, 4, 5, 6, 7, 6, 7, 8, -1);
+		const __m256i sh = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+		const __m256i mask = _mm256_set1_epi32((1 << 18) - 1);
+
+		for (i = 0; i < MLDSA_N / 8; i++) {
+			__m256i x = _mm256_loadu2_m128i((const __m128i *)(in + 18 * i + 9),
+							(const __m128i *)(in + 18 * i));
+
+			x = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, idx), sh), mask);
+			st(y->c + 8 * i, _mm256_sub_epi32(g1, x));
+		}
+	} else {
+		const __m256i idx = _mm256_setr_epi8(0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7, -1, 7, 8, 9, -1,
+						     0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7, -1, 7, 8, 9, -1);
+		const __m256i sh = _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4);
+		const __m256i mask = _mm256_set1_epi32((1 << 20) - 1);
+
+		for (i = 0; i < MLDSA_N / 8; i++) {
+			__m256i x = _mm256_loadu2_m128i((const __m128i *)(in + 20 * i + 10),
+							(const __m128i *)(in + 20 * i));
+
+			x = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, idx), sh), mask);
+			st(y->c + 8 * i, _mm256_sub_epi32(g1, x));
+		}
+	}
+}
+
+#define Y_BLOCKS	5	/* 680 bytes >= 640 (gamma1 = 2^19) + the 6 read past */
+
+/*
+ * y[r] = BitUnpack(H(rho'' || kappa + r)), four at a time; a single
+ * remaining polynomial goes through the scalar sponge (one stream costs
+ * about half of a four-way pass).
+ */
+static AVX2 void avx2_expand_mask(const struct mldsa_params *p, const u8 rhopp[64], u16 kappa,
+				  struct mldsa_poly *y)
+{
+	u8 in[4][66], buf[4][Y_BLOCKS * SHAKE256_RATE];
+	const u8 *const inp[4] = { in[0], in[1], in[2], in[3] };
+	u8 *const outp[4] = { buf[0], buf[1], buf[2], buf[3] };
+	struct keccakx4_state ks;
+	struct keccak_state s1;
+	unsigned int r, l;
+
+	for (r = 0; r < p->l; r += 4) {
+		unsigned int left = p->l - r;
+
+		if (left == 1) {
+			u16 v = (u16)(kappa + r);
+
+			memcpy(in[0], rhopp, 64);
+			in[0][64] = (u8)v;
+			in[0][65] = (u8)(v >> 8);
+			rind_shake256_init(&s1);
+			rind_keccak_absorb(&s1, in[0], 66);
+			rind_keccak_finalize(&s1);
+			rind_keccak_squeeze_blocks(&s1, buf[0], Y_BLOCKS);
+			unpack_y(&y[r], buf[0], p->gamma1_bits);
+			memzero_explicit(&s1, sizeof(s1));
+			break;
+		}
+		for (l = 0; l < 4; l++) {
+			u16 v = (u16)(kappa + r + (l < left ? l : 0));
+
+			memcpy(in[l], rhopp, 64);
+			in[l][64] = (u8)v;
+			in[l][65] = (u8)(v >> 8);
+		}
+		keccakx4_absorb_once(&ks, SHAKE256_RATE, KECCAK_DS_SHAKE, inp, 66);
+		keccakx4_squeeze_blocks(&ks, SHAKE256_RATE, outp, Y_BLOCKS);
+		for (l = 0; l < 4 && l < left; l++)
+			unpack_y(&y[r + l], buf[l], p->gamma1_bits);
+	}
+	memzero_explicit(&ks, sizeof(ks));
+	memzero_explicit(in, sizeof(in));
+	memzero_explicit(buf, sizeof(buf));
+}
+
+/* y for the four counters kappa0 .. kappa0 + 3 (mod 2^16) into out[0..3]. */
+static AVX2 void mask_x4(const struct mldsa_params *p, const u8 rhopp[64], unsigned int kappa0,
+			 struct mldsa_poly *const out[4])
+{
+	u8 in[4][66], buf[4][Y_BLOCKS * SHAKE256_RATE];
+	const u8 *const inp[4] = { in[0], in[1], in[2], in[3] };
+	u8 *const outp[4] = { buf[0], buf[1], buf[2], buf[3] };
+	struct keccakx4_state ks;
+	unsigned int l;
+
+	for (l = 0; l < 4; l++) {
+		u16 v = (u16)(kappa0 + l);
+
+		memcpy(in[l], rhopp, 64);
+		in[l][64] = (u8)v;
+		in[l][65] = (u8)(v >> 8);
+	}
+	keccakx4_absorb_once(&ks, SHAKE256_RATE, KECCAK_DS_SHAKE, inp, 66);
+	keccakx4_squeeze_blocks(&ks, SHAKE256_RATE, outp, Y_BLOCKS);
+	for (l = 0; l < 4; l++)
+		unpack_y(out[l], buf[l], p->gamma1_bits);
+	memzero_explicit(&ks, sizeof(ks));
+	memzero_explicit(in, sizeof(in));
+	memzero_explicit(buf, sizeof(buf));
+}
+
+/*
+ * In the signing loop every four-way pass covers four consecutive
+ * counters, and what this attempt does not need waits in @cache for the
+ * next one: l = 5 takes 1.25 passes an attempt instead of one pass and a
+ * single stream, l = 7 1.75 instead of 2.  Which passes run depends only
+ * on kappa (public: the attempt's number).
+ */
+static AVX2 void avx2_expand_mask_loop(const struct mldsa_params *p, const u8 rhopp[64],
+				       u16 kappa, struct mldsa_poly *y,
+				       struct mldsa_mask_cache *cache)
+{
+	unsigned int r = 0, l;
+
+	while (r < p->l) {
+		unsigned int want = (unsigned int)kappa + r, take;
+		struct mldsa_poly *out[4];
+
+		if (cache->n && want >= cache->first && want < cache->first + cache->n) {
+			y[r++] = cache->y[want - cache->first];
+			continue;
+		}
+		take = p->l - r < 4 ? p->l - r : 4;
+		for (l = 0; l < 4; l++)
+			out[l] = l < take ? &y[r + l] : &cache->y[l - take];
+		mask_x4(p, rhopp, want, out);
+		cache->first = want + take;
+		cache->n = 4 - take;
+		r += take;
+	}
+}
+
+/* ---- registration ---------------------------------------------------------------- */
+
+static const struct mldsa_ops mldsa_avx2_ops = {
+	.ntt		= avx2_ntt,
+	.invntt_tomont	= avx2_invntt,
+	.pointwise_acc	= avx2_pointwise_acc,
+	.pointwise	= avx2_pointwise,
+	.poly_reduce	= avx2_poly_reduce,
+	.expand_a	= avx2_expand_a,
+	.expand_s	= avx2_expand_s,
+	.expand_mask	= avx2_expand_mask,
+	.expand_mask_loop = avx2_expand_mask_loop,
+	.mul_challenge	= avx2_mul_challenge,
+	.mul_challenge_eta = avx2_mul_challenge_eta,
+	.poly_decompose	= avx2_poly_decompose,
+	.poly_highbits	= avx2_poly_highbits,
+	.poly_use_hint	= avx2_poly_use_hint,
+};
+
+static const char *const mldsa_avx2_names[3] = {
+	"mldsa44-avx2", "mldsa65-avx2", "mldsa87-avx2",
+};
+
+static int mldsa_avx2_mod_init(void)
+{
+	if (!rind_cpu_has(RIND_X86_AVX2))
+		return 0;
+	mldsa_avx2_tables();
+	rej_tables();
+	return rind_mldsa_register_drivers(&mldsa_avx2_ops, mldsa_avx2_names, 300, "x86");
+}
+module_init(mldsa_avx2_mod_init);
