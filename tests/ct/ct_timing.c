@@ -1299,33 +1299,54 @@ static int check_shash(struct tctx *c, struct totals *tot)
 static int make_pool(struct tctx *c, int (*gen)(struct tctx *), int (*exp)(struct tctx *, u8 *, unsigned int),
 		     int (*set)(struct tctx *, const u8 *, unsigned int), unsigned int npool)
 {
-	unsigned int i, retries = 0;
+	/*
+	 * The pool holds keys of one length: an RSA-2048 key's DER varies
+	 * with its integers' leading bytes (1190-1194 bytes, 1191 for 41% of
+	 * keys, 1194 for 1%).  Keys are made until npool share a length.
+	 * (Requiring the first key's length failed the setup of about one
+	 * RSA driver in fifty: a rare first length is rarely met again.)
+	 */
+	unsigned int i, n, same, cap = npool + 64;
+	int *lens = calloc(cap, sizeof(*lens));
 	int len = 0;
 
-	c->pool = calloc(npool, MAXBUF / 2);
-	if (!c->pool)
+	c->pool = calloc(cap, MAXBUF / 2);
+	if (!c->pool || !lens) {
+		free(lens);
 		return -ENOMEM;
-	for (i = 0; i < npool; i++) {
+	}
+	for (n = 0; n < cap && !len; n++) {
 		int err = gen(c), l;
 
-		if (err)
+		if (err) {
+			free(lens);
 			return err;
-		l = exp(c, c->pool + (size_t)i * (MAXBUF / 2), MAXBUF / 2);
-		if (l <= 0)
-			return l ? l : -EINVAL;
-		/*
-		 * The pool holds keys of one length: an RSA key's DER varies
-		 * with its integers' leading bytes, so one of another length
-		 * than the first is made again.
-		 */
-		if (i && l != len) {
-			if (++retries > 64)
-				return -EINVAL;
-			i--;
-			continue;
 		}
-		len = l;
+		l = exp(c, c->pool + (size_t)n * (MAXBUF / 2), MAXBUF / 2);
+		if (l <= 0) {
+			free(lens);
+			return l ? l : -EINVAL;
+		}
+		lens[n] = l;
+		for (i = 0, same = 0; i <= n; i++)
+			same += lens[i] == l;
+		if (same == npool)
+			len = l;
 	}
+	if (!len) {
+		free(lens);
+		return -EINVAL;
+	}
+	/* The first npool keys of that length, to the front. */
+	for (i = 0, same = 0; i < n; i++) {
+		if (lens[i] != len)
+			continue;
+		if (same != i)
+			memcpy(c->pool + (size_t)same * (MAXBUF / 2), c->pool + (size_t)i * (MAXBUF / 2),
+			       (size_t)len);
+		same++;
+	}
+	free(lens);
 	/* Repack at the exported length. */
 	for (i = 1; i < npool; i++)
 		memmove(c->pool + (size_t)i * (unsigned int)len, c->pool + (size_t)i * (MAXBUF / 2),
