@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The X25519 Montgomery ladder (RFC 7748 section 5) in one function, with
+ * MULX/ADCX/ADOX field arithmetic modulo p = 2^255 - 19 on four 64-bit
+ * limbs (curve25519-mulx.c calls it, then inverts).
+ * Requires: BMI2 (MULX, SHRX), ADX (ADCX, ADOX).
+ *
+ *   void curve25519_ladder_mulx(u64 xz[8], const u8 k[32], const u64 x1[4]);
+ *
+ * Runs the 255 steps for the bits 254..0 of the clamped scalar k from
+ * (x2 : z2) = (1 : 0), (x3 : z3) = (x1 : 1) and writes x2 (xz[0..3]) and
+ * z2 (xz[4..7]), below 2^256 but not reduced below p.  x1 < 2^255.
+ *
+ * Every field element lives in the stack frame; each operation loads its
+ * operands there and stores its result, so that no register is reserved
+ * across operations but rcx, which holds 0 for the carry chains.
+ *
+ * Reduction.  2^256 = 38 (mod p).  A product (eight limbs) becomes
+ * lo + 38 hi, five limbs with the top one t <= 38; then q = 2 t + bit 255
+ * is folded as 19 q with bit 255 cleared, leaving a value below
+ * 2^255 + 19 * 77: "weakly reduced", W for short.  The same for the
+ * multiply-add by a24.  Sums and differences are then cheaper: for
+ * a, b < 2^256 with b in W, a - b + 2^256 >= 2^255 - 2^11 when it
+ * borrows, so one subtraction of 38 settles it; for a, b both in W,
+ * a + b < 2^256 + 2^12, so one addition of 38 does.  Sums and differences
+ * feed only products here; products (and the inputs 0, 1, x1) are in W,
+ * and the ladder subtracts only products.
+ *
+ * The conditional swap.  With s = k_t xor k_(t+1), the step works on
+ * (x2, z2) and (x3, z3) swapped when s = 1.  Swapping the pairs swaps
+ * A = x2 + z2 with C = x3 + z3 and B = x2 - z2 with D = x3 - z3, which
+ * swaps DA and CB: that leaves DA + CB unchanged and negates DA - CB,
+ * whose square it is, so only the squarings AA and BB see the swap.  The
+ * step computes A, B, C, D from the unswapped pairs and swaps (A, B) with
+ * (C, D) by mask, in registers, before storing them: eight limb pairs
+ * rather than sixteen.  No branch and no address depends on the scalar;
+ * the frame (every intermediate value) is wiped before returning.
+ */
+
+	.text
+
+/* Stack frame (after the six pushes), 32 bytes a field element: */
+#define X1	0
+#define X2	32
+#define Z2	64
+#define X3	96
+#define Z3	128
+#define A	160
+#define B	192
+#define C	224
+#define D	256
+#define AA	288
+#define BB	320
+#define E	352
+#define DA	384
+#define CB	416
+#define T1	448
+#define T2	480
+#define F_OUT	512	/* xz */
+#define FRAME	520	/* 8 mod 16 after the pushes: rsp 16-byte aligned */
+
+/* a24 = (486662 + 2) / 4 - 1 + 1: z2 = E (BB + 121666 E) */
+#define A24P	121666
+
+/*
+ * r8..r15 (r8 lowest) reduced to W and stored at \dst.  CF = OF = 0 on
+ * entry; uses rax, rbx, rdx.
+ */
+.macro REDUCE dst
+	movl	$38, %edx
+	mulxq	%r12, %rax, %rbx
+	adcxq	%rax, %r8
+	adoxq	%rbx, %r9
+	mulxq	%r13, %rax, %rbx
+	adcxq	%rax, %r9
+	adoxq	%rbx, %r10
+	mulxq	%r14, %rax, %rbx
+	adcxq	%rax, %r10
+	adoxq	%rbx, %r11
+	mulxq	%r15, %rax, %r12
+	adcxq	%rax, %r11
+	adoxq	%rcx, %r12
+	adcxq	%rcx, %r12
+	/* r12 <= 38: q = 2 r12 + bit 255, folded as 19 q */
+	btrq	$63, %r11
+	adcq	%r12, %r12
+	imulq	$19, %r12, %r12
+	addq	%r12, %r8
+	adcq	%rcx, %r9
+	adcq	%rcx, %r10
+	adcq	%rcx, %r11
+	movq	%r8, \dst(%rsp)
+	movq	%r9, \dst+8(%rsp)
+	movq	%r10, \dst+16(%rsp)
+	movq	%r11, \dst+24(%rsp)
+.endm
+
+/*
+ * One row of a product: r(8+i).. += [\a] * rdx, the low halves in the CF
+ * chain and the high halves in the OF chain; \top is the new top limb.
+ * CF = OF = 0 on entry and on exit.
+ */
+.macro MULROW a, l0, l1, l2, l3, top
+	mulxq	\a(%rsp), %rax, %rbx
+	adcxq	%rax, \l0
+	adoxq	%rbx, \l1
+	mulxq	\a+8(%rsp), %rax, %rbx
+	adcxq	%rax, \l1
+	adoxq	%rbx, \l2
+	mulxq	\a+16(%rsp), %rax, %rbx
+	adcxq	%rax, \l2
+	adoxq	%rbx, \l3
+	mulxq	\a+24(%rsp), %rax, \top
+	adcxq	%rax, \l3
+	adoxq	%rcx, \top
+	adcxq	%rcx, \top
+.endm
+
+/* [\dst] = [\a] [\b] in W; \a and \b below 2^256. */
+.macro MUL dst, a, b
+	xorl	%eax, %eax		/* CF = OF = 0 */
+	movq	\b(%rsp), %rdx
+	mulxq	\a(%rsp), %r8, %r9
+	mulxq	\a+8(%rsp), %rax, %r10
+	adcxq	%rax, %r9
+	mulxq	\a+16(%rsp), %rax, %r11
+	adcxq	%rax, %r10
+	mulxq	\a+24(%rsp), %rax, %r12
+	adcxq	%rax, %r11
+	adcxq	%rcx, %r12
+	movq	\b+8(%rsp), %rdx
+	MULROW	\a, %r9, %r10, %r11, %r12, %r13
+	movq	\b+16(%rsp), %rdx
+	MULROW	\a, %r10, %r11, %r12, %r13, %r14
+	movq	\b+24(%rsp), %rdx
+	MULROW	\a, %r11, %r12, %r13, %r14, %r15
+	REDUCE	\dst
+.endm
+
+/*
+ * [\dst] = [\a]^2 in W: the six cross products, then doubled (CF chain)
+ * while the four squares come in (OF chain).
+ */
+.macro SQR dst, a
+	xorl	%r15d, %r15d		/* CF = OF = 0, r15 = 0 */
+	movq	\a(%rsp), %rdx
+	mulxq	\a+8(%rsp), %r9, %r10
+	mulxq	\a+16(%rsp), %rax, %r11
+	adcxq	%rax, %r10
+	mulxq	\a+24(%rsp), %rax, %r12
+	adcxq	%rax, %r11
+	adcxq	%rcx, %r12
+	movq	\a+8(%rsp), %rdx
+	mulxq	\a+16(%rsp), %rax, %rbx
+	adcxq	%rax, %r11
+	adoxq	%rbx, %r12
+	mulxq	\a+24(%rsp), %rax, %r13
+	adcxq	%rax, %r12
+	adoxq	%rcx, %r13
+	adcxq	%rcx, %r13
+	movq	\a+16(%rsp), %rdx
+	mulxq	\a+24(%rsp), %rax, %r14
+	adcxq	%rax, %r13
+	adcxq	%rcx, %r14
+	movq	\a(%rsp), %rdx
+	mulxq	%rdx, %r8, %rax
+	adcxq	%r9, %r9
+	adoxq	%rax, %r9
+	movq	\a+8(%rsp), %rdx
+	mulxq	%rdx, %rax, %rbx
+	adcxq	%r10, %r10
+	adoxq	%rax, %r10
+	adcxq	%r11, %r11
+	adoxq	%rbx, %r11
+	movq	\a+16(%rsp), %rdx
+	mulxq	%rdx, %rax, %rbx
+	adcxq	%r12, %r12
+	adoxq	%rax, %r12
+	adcxq	%r13, %r13
+	adoxq	%rbx, %r13
+	movq	\a+24(%rsp), %rdx
+	mulxq	%rdx, %rax, %rbx
+	adcxq	%r14, %r14
+	adoxq	%rax, %r14
+	adcxq	%r15, %r15
+	adoxq	%rbx, %r15
+	REDUCE	\dst
+.endm
+
+/* [\dst] = [\a] + [\b] (both in W), below 2^256. */
+.macro ADD dst, a, b
+	movq	\a(%rsp), %r8
+	addq	\b(%rsp), %r8
+	movq	\a+8(%rsp), %r9
+	adcq	\b+8(%rsp), %r9
+	movq	\a+16(%rsp), %r10
+	adcq	\b+16(%rsp), %r10
+	movq	\a+24(%rsp), %r11
+	adcq	\b+24(%rsp), %r11
+	sbbq	%rax, %rax
+	andl	$38, %eax
+	addq	%rax, %r8
+	adcq	%rcx, %r9
+	adcq	%rcx, %r10
+	adcq	%rcx, %r11
+	movq	%r8, \dst(%rsp)
+	movq	%r9, \dst+8(%rsp)
+	movq	%r10, \dst+16(%rsp)
+	movq	%r11, \dst+24(%rsp)
+.endm
+
+/* [\dst] = [\a] - [\b] (\a below 2^256, \b in W), below 2^256. */
+.macro SUB dst, a, b
+	movq	\a(%rsp), %r8
+	subq	\b(%rsp), %r8
+	movq	\a+8(%rsp), %r9
+	sbbq	\b+8(%rsp), %r9
+	movq	\a+16(%rsp), %r10
+	sbbq	\b+16(%rsp), %r10
+	movq	\a+24(%rsp), %r11
+	sbbq	\b+24(%rsp), %r11
+	sbbq	%rax, %rax
+	andl	$38, %eax
+	subq	%rax, %r8
+	sbbq	%rcx, %r9
+	sbbq	%rcx, %r10
+	sbbq	%rcx, %r11
+	movq	%r8, \dst(%rsp)
+	movq	%r9, \dst+8(%rsp)
+	movq	%r10, \dst+16(%rsp)
+	movq	%r11, \dst+24(%rsp)
+.endm
+
+/*
+ * u = [\a] + [\b] (or - with \op = sub/sbb) into r8..r11 and
+ * v = [\c] + [\d] into r12..r15, each settled as ADD/SUB, then swapped
+ * by the mask in rsi and stored at \du and \dv.
+ */
+.macro PAIR_SWAP du, dv, a, b, c, d, op, opc
+	movq	\a(%rsp), %r8
+	\op\()q	\b(%rsp), %r8
+	movq	\a+8(%rsp), %r9
+	\opc\()q \b+8(%rsp), %r9
+	movq	\a+16(%rsp), %r10
+	\opc\()q \b+16(%rsp), %r10
+	movq	\a+24(%rsp), %r11
+	\opc\()q \b+24(%rsp), %r11
+	sbbq	%rax, %rax
+	andl	$38, %eax
+	\op\()q	%rax, %r8
+	\opc\()q %rcx, %r9
+	\opc\()q %rcx, %r10
+	\opc\()q %rcx, %r11
+	movq	\c(%rsp), %r12
+	\op\()q	\d(%rsp), %r12
+	movq	\c+8(%rsp), %r13
+	\opc\()q \d+8(%rsp), %r13
+	movq	\c+16(%rsp), %r14
+	\opc\()q \d+16(%rsp), %r14
+	movq	\c+24(%rsp), %r15
+	\opc\()q \d+24(%rsp), %r15
+	sbbq	%rax, %rax
+	andl	$38, %eax
+	\op\()q	%rax, %r12
+	\opc\()q %rcx, %r13
+	\opc\()q %rcx, %r14
+	\opc\()q %rcx, %r15
+	LIMB_SWAP %r8, %r12
+	LIMB_SWAP %r9, %r13
+	LIMB_SWAP %r10, %r14
+	LIMB_SWAP %r11, %r15
+	movq	%r8, \du(%rsp)
+	movq	%r9, \du+8(%rsp)
+	movq	%r10, \du+16(%rsp)
+	movq	%r11, \du+24(%rsp)
+	movq	%r12, \dv(%rsp)
+	movq	%r13, \dv+8(%rsp)
+	movq	%r14, \dv+16(%rsp)
+	movq	%r15, \dv+24(%rsp)
+.endm
+
+.macro LIMB_SWAP u, v
+	movq	\u, %rax
+	xorq	\v, %rax
+	andq	%rsi, %rax
+	xorq	%rax, \u
+	xorq	%rax, \v
+.endm
+
+/* [\dst] = A24P [\a] + [\b] in W (\a below 2^256, \b in W). */
+.macro CMADD dst, a, b
+	movl	$A24P, %edx
+	mulxq	\a(%rsp), %r8, %r9
+	mulxq	\a+8(%rsp), %rax, %r10
+	addq	%rax, %r9
+	mulxq	\a+16(%rsp), %rax, %r11
+	adcq	%rax, %r10
+	mulxq	\a+24(%rsp), %rax, %r12
+	adcq	%rax, %r11
+	adcq	%rcx, %r12
+	addq	\b(%rsp), %r8
+	adcq	\b+8(%rsp), %r9
+	adcq	\b+16(%rsp), %r10
+	adcq	\b+24(%rsp), %r11
+	adcq	%rcx, %r12
+	btrq	$63, %r11
+	adcq	%r12, %r12
+	imulq	$19, %r12, %r12
+	addq	%r12, %r8
+	adcq	%rcx, %r9
+	adcq	%rcx, %r10
+	adcq	%rcx, %r11
+	movq	%r8, \dst(%rsp)
+	movq	%r9, \dst+8(%rsp)
+	movq	%r10, \dst+16(%rsp)
+	movq	%r11, \dst+24(%rsp)
+.endm
+
+	.globl	curve25519_ladder_mulx
+	.hidden	curve25519_ladder_mulx
+	.type	curve25519_ladder_mulx, @function
+	.balign	32
+curve25519_ladder_mulx:
+	.cfi_startproc
+	endbr64
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+	subq	$FRAME, %rsp
+	.cfi_adjust_cfa_offset FRAME
+
+	movq	%rdi, F_OUT(%rsp)
+	movq	%rsi, %rdi			/* rdi: k */
+	xorl	%ecx, %ecx			/* rcx: 0 throughout */
+	/* x1, (x2 : z2) = (1 : 0), (x3 : z3) = (x1 : 1) */
+	movq	0(%rdx), %r8
+	movq	8(%rdx), %r9
+	movq	16(%rdx), %r10
+	movq	24(%rdx), %r11
+	movq	%r8, X1(%rsp)
+	movq	%r9, X1+8(%rsp)
+	movq	%r10, X1+16(%rsp)
+	movq	%r11, X1+24(%rsp)
+	movq	%r8, X3(%rsp)
+	movq	%r9, X3+8(%rsp)
+	movq	%r10, X3+16(%rsp)
+	movq	%r11, X3+24(%rsp)
+	movq	$1, X2(%rsp)
+	movq	%rcx, X2+8(%rsp)
+	movq	%rcx, X2+16(%rsp)
+	movq	%rcx, X2+24(%rsp)
+	movq	%rcx, Z2(%rsp)
+	movq	%rcx, Z2+8(%rsp)
+	movq	%rcx, Z2+16(%rsp)
+	movq	%rcx, Z2+24(%rsp)
+	movq	$1, Z3(%rsp)
+	movq	%rcx, Z3+8(%rsp)
+	movq	%rcx, Z3+16(%rsp)
+	movq	%rcx, Z3+24(%rsp)
+
+	movl	$254, %ebp			/* rbp: t, the bit */
+	xorl	%esi, %esi			/* rsi: the previous bit */
+.Lstep:
+	/* bit t of k; s = bit ^ previous bit as a mask in rsi */
+	movl	%ebp, %eax
+	shrl	$3, %eax
+	movzbl	(%rdi,%rax), %eax
+	movl	%ebp, %ebx
+	andl	$7, %ebx
+	shrxl	%ebx, %eax, %eax
+	andl	$1, %eax
+	xorq	%rax, %rsi
+	negq	%rsi
+	movq	%rax, %xmm0			/* the bit, for the next step */
+
+	PAIR_SWAP A, C, X2, Z2, X3, Z3, add, adc
+	PAIR_SWAP B, D, X2, Z2, X3, Z3, sub, sbb
+	MUL	DA, D, A
+	MUL	CB, C, B
+	SQR	AA, A
+	SQR	BB, B
+	ADD	T1, DA, CB
+	SUB	T2, DA, CB
+	MUL	X2, AA, BB
+	SUB	E, AA, BB
+	SQR	X3, T1
+	SQR	T2, T2
+	CMADD	T1, E, BB
+	MUL	Z3, X1, T2
+	MUL	Z2, E, T1
+
+	movq	%xmm0, %rsi
+	decl	%ebp
+	jns	.Lstep
+
+	/* the last swap: (x2, z2) and (x3, z3) exchanged when the last bit was 1 */
+	negq	%rsi
+	movq	F_OUT(%rsp), %rdi
+	movq	X2(%rsp), %r8
+	movq	X3(%rsp), %r12
+	LIMB_SWAP %r8, %r12
+	movq	%r8, 0(%rdi)
+	movq	X2+8(%rsp), %r8
+	movq	X3+8(%rsp), %r12
+	LIMB_SWAP %r8, %r12
+	movq	%r8, 8(%rdi)
+	movq	X2+16(%rsp), %r8
+	movq	X3+16(%rsp), %r12
+	LIMB_SWAP %r8, %r12
+	movq	%r8, 16(%rdi)
+	movq	X2+24(%rsp), %r8
+	movq	X3+24(%rsp), %r12
+	LIMB_SWAP %r8, %r12
+	movq	%r8, 24(%rdi)
+	movq	Z2(%rsp), %r8
+	movq	Z3(%rsp), %r12
+	LIMB_SWAP %r8, %r12
+	movq	%r8, 32(%rdi)
+	movq	Z2+8(%rsp), %r8
+	movq	Z3+8(%rsp), %r12
+	LIMB_SWAP %r8, %r12
+	movq	%r8, 40(%rdi)
+	movq	Z2+16(%rsp), %r8
+	movq	Z3+16(%rsp), %r12
+	LIMB_SWAP %r8, %r12
+	movq	%r8, 48(%rdi)
+	movq	Z2+24(%rsp), %r8
+	movq	Z3+24(%rsp), %r12
+	LIMB_SWAP %r8, %r12
+	movq	%r8, 56(%rdi)
+
+	/* wipe the frame and the registers that held secrets */
+	pxor	%xmm0, %xmm0
+	xorl	%eax, %eax
+.Lwipe:
+	movdqu	%xmm0, (%rsp,%rax)
+	addl	$16, %eax
+	cmpl	$F_OUT, %eax
+	jb	.Lwipe
+	xorl	%esi, %esi
+	xorl	%edx, %edx
+	xorl	%r8d, %r8d
+	xorl	%r9d, %r9d
+	xorl	%r10d, %r10d
+	xorl	%r11d, %r11d
+
+	addq	$FRAME, %rsp
+	.cfi_adjust_cfa_offset -FRAME
+	popq	%r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r15
+	popq	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	popq	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	popq	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	ret
+	.cfi_endproc
+	.size	curve25519_ladder_mulx, .-curve25519_ladder_mulx
+
+	.section .note.GNU-stack, "", @progbits
