@@ -56,8 +56,9 @@
 #define CB	416
 #define T1	448
 #define T2	480
-#define F_OUT	512	/* xz */
-#define FRAME	520	/* 8 mod 16 after the pushes: rsp 16-byte aligned */
+#define E2	512
+#define F_OUT	544	/* xz */
+#define FRAME	552	/* 8 mod 16 after the pushes: rsp 16-byte aligned */
 
 /* a24 = (486662 + 2) / 4 - 1 + 1: z2 = E (BB + 121666 E) */
 #define A24P	121666
@@ -390,19 +391,19 @@ curve25519_ladder_mulx:
 
 	PAIR_SWAP A, C, X2, Z2, X3, Z3, add, adc
 	PAIR_SWAP B, D, X2, Z2, X3, Z3, sub, sbb
-	MUL	DA, D, A
-	MUL	CB, C, B
 	SQR	AA, A
+	MUL	DA, D, A
 	SQR	BB, B
-	ADD	T1, DA, CB
-	SUB	T2, DA, CB
+	MUL	CB, C, B
 	MUL	X2, AA, BB
 	SUB	E, AA, BB
+	ADD	T1, DA, CB
+	SUB	T2, DA, CB
+	CMADD	E2, E, BB
 	SQR	X3, T1
 	SQR	T2, T2
-	CMADD	T1, E, BB
+	MUL	Z2, E, E2
 	MUL	Z3, X1, T2
-	MUL	Z2, E, T1
 
 	movq	%xmm0, %rsi
 	decl	%ebp
