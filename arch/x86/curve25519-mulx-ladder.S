@@ -11,30 +11,22 @@
  * (x2 : z2) = (1 : 0), (x3 : z3) = (x1 : 1) and writes x2 (xz[0..3]) and
  * z2 (xz[4..7]), below 2^256 but not reduced below p.  x1 < 2^255.
  *
- * Every field element lives in the stack frame; each operation loads its
- * operands there and stores its result, so that no register is reserved
- * across operations but rcx, which holds 0 for the carry chains.
- *
- * Reduction.  2^256 = 38 (mod p).  A product (eight limbs) becomes
- * lo + 38 hi, five limbs with the top one t <= 38; then q = 2 t + bit 255
- * is folded as 19 q with bit 255 cleared, leaving a value below
- * 2^255 + 19 * 77: "weakly reduced", W for short.  The same for the
- * multiply-add by a24.  Sums and differences are then cheaper: for
- * a, b < 2^256 with b in W, a - b + 2^256 >= 2^255 - 2^11 when it
- * borrows, so one subtraction of 38 settles it; for a, b both in W,
- * a + b < 2^256 + 2^12, so one addition of 38 does.  Sums and differences
- * feed only products here; products (and the inputs 0, 1, x1) are in W,
- * and the ladder subtracts only products.
+ * Every field element lives in the stack frame; each operation (the
+ * macros of fe25519-mulx-asm.h) loads its operands there and stores its
+ * result, so that no register is reserved across operations but rcx,
+ * which holds 0 for the carry chains.  Products are weakly reduced
+ * (below 2^255 + 2^11, "W"), as is the multiply-add by a24, so each sum
+ * and difference needs one fold of 38: the ladder adds only values in W
+ * and subtracts only products, and the inputs 0, 1 and x1 are in W.
  *
  * The conditional swap.  With s = k_t xor k_(t+1), the step works on
- * (x2, z2) and (x3, z3) swapped when s = 1.  Swapping the pairs swaps
- * A = x2 + z2 with C = x3 + z3 and B = x2 - z2 with D = x3 - z3, which
- * swaps DA and CB: that leaves DA + CB unchanged and negates DA - CB,
- * whose square it is, so only the squarings AA and BB see the swap.  The
- * step computes A, B, C, D from the unswapped pairs and swaps (A, B) with
- * (C, D) by mask, in registers, before storing them: eight limb pairs
- * rather than sixteen.  No branch and no address depends on the scalar;
- * the frame (every intermediate value) is wiped before returning.
+ * (x2, z2) and (x3, z3) swapped when s = 1.  The step reads the pairs
+ * only to form A = x2 + z2, B = x2 - z2, C = x3 + z3 and D = x3 - z3, so
+ * swapping the pairs is swapping (A, B) with (C, D): it computes the four
+ * from the pairs as they are and exchanges them by CMOV in registers
+ * before storing them, eight limb pairs rather than sixteen.  No branch
+ * and no address depends on the scalar; the frame (every intermediate
+ * value) is wiped before returning.
  */
 
 	.text
@@ -63,179 +55,12 @@
 /* a24 = (486662 + 2) / 4 - 1 + 1: z2 = E (BB + 121666 E) */
 #define A24P	121666
 
-/*
- * r8..r15 (r8 lowest) reduced to W and stored at \dst.  CF = OF = 0 on
- * entry; uses rax, rbx, rdx.
- */
-.macro REDUCE dst
-	movl	$38, %edx
-	mulxq	%r12, %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r9
-	mulxq	%r13, %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r10
-	mulxq	%r14, %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r11
-	mulxq	%r15, %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rcx, %r12
-	adcxq	%rcx, %r12
-	/* r12 <= 38: q = 2 r12 + bit 255, folded as 19 q */
-	btrq	$63, %r11
-	adcq	%r12, %r12
-	imulq	$19, %r12, %r12
-	addq	%r12, %r8
-	adcq	%rcx, %r9
-	adcq	%rcx, %r10
-	adcq	%rcx, %r11
-	movq	%r8, \dst(%rsp)
-	movq	%r9, \dst+8(%rsp)
-	movq	%r10, \dst+16(%rsp)
-	movq	%r11, \dst+24(%rsp)
-.endm
-
-/*
- * One row of a product: r(8+i).. += [\a] * rdx, the low halves in the CF
- * chain and the high halves in the OF chain; \top is the new top limb.
- * CF = OF = 0 on entry and on exit.
- */
-.macro MULROW a, l0, l1, l2, l3, top
-	mulxq	\a(%rsp), %rax, %rbx
-	adcxq	%rax, \l0
-	adoxq	%rbx, \l1
-	mulxq	\a+8(%rsp), %rax, %rbx
-	adcxq	%rax, \l1
-	adoxq	%rbx, \l2
-	mulxq	\a+16(%rsp), %rax, %rbx
-	adcxq	%rax, \l2
-	adoxq	%rbx, \l3
-	mulxq	\a+24(%rsp), %rax, \top
-	adcxq	%rax, \l3
-	adoxq	%rcx, \top
-	adcxq	%rcx, \top
-.endm
-
-/* [\dst] = [\a] [\b] in W; \a and \b below 2^256. */
-.macro MUL dst, a, b
-	xorl	%eax, %eax		/* CF = OF = 0 */
-	movq	\b(%rsp), %rdx
-	mulxq	\a(%rsp), %r8, %r9
-	mulxq	\a+8(%rsp), %rax, %r10
-	adcxq	%rax, %r9
-	mulxq	\a+16(%rsp), %rax, %r11
-	adcxq	%rax, %r10
-	mulxq	\a+24(%rsp), %rax, %r12
-	adcxq	%rax, %r11
-	adcxq	%rcx, %r12
-	movq	\b+8(%rsp), %rdx
-	MULROW	\a, %r9, %r10, %r11, %r12, %r13
-	movq	\b+16(%rsp), %rdx
-	MULROW	\a, %r10, %r11, %r12, %r13, %r14
-	movq	\b+24(%rsp), %rdx
-	MULROW	\a, %r11, %r12, %r13, %r14, %r15
-	REDUCE	\dst
-.endm
-
-/*
- * [\dst] = [\a]^2 in W: the six cross products, then doubled (CF chain)
- * while the four squares come in (OF chain).
- */
-.macro SQR dst, a
-	xorl	%r15d, %r15d		/* CF = OF = 0, r15 = 0 */
-	movq	\a(%rsp), %rdx
-	mulxq	\a+8(%rsp), %r9, %r10
-	mulxq	\a+16(%rsp), %rax, %r11
-	adcxq	%rax, %r10
-	mulxq	\a+24(%rsp), %rax, %r12
-	adcxq	%rax, %r11
-	adcxq	%rcx, %r12
-	movq	\a+8(%rsp), %rdx
-	mulxq	\a+16(%rsp), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r12
-	mulxq	\a+24(%rsp), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rcx, %r13
-	adcxq	%rcx, %r13
-	movq	\a+16(%rsp), %rdx
-	mulxq	\a+24(%rsp), %rax, %r14
-	adcxq	%rax, %r13
-	adcxq	%rcx, %r14
-	movq	\a(%rsp), %rdx
-	mulxq	%rdx, %r8, %rax
-	adcxq	%r9, %r9
-	adoxq	%rax, %r9
-	movq	\a+8(%rsp), %rdx
-	mulxq	%rdx, %rax, %rbx
-	adcxq	%r10, %r10
-	adoxq	%rax, %r10
-	adcxq	%r11, %r11
-	adoxq	%rbx, %r11
-	movq	\a+16(%rsp), %rdx
-	mulxq	%rdx, %rax, %rbx
-	adcxq	%r12, %r12
-	adoxq	%rax, %r12
-	adcxq	%r13, %r13
-	adoxq	%rbx, %r13
-	movq	\a+24(%rsp), %rdx
-	mulxq	%rdx, %rax, %rbx
-	adcxq	%r14, %r14
-	adoxq	%rax, %r14
-	adcxq	%r15, %r15
-	adoxq	%rbx, %r15
-	REDUCE	\dst
-.endm
-
-/* [\dst] = [\a] + [\b] (both in W), below 2^256. */
-.macro ADD dst, a, b
-	movq	\a(%rsp), %r8
-	addq	\b(%rsp), %r8
-	movq	\a+8(%rsp), %r9
-	adcq	\b+8(%rsp), %r9
-	movq	\a+16(%rsp), %r10
-	adcq	\b+16(%rsp), %r10
-	movq	\a+24(%rsp), %r11
-	adcq	\b+24(%rsp), %r11
-	sbbq	%rax, %rax
-	andl	$38, %eax
-	addq	%rax, %r8
-	adcq	%rcx, %r9
-	adcq	%rcx, %r10
-	adcq	%rcx, %r11
-	movq	%r8, \dst(%rsp)
-	movq	%r9, \dst+8(%rsp)
-	movq	%r10, \dst+16(%rsp)
-	movq	%r11, \dst+24(%rsp)
-.endm
-
-/* [\dst] = [\a] - [\b] (\a below 2^256, \b in W), below 2^256. */
-.macro SUB dst, a, b
-	movq	\a(%rsp), %r8
-	subq	\b(%rsp), %r8
-	movq	\a+8(%rsp), %r9
-	sbbq	\b+8(%rsp), %r9
-	movq	\a+16(%rsp), %r10
-	sbbq	\b+16(%rsp), %r10
-	movq	\a+24(%rsp), %r11
-	sbbq	\b+24(%rsp), %r11
-	sbbq	%rax, %rax
-	andl	$38, %eax
-	subq	%rax, %r8
-	sbbq	%rcx, %r9
-	sbbq	%rcx, %r10
-	sbbq	%rcx, %r11
-	movq	%r8, \dst(%rsp)
-	movq	%r9, \dst+8(%rsp)
-	movq	%r10, \dst+16(%rsp)
-	movq	%r11, \dst+24(%rsp)
-.endm
+#include "fe25519-mulx-asm.h"
 
 /*
  * u = [\a] + [\b] (or - with \op = sub/sbb) into r8..r11 and
  * v = [\c] + [\d] into r12..r15, each settled as ADD/SUB, then swapped
- * by the mask in rsi and stored at \du and \dv.
+ * when the mask in rsi is set (by CMOV) and stored at \du and \dv.
  */
 .macro PAIR_SWAP du, dv, a, b, c, d, op, opc
 	movq	\a(%rsp), %r8
@@ -266,10 +91,11 @@
 	\opc\()q %rcx, %r13
 	\opc\()q %rcx, %r14
 	\opc\()q %rcx, %r15
-	LIMB_SWAP %r8, %r12
-	LIMB_SWAP %r9, %r13
-	LIMB_SWAP %r10, %r14
-	LIMB_SWAP %r11, %r15
+	testq	%rsi, %rsi
+	LIMB_CSWAP %r8, %r12
+	LIMB_CSWAP %r9, %r13
+	LIMB_CSWAP %r10, %r14
+	LIMB_CSWAP %r11, %r15
 	movq	%r8, \du(%rsp)
 	movq	%r9, \du+8(%rsp)
 	movq	%r10, \du+16(%rsp)
@@ -280,6 +106,14 @@
 	movq	%r15, \dv+24(%rsp)
 .endm
 
+/* u <-> v when ZF = 0 (CMOV: no branch) */
+.macro LIMB_CSWAP u, v
+	movq	\u, %rax
+	cmovnzq	\v, \u
+	cmovnzq	%rax, \v
+.endm
+
+/* u <-> v when rsi = -1 (rsi = 0: unchanged) */
 .macro LIMB_SWAP u, v
 	movq	\u, %rax
 	xorq	\v, %rax
@@ -391,19 +225,19 @@ curve25519_ladder_mulx:
 
 	PAIR_SWAP A, C, X2, Z2, X3, Z3, add, adc
 	PAIR_SWAP B, D, X2, Z2, X3, Z3, sub, sbb
-	SQR	AA, A
-	MUL	DA, D, A
-	SQR	BB, B
-	MUL	CB, C, B
-	MUL	X2, AA, BB
-	SUB	E, AA, BB
-	ADD	T1, DA, CB
-	SUB	T2, DA, CB
+	FE_SQR	AA, A
+	FE_MUL	DA, D, A
+	FE_SQR	BB, B
+	FE_MUL	CB, C, B
+	FE_MUL	X2, AA, BB
+	FE_SUB	E, AA, BB
+	FE_ADD	T1, DA, CB
+	FE_SUB	T2, DA, CB
 	CMADD	E2, E, BB
-	SQR	X3, T1
-	SQR	T2, T2
-	MUL	Z2, E, E2
-	MUL	Z3, X1, T2
+	FE_SQR	X3, T1
+	FE_SQR	T2, T2
+	FE_MUL	Z2, E, E2
+	FE_MUL	Z3, X1, T2
 
 	movq	%xmm0, %rsi
 	decl	%ebp
