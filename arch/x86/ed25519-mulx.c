@@ -115,9 +115,24 @@ static inline void ed_select_mulx(ge_precomp *t, int m, s8 b)
 }
 
 /*
+ * ed25519-mulx-madd.S: h = h + q for h = (X : Y : Z : T), q affine
+ * (y + x, y - x, 2dxy): ge_madd then ge_p1p1_to_p3 in one call, the
+ * operands in one frame, products weakly reduced.
+ */
+void ge_madd_p3_mulx(ge_p3 *h, const ge_precomp *q);
+
+_Static_assert(sizeof(ge_p3) == 16 * sizeof(u64) && sizeof(ge_precomp) == 12 * sizeof(u64),
+	       "ge_madd_p3_mulx works on the limbs of ge_p3 and ge_precomp");
+
+static inline void ge_madd_p3(ge_p3 *h, const ge_precomp *q)
+{
+	ge_madd_p3_mulx(h, q);
+}
+
+/*
  * h = [k]B for a 32-byte little-endian k < 2^255, constant time: the
  * signed radix-16 comb of ge_scalarmult_base (ed25519-impl.h) over
- * ed_select_mulx.
+ * ed_select_mulx and ge_madd_p3.
  */
 static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 {
@@ -143,8 +158,7 @@ static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 	ge_p3_0(h);
 	for (i = 1; i < 64; i += 2) {
 		ed_select_mulx(&t, i / 2, e[i]);
-		ge_madd(&r, h, &t);
-		ge_p1p1_to_p3(h, &r);
+		ge_madd_p3(h, &t);
 	}
 	ge_p3_dbl(&r, h);
 	ge_p1p1_to_p2(&s, &r);
@@ -156,8 +170,7 @@ static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 	ge_p1p1_to_p3(h, &r);
 	for (i = 0; i < 64; i += 2) {
 		ed_select_mulx(&t, i / 2, e[i]);
-		ge_madd(&r, h, &t);
-		ge_p1p1_to_p3(h, &r);
+		ge_madd_p3(h, &t);
 	}
 	memzero_explicit(e, sizeof(e));
 	memzero_explicit(&t, sizeof(t));
