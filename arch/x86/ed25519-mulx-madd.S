@@ -4,7 +4,7 @@
  * in one function, with the MULX/ADCX/ADOX field macros of
  * fe25519-mulx-asm.h.  Requires: BMI2 (MULX), ADX (ADCX, ADOX).
  *
- *   void ge_madd_p3_mulx(ge_p3 *h, const ge_precomp *q);
+ *   void ge_madd_p3_mulx(ge_p3 *h, const ge_precomp *q, u64 scratch[40]);
  *
  * h = h + q in extended coordinates, h = (X : Y : Z : T) (four field
  * elements, each below 2^256) and q = (y + x, y - x, 2dxy) affine, as
@@ -16,8 +16,10 @@
  * The inputs carry no bound beyond 2^256, so their sums and differences
  * take two folds; a, b and c are products (weakly reduced), so E, F, G
  * and H take one.  The results are weakly reduced too.  h is written
- * only after its last read.  No branch or address depends on the data;
- * the frame is wiped before returning.
+ * only after its last read.  No branch or address depends on the data.
+ * The intermediate values go to the caller's scratch (320 bytes), which
+ * the caller wipes once when its multiplication is done, not after each
+ * of its 64 additions.
  */
 
 	.text
@@ -33,7 +35,7 @@
 #define QYMX	32
 #define QXY2D	64
 
-/* Stack frame (after the five pushes): */
+/* The scratch, at rbp: */
 #define YMX	0
 #define YPX	32
 #define PA	64
@@ -44,7 +46,6 @@
 #define PF	224
 #define PG	256
 #define PH	288
-#define FRAME	320
 
 	.globl	ge_madd_p3_mulx
 	.hidden	ge_madd_p3_mulx
@@ -53,6 +54,9 @@
 ge_madd_p3_mulx:
 	.cfi_startproc
 	endbr64
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
@@ -68,41 +72,32 @@ ge_madd_p3_mulx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$FRAME, %rsp
-	.cfi_adjust_cfa_offset FRAME
+	movq	%rdx, %rbp			/* rbp: scratch */
 	xorl	%ecx, %ecx			/* rcx: 0 throughout */
 
-	FE_SUB2	YMX, HY, HX, %rsp, %rdi, %rdi
-	FE_ADD2	YPX, HY, HX, %rsp, %rdi, %rdi
-	FE_ADD2	PD, HZ, HZ, %rsp, %rdi, %rdi
-	FE_MUL	PA, YMX, QYMX, %rsp, %rsp, %rsi
-	FE_MUL	PB, YPX, QYPX, %rsp, %rsp, %rsi
-	FE_MUL	PC, HT, QXY2D, %rsp, %rdi, %rsi
-	FE_SUB	PE, PB, PA
-	FE_ADD	PH, PB, PA
-	FE_SUB	PF, PD, PC
-	FE_ADD	PG, PD, PC
-	FE_MUL	HX, PE, PF, %rdi
-	FE_MUL	HY, PG, PH, %rdi
-	FE_MUL	HZ, PF, PG, %rdi
-	FE_MUL	HT, PE, PH, %rdi
+	FE_SUB2	YMX, HY, HX, %rbp, %rdi, %rdi
+	FE_ADD2	YPX, HY, HX, %rbp, %rdi, %rdi
+	FE_ADD2	PD, HZ, HZ, %rbp, %rdi, %rdi
+	FE_MUL	PA, YMX, QYMX, %rbp, %rbp, %rsi
+	FE_MUL	PB, YPX, QYPX, %rbp, %rbp, %rsi
+	FE_MUL	PC, HT, QXY2D, %rbp, %rdi, %rsi
+	FE_SUB	PE, PB, PA, %rbp, %rbp, %rbp
+	FE_ADD	PH, PB, PA, %rbp, %rbp, %rbp
+	FE_SUB	PF, PD, PC, %rbp, %rbp, %rbp
+	FE_ADD	PG, PD, PC, %rbp, %rbp, %rbp
+	FE_MUL	HX, PE, PF, %rdi, %rbp, %rbp
+	FE_MUL	HY, PG, PH, %rdi, %rbp, %rbp
+	FE_MUL	HZ, PF, PG, %rdi, %rbp, %rbp
+	FE_MUL	HT, PE, PH, %rdi, %rbp, %rbp
 
-	/* wipe the frame and the registers that held secrets */
-	pxor	%xmm0, %xmm0
+	/* the registers that held secrets */
 	xorl	%eax, %eax
-.Lwipe:
-	movdqu	%xmm0, (%rsp,%rax)
-	addl	$16, %eax
-	cmpl	$FRAME, %eax
-	jb	.Lwipe
 	xorl	%edx, %edx
 	xorl	%r8d, %r8d
 	xorl	%r9d, %r9d
 	xorl	%r10d, %r10d
 	xorl	%r11d, %r11d
 
-	addq	$FRAME, %rsp
-	.cfi_adjust_cfa_offset -FRAME
 	popq	%r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r15
@@ -118,6 +113,9 @@ ge_madd_p3_mulx:
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbx
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
 	ret
 	.cfi_endproc
 	.size	ge_madd_p3_mulx, .-ge_madd_p3_mulx

@@ -119,14 +119,15 @@ static inline void ed_select_mulx(ge_precomp *t, int m, s8 b)
  * (y + x, y - x, 2dxy): ge_madd then ge_p1p1_to_p3 in one call, the
  * operands in one frame, products weakly reduced.
  */
-void ge_madd_p3_mulx(ge_p3 *h, const ge_precomp *q);
+void ge_madd_p3_mulx(ge_p3 *h, const ge_precomp *q, u64 scratch[40]);
 
 _Static_assert(sizeof(ge_p3) == 16 * sizeof(u64) && sizeof(ge_precomp) == 12 * sizeof(u64),
 	       "ge_madd_p3_mulx works on the limbs of ge_p3 and ge_precomp");
 
-static inline void ge_madd_p3(ge_p3 *h, const ge_precomp *q)
+/* scratch: 40 words, wiped by the caller */
+static inline void ge_madd_p3(ge_p3 *h, const ge_precomp *q, u64 scratch[40])
 {
-	ge_madd_p3_mulx(h, q);
+	ge_madd_p3_mulx(h, q, scratch);
 }
 
 /*
@@ -136,6 +137,7 @@ static inline void ge_madd_p3(ge_p3 *h, const ge_precomp *q)
  */
 static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 {
+	u64 scratch[40];
 	s8 e[64];
 	s8 carry = 0;
 	ge_precomp t;
@@ -158,7 +160,7 @@ static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 	ge_p3_0(h);
 	for (i = 1; i < 64; i += 2) {
 		ed_select_mulx(&t, i / 2, e[i]);
-		ge_madd_p3(h, &t);
+		ge_madd_p3(h, &t, scratch);
 	}
 	ge_p3_dbl(&r, h);
 	ge_p1p1_to_p2(&s, &r);
@@ -170,8 +172,9 @@ static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 	ge_p1p1_to_p3(h, &r);
 	for (i = 0; i < 64; i += 2) {
 		ed_select_mulx(&t, i / 2, e[i]);
-		ge_madd_p3(h, &t);
+		ge_madd_p3(h, &t, scratch);
 	}
+	memzero_explicit(scratch, sizeof(scratch));
 	memzero_explicit(e, sizeof(e));
 	memzero_explicit(&t, sizeof(t));
 	memzero_explicit(&r, sizeof(r));
