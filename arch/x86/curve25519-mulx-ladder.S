@@ -49,8 +49,12 @@
 #define T1	448
 #define T2	480
 #define E2	512
-#define F_OUT	544	/* xz */
-#define FRAME	552	/* 8 mod 16 after the pushes: rsp 16-byte aligned */
+#define PL	544	/* FE_MUL2: the low limbs of its two products */
+#define QL	576
+#define F_OUT	608	/* xz */
+#define F_K	616	/* k */
+#define F_T	624	/* t, the bit */
+#define FRAME	632	/* 8 mod 16 after the pushes: rsp 16-byte aligned */
 
 /* a24 = (486662 + 2) / 4 - 1 + 1: z2 = E (BB + 121666 E) */
 #define A24P	121666
@@ -120,6 +124,100 @@
 	andq	%rsi, %rax
 	xorq	%rax, \u
 	xorq	%rax, \v
+.endm
+
+/*
+ * The four low limbs of a product at \lo in the frame, the four high ones
+ * in \h0..\h3: reduced to W (as FE_REDUCE) into \h0..\h3 and stored at
+ * \dst.  Uses rax, rbx, rdx.
+ */
+.macro REDUCE_LO_MEM dst, lo, h0, h1, h2, h3
+	xorl	%eax, %eax
+	movl	$38, %edx
+	mulxq	\h0, \h0, %rbx
+	adcxq	\lo(%rsp), \h0
+	mulxq	\h1, \h1, %rax
+	adcxq	\lo+8(%rsp), \h1
+	adoxq	%rbx, \h1
+	mulxq	\h2, \h2, %rbx
+	adcxq	\lo+16(%rsp), \h2
+	adoxq	%rax, \h2
+	mulxq	\h3, \h3, %rax
+	adcxq	\lo+24(%rsp), \h3
+	adoxq	%rbx, \h3
+	adoxq	%rcx, %rax
+	adcxq	%rcx, %rax
+	btrq	$63, \h3
+	adcq	%rax, %rax
+	imulq	$19, %rax, %rax
+	addq	%rax, \h0
+	adcq	%rcx, \h1
+	adcq	%rcx, \h2
+	adcq	%rcx, \h3
+	movq	\h0, \dst(%rsp)
+	movq	\h1, \dst+8(%rsp)
+	movq	\h2, \dst+16(%rsp)
+	movq	\h3, \dst+24(%rsp)
+.endm
+
+/*
+ * [\dp] = [\a] [\b] and [\dq] = [\c] [\d], in W: two independent products
+ * with their rows interleaved, so that the core has two carry chains to
+ * work on instead of one.  Each keeps a window of five limbs in registers
+ * (P: r8..r12, Q: r13, r14, r15, rdi, rbp, rotating), stores the limb a
+ * row completes (PL, QL) and is reduced from there.  Every row starts
+ * with flags cleared (no flag dependency on the other product's row).
+ * Clobbers rdi and rbp.
+ */
+.macro FE_MUL2 dp, a, b, dq, c, d
+	xorl	%eax, %eax
+	movq	\b(%rsp), %rdx
+	mulxq	\a(%rsp), %r8, %r9
+	mulxq	\a+8(%rsp), %rax, %r10
+	adcxq	%rax, %r9
+	mulxq	\a+16(%rsp), %rax, %r11
+	adcxq	%rax, %r10
+	mulxq	\a+24(%rsp), %rax, %r12
+	adcxq	%rax, %r11
+	adcxq	%rcx, %r12
+	movq	%r8, PL(%rsp)
+	xorl	%eax, %eax
+	movq	\d(%rsp), %rdx
+	mulxq	\c(%rsp), %r13, %r14
+	mulxq	\c+8(%rsp), %rax, %r15
+	adcxq	%rax, %r14
+	mulxq	\c+16(%rsp), %rax, %rdi
+	adcxq	%rax, %r15
+	mulxq	\c+24(%rsp), %rax, %rbp
+	adcxq	%rax, %rdi
+	adcxq	%rcx, %rbp
+	movq	%r13, QL(%rsp)
+	xorl	%eax, %eax
+	movq	\b+8(%rsp), %rdx
+	FE_MULROW \a, %r9, %r10, %r11, %r12, %r8
+	movq	%r9, PL+8(%rsp)
+	xorl	%eax, %eax
+	movq	\d+8(%rsp), %rdx
+	FE_MULROW \c, %r14, %r15, %rdi, %rbp, %r13
+	movq	%r14, QL+8(%rsp)
+	xorl	%eax, %eax
+	movq	\b+16(%rsp), %rdx
+	FE_MULROW \a, %r10, %r11, %r12, %r8, %r9
+	movq	%r10, PL+16(%rsp)
+	xorl	%eax, %eax
+	movq	\d+16(%rsp), %rdx
+	FE_MULROW \c, %r15, %rdi, %rbp, %r13, %r14
+	movq	%r15, QL+16(%rsp)
+	xorl	%eax, %eax
+	movq	\b+24(%rsp), %rdx
+	FE_MULROW \a, %r11, %r12, %r8, %r9, %r10
+	movq	%r11, PL+24(%rsp)
+	xorl	%eax, %eax
+	movq	\d+24(%rsp), %rdx
+	FE_MULROW \c, %rdi, %rbp, %r13, %r14, %r15
+	movq	%rdi, QL+24(%rsp)
+	REDUCE_LO_MEM \dp, PL, %r12, %r8, %r9, %r10
+	REDUCE_LO_MEM \dq, QL, %rbp, %r13, %r14, %r15
 .endm
 
 /* [\dst] = A24P [\a] + [\b] in W (\a below 2^256, \b in W). */
@@ -208,10 +306,13 @@ curve25519_ladder_mulx:
 	movq	%rcx, Z3+16(%rsp)
 	movq	%rcx, Z3+24(%rsp)
 
-	movl	$254, %ebp			/* rbp: t, the bit */
+	movq	%rdi, F_K(%rsp)
+	movl	$254, F_T(%rsp)			/* t, the bit */
 	xorl	%esi, %esi			/* rsi: the previous bit */
 .Lstep:
 	/* bit t of k; s = bit ^ previous bit as a mask in rsi */
+	movq	F_K(%rsp), %rdi
+	movl	F_T(%rsp), %ebp
 	movl	%ebp, %eax
 	shrl	$3, %eax
 	movzbl	(%rdi,%rax), %eax
@@ -226,9 +327,8 @@ curve25519_ladder_mulx:
 	PAIR_SWAP A, C, X2, Z2, X3, Z3, add, adc
 	PAIR_SWAP B, D, X2, Z2, X3, Z3, sub, sbb
 	FE_SQR	AA, A
-	FE_MUL	DA, D, A
 	FE_SQR	BB, B
-	FE_MUL	CB, C, B
+	FE_MUL2	DA, D, A, CB, C, B
 	FE_MUL	X2, AA, BB
 	FE_SUB	E, AA, BB
 	FE_ADD	T1, DA, CB
@@ -236,11 +336,10 @@ curve25519_ladder_mulx:
 	CMADD	E2, E, BB
 	FE_SQR	X3, T1
 	FE_SQR	T2, T2
-	FE_MUL	Z2, E, E2
-	FE_MUL	Z3, X1, T2
+	FE_MUL2	Z2, E, E2, Z3, X1, T2
 
 	movq	%xmm0, %rsi
-	decl	%ebp
+	decl	F_T(%rsp)
 	jns	.Lstep
 
 	/* the last swap: (x2, z2) and (x3, z3) exchanged when the last bit was 1 */
