@@ -145,7 +145,7 @@ static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 	u64 scratch[40];
 	s8 e[64];
 	s8 carry = 0;
-	ge_precomp t;
+	ge_precomp t[2];
 	ge_p1p1 r;
 	ge_p2 s;
 	int i;
@@ -162,10 +162,17 @@ static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 	}
 	e[63] = (s8)(e[63] + carry);
 
+	/*
+	 * Each row's scan is issued before the previous row's addition,
+	 * which does not depend on it: the core overlaps the table reads
+	 * with the products.
+	 */
 	ge_p3_0(h);
+	ed_select_mulx(&t[0], 0, e[1]);
 	for (i = 1; i < 64; i += 2) {
-		ed_select_mulx(&t, i / 2, e[i]);
-		ge_madd_p3(h, &t, scratch);
+		if (i + 2 < 64)
+			ed_select_mulx(&t[((i / 2) + 1) & 1], (i + 2) / 2, e[i + 2]);
+		ge_madd_p3(h, &t[(i / 2) & 1], scratch);
 	}
 	ge_p3_dbl(&r, h);
 	ge_p1p1_to_p2(&s, &r);
@@ -174,14 +181,16 @@ static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 	ge_p2_dbl(&r, &s);
 	ge_p1p1_to_p2(&s, &r);
 	ge_p2_dbl(&r, &s);
+	ed_select_mulx(&t[0], 0, e[0]);
 	ge_p1p1_to_p3(h, &r);
 	for (i = 0; i < 64; i += 2) {
-		ed_select_mulx(&t, i / 2, e[i]);
-		ge_madd_p3(h, &t, scratch);
+		if (i + 2 < 64)
+			ed_select_mulx(&t[((i / 2) + 1) & 1], (i + 2) / 2, e[i + 2]);
+		ge_madd_p3(h, &t[(i / 2) & 1], scratch);
 	}
 	memzero_explicit(scratch, sizeof(scratch));
 	memzero_explicit(e, sizeof(e));
-	memzero_explicit(&t, sizeof(t));
+	memzero_explicit(t, sizeof(t));
 	memzero_explicit(&r, sizeof(r));
 	memzero_explicit(&s, sizeof(s));
 }
