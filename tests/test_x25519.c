@@ -10,6 +10,9 @@
  *    x25519_pem_test.json: every case, with rind's policy for the
  *    "acceptable" ones pinned: an all-zero shared secret is -EINVAL,
  *    twist and non-canonical public keys are computed;
+ *  - differential against curve25519-generic for every other driver:
+ *    random scalars with random and edge (non-canonical, all-ones limbs,
+ *    small) u-coordinates, and the public keys;
  *  - differential against OpenSSL: random exchanges both ways (public
  *    keys and shared secrets), and keys exported by rind (PKCS#8/SPKI,
  *    DER and PEM) read by OpenSSL and keys written by OpenSSL read by rind;
@@ -346,6 +349,76 @@ START_TEST(test_openssl_exchanges)
 }
 END_TEST
 
+/*
+ * Every driver against curve25519-generic: random scalars with random and
+ * edge u-coordinates -- non-canonical ones (p .. 2^255 - 1, with and
+ * without the ignored top bit), limbs of all ones or zeros, the small
+ * values -- and the public keys.  The arch ladders keep field elements
+ * only partly reduced, which these reach at the extremes.
+ */
+START_TEST(test_generic_differential)
+{
+	static const u8 p_le[32] = {
+		0xed, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f,
+	};
+	struct crypto_kpp *gen = alloc_drv("curve25519-generic");
+	drivers_t d;
+	int n = impls(d), i, j;
+	const int rounds = 1000;
+
+	for (i = 0; i < n; i++) {
+		struct crypto_kpp *tfm;
+		struct rt_rng rng;
+
+		if (!strcmp(d[i], "curve25519-generic"))
+			continue;
+		tfm = alloc_drv(d[i]);
+		rt_rng_seed(&rng, 0x7748);
+		for (j = 0; j < rounds; j++) {
+			u8 k[32], u[32], s1[32], s2[32], p1[32], p2[32];
+			int e1, e2;
+
+			rt_fill(&rng, k, 32);
+			rt_fill(&rng, u, 32);
+			if (j % 4 == 1 && j < 128) {
+				/* u = p + j / 4 (and its top-bit twin): non-canonical */
+				memcpy(u, p_le, 32);
+				u[0] = (u8)(u[0] + j / 4);
+				if (j & 8)
+					u[31] |= 0x80;
+			} else if (j % 4 == 2) {
+				/* limbs of all ones or zeros */
+				for (int l = 0; l < 4; l++)
+					if ((j >> (2 + l)) & 1)
+						memset(u + 8 * l, (j >> 6) & 1 ? 0xff : 0, 8);
+			} else if (j % 4 == 3 && j < 64) {
+				memset(u, 0, 32);
+				u[0] = (u8)(j / 4);		/* 0 .. 15 */
+			}
+			if (j == 5)
+				memset(k, 0xff, 32);
+			if (j == 9)
+				memset(k, 0, 32);
+			RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 32), 0);
+			RT_REQ_EQ(d[i], crypto_kpp_set_secret(gen, k, 32), 0);
+			RT_REQ_EQ(d[i], pubkey(tfm, p1), 0);
+			RT_REQ_EQ(d[i], pubkey(gen, p2), 0);
+			rt_check_eq(d[i], "public key vs curve25519-generic", p1, p2, 32);
+			memset(s1, 0, 32);
+			memset(s2, 0, 32);
+			e1 = shared(tfm, u, 32, s1);
+			e2 = shared(gen, u, 32, s2);
+			RT_REQ_EQ(d[i], e1, e2);
+			rt_check_eq(d[i], "X25519(k, u) vs curve25519-generic", s1, s2, 32);
+		}
+		crypto_free_kpp(tfm);
+		rt_report("differential against curve25519-generic", d[i], rounds, 0);
+	}
+	crypto_free_kpp(gen);
+}
+END_TEST
+
 START_TEST(test_openssl_key_formats)
 {
 	drivers_t d;
@@ -620,6 +693,7 @@ static Suite *x25519_suite(void)
 	tcase_add_test(tc, test_wycheproof_jwk);
 	tcase_add_test(tc, test_wycheproof_pem);
 	tcase_add_test(tc, test_openssl_exchanges);
+	tcase_add_test(tc, test_generic_differential);
 	tcase_add_test(tc, test_openssl_key_formats);
 	tcase_add_test(tc, test_generate_and_formats);
 	tcase_add_test(tc, test_scatterlists);

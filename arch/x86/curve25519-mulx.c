@@ -4,10 +4,13 @@
  * "curve25519-x86_64-adx" kpp.
  * Requires: BMI2 (MULX) and ADX (ADCX, ADOX).
  *
- * The Montgomery ladder of algs/curve25519.c over the radix-2^64 field
- * arithmetic of fe25519-mulx.h: the same constant-time structure (255
+ * The Montgomery ladder of algs/curve25519.c, in assembly
+ * (curve25519-mulx-ladder.S): the same constant-time structure (255
  * steps, masked conditional swaps), each step 5 multiplications, 4
- * squarings and one multiplication by a24.  The public key goes through
+ * squarings and one multiplication by a24, in the frame of one function
+ * with results kept weakly reduced (below 2^255 + 2^11) so that sums and
+ * differences need one fold; then the inversion and the last product in
+ * the radix-2^64 field arithmetic of fe25519-mulx.h.  The public key goes through
  * the Ed25519 fixed-base table of ed25519-mulx.c.  The kpp glue (key
  * formats, checks) is the generic driver's.
  */
@@ -19,66 +22,29 @@
 #include "ed25519-x86.h"
 #include "fe25519-mulx.h"
 
-#define CURVE25519_A24 121666
-
-static inline void ladder_step(fe *x2, fe *z2, fe *x3, fe *z3, const fe *x1)
-{
-	fe a, aa, b, bb, e, c, d, da, cb, t;
-
-	fe_add(&a, x2, z2);
-	fe_sub(&b, x2, z2);
-	fe_add(&c, x3, z3);
-	fe_sub(&d, x3, z3);
-	fe_sq(&aa, &a);
-	fe_sq(&bb, &b);
-	fe_mul(&da, &d, &a);
-	fe_mul(&cb, &c, &b);
-	fe_sub(&e, &aa, &bb);
-	fe_mul(x2, &aa, &bb);
-	fe_add(&t, &da, &cb);
-	fe_sq(x3, &t);
-	fe_sub(&t, &da, &cb);
-	fe_sq(&t, &t);
-	fe_mul(z3, x1, &t);
-	fe_mul_small(&t, &e, CURVE25519_A24);
-	fe_add(&t, &t, &bb);
-	fe_mul(z2, &e, &t);
-}
+/* curve25519-mulx-ladder.S: the 255 ladder steps; x2, z2 out. */
+void curve25519_ladder_mulx(u64 xz[8], const u8 k[32], const u64 x1[4]);
 
 static void curve25519_mulx(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25519_KEY_SIZE],
 			    const u8 point[CURVE25519_KEY_SIZE])
 {
 	u8 k[CURVE25519_KEY_SIZE];
-	fe x1, x2, z2, x3, z3;
-	u64 swap = 0;
-	int t;
+	u64 xz[8];
+	fe x1, x2, z2;
 
 	memcpy(k, scalar, sizeof(k));
 	curve25519_clamp_secret(k);
 	fe_frombytes(&x1, point);
-	fe_1(&x2);
-	fe_0(&z2);
-	x3 = x1;
-	fe_1(&z3);
-	for (t = 254; t >= 0; t--) {
-		u64 bit = (k[t >> 3] >> (t & 7)) & 1;
-
-		swap ^= bit;
-		fe_cswap(&x2, &x3, swap);
-		fe_cswap(&z2, &z3, swap);
-		swap = bit;
-		ladder_step(&x2, &z2, &x3, &z3, &x1);
-	}
-	fe_cswap(&x2, &x3, swap);
-	fe_cswap(&z2, &z3, swap);
+	curve25519_ladder_mulx(xz, k, x1.v);
+	memcpy(x2.v, xz, sizeof(x2.v));
+	memcpy(z2.v, xz + 4, sizeof(z2.v));
 	fe_invert(&z2, &z2);
 	fe_mul(&x2, &x2, &z2);
 	fe_tobytes(out, &x2);
 	memzero_explicit(k, sizeof(k));
+	memzero_explicit(xz, sizeof(xz));
 	memzero_explicit(&x2, sizeof(x2));
 	memzero_explicit(&z2, sizeof(z2));
-	memzero_explicit(&x3, sizeof(x3));
-	memzero_explicit(&z3, sizeof(z3));
 }
 
 static struct curve25519_driver curve25519_mulx_drv = {

@@ -349,8 +349,8 @@ static inline u64 fe_add_small(u64 t[4], u64 c)
 	return (u64)(acc >> 64);
 }
 
-/* The canonical encoding (value reduced below p). */
-static inline void fe_tobytes(u8 s[32], const fe *f)
+/* c = f reduced below p, as limbs. */
+static inline void fe_canon(u64 c[4], const fe *f)
 {
 	u64 t[4] = { f->v[0], f->v[1], f->v[2], f->v[3] };
 	u64 g[4], top, m;
@@ -367,7 +367,18 @@ static inline void fe_tobytes(u8 s[32], const fe *f)
 	m = 0 - (g[3] >> 63);
 	g[3] &= 0x7fffffffffffffffULL;
 	for (i = 0; i < 4; i++)
-		put_unaligned_le64(t[i] ^ (m & (t[i] ^ g[i])), s + 8 * i);
+		c[i] = t[i] ^ (m & (t[i] ^ g[i]));
+}
+
+/* The canonical encoding (value reduced below p). */
+static inline void fe_tobytes(u8 s[32], const fe *f)
+{
+	u64 c[4];
+	int i;
+
+	fe_canon(c, f);
+	for (i = 0; i < 4; i++)
+		put_unaligned_le64(c[i], s + 8 * i);
 }
 
 static inline void fe_cswap(fe *f, fe *g, u64 b)
@@ -435,18 +446,20 @@ static inline void fe_pow2_250_1(fe *t250, fe *z11, const fe *z)
 	fe_mul(t250, &t, &t50);
 }
 
-/* algs/curve25519.c: constant-time inversion (Bernstein-Yang divsteps). */
-void fe25519_invert_bytes(u8 out[32], const u8 in[32]);
+/*
+ * fe25519-invert-x86.c: out = in^-1 mod p (0 for 0) for a canonical
+ * (< p) @in, constant time (Bernstein-Yang, half-delta divsteps).
+ */
+void fe25519_invert_x86(u64 out[4], const u64 in[4]);
 
 /* h = 1/z (0 for z = 0), constant time */
 static inline void fe_invert(fe *h, const fe *z)
 {
-	u8 s[32];
+	u64 c[4];
 
-	fe_tobytes(s, z);
-	fe25519_invert_bytes(s, s);
-	fe_frombytes(h, s);
-	memzero_explicit(s, sizeof(s));
+	fe_canon(c, z);
+	fe25519_invert_x86(h->v, c);
+	memzero_explicit(c, sizeof(c));
 }
 
 static inline void fe_pow22523(fe *h, const fe *z)
