@@ -39,7 +39,7 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
  * of a base-pointer operand: word K of (O, B) is O + K bytes from %[B].
  * Work registers: the operands %[t0]..%[t7], and rax, rcx, rdx.
  */
-#define P256X_W(O, B, K)	O "+" K "(%[" B "])"
+#define P256X_W(O, B, K)	O "+" K "(" B ")"
 
 /*
  * One Montgomery reduction step: q = T0 (the lowest word, -p^-1 = 1 mod
@@ -303,7 +303,7 @@ static inline void p256x_mul(u64 *r, const u64 *a, const u64 *b)
 {
 	u64 t0, t1, t2, t3, t4, t5;
 
-	__asm__ volatile(P256X_MUL("0", "r", "0", "a", "0", "b")
+	__asm__ volatile(P256X_MUL("0", "%[r]", "0", "%[a]", "0", "%[b]")
 		: P256X_T6
 		: [r] "r"(r), [a] "r"(a), [b] "r"(b), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
@@ -314,7 +314,7 @@ static inline void p256x_sqr(u64 *r, const u64 *a)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
-	__asm__ volatile(P256X_SQR("0", "r", "0", "a")
+	__asm__ volatile(P256X_SQR("0", "%[r]", "0", "%[a]")
 		: P256X_T8
 		: [r] "r"(r), [a] "r"(a), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
@@ -325,7 +325,7 @@ static inline __attribute__((always_inline)) void p256x_add(u64 *r, const u64 *a
 {
 	u64 t0, t1, t2, t3, t4, t5;
 
-	__asm__ volatile(P256X_ADD("0", "r", "0", "a", "0", "b")
+	__asm__ volatile(P256X_ADD("0", "%[r]", "0", "%[a]", "0", "%[b]")
 		: P256X_T6
 		: [r] "r"(r), [a] "r"(a), [b] "r"(b), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
@@ -336,7 +336,7 @@ static inline __attribute__((always_inline)) void p256x_sub(u64 *r, const u64 *a
 {
 	u64 t0, t1, t2, t3, t4;
 
-	__asm__ volatile(P256X_SUB("0", "r", "0", "a", "0", "b")
+	__asm__ volatile(P256X_SUB("0", "%[r]", "0", "%[a]", "0", "%[b]")
 		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4)
 		: [r] "r"(r), [a] "r"(a), [b] "r"(b), P256X_C
 		: "rax", "rcx", "cc", "memory");
@@ -347,7 +347,7 @@ static inline void p256x_half(u64 *r, const u64 *a)
 {
 	u64 t0, t1, t2, t3, t4, t5;
 
-	__asm__ volatile(P256X_HALF("0", "r", "0", "a")
+	__asm__ volatile(P256X_HALF("0", "%[r]", "0", "%[a]")
 		: P256X_T6
 		: [r] "r"(r), [a] "r"(a), P256X_C
 		: "rax", "rcx", "cc", "memory");
@@ -365,27 +365,29 @@ static inline void p256x_half(u64 *r, const u64 *a)
  */
 static void p256x_jac_dbl(u64 *r, const u64 *p)
 {
-	u64 t0, t1, t2, t3, t4, t5, t6, t7, s[28];
+	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
 	__asm__ volatile(
-		P256X_SQR("0", "s", "64", "p")			/* s0 = delta = Z^2 */
-		P256X_ADD("192", "s", "32", "p", "32", "p")	/* s6 = 2Y */
-		P256X_SQR("32", "s", "192", "s")		/* s1 = 4Y^2 */
-		P256X_SUB("64", "s", "0", "p", "0", "s")	/* s2 = X - delta */
-		P256X_ADD("96", "s", "0", "p", "0", "s")	/* s3 = X + delta */
-		P256X_MUL("160", "s", "0", "p", "32", "s")	/* s5 = S = 4XY^2 */
-		P256X_MUL("128", "s", "64", "s", "96", "s")	/* s4 = (X - d)(X + d) */
-		P256X_MUL3("128", "s", "128", "s")		/* s4 = M */
-		P256X_SQR("32", "s", "32", "s")
-		P256X_HALF("32", "s", "32", "s")		/* s1 = 8Y^4 */
-		P256X_SQR("64", "s", "128", "s")		/* s2 = M^2 */
-		P256X_MUL3SUB("96", "s", "160", "s", "64", "s")	/* s3 = 3S - M^2 */
-		P256X_MUL("96", "s", "128", "s", "96", "s")	/* s3 = M (3S - M^2) */
-		P256X_MUL("64", "r", "192", "s", "64", "p")	/* Z' = 2YZ */
-		P256X_SUB2("0", "r", "64", "s", "160", "s")	/* X' = M^2 - 2S */
-		P256X_SUB("32", "r", "96", "s", "32", "s")	/* Y' = s3 - 8Y^4 */
+		"subq $384, %%rsp\n\t"			/* scratch below the red zone */
+		P256X_SQR("0", "%%rsp", "64", "%[p]")			/* s0 = delta = Z^2 */
+		P256X_ADD("192", "%%rsp", "32", "%[p]", "32", "%[p]")	/* s6 = 2Y */
+		P256X_SQR("32", "%%rsp", "192", "%%rsp")		/* s1 = 4Y^2 */
+		P256X_SUB("64", "%%rsp", "0", "%[p]", "0", "%%rsp")	/* s2 = X - delta */
+		P256X_ADD("96", "%%rsp", "0", "%[p]", "0", "%%rsp")	/* s3 = X + delta */
+		P256X_MUL("160", "%%rsp", "0", "%[p]", "32", "%%rsp")	/* s5 = S = 4XY^2 */
+		P256X_MUL("128", "%%rsp", "64", "%%rsp", "96", "%%rsp")	/* s4 = (X - d)(X + d) */
+		P256X_MUL3("128", "%%rsp", "128", "%%rsp")		/* s4 = M */
+		P256X_SQR("32", "%%rsp", "32", "%%rsp")
+		P256X_HALF("32", "%%rsp", "32", "%%rsp")		/* s1 = 8Y^4 */
+		P256X_SQR("64", "%%rsp", "128", "%%rsp")		/* s2 = M^2 */
+		P256X_MUL3SUB("96", "%%rsp", "160", "%%rsp", "64", "%%rsp")	/* s3 = 3S - M^2 */
+		P256X_MUL("96", "%%rsp", "128", "%%rsp", "96", "%%rsp")	/* s3 = M (3S - M^2) */
+		P256X_MUL("64", "%[r]", "192", "%%rsp", "64", "%[p]")	/* Z' = 2YZ */
+		P256X_SUB2("0", "%[r]", "64", "%%rsp", "160", "%%rsp")	/* X' = M^2 - 2S */
+		P256X_SUB("32", "%[r]", "96", "%%rsp", "32", "%%rsp")	/* Y' = s3 - 8Y^4 */
+		"addq $384, %%rsp\n\t"
 		: P256X_T8
-		: [r] "r"(r), [p] "r"(p), [s] "r"(s), P256X_C
+		: [r] "r"(r), [p] "r"(p), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
@@ -394,35 +396,38 @@ static void p256x_jac_dbl(u64 *r, const u64 *p)
  * analysis; the callers mask or branch), 12M + 4S as one block.
  * s: scratch of 36 words, o = s + 24 on return.
  */
-static void p256x_jac_add(u64 *s, const u64 *p, const u64 *q)
+static void p256x_jac_add(u64 *o, const u64 *p, const u64 *q)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
 	__asm__ volatile(
-		P256X_SQR("0", "s", "64", "p")			/* s0 = Z1^2 */
-		P256X_SQR("32", "s", "64", "q")			/* s1 = Z2^2 */
-		P256X_MUL("64", "s", "0", "p", "32", "s")	/* s2 = U1 = X1 Z2^2 */
-		P256X_MUL("96", "s", "0", "q", "0", "s")	/* s3 = U2 = X2 Z1^2 */
-		P256X_MUL("128", "s", "32", "p", "64", "q")
-		P256X_MUL("128", "s", "128", "s", "32", "s")	/* s4 = S1 = Y1 Z2^3 */
-		P256X_MUL("160", "s", "32", "q", "64", "p")
-		P256X_MUL("160", "s", "160", "s", "0", "s")	/* s5 = S2 = Y2 Z1^3 */
-		P256X_SUB("96", "s", "96", "s", "64", "s")	/* s3 = H = U2 - U1 */
-		P256X_SUB("160", "s", "160", "s", "128", "s")	/* s5 = R = S2 - S1 */
-		P256X_SQR("0", "s", "96", "s")			/* s0 = H^2 */
-		P256X_MUL("32", "s", "64", "s", "0", "s")	/* s1 = V = U1 H^2 */
-		P256X_MUL("0", "s", "96", "s", "0", "s")	/* s0 = H^3 */
-		P256X_MUL("64", "s", "64", "p", "64", "q")
-		P256X_MUL("256", "s", "64", "s", "96", "s")	/* Z3 = Z1 Z2 H */
-		P256X_SQR("64", "s", "160", "s")
-		P256X_SUB("64", "s", "64", "s", "0", "s")
-		P256X_SUB2("192", "s", "64", "s", "32", "s")	/* X3 = R^2 - H^3 - 2V */
-		P256X_SUB("32", "s", "32", "s", "192", "s")
-		P256X_MUL("32", "s", "160", "s", "32", "s")	/* R (V - X3) */
-		P256X_MUL("128", "s", "128", "s", "0", "s")	/* S1 H^3 */
-		P256X_SUB("224", "s", "32", "s", "128", "s")	/* Y3 */
+		"subq $384, %%rsp\n\t"			/* scratch below the red zone */
+		P256X_SQR("0", "%%rsp", "64", "%[p]")			/* s0 = Z1^2 */
+		P256X_SQR("32", "%%rsp", "64", "%[q]")			/* s1 = Z2^2 */
+		P256X_MUL("64", "%%rsp", "0", "%[p]", "32", "%%rsp")	/* s2 = U1 = X1 Z2^2 */
+		P256X_MUL("96", "%%rsp", "0", "%[q]", "0", "%%rsp")	/* s3 = U2 = X2 Z1^2 */
+		P256X_MUL("128", "%%rsp", "32", "%[p]", "64", "%[q]")
+		P256X_MUL("128", "%%rsp", "128", "%%rsp", "32", "%%rsp")	/* s4 = S1 = Y1 Z2^3 */
+		P256X_MUL("160", "%%rsp", "32", "%[q]", "64", "%[p]")
+		P256X_MUL("160", "%%rsp", "160", "%%rsp", "0", "%%rsp")	/* s5 = S2 = Y2 Z1^3 */
+		P256X_SUB("96", "%%rsp", "96", "%%rsp", "64", "%%rsp")	/* s3 = H = U2 - U1 */
+		P256X_SUB("160", "%%rsp", "160", "%%rsp", "128", "%%rsp")	/* s5 = R = S2 - S1 */
+		P256X_SQR("0", "%%rsp", "96", "%%rsp")			/* s0 = H^2 */
+		P256X_MUL("32", "%%rsp", "64", "%%rsp", "0", "%%rsp")	/* s1 = V = U1 H^2 */
+		P256X_MUL("0", "%%rsp", "96", "%%rsp", "0", "%%rsp")	/* s0 = H^3 */
+		P256X_MUL("64", "%%rsp", "64", "%[p]", "64", "%[q]")
+		P256X_MUL("64", "%[o]", "64", "%%rsp", "96", "%%rsp")	/* Z3 = Z1 Z2 H */
+		P256X_SQR("64", "%%rsp", "160", "%%rsp")
+		P256X_SUB("64", "%%rsp", "64", "%%rsp", "0", "%%rsp")
+		P256X_SUB2("192", "%%rsp", "64", "%%rsp", "32", "%%rsp")	/* X3 = R^2 - H^3 - 2V */
+		P256X_SUB("32", "%%rsp", "32", "%%rsp", "192", "%%rsp")
+		P256X_MUL("32", "%%rsp", "160", "%%rsp", "32", "%%rsp")	/* R (V - X3) */
+		P256X_MUL("128", "%%rsp", "128", "%%rsp", "0", "%%rsp")	/* S1 H^3 */
+		P256X_SUB("32", "%[o]", "32", "%%rsp", "128", "%%rsp")	/* Y3 */
+		P256X_LOAD("192", "%%rsp") P256X_STORE("0", "%[o]")	/* X3 */
+		"addq $384, %%rsp\n\t"
 		: P256X_T8
-		: [s] "r"(s), [p] "r"(p), [q] "r"(q), P256X_C
+		: [o] "r"(o), [p] "r"(p), [q] "r"(q), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
@@ -431,30 +436,33 @@ static void p256x_jac_add(u64 *s, const u64 *p, const u64 *q)
  * as one block.  s: scratch of 32 words, o = s + 20
  * on return (q: x at 0, y at 32).
  */
-static void p256x_jac_add_affine(u64 *s, const u64 *p, const u64 *q)
+static void p256x_jac_add_affine(u64 *o, const u64 *p, const u64 *q)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
 	__asm__ volatile(
-		P256X_SQR("0", "s", "64", "p")			/* s0 = Z1^2 */
-		P256X_MUL("32", "s", "0", "q", "0", "s")	/* s1 = U2 = X2 Z1^2 */
-		P256X_MUL("64", "s", "32", "q", "64", "p")
-		P256X_MUL("64", "s", "64", "s", "0", "s")	/* s2 = S2 = Y2 Z1^3 */
-		P256X_SUB("32", "s", "32", "s", "0", "p")	/* s1 = H = U2 - X1 */
-		P256X_SUB("64", "s", "64", "s", "32", "p")	/* s2 = R = S2 - Y1 */
-		P256X_SQR("0", "s", "32", "s")			/* s0 = H^2 */
-		P256X_MUL("96", "s", "0", "p", "0", "s")	/* s3 = V = X1 H^2 */
-		P256X_MUL("0", "s", "32", "s", "0", "s")	/* s0 = H^3 */
-		P256X_MUL("224", "s", "64", "p", "32", "s")	/* Z3 = Z1 H */
-		P256X_SQR("128", "s", "64", "s")
-		P256X_SUB("128", "s", "128", "s", "0", "s")
-		P256X_SUB2("160", "s", "128", "s", "96", "s")	/* X3 = R^2 - H^3 - 2V */
-		P256X_SUB("96", "s", "96", "s", "160", "s")
-		P256X_MUL("96", "s", "64", "s", "96", "s")	/* R (V - X3) */
-		P256X_MUL("128", "s", "32", "p", "0", "s")	/* Y1 H^3 */
-		P256X_SUB("192", "s", "96", "s", "128", "s")	/* Y3 */
+		"subq $384, %%rsp\n\t"			/* scratch below the red zone */
+		P256X_SQR("0", "%%rsp", "64", "%[p]")			/* s0 = Z1^2 */
+		P256X_MUL("32", "%%rsp", "0", "%[q]", "0", "%%rsp")	/* s1 = U2 = X2 Z1^2 */
+		P256X_MUL("64", "%%rsp", "32", "%[q]", "64", "%[p]")
+		P256X_MUL("64", "%%rsp", "64", "%%rsp", "0", "%%rsp")	/* s2 = S2 = Y2 Z1^3 */
+		P256X_SUB("32", "%%rsp", "32", "%%rsp", "0", "%[p]")	/* s1 = H = U2 - X1 */
+		P256X_SUB("64", "%%rsp", "64", "%%rsp", "32", "%[p]")	/* s2 = R = S2 - Y1 */
+		P256X_SQR("0", "%%rsp", "32", "%%rsp")			/* s0 = H^2 */
+		P256X_MUL("96", "%%rsp", "0", "%[p]", "0", "%%rsp")	/* s3 = V = X1 H^2 */
+		P256X_MUL("0", "%%rsp", "32", "%%rsp", "0", "%%rsp")	/* s0 = H^3 */
+		P256X_MUL("64", "%[o]", "64", "%[p]", "32", "%%rsp")	/* Z3 = Z1 H */
+		P256X_SQR("128", "%%rsp", "64", "%%rsp")
+		P256X_SUB("128", "%%rsp", "128", "%%rsp", "0", "%%rsp")
+		P256X_SUB2("160", "%%rsp", "128", "%%rsp", "96", "%%rsp")	/* X3 = R^2 - H^3 - 2V */
+		P256X_SUB("96", "%%rsp", "96", "%%rsp", "160", "%%rsp")
+		P256X_MUL("96", "%%rsp", "64", "%%rsp", "96", "%%rsp")	/* R (V - X3) */
+		P256X_MUL("128", "%%rsp", "32", "%[p]", "0", "%%rsp")	/* Y1 H^3 */
+		P256X_SUB("32", "%[o]", "96", "%%rsp", "128", "%%rsp")	/* Y3 */
+		P256X_LOAD("160", "%%rsp") P256X_STORE("0", "%[o]")	/* X3 */
+		"addq $384, %%rsp\n\t"
 		: P256X_T8
-		: [s] "r"(s), [p] "r"(p), [q] "r"(q), P256X_C
+		: [o] "r"(o), [p] "r"(p), [q] "r"(q), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
@@ -560,11 +568,11 @@ static inline void p256x_nmul(u64 *r, const u64 *a, const u64 *b)
 		"adcq $0, %[t4]\n\t"
 		"movl $0, %k[t5]\n\t"
 		P256X_NRED("t0", "t1", "t2", "t3", "t4", "t5")
-		P256X_MAC("0", "a", "0", "b", "8", "t1", "t2", "t3", "t4", "t5", "t0")
+		P256X_MAC("0", "%[a]", "0", "%[b]", "8", "t1", "t2", "t3", "t4", "t5", "t0")
 		P256X_NRED("t1", "t2", "t3", "t4", "t5", "t0")
-		P256X_MAC("0", "a", "0", "b", "16", "t2", "t3", "t4", "t5", "t0", "t1")
+		P256X_MAC("0", "%[a]", "0", "%[b]", "16", "t2", "t3", "t4", "t5", "t0", "t1")
 		P256X_NRED("t2", "t3", "t4", "t5", "t0", "t1")
-		P256X_MAC("0", "a", "0", "b", "24", "t3", "t4", "t5", "t0", "t1", "t2")
+		P256X_MAC("0", "%[a]", "0", "%[b]", "24", "t3", "t4", "t5", "t0", "t1", "t2")
 		P256X_NRED("t3", "t4", "t5", "t0", "t1", "t2")
 		/* (t4 t5 t0 t1) + t2 2^256 < 2n: minus n unless that borrows */
 		"movq %[t4], %%rax\n\t"
@@ -598,20 +606,8 @@ static inline void p256x_nmul(u64 *r, const u64 *a, const u64 *b)
 #define ECC_FP_SUB(r, a, b)	p256x_sub(r, a, b)
 #define ECC_FP_HALF(r, a)	p256x_half(r, a)
 #define ECC_JAC_DBL(r, p)	p256x_jac_dbl((r)->x, (p)->x)
-#define ECC_JAC_ADD(o, p, q)						\
-	do {								\
-		u64 s_[36];						\
-									\
-		p256x_jac_add(s_, (p)->x, (q)->x);			\
-		memcpy((o), s_ + 24, 96);				\
-	} while (0)
-#define ECC_JAC_ADD_AFFINE(o, p, q)					\
-	do {								\
-		u64 s_[32];						\
-									\
-		p256x_jac_add_affine(s_, (p)->x, (q)->x);		\
-		memcpy((o), s_ + 20, 96);				\
-	} while (0)
+#define ECC_JAC_ADD(o, p, q)	p256x_jac_add((o)->x, (p)->x, (q)->x)
+#define ECC_JAC_ADD_AFFINE(o, p, q)	p256x_jac_add_affine((o)->x, (p)->x, (q)->x)
 #define ECC_SELECT(r, t, w, c, i)	p256x_select(r, t, w, c, i)
 #define ECC_FN_MUL(r, a, b)	p256x_nmul(r, a, b)
 static void p256x_fp_inv(u64 *r, const u64 *a);
