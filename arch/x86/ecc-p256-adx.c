@@ -121,6 +121,7 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 	P256X_FINAL(RO, RB, "t4", "t5", "t0", "t1", "t2", "t3")
 #define P256X_MUL(...)	P256X_MUL_(__VA_ARGS__)
 
+
 /* low-half reduction step: T0 becomes the new top word */
 #define P256X_REDL(T0, T1, T2, T3)					\
 	"movq %[" T0 "], %%rdx\n\t"					\
@@ -380,9 +381,9 @@ static void p256x_jac_dbl(u64 *r, const u64 *p)
 		P256X_SQR("32", "%%rsp", "32", "%%rsp")
 		P256X_HALF("32", "%%rsp", "32", "%%rsp")		/* s1 = 8Y^4 */
 		P256X_SQR("64", "%%rsp", "128", "%%rsp")		/* s2 = M^2 */
+		P256X_MUL("64", "%[r]", "192", "%%rsp", "64", "%[p]")	/* Z' = 2YZ */
 		P256X_MUL3SUB("96", "%%rsp", "160", "%%rsp", "64", "%%rsp")	/* s3 = 3S - M^2 */
 		P256X_MUL("96", "%%rsp", "128", "%%rsp", "96", "%%rsp")	/* s3 = M (3S - M^2) */
-		P256X_MUL("64", "%[r]", "192", "%%rsp", "64", "%[p]")	/* Z' = 2YZ */
 		P256X_SUB2("0", "%[r]", "64", "%%rsp", "160", "%%rsp")	/* X' = M^2 - 2S */
 		P256X_SUB("32", "%[r]", "96", "%%rsp", "32", "%%rsp")	/* Y' = s3 - 8Y^4 */
 		"addq $384, %%rsp\n\t"
