@@ -794,14 +794,156 @@ static int p256x_sign(u8 *rb, u8 *sb, const u8 *d, const u8 *kb, const u8 *eb)
 }
 
 /*
+ * Verification (public data, variable time): u1 G + u2 Q in one pass of
+ * doublings (Straus / Shamir), u2 in a width-5 NAF over Q, 3Q, ..., 15Q
+ * (Jacobian, built per call) and u1 in a width-8 NAF over G, 3G, ...,
+ * 127G (affine, built once per process): about 256 / 9 mixed additions
+ * for u1 instead of the 43 of the fixed-base comb, and no doubling of its
+ * own.  The first few verifications (the registry's self-tests) use the
+ * template's separate multiplications instead, so that a process that
+ * verifies once does not build the table.
+ */
+#define P256X_GW	8			/* u1's NAF width */
+#define P256X_GWT	(1 << (P256X_GW - 2))	/* G, 3G, ..., 127G */
+#define P256X_QW	5			/* u2's NAF width */
+#define P256X_QWT	(1 << (P256X_QW - 2))	/* Q, 3Q, ..., 15Q */
+
+static struct ecc_aff p256x_gw[P256X_GWT];
+static int p256x_gw_ok;
+static unsigned int p256x_gw_uses;
+static pthread_once_t p256x_gw_once = PTHREAD_ONCE_INIT;
+
+static ECC_COLD void p256x_gw_build(void)
+{
+	struct ecc_pt pr[P256X_GWT], g2;
+	fe prod[P256X_GWT], inv, t;
+	int i;
+
+	pt_base(&pr[0], &p256_def);
+	jac_dbl(&g2, &pr[0], &p256_def);
+	for (i = 1; i < P256X_GWT; i++)
+		jac_add_vt(&pr[i], &pr[i - 1], &g2, &p256_def);
+	/* one inversion for all (Jacobian: x = X / Z^2, y = Y / Z^3) */
+	memcpy(prod[0], pr[0].z, sizeof(fe));
+	for (i = 1; i < P256X_GWT; i++)
+		p256x_mul(prod[i], prod[i - 1], pr[i].z);
+	p256x_fp_inv(inv, prod[P256X_GWT - 1]);
+	for (i = P256X_GWT - 1; i >= 0; i--) {
+		fe zi, zi2;
+
+		if (i) {
+			p256x_mul(zi, inv, prod[i - 1]);	/* 1 / Z_i */
+			p256x_mul(inv, inv, pr[i].z);
+		} else {
+			memcpy(zi, inv, sizeof(fe));
+		}
+		p256x_sqr(zi2, zi);
+		p256x_mul(p256x_gw[i].x, pr[i].x, zi2);
+		p256x_mul(t, zi2, zi);
+		p256x_mul(p256x_gw[i].y, pr[i].y, t);
+	}
+	__atomic_store_n(&p256x_gw_ok, 1, __ATOMIC_RELEASE);
+}
+
+static const struct ecc_aff *p256x_gw_get(void)
+{
+	if (__atomic_load_n(&p256x_gw_uses, __ATOMIC_RELAXED) < ECC_GTAB_AFTER &&
+	    __atomic_fetch_add(&p256x_gw_uses, 1, __ATOMIC_RELAXED) < ECC_GTAB_AFTER)
+		return NULL;
+	pthread_once(&p256x_gw_once, p256x_gw_build);
+	return __atomic_load_n(&p256x_gw_ok, __ATOMIC_ACQUIRE) ? p256x_gw : NULL;
+}
+
+/* bits pos .. pos + w - 1 of k < 2^256 (w <= 32; bits past 255 are 0) */
+static inline u64 p256x_bits_at(const fe k, int pos, unsigned int w)
+{
+	int li = pos / 64, sh = pos % 64;
+	u64 v;
+
+	if (li > 3)
+		return 0;
+	v = k[li] >> sh;
+	if (sh && li < 3)
+		v |= k[li + 1] << (64 - sh);
+	return v & (((u64)1 << w) - 1);
+}
+
+/*
+ * Width-w NAF of k < 2^256 (public): digits odd or 0, |d| < 2^(w-1), at
+ * least w - 1 zeros after each non-zero one; returns the length (<= 257).
+ * k is read a window at a time with a carry (the borrow of a negative
+ * digit) instead of being rewritten.
+ */
+static int p256x_wnaf(signed char *naf, const fe k, unsigned int w)
+{
+	int i = 0, len = 0;
+	u64 carry = 0;
+
+	memset(naf, 0, 258);
+	while (i < 257) {
+		u64 win = p256x_bits_at(k, i, w) + carry;
+
+		if (!(win & 1)) {		/* bit i + carry is 0 or 2: carry unchanged */
+			i++;
+			continue;
+		}
+		/* win < 2^w odd: the digit clears bits i .. i + w - 1 */
+		if (win >= (u64)1 << (w - 1)) {
+			naf[i] = (signed char)((s64)win - ((s64)1 << w));
+			carry = 1;
+		} else {
+			naf[i] = (signed char)win;
+			carry = 0;
+		}
+		len = i + 1;
+		i += (int)w;
+	}
+	return len;
+}
+
+/* r = u1 G + u2 Q (Jacobian), public scalars; q affine (Z = 1). */
+static void p256x_mul2_vt(struct ecc_pt *r, const fe u1, const fe u2, const struct ecc_pt *q,
+			  const struct ecc_aff *gw)
+{
+	const struct ecc_def *D = &p256_def;
+	signed char n1[258], n2[258];
+	struct ecc_pt tab[P256X_QWT], q2, t;
+	struct ecc_aff a;
+	int i, l1 = p256x_wnaf(n1, u1, P256X_GW), l2 = p256x_wnaf(n2, u2, P256X_QW);
+
+	tab[0] = *q;
+	jac_dbl(&q2, q, D);
+	for (i = 1; i < P256X_QWT; i++)
+		jac_add_vt(&tab[i], &tab[i - 1], &q2, D);
+	pt_identity(r, D);
+	for (i = (l1 > l2 ? l1 : l2) - 1; i >= 0; i--) {
+		if (!fp_is_zero(r->z))
+			jac_dbl(r, r, D);
+		if (i < l2 && n2[i]) {
+			t = tab[(n2[i] < 0 ? -n2[i] : n2[i]) >> 1];
+			if (n2[i] < 0)
+				fp_neg(t.y, t.y, D);
+			jac_add_vt(r, r, &t, D);
+		}
+		if (i < l1 && n1[i]) {
+			a = gw[(n1[i] < 0 ? -n1[i] : n1[i]) >> 1];
+			if (n1[i] < 0)
+				fp_neg(a.y, a.y, D);
+			jac_add_affine_vt(r, r, &a, D);
+		}
+	}
+}
+
+/*
  * ECDSA verification (public data, variable time): ecc-impl.h's
- * ecc_impl_verify with this file's inversion modulo n.
+ * ecc_impl_verify with this file's inversion modulo n and the joint
+ * multiplication above.
  */
 static int p256x_verify(const u8 *xy, const u8 *eb, const u8 *rb, const u8 *sb)
 {
 	const struct ecc_def *D = &p256_def;
 	const struct ecc_mod *N = D->fn;
-	const struct ecc_aff *gtab;
+	const struct ecc_aff *gtab, *gw;
 	struct ecc_pt q, a, b;
 	fe r, s, e, w, u1, u2, z2, t;
 	u64 c = 0;
@@ -821,15 +963,20 @@ static int p256x_verify(const u8 *xy, const u8 *eb, const u8 *rb, const u8 *sb)
 	p256x_nmul(u2, r, w);
 	fn_to(u2, u2, D);
 
-	gtab = ecc_gtab_get();
-	if (gtab) {
-		jac_mul_base_vt(&a, u1, gtab, D);
+	gw = p256x_gw_get();
+	if (gw) {
+		p256x_mul2_vt(&a, u1, u2, &q, gw);
 	} else {
-		pt_base(&b, D);
-		jac_mul_vt(&a, u1, &b, D);
+		gtab = ecc_gtab_get();
+		if (gtab) {
+			jac_mul_base_vt(&a, u1, gtab, D);
+		} else {
+			pt_base(&b, D);
+			jac_mul_vt(&a, u1, &b, D);
+		}
+		jac_mul_vt(&b, u2, &q, D);
+		jac_add_vt(&a, &a, &b, D);
 	}
-	jac_mul_vt(&b, u2, &q, D);
-	jac_add_vt(&a, &a, &b, D);
 	if (fp_is_zero(a.z))
 		return -EBADMSG;
 	/* x(R) mod n == r: X == r Z^2, or X == (r + n) Z^2 when r + n < p */
