@@ -363,30 +363,65 @@ static inline void p256x_half(u64 *r, const u64 *a)
  * x at 0, y at 32, z at 64 of a point.  Like the C formulas' local
  * temporaries, the scratch area is not wiped per operation (the callers
  * wipe their accumulators and tables).
+ *
+ * The body is a macro over the words of the input (PX, PY, PZ off PB)
+ * and of the output (RX, RY, RZ off RB), so that p256x_jac_dbl5 can run
+ * it on a point kept in the stack area as well.
  */
+#define P256X_DBL(RX, RY, RZ, RB, PX, PY, PZ, PB)				\
+	P256X_SQR("0", "%%rsp", PZ, PB)			/* s0 = delta = Z^2 */	\
+	P256X_ADD("192", "%%rsp", PY, PB, PY, PB)	/* s6 = 2Y */		\
+	P256X_SQR("32", "%%rsp", "192", "%%rsp")	/* s1 = 4Y^2 */		\
+	P256X_SUB("64", "%%rsp", PX, PB, "0", "%%rsp")	/* s2 = X - delta */	\
+	P256X_ADD("96", "%%rsp", PX, PB, "0", "%%rsp")	/* s3 = X + delta */	\
+	P256X_MUL("160", "%%rsp", PX, PB, "32", "%%rsp") /* s5 = S = 4XY^2 */	\
+	P256X_MUL("128", "%%rsp", "64", "%%rsp", "96", "%%rsp")	/* (X - d)(X + d) */ \
+	P256X_MUL3("128", "%%rsp", "128", "%%rsp")	/* s4 = M */		\
+	P256X_SQR("32", "%%rsp", "32", "%%rsp")					\
+	P256X_HALF("32", "%%rsp", "32", "%%rsp")	/* s1 = 8Y^4 */		\
+	P256X_SQR("64", "%%rsp", "128", "%%rsp")	/* s2 = M^2 */		\
+	P256X_MUL(RZ, RB, "192", "%%rsp", PZ, PB)	/* Z' = 2YZ */		\
+	P256X_MUL3SUB("96", "%%rsp", "160", "%%rsp", "64", "%%rsp") /* 3S - M^2 */ \
+	P256X_MUL("96", "%%rsp", "128", "%%rsp", "96", "%%rsp")	/* M (3S - M^2) */ \
+	P256X_SUB2(RX, RB, "64", "%%rsp", "160", "%%rsp")	/* X' = M^2 - 2S */ \
+	P256X_SUB(RY, RB, "96", "%%rsp", "32", "%%rsp")	/* Y' = s3 - 8Y^4 */
+
 static void p256x_jac_dbl(u64 *r, const u64 *p)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
 	__asm__ volatile(
 		"subq $384, %%rsp\n\t"			/* scratch below the red zone */
-		P256X_SQR("0", "%%rsp", "64", "%[p]")			/* s0 = delta = Z^2 */
-		P256X_ADD("192", "%%rsp", "32", "%[p]", "32", "%[p]")	/* s6 = 2Y */
-		P256X_SQR("32", "%%rsp", "192", "%%rsp")		/* s1 = 4Y^2 */
-		P256X_SUB("64", "%%rsp", "0", "%[p]", "0", "%%rsp")	/* s2 = X - delta */
-		P256X_ADD("96", "%%rsp", "0", "%[p]", "0", "%%rsp")	/* s3 = X + delta */
-		P256X_MUL("160", "%%rsp", "0", "%[p]", "32", "%%rsp")	/* s5 = S = 4XY^2 */
-		P256X_MUL("128", "%%rsp", "64", "%%rsp", "96", "%%rsp")	/* s4 = (X - d)(X + d) */
-		P256X_MUL3("128", "%%rsp", "128", "%%rsp")		/* s4 = M */
-		P256X_SQR("32", "%%rsp", "32", "%%rsp")
-		P256X_HALF("32", "%%rsp", "32", "%%rsp")		/* s1 = 8Y^4 */
-		P256X_SQR("64", "%%rsp", "128", "%%rsp")		/* s2 = M^2 */
-		P256X_MUL("64", "%[r]", "192", "%%rsp", "64", "%[p]")	/* Z' = 2YZ */
-		P256X_MUL3SUB("96", "%%rsp", "160", "%%rsp", "64", "%%rsp")	/* s3 = 3S - M^2 */
-		P256X_MUL("96", "%%rsp", "128", "%%rsp", "96", "%%rsp")	/* s3 = M (3S - M^2) */
-		P256X_SUB2("0", "%[r]", "64", "%%rsp", "160", "%%rsp")	/* X' = M^2 - 2S */
-		P256X_SUB("32", "%[r]", "96", "%%rsp", "32", "%%rsp")	/* Y' = s3 - 8Y^4 */
+		P256X_DBL("0", "32", "64", "%[r]", "0", "32", "64", "%[p]")
 		"addq $384, %%rsp\n\t"
+		: P256X_T8
+		: [r] "r"(r), [p] "r"(p), P256X_C
+		: "rax", "rcx", "rdx", "cc", "memory");
+}
+
+/*
+ * r = 32 p: five doublings with the point in the stack area (at 256, a
+ * loop count at 352), so that no doubling waits for the previous one's
+ * stores to reach memory through a register-based address.
+ */
+static void p256x_jac_dbl5(u64 *r, const u64 *p)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7;
+
+	__asm__ volatile(
+		"subq $512, %%rsp\n\t"
+		P256X_LOAD("0", "%[p]") P256X_STORE("256", "%%rsp")
+		P256X_LOAD("32", "%[p]") P256X_STORE("288", "%%rsp")
+		P256X_LOAD("64", "%[p]") P256X_STORE("320", "%%rsp")
+		"movl $5, 352(%%rsp)\n\t"
+		"1:\n\t"
+		P256X_DBL("256", "288", "320", "%%rsp", "256", "288", "320", "%%rsp")
+		"decl 352(%%rsp)\n\t"
+		"jnz 1b\n\t"
+		P256X_LOAD("256", "%%rsp") P256X_STORE("0", "%[r]")
+		P256X_LOAD("288", "%%rsp") P256X_STORE("32", "%[r]")
+		P256X_LOAD("320", "%%rsp") P256X_STORE("64", "%[r]")
+		"addq $512, %%rsp\n\t"
 		: P256X_T8
 		: [r] "r"(r), [p] "r"(p), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
@@ -751,6 +786,84 @@ static void p256x_fp_inv(u64 *r, const u64 *a)
 
 
 /*
+ * r = k P (projective), constant time in k: ecc-mul.h's pt_mul (signed
+ * windows of 5 bits over P..16P, the argument for its exceptional cases
+ * unchanged) with the table's even entries doubled from the half (2i P =
+ * 2 (i P): a doubling, cheaper than an addition and exact for every
+ * point) and the odd ones as 2i P + P (never the identity nor +-P, since
+ * 2 <= 2i <= 14 < n - 1), and the five doublings of a window in one call.
+ */
+static void p256x_pt_mul(struct ecc_pt *r, const fe k, const struct ecc_pt *p)
+{
+	const struct ecc_def *D = &p256_def;
+	struct ecc_pt table[ECC_VT], acc, t;
+	int w, i, nwin = (256 + ECC_VW) / ECC_VW;
+	struct ecc_aff pa;
+	u64 mag, neg;
+
+	memcpy(pa.x, p->x, sizeof(fe));
+	memcpy(pa.y, p->y, sizeof(fe));
+	table[0] = *p;
+	for (i = 1; i < (int)ECC_VT; i++) {
+		if (i & 1)			/* (i + 1) P = 2 ((i + 1) / 2 P) */
+			p256x_jac_dbl(table[i].x, table[i / 2].x);
+		else				/* (i + 1) P = i P + P */
+			p256x_jac_add_affine(table[i].x, table[i - 1].x, pa.x);
+	}
+	/* The top window's digit is not negative (k < 2^256). */
+	ecc_booth(ecc_bits(k, (nwin - 1) * ECC_VW - 1, ECC_VW), ECC_VW, &mag, &neg);
+	pt_select(&acc, table, ECC_VT, mag, D);
+	for (w = nwin - 2; w >= 0; w--) {
+		p256x_jac_dbl5(acc.x, acc.x);
+		ecc_booth(ecc_bits(k, w * ECC_VW - 1, ECC_VW), ECC_VW, &mag, &neg);
+		pt_select(&t, table, ECC_VT, mag, D);
+		fp_cneg(t.y, neg, D);
+		if (w) {
+			jac_add_ct(&acc, &acc, &t, D);
+		} else {
+			jac_to_proj(&acc, &acc, D);
+			jac_to_proj(&t, &t, D);
+			pt_add(r, &acc, &t, D);
+		}
+	}
+	memzero_explicit(table, sizeof(table));
+	memzero_explicit(&acc, sizeof(acc));
+	memzero_explicit(&t, sizeof(t));
+	memzero_explicit(&pa, sizeof(pa));
+}
+
+/* ECDH: ecc-impl.h's ecc_impl_ecdh over p256x_pt_mul. */
+static int p256x_ecdh(u8 *out, const u8 *d, const u8 *xy)
+{
+	const struct ecc_def *D = &p256_def;
+	struct ecc_pt p, r;
+	fe k, x, zi;
+	u64 inf;
+	int err;
+
+	err = ecc_load_point(&p, xy, D);
+	if (err)
+		return err;
+	ecc_from_bytes(k, d, 32);
+	p256x_pt_mul(&r, k, &p);
+	/* x = X / Z; Z = 0 (the identity) gives 0 here and the error below */
+	p256x_fp_inv(zi, r.z);
+	p256x_mul(x, r.x, zi);
+	fp_from(x, x, D);
+	/* whether the result is the identity is the verdict, public */
+	inf = fp_is_zero(r.z);
+	rind_declassify(&inf, sizeof(inf));
+	err = inf ? -EINVAL : 0;
+	if (!err)
+		ecc_to_bytes(out, x, 32);
+	memzero_explicit(k, sizeof(k));
+	memzero_explicit(&r, sizeof(r));
+	memzero_explicit(x, sizeof(x));
+	memzero_explicit(zi, sizeof(zi));
+	return err;
+}
+
+/*
  * ECDSA signing: ecc-impl.h's ecc_impl_sign with this file's inversion
  * modulo n.  Constant time in d and k.
  */
@@ -1027,11 +1140,6 @@ static int p256x_point_check(const u8 *xy)
 static int p256x_decompress(u8 *xy, const u8 *x, unsigned int odd)
 {
 	return ecc_impl_decompress(xy, x, odd, &p256_def);
-}
-
-static int p256x_ecdh(u8 *o, const u8 *d, const u8 *xy)
-{
-	return ecc_impl_ecdh(o, d, xy, &p256_def);
 }
 
 const struct ecc_curve ecc_p256_adx = {
