@@ -672,32 +672,37 @@ static void p256x_fp_inv(u64 *r, const u64 *a);
 #define P256X_BY_NL	5
 #define P256X_BY_BATCHES 10
 
+typedef u64 p256x_v2 __attribute__((vector_size(16)));
+
+/*
+ * 62 divsteps on the low words of f and g.  The scalar registers carry
+ * only f, g and zeta (the chain that bounds the loop); the matrix rows
+ * (u, v) and (q, r) go through the same masked updates in SSE2 registers,
+ * off that chain and off the integer ports.
+ */
 static inline s64 p256x_divsteps(s64 zeta, u64 f, u64 g, struct ecc_by_mat *t)
 {
-	u64 u = 1, v = 0, q = 0, r = 1;
+	p256x_v2 uv = { 1, 0 }, qr = { 0, 1 };
 	int i;
 
 	for (i = 0; i < 62; i++) {
 		u64 c1 = (u64)(zeta >> 63);		/* delta > 0 */
 		u64 c2 = 0 - (g & 1);			/* g odd */
-		u64 x = (f ^ c1) - c1, y = (u ^ c1) - c1, z = (v ^ c1) - c1;
+		u64 x = (f ^ c1) - c1, sw = c1 & c2;	/* the swapping case */
+		p256x_v2 vc1 = { c1, c1 }, vc2 = { c2, c2 }, vsw = { sw, sw };
 
 		g += x & c2;
-		q += y & c2;
-		r += z & c2;
-		c1 &= c2;				/* the swapping case */
-		zeta = (s64)(((u64)zeta ^ c1) - 1);	/* -zeta - 2, or zeta - 1 */
-		f += g & c1;
-		u += q & c1;
-		v += r & c1;
+		zeta = (s64)(((u64)zeta ^ sw) - 1);	/* -zeta - 2, or zeta - 1 */
+		f += g & sw;
 		g >>= 1;
-		u <<= 1;
-		v <<= 1;
+		qr += ((uv ^ vc1) - vc1) & vc2;
+		uv += qr & vsw;
+		uv += uv;
 	}
-	t->u = (s64)u;
-	t->v = (s64)v;
-	t->q = (s64)q;
-	t->r = (s64)r;
+	t->u = (s64)uv[0];
+	t->v = (s64)uv[1];
+	t->q = (s64)qr[0];
+	t->r = (s64)qr[1];
 	return zeta;
 }
 
