@@ -20,6 +20,18 @@
  * branch and no memory index depends on data.  The protocol glue (key
  * formats, checks, RFC 6979 nonces) is the generic drivers'.
  *
+ * The point formulas run as whole blocks of assembly whose intermediate
+ * values live in a stack area addressed from rsp: Zen 3 (and other
+ * cores with memory renaming) forwards an rsp-based store to the load of
+ * the same slot without the store-forwarding latency, which otherwise
+ * sat between every two dependent field operations.  On top of the
+ * template (which it otherwise follows, and whose exceptional-case
+ * arguments it keeps) this file has its own k P (the table's even
+ * entries doubled, five doublings per call), inversion (half-delta
+ * divsteps: 620 steps instead of 741, the matrix in SSE2 registers),
+ * signing (k^-1 kept in plain form) and verification (one pass of
+ * doublings for u1 G + u2 Q, u1 over a width-8 NAF table of G).
+ *
  * The inline assembly avoids rbp (frame pointer in sanitizer builds).
  */
 #include <string.h>
