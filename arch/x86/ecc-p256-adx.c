@@ -698,15 +698,39 @@ static inline s64 p256x_divsteps(s64 zeta, u64 f, u64 g, struct ecc_by_mat *t)
 	int i;
 
 	for (i = 0; i < 62; i++) {
-		u64 c1 = (u64)(zeta >> 63);		/* delta > 0 */
-		u64 c2 = 0 - (g & 1);			/* g odd */
-		u64 x = (f ^ c1) - c1, sw = c1 & c2;	/* the swapping case */
-		p256x_v2 vc1 = { c1, c1 }, vc2 = { c2, c2 }, vsw = { sw, sw };
+		u64 c1, c2, sw, x;
+		p256x_v2 vc1, vc2, vsw;
 
-		g += x & c2;
-		zeta = (s64)(((u64)zeta ^ sw) - 1);	/* -zeta - 2, or zeta - 1 */
-		f += g & sw;
-		g >>= 1;
+		/*
+		 * c1: delta > 0; c2: g odd; sw = c1 & c2, the swapping
+		 * case: (f, g) = (g, (g - f) / 2); else g odd: (g + f) / 2;
+		 * else g / 2.  zeta = -zeta - 2 or zeta - 1.  cmov rather
+		 * than masks on the g chain (test, cmov, add, shift).
+		 */
+		__asm__("movq %[z], %[c1]\n\t"
+			"sarq $63, %[c1]\n\t"
+			"movl %k[g], %k[c2]\n\t"
+			"andl $1, %k[c2]\n\t"
+			"negq %[c2]\n\t"
+			"movq %[f], %[x]\n\t"
+			"xorq %[c1], %[x]\n\t"
+			"subq %[c1], %[x]\n\t"
+			"movq %[c1], %[sw]\n\t"
+			"andq %[c2], %[sw]\n\t"
+			"cmovnzq %[g], %[f]\n\t"
+			"testb $1, %b[g]\n\t"
+			"cmovzq %[zero], %[x]\n\t"
+			"addq %[x], %[g]\n\t"
+			"shrq $1, %[g]\n\t"
+			"xorq %[sw], %[z]\n\t"
+			"decq %[z]\n\t"
+			: [z] "+r"(zeta), [f] "+r"(f), [g] "+q"(g), [c1] "=&r"(c1), [c2] "=&r"(c2),
+			  [sw] "=&r"(sw), [x] "=&r"(x)
+			: [zero] "r"((u64)0)
+			: "cc");
+		vc1 = (p256x_v2){ c1, c1 };
+		vc2 = (p256x_v2){ c2, c2 };
+		vsw = (p256x_v2){ sw, sw };
 		qr += ((uv ^ vc1) - vc1) & vc2;
 		uv += qr & vsw;
 		uv += uv;
