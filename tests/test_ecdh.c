@@ -568,6 +568,101 @@ START_TEST(test_generic_differential)
 }
 END_TEST
 
+/* ---- the x86 P-256 curve code against the generic one ------------------- */
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <crypto/ecc.h>
+#include "../arch/x86/ecc-p256-adx.h"
+
+/* The CPU's, not the registry's: RIND_DISABLE masks drivers, not this test. */
+static bool p256_have_adx(void)
+{
+	unsigned int a, b, c, d;
+
+	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+		return false;
+	return (b & (1u << 8)) && (b & (1u << 19));	/* BMI2, ADX */
+}
+
+/*
+ * ecc_p256_adx's k P against ecc_p256_generic's on the curve level, for
+ * P = G, 2G, 16G, 17G, -G and a random point, and k = 1 .. 34,
+ * n - 34 .. n - 1 and random: k = 2d or n - 2d (|d| <= 16) is where the
+ * last window's addition meets P = +-Q (the complete formula's case),
+ * small k and small multiples of G are where the table (its entries
+ * doubled from the half) and the first windows meet each other.  Every
+ * shared secret (and every verdict) must be equal.
+ */
+START_TEST(test_p256_adx_curve_edges)
+{
+	static const char nhex[] = "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551";
+	const struct ecc_curve *A = &ecc_p256_adx, *G = &ecc_p256_generic;
+	static const unsigned int pts[] = { 1, 2, 16, 17, 0 /* n - 1 */, 1000 /* random */ };
+	unsigned int pi, j, ran = 0;
+	struct rt_rng rng;
+	u8 n[32];
+
+	if (!p256_have_adx())
+		return;
+	rt_unhex(n, sizeof(n), nhex);
+	rt_rng_seed(&rng, 0x256ecd1);
+	for (pi = 0; pi < ARRAY_SIZE(pts); pi++) {
+		u8 d[32], xy[64], xy2[64];
+
+		memset(d, 0, sizeof(d));
+		if (pts[pi] == 0) {
+			memcpy(d, n, sizeof(d));
+			diff_sub_small(d, 32, 1);
+		} else if (pts[pi] == 1000) {
+			rt_fill(&rng, d, sizeof(d));
+			d[0] &= 0x7f;
+		} else {
+			d[31] = (u8)pts[pi];
+		}
+		G->mul_base(xy, d);
+		A->mul_base(xy2, d);
+		ck_assert_msg(!memcmp(xy, xy2, 64), "mul_base(%s) differs", rt_hex(d, 32));
+		ck_assert_int_eq(A->point_check(xy), 0);
+		for (j = 0; j < 76; j++) {
+			u8 k[32], sg[32], sa[32];
+			int eg, ea;
+
+			memset(k, 0, sizeof(k));
+			if (j < 34) {
+				k[31] = (u8)(j + 1);
+			} else if (j < 68) {
+				memcpy(k, n, sizeof(k));
+				diff_sub_small(k, 32, j - 33);
+			} else {
+				rt_fill(&rng, k, sizeof(k));
+				k[0] &= 0x7f;
+			}
+			eg = G->ecdh(sg, k, xy);
+			ea = A->ecdh(sa, k, xy);
+			ck_assert_int_eq(eg, 0);
+			ck_assert_int_eq(ea, eg);
+			ck_assert_msg(!memcmp(sg, sa, 32), "ecdh(%s, point %u) differs",
+				      rt_hex(k, 32), pi);
+			ran++;
+		}
+	}
+	/* a point off the curve is refused by both, the same way */
+	{
+		u8 xy[64], k[32], out[32];
+
+		memset(k, 0, sizeof(k));
+		k[31] = 5;
+		G->mul_base(xy, k);
+		xy[63] ^= 1;
+		ck_assert_int_eq(A->ecdh(out, k, xy), -EINVAL);
+		ck_assert_int_eq(G->ecdh(out, k, xy), -EINVAL);
+	}
+	rt_report("p256 adx curve edges", "ecc_p256_adx", (int)ran, 0);
+}
+END_TEST
+#endif
+
 static Suite *ecdh_suite(void)
 {
 	Suite *s = suite_create("ecdh");
@@ -583,6 +678,9 @@ static Suite *ecdh_suite(void)
 	tcase_add_loop_test(tc, test_openssl_key_formats, 0, nc);
 	tcase_add_loop_test(tc, test_bad_inputs, 0, nc);
 	tcase_add_loop_test(tc, test_generic_differential, 0, nc);
+#if defined(__x86_64__)
+	tcase_add_test(tc, test_p256_adx_curve_edges);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -905,6 +905,121 @@ START_TEST(test_sign_batch_hook)
 	}
 }
 END_TEST
+/* ---- the x86 P-256 curve code against the generic one ------------------- */
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <crypto/ecc.h>
+#include "../arch/x86/ecc-p256-adx.h"
+
+/* The CPU's, not the registry's: RIND_DISABLE masks drivers, not this test. */
+static bool p256_have_adx(void)
+{
+	unsigned int a, b, c, d;
+
+	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+		return false;
+	return (b & (1u << 8)) && (b & (1u << 19));	/* BMI2, ADX */
+}
+
+/*
+ * ecc_p256_adx's signing and verification on the curve level (the digest
+ * value e chosen freely), against ecc_p256_generic: keys 1, 2, n - 1,
+ * n - 2 and random ones; nonces 1, 2, 4, n - 1 and random; e = 0, 1,
+ * n - 1, 2^256 - 1, random, and e = r, which with key 1 makes
+ * u1 = u2 = k / 2 (u1 G and u2 Q the same point: the joint multiplication
+ * meets P = Q in its additions, at its first one for k = 2) and with key
+ * n - 1 makes u1 G + u2 Q the identity; e = n - r (u1 = -u2) with a
+ * chosen s.  Every signature must come out equal, verify on both, and
+ * fail on both once changed.
+ */
+START_TEST(test_p256_adx_curve_edges)
+{
+	static const char nhex[] = "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551";
+	const struct ecc_curve *A = &ecc_p256_adx, *G = &ecc_p256_generic;
+	unsigned int kidx[] = { 0, 1, 3, 8, 20 }, didx[] = { 0, 1, 8, 9, 20, 21, 30 };
+	unsigned int di, ki, ei, ran = 0, rej = 0;
+	struct rt_rng rng;
+	u8 n[32];
+
+	if (!p256_have_adx())
+		return;
+	rt_unhex(n, sizeof(n), nhex);
+	rt_rng_seed(&rng, 0x9256adc);
+	for (di = 0; di < ARRAY_SIZE(didx); di++) {
+		u8 d[32], xy[64], xy2[64];
+
+		diff_scalar(d, didx[di], n, 32, &rng);
+		G->mul_base(xy, d);
+		A->mul_base(xy2, d);
+		ck_assert_msg(!memcmp(xy, xy2, 64), "mul_base(%s) differs", rt_hex(d, 32));
+		for (ki = 0; ki < ARRAY_SIZE(kidx); ki++) {
+			u8 k[32], r0[32], s0[32], e0[32] = { 0 };
+
+			diff_scalar(k, kidx[ki], n, 32, &rng);
+			ck_assert_int_eq(G->sign(r0, s0, d, k, e0), 0);	/* r of this k */
+			for (ei = 0; ei < 7; ei++) {
+				u8 e[32], rg[32], sg[32], ra[32], sa[32];
+				int eg, ea;
+
+				memset(e, 0, sizeof(e));
+				if (ei == 1)
+					e[31] = 1;
+				else if (ei == 2)
+					diff_scalar(e, 8, n, 32, &rng);		/* n - 1 */
+				else if (ei == 3)
+					memset(e, 0xff, sizeof(e));
+				else if (ei == 4)
+					rt_fill(&rng, e, sizeof(e));
+				else if (ei == 5)
+					memcpy(e, r0, sizeof(e));
+				else if (ei == 6)
+					memcpy(e, r0, sizeof(e)), e[31] ^= 0x10;
+				eg = G->sign(rg, sg, d, k, e);
+				ea = A->sign(ra, sa, d, k, e);
+				ck_assert_int_eq(ea, eg);
+				if (eg)
+					continue;
+				ck_assert_msg(!memcmp(rg, ra, 32) && !memcmp(sg, sa, 32),
+					      "sign(d %s, k %s) differs", rt_hex(d, 32), rt_hex(k, 32));
+				ck_assert_int_eq(G->verify(xy, e, rg, sg), 0);
+				ck_assert_int_eq(A->verify(xy, e, rg, sg), 0);
+				sa[31 - rt_rand_range(&rng, 32)] ^= 1;
+				eg = G->verify(xy, e, rg, sa);
+				ea = A->verify(xy, e, rg, sa);
+				ck_assert_int_eq(eg, -EBADMSG);
+				ck_assert_int_eq(ea, eg);
+				e[rt_rand_range(&rng, 32)] ^= 0x80;
+				eg = G->verify(xy, e, rg, sg);
+				ea = A->verify(xy, e, rg, sg);
+				ck_assert_int_eq(ea, eg);
+				rej += eg != 0;
+				ran++;
+			}
+			/* e = n - r: u1 = -u2 (for key 1 the identity), any s */
+			{
+				u8 e[32], sv[32];
+				unsigned int i, bw = 0;
+
+				for (i = 32; i-- > 0;) {
+					unsigned int t = (unsigned int)n[i] - r0[i] - bw;
+
+					e[i] = (u8)t;
+					bw = (t >> 8) & 1;
+				}
+				rt_fill(&rng, sv, sizeof(sv));
+				sv[0] &= 0x7f;
+				ck_assert_int_eq(A->verify(xy, e, r0, sv), G->verify(xy, e, r0, sv));
+				ck_assert_int_eq(A->verify(xy, e, r0, r0), G->verify(xy, e, r0, r0));
+			}
+		}
+	}
+	ck_assert_uint_gt(ran, 150);
+	ck_assert_uint_eq(rej, ran);		/* a changed e never verifies */
+	rt_report("p256 adx curve edges", "ecc_p256_adx", ran, 0);
+}
+END_TEST
+#endif
 
 static Suite *ecdsa_suite(void)
 {
@@ -916,6 +1031,9 @@ static Suite *ecdsa_suite(void)
 	tcase_add_loop_test(tc, test_openssl_signatures, 0, (int)ARRAY_SIZE(curves));
 	tcase_add_loop_test(tc, test_keys_and_bad_inputs, 0, (int)ARRAY_SIZE(curves));
 	tcase_add_loop_test(tc, test_generic_differential, 0, (int)ARRAY_SIZE(curves));
+#if defined(__x86_64__)
+	tcase_add_test(tc, test_p256_adx_curve_edges);
+#endif
 	suite_add_tcase(s, tc);
 	tc = tcase_create("batch");
 	tcase_set_timeout(tc, 600);

@@ -20,6 +20,18 @@
  * branch and no memory index depends on data.  The protocol glue (key
  * formats, checks, RFC 6979 nonces) is the generic drivers'.
  *
+ * The point formulas run as whole blocks of assembly whose intermediate
+ * values live in a stack area addressed from rsp: Zen 3 (and other
+ * cores with memory renaming) forwards an rsp-based store to the load of
+ * the same slot without the store-forwarding latency, which otherwise
+ * sat between every two dependent field operations.  On top of the
+ * template (which it otherwise follows, and whose exceptional-case
+ * arguments it keeps) this file has its own k P (the table's even
+ * entries doubled, five doublings per call), inversion (half-delta
+ * divsteps: 620 steps instead of 741, the matrix in SSE2 registers),
+ * signing (k^-1 kept in plain form) and verification (one pass of
+ * doublings for u1 G + u2 Q, u1 over a width-8 NAF table of G).
+ *
  * The inline assembly avoids rbp (frame pointer in sanitizer builds).
  */
 #include <string.h>
@@ -39,7 +51,7 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
  * of a base-pointer operand: word K of (O, B) is O + K bytes from %[B].
  * Work registers: the operands %[t0]..%[t7], and rax, rcx, rdx.
  */
-#define P256X_W(O, B, K)	O "+" K "(%[" B "])"
+#define P256X_W(O, B, K)	O "+" K "(" B ")"
 
 /*
  * One Montgomery reduction step: q = T0 (the lowest word, -p^-1 = 1 mod
@@ -120,6 +132,7 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 	P256X_RED("t3", "t4", "t5", "t0", "t1", "t2")			\
 	P256X_FINAL(RO, RB, "t4", "t5", "t0", "t1", "t2", "t3")
 #define P256X_MUL(...)	P256X_MUL_(__VA_ARGS__)
+
 
 /* low-half reduction step: T0 becomes the new top word */
 #define P256X_REDL(T0, T1, T2, T3)					\
@@ -303,7 +316,7 @@ static inline void p256x_mul(u64 *r, const u64 *a, const u64 *b)
 {
 	u64 t0, t1, t2, t3, t4, t5;
 
-	__asm__ volatile(P256X_MUL("0", "r", "0", "a", "0", "b")
+	__asm__ volatile(P256X_MUL("0", "%[r]", "0", "%[a]", "0", "%[b]")
 		: P256X_T6
 		: [r] "r"(r), [a] "r"(a), [b] "r"(b), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
@@ -314,7 +327,7 @@ static inline void p256x_sqr(u64 *r, const u64 *a)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
-	__asm__ volatile(P256X_SQR("0", "r", "0", "a")
+	__asm__ volatile(P256X_SQR("0", "%[r]", "0", "%[a]")
 		: P256X_T8
 		: [r] "r"(r), [a] "r"(a), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
@@ -325,7 +338,7 @@ static inline __attribute__((always_inline)) void p256x_add(u64 *r, const u64 *a
 {
 	u64 t0, t1, t2, t3, t4, t5;
 
-	__asm__ volatile(P256X_ADD("0", "r", "0", "a", "0", "b")
+	__asm__ volatile(P256X_ADD("0", "%[r]", "0", "%[a]", "0", "%[b]")
 		: P256X_T6
 		: [r] "r"(r), [a] "r"(a), [b] "r"(b), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
@@ -336,7 +349,7 @@ static inline __attribute__((always_inline)) void p256x_sub(u64 *r, const u64 *a
 {
 	u64 t0, t1, t2, t3, t4;
 
-	__asm__ volatile(P256X_SUB("0", "r", "0", "a", "0", "b")
+	__asm__ volatile(P256X_SUB("0", "%[r]", "0", "%[a]", "0", "%[b]")
 		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4)
 		: [r] "r"(r), [a] "r"(a), [b] "r"(b), P256X_C
 		: "rax", "rcx", "cc", "memory");
@@ -347,7 +360,7 @@ static inline void p256x_half(u64 *r, const u64 *a)
 {
 	u64 t0, t1, t2, t3, t4, t5;
 
-	__asm__ volatile(P256X_HALF("0", "r", "0", "a")
+	__asm__ volatile(P256X_HALF("0", "%[r]", "0", "%[a]")
 		: P256X_T6
 		: [r] "r"(r), [a] "r"(a), P256X_C
 		: "rax", "rcx", "cc", "memory");
@@ -362,30 +375,67 @@ static inline void p256x_half(u64 *r, const u64 *a)
  * x at 0, y at 32, z at 64 of a point.  Like the C formulas' local
  * temporaries, the scratch area is not wiped per operation (the callers
  * wipe their accumulators and tables).
+ *
+ * The body is a macro over the words of the input (PX, PY, PZ off PB)
+ * and of the output (RX, RY, RZ off RB), so that p256x_jac_dbl5 can run
+ * it on a point kept in the stack area as well.
  */
+#define P256X_DBL(RX, RY, RZ, RB, PX, PY, PZ, PB)				\
+	P256X_SQR("0", "%%rsp", PZ, PB)			/* s0 = delta = Z^2 */	\
+	P256X_ADD("192", "%%rsp", PY, PB, PY, PB)	/* s6 = 2Y */		\
+	P256X_SQR("32", "%%rsp", "192", "%%rsp")	/* s1 = 4Y^2 */		\
+	P256X_SUB("64", "%%rsp", PX, PB, "0", "%%rsp")	/* s2 = X - delta */	\
+	P256X_ADD("96", "%%rsp", PX, PB, "0", "%%rsp")	/* s3 = X + delta */	\
+	P256X_MUL("160", "%%rsp", PX, PB, "32", "%%rsp") /* s5 = S = 4XY^2 */	\
+	P256X_MUL("128", "%%rsp", "64", "%%rsp", "96", "%%rsp")	/* (X - d)(X + d) */ \
+	P256X_MUL3("128", "%%rsp", "128", "%%rsp")	/* s4 = M */		\
+	P256X_SQR("32", "%%rsp", "32", "%%rsp")					\
+	P256X_HALF("32", "%%rsp", "32", "%%rsp")	/* s1 = 8Y^4 */		\
+	P256X_SQR("64", "%%rsp", "128", "%%rsp")	/* s2 = M^2 */		\
+	P256X_MUL(RZ, RB, "192", "%%rsp", PZ, PB)	/* Z' = 2YZ */		\
+	P256X_MUL3SUB("96", "%%rsp", "160", "%%rsp", "64", "%%rsp") /* 3S - M^2 */ \
+	P256X_MUL("96", "%%rsp", "128", "%%rsp", "96", "%%rsp")	/* M (3S - M^2) */ \
+	P256X_SUB2(RX, RB, "64", "%%rsp", "160", "%%rsp")	/* X' = M^2 - 2S */ \
+	P256X_SUB(RY, RB, "96", "%%rsp", "32", "%%rsp")	/* Y' = s3 - 8Y^4 */
+
 static void p256x_jac_dbl(u64 *r, const u64 *p)
 {
-	u64 t0, t1, t2, t3, t4, t5, t6, t7, s[28];
+	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
 	__asm__ volatile(
-		P256X_SQR("0", "s", "64", "p")			/* s0 = delta = Z^2 */
-		P256X_ADD("192", "s", "32", "p", "32", "p")	/* s6 = 2Y */
-		P256X_SQR("32", "s", "192", "s")		/* s1 = 4Y^2 */
-		P256X_SUB("64", "s", "0", "p", "0", "s")	/* s2 = X - delta */
-		P256X_ADD("96", "s", "0", "p", "0", "s")	/* s3 = X + delta */
-		P256X_MUL("160", "s", "0", "p", "32", "s")	/* s5 = S = 4XY^2 */
-		P256X_MUL("128", "s", "64", "s", "96", "s")	/* s4 = (X - d)(X + d) */
-		P256X_MUL3("128", "s", "128", "s")		/* s4 = M */
-		P256X_SQR("32", "s", "32", "s")
-		P256X_HALF("32", "s", "32", "s")		/* s1 = 8Y^4 */
-		P256X_SQR("64", "s", "128", "s")		/* s2 = M^2 */
-		P256X_MUL3SUB("96", "s", "160", "s", "64", "s")	/* s3 = 3S - M^2 */
-		P256X_MUL("96", "s", "128", "s", "96", "s")	/* s3 = M (3S - M^2) */
-		P256X_MUL("64", "r", "192", "s", "64", "p")	/* Z' = 2YZ */
-		P256X_SUB2("0", "r", "64", "s", "160", "s")	/* X' = M^2 - 2S */
-		P256X_SUB("32", "r", "96", "s", "32", "s")	/* Y' = s3 - 8Y^4 */
+		"subq $384, %%rsp\n\t"			/* scratch below the red zone */
+		P256X_DBL("0", "32", "64", "%[r]", "0", "32", "64", "%[p]")
+		"addq $384, %%rsp\n\t"
 		: P256X_T8
-		: [r] "r"(r), [p] "r"(p), [s] "r"(s), P256X_C
+		: [r] "r"(r), [p] "r"(p), P256X_C
+		: "rax", "rcx", "rdx", "cc", "memory");
+}
+
+/*
+ * r = 32 p: five doublings with the point in the stack area (at 256, a
+ * loop count at 352), so that no doubling waits for the previous one's
+ * stores to reach memory through a register-based address.
+ */
+static void p256x_jac_dbl5(u64 *r, const u64 *p)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7;
+
+	__asm__ volatile(
+		"subq $512, %%rsp\n\t"
+		P256X_LOAD("0", "%[p]") P256X_STORE("256", "%%rsp")
+		P256X_LOAD("32", "%[p]") P256X_STORE("288", "%%rsp")
+		P256X_LOAD("64", "%[p]") P256X_STORE("320", "%%rsp")
+		"movl $5, 352(%%rsp)\n\t"
+		"1:\n\t"
+		P256X_DBL("256", "288", "320", "%%rsp", "256", "288", "320", "%%rsp")
+		"decl 352(%%rsp)\n\t"
+		"jnz 1b\n\t"
+		P256X_LOAD("256", "%%rsp") P256X_STORE("0", "%[r]")
+		P256X_LOAD("288", "%%rsp") P256X_STORE("32", "%[r]")
+		P256X_LOAD("320", "%%rsp") P256X_STORE("64", "%[r]")
+		"addq $512, %%rsp\n\t"
+		: P256X_T8
+		: [r] "r"(r), [p] "r"(p), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
@@ -394,35 +444,38 @@ static void p256x_jac_dbl(u64 *r, const u64 *p)
  * analysis; the callers mask or branch), 12M + 4S as one block.
  * s: scratch of 36 words, o = s + 24 on return.
  */
-static void p256x_jac_add(u64 *s, const u64 *p, const u64 *q)
+static void p256x_jac_add(u64 *o, const u64 *p, const u64 *q)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
 	__asm__ volatile(
-		P256X_SQR("0", "s", "64", "p")			/* s0 = Z1^2 */
-		P256X_SQR("32", "s", "64", "q")			/* s1 = Z2^2 */
-		P256X_MUL("64", "s", "0", "p", "32", "s")	/* s2 = U1 = X1 Z2^2 */
-		P256X_MUL("96", "s", "0", "q", "0", "s")	/* s3 = U2 = X2 Z1^2 */
-		P256X_MUL("128", "s", "32", "p", "64", "q")
-		P256X_MUL("128", "s", "128", "s", "32", "s")	/* s4 = S1 = Y1 Z2^3 */
-		P256X_MUL("160", "s", "32", "q", "64", "p")
-		P256X_MUL("160", "s", "160", "s", "0", "s")	/* s5 = S2 = Y2 Z1^3 */
-		P256X_SUB("96", "s", "96", "s", "64", "s")	/* s3 = H = U2 - U1 */
-		P256X_SUB("160", "s", "160", "s", "128", "s")	/* s5 = R = S2 - S1 */
-		P256X_SQR("0", "s", "96", "s")			/* s0 = H^2 */
-		P256X_MUL("32", "s", "64", "s", "0", "s")	/* s1 = V = U1 H^2 */
-		P256X_MUL("0", "s", "96", "s", "0", "s")	/* s0 = H^3 */
-		P256X_MUL("64", "s", "64", "p", "64", "q")
-		P256X_MUL("256", "s", "64", "s", "96", "s")	/* Z3 = Z1 Z2 H */
-		P256X_SQR("64", "s", "160", "s")
-		P256X_SUB("64", "s", "64", "s", "0", "s")
-		P256X_SUB2("192", "s", "64", "s", "32", "s")	/* X3 = R^2 - H^3 - 2V */
-		P256X_SUB("32", "s", "32", "s", "192", "s")
-		P256X_MUL("32", "s", "160", "s", "32", "s")	/* R (V - X3) */
-		P256X_MUL("128", "s", "128", "s", "0", "s")	/* S1 H^3 */
-		P256X_SUB("224", "s", "32", "s", "128", "s")	/* Y3 */
+		"subq $384, %%rsp\n\t"			/* scratch below the red zone */
+		P256X_SQR("0", "%%rsp", "64", "%[p]")			/* s0 = Z1^2 */
+		P256X_SQR("32", "%%rsp", "64", "%[q]")			/* s1 = Z2^2 */
+		P256X_MUL("64", "%%rsp", "0", "%[p]", "32", "%%rsp")	/* s2 = U1 = X1 Z2^2 */
+		P256X_MUL("96", "%%rsp", "0", "%[q]", "0", "%%rsp")	/* s3 = U2 = X2 Z1^2 */
+		P256X_MUL("128", "%%rsp", "32", "%[p]", "64", "%[q]")
+		P256X_MUL("128", "%%rsp", "128", "%%rsp", "32", "%%rsp")	/* s4 = S1 = Y1 Z2^3 */
+		P256X_MUL("160", "%%rsp", "32", "%[q]", "64", "%[p]")
+		P256X_MUL("160", "%%rsp", "160", "%%rsp", "0", "%%rsp")	/* s5 = S2 = Y2 Z1^3 */
+		P256X_SUB("96", "%%rsp", "96", "%%rsp", "64", "%%rsp")	/* s3 = H = U2 - U1 */
+		P256X_SUB("160", "%%rsp", "160", "%%rsp", "128", "%%rsp")	/* s5 = R = S2 - S1 */
+		P256X_SQR("0", "%%rsp", "96", "%%rsp")			/* s0 = H^2 */
+		P256X_MUL("32", "%%rsp", "64", "%%rsp", "0", "%%rsp")	/* s1 = V = U1 H^2 */
+		P256X_MUL("0", "%%rsp", "96", "%%rsp", "0", "%%rsp")	/* s0 = H^3 */
+		P256X_MUL("64", "%%rsp", "64", "%[p]", "64", "%[q]")
+		P256X_MUL("64", "%[o]", "64", "%%rsp", "96", "%%rsp")	/* Z3 = Z1 Z2 H */
+		P256X_SQR("64", "%%rsp", "160", "%%rsp")
+		P256X_SUB("64", "%%rsp", "64", "%%rsp", "0", "%%rsp")
+		P256X_SUB2("192", "%%rsp", "64", "%%rsp", "32", "%%rsp")	/* X3 = R^2 - H^3 - 2V */
+		P256X_SUB("32", "%%rsp", "32", "%%rsp", "192", "%%rsp")
+		P256X_MUL("32", "%%rsp", "160", "%%rsp", "32", "%%rsp")	/* R (V - X3) */
+		P256X_MUL("128", "%%rsp", "128", "%%rsp", "0", "%%rsp")	/* S1 H^3 */
+		P256X_SUB("32", "%[o]", "32", "%%rsp", "128", "%%rsp")	/* Y3 */
+		P256X_LOAD("192", "%%rsp") P256X_STORE("0", "%[o]")	/* X3 */
+		"addq $384, %%rsp\n\t"
 		: P256X_T8
-		: [s] "r"(s), [p] "r"(p), [q] "r"(q), P256X_C
+		: [o] "r"(o), [p] "r"(p), [q] "r"(q), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
@@ -431,30 +484,33 @@ static void p256x_jac_add(u64 *s, const u64 *p, const u64 *q)
  * as one block.  s: scratch of 32 words, o = s + 20
  * on return (q: x at 0, y at 32).
  */
-static void p256x_jac_add_affine(u64 *s, const u64 *p, const u64 *q)
+static void p256x_jac_add_affine(u64 *o, const u64 *p, const u64 *q)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
 	__asm__ volatile(
-		P256X_SQR("0", "s", "64", "p")			/* s0 = Z1^2 */
-		P256X_MUL("32", "s", "0", "q", "0", "s")	/* s1 = U2 = X2 Z1^2 */
-		P256X_MUL("64", "s", "32", "q", "64", "p")
-		P256X_MUL("64", "s", "64", "s", "0", "s")	/* s2 = S2 = Y2 Z1^3 */
-		P256X_SUB("32", "s", "32", "s", "0", "p")	/* s1 = H = U2 - X1 */
-		P256X_SUB("64", "s", "64", "s", "32", "p")	/* s2 = R = S2 - Y1 */
-		P256X_SQR("0", "s", "32", "s")			/* s0 = H^2 */
-		P256X_MUL("96", "s", "0", "p", "0", "s")	/* s3 = V = X1 H^2 */
-		P256X_MUL("0", "s", "32", "s", "0", "s")	/* s0 = H^3 */
-		P256X_MUL("224", "s", "64", "p", "32", "s")	/* Z3 = Z1 H */
-		P256X_SQR("128", "s", "64", "s")
-		P256X_SUB("128", "s", "128", "s", "0", "s")
-		P256X_SUB2("160", "s", "128", "s", "96", "s")	/* X3 = R^2 - H^3 - 2V */
-		P256X_SUB("96", "s", "96", "s", "160", "s")
-		P256X_MUL("96", "s", "64", "s", "96", "s")	/* R (V - X3) */
-		P256X_MUL("128", "s", "32", "p", "0", "s")	/* Y1 H^3 */
-		P256X_SUB("192", "s", "96", "s", "128", "s")	/* Y3 */
+		"subq $384, %%rsp\n\t"			/* scratch below the red zone */
+		P256X_SQR("0", "%%rsp", "64", "%[p]")			/* s0 = Z1^2 */
+		P256X_MUL("32", "%%rsp", "0", "%[q]", "0", "%%rsp")	/* s1 = U2 = X2 Z1^2 */
+		P256X_MUL("64", "%%rsp", "32", "%[q]", "64", "%[p]")
+		P256X_MUL("64", "%%rsp", "64", "%%rsp", "0", "%%rsp")	/* s2 = S2 = Y2 Z1^3 */
+		P256X_SUB("32", "%%rsp", "32", "%%rsp", "0", "%[p]")	/* s1 = H = U2 - X1 */
+		P256X_SUB("64", "%%rsp", "64", "%%rsp", "32", "%[p]")	/* s2 = R = S2 - Y1 */
+		P256X_SQR("0", "%%rsp", "32", "%%rsp")			/* s0 = H^2 */
+		P256X_MUL("96", "%%rsp", "0", "%[p]", "0", "%%rsp")	/* s3 = V = X1 H^2 */
+		P256X_MUL("0", "%%rsp", "32", "%%rsp", "0", "%%rsp")	/* s0 = H^3 */
+		P256X_MUL("64", "%[o]", "64", "%[p]", "32", "%%rsp")	/* Z3 = Z1 H */
+		P256X_SQR("128", "%%rsp", "64", "%%rsp")
+		P256X_SUB("128", "%%rsp", "128", "%%rsp", "0", "%%rsp")
+		P256X_SUB2("160", "%%rsp", "128", "%%rsp", "96", "%%rsp")	/* X3 = R^2 - H^3 - 2V */
+		P256X_SUB("96", "%%rsp", "96", "%%rsp", "160", "%%rsp")
+		P256X_MUL("96", "%%rsp", "64", "%%rsp", "96", "%%rsp")	/* R (V - X3) */
+		P256X_MUL("128", "%%rsp", "32", "%[p]", "0", "%%rsp")	/* Y1 H^3 */
+		P256X_SUB("32", "%[o]", "96", "%%rsp", "128", "%%rsp")	/* Y3 */
+		P256X_LOAD("160", "%%rsp") P256X_STORE("0", "%[o]")	/* X3 */
+		"addq $384, %%rsp\n\t"
 		: P256X_T8
-		: [s] "r"(s), [p] "r"(p), [q] "r"(q), P256X_C
+		: [o] "r"(o), [p] "r"(p), [q] "r"(q), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
@@ -560,11 +616,11 @@ static inline void p256x_nmul(u64 *r, const u64 *a, const u64 *b)
 		"adcq $0, %[t4]\n\t"
 		"movl $0, %k[t5]\n\t"
 		P256X_NRED("t0", "t1", "t2", "t3", "t4", "t5")
-		P256X_MAC("0", "a", "0", "b", "8", "t1", "t2", "t3", "t4", "t5", "t0")
+		P256X_MAC("0", "%[a]", "0", "%[b]", "8", "t1", "t2", "t3", "t4", "t5", "t0")
 		P256X_NRED("t1", "t2", "t3", "t4", "t5", "t0")
-		P256X_MAC("0", "a", "0", "b", "16", "t2", "t3", "t4", "t5", "t0", "t1")
+		P256X_MAC("0", "%[a]", "0", "%[b]", "16", "t2", "t3", "t4", "t5", "t0", "t1")
 		P256X_NRED("t2", "t3", "t4", "t5", "t0", "t1")
-		P256X_MAC("0", "a", "0", "b", "24", "t3", "t4", "t5", "t0", "t1", "t2")
+		P256X_MAC("0", "%[a]", "0", "%[b]", "24", "t3", "t4", "t5", "t0", "t1", "t2")
 		P256X_NRED("t3", "t4", "t5", "t0", "t1", "t2")
 		/* (t4 t5 t0 t1) + t2 2^256 < 2n: minus n unless that borrows */
 		"movq %[t4], %%rax\n\t"
@@ -598,26 +654,549 @@ static inline void p256x_nmul(u64 *r, const u64 *a, const u64 *b)
 #define ECC_FP_SUB(r, a, b)	p256x_sub(r, a, b)
 #define ECC_FP_HALF(r, a)	p256x_half(r, a)
 #define ECC_JAC_DBL(r, p)	p256x_jac_dbl((r)->x, (p)->x)
-#define ECC_JAC_ADD(o, p, q)						\
-	do {								\
-		u64 s_[36];						\
-									\
-		p256x_jac_add(s_, (p)->x, (q)->x);			\
-		memcpy((o), s_ + 24, 96);				\
-	} while (0)
-#define ECC_JAC_ADD_AFFINE(o, p, q)					\
-	do {								\
-		u64 s_[32];						\
-									\
-		p256x_jac_add_affine(s_, (p)->x, (q)->x);		\
-		memcpy((o), s_ + 20, 96);				\
-	} while (0)
+#define ECC_JAC_ADD(o, p, q)	p256x_jac_add((o)->x, (p)->x, (q)->x)
+#define ECC_JAC_ADD_AFFINE(o, p, q)	p256x_jac_add_affine((o)->x, (p)->x, (q)->x)
 #define ECC_SELECT(r, t, w, c, i)	p256x_select(r, t, w, c, i)
 #define ECC_FN_MUL(r, a, b)	p256x_nmul(r, a, b)
+static void p256x_fp_inv(u64 *r, const u64 *a);
+#define ECC_FP_INV(r, a)	p256x_fp_inv(r, a)
+/*
+ * The template's own ecc_impl_sign and ecc_impl_verify go unused (this
+ * file has its own below): no warning for those.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
 #include <crypto/ecc-impl.h>
+#pragma GCC diagnostic pop
 #include <crypto/ecc-p256.h>
 
-ECC_DEFINE_CURVE(ecc_p256_adx, p256_def, "P-256", RIND_OID_SECP256R1, 32, 256);
+/*
+ * Constant-time inversion modulo p or n: Bernstein and Yang's divsteps as
+ * in ecc-inv.h (batches of 62 on the low words, the matrix applied to
+ * signed 62-bit limbs by ecc_by_update_fg/de), in the "half-delta" form
+ * (delta starts at 1/2; kept as zeta = -(delta + 1/2)): for 256-bit
+ * inputs and moduli 590 of those steps always bring g to 0 (Wuille's
+ * computer-checked bound, safegcd-bounds), against 741 for the template's
+ * form.  Ten batches of 62 = 620 steps; steps after g = 0 change nothing.
+ * The template's reduction of the result follows.  Used through ECC_FP_INV
+ * for p and by this file's signing and verification for n.
+ */
+#define P256X_BY_NL	5
+#define P256X_BY_BATCHES 10
+
+typedef u64 p256x_v2 __attribute__((vector_size(16)));
+
+/*
+ * 62 divsteps on the low words of f and g.  The scalar registers carry
+ * only f, g and zeta (the chain that bounds the loop); the matrix rows
+ * (u, v) and (q, r) go through the same masked updates in SSE2 registers,
+ * off that chain and off the integer ports.
+ */
+static inline s64 p256x_divsteps(s64 zeta, u64 f, u64 g, struct ecc_by_mat *t)
+{
+	p256x_v2 uv = { 1, 0 }, qr = { 0, 1 };
+	int i;
+
+	for (i = 0; i < 62; i++) {
+		u64 c1, c2, sw, x;
+		p256x_v2 vc1, vc2, vsw;
+
+		/*
+		 * c1: delta > 0; c2: g odd; sw = c1 & c2, the swapping
+		 * case: (f, g) = (g, (g - f) / 2); else g odd: (g + f) / 2;
+		 * else g / 2.  zeta = -zeta - 2 or zeta - 1.  cmov rather
+		 * than masks on the g chain (test, cmov, add, shift).
+		 */
+		__asm__("movq %[z], %[c1]\n\t"
+			"sarq $63, %[c1]\n\t"
+			"movl %k[g], %k[c2]\n\t"
+			"andl $1, %k[c2]\n\t"
+			"negq %[c2]\n\t"
+			"movq %[f], %[x]\n\t"
+			"xorq %[c1], %[x]\n\t"
+			"subq %[c1], %[x]\n\t"
+			"movq %[c1], %[sw]\n\t"
+			"andq %[c2], %[sw]\n\t"
+			"cmovnzq %[g], %[f]\n\t"
+			"testb $1, %b[g]\n\t"
+			"cmovzq %[zero], %[x]\n\t"
+			"addq %[x], %[g]\n\t"
+			"shrq $1, %[g]\n\t"
+			"xorq %[sw], %[z]\n\t"
+			"decq %[z]\n\t"
+			: [z] "+r"(zeta), [f] "+r"(f), [g] "+q"(g), [c1] "=&r"(c1), [c2] "=&r"(c2),
+			  [sw] "=&r"(sw), [x] "=&r"(x)
+			: [zero] "r"((u64)0)
+			: "cc");
+		vc1 = (p256x_v2){ c1, c1 };
+		vc2 = (p256x_v2){ c2, c2 };
+		vsw = (p256x_v2){ sw, sw };
+		qr += ((uv ^ vc1) - vc1) & vc2;
+		uv += qr & vsw;
+		uv += uv;
+	}
+	t->u = (s64)uv[0];
+	t->v = (s64)uv[1];
+	t->q = (s64)qr[0];
+	t->r = (s64)qr[1];
+	return zeta;
+}
+
+/* r = a^-1 mod m (0 for 0), a < m, plain integers; minv64 = -m^-1 mod 2^64. */
+static void p256x_inv_mod(fe r, const fe a, const u64 *m, u64 minv64)
+{
+	s64 f[P256X_BY_NL], g[P256X_BY_NL], d[P256X_BY_NL] = { 0 }, e[P256X_BY_NL] = { 1 };
+	s64 m62[P256X_BY_NL], zeta = -1;
+	u64 minv = (0 - minv64) & ECC_BY_M62, w[5], t[5], sgn, borrow, mask;
+	struct ecc_by_mat mt;
+	ecc_u128 c;
+	int i, j;
+
+	for (i = 0; i < P256X_BY_NL; i++) {
+		int li = 62 * i / 64, sh = 62 * i % 64;
+		u64 mv = 0, x = 0;
+
+		if (li < 4) {
+			mv = m[li] >> sh;
+			x = a[li] >> sh;
+			if (sh > 2 && li + 1 < 4) {
+				mv |= m[li + 1] << (64 - sh);
+				x |= a[li + 1] << (64 - sh);
+			}
+		}
+		m62[i] = (s64)(mv & ECC_BY_M62);
+		g[i] = (s64)(x & ECC_BY_M62);
+	}
+	memcpy(f, m62, sizeof(f));
+	for (i = 0; i < P256X_BY_BATCHES; i++) {
+		zeta = p256x_divsteps(zeta, (u64)f[0] | (u64)f[1] << 62,
+				      (u64)g[0] | (u64)g[1] << 62, &mt);
+		ecc_by_update_fg(f, g, &mt);
+		ecc_by_update_de(d, e, &mt, m62, minv);
+	}
+	/* x^-1 = d sign(f), |d| <= 11 m: negate, add 32 m, subtract 2^j m masked */
+	ecc_by_to_words(w, d);
+	sgn = 0 - (u64)((u64)f[P256X_BY_NL - 1] >> 63);
+	c = sgn & 1;
+	for (i = 0; i < 5; i++) {
+		c += (u64)(w[i] ^ sgn);
+		w[i] = (u64)c;
+		c >>= 64;
+	}
+	c = 0;
+	for (i = 0; i < 5; i++) {
+		u64 mi = (i < 4 ? m[i] << 5 : 0) | (i ? m[i - 1] >> 59 : 0);
+
+		c += (ecc_u128)w[i] + mi;
+		w[i] = (u64)c;
+		c >>= 64;
+	}
+	for (j = 5; j >= 0; j--) {
+		borrow = 0;
+		for (i = 0; i < 5; i++) {
+			u64 mi = (i < 4 ? m[i] << j : 0) | (i && j ? m[i - 1] >> (64 - j) : 0);
+			ecc_u128 sd = (ecc_u128)w[i] - mi - borrow;
+
+			t[i] = (u64)sd;
+			borrow = (u64)(sd >> 64) & 1;
+		}
+		mask = 0 - borrow;
+		for (i = 0; i < 5; i++)
+			w[i] = (w[i] & mask) | (t[i] & ~mask);
+	}
+	memcpy(r, w, 32);
+	memzero_explicit(f, sizeof(f));
+	memzero_explicit(g, sizeof(g));
+	memzero_explicit(d, sizeof(d));
+	memzero_explicit(e, sizeof(e));
+	memzero_explicit(w, sizeof(w));
+	memzero_explicit(t, sizeof(t));
+	memzero_explicit(&mt, sizeof(mt));
+}
+
+/* r = a^-1 in Montgomery form: (a R)^-1 R^3 / R = a^-1 R */
+static void p256x_fp_inv(u64 *r, const u64 *a)
+{
+	fe t, r3;
+
+	p256x_inv_mod(t, a, p256_fp.m, p256_fp.m0inv);
+	p256x_mul(r3, p256_fp.rr, p256_fp.rr);
+	p256x_mul(r, t, r3);
+	memzero_explicit(t, sizeof(t));
+}
+
+
+/*
+ * r = k P (projective), constant time in k: ecc-mul.h's pt_mul (signed
+ * windows of 5 bits over P..16P, the argument for its exceptional cases
+ * unchanged) with the table's even entries doubled from the half (2i P =
+ * 2 (i P): a doubling, cheaper than an addition and exact for every
+ * point) and the odd ones as 2i P + P (never the identity nor +-P, since
+ * 2 <= 2i <= 14 < n - 1), and the five doublings of a window in one call.
+ */
+static void p256x_pt_mul(struct ecc_pt *r, const fe k, const struct ecc_pt *p)
+{
+	const struct ecc_def *D = &p256_def;
+	struct ecc_pt table[ECC_VT], acc, t;
+	int w, i, nwin = (256 + ECC_VW) / ECC_VW;
+	struct ecc_aff pa;
+	u64 mag, neg;
+
+	memcpy(pa.x, p->x, sizeof(fe));
+	memcpy(pa.y, p->y, sizeof(fe));
+	table[0] = *p;
+	for (i = 1; i < (int)ECC_VT; i++) {
+		if (i & 1)			/* (i + 1) P = 2 ((i + 1) / 2 P) */
+			p256x_jac_dbl(table[i].x, table[i / 2].x);
+		else				/* (i + 1) P = i P + P */
+			p256x_jac_add_affine(table[i].x, table[i - 1].x, pa.x);
+	}
+	/* The top window's digit is not negative (k < 2^256). */
+	ecc_booth(ecc_bits(k, (nwin - 1) * ECC_VW - 1, ECC_VW), ECC_VW, &mag, &neg);
+	pt_select(&acc, table, ECC_VT, mag, D);
+	for (w = nwin - 2; w >= 0; w--) {
+		p256x_jac_dbl5(acc.x, acc.x);
+		ecc_booth(ecc_bits(k, w * ECC_VW - 1, ECC_VW), ECC_VW, &mag, &neg);
+		pt_select(&t, table, ECC_VT, mag, D);
+		fp_cneg(t.y, neg, D);
+		if (w) {
+			jac_add_ct(&acc, &acc, &t, D);
+		} else {
+			jac_to_proj(&acc, &acc, D);
+			jac_to_proj(&t, &t, D);
+			pt_add(r, &acc, &t, D);
+		}
+	}
+	memzero_explicit(table, sizeof(table));
+	memzero_explicit(&acc, sizeof(acc));
+	memzero_explicit(&t, sizeof(t));
+	memzero_explicit(&pa, sizeof(pa));
+}
+
+/* ECDH: ecc-impl.h's ecc_impl_ecdh over p256x_pt_mul. */
+static int p256x_ecdh(u8 *out, const u8 *d, const u8 *xy)
+{
+	const struct ecc_def *D = &p256_def;
+	struct ecc_pt p, r;
+	fe k, x, zi;
+	u64 inf;
+	int err;
+
+	err = ecc_load_point(&p, xy, D);
+	if (err)
+		return err;
+	ecc_from_bytes(k, d, 32);
+	p256x_pt_mul(&r, k, &p);
+	/* x = X / Z; Z = 0 (the identity) gives 0 here and the error below */
+	p256x_fp_inv(zi, r.z);
+	p256x_mul(x, r.x, zi);
+	fp_from(x, x, D);
+	/* whether the result is the identity is the verdict, public */
+	inf = fp_is_zero(r.z);
+	rind_declassify(&inf, sizeof(inf));
+	err = inf ? -EINVAL : 0;
+	if (!err)
+		ecc_to_bytes(out, x, 32);
+	memzero_explicit(k, sizeof(k));
+	memzero_explicit(&r, sizeof(r));
+	memzero_explicit(x, sizeof(x));
+	memzero_explicit(zi, sizeof(zi));
+	return err;
+}
+
+/*
+ * ECDSA signing: ecc-impl.h's ecc_impl_sign with this file's inversion
+ * modulo n.  Constant time in d and k.
+ */
+static int p256x_sign(u8 *rb, u8 *sb, const u8 *d, const u8 *kb, const u8 *eb)
+{
+	const struct ecc_def *D = &p256_def;
+	const struct ecc_mod *N = D->fn;
+	struct ecc_pt R;
+	fe k, x, zi, r, e, dm, km, rm, em, s;
+	u64 zero;
+
+	ecc_from_bytes(k, kb, 32);
+	pt_mul_base(&R, k, D);
+	p256x_fp_inv(zi, R.z);
+	p256x_mul(x, R.x, zi);
+	fp_from(x, x, D);
+	ecc_reduce_once(r, x, N->m);			/* x < p < 2n */
+	ecc_from_bytes(e, eb, 32);
+	ecc_reduce_once(e, e, N->m);			/* e < 2^256 < 2n */
+	ecc_from_bytes(dm, d, 32);
+	fn_to(dm, dm, D);
+	fn_to(rm, r, D);
+	fn_to(em, e, D);
+	p256x_inv_mod(km, k, N->m, N->m0inv);		/* k^-1, plain */
+	p256x_nmul(s, rm, dm);				/* r d */
+	mod_add(s, s, em, N);				/* (e + r d) R */
+	p256x_nmul(s, s, km);				/* k^-1 (e + r d), plain */
+	/* whether a new nonce is needed is the verdict, public */
+	zero = ecc_is_zero(r) | ecc_is_zero(s);
+	rind_declassify(&zero, sizeof(zero));
+	ecc_to_bytes(rb, r, 32);
+	ecc_to_bytes(sb, s, 32);
+	memzero_explicit(k, sizeof(k));
+	memzero_explicit(km, sizeof(km));
+	memzero_explicit(dm, sizeof(dm));
+	memzero_explicit(&R, sizeof(R));
+	memzero_explicit(x, sizeof(x));
+	memzero_explicit(zi, sizeof(zi));
+	memzero_explicit(s, sizeof(s));
+	return zero ? -EAGAIN : 0;
+}
+
+/*
+ * Verification (public data, variable time): u1 G + u2 Q in one pass of
+ * doublings (Straus / Shamir), u2 in a width-5 NAF over Q, 3Q, ..., 15Q
+ * (Jacobian, built per call) and u1 in a width-8 NAF over G, 3G, ...,
+ * 127G (affine, built once per process): about 256 / 9 mixed additions
+ * for u1 instead of the 43 of the fixed-base comb, and no doubling of its
+ * own.  The first few verifications (the registry's self-tests) use the
+ * template's separate multiplications instead, so that a process that
+ * verifies once does not build the table.
+ */
+#define P256X_GW	8			/* u1's NAF width */
+#define P256X_GWT	(1 << (P256X_GW - 2))	/* G, 3G, ..., 127G */
+#define P256X_QW	5			/* u2's NAF width */
+#define P256X_QWT	(1 << (P256X_QW - 2))	/* Q, 3Q, ..., 15Q */
+
+static struct ecc_aff p256x_gw[P256X_GWT];
+static int p256x_gw_ok;
+static unsigned int p256x_gw_uses;
+static pthread_once_t p256x_gw_once = PTHREAD_ONCE_INIT;
+
+static ECC_COLD void p256x_gw_build(void)
+{
+	struct ecc_pt pr[P256X_GWT], g2;
+	fe prod[P256X_GWT], inv, t;
+	int i;
+
+	pt_base(&pr[0], &p256_def);
+	jac_dbl(&g2, &pr[0], &p256_def);
+	for (i = 1; i < P256X_GWT; i++)
+		jac_add_vt(&pr[i], &pr[i - 1], &g2, &p256_def);
+	/* one inversion for all (Jacobian: x = X / Z^2, y = Y / Z^3) */
+	memcpy(prod[0], pr[0].z, sizeof(fe));
+	for (i = 1; i < P256X_GWT; i++)
+		p256x_mul(prod[i], prod[i - 1], pr[i].z);
+	p256x_fp_inv(inv, prod[P256X_GWT - 1]);
+	for (i = P256X_GWT - 1; i >= 0; i--) {
+		fe zi, zi2;
+
+		if (i) {
+			p256x_mul(zi, inv, prod[i - 1]);	/* 1 / Z_i */
+			p256x_mul(inv, inv, pr[i].z);
+		} else {
+			memcpy(zi, inv, sizeof(fe));
+		}
+		p256x_sqr(zi2, zi);
+		p256x_mul(p256x_gw[i].x, pr[i].x, zi2);
+		p256x_mul(t, zi2, zi);
+		p256x_mul(p256x_gw[i].y, pr[i].y, t);
+	}
+	__atomic_store_n(&p256x_gw_ok, 1, __ATOMIC_RELEASE);
+}
+
+static const struct ecc_aff *p256x_gw_get(void)
+{
+	if (__atomic_load_n(&p256x_gw_uses, __ATOMIC_RELAXED) < ECC_GTAB_AFTER &&
+	    __atomic_fetch_add(&p256x_gw_uses, 1, __ATOMIC_RELAXED) < ECC_GTAB_AFTER)
+		return NULL;
+	pthread_once(&p256x_gw_once, p256x_gw_build);
+	return __atomic_load_n(&p256x_gw_ok, __ATOMIC_ACQUIRE) ? p256x_gw : NULL;
+}
+
+/* bits pos .. pos + w - 1 of k < 2^256 (w <= 32; bits past 255 are 0) */
+static inline u64 p256x_bits_at(const fe k, int pos, unsigned int w)
+{
+	int li = pos / 64, sh = pos % 64;
+	u64 v;
+
+	if (li > 3)
+		return 0;
+	v = k[li] >> sh;
+	if (sh && li < 3)
+		v |= k[li + 1] << (64 - sh);
+	return v & (((u64)1 << w) - 1);
+}
+
+/*
+ * Width-w NAF of k < 2^256 (public): digits odd or 0, |d| < 2^(w-1), at
+ * least w - 1 zeros after each non-zero one; returns the length (<= 257).
+ * k is read a window at a time with a carry (the borrow of a negative
+ * digit) instead of being rewritten.
+ */
+static int p256x_wnaf(signed char *naf, const fe k, unsigned int w)
+{
+	int i = 0, len = 0;
+	u64 carry = 0;
+
+	memset(naf, 0, 258);
+	while (i < 257) {
+		u64 win = p256x_bits_at(k, i, w) + carry;
+
+		if (!(win & 1)) {		/* bit i + carry is 0 or 2: carry unchanged */
+			i++;
+			continue;
+		}
+		/* win < 2^w odd: the digit clears bits i .. i + w - 1 */
+		if (win >= (u64)1 << (w - 1)) {
+			naf[i] = (signed char)((s64)win - ((s64)1 << w));
+			carry = 1;
+		} else {
+			naf[i] = (signed char)win;
+			carry = 0;
+		}
+		len = i + 1;
+		i += (int)w;
+	}
+	return len;
+}
+
+/* r = u1 G + u2 Q (Jacobian), public scalars; q affine (Z = 1). */
+static void p256x_mul2_vt(struct ecc_pt *r, const fe u1, const fe u2, const struct ecc_pt *q,
+			  const struct ecc_aff *gw)
+{
+	const struct ecc_def *D = &p256_def;
+	signed char n1[258], n2[258];
+	struct ecc_pt tab[P256X_QWT], q2, t;
+	struct ecc_aff a;
+	int i, l1 = p256x_wnaf(n1, u1, P256X_GW), l2 = p256x_wnaf(n2, u2, P256X_QW);
+
+	tab[0] = *q;
+	jac_dbl(&q2, q, D);
+	for (i = 1; i < P256X_QWT; i++)
+		jac_add_vt(&tab[i], &tab[i - 1], &q2, D);
+	pt_identity(r, D);
+	for (i = (l1 > l2 ? l1 : l2) - 1; i >= 0; i--) {
+		if (!fp_is_zero(r->z))
+			jac_dbl(r, r, D);
+		if (i < l2 && n2[i]) {
+			t = tab[(n2[i] < 0 ? -n2[i] : n2[i]) >> 1];
+			if (n2[i] < 0)
+				fp_neg(t.y, t.y, D);
+			jac_add_vt(r, r, &t, D);
+		}
+		if (i < l1 && n1[i]) {
+			a = gw[(n1[i] < 0 ? -n1[i] : n1[i]) >> 1];
+			if (n1[i] < 0)
+				fp_neg(a.y, a.y, D);
+			jac_add_affine_vt(r, r, &a, D);
+		}
+	}
+}
+
+/*
+ * ECDSA verification (public data, variable time): ecc-impl.h's
+ * ecc_impl_verify with this file's inversion modulo n and the joint
+ * multiplication above.
+ */
+static int p256x_verify(const u8 *xy, const u8 *eb, const u8 *rb, const u8 *sb)
+{
+	const struct ecc_def *D = &p256_def;
+	const struct ecc_mod *N = D->fn;
+	const struct ecc_aff *gtab, *gw;
+	struct ecc_pt q, a, b;
+	fe r, s, e, w, u1, u2, z2, t;
+	u64 c = 0;
+	int i;
+
+	ecc_from_bytes(r, rb, 32);
+	ecc_from_bytes(s, sb, 32);
+	if (ecc_is_zero(r) || ecc_is_zero(s) || !ecc_lt(r, N->m) || !ecc_lt(s, N->m))
+		return -EBADMSG;
+	if (ecc_load_point(&q, xy, D))
+		return -EBADMSG;
+	ecc_from_bytes(e, eb, 32);
+	ecc_reduce_once(e, e, N->m);
+	p256x_inv_mod(w, s, N->m, N->m0inv);		/* s^-1, plain */
+	p256x_nmul(u1, e, w);				/* e s^-1 / R */
+	fn_to(u1, u1, D);				/* e s^-1 mod n, reduced */
+	p256x_nmul(u2, r, w);
+	fn_to(u2, u2, D);
+
+	gw = p256x_gw_get();
+	if (gw) {
+		p256x_mul2_vt(&a, u1, u2, &q, gw);
+	} else {
+		gtab = ecc_gtab_get();
+		if (gtab) {
+			jac_mul_base_vt(&a, u1, gtab, D);
+		} else {
+			pt_base(&b, D);
+			jac_mul_vt(&a, u1, &b, D);
+		}
+		jac_mul_vt(&b, u2, &q, D);
+		jac_add_vt(&a, &a, &b, D);
+	}
+	if (fp_is_zero(a.z))
+		return -EBADMSG;
+	/* x(R) mod n == r: X == r Z^2, or X == (r + n) Z^2 when r + n < p */
+	p256x_sqr(z2, a.z);
+	fp_to(t, r, D);
+	p256x_mul(t, t, z2);
+	if (fp_eq(t, a.x))
+		return 0;
+	for (i = 0; i < 4; i++) {
+		ecc_u128 sum = (ecc_u128)r[i] + N->m[i] + c;
+
+		t[i] = (u64)sum;
+		c = (u64)(sum >> 64);
+	}
+	if (c || !ecc_lt(t, D->fp->m))
+		return -EBADMSG;
+	fp_to(t, t, D);
+	p256x_mul(t, t, z2);
+	return fp_eq(t, a.x) ? 0 : -EBADMSG;
+}
+
+/* ECC_DEFINE_CURVE's struct, with this file's signing and verification. */
+static void ecc_gtab_build(void)
+{
+	ecc_gtab_fill(&p256_def);
+}
+
+static int p256x_scalar_ok(const u8 *d)
+{
+	return ecc_impl_scalar_ok(d, &p256_def);
+}
+
+static void p256x_reduce_n(u8 *o, const u8 *i)
+{
+	ecc_impl_reduce_n(o, i, &p256_def);
+}
+
+static void p256x_mul_base(u8 *xy, const u8 *d)
+{
+	ecc_impl_mul_base(xy, d, &p256_def);
+}
+
+static int p256x_point_check(const u8 *xy)
+{
+	return ecc_impl_point_check(xy, &p256_def);
+}
+
+static int p256x_decompress(u8 *xy, const u8 *x, unsigned int odd)
+{
+	return ecc_impl_decompress(xy, x, odd, &p256_def);
+}
+
+const struct ecc_curve ecc_p256_adx = {
+	.jwk_crv = "P-256",
+	.nbytes = 32,
+	.bits = 256,
+	.oid = RIND_OID_SECP256R1,
+	.scalar_ok = p256x_scalar_ok,
+	.reduce_n = p256x_reduce_n,
+	.mul_base = p256x_mul_base,
+	.point_check = p256x_point_check,
+	.decompress = p256x_decompress,
+	.ecdh = p256x_ecdh,
+	.sign = p256x_sign,
+	.verify = p256x_verify,
+};
 
 /* ---- registration -------------------------------------------------------- */
 
