@@ -18,10 +18,10 @@
  * bits become masks, never branches or addresses; the inversion is the
  * generic constant-time one (algs/curve25519.c).
  *
- * Expected cost on Neoverse N1 (fe_mul about 40 cycles, fe_sq 28; see
- * fe25519-arm64.h): 255 * (5 * 40 + 4 * 28 + ~40 for additions, a24 and
- * swaps) + the inversion, about 100-110k cycles per shared secret; a
- * public key through the fixed-base table about 35k.
+ * Expected cost on Neoverse N1, an estimate (fe_mul about 45 cycles,
+ * fe_sq 32; see fe25519-arm64.h): 255 * (5 * 45 + 4 * 32 + ~40 for the
+ * additions, a24 and swaps) + the inversion, about 110k cycles per
+ * shared secret; a public key through the fixed-base table about 35k.
  */
 #include <string.h>
 #include <rind/internal/kpp.h>

@@ -27,12 +27,14 @@
  * CSEL and CSETM only (data-independent under PSTATE.DIT); no branch and
  * no memory index depends on a value.
  *
- * Expected cost on Neoverse N1 (Software Optimization Guide: MUL 4 and
- * UMULH 5 cycles latency, one multiply per cycle at best): fp_mul 24
- * products (16 + 8 for the reduction) and ~60 instructions, about
- * 40 cycles; fp_sqr 18 products, about 30.  A signature's fixed-base
- * multiplication (43 mixed additions) about 60k cycles, an ECDH about
- * 250k.
+ * Expected cost, an estimate (no arm64 hardware here; assumed figures:
+ * MUL latency about 4 cycles, UMULH about 5, at most one multiply per
+ * cycle on Neoverse N1): fp_mul is 40 multiply instructions (16 products
+ * and 4 reduction products, MUL and UMULH each) and ~100 in all, about
+ * 45-50 cycles, multiply-bound; fp_sqr 28 multiplies, about 35.  A
+ * signature's fixed-base multiplication (43 mixed additions of ~11
+ * multiplications) about 30k cycles, an ECDH (256 doublings and ~52
+ * additions, then the inversion) about 200k.
  */
 #include <string.h>
 #include <rind/types.h>

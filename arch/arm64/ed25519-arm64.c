@@ -18,10 +18,10 @@
  * table is read by scanning every entry with masks (ed25519-impl.h).
  * Verification is variable time over public values only.
  *
- * Expected cost on Neoverse N1 (fe_mul about 40 cycles, fe_sq 28; see
- * fe25519-arm64.h): a signature's fixed-base multiplication is 64 mixed
- * additions and 4 doublings, about 35k cycles with the table scans;
- * a verification about 120k.
+ * Expected cost on Neoverse N1, an estimate (fe_mul about 45 cycles,
+ * fe_sq 32; see fe25519-arm64.h): a signature's fixed-base
+ * multiplication is 64 mixed additions and 4 doublings, about 35k cycles
+ * with the table scans; a verification about 120k.
  */
 #include <string.h>
 #include <rind/internal/sig.h>

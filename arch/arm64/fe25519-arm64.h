@@ -31,10 +31,12 @@
  * the Neoverse and Apple cores regardless; a carry is folded by a CSEL of
  * 38 or 0, never by a branch, and no address depends on a value.
  *
- * Expected cost (Neoverse N1 Software Optimization Guide: 64-bit MUL
- * latency 4 and UMULH 5, one multiply issued per cycle on the M pipe at
- * best; V1 and Apple cores issue two or more): fe_mul about 40 cycles on
- * N1 (32 multiplies bound), fe_sq about 28 (20 multiplies).
+ * Expected cost, an estimate (no arm64 hardware here; assumed figures:
+ * 64-bit MUL latency about 4 cycles and UMULH about 5 with at most one
+ * multiply issued per cycle on Neoverse N1, lower latency and two or more
+ * multipliers on V1 and Apple cores): fe_mul is 41 multiply instructions
+ * (16 MUL + 16 UMULH, 9 in the reduction) and ~75 in all, about 45
+ * cycles on N1, multiply-bound; fe_sq 29 multiplies, about 32 cycles.
  */
 #ifndef _RIND_ARM64_FE25519_ARM64_H
 #define _RIND_ARM64_FE25519_ARM64_H

@@ -32,11 +32,13 @@
  * only, data-independent under PSTATE.DIT; no branch or index depends on
  * a coefficient; the zeta tables are public constants.
  *
- * Expected speed on Neoverse N1 (two 128-bit ASIMD pipes, SQDMULH and MUL
- * latency 4, throughput 1 per cycle on the pair of pipes for 16-bit
- * multiplies): an NTT is 7 layers x 16 butterfly vectors x 6 instructions
- * plus the Barrett pass and the regroupings, about 900 cycles against
- * some 5000 for the generic C; the inverse about 1100.
+ * Expected speed, an estimate (no arm64 hardware here; Neoverse N1 has
+ * two 128-bit ASIMD pipes, and 16-bit multiplies are assumed to issue at
+ * one per cycle): an NTT is 7 layers x 16 butterfly vectors x 6
+ * instructions, plus the Barrett pass, the regroupings and the loads and
+ * stores, about 1000 vector instructions, some 600-900 cycles, eight
+ * coefficients per instruction where the generic C takes one; the
+ * inverse (a Barrett reduction per butterfly) about a third more.
  */
 #include <arm_neon.h>
 #include <string.h>

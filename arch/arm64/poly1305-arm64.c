@@ -36,11 +36,12 @@
  * depends on the key, the accumulator or the message (the loop runs on
  * the block count).
  *
- * Expected speed on Neoverse N1 (Software Optimization Guide: MUL latency
- * 4, UMULH 5, ADDS/ADCS 1): the chain h1 -> UMULH h1 s1 -> d0 hi -> d1 ->
- * d2 -> fold -> h is about 14-16 cycles per 16-byte block, 0.9-1.0
- * cycles/byte; Neoverse V1 and Apple cores (multiply latency 2-3) about
- * 0.6.
+ * Expected speed, an estimate (no arm64 hardware here; assumed figures:
+ * MUL latency about 4 cycles, UMULH about 5, ADDS/ADCS 1, one multiply
+ * per cycle on Neoverse N1): the chain h -> UMULH -> d0 hi -> d1 -> d2 ->
+ * fold -> h is about 14-16 cycles per 16-byte block and the 11 multiplies
+ * fit beside it, 0.9-1.0 cycles/byte; cores with multiply latency 2-3
+ * (Neoverse V1, Apple) about 0.6.
  */
 #include <rind/internal/hash.h>
 #include <rind/internal/util.h>
