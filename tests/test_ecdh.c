@@ -663,6 +663,151 @@ START_TEST(test_p256_adx_curve_edges)
 END_TEST
 #endif
 
+#if defined(__aarch64__)
+/*
+ * arch/arm64/ecc-p256-arm64.h against OpenSSL's BIGNUM: Montgomery
+ * multiplication and squaring (a b / 2^256 mod p), addition and
+ * subtraction, each result required fully reduced (below p), on elements
+ * built from words 0, 1, 2^32 - 1, 2^32, 2^63, 2^64 - 2, 2^64 - 1 and p's
+ * own words, and on p - 1, p - 2, 1, 0 and 2^256 mod p, where the final
+ * subtraction of p and the borrow correction are decided by a word or a
+ * bit; then random chains.  The Wycheproof cases reach these only by
+ * chance.
+ */
+#include <rind/internal/util.h>
+#include "../arch/arm64/ecc-p256-arm64.h"
+
+static BIGNUM *p256a_bn(const u64 w[4])
+{
+	u8 b[32];
+
+	for (int i = 0; i < 4; i++)
+		put_unaligned_le64(w[i], b + 8 * i);
+	return BN_lebin2bn(b, 32, NULL);
+}
+
+static void p256a_check(const char *op, const u64 got[4], const BIGNUM *want, int *checked)
+{
+	u8 g[32], e[32];
+
+	for (int i = 0; i < 4; i++)
+		put_unaligned_le64(got[i], g + 8 * i);
+	ck_assert_int_eq(BN_bn2lebinpad(want, e, 32), 32);
+	ck_assert_msg(!memcmp(g, e, 32), "ecc-p256-arm64 %s: wrong or unreduced value", op);
+	(*checked)++;
+}
+
+/* An element below p: edge words, or one of the edge values, or random. */
+static void p256a_edge(u64 w[4], const BIGNUM *p, BN_CTX *ctx, struct rt_rng *rng)
+{
+	static const u64 word[] = {
+		0, 1, 0xffffffffull, 0x100000000ull, 1ull << 63, 0xfffffffffffffffeull,
+		0xffffffffffffffffull, 0xffffffff00000001ull, 0xffffffff00000000ull,
+	};
+	BIGNUM *x = BN_new();
+	u8 b[32];
+	u32 kind = rt_rand_range(rng, 8);
+
+	if (kind == 0) {
+		/* p - 1, p - 2, 1, 0, 2^256 mod p */
+		static const int off[] = { -1, -2 };
+		u32 k = rt_rand_range(rng, 5);
+
+		if (k < 2) {
+			BN_copy(x, p);
+			BN_sub_word(x, (BN_ULONG)-off[k]);
+		} else if (k == 4) {
+			BN_zero(x);
+			BN_set_bit(x, 256);
+			BN_nnmod(x, x, p, ctx);
+		} else {
+			BN_set_word(x, 3 - k);
+		}
+	} else {
+		for (int i = 0; i < 4; i++) {
+			u64 v = kind < 6 ? word[rt_rand_range(rng, ARRAY_SIZE(word))] : rt_rand(rng);
+
+			put_unaligned_le64(v, b + 8 * i);
+		}
+		BN_lebin2bn(b, 32, x);
+		BN_nnmod(x, x, p, ctx);
+	}
+	ck_assert_int_eq(BN_bn2lebinpad(x, b, 32), 32);
+	for (int i = 0; i < 4; i++)
+		w[i] = get_unaligned_le64(b + 8 * i);
+	BN_free(x);
+}
+
+START_TEST(test_p256_field_arm64)
+{
+	BN_CTX *ctx = BN_CTX_new();
+	BIGNUM *p = NULL, *rinv = BN_new(), *w = BN_new(), *a, *b;
+	struct rt_rng rng;
+	u64 x[4], y[4], r[4], acc[4];
+	int checked = 0, i, j;
+
+	ck_assert_int_gt(BN_hex2bn(&p, "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff"), 0);
+	BN_zero(w);
+	BN_set_bit(w, 256);
+	ck_assert_ptr_nonnull(BN_mod_inverse(rinv, w, p, ctx));
+	rt_rng_seed(&rng, 0x256a64);
+	for (i = 0; i < 4000; i++) {
+		p256a_edge(x, p, ctx, &rng);
+		p256a_edge(y, p, ctx, &rng);
+		a = p256a_bn(x);
+		b = p256a_bn(y);
+		p256a_mul(r, x, y);
+		BN_mod_mul(w, a, b, p, ctx);
+		BN_mod_mul(w, w, rinv, p, ctx);
+		p256a_check("mul", r, w, &checked);
+		p256a_sqr(r, x);
+		BN_mod_sqr(w, a, p, ctx);
+		BN_mod_mul(w, w, rinv, p, ctx);
+		p256a_check("sqr", r, w, &checked);
+		p256a_add(r, x, y);
+		BN_mod_add(w, a, b, p, ctx);
+		p256a_check("add", r, w, &checked);
+		p256a_sub(r, x, y);
+		BN_mod_sub(w, a, b, p, ctx);
+		p256a_check("sub", r, w, &checked);
+		/* Results feed the next operation, in place, as in the formulas. */
+		memcpy(acc, x, sizeof(acc));
+		BN_copy(w, a);
+		for (j = 0; j < 8; j++) {
+			switch (rt_rand_range(&rng, 4)) {
+			case 0:
+				p256a_mul(acc, acc, y);
+				BN_mod_mul(w, w, b, p, ctx);
+				BN_mod_mul(w, w, rinv, p, ctx);
+				break;
+			case 1:
+				p256a_sqr(acc, acc);
+				BN_mod_sqr(w, w, p, ctx);
+				BN_mod_mul(w, w, rinv, p, ctx);
+				break;
+			case 2:
+				p256a_add(acc, acc, acc);
+				BN_mod_add(w, w, w, p, ctx);
+				break;
+			default:
+				p256a_sub(acc, y, acc);
+				BN_mod_sub(w, b, w, p, ctx);
+				break;
+			}
+		}
+		p256a_check("chain", acc, w, &checked);
+		BN_free(a);
+		BN_free(b);
+	}
+	printf("ecc-p256-arm64 field (mul, sqr, add, sub, chains) vs OpenSSL BN: %d checks\n", checked);
+	BN_free(p);
+	BN_free(rinv);
+	BN_free(w);
+	BN_CTX_free(ctx);
+}
+END_TEST
+#endif
+
 static Suite *ecdh_suite(void)
 {
 	Suite *s = suite_create("ecdh");
@@ -680,6 +825,9 @@ static Suite *ecdh_suite(void)
 	tcase_add_loop_test(tc, test_generic_differential, 0, nc);
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_p256_adx_curve_edges);
+#endif
+#if defined(__aarch64__)
+	tcase_add_test(tc, test_p256_field_arm64);
 #endif
 	suite_add_tcase(s, tc);
 	return s;

@@ -23,6 +23,8 @@
  */
 #include <rind/kem.h>
 #include <rind/kpp.h>
+#include <rind/internal/kem.h>
+#include <crypto/mlkem.h>
 #include "testutil.h"
 
 static const char *const mlkem_names[] = { "mlkem512", "mlkem768", "mlkem1024" };
@@ -638,6 +640,71 @@ START_TEST(test_bad_usage)
 }
 END_TEST
 
+/*
+ * Every driver's polynomial arithmetic (its struct mlkem_ops, reached
+ * through the registered kem_alg) against the generic ops bit for bit:
+ * struct mlkem_ops requires the same representatives, not merely
+ * congruent values, which the known answers (whose encodings reduce
+ * mod q) cannot show.  NTT inputs in (-q, q), inverse-NTT inputs in
+ * (-8q, 8q) (a sum of up to four base products), base products of
+ * reduced operands into an accumulator in (-4q, 4q), and the extremes of
+ * each range.
+ */
+static void rand_poly(struct mlkem_poly *f, struct rt_rng *rng, int bound, int trial)
+{
+	for (int i = 0; i < MLKEM_N; i++) {
+		int v = (int)rt_rand_range(rng, (u32)(2 * bound - 1)) - (bound - 1);
+
+		if (trial == 0)
+			v = (i & 1) ? bound - 1 : -(bound - 1);
+		f->c[i] = (s16)v;
+	}
+}
+
+START_TEST(test_ops_vs_generic)
+{
+	const struct mlkem_ops *gen = &rind_mlkem_generic_ops;
+	drivers_t d;
+	int n = rt_impls("mlkem768", "kem", d, RT_MAX_IMPLS), i, trial;
+	struct rt_rng rng;
+
+	rt_rng_seed(&rng, 0x203e);
+	for (i = 0; i < n; i++) {
+		struct crypto_kem *tfm = crypto_alloc_kem(d[i], 0, 0);
+		const struct mlkem_ops *ops;
+		struct mlkem_poly a, b, r1, r2;
+		int ran = 0;
+
+		ck_assert_msg(!IS_ERR_OR_NULL(tfm), "%s: alloc", d[i]);
+		ops = container_of(crypto_kem_alg(tfm), struct mlkem_alg, kem)->ops;
+		if (!ops)
+			ops = gen;
+		for (trial = 0; trial < 300; trial++) {
+			rand_poly(&r1, &rng, MLKEM_Q, trial);
+			r2 = r1;
+			gen->ntt(&r1);
+			ops->ntt(&r2);
+			RT_REQ(d[i], !memcmp(&r1, &r2, sizeof(r1)));
+			rand_poly(&r1, &rng, 8 * MLKEM_Q, trial);
+			r2 = r1;
+			gen->invntt(&r1);
+			ops->invntt(&r2);
+			RT_REQ(d[i], !memcmp(&r1, &r2, sizeof(r1)));
+			rand_poly(&a, &rng, MLKEM_Q, trial);
+			rand_poly(&b, &rng, MLKEM_Q, trial);
+			rand_poly(&r1, &rng, 4 * MLKEM_Q, trial);
+			r2 = r1;
+			gen->basemul_acc(&r1, &a, &b);
+			ops->basemul_acc(&r2, &a, &b);
+			RT_REQ(d[i], !memcmp(&r1, &r2, sizeof(r1)));
+			ran += 3;
+		}
+		rt_report("ntt, invntt, basemul_acc bit for bit vs the generic ops", d[i], ran, 0);
+		crypto_free_kem(tfm);
+	}
+}
+END_TEST
+
 static Suite *mlkem_suite(void)
 {
 	Suite *s = suite_create("mlkem");
@@ -648,6 +715,7 @@ static Suite *mlkem_suite(void)
 	tcase_add_loop_test(tc, test_round_trip, 0, 4);
 	tcase_add_test(tc, test_hybrid_layout);
 	tcase_add_loop_test(tc, test_vs_generic, 0, 4);
+	tcase_add_test(tc, test_ops_vs_generic);
 	tcase_add_loop_test(tc, test_key_formats, 0, 3);
 	tcase_add_loop_test(tc, test_bad_usage, 0, 4);
 	suite_add_tcase(s, tc);

@@ -679,6 +679,129 @@ START_TEST(test_oneshots)
 }
 END_TEST
 
+#if defined(__aarch64__)
+/*
+ * arch/arm64/fe25519-arm64.h against OpenSSL's BIGNUM mod p = 2^255 - 19,
+ * on the values where its carry folds matter: limbs of 0, 1, 19, 37, 38,
+ * 2^63, 2^64 - 39 .. 2^64 - 1 in every position (so elements near 2^256,
+ * near p and 2p, where a sum or a difference folds 38 twice), then random
+ * chains of operations on the unreduced results.  The ladder and the
+ * Wycheproof cases above reach these corners only by chance.
+ */
+#include <openssl/bn.h>
+#include "../arch/arm64/fe25519-arm64.h"
+
+static BIGNUM *fe_bn(const fe *f)
+{
+	u8 b[32];
+
+	for (int i = 0; i < 4; i++)
+		put_unaligned_le64(f->v[i], b + 8 * i);
+	return BN_lebin2bn(b, 32, NULL);
+}
+
+/* fe_tobytes(h) is the canonical encoding of want (already reduced). */
+static void fe_check(const char *op, const fe *h, const BIGNUM *want, int *checked)
+{
+	u8 got[32], exp[32];
+
+	fe_tobytes(got, h);
+	ck_assert_int_eq(BN_bn2lebinpad(want, exp, 32), 32);
+	ck_assert_msg(!memcmp(got, exp, 32), "fe25519-arm64 %s: wrong value", op);
+	(*checked)++;
+}
+
+static void fe_edge_value(fe *f, struct rt_rng *rng)
+{
+	static const u64 limb[] = {
+		0, 1, 19, 37, 38, 1ull << 63, 0x7fffffffffffffffull, 0xffffffffffffffedull,
+		0xffffffffffffffd9ull, 0xffffffffffffffdaull, 0xfffffffffffffffeull,
+		0xffffffffffffffffull,
+	};
+
+	for (int i = 0; i < 4; i++)
+		f->v[i] = rt_rand_range(rng, 4) ? limb[rt_rand_range(rng, ARRAY_SIZE(limb))] : rt_rand(rng);
+}
+
+START_TEST(test_fe25519_arm64)
+{
+	BN_CTX *ctx = BN_CTX_new();
+	BIGNUM *p = BN_new(), *a, *b, *w = BN_new(), *c = BN_new();
+	struct rt_rng rng;
+	int checked = 0, i, j;
+	fe f, g, h, acc;
+
+	ck_assert_ptr_nonnull(ctx);
+	BN_zero(p);
+	BN_set_bit(p, 255);
+	BN_sub_word(p, 19);
+	rt_rng_seed(&rng, 0x25519a64);
+	for (i = 0; i < 4000; i++) {
+		fe_edge_value(&f, &rng);
+		fe_edge_value(&g, &rng);
+		a = fe_bn(&f);
+		b = fe_bn(&g);
+		fe_mul(&h, &f, &g);
+		BN_mod_mul(w, a, b, p, ctx);
+		fe_check("mul", &h, w, &checked);
+		fe_sq(&h, &f);
+		BN_mod_sqr(w, a, p, ctx);
+		fe_check("sq", &h, w, &checked);
+		fe_add(&h, &f, &g);
+		BN_mod_add(w, a, b, p, ctx);
+		fe_check("add", &h, w, &checked);
+		fe_sub(&h, &f, &g);
+		BN_mod_sub(w, a, b, p, ctx);
+		fe_check("sub", &h, w, &checked);
+		fe_neg(&h, &f);
+		BN_zero(c);
+		BN_mod_sub(w, c, a, p, ctx);
+		fe_check("neg", &h, w, &checked);
+		fe_mul_small(&h, &f, 121666);
+		BN_set_word(c, 121666);
+		BN_mod_mul(w, a, c, p, ctx);
+		fe_check("mul_small(121666)", &h, w, &checked);
+		fe_mul_small(&h, &f, 0xffffffffu);
+		BN_set_word(c, 0xffffffffu);
+		BN_mod_mul(w, a, c, p, ctx);
+		fe_check("mul_small(2^32 - 1)", &h, w, &checked);
+		/* A chain over the unreduced results, as the ladder runs. */
+		acc = f;
+		BN_nnmod(w, a, p, ctx);
+		for (j = 0; j < 8; j++) {
+			switch (rt_rand_range(&rng, 4)) {
+			case 0:
+				fe_mul(&acc, &acc, &g);
+				BN_mod_mul(w, w, b, p, ctx);
+				break;
+			case 1:
+				fe_sq(&acc, &acc);
+				BN_mod_sqr(w, w, p, ctx);
+				break;
+			case 2:
+				fe_add(&acc, &acc, &g);
+				BN_mod_add(w, w, b, p, ctx);
+				break;
+			default:
+				fe_sub(&acc, &g, &acc);
+				BN_mod_sub(w, b, w, p, ctx);
+				break;
+			}
+		}
+		fe_check("chain", &acc, w, &checked);
+		BN_free(a);
+		BN_free(b);
+	}
+	printf("fe25519-arm64 (mul, sq, add, sub, neg, mul_small, chains) vs OpenSSL BN: %d checks\n",
+	       checked);
+	BN_free(p);
+	BN_free(w);
+	BN_free(c);
+	BN_CTX_free(ctx);
+}
+END_TEST
+#endif
+
 static Suite *x25519_suite(void)
 {
 	Suite *s = suite_create("x25519");
@@ -699,6 +822,9 @@ static Suite *x25519_suite(void)
 	tcase_add_test(tc, test_scatterlists);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_oneshots);
+#if defined(__aarch64__)
+	tcase_add_test(tc, test_fe25519_arm64);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }
