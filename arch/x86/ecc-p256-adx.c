@@ -1183,6 +1183,13 @@ static int p256x_decompress(u8 *xy, const u8 *x, unsigned int odd)
 	return ecc_impl_decompress(xy, x, odd, &p256_def);
 }
 
+/* A batch shares its inversions (ecc-batch.h): one each for all of it. */
+static void p256x_sign_batch(u8 *r, u8 *s, const u8 *d, const u8 *k, const u8 *e, unsigned int n,
+			     int *err)
+{
+	ecc_impl_sign_batch(r, s, d, k, e, n, err, &p256_def);
+}
+
 const struct ecc_curve ecc_p256_adx = {
 	.jwk_crv = "P-256",
 	.nbytes = 32,
@@ -1196,6 +1203,7 @@ const struct ecc_curve ecc_p256_adx = {
 	.ecdh = p256x_ecdh,
 	.sign = p256x_sign,
 	.verify = p256x_verify,
+	.sign_batch = p256x_sign_batch,
 };
 
 /* ---- registration -------------------------------------------------------- */
