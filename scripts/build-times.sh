@@ -55,4 +55,4 @@ done
 # each file's minimum over the runs
 awk '!($2 in m) || $1 < m[$2] {m[$2] = $1} END {for (f in m) print m[f], f}' "$log" | sort -rn >"$log.min"
 head -n "$top" "$log.min" | awk '{printf "%6.2f s  %s\n", $1, $2}'
-awk -v r="$runs" '{s += $1} END {printf "%6.2f s  sum over %d files%s\n", s, NR, r > 1 ? " (minimum of " r " runs each)" : ""}' "$log.min"
+awk -v r="$runs" '{s += $1} END {printf "%6.2f s  sum over %d files%s\n", s, NR, (r > 1 ? " (minimum of " r " runs each)" : "")}' "$log.min"
