@@ -6,6 +6,9 @@
 # shell's `times`), so a loaded machine does not inflate it the way it
 # inflates wall time.
 #   sh scripts/build-times.sh [N] [make variables...]   e.g. CC=clang
+# On a machine shared with other work the CPU time still varies by 10-30 %
+# from run to run (a busy sibling hyperthread, caches); BUILD_TIMES_RUNS=R
+# builds R times and keeps each file's minimum.
 # The wrapper mode (--cc LOG REALCC ARGS...) is what make calls.
 set -eu
 
@@ -41,7 +44,15 @@ for a in "$@"; do
 done
 # The wrapper replaces CC; ARCH is computed from the real compiler.
 arch=$($cc -dumpmachine | sed -e 's/-.*//' -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
-make --no-print-directory -j1 O="$out/build" ARCH="$arch" "$@" \
-	CC="sh $(pwd)/scripts/build-times.sh --cc $log $cc" lib >/dev/null
-sed "s|$out/build/||" "$log" | sort -rn | head -n "$top" | awk '{printf "%6.2f s  %s\n", $1, $2}'
-awk '{s += $1} END {printf "%6.2f s  sum over %d files\n", s, NR}' "$log"
+runs=${BUILD_TIMES_RUNS:-1}
+i=0
+while [ "$i" -lt "$runs" ]; do
+	i=$((i + 1))
+	make --no-print-directory -j1 O="$out/build$i" ARCH="$arch" "$@" \
+		CC="sh $(pwd)/scripts/build-times.sh --cc $log.$i $cc" lib >/dev/null
+	sed "s|$out/build$i/||" "$log.$i" >>"$log"
+done
+# each file's minimum over the runs
+awk '!($2 in m) || $1 < m[$2] {m[$2] = $1} END {for (f in m) print m[f], f}' "$log" | sort -rn >"$log.min"
+head -n "$top" "$log.min" | awk '{printf "%6.2f s  %s\n", $1, $2}'
+awk -v r="$runs" '{s += $1} END {printf "%6.2f s  sum over %d files%s\n", s, NR, (r > 1 ? " (minimum of " r " runs each)" : "")}' "$log.min"

@@ -202,56 +202,75 @@ static inline void mod_sub(fe r, const fe a, const fe b, const struct ecc_mod *M
 /*
  * r = a * b / R mod m (a, b < m).  The modulus is copied to locals first so
  * that the compiler keeps it in registers (r may alias a or b, never M).
+ * One body for two functions; @outer is the unrolling of the loop over b's
+ * limbs.
  */
+#define ECC_MONT_MUL_BODY(r, a, b, M, outer)					\
+	u64 t[ECC_N + 2], u[ECC_N], m[ECC_N], av[ECC_N], borrow = 0, mask, c, q;	\
+	const u64 m0inv = M->m0inv;						\
+	ecc_u128 s;								\
+	int i, j;								\
+									\
+	memcpy(m, M->m, sizeof(m));						\
+	memcpy(av, a, sizeof(av));						\
+	memset(t, 0, sizeof(t));						\
+	outer									\
+	for (i = 0; i < ECC_N; i++) {						\
+		const u64 bi = b[i];						\
+									\
+		c = 0;								\
+		ECC_UNROLL							\
+		for (j = 0; j < ECC_N; j++) {					\
+			s = (ecc_u128)av[j] * bi + t[j] + c;			\
+			t[j] = (u64)s;						\
+			c = (u64)(s >> 64);					\
+		}								\
+		s = (ecc_u128)t[ECC_N] + c;					\
+		t[ECC_N] = (u64)s;						\
+		t[ECC_N + 1] = (u64)(s >> 64);					\
+									\
+		q = t[0] * m0inv;						\
+		s = (ecc_u128)q * m[0] + t[0];					\
+		c = (u64)(s >> 64);						\
+		ECC_UNROLL							\
+		for (j = 1; j < ECC_N; j++) {					\
+			s = (ecc_u128)q * m[j] + t[j] + c;			\
+			t[j - 1] = (u64)s;					\
+			c = (u64)(s >> 64);					\
+		}								\
+		s = (ecc_u128)t[ECC_N] + c;					\
+		t[ECC_N - 1] = (u64)s;						\
+		t[ECC_N] = t[ECC_N + 1] + (u64)(s >> 64);			\
+	}									\
+	/* t < 2m: subtract m unless that goes negative. */			\
+	ECC_UNROLL								\
+	for (i = 0; i < ECC_N; i++) {						\
+		s = (ecc_u128)t[i] - m[i] - borrow;				\
+		u[i] = (u64)s;							\
+		borrow = (u64)(s >> 64) & 1;					\
+	}									\
+	mask = 0 - (borrow & (t[ECC_N] ^ 1));					\
+	ECC_UNROLL								\
+	for (i = 0; i < ECC_N; i++)						\
+		r[i] = (t[i] & mask) | (u[i] & ~mask);
+
+/* The field's multiplication (unless the curve file has its own): all unrolled. */
 static inline void mont_mul(fe r, const fe a, const fe b, const struct ecc_mod *M)
 {
-	u64 t[ECC_N + 2], u[ECC_N], m[ECC_N], av[ECC_N], borrow = 0, mask, c, q;
-	const u64 m0inv = M->m0inv;
-	ecc_u128 s;
-	int i, j;
+	ECC_MONT_MUL_BODY(r, a, b, M, ECC_UNROLL)
+}
 
-	memcpy(m, M->m, sizeof(m));
-	memcpy(av, a, sizeof(av));
-	memset(t, 0, sizeof(t));
-	ECC_UNROLL
-	for (i = 0; i < ECC_N; i++) {
-		const u64 bi = b[i];
-
-		c = 0;
-		ECC_UNROLL
-		for (j = 0; j < ECC_N; j++) {
-			s = (ecc_u128)av[j] * bi + t[j] + c;
-			t[j] = (u64)s;
-			c = (u64)(s >> 64);
-		}
-		s = (ecc_u128)t[ECC_N] + c;
-		t[ECC_N] = (u64)s;
-		t[ECC_N + 1] = (u64)(s >> 64);
-
-		q = t[0] * m0inv;
-		s = (ecc_u128)q * m[0] + t[0];
-		c = (u64)(s >> 64);
-		ECC_UNROLL
-		for (j = 1; j < ECC_N; j++) {
-			s = (ecc_u128)q * m[j] + t[j] + c;
-			t[j - 1] = (u64)s;
-			c = (u64)(s >> 64);
-		}
-		s = (ecc_u128)t[ECC_N] + c;
-		t[ECC_N - 1] = (u64)s;
-		t[ECC_N] = t[ECC_N + 1] + (u64)(s >> 64);
-	}
-	/* t < 2m: subtract m unless that goes negative. */
-	ECC_UNROLL
-	for (i = 0; i < ECC_N; i++) {
-		s = (ecc_u128)t[i] - m[i] - borrow;
-		u[i] = (u64)s;
-		borrow = (u64)(s >> 64) & 1;
-	}
-	mask = 0 - (borrow & (t[ECC_N] ^ 1));
-	ECC_UNROLL
-	for (i = 0; i < ECC_N; i++)
-		r[i] = (t[i] & mask) | (u[i] & ~mask);
+/*
+ * The same for scalars modulo n (fn_mul unless ECC_FN_MUL, where the field
+ * has its own multiplication and mont_mul() is not there anyway): a dozen
+ * calls per signature or verification, so the rows stay a loop.  Unrolled,
+ * the N^2 products cost the P-521 files 6 KiB of code each and their
+ * compile time, for no measurable speed.
+ */
+static __attribute__((noinline, unused)) void mont_mul_n(fe r, const fe a, const fe b,
+							  const struct ecc_mod *M)
+{
+	ECC_MONT_MUL_BODY(r, a, b, M, _Pragma("GCC unroll 1"))
 }
 
 #include <crypto/ecc-inv.h>
@@ -455,8 +474,10 @@ static ECC_INLINE void fn_mul(fe r, const fe a, const fe b, const struct ecc_def
 #ifdef ECC_FN_MUL
 	(void)D;
 	ECC_FN_MUL(r, a, b);
+#elif defined(ECC_FP_MUL)
+	mont_mul_n(r, a, b, D->fn);
 #else
-	mont_mul(r, a, b, D->fn);
+	mont_mul(r, a, b, D->fn);	/* the field's copy, there anyway */
 #endif
 }
 

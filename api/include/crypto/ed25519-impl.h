@@ -342,7 +342,8 @@ ED_FN void ge_odd_multiples(ge_precomp *out, const ge_p3 *p, int n)
 	ge_batch_to_precomp(out, pts, n, scratch);
 }
 
-ED_FN void ed_tables_init(void)
+/* Once per process: compiled for size. */
+ED_FN __attribute__((cold)) void ed_tables_init(void)
 {
 	ge_p3 row[ED_BASE_COLS], b, p;
 	fe scratch[ED_BASE_COLS];
