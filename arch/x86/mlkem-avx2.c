@@ -35,6 +35,7 @@
 #define Q	MLKEM_Q
 #define QINV	(-3327)		/* q^-1 mod 2^16, as a signed 16-bit value */
 #define BARRETT_V 20159		/* round(2^26 / q) */
+#define MONT_R2_MOD_Q 1353	/* 2^32 mod q: a product's R^-1 times this is R */
 
 /*
  * Per register pair p (coefficients 32p .. 32p+31), the zetas of the
@@ -563,6 +564,189 @@ static AVX2 void avx2_decompress(struct mlkem_poly *r, const u8 *a, unsigned int
 	}
 }
 
+/*
+ * Key generation's sponges in one schedule.  The k^2 SHAKE128 streams of
+ * A-hat (three blocks each, rarely four) and the 2k SHAKE256 streams of s
+ * and e (one block, two for eta = 3) are jobs handed to the four lanes of
+ * the permutation as lanes free up, so no lane idles while a job waits:
+ * ML-KEM-768's 9 + 6 streams take 9 four-way permutations instead of the
+ * 11 of separate passes (three for A, the last with one lane in use, and
+ * two for the noise).  The job order is fixed and a stream's length
+ * depends only on rejections in A (public, from rho), so the schedule is
+ * public too; the noise lanes are wiped with the state.
+ */
+union keccakx4_lanes {
+	struct keccakx4_state st;
+	u64 w[25][4];	/* w[i][l]: word i of state l */
+};
+
+/* Start state @l on one padded block: @len bytes of @in, SHAKE at @rate. */
+static void lane_absorb(union keccakx4_lanes *s, unsigned int l, const u8 *in, size_t len,
+			unsigned int rate)
+{
+	u8 blk[200];
+	unsigned int i;
+
+	memset(blk, 0, sizeof(blk));
+	memcpy(blk, in, len);
+	blk[len] ^= KECCAK_DS_SHAKE;
+	blk[rate - 1] ^= 0x80;
+	for (i = 0; i < 25; i++)
+		s->w[i][l] = get_unaligned_le64(blk + 8 * i);
+	memzero_explicit(blk, sizeof(blk));
+}
+
+static void lane_squeeze(const union keccakx4_lanes *s, unsigned int l, u8 *out,
+			 unsigned int rate)
+{
+	unsigned int i;
+
+	for (i = 0; i < rate / 8; i++)
+		put_unaligned_le64(s->w[i][l], out + 8 * i);
+}
+
+/* Job @job (< k^2: A-hat entry, then PRF counter job - k^2) into lane @l. */
+static void kg_start(union keccakx4_lanes *s, unsigned int l, unsigned int job,
+		     unsigned int k, const u8 rho[32], const u8 sigma[32])
+{
+	u8 in[34];
+
+	if (job < k * k) {
+		memcpy(in, rho, 32);
+		in[32] = (u8)(job % k);	/* j */
+		in[33] = (u8)(job / k);	/* i */
+		lane_absorb(s, l, in, 34, SHAKE128_RATE);
+	} else {
+		memcpy(in, sigma, 32);
+		in[32] = (u8)(job - k * k);
+		lane_absorb(s, l, in, 33, SHAKE256_RATE);
+	}
+	memzero_explicit(in, sizeof(in));
+}
+
+/* key->a, key->s and e (reduced, not yet in the NTT domain) from rho and sigma. */
+static AVX2 void kg_sample(struct mlkem_key *key, struct mlkem_poly *e, const u8 rho[32],
+			   const u8 sigma[32])
+{
+	const unsigned int k = key->p->k, eta = key->p->eta1, n = k * k, jobs = n + 2 * k;
+	const unsigned int nb = 64 * eta > SHAKE256_RATE ? 2 : 1;
+	union keccakx4_lanes s;
+	u8 blk[SHAKE128_RATE + 8];	/* rej_uniform reads 8 bytes past */
+	u8 nbuf[4][2 * SHAKE256_RATE];
+	s16 tmp[4][MLKEM_N + 16];
+	unsigned int job[4], ctr[4], next = 0, busy = 0, l;
+
+	memset(&s, 0, sizeof(s));
+	memset(blk, 0, sizeof(blk));
+	for (l = 0; l < 4; l++) {
+		job[l] = next < jobs ? next++ : jobs;
+		ctr[l] = 0;
+		if (job[l] < jobs) {
+			kg_start(&s, l, job[l], k, rho, sigma);
+			busy++;
+		}
+	}
+	while (busy) {
+		keccakx4_f1600(&s.st);
+		for (l = 0; l < 4; l++) {
+			unsigned int j = job[l];
+
+			if (j >= jobs)
+				continue;
+			if (j < n) {
+				lane_squeeze(&s, l, blk, SHAKE128_RATE);
+				ctr[l] = rej_uniform(tmp[l], ctr[l], blk, SHAKE128_RATE);
+				if (ctr[l] < MLKEM_N)
+					continue;
+				memcpy(key->a[j / k][j % k].c, tmp[l], sizeof(s16) * MLKEM_N);
+			} else {
+				struct mlkem_poly *r = j - n < k ? &key->s[j - n] : &e[j - n - k];
+
+				lane_squeeze(&s, l, nbuf[l] + SHAKE256_RATE * ctr[l], SHAKE256_RATE);
+				if (++ctr[l] < nb)
+					continue;
+				if (eta == 2)
+					cbd2(r, nbuf[l]);
+				else
+					rind_mlkem_cbd(r, nbuf[l], eta);
+			}
+			ctr[l] = 0;
+			if (next < jobs) {
+				job[l] = next++;
+				kg_start(&s, l, job[l], k, rho, sigma);
+			} else {
+				job[l] = jobs;
+				busy--;
+			}
+		}
+	}
+	memzero_explicit(&s, sizeof(s));
+	memzero_explicit(nbuf, sizeof(nbuf));
+}
+
+/*
+ * ByteEncode_12 of sixteen coefficients in [0, q): pairs joined to 24-bit
+ * values (c0 + 4096 c1, one VPMADDWD), whose three low bytes a shuffle
+ * packs to the front of each 128-bit half: 12 + 12 bytes.  Writes 4
+ * bytes past the 24 (the next group's, or the caller's slack).
+ */
+AVX2_INLINE void encode12_16(u8 *r, __m256i x)
+{
+	const __m256i pack = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14,
+					      -1, -1, -1, -1,
+					      0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14,
+					      -1, -1, -1, -1);
+	__m256i w = _mm256_madd_epi16(x, _mm256_set1_epi32(1 | (4096 << 16)));
+
+	w = _mm256_shuffle_epi8(w, pack);
+	_mm_storeu_si128((__m128i *)r, _mm256_castsi256_si128(w));
+	_mm_storeu_si128((__m128i *)(r + 12), _mm256_extracti128_si256(w, 1));
+}
+
+/*
+ * K-PKE.KeyGen after G (struct mlkem_ops.pke_keygen): the shared sponge
+ * schedule above, then per row t = R^2 (A s)_i R^-1 + e_i, reduced to
+ * [0, q) and encoded in the same pass -- the generic code's operations
+ * in the same order, so the same t-hat and ek.
+ */
+static AVX2 void avx2_pke_keygen(struct mlkem_key *key, const u8 rho[32], const u8 sigma[32])
+{
+	const unsigned int k = key->p->k;
+	struct mlkem_poly e[MLKEM_KMAX];
+	u8 last[32];
+	unsigned int i, j;
+
+	kg_sample(key, e, rho, sigma);
+	for (i = 0; i < k; i++) {
+		avx2_ntt(&key->s[i]);
+		avx2_ntt(&e[i]);
+	}
+	for (i = 0; i < k; i++) {
+		struct mlkem_poly *t = &key->t[i];
+		u8 *out = key->ek + MLKEM_POLYBYTES * i;
+
+		memset(t, 0, sizeof(*t));
+		for (j = 0; j < k; j++)
+			avx2_basemul_acc(t, &key->a[i][j], &key->s[j]);
+		for (j = 0; j < MLKEM_N; j += 16) {
+			__m256i x = _mm256_loadu_si256((const __m256i *)&t->c[j]);
+
+			x = fqmul(x, _mm256_set1_epi16(MONT_R2_MOD_Q));
+			x = _mm256_add_epi16(x, _mm256_loadu_si256((const __m256i *)&e[i].c[j]));
+			x = canonical(x);
+			_mm256_storeu_si256((__m256i *)&t->c[j], x);
+			if (j + 16 < MLKEM_N) {
+				encode12_16(out + 24 * (j / 16), x);
+			} else {
+				/* the last group's 4 extra bytes would pass the polynomial */
+				encode12_16(last, x);
+				memcpy(out + 24 * (j / 16), last, 24);
+			}
+		}
+	}
+	memzero_explicit(e, sizeof(e));
+}
+
 static const struct mlkem_ops mlkem_avx2_ops = {
 	.ntt		= avx2_ntt,
 	.invntt		= avx2_invntt,
@@ -571,6 +755,7 @@ static const struct mlkem_ops mlkem_avx2_ops = {
 	.noise		= avx2_noise,
 	.compress	= avx2_compress,
 	.decompress	= avx2_decompress,
+	.pke_keygen	= avx2_pke_keygen,
 };
 
 static struct mlkem_alg mlkem_avx2_algs[3];
