@@ -243,14 +243,27 @@ static AVX2 void avx2_invntt(struct mlkem_poly *f)
 }
 
 /*
- * r += a * b: for each pair, (a0 b0 + a1 b1 gamma, a0 b1 + a1 b0), with
- * the generic code's products and sums in the same lanes.
+ * a * b for sixteen coefficients: for each pair, (a0 b0 + a1 b1 gamma,
+ * a0 b1 + a1 b0), with the generic code's products and sums in the same
+ * lanes; @g holds gamma_odd of these coefficients.
  */
-static AVX2 void avx2_basemul_acc(struct mlkem_poly *r, const struct mlkem_poly *a,
-				  const struct mlkem_poly *b)
+AVX2_INLINE __m256i basemul16(__m256i va, __m256i vb, __m256i g)
 {
 	const __m256i swap = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
 					      2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+	__m256i p = fqmul(va, vb);				/* a0b0, a1b1 */
+	__m256i pg = fqmul(p, g);				/* -, a1b1g */
+	__m256i c = fqmul(va, _mm256_shuffle_epi8(vb, swap));	/* a0b1, a1b0 */
+	__m256i even = _mm256_add_epi16(p, _mm256_shuffle_epi8(pg, swap));
+	__m256i odd = _mm256_add_epi16(c, _mm256_shuffle_epi8(c, swap));
+
+	return _mm256_blend_epi16(even, odd, 0xaa);
+}
+
+/* r += a * b */
+static AVX2 void avx2_basemul_acc(struct mlkem_poly *r, const struct mlkem_poly *a,
+				  const struct mlkem_poly *b)
+{
 	unsigned int k;
 
 	for (k = 0; k < MLKEM_N; k += 16) {
@@ -258,13 +271,8 @@ static AVX2 void avx2_basemul_acc(struct mlkem_poly *r, const struct mlkem_poly 
 		__m256i vb = _mm256_loadu_si256((const __m256i *)&b->c[k]);
 		__m256i g = _mm256_loadu_si256((const __m256i *)&gamma_odd[k]);
 		__m256i vr = _mm256_loadu_si256((const __m256i *)&r->c[k]);
-		__m256i p = fqmul(va, vb);				/* a0b0, a1b1 */
-		__m256i pg = fqmul(p, g);				/* -, a1b1g */
-		__m256i c = fqmul(va, _mm256_shuffle_epi8(vb, swap));	/* a0b1, a1b0 */
-		__m256i even = _mm256_add_epi16(p, _mm256_shuffle_epi8(pg, swap));
-		__m256i odd = _mm256_add_epi16(c, _mm256_shuffle_epi8(c, swap));
 
-		vr = _mm256_add_epi16(vr, _mm256_blend_epi16(even, odd, 0xaa));
+		vr = _mm256_add_epi16(vr, basemul16(va, vb, g));
 		_mm256_storeu_si256((__m256i *)&r->c[k], vr);
 	}
 }
@@ -580,20 +588,22 @@ union keccakx4_lanes {
 	u64 w[25][4];	/* w[i][l]: word i of state l */
 };
 
-/* Start state @l on one padded block: @len bytes of @in, SHAKE at @rate. */
-static void lane_absorb(union keccakx4_lanes *s, unsigned int l, const u8 *in, size_t len,
-			unsigned int rate)
+/*
+ * Start state @l on the one-block input @seed || @tail (@tlen = 1 or 2
+ * bytes, little-endian in @tail), padded for SHAKE at @rate: written
+ * straight into the lanes, so no copy of sigma is left to wipe.
+ */
+static void lane_start(union keccakx4_lanes *s, unsigned int l, const u8 seed[32], u32 tail,
+		       unsigned int tlen, unsigned int rate)
 {
-	u8 blk[200];
 	unsigned int i;
 
-	memset(blk, 0, sizeof(blk));
-	memcpy(blk, in, len);
-	blk[len] ^= KECCAK_DS_SHAKE;
-	blk[rate - 1] ^= 0x80;
-	for (i = 0; i < 25; i++)
-		s->w[i][l] = get_unaligned_le64(blk + 8 * i);
-	memzero_explicit(blk, sizeof(blk));
+	for (i = 0; i < 4; i++)
+		s->w[i][l] = get_unaligned_le64(seed + 8 * i);
+	s->w[4][l] = tail | (u64)KECCAK_DS_SHAKE << (8 * tlen);
+	for (i = 5; i < 25; i++)
+		s->w[i][l] = 0;
+	s->w[rate / 8 - 1][l] ^= 0x80ull << 56;
 }
 
 static void lane_squeeze(const union keccakx4_lanes *s, unsigned int l, u8 *out,
@@ -609,19 +619,18 @@ static void lane_squeeze(const union keccakx4_lanes *s, unsigned int l, u8 *out,
 static void kg_start(union keccakx4_lanes *s, unsigned int l, unsigned int job,
 		     unsigned int k, const u8 rho[32], const u8 sigma[32])
 {
-	u8 in[34];
+	if (job < k * k)	/* rho || j || i */
+		lane_start(s, l, rho, (job % k) | (job / k) << 8, 2, SHAKE128_RATE);
+	else
+		lane_start(s, l, sigma, job - k * k, 1, SHAKE256_RATE);
+}
 
-	if (job < k * k) {
-		memcpy(in, rho, 32);
-		in[32] = (u8)(job % k);	/* j */
-		in[33] = (u8)(job / k);	/* i */
-		lane_absorb(s, l, in, 34, SHAKE128_RATE);
-	} else {
-		memcpy(in, sigma, 32);
-		in[32] = (u8)(job - k * k);
-		lane_absorb(s, l, in, 33, SHAKE256_RATE);
-	}
-	memzero_explicit(in, sizeof(in));
+AVX2_INLINE void poly_copy(struct mlkem_poly *r, const s16 *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLKEM_N; i += 16)
+		_mm256_storeu_si256((__m256i *)&r->c[i], _mm256_loadu_si256((const __m256i *)&a[i]));
 }
 
 /* key->a, key->s and e (reduced, not yet in the NTT domain) from rho and sigma. */
@@ -636,15 +645,13 @@ static AVX2 void kg_sample(struct mlkem_key *key, struct mlkem_poly *e, const u8
 	s16 tmp[4][MLKEM_N + 16];
 	unsigned int job[4], ctr[4], next = 0, busy = 0, l;
 
-	memset(&s, 0, sizeof(s));
-	memset(blk, 0, sizeof(blk));
+	/* jobs >= 8: every lane starts on one */
+	memset(blk + SHAKE128_RATE, 0, sizeof(blk) - SHAKE128_RATE);
 	for (l = 0; l < 4; l++) {
-		job[l] = next < jobs ? next++ : jobs;
+		job[l] = next++;
 		ctr[l] = 0;
-		if (job[l] < jobs) {
-			kg_start(&s, l, job[l], k, rho, sigma);
-			busy++;
-		}
+		kg_start(&s, l, job[l], k, rho, sigma);
+		busy++;
 	}
 	while (busy) {
 		keccakx4_f1600(&s.st);
@@ -658,7 +665,7 @@ static AVX2 void kg_sample(struct mlkem_key *key, struct mlkem_poly *e, const u8
 				ctr[l] = rej_uniform(tmp[l], ctr[l], blk, SHAKE128_RATE);
 				if (ctr[l] < MLKEM_N)
 					continue;
-				memcpy(key->a[j / k][j % k].c, tmp[l], sizeof(s16) * MLKEM_N);
+				poly_copy(&key->a[j / k][j % k], tmp[l]);
 			} else {
 				struct mlkem_poly *r = j - n < k ? &key->s[j - n] : &e[j - n - k];
 
@@ -725,12 +732,16 @@ static AVX2 void avx2_pke_keygen(struct mlkem_key *key, const u8 rho[32], const 
 		struct mlkem_poly *t = &key->t[i];
 		u8 *out = key->ek + MLKEM_POLYBYTES * i;
 
-		memset(t, 0, sizeof(*t));
-		for (j = 0; j < k; j++)
-			avx2_basemul_acc(t, &key->a[i][j], &key->s[j]);
 		for (j = 0; j < MLKEM_N; j += 16) {
-			__m256i x = _mm256_loadu_si256((const __m256i *)&t->c[j]);
+			__m256i g = _mm256_loadu_si256((const __m256i *)&gamma_odd[j]);
+			__m256i x = _mm256_setzero_si256();
+			unsigned int m;
 
+			/* (A s)_i, sixteen coefficients at a time */
+			for (m = 0; m < k; m++)
+				x = _mm256_add_epi16(x, basemul16(
+					_mm256_loadu_si256((const __m256i *)&key->a[i][m].c[j]),
+					_mm256_loadu_si256((const __m256i *)&key->s[m].c[j]), g));
 			x = fqmul(x, _mm256_set1_epi16(MONT_R2_MOD_Q));
 			x = _mm256_add_epi16(x, _mm256_loadu_si256((const __m256i *)&e[i].c[j]));
 			x = canonical(x);
