@@ -282,8 +282,8 @@ static AVX2 void avx2_basemul_acc(struct mlkem_poly *r, const struct mlkem_poly 
  * step: 24 bytes spread to sixteen 12-bit values, compared with q, and
  * the accepted ones moved to the front of each 128-bit half by a byte
  * shuffle chosen by the acceptance mask (rej_idx).  The generic code's
- * order, so the same coefficients.  @r has 16 spare entries past
- * MLKEM_N; @buf is readable 8 bytes past @len (a multiple of 24).
+ * order, so the same coefficients, and nothing written past MLKEM_N;
+ * @buf is readable 8 bytes past @len (a multiple of 24).
  */
 static u8 rej_idx[256][16];
 
@@ -348,7 +348,10 @@ static AVX2 unsigned int rej_uniform(s16 *r, unsigned int ctr, const u8 *buf, un
 		cnt[2 * g + 1] = (u8)__builtin_popcount(hi);
 	}
 	for (h = 0; h < 2 * n && ctr < MLKEM_N; h++) {
-		_mm_storeu_si128((__m128i *)(r + ctr), _mm_load_si128((const __m128i *)slot[h]));
+		if (ctr <= MLKEM_N - 8)
+			_mm_storeu_si128((__m128i *)(r + ctr), _mm_load_si128((const __m128i *)slot[h]));
+		else	/* the last few: nothing is written past MLKEM_N */
+			memcpy(r + ctr, slot[h], sizeof(s16) * (MLKEM_N - ctr));
 		ctr += cnt[h];
 	}
 	return ctr < MLKEM_N ? ctr : MLKEM_N;
@@ -643,14 +646,6 @@ static void kg_start(union keccakx4_lanes *s, unsigned int l, unsigned int job,
 		lane_start(s, l, sigma, job - k * k, 1, SHAKE256_RATE);
 }
 
-AVX2_INLINE void poly_copy(struct mlkem_poly *r, const s16 *a)
-{
-	unsigned int i;
-
-	for (i = 0; i < MLKEM_N; i += 16)
-		_mm256_storeu_si256((__m256i *)&r->c[i], _mm256_loadu_si256((const __m256i *)&a[i]));
-}
-
 /* key->a, key->s and e (reduced, not yet in the NTT domain) from rho and sigma. */
 static AVX2 void kg_sample(struct mlkem_key *key, struct mlkem_poly *e, const u8 rho[32],
 			   const u8 sigma[32])
@@ -660,7 +655,6 @@ static AVX2 void kg_sample(struct mlkem_key *key, struct mlkem_poly *e, const u8
 	union keccakx4_lanes s;
 	u8 blk[SHAKE128_RATE + 8];	/* rej_uniform reads 8 bytes past */
 	u8 nbuf[4][2 * SHAKE256_RATE];
-	s16 tmp[4][MLKEM_N + 16];
 	unsigned int job[4], ctr[4], next = 0, busy = 0, l;
 
 	/* jobs >= 8: every lane starts on one */
@@ -680,10 +674,9 @@ static AVX2 void kg_sample(struct mlkem_key *key, struct mlkem_poly *e, const u8
 				continue;
 			if (j < n) {
 				lane_squeeze(&s, l, blk, SHAKE128_RATE);
-				ctr[l] = rej_uniform(tmp[l], ctr[l], blk, SHAKE128_RATE);
+				ctr[l] = rej_uniform(key->a[j / k][j % k].c, ctr[l], blk, SHAKE128_RATE);
 				if (ctr[l] < MLKEM_N)
 					continue;
-				poly_copy(&key->a[j / k][j % k], tmp[l]);
 			} else {
 				struct mlkem_poly *r = j - n < k ? &key->s[j - n] : &e[j - n - k];
 
