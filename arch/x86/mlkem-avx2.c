@@ -315,46 +315,90 @@ static void rej_tables(void)
  */
 #define REJ_GROUPS	21
 
-static AVX2 unsigned int rej_uniform(s16 *r, unsigned int ctr, const u8 *buf, unsigned int len)
+/*
+ * One group: @x holds bytes 0-15 of 24 in its low half and bytes 8-23 in
+ * its high half; the accepted values of each half go to the front of
+ * slot[0] and slot[1], their numbers to cnt[0] and cnt[1].
+ */
+AVX2_INLINE void rej_group(s16 (*slot)[8], u8 *cnt, __m256i x)
 {
 	/* lane 2m: bytes 3m, 3m+1; lane 2m+1: bytes 3m+1, 3m+2 (per 12-byte half) */
 	const __m256i spread = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
 						4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
 	const __m256i q = _mm256_set1_epi16(Q), m12 = _mm256_set1_epi16(0x0fff);
-	s16 slot[2 * REJ_GROUPS][8] __attribute__((aligned(16)));
-	u8 cnt[2 * REJ_GROUPS];
-	unsigned int g, h, n = len / 24;
+	__m256i v, ok;
+	unsigned int mm, lo, hi;
 
-	for (g = 0; g < n; g++) {
-		__m256i x = _mm256_loadu_si256((const __m256i *)(buf + 24 * g));
-		__m256i v, ok;
-		unsigned int mm, lo, hi;
+	x = _mm256_shuffle_epi8(x, spread);
+	v = _mm256_blend_epi16(_mm256_and_si256(x, m12), _mm256_srli_epi16(x, 4), 0xaa);
+	ok = _mm256_cmpgt_epi16(q, v);
+	mm = (unsigned int)_mm256_movemask_epi8(_mm256_packs_epi16(ok, ok));
+	lo = mm & 0xff;
+	hi = (mm >> 16) & 0xff;
+	_mm_store_si128((__m128i *)slot[0],
+			_mm_shuffle_epi8(_mm256_castsi256_si128(v),
+					 _mm_loadu_si128((const __m128i *)rej_idx[lo])));
+	_mm_store_si128((__m128i *)slot[1],
+			_mm_shuffle_epi8(_mm256_extracti128_si256(v, 1),
+					 _mm_loadu_si128((const __m128i *)rej_idx[hi])));
+	cnt[0] = (u8)__builtin_popcount(lo);
+	cnt[1] = (u8)__builtin_popcount(hi);
+}
 
-		/* bytes 0-15 to the low half, 8-23 to the high half */
-		x = _mm256_permute4x64_epi64(x, 0x94);
-		x = _mm256_shuffle_epi8(x, spread);
-		v = _mm256_blend_epi16(_mm256_and_si256(x, m12), _mm256_srli_epi16(x, 4), 0xaa);
-		ok = _mm256_cmpgt_epi16(q, v);
-		mm = (unsigned int)_mm256_movemask_epi8(_mm256_packs_epi16(ok, ok));
-		lo = mm & 0xff;
-		hi = (mm >> 16) & 0xff;
-		_mm_store_si128((__m128i *)slot[2 * g],
-				_mm_shuffle_epi8(_mm256_castsi256_si128(v),
-						 _mm_loadu_si128((const __m128i *)rej_idx[lo])));
-		_mm_store_si128((__m128i *)slot[2 * g + 1],
-				_mm_shuffle_epi8(_mm256_extracti128_si256(v, 1),
-						 _mm_loadu_si128((const __m128i *)rej_idx[hi])));
-		cnt[2 * g] = (u8)__builtin_popcount(lo);
-		cnt[2 * g + 1] = (u8)__builtin_popcount(hi);
-	}
-	for (h = 0; h < 2 * n && ctr < MLKEM_N; h++) {
+/* The second pass: @h halves' slots to r[ctr..], never past MLKEM_N. */
+AVX2_INLINE unsigned int rej_place(s16 *r, unsigned int ctr, s16 (*slot)[8], const u8 *cnt,
+				   unsigned int h)
+{
+	unsigned int i;
+
+	for (i = 0; i < h && ctr < MLKEM_N; i++) {
 		if (ctr <= MLKEM_N - 8)
-			_mm_storeu_si128((__m128i *)(r + ctr), _mm_load_si128((const __m128i *)slot[h]));
+			_mm_storeu_si128((__m128i *)(r + ctr), _mm_load_si128((const __m128i *)slot[i]));
 		else	/* the last few: nothing is written past MLKEM_N */
-			memcpy(r + ctr, slot[h], sizeof(s16) * (MLKEM_N - ctr));
-		ctr += cnt[h];
+			memcpy(r + ctr, slot[i], sizeof(s16) * (MLKEM_N - ctr));
+		ctr += cnt[i];
 	}
 	return ctr < MLKEM_N ? ctr : MLKEM_N;
+}
+
+static AVX2 unsigned int rej_uniform(s16 *r, unsigned int ctr, const u8 *buf, unsigned int len)
+{
+	s16 slot[2 * REJ_GROUPS][8] __attribute__((aligned(16)));
+	u8 cnt[2 * REJ_GROUPS];
+	unsigned int g, n = len / 24;
+
+	for (g = 0; g < n; g++)
+		rej_group(&slot[2 * g], &cnt[2 * g],
+			  _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(buf + 24 * g)),
+						   0x94));
+	return rej_place(r, ctr, slot, cnt, 2 * n);
+}
+
+/*
+ * The same over one SHAKE128 block held as registers w[0..5] (words
+ * 4i..4i+3 of the block in w[i]; w[5] has word 20): each group's three
+ * words are picked by a blend and a permutation, four groups per three
+ * registers, with no store and reload of the block.
+ */
+static AVX2 unsigned int rej_block(s16 *r, unsigned int ctr, const __m256i w[6])
+{
+	s16 slot[14][8] __attribute__((aligned(16)));
+	u8 cnt[14];
+	unsigned int c;
+
+	for (c = 0; c < 2; c++) {
+		__m256i a = w[3 * c], b = w[3 * c + 1], d = w[3 * c + 2];
+
+		/* words (0 1 1 2), (3 4 4 5), (6 7 7 8), (9 10 10 11) of a, b, d */
+		rej_group(&slot[8 * c], &cnt[8 * c], _mm256_permute4x64_epi64(a, 0x94));
+		rej_group(&slot[8 * c + 2], &cnt[8 * c + 2],
+			  _mm256_permute4x64_epi64(_mm256_blend_epi32(a, b, 0x0f), 0x43));
+		rej_group(&slot[8 * c + 4], &cnt[8 * c + 4],
+			  _mm256_permute4x64_epi64(_mm256_blend_epi32(b, d, 0x03), 0x3e));
+		if (c == 0)	/* 21 words: the second set has three groups */
+			rej_group(&slot[6], &cnt[6], _mm256_permute4x64_epi64(d, 0xe9));
+	}
+	return rej_place(r, ctr, slot, cnt, 14);
 }
 
 #define XOF_BLOCKS	3	/* 504 bytes: enough for 256 coefficients but rarely */
@@ -627,13 +671,26 @@ static void lane_start(union keccakx4_lanes *s, unsigned int l, const u8 seed[32
 	s->w[rate / 8 - 1][l] ^= 0x80ull << 56;
 }
 
-static void lane_squeeze(const union keccakx4_lanes *s, unsigned int l, u8 *out,
-			 unsigned int rate)
+/*
+ * Words 0..23 of the four states, state by state: out[l][m] holds words
+ * 4m..4m+3 of state l (a 4x4 transposition of 64-bit units per m) -- the
+ * SHAKE128 block of a state in six registers, without a store per word.
+ */
+AVX2_INLINE void lanes_transpose(__m256i out[4][6], const struct keccakx4_state *st)
 {
-	unsigned int i;
+	unsigned int m;
 
-	for (i = 0; i < rate / 8; i++)
-		put_unaligned_le64(s->w[i][l], out + 8 * i);
+	for (m = 0; m < 6; m++) {
+		__m256i t0 = _mm256_unpacklo_epi64(st->a[4 * m], st->a[4 * m + 1]);
+		__m256i t1 = _mm256_unpackhi_epi64(st->a[4 * m], st->a[4 * m + 1]);
+		__m256i t2 = _mm256_unpacklo_epi64(st->a[4 * m + 2], st->a[4 * m + 3]);
+		__m256i t3 = _mm256_unpackhi_epi64(st->a[4 * m + 2], st->a[4 * m + 3]);
+
+		out[0][m] = _mm256_permute2x128_si256(t0, t2, 0x20);
+		out[1][m] = _mm256_permute2x128_si256(t1, t3, 0x20);
+		out[2][m] = _mm256_permute2x128_si256(t0, t2, 0x31);
+		out[3][m] = _mm256_permute2x128_si256(t1, t3, 0x31);
+	}
 }
 
 /* Job @job (< k^2: A-hat entry, then PRF counter job - k^2) into lane @l. */
@@ -653,12 +710,11 @@ static AVX2 void kg_sample(struct mlkem_key *key, struct mlkem_poly *e, const u8
 	const unsigned int k = key->p->k, eta = key->p->eta1, n = k * k, jobs = n + 2 * k;
 	const unsigned int nb = 64 * eta > SHAKE256_RATE ? 2 : 1;
 	union keccakx4_lanes s;
-	u8 blk[SHAKE128_RATE + 8];	/* rej_uniform reads 8 bytes past */
-	u8 nbuf[4][2 * SHAKE256_RATE];
+	u8 nbuf[4][SHAKE256_RATE + 160];	/* 160: five registers per block */
+	__m256i lw[4][6];
 	unsigned int job[4], ctr[4], next = 0, busy = 0, l;
 
 	/* jobs >= 8: every lane starts on one */
-	memset(blk + SHAKE128_RATE, 0, sizeof(blk) - SHAKE128_RATE);
 	for (l = 0; l < 4; l++) {
 		job[l] = next++;
 		ctr[l] = 0;
@@ -667,20 +723,24 @@ static AVX2 void kg_sample(struct mlkem_key *key, struct mlkem_poly *e, const u8
 	}
 	while (busy) {
 		keccakx4_f1600(&s.st);
+		lanes_transpose(lw, &s.st);
 		for (l = 0; l < 4; l++) {
 			unsigned int j = job[l];
 
 			if (j >= jobs)
 				continue;
 			if (j < n) {
-				lane_squeeze(&s, l, blk, SHAKE128_RATE);
-				ctr[l] = rej_uniform(key->a[j / k][j % k].c, ctr[l], blk, SHAKE128_RATE);
+				ctr[l] = rej_block(key->a[j / k][j % k].c, ctr[l], lw[l]);
 				if (ctr[l] < MLKEM_N)
 					continue;
 			} else {
 				struct mlkem_poly *r = j - n < k ? &key->s[j - n] : &e[j - n - k];
 
-				lane_squeeze(&s, l, nbuf[l] + SHAKE256_RATE * ctr[l], SHAKE256_RATE);
+				unsigned int m;
+
+				for (m = 0; m < 5; m++)	/* words 0..19: the 17 of a block */
+					_mm256_storeu_si256((__m256i *)(nbuf[l] + SHAKE256_RATE * ctr[l] + 32 * m),
+							    lw[l][m]);
 				if (++ctr[l] < nb)
 					continue;
 				if (eta == 2)
@@ -700,6 +760,7 @@ static AVX2 void kg_sample(struct mlkem_key *key, struct mlkem_poly *e, const u8
 	}
 	memzero_explicit(&s, sizeof(s));
 	memzero_explicit(nbuf, sizeof(nbuf));
+	memzero_explicit(lw, sizeof(lw));
 }
 
 /*
