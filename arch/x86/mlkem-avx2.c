@@ -282,8 +282,7 @@ static AVX2 void avx2_basemul_acc(struct mlkem_poly *r, const struct mlkem_poly 
  * step: 24 bytes spread to sixteen 12-bit values, compared with q, and
  * the accepted ones moved to the front of each 128-bit half by a byte
  * shuffle chosen by the acceptance mask (rej_idx).  The generic code's
- * order, so the same coefficients, and nothing written past MLKEM_N;
- * @buf is readable 8 bytes past @len (a multiple of 24).
+ * order, so the same coefficients, and nothing written past MLKEM_N.
  */
 static u8 rej_idx[256][16];
 
@@ -311,9 +310,8 @@ static void rej_tables(void)
  * overlap freely; then the slots are moved to their places in @r, a
  * chain of one load, store and add per half.  (One pass, with each store
  * address hanging on the previous group's popcount, took about 1.7 times
- * as long on Zen 3.)  @len <= 504.
+ * as long on Zen 3.)
  */
-#define REJ_GROUPS	21
 
 /*
  * One group: @x holds bytes 0-15 of 24 in its low half and bytes 8-23 in
@@ -361,21 +359,8 @@ AVX2_INLINE unsigned int rej_place(s16 *r, unsigned int ctr, s16 (*slot)[8], con
 	return ctr < MLKEM_N ? ctr : MLKEM_N;
 }
 
-static AVX2 unsigned int rej_uniform(s16 *r, unsigned int ctr, const u8 *buf, unsigned int len)
-{
-	s16 slot[2 * REJ_GROUPS][8] __attribute__((aligned(16)));
-	u8 cnt[2 * REJ_GROUPS];
-	unsigned int g, n = len / 24;
-
-	for (g = 0; g < n; g++)
-		rej_group(&slot[2 * g], &cnt[2 * g],
-			  _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(buf + 24 * g)),
-						   0x94));
-	return rej_place(r, ctr, slot, cnt, 2 * n);
-}
-
 /*
- * The same over one SHAKE128 block held as registers w[0..5] (words
+ * SampleNTT's rejection over one SHAKE128 block held as registers w[0..5] (words
  * 4i..4i+3 of the block in w[i]; w[5] has word 20): each group's three
  * words are picked by a blend and a permutation, four groups per three
  * registers, with no store and reload of the block.
@@ -399,51 +384,6 @@ static AVX2 unsigned int rej_block(s16 *r, unsigned int ctr, const __m256i w[6])
 			rej_group(&slot[6], &cnt[6], _mm256_permute4x64_epi64(d, 0xe9));
 	}
 	return rej_place(r, ctr, slot, cnt, 14);
-}
-
-#define XOF_BLOCKS	3	/* 504 bytes: enough for 256 coefficients but rarely */
-_Static_assert(XOF_BLOCKS * SHAKE128_RATE / 24 <= REJ_GROUPS, "rej_uniform scratch");
-
-/*
- * A-hat[i][j] = SampleNTT(rho || j || i), four entries per pass of the
- * four-way permutation; the unused lanes of the last pass repeat an entry.
- */
-static AVX2 void avx2_gen_matrix(struct mlkem_key *key, const u8 rho[32])
-{
-	unsigned int k = key->p->k, n = k * k, e, l;
-	u8 in[4][34], buf[4][XOF_BLOCKS * SHAKE128_RATE + 8];
-	s16 tmp[4][MLKEM_N + 16];
-	const u8 *const inp[4] = { in[0], in[1], in[2], in[3] };
-	u8 *const outp[4] = { buf[0], buf[1], buf[2], buf[3] };
-	struct keccakx4_state st;
-
-	for (e = 0; e < n; e += 4) {
-		unsigned int ctr[4], idx[4];
-		bool more;
-
-		for (l = 0; l < 4; l++) {
-			idx[l] = e + l < n ? e + l : e;
-			memcpy(in[l], rho, 32);
-			in[l][32] = (u8)(idx[l] % k);	/* j */
-			in[l][33] = (u8)(idx[l] / k);	/* i */
-		}
-		keccakx4_absorb_once(&st, SHAKE128_RATE, KECCAK_DS_SHAKE, inp, 34);
-		keccakx4_squeeze_blocks(&st, SHAKE128_RATE, outp, XOF_BLOCKS);
-		for (l = 0; l < 4; l++)
-			ctr[l] = rej_uniform(tmp[l], 0, buf[l], XOF_BLOCKS * SHAKE128_RATE);
-		for (;;) {
-			more = false;
-			for (l = 0; l < 4; l++)
-				more |= ctr[l] < MLKEM_N;
-			if (!more)
-				break;
-			keccakx4_squeeze_blocks(&st, SHAKE128_RATE, outp, 1);
-			for (l = 0; l < 4; l++)
-				ctr[l] = rej_uniform(tmp[l], ctr[l], buf[l], SHAKE128_RATE);
-		}
-		for (l = 0; l < 4 && e + l < n; l++)
-			memcpy(key->a[idx[l] / k][idx[l] % k].c, tmp[l], sizeof(tmp[l][0]) * MLKEM_N);
-	}
 }
 
 /*
@@ -745,18 +685,22 @@ static void kg_start(union keccakx4_lanes *s, unsigned int l, unsigned int job,
 		lane_start(s, l, sigma, job - k * k, 1, SHAKE256_RATE);
 }
 
-/* key->a, key->s and e (reduced, not yet in the NTT domain) from rho and sigma. */
+/*
+ * key->a from rho and, unless @sigma is NULL, key->s and @e (reduced, not
+ * yet in the NTT domain) from sigma.
+ */
 static AVX2 void kg_sample(struct mlkem_key *key, struct mlkem_poly *e, const u8 rho[32],
-			   const u8 sigma[32])
+			   const u8 *sigma)
 {
-	const unsigned int k = key->p->k, eta = key->p->eta1, n = k * k, jobs = n + 2 * k;
+	const unsigned int k = key->p->k, eta = key->p->eta1, n = k * k;
+	const unsigned int jobs = n + (sigma ? 2 * k : 0);
 	const unsigned int nb = 64 * eta > SHAKE256_RATE ? 2 : 1;
 	union keccakx4_lanes s;
 	u8 nbuf[4][SHAKE256_RATE + 160];	/* 160: five registers per block */
 	__m256i lw[4][6];
 	unsigned int job[4], ctr[4], next = 0, busy = 0, l;
 
-	/* jobs >= 8: every lane starts on one */
+	/* jobs >= k^2 >= 4: every lane starts on one */
 	for (l = 0; l < 4; l++) {
 		job[l] = next++;
 		ctr[l] = 0;
@@ -803,6 +747,16 @@ static AVX2 void kg_sample(struct mlkem_key *key, struct mlkem_poly *e, const u8
 	memzero_explicit(&s, sizeof(s));
 	memzero_explicit(nbuf, sizeof(nbuf));
 	memzero_explicit(lw, sizeof(lw));
+}
+
+/*
+ * A-hat[i][j] = SampleNTT(rho || j || i) (struct mlkem_ops.gen_matrix, for
+ * a key set from its encoding): the same lane schedule, A-hat's streams
+ * only -- ML-KEM-768's nine take 7 permutations, not 3 passes of 3.
+ */
+static AVX2 void avx2_gen_matrix(struct mlkem_key *key, const u8 rho[32])
+{
+	kg_sample(key, NULL, rho, NULL);
 }
 
 /*
