@@ -437,20 +437,14 @@ static void load_ek(struct mlkem_key *key, const struct mlkem_params *p, const u
 	rind_sha3_256(key->h, ek, p->ek_size);
 }
 
-void rind_mlkem_keygen(struct mlkem_key *key, const struct mlkem_params *p,
-		       const u8 seed[MLKEM_SEED_BYTES])
+/* K-PKE.KeyGen after G through the per-step hooks (struct mlkem_ops.pke_keygen). */
+static void pke_keygen(struct mlkem_key *key, const struct mlkem_ops *ops,
+		       const u8 rho[32], const u8 sigma[32])
 {
+	const struct mlkem_params *p = key->p;
 	unsigned int i, j, k = p->k;
-	const struct mlkem_ops *ops = mlkem_ops(key);
 	poly e[MLKEM_KMAX], *noise[2 * MLKEM_KMAX];
-	u8 in[33], rs[64];	/* rho || sigma */
-	const u8 *rho = rs, *sigma = rs + 32;
 
-	key->p = p;
-	memcpy(in, seed, 32);
-	in[32] = (u8)k;
-	rind_sha3_512(rs, in, sizeof(in));
-	rind_declassify(rs, 32);	/* rho is public (part of ek) */
 	ops->gen_matrix(key, rho);
 	for (i = 0; i < k; i++) {
 		noise[i] = &key->s[i];
@@ -473,16 +467,35 @@ void rind_mlkem_keygen(struct mlkem_key *key, const struct mlkem_params *p,
 			key->t[i].c[j] = caddq(key->t[i].c[j]);
 		poly_tobytes(key->ek + MLKEM_POLYBYTES * i, &key->t[i]);
 	}
+	for (i = 0; i < k; i++)
+		poly_reduce(&key->s[i]);
+	memzero_explicit(e, sizeof(e));
+}
+
+void rind_mlkem_keygen(struct mlkem_key *key, const struct mlkem_params *p,
+		       const u8 seed[MLKEM_SEED_BYTES])
+{
+	unsigned int k = p->k;
+	const struct mlkem_ops *ops = mlkem_ops(key);
+	u8 in[33], rs[64];	/* rho || sigma */
+	const u8 *rho = rs, *sigma = rs + 32;
+
+	key->p = p;
+	memcpy(in, seed, 32);
+	in[32] = (u8)k;
+	rind_sha3_512(rs, in, sizeof(in));
+	rind_declassify(rs, 32);	/* rho is public (part of ek) */
+	if (ops->pke_keygen)
+		ops->pke_keygen(key, rho, sigma);
+	else
+		pke_keygen(key, ops, rho, sigma);
 	memcpy(key->ek + MLKEM_POLYBYTES * k, rho, 32);
 	rind_declassify(key->ek, p->ek_size);
 	rind_sha3_256(key->h, key->ek, p->ek_size);
-	for (i = 0; i < k; i++)
-		poly_reduce(&key->s[i]);
 	memcpy(key->z, seed + 32, 32);
 	memcpy(key->seed, seed, MLKEM_SEED_BYTES);
 	key->has_priv = true;
 	key->has_seed = true;
-	memzero_explicit(e, sizeof(e));
 	memzero_explicit(rs, sizeof(rs));
 	memzero_explicit(in, sizeof(in));
 }

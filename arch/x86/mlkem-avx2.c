@@ -35,6 +35,7 @@
 #define Q	MLKEM_Q
 #define QINV	(-3327)		/* q^-1 mod 2^16, as a signed 16-bit value */
 #define BARRETT_V 20159		/* round(2^26 / q) */
+#define MONT_R2_MOD_Q 1353	/* 2^32 mod q: a product's R^-1 times this is R */
 
 /*
  * Per register pair p (coefficients 32p .. 32p+31), the zetas of the
@@ -242,14 +243,27 @@ static AVX2 void avx2_invntt(struct mlkem_poly *f)
 }
 
 /*
- * r += a * b: for each pair, (a0 b0 + a1 b1 gamma, a0 b1 + a1 b0), with
- * the generic code's products and sums in the same lanes.
+ * a * b for sixteen coefficients: for each pair, (a0 b0 + a1 b1 gamma,
+ * a0 b1 + a1 b0), with the generic code's products and sums in the same
+ * lanes; @g holds gamma_odd of these coefficients.
  */
-static AVX2 void avx2_basemul_acc(struct mlkem_poly *r, const struct mlkem_poly *a,
-				  const struct mlkem_poly *b)
+AVX2_INLINE __m256i basemul16(__m256i va, __m256i vb, __m256i g)
 {
 	const __m256i swap = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
 					      2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+	__m256i p = fqmul(va, vb);				/* a0b0, a1b1 */
+	__m256i pg = fqmul(p, g);				/* -, a1b1g */
+	__m256i c = fqmul(va, _mm256_shuffle_epi8(vb, swap));	/* a0b1, a1b0 */
+	__m256i even = _mm256_add_epi16(p, _mm256_shuffle_epi8(pg, swap));
+	__m256i odd = _mm256_add_epi16(c, _mm256_shuffle_epi8(c, swap));
+
+	return _mm256_blend_epi16(even, odd, 0xaa);
+}
+
+/* r += a * b */
+static AVX2 void avx2_basemul_acc(struct mlkem_poly *r, const struct mlkem_poly *a,
+				  const struct mlkem_poly *b)
+{
 	unsigned int k;
 
 	for (k = 0; k < MLKEM_N; k += 16) {
@@ -257,13 +271,8 @@ static AVX2 void avx2_basemul_acc(struct mlkem_poly *r, const struct mlkem_poly 
 		__m256i vb = _mm256_loadu_si256((const __m256i *)&b->c[k]);
 		__m256i g = _mm256_loadu_si256((const __m256i *)&gamma_odd[k]);
 		__m256i vr = _mm256_loadu_si256((const __m256i *)&r->c[k]);
-		__m256i p = fqmul(va, vb);				/* a0b0, a1b1 */
-		__m256i pg = fqmul(p, g);				/* -, a1b1g */
-		__m256i c = fqmul(va, _mm256_shuffle_epi8(vb, swap));	/* a0b1, a1b0 */
-		__m256i even = _mm256_add_epi16(p, _mm256_shuffle_epi8(pg, swap));
-		__m256i odd = _mm256_add_epi16(c, _mm256_shuffle_epi8(c, swap));
 
-		vr = _mm256_add_epi16(vr, _mm256_blend_epi16(even, odd, 0xaa));
+		vr = _mm256_add_epi16(vr, basemul16(va, vb, g));
 		_mm256_storeu_si256((__m256i *)&r->c[k], vr);
 	}
 }
@@ -273,8 +282,7 @@ static AVX2 void avx2_basemul_acc(struct mlkem_poly *r, const struct mlkem_poly 
  * step: 24 bytes spread to sixteen 12-bit values, compared with q, and
  * the accepted ones moved to the front of each 128-bit half by a byte
  * shuffle chosen by the acceptance mask (rej_idx).  The generic code's
- * order, so the same coefficients.  @r has 16 spare entries past
- * MLKEM_N; @buf is readable 8 bytes past @len (a multiple of 24).
+ * order, so the same coefficients, and nothing written past MLKEM_N.
  */
 static u8 rej_idx[256][16];
 
@@ -295,81 +303,87 @@ static void rej_tables(void)
 	}
 }
 
-static AVX2 unsigned int rej_uniform(s16 *r, unsigned int ctr, const u8 *buf, unsigned int len)
+/*
+ * Two passes: first every 24-byte group is spread, compared and each
+ * half's accepted values shuffled to the front of a fixed scratch slot,
+ * its count noted -- no store waits on a running count, so the groups
+ * overlap freely; then the slots are moved to their places in @r, a
+ * chain of one load, store and add per half.  (One pass, with each store
+ * address hanging on the previous group's popcount, took about 1.7 times
+ * as long on Zen 3.)
+ */
+
+/*
+ * One group: @x holds bytes 0-15 of 24 in its low half and bytes 8-23 in
+ * its high half; the accepted values of each half go to the front of
+ * slot[0] and slot[1], their numbers to cnt[0] and cnt[1].
+ */
+AVX2_INLINE void rej_group(s16 (*slot)[8], u8 *cnt, __m256i x)
 {
 	/* lane 2m: bytes 3m, 3m+1; lane 2m+1: bytes 3m+1, 3m+2 (per 12-byte half) */
 	const __m256i spread = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
 						4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
 	const __m256i q = _mm256_set1_epi16(Q), m12 = _mm256_set1_epi16(0x0fff);
-	unsigned int pos;
+	__m256i v, ok;
+	unsigned int mm, lo, hi;
 
-	for (pos = 0; pos < len && ctr < MLKEM_N; pos += 24) {
-		__m256i x = _mm256_loadu_si256((const __m256i *)(buf + pos));
-		__m256i v, ok;
-		unsigned int mm, lo, hi;
+	x = _mm256_shuffle_epi8(x, spread);
+	v = _mm256_blend_epi16(_mm256_and_si256(x, m12), _mm256_srli_epi16(x, 4), 0xaa);
+	ok = _mm256_cmpgt_epi16(q, v);
+	mm = (unsigned int)_mm256_movemask_epi8(_mm256_packs_epi16(ok, ok));
+	lo = mm & 0xff;
+	hi = (mm >> 16) & 0xff;
+	_mm_store_si128((__m128i *)slot[0],
+			_mm_shuffle_epi8(_mm256_castsi256_si128(v),
+					 _mm_loadu_si128((const __m128i *)rej_idx[lo])));
+	_mm_store_si128((__m128i *)slot[1],
+			_mm_shuffle_epi8(_mm256_extracti128_si256(v, 1),
+					 _mm_loadu_si128((const __m128i *)rej_idx[hi])));
+	cnt[0] = (u8)__builtin_popcount(lo);
+	cnt[1] = (u8)__builtin_popcount(hi);
+}
 
-		/* bytes 0-15 to the low half, 8-23 to the high half */
-		x = _mm256_permute4x64_epi64(x, 0x94);
-		x = _mm256_shuffle_epi8(x, spread);
-		v = _mm256_blend_epi16(_mm256_and_si256(x, m12), _mm256_srli_epi16(x, 4), 0xaa);
-		ok = _mm256_cmpgt_epi16(q, v);
-		mm = (unsigned int)_mm256_movemask_epi8(_mm256_packs_epi16(ok, ok));
-		lo = mm & 0xff;
-		hi = (mm >> 16) & 0xff;
-		_mm_storeu_si128((__m128i *)(r + ctr),
-				 _mm_shuffle_epi8(_mm256_castsi256_si128(v),
-						  _mm_loadu_si128((const __m128i *)rej_idx[lo])));
-		ctr += (unsigned int)__builtin_popcount(lo);
-		_mm_storeu_si128((__m128i *)(r + ctr),
-				 _mm_shuffle_epi8(_mm256_extracti128_si256(v, 1),
-						  _mm_loadu_si128((const __m128i *)rej_idx[hi])));
-		ctr += (unsigned int)__builtin_popcount(hi);
+/* The second pass: @h halves' slots to r[ctr..], never past MLKEM_N. */
+AVX2_INLINE unsigned int rej_place(s16 *r, unsigned int ctr, s16 (*slot)[8], const u8 *cnt,
+				   unsigned int h)
+{
+	unsigned int i;
+
+	for (i = 0; i < h && ctr < MLKEM_N; i++) {
+		if (ctr <= MLKEM_N - 8)
+			_mm_storeu_si128((__m128i *)(r + ctr), _mm_load_si128((const __m128i *)slot[i]));
+		else	/* the last few: nothing is written past MLKEM_N */
+			memcpy(r + ctr, slot[i], sizeof(s16) * (MLKEM_N - ctr));
+		ctr += cnt[i];
 	}
 	return ctr < MLKEM_N ? ctr : MLKEM_N;
 }
 
-#define XOF_BLOCKS	3	/* 504 bytes: enough for 256 coefficients but rarely */
-
 /*
- * A-hat[i][j] = SampleNTT(rho || j || i), four entries per pass of the
- * four-way permutation; the unused lanes of the last pass repeat an entry.
+ * SampleNTT's rejection over one SHAKE128 block held as registers w[0..5] (words
+ * 4i..4i+3 of the block in w[i]; w[5] has word 20): each group's three
+ * words are picked by a blend and a permutation, four groups per three
+ * registers, with no store and reload of the block.
  */
-static AVX2 void avx2_gen_matrix(struct mlkem_key *key, const u8 rho[32])
+static AVX2 unsigned int rej_block(s16 *r, unsigned int ctr, const __m256i w[6])
 {
-	unsigned int k = key->p->k, n = k * k, e, l;
-	u8 in[4][34], buf[4][XOF_BLOCKS * SHAKE128_RATE + 8];
-	s16 tmp[4][MLKEM_N + 16];
-	const u8 *const inp[4] = { in[0], in[1], in[2], in[3] };
-	u8 *const outp[4] = { buf[0], buf[1], buf[2], buf[3] };
-	struct keccakx4_state st;
+	s16 slot[14][8] __attribute__((aligned(16)));
+	u8 cnt[14];
+	unsigned int c;
 
-	for (e = 0; e < n; e += 4) {
-		unsigned int ctr[4], idx[4];
-		bool more;
+	for (c = 0; c < 2; c++) {
+		__m256i a = w[3 * c], b = w[3 * c + 1], d = w[3 * c + 2];
 
-		for (l = 0; l < 4; l++) {
-			idx[l] = e + l < n ? e + l : e;
-			memcpy(in[l], rho, 32);
-			in[l][32] = (u8)(idx[l] % k);	/* j */
-			in[l][33] = (u8)(idx[l] / k);	/* i */
-		}
-		keccakx4_absorb_once(&st, SHAKE128_RATE, KECCAK_DS_SHAKE, inp, 34);
-		keccakx4_squeeze_blocks(&st, SHAKE128_RATE, outp, XOF_BLOCKS);
-		for (l = 0; l < 4; l++)
-			ctr[l] = rej_uniform(tmp[l], 0, buf[l], XOF_BLOCKS * SHAKE128_RATE);
-		for (;;) {
-			more = false;
-			for (l = 0; l < 4; l++)
-				more |= ctr[l] < MLKEM_N;
-			if (!more)
-				break;
-			keccakx4_squeeze_blocks(&st, SHAKE128_RATE, outp, 1);
-			for (l = 0; l < 4; l++)
-				ctr[l] = rej_uniform(tmp[l], ctr[l], buf[l], SHAKE128_RATE);
-		}
-		for (l = 0; l < 4 && e + l < n; l++)
-			memcpy(key->a[idx[l] / k][idx[l] % k].c, tmp[l], sizeof(tmp[l][0]) * MLKEM_N);
+		/* words (0 1 1 2), (3 4 4 5), (6 7 7 8), (9 10 10 11) of a, b, d */
+		rej_group(&slot[8 * c], &cnt[8 * c], _mm256_permute4x64_epi64(a, 0x94));
+		rej_group(&slot[8 * c + 2], &cnt[8 * c + 2],
+			  _mm256_permute4x64_epi64(_mm256_blend_epi32(a, b, 0x0f), 0x43));
+		rej_group(&slot[8 * c + 4], &cnt[8 * c + 4],
+			  _mm256_permute4x64_epi64(_mm256_blend_epi32(b, d, 0x03), 0x3e));
+		if (c == 0)	/* 21 words: the second set has three groups */
+			rej_group(&slot[6], &cnt[6], _mm256_permute4x64_epi64(d, 0xe9));
 	}
+	return rej_place(r, ctr, slot, cnt, 14);
 }
 
 /*
@@ -391,6 +405,48 @@ static AVX2 void cbd2(struct mlkem_poly *r, const u8 *buf)
 		hi = _mm_sub_epi8(_mm_and_si128(hi, m03), _mm_and_si128(_mm_srli_epi16(hi, 2), m03));
 		_mm256_storeu_si256((__m256i *)&r->c[16 * i],
 				    _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(lo, hi)));
+	}
+}
+
+/*
+ * SamplePolyCBD_3 of 192 bytes, thirty-two coefficients per 24 bytes:
+ * each 3-byte word in a 32-bit lane, the sums of its bit triples at once,
+ * then per 6-bit field (low triple) - (high triple) as in the generic
+ * code; the four coefficients of a word are paired into 16-bit halves and
+ * interleaved into order.  Reads 8 bytes past the 192.
+ */
+static AVX2 void cbd3(struct mlkem_poly *r, const u8 *buf)
+{
+	const __m256i idx = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+					     4, 5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1);
+	const __m256i m249 = _mm256_set1_epi32(0x249249), m7 = _mm256_set1_epi32(7);
+	const __m256i m16 = _mm256_set1_epi32(0xffff);
+	unsigned int i;
+
+	for (i = 0; i < MLKEM_N / 32; i++) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)(buf + 24 * i));
+		__m256i d, c0, c1, c2, c3, u, v, r0, r1;
+
+		/* words 0-3 from bytes 0-11 (low half), words 4-7 from bytes 12-23 */
+		x = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(x, 0x94), idx);
+		d = _mm256_add_epi32(_mm256_and_si256(x, m249),
+				     _mm256_and_si256(_mm256_srli_epi32(x, 1), m249));
+		d = _mm256_add_epi32(d, _mm256_and_si256(_mm256_srli_epi32(x, 2), m249));
+		c0 = _mm256_sub_epi32(_mm256_and_si256(d, m7),
+				      _mm256_and_si256(_mm256_srli_epi32(d, 3), m7));
+		c1 = _mm256_sub_epi32(_mm256_and_si256(_mm256_srli_epi32(d, 6), m7),
+				      _mm256_and_si256(_mm256_srli_epi32(d, 9), m7));
+		c2 = _mm256_sub_epi32(_mm256_and_si256(_mm256_srli_epi32(d, 12), m7),
+				      _mm256_and_si256(_mm256_srli_epi32(d, 15), m7));
+		c3 = _mm256_sub_epi32(_mm256_and_si256(_mm256_srli_epi32(d, 18), m7),
+				      _mm256_and_si256(_mm256_srli_epi32(d, 21), m7));
+		u = _mm256_or_si256(_mm256_and_si256(c0, m16), _mm256_slli_epi32(c1, 16));
+		v = _mm256_or_si256(_mm256_and_si256(c2, m16), _mm256_slli_epi32(c3, 16));
+		r0 = _mm256_unpacklo_epi32(u, v);	/* words 0, 1 | 4, 5 */
+		r1 = _mm256_unpackhi_epi32(u, v);	/* words 2, 3 | 6, 7 */
+		_mm256_storeu_si256((__m256i *)&r->c[32 * i], _mm256_permute2x128_si256(r0, r1, 0x20));
+		_mm256_storeu_si256((__m256i *)&r->c[32 * i + 16],
+				    _mm256_permute2x128_si256(r0, r1, 0x31));
 	}
 }
 
@@ -419,7 +475,7 @@ static AVX2 void avx2_noise(struct mlkem_poly *const r[], unsigned int count,
 			if (eta == 2)
 				cbd2(r[i + l], buf[l]);
 			else
-				rind_mlkem_cbd(r[i + l], buf[l], eta);
+				cbd3(r[i + l], buf[l]);	/* buf: 272 bytes, 80 past the 192 */
 		}
 	}
 	memzero_explicit(&st, sizeof(st));
@@ -563,6 +619,213 @@ static AVX2 void avx2_decompress(struct mlkem_poly *r, const u8 *a, unsigned int
 	}
 }
 
+/*
+ * Key generation's sponges in one schedule.  The k^2 SHAKE128 streams of
+ * A-hat (three blocks each, rarely four) and the 2k SHAKE256 streams of s
+ * and e (one block, two for eta = 3) are jobs handed to the four lanes of
+ * the permutation as lanes free up, so no lane idles while a job waits:
+ * ML-KEM-768's 9 + 6 streams take 9 four-way permutations instead of the
+ * 11 of separate passes (three for A, the last with one lane in use, and
+ * two for the noise).  The job order is fixed and a stream's length
+ * depends only on rejections in A (public, from rho), so the schedule is
+ * public too; the noise lanes are wiped with the state.
+ */
+union keccakx4_lanes {
+	struct keccakx4_state st;
+	u64 w[25][4];	/* w[i][l]: word i of state l */
+};
+
+/*
+ * Start state @l on the one-block input @seed || @tail (@tlen = 1 or 2
+ * bytes, little-endian in @tail), padded for SHAKE at @rate: written
+ * straight into the lanes, so no copy of sigma is left to wipe.
+ */
+static void lane_start(union keccakx4_lanes *s, unsigned int l, const u8 seed[32], u32 tail,
+		       unsigned int tlen, unsigned int rate)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		s->w[i][l] = get_unaligned_le64(seed + 8 * i);
+	s->w[4][l] = tail | (u64)KECCAK_DS_SHAKE << (8 * tlen);
+	for (i = 5; i < 25; i++)
+		s->w[i][l] = 0;
+	s->w[rate / 8 - 1][l] ^= 0x80ull << 56;
+}
+
+/*
+ * Words 0..23 of the four states, state by state: out[l][m] holds words
+ * 4m..4m+3 of state l (a 4x4 transposition of 64-bit units per m) -- the
+ * SHAKE128 block of a state in six registers, without a store per word.
+ */
+AVX2_INLINE void lanes_transpose(__m256i out[4][6], const struct keccakx4_state *st)
+{
+	unsigned int m;
+
+	for (m = 0; m < 6; m++) {
+		__m256i t0 = _mm256_unpacklo_epi64(st->a[4 * m], st->a[4 * m + 1]);
+		__m256i t1 = _mm256_unpackhi_epi64(st->a[4 * m], st->a[4 * m + 1]);
+		__m256i t2 = _mm256_unpacklo_epi64(st->a[4 * m + 2], st->a[4 * m + 3]);
+		__m256i t3 = _mm256_unpackhi_epi64(st->a[4 * m + 2], st->a[4 * m + 3]);
+
+		out[0][m] = _mm256_permute2x128_si256(t0, t2, 0x20);
+		out[1][m] = _mm256_permute2x128_si256(t1, t3, 0x20);
+		out[2][m] = _mm256_permute2x128_si256(t0, t2, 0x31);
+		out[3][m] = _mm256_permute2x128_si256(t1, t3, 0x31);
+	}
+}
+
+/* Job @job (< k^2: A-hat entry, then PRF counter job - k^2) into lane @l. */
+static void kg_start(union keccakx4_lanes *s, unsigned int l, unsigned int job,
+		     unsigned int k, const u8 rho[32], const u8 sigma[32])
+{
+	if (job < k * k)	/* rho || j || i */
+		lane_start(s, l, rho, (job % k) | (job / k) << 8, 2, SHAKE128_RATE);
+	else
+		lane_start(s, l, sigma, job - k * k, 1, SHAKE256_RATE);
+}
+
+/*
+ * key->a from rho and, unless @sigma is NULL, key->s and @e (reduced, not
+ * yet in the NTT domain) from sigma.
+ */
+static AVX2 void kg_sample(struct mlkem_key *key, struct mlkem_poly *e, const u8 rho[32],
+			   const u8 *sigma)
+{
+	const unsigned int k = key->p->k, eta = key->p->eta1, n = k * k;
+	const unsigned int jobs = n + (sigma ? 2 * k : 0);
+	const unsigned int nb = 64 * eta > SHAKE256_RATE ? 2 : 1;
+	union keccakx4_lanes s;
+	u8 nbuf[4][SHAKE256_RATE + 160];	/* 160: five registers per block */
+	__m256i lw[4][6];
+	unsigned int job[4], ctr[4], next = 0, busy = 0, l;
+
+	/* jobs >= k^2 >= 4: every lane starts on one */
+	for (l = 0; l < 4; l++) {
+		job[l] = next++;
+		ctr[l] = 0;
+		kg_start(&s, l, job[l], k, rho, sigma);
+		busy++;
+	}
+	while (busy) {
+		keccakx4_f1600(&s.st);
+		lanes_transpose(lw, &s.st);
+		for (l = 0; l < 4; l++) {
+			unsigned int j = job[l];
+
+			if (j >= jobs)
+				continue;
+			if (j < n) {
+				ctr[l] = rej_block(key->a[j / k][j % k].c, ctr[l], lw[l]);
+				if (ctr[l] < MLKEM_N)
+					continue;
+			} else {
+				struct mlkem_poly *r = j - n < k ? &key->s[j - n] : &e[j - n - k];
+
+				unsigned int m;
+
+				for (m = 0; m < 5; m++)	/* words 0..19: the 17 of a block */
+					_mm256_storeu_si256((__m256i *)(nbuf[l] + SHAKE256_RATE * ctr[l] + 32 * m),
+							    lw[l][m]);
+				if (++ctr[l] < nb)
+					continue;
+				if (eta == 2)
+					cbd2(r, nbuf[l]);
+				else
+					cbd3(r, nbuf[l]);
+			}
+			ctr[l] = 0;
+			if (next < jobs) {
+				job[l] = next++;
+				kg_start(&s, l, job[l], k, rho, sigma);
+			} else {
+				job[l] = jobs;
+				busy--;
+			}
+		}
+	}
+	memzero_explicit(&s, sizeof(s));
+	memzero_explicit(nbuf, sizeof(nbuf));
+	memzero_explicit(lw, sizeof(lw));
+}
+
+/*
+ * A-hat[i][j] = SampleNTT(rho || j || i) (struct mlkem_ops.gen_matrix, for
+ * a key set from its encoding): the same lane schedule, A-hat's streams
+ * only -- ML-KEM-768's nine take 7 permutations, not 3 passes of 3.
+ */
+static AVX2 void avx2_gen_matrix(struct mlkem_key *key, const u8 rho[32])
+{
+	kg_sample(key, NULL, rho, NULL);
+}
+
+/*
+ * ByteEncode_12 of sixteen coefficients in [0, q): pairs joined to 24-bit
+ * values (c0 + 4096 c1, one VPMADDWD), whose three low bytes a shuffle
+ * packs to the front of each 128-bit half: 12 + 12 bytes.  Writes 4
+ * bytes past the 24 (the next group's, or the caller's slack).
+ */
+AVX2_INLINE void encode12_16(u8 *r, __m256i x)
+{
+	const __m256i pack = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14,
+					      -1, -1, -1, -1,
+					      0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14,
+					      -1, -1, -1, -1);
+	__m256i w = _mm256_madd_epi16(x, _mm256_set1_epi32(1 | (4096 << 16)));
+
+	w = _mm256_shuffle_epi8(w, pack);
+	_mm_storeu_si128((__m128i *)r, _mm256_castsi256_si128(w));
+	_mm_storeu_si128((__m128i *)(r + 12), _mm256_extracti128_si256(w, 1));
+}
+
+/*
+ * K-PKE.KeyGen after G (struct mlkem_ops.pke_keygen): the shared sponge
+ * schedule above, then per row t = R^2 (A s)_i R^-1 + e_i, reduced to
+ * [0, q) and encoded in the same pass -- the generic code's operations
+ * in the same order, so the same t-hat and ek.
+ */
+static AVX2 void avx2_pke_keygen(struct mlkem_key *key, const u8 rho[32], const u8 sigma[32])
+{
+	const unsigned int k = key->p->k;
+	struct mlkem_poly e[MLKEM_KMAX];
+	u8 last[32];
+	unsigned int i, j;
+
+	kg_sample(key, e, rho, sigma);
+	for (i = 0; i < k; i++) {
+		avx2_ntt(&key->s[i]);
+		avx2_ntt(&e[i]);
+	}
+	for (i = 0; i < k; i++) {
+		struct mlkem_poly *t = &key->t[i];
+		u8 *out = key->ek + MLKEM_POLYBYTES * i;
+
+		for (j = 0; j < MLKEM_N; j += 16) {
+			__m256i g = _mm256_loadu_si256((const __m256i *)&gamma_odd[j]);
+			__m256i x = _mm256_setzero_si256();
+			unsigned int m;
+
+			/* (A s)_i, sixteen coefficients at a time */
+			for (m = 0; m < k; m++)
+				x = _mm256_add_epi16(x, basemul16(
+					_mm256_loadu_si256((const __m256i *)&key->a[i][m].c[j]),
+					_mm256_loadu_si256((const __m256i *)&key->s[m].c[j]), g));
+			x = fqmul(x, _mm256_set1_epi16(MONT_R2_MOD_Q));
+			x = _mm256_add_epi16(x, _mm256_loadu_si256((const __m256i *)&e[i].c[j]));
+			x = canonical(x);
+			_mm256_storeu_si256((__m256i *)&t->c[j], x);
+			if (j + 16 < MLKEM_N) {
+				encode12_16(out + 24 * (j / 16), x);
+			} else {
+				/* the last group's 4 extra bytes would pass the polynomial */
+				encode12_16(last, x);
+				memcpy(out + 24 * (j / 16), last, 24);
+			}
+		}
+	}
+	memzero_explicit(e, sizeof(e));
+}
+
 static const struct mlkem_ops mlkem_avx2_ops = {
 	.ntt		= avx2_ntt,
 	.invntt		= avx2_invntt,
@@ -571,6 +834,7 @@ static const struct mlkem_ops mlkem_avx2_ops = {
 	.noise		= avx2_noise,
 	.compress	= avx2_compress,
 	.decompress	= avx2_decompress,
+	.pke_keygen	= avx2_pke_keygen,
 };
 
 static struct mlkem_alg mlkem_avx2_algs[3];

@@ -51,6 +51,13 @@ struct mlkem_key;
  *               (count <= 2 MLKEM_KMAX + 1).
  *  compress:    ByteEncode_d(Compress_d(a)) of any a (reduced first), d in
  *               {1, 4, 5, 10, 11}; decompress: Decompress_d(ByteDecode_d).
+ *  pke_keygen:  optional (NULL: the generic composition of the hooks
+ *               above): K-PKE.KeyGen after G, i.e. key->a from rho,
+ *               key->s = NTT(s) (reduced) and key->t = A s + NTT(e) in
+ *               [0, q) with s, e from sigma (PRF counters 0 .. 2k-1,
+ *               eta1), and ByteEncode_12(t) into key->ek.  For a driver
+ *               that shares the sponge passes of A and the noise or fuses
+ *               the final reduction with the encoding; same outputs.
  */
 struct mlkem_ops {
 	void (*ntt)(struct mlkem_poly *f);
@@ -62,6 +69,7 @@ struct mlkem_ops {
 		      u8 n0, unsigned int eta);
 	void (*compress)(u8 *r, const struct mlkem_poly *a, unsigned int d);
 	void (*decompress)(struct mlkem_poly *r, const u8 *a, unsigned int d);
+	void (*pke_keygen)(struct mlkem_key *key, const u8 rho[32], const u8 sigma[32]);
 };
 /* SamplePolyCBD_eta of 64 eta bytes (eta 2 or 3), for drivers' noise. */
 void rind_mlkem_cbd(struct mlkem_poly *r, const u8 *buf, unsigned int eta);
