@@ -31,6 +31,7 @@
 #include "chacha-avx2.h"
 #include "poly1305-x86.h"
 
+/* everything here: VEX encodings only (scripts/check-vex.sh), run only where registered */
 #define CP_TGT __attribute__((target("avx2,bmi2,adx")))
 
 #define CP_CHUNK	512
@@ -47,7 +48,7 @@ static CP_TGT void cp_blocks(struct poly1305_state *st, const u8 *src, size_t nb
 	poly1305_blocks_core(st, src, nblocks, padbit);
 }
 
-static void cp_lengths(struct poly1305_state *st, size_t adlen, size_t len)
+static CP_TGT void cp_lengths(struct poly1305_state *st, size_t adlen, size_t len)
 {
 	u8 b[POLY1305_BLOCK_SIZE];
 
@@ -116,7 +117,7 @@ static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, c
 	_mm256_zeroupper();
 }
 
-static bool cp_tag_neq(const u8 *a, const u8 *b)
+static CP_TGT bool cp_tag_neq(const u8 *a, const u8 *b)
 {
 	int ne = crypto_memneq(a, b, CHACHAPOLY_TAG_SIZE);
 
@@ -125,8 +126,8 @@ static bool cp_tag_neq(const u8 *a, const u8 *b)
 	return ne;
 }
 
-static int cp_seal_buf(u32 state[16], u8 *dst, const u8 *src, size_t len, const u8 *ad,
-		       size_t adlen, u8 tag[CHACHAPOLY_TAG_SIZE])
+static CP_TGT int cp_seal_buf(u32 state[16], u8 *dst, const u8 *src, size_t len,
+			      const u8 *ad, size_t adlen, u8 tag[CHACHAPOLY_TAG_SIZE])
 {
 	if (len < CP_STITCH_MIN)
 		rind_chachapoly_seal(state, rind_chacha20_crypt_avx2, rind_poly1305_blocks_avx2,
@@ -136,8 +137,8 @@ static int cp_seal_buf(u32 state[16], u8 *dst, const u8 *src, size_t len, const 
 	return 0;
 }
 
-static int cp_open_buf(u32 state[16], u8 *dst, const u8 *src, size_t len, const u8 *ad,
-		       size_t adlen, const u8 tag[CHACHAPOLY_TAG_SIZE])
+static CP_TGT int cp_open_buf(u32 state[16], u8 *dst, const u8 *src, size_t len,
+			      const u8 *ad, size_t adlen, const u8 tag[CHACHAPOLY_TAG_SIZE])
 {
 	u8 mac[CHACHAPOLY_TAG_SIZE];
 	bool bad;
@@ -158,7 +159,7 @@ static int cp_open_buf(u32 state[16], u8 *dst, const u8 *src, size_t len, const 
 
 /* ---- aead_alg glue: as the rfc7539 template's direct path ---- */
 
-static void cp_state(struct crypto_aead *tfm, const u8 *nonce, u32 state[16])
+static CP_TGT void cp_state(struct crypto_aead *tfm, const u8 *nonce, u32 state[16])
 {
 	const struct cp_ctx *ctx = crypto_aead_ctx(tfm);
 	u8 iv[XCHACHA_IV_SIZE];
@@ -174,7 +175,8 @@ static void cp_state(struct crypto_aead *tfm, const u8 *nonce, u32 state[16])
 	}
 }
 
-static void cp_write_tag(struct scatterlist *sg, size_t off, const u8 tag[CHACHAPOLY_TAG_SIZE])
+static CP_TGT void cp_write_tag(struct scatterlist *sg, size_t off,
+				 const u8 tag[CHACHAPOLY_TAG_SIZE])
 {
 	u8 *p = rind_sg_contig(sg, off, CHACHAPOLY_TAG_SIZE);
 
@@ -184,7 +186,7 @@ static void cp_write_tag(struct scatterlist *sg, size_t off, const u8 tag[CHACHA
 		sg_pcopy_from_buffer(sg, ~0u, tag, CHACHAPOLY_TAG_SIZE, (off_t)off);
 }
 
-static int cp_read_tag(struct scatterlist *sg, size_t off, u8 tag[CHACHAPOLY_TAG_SIZE])
+static CP_TGT int cp_read_tag(struct scatterlist *sg, size_t off, u8 tag[CHACHAPOLY_TAG_SIZE])
 {
 	u8 *p = rind_sg_contig(sg, off, CHACHAPOLY_TAG_SIZE);
 
@@ -196,7 +198,7 @@ static int cp_read_tag(struct scatterlist *sg, size_t off, u8 tag[CHACHAPOLY_TAG
 	return 0;
 }
 
-static int cp_encrypt(struct aead_request *req)
+static CP_TGT int cp_encrypt(struct aead_request *req)
 {
 	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
 	struct rind_sg_map ad, text;
@@ -223,7 +225,7 @@ static int cp_encrypt(struct aead_request *req)
 	return 0;
 }
 
-static int cp_decrypt(struct aead_request *req)
+static CP_TGT int cp_decrypt(struct aead_request *req)
 {
 	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
 	struct rind_sg_map ad, text;
@@ -257,7 +259,7 @@ static int cp_decrypt(struct aead_request *req)
 	return err;
 }
 
-static int cp_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
+static CP_TGT int cp_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
 	struct cp_ctx *ctx = crypto_aead_ctx(tfm);
 	int i;
@@ -269,13 +271,13 @@ static int cp_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen
 	return 0;
 }
 
-static int cp_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
+static CP_TGT int cp_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
 {
 	(void)tfm;
 	return authsize == CHACHAPOLY_TAG_SIZE ? 0 : -EINVAL;
 }
 
-static void cp_exit(struct crypto_aead *tfm)
+static CP_TGT void cp_exit(struct crypto_aead *tfm)
 {
 	memzero_explicit(crypto_aead_ctx(tfm), sizeof(struct cp_ctx));
 }
