@@ -23,6 +23,12 @@
  *
  * "rfc7539-chacha20-poly1305-avx2" / "rfc7539-xchacha20-poly1305-avx2",
  * priority 600 (above the rfc7539 template over the AVX2 halves, 450).
+ *
+ * Measured on an AMD EPYC (Zen 3), rdtsc, least of 41 loops, same process
+ * as aws-lc 5.5's EVP_chacha20_poly1305 (13 bytes of AD): seal 16 KiB
+ * 1.18-1.21 cycles/byte (the template over chacha20-avx2 + poly1305-avx2:
+ * 1.63-2.02, i.e. 1.07 + 0.47 in two passes), 1350 B 2640-2710 cycles
+ * (template 3200), open 1350 B 2460-2500 (3250).
  */
 #include <rind/internal/aead.h>
 #include <rind/internal/util.h>
