@@ -1195,8 +1195,12 @@ START_TEST(test_wycheproof_xchacha)
 }
 END_TEST
 
-/* Seal against OpenSSL (chacha) or libsodium (xchacha), then open back. */
-static void aead_differential(const char *name, bool x, int cases, u64 seed)
+/*
+ * Seal against OpenSSL (chacha) or libsodium (xchacha), then open back;
+ * lengths random, or @lens[0..cases) when given.
+ */
+static void aead_differential_lens(const char *name, bool x, int cases, u64 seed,
+				   const size_t *lens)
 {
 	struct impls im;
 	u8 *pt = xmalloc(20000), *exp = xmalloc(20000 + 16), ad[300];
@@ -1210,7 +1214,7 @@ static void aead_differential(const char *name, bool x, int cases, u64 seed)
 		rt_rng_seed(&rng, seed);
 		for (it = 0; it < cases; it++) {
 			u8 key[32], nonce[24];
-			size_t len = rand_len(&rng, 20000);
+			size_t len = lens ? lens[it] : rand_len(&rng, 20000);
 			size_t adlen = rt_rand_range(&rng, 4) ? rt_rand_range(&rng, 40) :
 				       rt_rand_range(&rng, sizeof(ad) + 1);
 			int mode = (int)rt_rand_range(&rng, RT_M_COUNT);
@@ -1240,6 +1244,33 @@ static void aead_differential(const char *name, bool x, int cases, u64 seed)
 	free(pt);
 	free(exp);
 }
+
+static void aead_differential(const char *name, bool x, int cases, u64 seed)
+{
+	aead_differential_lens(name, x, cases, seed, NULL);
+}
+
+/*
+ * Every length from 400 to 1100 and those within 17 bytes of each multiple
+ * of 512 up to 5 KiB: the chunk boundaries of the stitched x86 driver
+ * (chacha20poly1305-avx2.c: a 448-byte first chunk, then 512-byte ones)
+ * and of the template's one-call path, in a random request mode each.
+ */
+START_TEST(test_aead_chunk_lengths)
+{
+	size_t *lens = xmalloc(2000 * sizeof(*lens));
+	int n = 0;
+
+	for (size_t len = 400; len <= 1100; len++)
+		lens[n++] = len;
+	for (size_t k = 3; k <= 10; k++)
+		for (size_t d = 0; d <= 34; d++)
+			lens[n++] = 512 * k - 17 + d;
+	aead_differential_lens("rfc7539(chacha20,poly1305)", false, n, 0x51c7, lens);
+	aead_differential_lens("rfc7539(xchacha20,poly1305)", true, n, 0x51c8, lens);
+	free(lens);
+}
+END_TEST
 
 START_TEST(test_aead_differential)
 {
@@ -1510,6 +1541,7 @@ static Suite *chacha_suite(void)
 	tcase_add_test(tc, test_wycheproof_chacha);
 	tcase_add_test(tc, test_wycheproof_xchacha);
 	tcase_add_test(tc, test_aead_differential);
+	tcase_add_test(tc, test_aead_chunk_lengths);
 	tcase_add_test(tc, test_tamper);
 	tcase_add_test(tc, test_bad_params);
 	tcase_add_test(tc, test_oneshots);

@@ -20,109 +20,12 @@
 #include <rind/internal/util.h>
 #include <crypto/chacha.h>
 
-#define AVX2 __attribute__((target("avx2")))
-#define AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
-
-AVX2_INLINE __m256i rot16(__m256i x)
-{
-	const __m256i m = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
-					   2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-	return _mm256_shuffle_epi8(x, m);
-}
-
-AVX2_INLINE __m256i rot8(__m256i x)
-{
-	const __m256i m = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
-					   3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
-	return _mm256_shuffle_epi8(x, m);
-}
-
-AVX2_INLINE __m256i rot12(__m256i x)
-{
-	return _mm256_or_si256(_mm256_slli_epi32(x, 12), _mm256_srli_epi32(x, 20));
-}
-
-AVX2_INLINE __m256i rot7(__m256i x)
-{
-	return _mm256_or_si256(_mm256_slli_epi32(x, 7), _mm256_srli_epi32(x, 25));
-}
-
-#define QR8(a, b, c, d) do {						\
-		a = _mm256_add_epi32(a, b); d = rot16(_mm256_xor_si256(d, a));	\
-		c = _mm256_add_epi32(c, d); b = rot12(_mm256_xor_si256(b, c));	\
-		a = _mm256_add_epi32(a, b); d = rot8(_mm256_xor_si256(d, a));	\
-		c = _mm256_add_epi32(c, d); b = rot7(_mm256_xor_si256(b, c));	\
-	} while (0)
-
-AVX2_INLINE void xor_store(u8 *dst, const u8 *src, __m256i k)
-{
-	_mm256_storeu_si256((__m256i *)dst,
-			    _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)src), k));
-}
-
-/* 4x4 transpose within lanes then lane exchange: eight blocks' half rows. */
-AVX2_INLINE void transpose8(__m256i x[8])
-{
-	__m256i t0, t1, t2, t3, t4, t5, t6, t7, u0, u1, u2, u3, u4, u5, u6, u7;
-
-	t0 = _mm256_unpacklo_epi32(x[0], x[1]);
-	t1 = _mm256_unpackhi_epi32(x[0], x[1]);
-	t2 = _mm256_unpacklo_epi32(x[2], x[3]);
-	t3 = _mm256_unpackhi_epi32(x[2], x[3]);
-	t4 = _mm256_unpacklo_epi32(x[4], x[5]);
-	t5 = _mm256_unpackhi_epi32(x[4], x[5]);
-	t6 = _mm256_unpacklo_epi32(x[6], x[7]);
-	t7 = _mm256_unpackhi_epi32(x[6], x[7]);
-	u0 = _mm256_unpacklo_epi64(t0, t2);
-	u1 = _mm256_unpackhi_epi64(t0, t2);
-	u2 = _mm256_unpacklo_epi64(t1, t3);
-	u3 = _mm256_unpackhi_epi64(t1, t3);
-	u4 = _mm256_unpacklo_epi64(t4, t6);
-	u5 = _mm256_unpackhi_epi64(t4, t6);
-	u6 = _mm256_unpacklo_epi64(t5, t7);
-	u7 = _mm256_unpackhi_epi64(t5, t7);
-	/* x[j] = words 0..7 (or 8..15) of block j */
-	x[0] = _mm256_permute2x128_si256(u0, u4, 0x20);
-	x[4] = _mm256_permute2x128_si256(u0, u4, 0x31);
-	x[1] = _mm256_permute2x128_si256(u1, u5, 0x20);
-	x[5] = _mm256_permute2x128_si256(u1, u5, 0x31);
-	x[2] = _mm256_permute2x128_si256(u2, u6, 0x20);
-	x[6] = _mm256_permute2x128_si256(u2, u6, 0x31);
-	x[3] = _mm256_permute2x128_si256(u3, u7, 0x20);
-	x[7] = _mm256_permute2x128_si256(u3, u7, 0x31);
-}
+#include "chacha-avx2.h"
 
 /* Eight blocks (512 bytes) from counter state[12]. */
 static AVX2 void chacha_8block(const u32 state[16], u8 *dst, const u8 *src)
 {
-	__m256i x[16];
-	int i;
-
-	for (i = 0; i < 16; i++)
-		x[i] = _mm256_set1_epi32((int)state[i]);
-	x[12] = _mm256_add_epi32(x[12], _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-
-	for (i = 0; i < 10; i++) {
-		QR8(x[0], x[4], x[8], x[12]);
-		QR8(x[1], x[5], x[9], x[13]);
-		QR8(x[2], x[6], x[10], x[14]);
-		QR8(x[3], x[7], x[11], x[15]);
-		QR8(x[0], x[5], x[10], x[15]);
-		QR8(x[1], x[6], x[11], x[12]);
-		QR8(x[2], x[7], x[8], x[13]);
-		QR8(x[3], x[4], x[9], x[14]);
-	}
-
-	for (i = 0; i < 16; i++)
-		x[i] = _mm256_add_epi32(x[i], _mm256_set1_epi32((int)state[i]));
-	x[12] = _mm256_add_epi32(x[12], _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-
-	transpose8(&x[0]);
-	transpose8(&x[8]);
-	for (i = 0; i < 8; i++) {
-		xor_store(dst + 64 * i, src + 64 * i, x[i]);
-		xor_store(dst + 64 * i + 32, src + 64 * i + 32, x[8 + i]);
-	}
+	chacha8_core(state, dst, src, NULL, NULL, 0);
 }
 
 /* Row layout: one ymm per row, blocks n (low lane) and n + 1 (high lane). */
@@ -228,7 +131,7 @@ static AVX2 void chacha_2block(const u32 state[16], u8 *dst, const u8 *src, size
 		 _mm256_add_epi32(d0, d), dst, src, len);
 }
 
-static AVX2 void chacha20_crypt_avx2(u32 state[16], u8 *dst, const u8 *src, size_t len)
+AVX2 void rind_chacha20_crypt_avx2(u32 state[16], u8 *dst, const u8 *src, size_t len)
 {
 	u8 buf[512] __attribute__((aligned(32)));
 	size_t n;
@@ -271,8 +174,8 @@ static AVX2 void chacha20_crypt_avx2(u32 state[16], u8 *dst, const u8 *src, size
 }
 
 static struct chacha_alg chacha_avx2_algs[] = {
-	RIND_CHACHA20_ALG("chacha20-avx2", 500, "x86", chacha20_crypt_avx2),
-	RIND_XCHACHA20_ALG("xchacha20-avx2", 500, "x86", chacha20_crypt_avx2),
+	RIND_CHACHA20_ALG("chacha20-avx2", 500, "x86", rind_chacha20_crypt_avx2),
+	RIND_XCHACHA20_ALG("xchacha20-avx2", 500, "x86", rind_chacha20_crypt_avx2),
 };
 
 static int chacha_avx2_mod_init(void)

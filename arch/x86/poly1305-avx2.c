@@ -228,7 +228,7 @@ static AVX2 void avx2_blocks8(struct poly1305_state *st, const u8 *src, size_t n
 	_mm256_zeroupper();
 }
 
-static AVX2 void poly1305_blocks_avx2(struct poly1305_state *st, const u8 *src, size_t nblocks,
+AVX2 void rind_poly1305_blocks_avx2(struct poly1305_state *st, const u8 *src, size_t nblocks,
 				      u32 padbit)
 {
 	size_t n;
@@ -251,7 +251,7 @@ static AVX2 void poly1305_blocks_avx2(struct poly1305_state *st, const u8 *src, 
 }
 
 static struct poly1305_alg poly1305_avx2_alg =
-	RIND_POLY1305_ALG("poly1305-avx2", 400, "x86", poly1305_blocks_avx2);
+	RIND_POLY1305_ALG("poly1305-avx2", 400, "x86", rind_poly1305_blocks_avx2);
 
 static int poly1305_avx2_mod_init(void)
 {

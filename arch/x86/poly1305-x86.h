@@ -86,4 +86,8 @@ static inline void powers44(const struct poly1305_state *st, u64 pw[8][3], int n
 	mul44(pw[7], pw[3], pw[3]);		/* r^8 */
 }
 
+/* poly1305-avx2.c's blocks function, for the stitched AEAD's short path. */
+void rind_poly1305_blocks_avx2(struct poly1305_state *st, const u8 *src, size_t nblocks,
+			       u32 padbit);
+
 #endif /* _RIND_X86_POLY1305_X86_H */

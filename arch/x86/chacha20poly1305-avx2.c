@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ChaCha20-Poly1305 (RFC 8439 section 2.8) and XChaCha20-Poly1305 as one
+ * AEAD driver for x86-64 with AVX2, BMI2 and ADX, "stitched": every eight
+ * ChaCha20 blocks (chacha8_core of chacha-avx2.h, vector pipes) run the
+ * radix-2^64 MULX Poly1305 (poly1305_blocks_core, integer pipes) between
+ * their double rounds, so the two halves of the construction overlap
+ * instead of taking a pass each over the data.
+ *
+ *   seal: the MAC of each 512-byte chunk's ciphertext runs during the
+ *         next chunk's ChaCha20 (it reads dst behind the writes);
+ *   open: each chunk's ciphertext is MACed during its own ChaCha20 (the
+ *         rounds read it before the XOR overwrites it in place).
+ *
+ * The first chunk is the Poly1305 key block and 448 bytes of data, through
+ * a stack copy; the last partial chunk runs eight blocks on a stack copy.
+ * Messages shorter than CP_STITCH_MIN go to rind_chachapoly_seal/open over
+ * chacha-avx2's and poly1305-avx2's own functions (one short crypt call).
+ * Open computes the tag over the whole ciphertext before any plaintext
+ * reaches dst[] beyond what it also zeroes on mismatch (-EBADMSG, dst
+ * zeroed), compares it in constant time and declassifies only the verdict.
+ * No branch or index depends on key, data or tag (only on lengths).
+ *
+ * "rfc7539-chacha20-poly1305-avx2" / "rfc7539-xchacha20-poly1305-avx2",
+ * priority 600 (above the rfc7539 template over the AVX2 halves, 450).
+ *
+ * Measured on an AMD EPYC (Zen 3), rdtsc, least of 41 loops, same process
+ * as aws-lc 5.5's EVP_chacha20_poly1305 (13 bytes of AD): seal 16 KiB
+ * 1.18-1.21 cycles/byte (the template over chacha20-avx2 + poly1305-avx2:
+ * 1.63-2.02, i.e. 1.07 + 0.47 in two passes), 1350 B 2640-2710 cycles
+ * (template 3200), open 1350 B 2460-2500 (3250).
+ */
+#include <rind/internal/aead.h>
+#include <rind/internal/util.h>
+#include <crypto/chacha.h>
+#include <crypto/poly1305.h>
+#include "chacha-avx2.h"
+#include "poly1305-x86.h"
+
+/* everything here: VEX encodings only (scripts/check-vex.sh), run only where registered */
+#define CP_TGT __attribute__((target("avx2,bmi2,adx")))
+
+#define CP_CHUNK	512
+#define CP_FIRST	(CP_CHUNK - CHACHA_BLOCK_SIZE)	/* data bytes of the first chunk */
+#define CP_STITCH_MIN	512
+
+struct cp_ctx {
+	u32 key[8];
+};
+
+static CP_TGT void cp_blocks(struct poly1305_state *st, const u8 *src, size_t nblocks,
+			     u32 padbit)
+{
+	poly1305_blocks_core(st, src, nblocks, padbit);
+}
+
+static CP_TGT void cp_lengths(struct poly1305_state *st, size_t adlen, size_t len)
+{
+	u8 b[POLY1305_BLOCK_SIZE];
+
+	put_unaligned_le64(adlen, b);
+	put_unaligned_le64(len, b + 8);
+	cp_blocks(st, b, 1, 1);
+}
+
+/*
+ * Seal (@enc) or open @len >= CP_FIRST bytes; the tag goes to @tag.  For
+ * open, src and dst are equal or disjoint.
+ */
+static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, const u8 *ad,
+			    size_t adlen, u8 tag[CHACHAPOLY_TAG_SIZE], bool enc)
+{
+	u8 first[CP_CHUNK] __attribute__((aligned(32)));
+	u8 last[CP_CHUNK] __attribute__((aligned(32)));
+	/* ciphertext: dst when sealing, src (read before overwritten) when opening */
+	const u8 *ct = enc ? dst : src;
+	struct poly1305_state ps;
+	size_t off = CP_FIRST, macked = 0, nb, rem;
+
+	/* block 0: the Poly1305 key; blocks 1..7: the first 448 bytes */
+	memset(first, 0, CHACHA_BLOCK_SIZE);
+	memcpy(first + CHACHA_BLOCK_SIZE, src, CP_FIRST);
+	chacha8_core(state, first, first, NULL, NULL, 0);
+	state[12] += 8;
+	rind_poly1305_init_state(&ps, first);
+	rind_poly1305_padded(&ps, ad, adlen, cp_blocks);
+	/* open writes the first plaintext once its ciphertext is MACed */
+	if (enc)
+		memcpy(dst, first + CHACHA_BLOCK_SIZE, CP_FIRST);
+
+	for (; len - off >= CP_CHUNK; off += CP_CHUNK) {
+		/* seal: the blocks written so far; open: up to the end of this chunk */
+		nb = ((enc ? off : off + CP_CHUNK) - macked) / POLY1305_BLOCK_SIZE;
+		chacha8_core(state, dst + off, src + off, &ps, ct + macked, nb);
+		macked += nb * POLY1305_BLOCK_SIZE;
+		state[12] += 8;
+		if (!enc && off == CP_FIRST)
+			memcpy(dst, first + CHACHA_BLOCK_SIZE, CP_FIRST);
+	}
+	rem = len - off;
+	if (rem) {
+		memcpy(last, src + off, rem);
+		nb = ((enc ? off : len) - macked) / POLY1305_BLOCK_SIZE;
+		chacha8_core(state, last, last, &ps, ct + macked, nb);
+		macked += nb * POLY1305_BLOCK_SIZE;
+		state[12] += (u32)((rem + CHACHA_BLOCK_SIZE - 1) / CHACHA_BLOCK_SIZE);
+		if (enc)
+			memcpy(dst + off, last, rem);
+	}
+	/* what is left: less than a chunk, read before open's last writes */
+	rind_poly1305_padded(&ps, ct + macked, len - macked, cp_blocks);
+	if (!enc) {
+		if (off == CP_FIRST)
+			memcpy(dst, first + CHACHA_BLOCK_SIZE, CP_FIRST);
+		if (rem)
+			memcpy(dst + off, last, rem);
+	}
+	cp_lengths(&ps, adlen, len);
+	rind_poly1305_emit(&ps, tag);
+	memzero_explicit(&ps, sizeof(ps));
+	memzero_explicit(first, sizeof(first));
+	memzero_explicit(last, sizeof(last));
+	_mm256_zeroupper();
+}
+
+static CP_TGT bool cp_tag_neq(const u8 *a, const u8 *b)
+{
+	int ne = crypto_memneq(a, b, CHACHAPOLY_TAG_SIZE);
+
+	/* the verdict is public (the request fails or not); the tags are not */
+	rind_declassify(&ne, sizeof(ne));
+	return ne;
+}
+
+static CP_TGT int cp_seal_buf(u32 state[16], u8 *dst, const u8 *src, size_t len,
+			      const u8 *ad, size_t adlen, u8 tag[CHACHAPOLY_TAG_SIZE])
+{
+	if (len < CP_STITCH_MIN)
+		rind_chachapoly_seal(state, rind_chacha20_crypt_avx2, rind_poly1305_blocks_avx2,
+				     dst, src, len, ad, adlen, tag);
+	else
+		cp_crypt(state, dst, src, len, ad, adlen, tag, true);
+	return 0;
+}
+
+static CP_TGT int cp_open_buf(u32 state[16], u8 *dst, const u8 *src, size_t len,
+			      const u8 *ad, size_t adlen, const u8 tag[CHACHAPOLY_TAG_SIZE])
+{
+	u8 mac[CHACHAPOLY_TAG_SIZE];
+	bool bad;
+
+	if (len < CP_STITCH_MIN)
+		return rind_chachapoly_open(state, rind_chacha20_crypt_avx2,
+					    rind_poly1305_blocks_avx2, dst, src, len, ad, adlen,
+					    tag);
+	cp_crypt(state, dst, src, len, ad, adlen, mac, false);
+	bad = cp_tag_neq(mac, tag);
+	memzero_explicit(mac, sizeof(mac));
+	if (bad) {
+		memzero_explicit(dst, len);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* ---- aead_alg glue: as the rfc7539 template's direct path ---- */
+
+static CP_TGT void cp_state(struct crypto_aead *tfm, const u8 *nonce, u32 state[16])
+{
+	const struct cp_ctx *ctx = crypto_aead_ctx(tfm);
+	u8 iv[XCHACHA_IV_SIZE];
+
+	if (crypto_aead_ivsize(tfm) == 24) {
+		memcpy(iv, nonce, 24);
+		put_unaligned_le64(0, iv + 24);
+		rind_xchacha_init(state, ctx->key, iv);
+	} else {
+		put_unaligned_le32(0, iv);
+		memcpy(iv + 4, nonce, 12);
+		rind_chacha_init(state, ctx->key, iv);
+	}
+}
+
+static CP_TGT void cp_write_tag(struct scatterlist *sg, size_t off,
+				 const u8 tag[CHACHAPOLY_TAG_SIZE])
+{
+	u8 *p = rind_sg_contig(sg, off, CHACHAPOLY_TAG_SIZE);
+
+	if (p)
+		memcpy(p, tag, CHACHAPOLY_TAG_SIZE);
+	else
+		sg_pcopy_from_buffer(sg, ~0u, tag, CHACHAPOLY_TAG_SIZE, (off_t)off);
+}
+
+static CP_TGT int cp_read_tag(struct scatterlist *sg, size_t off, u8 tag[CHACHAPOLY_TAG_SIZE])
+{
+	u8 *p = rind_sg_contig(sg, off, CHACHAPOLY_TAG_SIZE);
+
+	if (p)
+		memcpy(tag, p, CHACHAPOLY_TAG_SIZE);
+	else if (sg_pcopy_to_buffer(sg, ~0u, tag, CHACHAPOLY_TAG_SIZE, (off_t)off) !=
+		 CHACHAPOLY_TAG_SIZE)
+		return -EINVAL;
+	return 0;
+}
+
+static CP_TGT int cp_encrypt(struct aead_request *req)
+{
+	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
+	struct rind_sg_map ad, text;
+	u8 tag[CHACHAPOLY_TAG_SIZE];
+	u32 state[16];
+	int err;
+
+	err = rind_sg_map(&ad, req->src, req->dst, 0, req->assoclen);
+	if (err)
+		return err;
+	err = rind_sg_map(&text, req->src, req->dst, req->assoclen, req->cryptlen);
+	if (err) {
+		rind_sg_unmap(&ad, false);
+		return err;
+	}
+	if (ad.dst != ad.src)
+		memmove(ad.dst, ad.src, ad.len);
+	cp_state(tfm, req->iv, state);
+	cp_seal_buf(state, text.dst, text.src, text.len, ad.src, ad.len, tag);
+	memzero_explicit(state, sizeof(state));
+	rind_sg_unmap(&text, true);
+	rind_sg_unmap(&ad, true);
+	cp_write_tag(req->dst, (size_t)req->assoclen + req->cryptlen, tag);
+	return 0;
+}
+
+static CP_TGT int cp_decrypt(struct aead_request *req)
+{
+	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
+	struct rind_sg_map ad, text;
+	u8 tag[CHACHAPOLY_TAG_SIZE];
+	u32 state[16];
+	size_t len;
+	int err;
+
+	if (req->cryptlen < CHACHAPOLY_TAG_SIZE)
+		return -EINVAL;
+	len = req->cryptlen - CHACHAPOLY_TAG_SIZE;
+	err = cp_read_tag(req->src, (size_t)req->assoclen + len, tag);
+	if (err)
+		return err;
+	err = rind_sg_map(&ad, req->src, req->dst, 0, req->assoclen);
+	if (err)
+		return err;
+	err = rind_sg_map(&text, req->src, req->dst, req->assoclen, len);
+	if (err) {
+		rind_sg_unmap(&ad, false);
+		return err;
+	}
+	cp_state(tfm, req->iv, state);
+	err = cp_open_buf(state, text.dst, text.src, text.len, ad.src, ad.len, tag);
+	memzero_explicit(state, sizeof(state));
+	if (!err && ad.dst != ad.src)
+		memmove(ad.dst, ad.src, ad.len);
+	/* on failure the mapped destination holds zeros: copy them out too */
+	rind_sg_unmap(&text, true);
+	rind_sg_unmap(&ad, !err);
+	return err;
+}
+
+static CP_TGT int cp_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
+{
+	struct cp_ctx *ctx = crypto_aead_ctx(tfm);
+	int i;
+
+	if (keylen != CHACHA_KEY_SIZE)
+		return -EINVAL;
+	for (i = 0; i < 8; i++)
+		ctx->key[i] = get_unaligned_le32(key + 4 * i);
+	return 0;
+}
+
+static CP_TGT int cp_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
+{
+	(void)tfm;
+	return authsize == CHACHAPOLY_TAG_SIZE ? 0 : -EINVAL;
+}
+
+static CP_TGT void cp_exit(struct crypto_aead *tfm)
+{
+	memzero_explicit(crypto_aead_ctx(tfm), sizeof(struct cp_ctx));
+}
+
+#define CP_ALG(_name, _drv, _ivsize)						\
+	{									\
+		.setkey		= cp_setkey,					\
+		.setauthsize	= cp_setauthsize,				\
+		.encrypt	= cp_encrypt,					\
+		.decrypt	= cp_decrypt,					\
+		.exit		= cp_exit,					\
+		.ivsize		= (_ivsize),					\
+		.maxauthsize	= CHACHAPOLY_TAG_SIZE,				\
+		.chunksize	= CHACHA_BLOCK_SIZE,				\
+		.base = {							\
+			.cra_name		= (_name),			\
+			.cra_driver_name	= (_drv),			\
+			.cra_priority		= 600,				\
+			.cra_blocksize		= 1,				\
+			.cra_ctxsize		= sizeof(struct cp_ctx),	\
+			.cra_module		= "x86",			\
+		},								\
+	}
+
+static struct aead_alg cp_algs[] = {
+	CP_ALG("rfc7539(chacha20,poly1305)", "rfc7539-chacha20-poly1305-avx2", 12),
+	CP_ALG("rfc7539(xchacha20,poly1305)", "rfc7539-xchacha20-poly1305-avx2", 24),
+};
+
+static int cp_mod_init(void)
+{
+	/* The known-answer tests of both names are algs/chacha20poly1305.c's. */
+	if (!rind_cpu_has(RIND_X86_AVX2) || !rind_cpu_has(RIND_X86_BMI2) ||
+	    !rind_cpu_has(RIND_X86_ADX))
+		return 0;
+	return crypto_register_aeads(cp_algs, (int)ARRAY_SIZE(cp_algs));
+}
+
+module_init(cp_mod_init);
