@@ -79,6 +79,30 @@ hs() {	# cell server-conf cert key client-conf: appends to $T/cell.rate and $T/c
 	awk -v d=$((c1 - c0)) -v hz=$HZ '/connections in .* real seconds/ { print $1 ? d * 1e6 / hz / $1 : 0; exit }' \
 		"$T/st.out" >> "$T/$1.cpu"
 }
+# A 1 MiB transfer over TLS 1.3 with AES-128-GCM: s_server -WWW serves a
+# 1 MiB file, s_time fetches it over resumed sessions (-reuse: the record
+# layer dominates, not the handshake); MB/s of the server's encryption,
+# and the server's CPU µs per MiB.  The client is stock OpenSSL in both.
+head -c 1048576 /dev/urandom > "$T/big.bin"
+xfer() {	# cell server-conf: appends to $T/cell.rate and $T/cell.cpu
+	port=$((port + 1))
+	: > "$T/srv.out"
+	(cd "$T" && OPENSSL_CONF=$2 exec taskset -c 0 openssl s_server -accept 127.0.0.1:$port \
+		-cert "$T/p256.crt" -key "$T/p256.key" -WWW -tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256 \
+		>"$T/srv.out" 2>/dev/null) &
+	srv=$!
+	i=0
+	while ! grep -q ACCEPT "$T/srv.out" && kill -0 $srv 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	c0=$(cpu_ticks $srv)
+	OPENSSL_CONF=/dev/null taskset -c 1 openssl s_time -connect 127.0.0.1:$port -www /big.bin -reuse \
+		-time $SECS > "$T/st.out" 2>/dev/null
+	c1=$(cpu_ticks $srv)
+	kill $srv 2>/dev/null; wait $srv 2>/dev/null
+	# "N connections in S real seconds, B bytes read per connection"
+	awk '/connections in .* real seconds/ { print $1 * $(NF - 4) / $4 / 1e6; exit }' "$T/st.out" >> "$T/$1.rate"
+	awk -v d=$((c1 - c0)) -v hz=$HZ '/connections in .* real seconds/ { n = $1 * $(NF - 4) / 1048576;
+		print n ? d * 1e6 / hz / n : 0; exit }' "$T/st.out" >> "$T/$1.cpu"
+}
 med() { sort -n "$1" | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }'; }
 ROWS="p256 rsa ed25519 mlkem"
 r=1
@@ -94,6 +118,8 @@ while [ $r -le $ROUNDS ]; do
 		hs $c.rind "$T/rind.cnf" "$T/$c.crt" "$T/$c.key" /dev/null
 		hs $c.rindd "$T/rind.cnf" "$T/r$c.crt" "$T/r$c.key" /dev/null
 	done
+	xfer xfer.stock /dev/null
+	xfer xfer.rind "$T/rind.cnf"
 	r=$((r + 1))
 done
 rowname() {
@@ -128,6 +154,13 @@ echo
 echo "server CPU µs per handshake (s_server's user+system time, plus rindd's in the rindd column; lower is better), same runs"
 printf '%-30s %8s %8s %8s %10s %10s\n' "" stock rind rindd stock/rind stock/rindd
 table cpu
+echo
+xs=$(med "$T/xfer.stock.rate"); xr=$(med "$T/xfer.rind.rate")
+cs=$(med "$T/xfer.stock.cpu"); cr=$(med "$T/xfer.rind.cpu")
+echo "1 MiB over TLS 1.3 AES-128-GCM (s_server -WWW, s_time -reuse), medians of $ROUNDS x ${SECS}s"
+printf '%-30s %8s %8s %10s\n' "" stock rind rind/stock
+printf '%-30s %8.1f %8.1f %10.2f\n' "MB/s" "$xs" "$xr" "$(echo "$xr $xs" | awk '{ print $2 ? $1 / $2 : 0 }')"
+printf '%-30s %8.0f %8.0f %10.2f\n' "server CPU µs per MiB" "$cs" "$cr" "$(echo "$cs $cr" | awk '{ print $2 ? $1 / $2 : 0 }')"
 
 command -v node >/dev/null || { echo "node not installed: no node table"; exit 0; }
 (echo "nodejs_conf = openssl_init"; cat "$T/rind.cnf") > "$T/node.cnf"
