@@ -35,6 +35,12 @@ struct sig_alg {
 	void (*sign_batch)(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n);
 	void (*verify_batch)(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n);
 	/*
+	 * Signatures sign_batch computes side by side in one pass (SIMD
+	 * lanes); 0 when it computes them one after another (sharing only
+	 * inversions or hashing).  Reported by rindd's stats as lanes used.
+	 */
+	unsigned int batch_lanes;
+	/*
 	 * Optional signing options (rind_sig_set_context,
 	 * rind_sig_set_deterministic; -EOPNOTSUPP when absent).  They are
 	 * tfm settings, kept across key changes.
