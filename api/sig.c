@@ -220,6 +220,18 @@ RIND_EXPORT int crypto_sig_sign_batch(struct crypto_sig *tfm, struct sig_request
 	return sig_batch_result(reqs, n);
 }
 
+RIND_EXPORT unsigned int crypto_sig_batch_lanes(struct crypto_sig *tfm, unsigned int n)
+{
+	struct sig_alg *alg;
+
+	if (!tfm)
+		return 1;
+	alg = crypto_sig_alg(tfm);
+	if (!alg->sign_batch || alg->batch_lanes < 2 || n < alg->batch_min)
+		return 1;
+	return alg->batch_lanes;
+}
+
 RIND_EXPORT int crypto_sig_verify_batch(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n)
 {
 	struct sig_alg *alg;

@@ -1283,6 +1283,8 @@ int rind_client_type_stats(struct rind_client *c, struct rind_client_type_stats 
 		(*v)[i].batches = t->batches;
 		(*v)[i].batched_requests = t->batched_requests;
 		(*v)[i].max_batch = t->max_batch;
+		(*v)[i].passes = t->passes;
+		(*v)[i].lanes = t->lanes;
 	}
 	*n = cnt;
 	rind__response__free_unpacked(resp, NULL);

@@ -732,13 +732,14 @@ static int cmd_stats(struct rind_client *c)
 		if (err)
 			return report(c, "stats", err);
 		if (n)
-			printf("%-18s %12s %10s %10s %9s\n", "TYPE", "REQUESTS", "BATCHES", "MEAN_BATCH",
-			       "MAX_BATCH");
+			printf("%-18s %12s %10s %10s %9s %5s %10s\n", "TYPE", "REQUESTS", "BATCHES",
+			       "MEAN_BATCH", "MAX_BATCH", "LANES", "MEAN_LANES");
 		for (i = 0; i < n; i++)
-			printf("%-18s %12llu %10llu %10.2f %9llu\n", v[i].algorithm,
+			printf("%-18s %12llu %10llu %10.2f %9llu %5u %10.2f\n", v[i].algorithm,
 			       (unsigned long long)v[i].requests, (unsigned long long)v[i].batches,
 			       v[i].batches ? (double)v[i].batched_requests / (double)v[i].batches : 0.0,
-			       (unsigned long long)v[i].max_batch);
+			       (unsigned long long)v[i].max_batch, v[i].lanes ? v[i].lanes : 1,
+			       v[i].passes ? (double)v[i].batched_requests / (double)v[i].passes : 0.0);
 		free(v);
 	}
 	return 0;

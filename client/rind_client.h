@@ -253,6 +253,9 @@ RIND_CLIENT_API int rind_client_decap(struct rind_client *c, const char *name,
 struct rind_client_type_stats {
 	char algorithm[40];
 	uint64_t requests, batches, batched_requests, max_batch;
+	/* Lanes used: mean = batched_requests / passes; lanes = the widest pass. */
+	uint64_t passes;
+	uint32_t lanes;
 };
 RIND_CLIENT_API int rind_client_type_stats(struct rind_client *c,
 					   struct rind_client_type_stats **v, size_t *n);

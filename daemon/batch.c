@@ -52,7 +52,11 @@ void stats_note_request(enum key_alg alg)
 		atomic_fetch_add_explicit(&type_stats[alg].requests, 1, memory_order_relaxed);
 }
 
-void stats_note_type_batch(int alg, unsigned int n)
+/*
+ * @passes: the passes the implementation made over its lanes for these @n
+ * requests (n when it worked one at a time); @lanes: its widest pass.
+ */
+void stats_note_type_batch(int alg, unsigned int n, unsigned int passes, unsigned int lanes)
 {
 	struct rindd_type_stats *t;
 	unsigned long long m;
@@ -63,7 +67,11 @@ void stats_note_type_batch(int alg, unsigned int n)
 	m = atomic_load_explicit(&t->max_batch, memory_order_relaxed);
 	atomic_fetch_add_explicit(&t->batches, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&t->batched_requests, n, memory_order_relaxed);
+	atomic_fetch_add_explicit(&t->passes, passes, memory_order_relaxed);
 	while (n > m && !atomic_compare_exchange_weak(&t->max_batch, &m, n))
+		;
+	m = atomic_load_explicit(&t->lanes, memory_order_relaxed);
+	while (lanes > m && !atomic_compare_exchange_weak(&t->lanes, &m, lanes))
 		;
 }
 
@@ -132,7 +140,7 @@ void batch_sign(struct worker *w, struct batch_group *g)
 {
 	struct batch_ctx *b = w->batch;
 	Rind__Response resp = RIND__RESPONSE__INIT;
-	unsigned int i, m, var, done = 0, nvalid = 0;
+	unsigned int i, m, var, done = 0, nvalid = 0, passes = 0, lanes = 1;
 	bool seen[KEY_VARIANTS] = { false };
 	char msg[256];
 
@@ -169,14 +177,20 @@ void batch_sign(struct worker *w, struct batch_group *g)
 			b->sreqs[done + m].err = tfm ? 0 : -ENOMEM;
 			m++;
 		}
-		if (tfm)
+		if (tfm) {
+			unsigned int l = crypto_sig_batch_lanes(tfm, m);
+
 			crypto_sig_sign_batch(tfm, b->sreqs + done, m);
+			passes += (m + l - 1) / l;
+			if (l > lanes)
+				lanes = l;
+		}
 		done += m;
 	}
 	rind_ct_end();
 	if (nvalid) {
 		stats_note_batch(nvalid);
-		stats_note_type_batch(g->k->alg, nvalid);
+		stats_note_type_batch(g->k->alg, nvalid, passes, lanes);
 	}
 	resp.result_case = RIND__RESPONSE__RESULT_DATA;
 	resp.key_version = g->k->version;
@@ -274,7 +288,7 @@ void batch_seal(struct worker *w, struct batch_group *g)
 		crypto_aead_encrypt_batch(b->areqs, m);
 		rind_ct_end();
 		stats_note_batch(m);
-		stats_note_type_batch(g->k->alg, m);
+		stats_note_type_batch(g->k->alg, m, m, 1);	/* AEADs: one at a time */
 	}
 	resp.result_case = RIND__RESPONSE__RESULT_DATA;
 	resp.key_version = g->k->version;

@@ -297,6 +297,8 @@ static void op_stats(struct worker *w, struct conn *c, Rind__Request *req, struc
 			ts[s.n_types].batches = atomic_load(&t->batches);
 			ts[s.n_types].batched_requests = atomic_load(&t->batched_requests);
 			ts[s.n_types].max_batch = atomic_load(&t->max_batch);
+			ts[s.n_types].passes = atomic_load(&t->passes);
+			ts[s.n_types].lanes = (uint32_t)atomic_load(&t->lanes);
 			tp[s.n_types] = &ts[s.n_types];
 			s.n_types++;
 		}

@@ -70,7 +70,7 @@ struct rindd_stats {
 };
 extern struct rindd_stats stats;
 void stats_note_batch(unsigned int n);
-void stats_note_type_batch(int alg, unsigned int n);
+void stats_note_type_batch(int alg, unsigned int n, unsigned int passes, unsigned int lanes);
 
 /* ---- logging (log.c): one "key=value ..." line per event on stderr ---- */
 void rlog(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -288,6 +288,7 @@ int key_peer_raw(const struct key *k, const uint8_t *in, size_t len, uint8_t *ou
 /* Per key type counters (batch.c), shown by stats. */
 struct rindd_type_stats {
 	atomic_ullong requests, batches, batched_requests, max_batch;
+	atomic_ullong passes, lanes;	/* lanes used: stats_note_type_batch() */
 };
 extern struct rindd_type_stats type_stats[KEY_NALGS];
 void stats_note_request(enum key_alg alg);

@@ -507,6 +507,95 @@ START_TEST(test_aead)
 }
 END_TEST
 
+/* ---- stats: lanes used by the batch implementations ---- */
+
+static void lanes_cb(struct rind_client *c, const struct rind_client_result *r, void *user)
+{
+	(void)c;
+	(void)r;
+	if (r->status)
+		++*(int *)user;
+}
+
+/* The type's row of `stats`, or NULL. */
+static const struct rind_client_type_stats *type_row(const struct rind_client_type_stats *v,
+						     size_t n, const char *alg)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].algorithm, alg))
+			return &v[i];
+	return NULL;
+}
+
+/*
+ * Pipelined signatures run in batches; each type's row says how many
+ * passes its signing implementation made over how many lanes.  ECDSA
+ * computes a batch's signatures one after another (sharing inversions):
+ * one pass per signature, one lane, whatever the batch.  RSA may run them
+ * side by side: then at most its lane count per pass, as the library
+ * reports for the driver the daemon uses.
+ */
+START_TEST(test_stats_lanes)
+{
+	static const struct { const char *type, *lib; } k[2] = {
+		{ "ecdsa-p256", "x962(ecdsa-nist-p256,sha256)" },
+		{ "rsa-2048", "pkcs1(rsa,sha256)" },
+	};
+	struct rind_client *c = rd_client();
+	struct rind_client_type_stats *v;
+	unsigned int i, j, lib_lanes;
+	char m[32];
+	size_t n;
+	int errors = 0;
+
+	for (i = 0; i < 2; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "k%u", i);
+		ck_assert_int_eq(rind_client_create_key_usage(c, name, k[i].type, i ? "sign" : NULL,
+							      false, NULL), 0);
+		for (j = 0; j < 48; j++) {
+			snprintf(m, sizeof(m), "lanes %u", j);
+			ck_assert_int_eq(rind_client_submit_sign(c, name, m, strlen(m), lanes_cb, &errors,
+								 NULL), 0);
+		}
+	}
+	ck_assert_int_eq(rind_client_wait_all(c, 60000), 0);
+	ck_assert_int_eq(errors, 0);
+	ck_assert_int_eq(rind_client_type_stats(c, &v, &n), 0);
+	for (i = 0; i < 2; i++) {
+		const struct rind_client_type_stats *t = type_row(v, n, k[i].type);
+		struct crypto_sig *tfm = crypto_alloc_sig(k[i].lib, 0, 0);
+
+		ck_assert_msg(t != NULL, "no stats row for %s", k[i].type);
+		ck_assert_ptr_nonnull(tfm);
+		lib_lanes = crypto_sig_batch_lanes(tfm, 64);
+		crypto_free_sig(tfm);
+		ck_assert_uint_eq(t->batched_requests, 48);
+		ck_assert_uint_ge(t->lanes, 1);
+		ck_assert_uint_le(t->lanes, lib_lanes);
+		ck_assert_uint_le(t->passes, t->batched_requests);
+		ck_assert_uint_ge(t->passes * t->lanes, t->batched_requests);
+		if (t->lanes == 1)
+			ck_assert_uint_eq(t->passes, t->batched_requests);
+		if (!i) {
+			ck_assert_uint_eq(lib_lanes, 1);
+			ck_assert_uint_eq(t->lanes, 1);
+		}
+		printf("stats: %s %llu signatures in %llu batches, %llu passes over %u lane(s)\n",
+		       k[i].type, (unsigned long long)t->batched_requests,
+		       (unsigned long long)t->batches, (unsigned long long)t->passes, t->lanes);
+	}
+	free(v);
+	rind_client_close(c);
+	/* the CLI shows both columns, ECDSA at one lane per pass */
+	ok("$R stats | grep -q '^TYPE .* LANES  *MEAN_LANES$'");
+	ok("$R stats | grep -Eq '^ecdsa-p256 +48 +[0-9]+ +[0-9.]+ +[0-9]+ +1 +1.00$'");
+}
+END_TEST
+
 /* ---- import: what is refused, and how it says so ---- */
 
 START_TEST(test_import_refused)
@@ -797,6 +886,7 @@ static Suite *types_suite(void)
 	tcase_add_test(tc, test_x25519);
 	tcase_add_loop_test(tc, test_kem, 0, 3);
 	tcase_add_loop_test(tc, test_aead, 0, 2);
+	tcase_add_test(tc, test_stats_lanes);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("manage");

@@ -76,6 +76,14 @@ struct sig_request {
 
 int crypto_sig_sign_batch(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n);
 int crypto_sig_verify_batch(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n);
+/*
+ * How many signatures crypto_sig_sign_batch(tfm, reqs, n) computes side by
+ * side per pass (SIMD lanes): 1 where the implementation signs a batch of
+ * that size one signature after another (it may still share work across
+ * them, as ECDSA shares its inversions).  For statistics and tuning only;
+ * the results do not depend on it.
+ */
+unsigned int crypto_sig_batch_lanes(struct crypto_sig *tfm, unsigned int n);
 
 /*
  * Signing options.  rind_sig_set_context sets the context string of FIPS

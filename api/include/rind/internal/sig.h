@@ -40,6 +40,8 @@ struct sig_alg {
 	 * inversions or hashing).  Reported by rindd's stats as lanes used.
 	 */
 	unsigned int batch_lanes;
+	/* The smallest batch it runs in lanes (shorter ones: one at a time). */
+	unsigned int batch_min;
 	/*
 	 * Optional signing options (rind_sig_set_context,
 	 * rind_sig_set_deterministic; -EOPNOTSUPP when absent).  They are
