@@ -749,6 +749,9 @@ START_TEST(test_sign_batch)
 
 			/* the instance has the batch entry (the shared inversions) */
 			RT_REQ(d[i], crypto_sig_alg(t)->sign_batch != NULL);
+			/* ... which signs one after another: one lane at every size */
+			RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 1), 1);
+			RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, BATCH_BIG), 1);
 			RT_REQ_EQ(d[i], crypto_sig_generate_key(t), 0);
 			r = crypto_sig_export_privkey(t, RIND_KEY_RAW, enc, sizeof(enc));
 			RT_REQ_EQ(d[i], r, c->nbytes);
