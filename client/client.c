@@ -323,6 +323,8 @@ void rind_client_close(struct rind_client *c)
 	free(c);
 }
 
+static int fail_connection(struct rind_client *c, int err);
+
 static int flush_out(struct rind_client *c)
 {
 	while (c->out_off < c->out_len) {
@@ -359,7 +361,7 @@ int rind_client_uncork(struct rind_client *c)
 		return 0;
 	err = flush_out(c);
 	if (err)
-		lose_connection(c, err == -EPIPE ? -ECONNRESET : err);
+		fail_connection(c, err);
 	return err;
 }
 
@@ -449,6 +451,30 @@ static int process_in(struct rind_client *c)
 	return err ? err : n;
 }
 
+/*
+ * The connection failed with @err (a send refused, EOF, a bad frame): first
+ * complete the answers the daemon sent before it went -- a daemon that
+ * drains on SIGTERM answers what it read and closes, and a send of ours
+ * failing with EPIPE then must not lose those answers -- then complete the
+ * rest with the error.  Returns the number of callbacks run with answers.
+ */
+static int fail_connection(struct rind_client *c, int err)
+{
+	int n = 0, r;
+
+	if (c->fd >= 0 && err != -EPROTO) {
+		r = read_in(c);		/* what is queued, up to EOF */
+		(void)r;
+		r = process_in(c);	/* whole frames, also those read with EOF */
+		if (r > 0)
+			n = r;
+		else if (r < 0)
+			err = r;
+	}
+	lose_connection(c, err == -EPIPE ? -ECONNRESET : err);
+	return n;
+}
+
 static int poll_until(struct rind_client *c, int64_t deadline, const struct sync_wait *w)
 {
 	int done = 0;
@@ -468,7 +494,7 @@ static int poll_until(struct rind_client *c, int64_t deadline, const struct sync
 				done += r;
 		}
 		if (r < 0) {
-			lose_connection(c, r == -EPIPE ? -ECONNRESET : r);
+			done += fail_connection(c, r);
 			return r;
 		}
 		if (w ? w->done : done > 0)
@@ -605,10 +631,10 @@ static int submit(struct rind_client *c, Rind__Request *req, rind_client_cb cb, 
 		*idp = req->id;
 	if (c->corked && c->out_len - c->out_off < CLIENT_OUT_HIGH)
 		return 0;
-	/* Opportunistic send; a failure completes the request via lose_connection. */
+	/* Opportunistic send; a failure completes the request via fail_connection. */
 	err = flush_out(c);
 	if (err)
-		lose_connection(c, err == -EPIPE ? -ECONNRESET : err);
+		fail_connection(c, err);
 	return 0;
 }
 

@@ -931,6 +931,107 @@ START_TEST(test_crash_safety)
 }
 END_TEST
 
+/*
+ * A daemon that drains (SIGTERM) answers what it has read and closes.  The
+ * client must complete those answers even when it learns of the close from
+ * a send of its own failing with EPIPE, or reads the answers together with
+ * EOF: only the requests left unanswered fail.  A stand-in server on a
+ * socket of the test's plays the daemon: it answers the first of two
+ * requests and closes.
+ */
+struct early { int status[3]; size_t len[3]; int calls[3]; };
+
+static void early_cb(struct rind_client *c, const struct rind_client_result *r, void *user)
+{
+	struct early *e = user;
+	unsigned int k = (unsigned int)(r->id >> 32) - 1;	/* the request's sequence number */
+
+	(void)c;
+	if (k < 3) {
+		e->status[k] = r->status;
+		e->len[k] = r->len;
+		e->calls[k]++;
+	}
+}
+
+START_TEST(test_client_answers_before_close)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	Rind__Response resp = RIND__RESPONSE__INIT;
+	uint64_t id[2];
+	uint8_t in[4096], out[256];
+	size_t got = 0, off = 0, n;
+	int lfd, sfd, seen = 0;
+	struct rind_client *c;
+	struct early e;
+
+	/* _i: 0, the close seen by a failed send; 1, by a read with EOF */
+	memset(&e, 0, sizeof(e));
+	ck_assert_uint_lt(strlen(rd.dir) + sizeof("/drain.sock"), sizeof(a.sun_path));
+	memcpy(a.sun_path, rd.dir, strlen(rd.dir));
+	memcpy(a.sun_path + strlen(rd.dir), "/drain.sock", sizeof("/drain.sock"));
+	lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_ge(lfd, 0);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&a, sizeof(a)), 0);
+	ck_assert_int_eq(listen(lfd, 1), 0);
+	c = rind_client_connect(a.sun_path);
+	ck_assert_ptr_nonnull(c);
+	sfd = accept(lfd, NULL, NULL);
+	ck_assert_int_ge(sfd, 0);
+	ck_assert_int_eq(rind_client_submit_sign(c, "k", "one", 3, early_cb, &e, &id[0]), 0);
+	ck_assert_int_eq(rind_client_submit_sign(c, "k", "two", 3, early_cb, &e, &id[1]), 0);
+	/* the server reads both requests ... */
+	while (seen < 2) {
+		const uint8_t *pl;
+		uint32_t plen;
+		long fl = rind_frame_parse(in + off, got - off, sizeof(in), &pl, &plen);
+		ssize_t r;
+
+		ck_assert_int_ge(fl, 0);
+		if (fl > 0) {
+			Rind__Request *req = rind__request__unpack(NULL, plen, pl);
+
+			ck_assert_ptr_nonnull(req);
+			ck_assert(req->id == id[seen]);
+			rind__request__free_unpacked(req, NULL);
+			off += (size_t)fl;
+			seen++;
+			continue;
+		}
+		r = read(sfd, in + got, sizeof(in) - got);
+		ck_assert_int_gt(r, 0);
+		got += (size_t)r;
+	}
+	/* ... answers the first and closes */
+	resp.id = id[0];
+	resp.status = RIND__STATUS__OK;
+	resp.result_case = RIND__RESPONSE__RESULT_DATA;
+	resp.data.data = (uint8_t *)"sig-of-one";
+	resp.data.len = 10;
+	n = rind_frame_pack(&resp.base, out);
+	ck_assert_int_eq(write(sfd, out, n), (ssize_t)n);
+	close(sfd);
+	close(lfd);
+	if (_i == 0) {
+		/* a third request: its send finds the connection closed (EPIPE) */
+		ck_assert_int_eq(rind_client_submit_sign(c, "k", "three", 5, early_cb, &e, NULL), 0);
+	}
+	/* 0 when the failed send already completed everything */
+	ck_assert_int_le(rind_client_wait_all(c, 5000), 0);
+	ck_assert_uint_eq(rind_client_inflight(c), 0);
+	ck_assert_int_eq(e.calls[0], 1);
+	ck_assert_msg(e.status[0] == 0, "the answered request completed with %d", e.status[0]);
+	ck_assert_uint_eq(e.len[0], 10);
+	ck_assert_int_eq(e.calls[1], 1);
+	ck_assert_int_eq(e.status[1], -ECONNRESET);
+	if (_i == 0) {
+		ck_assert_int_eq(e.calls[2], 1);
+		ck_assert_int_lt(e.status[2], 0);
+	}
+	rind_client_close(c);
+}
+END_TEST
+
 static Suite *daemon_suite(void)
 {
 	Suite *s = suite_create("daemon");
@@ -942,6 +1043,7 @@ static Suite *daemon_suite(void)
 	tcase_add_test(tc, test_lib_async);
 	tcase_add_test(tc, test_lib_reconnect);
 	tcase_add_test(tc, test_cli_roundtrip);
+	tcase_add_loop_test(tc, test_client_answers_before_close, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("concurrent");
