@@ -133,7 +133,7 @@ static void usage(FILE *f)
 		"               [--size BYTES] [--key NAME]\n"
 		"                  N processes, M requests each, K in flight per connection;\n"
 		"                  requests/s, p50/p99 latency, mean batch size; every\n"
-		"                  Ed25519 signature is verified in-process afterwards\n"
+		"                  signature is verified in-process afterwards\n"
 		"  stdin/stdout by default; errors exit 1 (verify: 2)\n"
 		"  rind COMMAND --help, rind key SUBCOMMAND --help: that command's usage\n",
 		RIND_CLIENT_DEFAULT_SOCKET);
@@ -1041,7 +1041,8 @@ static int cmd_bench(const char *sock, struct opts *o)
 	int err;
 
 	if (!alg) {
-		fprintf(stderr, "usage: rind bench-daemon --alg ed25519|aes-256-gcm|x25519 [--clients N] "
+		fprintf(stderr, "usage: rind bench-daemon --alg ed25519|ecdsa-p256|ecdsa-p384|ecdsa-p521|"
+			"rsa-2048|rsa-3072|rsa-4096|aes-256-gcm|x25519 [--clients N] "
 			"[--requests M] [--pipeline K] [--size BYTES] [--key NAME]\n");
 		return 2;
 	}
@@ -1556,9 +1557,10 @@ static const struct help helps[] = {
 	  "  the CPU features rind sees and which RIND_DISABLE masks\n" },
 	{ "version", NULL, "usage: rind version\n  the library version\n" },
 	{ "key", NULL, "usage: rind [--socket PATH] key SUBCOMMAND ...\n"
-	  "  create NAME --alg ALG [--exportable]        a new key made in rindd\n"
-	  "  import NAME --alg ALG [--in FILE] [--format raw|pkcs8|pem|jwk] [--exportable]\n"
-	  "  list                                        keys you may use, versions, times\n"
+	  "  create NAME --alg|--type TYPE [--usage sign|decrypt] [--exportable]\n"
+	  "  import NAME [--type TYPE] [--usage U] [--in FILE] [--format raw|pkcs8|pem|jwk]\n"
+	  "              [--exportable]\n"
+	  "  list [--all]                                keys you may use, versions, times\n"
 	  "  pub NAME [--format pem|der|raw|jwk|pkcs8] [--out FILE]\n"
 	  "  delete NAME                                 root and the owner\n"
 	  "  rotate NAME                                 a new current version\n"
@@ -1566,14 +1568,22 @@ static const struct help helps[] = {
 	  "  access NAME [--allow-uid U] [--allow-gid G] [--deny-uid U] [--deny-gid G]\n"
 	  "              [--allow uid:U|gid:G] [--deny uid:U|gid:G] [--clear]\n"
 	  "  rind key SUBCOMMAND --help: its options\n" },
-	{ "key", "create", "usage: rind key create NAME --alg ALG [--exportable] [--socket PATH]\n"
-	  "  rindd generates the key and stores it (sealed) before it answers; you own it.\n"
-	  "  ALG: ed25519, x25519, aes-256-gcm.  --exportable: the owner may read the\n"
-	  "  private key back (rind key pub NAME --format pkcs8).\n" },
-	{ "key", "import", "usage: rind key import NAME --alg ALG [--in FILE] [--format raw|pkcs8|pem|jwk]\n"
+	{ "key", "create", "usage: rind key create NAME --alg|--type TYPE [--usage sign|decrypt]\n"
 	  "                       [--exportable] [--socket PATH]\n"
-	  "  the private key from FILE (default stdin): raw 32 bytes, or PKCS#8 DER, PEM, JWK\n" },
-	{ "key", "list", "usage: rind key list [--socket PATH]\n"
+	  "  rindd generates the key and stores it (sealed) before it answers; you own it.\n"
+	  "  TYPE: ed25519, ecdsa-p256|p384|p521, rsa-2048|3072|4096, mldsa44|65|87\n"
+	  "  (signing), x25519, ecdh-p256|p384|p521 (deriving), mlkem768, mlkem1024,\n"
+	  "  x25519mlkem768 (decapsulating), aes-256-gcm, aes-128-gcm, chacha20-poly1305\n"
+	  "  (sealing).  An RSA key is for one use: --usage sign (the default) or decrypt\n"
+	  "  (OAEP).  --exportable: the owner may read the private key back\n"
+	  "  (rind key pub NAME --format pkcs8).\n" },
+	{ "key", "import", "usage: rind key import NAME [--type TYPE] [--usage sign|decrypt] [--in FILE]\n"
+	  "                       [--format raw|pkcs8|pem|jwk] [--exportable] [--socket PATH]\n"
+	  "  the private key from FILE (default stdin): PKCS#8, SEC1 EC or PKCS#1 RSA keys\n"
+	  "  (DER or PEM) and JWK, the type detected; raw keys need --type.  Keys outside\n"
+	  "  the library's policy (RSA below 2048 bits or e != 65537, ...) are refused.\n" },
+	{ "key", "list", "usage: rind key list [--all] [--socket PATH]\n"
+	  "  --all: also the key files that failed to load, with the reason\n"
 	  "  the keys you may use, one line each: NAME, ALGORITHM, VERSION (current),\n"
 	  "  LIVE (versions verify/open accept), OWNER (uid), EXPORTABLE, CREATED (the\n"
 	  "  oldest live version), ROTATED (the current version; - if never rotated)\n" },
@@ -1595,24 +1605,40 @@ static const struct help helps[] = {
 	  "  (user and group names work too; commas separate several).  --allow-* adds to\n"
 	  "  the lists, --deny-* removes from them (root and the owner cannot be denied),\n"
 	  "  --clear empties them first.  No option: show the lists.  Root and the owner.\n" },
-	{ "sign", NULL, "usage: rind sign NAME [--in FILE] [--out FILE] [--socket PATH]\n"
-	  "  the signature of FILE (default stdin) by key NAME (Ed25519: 64 bytes)\n" },
-	{ "verify", NULL, "usage: rind verify NAME --sig FILE [--in FILE] [--socket PATH]\n"
+	{ "sign", NULL, "usage: rind sign NAME [--in FILE] [--out FILE] [--hash sha256|sha384|sha512]\n"
+	  "                 [--sig-format der|p1363] [--padding pkcs1|pss] [--socket PATH]\n"
+	  "  the signature of FILE (default stdin) by key NAME.  ECDSA: the curve's hash\n"
+	  "  (P-256 SHA-256, P-384 SHA-384, P-521 SHA-512) unless --hash, DER unless\n"
+	  "  --sig-format p1363 (r || s); RSA: PKCS#1 v1.5 with SHA-256 unless --padding\n"
+	  "  pss / --hash; Ed25519 and ML-DSA take no options\n" },
+	{ "verify", NULL, "usage: rind verify NAME --sig FILE [--in FILE] [the sign options] [--socket PATH]\n"
 	  "  exit 0: valid, 1: invalid, 2: error\n" },
 	{ "seal", NULL, "usage: rind seal NAME [--in FILE] [--out FILE] [--ad STRING] [--socket PATH]\n"
-	  "  AES-256-GCM under key NAME: nonce(12) || ciphertext || tag(16)\n" },
+	  "  AES-256-GCM, AES-128-GCM or ChaCha20-Poly1305 (the key's type) under key\n"
+	  "  NAME, a fresh random nonce: nonce(12) || ciphertext || tag(16)\n" },
 	{ "open", NULL, "usage: rind open NAME [--in FILE] [--out FILE] [--ad STRING] [--socket PATH]\n"
 	  "  the plaintext of a sealed box (exit 1 if it does not authenticate)\n" },
 	{ "derive", NULL, "usage: rind derive NAME --peer FILE [--out FILE] [--socket PATH]\n"
-	  "  X25519 with a raw 32-byte peer public key: the 32-byte shared secret\n" },
+	  "  X25519 or ECDH (the key's type) with the peer's public key (raw, SPKI DER or\n"
+	  "  PEM): the shared secret\n" },
+	{ "decrypt", NULL, "usage: rind decrypt NAME [--in FILE] [--out FILE] [--hash sha256|sha384|sha512]\n"
+	  "                    [--socket PATH]\n"
+	  "  RSA-OAEP (SHA-256 unless --hash) with a --usage decrypt key: the plaintext\n" },
+	{ "decap", NULL, "usage: rind decap NAME [--in FILE] [--out FILE] [--socket PATH]\n"
+	  "  ML-KEM-768/1024 or X25519MLKEM768: the shared secret of the ciphertext;\n"
+	  "  the peer encapsulates to `rind key pub NAME --format raw`\n" },
 	{ "ping", NULL, "usage: rind ping [--socket PATH]\n  the daemon's version\n" },
 	{ "stats", NULL, "usage: rind stats [--socket PATH]\n"
 	  "  request, error and batch counters; keys: yours (every key for root and\n"
-	  "  rindd's own user); the key quotas\n" },
-	{ "bench-daemon", NULL, "usage: rind bench-daemon --alg ed25519|aes-256-gcm|x25519 [--clients N]\n"
+	  "  rindd's own user); the key quotas; per key type: requests, batches, mean\n"
+	  "  and largest batch, lanes (signatures computed side by side by the type's\n"
+	  "  batch implementation, 1 when one after another) and mean lanes used\n" },
+	{ "bench-daemon", NULL, "usage: rind bench-daemon --alg ALG [--clients N]\n"
 	  "                        [--requests M] [--pipeline K] [--size BYTES] [--key NAME]\n"
+	  "  ALG: ed25519, ecdsa-p256|p384|p521, rsa-2048|3072|4096 (signing with the\n"
+	  "  type's defaults), aes-256-gcm (sealing), x25519 (deriving).\n"
 	  "  N processes, M requests each, K in flight per connection: requests/s, p50/p99\n"
-	  "  latency, batch sizes; Ed25519 signatures are verified in-process afterwards.\n"
+	  "  latency, batch sizes; every signature is verified in-process afterwards.\n"
 	  "  Without --key it creates a key and deletes it at the end, also on SIGINT/SIGTERM.\n" },
 };
 

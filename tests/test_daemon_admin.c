@@ -116,7 +116,8 @@ START_TEST(test_cli_help)
 		"key retire --help", "key access --help", "key create web --alg ed25519 --help",
 		"sign --help", "verify --help", "seal --help", "open --help", "derive --help",
 		"ping --help", "stats --help", "bench-daemon --help", "list --help",
-		"features --help", "version --help", "help key rotate",
+		"features --help", "version --help", "help key rotate", "decrypt --help",
+		"decap --help",
 	};
 	char out[8192], err[300];
 	size_t i;
@@ -139,6 +140,17 @@ START_TEST(test_cli_help)
 		      "%s", out);
 	ck_assert_int_eq(run(out, sizeof(out), "%s key create --help", RIND_CLI), 0);
 	ck_assert_msg(strstr(out, "--alg") && strstr(out, "--exportable"), "%s", out);
+	/* the texts name every option the commands take */
+	ck_assert_int_eq(run(out, sizeof(out), "%s key create --help", RIND_CLI), 0);
+	ck_assert_msg(strstr(out, "--usage") && strstr(out, "ecdsa-p256|p384|p521") && strstr(out, "rsa-2048|3072|4096") &&
+		      strstr(out, "mlkem768") && strstr(out, "chacha20-poly1305"), "%s", out);
+	ck_assert_int_eq(run(out, sizeof(out), "%s sign --help", RIND_CLI), 0);
+	ck_assert_msg(strstr(out, "--hash") && strstr(out, "--sig-format") && strstr(out, "--padding"),
+		      "%s", out);
+	ck_assert_int_eq(run(out, sizeof(out), "%s bench-daemon --help", RIND_CLI), 0);
+	ck_assert_msg(strstr(out, "ecdsa-p256") && strstr(out, "rsa-2048"), "%s", out);
+	ck_assert_int_eq(run(out, sizeof(out), "%s stats --help", RIND_CLI), 0);
+	ck_assert_msg(strstr(out, "lanes"), "%s", out);
 	ck_assert_int_eq(run(out, sizeof(out), "%s --help", RIND_CLI), 0);
 	ck_assert_msg(strstr(out, "key rotate NAME") && strstr(out, "key retire NAME --below V") &&
 		      strstr(out, "key access NAME"), "%s", out);
