@@ -52,46 +52,10 @@ RIND_EXPORT unsigned int crypto_akcipher_reqsize(struct crypto_akcipher *tfm)
 	return tfm->base.crt_reqsize;
 }
 
-RIND_EXPORT int crypto_akcipher_set_pub_key(struct crypto_akcipher *tfm, const void *key,
-					    unsigned int keylen)
-{
-	if (IS_ERR_OR_NULL(tfm) || !key)
-		return -EINVAL;
-	return crypto_tfm_key_set(&tfm->base,
-				  crypto_akcipher_alg(tfm)->set_pub_key(tfm, key, keylen));
-}
-
-RIND_EXPORT int crypto_akcipher_set_priv_key(struct crypto_akcipher *tfm, const void *key,
-					     unsigned int keylen)
-{
-	if (IS_ERR_OR_NULL(tfm) || !key)
-		return -EINVAL;
-	return crypto_tfm_key_set(&tfm->base,
-				  crypto_akcipher_alg(tfm)->set_priv_key(tfm, key, keylen));
-}
-
-RIND_EXPORT int crypto_akcipher_generate_key(struct crypto_akcipher *tfm)
-{
-	struct akcipher_alg *alg;
-	if (IS_ERR_OR_NULL(tfm))
-		return -EINVAL;
-	alg = crypto_akcipher_alg(tfm);
-	if (!alg->generate_key)
-		return -EOPNOTSUPP;
-	return crypto_tfm_key_set(&tfm->base, alg->generate_key(tfm));
-}
-
-RIND_EXPORT int crypto_akcipher_set_keygen_bits(struct crypto_akcipher *tfm, unsigned int bits)
-{
-	struct akcipher_alg *alg;
-
-	if (IS_ERR_OR_NULL(tfm))
-		return -EINVAL;
-	alg = crypto_akcipher_alg(tfm);
-	if (!alg->set_keygen_bits)
-		return -EOPNOTSUPP;
-	return alg->set_keygen_bits(tfm, bits);
-}
+CRYPTO_DEFINE_SET_KEY(akcipher, set_pub_key, set_pub_key)
+CRYPTO_DEFINE_SET_KEY(akcipher, set_priv_key, set_priv_key)
+CRYPTO_DEFINE_KEYGEN_API(akcipher)
+CRYPTO_DEFINE_KEY_EXPORT_API(akcipher)
 
 RIND_EXPORT unsigned int crypto_akcipher_maxsize(struct crypto_akcipher *tfm)
 {
@@ -129,37 +93,4 @@ RIND_EXPORT int crypto_akcipher_decrypt(struct akcipher_request *req)
 	if (err)
 		return err;
 	return crypto_akcipher_alg(crypto_akcipher_reqtfm(req))->decrypt(req);
-}
-
-/* Both key exports: argument, support and key-state checks, then the alg. */
-static int akcipher_export(struct crypto_akcipher *tfm, bool priv, enum rind_key_format fmt,
-			   u8 *out, unsigned int outlen)
-{
-	struct akcipher_alg *alg;
-	int (*export)(struct crypto_akcipher *tfm, enum rind_key_format fmt, u8 *out,
-		      unsigned int outlen);
-
-	if (IS_ERR_OR_NULL(tfm) || (!out && outlen))
-		return -EINVAL;
-	alg = crypto_akcipher_alg(tfm);
-	export = priv ? alg->export_privkey : alg->export_pubkey;
-	if (!export)
-		return -EOPNOTSUPP;
-	if (tfm->base.crt_flags & CRYPTO_TFM_NEED_KEY)
-		return -ENOKEY;
-	return export(tfm, fmt, out, outlen);
-}
-
-RIND_EXPORT int crypto_akcipher_export_pubkey(struct crypto_akcipher *tfm,
-					      enum rind_key_format fmt, u8 *out,
-					      unsigned int outlen)
-{
-	return akcipher_export(tfm, false, fmt, out, outlen);
-}
-
-RIND_EXPORT int crypto_akcipher_export_privkey(struct crypto_akcipher *tfm,
-					       enum rind_key_format fmt, u8 *out,
-					       unsigned int outlen)
-{
-	return akcipher_export(tfm, true, fmt, out, outlen);
 }

@@ -96,33 +96,4 @@ RIND_EXPORT unsigned int crypto_kpp_maxsize(struct crypto_kpp *tfm)
 	return crypto_kpp_alg(tfm)->max_size(tfm);
 }
 
-/* Both key exports: argument, support and key-state checks, then the alg. */
-static int kpp_export(struct crypto_kpp *tfm, bool priv, enum rind_key_format fmt,
-		      u8 *out, unsigned int outlen)
-{
-	struct kpp_alg *alg;
-	int (*export)(struct crypto_kpp *tfm, enum rind_key_format fmt, u8 *out,
-		      unsigned int outlen);
-
-	if (IS_ERR_OR_NULL(tfm) || (!out && outlen))
-		return -EINVAL;
-	alg = crypto_kpp_alg(tfm);
-	export = priv ? alg->export_privkey : alg->export_pubkey;
-	if (!export)
-		return -EOPNOTSUPP;
-	if (tfm->base.crt_flags & CRYPTO_TFM_NEED_KEY)
-		return -ENOKEY;
-	return export(tfm, fmt, out, outlen);
-}
-
-RIND_EXPORT int crypto_kpp_export_pubkey(struct crypto_kpp *tfm, enum rind_key_format fmt,
-					 u8 *out, unsigned int outlen)
-{
-	return kpp_export(tfm, false, fmt, out, outlen);
-}
-
-RIND_EXPORT int crypto_kpp_export_privkey(struct crypto_kpp *tfm, enum rind_key_format fmt,
-					  u8 *out, unsigned int outlen)
-{
-	return kpp_export(tfm, true, fmt, out, outlen);
-}
+CRYPTO_DEFINE_KEY_EXPORT_API(kpp)

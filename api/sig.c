@@ -36,42 +36,10 @@ CRYPTO_DEFINE_SPAWN_API(sig)
 CRYPTO_DEFINE_TFM_API(sig)
 CRYPTO_DEFINE_ALG_NAME(sig)
 
-RIND_EXPORT int crypto_sig_set_privkey(struct crypto_sig *tfm, const void *key, unsigned int keylen)
-{
-	if (IS_ERR_OR_NULL(tfm) || !key)
-		return -EINVAL;
-	return crypto_tfm_key_set(&tfm->base, crypto_sig_alg(tfm)->set_priv_key(tfm, key, keylen));
-}
-
-RIND_EXPORT int crypto_sig_set_pubkey(struct crypto_sig *tfm, const void *key, unsigned int keylen)
-{
-	if (IS_ERR_OR_NULL(tfm) || !key)
-		return -EINVAL;
-	return crypto_tfm_key_set(&tfm->base, crypto_sig_alg(tfm)->set_pub_key(tfm, key, keylen));
-}
-
-RIND_EXPORT int crypto_sig_generate_key(struct crypto_sig *tfm)
-{
-	struct sig_alg *alg;
-	if (IS_ERR_OR_NULL(tfm))
-		return -EINVAL;
-	alg = crypto_sig_alg(tfm);
-	if (!alg->generate_key)
-		return -EOPNOTSUPP;
-	return crypto_tfm_key_set(&tfm->base, alg->generate_key(tfm));
-}
-
-RIND_EXPORT int crypto_sig_set_keygen_bits(struct crypto_sig *tfm, unsigned int bits)
-{
-	struct sig_alg *alg;
-
-	if (IS_ERR_OR_NULL(tfm))
-		return -EINVAL;
-	alg = crypto_sig_alg(tfm);
-	if (!alg->set_keygen_bits)
-		return -EOPNOTSUPP;
-	return alg->set_keygen_bits(tfm, bits);
-}
+CRYPTO_DEFINE_SET_KEY(sig, set_privkey, set_priv_key)
+CRYPTO_DEFINE_SET_KEY(sig, set_pubkey, set_pub_key)
+CRYPTO_DEFINE_KEYGEN_API(sig)
+CRYPTO_DEFINE_KEY_EXPORT_API(sig)
 
 RIND_EXPORT int crypto_sig_sign(struct crypto_sig *tfm, const void *msg, unsigned int msglen,
 				void *sig, unsigned int siglen)
@@ -127,37 +95,6 @@ RIND_EXPORT unsigned int crypto_sig_keysize(struct crypto_sig *tfm)
 RIND_EXPORT unsigned int crypto_sig_maxsize(struct crypto_sig *tfm)
 {
 	return crypto_sig_alg(tfm)->max_size(tfm);
-}
-
-/* Both key exports: argument, support and key-state checks, then the alg. */
-static int sig_export(struct crypto_sig *tfm, bool priv, enum rind_key_format fmt,
-		      u8 *out, unsigned int outlen)
-{
-	struct sig_alg *alg;
-	int (*export)(struct crypto_sig *tfm, enum rind_key_format fmt, u8 *out,
-		      unsigned int outlen);
-
-	if (IS_ERR_OR_NULL(tfm) || (!out && outlen))
-		return -EINVAL;
-	alg = crypto_sig_alg(tfm);
-	export = priv ? alg->export_privkey : alg->export_pubkey;
-	if (!export)
-		return -EOPNOTSUPP;
-	if (tfm->base.crt_flags & CRYPTO_TFM_NEED_KEY)
-		return -ENOKEY;
-	return export(tfm, fmt, out, outlen);
-}
-
-RIND_EXPORT int crypto_sig_export_pubkey(struct crypto_sig *tfm, enum rind_key_format fmt,
-					 u8 *out, unsigned int outlen)
-{
-	return sig_export(tfm, false, fmt, out, outlen);
-}
-
-RIND_EXPORT int crypto_sig_export_privkey(struct crypto_sig *tfm, enum rind_key_format fmt,
-					  u8 *out, unsigned int outlen)
-{
-	return sig_export(tfm, true, fmt, out, outlen);
 }
 
 static int sig_batch_result(struct sig_request *reqs, unsigned int n)

@@ -50,6 +50,17 @@ void crypto_request_free(void *req, const struct crypto_type *frontend);
  *   CRYPTO_DEFINE_REQUEST_API(X)	exported X_request_alloc, X_request_free,
  *				X_request_set_tfm (struct X_request)
  *
+ * and for the public-key types whose tfm has CRYPTO_TFM_NEED_KEY until a
+ * key is set (sig, kpp, akcipher; kem keeps finer key flags of its own):
+ *
+ *   CRYPTO_DEFINE_SET_KEY(X, fn, hook)	exported crypto_X_fn(tfm, key, keylen),
+ *				calling the alg's @hook; the key set on success
+ *   CRYPTO_DEFINE_KEYGEN_API(X)	exported crypto_X_generate_key,
+ *				crypto_X_set_keygen_bits (-EOPNOTSUPP without
+ *				the alg's hooks)
+ *   CRYPTO_DEFINE_KEY_EXPORT_API(X)	exported crypto_X_export_pubkey,
+ *				crypto_X_export_privkey (-ENOKEY before a key)
+ *
  * Their declarations (and documentation) are in <rind/X.h> and
  * <rind/internal/X.h>.
  */
@@ -144,6 +155,68 @@ static inline int crypto_tfm_key_set(struct crypto_tfm *tfm, int err)
 	if (!err)
 		tfm->crt_flags &= ~CRYPTO_TFM_NEED_KEY;
 	return err;
+}
+
+#define CRYPTO_DEFINE_SET_KEY(X, fn, hook)					\
+RIND_EXPORT int crypto_##X##_##fn(struct crypto_##X *tfm, const void *key, unsigned int keylen) \
+{										\
+	if (IS_ERR_OR_NULL(tfm) || !key)					\
+		return -EINVAL;							\
+	return crypto_tfm_key_set(&tfm->base, crypto_##X##_alg(tfm)->hook(tfm, key, keylen)); \
+}
+
+#define CRYPTO_DEFINE_KEYGEN_API(X)						\
+RIND_EXPORT int crypto_##X##_generate_key(struct crypto_##X *tfm)		\
+{										\
+	struct X##_alg *alg;							\
+										\
+	if (IS_ERR_OR_NULL(tfm))						\
+		return -EINVAL;							\
+	alg = crypto_##X##_alg(tfm);						\
+	if (!alg->generate_key)							\
+		return -EOPNOTSUPP;						\
+	return crypto_tfm_key_set(&tfm->base, alg->generate_key(tfm));		\
+}										\
+RIND_EXPORT int crypto_##X##_set_keygen_bits(struct crypto_##X *tfm, unsigned int bits) \
+{										\
+	struct X##_alg *alg;							\
+										\
+	if (IS_ERR_OR_NULL(tfm))						\
+		return -EINVAL;							\
+	alg = crypto_##X##_alg(tfm);						\
+	if (!alg->set_keygen_bits)						\
+		return -EOPNOTSUPP;						\
+	return alg->set_keygen_bits(tfm, bits);					\
+}
+
+/* Both key exports: argument, support and key-state checks, then the alg. */
+#define CRYPTO_DEFINE_KEY_EXPORT_API(X)						\
+static int X##_export(struct crypto_##X *tfm, bool priv, enum rind_key_format fmt, \
+		      u8 *out, unsigned int outlen)				\
+{										\
+	struct X##_alg *alg;							\
+	int (*export)(struct crypto_##X *tfm, enum rind_key_format fmt, u8 *out,	\
+		      unsigned int outlen);					\
+										\
+	if (IS_ERR_OR_NULL(tfm) || (!out && outlen))				\
+		return -EINVAL;							\
+	alg = crypto_##X##_alg(tfm);						\
+	export = priv ? alg->export_privkey : alg->export_pubkey;		\
+	if (!export)								\
+		return -EOPNOTSUPP;						\
+	if (tfm->base.crt_flags & CRYPTO_TFM_NEED_KEY)				\
+		return -ENOKEY;							\
+	return export(tfm, fmt, out, outlen);					\
+}										\
+RIND_EXPORT int crypto_##X##_export_pubkey(struct crypto_##X *tfm, enum rind_key_format fmt, \
+					   u8 *out, unsigned int outlen)	\
+{										\
+	return X##_export(tfm, false, fmt, out, outlen);			\
+}										\
+RIND_EXPORT int crypto_##X##_export_privkey(struct crypto_##X *tfm, enum rind_key_format fmt, \
+					    u8 *out, unsigned int outlen)	\
+{										\
+	return X##_export(tfm, true, fmt, out, outlen);				\
 }
 
 /*
