@@ -9,6 +9,7 @@
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
 #include <crypto/sha2.h>
+#include <crypto/sha2-generic.h>
 
 const u32 rind_sha256_k[64] __attribute__((aligned(64))) = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -21,77 +22,12 @@ const u32 rind_sha256_k[64] __attribute__((aligned(64))) = {
 	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
-#define CH(x, y, z)	((z) ^ ((x) & ((y) ^ (z))))
-#define MAJ(x, y, z)	(((x) & (y)) | ((z) & ((x) | (y))))
-#define BSIG0(x)	(ror32(x, 2) ^ ror32(x, 13) ^ ror32(x, 22))
-#define BSIG1(x)	(ror32(x, 6) ^ ror32(x, 11) ^ ror32(x, 25))
-#define SSIG0(x)	(ror32(x, 7) ^ ror32(x, 18) ^ ((x) >> 3))
-#define SSIG1(x)	(ror32(x, 17) ^ ror32(x, 19) ^ ((x) >> 10))
+#define SHA2_BSIG0(x)	(ror32(x, 2) ^ ror32(x, 13) ^ ror32(x, 22))
+#define SHA2_BSIG1(x)	(ror32(x, 6) ^ ror32(x, 11) ^ ror32(x, 25))
+#define SHA2_SSIG0(x)	(ror32(x, 7) ^ ror32(x, 18) ^ ((x) >> 3))
+#define SHA2_SSIG1(x)	(ror32(x, 17) ^ ror32(x, 19) ^ ((x) >> 10))
 
-/* Round t (j = t mod 16); the variables rotate through the macro arguments. */
-#define ROUND(a, b, c, d, e, f, g, h, j, Wj)				\
-	do {								\
-		u32 t1 = h + BSIG1(e) + CH(e, f, g) + k[j] + (Wj);	\
-		d += t1;						\
-		h = t1 + BSIG0(a) + MAJ(a, b, c);			\
-	} while (0)
-
-#define SCHED(j) (W[j] += SSIG1(W[((j) + 14) & 15]) + W[((j) + 9) & 15] + \
-			  SSIG0(W[((j) + 1) & 15]))
-
-#define ROUNDS16(WJ)							\
-	do {								\
-		ROUND(a, b, c, d, e, f, g, h, 0, WJ(0));		\
-		ROUND(h, a, b, c, d, e, f, g, 1, WJ(1));		\
-		ROUND(g, h, a, b, c, d, e, f, 2, WJ(2));		\
-		ROUND(f, g, h, a, b, c, d, e, 3, WJ(3));		\
-		ROUND(e, f, g, h, a, b, c, d, 4, WJ(4));		\
-		ROUND(d, e, f, g, h, a, b, c, 5, WJ(5));		\
-		ROUND(c, d, e, f, g, h, a, b, 6, WJ(6));		\
-		ROUND(b, c, d, e, f, g, h, a, 7, WJ(7));		\
-		ROUND(a, b, c, d, e, f, g, h, 8, WJ(8));		\
-		ROUND(h, a, b, c, d, e, f, g, 9, WJ(9));		\
-		ROUND(g, h, a, b, c, d, e, f, 10, WJ(10));		\
-		ROUND(f, g, h, a, b, c, d, e, 11, WJ(11));		\
-		ROUND(e, f, g, h, a, b, c, d, 12, WJ(12));		\
-		ROUND(d, e, f, g, h, a, b, c, 13, WJ(13));		\
-		ROUND(c, d, e, f, g, h, a, b, 14, WJ(14));		\
-		ROUND(b, c, d, e, f, g, h, a, 15, WJ(15));		\
-	} while (0)
-
-#define WLOAD(j)	W[j]
-#define WSCHED(j)	SCHED(j)
-
-void rind_sha256_block_generic(u32 state[8], const u8 *data, size_t blocks)
-{
-	u32 W[16];
-
-	while (blocks--) {
-		u32 a = state[0], b = state[1], c = state[2], d = state[3];
-		u32 e = state[4], f = state[5], g = state[6], h = state[7];
-		const u32 *k = rind_sha256_k;
-
-		for (int i = 0; i < 16; i++)
-			W[i] = get_unaligned_be32(data + 4 * i);
-
-		ROUNDS16(WLOAD);
-		for (int t = 16; t < 64; t += 16) {
-			k += 16;
-			ROUNDS16(WSCHED);
-		}
-
-		state[0] += a;
-		state[1] += b;
-		state[2] += c;
-		state[3] += d;
-		state[4] += e;
-		state[5] += f;
-		state[6] += g;
-		state[7] += h;
-		data += SHA256_BLOCK_SIZE;
-	}
-	memzero_explicit(W, sizeof(W));
-}
+DEFINE_SHA2_BLOCK_GENERIC(rind_sha256_block_generic, u32, rind_sha256_k, 64, get_unaligned_be32)
 
 DEFINE_SHA256_SHASH_ALGS(sha256_generic, rind_sha256_block_generic, "generic", 100, "generic");
 

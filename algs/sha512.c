@@ -9,6 +9,7 @@
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
 #include <crypto/sha2.h>
+#include <crypto/sha2-generic.h>
 
 const u64 rind_sha512_k[80] __attribute__((aligned(64))) = {
 	0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL,
@@ -33,76 +34,12 @@ const u64 rind_sha512_k[80] __attribute__((aligned(64))) = {
 	0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
 };
 
-#define CH(x, y, z)	((z) ^ ((x) & ((y) ^ (z))))
-#define MAJ(x, y, z)	(((x) & (y)) | ((z) & ((x) | (y))))
-#define BSIG0(x)	(ror64(x, 28) ^ ror64(x, 34) ^ ror64(x, 39))
-#define BSIG1(x)	(ror64(x, 14) ^ ror64(x, 18) ^ ror64(x, 41))
-#define SSIG0(x)	(ror64(x, 1) ^ ror64(x, 8) ^ ((x) >> 7))
-#define SSIG1(x)	(ror64(x, 19) ^ ror64(x, 61) ^ ((x) >> 6))
+#define SHA2_BSIG0(x)	(ror64(x, 28) ^ ror64(x, 34) ^ ror64(x, 39))
+#define SHA2_BSIG1(x)	(ror64(x, 14) ^ ror64(x, 18) ^ ror64(x, 41))
+#define SHA2_SSIG0(x)	(ror64(x, 1) ^ ror64(x, 8) ^ ((x) >> 7))
+#define SHA2_SSIG1(x)	(ror64(x, 19) ^ ror64(x, 61) ^ ((x) >> 6))
 
-#define ROUND(a, b, c, d, e, f, g, h, j, Wj)				\
-	do {								\
-		u64 t1 = h + BSIG1(e) + CH(e, f, g) + k[j] + (Wj);	\
-		d += t1;						\
-		h = t1 + BSIG0(a) + MAJ(a, b, c);			\
-	} while (0)
-
-#define SCHED(j) (W[j] += SSIG1(W[((j) + 14) & 15]) + W[((j) + 9) & 15] + \
-			  SSIG0(W[((j) + 1) & 15]))
-
-#define ROUNDS16(WJ)							\
-	do {								\
-		ROUND(a, b, c, d, e, f, g, h, 0, WJ(0));		\
-		ROUND(h, a, b, c, d, e, f, g, 1, WJ(1));		\
-		ROUND(g, h, a, b, c, d, e, f, 2, WJ(2));		\
-		ROUND(f, g, h, a, b, c, d, e, 3, WJ(3));		\
-		ROUND(e, f, g, h, a, b, c, d, 4, WJ(4));		\
-		ROUND(d, e, f, g, h, a, b, c, 5, WJ(5));		\
-		ROUND(c, d, e, f, g, h, a, b, 6, WJ(6));		\
-		ROUND(b, c, d, e, f, g, h, a, 7, WJ(7));		\
-		ROUND(a, b, c, d, e, f, g, h, 8, WJ(8));		\
-		ROUND(h, a, b, c, d, e, f, g, 9, WJ(9));		\
-		ROUND(g, h, a, b, c, d, e, f, 10, WJ(10));		\
-		ROUND(f, g, h, a, b, c, d, e, 11, WJ(11));		\
-		ROUND(e, f, g, h, a, b, c, d, 12, WJ(12));		\
-		ROUND(d, e, f, g, h, a, b, c, 13, WJ(13));		\
-		ROUND(c, d, e, f, g, h, a, b, 14, WJ(14));		\
-		ROUND(b, c, d, e, f, g, h, a, 15, WJ(15));		\
-	} while (0)
-
-#define WLOAD(j)	W[j]
-#define WSCHED(j)	SCHED(j)
-
-void rind_sha512_block_generic(u64 state[8], const u8 *data, size_t blocks)
-{
-	u64 W[16];
-
-	while (blocks--) {
-		u64 a = state[0], b = state[1], c = state[2], d = state[3];
-		u64 e = state[4], f = state[5], g = state[6], h = state[7];
-		const u64 *k = rind_sha512_k;
-
-		for (int i = 0; i < 16; i++)
-			W[i] = get_unaligned_be64(data + 8 * i);
-
-		ROUNDS16(WLOAD);
-		for (int t = 16; t < 80; t += 16) {
-			k += 16;
-			ROUNDS16(WSCHED);
-		}
-
-		state[0] += a;
-		state[1] += b;
-		state[2] += c;
-		state[3] += d;
-		state[4] += e;
-		state[5] += f;
-		state[6] += g;
-		state[7] += h;
-		data += SHA512_BLOCK_SIZE;
-	}
-	memzero_explicit(W, sizeof(W));
-}
+DEFINE_SHA2_BLOCK_GENERIC(rind_sha512_block_generic, u64, rind_sha512_k, 80, get_unaligned_be64)
 
 DEFINE_SHA512_SHASH_ALGS(sha512_generic, rind_sha512_block_generic, "generic", 100, "generic");
 
