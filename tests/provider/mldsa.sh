@@ -71,6 +71,36 @@ for bits in 44 65 87; do
 		if RO pkeyutl -verify -rawin -pubin -inkey "$T/$n.pub" -in "$T/mm" $other -sigfile "$T/$n.csig" >/dev/null 2>&1; then
 			bad "$a: signature with a context verified with '$other'"; else ok; fi
 	done
+	# dgst -sign with no digest is message signing too
+	RO dgst -sign "$T/$n.key" -out "$T/$n.dsig" "$T/mm" 2>"$T/trace"
+	served "$T/trace" "sign $n (" "dgst -sign $a"
+	check "$a: dgst -verify of dgst -sign" RO dgst -verify "$T/$n.pub" -signature "$T/$n.dsig" "$T/mm"
+	# req -x509 signs with the provider; OpenSSL 3.0's X.509 code knows no
+	# ML-DSA OID to verify with, so the signature is checked by hand: the
+	# tbsCertificate and the signature BIT STRING, verified by pkeyutl
+	RO req -x509 -new -key "$T/$n.key" -subj "/CN=$a" -days 2 -outform DER -out "$T/$n.crt" 2>"$T/trace" >/dev/null
+	served "$T/trace" "sign $n (" "req -x509 $a"
+	if command -v python3 >/dev/null; then
+		python3 - "$T/$n.crt" "$T/$n.tbs" "$T/$n.csig2" <<'EOPY'
+import sys
+d = open(sys.argv[1], "rb").read()
+def hdr(b, i):
+    n = b[i + 1]
+    if n < 0x80:
+        return i + 2, n
+    k = n & 0x7f
+    return i + 2 + k, int.from_bytes(b[i + 2:i + 2 + k], "big")
+body, _ = hdr(d, 0)
+s, n = hdr(d, body)
+tbs_end = s + n
+open(sys.argv[2], "wb").write(d[body:tbs_end])
+s, n = hdr(d, tbs_end)
+s, n = hdr(d, s + n)		# past the AlgorithmIdentifier: the BIT STRING
+open(sys.argv[3], "wb").write(d[s + 1:s + n])
+EOPY
+		check "$a: req -x509's certificate signature verifies" \
+			RO pkeyutl -verify -rawin -pubin -inkey "$T/$n.pub" -in "$T/$n.tbs" -sigfile "$T/$n.csig2"
+	fi
 	# pre-hash forms and a caller's digest are refused
 	if RO pkeyutl -sign -rawin -digest sha256 -inkey "$T/$n.key" -in "$T/mm" -out "$T/x" >/dev/null 2>&1; then
 		bad "$a signed with a digest (HashML-DSA)"; else ok; fi
