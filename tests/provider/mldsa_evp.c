@@ -453,14 +453,15 @@ static void library(int bits)
 int main(int argc, char **argv)
 {
 	static const int sets[3] = { 44, 65, 87 };
+	OSSL_PROVIDER *rind, *def;
 	int i;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: mldsa_evp MODULE_DIR WYCHEPROOF_DIR\n");
 		return 2;
 	}
-	if (!OSSL_PROVIDER_set_default_search_path(NULL, argv[1]) || !OSSL_PROVIDER_load(NULL, "rind")
-	    || !OSSL_PROVIDER_load(NULL, "default")) {
+	if (!OSSL_PROVIDER_set_default_search_path(NULL, argv[1]) || !(rind = OSSL_PROVIDER_load(NULL, "rind"))
+	    || !(def = OSSL_PROVIDER_load(NULL, "default"))) {
 		ERR_print_errors_fp(stderr);
 		return 2;
 	}
@@ -478,5 +479,8 @@ int main(int argc, char **argv)
 		wp_sign(argv[2], sets[i], 0);
 		wp_verify(argv[2], sets[i]);
 	}
+	fflush(stdout);
+	OSSL_PROVIDER_unload(def);
+	OSSL_PROVIDER_unload(rind);
 	return fails ? 1 : 0;
 }
