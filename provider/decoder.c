@@ -2,8 +2,9 @@
 /*
  * Decoders: PEM to DER (the PEM labels "PRIVATE KEY", "PUBLIC KEY" and
  * rind's "RIND KEY REFERENCE"), and DER PrivateKeyInfo /
- * SubjectPublicKeyInfo to Ed25519, X25519, EC and RSA keys (librind
- * parses and checks them).  Input a decoder does not recognise is passed
+ * SubjectPublicKeyInfo to Ed25519, X25519, EC, RSA and ML-DSA keys (librind
+ * parses and checks them; ML-DSA's PKCS#8 in any of the IETF LAMPS
+ * forms: seed, expanded key, both).  Input a decoder does not recognise is passed
  * over (success with no object), as the decoder chain expects.
  */
 #include <stdlib.h>
@@ -235,6 +236,9 @@ DEC3(ed25519, RK_ED25519)
 DEC3(x25519, RK_X25519)
 DEC3(ec, RK_EC)
 DEC3(rsa, RK_RSA)
+DEC3(mldsa44, RK_MLDSA44)
+DEC3(mldsa65, RK_MLDSA65)
+DEC3(mldsa87, RK_MLDSA87)
 
 #define P8 RIND_PROPS ",input=der,structure=PrivateKeyInfo"
 #define SPKI RIND_PROPS ",input=der,structure=SubjectPublicKeyInfo"
@@ -250,5 +254,8 @@ const OSSL_ALGORITHM rind_decoders[] = {
 	ENTRIES("X25519:1.3.101.110", x25519),
 	ENTRIES("EC:id-ecPublicKey:1.2.840.10045.2.1", ec),
 	ENTRIES("RSA:rsaEncryption:1.2.840.113549.1.1.1", rsa),
+	ENTRIES(RK_MLDSA44_NAMES, mldsa44),
+	ENTRIES(RK_MLDSA65_NAMES, mldsa65),
+	ENTRIES(RK_MLDSA87_NAMES, mldsa87),
 	{ NULL, NULL, NULL, NULL }
 };

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * Encoders: Ed25519, X25519, EC and RSA keys as PKCS#8 PrivateKeyInfo and
- * SubjectPublicKeyInfo, DER or PEM -- librind's own encodings
- * (crypto_*_export_*key).  Encrypted PKCS#8 is not offered (an encoder
+ * Encoders: Ed25519, X25519, EC, RSA and ML-DSA keys as PKCS#8
+ * PrivateKeyInfo and SubjectPublicKeyInfo, DER or PEM -- librind's own
+ * encodings (crypto_*_export_*key; ML-DSA's PKCS#8 is the seed-only form
+ * of the IETF LAMPS profile) -- and ML-DSA keys as text (`openssl pkey
+ * -text`: OpenSSL 3.0 has no ML-DSA of its own to print them).  Encrypted PKCS#8 is not offered (an encoder
  * asked for a cipher refuses).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "key.h"
@@ -94,6 +97,78 @@ ENC4(ed25519, RK_ED25519)
 ENC4(x25519, RK_X25519)
 ENC4(ec, RK_EC)
 ENC4(rsa, RK_RSA)
+ENC4(mldsa44, RK_MLDSA44)
+ENC4(mldsa65, RK_MLDSA65)
+ENC4(mldsa87, RK_MLDSA87)
+
+/* "label:" then the bytes in hex, 15 a line, as OpenSSL prints keys. */
+static int put_hex(OSSL_CORE_BIO *out, const char *label, const uint8_t *p, size_t n)
+{
+	char *buf = malloc(strlen(label) + 2 + n * 3 + (n / 15 + 1) * 5 + 2), *o;
+	size_t i, w = 0, len;
+	int ok;
+
+	if (!buf)
+		return 0;
+	o = buf + sprintf(buf, "%s:\n", label);
+	for (i = 0; i < n; i++) {
+		if (i % 15 == 0)
+			o += sprintf(o, "    ");
+		o += sprintf(o, "%02x%s", p[i], i + 1 == n ? "\n" : i % 15 == 14 ? ":\n" : ":");
+	}
+	len = (size_t)(o - buf);
+	ok = rind_core.bio_write_ex(out, buf, len, &w) && w == len;
+	rind_clear_free(buf, len);
+	return ok;
+}
+
+static int mldsa_text(void *vc, OSSL_CORE_BIO *out, const void *obj, const OSSL_PARAM abstract[],
+		      int selection, enum rk_type type)
+{
+	struct ectx *c = vc;
+	struct rkey *k = (struct rkey *)obj, *tmp = NULL;
+	int priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0, ok = 0;
+	char head[64];
+	size_t w = 0, n;
+
+	if (!k) {
+		if (!abstract || !(tmp = rk_new(c->provctx, type)) || rk_import(tmp, selection, abstract))
+			goto out;
+		k = tmp;
+	}
+	if (k->type != type || !rind_core.bio_write_ex || (priv && !k->priv && !k->remote) || !k->has_pub)
+		goto out;
+	n = (size_t)snprintf(head, sizeof(head), "%s %s-Key:\n", rk_type_name[type], priv ? "Private" : "Public");
+	if (!rind_core.bio_write_ex(out, head, n, &w) || w != n)
+		goto out;
+	if (priv && k->priv && !put_hex(out, k->privlen == 32 ? "seed" : "priv", k->priv, k->privlen))
+		goto out;
+	if (priv && k->remote) {
+		static const char r[] = "(private key held by rindd)\n";
+
+		if (!rind_core.bio_write_ex(out, r, sizeof(r) - 1, &w) || w != sizeof(r) - 1)
+			goto out;
+	}
+	ok = put_hex(out, "pub", k->pub, k->publen);
+	RTRACE("encode %s text", rk_type_name[type]);
+out:
+	rk_free(tmp);
+	return ok;
+}
+
+#define TEXTENC(sym, T)								\
+static int sym##_text_encode(void *c, OSSL_CORE_BIO *out, const void *obj, const OSSL_PARAM abs[], \
+			     int sel, OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg) \
+{ (void)cb; (void)cbarg; return mldsa_text(c, out, obj, abs, sel, T); }	\
+static const OSSL_DISPATCH sym##_text_fns[] = {					\
+	{ OSSL_FUNC_ENCODER_NEWCTX, (void (*)(void))enew },			\
+	{ OSSL_FUNC_ENCODER_FREECTX, (void (*)(void))efree },			\
+	{ OSSL_FUNC_ENCODER_ENCODE, (void (*)(void))sym##_text_encode },	\
+	{ 0, NULL }								\
+};
+TEXTENC(mldsa44, RK_MLDSA44)
+TEXTENC(mldsa65, RK_MLDSA65)
+TEXTENC(mldsa87, RK_MLDSA87)
 
 #define P8DER RIND_PROPS ",output=der,structure=PrivateKeyInfo"
 #define P8PEM RIND_PROPS ",output=pem,structure=PrivateKeyInfo"
@@ -110,5 +185,11 @@ const OSSL_ALGORITHM rind_encoders[] = {
 	ENTRIES("X25519:1.3.101.110", x25519),
 	ENTRIES("EC:id-ecPublicKey:1.2.840.10045.2.1", ec),
 	ENTRIES("RSA:rsaEncryption:1.2.840.113549.1.1.1", rsa),
+	ENTRIES(RK_MLDSA44_NAMES, mldsa44),
+	ENTRIES(RK_MLDSA65_NAMES, mldsa65),
+	ENTRIES(RK_MLDSA87_NAMES, mldsa87),
+	{ RK_MLDSA44_NAMES, RIND_PROPS ",output=text", mldsa44_text_fns, "ML-DSA-44 as text (rind)" },
+	{ RK_MLDSA65_NAMES, RIND_PROPS ",output=text", mldsa65_text_fns, "ML-DSA-65 as text (rind)" },
+	{ RK_MLDSA87_NAMES, RIND_PROPS ",output=text", mldsa87_text_fns, "ML-DSA-87 as text (rind)" },
 	{ NULL, NULL, NULL, NULL }
 };

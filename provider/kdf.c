@@ -5,6 +5,7 @@
  * PBKDF2 (RFC 8018) and TLS1-PRF (RFC 5246 5, TLS 1.2's P_hash) -- all
  * over the registry's hmac(...) tfms and rind_hkdf_extract/expand and rind_pbkdf2.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -258,6 +259,39 @@ static int expand_label(struct crypto_shash *t, const struct buf *prefix, const 
 	return hkdf_expand(t, secret, secretlen, hl, n, out, outlen);
 }
 
+/*
+ * Hash("") of @md, which every TLS 1.3 extract with a previous secret
+ * needs: a public constant, computed once per digest (libssl asks twice
+ * per handshake, and a tfm per ask cost an allocation and a lookup).
+ */
+static int empty_hash(const struct rind_md *md, uint8_t *out)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct { const struct rind_md *md; uint8_t h[HASH_MAX_DIGESTSIZE]; } memo[8];
+	struct crypto_shash *h;
+	unsigned int i;
+	int ok;
+
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < 8 && memo[i].md; i++) {
+		if (memo[i].md == md) {
+			memcpy(out, memo[i].h, md->size);
+			pthread_mutex_unlock(&lock);
+			return 1;
+		}
+	}
+	h = crypto_alloc_shash(md->rind, 0, 0);
+	ok = !IS_ERR(h) && crypto_shash_tfm_digest(h, NULL, 0, out) == 0;
+	if (!IS_ERR(h))
+		crypto_free_shash(h);
+	if (ok && i < 8) {
+		memcpy(memo[i].h, out, md->size);
+		memo[i].md = md;
+	}
+	pthread_mutex_unlock(&lock);
+	return ok;
+}
+
 static int derive_tls13(struct kctx *c, struct crypto_shash *t, uint8_t *out, size_t outlen)
 {
 	static const uint8_t zeros[HASH_MAX_DIGESTSIZE];
@@ -280,14 +314,7 @@ static int derive_tls13(struct kctx *c, struct crypto_shash *t, uint8_t *out, si
 		return hkdf_extract(t, &salt, &ikm, out);
 	}
 	/* With a previous secret the salt is Derive-Secret(prev, label, ""). */
-	{
-		struct crypto_shash *h = crypto_alloc_shash(c->md->rind, 0, 0);
-
-		if (IS_ERR(h))
-			return 0;
-		ok = crypto_shash_tfm_digest(h, NULL, 0, hash) == 0;
-		crypto_free_shash(h);
-	}
+	ok = empty_hash(c->md, hash);
 	ok = ok && expand_label(t, &c->prefix, &c->label, c->salt.p, c->salt.n,
 				hash, c->md->size, derived, c->md->size);
 	salt = (struct buf){ derived, c->md->size, 1 };

@@ -13,7 +13,49 @@
 #include <pthread.h>
 #include "prov.h"
 
-enum rk_type { RK_ED25519, RK_X25519, RK_EC, RK_RSA, RK_NTYPES };
+enum rk_type { RK_ED25519, RK_X25519, RK_EC, RK_RSA, RK_MLDSA44, RK_MLDSA65, RK_MLDSA87, RK_NTYPES };
+#define RK_IS_MLDSA(t) ((t) >= RK_MLDSA44 && (t) <= RK_MLDSA87)
+
+/* ML-DSA (FIPS 204) parameter sets: sizes, registry name, OID's last arc. */
+struct rk_mldsa {
+	const char *rind;	/* "mldsa65" */
+	unsigned int pklen, sklen, siglen, secbits, category;
+	uint8_t oid_arc;	/* 2.16.840.1.101.3.4.3.17/18/19 */
+};
+extern const struct rk_mldsa rk_mldsa[3];
+#define RK_MLDSA(t) (&rk_mldsa[(t) - RK_MLDSA44])
+/* OpenSSL 3.5's names for them (keymgmt, signature, encoders, decoders) */
+#define RK_MLDSA44_NAMES "ML-DSA-44:MLDSA44:2.16.840.1.101.3.4.3.17:id-ml-dsa-44"
+#define RK_MLDSA65_NAMES "ML-DSA-65:MLDSA65:2.16.840.1.101.3.4.3.18:id-ml-dsa-65"
+#define RK_MLDSA87_NAMES "ML-DSA-87:MLDSA87:2.16.840.1.101.3.4.3.19:id-ml-dsa-87"
+#define RK_PUB_MAX 2592		/* ML-DSA-87's public key */
+
+/*
+ * The parameter names OpenSSL 3.5 gives ML-DSA (absent from the 3.0
+ * headers the provider builds against): the same strings, so programs
+ * written for 3.5's own ML-DSA drive rind's unchanged.
+ */
+#ifndef OSSL_PKEY_PARAM_ML_DSA_SEED
+#define OSSL_PKEY_PARAM_ML_DSA_SEED "seed"
+#endif
+#ifndef OSSL_PKEY_PARAM_SECURITY_CATEGORY
+#define OSSL_PKEY_PARAM_SECURITY_CATEGORY "security-category"
+#endif
+#ifndef OSSL_SIGNATURE_PARAM_CONTEXT_STRING
+#define OSSL_SIGNATURE_PARAM_CONTEXT_STRING "context-string"
+#endif
+#ifndef OSSL_SIGNATURE_PARAM_DETERMINISTIC
+#define OSSL_SIGNATURE_PARAM_DETERMINISTIC "deterministic"
+#endif
+#ifndef OSSL_SIGNATURE_PARAM_TEST_ENTROPY
+#define OSSL_SIGNATURE_PARAM_TEST_ENTROPY "test-entropy"
+#endif
+#ifndef OSSL_SIGNATURE_PARAM_MU
+#define OSSL_SIGNATURE_PARAM_MU "mu"
+#endif
+#ifndef OSSL_SIGNATURE_PARAM_MESSAGE_ENCODING
+#define OSSL_SIGNATURE_PARAM_MESSAGE_ENCODING "message-encoding"
+#endif
 
 struct rk_curve {
 	const char *names;	/* OpenSSL group names */
@@ -41,9 +83,10 @@ struct rkey {
 	enum rk_type type;
 	const struct rk_curve *curve;	/* RK_EC */
 	int has_pub, has_priv;
-	uint8_t pub[133];		/* Ed25519/X25519 32 bytes, EC 04||X||Y */
+	uint8_t pub[RK_PUB_MAX];	/* Ed25519/X25519 32 bytes, EC 04||X||Y, ML-DSA raw */
 	size_t publen;
-	uint8_t *priv;			/* seed, X25519 secret, EC scalar, PKCS#1 RSAPrivateKey */
+	uint8_t *priv;			/* seed, X25519 secret, EC scalar, PKCS#1 RSAPrivateKey,
+				   ML-DSA seed (or expanded key when set without one) */
 	size_t privlen;
 	uint8_t *rsapub;		/* PKCS#1 RSAPublicKey */
 	size_t rsapublen;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Key management for ED25519, X25519, EC (P-256/384/521) and RSA: key
+ * Key management for ED25519, X25519, EC (P-256/384/521), RSA and ML-DSA-44/
+ * 65/87 (FIPS 204; the private key is the 32-byte seed): key
  * objects (key.h), generation, OpenSSL's key parameters in and out
  * (import/export, so keys cross to and from other providers), and the
  * keyed-tfm cache the operations use.
@@ -11,7 +12,16 @@
 #include <strings.h>
 #include "key.h"
 
-const char *const rk_type_name[RK_NTYPES] = { "ED25519", "X25519", "EC", "RSA" };
+const char *const rk_type_name[RK_NTYPES] = {
+	"ED25519", "X25519", "EC", "RSA", "ML-DSA-44", "ML-DSA-65", "ML-DSA-87"
+};
+
+/* FIPS 204 table 2 sizes; security strength and NIST category of each set. */
+const struct rk_mldsa rk_mldsa[3] = {
+	{ "mldsa44", 1312, 2560, 2420, 128, 2, 17 },
+	{ "mldsa65", 1952, 4032, 3309, 192, 3, 18 },
+	{ "mldsa87", 2592, 4896, 4627, 256, 5, 19 },
+};
 
 const struct rk_curve rk_curves[3] = {
 	{ "prime256v1:P-256:secp256r1", "prime256v1", "secp256r1", "ecdsa-nist-p256", "ecdh-nist-p256", 32, 256, 128, 72 },
@@ -82,7 +92,7 @@ struct rkey *rk_dup(const struct rkey *k)
 	d->curve = k->curve;
 	d->has_pub = k->has_pub;
 	d->has_priv = k->has_priv;
-	memcpy(d->pub, k->pub, sizeof(d->pub));
+	memcpy(d->pub, k->pub, k->publen);
 	d->publen = k->publen;
 	d->rsabits = k->rsabits;
 	if ((k->priv && !(d->priv = malloc(k->privlen))) || (k->rsapub && !(d->rsapub = malloc(k->rsapublen)))
@@ -105,6 +115,7 @@ static const char *base_sig_alg(const struct rkey *k)
 	switch (k->type) {
 	case RK_ED25519: return "ed25519";
 	case RK_RSA: return "pkcs1(rsa,sha256)";
+	case RK_MLDSA44: case RK_MLDSA65: case RK_MLDSA87: return RK_MLDSA(k->type)->rind;
 	case RK_EC:
 		/* x962(ecdsa-nist-p256,sha256) etc.: the names are constant per curve */
 		if (k->curve == &rk_curves[0]) return "x962(ecdsa-nist-p256,sha256)";
@@ -306,7 +317,11 @@ static int kpp_import(struct rkey *k, const uint8_t *der, size_t len, int priv)
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	if (priv) {
-		n = crypto_kpp_set_secret(t, der, (unsigned int)len);
+		/*
+		 * An empty secret is the kpp's "generate one" (as the kernel's):
+		 * a decoder handed empty input must not make a random key of it.
+		 */
+		n = len ? crypto_kpp_set_secret(t, der, (unsigned int)len) : -EKEYREJECTED;
 		if (!n)
 			n = crypto_kpp_export_privkey(t, RIND_KEY_RAW, raw, sizeof(raw));
 		crypto_free_kpp(t);
@@ -467,6 +482,7 @@ unsigned int rk_max_sig(const struct rkey *k)
 	case RK_X25519: return 32;
 	case RK_EC: return k->curve ? k->curve->maxsig : 0;
 	case RK_RSA: return (k->rsabits + 7) / 8;
+	case RK_MLDSA44: case RK_MLDSA65: case RK_MLDSA87: return RK_MLDSA(k->type)->siglen;
 	default: return 0;
 	}
 }
@@ -556,6 +572,14 @@ int rk_export(struct rkey *k, int selection, OSSL_CALLBACK *cb, void *arg)
 		if ((selection & SEL_PRIV) && k->priv)
 			ok = pb_bn(&b, OSSL_PKEY_PARAM_PRIV_KEY, k->priv, k->privlen);
 		break;
+	case RK_MLDSA44: case RK_MLDSA65: case RK_MLDSA87:
+		/* "seed" (32 bytes) or, for a key set without one, "priv" (expanded) */
+		if ((selection & SEL_PUB) && k->has_pub)
+			pb_octets(&b, OSSL_PKEY_PARAM_PUB_KEY, k->pub, k->publen);
+		if ((selection & SEL_PRIV) && k->priv)
+			pb_octets(&b, k->privlen == 32 ? OSSL_PKEY_PARAM_ML_DSA_SEED : OSSL_PKEY_PARAM_PRIV_KEY,
+				  k->priv, k->privlen);
+		break;
 	case RK_RSA:
 		if ((selection & SEL_PRIV) && k->priv) {
 			int i;
@@ -639,6 +663,46 @@ out:
 	return err;
 }
 
+/*
+ * ML-DSA from OpenSSL 3.5's parameters: "seed" (32 bytes; what rind
+ * keeps), else "priv" (the expanded FIPS 204 private key), else "pub".
+ * A public key given with a private one must be that key's.
+ */
+static int import_mldsa(struct rkey *k, int selection, const OSSL_PARAM params[])
+{
+	const struct rk_mldsa *m = RK_MLDSA(k->type);
+	const OSSL_PARAM *ps = rp_locate_c(params, OSSL_PKEY_PARAM_ML_DSA_SEED);
+	const OSSL_PARAM *pp = rp_locate_c(params, OSSL_PKEY_PARAM_PRIV_KEY);
+	const OSSL_PARAM *pu = rp_locate_c(params, OSSL_PKEY_PARAM_PUB_KEY);
+	const void *d;
+	size_t n;
+	int err;
+
+	if ((selection & SEL_PRIV) && (ps || pp)) {
+		struct crypto_sig *t;
+
+		if (ps ? !rp_get_octets(ps, &d, &n) || n != 32 : !rp_get_octets(pp, &d, &n) || n != m->sklen)
+			return -EKEYREJECTED;
+		if (!(t = alloc_base(k)))
+			return -ENOENT;
+		err = crypto_sig_set_privkey(t, d, (unsigned int)n);
+		if (!err)
+			err = from_sig_tfm(k, t, 1);
+		crypto_free_sig(t);
+		if (err)
+			return err;
+		if (pu && (!rp_get_octets(pu, &d, &n) || n != k->publen || memcmp(d, k->pub, n)))
+			return -EKEYREJECTED;
+		return 0;
+	}
+	if ((selection & SEL_PUB) && pu) {
+		if (!rp_get_octets(pu, &d, &n) || n != m->pklen)
+			return -EKEYREJECTED;
+		return rk_set_pub_der(k, d, n);
+	}
+	return -EINVAL;
+}
+
 int rk_import(struct rkey *k, int selection, const OSSL_PARAM params[])
 {
 	const OSSL_PARAM *p;
@@ -713,6 +777,8 @@ int rk_import(struct rkey *k, int selection, const OSSL_PARAM params[])
 	}
 	case RK_RSA:
 		return import_rsa(k, selection, params);
+	case RK_MLDSA44: case RK_MLDSA65: case RK_MLDSA87:
+		return import_mldsa(k, selection, params);
 	default:
 		return -EINVAL;
 	}
@@ -776,6 +842,12 @@ static const OSSL_PARAM ec_ptypes[] = {
 	{ OSSL_PKEY_PARAM_PRIV_KEY, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0, 0 },
 	{ NULL, 0, NULL, 0, 0 }
 };
+static const OSSL_PARAM mldsa_ptypes[] = {
+	{ OSSL_PKEY_PARAM_ML_DSA_SEED, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
+	{ OSSL_PKEY_PARAM_PUB_KEY, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
+	{ OSSL_PKEY_PARAM_PRIV_KEY, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
+	{ NULL, 0, NULL, 0, 0 }
+};
 static const OSSL_PARAM rsa_ptypes[] = {
 	{ OSSL_PKEY_PARAM_RSA_N, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0, 0 },
 	{ OSSL_PKEY_PARAM_RSA_E, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0, 0 },
@@ -802,6 +874,13 @@ static int km_get_params(void *vk, OSSL_PARAM params[])
 		bits = k->rsabits;
 		sec = bits >= 15360 ? 256 : bits >= 7680 ? 192 : bits >= 3072 ? 128 : bits >= 2048 ? 112 : 80;
 		break;
+	case RK_MLDSA44: case RK_MLDSA65: case RK_MLDSA87:
+		/* as OpenSSL 3.5: bits are the public key's, strength FIPS 204's */
+		bits = 8 * RK_MLDSA(k->type)->pklen;
+		sec = RK_MLDSA(k->type)->secbits;
+		if (!rp_put_int(params, OSSL_PKEY_PARAM_SECURITY_CATEGORY, (int)RK_MLDSA(k->type)->category))
+			return 0;
+		break;
 	default: break;
 	}
 	if (!rp_put_int(params, OSSL_PKEY_PARAM_BITS, (int)bits)
@@ -811,12 +890,16 @@ static int km_get_params(void *vk, OSSL_PARAM params[])
 	if (k->type == RK_EC || k->type == RK_RSA) {
 		if (!rp_put_utf8(params, OSSL_PKEY_PARAM_DEFAULT_DIGEST, "SHA256"))
 			return 0;
-	} else if (k->type == RK_ED25519) {
-		/* Ed25519 hashes inside: no digest to choose. */
+	} else if (k->type == RK_ED25519 || RK_IS_MLDSA(k->type)) {
+		/* Ed25519 and ML-DSA hash inside: no digest to choose. */
 		if (!rp_put_utf8(params, OSSL_PKEY_PARAM_MANDATORY_DIGEST, ""))
 			return 0;
 	}
 	if (k->type == RK_EC && k->curve && !rp_put_utf8(params, OSSL_PKEY_PARAM_GROUP_NAME, k->curve->ossl_name))
+		return 0;
+	if (RK_IS_MLDSA(k->type) && k->priv
+	    && !rp_put_octets(params, k->privlen == 32 ? OSSL_PKEY_PARAM_ML_DSA_SEED : OSSL_PKEY_PARAM_PRIV_KEY,
+			      k->priv, k->privlen))
 		return 0;
 	if (k->type != RK_RSA && k->has_pub) {
 		if (!rp_put_octets(params, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, k->pub, k->publen)
@@ -847,6 +930,9 @@ static const OSSL_PARAM km_gettable_list[] = {
 	{ OSSL_PKEY_PARAM_PUB_KEY, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
 	{ OSSL_PKEY_PARAM_RSA_N, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0, 0 },
 	{ OSSL_PKEY_PARAM_RSA_E, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0, 0 },
+	{ OSSL_PKEY_PARAM_SECURITY_CATEGORY, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
+	{ OSSL_PKEY_PARAM_ML_DSA_SEED, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
+	{ OSSL_PKEY_PARAM_PRIV_KEY, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
 	{ NULL, 0, NULL, 0, 0 }
 };
 static const OSSL_PARAM *km_gettable(void *provctx) { (void)provctx; return km_gettable_list; }
@@ -922,6 +1008,8 @@ struct genctx {
 	int selection;
 	const struct rk_curve *curve;
 	unsigned int bits;
+	uint8_t seed[32];	/* ML-DSA: key generation from this seed */
+	int has_seed;
 };
 
 static void *gen_init(void *provctx, enum rk_type type, int selection, const OSSL_PARAM params[]);
@@ -952,6 +1040,15 @@ static int gen_set_params(void *vg, const OSSL_PARAM params[])
 		if (!rp_get_uint(p, &g->bits))
 			return 0;
 	}
+	if ((p = rp_locate_c(params, OSSL_PKEY_PARAM_ML_DSA_SEED))) {
+		const void *d;
+		size_t n;
+
+		if (!RK_IS_MLDSA(g->type) || !rp_get_octets(p, &d, &n) || n != sizeof(g->seed))
+			return 0;
+		memcpy(g->seed, d, n);
+		g->has_seed = 1;
+	}
 	if ((p = rp_locate_c(params, OSSL_PKEY_PARAM_RSA_E))) {
 		uint8_t e[8];
 
@@ -973,7 +1070,7 @@ static void *gen_init(void *provctx, enum rk_type type, int selection, const OSS
 	g->selection = selection;
 	g->bits = 2048;
 	if (!gen_set_params(g, params)) {
-		free(g);
+		rind_clear_free(g, sizeof(*g));
 		return NULL;
 	}
 	return g;
@@ -1018,7 +1115,9 @@ static void *gen(void *vg, OSSL_CALLBACK *cb, void *cbarg)
 		if (g->type == RK_RSA)
 			err = crypto_sig_set_keygen_bits(t, g->bits);
 		if (!err)
-			err = crypto_sig_generate_key(t);
+			/* FIPS 204 ML-DSA.KeyGen_internal from a given seed */
+			err = g->has_seed ? crypto_sig_set_privkey(t, g->seed, sizeof(g->seed))
+					  : crypto_sig_generate_key(t);
 		if (!err)
 			err = from_sig_tfm(k, t, 1);
 		crypto_free_sig(t);
@@ -1035,7 +1134,7 @@ fail:
 
 static void gen_cleanup(void *vg)
 {
-	free(vg);
+	rind_clear_free(vg, sizeof(struct genctx));
 }
 
 static const OSSL_PARAM gen_settable_list[] = {
@@ -1044,6 +1143,7 @@ static const OSSL_PARAM gen_settable_list[] = {
 	{ OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT, OSSL_PARAM_UTF8_STRING, NULL, 0, 0 },
 	{ OSSL_PKEY_PARAM_RSA_BITS, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(unsigned int), 0 },
 	{ OSSL_PKEY_PARAM_RSA_E, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0, 0 },
+	{ OSSL_PKEY_PARAM_ML_DSA_SEED, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
 	{ NULL, 0, NULL, 0, 0 }
 };
 static const OSSL_PARAM *gen_settable(void *g, void *p) { (void)g; (void)p; return gen_settable_list; }
@@ -1093,6 +1193,9 @@ KEYMGMT(ed25519, RK_ED25519, ecx_ptypes)
 KEYMGMT(x25519, RK_X25519, ecx_ptypes)
 KEYMGMT(ec, RK_EC, ec_ptypes)
 KEYMGMT(rsa, RK_RSA, rsa_ptypes)
+KEYMGMT(mldsa44, RK_MLDSA44, mldsa_ptypes)
+KEYMGMT(mldsa65, RK_MLDSA65, mldsa_ptypes)
+KEYMGMT(mldsa87, RK_MLDSA87, mldsa_ptypes)
 
 extern const OSSL_DISPATCH rind_xmlkem_km_fns[], rind_mlkem768_km_fns[], rind_mlkem1024_km_fns[];
 
@@ -1107,6 +1210,9 @@ const OSSL_ALGORITHM rind_keymgmts[] = {
 	 * are rsaEncryption keys; id-RSASSA-PSS key encodings are not read).
 	 */
 	{ "RSA-PSS:RSASSA-PSS:1.2.840.113549.1.1.10", RIND_PROPS, rsa_keymgmt_fns, "RSA keys for PSS (rind)" },
+	{ RK_MLDSA44_NAMES, RIND_PROPS, mldsa44_keymgmt_fns, "ML-DSA-44 keys (rind)" },
+	{ RK_MLDSA65_NAMES, RIND_PROPS, mldsa65_keymgmt_fns, "ML-DSA-65 keys (rind)" },
+	{ RK_MLDSA87_NAMES, RIND_PROPS, mldsa87_keymgmt_fns, "ML-DSA-87 keys (rind)" },
 	{ "X25519MLKEM768", RIND_PROPS, rind_xmlkem_km_fns, "X25519MLKEM768 keys (rind, kem.c)" },
 	{ "ML-KEM-768:MLKEM768", RIND_PROPS, rind_mlkem768_km_fns, "ML-KEM-768 keys (rind, kem.c)" },
 	{ "ML-KEM-1024:MLKEM1024", RIND_PROPS, rind_mlkem1024_km_fns, "ML-KEM-1024 keys (rind, kem.c)" },

@@ -34,8 +34,14 @@ $(PROV_SO): $(PROV_OBJS) $(O)/librind.a $(O)/librind-client.a provider/rind.map
 	$(call say,LD,$@)$(CC) $(CFLAGS) -shared -Wl,-z,defs -Wl,--version-script=provider/rind.map -o $@ \
 		$(PROV_OBJS) $(O)/librind-client.a $(O)/librind.a $(PROTO_LIBS) $(LIB_LDLIBS)
 
+# ML-DSA through the provider by an EVP program (libcrypto, test only),
+# against Wycheproof and librind (tests/provider/mldsa.sh runs it).
+$(O)/tests/provider/mldsa_evp: tests/provider/mldsa_evp.c $(O)/librind.a
+	@mkdir -p $(dir $@)
+	$(call say,CCLD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -o $@ $< $(O)/librind.a $(TEST_LIBS) $(LIB_LDLIBS)
+
 # The openssl tool, s_server/s_client, against the default provider.
-check-provider: $(PROV_SO) $(O)/rind $(if $(DAEMON_SRCS),$(O)/rindd)
+check-provider: $(PROV_SO) $(O)/rind $(if $(DAEMON_SRCS),$(O)/rindd) $(O)/tests/provider/mldsa_evp
 	$(Q)sh tests/provider/run.sh $(O)
 
 check: check-provider

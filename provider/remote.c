@@ -148,6 +148,9 @@ static int remote_opts(const struct rkey *k, const char *alg, struct rind_client
 	switch (k->type) {
 	case RK_ED25519:
 		return !strcmp(alg, "ed25519");
+	case RK_MLDSA44: case RK_MLDSA65: case RK_MLDSA87:
+		/* pure ML-DSA, empty context: what rindd's mldsa keys sign */
+		return !strcmp(alg, RK_MLDSA(k->type)->rind);
 	case RK_EC:
 		n = k->curve ? strlen(k->curve->ecdsa) : 0;
 		if (n && !strncmp(alg, "x962(", 5) && !strncmp(alg + 5, k->curve->ecdsa, n) && alg[5 + n] == ',')
@@ -197,7 +200,7 @@ int rind_remote_sign(struct rkey *k, const char *alg, const uint8_t *msg, size_t
 		c = get_conn(k->remote->socket, attempt);
 		if (!c)
 			continue;
-		if (k->type == RK_ED25519)
+		if (k->type == RK_ED25519 || RK_IS_MLDSA(k->type))
 			err = rind_client_sign(c, k->remote->name, msg, len, &out, &outlen);
 		else
 			err = rind_client_sign_opts(c, k->remote->name, msg, len, &opts, &out, &outlen);

@@ -1,12 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * Signatures: Ed25519, ECDSA (P-256/384/521, X9.62 DER signatures) and RSA
- * PKCS#1 v1.5 and PSS, as message signing only (EVP_DigestSign /
+ * Signatures: Ed25519, ECDSA (P-256/384/521, X9.62 DER signatures), RSA
+ * PKCS#1 v1.5 and PSS, and ML-DSA-44/65/87 (FIPS 204 pure ML-DSA, with
+ * its context string), as message signing only (EVP_DigestSign /
  * EVP_DigestVerify, what libssl and X.509 use): rind hashes the message
  * itself with the hash the algorithm names, so the message is collected
  * here and signed at final.  Signing a caller's digest (EVP_PKEY_sign) is
  * not offered, nor SHA-1 in any signature, nor PSS salts other than the
- * hash length.  A key held by rindd (store.c, remote.c) signs there.
+ * hash length, nor HashML-DSA or an external mu (both sign a caller's
+ * digest).  A key held by rindd (store.c, remote.c) signs there.
+ *
+ * ML-DSA's options are OpenSSL 3.5's parameters: "context-string" (at
+ * most 255 bytes), "deterministic" (FIPS 204's deterministic variant,
+ * for known answers) and "test-entropy" (accepted only as 32 zero
+ * bytes, which is the deterministic variant: rind takes no caller's
+ * randomness).  The keyed tfms a key caches are shared by threads and
+ * keep rind's defaults (empty context, hedged), so a context or the
+ * deterministic variant gets a tfm of its own for the operation.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +40,9 @@ struct sctx {
 	uint8_t *msg;
 	size_t len, cap;
 	char alg[64];
+	uint8_t ctxstr[255];	/* ML-DSA context string */
+	size_t ctxlen;
+	int deterministic;
 };
 
 static void *snew(void *provctx, const char *propq)
@@ -86,6 +99,8 @@ static const char *alg_name(struct sctx *c)
 		if (c->md)
 			return NULL;
 		return "ed25519";
+	case RK_MLDSA44: case RK_MLDSA65: case RK_MLDSA87:
+		return c->md ? NULL : RK_MLDSA(c->k->type)->rind;
 	case RK_EC:
 		if (!md->sig_ok || !c->k->curve)
 			return NULL;
@@ -110,7 +125,8 @@ static int set_md(struct sctx *c, const char *mdname)
 		return 1;
 	}
 	c->md = rind_md_by_name(mdname);
-	if (!c->md || !c->md->sig_ok || c->k->type == RK_ED25519) {
+	/* Ed25519 and ML-DSA hash inside (a digest here would be HashML-DSA) */
+	if (!c->md || !c->md->sig_ok || c->k->type == RK_ED25519 || RK_IS_MLDSA(c->k->type)) {
 		rind_raise(c->provctx, RIND_R_FAIL, "rind signs with %s: no %s", rk_type_name[c->k->type], mdname);
 		return 0;
 	}
@@ -133,6 +149,8 @@ static int sinit(void *vc, const char *mdname, void *key, const OSSL_PARAM param
 	}
 	c->sign = sign;
 	c->len = 0;
+	c->ctxlen = 0;
+	c->deterministic = 0;
 	if (!set_md(c, mdname) || !sset(c, params))
 		return 0;
 	return 1;
@@ -163,6 +181,43 @@ static int supdate(void *vc, const unsigned char *data, size_t len)
 	return 1;
 }
 
+/* ML-DSA with a context string or deterministic: a tfm for this operation. */
+static int own_tfm(const struct sctx *c)
+{
+	return RK_IS_MLDSA(c->k->type) && (c->ctxlen || c->deterministic);
+}
+
+static struct crypto_sig *op_tfm(struct sctx *c, const char *alg, int priv)
+{
+	struct crypto_sig *t;
+	int err;
+
+	if (!own_tfm(c))
+		return rk_sig(c->k, alg, priv);
+	t = crypto_alloc_sig(alg, 0, 0);
+	if (IS_ERR(t))
+		return NULL;
+	if (priv)
+		err = c->k->priv ? crypto_sig_set_privkey(t, c->k->priv, (unsigned int)c->k->privlen) : -ENOKEY;
+	else
+		err = crypto_sig_set_pubkey(t, c->k->pub, (unsigned int)c->k->publen);
+	if (!err)
+		err = rind_sig_set_context(t, c->ctxstr, (unsigned int)c->ctxlen);
+	if (!err && c->deterministic)
+		err = rind_sig_set_deterministic(t, true);
+	if (err) {
+		crypto_free_sig(t);
+		return NULL;
+	}
+	return t;
+}
+
+static void op_tfm_done(struct sctx *c, struct crypto_sig *t)
+{
+	if (own_tfm(c))
+		crypto_free_sig(t);
+}
+
 static int do_sign(struct sctx *c, const uint8_t *msg, size_t len, unsigned char *sig, size_t *siglen, size_t sigsize)
 {
 	const char *alg = alg_name(c);
@@ -179,13 +234,21 @@ static int do_sign(struct sctx *c, const uint8_t *msg, size_t len, unsigned char
 	}
 	if (len > 0xffffffffu)
 		return 0;
-	if (c->k->remote)
+	if (c->k->remote) {
+		/* rindd signs hedged with an empty context: nothing else is asked of it */
+		if (own_tfm(c)) {
+			rind_raise(c->provctx, RIND_R_FAIL, "rindd signs ML-DSA without a context string, hedged");
+			return 0;
+		}
 		return rind_remote_sign(c->k, alg, msg, len, sig, sigsize, siglen);
-	t = rk_sig(c->k, alg, 1);
+	}
+	t = op_tfm(c, alg, 1);
 	if (!t)
 		return 0;
 	n = crypto_sig_sign(t, msg, (unsigned int)len, sig, sigsize > 0xffffffffu ? 0xffffffffu : (unsigned int)sigsize);
-	RTRACE("sign %s (%s) %s", alg, crypto_sig_driver_name(t), n > 0 ? "ok" : "failed");
+	RTRACE("sign %s (%s)%s%s %s", alg, crypto_sig_driver_name(t), c->ctxlen ? " context" : "",
+	       c->deterministic && own_tfm(c) ? " deterministic" : "", n > 0 ? "ok" : "failed");
+	op_tfm_done(c, t);
 	if (n <= 0)
 		return 0;
 	*siglen = (size_t)n;
@@ -202,11 +265,12 @@ static int do_verify(struct sctx *c, const uint8_t *msg, size_t len, const unsig
 		rind_raise(c->provctx, RIND_R_FAIL, "signature outside rind's policy");
 		return 0;
 	}
-	t = rk_sig(c->k, alg, 0);
+	t = op_tfm(c, alg, 0);
 	if (!t)
 		return 0;
 	err = crypto_sig_verify(t, sig, (unsigned int)siglen, msg, (unsigned int)len);
-	RTRACE("verify %s (%s) %s", alg, crypto_sig_driver_name(t), err ? "bad" : "good");
+	RTRACE("verify %s (%s)%s %s", alg, crypto_sig_driver_name(t), c->ctxlen ? " context" : "", err ? "bad" : "good");
+	op_tfm_done(c, t);
 	return err == 0;
 }
 
@@ -247,6 +311,49 @@ static int sset(void *vc, const OSSL_PARAM params[])
 		return 1;
 	if ((p = rp_locate_c(params, OSSL_SIGNATURE_PARAM_DIGEST))) {
 		if (!rp_get_utf8(p, &s) || !set_md(c, s))
+			return 0;
+	}
+	if ((p = rp_locate_c(params, OSSL_SIGNATURE_PARAM_CONTEXT_STRING))) {
+		const void *d;
+		size_t n;
+
+		if ((c->k && !RK_IS_MLDSA(c->k->type)) || !rp_get_octets(p, &d, &n) || n > sizeof(c->ctxstr)) {
+			rind_raise(c->provctx, RIND_R_FAIL, "context string: ML-DSA only, at most 255 bytes");
+			return 0;
+		}
+		memcpy(c->ctxstr, d, n);
+		c->ctxlen = n;
+	}
+	if ((p = rp_locate_c(params, OSSL_SIGNATURE_PARAM_DETERMINISTIC))) {
+		if ((c->k && !RK_IS_MLDSA(c->k->type)) || !rp_get_int(p, &v))
+			return 0;
+		c->deterministic = v != 0;
+	}
+	if ((p = rp_locate_c(params, OSSL_SIGNATURE_PARAM_TEST_ENTROPY))) {
+		static const uint8_t zero[32];
+		const void *d;
+		size_t n;
+
+		/* rnd = 0^32 is FIPS 204's deterministic variant; other rnd is not taken */
+		if ((c->k && !RK_IS_MLDSA(c->k->type)) || !rp_get_octets(p, &d, &n)) {
+			return 0;
+		}
+		if (n != 32 || memcmp(d, zero, 32)) {
+			rind_raise(c->provctx, RIND_R_FAIL, "rind takes no caller's signing randomness (test-entropy: 32 zero bytes only)");
+			return 0;
+		}
+		c->deterministic = 1;
+	}
+	if ((p = rp_locate_c(params, OSSL_SIGNATURE_PARAM_MU))) {
+		/* an external mu is a caller's digest: refused as every pre-hash */
+		if (!rp_get_int(p, &v) || v) {
+			rind_raise(c->provctx, RIND_R_FAIL, "rind signs messages, not a caller's mu");
+			return 0;
+		}
+	}
+	if ((p = rp_locate_c(params, OSSL_SIGNATURE_PARAM_MESSAGE_ENCODING))) {
+		/* 1: FIPS 204's M' = 0 || len(ctx) || ctx || M; 0 (raw M') is not offered */
+		if (!rp_get_int(p, &v) || v != 1)
 			return 0;
 	}
 	if ((p = rp_locate_c(params, OSSL_SIGNATURE_PARAM_PAD_MODE))) {
@@ -309,6 +416,7 @@ static size_t algorithm_id(struct sctx *c, uint8_t *out)
 	static const uint8_t ecdsa[] = { 0x30, 0x0a, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03 };
 	static const uint8_t rsa[] = { 0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01 };
 	static const uint8_t nist_hash[] = { 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02 };
+	static const uint8_t mldsa[] = { 0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03 };
 	static const uint8_t mgf1[] = { 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08 };
 	const struct rind_md *md = c->md ? c->md : rind_md_by_name("sha256");
 	const char *h = md->rind;
@@ -321,6 +429,11 @@ static size_t algorithm_id(struct sctx *c, uint8_t *out)
 	case RK_ED25519:
 		memcpy(out, ed, sizeof(ed));
 		return sizeof(ed);
+	case RK_MLDSA44: case RK_MLDSA65: case RK_MLDSA87:
+		/* id-ml-dsa-*: 2.16.840.1.101.3.4.3.17-19, parameters absent */
+		memcpy(out, mldsa, sizeof(mldsa));
+		out[sizeof(mldsa)] = RK_MLDSA(c->k->type)->oid_arc;
+		return sizeof(mldsa) + 1;
 	case RK_EC:
 		/* ecdsa-with-SHA224/256/384/512: 1.2.840.10045.4.3.1-4 */
 		memcpy(out, ecdsa, sizeof(ecdsa));
@@ -395,7 +508,8 @@ static int sget(void *vc, OSSL_PARAM params[])
 	for (i = 0; name[i] && name[i] != ':' && i < sizeof(buf) - 1; i++)
 		buf[i] = name[i];
 	buf[i] = 0;
-	if (c->k && c->k->type != RK_ED25519 && !rp_put_utf8(params, OSSL_SIGNATURE_PARAM_DIGEST, buf))
+	if (c->k && c->k->type != RK_ED25519 && !RK_IS_MLDSA(c->k->type)
+	    && !rp_put_utf8(params, OSSL_SIGNATURE_PARAM_DIGEST, buf))
 		return 0;
 	if ((p = rp_locate(params, OSSL_SIGNATURE_PARAM_PAD_MODE))) {
 		if (p->data_type == OSSL_PARAM_UTF8_STRING) {
@@ -431,6 +545,11 @@ static const OSSL_PARAM s_settable_list[] = {
 	{ OSSL_SIGNATURE_PARAM_PAD_MODE, OSSL_PARAM_UTF8_STRING, NULL, 0, 0 },
 	{ OSSL_SIGNATURE_PARAM_PSS_SALTLEN, OSSL_PARAM_UTF8_STRING, NULL, 0, 0 },
 	{ OSSL_SIGNATURE_PARAM_MGF1_DIGEST, OSSL_PARAM_UTF8_STRING, NULL, 0, 0 },
+	{ OSSL_SIGNATURE_PARAM_CONTEXT_STRING, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
+	{ OSSL_SIGNATURE_PARAM_DETERMINISTIC, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
+	{ OSSL_SIGNATURE_PARAM_TEST_ENTROPY, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
+	{ OSSL_SIGNATURE_PARAM_MU, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
+	{ OSSL_SIGNATURE_PARAM_MESSAGE_ENCODING, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
 	{ NULL, 0, NULL, 0, 0 }
 };
 static const OSSL_PARAM s_gettable_list[] = {
@@ -467,5 +586,8 @@ const OSSL_ALGORITHM rind_signatures[] = {
 	{ "ED25519:1.3.101.112", RIND_PROPS, sig_fns, "Ed25519 (rind)" },
 	{ "ECDSA", RIND_PROPS, sig_fns, "ECDSA P-256/384/521 (rind)" },
 	{ "RSA:rsaEncryption:1.2.840.113549.1.1.1", RIND_PROPS, sig_fns, "RSA PKCS#1 v1.5 and PSS (rind)" },
+	{ RK_MLDSA44_NAMES, RIND_PROPS, sig_fns, "ML-DSA-44, FIPS 204 (rind)" },
+	{ RK_MLDSA65_NAMES, RIND_PROPS, sig_fns, "ML-DSA-65, FIPS 204 (rind)" },
+	{ RK_MLDSA87_NAMES, RIND_PROPS, sig_fns, "ML-DSA-87, FIPS 204 (rind)" },
 	{ NULL, NULL, NULL, NULL }
 };

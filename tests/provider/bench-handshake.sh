@@ -58,6 +58,13 @@ for kt in p256:ecdsa-p256 rsa:rsa-2048 ed25519:ed25519; do
 done
 port=$((30000 + $$ % 20000))
 HZ=$(getconf CLK_TCK)
+# Without a CA store, s_server does not rebuild its certificate chain from
+# the system's (an OSSL_STORE open and readdir of /usr/lib/ssl/certs, and
+# an X509_verify_cert) in every handshake: that was 20-22% of its CPU per
+# handshake in both columns (perf, 2026-12-01), work no TLS server with a
+# configured chain does (nginx builds nothing per handshake).  NOCA= (empty)
+# in the environment measures with the store.
+NOCA=${NOCA--no-CAfile -no-CApath -no-CAstore}
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 hs() {	# cell server-conf cert key client-conf: appends to $T/cell.rate and $T/cell.cpu
 	port=$((port + 1))
@@ -65,7 +72,7 @@ hs() {	# cell server-conf cert key client-conf: appends to $T/cell.rate and $T/c
 	[ "$2" != /dev/null ] && g=X25519MLKEM768:x25519
 	: > "$T/srv.out"
 	OPENSSL_CONF=$2 taskset -c 0 openssl s_server -accept 127.0.0.1:$port -cert "$3" -key "$4" -www \
-		-groups $g -tls1_3 >"$T/srv.out" 2>/dev/null &
+		-groups $g -tls1_3 $NOCA >"$T/srv.out" 2>/dev/null &
 	srv=$!
 	# on a loaded machine the server's start (the library's self-tests) may take a while
 	i=0
@@ -88,7 +95,7 @@ xfer() {	# cell server-conf: appends to $T/cell.rate and $T/cell.cpu
 	port=$((port + 1))
 	: > "$T/srv.out"
 	(cd "$T" && OPENSSL_CONF=$2 exec taskset -c 0 openssl s_server -accept 127.0.0.1:$port \
-		-cert "$T/p256.crt" -key "$T/p256.key" -WWW -tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256 \
+		-cert "$T/p256.crt" -key "$T/p256.key" -WWW -tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256 $NOCA \
 		>"$T/srv.out" 2>/dev/null) &
 	srv=$!
 	i=0

@@ -181,6 +181,7 @@ served "$T/trace" "rand RIND-DRBG" "openssl rand"
 
 SECTIONS_DONE=1
 . "$(dirname "$0")/pk.sh"
+. "$(dirname "$0")/mldsa.sh"
 . "$(dirname "$0")/tls.sh"
 . "$(dirname "$0")/rindd.sh"
 . "$(dirname "$0")/node.sh"
