@@ -239,7 +239,9 @@ static void rsa_adx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn
 		bnx_mul_adx(r, a, b, mc->m, mc->m0inv, mc->n, t);
 		memzero_explicit(t, (size_t)(mc->n + 2) * 8);
 	} else {
-		bnx_mulr_adx(r, a, b, mc->m, mc->m0inv, mc->n, t);
+		bnx_mul_fn *f = bnx_mul_fixed(mc->n);	/* the unrolled one where there is one */
+
+		(f ? f : bnx_mulr_adx)(r, a, b, mc->m, mc->m0inv, mc->n, t);
 		memzero_explicit(t, (size_t)(2 * mc->n + 1) * 8);
 	}
 }
