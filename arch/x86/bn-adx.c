@@ -44,7 +44,11 @@
  * for the top carry c, below R but not reduced below m, by CMOVZ/ADCX or
  * by MULX with c, in place of the subtraction and select; exp_ct to
  * reduce once at the end) pay: within 2% either way, at every size, where
- * leaving the select out altogether saves 2-4%.  What is left to the kernels is then
+ * leaving the select out altogether saves 2-4%.  Nor does running the two
+ * CRT halves' chains alternately (p's squaring, q's, p's ...: one
+ * kernel's tail beside the other's head) help: 1.000 +- 0.008 against
+ * one chain after the other at 16, 24 and 32 limbs, so the kernels are
+ * bound by throughput, not by the latency between products.  What is left to the kernels is then
  * the ALU ports: at 1.28 (n = 32) to 1.43 (n = 16) TSC a product they are
  * within 30% of the MULX/ADCX/ADOX loop alone, while VPMULUDQ ymm issues
  * at 0.40 TSC (four 32x32 products; with a VPADDQ each 0.51-0.59): the
