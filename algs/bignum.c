@@ -23,27 +23,29 @@ static inline u64 nz_mask(u64 x)
 	return (u64)0 - ((x | ((u64)0 - x)) >> 63);
 }
 
+/*
+ * Eight bytes at a time (a byte loop was 4% of an RSA-2048 verification),
+ * the top len % 8 bytes by bytes; every branch on the lengths alone.
+ */
 void bn_from_be(u64 *r, unsigned int n, const u8 *be, size_t len)
 {
-	size_t i;
+	size_t w, full = len / 8, i;
 
 	memset(r, 0, (size_t)n * 8);
-	for (i = 0; i < len; i++) {
-		size_t pos = len - 1 - i;	/* byte significance */
-
-		r[pos / 8] |= (u64)be[i] << (8 * (pos % 8));
-	}
+	for (w = 0; w < full; w++)
+		r[w] = get_unaligned_be64(be + len - 8 * (w + 1));
+	for (i = 0; i < len % 8; i++)		/* be[0 .. len % 8): word full */
+		r[full] |= (u64)be[i] << (8 * (len % 8 - 1 - i));
 }
 
 void bn_to_be(u8 *be, size_t len, const u64 *a, unsigned int n)
 {
-	size_t i;
+	size_t w, full = len / 8, i;
 
-	for (i = 0; i < len; i++) {
-		size_t pos = len - 1 - i;
-
-		be[i] = pos / 8 < n ? (u8)(a[pos / 8] >> (8 * (pos % 8))) : 0;
-	}
+	for (w = 0; w < full; w++)
+		put_unaligned_be64(w < n ? a[w] : 0, be + len - 8 * (w + 1));
+	for (i = 0; i < len % 8; i++)
+		be[i] = full < n ? (u8)(a[full] >> (8 * (len % 8 - 1 - i))) : 0;
 }
 
 int bn_be_fits_vt(const u8 *be, size_t len, unsigned int n)

@@ -1004,6 +1004,52 @@ static void inv_check(const struct bn_mont *mc, const u64 *a, BN_CTX *ctx, unsig
  * products; a = 1, 2, m - 1, 0, random, and random multiples of a
  * factor of m; the result also checked with bn_mont_mul.
  */
+/*
+ * bn_from_be / bn_to_be (eight bytes at a time) against the byte-at-a-time
+ * definition: every length 0 to 80 bytes, limb counts from the least that
+ * holds it to two more, to_be also into buffers longer than the number
+ * (leading zeros) and shorter (the low bytes only).
+ */
+START_TEST(test_bn_be_conv)
+{
+	struct rt_rng rng;
+	u8 be[96], out[104], ref[104];
+	u64 r[16], a[16], want[16];
+	size_t len, i;
+	unsigned int n, checks = 0;
+
+	rt_rng_seed(&rng, 4242);
+	for (len = 0; len <= 80; len++) {
+		for (n = (unsigned int)((len + 7) / 8); n <= (len + 7) / 8 + 2 && n <= 12; n++) {
+			if (!n)
+				continue;
+			rt_fill(&rng, be, sizeof(be));
+			memset(want, 0, sizeof(want));
+			for (i = 0; i < len; i++)
+				want[(len - 1 - i) / 8] |= (u64)be[i] << (8 * ((len - 1 - i) % 8));
+			memset(r, 0xa5, sizeof(r));
+			bn_from_be(r, n, be, len);
+			ck_assert_msg(!memcmp(r, want, (size_t)n * 8), "from_be len=%zu n=%u", len, n);
+			ck_assert(r[n] == 0xa5a5a5a5a5a5a5a5ull);	/* nothing past n limbs */
+			rt_fill(&rng, a, sizeof(a));
+			for (size_t ol = len > 8 ? len - 8 : 0; ol <= len + 16; ol += 3) {
+				for (i = 0; i < ol; i++) {
+					size_t pos = ol - 1 - i;
+
+					ref[i] = pos / 8 < n ? (u8)(a[pos / 8] >> (8 * (pos % 8))) : 0;
+				}
+				memset(out, 0x5a, sizeof(out));
+				bn_to_be(out, ol, a, n);
+				ck_assert_msg(!memcmp(out, ref, ol), "to_be len=%zu n=%u", ol, n);
+				ck_assert(ol == sizeof(out) || out[ol] == 0x5a);
+				checks++;
+			}
+		}
+	}
+	ck_assert_uint_gt(checks, 1000);
+}
+END_TEST
+
 START_TEST(test_bn_mod_inv)
 {
 	static const unsigned int limbs[] = { 1, 2, 3, 4, 16, 17, 32, 48, 64, 128 };
@@ -1440,6 +1486,7 @@ static Suite *rsa_suite(void)
 	tcase_add_test(tc, test_policy);
 	tcase_add_test(tc, test_keygen_2048);
 	tcase_add_test(tc, test_bn_mod_inv);
+	tcase_add_test(tc, test_bn_be_conv);
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_adx_montmul);
 	tcase_add_test(tc, test_adx_engine);

@@ -34,6 +34,26 @@
  * product, the rest of the gap to 1.0 being the q rows, the adds between
  * blocks and each strip's start and end.
  *
+ * The squaring's doubling pass (t = 2 t + the squares, two flag chains
+ * over 2n words) is ~60 TSC of the 16-limb squaring's ~540 (timed by
+ * leaving it out); split into two independent chains (the doubling by
+ * LEA/SHRX without flags, the squares by ADCX over the low half and ADOX
+ * over the high half, the low half's carry added by the reduction's first
+ * strip) it was no faster at 16, 24 or 32 limbs: the pass is bound by its
+ * instruction count, not its chain.  Nor did a lazy end (r = t / R - c m
+ * for the top carry c, below R but not reduced below m, by CMOVZ/ADCX or
+ * by MULX with c, in place of the subtraction and select; exp_ct to
+ * reduce once at the end) pay: within 2% either way, at every size, where
+ * leaving the select out altogether saves 2-4%.  Nor does running the two
+ * CRT halves' chains alternately (p's squaring, q's, p's ...: one
+ * kernel's tail beside the other's head) help: 1.000 +- 0.008 against
+ * one chain after the other at 16, 24 and 32 limbs, so the kernels are
+ * bound by throughput, not by the latency between products.  What is left to the kernels is then
+ * the ALU ports: at 1.28 (n = 32) to 1.43 (n = 16) TSC a product they are
+ * within 30% of the MULX/ADCX/ADOX loop alone, while VPMULUDQ ymm issues
+ * at 0.40 TSC (four 32x32 products; with a VPADDQ each 0.51-0.59): the
+ * vector unit, not these kernels, is where a larger step would come from.
+ *
  * Both are constant time: MULX, ADCX and ADOX take fixed time, and no
  * branch or address depends on an operand (loop counts on n only).
  */
