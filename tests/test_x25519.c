@@ -356,7 +356,9 @@ END_TEST
  * edge u-coordinates -- non-canonical ones (p .. 2^255 - 1, with and
  * without the ignored top bit), limbs of all ones or zeros, the small
  * values -- and the public keys.  The arch ladders keep field elements
- * only partly reduced, which these reach at the extremes.
+ * only partly reduced, which these reach at the extremes.  The public keys
+ * also for scalars made of the radix-32 comb's edge digits, and against
+ * the generic ladder (X25519(k, 9)), not only its fixed-base table.
  */
 START_TEST(test_generic_differential)
 {
@@ -402,11 +404,32 @@ START_TEST(test_generic_differential)
 				memset(k, 0xff, 32);
 			if (j == 9)
 				memset(k, 0, 32);
+			if (j >= 10 && j < 42) {
+				/*
+				 * Every 5-bit digit 0, 15, 16, 17 or 31: the carries
+				 * and the largest entries of a radix-32 recoding
+				 * (ed25519-x86_64-adx's fixed-base comb).
+				 */
+				static const u8 dv[5] = { 0, 15, 16, 17, 31 };
+
+				memset(k, 0, 32);
+				for (int b = 0; b < 51; b++)
+					for (int t = 0; t < 5; t++)
+						if ((dv[(b * (j - 9) + j) % 5] >> t) & 1)
+							k[(5 * b + t) >> 3] |= (u8)(1 << ((5 * b + t) & 7));
+			}
 			RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 32), 0);
 			RT_REQ_EQ(d[i], crypto_kpp_set_secret(gen, k, 32), 0);
 			RT_REQ_EQ(d[i], pubkey(tfm, p1), 0);
 			RT_REQ_EQ(d[i], pubkey(gen, p2), 0);
 			rt_check_eq(d[i], "public key vs curve25519-generic", p1, p2, 32);
+			if (j < 64) {
+				/* and against the generic ladder: X25519(k, 9) */
+				static const u8 nine[32] = { 9 };
+
+				RT_REQ_EQ(d[i], shared(gen, nine, 32, s2), 0);
+				rt_check_eq(d[i], "public key vs X25519(k, 9) by the ladder", p1, s2, 32);
+			}
 			memset(s1, 0, 32);
 			memset(s2, 0, 32);
 			e1 = shared(tfm, u, 32, s1);
