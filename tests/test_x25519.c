@@ -18,7 +18,9 @@
  *    DER and PEM) read by OpenSSL and keys written by OpenSSL read by rind;
  *  - key generation (set_secret(NULL, 0)), JWK round trips, scatterlist
  *    splits, the one-shots, and wrong usage (lengths, malformed keys,
- *    small destinations, missing keys).
+ *    small destinations, missing keys);
+ *  - the field inversion (both entry points) against OpenSSL's
+ *    BN_mod_inverse.
  */
 #include <openssl/bio.h>
 #include <openssl/evp.h>
@@ -354,7 +356,9 @@ END_TEST
  * edge u-coordinates -- non-canonical ones (p .. 2^255 - 1, with and
  * without the ignored top bit), limbs of all ones or zeros, the small
  * values -- and the public keys.  The arch ladders keep field elements
- * only partly reduced, which these reach at the extremes.
+ * only partly reduced, which these reach at the extremes.  The public keys
+ * also for scalars made of the radix-32 comb's edge digits, and against
+ * the generic ladder (X25519(k, 9)), not only its fixed-base table.
  */
 START_TEST(test_generic_differential)
 {
@@ -400,11 +404,32 @@ START_TEST(test_generic_differential)
 				memset(k, 0xff, 32);
 			if (j == 9)
 				memset(k, 0, 32);
+			if (j >= 10 && j < 42) {
+				/*
+				 * Every 5-bit digit 0, 15, 16, 17 or 31: the carries
+				 * and the largest entries of a radix-32 recoding
+				 * (ed25519-x86_64-adx's fixed-base comb).
+				 */
+				static const u8 dv[5] = { 0, 15, 16, 17, 31 };
+
+				memset(k, 0, 32);
+				for (int b = 0; b < 51; b++)
+					for (int t = 0; t < 5; t++)
+						if ((dv[(b * (j - 9) + j) % 5] >> t) & 1)
+							k[(5 * b + t) >> 3] |= (u8)(1 << ((5 * b + t) & 7));
+			}
 			RT_REQ_EQ(d[i], crypto_kpp_set_secret(tfm, k, 32), 0);
 			RT_REQ_EQ(d[i], crypto_kpp_set_secret(gen, k, 32), 0);
 			RT_REQ_EQ(d[i], pubkey(tfm, p1), 0);
 			RT_REQ_EQ(d[i], pubkey(gen, p2), 0);
 			rt_check_eq(d[i], "public key vs curve25519-generic", p1, p2, 32);
+			if (j < 64) {
+				/* and against the generic ladder: X25519(k, 9) */
+				static const u8 nine[32] = { 9 };
+
+				RT_REQ_EQ(d[i], shared(gen, nine, 32, s2), 0);
+				rt_check_eq(d[i], "public key vs X25519(k, 9) by the ladder", p1, s2, 32);
+			}
 			memset(s1, 0, 32);
 			memset(s2, 0, 32);
 			e1 = shared(tfm, u, 32, s1);
@@ -679,6 +704,79 @@ START_TEST(test_oneshots)
 }
 END_TEST
 
+/*
+ * The inversion every field implementation's fe_invert goes through
+ * (algs/curve25519.c: fe25519_invert_bytes, fe25519_invert_limbs) against
+ * OpenSSL's BN_mod_inverse modulo p = 2^255 - 19: 0 (whose "inverse" is
+ * 0), 1, 2, 19, p - 1, p - 2, values with all-ones and all-zero limbs and
+ * random values below p.  Both entry points, the limbs one in place too.
+ */
+#include <openssl/bn.h>
+#include <rind/internal/util.h>
+#include <crypto/curve25519.h>
+
+START_TEST(test_fe25519_invert)
+{
+	static const u64 limb[] = {
+		0, 1, 2, 19, 0xffffffffffffffecull, 0xffffffffffffffedull, 0x7fffffffffffffffull,
+		0xffffffffffffffffull, 1ull << 63,
+	};
+	BN_CTX *ctx = BN_CTX_new();
+	BIGNUM *p = BN_new(), *a = BN_new(), *w = BN_new();
+	struct rt_rng rng;
+	u8 in[32], got[32], exp[32];
+	u64 l[4], lo[4];
+	int checked = 0, i, j;
+
+	ck_assert_ptr_nonnull(ctx);
+	BN_zero(p);
+	BN_set_bit(p, 255);
+	BN_sub_word(p, 19);
+	rt_rng_seed(&rng, 0x25519177);
+	for (i = 0; i < 3000; i++) {
+		if (i < 6) {
+			static const u64 small[6] = { 0, 1, 2, 19, 1, 2 };
+
+			BN_set_word(a, small[i]);
+			if (i >= 4)
+				BN_sub(a, p, a);	/* p - 1, p - 2 */
+		} else {
+			for (j = 0; j < 4; j++)
+				l[j] = rt_rand_range(&rng, 3) ? rt_rand(&rng) :
+					limb[rt_rand_range(&rng, ARRAY_SIZE(limb))];
+			l[3] &= 0x7fffffffffffffffull;
+			for (j = 0; j < 4; j++)
+				put_unaligned_le64(l[j], in + 8 * j);
+			BN_lebin2bn(in, 32, a);
+			BN_nnmod(a, a, p, ctx);
+		}
+		ck_assert_int_eq(BN_bn2lebinpad(a, in, 32), 32);
+		if (BN_is_zero(a))
+			BN_zero(w);
+		else
+			ck_assert_ptr_nonnull(BN_mod_inverse(w, a, p, ctx));
+		ck_assert_int_eq(BN_bn2lebinpad(w, exp, 32), 32);
+		fe25519_invert_bytes(got, in);
+		ck_assert_msg(!memcmp(got, exp, 32), "fe25519_invert_bytes: wrong inverse (case %d)", i);
+		for (j = 0; j < 4; j++)
+			l[j] = get_unaligned_le64(in + 8 * j);
+		fe25519_invert_limbs(lo, l);
+		fe25519_invert_limbs(l, l);
+		for (j = 0; j < 4; j++) {
+			ck_assert_uint_eq(lo[j], get_unaligned_le64(exp + 8 * j));
+			ck_assert_uint_eq(l[j], lo[j]);
+		}
+		checked += 3;
+	}
+	printf("fe25519 inversion (bytes, limbs, limbs in place) vs OpenSSL BN_mod_inverse: %d checks\n",
+	       checked);
+	BN_free(p);
+	BN_free(a);
+	BN_free(w);
+	BN_CTX_free(ctx);
+}
+END_TEST
+
 #if defined(__aarch64__)
 /*
  * arch/arm64/fe25519-arm64.h against OpenSSL's BIGNUM mod p = 2^255 - 19,
@@ -822,6 +920,7 @@ static Suite *x25519_suite(void)
 	tcase_add_test(tc, test_scatterlists);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_oneshots);
+	tcase_add_test(tc, test_fe25519_invert);
 #if defined(__aarch64__)
 	tcase_add_test(tc, test_fe25519_arm64);
 #endif

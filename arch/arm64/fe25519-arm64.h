@@ -20,8 +20,10 @@
  * 128-bit additions with CSET/CINC (two or three instructions per limb)
  * instead of keeping them in the carry flag.
  *
- * Elements are kept below 2^256 but not reduced below p; only
- * fe_tobytes produces the canonical value.  Products are reduced with
+ * The element type, byte conversion, masked moves, the inversion and the
+ * exponent chains are <crypto/fe25519-64.h>, shared with x86-64; this is
+ * the arithmetic.  Elements are kept below 2^256 but not reduced below p;
+ * only fe_tobytes produces the canonical value.  Products are reduced with
  * 2^256 = 38 (mod p): the high four limbs are multiplied by 38 and added
  * to the low four, and what carries out past 2^256 is folded the same
  * way.
@@ -43,26 +45,7 @@
 
 #include <rind/types.h>
 #include <rind/internal/util.h>
-
-typedef struct {
-	u64 v[4];
-} fe;
-
-static inline void fe_0(fe *h)
-{
-	h->v[0] = h->v[1] = h->v[2] = h->v[3] = 0;
-}
-
-static inline void fe_1(fe *h)
-{
-	h->v[0] = 1;
-	h->v[1] = h->v[2] = h->v[3] = 0;
-}
-
-static inline void fe_copy(fe *h, const fe *f)
-{
-	*h = *f;
-}
+#include <crypto/fe25519-64.h>
 
 /*
  * h = f + g.  A carry out of 2^256 is worth 38; adding it can carry once
@@ -336,7 +319,7 @@ static inline void fe_sq(fe *h, const fe *f)
 /*
  * h = f^(2^n), n >= 1.  Out of line, as in api/include/crypto/fe25519.h:
  * one copy of the loop rather than one per run of squarings in the
- * exponent chains below.
+ * exponent chains of <crypto/fe25519-64.h>.
  */
 static __attribute__((noinline, unused)) void fe_sqn(fe *h, const fe *f, int n)
 {
@@ -379,143 +362,6 @@ static inline void fe_mul_small(fe *h, const fe *f, u32 c)
 	h->v[1] = h1;
 	h->v[2] = h2;
 	h->v[3] = h3;
-}
-
-/* Bits 0..254 of s (bit 255 is ignored). */
-static inline void fe_frombytes(fe *h, const u8 s[32])
-{
-	h->v[0] = get_unaligned_le64(s);
-	h->v[1] = get_unaligned_le64(s + 8);
-	h->v[2] = get_unaligned_le64(s + 16);
-	h->v[3] = get_unaligned_le64(s + 24) & 0x7fffffffffffffffULL;
-}
-
-/* Add c (< 2^63) to the four limbs of t, returning the carry out. */
-static inline u64 fe_add_small(u64 t[4], u64 c)
-{
-	unsigned __int128 acc = (unsigned __int128)t[0] + c;
-
-	t[0] = (u64)acc;
-	acc = (unsigned __int128)t[1] + (u64)(acc >> 64);
-	t[1] = (u64)acc;
-	acc = (unsigned __int128)t[2] + (u64)(acc >> 64);
-	t[2] = (u64)acc;
-	acc = (unsigned __int128)t[3] + (u64)(acc >> 64);
-	t[3] = (u64)acc;
-	return (u64)(acc >> 64);
-}
-
-/*
- * The canonical encoding (value reduced below p), by masks: bit 255 is
- * folded in as 19, then t + 19 reaching 2^255 says t >= p, and selects
- * t + 19 - 2^255 = t - p.
- */
-static inline void fe_tobytes(u8 s[32], const fe *f)
-{
-	u64 t[4] = { f->v[0], f->v[1], f->v[2], f->v[3] };
-	u64 g[4], top, m;
-	int i;
-
-	top = t[3] >> 63;
-	t[3] &= 0x7fffffffffffffffULL;
-	fe_add_small(t, 19 * top);
-	for (i = 0; i < 4; i++)
-		g[i] = t[i];
-	fe_add_small(g, 19);
-	m = 0 - (g[3] >> 63);
-	g[3] &= 0x7fffffffffffffffULL;
-	for (i = 0; i < 4; i++)
-		put_unaligned_le64(t[i] ^ (m & (t[i] ^ g[i])), s + 8 * i);
-}
-
-static inline void fe_cswap(fe *f, fe *g, u64 b)
-{
-	u64 m = 0 - b;
-
-	for (int i = 0; i < 4; i++) {
-		u64 t = m & (f->v[i] ^ g->v[i]);
-
-		f->v[i] ^= t;
-		g->v[i] ^= t;
-	}
-}
-
-static inline void fe_cmov(fe *f, const fe *g, u64 b)
-{
-	u64 m = 0 - b;
-
-	for (int i = 0; i < 4; i++)
-		f->v[i] ^= m & (f->v[i] ^ g->v[i]);
-}
-
-static inline int fe_isnegative(const fe *f)
-{
-	u8 s[32];
-
-	fe_tobytes(s, f);
-	return s[0] & 1;
-}
-
-static inline int fe_iszero(const fe *f)
-{
-	u8 s[32];
-	u64 acc = 0;
-
-	fe_tobytes(s, f);
-	for (int i = 0; i < 32; i++)
-		acc |= s[i];
-	return (int)(((acc | (0 - acc)) >> 63) ^ 1);
-}
-
-/* z^(2^250 - 1), and z^11 on the way. */
-static inline void fe_pow2_250_1(fe *t250, fe *z11, const fe *z)
-{
-	fe z2, z9, t, t5, t10, t20, t40, t50, t100;
-
-	fe_sq(&z2, z);
-	fe_sqn(&t, &z2, 2);
-	fe_mul(&z9, &t, z);
-	fe_mul(z11, &z9, &z2);
-	fe_sq(&t, z11);
-	fe_mul(&t5, &t, &z9);
-	fe_sqn(&t, &t5, 5);
-	fe_mul(&t10, &t, &t5);
-	fe_sqn(&t, &t10, 10);
-	fe_mul(&t20, &t, &t10);
-	fe_sqn(&t, &t20, 20);
-	fe_mul(&t40, &t, &t20);
-	fe_sqn(&t, &t40, 10);
-	fe_mul(&t50, &t, &t10);
-	fe_sqn(&t, &t50, 50);
-	fe_mul(&t100, &t, &t50);
-	fe_sqn(&t, &t100, 100);
-	fe_mul(&t, &t, &t100);
-	fe_sqn(&t, &t, 50);
-	fe_mul(t250, &t, &t50);
-}
-
-/* algs/curve25519.c: constant-time inversion (Bernstein-Yang divsteps). */
-void fe25519_invert_bytes(u8 out[32], const u8 in[32]);
-
-/* h = 1/z (0 for z = 0), constant time */
-static inline void fe_invert(fe *h, const fe *z)
-{
-	u8 s[32];
-
-	fe_tobytes(s, z);
-	fe25519_invert_bytes(s, s);
-	fe_frombytes(h, s);
-	memzero_explicit(s, sizeof(s));
-}
-
-/* z^((p - 5) / 8) = z^(2^252 - 3) */
-static inline void fe_pow22523(fe *h, const fe *z)
-{
-	fe t, z11;
-
-	fe_pow2_250_1(&t, &z11, z);
-	fe_sqn(&t, &t, 2);
-	fe_mul(h, &t, z);
 }
 
 #endif /* _RIND_ARM64_FE25519_ARM64_H */

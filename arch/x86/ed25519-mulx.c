@@ -10,12 +10,12 @@
  * its own tables.  Hashing, scalars modulo L, the verification policy and
  * the key formats are the generic driver's (algs/ed25519.c).
  *
- * The fixed-base multiplication is the comb of ed25519-impl.h with the
- * table scan done in AVX2 where the CPU has it: the scan reads all eight
- * 96-byte entries of a row for each of the 64 digits, and with 128-bit
- * moves it was a fifth of a signature's time; three 256-bit registers
- * hold an entry, so a row is 24 loads, 24 ANDs and 24 ORs.  Each of the
- * 64 mixed additions (7 products) is one call of ed25519-mulx-madd.S.
+ * The fixed-base multiplication is a comb like ed25519-impl.h's but in
+ * radix 32, with a table of its own (below), and the table scan done in
+ * AVX2 where the CPU has it: the scan reads all sixteen 96-byte entries
+ * of a row for each of the 52 digits; three 256-bit registers hold an
+ * entry, so a row is 48 ANDs (with the loads) and 48 ORs.  Each of the 52
+ * mixed additions (7 products) is one call of ed25519-mulx-madd.S.
  */
 #include <immintrin.h>
 #include <string.h>
@@ -56,29 +56,94 @@ static inline void fe_neg_limbs(u64 n[4], const u64 x[4])
 }
 
 /*
- * t = b * 256^m * B for a digit b in [-8, 8], as ed_select: every entry
- * of row m is read and combined under a mask (exactly one of the eight
- * masks is set when b != 0, none when b == 0, which leaves the identity
- * (1, 1, 0)); the negation (swap y+x and y-x, negate 2dxy) is masked
- * too.  The digit never becomes a branch or an address.
+ * The signing table: radix 32 rather than the radix 16 of ed25519-impl.h.
+ * 52 signed digits in [-16, 16] instead of 64 in [-8, 8], so 52 mixed
+ * additions instead of 64, for a table scan of 16 entries instead of 8
+ * per digit.  The scans run in the vector unit beside the additions' MULX
+ * chains, but they share the core's front end: of the 12 additions'
+ * ~3.1k cycles, ~2.2k are gained (the fixed-base multiplication with its
+ * inversion 23.6k -> 21.4k cycles).  Row m holds
+ * j * 1024^m * B, j = 1..16, m = 0..25 (26 rows of 16 entries, 39 KiB):
+ *   [k]B = sum_m e_2m 1024^m B + 32 * sum_m e_(2m+1) 1024^m B,
+ * five doublings between the two sums.
+ */
+#define ED5_ROWS	26
+#define ED5_COLS	16
+#define ED5_DIGITS	(2 * ED5_ROWS)
+
+static ge_precomp ed5_base[ED5_ROWS][ED5_COLS] __attribute__((aligned(64)));
+static pthread_once_t ed5_once = PTHREAD_ONCE_INIT;
+
+/* Once per process, after ed_tables() (ge_p3_to_cached needs 2d). */
+static __attribute__((cold)) void ed5_tables_init(void)
+{
+	ge_p3 row[ED5_COLS], p;
+	fe scratch[ED5_COLS];
+	ge_cached pc;
+	ge_p1p1 t;
+	int m, j, k;
+
+	fe_frombytes(&p.X, ed_bx_bytes);
+	fe_frombytes(&p.Y, ed_by_bytes);
+	fe_1(&p.Z);
+	fe_mul(&p.T, &p.X, &p.Y);
+	for (m = 0; m < ED5_ROWS; m++) {
+		row[0] = p;
+		ge_p3_to_cached(&pc, &p);
+		for (j = 1; j < ED5_COLS; j++) {
+			ge_add(&t, &row[j - 1], &pc);
+			ge_p1p1_to_p3(&row[j], &t);
+		}
+		ge_batch_to_precomp(ed5_base[m], row, ED5_COLS, scratch);
+		/* 1024 P = 64 * (16 P) */
+		p = row[ED5_COLS - 1];
+		for (k = 0; k < 6; k++) {
+			ge_p3_dbl(&t, &p);
+			ge_p1p1_to_p3(&p, &t);
+		}
+	}
+}
+
+static inline void ed5_tables(void)
+{
+	ed_tables();
+	pthread_once(&ed5_once, ed5_tables_init);
+}
+
+/*
+ * t = b * 1024^m * B for a digit b in [-16, 16]: every entry of row m is
+ * read and combined under a mask (exactly one of the sixteen masks is set
+ * when b != 0, none when b == 0, which leaves the identity (1, 1, 0)); the
+ * negation (swap y+x and y-x, negate 2dxy) is masked too.  The digit
+ * never becomes a branch or an address.
  */
 static ED_AVX2 void ed_select_avx2(ge_precomp *t, int m, s8 b)
 {
 	u64 neg = (u64)(u8)b >> 7;
 	u64 babs = (u64)(u8)(b - (s8)((0 - (u8)neg) & ((u8)b << 1)));
-	const ge_precomp *row = ed_tab.base[m];
+	const ge_precomp *row = ed5_base[m];
 	__m256i want = _mm256_set1_epi64x((long long)babs);
 	__m256i one = _mm256_set_epi64x(0, 0, 0, 1);
 	__m256i zero = _mm256_cmpeq_epi64(want, _mm256_setzero_si256());
 	__m256i ypx = _mm256_and_si256(zero, one);
 	__m256i ymx = ypx;
 	__m256i xy2d = _mm256_setzero_si256();
+	__m256i inc = _mm256_set1_epi64x(1), idx = _mm256_setzero_si256();
 	__m256i nmask, sw, neg256;
 	u64 x[4], n[4];
 	int j;
 
-	for (j = 0; j < ED_BASE_COLS; j++) {
-		__m256i mask = _mm256_cmpeq_epi64(want, _mm256_set1_epi64x(j + 1));
+	/*
+	 * The entry index counts up in a vector register (no scalar move
+	 * and broadcast per entry), and the loop is unrolled: per entry one
+	 * compare, three ANDs with a memory operand and three ORs.
+	 */
+#pragma GCC unroll 16
+	for (j = 0; j < ED5_COLS; j++) {
+		__m256i mask;
+
+		idx = _mm256_add_epi64(idx, inc);
+		mask = _mm256_cmpeq_epi64(want, idx);
 
 		ypx = _mm256_or_si256(ypx, _mm256_and_si256(mask,
 				_mm256_loadu_si256((const __m256i *)row[j].ypx.v)));
@@ -110,13 +175,31 @@ static ED_AVX2 void ed_select_avx2(ge_precomp *t, int m, s8 b)
 	_mm256_storeu_si256((__m256i *)t->xy2d.v, _mm256_xor_si256(xy2d, sw));
 }
 
+/* The same with 64-bit masks, for a CPU without AVX2. */
+static void ed_select_c(ge_precomp *t, int m, s8 b)
+{
+	u64 neg = (u64)(u8)b >> 7;
+	u64 babs = (u64)(u8)(b - (s8)((0 - (u8)neg) & ((u8)b << 1)));
+	ge_precomp minus;
+	int j;
+
+	ge_precomp_0(t);
+	for (j = 0; j < ED5_COLS; j++)
+		ge_precomp_cmov(t, &ed5_base[m][j], ct_eq(babs, (u64)j + 1));
+	minus.ypx = t->ymx;
+	minus.ymx = t->ypx;
+	fe_neg(&minus.xy2d, &t->xy2d);
+	ge_precomp_cmov(t, &minus, neg);
+	memzero_explicit(&minus, sizeof(minus));
+}
+
 static inline void ed_select_mulx(ge_precomp *t, int m, s8 b)
 {
 	/* A CPU feature, not a secret. */
 	if (ed_mulx_avx2)
 		ed_select_avx2(t, m, b);
 	else
-		ed_select(t, m, b);
+		ed_select_c(t, m, b);
 }
 
 /*
@@ -137,30 +220,35 @@ static inline void ge_madd_p3(ge_p3 *h, const ge_precomp *q, u64 scratch[40])
 
 /*
  * h = [k]B for a 32-byte little-endian k < 2^255, constant time: the
- * signed radix-16 comb of ge_scalarmult_base (ed25519-impl.h) over
- * ed_select_mulx and ge_madd_p3.
+ * signed radix-32 comb above over ed_select_mulx and ge_madd_p3.
  */
 static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 {
 	u64 scratch[40];
-	s8 e[64];
+	s8 e[ED5_DIGITS];
+	u8 kk[33];
 	s8 carry = 0;
 	ge_precomp t[2];
 	ge_p1p1 r;
 	ge_p2 s;
 	int i;
 
-	for (i = 0; i < 32; i++) {
-		e[2 * i] = (s8)(k[i] & 15);
-		e[2 * i + 1] = (s8)(k[i] >> 4);
+	/* e_i = bits 5i .. 5i + 4 of k (bits from 256 up are 0) */
+	memcpy(kk, k, 32);
+	kk[32] = 0;
+	for (i = 0; i < ED5_DIGITS; i++) {
+		int bit = 5 * i;
+		u32 w = kk[bit >> 3] | (u32)kk[(bit >> 3) + 1] << 8;
+
+		e[i] = (s8)((w >> (bit & 7)) & 31);
 	}
-	/* Signed digits: each e_i in [-8, 7], e_63 in [0, 8]. */
-	for (i = 0; i < 63; i++) {
+	/* Signed digits: each e_i in [-16, 15], e_51 in [0, 1]. */
+	for (i = 0; i < ED5_DIGITS - 1; i++) {
 		e[i] = (s8)(e[i] + carry);
-		carry = (s8)((e[i] + 8) >> 4);
-		e[i] = (s8)(e[i] - (carry << 4));
+		carry = (s8)((e[i] + 16) >> 5);
+		e[i] = (s8)(e[i] - (carry << 5));
 	}
-	e[63] = (s8)(e[63] + carry);
+	e[ED5_DIGITS - 1] = (s8)(e[ED5_DIGITS - 1] + carry);
 
 	/*
 	 * Each row's scan is issued before the previous row's addition,
@@ -169,27 +257,26 @@ static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 	 */
 	ge_p3_0(h);
 	ed_select_mulx(&t[0], 0, e[1]);
-	for (i = 1; i < 64; i += 2) {
-		if (i + 2 < 64)
+	for (i = 1; i < ED5_DIGITS; i += 2) {
+		if (i + 2 < ED5_DIGITS)
 			ed_select_mulx(&t[((i / 2) + 1) & 1], (i + 2) / 2, e[i + 2]);
 		ge_madd_p3(h, &t[(i / 2) & 1], scratch);
 	}
 	ge_p3_dbl(&r, h);
-	ge_p1p1_to_p2(&s, &r);
-	ge_p2_dbl(&r, &s);
-	ge_p1p1_to_p2(&s, &r);
-	ge_p2_dbl(&r, &s);
-	ge_p1p1_to_p2(&s, &r);
-	ge_p2_dbl(&r, &s);
+	for (i = 0; i < 4; i++) {
+		ge_p1p1_to_p2(&s, &r);
+		ge_p2_dbl(&r, &s);
+	}
 	ed_select_mulx(&t[0], 0, e[0]);
 	ge_p1p1_to_p3(h, &r);
-	for (i = 0; i < 64; i += 2) {
-		if (i + 2 < 64)
+	for (i = 0; i < ED5_DIGITS; i += 2) {
+		if (i + 2 < ED5_DIGITS)
 			ed_select_mulx(&t[((i / 2) + 1) & 1], (i + 2) / 2, e[i + 2]);
 		ge_madd_p3(h, &t[(i / 2) & 1], scratch);
 	}
 	memzero_explicit(scratch, sizeof(scratch));
 	memzero_explicit(e, sizeof(e));
+	memzero_explicit(kk, sizeof(kk));
 	memzero_explicit(t, sizeof(t));
 	memzero_explicit(&r, sizeof(r));
 	memzero_explicit(&s, sizeof(s));
@@ -200,7 +287,7 @@ static void ed_base_mul_x86(u8 out[32], const u8 k[32])
 {
 	ge_p3 h;
 
-	ed_tables();
+	ed5_tables();
 	ge_scalarmult_base_mulx(&h, k);
 	ge_tobytes(out, &h.X, &h.Y, &h.Z);
 	memzero_explicit(&h, sizeof(h));
@@ -212,7 +299,7 @@ static void ed_base_mul_batch_x86(u8 (*out)[32], const u8 (*k)[32], unsigned int
 	unsigned int i, m;
 	ge_p3 h;
 
-	ed_tables();
+	ed5_tables();
 	while (n) {
 		m = n < ED_BATCH ? n : ED_BATCH;
 		for (i = 0; i < m; i++) {
@@ -241,7 +328,7 @@ static void ed_base_mul_mont_x86(u8 out[32], const u8 k[32])
 
 	memcpy(kc, k, 32);
 	curve25519_clamp_secret(kc);
-	ed_tables();
+	ed5_tables();
 	ge_scalarmult_base_mulx(&h, kc);
 	fe_add(&n, &h.Z, &h.Y);
 	fe_sub(&d, &h.Z, &h.Y);

@@ -52,9 +52,12 @@ void curve25519_generic(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25519_
 /*
  * out = in^-1 mod p = 2^255 - 19 (0 for 0), constant time, for a canonical
  * (< p) little-endian @in; out is canonical.  Every field implementation's
- * fe_invert goes through it (algs/curve25519.c).
+ * fe_invert goes through one of these (algs/curve25519.c): the bytes for
+ * the radix-2^51 code, the four 64-bit limbs (out may be in) for the
+ * radix-2^64 code of <crypto/fe25519-64.h>.
  */
 void fe25519_invert_bytes(u8 out[32], const u8 in[32]);
+void fe25519_invert_limbs(u64 out[4], const u64 in[4]);
 
 /* A kpp driver: its scalar multiplications and its kpp_alg. */
 struct curve25519_driver {
