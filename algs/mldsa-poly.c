@@ -352,6 +352,7 @@ void rind_mldsa_challenge_of(struct mldsa_challenge *ch, const struct mldsa_poly
 	for (j = 0; j < MLDSA_N; j++) {
 		ch->pos[n] = (u8)j;
 		ch->neg[n] = c->c[j] < 0;
+		ch->sh[n] = (u16)(j + (c->c[j] < 0 ? MLDSA_N : 0));
 		n += c->c[j] != 0;
 	}
 	ch->n = n;
@@ -372,4 +373,9 @@ const struct mldsa_ops rind_mldsa_generic_ops = {
 	.poly_decompose = rind_mldsa_poly_decompose,
 	.poly_highbits = rind_mldsa_poly_highbits,
 	.poly_use_hint = rind_mldsa_poly_use_hint,
+	.sign_prepare = rind_mldsa_sign_prepare,
+	.w1_pack = rind_mldsa_w1_pack,
+	.sign_z = rind_mldsa_sign_z,
+	.sign_r = rind_mldsa_sign_r,
+	.sign_hint = rind_mldsa_sign_hint,
 };
