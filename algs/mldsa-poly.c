@@ -346,14 +346,24 @@ void rind_mldsa_poly_mul_challenge(struct mldsa_poly *r, const s32 *restrict e,
 
 void rind_mldsa_challenge_of(struct mldsa_challenge *ch, const struct mldsa_poly *c)
 {
-	unsigned int j, n = 0;
+	unsigned int b, j, n = 0;
 
-	/* Written at every j, counted only where c_j != 0: no unpredictable branch. */
-	for (j = 0; j < MLDSA_N; j++) {
-		ch->pos[n] = (u8)j;
-		ch->neg[n] = c->c[j] < 0;
-		ch->sh[n] = (u16)(j + (c->c[j] < 0 ? MLDSA_N : 0));
-		n += c->c[j] != 0;
+	/* c is public: a mask of its nonzero coefficients per 64, then its set bits in order */
+	for (b = 0; b < MLDSA_N; b += 64) {
+		u64 m = 0;
+
+		for (j = 0; j < 64; j++)
+			m |= (u64)(c->c[b + j] != 0) << j;
+		for (; m; m &= m - 1) {
+			unsigned int neg;
+
+			j = b + (unsigned int)__builtin_ctzll(m);
+			neg = c->c[j] < 0;
+			ch->pos[n] = (u8)j;
+			ch->neg[n] = (u8)neg;
+			ch->sh[n] = (u16)(j + neg * MLDSA_N);
+			n++;
+		}
 	}
 	ch->n = n;
 }

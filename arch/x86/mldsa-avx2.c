@@ -851,7 +851,41 @@ static AVX2 u32 avx2_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *p
 	return any_mask(bad);
 }
 
-/* w = canon(w - c s2[i]), r1 = HighBits(w), LowBits(w) checked, in the last chunk's pass. */
+/*
+ * w = canon(w - c s2[i]), r1 = HighBits(w), LowBits(w) checked, in the
+ * last chunk's pass; one body per gamma2 (G a constant).
+ */
+#define SIGN_R_BODY(G)									\
+	do {										\
+		k1 = n - k0 > ETA_CHUNK ? k0 + ETA_CHUNK : n;				\
+		ETA_SUM(e, c, k0, k1);							\
+		{									\
+			const __m256i acc[8] = { a0, a1, a2, a3, a4, a5, a6, a7 };	\
+											\
+			_Pragma("GCC unroll 8")						\
+			for (m = 0; m < 8; m++) {					\
+				__m256i wd[4];						\
+											\
+				widen8(acc[m], wd);					\
+				for (q = 0; q < 4; q++) {				\
+					unsigned int o = 32 * m + 8 * q;		\
+					__m256i v = _mm256_sub_epi32(ld(w->c + o), wd[q]);	\
+											\
+					if (k1 == n) {					\
+						__m256i h, l;				\
+											\
+						v = canon(v);				\
+						decompose8(v, G, &h, &l);		\
+						st(r1->c + o, h);			\
+						bad = _mm256_or_si256(bad, over(l, bound));	\
+					}						\
+					st(w->c + o, v);				\
+				}							\
+			}								\
+		}									\
+		k0 = k1;								\
+	} while (k0 < n)
+
 static AVX2 u32 avx2_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w,
 			    const struct mldsa_sign_pre *pre, unsigned int i,
 			    const struct mldsa_challenge *c, const struct mldsa_params *p)
@@ -861,37 +895,13 @@ static AVX2 u32 avx2_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w,
 	__m256i a0, a1, a2, a3, a4, a5, a6, a7, bad = _mm256_setzero_si256();
 	unsigned int k0 = 0, k1, n = c->n, m, q;
 
-	do {
-		k1 = n - k0 > ETA_CHUNK ? k0 + ETA_CHUNK : n;
-		ETA_SUM(e, c, k0, k1);
-		{
-			const __m256i acc[8] = { a0, a1, a2, a3, a4, a5, a6, a7 };
-
-			_Pragma("GCC unroll 8")
-			for (m = 0; m < 8; m++) {
-				__m256i wd[4];
-
-				widen8(acc[m], wd);
-				for (q = 0; q < 4; q++) {
-					unsigned int o = 32 * m + 8 * q;
-					__m256i v = _mm256_sub_epi32(ld(w->c + o), wd[q]);
-
-					if (k1 == n) {
-						__m256i h, l;
-
-						v = canon(v);
-						FOR_G2(p->gamma2, decompose8(v, G, &h, &l));
-						st(r1->c + o, h);
-						bad = _mm256_or_si256(bad, over(l, bound));
-					}
-					st(w->c + o, v);
-				}
-			}
-		}
-		k0 = k1;
-	} while (k0 < n);
+	if (p->gamma2 == G2_88)
+		SIGN_R_BODY(G2_88);
+	else
+		SIGN_R_BODY(G2_32);
 	return any_mask(bad);
 }
+#undef SIGN_R_BODY
 
 /*
  * c t0[i] in 32-bit lanes, 64 coefficients a pass in eight registers,
