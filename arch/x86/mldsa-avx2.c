@@ -195,24 +195,26 @@ AVX2_INLINE __m256i mont_finish(__m256i pe, __m256i po, __m256i te, __m256i to)
 	return _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xaa);
 }
 
-/* a * z * R^-1 with zq = z q^-1 mod 2^32 */
+/*
+ * a * z * R^-1 with zq = z q^-1 mod 2^32: t = a zq mod 2^32 for all eight
+ * lanes in one VPMULLD (one uop on Zen 3), its odd lanes moved down for
+ * the odd products: five multiplications rather than six.
+ */
 AVX2_INLINE __m256i mulz(__m256i a, __m256i z, __m256i zq)
 {
-	__m256i ao = odd(a);
-	__m256i pe = _mm256_mul_epi32(a, z), po = _mm256_mul_epi32(ao, odd(z));
-	__m256i te = _mm256_mul_epi32(a, zq), to = _mm256_mul_epi32(ao, odd(zq));
+	__m256i t = _mm256_mullo_epi32(a, zq);
+	__m256i pe = _mm256_mul_epi32(a, z), po = _mm256_mul_epi32(odd(a), odd(z));
 
-	return mont_finish(pe, po, te, to);
+	return mont_finish(pe, po, t, odd(t));
 }
 
 /* The same with one constant in every lane (so no odd() of it). */
 AVX2_INLINE __m256i mulz1(__m256i a, __m256i z, __m256i zq)
 {
-	__m256i ao = odd(a);
-	__m256i pe = _mm256_mul_epi32(a, z), po = _mm256_mul_epi32(ao, z);
-	__m256i te = _mm256_mul_epi32(a, zq), to = _mm256_mul_epi32(ao, zq);
+	__m256i t = _mm256_mullo_epi32(a, zq);
+	__m256i pe = _mm256_mul_epi32(a, z), po = _mm256_mul_epi32(odd(a), z);
 
-	return mont_finish(pe, po, te, to);
+	return mont_finish(pe, po, t, odd(t));
 }
 
 /* Reduce 64-bit sums (even, odd lanes) as mont_reduce() does. */
