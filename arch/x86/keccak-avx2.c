@@ -155,16 +155,36 @@ AVX2 void keccakx4_absorb_once(struct keccakx4_state *st, unsigned int rate, u8 
 	memzero_explicit(blk, sizeof(blk));
 }
 
-/* Permute and write @rate bytes of each state to out[l], @nblocks times. */
+/*
+ * Permute and write @rate bytes of each state to out[l], @nblocks times:
+ * four lanes at a time transposed (the four states' words i .. i+3 into
+ * one register per state) and stored whole; a last odd lane word by word.
+ * x86 is little-endian, so a lane's bytes in memory are its encoding.
+ */
 AVX2 void keccakx4_squeeze_blocks(struct keccakx4_state *st, unsigned int rate,
 				  u8 *const out[4], size_t nblocks)
 {
-	unsigned int i, l;
+	unsigned int i, l, lanes = rate / 8;
 	size_t b;
 
 	for (b = 0; b < nblocks; b++) {
 		keccakx4_f1600(st);
-		for (i = 0; i < rate / 8; i++) {
+		for (i = 0; i + 4 <= lanes; i += 4) {
+			__m256i t0 = _mm256_unpacklo_epi64(st->a[i], st->a[i + 1]);
+			__m256i t1 = _mm256_unpackhi_epi64(st->a[i], st->a[i + 1]);
+			__m256i t2 = _mm256_unpacklo_epi64(st->a[i + 2], st->a[i + 3]);
+			__m256i t3 = _mm256_unpackhi_epi64(st->a[i + 2], st->a[i + 3]);
+
+			_mm256_storeu_si256((__m256i *)(out[0] + b * rate + 8 * i),
+					    _mm256_permute2x128_si256(t0, t2, 0x20));
+			_mm256_storeu_si256((__m256i *)(out[1] + b * rate + 8 * i),
+					    _mm256_permute2x128_si256(t1, t3, 0x20));
+			_mm256_storeu_si256((__m256i *)(out[2] + b * rate + 8 * i),
+					    _mm256_permute2x128_si256(t0, t2, 0x31));
+			_mm256_storeu_si256((__m256i *)(out[3] + b * rate + 8 * i),
+					    _mm256_permute2x128_si256(t1, t3, 0x31));
+		}
+		for (; i < lanes; i++) {
 			u64 w[4];
 
 			_mm256_storeu_si256((__m256i *)w, st->a[i]);
