@@ -782,11 +782,12 @@ AVX2_INLINE u32 any_mask(__m256i v)
 }
 
 /*
- * The sum of the windows of the terms k0 .. k1 - 1 (at most 31: |a| <= 4
- * keeps every 8-bit sum within 124) in eight registers of 32
+ * The sum of the windows of the terms k0 .. k1 - 1 (at most 127 / eta:
+ * 31 for eta = 4, 63 for eta = 2, so every 8-bit sum stays within 127;
+ * ML-DSA-44 and -87 need one chunk) in eight registers of 32
  * coefficients; @e points at E + 512.
  */
-#define ETA_CHUNK	31
+#define ETA_CHUNK	(127 / p->eta)
 #define ETA_SUM(e, c, k0, k1)								\
 	do {										\
 		unsigned int k_;							\
