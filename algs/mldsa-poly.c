@@ -348,12 +348,16 @@ void rind_mldsa_challenge_of(struct mldsa_challenge *ch, const struct mldsa_poly
 {
 	unsigned int b, j, n = 0;
 
-	/* c is public: a mask of its nonzero coefficients per 64, then its set bits in order */
+	/*
+	 * c is public: a mask of its nonzero coefficients per 64 (c in {-1,
+	 * 0, 1}: the low bit says nonzero), then its set bits in order.
+	 */
 	for (b = 0; b < MLDSA_N; b += 64) {
 		u64 m = 0;
 
+		_Pragma("GCC unroll 64")
 		for (j = 0; j < 64; j++)
-			m |= (u64)(c->c[b + j] != 0) << j;
+			m |= (u64)((u32)c->c[b + j] & 1) << j;
 		for (; m; m &= m - 1) {
 			unsigned int neg;
 

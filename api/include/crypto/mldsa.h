@@ -193,6 +193,7 @@ struct mldsa_challenge {
 	u16 sh[MLDSA_N];
 };
 
+/* From SampleInBall's c (coefficients in {-1, 0, 1}). */
 void rind_mldsa_challenge_of(struct mldsa_challenge *ch, const struct mldsa_poly *c);
 /* e = (-a, a), the operand layout of rind_mldsa_poly_mul_challenge. */
 void rind_mldsa_poly_negext(s32 e[2 * MLDSA_N], const struct mldsa_poly *a);
