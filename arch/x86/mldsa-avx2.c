@@ -20,6 +20,12 @@
  * signatures are those of the generic driver (tests/test_mldsa.c
  * compares every hook and the signatures byte for byte).
  *
+ * The signing loop's steps (the sign_* hooks) are single passes: s1, s2
+ * and t0 are widened once per signature into (a, -a, a) windows, so a
+ * challenge product is c->n additions of shifted windows whatever the
+ * signs, and the norm checks, Decompose and the hints run in the pass
+ * that finishes each product; w1 is packed in the pass that reduces w.
+ *
  * Sampling runs four SHAKE streams at once (keccak-avx2.c): ExpandA four
  * matrix entries per pass, ExpandS four polynomials with a branch-free
  * rejection step, ExpandMask four consecutive counters per pass, the
