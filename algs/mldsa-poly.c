@@ -387,6 +387,7 @@ const struct mldsa_ops rind_mldsa_generic_ops = {
 	.poly_decompose = rind_mldsa_poly_decompose,
 	.poly_highbits = rind_mldsa_poly_highbits,
 	.poly_use_hint = rind_mldsa_poly_use_hint,
+	.ctilde = rind_mldsa_ctilde,
 	.sign_prepare = rind_mldsa_sign_prepare,
 	.w1_pack = rind_mldsa_w1_pack,
 	.sign_z = rind_mldsa_sign_z,

@@ -287,6 +287,16 @@ void rind_mldsa_mu(const struct mldsa_key *key, const u8 *ctx, size_t ctxlen,
  * hooks), over the generic arithmetic; every coefficient loop is
  * branch-free and the masks accumulate over whole polynomials.
  */
+void rind_mldsa_ctilde(const struct mldsa_params *p, u8 *ctilde, const u8 mu[MLDSA_MU_BYTES],
+		       const u8 *w1, size_t w1len, const u8 rhopp[64], u16 kappa,
+		       struct mldsa_mask_cache *cache)
+{
+	(void)rhopp;
+	(void)kappa;
+	(void)cache;
+	shake256(ctilde, p->ctilde_bytes, mu, MLDSA_MU_BYTES, w1, w1len, NULL, 0);
+}
+
 void rind_mldsa_sign_prepare(struct mldsa_sign_pre *pre, const struct mldsa_key *key)
 {
 	const struct mldsa_params *p = key->p;
@@ -405,6 +415,7 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 		return -ENOMEM;
 	ops->sign_prepare(&ws->pre, key);
 	ws->mcache.n = 0;
+	ws->mcache.first = 0;
 	/* rho'' = H(K || rnd || mu, 64) */
 	shake256(ws->rhopp, 64, key->K, 32, rnd, MLDSA_RND_BYTES, mu, MLDSA_MU_BYTES);
 	for (kappa = 0; kappa <= MLDSA_KAPPA_MAX; kappa += p->l) {
@@ -421,7 +432,7 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 			ops->w1_pack(ws->w1 + wb * i, &ws->w[i], p->gamma2);
 		}
 		/* c-tilde = H(mu || w1Encode(w1)): public, see the header comment. */
-		shake256(ws->ctilde, p->ctilde_bytes, mu, MLDSA_MU_BYTES, ws->w1, wb * p->k, NULL, 0);
+		ops->ctilde(p, ws->ctilde, mu, ws->w1, wb * p->k, ws->rhopp, (u16)kappa, &ws->mcache);
 		rind_declassify(ws->ctilde, p->ctilde_bytes);
 		rind_mldsa_sample_in_ball(p, ws->ctilde, &ws->c);
 		rind_mldsa_challenge_of(&ws->ch, &ws->c);

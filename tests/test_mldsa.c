@@ -36,6 +36,7 @@
 #include <openssl/opensslv.h>
 #include <rind/sig.h>
 #include <rind/internal/alg.h>
+#include <crypto/keccak.h>
 #include <crypto/mldsa.h>
 #include "testutil.h"
 
@@ -908,7 +909,8 @@ START_TEST(test_ops_vs_generic)
 			     o->poly_reduce && o->expand_a && o->expand_s && o->expand_mask &&
 			     o->expand_mask_loop && o->mul_challenge && o->mul_challenge_eta &&
 			     o->poly_decompose && o->poly_highbits && o->poly_use_hint &&
-			     o->sign_prepare && o->w1_pack && o->sign_z && o->sign_r && o->sign_hint);
+			     o->ctilde && o->sign_prepare && o->w1_pack && o->sign_z && o->sign_r &&
+			     o->sign_hint);
 		for (round = 0; round < 200; round++) {
 			/* NTT: |a| < 2^20 (y, z), [0, q) (t1 2^d reduced), the extremes */
 			if (round % 3 == 0)
@@ -979,9 +981,16 @@ START_TEST(test_ops_vs_generic)
 			o->expand_mask(p, seed, (u16)r, b);
 			for (j = 0; j < p->l; j++)
 				req_poly(d[i], "expand_mask", round, &a[j], &b[j]);
-			/* as the signing loop calls it: kappa = 0, l, 2l, ... with one cache */
+			/*
+			 * as the signing loop calls it: kappa = 0, l, 2l, ... with one
+			 * cache, and (from round 10 on) c-tilde of a random mu and w1
+			 * between the attempts, which may fill the cache too
+			 */
 			if (round < 20) {
 				static struct mldsa_mask_cache cache;
+				static u8 mu[64], w1[MLDSA_KMAX * 192], cta[64], ctb[64];
+				static u8 cat[64 + MLDSA_KMAX * 192];
+				size_t w1len = (size_t)p->k * (p->gamma2 == (Q - 1) / 88 ? 192 : 128);
 				unsigned int it;
 
 				memset(&cache, 0, sizeof(cache));
@@ -992,6 +1001,21 @@ START_TEST(test_ops_vs_generic)
 					o->expand_mask_loop(p, seed, kappa, b, &cache);
 					for (j = 0; j < p->l; j++)
 						req_poly(d[i], "expand_mask_loop", (int)it, &a[j], &b[j]);
+					if (round < 10)
+						continue;
+					rt_fill(&rng, mu, sizeof(mu));
+					rt_fill(&rng, w1, w1len);
+					memset(cta, 0, sizeof(cta));
+					memset(ctb, 0, sizeof(ctb));
+					g->ctilde(p, cta, mu, w1, w1len, seed, kappa, &cache);
+					o->ctilde(p, ctb, mu, w1, w1len, seed, kappa, &cache);
+					RT_REQ_MEM(d[i], (int)it, cta, ctb, sizeof(cta));
+					/* and both are SHAKE256(mu || w1) */
+					memcpy(cat, mu, 64);
+					memcpy(cat + 64, w1, w1len);
+					memset(ctb, 0, sizeof(ctb));
+					rind_shake256(ctb, p->ctilde_bytes, cat, 64 + w1len);
+					RT_REQ_MEM(d[i], (int)it, cta, ctb, sizeof(cta));
 				}
 			}
 			if (round < 20) {

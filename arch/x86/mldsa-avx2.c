@@ -1348,6 +1348,101 @@ static AVX2 void avx2_expand_mask_loop(const struct mldsa_params *p, const u8 rh
 	}
 }
 
+/*
+ * c-tilde = H(mu || w1) in lane 0 of the four-way permutation, while
+ * lanes 1-3 compute y for the three counters after those waiting in
+ * @cache: c-tilde takes seven permutations (nine for ML-DSA-87), the
+ * first five of which give those streams their five blocks, so a
+ * signing attempt needs about three fewer streams of its own (for l = 5
+ * one four-way pass every other attempt) for the price of running one
+ * sponge four-wide.  The cache first drops the counters below kappa + l
+ * (this attempt's).  The lanes' inputs differ (public w1 hashing, secret
+ * y streams) but no lane's data steers anything.
+ */
+union kx4_lanes {
+	struct keccakx4_state st;
+	u64 w[25][4];	/* w[i][l]: word i of state l */
+};
+
+#define CT_MAXBLK	10	/* (64 + 8 * 128 + 1) / 136 rounded up: 9 */
+
+static AVX2 void avx2_ctilde(const struct mldsa_params *p, u8 *ctilde, const u8 mu[MLDSA_MU_BYTES],
+			     const u8 *w1, size_t w1len, const u8 rhopp[64], u16 kappa,
+			     struct mldsa_mask_cache *cache)
+{
+	const size_t len = MLDSA_MU_BYTES + w1len, nblk = len / SHAKE256_RATE + 1;
+	const unsigned int next = (unsigned int)kappa + p->l;
+	union kx4_lanes s;
+	u8 msg[CT_MAXBLK * SHAKE256_RATE], buf[3][Y_BLOCKS * SHAKE256_RATE];
+	unsigned int i, l, base;
+	size_t b;
+
+	if (cache->n && cache->first < next) {
+		unsigned int drop = next - cache->first;
+
+		if (drop >= cache->n) {
+			cache->n = 0;
+		} else {
+			memmove(cache->y, cache->y + drop, (cache->n - drop) * sizeof(cache->y[0]));
+			cache->n -= drop;
+		}
+	}
+	if (!cache->n || cache->first < next)
+		cache->first = next;
+	if (nblk > CT_MAXBLK || nblk < Y_BLOCKS || cache->n + 3 > ARRAY_SIZE(cache->y)) {
+		rind_mldsa_ctilde(p, ctilde, mu, w1, w1len, rhopp, kappa, cache);
+		return;
+	}
+	base = cache->first + cache->n;
+	memset(msg, 0, nblk * SHAKE256_RATE);
+	memcpy(msg, mu, MLDSA_MU_BYTES);
+	memcpy(msg + MLDSA_MU_BYTES, w1, w1len);
+	msg[len] ^= KECCAK_DS_SHAKE;
+	msg[nblk * SHAKE256_RATE - 1] ^= 0x80;
+	memset(&s, 0, sizeof(s));
+	for (l = 1; l < 4; l++) {
+		u16 v = (u16)(base + l - 1);
+
+		for (i = 0; i < 8; i++)
+			s.w[i][l] = get_unaligned_le64(rhopp + 8 * i);
+		s.w[8][l] = (u64)v | (u64)KECCAK_DS_SHAKE << 16;
+		s.w[SHAKE256_RATE / 8 - 1][l] = 0x80ull << 56;
+	}
+	for (b = 0; b < nblk; b++) {
+		/* the block into lane 0 only: a 64-bit load, zero-extended (no partial stores) */
+		for (i = 0; i < SHAKE256_RATE / 8; i++)
+			s.st.a[i] = _mm256_xor_si256(s.st.a[i], _mm256_zextsi128_si256(_mm_loadl_epi64(
+					(const __m128i *)(msg + SHAKE256_RATE * b + 8 * i))));
+		keccakx4_f1600(&s.st);
+		if (b >= Y_BLOCKS)
+			continue;
+		/* words 0..15 of lanes 1-3 by 4x4 transposes, word 16 alone */
+		for (i = 0; i < 16; i += 4) {
+			__m256i t0 = _mm256_unpacklo_epi64(s.st.a[i], s.st.a[i + 1]);
+			__m256i t1 = _mm256_unpackhi_epi64(s.st.a[i], s.st.a[i + 1]);
+			__m256i t2 = _mm256_unpacklo_epi64(s.st.a[i + 2], s.st.a[i + 3]);
+			__m256i t3 = _mm256_unpackhi_epi64(s.st.a[i + 2], s.st.a[i + 3]);
+			u8 *o = buf[0] + SHAKE256_RATE * b + 8 * i;
+
+			_mm256_storeu_si256((__m256i *)o, _mm256_permute2x128_si256(t1, t3, 0x20));
+			_mm256_storeu_si256((__m256i *)(o + sizeof(buf[0])),
+					    _mm256_permute2x128_si256(t0, t2, 0x31));
+			_mm256_storeu_si256((__m256i *)(o + 2 * sizeof(buf[0])),
+					    _mm256_permute2x128_si256(t1, t3, 0x31));
+		}
+		for (l = 1; l < 4; l++)
+			put_unaligned_le64(s.w[16][l], buf[l - 1] + SHAKE256_RATE * b + 8 * 16);
+	}
+	for (i = 0; i < p->ctilde_bytes / 8; i++)
+		put_unaligned_le64(s.w[i][0], ctilde + 8 * i);
+	for (l = 0; l < 3; l++)
+		unpack_y(&cache->y[cache->n + l], buf[l], p->gamma1_bits);
+	cache->n += 3;
+	memzero_explicit(&s, sizeof(s));
+	memzero_explicit(msg, sizeof(msg));
+	memzero_explicit(buf, sizeof(buf));
+}
+
 /* ---- registration ---------------------------------------------------------------- */
 
 static const struct mldsa_ops mldsa_avx2_ops = {
@@ -1365,6 +1460,7 @@ static const struct mldsa_ops mldsa_avx2_ops = {
 	.poly_decompose	= avx2_poly_decompose,
 	.poly_highbits	= avx2_poly_highbits,
 	.poly_use_hint	= avx2_poly_use_hint,
+	.ctilde		= avx2_ctilde,
 	.sign_prepare	= avx2_sign_prepare,
 	.w1_pack	= avx2_w1_pack,
 	.sign_z		= avx2_sign_z,

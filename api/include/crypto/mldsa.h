@@ -64,7 +64,7 @@ struct mldsa_challenge;
  */
 struct mldsa_mask_cache {
 	unsigned int first, n;
-	struct mldsa_poly y[4];
+	struct mldsa_poly y[8];
 };
 
 /*
@@ -127,6 +127,14 @@ struct mldsa_ops {
 	 * MakeHint(-c t0[i], r + c t0[i]) (0 or 1), *count += the ones; all
 	 * ones when some |c t0[i]| >= gamma2.
 	 */
+	/*
+	 * ctilde: c-tilde = H(mu || w1, ctilde_bytes) (@w1: w1len bytes) in
+	 * the signing loop at @kappa; may also compute y for kappas past
+	 * kappa + l into @cache (as expand_mask_loop keeps it).
+	 */
+	void (*ctilde)(const struct mldsa_params *p, u8 *ctilde, const u8 mu[MLDSA_MU_BYTES],
+		       const u8 *w1, size_t w1len, const u8 rhopp[64], u16 kappa,
+		       struct mldsa_mask_cache *cache);
 	void (*sign_prepare)(struct mldsa_sign_pre *pre, const struct mldsa_key *key);
 	void (*w1_pack)(u8 *out, struct mldsa_poly *w, s32 gamma2);
 	u32 (*sign_z)(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, unsigned int j,
@@ -270,6 +278,9 @@ void rind_mldsa_unpack_z(struct mldsa_poly *z, const u8 *in, unsigned int gamma1
 void rind_mldsa_pack_w1(u8 *out, const struct mldsa_poly *w1, s32 gamma2);
 
 /* The generic signing steps (struct mldsa_ops' sign_* hooks, algs/mldsa.c). */
+void rind_mldsa_ctilde(const struct mldsa_params *p, u8 *ctilde, const u8 mu[MLDSA_MU_BYTES],
+		       const u8 *w1, size_t w1len, const u8 rhopp[64], u16 kappa,
+		       struct mldsa_mask_cache *cache);
 void rind_mldsa_sign_prepare(struct mldsa_sign_pre *pre, const struct mldsa_key *key);
 void rind_mldsa_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2);
 u32 rind_mldsa_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, unsigned int j,
