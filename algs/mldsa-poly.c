@@ -346,13 +346,28 @@ void rind_mldsa_poly_mul_challenge(struct mldsa_poly *r, const s32 *restrict e,
 
 void rind_mldsa_challenge_of(struct mldsa_challenge *ch, const struct mldsa_poly *c)
 {
-	unsigned int j, n = 0;
+	unsigned int b, j, n = 0;
 
-	/* Written at every j, counted only where c_j != 0: no unpredictable branch. */
-	for (j = 0; j < MLDSA_N; j++) {
-		ch->pos[n] = (u8)j;
-		ch->neg[n] = c->c[j] < 0;
-		n += c->c[j] != 0;
+	/*
+	 * c is public: a mask of its nonzero coefficients per 64 (c in {-1,
+	 * 0, 1}: the low bit says nonzero), then its set bits in order.
+	 */
+	for (b = 0; b < MLDSA_N; b += 64) {
+		u64 m = 0;
+
+		_Pragma("GCC unroll 64")
+		for (j = 0; j < 64; j++)
+			m |= (u64)((u32)c->c[b + j] & 1) << j;
+		for (; m; m &= m - 1) {
+			unsigned int neg;
+
+			j = b + (unsigned int)__builtin_ctzll(m);
+			neg = c->c[j] < 0;
+			ch->pos[n] = (u8)j;
+			ch->neg[n] = (u8)neg;
+			ch->sh[n] = (u16)(j + neg * MLDSA_N);
+			n++;
+		}
 	}
 	ch->n = n;
 }
@@ -372,4 +387,10 @@ const struct mldsa_ops rind_mldsa_generic_ops = {
 	.poly_decompose = rind_mldsa_poly_decompose,
 	.poly_highbits = rind_mldsa_poly_highbits,
 	.poly_use_hint = rind_mldsa_poly_use_hint,
+	.ctilde = rind_mldsa_ctilde,
+	.sign_prepare = rind_mldsa_sign_prepare,
+	.w1_pack = rind_mldsa_w1_pack,
+	.sign_z = rind_mldsa_sign_z,
+	.sign_r = rind_mldsa_sign_r,
+	.sign_hint = rind_mldsa_sign_hint,
 };

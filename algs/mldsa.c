@@ -282,15 +282,113 @@ void rind_mldsa_mu(const struct mldsa_key *key, const u8 *ctx, size_t ctxlen,
 	memzero_explicit(&st, sizeof(st));
 }
 
+/*
+ * The generic steps of the signing loop (struct mldsa_ops' sign_*
+ * hooks), over the generic arithmetic; every coefficient loop is
+ * branch-free and the masks accumulate over whole polynomials.
+ */
+void rind_mldsa_ctilde(const struct mldsa_params *p, u8 *ctilde, const u8 mu[MLDSA_MU_BYTES],
+		       const u8 *w1, size_t w1len, const u8 rhopp[64], u16 kappa,
+		       struct mldsa_mask_cache *cache)
+{
+	(void)rhopp;
+	(void)kappa;
+	(void)cache;
+	shake256(ctilde, p->ctilde_bytes, mu, MLDSA_MU_BYTES, w1, w1len, NULL, 0);
+}
+
+void rind_mldsa_sign_prepare(struct mldsa_sign_pre *pre, const struct mldsa_key *key)
+{
+	const struct mldsa_params *p = key->p;
+	unsigned int i, j;
+
+	for (j = 0; j < p->l; j++)
+		rind_mldsa_poly_negext(pre->e[j], &key->s1[j]);
+	for (i = 0; i < p->k; i++) {
+		rind_mldsa_poly_negext(pre->e[MLDSA_LMAX + i], &key->s2[i]);
+		rind_mldsa_poly_negext(pre->e[MLDSA_LMAX + MLDSA_KMAX + i], &key->t0[i]);
+	}
+}
+
+void rind_mldsa_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
+{
+	struct mldsa_poly t;
+	unsigned int j;
+
+	for (j = 0; j < MLDSA_N; j++)
+		w->c[j] = mldsa_caddq(w->c[j]);
+	rind_mldsa_poly_highbits(&t, w, gamma2);
+	rind_mldsa_pack_w1(out, &t, gamma2);
+	memzero_explicit(&t, sizeof(t));
+}
+
+u32 rind_mldsa_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, unsigned int j,
+		      const struct mldsa_challenge *c, const struct mldsa_params *p)
+{
+	struct mldsa_poly t;
+	unsigned int m;
+	u32 bad;
+
+	rind_mldsa_poly_mul_challenge(&t, pre->e[j], c);
+	for (m = 0; m < MLDSA_N; m++)
+		z->c[m] += t.c[m];
+	bad = mldsa_poly_exceeds(z, ((s32)1 << p->gamma1_bits) - (s32)p->beta);
+	memzero_explicit(&t, sizeof(t));
+	return bad;
+}
+
+u32 rind_mldsa_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w, const struct mldsa_sign_pre *pre,
+		      unsigned int i, const struct mldsa_challenge *c, const struct mldsa_params *p)
+{
+	struct mldsa_poly t;
+	unsigned int m;
+	u32 bad;
+
+	rind_mldsa_poly_mul_challenge(&t, pre->e[MLDSA_LMAX + i], c);
+	/* r in (-beta, q + beta) */
+	for (m = 0; m < MLDSA_N; m++)
+		w->c[m] = mldsa_canon(w->c[m] - t.c[m]);
+	rind_mldsa_poly_decompose(r1, &t, w, p->gamma2);
+	bad = mldsa_poly_exceeds(&t, p->gamma2 - (s32)p->beta);
+	memzero_explicit(&t, sizeof(t));
+	return bad;
+}
+
+u32 rind_mldsa_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
+			 const struct mldsa_sign_pre *pre, unsigned int i,
+			 const struct mldsa_challenge *c, const struct mldsa_params *p, u32 *count)
+{
+	struct mldsa_poly t, v;
+	unsigned int m;
+	u32 bad, n = 0;
+
+	rind_mldsa_poly_mul_challenge(&t, pre->e[MLDSA_LMAX + MLDSA_KMAX + i], c);
+	bad = mldsa_poly_exceeds(&t, p->gamma2);
+	/* v = r + c t0, |c t0| <= tau 2^12 */
+	for (m = 0; m < MLDSA_N; m++)
+		v.c[m] = mldsa_canon(w->c[m] + t.c[m]);
+	rind_mldsa_poly_highbits(&v, &v, p->gamma2);
+	for (m = 0; m < MLDSA_N; m++) {
+		u32 d = (u32)(v.c[m] ^ h->c[m]);
+		u32 hb = (d | (0u - d)) >> 31;
+
+		h->c[m] = (s32)hb;
+		n += hb;
+	}
+	*count += n;
+	memzero_explicit(&t, sizeof(t));
+	memzero_explicit(&v, sizeof(v));
+	return bad;
+}
+
 struct sign_ws {
 	struct mldsa_poly y[MLDSA_LMAX];	/* y, then z = y + c s1 */
 	struct mldsa_poly yh[MLDSA_LMAX];
 	struct mldsa_poly w[MLDSA_KMAX];	/* w, then r = w - c s2 */
 	struct mldsa_poly r1[MLDSA_KMAX];	/* HighBits(r), then the hints */
-	struct mldsa_poly c, t, lo;
+	struct mldsa_poly c;
 	struct mldsa_challenge ch;
-	/* s1, s2, t0 as (-a, a), for the products with c */
-	s32 s1e[MLDSA_LMAX][2 * MLDSA_N], s2e[MLDSA_KMAX][2 * MLDSA_N], t0e[MLDSA_KMAX][2 * MLDSA_N];
+	struct mldsa_sign_pre pre;		/* s1, s2, t0 for the hooks */
 	u8 w1[MLDSA_KMAX * 192];
 	u8 ctilde[64];
 	u8 rhopp[64];
@@ -309,20 +407,15 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 {
 	const struct mldsa_params *p = key->p;
 	const struct mldsa_ops *ops = key->ops;
-	const s32 g1b = (s32)1 << p->gamma1_bits, g2 = p->gamma2;
 	unsigned int i, j, kappa, wb = w1_poly_bytes(p), zb = z_poly_bytes(p);
 	struct sign_ws *ws = malloc(sizeof(*ws));
 	int err = -EAGAIN;
 
 	if (!ws)
 		return -ENOMEM;
-	for (j = 0; j < p->l; j++)
-		rind_mldsa_poly_negext(ws->s1e[j], &key->s1[j]);
-	for (i = 0; i < p->k; i++) {
-		rind_mldsa_poly_negext(ws->s2e[i], &key->s2[i]);
-		rind_mldsa_poly_negext(ws->t0e[i], &key->t0[i]);
-	}
+	ops->sign_prepare(&ws->pre, key);
 	ws->mcache.n = 0;
+	ws->mcache.first = 0;
 	/* rho'' = H(K || rnd || mu, 64) */
 	shake256(ws->rhopp, 64, key->K, 32, rnd, MLDSA_RND_BYTES, mu, MLDSA_MU_BYTES);
 	for (kappa = 0; kappa <= MLDSA_KAPPA_MAX; kappa += p->l) {
@@ -336,54 +429,27 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 		for (i = 0; i < p->k; i++) {
 			ops->pointwise_acc(&ws->w[i], key->a[i], ws->yh, p->l);
 			ops->invntt_tomont(&ws->w[i]);
-			for (j = 0; j < MLDSA_N; j++)
-				ws->w[i].c[j] = mldsa_caddq(ws->w[i].c[j]);
-			ops->poly_highbits(&ws->t, &ws->w[i], g2);
-			rind_mldsa_pack_w1(ws->w1 + wb * i, &ws->t, g2);
+			ops->w1_pack(ws->w1 + wb * i, &ws->w[i], p->gamma2);
 		}
 		/* c-tilde = H(mu || w1Encode(w1)): public, see the header comment. */
-		shake256(ws->ctilde, p->ctilde_bytes, mu, MLDSA_MU_BYTES, ws->w1, wb * p->k, NULL, 0);
+		ops->ctilde(p, ws->ctilde, mu, ws->w1, wb * p->k, ws->rhopp, (u16)kappa, &ws->mcache);
 		rind_declassify(ws->ctilde, p->ctilde_bytes);
 		rind_mldsa_sample_in_ball(p, ws->ctilde, &ws->c);
 		rind_mldsa_challenge_of(&ws->ch, &ws->c);
 
 		/* z = y + c s1, checked against gamma1 - beta */
-		for (j = 0; j < p->l; j++) {
-			ops->mul_challenge_eta(&ws->t, ws->s1e[j], &ws->ch);
-			for (i = 0; i < MLDSA_N; i++)
-				ws->y[j].c[i] += ws->t.c[i];
-			bad |= mldsa_poly_exceeds(&ws->y[j], g1b - (s32)p->beta);
-		}
+		for (j = 0; j < p->l; j++)
+			bad |= ops->sign_z(&ws->y[j], &ws->pre, j, &ws->ch, p);
 		/* r = w - c s2; r0 = LowBits(r) checked against gamma2 - beta */
-		for (i = 0; i < p->k; i++) {
-			ops->mul_challenge_eta(&ws->t, ws->s2e[i], &ws->ch);
-			/* r in (-beta, q + beta) */
-			for (j = 0; j < MLDSA_N; j++)
-				ws->w[i].c[j] = mldsa_canon(ws->w[i].c[j] - ws->t.c[j]);
-			ops->poly_decompose(&ws->r1[i], &ws->lo, &ws->w[i], g2);
-			bad |= mldsa_poly_exceeds(&ws->lo, g2 - (s32)p->beta);
-		}
+		for (i = 0; i < p->k; i++)
+			bad |= ops->sign_r(&ws->r1[i], &ws->w[i], &ws->pre, i, &ws->ch, p);
 		rind_declassify(&bad, sizeof(bad));
 		if (bad)
 			continue;
 
 		/* c t0 against gamma2; h = MakeHint(-c t0, w - c s2 + c t0); at most omega ones */
-		for (i = 0; i < p->k; i++) {
-			ops->mul_challenge(&ws->t, ws->t0e[i], &ws->ch);
-			bad |= mldsa_poly_exceeds(&ws->t, g2);
-			for (j = 0; j < MLDSA_N; j++) {
-				/* v = r + c t0, |c t0| <= tau 2^12 */
-				ws->lo.c[j] = mldsa_canon(ws->w[i].c[j] + ws->t.c[j]);
-			}
-			ops->poly_highbits(&ws->lo, &ws->lo, g2);
-			for (j = 0; j < MLDSA_N; j++) {
-				u32 d = (u32)(ws->lo.c[j] ^ ws->r1[i].c[j]);
-				u32 h = (d | (0u - d)) >> 31;
-
-				ws->r1[i].c[j] = (s32)h;
-				count += h;
-			}
-		}
+		for (i = 0; i < p->k; i++)
+			bad |= ops->sign_hint(&ws->r1[i], &ws->w[i], &ws->pre, i, &ws->ch, p, &count);
 		bad |= (u32)((s32)(p->omega - count) >> 31);
 		rind_declassify(&bad, sizeof(bad));
 		if (bad)

@@ -36,6 +36,7 @@
 #include <openssl/opensslv.h>
 #include <rind/sig.h>
 #include <rind/internal/alg.h>
+#include <crypto/keccak.h>
 #include <crypto/mldsa.h>
 #include "testutil.h"
 
@@ -774,6 +775,102 @@ static void req_poly(const char *drv, const char *what, int round, const struct 
 }
 
 /*
+ * The signing loop's hooks (sign_prepare, w1_pack, sign_z, sign_r,
+ * sign_hint) of @o against the generic ones on one random key-like
+ * secret (s1, s2 at +-eta in some rounds, t0 over (-2^12, 2^12]) and
+ * challenge @ch: the same z, r, HighBits, hints, counts and verdicts.
+ * Half of the rounds draw y and r so that the checks pass (|y| <=
+ * gamma1 - 2 beta, |LowBits(r)| < gamma2 - 2 beta), so both verdicts
+ * occur.  Returns the number of accepted (all three checks 0) rounds'
+ * worth of checks, for the caller's count.
+ */
+static unsigned int sign_steps_vs_generic(const char *drv, const struct mldsa_ops *o,
+					  const struct mldsa_params *p,
+					  const struct mldsa_challenge *ch, struct rt_rng *rng,
+					  int round)
+{
+	const struct mldsa_ops *g = &rind_mldsa_generic_ops;
+	static struct mldsa_key kc;
+	static struct mldsa_sign_pre pg, po;
+	static struct mldsa_poly za, zb, wa, wb, ra, rb;
+	static u8 oa[192], ob[192];
+	const s32 g1 = (s32)1 << p->gamma1_bits, g2 = p->gamma2, beta = (s32)p->beta;
+	bool easy = round & 1;
+	unsigned int i, j, m, passed = 0;
+
+	memset(&kc, 0, sizeof(kc));
+	kc.p = p;
+	for (j = 0; j < p->l; j++)
+		rand_poly(rng, &kc.s1[j], -(s32)p->eta, 2 * p->eta + 1);
+	for (i = 0; i < p->k; i++) {
+		rand_poly(rng, &kc.s2[i], -(s32)p->eta, 2 * p->eta + 1);
+		rand_poly(rng, &kc.t0[i], -(1 << 12) + 1, 1 << 13);
+	}
+	if (round % 8 == 2 || round % 8 == 5) {	/* the extremes */
+		for (m = 0; m < MLDSA_N; m++) {
+			s32 sg = round % 8 == 2 ? 1 : -1;
+
+			kc.s1[0].c[m] = sg * (s32)p->eta;
+			kc.s2[0].c[m] = -sg * (s32)p->eta;
+			kc.t0[0].c[m] = sg > 0 ? 1 << 12 : -(1 << 12) + 1;
+		}
+	}
+	g->sign_prepare(&pg, &kc);
+	o->sign_prepare(&po, &kc);
+	for (j = 0; j < p->l; j++) {
+		u32 ba, bb;
+
+		if (easy)
+			rand_poly(rng, &za, -(g1 - 2 * beta), 2 * (u32)(g1 - 2 * beta) + 1);
+		else
+			rand_poly(rng, &za, -g1 + 1, 2 * (u32)g1);
+		zb = za;
+		ba = g->sign_z(&za, &pg, j, ch, p);
+		bb = o->sign_z(&zb, &po, j, ch, p);
+		req_poly(drv, "sign_z", round, &za, &zb);
+		RT_REQ_EQ(drv, ba, bb);
+		RT_REQ(drv, ba == 0 || ba == ~0u);
+		if (easy)
+			RT_REQ_EQ(drv, ba, 0);
+	}
+	for (i = 0; i < p->k; i++) {
+		u32 ba, bb, ha, hb, ca = 0, cb = 0;
+
+		/* w as sign_r receives it: w1_pack's canonical output */
+		rand_poly(rng, &wa, -Q + 1, 2 * Q - 1);
+		if (easy) {
+			for (m = 0; m < MLDSA_N; m++) {
+				s32 r1 = (s32)rt_rand_range(rng, (u32)((Q - 1) / (2 * g2)));
+				s32 r0 = (s32)rt_rand_range(rng, 2 * (u32)(g2 - 2 * beta) - 1) -
+					 (g2 - 2 * beta - 1);
+
+				wa.c[m] = (2 * g2 * r1 + r0 + Q) % Q;
+				wa.c[m] -= wa.c[m] >= Q / 2 ? Q : 0;	/* (-q, q), as after the inverse NTT */
+			}
+		}
+		wb = wa;
+		g->w1_pack(oa, &wa, g2);
+		o->w1_pack(ob, &wb, g2);
+		req_poly(drv, "w1_pack (w)", round, &wa, &wb);
+		RT_REQ_MEM(drv, round, oa, ob, g2 == (Q - 1) / 88 ? 192u : 128u);
+		ba = g->sign_r(&ra, &wa, &pg, i, ch, p);
+		bb = o->sign_r(&rb, &wb, &po, i, ch, p);
+		req_poly(drv, "sign_r (r)", round, &wa, &wb);
+		req_poly(drv, "sign_r (r1)", round, &ra, &rb);
+		RT_REQ_EQ(drv, ba, bb);
+		RT_REQ(drv, ba == 0 || ba == ~0u);
+		ha = g->sign_hint(&ra, &wa, &pg, i, ch, p, &ca);
+		hb = o->sign_hint(&rb, &wb, &po, i, ch, p, &cb);
+		req_poly(drv, "sign_hint (h)", round, &ra, &rb);
+		RT_REQ_EQ(drv, ha, hb);
+		RT_REQ_EQ(drv, ca, cb);
+		RT_REQ(drv, ha == 0 || ha == ~0u);
+		passed += !ba && !ha;
+	}
+	return passed;
+}
+
+/*
  * Each hook of a driver's struct mldsa_ops must give the generic
  * function's exact output (keys and deterministic signatures are shared
  * between drivers): the transforms at the edges of their input ranges,
@@ -800,7 +897,7 @@ START_TEST(test_ops_vs_generic)
 		struct mldsa_challenge ch;
 		u8 seed[64];
 		int round, r, base;
-		unsigned int n, j;
+		unsigned int n, j, passed = 0;
 
 		RT_REQ(d[i], key && key->ops);
 		o = key->ops;
@@ -811,7 +908,9 @@ START_TEST(test_ops_vs_generic)
 		RT_REQ(d[i], o->ntt && o->invntt_tomont && o->pointwise_acc && o->pointwise &&
 			     o->poly_reduce && o->expand_a && o->expand_s && o->expand_mask &&
 			     o->expand_mask_loop && o->mul_challenge && o->mul_challenge_eta &&
-			     o->poly_decompose && o->poly_highbits && o->poly_use_hint);
+			     o->poly_decompose && o->poly_highbits && o->poly_use_hint &&
+			     o->ctilde && o->sign_prepare && o->w1_pack && o->sign_z && o->sign_r &&
+			     o->sign_hint);
 		for (round = 0; round < 200; round++) {
 			/* NTT: |a| < 2^20 (y, z), [0, q) (t1 2^d reduced), the extremes */
 			if (round % 3 == 0)
@@ -873,6 +972,8 @@ START_TEST(test_ops_vs_generic)
 			g->mul_challenge_eta(&x, e, &ch);
 			o->mul_challenge_eta(&y, e, &ch);
 			req_poly(d[i], "mul_challenge_eta", round, &x, &y);
+			/* the signing loop's fused steps with this challenge */
+			passed += sign_steps_vs_generic(d[i], o, p, &ch, &rng, round);
 			/* ExpandMask at a random kappa (the counter wraps at 2^16) */
 			rt_fill(&rng, seed, 64);
 			r = (int)rt_rand_range(&rng, 65536);
@@ -880,9 +981,16 @@ START_TEST(test_ops_vs_generic)
 			o->expand_mask(p, seed, (u16)r, b);
 			for (j = 0; j < p->l; j++)
 				req_poly(d[i], "expand_mask", round, &a[j], &b[j]);
-			/* as the signing loop calls it: kappa = 0, l, 2l, ... with one cache */
+			/*
+			 * as the signing loop calls it: kappa = 0, l, 2l, ... with one
+			 * cache, and (from round 10 on) c-tilde of a random mu and w1
+			 * between the attempts, which may fill the cache too
+			 */
 			if (round < 20) {
 				static struct mldsa_mask_cache cache;
+				static u8 mu[64], w1[MLDSA_KMAX * 192], cta[64], ctb[64];
+				static u8 cat[64 + MLDSA_KMAX * 192];
+				size_t w1len = (size_t)p->k * (p->gamma2 == (Q - 1) / 88 ? 192 : 128);
 				unsigned int it;
 
 				memset(&cache, 0, sizeof(cache));
@@ -893,6 +1001,21 @@ START_TEST(test_ops_vs_generic)
 					o->expand_mask_loop(p, seed, kappa, b, &cache);
 					for (j = 0; j < p->l; j++)
 						req_poly(d[i], "expand_mask_loop", (int)it, &a[j], &b[j]);
+					if (round < 10)
+						continue;
+					rt_fill(&rng, mu, sizeof(mu));
+					rt_fill(&rng, w1, w1len);
+					memset(cta, 0, sizeof(cta));
+					memset(ctb, 0, sizeof(ctb));
+					g->ctilde(p, cta, mu, w1, w1len, seed, kappa, &cache);
+					o->ctilde(p, ctb, mu, w1, w1len, seed, kappa, &cache);
+					RT_REQ_MEM(d[i], (int)it, cta, ctb, sizeof(cta));
+					/* and both are SHAKE256(mu || w1) */
+					memcpy(cat, mu, 64);
+					memcpy(cat + 64, w1, w1len);
+					memset(ctb, 0, sizeof(ctb));
+					rind_shake256(ctb, p->ctilde_bytes, cat, 64 + w1len);
+					RT_REQ_MEM(d[i], (int)it, cta, ctb, sizeof(cta));
 				}
 			}
 			if (round < 20) {
@@ -936,9 +1059,12 @@ START_TEST(test_ops_vs_generic)
 			req_poly(d[i], "poly_use_hint", r, &h1, &h2);
 		}
 		crypto_free_sig(tfm);
+		/* the easy rounds' r0 and t0 checks must have passed somewhere */
+		RT_REQ(d[i], passed > 0);
 		printf("ops: %s: 200 rounds of NTT, inverse, products, reduction, challenge products, "
-		       "ExpandMask (20 of ExpandS, ExpandA), rounding for every r: equal to generic\n",
-		       d[i]);
+		       "the signing steps (%u rows passing r0 and t0 checks), ExpandMask "
+		       "(20 of ExpandS, ExpandA), rounding for every r: equal to generic\n",
+		       d[i], passed);
 	}
 }
 END_TEST

@@ -20,6 +20,12 @@
  * signatures are those of the generic driver (tests/test_mldsa.c
  * compares every hook and the signatures byte for byte).
  *
+ * The signing loop's steps (the sign_* hooks) are single passes: s1, s2
+ * and t0 are widened once per signature into (a, -a, a) windows, so a
+ * challenge product is c->n additions of shifted windows whatever the
+ * signs, and the norm checks, Decompose and the hints run in the pass
+ * that finishes each product; w1 is packed in the pass that reduces w.
+ *
  * Sampling runs four SHAKE streams at once (keccak-avx2.c): ExpandA four
  * matrix entries per pass, ExpandS four polynomials with a branch-free
  * rejection step, ExpandMask four consecutive counters per pass, the
@@ -195,24 +201,26 @@ AVX2_INLINE __m256i mont_finish(__m256i pe, __m256i po, __m256i te, __m256i to)
 	return _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xaa);
 }
 
-/* a * z * R^-1 with zq = z q^-1 mod 2^32 */
+/*
+ * a * z * R^-1 with zq = z q^-1 mod 2^32: t = a zq mod 2^32 for all eight
+ * lanes in one VPMULLD (one uop on Zen 3), its odd lanes moved down for
+ * the odd products: five multiplications rather than six.
+ */
 AVX2_INLINE __m256i mulz(__m256i a, __m256i z, __m256i zq)
 {
-	__m256i ao = odd(a);
-	__m256i pe = _mm256_mul_epi32(a, z), po = _mm256_mul_epi32(ao, odd(z));
-	__m256i te = _mm256_mul_epi32(a, zq), to = _mm256_mul_epi32(ao, odd(zq));
+	__m256i t = _mm256_mullo_epi32(a, zq);
+	__m256i pe = _mm256_mul_epi32(a, z), po = _mm256_mul_epi32(odd(a), odd(z));
 
-	return mont_finish(pe, po, te, to);
+	return mont_finish(pe, po, t, odd(t));
 }
 
 /* The same with one constant in every lane (so no odd() of it). */
 AVX2_INLINE __m256i mulz1(__m256i a, __m256i z, __m256i zq)
 {
-	__m256i ao = odd(a);
-	__m256i pe = _mm256_mul_epi32(a, z), po = _mm256_mul_epi32(ao, z);
-	__m256i te = _mm256_mul_epi32(a, zq), to = _mm256_mul_epi32(ao, zq);
+	__m256i t = _mm256_mullo_epi32(a, zq);
+	__m256i pe = _mm256_mul_epi32(a, z), po = _mm256_mul_epi32(odd(a), z);
 
-	return mont_finish(pe, po, te, to);
+	return mont_finish(pe, po, t, odd(t));
 }
 
 /* Reduce 64-bit sums (even, odd lanes) as mont_reduce() does. */
@@ -669,6 +677,356 @@ static AVX2 void avx2_mul_challenge_eta(struct mldsa_poly *r, const s32 *e,
 	memzero_explicit(e8, sizeof(e8));
 }
 
+/* ---- the signing loop's steps ---------------------------------------------------- */
+
+/*
+ * struct mldsa_sign_pre in this driver's layout: s1 and s2 as 8-bit
+ * E = (a, -a, a) (768 bytes each, s1[j] at j, s2[i] at LMAX + i), then t0
+ * as 32-bit E (768 entries each).  With c = sum_k X^sh[k] (sh in [0,
+ * 512): sign folded into the shift, X^256 = -1), coefficient m of X^sh a
+ * is E[512 + m - sh]: every term of a challenge product is one addition
+ * of a contiguous 256-entry window, whatever its sign.  The windows'
+ * positions are public (they come from c-tilde).
+ */
+#define E_LEN		(3 * MLDSA_N)
+#define E8_OFF(idx)	((size_t)E_LEN * (idx))
+#define E32_OFF		E8_OFF(MLDSA_LMAX + MLDSA_KMAX)
+
+_Static_assert(E32_OFF + (size_t)MLDSA_KMAX * E_LEN * 4 <= sizeof(struct mldsa_sign_pre),
+	       "the AVX2 layout fits struct mldsa_sign_pre");
+_Static_assert(E32_OFF % 32 == 0, "32-bit windows aligned");
+
+static inline s8 *pre_e8(struct mldsa_sign_pre *pre, unsigned int idx)
+{
+	return (s8 *)pre->e + E8_OFF(idx);
+}
+
+static inline const s8 *pre_e8c(const struct mldsa_sign_pre *pre, unsigned int idx)
+{
+	return (const s8 *)pre->e + E8_OFF(idx);
+}
+
+static inline s32 *pre_e32(struct mldsa_sign_pre *pre, unsigned int i)
+{
+	return (s32 *)((u8 *)pre->e + E32_OFF) + (size_t)E_LEN * i;
+}
+
+static inline const s32 *pre_e32c(const struct mldsa_sign_pre *pre, unsigned int i)
+{
+	return (const s32 *)((const u8 *)pre->e + E32_OFF) + (size_t)E_LEN * i;
+}
+
+/* (a, -a, a) in 8-bit lanes from |a| <= 4 (no saturation). */
+static AVX2 void ext8(s8 *e, const struct mldsa_poly *a)
+{
+	const __m256i fix = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+	unsigned int i;
+
+	for (i = 0; i < MLDSA_N; i += 32) {
+		__m256i ab = _mm256_packs_epi32(ld(a->c + i), ld(a->c + i + 8));
+		__m256i cd = _mm256_packs_epi32(ld(a->c + i + 16), ld(a->c + i + 24));
+		__m256i v = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(ab, cd), fix);
+
+		_mm256_storeu_si256((__m256i *)(e + i), v);
+		_mm256_storeu_si256((__m256i *)(e + MLDSA_N + i),
+				    _mm256_sub_epi8(_mm256_setzero_si256(), v));
+		_mm256_storeu_si256((__m256i *)(e + 2 * MLDSA_N + i), v);
+	}
+}
+
+static AVX2 void ext32(s32 *e, const struct mldsa_poly *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLDSA_N; i += 8) {
+		__m256i v = ld(a->c + i);
+
+		st(e + i, v);
+		st(e + MLDSA_N + i, _mm256_sub_epi32(_mm256_setzero_si256(), v));
+		st(e + 2 * MLDSA_N + i, v);
+	}
+}
+
+static AVX2 void avx2_sign_prepare(struct mldsa_sign_pre *pre, const struct mldsa_key *key)
+{
+	const struct mldsa_params *p = key->p;
+	unsigned int i;
+
+	for (i = 0; i < p->l; i++)
+		ext8(pre_e8(pre, i), &key->s1[i]);
+	for (i = 0; i < p->k; i++) {
+		ext8(pre_e8(pre, MLDSA_LMAX + i), &key->s2[i]);
+		ext32(pre_e32(pre, i), &key->t0[i]);
+	}
+}
+
+/* (-q, q) to [0, q); (-q, 2q) to [0, q) */
+AVX2_INLINE __m256i caddq(__m256i a)
+{
+	return _mm256_add_epi32(a, _mm256_and_si256(_mm256_srai_epi32(a, 31), _mm256_set1_epi32(Q)));
+}
+
+AVX2_INLINE __m256i canon(__m256i a)
+{
+	a = caddq(a);
+	return _mm256_sub_epi32(a, _mm256_and_si256(_mm256_cmpgt_epi32(a, _mm256_set1_epi32(Q - 1)),
+						    _mm256_set1_epi32(Q)));
+}
+
+/* all ones in the lanes where |a| >= bound (|a| < 2^31) */
+AVX2_INLINE __m256i over(__m256i a, s32 bound)
+{
+	return _mm256_cmpgt_epi32(_mm256_abs_epi32(a), _mm256_set1_epi32(bound - 1));
+}
+
+/* The mask (all ones or 0) of "some lane of @v is nonzero", without a branch. */
+AVX2_INLINE u32 any_mask(__m256i v)
+{
+	u32 m = (u32)_mm256_movemask_epi8(v);
+
+	return 0u - ((m | (0u - m)) >> 31);
+}
+
+/*
+ * The sum of the windows of the terms k0 .. k1 - 1 (at most 127 / eta:
+ * 31 for eta = 4, 63 for eta = 2, so every 8-bit sum stays within 127;
+ * ML-DSA-44 and -87 need one chunk) in eight registers of 32
+ * coefficients; @e points at E + 512.
+ */
+#define ETA_CHUNK	(127 / p->eta)
+#define ETA_SUM(e, c, k0, k1)								\
+	do {										\
+		unsigned int k_;							\
+											\
+		a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = _mm256_setzero_si256();	\
+		for (k_ = (k0); k_ < (k1); k_++) {					\
+			const s8 *x_ = (e) - (c)->sh[k_];				\
+											\
+			a0 = _mm256_add_epi8(a0, L8(x_));				\
+			a1 = _mm256_add_epi8(a1, L8(x_ + 32));				\
+			a2 = _mm256_add_epi8(a2, L8(x_ + 64));				\
+			a3 = _mm256_add_epi8(a3, L8(x_ + 96));				\
+			a4 = _mm256_add_epi8(a4, L8(x_ + 128));				\
+			a5 = _mm256_add_epi8(a5, L8(x_ + 160));				\
+			a6 = _mm256_add_epi8(a6, L8(x_ + 192));				\
+			a7 = _mm256_add_epi8(a7, L8(x_ + 224));				\
+		}									\
+	} while (0)
+#define L8(p) _mm256_loadu_si256((const __m256i *)(p))
+
+/* The 32 coefficients of one 8-bit register as four 32-bit registers. */
+AVX2_INLINE void widen8(__m256i a, __m256i w[4])
+{
+	__m128i lo = _mm256_castsi256_si128(a), hi = _mm256_extracti128_si256(a, 1);
+
+	w[0] = _mm256_cvtepi8_epi32(lo);
+	w[1] = _mm256_cvtepi8_epi32(_mm_srli_si128(lo, 8));
+	w[2] = _mm256_cvtepi8_epi32(hi);
+	w[3] = _mm256_cvtepi8_epi32(_mm_srli_si128(hi, 8));
+}
+
+/* z += c s1[j] and its norm check in the last chunk's pass. */
+static AVX2 u32 avx2_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, unsigned int j,
+			    const struct mldsa_challenge *c, const struct mldsa_params *p)
+{
+	const s8 *e = pre_e8c(pre, j) + 2 * MLDSA_N;
+	const s32 bound = ((s32)1 << p->gamma1_bits) - (s32)p->beta;
+	__m256i a0, a1, a2, a3, a4, a5, a6, a7, bad = _mm256_setzero_si256();
+	unsigned int k0 = 0, k1, n = c->n, m, q;
+
+	do {
+		k1 = n - k0 > ETA_CHUNK ? k0 + ETA_CHUNK : n;
+		ETA_SUM(e, c, k0, k1);
+		{
+			const __m256i acc[8] = { a0, a1, a2, a3, a4, a5, a6, a7 };
+
+			_Pragma("GCC unroll 8")
+			for (m = 0; m < 8; m++) {
+				__m256i w[4];
+
+				widen8(acc[m], w);
+				for (q = 0; q < 4; q++) {
+					s32 *o = z->c + 32 * m + 8 * q;
+					__m256i v = _mm256_add_epi32(ld(o), w[q]);
+
+					st(o, v);
+					if (k1 == n)
+						bad = _mm256_or_si256(bad, over(v, bound));
+				}
+			}
+		}
+		k0 = k1;
+	} while (k0 < n);
+	return any_mask(bad);
+}
+
+/*
+ * w = canon(w - c s2[i]), r1 = HighBits(w), LowBits(w) checked, in the
+ * last chunk's pass; one body per gamma2 (G a constant).
+ */
+#define SIGN_R_BODY(G)									\
+	do {										\
+		k1 = n - k0 > ETA_CHUNK ? k0 + ETA_CHUNK : n;				\
+		ETA_SUM(e, c, k0, k1);							\
+		{									\
+			const __m256i acc[8] = { a0, a1, a2, a3, a4, a5, a6, a7 };	\
+											\
+			_Pragma("GCC unroll 8")						\
+			for (m = 0; m < 8; m++) {					\
+				__m256i wd[4];						\
+											\
+				widen8(acc[m], wd);					\
+				for (q = 0; q < 4; q++) {				\
+					unsigned int o = 32 * m + 8 * q;		\
+					__m256i v = _mm256_sub_epi32(ld(w->c + o), wd[q]);	\
+											\
+					if (k1 == n) {					\
+						__m256i h, l;				\
+											\
+						v = canon(v);				\
+						decompose8(v, G, &h, &l);		\
+						st(r1->c + o, h);			\
+						bad = _mm256_or_si256(bad, over(l, bound));	\
+					}						\
+					st(w->c + o, v);				\
+				}							\
+			}								\
+		}									\
+		k0 = k1;								\
+	} while (k0 < n)
+
+static AVX2 u32 avx2_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w,
+			    const struct mldsa_sign_pre *pre, unsigned int i,
+			    const struct mldsa_challenge *c, const struct mldsa_params *p)
+{
+	const s8 *e = pre_e8c(pre, MLDSA_LMAX + i) + 2 * MLDSA_N;
+	const s32 bound = p->gamma2 - (s32)p->beta;
+	__m256i a0, a1, a2, a3, a4, a5, a6, a7, bad = _mm256_setzero_si256();
+	unsigned int k0 = 0, k1, n = c->n, m, q;
+
+	if (p->gamma2 == G2_88)
+		SIGN_R_BODY(G2_88);
+	else
+		SIGN_R_BODY(G2_32);
+	return any_mask(bad);
+}
+#undef SIGN_R_BODY
+
+/*
+ * c t0[i] in 32-bit lanes, 64 coefficients a pass in eight registers,
+ * and in the same pass its check against gamma2, v = r + c t0 and the
+ * hint HighBits(v) != HighBits(r).
+ */
+static AVX2 u32 avx2_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
+			       const struct mldsa_sign_pre *pre, unsigned int i,
+			       const struct mldsa_challenge *c, const struct mldsa_params *p,
+			       u32 *count)
+{
+	const s32 *e = pre_e32c(pre, i) + 2 * MLDSA_N;
+	const __m256i one = _mm256_set1_epi32(1);
+	__m256i bad = _mm256_setzero_si256(), cnt = _mm256_setzero_si256();
+	unsigned int n = c->n, k, part, m;
+	u32 sum[8], total = 0;
+
+	for (part = 0; part < MLDSA_N; part += 64) {
+		__m256i a0, a1, a2, a3, a4, a5, a6, a7;
+
+		a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = _mm256_setzero_si256();
+		for (k = 0; k < n; k++) {
+			const s32 *x = e - c->sh[k] + part;
+
+			a0 = _mm256_add_epi32(a0, ld(x));      a1 = _mm256_add_epi32(a1, ld(x + 8));
+			a2 = _mm256_add_epi32(a2, ld(x + 16)); a3 = _mm256_add_epi32(a3, ld(x + 24));
+			a4 = _mm256_add_epi32(a4, ld(x + 32)); a5 = _mm256_add_epi32(a5, ld(x + 40));
+			a6 = _mm256_add_epi32(a6, ld(x + 48)); a7 = _mm256_add_epi32(a7, ld(x + 56));
+		}
+		{
+			const __m256i acc[8] = { a0, a1, a2, a3, a4, a5, a6, a7 };
+
+			_Pragma("GCC unroll 8")
+			for (m = 0; m < 8; m++) {
+				unsigned int o = part + 8 * m;
+				__m256i v = canon(_mm256_add_epi32(ld(w->c + o), acc[m])), hi, lo, hb;
+
+				bad = _mm256_or_si256(bad, over(acc[m], p->gamma2));
+				FOR_G2(p->gamma2, decompose8(v, G, &hi, &lo));
+				hb = _mm256_andnot_si256(_mm256_cmpeq_epi32(hi, ld(h->c + o)), one);
+				st(h->c + o, hb);
+				cnt = _mm256_add_epi32(cnt, hb);
+			}
+		}
+	}
+	_mm256_storeu_si256((__m256i *)sum, cnt);
+	for (m = 0; m < 8; m++)
+		total += sum[m];
+	*count += total;
+	return any_mask(bad);
+}
+
+/*
+ * w = caddq(w) and w1Encode(HighBits(w)): 32 coefficients narrowed to
+ * bytes (in order after a dword permutation), then pairs of 4-bit values
+ * to bytes (gamma2 = (q-1)/32), or quadruples of 6-bit values to 3 bytes
+ * ((q-1)/88).
+ */
+static AVX2 void avx2_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
+{
+	const __m256i fix = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+	unsigned int i, m;
+
+	if (gamma2 == G2_32) {
+		for (i = 0; i < MLDSA_N; i += 64) {
+			__m256i b[2];
+
+			for (m = 0; m < 2; m++) {
+				__m256i r[4], t, u;
+				unsigned int q;
+
+				for (q = 0; q < 4; q++) {
+					__m256i v = caddq(ld(w->c + i + 32 * m + 8 * q)), l;
+
+					st(w->c + i + 32 * m + 8 * q, v);
+					decompose8(v, G2_32, &r[q], &l);
+				}
+				t = _mm256_packus_epi32(r[0], r[1]);
+				u = _mm256_packus_epi32(r[2], r[3]);
+				t = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(t, u), fix);
+				b[m] = _mm256_maddubs_epi16(t, _mm256_set1_epi16(0x1001));
+			}
+			_mm256_storeu_si256((__m256i *)(out + i / 2),
+					    _mm256_permute4x64_epi64(_mm256_packus_epi16(b[0], b[1]), 0xd8));
+		}
+		return;
+	}
+	for (i = 0; i < MLDSA_N; i += 32, out += 24) {
+		const __m256i sel = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+						     0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+		__m256i r[4], t, u;
+		__m128i lo, hi;
+		unsigned int q;
+
+		for (q = 0; q < 4; q++) {
+			__m256i v = caddq(ld(w->c + i + 8 * q)), l;
+
+			st(w->c + i + 8 * q, v);
+			decompose8(v, G2_88, &r[q], &l);
+		}
+		t = _mm256_packus_epi32(r[0], r[1]);
+		u = _mm256_packus_epi32(r[2], r[3]);
+		t = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(t, u), fix);
+		t = _mm256_maddubs_epi16(t, _mm256_set1_epi16(0x4001));
+		t = _mm256_madd_epi16(t, _mm256_set1_epi32(0x10000001));
+		t = _mm256_shuffle_epi8(t, sel);
+		lo = _mm256_castsi256_si128(t);
+		hi = _mm256_extracti128_si256(t, 1);
+		_mm_storel_epi64((__m128i *)out, lo);
+		put_unaligned_le32((u32)_mm_extract_epi32(lo, 2), out + 8);
+		_mm_storel_epi64((__m128i *)(out + 12), hi);
+		put_unaligned_le32((u32)_mm_extract_epi32(hi, 2), out + 20);
+	}
+}
+#undef L8
+
 /* ---- sampling ------------------------------------------------------------------ */
 
 /* RejNTTPoly's step over @len bytes of one stream (public: rho). */
@@ -990,6 +1348,101 @@ static AVX2 void avx2_expand_mask_loop(const struct mldsa_params *p, const u8 rh
 	}
 }
 
+/*
+ * c-tilde = H(mu || w1) in lane 0 of the four-way permutation, while
+ * lanes 1-3 compute y for the three counters after those waiting in
+ * @cache: c-tilde takes seven permutations (nine for ML-DSA-87), the
+ * first five of which give those streams their five blocks, so a
+ * signing attempt needs about three fewer streams of its own (for l = 5
+ * one four-way pass every other attempt) for the price of running one
+ * sponge four-wide.  The cache first drops the counters below kappa + l
+ * (this attempt's).  The lanes' inputs differ (public w1 hashing, secret
+ * y streams) but no lane's data steers anything.
+ */
+union kx4_lanes {
+	struct keccakx4_state st;
+	u64 w[25][4];	/* w[i][l]: word i of state l */
+};
+
+#define CT_MAXBLK	10	/* (64 + 8 * 128 + 1) / 136 rounded up: 9 */
+
+static AVX2 void avx2_ctilde(const struct mldsa_params *p, u8 *ctilde, const u8 mu[MLDSA_MU_BYTES],
+			     const u8 *w1, size_t w1len, const u8 rhopp[64], u16 kappa,
+			     struct mldsa_mask_cache *cache)
+{
+	const size_t len = MLDSA_MU_BYTES + w1len, nblk = len / SHAKE256_RATE + 1;
+	const unsigned int next = (unsigned int)kappa + p->l;
+	union kx4_lanes s;
+	u8 msg[CT_MAXBLK * SHAKE256_RATE], buf[3][Y_BLOCKS * SHAKE256_RATE];
+	unsigned int i, l, base;
+	size_t b;
+
+	if (cache->n && cache->first < next) {
+		unsigned int drop = next - cache->first;
+
+		if (drop >= cache->n) {
+			cache->n = 0;
+		} else {
+			memmove(cache->y, cache->y + drop, (cache->n - drop) * sizeof(cache->y[0]));
+			cache->n -= drop;
+		}
+	}
+	if (!cache->n || cache->first < next)
+		cache->first = next;
+	if (nblk > CT_MAXBLK || nblk < Y_BLOCKS || cache->n + 3 > ARRAY_SIZE(cache->y)) {
+		rind_mldsa_ctilde(p, ctilde, mu, w1, w1len, rhopp, kappa, cache);
+		return;
+	}
+	base = cache->first + cache->n;
+	memset(msg, 0, nblk * SHAKE256_RATE);
+	memcpy(msg, mu, MLDSA_MU_BYTES);
+	memcpy(msg + MLDSA_MU_BYTES, w1, w1len);
+	msg[len] ^= KECCAK_DS_SHAKE;
+	msg[nblk * SHAKE256_RATE - 1] ^= 0x80;
+	memset(&s, 0, sizeof(s));
+	for (l = 1; l < 4; l++) {
+		u16 v = (u16)(base + l - 1);
+
+		for (i = 0; i < 8; i++)
+			s.w[i][l] = get_unaligned_le64(rhopp + 8 * i);
+		s.w[8][l] = (u64)v | (u64)KECCAK_DS_SHAKE << 16;
+		s.w[SHAKE256_RATE / 8 - 1][l] = 0x80ull << 56;
+	}
+	for (b = 0; b < nblk; b++) {
+		/* the block into lane 0 only: a 64-bit load, zero-extended (no partial stores) */
+		for (i = 0; i < SHAKE256_RATE / 8; i++)
+			s.st.a[i] = _mm256_xor_si256(s.st.a[i], _mm256_zextsi128_si256(_mm_loadl_epi64(
+					(const __m128i *)(msg + SHAKE256_RATE * b + 8 * i))));
+		keccakx4_f1600(&s.st);
+		if (b >= Y_BLOCKS)
+			continue;
+		/* words 0..15 of lanes 1-3 by 4x4 transposes, word 16 alone */
+		for (i = 0; i < 16; i += 4) {
+			__m256i t0 = _mm256_unpacklo_epi64(s.st.a[i], s.st.a[i + 1]);
+			__m256i t1 = _mm256_unpackhi_epi64(s.st.a[i], s.st.a[i + 1]);
+			__m256i t2 = _mm256_unpacklo_epi64(s.st.a[i + 2], s.st.a[i + 3]);
+			__m256i t3 = _mm256_unpackhi_epi64(s.st.a[i + 2], s.st.a[i + 3]);
+			u8 *o = buf[0] + SHAKE256_RATE * b + 8 * i;
+
+			_mm256_storeu_si256((__m256i *)o, _mm256_permute2x128_si256(t1, t3, 0x20));
+			_mm256_storeu_si256((__m256i *)(o + sizeof(buf[0])),
+					    _mm256_permute2x128_si256(t0, t2, 0x31));
+			_mm256_storeu_si256((__m256i *)(o + 2 * sizeof(buf[0])),
+					    _mm256_permute2x128_si256(t1, t3, 0x31));
+		}
+		for (l = 1; l < 4; l++)
+			put_unaligned_le64(s.w[16][l], buf[l - 1] + SHAKE256_RATE * b + 8 * 16);
+	}
+	for (i = 0; i < p->ctilde_bytes / 8; i++)
+		put_unaligned_le64(s.w[i][0], ctilde + 8 * i);
+	for (l = 0; l < 3; l++)
+		unpack_y(&cache->y[cache->n + l], buf[l], p->gamma1_bits);
+	cache->n += 3;
+	memzero_explicit(&s, sizeof(s));
+	memzero_explicit(msg, sizeof(msg));
+	memzero_explicit(buf, sizeof(buf));
+}
+
 /* ---- registration ---------------------------------------------------------------- */
 
 static const struct mldsa_ops mldsa_avx2_ops = {
@@ -1007,6 +1460,12 @@ static const struct mldsa_ops mldsa_avx2_ops = {
 	.poly_decompose	= avx2_poly_decompose,
 	.poly_highbits	= avx2_poly_highbits,
 	.poly_use_hint	= avx2_poly_use_hint,
+	.ctilde		= avx2_ctilde,
+	.sign_prepare	= avx2_sign_prepare,
+	.w1_pack	= avx2_w1_pack,
+	.sign_z		= avx2_sign_z,
+	.sign_r		= avx2_sign_r,
+	.sign_hint	= avx2_sign_hint,
 };
 
 static const char *const mldsa_avx2_names[3] = {

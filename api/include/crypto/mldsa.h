@@ -64,7 +64,18 @@ struct mldsa_challenge;
  */
 struct mldsa_mask_cache {
 	unsigned int first, n;
-	struct mldsa_poly y[4];
+	struct mldsa_poly y[8];
+};
+
+/*
+ * The signer's secrets s1, s2, t0 in the layout of a driver's signing
+ * hooks (sign_prepare below), made once per signature and wiped after
+ * it.  Generic: each as rind_mldsa_poly_negext() gives it, s1 at
+ * e[0 .. LMAX), s2 at e[LMAX .. LMAX + KMAX), t0 after them; a driver
+ * may use the space as it likes.
+ */
+struct mldsa_sign_pre {
+	s32 e[MLDSA_LMAX + 2 * MLDSA_KMAX][2 * MLDSA_N] __attribute__((aligned(32)));
 };
 
 /*
@@ -105,6 +116,34 @@ struct mldsa_ops {
 	/* as rind_mldsa_poly_use_hint (public data: the verifier's) */
 	void (*poly_use_hint)(struct mldsa_poly *r, const struct mldsa_poly *a,
 			      const struct mldsa_poly *h, s32 gamma2);
+	/*
+	 * The signing loop's steps, each one pass (generic: rind_mldsa_sign_*
+	 * below, over the hooks above).  sign_prepare: @key's s1, s2, t0 into
+	 * @pre.  w1_pack: w = caddq(w) (from (-q, q)) and w1Encode(HighBits(w))
+	 * into @out.  sign_z: z = z + c s1[j] (z = y in); all ones when some
+	 * |z| >= gamma1 - beta, else 0.  sign_r: w = w - c s2[i] in [0, q),
+	 * r1 = HighBits(w); all ones when some |LowBits(w)| >= gamma2 - beta.
+	 * sign_hint: with w = r and h = HighBits(r) (sign_r's outputs), h =
+	 * MakeHint(-c t0[i], r + c t0[i]) (0 or 1), *count += the ones; all
+	 * ones when some |c t0[i]| >= gamma2.
+	 */
+	/*
+	 * ctilde: c-tilde = H(mu || w1, ctilde_bytes) (@w1: w1len bytes) in
+	 * the signing loop at @kappa; may also compute y for kappas past
+	 * kappa + l into @cache (as expand_mask_loop keeps it).
+	 */
+	void (*ctilde)(const struct mldsa_params *p, u8 *ctilde, const u8 mu[MLDSA_MU_BYTES],
+		       const u8 *w1, size_t w1len, const u8 rhopp[64], u16 kappa,
+		       struct mldsa_mask_cache *cache);
+	void (*sign_prepare)(struct mldsa_sign_pre *pre, const struct mldsa_key *key);
+	void (*w1_pack)(u8 *out, struct mldsa_poly *w, s32 gamma2);
+	u32 (*sign_z)(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, unsigned int j,
+		      const struct mldsa_challenge *c, const struct mldsa_params *p);
+	u32 (*sign_r)(struct mldsa_poly *r1, struct mldsa_poly *w, const struct mldsa_sign_pre *pre,
+		      unsigned int i, const struct mldsa_challenge *c, const struct mldsa_params *p);
+	u32 (*sign_hint)(struct mldsa_poly *h, const struct mldsa_poly *w,
+			 const struct mldsa_sign_pre *pre, unsigned int i,
+			 const struct mldsa_challenge *c, const struct mldsa_params *p, u32 *count);
 };
 
 extern const struct mldsa_ops rind_mldsa_generic_ops;
@@ -151,13 +190,18 @@ void rind_mldsa_decompose(s32 r, s32 gamma2, s32 *r1, s32 *r0);
 /* r in [0, q). */
 s32 rind_mldsa_use_hint(int h, s32 r, s32 gamma2);
 
-/* The challenge c as its nonzero positions and signs (public). */
+/*
+ * The challenge c as its nonzero positions and signs (public), and as
+ * shifts: c = sum_k X^sh[k] with sh = pos + 256 neg (X^256 = -1).
+ */
 struct mldsa_challenge {
 	unsigned int n;
 	u8 pos[MLDSA_N];
 	u8 neg[MLDSA_N];
+	u16 sh[MLDSA_N];
 };
 
+/* From SampleInBall's c (coefficients in {-1, 0, 1}). */
 void rind_mldsa_challenge_of(struct mldsa_challenge *ch, const struct mldsa_poly *c);
 /* e = (-a, a), the operand layout of rind_mldsa_poly_mul_challenge. */
 void rind_mldsa_poly_negext(s32 e[2 * MLDSA_N], const struct mldsa_poly *a);
@@ -232,6 +276,20 @@ void rind_mldsa_unpack_t0(struct mldsa_poly *t0, const u8 *in);
 void rind_mldsa_pack_z(u8 *out, const struct mldsa_poly *z, unsigned int gamma1_bits);
 void rind_mldsa_unpack_z(struct mldsa_poly *z, const u8 *in, unsigned int gamma1_bits);
 void rind_mldsa_pack_w1(u8 *out, const struct mldsa_poly *w1, s32 gamma2);
+
+/* The generic signing steps (struct mldsa_ops' sign_* hooks, algs/mldsa.c). */
+void rind_mldsa_ctilde(const struct mldsa_params *p, u8 *ctilde, const u8 mu[MLDSA_MU_BYTES],
+		       const u8 *w1, size_t w1len, const u8 rhopp[64], u16 kappa,
+		       struct mldsa_mask_cache *cache);
+void rind_mldsa_sign_prepare(struct mldsa_sign_pre *pre, const struct mldsa_key *key);
+void rind_mldsa_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2);
+u32 rind_mldsa_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, unsigned int j,
+		      const struct mldsa_challenge *c, const struct mldsa_params *p);
+u32 rind_mldsa_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w, const struct mldsa_sign_pre *pre,
+		      unsigned int i, const struct mldsa_challenge *c, const struct mldsa_params *p);
+u32 rind_mldsa_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
+			 const struct mldsa_sign_pre *pre, unsigned int i,
+			 const struct mldsa_challenge *c, const struct mldsa_params *p, u32 *count);
 
 /* ---- the scheme (algs/mldsa.c) --------------------------------------- */
 
