@@ -329,28 +329,8 @@ TGT static __m128i gcm_vaes2_ctr_ghash(const struct gcm_vaes2_ctx *ctx, u8 *dst,
 }
 
 /* The whole of GCM over contiguous buffers (gcm_glue_core_fn). */
-TGT static void gcm_vaes2_core(const void *vctx, const u8 iv[12], const u8 *ad, size_t adlen,
-			       u8 *dst, const u8 *src, size_t len, bool enc, u8 tag[16])
-{
-	const struct gcm_vaes2_ctx *ctx = vctx;
-	__m128i acc, j0, ej0;
-
-	if (gcm_glue_short_ok(adlen, len)) {
-		gcm_glue_short((const __m128i *)ctx->rky, 2, ctx->rounds, &ctx->hpow[GCM_VAES2_NH - 1],
-			       -1, iv, ad, adlen, dst, src, len, enc, tag);
-		return;
-	}
-	acc = _mm_setzero_si128();
-	j0 = gcm_j0(iv);
-	ej0 = aes_block(ctx, j0);
-	j0 = gcm_bswap128(j0);
-	if (adlen)
-		acc = ghash_pad(ctx, acc, ad, adlen);
-	if (len)
-		acc = gcm_vaes2_ctr_ghash(ctx, dst, src, len, j0, acc, enc);
-	acc = gcm_ghash_mul(_mm_xor_si128(acc, gcm_lenblock(adlen, len)), ctx->hpow[GCM_VAES2_NH - 1]);
-	gcm_put_tag(tag, acc, ej0);
-}
+GCM_GLUE_DEFINE_CORE(gcm_vaes2, struct gcm_vaes2_ctx, (const __m128i *)ctx->rky, 2,
+		     &ctx->hpow[GCM_VAES2_NH - 1], -1, ctx->hpow[GCM_VAES2_NH - 1], j0, TGT);
 
 TGT static int gcm_vaes2_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
