@@ -9,8 +9,9 @@
  * is aes-aesni.h's, shared with the AES drivers.
  *
  * A driver supplies its context type and one function that runs the whole
- * of GCM over contiguous buffers (struct gcm_glue_core_fn), then says
- * GCM_GLUE_DEFINE_ALG().  gcm_glue_crypt() is always inlined with that
+ * of GCM over contiguous buffers (struct gcm_glue_core_fn), written for it
+ * by GCM_GLUE_DEFINE_CORE() from the driver's AES block, AD hashing and
+ * CTR+GHASH pieces, then says GCM_GLUE_DEFINE_ALG().  gcm_glue_crypt() is always inlined with that
  * function as a constant, so the call is direct: the glue adds one call
  * per request and none per block.
  *
@@ -479,6 +480,41 @@ out_ad:
 	if (adm.bounce)
 		rind_sg_unmap(&adm, false);
 	return err;
+}
+
+/*
+ * A driver's gcm_glue_core_fn, @pfx##_core, for the context type @ctx_type:
+ * a short message goes to gcm_glue_short() (round keys @rk with @stride,
+ * H^1 at @hp, the next power @hstep entries on), a longer one to the
+ * driver's ghash_pad(ctx, acc, p, len) for the AD and its
+ * @pfx##_ctr_ghash(ctx, dst, src, len, ctr, acc, enc) for the message,
+ * with the counter block @ctr (an expression of the reversed J0, j0); the
+ * length block meets H^1 @h1 and E_K(J0) comes from the driver's
+ * aes_block(ctx, x).  @rk, @hp, @h1 and @ctr are expressions of ctx (and
+ * j0), evaluated in the function.  Compiled for the driver's @tgt.
+ */
+#define GCM_GLUE_DEFINE_CORE(pfx, ctx_type, rk, stride, hp, hstep, h1, ctr, tgt)	\
+tgt static void pfx##_core(const void *vctx, const u8 iv[12], const u8 *ad, size_t adlen,	\
+			   u8 *dst, const u8 *src, size_t len, bool enc, u8 tag[16])	\
+{										\
+	const ctx_type *ctx = vctx;						\
+	__m128i acc, j0, ej0;							\
+										\
+	if (gcm_glue_short_ok(adlen, len)) {					\
+		gcm_glue_short((rk), (stride), ctx->rounds, (hp), (hstep), iv, ad,	\
+			       adlen, dst, src, len, enc, tag);			\
+		return;								\
+	}									\
+	acc = _mm_setzero_si128();						\
+	j0 = gcm_j0(iv);							\
+	ej0 = aes_block(ctx, j0);						\
+	j0 = gcm_bswap128(j0);							\
+	if (adlen)								\
+		acc = ghash_pad(ctx, acc, ad, adlen);				\
+	if (len)								\
+		acc = pfx##_ctr_ghash(ctx, dst, src, len, (ctr), acc, enc);	\
+	acc = gcm_ghash_mul(_mm_xor_si128(acc, gcm_lenblock(adlen, len)), (h1));	\
+	gcm_put_tag(tag, acc, ej0);						\
 }
 
 /*

@@ -273,28 +273,8 @@ TGT static __m128i gcm_vaes_ctr_ghash(const struct gcm_vaes_ctx *ctx, u8 *dst,
 }
 
 /* The whole of GCM over contiguous buffers (gcm_glue_core_fn). */
-TGT static void gcm_vaes_core(const void *vctx, const u8 iv[12], const u8 *ad, size_t adlen,
-			      u8 *dst, const u8 *src, size_t len, bool enc, u8 tag[16])
-{
-	const struct gcm_vaes_ctx *ctx = vctx;
-	__m128i acc, j0, ej0;
-
-	if (gcm_glue_short_ok(adlen, len)) {
-		gcm_glue_short((const __m128i *)ctx->rkz, 4, ctx->rounds, &ctx->hpow[15], -1, iv, ad, adlen, dst, src, len,
-			       enc, tag);
-		return;
-	}
-	acc = _mm_setzero_si128();
-	j0 = gcm_j0(iv);
-	ej0 = aes_block(ctx, j0);
-	j0 = gcm_bswap128(j0);
-	if (adlen)
-		acc = ghash_pad(ctx, acc, ad, adlen);
-	if (len)
-		acc = gcm_vaes_ctr_ghash(ctx, dst, src, len, j0, acc, enc);
-	acc = gcm_ghash_mul(_mm_xor_si128(acc, gcm_lenblock(adlen, len)), ctx->hpow[15]);
-	gcm_put_tag(tag, acc, ej0);
-}
+GCM_GLUE_DEFINE_CORE(gcm_vaes, struct gcm_vaes_ctx, (const __m128i *)ctx->rkz, 4, &ctx->hpow[15],
+		     -1, ctx->hpow[15], j0, TGT);
 
 TGT static int gcm_vaes_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
