@@ -50,7 +50,7 @@ struct ecc_curve {
 	int (*verify)(const u8 *xy, const u8 *e, const u8 *r, const u8 *s);
 	/*
 	 * @n (1..ECC_SIGN_BATCH_MAX) ->sign()s under one d at once, sharing
-	 * one field and one scalar inversion (ecc-batch.h): k, e, r and s
+	 * one field and one scalar inversion (algs/ecc-proto.c): k, e, r and s
 	 * are n strings of nbytes each, back to back; err[i] is 0 or -EAGAIN
 	 * as ->sign() returns it for k_i, e_i.  The same results as ->sign().
 	 */
