@@ -1158,6 +1158,9 @@ static void ecc_gtab_build(void)
 	ecc_gtab_fill(&p256_def);
 }
 
+/* The operations the shared protocol code (algs/ecc-proto.c) calls. */
+ECC_DEFINE_PROTO_OPS(p256_def)
+
 static int p256x_scalar_ok(const u8 *d)
 {
 	return ecc_impl_scalar_ok(d, &p256_def);
@@ -1183,7 +1186,7 @@ static int p256x_decompress(u8 *xy, const u8 *x, unsigned int odd)
 	return ecc_impl_decompress(xy, x, odd, &p256_def);
 }
 
-/* A batch shares its inversions (ecc-batch.h): one each for all of it. */
+/* A batch shares its inversions (algs/ecc-proto.c): one each for all of it. */
 static void p256x_sign_batch(u8 *r, u8 *s, const u8 *d, const u8 *k, const u8 *e, unsigned int n,
 			     int *err)
 {

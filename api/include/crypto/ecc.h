@@ -50,7 +50,7 @@ struct ecc_curve {
 	int (*verify)(const u8 *xy, const u8 *e, const u8 *r, const u8 *s);
 	/*
 	 * @n (1..ECC_SIGN_BATCH_MAX) ->sign()s under one d at once, sharing
-	 * one field and one scalar inversion (ecc-batch.h): k, e, r and s
+	 * one field and one scalar inversion (algs/ecc-proto.c): k, e, r and s
 	 * are n strings of nbytes each, back to back; err[i] is 0 or -EAGAIN
 	 * as ->sign() returns it for k_i, e_i.  The same results as ->sign().
 	 */
@@ -139,6 +139,16 @@ extern const struct ecc_curve ecc_p521_generic;
  * generation, signing) go through branch-free, index-free code built on
  * these hooks; secrets are wiped; public-only operations (point checks,
  * decompression, verification) may branch on their data.
+ *
+ * The hooks instantiate the field, the point formulas and the scalar
+ * multiplications only.  struct ecc_curve's operations around them (key
+ * and point checks, decompression, ECDH, ECDSA sign, verify, sign_batch)
+ * are algs/ecc-proto.c's, compiled once for every curve and driver; they
+ * reach the driver through a struct ecc_proto_ops (<crypto/ecc-proto.h>)
+ * that ECC_DEFINE_CURVE fills from the file's instantiation.  A file with
+ * its own struct ecc_curve (arch/x86/ecc-p256-adx.c) that still calls the
+ * template's ecc_impl_*() for some operations says ECC_DEFINE_PROTO_OPS(def)
+ * instead (it does not link without).
  */
 
 /* A kpp driver "ecdh-nist-pXXX-*" over a curve implementation (algs/ecdh.c). */
