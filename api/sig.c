@@ -161,7 +161,7 @@ RIND_EXPORT unsigned int crypto_sig_batch_lanes(struct crypto_sig *tfm, unsigned
 {
 	struct sig_alg *alg;
 
-	if (!tfm)
+	if (IS_ERR_OR_NULL(tfm))
 		return 1;
 	alg = crypto_sig_alg(tfm);
 	if (!alg->sign_batch || alg->batch_lanes < 2 || n < alg->batch_min)

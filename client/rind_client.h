@@ -283,7 +283,10 @@ typedef void (*rind_client_cb)(struct rind_client *c, const struct rind_client_r
  * Queue a request; the callback runs from rind_client_poll(),
  * rind_client_wait_all() or a later synchronous call, exactly once, with
  * the response or with an error (-ECONNRESET when the connection is lost,
- * -ECANCELED on close).  Returns 0 (and the request id in *@id if non-NULL)
+ * -ECANCELED on close).  When a send fails (the daemon went away), the
+ * answers it sent before it closed and then the errors of the rest are
+ * completed at once, also from inside a submit or rind_client_uncork().
+ * A callback may submit and poll again, but must not close the client.  Returns 0 (and the request id in *@id if non-NULL)
  * or -errno (then the callback never runs).  The data is copied.
  */
 RIND_CLIENT_API int rind_client_submit_sign(struct rind_client *c, const char *name,

@@ -184,6 +184,8 @@ void batch_sign(struct worker *w, struct batch_group *g)
 			passes += (m + l - 1) / l;
 			if (l > lanes)
 				lanes = l;
+		} else {
+			passes += m;	/* failed one by one (-ENOMEM) */
 		}
 		done += m;
 	}

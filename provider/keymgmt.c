@@ -664,9 +664,52 @@ out:
 }
 
 /*
+ * A seed and an expanded private key given together must be one key, as
+ * librind's PKCS#8 "both" form requires: the two tfms' public keys and a
+ * deterministic signature of a fixed message under each must agree (the
+ * signature depends on every part of the expanded key: rho, K, tr, s1,
+ * s2, t0).  Both are public outputs, so a plain comparison is fine.
+ */
+static int mldsa_pair_check(struct rkey *k, struct crypto_sig *seeded, const void *exp, size_t len)
+{
+	static const uint8_t msg[] = "rind provider: seed and expanded key agree";
+	const struct rk_mldsa *m = RK_MLDSA(k->type);
+	struct crypto_sig *t = alloc_base(k);
+	uint8_t *a = NULL, *b = NULL;
+	int err = -ENOMEM, la, lb;
+
+	if (!t)
+		return -ENOENT;
+	a = malloc(m->siglen > m->pklen ? m->siglen : m->pklen);
+	b = malloc(m->siglen > m->pklen ? m->siglen : m->pklen);
+	if (!a || !b)
+		goto out;
+	err = crypto_sig_set_privkey(t, exp, (unsigned int)len);
+	if (err)
+		goto out;
+	err = -EKEYREJECTED;
+	la = crypto_sig_export_pubkey(seeded, RIND_KEY_RAW, a, m->pklen);
+	lb = crypto_sig_export_pubkey(t, RIND_KEY_RAW, b, m->pklen);
+	if (la < 0 || la != lb || memcmp(a, b, (size_t)la))
+		goto out;
+	if (rind_sig_set_deterministic(seeded, true) || rind_sig_set_deterministic(t, true))
+		goto out;
+	la = crypto_sig_sign(seeded, msg, sizeof(msg), a, m->siglen);
+	lb = crypto_sig_sign(t, msg, sizeof(msg), b, m->siglen);
+	if (la > 0 && la == lb && !memcmp(a, b, (size_t)la))
+		err = 0;
+out:
+	free(a);
+	free(b);
+	crypto_free_sig(t);
+	return err;
+}
+
+/*
  * ML-DSA from OpenSSL 3.5's parameters: "seed" (32 bytes; what rind
- * keeps), else "priv" (the expanded FIPS 204 private key), else "pub".
- * A public key given with a private one must be that key's.
+ * keeps), else "priv" (the expanded FIPS 204 private key), else "pub";
+ * both private forms given must be one key.  A public key given with a
+ * private one must be that key's.  Nothing of @k changes on a refusal.
  */
 static int import_mldsa(struct rkey *k, int selection, const OSSL_PARAM params[])
 {
@@ -686,14 +729,25 @@ static int import_mldsa(struct rkey *k, int selection, const OSSL_PARAM params[]
 		if (!(t = alloc_base(k)))
 			return -ENOENT;
 		err = crypto_sig_set_privkey(t, d, (unsigned int)n);
+		if (!err && ps && pp) {
+			const void *e;
+			size_t el;
+
+			err = rp_get_octets(pp, &e, &el) && el == m->sklen ?
+			      mldsa_pair_check(k, t, e, el) : -EKEYREJECTED;
+		}
+		if (!err && pu) {
+			uint8_t pub[2592];	/* ML-DSA-87's, the largest */
+			int pl = crypto_sig_export_pubkey(t, RIND_KEY_RAW, pub, sizeof(pub));
+
+			if (pl < 0 || !rp_get_octets(pu, &d, &n) || n != (size_t)pl || memcmp(d, pub, n))
+				err = -EKEYREJECTED;
+		}
+		/* the checks first: k is changed only by a key that passed them */
 		if (!err)
 			err = from_sig_tfm(k, t, 1);
 		crypto_free_sig(t);
-		if (err)
-			return err;
-		if (pu && (!rp_get_octets(pu, &d, &n) || n != k->publen || memcmp(d, k->pub, n)))
-			return -EKEYREJECTED;
-		return 0;
+		return err;
 	}
 	if ((selection & SEL_PUB) && pu) {
 		if (!rp_get_octets(pu, &d, &n) || n != m->pklen)

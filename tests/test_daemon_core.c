@@ -941,6 +941,8 @@ END_TEST
  */
 struct early { int status[3]; size_t len[3]; int calls[3]; };
 
+#define BIG_ANSWER	(80u << 10)
+
 static void early_cb(struct rind_client *c, const struct rind_client_result *r, void *user)
 {
 	struct early *e = user;
@@ -959,7 +961,7 @@ START_TEST(test_client_answers_before_close)
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	Rind__Response resp = RIND__RESPONSE__INIT;
 	uint64_t id[2];
-	uint8_t in[4096], out[256];
+	uint8_t in[4096], *out, *big;
 	size_t got = 0, off = 0, n;
 	int lfd, sfd, seen = 0;
 	struct rind_client *c;
@@ -1002,14 +1004,24 @@ START_TEST(test_client_answers_before_close)
 		ck_assert_int_gt(r, 0);
 		got += (size_t)r;
 	}
-	/* ... answers the first and closes */
+	/*
+	 * ... answers the first and closes.  _i 1: an answer larger than the
+	 * client's read chunk (64 KiB), so that one read_in() takes the whole
+	 * frame and then EOF and returns the error with the frame unprocessed.
+	 */
+	big = calloc(1, BIG_ANSWER);
+	ck_assert_ptr_nonnull(big);
 	resp.id = id[0];
 	resp.status = RIND__STATUS__OK;
 	resp.result_case = RIND__RESPONSE__RESULT_DATA;
-	resp.data.data = (uint8_t *)"sig-of-one";
-	resp.data.len = 10;
+	resp.data.data = _i ? big : (uint8_t *)"sig-of-one";
+	resp.data.len = _i ? BIG_ANSWER : 10;
+	out = malloc(rind_frame_size(&resp.base));
+	ck_assert_ptr_nonnull(out);
 	n = rind_frame_pack(&resp.base, out);
 	ck_assert_int_eq(write(sfd, out, n), (ssize_t)n);
+	free(out);
+	free(big);
 	close(sfd);
 	close(lfd);
 	if (_i == 0) {
@@ -1021,7 +1033,7 @@ START_TEST(test_client_answers_before_close)
 	ck_assert_uint_eq(rind_client_inflight(c), 0);
 	ck_assert_int_eq(e.calls[0], 1);
 	ck_assert_msg(e.status[0] == 0, "the answered request completed with %d", e.status[0]);
-	ck_assert_uint_eq(e.len[0], 10);
+	ck_assert_uint_eq(e.len[0], _i ? BIG_ANSWER : 10);
 	ck_assert_int_eq(e.calls[1], 1);
 	ck_assert_int_eq(e.status[1], -ECONNRESET);
 	if (_i == 0) {

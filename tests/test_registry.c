@@ -615,6 +615,75 @@ static int rt_ct_outside(void)
 	return rind_ct_active();
 }
 
+/* A batch entry that signs one after another: only its lane figures matter here. */
+static void rt_lanes_batch(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		int r = rt_sig_sign(tfm, reqs[i].msg, reqs[i].msglen, reqs[i].sig, reqs[i].siglen);
+
+		reqs[i].err = r < 0 ? r : 0;
+		reqs[i].siglen = r < 0 ? reqs[i].siglen : (unsigned int)r;
+	}
+}
+
+static struct sig_alg rt_lanes_sig[2] = {
+	{	/* lanes declared but no batch entry: one at a time */
+		.sign = rt_sig_sign, .verify = rt_sig_verify, .set_pub_key = rt_sig_key,
+		.set_priv_key = rt_sig_key, .max_size = rt_sig_max, .batch_lanes = 4,
+		.base = {
+			.cra_name = "rt-lanes-none", .cra_driver_name = "rt-lanes-none-test",
+			.cra_priority = 100, .cra_module = "test", .cra_selftest = rt_ok_selftest,
+		},
+	}, {	/* four lanes from three requests on */
+		.sign = rt_sig_sign, .verify = rt_sig_verify, .set_pub_key = rt_sig_key,
+		.set_priv_key = rt_sig_key, .max_size = rt_sig_max, .sign_batch = rt_lanes_batch,
+		.batch_lanes = 4, .batch_min = 3,
+		.base = {
+			.cra_name = "rt-lanes-four", .cra_driver_name = "rt-lanes-four-test",
+			.cra_priority = 100, .cra_module = "test", .cra_selftest = rt_ok_selftest,
+		},
+	},
+};
+
+/*
+ * crypto_sig_batch_lanes: the implementation's lane count for a batch of
+ * n, 1 below its smallest batch, where it has no batch entry, and for a
+ * tfm that is not one; every real driver (ECDSA, Ed25519, RSA) reports 1.
+ */
+START_TEST(test_sig_batch_lanes)
+{
+	static const char *const real[] = { "ed25519", "x962(ecdsa-nist-p256,sha256)",
+					     "pkcs1(rsa,sha256)", "mldsa65" };
+	struct crypto_sig *none, *four;
+	unsigned int i;
+
+	ck_assert_int_eq(crypto_register_sigs(rt_lanes_sig, 2), 0);
+	none = crypto_alloc_sig("rt-lanes-none", 0, 0);
+	four = crypto_alloc_sig("rt-lanes-four", 0, 0);
+	ck_assert(!IS_ERR(none) && !IS_ERR(four));
+	ck_assert_uint_eq(crypto_sig_batch_lanes(none, 64), 1);
+	ck_assert_uint_eq(crypto_sig_batch_lanes(four, 1), 1);
+	ck_assert_uint_eq(crypto_sig_batch_lanes(four, 2), 1);
+	ck_assert_uint_eq(crypto_sig_batch_lanes(four, 3), 4);
+	ck_assert_uint_eq(crypto_sig_batch_lanes(four, 17), 4);
+	ck_assert_uint_eq(crypto_sig_batch_lanes(NULL, 8), 1);
+	ck_assert_uint_eq(crypto_sig_batch_lanes(ERR_PTR(-ENOENT), 8), 1);
+	for (i = 0; i < sizeof(real) / sizeof(real[0]); i++) {
+		struct crypto_sig *t = crypto_alloc_sig(real[i], 0, 0);
+
+		ck_assert_msg(!IS_ERR(t), "%s", real[i]);
+		ck_assert_uint_eq(crypto_sig_batch_lanes(t, 64), 1);
+		crypto_free_sig(t);
+	}
+	crypto_free_sig(none);
+	crypto_free_sig(four);
+	crypto_unregister_sig(&rt_lanes_sig[0]);
+	crypto_unregister_sig(&rt_lanes_sig[1]);
+}
+END_TEST
+
 START_TEST(test_batches_hold_ct_section)
 {
 	struct crypto_aead *a;
@@ -1113,6 +1182,7 @@ static Suite *registry_suite(void)
 	tcase_add_test(tc, test_dit_set_and_restored);
 #endif
 	tcase_add_test(tc, test_batches_hold_ct_section);
+	tcase_add_test(tc, test_sig_batch_lanes);
 	tcase_add_test(tc, test_err_ptr);
 	tcase_add_test(tc, test_scatterlist_helpers);
 	tcase_add_test(tc, test_sg_map);

@@ -125,6 +125,12 @@ AVX2 void keccakx4_f1600(struct keccakx4_state *st)
 		round4(a, e, c, _mm256_set1_epi64x((long long)keccak_round_constants[round]));
 		round4(e, a, c, _mm256_set1_epi64x((long long)keccak_round_constants[round + 1]));
 	}
+	/*
+	 * e holds the state one round back: the permutation is invertible, so
+	 * it gives away what was absorbed (seeds, K-derived inputs).
+	 */
+	memzero_explicit(e, sizeof(e));
+	memzero_explicit(c, sizeof(c));
 }
 
 /*

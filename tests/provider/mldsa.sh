@@ -58,7 +58,12 @@ for bits in 44 65 87; do
 	RO pkeyutl -sign -rawin -inkey "$T/$n.key" -in "$T/mm" -out "$T/$n.sig2" 2>/dev/null
 	if cmp -s "$T/$n.sig" "$T/$n.sig2"; then bad "$a: hedged signatures are equal"; else ok; fi
 	RO pkeyutl -sign -rawin -inkey "$T/$n.key" -in "$T/mm" -pkeyopt deterministic:1 -out "$T/$n.d1" 2>"$T/trace"
+	# the rind-only key (genpkey above) signs, and its signature verifies under it
+	rm -f "$T/x"
 	RO pkeyutl -sign -rawin -inkey "$T/$n.only" -in "$T/mm" -out "$T/x" 2>/dev/null
+	if [ -s "$T/x" ] && [ "$(wc -c < "$T/x")" = $sl ] &&
+		RO pkeyutl -verify -rawin -inkey "$T/$n.only" -in "$T/mm" -sigfile "$T/x" 2>/dev/null |
+		grep -q "Verified Successfully"; then ok; else bad "$a: the seed-only key's signature"; fi
 	RO pkeyutl -sign -rawin -inkey "$T/$n.key" -in "$T/mm" -pkeyopt deterministic:1 -out "$T/$n.d2" 2>/dev/null
 	same "$T/$n.d1" "$T/$n.d2" "$a deterministic signatures"
 	served "$T/trace" "sign $n (.*) deterministic ok" "pkeyutl -pkeyopt deterministic:1 $a"

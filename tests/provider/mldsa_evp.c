@@ -111,6 +111,22 @@ static EVP_PKEY *from_param(int bits, const char *key, const unsigned char *d, s
 	return k;
 }
 
+/* A key pair from a seed and an expanded key given together; NULL if refused. */
+static EVP_PKEY *from_seed_and_priv(int bits, const unsigned char *seed, const unsigned char *d, size_t n)
+{
+	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(NULL, name_of(bits), PQ);
+	EVP_PKEY *k = NULL;
+	OSSL_PARAM p[3] = {
+		OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_ML_DSA_SEED, (void *)seed, 32),
+		OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, (void *)d, n), OSSL_PARAM_END
+	};
+
+	if (c && EVP_PKEY_fromdata_init(c) > 0)
+		EVP_PKEY_fromdata(c, &k, EVP_PKEY_KEYPAIR, p);
+	EVP_PKEY_CTX_free(c);
+	return k;
+}
+
 /* A key from DER through the provider's decoders (PKCS#8 or SPKI). */
 static EVP_PKEY *from_der(const unsigned char *d, size_t n, int priv)
 {
@@ -204,6 +220,19 @@ static void wp_sign(const char *dir, int bits, int seeded)
 				bad++;
 				printf("  %s group %zu: public key differs\n", file, gi);
 			}
+		}
+		if (k && !seeded) {
+			/* this expanded key with a seed of another key: not one key, refused */
+			unsigned char other[32];
+			EVP_PKEY *kx;
+
+			memset(other, 0x5c, sizeof(other));
+			kx = from_seed_and_priv(bits, other, kb, kl);
+			if (kx) {
+				bad++;
+				printf("  %s group %zu: a seed and another key's expanded key accepted\n", file, gi);
+			}
+			EVP_PKEY_free(kx);
 		}
 		/* the PKCS#8 form decodes to the same key, or is refused with it */
 		if (p8 && (!k != !k8 || (k8 && !same_pub(k8, pk, pkl)))) {
