@@ -180,14 +180,38 @@ static const u64 p521x_zero;
 	"movq 64(%[s]), %%rdx\n\t"	\
 	"movq %%rdx, %[t9]\n\t"	\
 	"andl $0x1ff, %k[t9]\n\t"	\
-	"shrdq $9, %[t10], %%rdx\n\t"	\
-	"shrdq $9, %[t0], %[t10]\n\t"	\
-	"shrdq $9, %[t1], %[t0]\n\t"	\
-	"shrdq $9, %[t2], %[t1]\n\t"	\
-	"shrdq $9, %[t3], %[t2]\n\t"	\
-	"shrdq $9, %[t4], %[t3]\n\t"	\
-	"shrdq $9, %[t5], %[t4]\n\t"	\
-	"shrdq $9, %[t6], %[t5]\n\t"	\
+	"movq %[t10], %[a]\n\t"	\
+	"shlq $55, %[a]\n\t"	\
+	"shrq $9, %%rdx\n\t"	\
+	"orq %[a], %%rdx\n\t"	\
+	"movq %[t0], %[a]\n\t"	\
+	"shlq $55, %[a]\n\t"	\
+	"shrq $9, %[t10]\n\t"	\
+	"orq %[a], %[t10]\n\t"	\
+	"movq %[t1], %[a]\n\t"	\
+	"shlq $55, %[a]\n\t"	\
+	"shrq $9, %[t0]\n\t"	\
+	"orq %[a], %[t0]\n\t"	\
+	"movq %[t2], %[a]\n\t"	\
+	"shlq $55, %[a]\n\t"	\
+	"shrq $9, %[t1]\n\t"	\
+	"orq %[a], %[t1]\n\t"	\
+	"movq %[t3], %[a]\n\t"	\
+	"shlq $55, %[a]\n\t"	\
+	"shrq $9, %[t2]\n\t"	\
+	"orq %[a], %[t2]\n\t"	\
+	"movq %[t4], %[a]\n\t"	\
+	"shlq $55, %[a]\n\t"	\
+	"shrq $9, %[t3]\n\t"	\
+	"orq %[a], %[t3]\n\t"	\
+	"movq %[t5], %[a]\n\t"	\
+	"shlq $55, %[a]\n\t"	\
+	"shrq $9, %[t4]\n\t"	\
+	"orq %[a], %[t4]\n\t"	\
+	"movq %[t6], %[a]\n\t"	\
+	"shlq $55, %[a]\n\t"	\
+	"shrq $9, %[t5]\n\t"	\
+	"orq %[a], %[t5]\n\t"	\
 	"shrq $9, %[t6]\n\t"	\
 	"addq 0(%[s]), %%rdx\n\t"	\
 	"adcq 8(%[s]), %[t10]\n\t"	\
@@ -469,14 +493,38 @@ static inline void p521x_sqr_s(u64 *s, const u64 *a)
 		/* the reduction, from those registers */
 		"movq %[t0], %[t9]\n\t"
 		"andl $0x1ff, %k[t9]\n\t"
-		"shrdq $9, %[t1], %[t0]\n\t"
-		"shrdq $9, %[t2], %[t1]\n\t"
-		"shrdq $9, %[t3], %[t2]\n\t"
-		"shrdq $9, %[t4], %[t3]\n\t"
-		"shrdq $9, %[t5], %[t4]\n\t"
-		"shrdq $9, %[t6], %[t5]\n\t"
-		"shrdq $9, %[t7], %[t6]\n\t"
-		"shrdq $9, %[t8], %[t7]\n\t"
+		"movq %[t1], %[t10]\n\t"
+		"shlq $55, %[t10]\n\t"
+		"shrq $9, %[t0]\n\t"
+		"orq %[t10], %[t0]\n\t"
+		"movq %[t2], %[t10]\n\t"
+		"shlq $55, %[t10]\n\t"
+		"shrq $9, %[t1]\n\t"
+		"orq %[t10], %[t1]\n\t"
+		"movq %[t3], %[t10]\n\t"
+		"shlq $55, %[t10]\n\t"
+		"shrq $9, %[t2]\n\t"
+		"orq %[t10], %[t2]\n\t"
+		"movq %[t4], %[t10]\n\t"
+		"shlq $55, %[t10]\n\t"
+		"shrq $9, %[t3]\n\t"
+		"orq %[t10], %[t3]\n\t"
+		"movq %[t5], %[t10]\n\t"
+		"shlq $55, %[t10]\n\t"
+		"shrq $9, %[t4]\n\t"
+		"orq %[t10], %[t4]\n\t"
+		"movq %[t6], %[t10]\n\t"
+		"shlq $55, %[t10]\n\t"
+		"shrq $9, %[t5]\n\t"
+		"orq %[t10], %[t5]\n\t"
+		"movq %[t7], %[t10]\n\t"
+		"shlq $55, %[t10]\n\t"
+		"shrq $9, %[t6]\n\t"
+		"orq %[t10], %[t6]\n\t"
+		"movq %[t8], %[t10]\n\t"
+		"shlq $55, %[t10]\n\t"
+		"shrq $9, %[t7]\n\t"
+		"orq %[t10], %[t7]\n\t"
 		"shrq $9, %[t8]\n\t"
 		"addq 0(%[s]), %[t0]\n\t"
 		"adcq 8(%[s]), %[t1]\n\t"
@@ -594,27 +642,194 @@ static inline void p521x_sub(u64 *r, const u64 *a, const u64 *b)
  */
 static inline void p521x_half(u64 *r, const u64 *a)
 {
-	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10;
 
 	__asm__ volatile(
 		P521X_LOAD("a")
 		"movl %k[t0], %k[t9]\n\t"
 		"andl $1, %k[t9]\n\t"
 		"shlq $8, %[t9]\n\t"
-		"shrdq $1, %[t1], %[t0]\n\t"
-		"shrdq $1, %[t2], %[t1]\n\t"
-		"shrdq $1, %[t3], %[t2]\n\t"
-		"shrdq $1, %[t4], %[t3]\n\t"
-		"shrdq $1, %[t5], %[t4]\n\t"
-		"shrdq $1, %[t6], %[t5]\n\t"
-		"shrdq $1, %[t7], %[t6]\n\t"
-		"shrdq $1, %[t8], %[t7]\n\t"
+		"movq %[t1], %[t10]\n\t"
+		"shlq $63, %[t10]\n\t"
+		"shrq $1, %[t0]\n\t"
+		"orq %[t10], %[t0]\n\t"
+		"movq %[t2], %[t10]\n\t"
+		"shlq $63, %[t10]\n\t"
+		"shrq $1, %[t1]\n\t"
+		"orq %[t10], %[t1]\n\t"
+		"movq %[t3], %[t10]\n\t"
+		"shlq $63, %[t10]\n\t"
+		"shrq $1, %[t2]\n\t"
+		"orq %[t10], %[t2]\n\t"
+		"movq %[t4], %[t10]\n\t"
+		"shlq $63, %[t10]\n\t"
+		"shrq $1, %[t3]\n\t"
+		"orq %[t10], %[t3]\n\t"
+		"movq %[t5], %[t10]\n\t"
+		"shlq $63, %[t10]\n\t"
+		"shrq $1, %[t4]\n\t"
+		"orq %[t10], %[t4]\n\t"
+		"movq %[t6], %[t10]\n\t"
+		"shlq $63, %[t10]\n\t"
+		"shrq $1, %[t5]\n\t"
+		"orq %[t10], %[t5]\n\t"
+		"movq %[t7], %[t10]\n\t"
+		"shlq $63, %[t10]\n\t"
+		"shrq $1, %[t6]\n\t"
+		"orq %[t10], %[t6]\n\t"
+		"movq %[t8], %[t10]\n\t"
+		"shlq $63, %[t10]\n\t"
+		"shrq $1, %[t7]\n\t"
+		"orq %[t10], %[t7]\n\t"
 		"shrq $1, %[t8]\n\t"
 		"orq %[t9], %[t8]\n\t"
 		P521X_STORE
+		: P521X_T10, [t10] "=&r"(t10)
+		: [r] "r"(r), [a] "r"(a)
+		: "cc", "memory");
+}
+
+/*
+ * t0..t8 = 2 t mod p for t at most p: the 521 bits rotated left by one
+ * (2^521 = 1): the doubling's carry out of bit 520 lands in bit 9 of t8
+ * and goes to bit 0, which the doubling left clear (an OR, no carry).
+ */
+#define P521X_ROTL1							\
+	"addq %[t0], %[t0]\n\t"						\
+	"adcq %[t1], %[t1]\n\t"						\
+	"adcq %[t2], %[t2]\n\t"						\
+	"adcq %[t3], %[t3]\n\t"						\
+	"adcq %[t4], %[t4]\n\t"						\
+	"adcq %[t5], %[t5]\n\t"						\
+	"adcq %[t6], %[t6]\n\t"						\
+	"adcq %[t7], %[t7]\n\t"						\
+	"adcq %[t8], %[t8]\n\t"						\
+	"movq %[t8], %[t9]\n\t"						\
+	"shrq $9, %[t9]\n\t"						\
+	"andl $0x1ff, %k[t8]\n\t"					\
+	"orq %[t9], %[t0]\n\t"
+
+/* t0..t8 = t / 2 mod p: rotated right by one (t10 scratch) */
+#define P521X_ROTR1_STEP(NXT, CUR)					\
+	"movq %[" NXT "], %[t10]\n\t"					\
+	"shlq $63, %[t10]\n\t"						\
+	"shrq $1, %[" CUR "]\n\t"					\
+	"orq %[t10], %[" CUR "]\n\t"
+#define P521X_ROTR1							\
+	"movl %k[t0], %k[t9]\n\t"					\
+	"andl $1, %k[t9]\n\t"						\
+	"shlq $8, %[t9]\n\t"						\
+	P521X_ROTR1_STEP("t1", "t0") P521X_ROTR1_STEP("t2", "t1")	\
+	P521X_ROTR1_STEP("t3", "t2") P521X_ROTR1_STEP("t4", "t3")	\
+	P521X_ROTR1_STEP("t5", "t4") P521X_ROTR1_STEP("t6", "t5")	\
+	P521X_ROTR1_STEP("t7", "t6") P521X_ROTR1_STEP("t8", "t7")	\
+	"shrq $1, %[t8]\n\t"						\
+	"orq %[t9], %[t8]\n\t"
+
+/* t0..t8 = p - t: the 521 bits complemented (t at most p) */
+#define P521X_NEG							\
+	"notq %[t0]\n\t"						\
+	"notq %[t1]\n\t"						\
+	"notq %[t2]\n\t"						\
+	"notq %[t3]\n\t"						\
+	"notq %[t4]\n\t"						\
+	"notq %[t5]\n\t"						\
+	"notq %[t6]\n\t"						\
+	"notq %[t7]\n\t"						\
+	"xorq $0x1ff, %[t8]\n\t"
+
+/* t0..t8 += the nine words at %[A] (both at most p: the sum at most 2p) */
+#define P521X_ADDM(A)							\
+	"addq 0(%[" A "]), %[t0]\n\t"					\
+	"adcq 8(%[" A "]), %[t1]\n\t"					\
+	"adcq 16(%[" A "]), %[t2]\n\t"					\
+	"adcq 24(%[" A "]), %[t3]\n\t"					\
+	"adcq 32(%[" A "]), %[t4]\n\t"					\
+	"adcq 40(%[" A "]), %[t5]\n\t"					\
+	"adcq 48(%[" A "]), %[t6]\n\t"					\
+	"adcq 56(%[" A "]), %[t7]\n\t"					\
+	"adcq 64(%[" A "]), %[t8]\n\t"
+
+/*
+ * Fused linear operations of the point doubling, each one block (one
+ * load of the operands, one store): every step is exact modulo p and
+ * keeps the value at most p (a rotation maps p to p; a sum of two values
+ * at most p is folded).
+ */
+/* r = 2a */
+static inline void p521x_dbl(u64 *r, const u64 *a)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
+
+	__asm__ volatile(P521X_LOAD("a") P521X_ROTL1 P521X_STORE
 		: P521X_T10
 		: [r] "r"(r), [a] "r"(a)
 		: "cc", "memory");
+}
+
+/* r = 3a = 2a + a */
+static inline void p521x_mul3(u64 *r, const u64 *a)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
+
+	__asm__ volatile(P521X_LOAD("a") P521X_ROTL1 P521X_ADDM("a") P521X_FOLD P521X_STORE
+		: P521X_T10
+		: [r] "r"(r), [a] "r"(a)
+		: "cc", "memory");
+}
+
+/* r = a - 2b = a + (p - 2b) */
+static inline void p521x_sub2(u64 *r, const u64 *a, const u64 *b)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
+
+	__asm__ volatile(P521X_LOAD("b") P521X_ROTL1 P521X_NEG P521X_ADDM("a") P521X_FOLD
+			 P521X_STORE
+		: P521X_T10
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b)
+		: "cc", "memory");
+}
+
+/* r = a - b / 2 = a + (p - b / 2) */
+static inline void p521x_subhalf(u64 *r, const u64 *a, const u64 *b)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10;
+
+	__asm__ volatile(P521X_LOAD("b") P521X_ROTR1 P521X_NEG P521X_ADDM("a") P521X_FOLD
+			 P521X_STORE
+		: P521X_T10, [t10] "=&r"(t10)
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b)
+		: "cc", "memory");
+}
+
+/*
+ * r = 2p in Jacobian coordinates: the template's formula (ecc-point.h:
+ * M = 3 (X - Z^2)(X + Z^2), S = 4 X Y^2, X' = M^2 - 2S, Y' = M (S - X') -
+ * 8 Y^4, Z' = 2 Y Z; 4M + 4S), its linear steps fused (3m, 2Y, M^2 - 2S,
+ * t - 16 Y^4 / 2 as one block each): the same values, the identity
+ * (0 : Y : 0) included.  r may alias p: Z is last read before Z' is
+ * written, X before X', Y before Y'.
+ */
+static void p521x_jac_dbl(u64 *r, const u64 *p)
+{
+	const u64 *x = p, *y = p + 9, *z = p + 18;
+	u64 d[9], t[9], u[9], m[9], y2[9], s[9], y4[9];
+
+	p521x_sqr(d, z);			/* Z^2 */
+	p521x_sub(t, x, d);
+	p521x_add(u, x, d);
+	p521x_mul(m, t, u);
+	p521x_mul3(m, m);			/* M */
+	p521x_dbl(y2, y);			/* 2Y */
+	p521x_mul(r + 18, y2, z);		/* Z' = 2YZ */
+	p521x_sqr(y2, y2);			/* 4Y^2 */
+	p521x_mul(s, x, y2);			/* S = 4XY^2 */
+	p521x_sqr(y4, y2);			/* 16Y^4 */
+	p521x_sqr(t, m);
+	p521x_sub2(r, t, s);			/* X' = M^2 - 2S */
+	p521x_sub(t, s, r);
+	p521x_mul(t, m, t);
+	p521x_subhalf(r + 9, t, y4);		/* Y' = M (S - X') - 8Y^4 */
 }
 
 #define ECC_N			9
@@ -629,6 +844,8 @@ static u64 p521x_eq(const u64 *a, const u64 *b);
 #define ECC_FP_ADD(r, a, b)	p521x_add(r, a, b)
 #define ECC_FP_SUB(r, a, b)	p521x_sub(r, a, b)
 #define ECC_FP_HALF(r, a)	p521x_half(r, a)
+#define ECC_FP_SUB2(r, a, b)	p521x_sub2(r, a, b)
+#define ECC_JAC_DBL(r, p)	p521x_jac_dbl((r)->x, (p)->x)
 #define ECC_FP_INV(r, a)	p521x_inv(r, a)
 #define ECC_FP_TO(r, a)		memmove(r, a, 72)
 #define ECC_FP_FROM(r, a)	p521x_canon(r, a)
@@ -711,6 +928,23 @@ static const struct ecc_def p521x_def = {
 };
 
 ECC_DEFINE_CURVE(ecc_p521_adx, p521x_def, "P-521", RIND_OID_SECP521R1, 66, 521);
+
+/* The field operations by number, for tests/test_ecdh.c (ecc-p521-adx.h). */
+void p521x_field_test(enum p521x_test_op op, u64 *r, const u64 *a, const u64 *b)
+{
+	switch (op) {
+	case P521X_T_MUL:	p521x_mul(r, a, b); break;
+	case P521X_T_SQR:	p521x_sqr(r, a); break;
+	case P521X_T_ADD:	p521x_add(r, a, b); break;
+	case P521X_T_SUB:	p521x_sub(r, a, b); break;
+	case P521X_T_HALF:	p521x_half(r, a); break;
+	case P521X_T_DBL:	p521x_dbl(r, a); break;
+	case P521X_T_MUL3:	p521x_mul3(r, a); break;
+	case P521X_T_SUB2:	p521x_sub2(r, a, b); break;
+	case P521X_T_SUBHALF:	p521x_subhalf(r, a, b); break;
+	default:		memset(r, 0, 72); break;
+	}
+}
 
 /* ---- registration -------------------------------------------------------- */
 
