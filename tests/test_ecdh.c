@@ -666,6 +666,79 @@ END_TEST
 #if defined(__x86_64__)
 #include "../arch/x86/ecc-p521-adx.h"
 
+#include "../arch/x86/ecc-p384-adx.h"
+
+/*
+ * ecc_p384_adx's and ecc_p521_adx's k P (an affine table: its even
+ * entries doubled, one inversion, mixed additions, digit 0 masked away,
+ * the last window through the complete formula) against the generic
+ * curves', for P = G, 2G, 17G, -G and a random point, and k = 1 .. 18,
+ * n - 18 .. n - 1, single bits and random: k = 2d or n - 2d (|d| <= 16)
+ * is where the last window's addition meets P = +-Q, small k where the
+ * first windows meet the table's small multiples, single bits where
+ * every other digit is 0.  Every shared secret must be equal.
+ */
+START_TEST(test_x86_affine_ecdh_edges)
+{
+	const struct ecc_curve *A = _i ? &ecc_p521_adx : &ecc_p384_adx;
+	const struct ecc_curve *G = _i ? &ecc_p521_generic : &ecc_p384_generic;
+	const struct curve *c = &curves[1 + _i];
+	static const unsigned int pts[] = { 1, 2, 17, 0 /* n - 1 */, 1000 /* random */ };
+	unsigned int nb = c->nbytes, pi, j, ran = 0;
+	struct rt_rng rng;
+	u8 n[66];
+
+	if (!p256_have_adx())
+		return;
+	rt_unhex(n, sizeof(n), c->order);
+	rt_rng_seed(&rng, 0x384521e + (u64)_i);
+	for (pi = 0; pi < ARRAY_SIZE(pts); pi++) {
+		u8 d[66], xy[132], xy2[132];
+
+		memset(d, 0, sizeof(d));
+		if (pts[pi] == 0) {
+			memcpy(d, n, nb);
+			diff_sub_small(d, nb, 1);
+		} else if (pts[pi] == 1000) {
+			rt_fill(&rng, d, nb);
+			d[0] &= _i ? 0x01 : 0x7f;
+		} else {
+			d[nb - 1] = (u8)pts[pi];
+		}
+		G->mul_base(xy, d);
+		A->mul_base(xy2, d);
+		ck_assert_msg(!memcmp(xy, xy2, 2 * nb), "mul_base(%s) differs", rt_hex(d, nb));
+		for (j = 0; j < 48; j++) {
+			u8 k[66], sg[66], sa[66];
+			int eg, ea;
+
+			memset(k, 0, sizeof(k));
+			if (j < 18) {
+				k[nb - 1] = (u8)(j + 1);
+			} else if (j < 36) {
+				memcpy(k, n, nb);
+				diff_sub_small(k, nb, j - 17);
+			} else if (j < 42) {			/* 2^(5 m + 3) */
+				unsigned int bit = 5 * (j - 36) * 13 + 3;
+
+				k[nb - 1 - bit / 8] = (u8)(1u << (bit % 8));
+			} else {
+				rt_fill(&rng, k, nb);
+				k[0] &= _i ? 0x01 : 0x7f;
+			}
+			eg = G->ecdh(sg, k, xy);
+			ea = A->ecdh(sa, k, xy);
+			ck_assert_int_eq(eg, 0);
+			ck_assert_int_eq(ea, eg);
+			ck_assert_msg(!memcmp(sg, sa, nb), "%s ecdh(%s, point %u) differs",
+				      c->ossl, rt_hex(k, nb), pi);
+			ran++;
+		}
+	}
+	rt_report("x86 affine ecdh edges", _i ? "ecc_p521_adx" : "ecc_p384_adx", (int)ran, 0);
+}
+END_TEST
+
 static BIGNUM *p521x_bn(const u64 w[9])
 {
 	u8 be[72];
@@ -954,6 +1027,7 @@ static Suite *ecdh_suite(void)
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_p256_adx_curve_edges);
 	tcase_add_test(tc, test_p521_field_adx);
+	tcase_add_loop_test(tc, test_x86_affine_ecdh_edges, 0, 2);
 #endif
 #if defined(__aarch64__)
 	tcase_add_test(tc, test_p256_field_arm64);
