@@ -18,7 +18,9 @@
  * step; both moduli have their three top words all ones, which the final
  * correction uses.  A dedicated squaring (fifteen cross products, the low
  * half reduced on its own the same way).  Additions, subtractions and
- * halving with a masked correction; masked table reads with AVX2.  The
+ * halving with a masked correction; masked table reads with AVX2.  ECDH's
+ * k P runs over an affine table (ecc-mul-affine.h: one inversion, mixed
+ * additions; 2-5% faster).  The
  * template's Jacobian formulas are used as they are: the multiplication
  * (about 100 cycles on an AMD EPYC Zen 3, its rows chained through their
  * reduction words; two independent ones run in about the time of 1.7)

@@ -31,12 +31,23 @@
  * memory index depends on data.  The protocol glue (key formats, checks,
  * RFC 6979 nonces) is the generic drivers'.
  *
- * Measured on an AMD EPYC (Zen 3), beside algs/p521.c in one process: the
- * same speed for ECDH and signing (both are bound by the 81 products of
- * a multiplication, which the generic 58-bit columns already run about
- * as fast as these rows: a product chained to the next one, the next
- * cannot start early), 5-10% faster verification; aws-lc's P-521 ECDH
- * is still about 15% faster than either.
+ * On top of the template: the point doubling (ECC_JAC_DBL) with its
+ * linear steps fused (2Y and 3m as rotations of the 521 bits, M^2 - 2S and
+ * t - 16Y^4 / 2 as one block each); ECDH's k P over an affine table
+ * (ecc-mul-affine.h: mixed additions, one inversion for the table);
+ * masked reads of the 18-word affine tables with AVX2.  The reductions
+ * shift with SHR/SHL/OR rather than SHRD (several uops and a latency of
+ * 2-3 cycles on Zen 3).
+ *
+ * Measured on an AMD EPYC (Zen 3), rdtsc minima on a loaded host: a
+ * product about 112-120 cycles, a square about 87-95, a doubling about
+ * 890 (4M + 4S + ~70 of linear steps), a mixed addition about 1300, a
+ * Jacobian one about 1820, the inversion (Bernstein-Yang, 521 bits) about
+ * 20000; ECDH about 650000, level with aws-lc (its s2n-bignum
+ * p521_jscalarmul).  What bounds it is the product: 81 MULX, each with
+ * an ADCX and an ADOX, issue at about 1.05 cycles a product in short
+ * chains (1.4 in the whole product with its row chains and reduction),
+ * and the 520 doublings' 4M + 4S are about 70% of an ECDH.
  *
  * The inline assembly avoids rbp (frame pointer in sanitizer builds): the
  * product uses the other thirteen registers (two pointers, rdx and eleven
