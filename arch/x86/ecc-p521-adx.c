@@ -305,8 +305,9 @@ static inline void p521x_mul_s(u64 *s, const u64 *a)
  * words).  Row i adds into words 2i .. i+9 with the two carry chains,
  * after which words 2i, 2i + 1 are final: words 0..7 go to the scratch,
  * words 8..16 stay in registers for the reduction (the product's; word
- * 17 is zero).  The register names of each word are assigned by the
- * generator this was written with (a row needs 12 - i of them at most).
+ * 17 is zero).  Row i needs 12 - i registers (words, the new top word,
+ * two for a product), the eleven work registers are enough; words are
+ * renamed from row to row, as in the product.
  */
 static inline void p521x_sqr_s(u64 *s, const u64 *a)
 {
