@@ -739,6 +739,26 @@ START_TEST(test_x86_affine_ecdh_edges)
 }
 END_TEST
 
+/*
+ * A driver whose self-test fails is not registered, and the walks over
+ * the registered drivers above would then pass without it: on a CPU with
+ * BMI2 and ADX (and nothing disabled) the x86 curve drivers must be there.
+ */
+START_TEST(test_x86_drivers_registered)
+{
+	static const char *const want[] = {
+		"ecdh-nist-p256-adx", "ecdh-nist-p384-adx", "ecdh-nist-p521-adx",
+	};
+	const char *dis = getenv("RIND_DISABLE");
+	unsigned int i;
+
+	if (!p256_have_adx() || (dis && *dis))
+		return;
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		crypto_free_kpp(alloc_drv(want[i]));
+}
+END_TEST
+
 static BIGNUM *p521x_bn(const u64 w[9])
 {
 	u8 be[72];
@@ -1028,6 +1048,7 @@ static Suite *ecdh_suite(void)
 	tcase_add_test(tc, test_p256_adx_curve_edges);
 	tcase_add_test(tc, test_p521_field_adx);
 	tcase_add_loop_test(tc, test_x86_affine_ecdh_edges, 0, 2);
+	tcase_add_test(tc, test_x86_drivers_registered);
 #endif
 #if defined(__aarch64__)
 	tcase_add_test(tc, test_p256_field_arm64);

@@ -133,8 +133,117 @@ static int ecc_x86_ecdh_affine(u8 *out, const u8 *d, const u8 *xy, const struct 
 }
 
 /*
- * ECC_DEFINE_CURVE's struct with ECDH over the affine table: the same
- * operations of the template otherwise.
+ * r = k * p (Jacobian) for public k, p Jacobian with Z = 1: ecc-mul.h's
+ * jac_mul_vt (width-5 NAF over P, 3P, ..., 15P) with that table made
+ * affine by one inversion (its entries are never the identity: n is
+ * prime), so that each non-zero digit costs a mixed addition instead of a
+ * Jacobian one.  Variable time (verification).
+ */
+static void ecc_x86_mul_vt_affine(struct ecc_pt *r, const fe k, const struct ecc_pt *p,
+				  const struct ecc_def *D)
+{
+	struct ecc_pt tab[1 << (ECC_NAFW - 2)], p2;
+	struct ecc_aff atab[1 << (ECC_NAFW - 2)], t;
+	signed char naf[64 * ECC_N + 2];
+	fe prod[1 << (ECC_NAFW - 2)], inv, zi, z2;
+	int i, nt = 1 << (ECC_NAFW - 2), len = ecc_wnaf(naf, k, 64 * ECC_N);
+
+	tab[0] = *p;
+	jac_dbl(&p2, p, D);
+	for (i = 1; i < nt; i++)
+		jac_add_vt(&tab[i], &tab[i - 1], &p2, D);
+	memcpy(prod[0], tab[0].z, sizeof(fe));
+	for (i = 1; i < nt; i++)
+		fp_mul(prod[i], prod[i - 1], tab[i].z, D);
+	fp_inv(inv, prod[nt - 1], D);
+	for (i = nt - 1; i >= 0; i--) {
+		if (i) {
+			fp_mul(zi, inv, prod[i - 1], D);
+			fp_mul(inv, inv, tab[i].z, D);
+		} else {
+			memcpy(zi, inv, sizeof(fe));
+		}
+		fp_sqr(z2, zi, D);
+		fp_mul(atab[i].x, tab[i].x, z2, D);
+		fp_mul(z2, z2, zi, D);
+		fp_mul(atab[i].y, tab[i].y, z2, D);
+	}
+	memset(r, 0, sizeof(*r));
+	memcpy(r->y, D->fp->one, sizeof(fe));
+	for (i = len - 1; i >= 0; i--) {
+		if (!fp_is_zero(r->z))
+			jac_dbl(r, r, D);
+		if (naf[i] > 0) {
+			jac_add_affine_vt(r, r, &atab[naf[i] >> 1], D);
+		} else if (naf[i] < 0) {
+			t = atab[(-naf[i]) >> 1];
+			fp_neg(t.y, t.y, D);
+			jac_add_affine_vt(r, r, &t, D);
+		}
+	}
+}
+
+/* ECDSA verification: ecc-impl.h's ecc_impl_verify over ecc_x86_mul_vt_affine. */
+static int ecc_x86_verify_affine(const u8 *xy, const u8 *eb, const u8 *rb, const u8 *sb,
+				 const struct ecc_def *D)
+{
+	const struct ecc_mod *N = D->fn;
+	const struct ecc_aff *gtab;
+	struct ecc_pt q, a, b;
+	fe r, s, e, w, u1, u2, z2, t;
+	u64 c = 0;
+	int i;
+
+	ecc_from_bytes(r, rb, D->nbytes);
+	ecc_from_bytes(s, sb, D->nbytes);
+	if (ecc_is_zero(r) || ecc_is_zero(s) || !ecc_lt(r, N->m) || !ecc_lt(s, N->m))
+		return -EBADMSG;
+	if (ecc_load_point(&q, xy, D))
+		return -EBADMSG;
+	ecc_from_bytes(e, eb, D->nbytes);
+	ecc_reduce_once(e, e, N->m);
+	fn_to(w, s, D);
+	fn_inv(w, w, D);
+	fn_to(u1, e, D);
+	fn_mul(u1, u1, w, D);
+	fn_from(u1, u1, D);
+	fn_to(u2, r, D);
+	fn_mul(u2, u2, w, D);
+	fn_from(u2, u2, D);
+
+	gtab = ecc_gtab_get();
+	if (gtab) {
+		jac_mul_base_vt(&a, u1, gtab, D);
+	} else {
+		pt_base(&b, D);
+		ecc_x86_mul_vt_affine(&a, u1, &b, D);
+	}
+	ecc_x86_mul_vt_affine(&b, u2, &q, D);
+	jac_add_vt(&a, &a, &b, D);
+	if (fp_is_zero(a.z))
+		return -EBADMSG;
+	/* x(R) mod n == r: X == r Z^2, or X == (r + n) Z^2 when r + n < p */
+	fp_sqr(z2, a.z, D);
+	fp_to(t, r, D);
+	fp_mul(t, t, z2, D);
+	if (fp_eq(t, a.x))
+		return 0;
+	for (i = 0; i < ECC_N; i++) {
+		ecc_u128 sum = (ecc_u128)r[i] + N->m[i] + c;
+
+		t[i] = (u64)sum;
+		c = (u64)(sum >> 64);
+	}
+	if (c || !ecc_lt(t, D->fp->m))
+		return -EBADMSG;
+	fp_to(t, t, D);
+	fp_mul(t, t, z2, D);
+	return fp_eq(t, a.x) ? 0 : -EBADMSG;
+}
+
+/*
+ * ECC_DEFINE_CURVE's struct with ECDH and verification over the affine
+ * tables: the same operations of the template otherwise.
  */
 #define ECC_X86_DEFINE_CURVE_AFFINE(sym, def, crv, roid, nb, nbits)			\
 static void ecc_gtab_build(void)						\
@@ -154,7 +263,7 @@ static int sym##_ecdh(u8 *o, const u8 *d, const u8 *xy)				\
 static int sym##_sign(u8 *r, u8 *s, const u8 *d, const u8 *k, const u8 *e)	\
 { return ecc_impl_sign(r, s, d, k, e, &def); }					\
 static int sym##_verify(const u8 *xy, const u8 *e, const u8 *r, const u8 *s)	\
-{ return ecc_impl_verify(xy, e, r, s, &def); }					\
+{ return ecc_x86_verify_affine(xy, e, r, s, &def); }					\
 static void sym##_sign_batch(u8 *r, u8 *s, const u8 *d, const u8 *k,		\
 			     const u8 *e, unsigned int n, int *err)		\
 { ecc_impl_sign_batch(r, s, d, k, e, n, err, &def); }				\
