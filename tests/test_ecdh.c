@@ -663,6 +663,227 @@ START_TEST(test_p256_adx_curve_edges)
 END_TEST
 #endif
 
+#if defined(__x86_64__)
+#include "../arch/x86/ecc-p521-adx.h"
+
+#include "../arch/x86/ecc-p384-adx.h"
+
+/*
+ * ecc_p384_adx's and ecc_p521_adx's k P (an affine table: its even
+ * entries doubled, one inversion, mixed additions, digit 0 masked away,
+ * the last window through the complete formula) against the generic
+ * curves', for P = G, 2G, 17G, -G and a random point, and k = 1 .. 18,
+ * n - 18 .. n - 1, single bits and random: k = 2d or n - 2d (|d| <= 16)
+ * is where the last window's addition meets P = +-Q, small k where the
+ * first windows meet the table's small multiples, single bits where
+ * every other digit is 0.  Every shared secret must be equal.
+ */
+START_TEST(test_x86_affine_ecdh_edges)
+{
+	const struct ecc_curve *A = _i ? &ecc_p521_adx : &ecc_p384_adx;
+	const struct ecc_curve *G = _i ? &ecc_p521_generic : &ecc_p384_generic;
+	const struct curve *c = &curves[1 + _i];
+	static const unsigned int pts[] = { 1, 2, 17, 0 /* n - 1 */, 1000 /* random */ };
+	unsigned int nb = c->nbytes, pi, j, ran = 0;
+	struct rt_rng rng;
+	u8 n[66];
+
+	if (!p256_have_adx())
+		return;
+	rt_unhex(n, sizeof(n), c->order);
+	rt_rng_seed(&rng, 0x384521e + (u64)_i);
+	for (pi = 0; pi < ARRAY_SIZE(pts); pi++) {
+		u8 d[66], xy[132], xy2[132];
+
+		memset(d, 0, sizeof(d));
+		if (pts[pi] == 0) {
+			memcpy(d, n, nb);
+			diff_sub_small(d, nb, 1);
+		} else if (pts[pi] == 1000) {
+			rt_fill(&rng, d, nb);
+			d[0] &= _i ? 0x01 : 0x7f;
+		} else {
+			d[nb - 1] = (u8)pts[pi];
+		}
+		G->mul_base(xy, d);
+		A->mul_base(xy2, d);
+		ck_assert_msg(!memcmp(xy, xy2, 2 * nb), "mul_base(%s) differs", rt_hex(d, nb));
+		for (j = 0; j < 48; j++) {
+			u8 k[66], sg[66], sa[66];
+			int eg, ea;
+
+			memset(k, 0, sizeof(k));
+			if (j < 18) {
+				k[nb - 1] = (u8)(j + 1);
+			} else if (j < 36) {
+				memcpy(k, n, nb);
+				diff_sub_small(k, nb, j - 17);
+			} else if (j < 42) {			/* 2^(5 m + 3) */
+				unsigned int bit = 5 * (j - 36) * 13 + 3;
+
+				k[nb - 1 - bit / 8] = (u8)(1u << (bit % 8));
+			} else {
+				rt_fill(&rng, k, nb);
+				k[0] &= _i ? 0x01 : 0x7f;
+			}
+			eg = G->ecdh(sg, k, xy);
+			ea = A->ecdh(sa, k, xy);
+			ck_assert_int_eq(eg, 0);
+			ck_assert_int_eq(ea, eg);
+			ck_assert_msg(!memcmp(sg, sa, nb), "%s ecdh(%s, point %u) differs",
+				      c->ossl, rt_hex(k, nb), pi);
+			ran++;
+		}
+	}
+	rt_report("x86 affine ecdh edges", _i ? "ecc_p521_adx" : "ecc_p384_adx", (int)ran, 0);
+}
+END_TEST
+
+/*
+ * A driver whose self-test fails is not registered, and the walks over
+ * the registered drivers above would then pass without it: on a CPU with
+ * BMI2 and ADX (and nothing disabled) the x86 curve drivers must be there.
+ */
+START_TEST(test_x86_drivers_registered)
+{
+	static const char *const want[] = {
+		"ecdh-nist-p256-adx", "ecdh-nist-p384-adx", "ecdh-nist-p521-adx",
+	};
+	const char *dis = getenv("RIND_DISABLE");
+	unsigned int i;
+
+	if (!p256_have_adx() || (dis && *dis))
+		return;
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		crypto_free_kpp(alloc_drv(want[i]));
+}
+END_TEST
+
+static BIGNUM *p521x_bn(const u64 w[9])
+{
+	u8 be[72];
+	int i;
+
+	for (i = 0; i < 72; i++)
+		be[71 - i] = (u8)(w[i / 8] >> (8 * (i % 8)));
+	return BN_bin2bn(be, sizeof(be), NULL);
+}
+
+/* an edge element of P-521's field (at most p) by number, or a random one */
+static void p521x_edge(u64 w[9], unsigned int idx, struct rt_rng *rng)
+{
+	static const u64 words[] = { 0, 1, 2, 0xffffffffffffffffull, 0xfffffffffffffffeull,
+				     0x8000000000000000ull, 0x7fffffffffffffffull };
+	unsigned int i;
+
+	memset(w, 0, 72);
+	if (idx < 7) {				/* 0, 1, 2, p, p - 1, 2^520, 2^520 - 1 */
+		static const u64 low[] = { 0, 1, 2, ~0ull, ~1ull, 0, ~0ull };
+		static const u64 top[] = { 0, 0, 0, 0x1ff, 0x1ff, 0x100, 0xff };
+
+		w[0] = low[idx];
+		for (i = 1; i < 8; i++)
+			w[i] = idx >= 3 && idx != 5 ? ~0ull : 0;
+		w[8] = top[idx];
+	} else if (idx < 7 + ARRAY_SIZE(words)) {	/* one word pattern everywhere */
+		for (i = 0; i < 8; i++)
+			w[i] = words[idx - 7];
+		w[8] = words[idx - 7] & 0x1ff;
+	} else if (idx < 22) {			/* 2^(64j) - 1 and 2^(64j), j = 1..4 */
+		unsigned int j = (idx - 14) / 2 + 1;
+
+		if (idx & 1)
+			w[j] = 1;
+		else
+			for (i = 0; i < j; i++)
+				w[i] = ~0ull;
+	} else {
+		rt_fill(rng, (u8 *)w, 72);
+		w[8] &= 0x1ff;
+	}
+}
+
+/*
+ * arch/x86/ecc-p521-adx.c's field operations against BIGNUM modulo
+ * p = 2^521 - 1: the product, the square (a Mersenne fold: the carries of
+ * lo + hi and of bit 521 back to bit 0), addition, subtraction, halving,
+ * and the doubling's fused steps 2a, 3a, a - 2b, a - b/2 (rotations of
+ * the 521 bits, a complement, a fold), on pairs of edge values (0, 1, p
+ * itself, p - 1, 2^520, all-ones and single-bit words, word boundaries)
+ * and random ones; every result must be right and at most p.
+ */
+START_TEST(test_p521_field_adx)
+{
+	BN_CTX *ctx = BN_CTX_new();
+	BIGNUM *p = BN_new(), *want = BN_new(), *t = BN_new(), *two = BN_new(), *inv2 = BN_new();
+	unsigned int ia, ib, op, checked = 0;
+	struct rt_rng rng;
+
+	if (!p256_have_adx())
+		goto out;
+	ck_assert_ptr_nonnull(ctx);
+	BN_set_word(p, 1);
+	BN_lshift(p, p, 521);
+	BN_sub_word(p, 1);
+	BN_set_word(two, 2);
+	ck_assert_ptr_nonnull(BN_mod_inverse(inv2, two, p, ctx));
+	rt_rng_seed(&rng, 0x521f1e1d);
+	for (ia = 0; ia < 30; ia++) {
+		for (ib = 0; ib < 30; ib++) {
+			u64 a[9], b[9], r[9];
+			BIGNUM *A, *B, *R;
+
+			p521x_edge(a, ia, &rng);
+			p521x_edge(b, ib, &rng);
+			A = p521x_bn(a);
+			B = p521x_bn(b);
+			for (op = 0; op < P521X_T_NOPS; op++) {
+				p521x_field_test(op, r, a, b);
+				switch (op) {
+				case P521X_T_MUL: BN_mod_mul(want, A, B, p, ctx); break;
+				case P521X_T_SQR: BN_mod_mul(want, A, A, p, ctx); break;
+				case P521X_T_ADD: BN_mod_add(want, A, B, p, ctx); break;
+				case P521X_T_SUB: BN_mod_sub(want, A, B, p, ctx); break;
+				case P521X_T_HALF: BN_mod_mul(want, A, inv2, p, ctx); break;
+				case P521X_T_DBL: BN_mod_add(want, A, A, p, ctx); break;
+				case P521X_T_MUL3:
+					BN_mod_add(t, A, A, p, ctx);
+					BN_mod_add(want, t, A, p, ctx);
+					break;
+				case P521X_T_SUB2:
+					BN_mod_add(t, B, B, p, ctx);
+					BN_mod_sub(want, A, t, p, ctx);
+					break;
+				default:	/* P521X_T_SUBHALF */
+					BN_mod_mul(t, B, inv2, p, ctx);
+					BN_mod_sub(want, A, t, p, ctx);
+					break;
+				}
+				R = p521x_bn(r);
+				ck_assert_msg(BN_cmp(R, p) <= 0, "p521 op %u (%u, %u): result above p",
+					      op, ia, ib);
+				if (!BN_cmp(R, p))
+					BN_zero(R);	/* p: the other form of 0 */
+				ck_assert_msg(!BN_cmp(R, want), "p521 op %u (%u, %u) wrong", op, ia, ib);
+				BN_free(R);
+				checked++;
+			}
+			BN_free(A);
+			BN_free(B);
+		}
+	}
+	rt_report("p521 adx field", "ecc_p521_adx", (int)checked, 0);
+out:
+	BN_free(p);
+	BN_free(want);
+	BN_free(t);
+	BN_free(two);
+	BN_free(inv2);
+	BN_CTX_free(ctx);
+}
+END_TEST
+#endif
+
 #if defined(__aarch64__)
 /*
  * arch/arm64/ecc-p256-arm64.h against OpenSSL's BIGNUM: Montgomery
@@ -825,6 +1046,9 @@ static Suite *ecdh_suite(void)
 	tcase_add_loop_test(tc, test_generic_differential, 0, nc);
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_p256_adx_curve_edges);
+	tcase_add_test(tc, test_p521_field_adx);
+	tcase_add_loop_test(tc, test_x86_affine_ecdh_edges, 0, 2);
+	tcase_add_test(tc, test_x86_drivers_registered);
 #endif
 #if defined(__aarch64__)
 	tcase_add_test(tc, test_p256_field_arm64);

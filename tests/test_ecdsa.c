@@ -1022,6 +1022,35 @@ START_TEST(test_p256_adx_curve_edges)
 	rt_report("p256 adx curve edges", "ecc_p256_adx", ran, 0);
 }
 END_TEST
+
+/*
+ * A driver whose self-test fails is not registered, and the walks over
+ * the registered drivers above would then pass without it: on a CPU with
+ * BMI2 and ADX (and nothing disabled) the x86 curve drivers' x962()
+ * instances must be there, each instantiated over its own curve driver.
+ */
+START_TEST(test_x86_drivers_registered)
+{
+	static const char *const want[][2] = {
+		{ "x962(ecdsa-nist-p256-adx,sha256)", "x962(ecdsa-nist-p256-adx," },
+		{ "x962(ecdsa-nist-p384-adx,sha384)", "x962(ecdsa-nist-p384-adx," },
+		{ "x962(ecdsa-nist-p521-adx,sha512)", "x962(ecdsa-nist-p521-adx," },
+	};
+	const char *dis = getenv("RIND_DISABLE");
+	unsigned int i;
+
+	if (!p256_have_adx() || (dis && *dis))
+		return;
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		struct crypto_sig *t = crypto_alloc_sig(want[i][0], 0, 0);
+
+		ck_assert_msg(!IS_ERR_OR_NULL(t), "%s: not registered (%ld)", want[i][0], PTR_ERR(t));
+		ck_assert_msg(!strncmp(crypto_sig_driver_name(t), want[i][1], strlen(want[i][1])),
+			      "%s: driver %s", want[i][0], crypto_sig_driver_name(t));
+		crypto_free_sig(t);
+	}
+}
+END_TEST
 #endif
 
 static Suite *ecdsa_suite(void)
@@ -1036,6 +1065,7 @@ static Suite *ecdsa_suite(void)
 	tcase_add_loop_test(tc, test_generic_differential, 0, (int)ARRAY_SIZE(curves));
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_p256_adx_curve_edges);
+	tcase_add_test(tc, test_x86_drivers_registered);
 #endif
 	suite_add_tcase(s, tc);
 	tc = tcase_create("batch");

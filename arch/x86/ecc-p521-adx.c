@@ -15,9 +15,9 @@
  *   - The product is 81 MULX, row by row (a * b[i]), each row in two carry
  *     chains (ADCX for the low halves, ADOX for the high ones) over a
  *     window of nine registers that slides a word per row (the finished
- *     word goes to a stack scratch); the squaring is the 36 cross products
- *     the same way, then one pass that doubles them (ADCX) and adds the
- *     nine squares (ADOX).
+ *     word goes to a stack scratch); the squaring is 45 MULX in nine
+ *     rows a_i (a_i, 2 a_{i+1}, ..., 2 a_8), the doubled words made once,
+ *     so that no separate pass doubles the cross products.
  *   - The reduction is a shift and an add: with x = lo + 2^521 hi,
  *     x = lo + hi (mod p); lo + hi < 2^522, and folding its bit 521 back
  *     onto bit 0 leaves a value at most p (lo + hi <= 2p).
@@ -31,12 +31,23 @@
  * memory index depends on data.  The protocol glue (key formats, checks,
  * RFC 6979 nonces) is the generic drivers'.
  *
- * Measured on an AMD EPYC (Zen 3), beside algs/p521.c in one process: the
- * same speed for ECDH and signing (both are bound by the 81 products of
- * a multiplication, which the generic 58-bit columns already run about
- * as fast as these rows: a product chained to the next one, the next
- * cannot start early), 5-10% faster verification; aws-lc's P-521 ECDH
- * is still about 15% faster than either.
+ * On top of the template: the point doubling (ECC_JAC_DBL) with its
+ * linear steps fused (2Y and 3m as rotations of the 521 bits, M^2 - 2S and
+ * t - 16Y^4 / 2 as one block each); ECDH's k P over an affine table
+ * (ecc-mul-affine.h: mixed additions, one inversion for the table);
+ * masked reads of the 18-word affine tables with AVX2.  The reductions
+ * shift with SHR/SHL/OR rather than SHRD (several uops and a latency of
+ * 2-3 cycles on Zen 3).
+ *
+ * Measured on an AMD EPYC (Zen 3), rdtsc minima on a loaded host: a
+ * product about 112-120 cycles, a square about 87-95, a doubling about
+ * 890 (4M + 4S + ~70 of linear steps), a mixed addition about 1300, a
+ * Jacobian one about 1820, the inversion (Bernstein-Yang, 521 bits) about
+ * 20000; ECDH about 650000, level with aws-lc (its s2n-bignum
+ * p521_jscalarmul).  What bounds it is the product: 81 MULX, each with
+ * an ADCX and an ADOX, issue at about 1.05 cycles a product in short
+ * chains (1.4 in the whole product with its row chains and reduction),
+ * and the 520 doublings' 4M + 4S are about 70% of an ECDH.
  *
  * The inline assembly avoids rbp (frame pointer in sanitizer builds): the
  * product uses the other thirteen registers (two pointers, rdx and eleven
@@ -180,14 +191,38 @@ static const u64 p521x_zero;
 	"movq 64(%[s]), %%rdx\n\t"	\
 	"movq %%rdx, %[t9]\n\t"	\
 	"andl $0x1ff, %k[t9]\n\t"	\
-	"shrdq $9, %[t10], %%rdx\n\t"	\
-	"shrdq $9, %[t0], %[t10]\n\t"	\
-	"shrdq $9, %[t1], %[t0]\n\t"	\
-	"shrdq $9, %[t2], %[t1]\n\t"	\
-	"shrdq $9, %[t3], %[t2]\n\t"	\
-	"shrdq $9, %[t4], %[t3]\n\t"	\
-	"shrdq $9, %[t5], %[t4]\n\t"	\
-	"shrdq $9, %[t6], %[t5]\n\t"	\
+	"movq %[t10], %[a]\n\t"	\
+	"shlq $55, %[a]\n\t"	\
+	"shrq $9, %%rdx\n\t"	\
+	"orq %[a], %%rdx\n\t"	\
+	"movq %[t0], %[a]\n\t"	\
+	"shlq $55, %[a]\n\t"	\
+	"shrq $9, %[t10]\n\t"	\
+	"orq %[a], %[t10]\n\t"	\
+	"movq %[t1], %[a]\n\t"	\
+	"shlq $55, %[a]\n\t"	\
+	"shrq $9, %[t0]\n\t"	\
+	"orq %[a], %[t0]\n\t"	\
+	"movq %[t2], %[a]\n\t"	\
+	"shlq $55, %[a]\n\t"	\
+	"shrq $9, %[t1]\n\t"	\
+	"orq %[a], %[t1]\n\t"	\
+	"movq %[t3], %[a]\n\t"	\
+	"shlq $55, %[a]\n\t"	\
+	"shrq $9, %[t2]\n\t"	\
+	"orq %[a], %[t2]\n\t"	\
+	"movq %[t4], %[a]\n\t"	\
+	"shlq $55, %[a]\n\t"	\
+	"shrq $9, %[t3]\n\t"	\
+	"orq %[a], %[t3]\n\t"	\
+	"movq %[t5], %[a]\n\t"	\
+	"shlq $55, %[a]\n\t"	\
+	"shrq $9, %[t4]\n\t"	\
+	"orq %[a], %[t4]\n\t"	\
+	"movq %[t6], %[a]\n\t"	\
+	"shlq $55, %[a]\n\t"	\
+	"shrq $9, %[t5]\n\t"	\
+	"orq %[a], %[t5]\n\t"	\
 	"shrq $9, %[t6]\n\t"	\
 	"addq 0(%[s]), %%rdx\n\t"	\
 	"adcq 8(%[s]), %[t10]\n\t"	\
@@ -262,253 +297,302 @@ static inline void p521x_mul_s(u64 *s, const u64 *a)
 	"movq %[t2], " SHI "(%[s])\n\t"
 
 /*
- * r = a^2 mod p, r being s[19]: the 36 cross products a_i a_j (j > i) row
- * by row into words 1..16 (each row's two lowest words are final once it
- * is done and go to the scratch), then one pass doubling them (CF chain)
- * and adding the squares a_i^2 at words 2i, 2i + 1 (OF chain), words 0..7
- * back to the scratch and words 8..16 into registers, where the reduction
- * (as the product's) starts.
+ * r = a^2 mod p, r being s[19]: a^2 = sum of a_i 2^(64 i) times (a_i +
+ * 2 sum_{j > i} a_j 2^(64 (j - i))) 2^(64 i), i.e. nine rows, row i the
+ * products of a_i with a_i, D_{i+1} and A'_{i+2..8}, where D_j = a_j << 1
+ * (mod 2^64) and A'_j = D_j | a_{j-1} >> 63 are the words of twice the
+ * tail (made first, into s[20..34]; a_8 < 2^9, so twice a fits nine
+ * words).  Row i adds into words 2i .. i+9 with the two carry chains,
+ * after which words 2i, 2i + 1 are final: words 0..7 go to the scratch,
+ * words 8..16 stay in registers for the reduction (the product's; word
+ * 17 is zero).  Row i needs 12 - i registers (words, the new top word,
+ * two for a product), the eleven work registers are enough; words are
+ * renamed from row to row, as in the product.
  */
 static inline void p521x_sqr_s(u64 *s, const u64 *a)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10;
 
 	__asm__ volatile(
-		/* row a0: words 1..9 */
+		"movq 8(%[a]), %[t0]\n\t"
+		"addq %[t0], %[t0]\n\t"
+		"movq %[t0], 160(%[s])\n\t"
+		"movq 16(%[a]), %[t0]\n\t"
+		"addq %[t0], %[t0]\n\t"
+		"movq %[t0], 168(%[s])\n\t"
+		"movq 8(%[a]), %[t1]\n\t"
+		"shrq $63, %[t1]\n\t"
+		"orq %[t1], %[t0]\n\t"
+		"movq %[t0], 224(%[s])\n\t"
+		"movq 24(%[a]), %[t0]\n\t"
+		"addq %[t0], %[t0]\n\t"
+		"movq %[t0], 176(%[s])\n\t"
+		"movq 16(%[a]), %[t1]\n\t"
+		"shrq $63, %[t1]\n\t"
+		"orq %[t1], %[t0]\n\t"
+		"movq %[t0], 232(%[s])\n\t"
+		"movq 32(%[a]), %[t0]\n\t"
+		"addq %[t0], %[t0]\n\t"
+		"movq %[t0], 184(%[s])\n\t"
+		"movq 24(%[a]), %[t1]\n\t"
+		"shrq $63, %[t1]\n\t"
+		"orq %[t1], %[t0]\n\t"
+		"movq %[t0], 240(%[s])\n\t"
+		"movq 40(%[a]), %[t0]\n\t"
+		"addq %[t0], %[t0]\n\t"
+		"movq %[t0], 192(%[s])\n\t"
+		"movq 32(%[a]), %[t1]\n\t"
+		"shrq $63, %[t1]\n\t"
+		"orq %[t1], %[t0]\n\t"
+		"movq %[t0], 248(%[s])\n\t"
+		"movq 48(%[a]), %[t0]\n\t"
+		"addq %[t0], %[t0]\n\t"
+		"movq %[t0], 200(%[s])\n\t"
+		"movq 40(%[a]), %[t1]\n\t"
+		"shrq $63, %[t1]\n\t"
+		"orq %[t1], %[t0]\n\t"
+		"movq %[t0], 256(%[s])\n\t"
+		"movq 56(%[a]), %[t0]\n\t"
+		"addq %[t0], %[t0]\n\t"
+		"movq %[t0], 208(%[s])\n\t"
+		"movq 48(%[a]), %[t1]\n\t"
+		"shrq $63, %[t1]\n\t"
+		"orq %[t1], %[t0]\n\t"
+		"movq %[t0], 264(%[s])\n\t"
+		"movq 64(%[a]), %[t0]\n\t"
+		"addq %[t0], %[t0]\n\t"
+		"movq %[t0], 216(%[s])\n\t"
+		"movq 56(%[a]), %[t1]\n\t"
+		"shrq $63, %[t1]\n\t"
+		"orq %[t1], %[t0]\n\t"
+		"movq %[t0], 272(%[s])\n\t"
 		"movq 0(%[a]), %%rdx\n\t"
-		"mulxq 8(%[a]), %[t1], %[t2]\n\t"
-		"mulxq 16(%[a]), %[t0], %[t3]\n\t"
-		"addq %[t0], %[t2]\n\t"
-		"mulxq 24(%[a]), %[t0], %[t4]\n\t"
-		"adcq %[t0], %[t3]\n\t"
-		"mulxq 32(%[a]), %[t0], %[t5]\n\t"
-		"adcq %[t0], %[t4]\n\t"
-		"mulxq 40(%[a]), %[t0], %[t6]\n\t"
-		"adcq %[t0], %[t5]\n\t"
-		"mulxq 48(%[a]), %[t0], %[t7]\n\t"
-		"adcq %[t0], %[t6]\n\t"
-		"mulxq 56(%[a]), %[t0], %[t8]\n\t"
-		"adcq %[t0], %[t7]\n\t"
-		"mulxq 64(%[a]), %[t0], %[t9]\n\t"
-		"adcq %[t0], %[t8]\n\t"
+		"mulxq 0(%[a]), %[t0], %[t1]\n\t"
+		"mulxq 160(%[s]), %[t10], %[t2]\n\t"
+		"addq %[t10], %[t1]\n\t"
+		"mulxq 224(%[s]), %[t10], %[t3]\n\t"
+		"adcq %[t10], %[t2]\n\t"
+		"mulxq 232(%[s]), %[t10], %[t4]\n\t"
+		"adcq %[t10], %[t3]\n\t"
+		"mulxq 240(%[s]), %[t10], %[t5]\n\t"
+		"adcq %[t10], %[t4]\n\t"
+		"mulxq 248(%[s]), %[t10], %[t6]\n\t"
+		"adcq %[t10], %[t5]\n\t"
+		"mulxq 256(%[s]), %[t10], %[t7]\n\t"
+		"adcq %[t10], %[t6]\n\t"
+		"mulxq 264(%[s]), %[t10], %[t8]\n\t"
+		"adcq %[t10], %[t7]\n\t"
+		"mulxq 272(%[s]), %[t10], %[t9]\n\t"
+		"adcq %[t10], %[t8]\n\t"
 		"adcq $0, %[t9]\n\t"
+		"movq %[t0], 0(%[s])\n\t"
 		"movq %[t1], 8(%[s])\n\t"
-		"movq %[t2], 16(%[s])\n\t"
-		/* row a1: words 3..10 */
 		"movq 8(%[a]), %%rdx\n\t"
-		"xorl %k[t0], %k[t0]\n\t"
-		"mulxq 16(%[a]), %[t0], %[t1]\n\t"
-		"adcxq %[t0], %[t3]\n\t"
-		"adoxq %[t1], %[t4]\n\t"
-		"mulxq 24(%[a]), %[t0], %[t1]\n\t"
-		"adcxq %[t0], %[t4]\n\t"
-		"adoxq %[t1], %[t5]\n\t"
-		"mulxq 32(%[a]), %[t0], %[t1]\n\t"
-		"adcxq %[t0], %[t5]\n\t"
-		"adoxq %[t1], %[t6]\n\t"
-		"mulxq 40(%[a]), %[t0], %[t1]\n\t"
-		"adcxq %[t0], %[t6]\n\t"
-		"adoxq %[t1], %[t7]\n\t"
-		"mulxq 48(%[a]), %[t0], %[t1]\n\t"
-		"adcxq %[t0], %[t7]\n\t"
-		"adoxq %[t1], %[t8]\n\t"
-		"mulxq 56(%[a]), %[t0], %[t1]\n\t"
-		"adcxq %[t0], %[t8]\n\t"
-		"adoxq %[t1], %[t9]\n\t"
-		"mulxq 64(%[a]), %[t0], %[t1]\n\t"
-		"adcxq %[t0], %[t9]\n\t"
+		"xorl %k[t10], %k[t10]\n\t"
+		"mulxq 8(%[a]), %[t10], %[t0]\n\t"
+		"adcxq %[t10], %[t2]\n\t"
+		"adoxq %[t0], %[t3]\n\t"
+		"mulxq 168(%[s]), %[t10], %[t0]\n\t"
+		"adcxq %[t10], %[t3]\n\t"
+		"adoxq %[t0], %[t4]\n\t"
+		"mulxq 232(%[s]), %[t10], %[t0]\n\t"
+		"adcxq %[t10], %[t4]\n\t"
+		"adoxq %[t0], %[t5]\n\t"
+		"mulxq 240(%[s]), %[t10], %[t0]\n\t"
+		"adcxq %[t10], %[t5]\n\t"
+		"adoxq %[t0], %[t6]\n\t"
+		"mulxq 248(%[s]), %[t10], %[t0]\n\t"
+		"adcxq %[t10], %[t6]\n\t"
+		"adoxq %[t0], %[t7]\n\t"
+		"mulxq 256(%[s]), %[t10], %[t0]\n\t"
+		"adcxq %[t10], %[t7]\n\t"
+		"adoxq %[t0], %[t8]\n\t"
+		"mulxq 264(%[s]), %[t10], %[t0]\n\t"
+		"adcxq %[t10], %[t8]\n\t"
+		"adoxq %[t0], %[t9]\n\t"
+		"mulxq 272(%[s]), %[t10], %[t1]\n\t"
+		"adcxq %[t10], %[t9]\n\t"
 		"adoxq %[z], %[t1]\n\t"
 		"adcxq %[z], %[t1]\n\t"
+		"movq %[t2], 16(%[s])\n\t"
 		"movq %[t3], 24(%[s])\n\t"
-		"movq %[t4], 32(%[s])\n\t"
-		/* row a2: words 5..11 */
 		"movq 16(%[a]), %%rdx\n\t"
-		"xorl %k[t0], %k[t0]\n\t"
-		"mulxq 24(%[a]), %[t0], %[t2]\n\t"
-		"adcxq %[t0], %[t5]\n\t"
-		"adoxq %[t2], %[t6]\n\t"
-		"mulxq 32(%[a]), %[t0], %[t2]\n\t"
-		"adcxq %[t0], %[t6]\n\t"
-		"adoxq %[t2], %[t7]\n\t"
-		"mulxq 40(%[a]), %[t0], %[t2]\n\t"
-		"adcxq %[t0], %[t7]\n\t"
-		"adoxq %[t2], %[t8]\n\t"
-		"mulxq 48(%[a]), %[t0], %[t2]\n\t"
-		"adcxq %[t0], %[t8]\n\t"
-		"adoxq %[t2], %[t9]\n\t"
-		"mulxq 56(%[a]), %[t0], %[t2]\n\t"
-		"adcxq %[t0], %[t9]\n\t"
-		"adoxq %[t2], %[t1]\n\t"
-		"mulxq 64(%[a]), %[t0], %[t2]\n\t"
-		"adcxq %[t0], %[t1]\n\t"
+		"xorl %k[t10], %k[t10]\n\t"
+		"mulxq 16(%[a]), %[t10], %[t0]\n\t"
+		"adcxq %[t10], %[t4]\n\t"
+		"adoxq %[t0], %[t5]\n\t"
+		"mulxq 176(%[s]), %[t10], %[t0]\n\t"
+		"adcxq %[t10], %[t5]\n\t"
+		"adoxq %[t0], %[t6]\n\t"
+		"mulxq 240(%[s]), %[t10], %[t0]\n\t"
+		"adcxq %[t10], %[t6]\n\t"
+		"adoxq %[t0], %[t7]\n\t"
+		"mulxq 248(%[s]), %[t10], %[t0]\n\t"
+		"adcxq %[t10], %[t7]\n\t"
+		"adoxq %[t0], %[t8]\n\t"
+		"mulxq 256(%[s]), %[t10], %[t0]\n\t"
+		"adcxq %[t10], %[t8]\n\t"
+		"adoxq %[t0], %[t9]\n\t"
+		"mulxq 264(%[s]), %[t10], %[t0]\n\t"
+		"adcxq %[t10], %[t9]\n\t"
+		"adoxq %[t0], %[t1]\n\t"
+		"mulxq 272(%[s]), %[t10], %[t2]\n\t"
+		"adcxq %[t10], %[t1]\n\t"
 		"adoxq %[z], %[t2]\n\t"
 		"adcxq %[z], %[t2]\n\t"
+		"movq %[t4], 32(%[s])\n\t"
 		"movq %[t5], 40(%[s])\n\t"
-		"movq %[t6], 48(%[s])\n\t"
-		/* row a3: words 7..12 */
 		"movq 24(%[a]), %%rdx\n\t"
-		"xorl %k[t0], %k[t0]\n\t"
-		"mulxq 32(%[a]), %[t0], %[t3]\n\t"
-		"adcxq %[t0], %[t7]\n\t"
-		"adoxq %[t3], %[t8]\n\t"
-		"mulxq 40(%[a]), %[t0], %[t3]\n\t"
-		"adcxq %[t0], %[t8]\n\t"
-		"adoxq %[t3], %[t9]\n\t"
-		"mulxq 48(%[a]), %[t0], %[t3]\n\t"
-		"adcxq %[t0], %[t9]\n\t"
-		"adoxq %[t3], %[t1]\n\t"
-		"mulxq 56(%[a]), %[t0], %[t3]\n\t"
-		"adcxq %[t0], %[t1]\n\t"
-		"adoxq %[t3], %[t2]\n\t"
-		"mulxq 64(%[a]), %[t0], %[t3]\n\t"
-		"adcxq %[t0], %[t2]\n\t"
+		"xorl %k[t3], %k[t3]\n\t"
+		"mulxq 24(%[a]), %[t3], %[t10]\n\t"
+		"adcxq %[t3], %[t6]\n\t"
+		"adoxq %[t10], %[t7]\n\t"
+		"mulxq 184(%[s]), %[t3], %[t10]\n\t"
+		"adcxq %[t3], %[t7]\n\t"
+		"adoxq %[t10], %[t8]\n\t"
+		"mulxq 248(%[s]), %[t3], %[t10]\n\t"
+		"adcxq %[t3], %[t8]\n\t"
+		"adoxq %[t10], %[t9]\n\t"
+		"mulxq 256(%[s]), %[t3], %[t10]\n\t"
+		"adcxq %[t3], %[t9]\n\t"
+		"adoxq %[t10], %[t1]\n\t"
+		"mulxq 264(%[s]), %[t3], %[t10]\n\t"
+		"adcxq %[t3], %[t1]\n\t"
+		"adoxq %[t10], %[t2]\n\t"
+		"mulxq 272(%[s]), %[t3], %[t0]\n\t"
+		"adcxq %[t3], %[t2]\n\t"
+		"adoxq %[z], %[t0]\n\t"
+		"adcxq %[z], %[t0]\n\t"
+		"movq %[t6], 48(%[s])\n\t"
+		"movq %[t7], 56(%[s])\n\t"
+		"movq 32(%[a]), %%rdx\n\t"
+		"xorl %k[t4], %k[t4]\n\t"
+		"mulxq 32(%[a]), %[t4], %[t5]\n\t"
+		"adcxq %[t4], %[t8]\n\t"
+		"adoxq %[t5], %[t9]\n\t"
+		"mulxq 192(%[s]), %[t4], %[t5]\n\t"
+		"adcxq %[t4], %[t9]\n\t"
+		"adoxq %[t5], %[t1]\n\t"
+		"mulxq 256(%[s]), %[t4], %[t5]\n\t"
+		"adcxq %[t4], %[t1]\n\t"
+		"adoxq %[t5], %[t2]\n\t"
+		"mulxq 264(%[s]), %[t4], %[t5]\n\t"
+		"adcxq %[t4], %[t2]\n\t"
+		"adoxq %[t5], %[t0]\n\t"
+		"mulxq 272(%[s]), %[t4], %[t3]\n\t"
+		"adcxq %[t4], %[t0]\n\t"
 		"adoxq %[z], %[t3]\n\t"
 		"adcxq %[z], %[t3]\n\t"
-		"movq %[t7], 56(%[s])\n\t"
-		"movq %[t8], 64(%[s])\n\t"
-		/* row a4: words 9..13 */
-		"movq 32(%[a]), %%rdx\n\t"
-		"xorl %k[t0], %k[t0]\n\t"
-		"mulxq 40(%[a]), %[t0], %[t4]\n\t"
-		"adcxq %[t0], %[t9]\n\t"
-		"adoxq %[t4], %[t1]\n\t"
-		"mulxq 48(%[a]), %[t0], %[t4]\n\t"
-		"adcxq %[t0], %[t1]\n\t"
-		"adoxq %[t4], %[t2]\n\t"
-		"mulxq 56(%[a]), %[t0], %[t4]\n\t"
-		"adcxq %[t0], %[t2]\n\t"
-		"adoxq %[t4], %[t3]\n\t"
-		"mulxq 64(%[a]), %[t0], %[t4]\n\t"
-		"adcxq %[t0], %[t3]\n\t"
-		"adoxq %[z], %[t4]\n\t"
-		"adcxq %[z], %[t4]\n\t"
-		"movq %[t9], 72(%[s])\n\t"
-		"movq %[t1], 80(%[s])\n\t"
-		/* row a5: words 11..14 */
 		"movq 40(%[a]), %%rdx\n\t"
-		"xorl %k[t0], %k[t0]\n\t"
-		"mulxq 48(%[a]), %[t0], %[t5]\n\t"
-		"adcxq %[t0], %[t2]\n\t"
-		"adoxq %[t5], %[t3]\n\t"
-		"mulxq 56(%[a]), %[t0], %[t5]\n\t"
-		"adcxq %[t0], %[t3]\n\t"
-		"adoxq %[t5], %[t4]\n\t"
-		"mulxq 64(%[a]), %[t0], %[t5]\n\t"
-		"adcxq %[t0], %[t4]\n\t"
-		"adoxq %[z], %[t5]\n\t"
-		"adcxq %[z], %[t5]\n\t"
-		"movq %[t2], 88(%[s])\n\t"
-		"movq %[t3], 96(%[s])\n\t"
-		/* row a6: words 13..15 */
-		"movq 48(%[a]), %%rdx\n\t"
-		"xorl %k[t0], %k[t0]\n\t"
-		"mulxq 56(%[a]), %[t0], %[t6]\n\t"
-		"adcxq %[t0], %[t4]\n\t"
-		"adoxq %[t6], %[t5]\n\t"
-		"mulxq 64(%[a]), %[t0], %[t6]\n\t"
-		"adcxq %[t0], %[t5]\n\t"
-		"adoxq %[z], %[t6]\n\t"
-		"adcxq %[z], %[t6]\n\t"
-		"movq %[t4], 104(%[s])\n\t"
-		"movq %[t5], 112(%[s])\n\t"
-		/* row a7: words 15..16 */
-		"movq 56(%[a]), %%rdx\n\t"
-		"xorl %k[t0], %k[t0]\n\t"
-		"mulxq 64(%[a]), %[t0], %[t7]\n\t"
-		"adcxq %[t0], %[t6]\n\t"
+		"xorl %k[t10], %k[t10]\n\t"
+		"mulxq 40(%[a]), %[t10], %[t6]\n\t"
+		"adcxq %[t10], %[t1]\n\t"
+		"adoxq %[t6], %[t2]\n\t"
+		"mulxq 200(%[s]), %[t10], %[t6]\n\t"
+		"adcxq %[t10], %[t2]\n\t"
+		"adoxq %[t6], %[t0]\n\t"
+		"mulxq 264(%[s]), %[t10], %[t6]\n\t"
+		"adcxq %[t10], %[t0]\n\t"
+		"adoxq %[t6], %[t3]\n\t"
+		"mulxq 272(%[s]), %[t10], %[t7]\n\t"
+		"adcxq %[t10], %[t3]\n\t"
 		"adoxq %[z], %[t7]\n\t"
 		"adcxq %[z], %[t7]\n\t"
-		"movq %[t6], 120(%[s])\n\t"
-		"movq %[t7], 128(%[s])\n\t"
-		/* 2 x + the squares; words 0 and 17 of x are zero */
-		"xorl %k[t0], %k[t0]\n\t"
-		"movq %[t0], 0(%[s])\n\t"
-		"movq %[t0], 136(%[s])\n\t"
-		P521X_SQ1("0", "0", "8")
-		P521X_SQ1("8", "16", "24")
-		P521X_SQ1("16", "32", "40")
-		P521X_SQ1("24", "48", "56")
-		/* words 8..16 stay in registers (word 17 is 0) */
-		"movq 64(%[s]), %[t0]\n\t"
-		"movq 72(%[s]), %[t1]\n\t"
-		"movq 32(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %[t9], %[t10]\n\t"
-		"adcxq %[t0], %[t0]\n\t"
-		"adoxq %[t9], %[t0]\n\t"
-		"adcxq %[t1], %[t1]\n\t"
-		"adoxq %[t10], %[t1]\n\t"
-		"movq 80(%[s]), %[t2]\n\t"
-		"movq 88(%[s]), %[t3]\n\t"
-		"movq 40(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %[t9], %[t10]\n\t"
-		"adcxq %[t2], %[t2]\n\t"
-		"adoxq %[t9], %[t2]\n\t"
-		"adcxq %[t3], %[t3]\n\t"
-		"adoxq %[t10], %[t3]\n\t"
-		"movq 96(%[s]), %[t4]\n\t"
-		"movq 104(%[s]), %[t5]\n\t"
 		"movq 48(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %[t9], %[t10]\n\t"
-		"adcxq %[t4], %[t4]\n\t"
-		"adoxq %[t9], %[t4]\n\t"
-		"adcxq %[t5], %[t5]\n\t"
-		"adoxq %[t10], %[t5]\n\t"
-		"movq 112(%[s]), %[t6]\n\t"
-		"movq 120(%[s]), %[t7]\n\t"
+		"xorl %k[t4], %k[t4]\n\t"
+		"mulxq 48(%[a]), %[t4], %[t5]\n\t"
+		"adcxq %[t4], %[t0]\n\t"
+		"adoxq %[t5], %[t3]\n\t"
+		"mulxq 208(%[s]), %[t4], %[t5]\n\t"
+		"adcxq %[t4], %[t3]\n\t"
+		"adoxq %[t5], %[t7]\n\t"
+		"mulxq 272(%[s]), %[t4], %[t10]\n\t"
+		"adcxq %[t4], %[t7]\n\t"
+		"adoxq %[z], %[t10]\n\t"
+		"adcxq %[z], %[t10]\n\t"
 		"movq 56(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %[t9], %[t10]\n\t"
-		"adcxq %[t6], %[t6]\n\t"
-		"adoxq %[t9], %[t6]\n\t"
-		"adcxq %[t7], %[t7]\n\t"
-		"adoxq %[t10], %[t7]\n\t"
-		"movq 128(%[s]), %[t8]\n\t"
+		"xorl %k[t6], %k[t6]\n\t"
+		"mulxq 56(%[a]), %[t6], %[t4]\n\t"
+		"adcxq %[t6], %[t7]\n\t"
+		"adoxq %[t4], %[t10]\n\t"
+		"mulxq 216(%[s]), %[t6], %[t5]\n\t"
+		"adcxq %[t6], %[t10]\n\t"
+		"adoxq %[z], %[t5]\n\t"
+		"adcxq %[z], %[t5]\n\t"
 		"movq 64(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %[t9], %[t10]\n\t"
-		"adcxq %[t8], %[t8]\n\t"
-		"adoxq %[t9], %[t8]\n\t"
-		/* the reduction, from those registers */
-		"movq %[t0], %[t9]\n\t"
-		"andl $0x1ff, %k[t9]\n\t"
-		"shrdq $9, %[t1], %[t0]\n\t"
-		"shrdq $9, %[t2], %[t1]\n\t"
-		"shrdq $9, %[t3], %[t2]\n\t"
-		"shrdq $9, %[t4], %[t3]\n\t"
-		"shrdq $9, %[t5], %[t4]\n\t"
-		"shrdq $9, %[t6], %[t5]\n\t"
-		"shrdq $9, %[t7], %[t6]\n\t"
-		"shrdq $9, %[t8], %[t7]\n\t"
+		"xorl %k[t6], %k[t6]\n\t"
+		"mulxq 64(%[a]), %[t6], %[t4]\n\t"
+		"adcxq %[t6], %[t5]\n\t"
+		"adoxq %[z], %[t4]\n\t"
+		"adcxq %[z], %[t4]\n\t"
+		/* the reduction, from words 8..16 in registers */
+		"movq %[t8], %[t6]\n\t"
+		"andl $0x1ff, %k[t6]\n\t"
+		"movq %[t9], %[t4]\n\t"
+		"shlq $55, %[t4]\n\t"
 		"shrq $9, %[t8]\n\t"
-		"addq 0(%[s]), %[t0]\n\t"
-		"adcq 8(%[s]), %[t1]\n\t"
-		"adcq 16(%[s]), %[t2]\n\t"
-		"adcq 24(%[s]), %[t3]\n\t"
-		"adcq 32(%[s]), %[t4]\n\t"
-		"adcq 40(%[s]), %[t5]\n\t"
-		"adcq 48(%[s]), %[t6]\n\t"
-		"adcq 56(%[s]), %[t7]\n\t"
-		"adcq %[t9], %[t8]\n\t"
-		"movq %[t8], %[t10]\n\t"
+		"orq %[t4], %[t8]\n\t"
+		"movq %[t1], %[t4]\n\t"
+		"shlq $55, %[t4]\n\t"
+		"shrq $9, %[t9]\n\t"
+		"orq %[t4], %[t9]\n\t"
+		"movq %[t2], %[t4]\n\t"
+		"shlq $55, %[t4]\n\t"
+		"shrq $9, %[t1]\n\t"
+		"orq %[t4], %[t1]\n\t"
+		"movq %[t0], %[t4]\n\t"
+		"shlq $55, %[t4]\n\t"
+		"shrq $9, %[t2]\n\t"
+		"orq %[t4], %[t2]\n\t"
+		"movq %[t3], %[t4]\n\t"
+		"shlq $55, %[t4]\n\t"
+		"shrq $9, %[t0]\n\t"
+		"orq %[t4], %[t0]\n\t"
+		"movq %[t7], %[t4]\n\t"
+		"shlq $55, %[t4]\n\t"
+		"shrq $9, %[t3]\n\t"
+		"orq %[t4], %[t3]\n\t"
+		"movq %[t10], %[t4]\n\t"
+		"shlq $55, %[t4]\n\t"
+		"shrq $9, %[t7]\n\t"
+		"orq %[t4], %[t7]\n\t"
+		"movq %[t5], %[t4]\n\t"
+		"shlq $55, %[t4]\n\t"
 		"shrq $9, %[t10]\n\t"
-		"andl $0x1ff, %k[t8]\n\t"
-		"addq %[t10], %[t0]\n\t"
+		"orq %[t4], %[t10]\n\t"
+		"shrq $9, %[t5]\n\t"
+		"addq 0(%[s]), %[t8]\n\t"
+		"adcq 8(%[s]), %[t9]\n\t"
+		"adcq 16(%[s]), %[t1]\n\t"
+		"adcq 24(%[s]), %[t2]\n\t"
+		"adcq 32(%[s]), %[t0]\n\t"
+		"adcq 40(%[s]), %[t3]\n\t"
+		"adcq 48(%[s]), %[t7]\n\t"
+		"adcq 56(%[s]), %[t10]\n\t"
+		"adcq %[t6], %[t5]\n\t"
+		"movq %[t5], %[t4]\n\t"
+		"shrq $9, %[t4]\n\t"
+		"andl $0x1ff, %k[t5]\n\t"
+		"addq %[t4], %[t8]\n\t"
+		"adcq $0, %[t9]\n\t"
 		"adcq $0, %[t1]\n\t"
 		"adcq $0, %[t2]\n\t"
+		"adcq $0, %[t0]\n\t"
 		"adcq $0, %[t3]\n\t"
-		"adcq $0, %[t4]\n\t"
-		"adcq $0, %[t5]\n\t"
-		"adcq $0, %[t6]\n\t"
 		"adcq $0, %[t7]\n\t"
-		"adcq $0, %[t8]\n\t"
+		"adcq $0, %[t10]\n\t"
+		"adcq $0, %[t5]\n\t"
 		"movq 152(%[s]), %[a]\n\t"
-		"movq %[t0], 0(%[a])\n\t"
-		"movq %[t1], 8(%[a])\n\t"
-		"movq %[t2], 16(%[a])\n\t"
-		"movq %[t3], 24(%[a])\n\t"
-		"movq %[t4], 32(%[a])\n\t"
-		"movq %[t5], 40(%[a])\n\t"
-		"movq %[t6], 48(%[a])\n\t"
-		"movq %[t7], 56(%[a])\n\t"
-		"movq %[t8], 64(%[a])\n\t"
+		"movq %[t8], 0(%[a])\n\t"
+		"movq %[t9], 8(%[a])\n\t"
+		"movq %[t1], 16(%[a])\n\t"
+		"movq %[t2], 24(%[a])\n\t"
+		"movq %[t0], 32(%[a])\n\t"
+		"movq %[t3], 40(%[a])\n\t"
+		"movq %[t7], 48(%[a])\n\t"
+		"movq %[t10], 56(%[a])\n\t"
+		"movq %[t5], 64(%[a])\n\t"
+
 		: P521X_T10, [t10] "=&r"(t10), [a] "+r"(a)
 		: [s] "r"(s), [z] "m"(p521x_zero)
 		: "rdx", "cc", "memory");
@@ -527,7 +611,7 @@ static void p521x_mul(u64 *r, const u64 *a, const u64 *b)
 /* r = a^2 mod p */
 static void p521x_sqr(u64 *r, const u64 *a)
 {
-	u64 s[20];
+	u64 s[35];
 
 	s[19] = (u64)(uintptr_t)r;
 	p521x_sqr_s(s, a);
@@ -594,27 +678,256 @@ static inline void p521x_sub(u64 *r, const u64 *a, const u64 *b)
  */
 static inline void p521x_half(u64 *r, const u64 *a)
 {
-	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10;
 
 	__asm__ volatile(
 		P521X_LOAD("a")
 		"movl %k[t0], %k[t9]\n\t"
 		"andl $1, %k[t9]\n\t"
 		"shlq $8, %[t9]\n\t"
-		"shrdq $1, %[t1], %[t0]\n\t"
-		"shrdq $1, %[t2], %[t1]\n\t"
-		"shrdq $1, %[t3], %[t2]\n\t"
-		"shrdq $1, %[t4], %[t3]\n\t"
-		"shrdq $1, %[t5], %[t4]\n\t"
-		"shrdq $1, %[t6], %[t5]\n\t"
-		"shrdq $1, %[t7], %[t6]\n\t"
-		"shrdq $1, %[t8], %[t7]\n\t"
+		"movq %[t1], %[t10]\n\t"
+		"shlq $63, %[t10]\n\t"
+		"shrq $1, %[t0]\n\t"
+		"orq %[t10], %[t0]\n\t"
+		"movq %[t2], %[t10]\n\t"
+		"shlq $63, %[t10]\n\t"
+		"shrq $1, %[t1]\n\t"
+		"orq %[t10], %[t1]\n\t"
+		"movq %[t3], %[t10]\n\t"
+		"shlq $63, %[t10]\n\t"
+		"shrq $1, %[t2]\n\t"
+		"orq %[t10], %[t2]\n\t"
+		"movq %[t4], %[t10]\n\t"
+		"shlq $63, %[t10]\n\t"
+		"shrq $1, %[t3]\n\t"
+		"orq %[t10], %[t3]\n\t"
+		"movq %[t5], %[t10]\n\t"
+		"shlq $63, %[t10]\n\t"
+		"shrq $1, %[t4]\n\t"
+		"orq %[t10], %[t4]\n\t"
+		"movq %[t6], %[t10]\n\t"
+		"shlq $63, %[t10]\n\t"
+		"shrq $1, %[t5]\n\t"
+		"orq %[t10], %[t5]\n\t"
+		"movq %[t7], %[t10]\n\t"
+		"shlq $63, %[t10]\n\t"
+		"shrq $1, %[t6]\n\t"
+		"orq %[t10], %[t6]\n\t"
+		"movq %[t8], %[t10]\n\t"
+		"shlq $63, %[t10]\n\t"
+		"shrq $1, %[t7]\n\t"
+		"orq %[t10], %[t7]\n\t"
 		"shrq $1, %[t8]\n\t"
 		"orq %[t9], %[t8]\n\t"
 		P521X_STORE
+		: P521X_T10, [t10] "=&r"(t10)
+		: [r] "r"(r), [a] "r"(a)
+		: "cc", "memory");
+}
+
+/*
+ * t0..t8 = 2 t mod p for t at most p: the 521 bits rotated left by one
+ * (2^521 = 1): the doubling's carry out of bit 520 lands in bit 9 of t8
+ * and goes to bit 0, which the doubling left clear (an OR, no carry).
+ */
+#define P521X_ROTL1							\
+	"addq %[t0], %[t0]\n\t"						\
+	"adcq %[t1], %[t1]\n\t"						\
+	"adcq %[t2], %[t2]\n\t"						\
+	"adcq %[t3], %[t3]\n\t"						\
+	"adcq %[t4], %[t4]\n\t"						\
+	"adcq %[t5], %[t5]\n\t"						\
+	"adcq %[t6], %[t6]\n\t"						\
+	"adcq %[t7], %[t7]\n\t"						\
+	"adcq %[t8], %[t8]\n\t"						\
+	"movq %[t8], %[t9]\n\t"						\
+	"shrq $9, %[t9]\n\t"						\
+	"andl $0x1ff, %k[t8]\n\t"					\
+	"orq %[t9], %[t0]\n\t"
+
+/* t0..t8 = t / 2 mod p: rotated right by one (t10 scratch) */
+#define P521X_ROTR1_STEP(NXT, CUR)					\
+	"movq %[" NXT "], %[t10]\n\t"					\
+	"shlq $63, %[t10]\n\t"						\
+	"shrq $1, %[" CUR "]\n\t"					\
+	"orq %[t10], %[" CUR "]\n\t"
+#define P521X_ROTR1							\
+	"movl %k[t0], %k[t9]\n\t"					\
+	"andl $1, %k[t9]\n\t"						\
+	"shlq $8, %[t9]\n\t"						\
+	P521X_ROTR1_STEP("t1", "t0") P521X_ROTR1_STEP("t2", "t1")	\
+	P521X_ROTR1_STEP("t3", "t2") P521X_ROTR1_STEP("t4", "t3")	\
+	P521X_ROTR1_STEP("t5", "t4") P521X_ROTR1_STEP("t6", "t5")	\
+	P521X_ROTR1_STEP("t7", "t6") P521X_ROTR1_STEP("t8", "t7")	\
+	"shrq $1, %[t8]\n\t"						\
+	"orq %[t9], %[t8]\n\t"
+
+/* t0..t8 = p - t: the 521 bits complemented (t at most p) */
+#define P521X_NEG							\
+	"notq %[t0]\n\t"						\
+	"notq %[t1]\n\t"						\
+	"notq %[t2]\n\t"						\
+	"notq %[t3]\n\t"						\
+	"notq %[t4]\n\t"						\
+	"notq %[t5]\n\t"						\
+	"notq %[t6]\n\t"						\
+	"notq %[t7]\n\t"						\
+	"xorq $0x1ff, %[t8]\n\t"
+
+/* t0..t8 += the nine words at %[A] (both at most p: the sum at most 2p) */
+#define P521X_ADDM(A)							\
+	"addq 0(%[" A "]), %[t0]\n\t"					\
+	"adcq 8(%[" A "]), %[t1]\n\t"					\
+	"adcq 16(%[" A "]), %[t2]\n\t"					\
+	"adcq 24(%[" A "]), %[t3]\n\t"					\
+	"adcq 32(%[" A "]), %[t4]\n\t"					\
+	"adcq 40(%[" A "]), %[t5]\n\t"					\
+	"adcq 48(%[" A "]), %[t6]\n\t"					\
+	"adcq 56(%[" A "]), %[t7]\n\t"					\
+	"adcq 64(%[" A "]), %[t8]\n\t"
+
+/*
+ * Fused linear operations of the point doubling, each one block (one
+ * load of the operands, one store): every step is exact modulo p and
+ * keeps the value at most p (a rotation maps p to p; a sum of two values
+ * at most p is folded).
+ */
+/* r = 2a */
+static inline void p521x_dbl(u64 *r, const u64 *a)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
+
+	__asm__ volatile(P521X_LOAD("a") P521X_ROTL1 P521X_STORE
 		: P521X_T10
 		: [r] "r"(r), [a] "r"(a)
 		: "cc", "memory");
+}
+
+/* r = 3a = 2a + a */
+static inline void p521x_mul3(u64 *r, const u64 *a)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
+
+	__asm__ volatile(P521X_LOAD("a") P521X_ROTL1 P521X_ADDM("a") P521X_FOLD P521X_STORE
+		: P521X_T10
+		: [r] "r"(r), [a] "r"(a)
+		: "cc", "memory");
+}
+
+/* r = a - 2b = a + (p - 2b) */
+static inline void p521x_sub2(u64 *r, const u64 *a, const u64 *b)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
+
+	__asm__ volatile(P521X_LOAD("b") P521X_ROTL1 P521X_NEG P521X_ADDM("a") P521X_FOLD
+			 P521X_STORE
+		: P521X_T10
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b)
+		: "cc", "memory");
+}
+
+/* r = a - b / 2 = a + (p - b / 2) */
+static inline void p521x_subhalf(u64 *r, const u64 *a, const u64 *b)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10;
+
+	__asm__ volatile(P521X_LOAD("b") P521X_ROTR1 P521X_NEG P521X_ADDM("a") P521X_FOLD
+			 P521X_STORE
+		: P521X_T10, [t10] "=&r"(t10)
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b)
+		: "cc", "memory");
+}
+
+/*
+ * r = 2p in Jacobian coordinates: the template's formula (ecc-point.h:
+ * M = 3 (X - Z^2)(X + Z^2), S = 4 X Y^2, X' = M^2 - 2S, Y' = M (S - X') -
+ * 8 Y^4, Z' = 2 Y Z; 4M + 4S), its linear steps fused (3m, 2Y, M^2 - 2S,
+ * t - 16 Y^4 / 2 as one block each): the same values, the identity
+ * (0 : Y : 0) included.  r may alias p: Z is last read before Z' is
+ * written, X before X', Y before Y'.
+ */
+static void p521x_jac_dbl(u64 *r, const u64 *p)
+{
+	const u64 *x = p, *y = p + 9, *z = p + 18;
+	u64 d[9], t[9], u[9], m[9], y2[9], s[9], y4[9];
+
+	p521x_sqr(d, z);			/* Z^2 */
+	p521x_sub(t, x, d);
+	p521x_add(u, x, d);
+	p521x_mul(m, t, u);
+	p521x_mul3(m, m);			/* M */
+	p521x_dbl(y2, y);			/* 2Y */
+	p521x_mul(r + 18, y2, z);		/* Z' = 2YZ */
+	p521x_sqr(y2, y2);			/* 4Y^2 */
+	p521x_mul(s, x, y2);			/* S = 4XY^2 */
+	p521x_sqr(y4, y2);			/* 16Y^4 */
+	p521x_sqr(t, m);
+	p521x_sub2(r, t, s);			/* X' = M^2 - 2S */
+	p521x_sub(t, s, r);
+	p521x_mul(t, m, t);
+	p521x_subhalf(r + 9, t, y4);		/* Y' = M (S - X') - 8Y^4 */
+}
+
+/*
+ * Masked table reads with AVX2 for the affine entries (18 words: the
+ * fixed-base table and this file's ECDH table): every entry read, the
+ * match found by a vector comparison of its index, four words per
+ * register instead of the template's two.  GCC vector types.
+ */
+typedef u64 p521x_v4 __attribute__((vector_size(32)));
+typedef u64 p521x_v2 __attribute__((vector_size(16)));
+
+static int p521x_avx2(void)
+{
+	static int have = -1;
+	int h = __atomic_load_n(&have, __ATOMIC_RELAXED);
+
+	if (h < 0) {
+		h = rind_cpu_has(RIND_X86_AVX2);
+		__atomic_store_n(&have, h, __ATOMIC_RELAXED);
+	}
+	return h;
+}
+
+__attribute__((target("avx2"), noinline))
+static void p521x_select18_avx2(u64 *r, const u64 *table, unsigned int count, u64 idx)
+{
+	const p521x_v4 one = { 1, 1, 1, 1 }, want = { idx, idx, idx, idx };
+	p521x_v4 a0 = { 0 }, a1 = a0, a2 = a0, a3 = a0, cur = one, m, v;
+	p521x_v2 t = { 0 }, u;
+	unsigned int i;
+
+	for (i = 0; i < count; i++) {
+		const u64 *s = table + (size_t)i * 18;
+
+		m = (p521x_v4)(cur == want);		/* all ones for the match */
+		memcpy(&v, s, sizeof(v));
+		a0 |= m & v;
+		memcpy(&v, s + 4, sizeof(v));
+		a1 |= m & v;
+		memcpy(&v, s + 8, sizeof(v));
+		a2 |= m & v;
+		memcpy(&v, s + 12, sizeof(v));
+		a3 |= m & v;
+		memcpy(&u, s + 16, sizeof(u));
+		t |= (p521x_v2){ m[0], m[1] } & u;
+		cur += one;
+	}
+	memcpy(r, &a0, sizeof(a0));
+	memcpy(r + 4, &a1, sizeof(a1));
+	memcpy(r + 8, &a2, sizeof(a2));
+	memcpy(r + 12, &a3, sizeof(a3));
+	memcpy(r + 16, &t, sizeof(t));
+}
+
+/* 1 when done; 0 (the template does it) for other sizes or without AVX2. */
+static inline int p521x_select(u64 *r, const u64 *table, unsigned int w, unsigned int count,
+			       u64 idx)
+{
+	if (w != 18 || !p521x_avx2())
+		return 0;
+	p521x_select18_avx2(r, table, count, idx);
+	return 1;
 }
 
 #define ECC_N			9
@@ -629,13 +942,21 @@ static u64 p521x_eq(const u64 *a, const u64 *b);
 #define ECC_FP_ADD(r, a, b)	p521x_add(r, a, b)
 #define ECC_FP_SUB(r, a, b)	p521x_sub(r, a, b)
 #define ECC_FP_HALF(r, a)	p521x_half(r, a)
+#define ECC_FP_SUB2(r, a, b)	p521x_sub2(r, a, b)
+#define ECC_JAC_DBL(r, p)	p521x_jac_dbl((r)->x, (p)->x)
+#define ECC_SELECT(r, t, w, c, i)	p521x_select(r, t, w, c, i)
 #define ECC_FP_INV(r, a)	p521x_inv(r, a)
 #define ECC_FP_TO(r, a)		memmove(r, a, 72)
 #define ECC_FP_FROM(r, a)	p521x_canon(r, a)
 #define ECC_FP_ISZERO(a)	p521x_is_zero(a)
 #define ECC_FP_EQ(a, b)		p521x_eq(a, b)
+/* The template's own ecc_impl_ecdh goes unused (this file has its own below). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
 #include <crypto/ecc-impl.h>
+#pragma GCC diagnostic pop
 #include <crypto/ecc-p521.h>
+#include "ecc-mul-affine.h"
 
 /* The fully reduced value: p (the other form of 0) becomes 0; r may alias a. */
 static inline void p521x_canon(u64 *r, const u64 *a)
@@ -710,7 +1031,24 @@ static const struct ecc_def p521x_def = {
 	.sqrt_exp = p521_sqrt_exp, .nbytes = 66, .bits = 521,
 };
 
-ECC_DEFINE_CURVE(ecc_p521_adx, p521x_def, "P-521", RIND_OID_SECP521R1, 66, 521);
+ECC_X86_DEFINE_CURVE_AFFINE(ecc_p521_adx, p521x_def, "P-521", RIND_OID_SECP521R1, 66, 521);
+
+/* The field operations by number, for tests/test_ecdh.c (ecc-p521-adx.h). */
+void p521x_field_test(enum p521x_test_op op, u64 *r, const u64 *a, const u64 *b)
+{
+	switch (op) {
+	case P521X_T_MUL:	p521x_mul(r, a, b); break;
+	case P521X_T_SQR:	p521x_sqr(r, a); break;
+	case P521X_T_ADD:	p521x_add(r, a, b); break;
+	case P521X_T_SUB:	p521x_sub(r, a, b); break;
+	case P521X_T_HALF:	p521x_half(r, a); break;
+	case P521X_T_DBL:	p521x_dbl(r, a); break;
+	case P521X_T_MUL3:	p521x_mul3(r, a); break;
+	case P521X_T_SUB2:	p521x_sub2(r, a, b); break;
+	case P521X_T_SUBHALF:	p521x_subhalf(r, a, b); break;
+	default:		memset(r, 0, 72); break;
+	}
+}
 
 /* ---- registration -------------------------------------------------------- */
 
