@@ -102,36 +102,6 @@ static void ecc_x86_pt_mul_affine(struct ecc_pt *r, const fe k, const struct ecc
 	memzero_explicit(&t, sizeof(t));
 }
 
-/* ECDH: ecc-impl.h's ecc_impl_ecdh over ecc_x86_pt_mul_affine. */
-static int ecc_x86_ecdh_affine(u8 *out, const u8 *d, const u8 *xy, const struct ecc_def *D)
-{
-	struct ecc_pt p, r;
-	fe k, x, zi;
-	u64 inf;
-	int err;
-
-	err = ecc_load_point(&p, xy, D);
-	if (err)
-		return err;
-	ecc_from_bytes(k, d, D->nbytes);
-	ecc_x86_pt_mul_affine(&r, k, &p, D);
-	/* x = X / Z; Z = 0 (the identity) gives 0 here and the error below */
-	fp_inv(zi, r.z, D);
-	fp_mul(x, r.x, zi, D);
-	fp_from(x, x, D);
-	/* whether the result is the identity is the verdict, public */
-	inf = fp_is_zero(r.z);
-	rind_declassify(&inf, sizeof(inf));
-	err = inf ? -EINVAL : 0;
-	if (!err)
-		ecc_to_bytes(out, x, D->nbytes);
-	memzero_explicit(k, sizeof(k));
-	memzero_explicit(&r, sizeof(r));
-	memzero_explicit(x, sizeof(x));
-	memzero_explicit(zi, sizeof(zi));
-	return err;
-}
-
 /*
  * r = k * p (Jacobian) for public k, p Jacobian with Z = 1: ecc-mul.h's
  * jac_mul_vt (width-5 NAF over P, 3P, ..., 15P) with that table made
@@ -183,104 +153,32 @@ static void ecc_x86_mul_vt_affine(struct ecc_pt *r, const fe k, const struct ecc
 	}
 }
 
-/* ECDSA verification: ecc-impl.h's ecc_impl_verify over ecc_x86_mul_vt_affine. */
-static int ecc_x86_verify_affine(const u8 *xy, const u8 *eb, const u8 *rb, const u8 *sb,
-				 const struct ecc_def *D)
+/*
+ * r = u1 G + u2 Q for verification (ecc-impl.h's ecc_mul2_vt), u2 Q over
+ * the affine table: u1 G from the fixed-base table once it is there.
+ */
+static void ecc_x86_mul2_vt_affine(struct ecc_pt *r, const fe u1, const fe u2,
+				   const struct ecc_pt *q, const struct ecc_def *D)
 {
-	const struct ecc_mod *N = D->fn;
-	const struct ecc_aff *gtab;
-	struct ecc_pt q, a, b;
-	fe r, s, e, w, u1, u2, z2, t;
-	u64 c = 0;
-	int i;
+	const struct ecc_aff *gtab = ecc_gtab_get();
+	struct ecc_pt a, b;
 
-	ecc_from_bytes(r, rb, D->nbytes);
-	ecc_from_bytes(s, sb, D->nbytes);
-	if (ecc_is_zero(r) || ecc_is_zero(s) || !ecc_lt(r, N->m) || !ecc_lt(s, N->m))
-		return -EBADMSG;
-	if (ecc_load_point(&q, xy, D))
-		return -EBADMSG;
-	ecc_from_bytes(e, eb, D->nbytes);
-	ecc_reduce_once(e, e, N->m);
-	fn_to(w, s, D);
-	fn_inv(w, w, D);
-	fn_to(u1, e, D);
-	fn_mul(u1, u1, w, D);
-	fn_from(u1, u1, D);
-	fn_to(u2, r, D);
-	fn_mul(u2, u2, w, D);
-	fn_from(u2, u2, D);
-
-	gtab = ecc_gtab_get();
 	if (gtab) {
 		jac_mul_base_vt(&a, u1, gtab, D);
 	} else {
 		pt_base(&b, D);
 		ecc_x86_mul_vt_affine(&a, u1, &b, D);
 	}
-	ecc_x86_mul_vt_affine(&b, u2, &q, D);
-	jac_add_vt(&a, &a, &b, D);
-	if (fp_is_zero(a.z))
-		return -EBADMSG;
-	/* x(R) mod n == r: X == r Z^2, or X == (r + n) Z^2 when r + n < p */
-	fp_sqr(z2, a.z, D);
-	fp_to(t, r, D);
-	fp_mul(t, t, z2, D);
-	if (fp_eq(t, a.x))
-		return 0;
-	for (i = 0; i < ECC_N; i++) {
-		ecc_u128 sum = (ecc_u128)r[i] + N->m[i] + c;
-
-		t[i] = (u64)sum;
-		c = (u64)(sum >> 64);
-	}
-	if (c || !ecc_lt(t, D->fp->m))
-		return -EBADMSG;
-	fp_to(t, t, D);
-	fp_mul(t, t, z2, D);
-	return fp_eq(t, a.x) ? 0 : -EBADMSG;
+	ecc_x86_mul_vt_affine(&b, u2, q, D);
+	jac_add_vt(r, &a, &b, D);
 }
 
 /*
- * ECC_DEFINE_CURVE's struct with ECDH and verification over the affine
- * tables: the same operations of the template otherwise.
+ * ECC_DEFINE_CURVE with ECDH's k P and verification's u2 Q over the affine
+ * tables; the shared protocol layer (ecc-proto.c) runs over them.
  */
 #define ECC_X86_DEFINE_CURVE_AFFINE(sym, def, crv, roid, nb, nbits)			\
-static void ecc_gtab_build(void)						\
-{ ecc_gtab_fill(&def); }							\
-static int sym##_scalar_ok(const u8 *d)						\
-{ return ecc_impl_scalar_ok(d, &def); }						\
-static void sym##_reduce_n(u8 *o, const u8 *i)					\
-{ ecc_impl_reduce_n(o, i, &def); }						\
-static void sym##_mul_base(u8 *xy, const u8 *d)				\
-{ ecc_impl_mul_base(xy, d, &def); }						\
-static int sym##_point_check(const u8 *xy)					\
-{ return ecc_impl_point_check(xy, &def); }					\
-static int sym##_decompress(u8 *xy, const u8 *x, unsigned int odd)		\
-{ return ecc_impl_decompress(xy, x, odd, &def); }				\
-static int sym##_ecdh(u8 *o, const u8 *d, const u8 *xy)				\
-{ return ecc_x86_ecdh_affine(o, d, xy, &def); }					\
-static int sym##_sign(u8 *r, u8 *s, const u8 *d, const u8 *k, const u8 *e)	\
-{ return ecc_impl_sign(r, s, d, k, e, &def); }					\
-static int sym##_verify(const u8 *xy, const u8 *e, const u8 *r, const u8 *s)	\
-{ return ecc_x86_verify_affine(xy, e, r, s, &def); }					\
-static void sym##_sign_batch(u8 *r, u8 *s, const u8 *d, const u8 *k,		\
-			     const u8 *e, unsigned int n, int *err)		\
-{ ecc_impl_sign_batch(r, s, d, k, e, n, err, &def); }				\
-const struct ecc_curve sym = {							\
-	.jwk_crv = crv,								\
-	.nbytes = nb,								\
-	.bits = nbits,								\
-	.oid = roid,								\
-	.scalar_ok = sym##_scalar_ok,						\
-	.reduce_n = sym##_reduce_n,						\
-	.mul_base = sym##_mul_base,						\
-	.point_check = sym##_point_check,					\
-	.decompress = sym##_decompress,						\
-	.ecdh = sym##_ecdh,							\
-	.sign = sym##_sign,							\
-	.verify = sym##_verify,							\
-	.sign_batch = sym##_sign_batch,						\
-}
+	ECC_DEFINE_CURVE_MUL(sym, def, crv, roid, nb, nbits, ecc_x86_pt_mul_affine,	\
+			     ecc_x86_mul2_vt_affine)
 
 #endif /* _RIND_ARCH_X86_ECC_MUL_AFFINE_H */

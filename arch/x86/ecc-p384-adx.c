@@ -610,11 +610,7 @@ static inline int p384x_select(u64 *r, const u64 *table, unsigned int w, unsigne
 #define ECC_FP_HALF(r, a)	p384x_half(r, a)
 #define ECC_FN_MUL(r, a, b)	p384x_nmul(r, a, b)
 #define ECC_SELECT(r, t, w, c, i)	p384x_select(r, t, w, c, i)
-/* The template's own ecc_impl_ecdh goes unused (ecc-mul-affine.h has the one used). */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
 #include <crypto/ecc-impl.h>
-#pragma GCC diagnostic pop
 
 /* The domain parameters, shared with the generic algs/p384.c. */
 #include <crypto/ecc-p384.h>

@@ -950,11 +950,7 @@ static u64 p521x_eq(const u64 *a, const u64 *b);
 #define ECC_FP_FROM(r, a)	p521x_canon(r, a)
 #define ECC_FP_ISZERO(a)	p521x_is_zero(a)
 #define ECC_FP_EQ(a, b)		p521x_eq(a, b)
-/* The template's own ecc_impl_ecdh goes unused (this file has its own below). */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
 #include <crypto/ecc-impl.h>
-#pragma GCC diagnostic pop
 #include <crypto/ecc-p521.h>
 #include "ecc-mul-affine.h"
 

@@ -78,10 +78,11 @@ static inline int ecc_load_point(struct ecc_pt *p, const u8 *xy, const struct ec
 
 /*
  * r = u1 G + u2 Q (Jacobian), public scalars, Q with Z = 1: u1 G from the
- * fixed-base table once it is there, u2 Q by the width-5 NAF.
+ * fixed-base table once it is there, u2 Q by the width-5 NAF.  Unused in
+ * a driver that brings its own (ECC_DEFINE_CURVE_MUL).
  */
-static void ecc_mul2_vt(struct ecc_pt *r, const fe u1, const fe u2, const struct ecc_pt *q,
-			const struct ecc_def *D)
+static void __attribute__((unused)) ecc_mul2_vt(struct ecc_pt *r, const fe u1, const fe u2,
+						const struct ecc_pt *q, const struct ecc_def *D)
 {
 	const struct ecc_aff *gtab = ecc_gtab_get();
 	struct ecc_pt a, b;
@@ -168,7 +169,14 @@ static inline void ecc_impl_sign_batch(u8 *r, u8 *s, const u8 *d, const u8 *k, c
  * here (the inlined field arithmetic stays in this file's own loops), one
  * indirect call each there.
  */
-#define ECC_DEFINE_PROTO_OPS(def)							\
+#define ECC_DEFINE_PROTO_OPS(def) ECC_DEFINE_PROTO_OPS_MUL(def, pt_mul, ecc_mul2_vt)
+
+/*
+ * The same with a driver's own k P (@ptmul, constant time, pt_mul's
+ * signature) and u1 G + u2 Q (@mul2, variable time, ecc_mul2_vt's):
+ * ECDH and verification of the shared protocol layer then run over them.
+ */
+#define ECC_DEFINE_PROTO_OPS_MUL(def, ptmul, mul2)					\
 static void ecc_op_fp_mul(u64 *r, const u64 *a, const u64 *b)			\
 { fp_mul(r, a, b, &def); }							\
 static void ecc_op_fp_sqr(u64 *r, const u64 *a)					\
@@ -190,11 +198,11 @@ static void ecc_op_fn_mul(u64 *r, const u64 *a, const u64 *b)			\
 static void ecc_op_fn_inv(u64 *r, const u64 *a)					\
 { fn_inv(r, a, &def); }								\
 static void ecc_op_pt_mul(u64 *r, const u64 *k, const u64 *p)			\
-{ pt_mul((struct ecc_pt *)r, k, (const struct ecc_pt *)p, &def); }		\
+{ ptmul((struct ecc_pt *)r, k, (const struct ecc_pt *)p, &def); }		\
 static void ecc_op_pt_mul_base(u64 *r, const u64 *k)				\
 { pt_mul_base((struct ecc_pt *)r, k, &def); }					\
 static void ecc_op_mul2_vt(u64 *r, const u64 *u1, const u64 *u2, const u64 *q)	\
-{ ecc_mul2_vt((struct ecc_pt *)r, u1, u2, (const struct ecc_pt *)q, &def); }	\
+{ mul2((struct ecc_pt *)r, u1, u2, (const struct ecc_pt *)q, &def); }	\
 static void ecc_op_consts(struct ecc_proto_consts *c)				\
 {										\
 	c->nbytes = (def).nbytes;						\
@@ -226,9 +234,13 @@ static const struct ecc_proto_ops *ecc_proto_ops_get(void)			\
 
 /* The struct ecc_curve of one curve definition. */
 #define ECC_DEFINE_CURVE(sym, def, crv, roid, nb, nbits)				\
+	ECC_DEFINE_CURVE_MUL(sym, def, crv, roid, nb, nbits, pt_mul, ecc_mul2_vt)
+
+/* ... with the driver's own k P and u1 G + u2 Q (ECC_DEFINE_PROTO_OPS_MUL). */
+#define ECC_DEFINE_CURVE_MUL(sym, def, crv, roid, nb, nbits, ptmul, mul2)		\
 static void ecc_gtab_build(void)						\
 { ecc_gtab_fill(&def); }							\
-ECC_DEFINE_PROTO_OPS(def)							\
+ECC_DEFINE_PROTO_OPS_MUL(def, ptmul, mul2)					\
 static int sym##_scalar_ok(const u8 *d)						\
 { return ecc_proto_scalar_ok(&ecc_proto_ops, d); }				\
 static void sym##_reduce_n(u8 *o, const u8 *i)					\
