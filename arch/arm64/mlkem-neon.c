@@ -28,8 +28,9 @@
  * Matrix expansion and noise sampling run two SHAKE streams at once
  * over a two-way Keccak-f[1600] (keccak-x2.h): keccak-ce.c's EOR3/RAX1/
  * XAR/BCAX rounds where HWCAP_SHA3, keccak-x2-neon.c's plain ASIMD ones
- * otherwise; the rejection sampling (public data, from rho) and the CBD
- * are the generic code's arithmetic.  Compression is the generic code's.
+ * otherwise; the rejection sampling (public data, from rho) is the
+ * generic code's arithmetic, the CBD a NEON form of it (neon_cbd).
+ * Compression is the generic code's.
  *
  * Constant time: MUL, SQDMULH, SHSUB, SRSHR, MLS, ADD/SUB and TRN1/TRN2
  * only, data-independent under PSTATE.DIT; no branch or index depends on
@@ -380,6 +381,71 @@ static void neon_gen_matrix(struct mlkem_key *key, const u8 rho[32])
 }
 
 /*
+ * SamplePolyCBD_eta (FIPS 203 Algorithm 8) in NEON, the generic
+ * rind_mlkem_cbd()'s coefficients exactly.  eta = 2: per byte two
+ * coefficients, each the popcount of two bits minus that of the next two:
+ * d = (x & 0x55) + ((x >> 1) & 0x55) holds the four 2-bit sums, and the
+ * coefficients of byte k (2k from the low nibble, 2k + 1 from the high)
+ * are zipped into order and widened.  eta = 3: coefficient 4i + j takes
+ * the six bits from bit 24i + 6j, which a TBL gathers into a 16-bit lane
+ * (bytes 3i + (6j >> 3) and the next) and a USHL by -(6j & 7) brings
+ * down; then the same two 3-bit sums.  Reads up to 4 bytes past the 192
+ * of eta = 3 (masked off): callers pass a buffer of 2 SHAKE256 blocks.
+ * Constant time: AND, USHR/USHL by public amounts, ADD/SUB, ZIP, TBL with
+ * public indices, SXTL.
+ */
+static void neon_cbd(struct mlkem_poly *r, const u8 *buf, unsigned int eta)
+{
+	unsigned int k;
+
+	if (eta == 2) {
+		const uint8x16_t m55 = vdupq_n_u8(0x55), m3 = vdupq_n_u8(3);
+
+		for (k = 0; k < 8; k++) {
+			uint8x16_t x = vld1q_u8(buf + 16 * k);
+			uint8x16_t d = vaddq_u8(vandq_u8(x, m55), vandq_u8(vshrq_n_u8(x, 1), m55));
+			int8x16_t lo = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(d, m3)),
+						vreinterpretq_s8_u8(vandq_u8(vshrq_n_u8(d, 2), m3)));
+			int8x16_t hi = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(vshrq_n_u8(d, 4), m3)),
+						vreinterpretq_s8_u8(vshrq_n_u8(d, 6)));
+			int8x16_t c0 = vzip1q_s8(lo, hi), c1 = vzip2q_s8(lo, hi);
+
+			vst1q_s16(r->c + 32 * k, vmovl_s8(vget_low_s8(c0)));
+			vst1q_s16(r->c + 32 * k + 8, vmovl_high_s8(c0));
+			vst1q_s16(r->c + 32 * k + 16, vmovl_s8(vget_low_s8(c1)));
+			vst1q_s16(r->c + 32 * k + 24, vmovl_high_s8(c1));
+		}
+	} else {
+		/* lanes j = 0..3 of groups i = 0, 1 (first vector) and 2, 3 (second) */
+		static const u8 idx0[16] = { 0, 1, 0, 1, 1, 2, 2, 3, 3, 4, 3, 4, 4, 5, 5, 6 };
+		static const u8 idx1[16] = { 6, 7, 6, 7, 7, 8, 8, 9, 9, 10, 9, 10, 10, 11, 11, 12 };
+		static const s16 sh[8] = { 0, -6, -4, -2, 0, -6, -4, -2 };
+		const uint8x16_t t0 = vld1q_u8(idx0), t1 = vld1q_u8(idx1);
+		const int16x8_t shv = vld1q_s16(sh);
+		const uint16x8_t m3f = vdupq_n_u16(0x3f), m09 = vdupq_n_u16(0x09), m7 = vdupq_n_u16(7);
+
+		for (k = 0; k < 16; k++) {
+			uint8x16_t x = vld1q_u8(buf + 12 * k);
+			uint16x8_t f[2];
+			int j;
+
+			f[0] = vreinterpretq_u16_u8(vqtbl1q_u8(x, t0));
+			f[1] = vreinterpretq_u16_u8(vqtbl1q_u8(x, t1));
+			for (j = 0; j < 2; j++) {
+				uint16x8_t v = vandq_u16(vshlq_u16(f[j], shv), m3f);
+				uint16x8_t d = vaddq_u16(vaddq_u16(vandq_u16(v, m09),
+								  vandq_u16(vshrq_n_u16(v, 1), m09)),
+							 vandq_u16(vshrq_n_u16(v, 2), m09));
+
+				vst1q_s16(r->c + 16 * k + 8 * j,
+					  vsubq_s16(vreinterpretq_s16_u16(vandq_u16(d, m7)),
+						    vreinterpretq_s16_u16(vshrq_n_u16(d, 3))));
+			}
+		}
+	}
+}
+
+/*
  * r[i] = SamplePolyCBD_eta(PRF_eta(sigma, n0 + i)) (struct mlkem_ops.noise),
  * two polynomials per pass: PRF_eta is SHAKE256 of the 33 bytes sigma ||
  * n, 64 eta bytes out (one block for eta = 2, two for 3).  With an odd
@@ -405,7 +471,7 @@ static void neon_noise(struct mlkem_poly *const r[], unsigned int count, const u
 				    SHAKE256_RATE / 8);
 		}
 		for (l = 0; l < 2 && i + l < count; l++)
-			rind_mlkem_cbd(r[i + l], buf[l], eta);
+			neon_cbd(r[i + l], buf[l], eta);
 	}
 	memzero_explicit(&s, sizeof(s));
 	memzero_explicit(buf, sizeof(buf));
