@@ -804,6 +804,67 @@ START_TEST(test_sampling_vs_generic)
 }
 END_TEST
 
+/*
+ * Every driver's compress/decompress (struct mlkem_ops) against the
+ * generic ones byte for byte, for each d of the parameter sets (1, 4, 5,
+ * 10, 11): compression of polynomials with any 16-bit representatives
+ * (the ops reduce first), the extremes and the values next to the
+ * rounding boundaries; decompression of random byte strings.
+ */
+START_TEST(test_compress_vs_generic)
+{
+	static const unsigned int ds[] = { 1, 4, 5, 10, 11 };
+	const struct mlkem_ops *gen = &rind_mlkem_generic_ops;
+	drivers_t d;
+	int n = rt_impls("mlkem768", "kem", d, RT_MAX_IMPLS), i, trial;
+	struct rt_rng rng;
+
+	rt_rng_seed(&rng, 0x2040);
+	for (i = 0; i < n; i++) {
+		struct crypto_kem *tfm = crypto_alloc_kem(d[i], 0, 0);
+		const struct mlkem_ops *ops;
+		int ran = 0;
+
+		ck_assert_msg(!IS_ERR_OR_NULL(tfm), "%s: alloc", d[i]);
+		ops = container_of(crypto_kem_alg(tfm), struct mlkem_alg, kem)->ops;
+		if (!ops)
+			ops = gen;
+		for (trial = 0; trial < 200; trial++) {
+			for (size_t k = 0; k < ARRAY_SIZE(ds); k++) {
+				unsigned int dd = ds[k];
+				struct mlkem_poly a, r1, r2;
+				u8 b1[32 * 11 + 8], b2[32 * 11 + 8];
+
+				for (int c = 0; c < MLKEM_N; c++) {
+					u32 kind = rt_rand_range(&rng, 4);
+
+					if (trial == 0)
+						a.c[c] = (s16)(c & 1 ? 32767 : -32768);
+					else if (trial == 1)
+						a.c[c] = (s16)(c * 13);	/* 0 .. 3315 in [0, q) */
+					else if (kind == 0)	/* any 16-bit value */
+						a.c[c] = (s16)rt_rand(&rng);
+					else
+						a.c[c] = (s16)((int)rt_rand_range(&rng, 2 * MLKEM_Q) - MLKEM_Q);
+				}
+				memset(b1, 0xa5, sizeof(b1));
+				memset(b2, 0xa5, sizeof(b2));
+				gen->compress(b1, &a, dd);
+				ops->compress(b2, &a, dd);
+				RT_REQ(d[i], !memcmp(b1, b2, sizeof(b1)));	/* and nothing past 32 d */
+				rt_fill(&rng, b1, 32 * dd);
+				gen->decompress(&r1, b1, dd);
+				ops->decompress(&r2, b1, dd);
+				RT_REQ(d[i], !memcmp(&r1, &r2, sizeof(r1)));
+				ran += 2;
+			}
+		}
+		rt_report("compress, decompress byte for byte vs the generic ops", d[i], ran, 0);
+		crypto_free_kem(tfm);
+	}
+}
+END_TEST
+
 static Suite *mlkem_suite(void)
 {
 	Suite *s = suite_create("mlkem");
@@ -816,6 +877,7 @@ static Suite *mlkem_suite(void)
 	tcase_add_loop_test(tc, test_vs_generic, 0, 4);
 	tcase_add_test(tc, test_ops_vs_generic);
 	tcase_add_test(tc, test_sampling_vs_generic);
+	tcase_add_test(tc, test_compress_vs_generic);
 	tcase_add_loop_test(tc, test_key_formats, 0, 3);
 	tcase_add_loop_test(tc, test_bad_usage, 0, 4);
 	suite_add_tcase(s, tc);

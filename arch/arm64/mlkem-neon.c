@@ -30,7 +30,9 @@
  * XAR/BCAX rounds where HWCAP_SHA3, keccak-x2-neon.c's plain ASIMD ones
  * otherwise; the rejection sampling (public data, from rho) is the
  * generic code's arithmetic, the CBD a NEON form of it (neon_cbd).
- * Compression is the generic code's.
+ * Compression and decompression compute in NEON (the generic formulas,
+ * eight coefficients at a time, UMULL for the division by q) and pack or
+ * unpack the bits with the generic shift loop.
  *
  * Constant time: MUL, SQDMULH, SHSUB, SRSHR, MLS, ADD/SUB and TRN1/TRN2
  * only, data-independent under PSTATE.DIT; no branch or index depends on
@@ -477,6 +479,96 @@ static void neon_noise(struct mlkem_poly *const r[], unsigned int count, const u
 	memzero_explicit(buf, sizeof(buf));
 }
 
+/* ---- compression -------------------------------------------------------- */
+
+#define COMPRESS_M40	((((u64)1 << 40) + Q - 1) / Q)	/* ceil(2^40 / q), the generic's */
+
+/*
+ * Compress_d (FIPS 203 4.7) of eight coefficients, any representatives:
+ * the generic Barrett reduction and caddq to [0, q), then the generic
+ * floor((2^d x + (q - 1)/2) ceil(2^40 / q) / 2^40) mod 2^d in 32-bit
+ * lanes, the products by UMULL/UMULL2 in 64-bit ones (below 2^52).
+ */
+NEON_INLINE uint16x8_t compress8(int16x8_t a, int32x4_t sh, uint32x4_t mask)
+{
+	const uint32x4_t half = vdupq_n_u32(Q / 2), m = vdupq_n_u32((u32)COMPRESS_M40);
+	int16x8_t x = barrett(a);
+	uint16x8_t ux;
+	uint32x4_t lo, hi;
+
+	x = vaddq_s16(x, vandq_s16(vshrq_n_s16(x, 15), vdupq_n_s16(Q)));
+	ux = vreinterpretq_u16_s16(x);
+	lo = vaddq_u32(vshlq_u32(vmovl_u16(vget_low_u16(ux)), sh), half);
+	hi = vaddq_u32(vshlq_u32(vmovl_high_u16(ux), sh), half);
+	lo = vcombine_u32(vmovn_u64(vshrq_n_u64(vmull_u32(vget_low_u32(lo), vget_low_u32(m)), 40)),
+			  vmovn_u64(vshrq_n_u64(vmull_high_u32(lo, m), 40)));
+	hi = vcombine_u32(vmovn_u64(vshrq_n_u64(vmull_u32(vget_low_u32(hi), vget_low_u32(m)), 40)),
+			  vmovn_u64(vshrq_n_u64(vmull_high_u32(hi, m), 40)));
+	return vcombine_u16(vmovn_u32(vandq_u32(lo, mask)), vmovn_u32(vandq_u32(hi, mask)));
+}
+
+/*
+ * ByteEncode_d(Compress_d(a)) (struct mlkem_ops.compress), d in {1, 4, 5,
+ * 10, 11}: the arithmetic eight coefficients at a time, then the bits
+ * packed by the generic code's shift loop (no branch on a value).  The
+ * values may be secret (Compress_1 of the decrypted message): wiped.
+ */
+static void neon_compress(u8 *r, const struct mlkem_poly *a, unsigned int d)
+{
+	const int32x4_t sh = vdupq_n_s32((int)d);
+	const uint32x4_t mask = vdupq_n_u32((1u << d) - 1);
+	u16 y[MLKEM_N];
+	unsigned int i, bits = 0;
+	u64 acc = 0;
+
+	for (i = 0; i < MLKEM_N; i += 8)
+		vst1q_u16(y + i, compress8(vld1q_s16(a->c + i), sh, mask));
+	for (i = 0; i < MLKEM_N; i++) {
+		acc |= (u64)y[i] << bits;
+		bits += d;
+		while (bits >= 8) {
+			*r++ = (u8)acc;
+			acc >>= 8;
+			bits -= 8;
+		}
+	}
+	memzero_explicit(y, sizeof(y));
+}
+
+/*
+ * Decompress_d(ByteDecode_d(a)) (struct mlkem_ops.decompress): the bits
+ * unpacked by the generic loop, then (y q + 2^(d-1)) >> d eight at a
+ * time (UMULL/UMULL2 to 32-bit lanes, ADD, USHL by -d, XTN).
+ */
+static void neon_decompress(struct mlkem_poly *r, const u8 *a, unsigned int d)
+{
+	const uint32x4_t rnd = vdupq_n_u32(1u << (d - 1));
+	const int32x4_t sh = vdupq_n_s32(-(int)d);
+	u16 y[MLKEM_N];
+	unsigned int i, bits = 0;
+	u64 acc = 0;
+
+	for (i = 0; i < MLKEM_N; i++) {
+		while (bits < d) {
+			acc |= (u64)*a++ << bits;
+			bits += 8;
+		}
+		y[i] = (u16)(acc & ((1u << d) - 1));
+		acc >>= d;
+		bits -= d;
+	}
+	for (i = 0; i < MLKEM_N; i += 8) {
+		uint16x8_t v = vld1q_u16(y + i);
+		uint32x4_t lo = vmull_u16(vget_low_u16(v), vdup_n_u16(Q));
+		uint32x4_t hi = vmull_high_u16(v, vdupq_n_u16(Q));
+
+		lo = vshlq_u32(vaddq_u32(lo, rnd), sh);
+		hi = vshlq_u32(vaddq_u32(hi, rnd), sh);
+		vst1q_s16(r->c + i, vreinterpretq_s16_u16(vcombine_u16(vmovn_u32(lo), vmovn_u32(hi))));
+	}
+	memzero_explicit(y, sizeof(y));
+}
+
 static struct mlkem_ops mlkem_neon_ops;
 static struct mlkem_alg mlkem_neon_algs[3];
 static struct mlkem_alg xmlkem_neon_alg;
@@ -494,13 +586,14 @@ static int mlkem_neon_mod_init(void)
 	mlkem_neon_tables();
 	rind_mlkem_neon_keccakx2 = rind_cpu_has(RIND_ARM64_SHA3) ? rind_keccakx2_f1600_ce
 								  : rind_keccakx2_f1600_neon;
-	/* Compression: the generic code's. */
 	mlkem_neon_ops = rind_mlkem_generic_ops;
 	mlkem_neon_ops.ntt = neon_ntt;
 	mlkem_neon_ops.invntt = neon_invntt;
 	mlkem_neon_ops.basemul_acc = neon_basemul_acc;
 	mlkem_neon_ops.gen_matrix = neon_gen_matrix;
 	mlkem_neon_ops.noise = neon_noise;
+	mlkem_neon_ops.compress = neon_compress;
+	mlkem_neon_ops.decompress = neon_decompress;
 	err = rind_mlkem_register_drivers(mlkem_neon_algs, &mlkem_neon_ops,
 					  mlkem_neon_names, 300, "arm64");
 	if (err)
