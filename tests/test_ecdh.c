@@ -811,8 +811,9 @@ END_TEST
 #if defined(__aarch64__)
 /*
  * arch/arm64/ecc-p384-arm64.h against OpenSSL's BIGNUM, as for P-256
- * above: Montgomery multiplication (a b / 2^384 mod p) and squaring (the
- * multiplication of a by itself), addition and subtraction, each result
+ * above: Montgomery multiplication (a b / 2^384 mod p), squaring (both
+ * p384a_sqr and the multiplication of a by itself), addition and
+ * subtraction, each result
  * required fully reduced, on elements built from edge words (0, 1,
  * 2^32 - 1, 2^32, 2^63, all ones, p's own words) and on p - 1, p - 2, 1,
  * 0 and 2^384 mod p, then random chains fed back in place.
@@ -903,6 +904,8 @@ START_TEST(test_p384_field_arm64)
 		p384a_mul(r, x, x);
 		BN_mod_sqr(w, a, p, ctx);
 		BN_mod_mul(w, w, rinv, p, ctx);
+		p384a_check("mul(a, a)", r, w, &checked);
+		p384a_sqr(r, x);
 		p384a_check("sqr", r, w, &checked);
 		p384a_add(r, x, y);
 		BN_mod_add(w, a, b, p, ctx);
@@ -913,7 +916,12 @@ START_TEST(test_p384_field_arm64)
 		memcpy(acc, x, sizeof(acc));
 		BN_copy(w, a);
 		for (j = 0; j < 8; j++) {
-			switch (rt_rand_range(&rng, 4)) {
+			switch (rt_rand_range(&rng, 5)) {
+			case 4:
+				p384a_sqr(acc, acc);
+				BN_mod_sqr(w, w, p, ctx);
+				BN_mod_mul(w, w, rinv, p, ctx);
+				break;
 			case 0:
 				p384a_mul(acc, acc, y);
 				BN_mod_mul(w, w, b, p, ctx);
@@ -939,7 +947,7 @@ START_TEST(test_p384_field_arm64)
 		BN_free(b);
 	}
 	printf("ecc-p384-arm64 field (mul, sqr, add, sub, chains) vs OpenSSL BN: %d checks\n", checked);
-	ck_assert_int_eq(checked, 3000 * 5);
+	ck_assert_int_eq(checked, 3000 * 6);
 	BN_free(p);
 	BN_free(rinv);
 	BN_free(w);

@@ -15,8 +15,10 @@
  * of each row's products in two ADDS/ADCS chains, and after each row one
  * reduction step whose multiplier is q = W0 (2^32 + 1) -- one shifted ADD,
  * since -p^-1 = 2^32 + 1 mod 2^64 -- and whose q p needs four MUL/UMULH
- * pairs, not six (p's top three words are all ones).  Squaring is the
- * multiplication (a dedicated one would save 15 of its 84 multiplies).
+ * pairs, not six (p's top three words are all ones).  A dedicated
+ * squaring: the 15 cross products doubled plus the 6 squares, the low
+ * half of the 768-bit square reduced in place, then the high half added
+ * (57 multiplies against the multiplication's 84).
  * Additions and subtractions with a correction selected by CSEL or masked
  * by CSETM.  Every element is fully reduced (below p), as in the generic
  * algs/p384.c.  Scalars modulo n use the template's generic Montgomery
@@ -32,7 +34,7 @@
  * cycle on Neoverse N1, about two on V1 and Apple cores): fp_mul is 84
  * multiply instructions (36 products as MUL and UMULH, six q p of four
  * pairs) and some 200 in all, about 90-100 cycles on N1, multiply-bound,
- * 55-65 on V1/Apple.  An ECDH (384 doublings, ~77 additions, the
+ * 55-65 on V1/Apple; fp_sqr about 65-70 on N1.  An ECDH (384 doublings, ~77 additions, the
  * inversion) about 550k cycles on N1; a signature's fixed-base
  * multiplication about 80k.
  */
@@ -46,7 +48,7 @@
 
 #define ECC_N			6
 #define ECC_FP_MUL(r, a, b)	p384a_mul(r, a, b)
-#define ECC_FP_SQR(r, a)	p384a_mul(r, a, a)
+#define ECC_FP_SQR(r, a)	p384a_sqr(r, a)
 #define ECC_FP_ADD(r, a, b)	p384a_add(r, a, b)
 #define ECC_FP_SUB(r, a, b)	p384a_sub(r, a, b)
 #include <crypto/ecc-impl.h>
