@@ -1006,6 +1006,119 @@ START_TEST(test_poly1305)
 }
 END_TEST
 
+/*
+ * Each "poly1305" implementation's blocks function (reached through its
+ * registered alg) against the generic Poly1305: messages of the lengths
+ * where the paths change -- 0, 15, 16, 17, the arm64 NEON driver's
+ * switch-over at 16 blocks (256 bytes) and its four-block steps, +-1
+ * block and +-1 byte each, then long ones -- and random lengths, at
+ * random offsets 0..15 from an aligned buffer, fed in one update or in
+ * random pieces (so that one state sees calls above and below the
+ * switch-over, its cached powers reused); and the blocks function called
+ * directly with padbit 0 over random block counts, tags compared after
+ * emit.  On arm64 the best "poly1305" (what the AEADs use) must be
+ * poly1305-neon where it is registered.
+ */
+START_TEST(test_poly1305_blocks_lengths)
+{
+	static const size_t fixed[] = {
+		0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 239, 240, 241, 255, 256, 257,
+		271, 272, 273, 303, 304, 305, 319, 320, 321, 511, 512, 513, 1023, 1024, 1025, 4095,
+		4096, 4097, 8191, 8192,
+	};
+	struct impls im;
+	struct rt_rng rng;
+	u8 *buf = aligned_alloc(64, 8192 + 64);
+	int i, it;
+
+	ck_assert_ptr_nonnull(buf);
+	get_impls(&im, "poly1305", "shash");
+	rt_rng_seed(&rng, 0x13050);
+	for (i = 0; i < im.n; i++) {
+		struct crypto_shash *tfm = crypto_alloc_shash(im.drv[i], 0, 0);
+		poly1305_blocks_fn fn;
+		int ran = 0;
+
+		ck_assert_msg(!IS_ERR(tfm), "%s: alloc", im.drv[i]);
+		fn = rind_poly1305_alg_blocks(&crypto_shash_alg(tfm)->base);
+		if (!fn) {
+			/* not one of rind's poly1305 shashes (the test-only one) */
+			crypto_free_shash(tfm);
+			continue;
+		}
+		for (it = 0; it < (int)NELEM(fixed) + CASES(300); it++) {
+			size_t len = it < (int)NELEM(fixed) ? fixed[it] : rand_len(&rng, 8192);
+			size_t off = rt_rand_range(&rng, 16), pos = 0;
+			u8 key[32], ref[16], got[16];
+			struct poly1305_ctx c;
+
+			rt_fill(&rng, key, 32);
+			rt_fill(&rng, buf + off, len);
+			if (it % 7 == 3) {
+				memset(key, 0xff, 32);
+				memset(buf + off, 0xff, len);
+			}
+			rind_poly1305(ref, buf + off, len, key);
+			rind_poly1305_init(&c, key);
+			if (it & 1) {
+				rind_poly1305_update(&c, buf + off, len, fn);
+			} else {
+				while (pos < len) {
+					size_t n = rt_rand_range(&rng, 600) + 1;
+
+					n = n > len - pos ? len - pos : n;
+					rind_poly1305_update(&c, buf + off + pos, n, fn);
+					pos += n;
+				}
+			}
+			rind_poly1305_final(&c, got, fn);
+			ck_assert_msg(!memcmp(ref, got, 16), "%s: len %zu offset %zu (%s)", im.drv[i],
+				      len, off, (it & 1) ? "one update" : "pieces");
+			ran++;
+		}
+		for (it = 0; it < CASES(60); it++) {
+			size_t nb = rt_rand_range(&rng, 80), off = rt_rand_range(&rng, 16);
+			struct poly1305_state s1, s2;
+			u8 key[32], t1[16], t2[16];
+			u32 pad = (u32)rt_rand_range(&rng, 2);
+
+			rt_fill(&rng, key, 32);
+			rt_fill(&rng, buf + off, nb * 16);
+			rind_poly1305_init_state(&s1, key);
+			rind_poly1305_init_state(&s2, key);
+			rind_poly1305_blocks_generic(&s1, buf + off, nb, pad);
+			fn(&s2, buf + off, nb, pad);
+			/* and once more on the same state (cached powers) */
+			rind_poly1305_blocks_generic(&s1, buf, nb, pad ^ 1);
+			fn(&s2, buf, nb, pad ^ 1);
+			rind_poly1305_emit(&s1, t1);
+			rind_poly1305_emit(&s2, t2);
+			ck_assert_msg(!memcmp(t1, t2, 16), "%s: blocks %zu padbit %u", im.drv[i], nb,
+				      pad);
+			ran++;
+		}
+		rt_report("poly1305 blocks vs generic (lengths, offsets, pieces)", im.drv[i], ran, 0);
+		crypto_free_shash(tfm);
+	}
+#if defined(__aarch64__)
+	if (crypto_has_shash("poly1305-neon", 0, 0)) {
+		struct crypto_shash *tfm = crypto_alloc_shash("poly1305", 0, 0);
+		struct crypto_aead *aead = crypto_alloc_aead("rfc7539(chacha20,poly1305)", 0, 0);
+
+		ck_assert(!IS_ERR(tfm) && !IS_ERR(aead));
+		ck_assert_str_eq(crypto_shash_driver_name(tfm), "poly1305-neon");
+		ck_assert(rind_poly1305_best_blocks() ==
+			  rind_poly1305_alg_blocks(&crypto_shash_alg(tfm)->base));
+		ck_assert_msg(strstr(crypto_aead_driver_name(aead), "poly1305-neon"),
+			      "the AEAD is %s", crypto_aead_driver_name(aead));
+		crypto_free_shash(tfm);
+		crypto_free_aead(aead);
+	}
+#endif
+	free(buf);
+}
+END_TEST
+
 /* ---- AEAD requests ---- */
 
 static struct crypto_aead *alloc_aead(const char *drv)
@@ -1537,6 +1650,7 @@ static Suite *chacha_suite(void)
 	tcase_add_test(tc, test_diff_generic);
 	tcase_add_test(tc, test_counter_wrap);
 	tcase_add_test(tc, test_poly1305);
+	tcase_add_test(tc, test_poly1305_blocks_lengths);
 	tcase_add_test(tc, test_aead_vectors);
 	tcase_add_test(tc, test_wycheproof_chacha);
 	tcase_add_test(tc, test_wycheproof_xchacha);

@@ -1029,6 +1029,154 @@ START_TEST(test_p256_field_arm64)
 END_TEST
 #endif
 
+#if defined(__aarch64__)
+/*
+ * arch/arm64/ecc-p384-arm64.h against OpenSSL's BIGNUM, as for P-256
+ * above: Montgomery multiplication (a b / 2^384 mod p), squaring (both
+ * p384a_sqr and the multiplication of a by itself), addition and
+ * subtraction, each result
+ * required fully reduced, on elements built from edge words (0, 1,
+ * 2^32 - 1, 2^32, 2^63, all ones, p's own words) and on p - 1, p - 2, 1,
+ * 0 and 2^384 mod p, then random chains fed back in place.
+ */
+#include "../arch/arm64/ecc-p384-arm64.h"
+
+static BIGNUM *p384a_bn(const u64 w[6])
+{
+	u8 b[48];
+
+	for (int i = 0; i < 6; i++)
+		put_unaligned_le64(w[i], b + 8 * i);
+	return BN_lebin2bn(b, 48, NULL);
+}
+
+static void p384a_check(const char *op, const u64 got[6], const BIGNUM *want, int *checked)
+{
+	u8 g[48], e[48];
+
+	for (int i = 0; i < 6; i++)
+		put_unaligned_le64(got[i], g + 8 * i);
+	ck_assert_int_eq(BN_bn2lebinpad(want, e, 48), 48);
+	ck_assert_msg(!memcmp(g, e, 48), "ecc-p384-arm64 %s: wrong or unreduced value", op);
+	(*checked)++;
+}
+
+static void p384a_edge(u64 w[6], const BIGNUM *p, BN_CTX *ctx, struct rt_rng *rng)
+{
+	static const u64 word[] = {
+		0, 1, 0xffffffffull, 0x100000000ull, 1ull << 63, 0xfffffffffffffffeull,
+		0xffffffffffffffffull, 0xffffffff00000000ull, 0xffffffff00000001ull,
+	};
+	BIGNUM *x = BN_new();
+	u8 b[48];
+	u32 kind = rt_rand_range(rng, 8);
+
+	if (kind == 0) {
+		u32 k = rt_rand_range(rng, 5);
+
+		if (k < 2) {
+			BN_copy(x, p);
+			BN_sub_word(x, k + 1);
+		} else if (k == 4) {
+			BN_zero(x);
+			BN_set_bit(x, 384);
+			BN_nnmod(x, x, p, ctx);
+		} else {
+			BN_set_word(x, 3 - k);
+		}
+	} else {
+		for (int i = 0; i < 6; i++) {
+			u64 v = kind < 6 ? word[rt_rand_range(rng, ARRAY_SIZE(word))] : rt_rand(rng);
+
+			put_unaligned_le64(v, b + 8 * i);
+		}
+		BN_lebin2bn(b, 48, x);
+		BN_nnmod(x, x, p, ctx);
+	}
+	ck_assert_int_eq(BN_bn2lebinpad(x, b, 48), 48);
+	for (int i = 0; i < 6; i++)
+		w[i] = get_unaligned_le64(b + 8 * i);
+	BN_free(x);
+}
+
+START_TEST(test_p384_field_arm64)
+{
+	BN_CTX *ctx = BN_CTX_new();
+	BIGNUM *p = NULL, *rinv = BN_new(), *w = BN_new(), *a, *b;
+	struct rt_rng rng;
+	u64 x[6], y[6], r[6], acc[6];
+	int checked = 0, i, j;
+
+	ck_assert_int_gt(BN_hex2bn(&p, "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe"
+				       "ffffffff0000000000000000ffffffff"), 0);
+	BN_zero(w);
+	BN_set_bit(w, 384);
+	ck_assert_ptr_nonnull(BN_mod_inverse(rinv, w, p, ctx));
+	rt_rng_seed(&rng, 0x384a64);
+	for (i = 0; i < 3000; i++) {
+		p384a_edge(x, p, ctx, &rng);
+		p384a_edge(y, p, ctx, &rng);
+		a = p384a_bn(x);
+		b = p384a_bn(y);
+		p384a_mul(r, x, y);
+		BN_mod_mul(w, a, b, p, ctx);
+		BN_mod_mul(w, w, rinv, p, ctx);
+		p384a_check("mul", r, w, &checked);
+		p384a_mul(r, x, x);
+		BN_mod_sqr(w, a, p, ctx);
+		BN_mod_mul(w, w, rinv, p, ctx);
+		p384a_check("mul(a, a)", r, w, &checked);
+		p384a_sqr(r, x);
+		p384a_check("sqr", r, w, &checked);
+		p384a_add(r, x, y);
+		BN_mod_add(w, a, b, p, ctx);
+		p384a_check("add", r, w, &checked);
+		p384a_sub(r, x, y);
+		BN_mod_sub(w, a, b, p, ctx);
+		p384a_check("sub", r, w, &checked);
+		memcpy(acc, x, sizeof(acc));
+		BN_copy(w, a);
+		for (j = 0; j < 8; j++) {
+			switch (rt_rand_range(&rng, 5)) {
+			case 4:
+				p384a_sqr(acc, acc);
+				BN_mod_sqr(w, w, p, ctx);
+				BN_mod_mul(w, w, rinv, p, ctx);
+				break;
+			case 0:
+				p384a_mul(acc, acc, y);
+				BN_mod_mul(w, w, b, p, ctx);
+				BN_mod_mul(w, w, rinv, p, ctx);
+				break;
+			case 1:
+				p384a_mul(acc, acc, acc);
+				BN_mod_sqr(w, w, p, ctx);
+				BN_mod_mul(w, w, rinv, p, ctx);
+				break;
+			case 2:
+				p384a_add(acc, acc, acc);
+				BN_mod_add(w, w, w, p, ctx);
+				break;
+			default:
+				p384a_sub(acc, y, acc);
+				BN_mod_sub(w, b, w, p, ctx);
+				break;
+			}
+		}
+		p384a_check("chain", acc, w, &checked);
+		BN_free(a);
+		BN_free(b);
+	}
+	printf("ecc-p384-arm64 field (mul, sqr, add, sub, chains) vs OpenSSL BN: %d checks\n", checked);
+	ck_assert_int_eq(checked, 3000 * 6);
+	BN_free(p);
+	BN_free(rinv);
+	BN_free(w);
+	BN_CTX_free(ctx);
+}
+END_TEST
+#endif
+
 static Suite *ecdh_suite(void)
 {
 	Suite *s = suite_create("ecdh");
@@ -1052,6 +1200,9 @@ static Suite *ecdh_suite(void)
 #endif
 #if defined(__aarch64__)
 	tcase_add_test(tc, test_p256_field_arm64);
+#endif
+#if defined(__aarch64__)
+	tcase_add_test(tc, test_p384_field_arm64);
 #endif
 	suite_add_tcase(s, tc);
 	return s;

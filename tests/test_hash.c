@@ -853,6 +853,69 @@ START_TEST(test_keccak_permutation)
 }
 END_TEST
 
+#if defined(__aarch64__)
+#include "../arch/arm64/keccak-x2.h"
+/*
+ * arch/arm64's two-way Keccak-f[1600] (keccak-ce.c's SHA3 form where the
+ * CPU has it, keccak-x2-neon.c's plain ASIMD form) against the portable
+ * rounds on each of its two states: random states, chained, the two
+ * lanes different (so a lane mix-up shows), now and then one lane equal
+ * to the other or all-zero / all-ones.
+ */
+static int keccakx2_check(void (*fn)(struct keccakx2_state *), const char *name,
+			  struct rt_rng *rng)
+{
+	struct keccakx2_state s;
+	u64 ref[2][25];
+	int k, i, l;
+
+	for (k = 0; k < 400; k++) {
+		if (k % 40 == 0) {
+			rt_fill(rng, ref, sizeof(ref));
+			if (k == 40)
+				memcpy(ref[1], ref[0], sizeof(ref[0]));
+			if (k == 80)
+				memset(ref[0], 0, sizeof(ref[0]));
+			if (k == 120)
+				memset(ref[1], 0xff, sizeof(ref[1]));
+		}
+		for (i = 0; i < 25; i++)
+			for (l = 0; l < 2; l++)
+				s.a[i][l] = ref[l][i];
+		fn(&s);
+		keccak_f1600_rounds(ref[0]);
+		keccak_f1600_rounds(ref[1]);
+		for (i = 0; i < 25; i++)
+			for (l = 0; l < 2; l++)
+				if (s.a[i][l] != ref[l][i])
+					ck_abort_msg("%s: permutation %d, state %d word %d differs", name,
+						     k, l, i);
+	}
+	rt_report("two-way keccak-f1600 vs the portable rounds", name, k, 0);
+	return k;
+}
+
+START_TEST(test_keccakx2_arm64)
+{
+	struct rt_rng rng;
+	int ran;
+
+	rt_rng_seed(&rng, 0x6ecc2);
+	ran = keccakx2_check(rind_keccakx2_f1600_neon, "keccakx2-neon", &rng);
+	if (rind_cpu_has(RIND_ARM64_SHA3))
+		ran += keccakx2_check(rind_keccakx2_f1600_ce, "keccakx2-ce", &rng);
+	else
+		rt_report("two-way keccak-f1600 vs the portable rounds", "keccakx2-ce (no SHA3)",
+			  0, 1);
+	ck_assert_int_ge(ran, 400);
+	/* the drivers' choice follows the CPU (and RIND_DISABLE) */
+	ck_assert(rind_mlkem_neon_keccakx2 == NULL ||
+		  rind_mlkem_neon_keccakx2 == (rind_cpu_has(RIND_ARM64_SHA3)
+					       ? rind_keccakx2_f1600_ce : rind_keccakx2_f1600_neon));
+}
+END_TEST
+#endif
+
 /*
  * Every implementation of each hash against its generic driver, seeded:
  * random lengths, the data at random offsets 0..15 from an aligned
@@ -2097,6 +2160,9 @@ static Suite *hash_suite(void)
 	tcase_add_test(tc, test_arch_drivers_present);
 	tcase_add_test(tc, test_diff_generic);
 	tcase_add_test(tc, test_keccak_permutation);
+#if defined(__aarch64__)
+	tcase_add_test(tc, test_keccakx2_arm64);
+#endif
 	tcase_add_test(tc, test_hmac_rfc);
 	tcase_add_test(tc, test_hmac_vs_openssl);
 	tcase_add_test(tc, test_hmac_rekey);

@@ -705,6 +705,166 @@ START_TEST(test_ops_vs_generic)
 }
 END_TEST
 
+/*
+ * Every driver's sampling (struct mlkem_ops.gen_matrix and .noise, the
+ * multi-stream Keccak paths of the x86 and arm64 drivers) against the
+ * generic ops bit for bit: the matrix from random rho for each parameter
+ * set, and noise for every count 1 .. 2k + 1 (odd counts leave a lane
+ * idle), both etas and random first counters.  On arm64 the neon drivers
+ * run again over the other two-way Keccak (plain ASIMD when the CPU has
+ * SHA3), so both forms are checked through the drivers.
+ */
+#if defined(__aarch64__)
+#include "../arch/arm64/keccak-x2.h"
+#endif
+static int sampling_check(const struct mlkem_ops *ops, const struct mlkem_params *p,
+			  const char *drv, struct rt_rng *rng)
+{
+	const struct mlkem_ops *gen = &rind_mlkem_generic_ops;
+	struct mlkem_key *k1 = calloc(1, sizeof(*k1)), *k2 = calloc(1, sizeof(*k2));
+	struct mlkem_poly *r1 = calloc(2 * MLKEM_KMAX + 1, sizeof(*r1));
+	struct mlkem_poly *r2 = calloc(2 * MLKEM_KMAX + 1, sizeof(*r2));
+	struct mlkem_poly *v1[2 * MLKEM_KMAX + 1], *v2[2 * MLKEM_KMAX + 1];
+	u8 seed[32];
+	int ran = 0;
+	unsigned int t, count, eta, i;
+
+	ck_assert(k1 && k2 && r1 && r2);
+	for (i = 0; i < 2 * MLKEM_KMAX + 1; i++) {
+		v1[i] = &r1[i];
+		v2[i] = &r2[i];
+	}
+	k1->p = k2->p = p;
+	for (t = 0; t < 6; t++) {
+		rt_fill(rng, seed, sizeof(seed));
+		gen->gen_matrix(k1, seed);
+		ops->gen_matrix(k2, seed);
+		RT_REQ(drv, !memcmp(k1->a, k2->a, sizeof(k1->a)));
+		ran++;
+		for (count = 1; count <= 2 * p->k + 1; count++) {
+			for (eta = 2; eta <= 3; eta++) {
+				u8 n0 = (u8)rt_rand(rng);
+
+				rt_fill(rng, seed, sizeof(seed));
+				memset(r1, 0x55, (2 * MLKEM_KMAX + 1) * sizeof(*r1));
+				memset(r2, 0x55, (2 * MLKEM_KMAX + 1) * sizeof(*r2));
+				gen->noise(v1, count, seed, n0, eta);
+				ops->noise(v2, count, seed, n0, eta);
+				/* the polynomials past @count are left alone, too */
+				RT_REQ(drv, !memcmp(r1, r2, (2 * MLKEM_KMAX + 1) * sizeof(*r1)));
+				ran++;
+			}
+		}
+	}
+	free(k1);
+	free(k2);
+	free(r1);
+	free(r2);
+	return ran;
+}
+
+START_TEST(test_sampling_vs_generic)
+{
+	static const struct mlkem_params *const params[] = {
+		&rind_mlkem512_params, &rind_mlkem768_params, &rind_mlkem1024_params,
+	};
+	struct rt_rng rng;
+	int ps, i;
+
+	rt_rng_seed(&rng, 0x203f);
+	for (ps = 0; ps < 3; ps++) {
+		drivers_t d;
+		int n = rt_impls(mlkem_names[ps], "kem", d, RT_MAX_IMPLS);
+
+		for (i = 0; i < n; i++) {
+			struct crypto_kem *tfm = crypto_alloc_kem(d[i], 0, 0);
+			const struct mlkem_ops *ops;
+			int ran;
+
+			ck_assert_msg(!IS_ERR_OR_NULL(tfm), "%s: alloc", d[i]);
+			ops = container_of(crypto_kem_alg(tfm), struct mlkem_alg, kem)->ops;
+			if (!ops)
+				ops = &rind_mlkem_generic_ops;
+			ran = sampling_check(ops, params[ps], d[i], &rng);
+			rt_report("gen_matrix, noise bit for bit vs the generic ops", d[i], ran, 0);
+#if defined(__aarch64__)
+			if (strstr(d[i], "-neon") && rind_mlkem_neon_keccakx2 == rind_keccakx2_f1600_ce) {
+				char what[96];
+
+				rind_mlkem_neon_keccakx2 = rind_keccakx2_f1600_neon;
+				ran = sampling_check(ops, params[ps], d[i], &rng);
+				rind_mlkem_neon_keccakx2 = rind_keccakx2_f1600_ce;
+				snprintf(what, sizeof(what), "%.60s over keccakx2-neon", d[i]);
+				rt_report("gen_matrix, noise bit for bit vs the generic ops", what, ran, 0);
+			}
+#endif
+			crypto_free_kem(tfm);
+		}
+	}
+}
+END_TEST
+
+/*
+ * Every driver's compress/decompress (struct mlkem_ops) against the
+ * generic ones byte for byte, for each d of the parameter sets (1, 4, 5,
+ * 10, 11): compression of polynomials with any 16-bit representatives
+ * (the ops reduce first), the extremes and the values next to the
+ * rounding boundaries; decompression of random byte strings.
+ */
+START_TEST(test_compress_vs_generic)
+{
+	static const unsigned int ds[] = { 1, 4, 5, 10, 11 };
+	const struct mlkem_ops *gen = &rind_mlkem_generic_ops;
+	drivers_t d;
+	int n = rt_impls("mlkem768", "kem", d, RT_MAX_IMPLS), i, trial;
+	struct rt_rng rng;
+
+	rt_rng_seed(&rng, 0x2040);
+	for (i = 0; i < n; i++) {
+		struct crypto_kem *tfm = crypto_alloc_kem(d[i], 0, 0);
+		const struct mlkem_ops *ops;
+		int ran = 0;
+
+		ck_assert_msg(!IS_ERR_OR_NULL(tfm), "%s: alloc", d[i]);
+		ops = container_of(crypto_kem_alg(tfm), struct mlkem_alg, kem)->ops;
+		if (!ops)
+			ops = gen;
+		for (trial = 0; trial < 200; trial++) {
+			for (size_t k = 0; k < ARRAY_SIZE(ds); k++) {
+				unsigned int dd = ds[k];
+				struct mlkem_poly a, r1, r2;
+				u8 b1[32 * 11 + 8], b2[32 * 11 + 8];
+
+				for (int c = 0; c < MLKEM_N; c++) {
+					u32 kind = rt_rand_range(&rng, 4);
+
+					if (trial == 0)
+						a.c[c] = (s16)(c & 1 ? 32767 : -32768);
+					else if (trial == 1)
+						a.c[c] = (s16)(c * 13);	/* 0 .. 3315 in [0, q) */
+					else if (kind == 0)	/* any 16-bit value */
+						a.c[c] = (s16)rt_rand(&rng);
+					else
+						a.c[c] = (s16)((int)rt_rand_range(&rng, 2 * MLKEM_Q) - MLKEM_Q);
+				}
+				memset(b1, 0xa5, sizeof(b1));
+				memset(b2, 0xa5, sizeof(b2));
+				gen->compress(b1, &a, dd);
+				ops->compress(b2, &a, dd);
+				RT_REQ(d[i], !memcmp(b1, b2, sizeof(b1)));	/* and nothing past 32 d */
+				rt_fill(&rng, b1, 32 * dd);
+				gen->decompress(&r1, b1, dd);
+				ops->decompress(&r2, b1, dd);
+				RT_REQ(d[i], !memcmp(&r1, &r2, sizeof(r1)));
+				ran += 2;
+			}
+		}
+		rt_report("compress, decompress byte for byte vs the generic ops", d[i], ran, 0);
+		crypto_free_kem(tfm);
+	}
+}
+END_TEST
+
 static Suite *mlkem_suite(void)
 {
 	Suite *s = suite_create("mlkem");
@@ -716,6 +876,8 @@ static Suite *mlkem_suite(void)
 	tcase_add_test(tc, test_hybrid_layout);
 	tcase_add_loop_test(tc, test_vs_generic, 0, 4);
 	tcase_add_test(tc, test_ops_vs_generic);
+	tcase_add_test(tc, test_sampling_vs_generic);
+	tcase_add_test(tc, test_compress_vs_generic);
 	tcase_add_loop_test(tc, test_key_formats, 0, 3);
 	tcase_add_loop_test(tc, test_bad_usage, 0, 4);
 	suite_add_tcase(s, tc);

@@ -25,12 +25,20 @@
  *    SRSHR #11 of SQDMULH(a, v) = floor(a v / 2^15) (a floor inside a
  *    floor), then MLS;
  *  - the base multiplication deinterleaves pairs with LD2/ST2.
- * Matrix expansion, noise sampling and compression are the generic
- * code's, over the library Keccak (keccak-ce.c where the CPU has SHA3).
+ * Matrix expansion and noise sampling run two SHAKE streams at once
+ * over a two-way Keccak-f[1600] (keccak-x2.h): keccak-ce.c's EOR3/RAX1/
+ * XAR/BCAX rounds where HWCAP_SHA3, keccak-x2-neon.c's plain ASIMD ones
+ * otherwise; the rejection sampling (public data, from rho) is the
+ * generic code's arithmetic, the CBD a NEON form of it (neon_cbd).
+ * Compression and decompression compute in NEON (the generic formulas,
+ * eight coefficients at a time, UMULL for the division by q) and pack or
+ * unpack the bits with the generic shift loop.
  *
  * Constant time: MUL, SQDMULH, SHSUB, SRSHR, MLS, ADD/SUB and TRN1/TRN2
  * only, data-independent under PSTATE.DIT; no branch or index depends on
- * a coefficient; the zeta tables are public constants.
+ * a coefficient; the zeta tables are public constants.  The sponge lanes
+ * are the Keccak files' instructions; SampleNTT's branches depend on rho
+ * only (public), the noise lanes on nothing but the (public) counts.
  *
  * Expected speed, an estimate (no arm64 hardware here; Neoverse N1 has
  * two 128-bit ASIMD pipes, and 16-bit multiplies are assumed to issue at
@@ -39,12 +47,17 @@
  * stores, about 1000 vector instructions, some 600-900 cycles, eight
  * coefficients per instruction where the generic C takes one; the
  * inverse (a Barrett reduction per butterfly) about a third more.
+ * Sampling: ML-KEM-768's matrix about 14 two-way permutations (~1200
+ * cycles each on V1 with SHA3, ~2500 on N1 without), against 27
+ * one-way ones; the noise half the permutations of the generic code.
  */
 #include <arm_neon.h>
 #include <string.h>
 #include <rind/internal/kem.h>
 #include <rind/internal/util.h>
+#include <crypto/keccak.h>
 #include <crypto/mlkem.h>
+#include "keccak-x2.h"
 
 #define NEON_INLINE static inline __attribute__((always_inline))
 
@@ -253,6 +266,309 @@ static void neon_basemul_acc(struct mlkem_poly *r, const struct mlkem_poly *a,
 	}
 }
 
+/* ---- sampling over two Keccak states at once ---------------------------- */
+
+/*
+ * The two-way permutation the drivers use: keccak-ce.c's where the CPU
+ * has SHA3, else keccak-x2-neon.c's (set at registration; a variable so
+ * that tests/test_mlkem.c can run the drivers over either).
+ */
+void (*rind_mlkem_neon_keccakx2)(struct keccakx2_state *s);
+
+/*
+ * Start state @l on the one-block input @seed || @tail (@tlen = 1 or 2
+ * bytes, little-endian in @tail), padded for SHAKE at @rate: written
+ * straight into the lane, so no copy of sigma is left to wipe.
+ */
+static void lane_start(struct keccakx2_state *s, unsigned int l, const u8 seed[32], u32 tail,
+		       unsigned int tlen, unsigned int rate)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		s->a[i][l] = get_unaligned_le64(seed + 8 * i);
+	s->a[4][l] = tail | (u64)KECCAK_DS_SHAKE << (8 * tlen);
+	for (i = 5; i < 25; i++)
+		s->a[i][l] = 0;
+	s->a[rate / 8 - 1][l] ^= 0x80ull << 56;
+}
+
+/*
+ * The first @words (odd) words of both states as bytes, state 0 into
+ * @o0 and state 1 into @o1: TRN1/TRN2 of word pairs, one 16-byte store
+ * per state and pair (little-endian, the sponge's byte order).
+ */
+static void lanes_bytes(u8 *o0, u8 *o1, const struct keccakx2_state *s, unsigned int words)
+{
+	unsigned int i;
+
+	for (i = 0; i + 1 < words; i += 2) {
+		uint64x2_t x = vld1q_u64(s->a[i]), y = vld1q_u64(s->a[i + 1]);
+
+		vst1q_u8(o0 + 8 * i, vreinterpretq_u8_u64(vtrn1q_u64(x, y)));
+		vst1q_u8(o1 + 8 * i, vreinterpretq_u8_u64(vtrn2q_u64(x, y)));
+	}
+	put_unaligned_le64(s->a[i][0], o0 + 8 * i);
+	put_unaligned_le64(s->a[i][1], o1 + 8 * i);
+}
+
+/*
+ * SampleNTT's rejection (FIPS 203 Algorithm 7) over one squeezed block
+ * of @len bytes (a multiple of 3), from coefficient @ctr on; returns the
+ * new count.  The blocks are public (from rho), so the branches are too.
+ * Whole 3-byte groups per block, as the generic code reads 3 blocks and
+ * then 1 at a time: the same coefficients in the same order.
+ */
+static unsigned int rej_block(s16 *r, unsigned int ctr, const u8 *buf, unsigned int len)
+{
+	unsigned int pos;
+
+	for (pos = 0; pos + 3 <= len && ctr < MLKEM_N; pos += 3) {
+		u16 d1 = (u16)(buf[pos] | ((buf[pos + 1] & 0x0f) << 8));
+		u16 d2 = (u16)((buf[pos + 1] >> 4) | (buf[pos + 2] << 4));
+
+		if (d1 < Q)
+			r[ctr++] = (s16)d1;
+		if (d2 < Q && ctr < MLKEM_N)
+			r[ctr++] = (s16)d2;
+	}
+	return ctr;
+}
+
+/*
+ * A-hat[i][j] = SampleNTT(rho || j || i) (struct mlkem_ops.gen_matrix):
+ * the k^2 SHAKE128 streams are jobs handed to the two lanes as lanes
+ * free up, so a lane never waits for the other's rejections: ML-KEM-768's
+ * nine streams (3 blocks each, now and then 4) take about 14 two-way
+ * permutations rather than 15 of fixed pairs or 27 one at a time.  The schedule
+ * depends on rho only (public).
+ */
+static void neon_gen_matrix(struct mlkem_key *key, const u8 rho[32])
+{
+	void (*f1600)(struct keccakx2_state *) = rind_mlkem_neon_keccakx2;
+	const unsigned int k = key->p->k, n = k * k;
+	struct keccakx2_state s;
+	u8 buf[2][SHAKE128_RATE];
+	unsigned int job[2], ctr[2], next = 0, busy = 0, l;
+
+	/* n = k^2 >= 4: both lanes start on a job */
+	for (l = 0; l < 2; l++) {
+		job[l] = next++;
+		ctr[l] = 0;
+		lane_start(&s, l, rho, (job[l] % k) | (job[l] / k) << 8, 2, SHAKE128_RATE);
+		busy++;
+	}
+	while (busy) {
+		f1600(&s);
+		lanes_bytes(buf[0], buf[1], &s, SHAKE128_RATE / 8);
+		for (l = 0; l < 2; l++) {
+			unsigned int j = job[l];
+
+			if (j >= n)
+				continue;
+			ctr[l] = rej_block(key->a[j / k][j % k].c, ctr[l], buf[l], SHAKE128_RATE);
+			if (ctr[l] < MLKEM_N)
+				continue;
+			ctr[l] = 0;
+			if (next < n) {
+				job[l] = next++;
+				lane_start(&s, l, rho, (job[l] % k) | (job[l] / k) << 8, 2,
+					   SHAKE128_RATE);
+			} else {
+				job[l] = n;
+				busy--;
+			}
+		}
+	}
+}
+
+/*
+ * SamplePolyCBD_eta (FIPS 203 Algorithm 8) in NEON, the generic
+ * rind_mlkem_cbd()'s coefficients exactly.  eta = 2: per byte two
+ * coefficients, each the popcount of two bits minus that of the next two:
+ * d = (x & 0x55) + ((x >> 1) & 0x55) holds the four 2-bit sums, and the
+ * coefficients of byte k (2k from the low nibble, 2k + 1 from the high)
+ * are zipped into order and widened.  eta = 3: coefficient 4i + j takes
+ * the six bits from bit 24i + 6j, which a TBL gathers into a 16-bit lane
+ * (bytes 3i + (6j >> 3) and the next) and a USHL by -(6j & 7) brings
+ * down; then the same two 3-bit sums.  Reads up to 4 bytes past the 192
+ * of eta = 3 (masked off): callers pass a buffer of 2 SHAKE256 blocks.
+ * Constant time: AND, USHR/USHL by public amounts, ADD/SUB, ZIP, TBL with
+ * public indices, SXTL.
+ */
+static void neon_cbd(struct mlkem_poly *r, const u8 *buf, unsigned int eta)
+{
+	unsigned int k;
+
+	if (eta == 2) {
+		const uint8x16_t m55 = vdupq_n_u8(0x55), m3 = vdupq_n_u8(3);
+
+		for (k = 0; k < 8; k++) {
+			uint8x16_t x = vld1q_u8(buf + 16 * k);
+			uint8x16_t d = vaddq_u8(vandq_u8(x, m55), vandq_u8(vshrq_n_u8(x, 1), m55));
+			int8x16_t lo = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(d, m3)),
+						vreinterpretq_s8_u8(vandq_u8(vshrq_n_u8(d, 2), m3)));
+			int8x16_t hi = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(vshrq_n_u8(d, 4), m3)),
+						vreinterpretq_s8_u8(vshrq_n_u8(d, 6)));
+			int8x16_t c0 = vzip1q_s8(lo, hi), c1 = vzip2q_s8(lo, hi);
+
+			vst1q_s16(r->c + 32 * k, vmovl_s8(vget_low_s8(c0)));
+			vst1q_s16(r->c + 32 * k + 8, vmovl_high_s8(c0));
+			vst1q_s16(r->c + 32 * k + 16, vmovl_s8(vget_low_s8(c1)));
+			vst1q_s16(r->c + 32 * k + 24, vmovl_high_s8(c1));
+		}
+	} else {
+		/* lanes j = 0..3 of groups i = 0, 1 (first vector) and 2, 3 (second) */
+		static const u8 idx0[16] = { 0, 1, 0, 1, 1, 2, 2, 3, 3, 4, 3, 4, 4, 5, 5, 6 };
+		static const u8 idx1[16] = { 6, 7, 6, 7, 7, 8, 8, 9, 9, 10, 9, 10, 10, 11, 11, 12 };
+		static const s16 sh[8] = { 0, -6, -4, -2, 0, -6, -4, -2 };
+		const uint8x16_t t0 = vld1q_u8(idx0), t1 = vld1q_u8(idx1);
+		const int16x8_t shv = vld1q_s16(sh);
+		const uint16x8_t m3f = vdupq_n_u16(0x3f), m09 = vdupq_n_u16(0x09), m7 = vdupq_n_u16(7);
+
+		for (k = 0; k < 16; k++) {
+			uint8x16_t x = vld1q_u8(buf + 12 * k);
+			uint16x8_t f[2];
+			int j;
+
+			f[0] = vreinterpretq_u16_u8(vqtbl1q_u8(x, t0));
+			f[1] = vreinterpretq_u16_u8(vqtbl1q_u8(x, t1));
+			for (j = 0; j < 2; j++) {
+				uint16x8_t v = vandq_u16(vshlq_u16(f[j], shv), m3f);
+				uint16x8_t d = vaddq_u16(vaddq_u16(vandq_u16(v, m09),
+								  vandq_u16(vshrq_n_u16(v, 1), m09)),
+							 vandq_u16(vshrq_n_u16(v, 2), m09));
+
+				vst1q_s16(r->c + 16 * k + 8 * j,
+					  vsubq_s16(vreinterpretq_s16_u16(vandq_u16(d, m7)),
+						    vreinterpretq_s16_u16(vshrq_n_u16(d, 3))));
+			}
+		}
+	}
+}
+
+/*
+ * r[i] = SamplePolyCBD_eta(PRF_eta(sigma, n0 + i)) (struct mlkem_ops.noise),
+ * two polynomials per pass: PRF_eta is SHAKE256 of the 33 bytes sigma ||
+ * n, 64 eta bytes out (one block for eta = 2, two for 3).  With an odd
+ * @count the second lane repeats the last stream and is dropped.  The
+ * states hold sigma: wiped with the output blocks.
+ */
+static void neon_noise(struct mlkem_poly *const r[], unsigned int count, const u8 sigma[32],
+		       u8 n0, unsigned int eta)
+{
+	void (*f1600)(struct keccakx2_state *) = rind_mlkem_neon_keccakx2;
+	const unsigned int nb = 64 * eta > SHAKE256_RATE ? 2 : 1;
+	struct keccakx2_state s;
+	u8 buf[2][2 * SHAKE256_RATE];
+	unsigned int i, l, b;
+
+	for (i = 0; i < count; i += 2) {
+		for (l = 0; l < 2; l++)
+			lane_start(&s, l, sigma, (u8)(n0 + (i + l < count ? i + l : i)), 1,
+				   SHAKE256_RATE);
+		for (b = 0; b < nb; b++) {
+			f1600(&s);
+			lanes_bytes(buf[0] + SHAKE256_RATE * b, buf[1] + SHAKE256_RATE * b, &s,
+				    SHAKE256_RATE / 8);
+		}
+		for (l = 0; l < 2 && i + l < count; l++)
+			neon_cbd(r[i + l], buf[l], eta);
+	}
+	memzero_explicit(&s, sizeof(s));
+	memzero_explicit(buf, sizeof(buf));
+}
+
+/* ---- compression -------------------------------------------------------- */
+
+#define COMPRESS_M40	((((u64)1 << 40) + Q - 1) / Q)	/* ceil(2^40 / q), the generic's */
+
+/*
+ * Compress_d (FIPS 203 4.7) of eight coefficients, any representatives:
+ * the generic Barrett reduction and caddq to [0, q), then the generic
+ * floor((2^d x + (q - 1)/2) ceil(2^40 / q) / 2^40) mod 2^d in 32-bit
+ * lanes, the products by UMULL/UMULL2 in 64-bit ones (below 2^52).
+ */
+NEON_INLINE uint16x8_t compress8(int16x8_t a, int32x4_t sh, uint32x4_t mask)
+{
+	const uint32x4_t half = vdupq_n_u32(Q / 2), m = vdupq_n_u32((u32)COMPRESS_M40);
+	int16x8_t x = barrett(a);
+	uint16x8_t ux;
+	uint32x4_t lo, hi;
+
+	x = vaddq_s16(x, vandq_s16(vshrq_n_s16(x, 15), vdupq_n_s16(Q)));
+	ux = vreinterpretq_u16_s16(x);
+	lo = vaddq_u32(vshlq_u32(vmovl_u16(vget_low_u16(ux)), sh), half);
+	hi = vaddq_u32(vshlq_u32(vmovl_high_u16(ux), sh), half);
+	lo = vcombine_u32(vmovn_u64(vshrq_n_u64(vmull_u32(vget_low_u32(lo), vget_low_u32(m)), 40)),
+			  vmovn_u64(vshrq_n_u64(vmull_high_u32(lo, m), 40)));
+	hi = vcombine_u32(vmovn_u64(vshrq_n_u64(vmull_u32(vget_low_u32(hi), vget_low_u32(m)), 40)),
+			  vmovn_u64(vshrq_n_u64(vmull_high_u32(hi, m), 40)));
+	return vcombine_u16(vmovn_u32(vandq_u32(lo, mask)), vmovn_u32(vandq_u32(hi, mask)));
+}
+
+/*
+ * ByteEncode_d(Compress_d(a)) (struct mlkem_ops.compress), d in {1, 4, 5,
+ * 10, 11}: the arithmetic eight coefficients at a time, then the bits
+ * packed by the generic code's shift loop (no branch on a value).  The
+ * values may be secret (Compress_1 of the decrypted message): wiped.
+ */
+static void neon_compress(u8 *r, const struct mlkem_poly *a, unsigned int d)
+{
+	const int32x4_t sh = vdupq_n_s32((int)d);
+	const uint32x4_t mask = vdupq_n_u32((1u << d) - 1);
+	u16 y[MLKEM_N];
+	unsigned int i, bits = 0;
+	u64 acc = 0;
+
+	for (i = 0; i < MLKEM_N; i += 8)
+		vst1q_u16(y + i, compress8(vld1q_s16(a->c + i), sh, mask));
+	for (i = 0; i < MLKEM_N; i++) {
+		acc |= (u64)y[i] << bits;
+		bits += d;
+		while (bits >= 8) {
+			*r++ = (u8)acc;
+			acc >>= 8;
+			bits -= 8;
+		}
+	}
+	memzero_explicit(y, sizeof(y));
+}
+
+/*
+ * Decompress_d(ByteDecode_d(a)) (struct mlkem_ops.decompress): the bits
+ * unpacked by the generic loop, then (y q + 2^(d-1)) >> d eight at a
+ * time (UMULL/UMULL2 to 32-bit lanes, ADD, USHL by -d, XTN).
+ */
+static void neon_decompress(struct mlkem_poly *r, const u8 *a, unsigned int d)
+{
+	const uint32x4_t rnd = vdupq_n_u32(1u << (d - 1));
+	const int32x4_t sh = vdupq_n_s32(-(int)d);
+	u16 y[MLKEM_N];
+	unsigned int i, bits = 0;
+	u64 acc = 0;
+
+	for (i = 0; i < MLKEM_N; i++) {
+		while (bits < d) {
+			acc |= (u64)*a++ << bits;
+			bits += 8;
+		}
+		y[i] = (u16)(acc & ((1u << d) - 1));
+		acc >>= d;
+		bits -= d;
+	}
+	for (i = 0; i < MLKEM_N; i += 8) {
+		uint16x8_t v = vld1q_u16(y + i);
+		uint32x4_t lo = vmull_u16(vget_low_u16(v), vdup_n_u16(Q));
+		uint32x4_t hi = vmull_high_u16(v, vdupq_n_u16(Q));
+
+		lo = vshlq_u32(vaddq_u32(lo, rnd), sh);
+		hi = vshlq_u32(vaddq_u32(hi, rnd), sh);
+		vst1q_s16(r->c + i, vreinterpretq_s16_u16(vcombine_u16(vmovn_u32(lo), vmovn_u32(hi))));
+	}
+	memzero_explicit(y, sizeof(y));
+}
+
 static struct mlkem_ops mlkem_neon_ops;
 static struct mlkem_alg mlkem_neon_algs[3];
 static struct mlkem_alg xmlkem_neon_alg;
@@ -268,11 +584,16 @@ static int mlkem_neon_mod_init(void)
 		return 0;
 	rind_mlkem_init_tables();
 	mlkem_neon_tables();
-	/* Sampling and compression: the generic code's. */
+	rind_mlkem_neon_keccakx2 = rind_cpu_has(RIND_ARM64_SHA3) ? rind_keccakx2_f1600_ce
+								  : rind_keccakx2_f1600_neon;
 	mlkem_neon_ops = rind_mlkem_generic_ops;
 	mlkem_neon_ops.ntt = neon_ntt;
 	mlkem_neon_ops.invntt = neon_invntt;
 	mlkem_neon_ops.basemul_acc = neon_basemul_acc;
+	mlkem_neon_ops.gen_matrix = neon_gen_matrix;
+	mlkem_neon_ops.noise = neon_noise;
+	mlkem_neon_ops.compress = neon_compress;
+	mlkem_neon_ops.decompress = neon_decompress;
 	err = rind_mlkem_register_drivers(mlkem_neon_algs, &mlkem_neon_ops,
 					  mlkem_neon_names, 300, "arm64");
 	if (err)
