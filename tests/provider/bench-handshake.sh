@@ -73,8 +73,12 @@ HZ=$(getconf CLK_TCK)
 # the system's (an OSSL_STORE open and readdir of /usr/lib/ssl/certs, and
 # an X509_verify_cert) in every handshake: that was 20-22% of its CPU per
 # handshake in both columns (perf, 2026-12-01), work no TLS server with a
-# configured chain does (nginx builds nothing per handshake).  NOCA= (empty)
-# in the environment measures with the store.
+# configured chain does (nginx builds nothing per handshake).  The clients
+# (s_time) get the same options: with the store, s_time spent ~3.7 ms of
+# CPU per handshake in the same lookups (2026-12-01, under load), several
+# times the server's whole handshake, so that concurrent clients on one
+# core could not keep nginx busy.  NOCA= (empty) in the environment
+# measures with the store on both sides.
 NOCA=${NOCA--no-CAfile -no-CApath -no-CAstore}
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 hs() {	# cell server-conf cert key client-conf: appends to $T/cell.rate and $T/cell.cpu
@@ -89,7 +93,7 @@ hs() {	# cell server-conf cert key client-conf: appends to $T/cell.rate and $T/c
 	i=0
 	while ! grep -q ACCEPT "$T/srv.out" && kill -0 $srv 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 	c0=$(( $(cpu_ticks $srv) + $(cpu_ticks $RINDD) ))
-	OPENSSL_CONF=$5 taskset -c 1 openssl s_time -connect 127.0.0.1:$port -new -time $SECS > "$T/st.out" 2>/dev/null
+	OPENSSL_CONF=$5 taskset -c 1 openssl s_time -connect 127.0.0.1:$port -new -time $SECS $NOCA > "$T/st.out" 2>/dev/null
 	c1=$(( $(cpu_ticks $srv) + $(cpu_ticks $RINDD) ))
 	kill $srv 2>/dev/null; wait $srv 2>/dev/null
 	awk '/connections in .* real seconds/ { print $1 / $4; exit }' "$T/st.out" >> "$T/$1.rate"
@@ -113,7 +117,7 @@ xfer() {	# cell server-conf: appends to $T/cell.rate and $T/cell.cpu
 	while ! grep -q ACCEPT "$T/srv.out" && kill -0 $srv 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 	c0=$(cpu_ticks $srv)
 	OPENSSL_CONF=/dev/null taskset -c 1 openssl s_time -connect 127.0.0.1:$port -www /big.bin -reuse \
-		-time $SECS > "$T/st.out" 2>/dev/null
+		-time $SECS $NOCA > "$T/st.out" 2>/dev/null
 	c1=$(cpu_ticks $srv)
 	kill $srv 2>/dev/null; wait $srv 2>/dev/null
 	# "N connections in S real seconds, B bytes read per connection"
@@ -227,13 +231,13 @@ EON
 		wk=$(cat /proc/$ngx/task/$ngx/children 2>/dev/null)
 	done
 	# the worker has loaded its key: one handshake answered
-	OPENSSL_CONF=$5 openssl s_client -connect 127.0.0.1:$port -tls1_3 </dev/null >/dev/null 2>&1
+	OPENSSL_CONF=$5 openssl s_client -connect 127.0.0.1:$port -tls1_3 $NOCA </dev/null >/dev/null 2>&1
 	c0=$(( $(cpu_ticks $ngx) + $(cpu_ticks $wk) + $(cpu_ticks $RINDD) ))
 	t0=$(date +%s.%N)
 	j=1
 	cl=""
 	while [ $j -le $CLIENTS ]; do
-		OPENSSL_CONF=$5 taskset -c 1 openssl s_time -connect 127.0.0.1:$port -new -time $SECS > "$T/st.$j" 2>/dev/null &
+		OPENSSL_CONF=$5 taskset -c 1 openssl s_time -connect 127.0.0.1:$port -new -time $SECS $NOCA > "$T/st.$j" 2>/dev/null &
 		cl="$cl $!"
 		j=$((j + 1))
 	done
