@@ -17,7 +17,9 @@
 # flights, so it cannot be saturated; nginx's event loop can.  Reported:
 # the handshakes/s summed over the clients, the server's CPU use (100% =
 # saturated: the rate is then the server's), and handshakes per second
-# of server CPU (the server's capacity, meaningful even if not saturated).
+# of server CPU (the server's capacity, meaningful even if not saturated:
+# on a loaded machine the server gets only its share of CPU 0, and the
+# use row says so).  Clients and server run without the CA store (NOCA).
 # Usage: sh tests/provider/bench-handshake.sh BUILD_DIR [SECONDS] [ROUNDS] [CLIENTS]
 #   e.g. sh tests/provider/bench-handshake.sh build 3 3 8   (the defaults; CLIENTS=0: no nginx table)
 set -u
@@ -279,7 +281,7 @@ if [ "$CLIENTS" -gt 0 ]; then
 		esac
 	}
 	echo
-	echo "TLS 1.3 full handshakes/s, server saturated: nginx (1 worker) on CPU 0, $CLIENTS concurrent s_time -new clients (with rind) on CPU 1, medians of $ROUNDS x ${SECS}s; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "TLS 1.3 full handshakes/s, concurrent clients: nginx (1 worker) on CPU 0, $CLIENTS s_time -new clients (with rind) on CPU 1, medians of $ROUNDS x ${SECS}s (saturated where the server's CPU use below is near 100%); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 	printf '%-30s %8s %8s %8s %10s %10s\n' "" stock rind rindd rind/stock rindd/stock
 	table rate
 	echo
