@@ -9,7 +9,7 @@
 # about the load than about the code: the second table is the server's
 # on-CPU time per handshake (s_server's, plus rindd's when it signs).  Then node's crypto, µs per operation, without and
 # with the provider (medians of ROUNDS runs each).
-# Then the server saturated: nginx with one worker pinned to CPU 0 and
+# Between the two, the server saturated: nginx with one worker on CPU 0 and
 # CLIENTS concurrent `openssl s_time -new` clients pinned to CPU 1 (they
 # use rind, the same clients for every server column: they are the
 # cheaper side that way and the one core must keep the server busy).
