@@ -26,6 +26,15 @@
 #define TAGLEN 16
 #define TLS_AAD_LEN 13
 #define GCM_EXPLICIT 8
+/*
+ * The request and short AAD live in the context itself: a context is one
+ * allocation of ours (plus the registry's tfm) and an operation allocates
+ * nothing.  gcm(aes)'s and rfc7539's request contexts fit REQ_INLINE (a
+ * larger one, from some other driver, gets its own allocation); TLS's AAD
+ * is 5 or 13 bytes, longer AAD goes to the heap.
+ */
+#define REQ_INLINE 256
+#define AAD_INLINE 64
 
 struct actx {
 	void *provctx;
@@ -36,13 +45,19 @@ struct actx {
 	uint8_t key[32];
 	int enc, key_set, iv_set, data_done, tag_set;
 	uint8_t iv[12];
-	uint8_t *aad;
+	uint8_t *aad;		/* aad_inline, or the heap for longer AAD */
 	size_t aadlen, aadcap;
 	uint8_t tag[TAGLEN];
 	unsigned int taglen;
 	/* TLS 1.2 */
 	uint8_t tls_aad[TLS_AAD_LEN];
 	int tls_aad_set, tls_iv_fixed;
+	uint8_t aad_inline[AAD_INLINE];
+	uint8_t adscratch[AAD_INLINE];	/* the request's AD output (see one_shot) */
+	union {
+		struct aead_request req;
+		uint8_t b[sizeof(struct aead_request) + REQ_INLINE];
+	} rq __attribute__((aligned(16)));
 };
 
 static void *anew(void *provctx, int chacha, unsigned int keylen)
@@ -55,7 +70,29 @@ static void *anew(void *provctx, int chacha, unsigned int keylen)
 	c->chacha = chacha;
 	c->keylen = keylen;
 	c->taglen = TAGLEN;
+	c->aad = c->aad_inline;
+	c->aadcap = AAD_INLINE;
 	return c;
+}
+
+/* Room for @n bytes of AAD, keeping what is there. */
+static int aad_reserve(struct actx *c, size_t n)
+{
+	size_t cap;
+	uint8_t *p;
+
+	if (n <= c->aadcap)
+		return 1;
+	cap = n * 2;
+	if (cap < n || !(p = malloc(cap)))
+		return 0;
+	if (c->aadlen)
+		memcpy(p, c->aad, c->aadlen);
+	if (c->aad != c->aad_inline)
+		rind_clear_free(c->aad, c->aadcap);
+	c->aad = p;
+	c->aadcap = cap;
+	return 1;
 }
 
 static void afree(void *vc)
@@ -64,11 +101,12 @@ static void afree(void *vc)
 
 	if (!c)
 		return;
-	if (c->req)
+	if (c->req && c->req != &c->rq.req)
 		aead_request_free(c->req);
 	if (c->tfm)
 		crypto_free_aead(c->tfm);
-	rind_clear_free(c->aad, c->aadcap);
+	if (c->aad != c->aad_inline)
+		rind_clear_free(c->aad, c->aadcap);
 	rind_memzero_explicit(c, sizeof(*c));
 	free(c);
 }
@@ -90,10 +128,15 @@ static int setkey(struct actx *c, const uint8_t *key)
 		if (IS_ERR(t))
 			return 0;
 		c->tfm = t;
-		c->req = aead_request_alloc(t, GFP_KERNEL);
-		if (IS_ERR(c->req)) {
-			c->req = NULL;
-			return 0;
+		if (crypto_aead_reqsize(t) <= REQ_INLINE) {
+			c->req = &c->rq.req;
+			aead_request_set_tfm(c->req, t);
+		} else {
+			c->req = aead_request_alloc(t, GFP_KERNEL);
+			if (IS_ERR(c->req)) {
+				c->req = NULL;
+				return 0;
+			}
 		}
 	}
 	if (crypto_aead_setkey(c->tfm, key, c->keylen) || crypto_aead_setauthsize(c->tfm, c->taglen))
@@ -147,13 +190,13 @@ static void *adup(void *vc)
 	if (!d)
 		return NULL;
 	d->taglen = c->taglen;
-	if ((c->key_set && !setkey(d, c->key)) || (c->aadlen && !(d->aad = malloc(c->aadlen)))) {
+	if ((c->key_set && !setkey(d, c->key)) || !aad_reserve(d, c->aadlen)) {
 		afree(d);
 		return NULL;
 	}
 	if (c->aadlen)
 		memcpy(d->aad, c->aad, c->aadlen);
-	d->aadlen = d->aadcap = c->aadlen;
+	d->aadlen = c->aadlen;
 	d->enc = c->enc;
 	d->iv_set = c->iv_set;
 	d->data_done = c->data_done;
@@ -176,13 +219,13 @@ static int one_shot(struct actx *c, const uint8_t *aad, size_t aadlen, const uin
 		    uint8_t *out, uint8_t *tag)
 {
 	struct scatterlist src[3], dst[3];
-	uint8_t *adscratch = NULL, dummy;
+	uint8_t *adscratch = c->adscratch, dummy;
 	unsigned int ns = 0, nd = 0;
 	int err;
 
 	if (aadlen > 0x7fffffff || len > 0x7fffffff || !c->key_set || !c->iv_set)
 		return 0;
-	if (aadlen && !(adscratch = malloc(aadlen)))
+	if (aadlen > AAD_INLINE && !(adscratch = malloc(aadlen)))
 		return 0;
 	sg_init_table(src, 3);
 	sg_init_table(dst, 3);
@@ -207,7 +250,8 @@ static int one_shot(struct actx *c, const uint8_t *aad, size_t aadlen, const uin
 	aead_request_set_crypt(c->req, src, dst, (unsigned int)len + (c->enc ? 0 : c->taglen), c->iv);
 	aead_request_set_ad(c->req, (unsigned int)aadlen);
 	err = c->enc ? crypto_aead_encrypt(c->req) : crypto_aead_decrypt(c->req);
-	free(adscratch);
+	if (adscratch != c->adscratch)
+		free(adscratch);
 	return err == 0;
 }
 
@@ -271,18 +315,8 @@ static int aupdate(void *vc, unsigned char *out, size_t *outl, size_t outsize,
 		/* AAD */
 		if (c->data_done)
 			return 0;
-		if (c->aadlen + inl > c->aadcap) {
-			size_t cap = (c->aadlen + inl) * 2;
-			uint8_t *p = malloc(cap);
-
-			if (!p)
-				return 0;
-			if (c->aadlen)
-				memcpy(p, c->aad, c->aadlen);
-			rind_clear_free(c->aad, c->aadcap);
-			c->aad = p;
-			c->aadcap = cap;
-		}
+		if (c->aadlen + inl < inl || !aad_reserve(c, c->aadlen + inl))
+			return 0;
 		if (inl)
 			memcpy(c->aad + c->aadlen, in, inl);
 		c->aadlen += inl;

@@ -13,6 +13,12 @@
 #define MODE_ECB 1
 #define MODE_CBC 2
 #define MODE_CTR 5
+/*
+ * The request lives in the context (one allocation of ours besides the
+ * registry's tfm); a driver whose request context is larger than this
+ * gets a separate one.
+ */
+#define REQ_INLINE 256
 
 struct cctx {
 	void *provctx;
@@ -25,6 +31,10 @@ struct cctx {
 	uint8_t iv[16], oiv[16];
 	uint8_t buf[16];	/* ECB/CBC: pending input; CTR: keystream of a partial block */
 	unsigned int bufn;	/* bytes pending (ECB/CBC) or keystream bytes used (CTR) */
+	union {
+		struct skcipher_request req;
+		uint8_t b[sizeof(struct skcipher_request) + REQ_INLINE];
+	} rq __attribute__((aligned(16)));
 };
 
 static const char *mode_alg(int mode)
@@ -51,7 +61,7 @@ static void cfree(void *vc)
 
 	if (!c)
 		return;
-	if (c->req)
+	if (c->req && c->req != &c->rq.req)
 		skcipher_request_free(c->req);
 	if (c->tfm)
 		crypto_free_skcipher(c->tfm);
@@ -121,10 +131,15 @@ static int cinit(void *vc, const unsigned char *key, size_t keylen, const unsign
 			if (IS_ERR(t))
 				return 0;
 			c->tfm = t;
-			c->req = skcipher_request_alloc(t, GFP_KERNEL);
-			if (IS_ERR(c->req)) {
-				c->req = NULL;
-				return 0;
+			if (crypto_skcipher_reqsize(t) <= REQ_INLINE) {
+				c->req = &c->rq.req;
+				skcipher_request_set_tfm(c->req, t);
+			} else {
+				c->req = skcipher_request_alloc(t, GFP_KERNEL);
+				if (IS_ERR(c->req)) {
+					c->req = NULL;
+					return 0;
+				}
 			}
 		}
 		if (crypto_skcipher_setkey(c->tfm, key, (unsigned int)keylen))

@@ -9,11 +9,24 @@
 # about the load than about the code: the second table is the server's
 # on-CPU time per handshake (s_server's, plus rindd's when it signs).  Then node's crypto, µs per operation, without and
 # with the provider (medians of ROUNDS runs each).
-# Usage: sh tests/provider/bench-handshake.sh BUILD_DIR [SECONDS] [ROUNDS]
+# Between the two, the server saturated: nginx with one worker on CPU 0 and
+# CLIENTS concurrent `openssl s_time -new` clients pinned to CPU 1 (they
+# use rind, the same clients for every server column: they are the
+# cheaper side that way and the one core must keep the server busy).
+# s_server serves one connection at a time and waits for each client's
+# flights, so it cannot be saturated; nginx's event loop can.  Reported:
+# the handshakes/s summed over the clients, the server's CPU use (100% =
+# saturated: the rate is then the server's), and handshakes per second
+# of server CPU (the server's capacity, meaningful even if not saturated:
+# on a loaded machine the server gets only its share of CPU 0, and the
+# use row says so).  Clients and server run without the CA store (NOCA).
+# Usage: sh tests/provider/bench-handshake.sh BUILD_DIR [SECONDS] [ROUNDS] [CLIENTS]
+#   e.g. sh tests/provider/bench-handshake.sh build 3 3 8   (the defaults; CLIENTS=0: no nginx table)
 set -u
 B=$(cd "${1:-build}" && pwd)
 SECS=${2:-3}
 ROUNDS=${3:-3}
+CLIENTS=${4:-8}
 T=$(mktemp -d "${TMPDIR:-/tmp}/rind-hs.XXXXXX")
 RINDD=""
 # rindd by its pid: jobs -p in an EXIT trap does not list it in every sh
@@ -62,8 +75,12 @@ HZ=$(getconf CLK_TCK)
 # the system's (an OSSL_STORE open and readdir of /usr/lib/ssl/certs, and
 # an X509_verify_cert) in every handshake: that was 20-22% of its CPU per
 # handshake in both columns (perf, 2026-12-01), work no TLS server with a
-# configured chain does (nginx builds nothing per handshake).  NOCA= (empty)
-# in the environment measures with the store.
+# configured chain does (nginx builds nothing per handshake).  The clients
+# (s_time) get the same options: with the store, s_time spent ~3.7 ms of
+# CPU per handshake in the same lookups (2026-12-01, under load), several
+# times the server's whole handshake, so that concurrent clients on one
+# core could not keep nginx busy.  NOCA= (empty) in the environment
+# measures with the store on both sides.
 NOCA=${NOCA--no-CAfile -no-CApath -no-CAstore}
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 hs() {	# cell server-conf cert key client-conf: appends to $T/cell.rate and $T/cell.cpu
@@ -78,7 +95,7 @@ hs() {	# cell server-conf cert key client-conf: appends to $T/cell.rate and $T/c
 	i=0
 	while ! grep -q ACCEPT "$T/srv.out" && kill -0 $srv 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 	c0=$(( $(cpu_ticks $srv) + $(cpu_ticks $RINDD) ))
-	OPENSSL_CONF=$5 taskset -c 1 openssl s_time -connect 127.0.0.1:$port -new -time $SECS > "$T/st.out" 2>/dev/null
+	OPENSSL_CONF=$5 taskset -c 1 openssl s_time -connect 127.0.0.1:$port -new -time $SECS $NOCA > "$T/st.out" 2>/dev/null
 	c1=$(( $(cpu_ticks $srv) + $(cpu_ticks $RINDD) ))
 	kill $srv 2>/dev/null; wait $srv 2>/dev/null
 	awk '/connections in .* real seconds/ { print $1 / $4; exit }' "$T/st.out" >> "$T/$1.rate"
@@ -102,7 +119,7 @@ xfer() {	# cell server-conf: appends to $T/cell.rate and $T/cell.cpu
 	while ! grep -q ACCEPT "$T/srv.out" && kill -0 $srv 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 	c0=$(cpu_ticks $srv)
 	OPENSSL_CONF=/dev/null taskset -c 1 openssl s_time -connect 127.0.0.1:$port -www /big.bin -reuse \
-		-time $SECS > "$T/st.out" 2>/dev/null
+		-time $SECS $NOCA > "$T/st.out" 2>/dev/null
 	c1=$(cpu_ticks $srv)
 	kill $srv 2>/dev/null; wait $srv 2>/dev/null
 	# "N connections in S real seconds, B bytes read per connection"
@@ -137,7 +154,7 @@ rowname() {
 	mlkem) echo "X25519MLKEM768 + ECDSA P-256";;
 	esac
 }
-table() {	# suffix: rate (higher is better) or cpu (lower is better)
+table() {	# suffix: rate or cap (higher is better) or cpu (lower is better)
 	for c in $ROWS; do
 		s=-
 		[ -f "$T/$c.stock.$1" ] && s=$(med "$T/$c.stock.$1")
@@ -145,7 +162,7 @@ table() {	# suffix: rate (higher is better) or cpu (lower is better)
 		d=$(med "$T/$c.rindd.$1")
 		if [ "$s" = - ]; then
 			printf '%-30s %8s %8.0f %8.0f %10s %10s\n' "$(rowname $c)" - "$a" "$d" - -
-		elif [ $1 = rate ]; then
+		elif [ $1 != cpu ]; then
 			printf '%-30s %8.0f %8.0f %8.0f %10.2f %10.2f\n' "$(rowname $c)" "$s" "$a" "$d" \
 				"$(echo "$a $s" | awk '{ print $2 ? $1 / $2 : 0 }')" "$(echo "$d $s" | awk '{ print $2 ? $1 / $2 : 0 }')"
 		else
@@ -168,6 +185,119 @@ echo "1 MiB over TLS 1.3 AES-128-GCM (s_server -WWW, s_time -reuse), medians of 
 printf '%-30s %8s %8s %10s\n' "" stock rind rind/stock
 printf '%-30s %8.1f %8.1f %10.2f\n' "MB/s" "$xs" "$xr" "$(echo "$xr $xs" | awk '{ print $2 ? $1 / $2 : 0 }')"
 printf '%-30s %8.0f %8.0f %10.2f\n' "server CPU µs per MiB" "$cs" "$cr" "$(echo "$cs $cr" | awk '{ print $2 ? $1 / $2 : 0 }')"
+
+NGX=$(command -v nginx || echo /usr/sbin/nginx)
+[ -x "$NGX" ] || { echo "nginx not installed (nginx-light): no saturated-server table"; CLIENTS=0; }
+# nginx, one worker: master and worker pinned to CPU 0 (taskset's mask is
+# inherited across fork); its CPU time is the master's and the worker's
+ngx_hs() {	# cell server-conf cert key client-conf
+	port=$((port + 1))
+	g=x25519
+	[ "$5" != /dev/null ] && [ "$5" != "$T/rind.cnf" ] && g=X25519MLKEM768:x25519
+	rm -rf "$T/ngx"
+	mkdir -p "$T/ngx/logs"
+	u=""
+	[ "$(id -u)" = 0 ] && u="user root;"	# root's workers would be nobody, without rindd's socket
+	cat > "$T/ngx/nginx.conf" <<EON
+$u
+daemon off;
+master_process on;
+worker_processes 1;
+pid $T/ngx/nginx.pid;
+error_log $T/ngx/logs/error.log crit;
+env OPENSSL_CONF;
+env RIND_SOCKET;
+events { worker_connections 512; }
+http {
+	access_log off;
+	client_body_temp_path $T/ngx/cb; proxy_temp_path $T/ngx/px; fastcgi_temp_path $T/ngx/fc;
+	uwsgi_temp_path $T/ngx/uw; scgi_temp_path $T/ngx/sc;
+	server {
+		listen 127.0.0.1:$port ssl backlog=512;
+		ssl_certificate $3;
+		ssl_certificate_key $4;
+		ssl_protocols TLSv1.3;
+		ssl_ecdh_curve $g;
+		ssl_session_tickets off;
+		ssl_session_cache off;
+		location / { return 200 "rind\n"; }
+	}
+}
+EON
+	OPENSSL_CONF=$2 taskset -c 0 "$NGX" -p "$T/ngx" -c "$T/ngx/nginx.conf" >/dev/null 2>&1 &
+	ngx=$!
+	i=0
+	wk=""
+	while [ -z "$wk" ] && kill -0 $ngx 2>/dev/null && [ $i -lt 200 ]; do
+		sleep 0.05; i=$((i + 1))
+		wk=$(cat /proc/$ngx/task/$ngx/children 2>/dev/null)
+	done
+	# the worker has loaded its key: one handshake answered
+	OPENSSL_CONF=$5 openssl s_client -connect 127.0.0.1:$port -tls1_3 $NOCA </dev/null >/dev/null 2>&1
+	c0=$(( $(cpu_ticks $ngx) + $(cpu_ticks $wk) + $(cpu_ticks $RINDD) ))
+	t0=$(date +%s.%N)
+	j=1
+	cl=""
+	while [ $j -le $CLIENTS ]; do
+		OPENSSL_CONF=$5 taskset -c 1 openssl s_time -connect 127.0.0.1:$port -new -time $SECS $NOCA > "$T/st.$j" 2>/dev/null &
+		cl="$cl $!"
+		j=$((j + 1))
+	done
+	wait $cl 2>/dev/null
+	t1=$(date +%s.%N)
+	c1=$(( $(cpu_ticks $ngx) + $(cpu_ticks $wk) + $(cpu_ticks $RINDD) ))
+	kill $ngx 2>/dev/null; wait $ngx 2>/dev/null
+	# handshakes/s summed over the clients; server CPU use over the clients' span
+	cat "$T"/st.* | awk '/connections in .* real seconds/ { r += $1 / $4; n += $1 } END { print r + 0 }' >> "$T/$1.rate"
+	cat "$T"/st.* | awk -v d=$((c1 - c0)) -v hz=$HZ -v w="$(echo "$t0 $t1" | awk '{ print $2 - $1 }')" \
+		'/connections in .* real seconds/ { n += $1 } END { print w ? 100 * d / hz / w : 0; }' >> "$T/$1.use"
+	cat "$T"/st.* | awk -v d=$((c1 - c0)) -v hz=$HZ \
+		'/connections in .* real seconds/ { n += $1 } END { print d ? n * hz / d : 0 }' >> "$T/$1.cap"
+	rm -f "$T"/st.*
+}
+if [ "$CLIENTS" -gt 0 ]; then
+	r=1
+	while [ $r -le $ROUNDS ]; do
+		for c in $ROWS; do
+			if [ $c = mlkem ]; then
+				ngx_hs n$c.rind "$T/rind.cnf" "$T/p256.crt" "$T/p256.key" "$T/mlkem.cnf"
+				ngx_hs n$c.rindd "$T/rind.cnf" "$T/rp256.crt" "$T/rp256.key" "$T/mlkem.cnf"
+				continue
+			fi
+			ngx_hs n$c.stock /dev/null "$T/$c.crt" "$T/$c.key" "$T/rind.cnf"
+			ngx_hs n$c.rind "$T/rind.cnf" "$T/$c.crt" "$T/$c.key" "$T/rind.cnf"
+			ngx_hs n$c.rindd "$T/rind.cnf" "$T/r$c.crt" "$T/r$c.key" "$T/rind.cnf"
+		done
+		r=$((r + 1))
+	done
+	ROWS0=$ROWS
+	ROWS=$(for c in $ROWS0; do printf 'n%s ' $c; done)
+	rowname() {
+		case $1 in
+		np256) echo "x25519 + ECDSA P-256";;
+		nrsa) echo "x25519 + RSA-2048";;
+		ned25519) echo "x25519 + Ed25519";;
+		nmlkem) echo "X25519MLKEM768 + ECDSA P-256";;
+		esac
+	}
+	echo
+	echo "TLS 1.3 full handshakes/s, concurrent clients: nginx (1 worker) on CPU 0, $CLIENTS s_time -new clients (with rind) on CPU 1, medians of $ROUNDS x ${SECS}s (saturated where the server's CPU use below is near 100%); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+	printf '%-30s %8s %8s %8s %10s %10s\n' "" stock rind rindd rind/stock rindd/stock
+	table rate
+	echo
+	echo "server CPU use, % of one core (nginx master+worker, plus rindd's in the rindd column), same runs"
+	printf '%-30s %8s %8s %8s\n' "" stock rind rindd
+	for c in $ROWS; do
+		s=-
+		[ -f "$T/$c.stock.use" ] && s=$(med "$T/$c.stock.use" | awk '{ printf "%.0f", $1 }')
+		printf '%-30s %8s %8.0f %8.0f\n' "$(rowname $c)" "$s" "$(med "$T/$c.rind.use")" "$(med "$T/$c.rindd.use")"
+	done
+	echo
+	echo "handshakes per second of server CPU (nginx's, plus rindd's in the rindd column), same runs"
+	printf '%-30s %8s %8s %8s %10s %10s\n' "" stock rind rindd rind/stock rindd/stock
+	table cap
+	ROWS=$ROWS0
+fi
 
 command -v node >/dev/null || { echo "node not installed: no node table"; exit 0; }
 (echo "nodejs_conf = openssl_init"; cat "$T/rind.cnf") > "$T/node.cnf"

@@ -48,3 +48,28 @@ served "$T/node.trace" "kdf PBKDF2" "node pbkdf2"
 served "$T/node.trace" "sign ed25519" "node crypto.sign Ed25519"
 served "$T/node.trace" "sign x962(ecdsa-nist-p256,sha256)" "node ECDSA sign"
 served "$T/node.trace" "verify x962(ecdsa-nist-p256,sha256).*good" "node ECDSA verify"
+# AEAD AAD of every length around the provider's inline buffer (64 bytes),
+# in one setAAD and in two (the second growing it onto the heap), for
+# AES-256-GCM and ChaCha20-Poly1305: ciphertext and tag equal to stock's
+cat > "$T/aad.js" <<'EOJS'
+const c = require('crypto');
+const key = Buffer.alloc(32, 7), iv = Buffer.alloc(12, 3), out = [];
+for (const n of [0, 1, 13, 63, 64, 65, 100, 300]) for (const split of [false, true]) {
+	const aad = Buffer.alloc(n, n & 255), msg = Buffer.alloc(777, 1);
+	const e = c.createCipheriv('aes-256-gcm', key, iv);
+	if (split) { e.setAAD(aad.subarray(0, n >> 1)); e.setAAD(aad.subarray(n >> 1)); } else e.setAAD(aad);
+	const ct = Buffer.concat([e.update(msg), e.final()]), tag = e.getAuthTag();
+	const d = c.createDecipheriv('aes-256-gcm', key, iv); d.setAAD(aad); d.setAuthTag(tag);
+	const ok = Buffer.concat([d.update(ct), d.final()]).equals(msg);
+	const ch = c.createCipheriv('chacha20-poly1305', key, iv, { authTagLength: 16 });
+	if (split) { ch.setAAD(aad.subarray(0, n >> 1)); ch.setAAD(aad.subarray(n >> 1)); } else ch.setAAD(aad);
+	const ct2 = Buffer.concat([ch.update(msg), ch.final()]);
+	out.push([n, split, ct.toString('hex'), tag.toString('hex'), ok ? 'decrypted' : 'FAILED', ct2.toString('hex'), ch.getAuthTag().toString('hex')].join(' '));
+}
+console.log(out.join('\n'));
+EOJS
+RIND_PROVIDER_TRACE=1 timeout 60 node --openssl-config="$T/node.cnf" "$T/aad.js" > "$T/aad.r" 2>"$T/aad.trace"
+OPENSSL_CONF=/dev/null timeout 60 node "$T/aad.js" > "$T/aad.d" 2>/dev/null
+if [ "$(grep -c ' decrypted ' "$T/aad.r")" = 16 ]; then ok; else bad "node AEAD AAD lengths through rind: $(grep -v ' decrypted ' "$T/aad.r" | head -2)"; fi
+same "$T/aad.r" "$T/aad.d" "node AEAD over AAD of 0-300 bytes"
+served "$T/aad.trace" "cipher ChaCha20-Poly1305" "node ChaCha20-Poly1305"
