@@ -153,24 +153,11 @@ static void ecc_x86_mul_vt_affine(struct ecc_pt *r, const fe k, const struct ecc
 	}
 }
 
-/*
- * r = u1 G + u2 Q for verification (ecc-impl.h's ecc_mul2_vt), u2 Q over
- * the affine table: u1 G from the fixed-base table once it is there.
- */
+/* r = u1 G + u2 Q for verification, u2 Q (and u1 G before its table is built) over the affine table. */
 static void ecc_x86_mul2_vt_affine(struct ecc_pt *r, const fe u1, const fe u2,
 				   const struct ecc_pt *q, const struct ecc_def *D)
 {
-	const struct ecc_aff *gtab = ecc_gtab_get();
-	struct ecc_pt a, b;
-
-	if (gtab) {
-		jac_mul_base_vt(&a, u1, gtab, D);
-	} else {
-		pt_base(&b, D);
-		ecc_x86_mul_vt_affine(&a, u1, &b, D);
-	}
-	ecc_x86_mul_vt_affine(&b, u2, q, D);
-	jac_add_vt(r, &a, &b, D);
+	ecc_mul2_vt_by(r, u1, u2, q, D, ecc_x86_mul_vt_affine);
 }
 
 /*

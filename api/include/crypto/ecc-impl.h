@@ -76,13 +76,18 @@ static inline int ecc_load_point(struct ecc_pt *p, const u8 *xy, const struct ec
 	return 0;
 }
 
+/* A variable-time k P (jac_mul_vt's signature), for ecc_mul2_vt_by(). */
+typedef void ecc_mul_vt_fn(struct ecc_pt *r, const fe k, const struct ecc_pt *p,
+			   const struct ecc_def *D);
+
 /*
  * r = u1 G + u2 Q (Jacobian), public scalars, Q with Z = 1: u1 G from the
- * fixed-base table once it is there, u2 Q by the width-5 NAF.  Unused in
- * a driver that brings its own (ECC_DEFINE_CURVE_MUL).
+ * fixed-base table once it is there, else by @mul like u2 Q.  Inlined
+ * with a constant @mul, so a driver's own k P costs no indirect call.
  */
-static void __attribute__((unused)) ecc_mul2_vt(struct ecc_pt *r, const fe u1, const fe u2,
-						const struct ecc_pt *q, const struct ecc_def *D)
+static inline void ecc_mul2_vt_by(struct ecc_pt *r, const fe u1, const fe u2,
+				  const struct ecc_pt *q, const struct ecc_def *D,
+				  ecc_mul_vt_fn *mul)
 {
 	const struct ecc_aff *gtab = ecc_gtab_get();
 	struct ecc_pt a, b;
@@ -91,10 +96,17 @@ static void __attribute__((unused)) ecc_mul2_vt(struct ecc_pt *r, const fe u1, c
 		jac_mul_base_vt(&a, u1, gtab, D);
 	} else {
 		pt_base(&b, D);
-		jac_mul_vt(&a, u1, &b, D);
+		mul(&a, u1, &b, D);
 	}
-	jac_mul_vt(&b, u2, q, D);
+	mul(&b, u2, q, D);
 	jac_add_vt(r, &a, &b, D);
+}
+
+/* ... by the width-5 NAF.  Unused in a driver that brings its own (ECC_DEFINE_CURVE_MUL). */
+static void __attribute__((unused)) ecc_mul2_vt(struct ecc_pt *r, const fe u1, const fe u2,
+						const struct ecc_pt *q, const struct ecc_def *D)
+{
+	ecc_mul2_vt_by(r, u1, u2, q, D, jac_mul_vt);
 }
 
 /*
