@@ -898,63 +898,67 @@ END_TEST
 #include <rind/internal/util.h>
 #include "../arch/arm64/ecc-p256-arm64.h"
 
-static BIGNUM *p256a_bn(const u64 w[4])
+/* The arm64 field tests' helpers, for n 64-bit limbs (4: P-256, 6: P-384). */
+static BIGNUM *fa_bn(const u64 *w, int n)
 {
-	u8 b[32];
+	u8 b[48];
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < n; i++)
 		put_unaligned_le64(w[i], b + 8 * i);
-	return BN_lebin2bn(b, 32, NULL);
+	return BN_lebin2bn(b, 8 * n, NULL);
 }
 
-static void p256a_check(const char *op, const u64 got[4], const BIGNUM *want, int *checked)
+static void fa_check(const char *drv, const char *op, const u64 *got, int n, const BIGNUM *want,
+		     int *checked)
 {
-	u8 g[32], e[32];
+	u8 g[48], e[48];
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < n; i++)
 		put_unaligned_le64(got[i], g + 8 * i);
-	ck_assert_int_eq(BN_bn2lebinpad(want, e, 32), 32);
-	ck_assert_msg(!memcmp(g, e, 32), "ecc-p256-arm64 %s: wrong or unreduced value", op);
+	ck_assert_int_eq(BN_bn2lebinpad(want, e, 8 * n), 8 * n);
+	ck_assert_msg(!memcmp(g, e, (size_t)(8 * n)), "%s %s: wrong or unreduced value", drv, op);
 	(*checked)++;
 }
 
-/* An element below p: edge words, or one of the edge values, or random. */
-static void p256a_edge(u64 w[4], const BIGNUM *p, BN_CTX *ctx, struct rt_rng *rng)
+/*
+ * An element below p: edge words (0, 1, 2^32 - 1, 2^32, 2^63, 2^64 - 2,
+ * all ones, the words of the NIST primes), or one of p - 1, p - 2, 1, 0,
+ * 2^(64 n) mod p, or random.
+ */
+static void fa_edge(u64 *w, int n, const BIGNUM *p, BN_CTX *ctx, struct rt_rng *rng)
 {
 	static const u64 word[] = {
 		0, 1, 0xffffffffull, 0x100000000ull, 1ull << 63, 0xfffffffffffffffeull,
 		0xffffffffffffffffull, 0xffffffff00000001ull, 0xffffffff00000000ull,
 	};
 	BIGNUM *x = BN_new();
-	u8 b[32];
+	u8 b[48];
 	u32 kind = rt_rand_range(rng, 8);
 
 	if (kind == 0) {
-		/* p - 1, p - 2, 1, 0, 2^256 mod p */
-		static const int off[] = { -1, -2 };
 		u32 k = rt_rand_range(rng, 5);
 
 		if (k < 2) {
 			BN_copy(x, p);
-			BN_sub_word(x, (BN_ULONG)-off[k]);
+			BN_sub_word(x, k + 1);
 		} else if (k == 4) {
 			BN_zero(x);
-			BN_set_bit(x, 256);
+			BN_set_bit(x, 64 * n);
 			BN_nnmod(x, x, p, ctx);
 		} else {
 			BN_set_word(x, 3 - k);
 		}
 	} else {
-		for (int i = 0; i < 4; i++) {
+		for (int i = 0; i < n; i++) {
 			u64 v = kind < 6 ? word[rt_rand_range(rng, ARRAY_SIZE(word))] : rt_rand(rng);
 
 			put_unaligned_le64(v, b + 8 * i);
 		}
-		BN_lebin2bn(b, 32, x);
+		BN_lebin2bn(b, 8 * n, x);
 		BN_nnmod(x, x, p, ctx);
 	}
-	ck_assert_int_eq(BN_bn2lebinpad(x, b, 32), 32);
-	for (int i = 0; i < 4; i++)
+	ck_assert_int_eq(BN_bn2lebinpad(x, b, 8 * n), 8 * n);
+	for (int i = 0; i < n; i++)
 		w[i] = get_unaligned_le64(b + 8 * i);
 	BN_free(x);
 }
@@ -973,24 +977,24 @@ START_TEST(test_p256_field_arm64)
 	ck_assert_ptr_nonnull(BN_mod_inverse(rinv, w, p, ctx));
 	rt_rng_seed(&rng, 0x256a64);
 	for (i = 0; i < 4000; i++) {
-		p256a_edge(x, p, ctx, &rng);
-		p256a_edge(y, p, ctx, &rng);
-		a = p256a_bn(x);
-		b = p256a_bn(y);
+		fa_edge(x, 4, p, ctx, &rng);
+		fa_edge(y, 4, p, ctx, &rng);
+		a = fa_bn(x, 4);
+		b = fa_bn(y, 4);
 		p256a_mul(r, x, y);
 		BN_mod_mul(w, a, b, p, ctx);
 		BN_mod_mul(w, w, rinv, p, ctx);
-		p256a_check("mul", r, w, &checked);
+		fa_check("ecc-p256-arm64", "mul", r, 4, w, &checked);
 		p256a_sqr(r, x);
 		BN_mod_sqr(w, a, p, ctx);
 		BN_mod_mul(w, w, rinv, p, ctx);
-		p256a_check("sqr", r, w, &checked);
+		fa_check("ecc-p256-arm64", "sqr", r, 4, w, &checked);
 		p256a_add(r, x, y);
 		BN_mod_add(w, a, b, p, ctx);
-		p256a_check("add", r, w, &checked);
+		fa_check("ecc-p256-arm64", "add", r, 4, w, &checked);
 		p256a_sub(r, x, y);
 		BN_mod_sub(w, a, b, p, ctx);
-		p256a_check("sub", r, w, &checked);
+		fa_check("ecc-p256-arm64", "sub", r, 4, w, &checked);
 		/* Results feed the next operation, in place, as in the formulas. */
 		memcpy(acc, x, sizeof(acc));
 		BN_copy(w, a);
@@ -1016,7 +1020,7 @@ START_TEST(test_p256_field_arm64)
 				break;
 			}
 		}
-		p256a_check("chain", acc, w, &checked);
+		fa_check("ecc-p256-arm64", "chain", acc, 4, w, &checked);
 		BN_free(a);
 		BN_free(b);
 	}
@@ -1041,64 +1045,6 @@ END_TEST
  */
 #include "../arch/arm64/ecc-p384-arm64.h"
 
-static BIGNUM *p384a_bn(const u64 w[6])
-{
-	u8 b[48];
-
-	for (int i = 0; i < 6; i++)
-		put_unaligned_le64(w[i], b + 8 * i);
-	return BN_lebin2bn(b, 48, NULL);
-}
-
-static void p384a_check(const char *op, const u64 got[6], const BIGNUM *want, int *checked)
-{
-	u8 g[48], e[48];
-
-	for (int i = 0; i < 6; i++)
-		put_unaligned_le64(got[i], g + 8 * i);
-	ck_assert_int_eq(BN_bn2lebinpad(want, e, 48), 48);
-	ck_assert_msg(!memcmp(g, e, 48), "ecc-p384-arm64 %s: wrong or unreduced value", op);
-	(*checked)++;
-}
-
-static void p384a_edge(u64 w[6], const BIGNUM *p, BN_CTX *ctx, struct rt_rng *rng)
-{
-	static const u64 word[] = {
-		0, 1, 0xffffffffull, 0x100000000ull, 1ull << 63, 0xfffffffffffffffeull,
-		0xffffffffffffffffull, 0xffffffff00000000ull, 0xffffffff00000001ull,
-	};
-	BIGNUM *x = BN_new();
-	u8 b[48];
-	u32 kind = rt_rand_range(rng, 8);
-
-	if (kind == 0) {
-		u32 k = rt_rand_range(rng, 5);
-
-		if (k < 2) {
-			BN_copy(x, p);
-			BN_sub_word(x, k + 1);
-		} else if (k == 4) {
-			BN_zero(x);
-			BN_set_bit(x, 384);
-			BN_nnmod(x, x, p, ctx);
-		} else {
-			BN_set_word(x, 3 - k);
-		}
-	} else {
-		for (int i = 0; i < 6; i++) {
-			u64 v = kind < 6 ? word[rt_rand_range(rng, ARRAY_SIZE(word))] : rt_rand(rng);
-
-			put_unaligned_le64(v, b + 8 * i);
-		}
-		BN_lebin2bn(b, 48, x);
-		BN_nnmod(x, x, p, ctx);
-	}
-	ck_assert_int_eq(BN_bn2lebinpad(x, b, 48), 48);
-	for (int i = 0; i < 6; i++)
-		w[i] = get_unaligned_le64(b + 8 * i);
-	BN_free(x);
-}
-
 START_TEST(test_p384_field_arm64)
 {
 	BN_CTX *ctx = BN_CTX_new();
@@ -1114,26 +1060,26 @@ START_TEST(test_p384_field_arm64)
 	ck_assert_ptr_nonnull(BN_mod_inverse(rinv, w, p, ctx));
 	rt_rng_seed(&rng, 0x384a64);
 	for (i = 0; i < 3000; i++) {
-		p384a_edge(x, p, ctx, &rng);
-		p384a_edge(y, p, ctx, &rng);
-		a = p384a_bn(x);
-		b = p384a_bn(y);
+		fa_edge(x, 6, p, ctx, &rng);
+		fa_edge(y, 6, p, ctx, &rng);
+		a = fa_bn(x, 6);
+		b = fa_bn(y, 6);
 		p384a_mul(r, x, y);
 		BN_mod_mul(w, a, b, p, ctx);
 		BN_mod_mul(w, w, rinv, p, ctx);
-		p384a_check("mul", r, w, &checked);
+		fa_check("ecc-p384-arm64", "mul", r, 6, w, &checked);
 		p384a_mul(r, x, x);
 		BN_mod_sqr(w, a, p, ctx);
 		BN_mod_mul(w, w, rinv, p, ctx);
-		p384a_check("mul(a, a)", r, w, &checked);
+		fa_check("ecc-p384-arm64", "mul(a, a)", r, 6, w, &checked);
 		p384a_sqr(r, x);
-		p384a_check("sqr", r, w, &checked);
+		fa_check("ecc-p384-arm64", "sqr", r, 6, w, &checked);
 		p384a_add(r, x, y);
 		BN_mod_add(w, a, b, p, ctx);
-		p384a_check("add", r, w, &checked);
+		fa_check("ecc-p384-arm64", "add", r, 6, w, &checked);
 		p384a_sub(r, x, y);
 		BN_mod_sub(w, a, b, p, ctx);
-		p384a_check("sub", r, w, &checked);
+		fa_check("ecc-p384-arm64", "sub", r, 6, w, &checked);
 		memcpy(acc, x, sizeof(acc));
 		BN_copy(w, a);
 		for (j = 0; j < 8; j++) {
@@ -1163,7 +1109,7 @@ START_TEST(test_p384_field_arm64)
 				break;
 			}
 		}
-		p384a_check("chain", acc, w, &checked);
+		fa_check("ecc-p384-arm64", "chain", acc, 6, w, &checked);
 		BN_free(a);
 		BN_free(b);
 	}
