@@ -13,24 +13,45 @@
 #include <crypto/keccak-rounds.h>
 
 /*
- * The permutation: the portable rounds unless an arch driver installed
- * its own at init (before any use: module init runs first).
+ * Two permutation pointers.  The C rounds: the portable build, or the same
+ * rounds compiled for more instructions (arch/x86/keccak-bmi2.c, through
+ * rind_keccak_set_f1600); the generic "sha3-*" and "shake*" drivers run
+ * these, so that their names say what runs.  The library's own users
+ * (ML-KEM, ML-DSA, the one-shots below) run the C rounds too unless an
+ * arch driver installed a permutation for them alone
+ * (rind_keccak_set_lib_f1600: arch/arm64/sha3-ce.c's SHA3 form), which
+ * then also has drivers of its own names.  Both are set at module init,
+ * before any use.
  */
 static void keccak_f1600_generic(u64 a[25])
 {
 	keccak_f1600_rounds(a);
 }
 
-static void (*keccak_f1600_impl)(u64 a[25]) = keccak_f1600_generic;
+static keccak_f1600_fn *keccak_f1600_c_impl = keccak_f1600_generic;
+static keccak_f1600_fn *keccak_f1600_lib_own;
+static keccak_f1600_fn *keccak_f1600_impl = keccak_f1600_generic;
 
-void rind_keccak_set_f1600(void (*fn)(u64 a[25]))
+void rind_keccak_set_f1600(keccak_f1600_fn *fn)
 {
-	keccak_f1600_impl = fn ? fn : keccak_f1600_generic;
+	keccak_f1600_c_impl = fn ? fn : keccak_f1600_generic;
+	keccak_f1600_impl = keccak_f1600_lib_own ? keccak_f1600_lib_own : keccak_f1600_c_impl;
+}
+
+void rind_keccak_set_lib_f1600(keccak_f1600_fn *fn)
+{
+	keccak_f1600_lib_own = fn;
+	keccak_f1600_impl = fn ? fn : keccak_f1600_c_impl;
 }
 
 void rind_keccak_f1600(u64 a[25])
 {
 	keccak_f1600_impl(a);
+}
+
+void rind_keccak_f1600_c(u64 a[25])
+{
+	keccak_f1600_c_impl(a);
 }
 
 void rind_keccak_init(struct keccak_state *st, unsigned int rate, u8 ds)
@@ -47,7 +68,13 @@ static inline void xor_byte(u64 *a, unsigned int pos, u8 v)
 	a[pos / 8] ^= (u64)v << (8 * (pos % 8));
 }
 
-void rind_keccak_absorb(struct keccak_state *st, const void *in, size_t len)
+/*
+ * The sponge over a given permutation, inlined into the library's entry
+ * points (over rind_keccak_f1600, so their code is as before) and into the
+ * *_with ones the shash drivers call with their own permutation.
+ */
+static __attribute__((always_inline)) inline void
+keccak_absorb(struct keccak_state *st, const void *in, size_t len, keccak_f1600_fn *f)
 {
 	const u8 *p = in;
 
@@ -64,31 +91,33 @@ void rind_keccak_absorb(struct keccak_state *st, const void *in, size_t len)
 			len--;
 		}
 		if (st->pos == st->rate) {
-			rind_keccak_f1600(st->a);
+			f(st->a);
 			st->pos = 0;
 		}
 	}
 }
 
-void rind_keccak_finalize(struct keccak_state *st)
+static __attribute__((always_inline)) inline void
+keccak_finalize(struct keccak_state *st, keccak_f1600_fn *f)
 {
 	if (st->squeezing)
 		return;
 	xor_byte(st->a, st->pos, st->ds);
 	xor_byte(st->a, st->rate - 1, 0x80);
-	rind_keccak_f1600(st->a);
+	f(st->a);
 	st->pos = 0;
 	st->squeezing = true;
 }
 
-void rind_keccak_squeeze(struct keccak_state *st, void *out, size_t len)
+static __attribute__((always_inline)) inline void
+keccak_squeeze(struct keccak_state *st, void *out, size_t len, keccak_f1600_fn *f)
 {
 	u8 *p = out;
 
-	rind_keccak_finalize(st);
+	keccak_finalize(st, f);
 	while (len) {
 		if (st->pos == st->rate) {
-			rind_keccak_f1600(st->a);
+			f(st->a);
 			st->pos = 0;
 		}
 		if (st->pos % 8 == 0 && len >= 8) {
@@ -102,6 +131,34 @@ void rind_keccak_squeeze(struct keccak_state *st, void *out, size_t len)
 			len--;
 		}
 	}
+}
+
+void rind_keccak_absorb(struct keccak_state *st, const void *in, size_t len)
+{
+	keccak_absorb(st, in, len, rind_keccak_f1600);
+}
+
+void rind_keccak_finalize(struct keccak_state *st)
+{
+	keccak_finalize(st, rind_keccak_f1600);
+}
+
+void rind_keccak_squeeze(struct keccak_state *st, void *out, size_t len)
+{
+	keccak_squeeze(st, out, len, rind_keccak_f1600);
+}
+
+/* @f NULL: the C rounds, one indirect call per permutation as before. */
+void rind_keccak_absorb_with(struct keccak_state *st, const void *in, size_t len,
+			     keccak_f1600_fn *f)
+{
+	keccak_absorb(st, in, len, f ? f : keccak_f1600_c_impl);
+}
+
+void rind_keccak_squeeze_with(struct keccak_state *st, void *out, size_t len,
+			      keccak_f1600_fn *f)
+{
+	keccak_squeeze(st, out, len, f ? f : keccak_f1600_c_impl);
 }
 
 void rind_keccak_squeeze_blocks(struct keccak_state *st, u8 *out, size_t nblocks)

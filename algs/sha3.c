@@ -14,86 +14,55 @@
  * many bytes as the caller asks for (the provider's XOFLEN); the first
  * 32 (64) of them are the shash digest.
  *
- * One generic driver each: the permutation under them is whatever an arch
- * driver installed at init (keccak-bmi2.c on x86-64, keccak-ce.c on arm64
- * with SHA3), so they are as fast as the permutation without drivers of
- * their own.  The state (the 25 lanes and the position in the block) is
- * exported in host order; import refuses a position outside the block.
+ * The operations are written once over struct sha3_alg (<crypto/sha3.h>),
+ * whose entries name the permutation each driver runs.  The generic
+ * drivers run the C rounds: the portable build, or on x86-64 with BMI1/
+ * BMI2 the same rounds compiled for ANDN/RORX (arch/x86/keccak-bmi2.c);
+ * arch/arm64/sha3-ce.c registers "sha3-*-ce"/"shake*-ce" over the SHA3
+ * instructions.  The state (the 25 lanes and the position in the block)
+ * is exported in host order, the same for every driver; import refuses a
+ * position outside the block.
  */
 #include <string.h>
 #include <rind/internal/hash.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
 #include <crypto/keccak.h>
+#include <crypto/sha3.h>
 
-static int sha3_224_init(struct shash_desc *desc)
+static const struct sha3_alg *sha3_alg_of(struct crypto_shash *tfm)
 {
-	rind_keccak_init(shash_desc_ctx(desc), SHA3_224_RATE, KECCAK_DS_SHA3);
+	return container_of(crypto_shash_alg(tfm), struct sha3_alg, alg);
+}
+
+/* Every struct sha3_alg has this init: it tells them from other shashes. */
+int rind_sha3_op_init(struct shash_desc *desc)
+{
+	struct crypto_shash *tfm = desc->tfm;
+
+	rind_keccak_init(shash_desc_ctx(desc), crypto_shash_alg(tfm)->base.cra_blocksize,
+			 sha3_alg_of(tfm)->ds);
 	return 0;
 }
 
-static int sha3_256_init(struct shash_desc *desc)
+int rind_sha3_op_update(struct shash_desc *desc, const u8 *data, unsigned int len)
 {
-	rind_keccak_init(shash_desc_ctx(desc), SHA3_256_RATE, KECCAK_DS_SHA3);
+	rind_keccak_absorb_with(shash_desc_ctx(desc), data, len, sha3_alg_of(desc->tfm)->f1600);
 	return 0;
 }
 
-static int sha3_384_init(struct shash_desc *desc)
-{
-	rind_keccak_init(shash_desc_ctx(desc), SHA3_384_RATE, KECCAK_DS_SHA3);
-	return 0;
-}
-
-static int sha3_512_init(struct shash_desc *desc)
-{
-	rind_keccak_init(shash_desc_ctx(desc), SHA3_512_RATE, KECCAK_DS_SHA3);
-	return 0;
-}
-
-static int shake128_init(struct shash_desc *desc)
-{
-	rind_shake128_init(shash_desc_ctx(desc));
-	return 0;
-}
-
-static int shake256_init(struct shash_desc *desc)
-{
-	rind_shake256_init(shash_desc_ctx(desc));
-	return 0;
-}
-
-static int sha3_update(struct shash_desc *desc, const u8 *data, unsigned int len)
-{
-	rind_keccak_absorb(shash_desc_ctx(desc), data, len);
-	return 0;
-}
-
-static int sha3_final(struct shash_desc *desc, u8 *out)
+/* SHA3: the digest is the capacity / 2; SHAKE: the registered size. */
+int rind_sha3_op_final(struct shash_desc *desc, u8 *out)
 {
 	struct keccak_state *st = shash_desc_ctx(desc);
 
-	/* The digest size is the capacity / 2 = (200 - rate) / 2. */
-	rind_keccak_squeeze(st, out, (200 - st->rate) / 2);
+	rind_keccak_squeeze_with(st, out, crypto_shash_digestsize(desc->tfm),
+				 sha3_alg_of(desc->tfm)->f1600);
 	memzero_explicit(st, sizeof(*st));
 	return 0;
 }
 
-static int shake_final(struct shash_desc *desc, u8 *out)
-{
-	struct keccak_state *st = shash_desc_ctx(desc);
-
-	rind_keccak_squeeze(st, out, crypto_shash_digestsize(desc->tfm));
-	memzero_explicit(st, sizeof(*st));
-	return 0;
-}
-
-/* Exported state: the lanes, then the byte position in the block. */
-struct sha3_export {
-	u64 a[25];
-	u32 pos;
-};
-
-static int sha3_export(struct shash_desc *desc, void *out)
+int rind_sha3_op_export(struct shash_desc *desc, void *out)
 {
 	const struct keccak_state *st = shash_desc_ctx(desc);
 	struct sha3_export e;
@@ -109,13 +78,13 @@ static int sha3_export(struct shash_desc *desc, void *out)
  * The rate and the padding byte are the algorithm's (its block size is the
  * rate), not the blob's: only the position can be wrong, and a position
  * at or past the rate would index outside the block -- refused, the
- * descriptor unchanged.
+ * descriptor unchanged.  Any driver's export imports into any other's of
+ * the same algorithm (one state layout).
  */
-static int sha3_import(struct shash_desc *desc, const void *in)
+int rind_sha3_op_import(struct shash_desc *desc, const void *in)
 {
 	struct keccak_state *st = shash_desc_ctx(desc);
-	const struct shash_alg *alg = crypto_shash_alg(desc->tfm);
-	unsigned int rate = alg->base.cra_blocksize;
+	unsigned int rate = crypto_shash_alg(desc->tfm)->base.cra_blocksize;
 	struct sha3_export e;
 
 	memcpy(&e, in, sizeof(e));
@@ -123,7 +92,7 @@ static int sha3_import(struct shash_desc *desc, const void *in)
 		memzero_explicit(&e, sizeof(e));
 		return -EINVAL;
 	}
-	rind_keccak_init(st, rate, alg->final == shake_final ? KECCAK_DS_SHAKE : KECCAK_DS_SHA3);
+	rind_keccak_init(st, rate, sha3_alg_of(desc->tfm)->ds);
 	memcpy(st->a, e.a, sizeof(st->a));
 	st->pos = e.pos;
 	memzero_explicit(&e, sizeof(e));
@@ -133,45 +102,36 @@ static int sha3_import(struct shash_desc *desc, const void *in)
 RIND_EXPORT int rind_shash_final_xof(struct shash_desc *desc, u8 *out, size_t outlen)
 {
 	struct keccak_state *st;
+	const struct sha3_alg *sa;
 
 	if (!desc || !desc->tfm || (!out && outlen))
 		return -EINVAL;
-	/* Only this file's SHAKE drivers have this state behind the descriptor. */
-	if (crypto_shash_alg(desc->tfm)->final != shake_final)
+	/* Only the SHAKE drivers of struct sha3_alg have this state behind the descriptor. */
+	if (crypto_shash_alg(desc->tfm)->init != rind_sha3_op_init)
+		return -EINVAL;
+	sa = sha3_alg_of(desc->tfm);
+	if (sa->ds != KECCAK_DS_SHAKE)
 		return -EINVAL;
 	st = shash_desc_ctx(desc);
-	rind_keccak_squeeze(st, out, outlen);
+	rind_keccak_squeeze_with(st, out, outlen, sa->f1600);
 	memzero_explicit(st, sizeof(*st));
 	return 0;
 }
 
-#define SHA3_ALG(nm, initfn, finalfn, ds, rate)				\
-{									\
-	.init		= initfn,					\
-	.update		= sha3_update,					\
-	.final		= finalfn,					\
-	.export		= sha3_export,					\
-	.import		= sha3_import,					\
-	.descsize	= sizeof(struct keccak_state),			\
-	.statesize	= sizeof(struct sha3_export),			\
-	.digestsize	= ds,						\
-	.base = {							\
-		.cra_name		= nm,				\
-		.cra_driver_name	= nm "-generic",		\
-		.cra_priority		= 100,				\
-		.cra_blocksize		= rate,				\
-		.cra_module		= "generic",			\
-	},								\
+int rind_sha3_register(struct sha3_alg *algs, int n)
+{
+	int i, err = 0;
+
+	for (i = 0; i < n && !err; i++)
+		err = crypto_register_shash(&algs[i].alg);
+	if (err)
+		for (i -= 2; i >= 0; i--)
+			crypto_unregister_shash(&algs[i].alg);
+	return err;
 }
 
-static struct shash_alg sha3_algs[] = {
-	SHA3_ALG("sha3-224", sha3_224_init, sha3_final, SHA3_224_DIGEST_SIZE, SHA3_224_RATE),
-	SHA3_ALG("sha3-256", sha3_256_init, sha3_final, SHA3_256_DIGEST_SIZE, SHA3_256_RATE),
-	SHA3_ALG("sha3-384", sha3_384_init, sha3_final, SHA3_384_DIGEST_SIZE, SHA3_384_RATE),
-	SHA3_ALG("sha3-512", sha3_512_init, sha3_final, SHA3_512_DIGEST_SIZE, SHA3_512_RATE),
-	SHA3_ALG("shake128", shake128_init, shake_final, SHAKE128_DEFAULT_SIZE, SHAKE128_RATE),
-	SHA3_ALG("shake256", shake256_init, shake_final, SHAKE256_DEFAULT_SIZE, SHAKE256_RATE),
-};
+/* The generic drivers: the C rounds (rind_keccak_f1600_c). */
+DEFINE_SHA3_ALGS(sha3_generic, NULL, "generic", 100, "generic");
 
 /*
  * FIPS 202 examples (NIST CSRC "SHA3-*" and "SHAKE*" example values), the
@@ -380,6 +340,6 @@ static struct alg_test_desc sha3_tests[] = {
 static int sha3_generic_mod_init(void)
 {
 	crypto_register_tests(sha3_tests, ARRAY_SIZE(sha3_tests));
-	return crypto_register_shashes(sha3_algs, ARRAY_SIZE(sha3_algs));
+	return rind_sha3_register(sha3_generic_algs, ARRAY_SIZE(sha3_generic_algs));
 }
 module_init(sha3_generic_mod_init);

@@ -41,15 +41,37 @@ struct keccak_state {
 	bool squeezing;
 };
 
+typedef void keccak_f1600_fn(u64 a[25]);
+
+/* The library's permutation (ML-KEM, ML-DSA, the sponge functions below). */
 void rind_keccak_f1600(u64 a[25]);
-/* Install an arch permutation (at module init; NULL restores the portable one). */
-void rind_keccak_set_f1600(void (*fn)(u64 a[25]));
+/* The C rounds, as the generic "sha3-*"/"shake*" drivers run them. */
+void rind_keccak_f1600_c(u64 a[25]);
+/*
+ * At module init: install the C rounds compiled for more instructions, for
+ * the generic drivers and the library (NULL restores the portable build).
+ */
+void rind_keccak_set_f1600(keccak_f1600_fn *fn);
+/*
+ * At module init: install an arch permutation for the library's own users
+ * only (the generic drivers keep the C rounds; the arch permutation has
+ * shash drivers of its own names); NULL: the C rounds again.
+ */
+void rind_keccak_set_lib_f1600(keccak_f1600_fn *fn);
 
 void rind_keccak_init(struct keccak_state *st, unsigned int rate, u8 ds);
 void rind_keccak_absorb(struct keccak_state *st, const void *in, size_t len);
 /* Pad and switch to squeezing (implied by the first squeeze). */
 void rind_keccak_finalize(struct keccak_state *st);
 void rind_keccak_squeeze(struct keccak_state *st, void *out, size_t len);
+/*
+ * The sponge over a given permutation (the shash drivers': each runs its
+ * own, arch/arm64/sha3-ce.c the SHA3 form); @f NULL is the C rounds.
+ */
+void rind_keccak_absorb_with(struct keccak_state *st, const void *in, size_t len,
+			     keccak_f1600_fn *f);
+void rind_keccak_squeeze_with(struct keccak_state *st, void *out, size_t len,
+			      keccak_f1600_fn *f);
 /* Squeeze @nblocks whole blocks of rate bytes (right after finalize). */
 void rind_keccak_squeeze_blocks(struct keccak_state *st, u8 *out, size_t nblocks);
 
