@@ -11,8 +11,13 @@
  * wrong usage.  SHA3-224/256/384/512 and SHAKE128/256: the FIPS 202
  * examples (SHAKE also at 4096 bits), OpenSSL at every length to two
  * blocks and random XOF lengths through rind_shash_final_xof(), export/
- * import (and a corrupt state refused), HMAC-SHA3 against OpenSSL.  No
- * Wycheproof file applies (its SHA-3 files are RSA-PSS with SHAKE MGF).
+ * import (and a corrupt state refused), HMAC-SHA3 against OpenSSL, every
+ * arch driver (arm64's sha3-*-ce, shake*-ce) present exactly where the CPU
+ * has SHA3 and against its generic driver (lengths 0..600, split points,
+ * offsets, the state handed across in both directions), and the
+ * permutations under them against the portable rounds.  No Wycheproof
+ * file applies (its SHA-3 files are RSA-PSS with SHAKE MGF; the HMAC-SHA3
+ * ones are not in the snapshot).
  */
 #include <limits.h>
 #include <pthread.h>
@@ -820,41 +825,62 @@ START_TEST(test_arch_drivers_present)
 }
 END_TEST
 
+#if defined(__aarch64__)
+#include "../arch/arm64/keccak-x2.h"
+#endif
+
 /*
  * The library's Keccak-f[1600] (on arm64 with SHA3, keccak-ce.c's EOR3/
- * RAX1/XAR/BCAX rounds; else the portable ones) against the portable
- * rounds on random states, chained so each output feeds the next input.
+ * RAX1/XAR/BCAX rounds; else the C rounds), the C rounds the generic
+ * drivers run, and on arm64 with SHA3 keccak-ce.c's one-state form by
+ * name (the sha3-*-ce drivers'), each against the portable rounds on
+ * random states, chained so each output feeds the next input.
  */
-START_TEST(test_keccak_permutation)
+static int keccak_perm_check(keccak_f1600_fn *fn, const char *name, struct rt_rng *rng)
 {
 	u64 a[25], b[25];
-	struct rt_rng rng;
 	int i, k;
 
-	rt_rng_seed(&rng, 0x6ecc);
-	rt_fill(&rng, a, sizeof(a));
+	rt_fill(rng, a, sizeof(a));
 	memcpy(b, a, sizeof(a));
 	for (k = 0; k < 500; k++) {
-		rind_keccak_f1600(a);
+		fn(a);
 		keccak_f1600_rounds(b);
 		if (memcmp(a, b, sizeof(a)))
-			ck_abort_msg("keccak-f1600: permutation %d differs from the portable rounds", k);
+			ck_abort_msg("%s: permutation %d differs from the portable rounds", name, k);
 		if (k % 50 == 49)
 			for (i = 0; i < 25; i++)
-				a[i] = b[i] = rt_rand(&rng);
+				a[i] = b[i] = rt_rand(rng);
 	}
-	rt_report("keccak-f1600 vs the portable rounds",
+	rt_report("keccak-f1600 vs the portable rounds", name, k, 0);
+	return k;
+}
+
+START_TEST(test_keccak_permutation)
+{
+	struct rt_rng rng;
+	int ran = 0;
+
+	rt_rng_seed(&rng, 0x6ecc);
+	ran += keccak_perm_check(rind_keccak_f1600,
 #if defined(__aarch64__)
-		  rind_cpu_has(RIND_ARM64_SHA3) ? "keccak-ce" : "portable",
+				 rind_cpu_has(RIND_ARM64_SHA3) ? "keccak-ce" : "portable",
 #else
-		  "installed",
+				 "installed",
 #endif
-		  k, 0);
+				 &rng);
+	ran += keccak_perm_check(rind_keccak_f1600_c, "the C rounds (sha3-*-generic)", &rng);
+#if defined(__aarch64__)
+	if (rind_cpu_has(RIND_ARM64_SHA3))
+		ran += keccak_perm_check(rind_keccak_f1600_ce, "rind_keccak_f1600_ce", &rng);
+	else
+		rt_report("keccak-f1600 vs the portable rounds", "rind_keccak_f1600_ce (no SHA3)", 0, 1);
+#endif
+	ck_assert_int_ge(ran, 1000);
 }
 END_TEST
 
 #if defined(__aarch64__)
-#include "../arch/arm64/keccak-x2.h"
 /*
  * arch/arm64's two-way Keccak-f[1600] (keccak-ce.c's SHA3 form where the
  * CPU has it, keccak-x2-neon.c's plain ASIMD form) against the portable
@@ -2027,6 +2053,203 @@ START_TEST(test_sha3_xof_usage)
 }
 END_TEST
 
+/*
+ * The SHA-3 arch drivers: on arm64 "<name>-ce" (arch/arm64/sha3-ce.c) is
+ * registered exactly when the CPU has SHA3 and ASIMD, the lookup by
+ * algorithm name then picks it, and "<name>-generic" stays reachable by
+ * driver name below it.  No other architecture has SHA-3 drivers (x86-64
+ * runs the C rounds, compiled for BMI2 where it has it, under the generic
+ * names): there only the generic driver is registered.
+ */
+START_TEST(test_sha3_arch_drivers)
+{
+#if defined(__aarch64__)
+	bool want = rind_cpu_has(RIND_ARM64_SHA3) && rind_cpu_has(RIND_ARM64_ASIMD);
+#else
+	bool want = false;
+#endif
+	int cases = 0;
+
+	for (int k = 0; k < NSHA3; k++) {
+		char ce[CRYPTO_MAX_ALG_NAME], gen[CRYPTO_MAX_ALG_NAME];
+		drivers_t drv;
+		int n = rt_impls(sha3_names[k], "shash", drv, RT_MAX_IMPLS);
+		struct crypto_shash *best, *g;
+
+		snprintf(ce, sizeof(ce), "%s-ce", sha3_names[k]);
+		snprintf(gen, sizeof(gen), "%s-generic", sha3_names[k]);
+		ck_assert_msg(crypto_has_shash(ce, 0, 0) == want, "%s: registered %d, CPU features say %d",
+			      ce, crypto_has_shash(ce, 0, 0), want);
+		ck_assert_int_eq(n, want ? 2 : 1);
+		g = alloc_drv(gen);
+		ck_assert_int_eq(crypto_shash_alg(g)->base.cra_priority, 100);
+		best = crypto_alloc_shash(sha3_names[k], 0, 0);
+		ck_assert(!IS_ERR_OR_NULL(best));
+		ck_assert_str_eq(crypto_shash_driver_name(best), want ? ce : gen);
+		if (want) {
+			ck_assert_int_gt(crypto_shash_alg(best)->base.cra_priority, 100);
+			ck_assert_str_eq(crypto_shash_alg(best)->base.cra_module, "arm64");
+			ck_assert_uint_eq(crypto_shash_statesize(best), crypto_shash_statesize(g));
+			ck_assert_uint_eq(crypto_shash_descsize(best), crypto_shash_descsize(g));
+		}
+		crypto_free_shash(best);
+		crypto_free_shash(g);
+		cases++;
+	}
+	if (!want)
+		printf("SKIP: no sha3-*-ce/shake*-ce drivers here (%s): the SHA-3 arch-driver checks ran against their absence only\n",
+#if defined(__aarch64__)
+		       "no SHA3 in AT_HWCAP, or RIND_DISABLE"
+#else
+		       "not arm64"
+#endif
+		       );
+	rt_report("SHA-3 arch drivers registered as the CPU says", want ? "ce" : "generic only",
+		  cases, 0);
+}
+END_TEST
+
+/*
+ * Each SHA-3 arch driver against its generic driver, seeded: random
+ * lengths 0..600 at offsets 0..15 from an aligned buffer, in one call and
+ * cut at up to three random points; the state exported mid-stream by one
+ * driver and finished by the other (one state layout), both ways; the
+ * SHAKEs also at random output lengths 0..600 through
+ * rind_shash_final_xof().  Skipped, with a message, where no arch driver
+ * is registered (x86-64; arm64 without SHA3 or under RIND_DISABLE).
+ */
+static void sha3_finish_split(struct crypto_shash *tfm, struct shash_desc *desc, const u8 *p,
+			      size_t len, const size_t *cuts, int ncuts, u8 *out, size_t olen,
+			      bool xof)
+{
+	size_t at = 0;
+
+	desc->tfm = tfm;
+	for (int c = 0; c < ncuts; c++) {
+		OK(crypto_shash_driver_name(tfm),
+		   crypto_shash_update(desc, p + at, (unsigned int)(cuts[c] - at)));
+		at = cuts[c];
+	}
+	OK(crypto_shash_driver_name(tfm), crypto_shash_update(desc, p + at, (unsigned int)(len - at)));
+	if (xof)
+		OK(crypto_shash_driver_name(tfm), rind_shash_final_xof(desc, out, olen));
+	else
+		OK(crypto_shash_driver_name(tfm), crypto_shash_final(desc, out));
+}
+
+START_TEST(test_sha3_arch_vs_generic)
+{
+	u8 *buf = aligned_alloc(64, 1024);
+	int ran = 0;
+
+	ck_assert_ptr_nonnull(buf);
+	for (int k = 0; k < NSHA3; k++) {
+		char gen[CRYPTO_MAX_ALG_NAME];
+		drivers_t drv;
+		int n = rt_impls(sha3_names[k], "shash", drv, RT_MAX_IMPLS);
+		struct crypto_shash *g;
+
+		snprintf(gen, sizeof(gen), "%s-generic", sha3_names[k]);
+		g = alloc_drv(gen);
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm;
+			struct rt_rng rng;
+			unsigned int ds = sha3_sizes[k];
+			int cases = 0;
+
+			if (!strcmp(drv[i], gen))
+				continue;
+			tfm = alloc_drv(drv[i]);
+			rt_rng_seed(&rng, 0x3ce0 + (u64)k);
+			for (int c = 0; c < 300; c++) {
+				size_t len = c < 40 ? (size_t)c : rt_rand_range(&rng, 601);
+				size_t off = rt_rand_range(&rng, 16), cuts[3], state_at;
+				size_t olen = SHA3_IS_XOF(k) ? rt_rand_range(&rng, 601) : ds;
+				int ncuts = (int)rt_rand_range(&rng, 4);
+				u8 ref[600], got[600], st[HASH_MAX_STATESIZE];
+				bool xof = SHA3_IS_XOF(k) && (c & 1);
+				SHASH_DESC_ON_STACK(d1, tfm);
+				SHASH_DESC_ON_STACK(d2, tfm);
+
+				if (!xof)
+					olen = ds;
+				rt_fill(&rng, buf + off, len);
+				for (int j = 0; j < ncuts; j++)
+					cuts[j] = rt_rand_range(&rng, (u32)len + 1);
+				/* sorted cut points, repeats allowed (empty updates) */
+				for (int a = 0; a < ncuts; a++)
+					for (int b = a + 1; b < ncuts; b++)
+						if (cuts[b] < cuts[a]) {
+							size_t t = cuts[a];
+
+							cuts[a] = cuts[b];
+							cuts[b] = t;
+						}
+				/* the reference: the generic driver, one update */
+				d1->tfm = g;
+				OK(gen, crypto_shash_init(d1));
+				sha3_finish_split(g, d1, buf + off, len, NULL, 0, ref, olen, xof);
+				/* one call */
+				if (!xof) {
+					OK(drv[i], crypto_shash_tfm_digest(tfm, buf + off, (unsigned int)len,
+									   got));
+					if (memcmp(got, ref, ds))
+						ck_abort_msg("%s: %zu bytes at offset %zu: differs from %s",
+							     drv[i], len, off, gen);
+				}
+				/* cut at random points */
+				memset(got, 0xa5, sizeof(got));
+				d2->tfm = tfm;
+				OK(drv[i], crypto_shash_init(d2));
+				sha3_finish_split(tfm, d2, buf + off, len, cuts, ncuts, got, olen, xof);
+				if (memcmp(got, ref, olen) || (olen < sizeof(got) && got[olen] != 0xa5))
+					ck_abort_msg("%s: %zu bytes at offset %zu cut %d times, %zu out: differs from %s",
+						     drv[i], len, off, ncuts, olen, gen);
+				/* exported by one, finished by the other, both ways */
+				state_at = rt_rand_range(&rng, (u32)len + 1);
+				for (int way = 0; way < 2; way++) {
+					struct crypto_shash *from = way ? g : tfm, *to = way ? tfm : g;
+					SHASH_DESC_ON_STACK(df, from);
+					SHASH_DESC_ON_STACK(dt, to);
+
+					df->tfm = from;
+					dt->tfm = to;
+					OK(drv[i], crypto_shash_init(df));
+					OK(drv[i], crypto_shash_update(df, buf + off, (unsigned int)state_at));
+					OK(drv[i], crypto_shash_export(df, st));
+					shash_desc_zero(df);
+					OK(drv[i], crypto_shash_import(dt, st));
+					memset(got, 0xa5, sizeof(got));
+					sha3_finish_split(to, dt, buf + off + state_at, len - state_at, NULL, 0,
+							  got, olen, xof);
+					if (memcmp(got, ref, olen))
+						ck_abort_msg("%s: state of %zu of %zu bytes exported by %s, finished by %s: differs",
+							     drv[i], state_at, len,
+							     crypto_shash_driver_name(from),
+							     crypto_shash_driver_name(to));
+				}
+				shash_desc_zero(d1);
+				shash_desc_zero(d2);
+				cases += xof ? 3 : 4;
+			}
+			{
+				char what[2 * CRYPTO_MAX_ALG_NAME + 40];
+
+				snprintf(what, sizeof(what), "%s vs %s, lengths 0..600, splits, offsets",
+					 sha3_names[k], gen);
+				rt_report(what, drv[i], cases, 0);
+			}
+			ran += cases;
+			crypto_free_shash(tfm);
+		}
+		crypto_free_shash(g);
+	}
+	if (!ran)
+		printf("SKIP: SHA-3 arch drivers vs generic: no sha3-*-ce/shake*-ce driver registered here\n");
+	free(buf);
+}
+END_TEST
+
 /* HMAC over the SHA3s (the provider's HMAC offers them) against OpenSSL. */
 START_TEST(test_hmac_sha3_vs_openssl)
 {
@@ -2175,6 +2398,8 @@ static Suite *hash_suite(void)
 	tcase_add_test(tc, test_sha3_vs_openssl);
 	tcase_add_test(tc, test_sha3_export_import);
 	tcase_add_test(tc, test_sha3_xof_usage);
+	tcase_add_test(tc, test_sha3_arch_drivers);
+	tcase_add_test(tc, test_sha3_arch_vs_generic);
 	tcase_add_test(tc, test_hmac_sha3_vs_openssl);
 	tcase_add_test(tc, test_wrong_usage);
 	suite_add_tcase(s, tc);

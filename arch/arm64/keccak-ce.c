@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * Keccak-f[1600] with the Armv8.2 SHA3 instructions, installed as the
- * library permutation (SHA-3, SHAKE, ML-KEM, ML-DSA) where the CPU has
- * them.  Requires: SHA3, ASIMD (HWCAP_SHA3).
+ * Keccak-f[1600] with the Armv8.2 SHA3 instructions, one state and two.
+ * sha3-ce.c registers the "sha3-*-ce"/"shake*-ce" drivers over the
+ * one-state form and installs it for the library's own users (ML-KEM,
+ * ML-DSA); mlkem-neon.c runs the two-way form.  No driver here.
+ * Requires: SHA3, ASIMD (HWCAP_SHA3); callers check.
  *
  * Each lane lives in a 64-bit vector lane; theta's column parities are two
  * EOR3 each, its D values one RAX1 each (C[x-1] ^ ROL(C[x+1], 1)), rho and
  * pi together one XAR per lane (ROR(a ^ D, 64 - r), the rotation an
  * immediate, so the rounds are written out per lane; the (0,0) lane has
  * r = 0 and takes a plain EOR), chi one BCAX per lane (b ^ (b2 & ~b1)).
- * The library permutation keeps its one state in lane 0 (lane 1 computes
- * a copy and is dropped); rind_keccakx2_f1600_ce runs the same rounds on
+ * The one-state form keeps its state in lane 0 (lane 1 computes a copy
+ * and is dropped); rind_keccakx2_f1600_ce runs the same rounds on
  * two states, one per lane (keccak-x2.h), for the ML-KEM drivers' matrix
  * expansion and noise (mlkem-neon.c).
  *
@@ -28,7 +30,6 @@
  * V1, some 3 on Apple M1-M4 (estimates).
  */
 #include <arm_neon.h>
-#include <rind/internal/alg.h>
 #include <crypto/keccak.h>
 #include <crypto/keccak-rounds.h>
 #include "keccak-x2.h"
@@ -135,8 +136,8 @@
 		a0 = veorq_u64(a0, vdupq_n_u64((RC)));	\
 	} while (0)
 
-/* The library permutation: one state, in lane 0 of each register. */
-static SHA3_TARGET void keccak_f1600_ce(u64 st[25])
+/* One state, in lane 0 of each register. */
+SHA3_TARGET void rind_keccak_f1600_ce(u64 st[25])
 {
 	KECCAK_CE_VARS;
 	int r;
@@ -169,11 +170,3 @@ SHA3_TARGET void rind_keccakx2_f1600_ce(struct keccakx2_state *s)
 #undef LD2
 #undef ST2
 }
-
-static int keccak_ce_mod_init(void)
-{
-	if (rind_cpu_has(RIND_ARM64_SHA3) && rind_cpu_has(RIND_ARM64_ASIMD))
-		rind_keccak_set_f1600(keccak_f1600_ce);
-	return 0;
-}
-module_init(keccak_ce_mod_init);

@@ -20,6 +20,8 @@ struct keccakx2_state {
 
 /* Requires SHA3 and ASIMD. */
 void rind_keccakx2_f1600_ce(struct keccakx2_state *s);
+/* keccak-ce.c's one-state form, for sha3-ce.c (requires SHA3 and ASIMD). */
+void rind_keccak_f1600_ce(u64 st[25]);
 /* Requires ASIMD. */
 void rind_keccakx2_f1600_neon(struct keccakx2_state *s);
 
