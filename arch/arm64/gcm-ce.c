@@ -22,7 +22,8 @@
  * (64x64 carry-less multiply), EOR, EXT/REV64 and loads/stores at public
  * addresses -- all data-independent under PSTATE.DIT (Arm ARM, "About
  * PSTATE.DIT"); the tag check is crypto_memneq.  Branches depend on lengths
- * only.
+ * only.  The AEAD glue (lengths, scatterlists, the tag, the aead_alg) is
+ * <crypto/gcm-glue.h>'s, the x86 drivers' glue without its SSE steps.
  *
  * Expected speed on Neoverse N1 (Neoverse N1 Software Optimization Guide:
  * AESE+AESMC fused 2 cycles latency on two pipes, PMULL/PMULL2 2 cycles,
@@ -32,9 +33,9 @@
  * for AES-256-GCM.
  */
 #include <arm_neon.h>
-#include <limits.h>
 #include <rind/internal/aead.h>
 #include <rind/internal/util.h>
+#include <crypto/gcm-glue.h>
 #include "aes-ce.h"
 
 #define TGT AES_CE_TARGET
@@ -262,11 +263,14 @@ TGT static uint64x2_t gcm_ce_ctr_ghash(const struct gcm_ce_ctx *ctx, u8 *dst, co
 	return acc;
 }
 
-/* The whole of GCM over contiguous buffers; 96-bit IV (SP 800-38D 7.1). */
-TGT static void gcm_ce_core(const struct gcm_ce_ctx *ctx, const u8 iv[12], const u8 *ad,
-			    size_t adlen, u8 *dst, const u8 *src, size_t len, bool enc,
-			    u8 tag[16])
+/*
+ * The whole of GCM over contiguous buffers (the gcm_glue_core_fn of
+ * <crypto/gcm-glue.h>); 96-bit IV (SP 800-38D 7.1).
+ */
+TGT static void gcm_ce_core(const void *vctx, const u8 iv[12], const u8 *ad, size_t adlen,
+			    u8 *dst, const u8 *src, size_t len, bool enc, u8 tag[16])
 {
+	const struct gcm_ce_ctx *ctx = vctx;
 	u8 blk[16];
 	uint8x16_t j0, ej0;
 	uint64x2_t acc = vdupq_n_u64(0), lenblk;
@@ -285,17 +289,12 @@ TGT static void gcm_ce_core(const struct gcm_ce_ctx *ctx, const u8 iv[12], const
 	vst1q_u8(tag, veorq_u8(unbswap128(acc), ej0));
 }
 
-/*
- * H * x^-1 from the reflected @h = bswap(E_K(0^128)): a left shift
- * (reflected), folding x^-1 = x^127 + x^6 + x + 1.  Constant time.
- */
+/* H * x^-1 from the reflected @h = bswap(E_K(0^128)) (gcm_glue_hxinv). */
 TGT static uint64x2_t gcm_ce_hxinv(uint64x2_t h)
 {
-	u64 lo = vgetq_lane_u64(h, 0), hi = vgetq_lane_u64(h, 1), m;
+	u64 lo = vgetq_lane_u64(h, 0), hi = vgetq_lane_u64(h, 1);
 
-	m = 0 - (hi >> 63);
-	hi = (hi << 1) ^ (lo >> 63) ^ (m & 0xc200000000000000ULL);
-	lo = (lo << 1) ^ (m & 1);
+	gcm_glue_hxinv(&lo, &hi);
 	return vcombine_u64(vcreate_u64(lo), vcreate_u64(hi));
 }
 
@@ -319,156 +318,7 @@ TGT static int gcm_ce_setkey(struct crypto_aead *tfm, const u8 *key, unsigned in
 	return 0;
 }
 
-/* ---- the AEAD glue: lengths, scatterlists, the tag ---- */
-
-static int gcm_ce_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
-{
-	(void)tfm;
-	switch (authsize) {
-	case 4: case 8: case 12: case 13: case 14: case 15: case 16:
-		return 0;
-	}
-	return -EINVAL;
-}
-
-static void gcm_ce_exit(struct crypto_aead *tfm)
-{
-	memzero_explicit(crypto_aead_ctx(tfm), sizeof(struct gcm_ce_ctx));
-}
-
-/* Copy the AD to the destination when it is a different buffer. */
-static int gcm_ce_copy_ad(struct aead_request *req, const u8 *ad)
-{
-	unsigned int assoclen = req->assoclen;
-	u8 *d;
-
-	if (req->src == req->dst || !assoclen)
-		return 0;
-	d = rind_sg_contig(req->dst, 0, assoclen);
-	if (d) {
-		if (d != ad)
-			memmove(d, ad, assoclen);
-		return 0;
-	}
-	if (sg_pcopy_from_buffer(req->dst, ~0u, ad, assoclen, 0) != assoclen)
-		return -EINVAL;
-	return 0;
-}
-
-static int gcm_ce_crypt(struct aead_request *req, bool enc)
-{
-	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
-	const struct gcm_ce_ctx *ctx = crypto_aead_ctx(tfm);
-	unsigned int authsize = crypto_aead_authsize(tfm);
-	unsigned int assoclen = req->assoclen, ptlen;
-	struct rind_sg_map adm = { 0 }, m;
-	const u8 *ad = NULL;
-	u8 tag[16], rtag[16];
-	int err;
-
-	if (enc) {
-		ptlen = req->cryptlen;
-	} else {
-		if (req->cryptlen < authsize)
-			return -EINVAL;
-		ptlen = req->cryptlen - authsize;
-	}
-	if ((u64)assoclen + ptlen + authsize > UINT_MAX)
-		return -EINVAL;
-
-	/* Fast path: source and destination are one buffer each. */
-	if (req->src && req->dst && sg_is_last(req->src) && sg_is_last(req->dst) &&
-	    req->src->length >= assoclen + ptlen + (enc ? 0 : authsize) &&
-	    req->dst->length >= assoclen + ptlen + (enc ? authsize : 0)) {
-		const u8 *s = sg_virt(req->src);
-		u8 *d = sg_virt(req->dst);
-
-		if (d != s && assoclen)
-			memmove(d, s, assoclen);
-		if (enc) {
-			gcm_ce_core(ctx, req->iv, d, assoclen, d + assoclen, s + assoclen, ptlen,
-				    true, tag);
-			memcpy(d + assoclen + ptlen, tag, authsize);
-			memzero_explicit(tag, sizeof(tag));
-			return 0;
-		}
-		memcpy(rtag, s + assoclen + ptlen, authsize);
-		gcm_ce_core(ctx, req->iv, d, assoclen, d + assoclen, s + assoclen, ptlen, false, tag);
-		err = 0;
-		if (crypto_memneq(tag, rtag, authsize)) {
-			memzero_explicit(d + assoclen, ptlen);
-			err = -EBADMSG;
-		}
-		memzero_explicit(tag, sizeof(tag));
-		return err;
-	}
-
-	if (!enc && sg_pcopy_to_buffer(req->src, ~0u, rtag, authsize, assoclen + ptlen) != authsize)
-		return -EINVAL;
-	if (assoclen) {
-		ad = rind_sg_contig(req->src, 0, assoclen);
-		if (!ad) {
-			err = rind_sg_map_ro(&adm, req->src, 0, assoclen);
-			if (err)
-				return err;
-			ad = adm.src;
-		}
-		err = gcm_ce_copy_ad(req, ad);
-		if (err)
-			goto out_ad;
-	}
-	err = rind_sg_map(&m, req->src, req->dst, assoclen, ptlen);
-	if (err)
-		goto out_ad;
-
-	gcm_ce_core(ctx, req->iv, ad, assoclen, m.dst, m.src, ptlen, enc, tag);
-
-	if (enc) {
-		rind_sg_unmap(&m, true);
-		if (sg_pcopy_from_buffer(req->dst, ~0u, tag, authsize, assoclen + ptlen) != authsize)
-			err = -EINVAL;
-	} else {
-		if (crypto_memneq(tag, rtag, authsize)) {
-			memzero_explicit(m.dst, ptlen);
-			err = -EBADMSG;
-		}
-		rind_sg_unmap(&m, true);
-	}
-	memzero_explicit(tag, sizeof(tag));
-out_ad:
-	if (adm.bounce)
-		rind_sg_unmap(&adm, false);
-	return err;
-}
-
-static int gcm_ce_encrypt(struct aead_request *req)
-{
-	return gcm_ce_crypt(req, true);
-}
-
-static int gcm_ce_decrypt(struct aead_request *req)
-{
-	return gcm_ce_crypt(req, false);
-}
-
-static struct aead_alg gcm_ce_alg = {
-	.setkey		= gcm_ce_setkey,
-	.setauthsize	= gcm_ce_setauthsize,
-	.encrypt	= gcm_ce_encrypt,
-	.decrypt	= gcm_ce_decrypt,
-	.exit		= gcm_ce_exit,
-	.ivsize		= 12,
-	.maxauthsize	= 16,
-	.chunksize	= 16,
-	.base = {
-		.cra_name		= "gcm(aes)",
-		.cra_driver_name	= "gcm-aes-ce",
-		.cra_priority		= 400,
-		.cra_blocksize		= 1,
-		.cra_ctxsize		= sizeof(struct gcm_ce_ctx),
-		.cra_module		= "arm64",
-	},
-};
+GCM_GLUE_DEFINE_ALG(gcm_ce, struct gcm_ce_ctx, "gcm-aes-ce", 400, "arm64", TGT);
 
 /* Its known-answer tests are the "gcm(aes)" ones of algs/gcm.c. */
 static int gcm_ce_mod_init(void)
