@@ -18,7 +18,9 @@
  * data-independent-timing instructions under PSTATE.DIT (Arm ARM, "About
  * PSTATE.DIT").  The key schedule is aes-ce.h's (SubWord by AESE, no
  * S-box table anywhere).  Branches depend on
- * the key length, the data length and the (public) counter only.
+ * the key length, the data length and the (public) counter only.  The
+ * cipher and skcipher glue around the block loops is <crypto/aes-glue.h>'s
+ * (the x86 AES-NI driver's, written once).
  *
  * Expected speed on Neoverse N1 (Arm Neoverse N1 Software Optimization
  * Guide: AESE/AESD 2 cycles latency, AESMC/AESIMC 2, fused AESE+AESMC
@@ -33,6 +35,7 @@
 #include <rind/internal/skcipher.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
+#include <crypto/aes-glue.h>
 #include "aes-ce.h"
 
 #define CE_FN		AES_CE_TARGET
@@ -146,11 +149,6 @@ CE_FN static void aes_ce_ecb(const struct aes_ce_ctx *ctx, u8 *dst, const u8 *sr
 
 /* ---- the "aes" cipher ---- */
 
-static int aes_ce_cipher_setkey(struct crypto_cipher *tfm, const u8 *key, unsigned int keylen)
-{
-	return aes_ce_expandkey(crypto_cipher_ctx(tfm), key, keylen);
-}
-
 CE_FN static void aes_ce_cipher_encrypt(struct crypto_cipher *tfm, u8 *dst, const u8 *src)
 {
 	vst1q_u8(dst, aes_ce_enc1(crypto_cipher_ctx(tfm), vld1q_u8(src)));
@@ -161,48 +159,7 @@ CE_FN static void aes_ce_cipher_decrypt(struct crypto_cipher *tfm, u8 *dst, cons
 	vst1q_u8(dst, aes_ce_dec1(crypto_cipher_ctx(tfm), vld1q_u8(src)));
 }
 
-static void aes_ce_cipher_encrypt_blocks(struct crypto_cipher *tfm, u8 *dst, const u8 *src,
-					 size_t n)
-{
-	aes_ce_ecb(crypto_cipher_ctx(tfm), dst, src, n, true);
-}
-
-static void aes_ce_cipher_decrypt_blocks(struct crypto_cipher *tfm, u8 *dst, const u8 *src,
-					 size_t n)
-{
-	aes_ce_ecb(crypto_cipher_ctx(tfm), dst, src, n, false);
-}
-
-static void aes_ce_tfm_exit(struct crypto_tfm *tfm)
-{
-	memzero_explicit(crypto_tfm_ctx(tfm), sizeof(struct aes_ce_ctx));
-}
-
-static struct cipher_alg aes_ce_cipher_alg = {
-	.min_keysize = 16,
-	.max_keysize = 32,
-	.setkey = aes_ce_cipher_setkey,
-	.encrypt = aes_ce_cipher_encrypt,
-	.decrypt = aes_ce_cipher_decrypt,
-	.encrypt_blocks = aes_ce_cipher_encrypt_blocks,
-	.decrypt_blocks = aes_ce_cipher_decrypt_blocks,
-	.base = {
-		.cra_name = "aes",
-		.cra_driver_name = "aes-ce",
-		.cra_priority = 300,
-		.cra_blocksize = 16,
-		.cra_ctxsize = sizeof(struct aes_ce_ctx),
-		.cra_module = "arm64",
-		.cra_exit = aes_ce_tfm_exit,
-	},
-};
-
 /* ---- skciphers ---- */
-
-static int aes_ce_skcipher_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen)
-{
-	return aes_ce_expandkey(crypto_skcipher_ctx(tfm), key, keylen);
-}
 
 CE_FN static void aes_ce_cbc_enc(const struct aes_ce_ctx *ctx, u8 *dst, const u8 *src,
 				 size_t nblocks, u8 *iv)
@@ -239,50 +196,6 @@ CE_FN static void aes_ce_cbc_dec(const struct aes_ce_ctx *ctx, u8 *dst, const u8
 		prev = x;
 	}
 	vst1q_u8(iv, prev);
-}
-
-/* ECB and CBC: whole blocks only, mapped to one span (rind_sg_map). */
-static int aes_ce_blocks_crypt(struct skcipher_request *req, bool cbc, bool enc)
-{
-	struct aes_ce_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
-	struct rind_sg_map m;
-	int err;
-
-	if (req->cryptlen % 16)
-		return -EINVAL;
-	if (!req->cryptlen)
-		return 0;
-	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
-	if (err)
-		return err;
-	if (!cbc)
-		aes_ce_ecb(ctx, m.dst, m.src, m.len / 16, enc);
-	else if (enc)
-		aes_ce_cbc_enc(ctx, m.dst, m.src, m.len / 16, req->iv);
-	else
-		aes_ce_cbc_dec(ctx, m.dst, m.src, m.len / 16, req->iv);
-	rind_sg_unmap(&m, true);
-	return 0;
-}
-
-static int aes_ce_ecb_encrypt(struct skcipher_request *req)
-{
-	return aes_ce_blocks_crypt(req, false, true);
-}
-
-static int aes_ce_ecb_decrypt(struct skcipher_request *req)
-{
-	return aes_ce_blocks_crypt(req, false, false);
-}
-
-static int aes_ce_cbc_encrypt(struct skcipher_request *req)
-{
-	return aes_ce_blocks_crypt(req, true, true);
-}
-
-static int aes_ce_cbc_decrypt(struct skcipher_request *req)
-{
-	return aes_ce_blocks_crypt(req, true, false);
 }
 
 /* The counter block for the 128-bit big-endian counter (hi, lo). */
@@ -331,51 +244,8 @@ CE_FN static void aes_ce_ctr(const struct aes_ce_ctx *ctx, u8 *dst, const u8 *sr
 	put_unaligned_be64(lo, iv + 8);
 }
 
-static int aes_ce_ctr_crypt(struct skcipher_request *req)
-{
-	struct aes_ce_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
-	struct rind_sg_map m;
-	int err;
-
-	if (!req->cryptlen)
-		return 0;
-	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
-	if (err)
-		return err;
-	aes_ce_ctr(ctx, m.dst, m.src, m.len, req->iv);
-	rind_sg_unmap(&m, true);
-	return 0;
-}
-
-static void aes_ce_skcipher_exit(struct crypto_skcipher *tfm)
-{
-	memzero_explicit(crypto_skcipher_ctx(tfm), sizeof(struct aes_ce_ctx));
-}
-
-#define AES_CE_SKCIPHER(_name, _drv, _bs, _ivsize, _enc, _dec) {		\
-	.setkey = aes_ce_skcipher_setkey,					\
-	.encrypt = _enc,							\
-	.decrypt = _dec,							\
-	.exit = aes_ce_skcipher_exit,						\
-	.min_keysize = 16,							\
-	.max_keysize = 32,							\
-	.ivsize = _ivsize,							\
-	.chunksize = 16,							\
-	.base = {								\
-		.cra_name = _name,						\
-		.cra_driver_name = _drv,					\
-		.cra_priority = 400,						\
-		.cra_blocksize = _bs,						\
-		.cra_ctxsize = sizeof(struct aes_ce_ctx),			\
-		.cra_module = "arm64",						\
-	},									\
-}
-
-static struct skcipher_alg aes_ce_skciphers[] = {
-	AES_CE_SKCIPHER("ecb(aes)", "ecb-aes-ce", 16, 0, aes_ce_ecb_encrypt, aes_ce_ecb_decrypt),
-	AES_CE_SKCIPHER("cbc(aes)", "cbc-aes-ce", 16, 16, aes_ce_cbc_encrypt, aes_ce_cbc_decrypt),
-	AES_CE_SKCIPHER("ctr(aes)", "ctr-aes-ce", 1, 16, aes_ce_ctr_crypt, aes_ce_ctr_crypt),
-};
+/* The cipher, ECB/CBC/CTR glue and the algs: <crypto/aes-glue.h>. */
+AES_GLUE_DEFINE_ALGS(aes_ce, struct aes_ce_ctx, "aes-ce", 300, "ce", 400, "arm64");
 
 static int aes_ce_mod_init(void)
 {

@@ -19,6 +19,7 @@
 #include <arm_neon.h>
 #include <rind/err.h>
 #include <rind/internal/util.h>
+#include <crypto/aes-glue.h>
 
 #define AES_CE_TARGET	__attribute__((target("+crypto")))
 #define AES_CE_INL	static inline __attribute__((always_inline, target("+crypto")))
@@ -42,11 +43,12 @@ AES_CE_INL int aes_ce_expand_key(uint8x16_t ek[AES_CE_MAX_RK], const u8 *key,
 {
 	static const u8 rcon[10] = { 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36 };
 	u32 w[4 * AES_CE_MAX_RK];
+	int rounds = aes_glue_rounds(keylen);
 	unsigned int nk = keylen / 4, nr, total, i;
 
-	if (keylen != 16 && keylen != 24 && keylen != 32)
-		return -EINVAL;
-	nr = nk + 6;
+	if (rounds < 0)
+		return rounds;
+	nr = (unsigned int)rounds;
 	total = 4 * (nr + 1);
 	for (i = 0; i < nk; i++)
 		w[i] = get_unaligned_le32(key + 4 * i);
