@@ -23,7 +23,7 @@
  *   3. r = t[n..2n-1] - m, kept or not by mask.
  * The q slots and the carry slot are wiped before return.
  *
- * bn-adx-8x8u.S has the same with every loop unrolled, n = 16, 24, 32.
+ * bn-adx-8x8u.S has the same with the loops unrolled, n = 16, 24, 32.
  *
  * No branch or address depends on a, b or m (loop counts depend on n
  * only): constant time.

@@ -196,9 +196,31 @@ def zero_w():
         e("xorl\t%s, %s" % (r32(r), r32(r)))
 
 
-def fixed_size(n):
+def run_blocks(count, with_add, looped):
+    """count full blocks, each after an add_mem when with_add: unrolled,
+    or (looped, count > 1) one block's code in a loop on the K slot (the
+    block moves OP and OUT itself; DEC leaves CARRY alone and add_mem and
+    the block reset the flags they read)."""
+    if count <= 1 or not looped:
+        for _ in range(count):
+            if with_add:
+                add_mem()
+            block("full")
+        return
+    e("movq\t$%d, %d(%%rsp)" % (count, F["K"]))
+    e("1:")
+    if with_add:
+        add_mem()
+    block("full")
+    e("decq\t%d(%%rsp)" % F["K"])
+    e("jnz\t1b")
+
+
+def fixed_size(n, looped=False):
     """bnx_sqr<n>_adx and bnx_mul<n>_adx: the same blocks with every loop
-    unrolled (no counters, strip 0 starting from registers of zeros)."""
+    unrolled (no counters, strip 0 starting from registers of zeros).
+    looped: the strips still unrolled, but each strip's run of full blocks
+    one block in a loop (the code a quarter the size at n = 32)."""
     N = n // 8
     # ---- squaring ----
     func_head("bnx_sqr%d_adx" % n)
@@ -218,10 +240,7 @@ def fixed_size(n):
             load_w()
         block("tri")
         e("xorl\t%ebp, %ebp")
-        for ia in range(st + 1, N):
-            if st:
-                add_mem()
-            block("full")
+        run_blocks(N - 1 - st, st > 0, looped)
         if st and st + 1 < N:
             add_carry_store()
         else:
@@ -264,10 +283,11 @@ def fixed_size(n):
         else:
             load_w()
         e("xorl\t%ebp, %ebp")
-        for ia in range(N):
-            if st and ia:
-                add_mem()
+        if st:
             block("full")
+            run_blocks(N - 1, True, looped)
+        else:
+            run_blocks(N, False, looped)
         if st:
             add_carry_store()
         else:
@@ -282,9 +302,7 @@ def fixed_size(n):
         block("q")
         e("xorl\t%ebp, %ebp")
         e("leaq\t%d(%%rsp), %s" % (F["Q"], MULT))
-        for ia in range(1, N):
-            add_mem()
-            block("full")
+        run_blocks(N - 1, True, looped)
         add_mem()
         if st:
             e("addq\t%d(%%rsp), %s" % (F["CS"], W0[0]))
@@ -329,6 +347,14 @@ def fixed_size(n):
 
 
 FIXED = (16, 24, 32)    # RSA-2048, -3072, -4096's CRT halves
+# Sizes whose strips' block runs stay loops (fixed_size(looped=True)):
+# unrolled whole, bnx_mul32_adx alone was 45 KiB (with bnx_sqr32_adx 58,
+# beyond the 32 KiB L1i and the op cache), and on this loaded host a
+# 2048-bit exponentiation's on-CPU median was ~1.5x its minimum against
+# aws-lc's ~1.2x: 0.83-0.91x aws-lc at the median, 1.07-1.13x at the
+# minimum.  Looped, 32 KiB for both (24 limbs: 23 KiB, from 33), the
+# minimum the same or better and the median 1.05-1.10x aws-lc.
+LOOPED = (24, 32)
 
 HEADER = """/* SPDX-License-Identifier: MIT */
 /*
@@ -355,7 +381,7 @@ HEADER = """/* SPDX-License-Identifier: MIT */
  *   3. r = t[n..2n-1] - m, kept or not by mask.
  * The q slots and the carry slot are wiped before return.
  *
- * bn-adx-8x8u.S has the same with every loop unrolled, n = 16, 24, 32.
+ * bn-adx-8x8u.S has the same with the loops unrolled, n = 16, 24, 32.
  *
  * No branch or address depends on a, b or m (loop counts depend on n
  * only): constant time.
@@ -375,10 +401,13 @@ UHEADER = """/* SPDX-License-Identifier: MIT */
  *                       u64 m0inv, u64 n, u64 *t);
  *
  * for n = 16, 24 and 32 only (the n argument is not read): bn-adx-8x8.S's
- * bnx_sqr_adx and bnx_mulr_adx with every loop unrolled -- no counters,
- * strip 0 starting from registers of zeros, the top eight words of the
- * result subtracted from the registers -- 4 to 6% faster.  Same
- * arguments, conditions and constant time as those.
+ * bnx_sqr_adx and bnx_mulr_adx with the loops unrolled -- no strip
+ * counters, strip 0 starting from registers of zeros, the top eight words
+ * of the result subtracted from the registers -- 4 to 6% faster.  At
+ * n = 16 every block is unrolled; at 24 and 32 each strip's run of full
+ * blocks is one block in a loop (a counter on the stack, n-derived: the
+ * code fits the L1i and keeps its speed on a loaded core; bn-adx-gen.py).
+ * Same arguments, conditions and constant time as those.
  */
 
 \t.text
@@ -388,7 +417,7 @@ UHEADER = """/* SPDX-License-Identifier: MIT */
 def main_unrolled():
     e(UHEADER)
     for n in FIXED:
-        fixed_size(n)
+        fixed_size(n, looped=n in LOOPED)
     e("")
     e(".section .note.GNU-stack, \"\", @progbits")
     print("\n".join(out))
