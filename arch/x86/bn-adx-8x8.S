@@ -20,7 +20,7 @@
  *      q = t[i] m0inv in its first block (against m[0..7]) and keeps them
  *      on the stack for the rest of m's blocks; the strip's carry out of
  *      t's top goes to the next strip's last add;
- *   3. r = t[n..2n-1] - m, kept or not by mask.
+ *   3. r = t[n..2n-1] - m, kept or not by CMOVC on the borrow.
  * The q slots and the carry slot are wiped before return.
  *
  * bn-adx-8x8u.S has the same with the loops unrolled, n = 16, 24, 32.
@@ -1610,6 +1610,7 @@ bnx_mulr_adx:
 	leaq	(%rdi,%rcx,8), %rdi
 	movq	%rdi, 88(%rsp)
 	shrq	$2, %rcx
+	movq	%rcx, 72(%rsp)
 	movq	0(%rsp), %rsi
 	movq	24(%rsp), %rbx
 	xorl	%eax, %eax
@@ -1632,28 +1633,22 @@ bnx_mulr_adx:
 	loop	.Lsub
 	movq	64(%rsp), %rax
 	sbbq	$0, %rax
-	sbbq	%rax, %rax
 	movq	0(%rsp), %rsi
 	movq	88(%rsp), %rdi
-	movq	40(%rsp), %rcx
-	shrq	$2, %rcx
+	movq	72(%rsp), %rcx
 .Lsel:
-	movq	0(%rdi), %r10
-	movq	8(%rdi), %r11
-	movq	16(%rdi), %r12
-	movq	24(%rdi), %r13
-	xorq	0(%rsi), %r10
-	xorq	8(%rsi), %r11
-	xorq	16(%rsi), %r12
-	xorq	24(%rsi), %r13
-	andq	%rax, %r10
-	andq	%rax, %r11
-	andq	%rax, %r12
-	andq	%rax, %r13
-	xorq	%r10, 0(%rsi)
-	xorq	%r11, 8(%rsi)
-	xorq	%r12, 16(%rsi)
-	xorq	%r13, 24(%rsi)
+	movq	0(%rsi), %r10
+	movq	8(%rsi), %r11
+	movq	16(%rsi), %r12
+	movq	24(%rsi), %r13
+	cmovcq	0(%rdi), %r10
+	cmovcq	8(%rdi), %r11
+	cmovcq	16(%rdi), %r12
+	cmovcq	24(%rdi), %r13
+	movq	%r10, 0(%rsi)
+	movq	%r11, 8(%rsi)
+	movq	%r12, 16(%rsi)
+	movq	%r13, 24(%rsi)
 	leaq	32(%rdi), %rdi
 	leaq	32(%rsi), %rsi
 	loop	.Lsel
