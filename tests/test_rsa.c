@@ -1470,6 +1470,60 @@ START_TEST(test_adx_kernel_near_r)
 END_TEST
 
 /*
+ * The k-squaring kernels (bnx_sqr<n>k_adx, n = 16, 24, 32) and
+ * bnx_mont_sqrk at every size against k squarings by bn_mont_mul: k = 1,
+ * 2, 3, 5 (exp_ct's window), 16 (exp_pub's run for e = 65537), 17;
+ * random moduli with a top bit, all-ones and sparse ones; operands
+ * random, 0, 1, m - 1, R mod m; r aliasing a and not (a left as it was).
+ */
+START_TEST(test_adx_sqr_runs)
+{
+	static const unsigned int ks[] = { 1, 2, 3, 5, 16, 17 };
+	struct rt_rng rng;
+	static struct bn_mont mc;
+	static struct bnx_tmp tmp;
+	u64 m[BN_MAX_LIMBS], a[BN_MAX_LIMBS], a0[BN_MAX_LIMBS], r1[BN_MAX_LIMBS], r2[BN_MAX_LIMBS];
+	unsigned int n, it, ki, i, checks = 0;
+
+	if (!have_adx())
+		return;
+	rt_rng_seed(&rng, 1303);
+	for (n = 4; n <= 64; n += 4) {
+		for (it = 0; it < 6; it++) {
+			rand_mod(&rng, m, 64 * n - (it & 1 ? rt_rand_range(&rng, 63) : 0),
+				 (int)(it % 3));
+			ck_assert_int_eq(bn_mont_init(&mc, m, n), 0);
+			rand_below(&rng, a, &mc, (int)it);
+			memcpy(a0, a, (size_t)n * 8);
+			for (ki = 0; ki < ARRAY_SIZE(ks); ki++) {
+				memcpy(r1, a, (size_t)n * 8);
+				for (i = 0; i < ks[ki]; i++)
+					bn_mont_mul(r1, r1, r1, &mc);
+				memset(r2, 0x5a, sizeof(r2));
+				bnx_mont_sqrk(r2, a, ks[ki], &mc, &tmp);
+				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "sqrk n=%u k=%u it=%u",
+					      n, ks[ki], it);
+				ck_assert(!memcmp(a, a0, (size_t)n * 8));
+				if (bnx_sqrk_fixed(n)) {
+					memset(r2, 0x5a, sizeof(r2));
+					bnx_sqrk_fixed(n)(r2, a, mc.m, mc.m0inv, ks[ki], tmp.p);
+					ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8),
+						      "sqr%uk k=%u it=%u", n, ks[ki], it);
+					memcpy(r2, a, (size_t)n * 8);
+					bnx_sqrk_fixed(n)(r2, r2, mc.m, mc.m0inv, ks[ki], tmp.p);
+					ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8),
+						      "sqr%uk alias k=%u it=%u", n, ks[ki], it);
+					ck_assert(!memcmp(a, a0, (size_t)n * 8));
+					checks++;
+				}
+			}
+		}
+	}
+	ck_assert_uint_eq(checks, 3 * 6 * ARRAY_SIZE(ks));
+}
+END_TEST
+
+/*
  * The engine's exponentiations against the generic engine's: random
  * moduli of the RSA sizes (whole moduli and CRT halves, 2048 to 8192
  * bits) and odd ones the engine hands to the generic code (2056, 1028,
@@ -1587,6 +1641,7 @@ static Suite *rsa_suite(void)
 	tcase_add_test(tc, test_adx_engine);
 	tcase_add_test(tc, test_adx_kernel_edges);
 	tcase_add_test(tc, test_adx_kernel_near_r);
+	tcase_add_test(tc, test_adx_sqr_runs);
 #endif
 	suite_add_tcase(s, tc);
 	return s;

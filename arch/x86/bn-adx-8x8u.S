@@ -6,7 +6,10 @@
  *   void bnx_sqr<n>_adx(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 n, u64 *t);
  *   void bnx_mul<n>_adx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
  *                       u64 m0inv, u64 n, u64 *t);
+ *   void bnx_sqr<n>k_adx(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 k, u64 *t);
  *
+ * The last: r = a^(2^k) / R^(2^k - 1) mod m, k >= 1 squarings in one call
+ * (one frame, one wipe; the exponentiation's runs of squarings).
  * for n = 16, 24 and 32 only (the n argument is not read): bn-adx-8x8.S's
  * bnx_sqr_adx and bnx_mulr_adx with the loops unrolled -- no strip
  * counters, strip 0 starting from registers of zeros, the top eight words
@@ -19,6 +22,45 @@
 
 	.text
 
+
+	.globl	bnx_sqr16k_adx
+	.hidden	bnx_sqr16k_adx
+	.type	bnx_sqr16k_adx, @function
+	.balign	32
+bnx_sqr16k_adx:
+	.cfi_startproc
+	endbr64
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
+	movq	$0, 56(%rsp)
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 24(%rsp)
+	movq	%rcx, 32(%rsp)
+	movq	%r9, 48(%rsp)
+	leaq	-1(%r8), %rax
+	movq	%rax, 96(%rsp)
+	jmp	.Lsqbody16
+	.cfi_endproc
+	.size	bnx_sqr16k_adx, .-bnx_sqr16k_adx
 
 	.globl	bnx_sqr16_adx
 	.hidden	bnx_sqr16_adx
@@ -45,14 +87,16 @@ bnx_sqr16_adx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$160, %rsp
-	.cfi_adjust_cfa_offset 160
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
 	movq	$0, 56(%rsp)
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 24(%rsp)
 	movq	%rcx, 32(%rsp)
 	movq	%r9, 48(%rsp)
+	movq	$0, 96(%rsp)
+.Lsqbody16:
 	movq	8(%rsp), %rcx
 	movq	%rcx, %rsi
 	movq	48(%rsp), %rdi
@@ -745,16 +789,17 @@ bnx_mul16_adx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$160, %rsp
-	.cfi_adjust_cfa_offset 160
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
 	movq	$0, 56(%rsp)
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 16(%rsp)
 	movq	%rcx, 24(%rsp)
 	movq	%r8, 32(%rsp)
-	movq	216(%rsp), %rax
+	movq	224(%rsp), %rax
 	movq	%rax, 48(%rsp)
+	movq	$0, 96(%rsp)
 	movq	16(%rsp), %rcx
 	movq	8(%rsp), %rsi
 	movq	48(%rsp), %rdi
@@ -1733,7 +1778,7 @@ bnx_mul16_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -1762,7 +1807,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -1791,7 +1836,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -1820,7 +1865,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -1849,7 +1894,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -1878,7 +1923,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -1907,7 +1952,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -1936,7 +1981,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -1966,7 +2011,7 @@ bnx_mul16_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -2235,7 +2280,7 @@ bnx_mul16_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -2264,7 +2309,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -2293,7 +2338,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -2322,7 +2367,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -2351,7 +2396,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -2380,7 +2425,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -2409,7 +2454,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -2438,7 +2483,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -2468,7 +2513,7 @@ bnx_mul16_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -2825,8 +2870,14 @@ bnx_mul16_adx:
 	movq	120(%rsi), %rdx
 	cmovcq	%r15, %rdx
 	movq	%rdx, 120(%rsi)
+	cmpq	$0, 96(%rsp)
+	je	.Lsqdone16
+	decq	96(%rsp)
+	movq	0(%rsp), %rax
+	movq	%rax, 8(%rsp)
+	jmp	.Lsqbody16
+.Lsqdone16:
 	xorl	%eax, %eax
-	movq	%rax, 96(%rsp)
 	movq	%rax, 104(%rsp)
 	movq	%rax, 112(%rsp)
 	movq	%rax, 120(%rsp)
@@ -2834,9 +2885,10 @@ bnx_mul16_adx:
 	movq	%rax, 136(%rsp)
 	movq	%rax, 144(%rsp)
 	movq	%rax, 152(%rsp)
+	movq	%rax, 160(%rsp)
 	movq	%rax, 64(%rsp)
-	addq	$160, %rsp
-	.cfi_adjust_cfa_offset -160
+	addq	$168, %rsp
+	.cfi_adjust_cfa_offset -168
 	popq	%r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r15
@@ -2858,6 +2910,45 @@ bnx_mul16_adx:
 	ret
 	.cfi_endproc
 	.size	bnx_mul16_adx, .-bnx_mul16_adx
+
+	.globl	bnx_sqr24k_adx
+	.hidden	bnx_sqr24k_adx
+	.type	bnx_sqr24k_adx, @function
+	.balign	32
+bnx_sqr24k_adx:
+	.cfi_startproc
+	endbr64
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
+	movq	$0, 56(%rsp)
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 24(%rsp)
+	movq	%rcx, 32(%rsp)
+	movq	%r9, 48(%rsp)
+	leaq	-1(%r8), %rax
+	movq	%rax, 96(%rsp)
+	jmp	.Lsqbody24
+	.cfi_endproc
+	.size	bnx_sqr24k_adx, .-bnx_sqr24k_adx
 
 	.globl	bnx_sqr24_adx
 	.hidden	bnx_sqr24_adx
@@ -2884,14 +2975,16 @@ bnx_sqr24_adx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$160, %rsp
-	.cfi_adjust_cfa_offset 160
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
 	movq	$0, 56(%rsp)
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 24(%rsp)
 	movq	%rcx, 32(%rsp)
 	movq	%r9, 48(%rsp)
+	movq	$0, 96(%rsp)
+.Lsqbody24:
 	movq	8(%rsp), %rcx
 	movq	%rcx, %rsi
 	movq	48(%rsp), %rdi
@@ -4051,16 +4144,17 @@ bnx_mul24_adx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$160, %rsp
-	.cfi_adjust_cfa_offset 160
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
 	movq	$0, 56(%rsp)
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 16(%rsp)
 	movq	%rcx, 24(%rsp)
 	movq	%r8, 32(%rsp)
-	movq	216(%rsp), %rax
+	movq	224(%rsp), %rax
 	movq	%rax, 48(%rsp)
+	movq	$0, 96(%rsp)
 	movq	16(%rsp), %rcx
 	movq	8(%rsp), %rsi
 	movq	48(%rsp), %rdi
@@ -5318,7 +5412,7 @@ bnx_mul24_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -5347,7 +5441,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -5376,7 +5470,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -5405,7 +5499,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -5434,7 +5528,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -5463,7 +5557,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -5492,7 +5586,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -5521,7 +5615,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -5551,7 +5645,7 @@ bnx_mul24_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
 	movq	$2, 80(%rsp)
 1:
 	shrq	$1, %rbp
@@ -5824,7 +5918,7 @@ bnx_mul24_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -5853,7 +5947,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -5882,7 +5976,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -5911,7 +6005,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -5940,7 +6034,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -5969,7 +6063,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -5998,7 +6092,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -6027,7 +6121,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -6057,7 +6151,7 @@ bnx_mul24_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
 	movq	$2, 80(%rsp)
 1:
 	shrq	$1, %rbp
@@ -6339,7 +6433,7 @@ bnx_mul24_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -6368,7 +6462,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -6397,7 +6491,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -6426,7 +6520,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -6455,7 +6549,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -6484,7 +6578,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -6513,7 +6607,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -6542,7 +6636,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -6572,7 +6666,7 @@ bnx_mul24_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
 	movq	$2, 80(%rsp)
 1:
 	shrq	$1, %rbp
@@ -6981,8 +7075,14 @@ bnx_mul24_adx:
 	movq	184(%rsi), %rdx
 	cmovcq	%r15, %rdx
 	movq	%rdx, 184(%rsi)
+	cmpq	$0, 96(%rsp)
+	je	.Lsqdone24
+	decq	96(%rsp)
+	movq	0(%rsp), %rax
+	movq	%rax, 8(%rsp)
+	jmp	.Lsqbody24
+.Lsqdone24:
 	xorl	%eax, %eax
-	movq	%rax, 96(%rsp)
 	movq	%rax, 104(%rsp)
 	movq	%rax, 112(%rsp)
 	movq	%rax, 120(%rsp)
@@ -6990,9 +7090,10 @@ bnx_mul24_adx:
 	movq	%rax, 136(%rsp)
 	movq	%rax, 144(%rsp)
 	movq	%rax, 152(%rsp)
+	movq	%rax, 160(%rsp)
 	movq	%rax, 64(%rsp)
-	addq	$160, %rsp
-	.cfi_adjust_cfa_offset -160
+	addq	$168, %rsp
+	.cfi_adjust_cfa_offset -168
 	popq	%r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r15
@@ -7014,6 +7115,45 @@ bnx_mul24_adx:
 	ret
 	.cfi_endproc
 	.size	bnx_mul24_adx, .-bnx_mul24_adx
+
+	.globl	bnx_sqr32k_adx
+	.hidden	bnx_sqr32k_adx
+	.type	bnx_sqr32k_adx, @function
+	.balign	32
+bnx_sqr32k_adx:
+	.cfi_startproc
+	endbr64
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
+	movq	$0, 56(%rsp)
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 24(%rsp)
+	movq	%rcx, 32(%rsp)
+	movq	%r9, 48(%rsp)
+	leaq	-1(%r8), %rax
+	movq	%rax, 96(%rsp)
+	jmp	.Lsqbody32
+	.cfi_endproc
+	.size	bnx_sqr32k_adx, .-bnx_sqr32k_adx
 
 	.globl	bnx_sqr32_adx
 	.hidden	bnx_sqr32_adx
@@ -7040,14 +7180,16 @@ bnx_sqr32_adx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$160, %rsp
-	.cfi_adjust_cfa_offset 160
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
 	movq	$0, 56(%rsp)
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 24(%rsp)
 	movq	%rcx, 32(%rsp)
 	movq	%r9, 48(%rsp)
+	movq	$0, 96(%rsp)
+.Lsqbody32:
 	movq	8(%rsp), %rcx
 	movq	%rcx, %rsi
 	movq	48(%rsp), %rdi
@@ -8674,16 +8816,17 @@ bnx_mul32_adx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$160, %rsp
-	.cfi_adjust_cfa_offset 160
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
 	movq	$0, 56(%rsp)
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 16(%rsp)
 	movq	%rcx, 24(%rsp)
 	movq	%r8, 32(%rsp)
-	movq	216(%rsp), %rax
+	movq	224(%rsp), %rax
 	movq	%rax, 48(%rsp)
+	movq	$0, 96(%rsp)
 	movq	16(%rsp), %rcx
 	movq	8(%rsp), %rsi
 	movq	48(%rsp), %rdi
@@ -10438,7 +10581,7 @@ bnx_mul32_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -10467,7 +10610,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -10496,7 +10639,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -10525,7 +10668,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -10554,7 +10697,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -10583,7 +10726,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -10612,7 +10755,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -10641,7 +10784,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -10671,7 +10814,7 @@ bnx_mul32_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
 	movq	$3, 80(%rsp)
 1:
 	shrq	$1, %rbp
@@ -10944,7 +11087,7 @@ bnx_mul32_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -10973,7 +11116,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -11002,7 +11145,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -11031,7 +11174,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -11060,7 +11203,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -11089,7 +11232,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -11118,7 +11261,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -11147,7 +11290,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -11177,7 +11320,7 @@ bnx_mul32_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
 	movq	$3, 80(%rsp)
 1:
 	shrq	$1, %rbp
@@ -11459,7 +11602,7 @@ bnx_mul32_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -11488,7 +11631,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -11517,7 +11660,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -11546,7 +11689,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -11575,7 +11718,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -11604,7 +11747,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -11633,7 +11776,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -11662,7 +11805,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -11692,7 +11835,7 @@ bnx_mul32_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
 	movq	$3, 80(%rsp)
 1:
 	shrq	$1, %rbp
@@ -11974,7 +12117,7 @@ bnx_mul32_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -12003,7 +12146,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -12032,7 +12175,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -12061,7 +12204,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -12090,7 +12233,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -12119,7 +12262,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -12148,7 +12291,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -12177,7 +12320,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -12207,7 +12350,7 @@ bnx_mul32_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
 	movq	$3, 80(%rsp)
 1:
 	shrq	$1, %rbp
@@ -12664,8 +12807,14 @@ bnx_mul32_adx:
 	movq	248(%rsi), %rdx
 	cmovcq	%r15, %rdx
 	movq	%rdx, 248(%rsi)
+	cmpq	$0, 96(%rsp)
+	je	.Lsqdone32
+	decq	96(%rsp)
+	movq	0(%rsp), %rax
+	movq	%rax, 8(%rsp)
+	jmp	.Lsqbody32
+.Lsqdone32:
 	xorl	%eax, %eax
-	movq	%rax, 96(%rsp)
 	movq	%rax, 104(%rsp)
 	movq	%rax, 112(%rsp)
 	movq	%rax, 120(%rsp)
@@ -12673,9 +12822,10 @@ bnx_mul32_adx:
 	movq	%rax, 136(%rsp)
 	movq	%rax, 144(%rsp)
 	movq	%rax, 152(%rsp)
+	movq	%rax, 160(%rsp)
 	movq	%rax, 64(%rsp)
-	addq	$160, %rsp
-	.cfi_adjust_cfa_offset -160
+	addq	$168, %rsp
+	.cfi_adjust_cfa_offset -168
 	popq	%r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r15

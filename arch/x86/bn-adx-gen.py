@@ -32,7 +32,7 @@ OP = "%rsi"       # the streamed operand's block
 OUT = "%rdi"      # t at the block's base word
 
 # Stack frame after the six pushes.
-FRAME_SLOTS = ["R", "A", "B", "M", "M0INV", "N", "T", "ZERO", "CS", "SCNT", "K", "SBASE"]
+FRAME_SLOTS = ["R", "A", "B", "M", "M0INV", "N", "T", "ZERO", "CS", "SCNT", "K", "SBASE", "REP"]
 F = {name: 8 * i for i, name in enumerate(FRAME_SLOTS)}
 F["Q"] = 8 * len(FRAME_SLOTS)
 ZERO = "%d(%%rsp)" % F["ZERO"]   # 0: ADCX/ADOX of a carry (no register left)
@@ -222,6 +222,20 @@ def fixed_size(n, looped=False):
     looped: the strips still unrolled, but each strip's run of full blocks
     one block in a loop (the code a quarter the size at n = 32)."""
     N = n // 8
+    # ---- k squarings in one call (r8: k >= 1, public), the same body ----
+    func_head("bnx_sqr%dk_adx" % n)
+    push_all()
+    e("movq\t%%rdi, %d(%%rsp)" % F["R"])
+    e("movq\t%%rsi, %d(%%rsp)" % F["A"])
+    e("movq\t%%rdx, %d(%%rsp)" % F["M"])
+    e("movq\t%%rcx, %d(%%rsp)" % F["M0INV"])
+    e("movq\t%%r9, %d(%%rsp)" % F["T"])
+    e("leaq\t-1(%r8), %rax")
+    e("movq\t%%rax, %d(%%rsp)" % F["REP"])      # squarings after this one
+    e("jmp\t.Lsqbody%d" % n)
+    e(".cfi_endproc")
+    e(".size\tbnx_sqr%dk_adx, .-bnx_sqr%dk_adx" % (n, n))
+
     # ---- squaring ----
     func_head("bnx_sqr%d_adx" % n)
     push_all()
@@ -230,6 +244,8 @@ def fixed_size(n, looped=False):
     e("movq\t%%rdx, %d(%%rsp)" % F["M"])
     e("movq\t%%rcx, %d(%%rsp)" % F["M0INV"])
     e("movq\t%%r9, %d(%%rsp)" % F["T"])        # r8: n, known here
+    e("movq\t$0, %d(%%rsp)" % F["REP"])
+    e(".Lsqbody%d:" % n)
     for st in range(N):
         lea_arg("A", 64 * st, MULT)
         e("movq\t%s, %s" % (MULT, OP))
@@ -274,6 +290,7 @@ def fixed_size(n, looped=False):
     e("movq\t%%r8, %d(%%rsp)" % F["M0INV"])
     e("movq\t%d(%%rsp), %%rax" % (56 + FRAME))  # t, the 7th argument
     e("movq\t%%rax, %d(%%rsp)" % F["T"])
+    e("movq\t$0, %d(%%rsp)" % F["REP"])
     for st in range(N):
         lea_arg("B", 64 * st, MULT)
         lea_arg("A", 0, OP)
@@ -337,6 +354,15 @@ def fixed_size(n, looped=False):
         else:
             e("cmovcq\t%s, %%rdx" % W0[i - (n - 8)])
         e("movq\t%%rdx, %d(%%rsi)" % (8 * i))
+    # bnx_sqr<n>k_adx: the next squaring, of r, in the same frame (the
+    # count is public; the q slots are overwritten, and wiped once below)
+    e("cmpq\t$0, %d(%%rsp)" % F["REP"])
+    e("je\t.Lsqdone%d" % n)
+    e("decq\t%d(%%rsp)" % F["REP"])
+    e("movq\t%d(%%rsp), %%rax" % F["R"])
+    e("movq\t%%rax, %d(%%rsp)" % F["A"])
+    e("jmp\t.Lsqbody%d" % n)
+    e(".Lsqdone%d:" % n)
     e("xorl\t%eax, %eax")
     for i in range(8):
         e("movq\t%%rax, %d(%%rsp)" % (F["Q"] + 8 * i))
@@ -400,7 +426,10 @@ UHEADER = """/* SPDX-License-Identifier: MIT */
  *   void bnx_sqr<n>_adx(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 n, u64 *t);
  *   void bnx_mul<n>_adx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
  *                       u64 m0inv, u64 n, u64 *t);
+ *   void bnx_sqr<n>k_adx(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 k, u64 *t);
  *
+ * The last: r = a^(2^k) / R^(2^k - 1) mod m, k >= 1 squarings in one call
+ * (one frame, one wipe; the exponentiation's runs of squarings).
  * for n = 16, 24 and 32 only (the n argument is not read): bn-adx-8x8.S's
  * bnx_sqr_adx and bnx_mulr_adx with the loops unrolled -- no strip
  * counters, strip 0 starting from registers of zeros, the top eight words

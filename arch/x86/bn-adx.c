@@ -85,3 +85,18 @@ void bnx_mont_sqr(u64 *r, const u64 *a, const struct bn_mont *mc, struct bnx_tmp
 	else
 		bnx_sqr_adx(r, a, mc->m, mc->m0inv, mc->n, tmp->p);
 }
+
+void bnx_mont_sqrk(u64 *r, const u64 *a, unsigned int k, const struct bn_mont *mc,
+		   struct bnx_tmp *tmp)
+{
+	bnx_sqrk_fn *f = bnx_sqrk_fixed(mc->n);
+	unsigned int i;
+
+	if (f) {
+		f(r, a, mc->m, mc->m0inv, k, tmp->p);
+		return;
+	}
+	bnx_mont_sqr(r, a, mc, tmp);
+	for (i = 1; i < k; i++)
+		bnx_mont_sqr(r, r, mc, tmp);
+}
