@@ -1375,6 +1375,155 @@ START_TEST(test_adx_kernel_edges)
 END_TEST
 
 /*
+ * The multiplications' first operand may be any a < R, not only a < m
+ * (the shared code's reductions pass raw chunks of a wider number times
+ * R^2 mod m): a = R - 1, R - 2, m, m + 1, 2^(64n-1), R - m, R - 2^64 + 1
+ * against b = m - 1, 0, 1, R mod m and random, every kernel that takes n
+ * (CIOS for n % 4 == 0, the 8x8 loops for n % 8 == 0, the unrolled and
+ * strip-looped ones at 16, 24 and 32, the engine's product), moduli
+ * random with a top bit and all-ones, against bn_mont_mul.
+ */
+static void near_r_operand(u64 *a, const struct bn_mont *mc, int kind)
+{
+	unsigned int n = mc->n, i;
+
+	switch (kind) {
+	case 0:		/* R - 1 */
+	case 1:		/* R - 2 */
+		memset(a, 0xff, (size_t)n * 8);
+		a[0] -= (u64)kind;
+		break;
+	case 2:		/* m */
+	case 3:		/* m + 1 (m odd: no carry) */
+		memcpy(a, mc->m, (size_t)n * 8);
+		a[0] += (u64)(kind - 2);
+		break;
+	case 4:		/* 2^(64n-1) */
+		memset(a, 0, (size_t)n * 8);
+		a[n - 1] = (u64)1 << 63;
+		break;
+	case 5:		/* R - m: the two's complement of m */
+		for (i = 0; i < n; i++)
+			a[i] = ~mc->m[i];
+		a[0] += 1;	/* m odd: ~m[0] is even, no carry */
+		break;
+	default:	/* R - 2^64 + 1 */
+		memset(a, 0xff, (size_t)n * 8);
+		a[0] = 1;
+		break;
+	}
+}
+
+START_TEST(test_adx_kernel_near_r)
+{
+	struct rt_rng rng;
+	static struct bn_mont mc;
+	static struct bnx_tmp tmp;
+	u64 m[BN_MAX_LIMBS], a[BN_MAX_LIMBS], b[BN_MAX_LIMBS], r1[BN_MAX_LIMBS], r2[BN_MAX_LIMBS];
+	unsigned int n, mk, checks = 0;
+	int ka, kb;
+
+	if (!have_adx())
+		return;
+	rt_rng_seed(&rng, 1302);
+	for (n = 4; n <= BN_MAX_LIMBS; n += 4) {
+		for (mk = 0; mk < 2; mk++) {
+			rand_mod(&rng, m, 64 * n, (int)mk);
+			ck_assert_int_eq(bn_mont_init(&mc, m, n), 0);
+			for (ka = 0; ka < 7; ka++) {
+				near_r_operand(a, &mc, ka);
+				for (kb = 0; kb < 5; kb++) {
+					if (kb < 4)
+						edge_operand(b, &mc, kb == 0 ? 0 : kb == 1 ? 6 : kb + 2);
+					else
+						rand_below(&rng, b, &mc, 0);
+					bn_mont_mul(r1, a, b, &mc);
+					memset(r2, 0x5a, sizeof(r2));
+					bnx_mul_adx(r2, a, b, mc.m, mc.m0inv, n, tmp.t);
+					ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "cios n=%u m%u a%d b%d",
+						      n, mk, ka, kb);
+					if (n % 8 == 0) {
+						memset(r2, 0x5a, sizeof(r2));
+						bnx_mulr_adx(r2, a, b, mc.m, mc.m0inv, n, tmp.p);
+						ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8),
+							      "mulr n=%u m%u a%d b%d", n, mk, ka, kb);
+					}
+					if (bnx_mul_fixed(n)) {
+						memset(r2, 0x5a, sizeof(r2));
+						bnx_mul_fixed(n)(r2, a, b, mc.m, mc.m0inv, n, tmp.p);
+						ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8),
+							      "mul%u m%u a%d b%d", n, mk, ka, kb);
+					}
+					memset(r2, 0xa5, sizeof(r2));
+					rsa_engine_adx.mont_mul(r2, a, b, &mc);
+					ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "engine n=%u m%u a%d b%d",
+						      n, mk, ka, kb);
+					/* The result is reduced: below m. */
+					ck_assert(bn_lt_mask(r2, mc.m, n));
+					checks++;
+				}
+			}
+		}
+	}
+	ck_assert_uint_eq(checks, 32 * 2 * 7 * 5);
+}
+END_TEST
+
+/*
+ * The k-squaring kernels (bnx_sqr<n>k_adx, n = 16, 24, 32) and
+ * bnx_mont_sqrk at every size against k squarings by bn_mont_mul: k = 1,
+ * 2, 3, 5 (exp_ct's window), 16 (exp_pub's run for e = 65537), 17;
+ * random moduli with a top bit, all-ones and sparse ones; operands
+ * random, 0, 1, m - 1, R mod m; r aliasing a and not (a left as it was).
+ */
+START_TEST(test_adx_sqr_runs)
+{
+	static const unsigned int ks[] = { 1, 2, 3, 5, 16, 17 };
+	struct rt_rng rng;
+	static struct bn_mont mc;
+	static struct bnx_tmp tmp;
+	u64 m[BN_MAX_LIMBS], a[BN_MAX_LIMBS], a0[BN_MAX_LIMBS], r1[BN_MAX_LIMBS], r2[BN_MAX_LIMBS];
+	unsigned int n, it, ki, i, checks = 0;
+
+	if (!have_adx())
+		return;
+	rt_rng_seed(&rng, 1303);
+	for (n = 4; n <= 64; n += 4) {
+		for (it = 0; it < 6; it++) {
+			rand_mod(&rng, m, 64 * n - (it & 1 ? rt_rand_range(&rng, 63) : 0),
+				 (int)(it % 3));
+			ck_assert_int_eq(bn_mont_init(&mc, m, n), 0);
+			rand_below(&rng, a, &mc, (int)it);
+			memcpy(a0, a, (size_t)n * 8);
+			for (ki = 0; ki < ARRAY_SIZE(ks); ki++) {
+				memcpy(r1, a, (size_t)n * 8);
+				for (i = 0; i < ks[ki]; i++)
+					bn_mont_mul(r1, r1, r1, &mc);
+				memset(r2, 0x5a, sizeof(r2));
+				bnx_mont_sqrk(r2, a, ks[ki], &mc, &tmp);
+				ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "sqrk n=%u k=%u it=%u",
+					      n, ks[ki], it);
+				ck_assert(!memcmp(a, a0, (size_t)n * 8));
+				if (bnx_sqrk_fixed(n)) {
+					memset(r2, 0x5a, sizeof(r2));
+					bnx_sqrk_fixed(n)(r2, a, mc.m, mc.m0inv, ks[ki], tmp.p);
+					ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8),
+						      "sqr%uk k=%u it=%u", n, ks[ki], it);
+					memcpy(r2, a, (size_t)n * 8);
+					bnx_sqrk_fixed(n)(r2, r2, mc.m, mc.m0inv, ks[ki], tmp.p);
+					ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8),
+						      "sqr%uk alias k=%u it=%u", n, ks[ki], it);
+					ck_assert(!memcmp(a, a0, (size_t)n * 8));
+					checks++;
+				}
+			}
+		}
+	}
+	ck_assert_uint_eq(checks, 3 * 6 * ARRAY_SIZE(ks));
+}
+END_TEST
+
+/*
  * The engine's exponentiations against the generic engine's: random
  * moduli of the RSA sizes (whole moduli and CRT halves, 2048 to 8192
  * bits) and odd ones the engine hands to the generic code (2056, 1028,
@@ -1491,6 +1640,8 @@ static Suite *rsa_suite(void)
 	tcase_add_test(tc, test_adx_montmul);
 	tcase_add_test(tc, test_adx_engine);
 	tcase_add_test(tc, test_adx_kernel_edges);
+	tcase_add_test(tc, test_adx_kernel_near_r);
+	tcase_add_test(tc, test_adx_sqr_runs);
 #endif
 	suite_add_tcase(s, tc);
 	return s;

@@ -20,10 +20,10 @@
  *      q = t[i] m0inv in its first block (against m[0..7]) and keeps them
  *      on the stack for the rest of m's blocks; the strip's carry out of
  *      t's top goes to the next strip's last add;
- *   3. r = t[n..2n-1] - m, kept or not by mask.
+ *   3. r = t[n..2n-1] - m, kept or not by CMOVC on the borrow.
  * The q slots and the carry slot are wiped before return.
  *
- * bn-adx-8x8u.S has the same with every loop unrolled, n = 16, 24, 32.
+ * bn-adx-8x8u.S has the same with the loops unrolled, n = 16, 24, 32.
  *
  * No branch or address depends on a, b or m (loop counts depend on n
  * only): constant time.
@@ -57,8 +57,8 @@ bnx_sqr_adx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$160, %rsp
-	.cfi_adjust_cfa_offset 160
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
 	movq	$0, 56(%rsp)
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
@@ -538,8 +538,8 @@ bnx_mulr_adx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$160, %rsp
-	.cfi_adjust_cfa_offset 160
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
 	movq	$0, 56(%rsp)
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
@@ -547,7 +547,7 @@ bnx_mulr_adx:
 	movq	%rcx, 24(%rsp)
 	movq	%r8, 32(%rsp)
 	movq	%r9, 40(%rsp)
-	movq	216(%rsp), %rax
+	movq	224(%rsp), %rax
 	movq	%rax, 48(%rsp)
 	movq	48(%rsp), %rdi
 	movq	40(%rsp), %rcx
@@ -1083,7 +1083,7 @@ bnx_mulr_adx:
 .Lred_strip:
 	movq	%rdi, 88(%rsp)
 	movq	24(%rsp), %rsi
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
 	xorl	%ebp, %ebp
 	movq	40(%rsp), %rax
 	shrq	$3, %rax
@@ -1099,7 +1099,7 @@ bnx_mulr_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -1128,7 +1128,7 @@ bnx_mulr_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -1157,7 +1157,7 @@ bnx_mulr_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -1186,7 +1186,7 @@ bnx_mulr_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -1215,7 +1215,7 @@ bnx_mulr_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -1244,7 +1244,7 @@ bnx_mulr_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -1273,7 +1273,7 @@ bnx_mulr_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -1302,7 +1302,7 @@ bnx_mulr_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -1610,6 +1610,7 @@ bnx_mulr_adx:
 	leaq	(%rdi,%rcx,8), %rdi
 	movq	%rdi, 88(%rsp)
 	shrq	$2, %rcx
+	movq	%rcx, 72(%rsp)
 	movq	0(%rsp), %rsi
 	movq	24(%rsp), %rbx
 	xorl	%eax, %eax
@@ -1632,33 +1633,26 @@ bnx_mulr_adx:
 	loop	.Lsub
 	movq	64(%rsp), %rax
 	sbbq	$0, %rax
-	sbbq	%rax, %rax
 	movq	0(%rsp), %rsi
 	movq	88(%rsp), %rdi
-	movq	40(%rsp), %rcx
-	shrq	$2, %rcx
+	movq	72(%rsp), %rcx
 .Lsel:
-	movq	0(%rdi), %r10
-	movq	8(%rdi), %r11
-	movq	16(%rdi), %r12
-	movq	24(%rdi), %r13
-	xorq	0(%rsi), %r10
-	xorq	8(%rsi), %r11
-	xorq	16(%rsi), %r12
-	xorq	24(%rsi), %r13
-	andq	%rax, %r10
-	andq	%rax, %r11
-	andq	%rax, %r12
-	andq	%rax, %r13
-	xorq	%r10, 0(%rsi)
-	xorq	%r11, 8(%rsi)
-	xorq	%r12, 16(%rsi)
-	xorq	%r13, 24(%rsi)
+	movq	0(%rsi), %r10
+	movq	8(%rsi), %r11
+	movq	16(%rsi), %r12
+	movq	24(%rsi), %r13
+	cmovcq	0(%rdi), %r10
+	cmovcq	8(%rdi), %r11
+	cmovcq	16(%rdi), %r12
+	cmovcq	24(%rdi), %r13
+	movq	%r10, 0(%rsi)
+	movq	%r11, 8(%rsi)
+	movq	%r12, 16(%rsi)
+	movq	%r13, 24(%rsi)
 	leaq	32(%rdi), %rdi
 	leaq	32(%rsi), %rsi
 	loop	.Lsel
 	xorl	%eax, %eax
-	movq	%rax, 96(%rsp)
 	movq	%rax, 104(%rsp)
 	movq	%rax, 112(%rsp)
 	movq	%rax, 120(%rsp)
@@ -1666,9 +1660,10 @@ bnx_mulr_adx:
 	movq	%rax, 136(%rsp)
 	movq	%rax, 144(%rsp)
 	movq	%rax, 152(%rsp)
+	movq	%rax, 160(%rsp)
 	movq	%rax, 64(%rsp)
-	addq	$160, %rsp
-	.cfi_adjust_cfa_offset -160
+	addq	$168, %rsp
+	.cfi_adjust_cfa_offset -168
 	popq	%r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r15

@@ -6,16 +6,61 @@
  *   void bnx_sqr<n>_adx(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 n, u64 *t);
  *   void bnx_mul<n>_adx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
  *                       u64 m0inv, u64 n, u64 *t);
+ *   void bnx_sqr<n>k_adx(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 k, u64 *t);
  *
+ * The last: r = a^(2^k) / R^(2^k - 1) mod m, k >= 1 squarings in one call
+ * (one frame, one wipe; the exponentiation's runs of squarings).
  * for n = 16, 24 and 32 only (the n argument is not read): bn-adx-8x8.S's
- * bnx_sqr_adx and bnx_mulr_adx with every loop unrolled -- no counters,
- * strip 0 starting from registers of zeros, the top eight words of the
- * result subtracted from the registers -- 4 to 6% faster.  Same
- * arguments, conditions and constant time as those.
+ * bnx_sqr_adx and bnx_mulr_adx with the loops unrolled -- no strip
+ * counters, strip 0 starting from registers of zeros, the top eight words
+ * of the result subtracted from the registers -- 4 to 6% faster.  At
+ * n = 16 every block is unrolled; at 24 and 32 each strip's run of full
+ * blocks is one block in a loop (a counter on the stack, n-derived: the
+ * code fits the L1i and keeps its speed on a loaded core; bn-adx-gen.py).
+ * Same arguments, conditions and constant time as those.
  */
 
 	.text
 
+
+	.globl	bnx_sqr16k_adx
+	.hidden	bnx_sqr16k_adx
+	.type	bnx_sqr16k_adx, @function
+	.balign	32
+bnx_sqr16k_adx:
+	.cfi_startproc
+	endbr64
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
+	movq	$0, 56(%rsp)
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 24(%rsp)
+	movq	%rcx, 32(%rsp)
+	movq	%r9, 48(%rsp)
+	leaq	-1(%r8), %rax
+	movq	%rax, 96(%rsp)
+	jmp	.Lsqbody16
+	.cfi_endproc
+	.size	bnx_sqr16k_adx, .-bnx_sqr16k_adx
 
 	.globl	bnx_sqr16_adx
 	.hidden	bnx_sqr16_adx
@@ -42,14 +87,16 @@ bnx_sqr16_adx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$160, %rsp
-	.cfi_adjust_cfa_offset 160
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
 	movq	$0, 56(%rsp)
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 24(%rsp)
 	movq	%rcx, 32(%rsp)
 	movq	%r9, 48(%rsp)
+	movq	$0, 96(%rsp)
+.Lsqbody16:
 	movq	8(%rsp), %rcx
 	movq	%rcx, %rsi
 	movq	48(%rsp), %rdi
@@ -742,16 +789,17 @@ bnx_mul16_adx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$160, %rsp
-	.cfi_adjust_cfa_offset 160
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
 	movq	$0, 56(%rsp)
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 16(%rsp)
 	movq	%rcx, 24(%rsp)
 	movq	%r8, 32(%rsp)
-	movq	216(%rsp), %rax
+	movq	224(%rsp), %rax
 	movq	%rax, 48(%rsp)
+	movq	$0, 96(%rsp)
 	movq	16(%rsp), %rcx
 	movq	8(%rsp), %rsi
 	movq	48(%rsp), %rdi
@@ -1730,7 +1778,7 @@ bnx_mul16_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -1759,7 +1807,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -1788,7 +1836,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -1817,7 +1865,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -1846,7 +1894,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -1875,7 +1923,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -1904,7 +1952,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -1933,7 +1981,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -1963,7 +2011,7 @@ bnx_mul16_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -2232,7 +2280,7 @@ bnx_mul16_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -2261,7 +2309,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -2290,7 +2338,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -2319,7 +2367,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -2348,7 +2396,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -2377,7 +2425,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -2406,7 +2454,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -2435,7 +2483,7 @@ bnx_mul16_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -2465,7 +2513,7 @@ bnx_mul16_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -2774,73 +2822,62 @@ bnx_mul16_adx:
 	sbbq	120(%rbx), %rax
 	movq	%rax, 120(%rsi)
 	sbbq	$0, %rbp
-	sbbq	%rax, %rax
-	movq	128(%rdi), %rdx
-	xorq	0(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 0(%rsi)
-	movq	136(%rdi), %rdx
-	xorq	8(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 8(%rsi)
-	movq	144(%rdi), %rdx
-	xorq	16(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 16(%rsi)
-	movq	152(%rdi), %rdx
-	xorq	24(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 24(%rsi)
-	movq	160(%rdi), %rdx
-	xorq	32(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 32(%rsi)
-	movq	168(%rdi), %rdx
-	xorq	40(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 40(%rsi)
-	movq	176(%rdi), %rdx
-	xorq	48(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 48(%rsi)
-	movq	184(%rdi), %rdx
-	xorq	56(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 56(%rsi)
-	movq	%r8, %rdx
-	xorq	64(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 64(%rsi)
-	movq	%r9, %rdx
-	xorq	72(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 72(%rsi)
-	movq	%r10, %rdx
-	xorq	80(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 80(%rsi)
-	movq	%r11, %rdx
-	xorq	88(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 88(%rsi)
-	movq	%r12, %rdx
-	xorq	96(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 96(%rsi)
-	movq	%r13, %rdx
-	xorq	104(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 104(%rsi)
-	movq	%r14, %rdx
-	xorq	112(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 112(%rsi)
-	movq	%r15, %rdx
-	xorq	120(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 120(%rsi)
+	movq	0(%rsi), %rdx
+	cmovcq	128(%rdi), %rdx
+	movq	%rdx, 0(%rsi)
+	movq	8(%rsi), %rdx
+	cmovcq	136(%rdi), %rdx
+	movq	%rdx, 8(%rsi)
+	movq	16(%rsi), %rdx
+	cmovcq	144(%rdi), %rdx
+	movq	%rdx, 16(%rsi)
+	movq	24(%rsi), %rdx
+	cmovcq	152(%rdi), %rdx
+	movq	%rdx, 24(%rsi)
+	movq	32(%rsi), %rdx
+	cmovcq	160(%rdi), %rdx
+	movq	%rdx, 32(%rsi)
+	movq	40(%rsi), %rdx
+	cmovcq	168(%rdi), %rdx
+	movq	%rdx, 40(%rsi)
+	movq	48(%rsi), %rdx
+	cmovcq	176(%rdi), %rdx
+	movq	%rdx, 48(%rsi)
+	movq	56(%rsi), %rdx
+	cmovcq	184(%rdi), %rdx
+	movq	%rdx, 56(%rsi)
+	movq	64(%rsi), %rdx
+	cmovcq	%r8, %rdx
+	movq	%rdx, 64(%rsi)
+	movq	72(%rsi), %rdx
+	cmovcq	%r9, %rdx
+	movq	%rdx, 72(%rsi)
+	movq	80(%rsi), %rdx
+	cmovcq	%r10, %rdx
+	movq	%rdx, 80(%rsi)
+	movq	88(%rsi), %rdx
+	cmovcq	%r11, %rdx
+	movq	%rdx, 88(%rsi)
+	movq	96(%rsi), %rdx
+	cmovcq	%r12, %rdx
+	movq	%rdx, 96(%rsi)
+	movq	104(%rsi), %rdx
+	cmovcq	%r13, %rdx
+	movq	%rdx, 104(%rsi)
+	movq	112(%rsi), %rdx
+	cmovcq	%r14, %rdx
+	movq	%rdx, 112(%rsi)
+	movq	120(%rsi), %rdx
+	cmovcq	%r15, %rdx
+	movq	%rdx, 120(%rsi)
+	cmpq	$0, 96(%rsp)
+	je	.Lsqdone16
+	decq	96(%rsp)
+	movq	0(%rsp), %rax
+	movq	%rax, 8(%rsp)
+	jmp	.Lsqbody16
+.Lsqdone16:
 	xorl	%eax, %eax
-	movq	%rax, 96(%rsp)
 	movq	%rax, 104(%rsp)
 	movq	%rax, 112(%rsp)
 	movq	%rax, 120(%rsp)
@@ -2848,9 +2885,10 @@ bnx_mul16_adx:
 	movq	%rax, 136(%rsp)
 	movq	%rax, 144(%rsp)
 	movq	%rax, 152(%rsp)
+	movq	%rax, 160(%rsp)
 	movq	%rax, 64(%rsp)
-	addq	$160, %rsp
-	.cfi_adjust_cfa_offset -160
+	addq	$168, %rsp
+	.cfi_adjust_cfa_offset -168
 	popq	%r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r15
@@ -2872,6 +2910,45 @@ bnx_mul16_adx:
 	ret
 	.cfi_endproc
 	.size	bnx_mul16_adx, .-bnx_mul16_adx
+
+	.globl	bnx_sqr24k_adx
+	.hidden	bnx_sqr24k_adx
+	.type	bnx_sqr24k_adx, @function
+	.balign	32
+bnx_sqr24k_adx:
+	.cfi_startproc
+	endbr64
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
+	movq	$0, 56(%rsp)
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 24(%rsp)
+	movq	%rcx, 32(%rsp)
+	movq	%r9, 48(%rsp)
+	leaq	-1(%r8), %rax
+	movq	%rax, 96(%rsp)
+	jmp	.Lsqbody24
+	.cfi_endproc
+	.size	bnx_sqr24k_adx, .-bnx_sqr24k_adx
 
 	.globl	bnx_sqr24_adx
 	.hidden	bnx_sqr24_adx
@@ -2898,14 +2975,16 @@ bnx_sqr24_adx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$160, %rsp
-	.cfi_adjust_cfa_offset 160
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
 	movq	$0, 56(%rsp)
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 24(%rsp)
 	movq	%rcx, 32(%rsp)
 	movq	%r9, 48(%rsp)
+	movq	$0, 96(%rsp)
+.Lsqbody24:
 	movq	8(%rsp), %rcx
 	movq	%rcx, %rsi
 	movq	48(%rsp), %rdi
@@ -3034,6 +3113,8 @@ bnx_sqr24_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
+	movq	$2, 80(%rsp)
+1:
 	movq	0(%rcx), %rdx
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
@@ -3260,232 +3341,8 @@ bnx_sqr24_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	movq	%r8, 0(%rdi)
 	movq	%r9, 8(%rdi)
 	movq	%r10, 16(%rdi)
@@ -4287,16 +4144,17 @@ bnx_mul24_adx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$160, %rsp
-	.cfi_adjust_cfa_offset 160
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
 	movq	$0, 56(%rsp)
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 16(%rsp)
 	movq	%rcx, 24(%rsp)
 	movq	%r8, 32(%rsp)
-	movq	216(%rsp), %rax
+	movq	224(%rsp), %rax
 	movq	%rax, 48(%rsp)
+	movq	$0, 96(%rsp)
 	movq	16(%rsp), %rcx
 	movq	8(%rsp), %rsi
 	movq	48(%rsp), %rdi
@@ -4309,6 +4167,8 @@ bnx_mul24_adx:
 	xorl	%r14d, %r14d
 	xorl	%r15d, %r15d
 	xorl	%ebp, %ebp
+	movq	$3, 80(%rsp)
+1:
 	movq	0(%rcx), %rdx
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
@@ -4535,458 +4395,8 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	movq	%r8, 0(%rdi)
 	movq	%r9, 8(%rdi)
 	movq	%r10, 16(%rdi)
@@ -5235,6 +4645,8 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
+	movq	$2, 80(%rsp)
+1:
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -5471,242 +4883,8 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	shrq	$1, %rbp
 	adcq	$0, %r8
 	adcq	$0, %r9
@@ -5964,6 +5142,8 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
+	movq	$2, 80(%rsp)
+1:
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -6200,242 +5380,8 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	shrq	$1, %rbp
 	adcq	$0, %r8
 	adcq	$0, %r9
@@ -6466,7 +5412,7 @@ bnx_mul24_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -6495,7 +5441,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -6524,7 +5470,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -6553,7 +5499,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -6582,7 +5528,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -6611,7 +5557,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -6640,7 +5586,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -6669,7 +5615,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -6699,7 +5645,9 @@ bnx_mul24_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
+	movq	$2, 80(%rsp)
+1:
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -6936,242 +5884,8 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -7204,7 +5918,7 @@ bnx_mul24_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -7233,7 +5947,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -7262,7 +5976,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -7291,7 +6005,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -7320,7 +6034,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -7349,7 +6063,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -7378,7 +6092,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -7407,7 +6121,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -7437,7 +6151,9 @@ bnx_mul24_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
+	movq	$2, 80(%rsp)
+1:
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -7674,242 +6390,8 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -7951,7 +6433,7 @@ bnx_mul24_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -7980,7 +6462,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -8009,7 +6491,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -8038,7 +6520,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -8067,7 +6549,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -8096,7 +6578,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -8125,7 +6607,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -8154,7 +6636,7 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -8184,7 +6666,9 @@ bnx_mul24_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
+	movq	$2, 80(%rsp)
+1:
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -8421,242 +6905,8 @@ bnx_mul24_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -8753,105 +7003,86 @@ bnx_mul24_adx:
 	sbbq	184(%rbx), %rax
 	movq	%rax, 184(%rsi)
 	sbbq	$0, %rbp
-	sbbq	%rax, %rax
-	movq	192(%rdi), %rdx
-	xorq	0(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 0(%rsi)
-	movq	200(%rdi), %rdx
-	xorq	8(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 8(%rsi)
-	movq	208(%rdi), %rdx
-	xorq	16(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 16(%rsi)
-	movq	216(%rdi), %rdx
-	xorq	24(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 24(%rsi)
-	movq	224(%rdi), %rdx
-	xorq	32(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 32(%rsi)
-	movq	232(%rdi), %rdx
-	xorq	40(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 40(%rsi)
-	movq	240(%rdi), %rdx
-	xorq	48(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 48(%rsi)
-	movq	248(%rdi), %rdx
-	xorq	56(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 56(%rsi)
-	movq	256(%rdi), %rdx
-	xorq	64(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 64(%rsi)
-	movq	264(%rdi), %rdx
-	xorq	72(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 72(%rsi)
-	movq	272(%rdi), %rdx
-	xorq	80(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 80(%rsi)
-	movq	280(%rdi), %rdx
-	xorq	88(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 88(%rsi)
-	movq	288(%rdi), %rdx
-	xorq	96(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 96(%rsi)
-	movq	296(%rdi), %rdx
-	xorq	104(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 104(%rsi)
-	movq	304(%rdi), %rdx
-	xorq	112(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 112(%rsi)
-	movq	312(%rdi), %rdx
-	xorq	120(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 120(%rsi)
-	movq	%r8, %rdx
-	xorq	128(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 128(%rsi)
-	movq	%r9, %rdx
-	xorq	136(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 136(%rsi)
-	movq	%r10, %rdx
-	xorq	144(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 144(%rsi)
-	movq	%r11, %rdx
-	xorq	152(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 152(%rsi)
-	movq	%r12, %rdx
-	xorq	160(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 160(%rsi)
-	movq	%r13, %rdx
-	xorq	168(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 168(%rsi)
-	movq	%r14, %rdx
-	xorq	176(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 176(%rsi)
-	movq	%r15, %rdx
-	xorq	184(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 184(%rsi)
+	movq	0(%rsi), %rdx
+	cmovcq	192(%rdi), %rdx
+	movq	%rdx, 0(%rsi)
+	movq	8(%rsi), %rdx
+	cmovcq	200(%rdi), %rdx
+	movq	%rdx, 8(%rsi)
+	movq	16(%rsi), %rdx
+	cmovcq	208(%rdi), %rdx
+	movq	%rdx, 16(%rsi)
+	movq	24(%rsi), %rdx
+	cmovcq	216(%rdi), %rdx
+	movq	%rdx, 24(%rsi)
+	movq	32(%rsi), %rdx
+	cmovcq	224(%rdi), %rdx
+	movq	%rdx, 32(%rsi)
+	movq	40(%rsi), %rdx
+	cmovcq	232(%rdi), %rdx
+	movq	%rdx, 40(%rsi)
+	movq	48(%rsi), %rdx
+	cmovcq	240(%rdi), %rdx
+	movq	%rdx, 48(%rsi)
+	movq	56(%rsi), %rdx
+	cmovcq	248(%rdi), %rdx
+	movq	%rdx, 56(%rsi)
+	movq	64(%rsi), %rdx
+	cmovcq	256(%rdi), %rdx
+	movq	%rdx, 64(%rsi)
+	movq	72(%rsi), %rdx
+	cmovcq	264(%rdi), %rdx
+	movq	%rdx, 72(%rsi)
+	movq	80(%rsi), %rdx
+	cmovcq	272(%rdi), %rdx
+	movq	%rdx, 80(%rsi)
+	movq	88(%rsi), %rdx
+	cmovcq	280(%rdi), %rdx
+	movq	%rdx, 88(%rsi)
+	movq	96(%rsi), %rdx
+	cmovcq	288(%rdi), %rdx
+	movq	%rdx, 96(%rsi)
+	movq	104(%rsi), %rdx
+	cmovcq	296(%rdi), %rdx
+	movq	%rdx, 104(%rsi)
+	movq	112(%rsi), %rdx
+	cmovcq	304(%rdi), %rdx
+	movq	%rdx, 112(%rsi)
+	movq	120(%rsi), %rdx
+	cmovcq	312(%rdi), %rdx
+	movq	%rdx, 120(%rsi)
+	movq	128(%rsi), %rdx
+	cmovcq	%r8, %rdx
+	movq	%rdx, 128(%rsi)
+	movq	136(%rsi), %rdx
+	cmovcq	%r9, %rdx
+	movq	%rdx, 136(%rsi)
+	movq	144(%rsi), %rdx
+	cmovcq	%r10, %rdx
+	movq	%rdx, 144(%rsi)
+	movq	152(%rsi), %rdx
+	cmovcq	%r11, %rdx
+	movq	%rdx, 152(%rsi)
+	movq	160(%rsi), %rdx
+	cmovcq	%r12, %rdx
+	movq	%rdx, 160(%rsi)
+	movq	168(%rsi), %rdx
+	cmovcq	%r13, %rdx
+	movq	%rdx, 168(%rsi)
+	movq	176(%rsi), %rdx
+	cmovcq	%r14, %rdx
+	movq	%rdx, 176(%rsi)
+	movq	184(%rsi), %rdx
+	cmovcq	%r15, %rdx
+	movq	%rdx, 184(%rsi)
+	cmpq	$0, 96(%rsp)
+	je	.Lsqdone24
+	decq	96(%rsp)
+	movq	0(%rsp), %rax
+	movq	%rax, 8(%rsp)
+	jmp	.Lsqbody24
+.Lsqdone24:
 	xorl	%eax, %eax
-	movq	%rax, 96(%rsp)
 	movq	%rax, 104(%rsp)
 	movq	%rax, 112(%rsp)
 	movq	%rax, 120(%rsp)
@@ -8859,9 +7090,10 @@ bnx_mul24_adx:
 	movq	%rax, 136(%rsp)
 	movq	%rax, 144(%rsp)
 	movq	%rax, 152(%rsp)
+	movq	%rax, 160(%rsp)
 	movq	%rax, 64(%rsp)
-	addq	$160, %rsp
-	.cfi_adjust_cfa_offset -160
+	addq	$168, %rsp
+	.cfi_adjust_cfa_offset -168
 	popq	%r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r15
@@ -8883,6 +7115,45 @@ bnx_mul24_adx:
 	ret
 	.cfi_endproc
 	.size	bnx_mul24_adx, .-bnx_mul24_adx
+
+	.globl	bnx_sqr32k_adx
+	.hidden	bnx_sqr32k_adx
+	.type	bnx_sqr32k_adx, @function
+	.balign	32
+bnx_sqr32k_adx:
+	.cfi_startproc
+	endbr64
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
+	movq	$0, 56(%rsp)
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 24(%rsp)
+	movq	%rcx, 32(%rsp)
+	movq	%r9, 48(%rsp)
+	leaq	-1(%r8), %rax
+	movq	%rax, 96(%rsp)
+	jmp	.Lsqbody32
+	.cfi_endproc
+	.size	bnx_sqr32k_adx, .-bnx_sqr32k_adx
 
 	.globl	bnx_sqr32_adx
 	.hidden	bnx_sqr32_adx
@@ -8909,14 +7180,16 @@ bnx_sqr32_adx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$160, %rsp
-	.cfi_adjust_cfa_offset 160
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
 	movq	$0, 56(%rsp)
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 24(%rsp)
 	movq	%rcx, 32(%rsp)
 	movq	%r9, 48(%rsp)
+	movq	$0, 96(%rsp)
+.Lsqbody32:
 	movq	8(%rsp), %rcx
 	movq	%rcx, %rsi
 	movq	48(%rsp), %rdi
@@ -9045,6 +7318,8 @@ bnx_sqr32_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
+	movq	$3, 80(%rsp)
+1:
 	movq	0(%rcx), %rdx
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
@@ -9271,458 +7546,8 @@ bnx_sqr32_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	movq	%r8, 0(%rdi)
 	movq	%r9, 8(%rdi)
 	movq	%r10, 16(%rdi)
@@ -9861,6 +7686,8 @@ bnx_sqr32_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
+	movq	$2, 80(%rsp)
+1:
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -10097,242 +7924,8 @@ bnx_sqr32_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	shrq	$1, %rbp
 	adcq	$0, %r8
 	adcq	$0, %r9
@@ -11223,16 +8816,17 @@ bnx_mul32_adx:
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	subq	$160, %rsp
-	.cfi_adjust_cfa_offset 160
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
 	movq	$0, 56(%rsp)
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 16(%rsp)
 	movq	%rcx, 24(%rsp)
 	movq	%r8, 32(%rsp)
-	movq	216(%rsp), %rax
+	movq	224(%rsp), %rax
 	movq	%rax, 48(%rsp)
+	movq	$0, 96(%rsp)
 	movq	16(%rsp), %rcx
 	movq	8(%rsp), %rsi
 	movq	48(%rsp), %rdi
@@ -11245,6 +8839,8 @@ bnx_mul32_adx:
 	xorl	%r14d, %r14d
 	xorl	%r15d, %r15d
 	xorl	%ebp, %ebp
+	movq	$4, 80(%rsp)
+1:
 	movq	0(%rcx), %rdx
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
@@ -11471,684 +9067,8 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	movq	%r8, 0(%rdi)
 	movq	%r9, 8(%rdi)
 	movq	%r10, 16(%rdi)
@@ -12397,6 +9317,8 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
+	movq	$3, 80(%rsp)
+1:
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -12633,478 +9555,8 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	shrq	$1, %rbp
 	adcq	$0, %r8
 	adcq	$0, %r9
@@ -13362,6 +9814,8 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
+	movq	$3, 80(%rsp)
+1:
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -13598,478 +10052,8 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	shrq	$1, %rbp
 	adcq	$0, %r8
 	adcq	$0, %r9
@@ -14327,6 +10311,8 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
+	movq	$3, 80(%rsp)
+1:
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -14563,478 +10549,8 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	shrq	$1, %rbp
 	adcq	$0, %r8
 	adcq	$0, %r9
@@ -15065,7 +10581,7 @@ bnx_mul32_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -15094,7 +10610,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -15123,7 +10639,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -15152,7 +10668,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -15181,7 +10697,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -15210,7 +10726,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -15239,7 +10755,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -15268,7 +10784,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -15298,7 +10814,9 @@ bnx_mul32_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
+	movq	$3, 80(%rsp)
+1:
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -15535,478 +11053,8 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -16039,7 +11087,7 @@ bnx_mul32_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -16068,7 +11116,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -16097,7 +11145,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -16126,7 +11174,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -16155,7 +11203,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -16184,7 +11232,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -16213,7 +11261,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -16242,7 +11290,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -16272,7 +11320,9 @@ bnx_mul32_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
+	movq	$3, 80(%rsp)
+1:
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -16509,478 +11559,8 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -17022,7 +11602,7 @@ bnx_mul32_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -17051,7 +11631,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -17080,7 +11660,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -17109,7 +11689,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -17138,7 +11718,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -17167,7 +11747,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -17196,7 +11776,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -17225,7 +11805,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -17255,7 +11835,9 @@ bnx_mul32_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
+	movq	$3, 80(%rsp)
+1:
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -17492,478 +12074,8 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -18005,7 +12117,7 @@ bnx_mul32_adx:
 	movq	56(%rdi), %r15
 	movq	%r8, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 96(%rsp)
+	movq	%rdx, 104(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r8, %rax
@@ -18034,7 +12146,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r8
 	movq	%r9, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 104(%rsp)
+	movq	%rdx, 112(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r9, %rax
@@ -18063,7 +12175,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r9
 	movq	%r10, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 112(%rsp)
+	movq	%rdx, 120(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r10, %rax
@@ -18092,7 +12204,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r10
 	movq	%r11, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 120(%rsp)
+	movq	%rdx, 128(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r11, %rax
@@ -18121,7 +12233,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r11
 	movq	%r12, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 128(%rsp)
+	movq	%rdx, 136(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r12, %rax
@@ -18150,7 +12262,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r12
 	movq	%r13, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 136(%rsp)
+	movq	%rdx, 144(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r13, %rax
@@ -18179,7 +12291,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r13
 	movq	%r14, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 144(%rsp)
+	movq	%rdx, 152(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r14, %rax
@@ -18208,7 +12320,7 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r14
 	movq	%r15, %rdx
 	imulq	32(%rsp), %rdx
-	movq	%rdx, 152(%rsp)
+	movq	%rdx, 160(%rsp)
 	xorl	%eax, %eax
 	mulxq	0(%rsi), %rax, %rbx
 	adcxq	%r15, %rax
@@ -18238,7 +12350,9 @@ bnx_mul32_adx:
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	xorl	%ebp, %ebp
-	leaq	96(%rsp), %rcx
+	leaq	104(%rsp), %rcx
+	movq	$3, 80(%rsp)
+1:
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -18475,478 +12589,8 @@ bnx_mul32_adx:
 	adoxq	56(%rsp), %r15
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
-	shrq	$1, %rbp
-	adcq	0(%rdi), %r8
-	adcq	8(%rdi), %r9
-	adcq	16(%rdi), %r10
-	adcq	24(%rdi), %r11
-	adcq	32(%rdi), %r12
-	adcq	40(%rdi), %r13
-	adcq	48(%rdi), %r14
-	adcq	56(%rdi), %r15
-	adcq	%rbp, %rbp
-	movq	0(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r8, %rax
-	movq	%rax, 0(%rdi)
-	mulxq	8(%rsi), %rax, %r8
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r8, %r10
-	mulxq	24(%rsi), %rax, %r8
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r8, %r12
-	mulxq	40(%rsi), %rax, %r8
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r8, %r14
-	mulxq	56(%rsi), %rax, %r8
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	adcxq	56(%rsp), %r8
-	adoxq	56(%rsp), %r8
-	movq	8(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r9, %rax
-	movq	%rax, 8(%rdi)
-	mulxq	8(%rsi), %rax, %r9
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r9, %r11
-	mulxq	24(%rsi), %rax, %r9
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r9, %r13
-	mulxq	40(%rsi), %rax, %r9
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r9, %r15
-	mulxq	56(%rsi), %rax, %r9
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	adcxq	56(%rsp), %r9
-	adoxq	56(%rsp), %r9
-	movq	16(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	mulxq	8(%rsi), %rax, %r10
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r10, %r12
-	mulxq	24(%rsi), %rax, %r10
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r10, %r14
-	mulxq	40(%rsi), %rax, %r10
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r10, %r8
-	mulxq	56(%rsi), %rax, %r10
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	adcxq	56(%rsp), %r10
-	adoxq	56(%rsp), %r10
-	movq	24(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r11, %rax
-	movq	%rax, 24(%rdi)
-	mulxq	8(%rsi), %rax, %r11
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r11, %r13
-	mulxq	24(%rsi), %rax, %r11
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r11, %r15
-	mulxq	40(%rsi), %rax, %r11
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r11, %r9
-	mulxq	56(%rsi), %rax, %r11
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	adcxq	56(%rsp), %r11
-	adoxq	56(%rsp), %r11
-	movq	32(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r12, %rax
-	movq	%rax, 32(%rdi)
-	mulxq	8(%rsi), %rax, %r12
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r14
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %rax, %r12
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r12, %r8
-	mulxq	40(%rsi), %rax, %r12
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r12, %r10
-	mulxq	56(%rsi), %rax, %r12
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	adcxq	56(%rsp), %r12
-	adoxq	56(%rsp), %r12
-	movq	40(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r13, %rax
-	movq	%rax, 40(%rdi)
-	mulxq	8(%rsi), %rax, %r13
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r15
-	adoxq	%r13, %r15
-	mulxq	24(%rsi), %rax, %r13
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r13, %r9
-	mulxq	40(%rsi), %rax, %r13
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r13, %r11
-	mulxq	56(%rsi), %rax, %r13
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	adcxq	56(%rsp), %r13
-	adoxq	56(%rsp), %r13
-	movq	48(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r14, %rax
-	movq	%rax, 48(%rdi)
-	mulxq	8(%rsi), %rax, %r14
-	adcxq	%rax, %r15
-	adoxq	%rbx, %r15
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r8
-	adoxq	%r14, %r8
-	mulxq	24(%rsi), %rax, %r14
-	adcxq	%rax, %r9
-	adoxq	%rbx, %r9
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r10
-	adoxq	%r14, %r10
-	mulxq	40(%rsi), %rax, %r14
-	adcxq	%rax, %r11
-	adoxq	%rbx, %r11
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r12
-	adoxq	%r14, %r12
-	mulxq	56(%rsi), %rax, %r14
-	adcxq	%rax, %r13
-	adoxq	%rbx, %r13
-	adcxq	56(%rsp), %r14
-	adoxq	56(%rsp), %r14
-	movq	56(%rcx), %rdx
-	xorl	%eax, %eax
-	mulxq	0(%rsi), %rax, %rbx
-	adcxq	%r15, %rax
-	movq	%rax, 56(%rdi)
-	mulxq	8(%rsi), %rax, %r15
-	adcxq	%rax, %r8
-	adoxq	%rbx, %r8
-	mulxq	16(%rsi), %rax, %rbx
-	adcxq	%rax, %r9
-	adoxq	%r15, %r9
-	mulxq	24(%rsi), %rax, %r15
-	adcxq	%rax, %r10
-	adoxq	%rbx, %r10
-	mulxq	32(%rsi), %rax, %rbx
-	adcxq	%rax, %r11
-	adoxq	%r15, %r11
-	mulxq	40(%rsi), %rax, %r15
-	adcxq	%rax, %r12
-	adoxq	%rbx, %r12
-	mulxq	48(%rsi), %rax, %rbx
-	adcxq	%rax, %r13
-	adoxq	%r15, %r13
-	mulxq	56(%rsi), %rax, %r15
-	adcxq	%rax, %r14
-	adoxq	%rbx, %r14
-	adcxq	56(%rsp), %r15
-	adoxq	56(%rsp), %r15
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
+	decq	80(%rsp)
+	jnz	1b
 	shrq	$1, %rbp
 	adcq	0(%rdi), %r8
 	adcq	8(%rdi), %r9
@@ -19067,137 +12711,110 @@ bnx_mul32_adx:
 	sbbq	248(%rbx), %rax
 	movq	%rax, 248(%rsi)
 	sbbq	$0, %rbp
-	sbbq	%rax, %rax
-	movq	256(%rdi), %rdx
-	xorq	0(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 0(%rsi)
-	movq	264(%rdi), %rdx
-	xorq	8(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 8(%rsi)
-	movq	272(%rdi), %rdx
-	xorq	16(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 16(%rsi)
-	movq	280(%rdi), %rdx
-	xorq	24(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 24(%rsi)
-	movq	288(%rdi), %rdx
-	xorq	32(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 32(%rsi)
-	movq	296(%rdi), %rdx
-	xorq	40(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 40(%rsi)
-	movq	304(%rdi), %rdx
-	xorq	48(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 48(%rsi)
-	movq	312(%rdi), %rdx
-	xorq	56(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 56(%rsi)
-	movq	320(%rdi), %rdx
-	xorq	64(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 64(%rsi)
-	movq	328(%rdi), %rdx
-	xorq	72(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 72(%rsi)
-	movq	336(%rdi), %rdx
-	xorq	80(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 80(%rsi)
-	movq	344(%rdi), %rdx
-	xorq	88(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 88(%rsi)
-	movq	352(%rdi), %rdx
-	xorq	96(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 96(%rsi)
-	movq	360(%rdi), %rdx
-	xorq	104(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 104(%rsi)
-	movq	368(%rdi), %rdx
-	xorq	112(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 112(%rsi)
-	movq	376(%rdi), %rdx
-	xorq	120(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 120(%rsi)
-	movq	384(%rdi), %rdx
-	xorq	128(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 128(%rsi)
-	movq	392(%rdi), %rdx
-	xorq	136(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 136(%rsi)
-	movq	400(%rdi), %rdx
-	xorq	144(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 144(%rsi)
-	movq	408(%rdi), %rdx
-	xorq	152(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 152(%rsi)
-	movq	416(%rdi), %rdx
-	xorq	160(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 160(%rsi)
-	movq	424(%rdi), %rdx
-	xorq	168(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 168(%rsi)
-	movq	432(%rdi), %rdx
-	xorq	176(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 176(%rsi)
-	movq	440(%rdi), %rdx
-	xorq	184(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 184(%rsi)
-	movq	%r8, %rdx
-	xorq	192(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 192(%rsi)
-	movq	%r9, %rdx
-	xorq	200(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 200(%rsi)
-	movq	%r10, %rdx
-	xorq	208(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 208(%rsi)
-	movq	%r11, %rdx
-	xorq	216(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 216(%rsi)
-	movq	%r12, %rdx
-	xorq	224(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 224(%rsi)
-	movq	%r13, %rdx
-	xorq	232(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 232(%rsi)
-	movq	%r14, %rdx
-	xorq	240(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 240(%rsi)
-	movq	%r15, %rdx
-	xorq	248(%rsi), %rdx
-	andq	%rax, %rdx
-	xorq	%rdx, 248(%rsi)
+	movq	0(%rsi), %rdx
+	cmovcq	256(%rdi), %rdx
+	movq	%rdx, 0(%rsi)
+	movq	8(%rsi), %rdx
+	cmovcq	264(%rdi), %rdx
+	movq	%rdx, 8(%rsi)
+	movq	16(%rsi), %rdx
+	cmovcq	272(%rdi), %rdx
+	movq	%rdx, 16(%rsi)
+	movq	24(%rsi), %rdx
+	cmovcq	280(%rdi), %rdx
+	movq	%rdx, 24(%rsi)
+	movq	32(%rsi), %rdx
+	cmovcq	288(%rdi), %rdx
+	movq	%rdx, 32(%rsi)
+	movq	40(%rsi), %rdx
+	cmovcq	296(%rdi), %rdx
+	movq	%rdx, 40(%rsi)
+	movq	48(%rsi), %rdx
+	cmovcq	304(%rdi), %rdx
+	movq	%rdx, 48(%rsi)
+	movq	56(%rsi), %rdx
+	cmovcq	312(%rdi), %rdx
+	movq	%rdx, 56(%rsi)
+	movq	64(%rsi), %rdx
+	cmovcq	320(%rdi), %rdx
+	movq	%rdx, 64(%rsi)
+	movq	72(%rsi), %rdx
+	cmovcq	328(%rdi), %rdx
+	movq	%rdx, 72(%rsi)
+	movq	80(%rsi), %rdx
+	cmovcq	336(%rdi), %rdx
+	movq	%rdx, 80(%rsi)
+	movq	88(%rsi), %rdx
+	cmovcq	344(%rdi), %rdx
+	movq	%rdx, 88(%rsi)
+	movq	96(%rsi), %rdx
+	cmovcq	352(%rdi), %rdx
+	movq	%rdx, 96(%rsi)
+	movq	104(%rsi), %rdx
+	cmovcq	360(%rdi), %rdx
+	movq	%rdx, 104(%rsi)
+	movq	112(%rsi), %rdx
+	cmovcq	368(%rdi), %rdx
+	movq	%rdx, 112(%rsi)
+	movq	120(%rsi), %rdx
+	cmovcq	376(%rdi), %rdx
+	movq	%rdx, 120(%rsi)
+	movq	128(%rsi), %rdx
+	cmovcq	384(%rdi), %rdx
+	movq	%rdx, 128(%rsi)
+	movq	136(%rsi), %rdx
+	cmovcq	392(%rdi), %rdx
+	movq	%rdx, 136(%rsi)
+	movq	144(%rsi), %rdx
+	cmovcq	400(%rdi), %rdx
+	movq	%rdx, 144(%rsi)
+	movq	152(%rsi), %rdx
+	cmovcq	408(%rdi), %rdx
+	movq	%rdx, 152(%rsi)
+	movq	160(%rsi), %rdx
+	cmovcq	416(%rdi), %rdx
+	movq	%rdx, 160(%rsi)
+	movq	168(%rsi), %rdx
+	cmovcq	424(%rdi), %rdx
+	movq	%rdx, 168(%rsi)
+	movq	176(%rsi), %rdx
+	cmovcq	432(%rdi), %rdx
+	movq	%rdx, 176(%rsi)
+	movq	184(%rsi), %rdx
+	cmovcq	440(%rdi), %rdx
+	movq	%rdx, 184(%rsi)
+	movq	192(%rsi), %rdx
+	cmovcq	%r8, %rdx
+	movq	%rdx, 192(%rsi)
+	movq	200(%rsi), %rdx
+	cmovcq	%r9, %rdx
+	movq	%rdx, 200(%rsi)
+	movq	208(%rsi), %rdx
+	cmovcq	%r10, %rdx
+	movq	%rdx, 208(%rsi)
+	movq	216(%rsi), %rdx
+	cmovcq	%r11, %rdx
+	movq	%rdx, 216(%rsi)
+	movq	224(%rsi), %rdx
+	cmovcq	%r12, %rdx
+	movq	%rdx, 224(%rsi)
+	movq	232(%rsi), %rdx
+	cmovcq	%r13, %rdx
+	movq	%rdx, 232(%rsi)
+	movq	240(%rsi), %rdx
+	cmovcq	%r14, %rdx
+	movq	%rdx, 240(%rsi)
+	movq	248(%rsi), %rdx
+	cmovcq	%r15, %rdx
+	movq	%rdx, 248(%rsi)
+	cmpq	$0, 96(%rsp)
+	je	.Lsqdone32
+	decq	96(%rsp)
+	movq	0(%rsp), %rax
+	movq	%rax, 8(%rsp)
+	jmp	.Lsqbody32
+.Lsqdone32:
 	xorl	%eax, %eax
-	movq	%rax, 96(%rsp)
 	movq	%rax, 104(%rsp)
 	movq	%rax, 112(%rsp)
 	movq	%rax, 120(%rsp)
@@ -19205,9 +12822,10 @@ bnx_mul32_adx:
 	movq	%rax, 136(%rsp)
 	movq	%rax, 144(%rsp)
 	movq	%rax, 152(%rsp)
+	movq	%rax, 160(%rsp)
 	movq	%rax, 64(%rsp)
-	addq	$160, %rsp
-	.cfi_adjust_cfa_offset -160
+	addq	$168, %rsp
+	.cfi_adjust_cfa_offset -168
 	popq	%r15
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r15

@@ -32,7 +32,7 @@ OP = "%rsi"       # the streamed operand's block
 OUT = "%rdi"      # t at the block's base word
 
 # Stack frame after the six pushes.
-FRAME_SLOTS = ["R", "A", "B", "M", "M0INV", "N", "T", "ZERO", "CS", "SCNT", "K", "SBASE"]
+FRAME_SLOTS = ["R", "A", "B", "M", "M0INV", "N", "T", "ZERO", "CS", "SCNT", "K", "SBASE", "REP"]
 F = {name: 8 * i for i, name in enumerate(FRAME_SLOTS)}
 F["Q"] = 8 * len(FRAME_SLOTS)
 ZERO = "%d(%%rsp)" % F["ZERO"]   # 0: ADCX/ADOX of a carry (no register left)
@@ -196,10 +196,46 @@ def zero_w():
         e("xorl\t%s, %s" % (r32(r), r32(r)))
 
 
-def fixed_size(n):
+def run_blocks(count, with_add, looped):
+    """count full blocks, each after an add_mem when with_add: unrolled,
+    or (looped, count > 1) one block's code in a loop on the K slot (the
+    block moves OP and OUT itself; DEC leaves CARRY alone and add_mem and
+    the block reset the flags they read)."""
+    if count <= 1 or not looped:
+        for _ in range(count):
+            if with_add:
+                add_mem()
+            block("full")
+        return
+    e("movq\t$%d, %d(%%rsp)" % (count, F["K"]))
+    e("1:")
+    if with_add:
+        add_mem()
+    block("full")
+    e("decq\t%d(%%rsp)" % F["K"])
+    e("jnz\t1b")
+
+
+def fixed_size(n, looped=False):
     """bnx_sqr<n>_adx and bnx_mul<n>_adx: the same blocks with every loop
-    unrolled (no counters, strip 0 starting from registers of zeros)."""
+    unrolled (no counters, strip 0 starting from registers of zeros).
+    looped: the strips still unrolled, but each strip's run of full blocks
+    one block in a loop (the code a quarter the size at n = 32)."""
     N = n // 8
+    # ---- k squarings in one call (r8: k >= 1, public), the same body ----
+    func_head("bnx_sqr%dk_adx" % n)
+    push_all()
+    e("movq\t%%rdi, %d(%%rsp)" % F["R"])
+    e("movq\t%%rsi, %d(%%rsp)" % F["A"])
+    e("movq\t%%rdx, %d(%%rsp)" % F["M"])
+    e("movq\t%%rcx, %d(%%rsp)" % F["M0INV"])
+    e("movq\t%%r9, %d(%%rsp)" % F["T"])
+    e("leaq\t-1(%r8), %rax")
+    e("movq\t%%rax, %d(%%rsp)" % F["REP"])      # squarings after this one
+    e("jmp\t.Lsqbody%d" % n)
+    e(".cfi_endproc")
+    e(".size\tbnx_sqr%dk_adx, .-bnx_sqr%dk_adx" % (n, n))
+
     # ---- squaring ----
     func_head("bnx_sqr%d_adx" % n)
     push_all()
@@ -208,6 +244,8 @@ def fixed_size(n):
     e("movq\t%%rdx, %d(%%rsp)" % F["M"])
     e("movq\t%%rcx, %d(%%rsp)" % F["M0INV"])
     e("movq\t%%r9, %d(%%rsp)" % F["T"])        # r8: n, known here
+    e("movq\t$0, %d(%%rsp)" % F["REP"])
+    e(".Lsqbody%d:" % n)
     for st in range(N):
         lea_arg("A", 64 * st, MULT)
         e("movq\t%s, %s" % (MULT, OP))
@@ -218,10 +256,7 @@ def fixed_size(n):
             load_w()
         block("tri")
         e("xorl\t%ebp, %ebp")
-        for ia in range(st + 1, N):
-            if st:
-                add_mem()
-            block("full")
+        run_blocks(N - 1 - st, st > 0, looped)
         if st and st + 1 < N:
             add_carry_store()
         else:
@@ -255,6 +290,7 @@ def fixed_size(n):
     e("movq\t%%r8, %d(%%rsp)" % F["M0INV"])
     e("movq\t%d(%%rsp), %%rax" % (56 + FRAME))  # t, the 7th argument
     e("movq\t%%rax, %d(%%rsp)" % F["T"])
+    e("movq\t$0, %d(%%rsp)" % F["REP"])
     for st in range(N):
         lea_arg("B", 64 * st, MULT)
         lea_arg("A", 0, OP)
@@ -264,10 +300,11 @@ def fixed_size(n):
         else:
             load_w()
         e("xorl\t%ebp, %ebp")
-        for ia in range(N):
-            if st and ia:
-                add_mem()
+        if st:
             block("full")
+            run_blocks(N - 1, True, looped)
+        else:
+            run_blocks(N, False, looped)
         if st:
             add_carry_store()
         else:
@@ -282,9 +319,7 @@ def fixed_size(n):
         block("q")
         e("xorl\t%ebp, %ebp")
         e("leaq\t%d(%%rsp), %s" % (F["Q"], MULT))
-        for ia in range(1, N):
-            add_mem()
-            block("full")
+        run_blocks(N - 1, True, looped)
         add_mem()
         if st:
             e("addq\t%d(%%rsp), %s" % (F["CS"], W0[0]))
@@ -309,15 +344,25 @@ def fixed_size(n):
         e("sbbq\t%d(%%rbx), %%rax" % (8 * i))
         e("movq\t%%rax, %d(%%rsi)" % (8 * i))
     e("sbbq\t$0, %rbp")                         # CF: keep t (t < 2m)
-    e("sbbq\t%rax, %rax")                       # the mask
+    # r = CF ? t : t - m, by CMOVC (it reads its source either way; MOV
+    # leaves CF): one ALU op a word where the mask's XOR/AND/XOR took
+    # three (n = 16: 1-2% of a product)
     for i in range(n):
+        e("movq\t%d(%%rsi), %%rdx" % (8 * i))
         if i < n - 8:
-            e("movq\t%d(%%rdi), %%rdx" % (8 * (n + i)))
+            e("cmovcq\t%d(%%rdi), %%rdx" % (8 * (n + i)))
         else:
-            e("movq\t%s, %%rdx" % W0[i - (n - 8)])
-        e("xorq\t%d(%%rsi), %%rdx" % (8 * i))
-        e("andq\t%rax, %rdx")
-        e("xorq\t%%rdx, %d(%%rsi)" % (8 * i))
+            e("cmovcq\t%s, %%rdx" % W0[i - (n - 8)])
+        e("movq\t%%rdx, %d(%%rsi)" % (8 * i))
+    # bnx_sqr<n>k_adx: the next squaring, of r, in the same frame (the
+    # count is public; the q slots are overwritten, and wiped once below)
+    e("cmpq\t$0, %d(%%rsp)" % F["REP"])
+    e("je\t.Lsqdone%d" % n)
+    e("decq\t%d(%%rsp)" % F["REP"])
+    e("movq\t%d(%%rsp), %%rax" % F["R"])
+    e("movq\t%%rax, %d(%%rsp)" % F["A"])
+    e("jmp\t.Lsqbody%d" % n)
+    e(".Lsqdone%d:" % n)
     e("xorl\t%eax, %eax")
     for i in range(8):
         e("movq\t%%rax, %d(%%rsp)" % (F["Q"] + 8 * i))
@@ -329,6 +374,14 @@ def fixed_size(n):
 
 
 FIXED = (16, 24, 32)    # RSA-2048, -3072, -4096's CRT halves
+# Sizes whose strips' block runs stay loops (fixed_size(looped=True)):
+# unrolled whole, bnx_mul32_adx alone was 45 KiB (with bnx_sqr32_adx 58,
+# beyond the 32 KiB L1i and the op cache), and on this loaded host a
+# 2048-bit exponentiation's on-CPU median was ~1.5x its minimum against
+# aws-lc's ~1.2x: 0.83-0.91x aws-lc at the median, 1.07-1.13x at the
+# minimum.  Looped, 32 KiB for both (24 limbs: 23 KiB, from 33), the
+# minimum the same or better and the median 1.05-1.10x aws-lc.
+LOOPED = (24, 32)
 
 HEADER = """/* SPDX-License-Identifier: MIT */
 /*
@@ -352,10 +405,10 @@ HEADER = """/* SPDX-License-Identifier: MIT */
  *      q = t[i] m0inv in its first block (against m[0..7]) and keeps them
  *      on the stack for the rest of m's blocks; the strip's carry out of
  *      t's top goes to the next strip's last add;
- *   3. r = t[n..2n-1] - m, kept or not by mask.
+ *   3. r = t[n..2n-1] - m, kept or not by CMOVC on the borrow.
  * The q slots and the carry slot are wiped before return.
  *
- * bn-adx-8x8u.S has the same with every loop unrolled, n = 16, 24, 32.
+ * bn-adx-8x8u.S has the same with the loops unrolled, n = 16, 24, 32.
  *
  * No branch or address depends on a, b or m (loop counts depend on n
  * only): constant time.
@@ -373,12 +426,18 @@ UHEADER = """/* SPDX-License-Identifier: MIT */
  *   void bnx_sqr<n>_adx(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 n, u64 *t);
  *   void bnx_mul<n>_adx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
  *                       u64 m0inv, u64 n, u64 *t);
+ *   void bnx_sqr<n>k_adx(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 k, u64 *t);
  *
+ * The last: r = a^(2^k) / R^(2^k - 1) mod m, k >= 1 squarings in one call
+ * (one frame, one wipe; the exponentiation's runs of squarings).
  * for n = 16, 24 and 32 only (the n argument is not read): bn-adx-8x8.S's
- * bnx_sqr_adx and bnx_mulr_adx with every loop unrolled -- no counters,
- * strip 0 starting from registers of zeros, the top eight words of the
- * result subtracted from the registers -- 4 to 6% faster.  Same
- * arguments, conditions and constant time as those.
+ * bnx_sqr_adx and bnx_mulr_adx with the loops unrolled -- no strip
+ * counters, strip 0 starting from registers of zeros, the top eight words
+ * of the result subtracted from the registers -- 4 to 6% faster.  At
+ * n = 16 every block is unrolled; at 24 and 32 each strip's run of full
+ * blocks is one block in a loop (a counter on the stack, n-derived: the
+ * code fits the L1i and keeps its speed on a loaded core; bn-adx-gen.py).
+ * Same arguments, conditions and constant time as those.
  */
 
 \t.text
@@ -388,7 +447,7 @@ UHEADER = """/* SPDX-License-Identifier: MIT */
 def main_unrolled():
     e(UHEADER)
     for n in FIXED:
-        fixed_size(n)
+        fixed_size(n, looped=n in LOOPED)
     e("")
     e(".section .note.GNU-stack, \"\", @progbits")
     print("\n".join(out))
@@ -554,6 +613,7 @@ def main():
     e("leaq\t(%rdi,%rcx,8), %rdi")              # &t[n]
     e("movq\t%%rdi, %d(%%rsp)" % F["SBASE"])
     e("shrq\t$2, %rcx")
+    e("movq\t%%rcx, %d(%%rsp)" % F["SCNT"])     # the select's count, read without flags
     e("movq\t%d(%%rsp), %%rsi" % F["R"])
     e("movq\t%d(%%rsp), %%rbx" % F["M"])
     e("xorl\t%eax, %eax")                       # CF = 0
@@ -570,21 +630,18 @@ def main():
     e("loop\t.Lsub")
     e("movq\t%d(%%rsp), %%rax" % F["CS"])
     e("sbbq\t$0, %rax")                         # CF: keep t
-    e("sbbq\t%rax, %rax")                       # the mask
+    # r = CF ? t : t - m by CMOVC; nothing below writes the flags
     e("movq\t%d(%%rsp), %%rsi" % F["R"])
     e("movq\t%d(%%rsp), %%rdi" % F["SBASE"])
-    e("movq\t%d(%%rsp), %%rcx" % F["N"])
-    e("shrq\t$2, %rcx")
+    e("movq\t%d(%%rsp), %%rcx" % F["SCNT"])
     e(".Lsel:")
     regs = ["%r10", "%r11", "%r12", "%r13"]
     for i, r in enumerate(regs):
-        e("movq\t%d(%%rdi), %s" % (8 * i, r))
+        e("movq\t%d(%%rsi), %s" % (8 * i, r))
     for i, r in enumerate(regs):
-        e("xorq\t%d(%%rsi), %s" % (8 * i, r))
-    for r in regs:
-        e("andq\t%%rax, %s" % r)
+        e("cmovcq\t%d(%%rdi), %s" % (8 * i, r))
     for i, r in enumerate(regs):
-        e("xorq\t%s, %d(%%rsi)" % (r, 8 * i))
+        e("movq\t%s, %d(%%rsi)" % (r, 8 * i))
     e("leaq\t32(%rdi), %rdi")
     e("leaq\t32(%rsi), %rsi")
     e("loop\t.Lsel")

@@ -29,6 +29,31 @@
  *   multiply   666 (512)   1423 (1152)  2508 (2048)  9819 (8192)
  *   unrolled   533 / 648   1117 / 1396  1964 / 2474  (bn-adx-8x8u.S)
  *
+ * (At 24 and 32 limbs bn-adx-8x8u.S now keeps each strip's run of full
+ * blocks as a loop: fully unrolled, the 32-limb pair was 58 KiB of code,
+ * past the L1i, and an exponentiation's on-CPU median on the loaded host
+ * ran ~1.5x its minimum where aws-lc's ran ~1.2x; looped, the minima
+ * above stand and the median follows them.  The final select by CMOVC
+ * gave 1-2% at 16 limbs, the k-squaring entry ~1%.)
+ *
+ * Where the squaring's time goes, n = 16, TSC minima of variants with
+ * parts left out (wrong results, timing only): whole 554; without the
+ * doubling pass 511; the reduction alone (with the final subtraction,
+ * select and frame) 367 -- 1.43 a product where the cross products and
+ * doubling take ~190 for 136 (1.15-1.4); frame, final subtraction and
+ * select alone 42.  n = 32: 2073, 1984, 1344 (1.31 a product), 70.  So
+ * the reduction's blocks are the slow part, but not through the q chain:
+ * taking the first product's carry (W0 != 0) off the chain, so each q
+ * waits on one add fewer, measured 1% slower; dropping the XOR that
+ * clears the flags at each row (they are clear after the closing adds)
+ * no faster.  Counting ALU ops (MULX two, ADCX, ADOX, ADC, SBB, CMOV one
+ * each; four ALU pipes, one multiplier): ~4.4 a product in the blocks,
+ * so ~1.1 cycles a product at best, against 1.0 for the bare loop (one
+ * MULX a cycle: the loop's 1.0 TSC says the core runs near the TSC's
+ * rate under this load); the kernels reach 77% (n = 16) to 87% (32) of
+ * that bound.  A 1.3x lead over aws-lc's BN_mod_exp_mont_consttime at
+ * 1536/2048-bit halves (now 1.07-1.15x at the minimum) would need the
+ * kernels at ~1.0 cycle a product, the bound itself.
  * against 612 / 1247 / 2140 / 7977 and 746 / 1542 / 2708 / 10439 for the
  * accumulator-in-memory kernels these replaced: 1.27 to 1.42 TSC a
  * product, the rest of the gap to 1.0 being the q rows, the adds between
@@ -84,4 +109,19 @@ void bnx_mont_sqr(u64 *r, const u64 *a, const struct bn_mont *mc, struct bnx_tmp
 		bnx_mul_adx(r, a, a, mc->m, mc->m0inv, mc->n, tmp->t);
 	else
 		bnx_sqr_adx(r, a, mc->m, mc->m0inv, mc->n, tmp->p);
+}
+
+void bnx_mont_sqrk(u64 *r, const u64 *a, unsigned int k, const struct bn_mont *mc,
+		   struct bnx_tmp *tmp)
+{
+	bnx_sqrk_fn *f = bnx_sqrk_fixed(mc->n);
+	unsigned int i;
+
+	if (f) {
+		f(r, a, mc->m, mc->m0inv, k, tmp->p);
+		return;
+	}
+	bnx_mont_sqr(r, a, mc, tmp);
+	for (i = 1; i < k; i++)
+		bnx_mont_sqr(r, r, mc, tmp);
 }

@@ -57,11 +57,27 @@ static inline bnx_mul_fn *bnx_mul_fixed(unsigned int n)
 	return n == 16 ? bnx_mul16_adx : n == 24 ? bnx_mul24_adx : n == 32 ? bnx_mul32_adx : NULL;
 }
 
+/*
+ * k >= 1 squarings in one call at n = 16, 24, 32 (bn-adx-8x8u.S): r =
+ * a^(2^k) / R^(2^k - 1) mod m, a < m; one frame and one wipe for the run
+ * (an exponentiation's window of squarings).  NULL for other n.
+ */
+typedef void bnx_sqrk_fn(u64 *r, const u64 *a, const u64 *m, u64 m0inv, u64 k, u64 *t);
+bnx_sqrk_fn bnx_sqr16k_adx, bnx_sqr24k_adx, bnx_sqr32k_adx;
+
+static inline bnx_sqrk_fn *bnx_sqrk_fixed(unsigned int n)
+{
+	return n == 16 ? bnx_sqr16k_adx : n == 24 ? bnx_sqr24k_adx : n == 32 ? bnx_sqr32k_adx : NULL;
+}
+
 /* r = a b / R mod m, as bn_mont_mul (a < R, b < m); r may alias a or b. */
 void bnx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc,
 		  struct bnx_tmp *tmp);
 /* r = a^2 / R mod m (a < m); r may alias a. */
 void bnx_mont_sqr(u64 *r, const u64 *a, const struct bn_mont *mc, struct bnx_tmp *tmp);
+/* @k >= 1 of those in a row (bnx_sqrk_fixed's kernel where there is one). */
+void bnx_mont_sqrk(u64 *r, const u64 *a, unsigned int k, const struct bn_mont *mc,
+		   struct bnx_tmp *tmp);
 
 /* The engine (rsa-adx.c), registered only where BMI2 and ADX are. */
 extern const struct rsa_engine rsa_engine_adx;
