@@ -128,9 +128,10 @@ static const struct p384x_mod p384x_n = {
  * every term 0).  Shifts and subtractions only: the path from one word's
  * q to the next is five single-cycle instructions instead of a MULX's
  * latency, and the multiplier port is left to the product.  The
- * subtraction runs first and may wrap the top word T7; adding q 2^384
- * brings it back (the true sum is below 2m 2^64).  RORX and the 32-bit
- * move take qh without touching the flags.
+ * borrow out of word 5 is taken from q before q enters word 6 (q is at
+ * least that borrow: q = 0 makes q c = 0), so it stops there; the sum is
+ * below 2m 2^64, T7 stays 0 or 1.  RORX and the 32-bit move take qh
+ * without touching the flags.
  */
 #define P384X_SRED_W(T0)						\
 	"movq %[" T0 "], %%rax\n\t"					\
@@ -152,8 +153,7 @@ static const struct p384x_mod p384x_n = {
 	"sbbq %%rcx, %[" T3 "]\n\t"					\
 	"sbbq $0, %[" T4 "]\n\t"					\
 	"sbbq $0, %[" T5 "]\n\t"					\
-	"sbbq $0, %[" T6 "]\n\t"					\
-	"sbbq $0, %[" T7 "]\n\t"					\
+	"sbbq $0, %[" T0 "]\n\t"					\
 	"addq %[" T0 "], %[" T6 "]\n\t"					\
 	"adcq $0, %[" T7 "]\n\t"
 
