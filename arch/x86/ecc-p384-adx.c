@@ -125,20 +125,24 @@ static const struct p384x_mod p384x_n = {
  * borrow, so it is not computed), the borrow of q - ql is the carry of
  * T0 + ql, and the words above are w1 = ql - qh - that borrow and
  * w2 + w3 2^64 = q + qh - the borrow of w1 (never negative: q = 0 makes
- * every term 0).  Shifts and subtractions only: the path from one word's
- * q to the next is five single-cycle instructions instead of a MULX's
- * latency, and the multiplier port is left to the product.  The
- * borrow out of word 5 is taken from q before q enters word 6 (q is at
- * least that borrow: q = 0 makes q c = 0), so it stops there; the sum is
- * below 2m 2^64, T7 stays 0 or 1.  RORX and the 32-bit move take qh
- * without touching the flags.
+ * every term 0).  Shifts and subtractions only, and qh with the borrow
+ * come from T0 alone: q's low half is T0's (ql has none), so qh is the
+ * 32-bit sum of T0's two halves and the borrow is that sum's carry (one
+ * 32-bit ADD, T0's halves split by a 32-bit move and RORX), q itself a
+ * LEA off the path.  From one word's T0 to the next word's: four
+ * single-cycle instructions (split, add, w1, subtract) instead of a
+ * MULX's latency and its additions, and the multiplier port is left to
+ * the product.  The borrow out of word 5 is taken from q before q
+ * enters word 6 (q is at least that borrow: q = 0 makes q c = 0), so it
+ * stops there; the sum is below 2m 2^64, T7 stays 0 or 1.
  */
 #define P384X_SRED_W(T0)						\
+	"movl %k[" T0 "], %%ecx\n\t"					\
+	"rorxq $32, %[" T0 "], %%rdx\n\t"				\
 	"movq %[" T0 "], %%rax\n\t"					\
 	"shlq $32, %%rax\n\t"						\
-	"addq %%rax, %[" T0 "]\n\t"					\
-	"rorxq $32, %[" T0 "], %%rdx\n\t"				\
-	"movl %%edx, %%ecx\n\t"						\
+	"leaq (%[" T0 "], %%rax), %[" T0 "]\n\t"			\
+	"addl %%edx, %%ecx\n\t"						\
 	"sbbq %%rcx, %%rax\n\t"						\
 	"movq %[" T0 "], %%rdx\n\t"					\
 	"sbbq $0, %%rdx\n\t"						\
