@@ -884,21 +884,10 @@ out:
 END_TEST
 #endif
 
-#if defined(__aarch64__)
-/*
- * arch/arm64/ecc-p256-arm64.h against OpenSSL's BIGNUM: Montgomery
- * multiplication and squaring (a b / 2^256 mod p), addition and
- * subtraction, each result required fully reduced (below p), on elements
- * built from words 0, 1, 2^32 - 1, 2^32, 2^63, 2^64 - 2, 2^64 - 1 and p's
- * own words, and on p - 1, p - 2, 1, 0 and 2^256 mod p, where the final
- * subtraction of p and the borrow correction are decided by a word or a
- * bit; then random chains.  The Wycheproof cases reach these only by
- * chance.
- */
+#if defined(__aarch64__) || defined(__x86_64__)
 #include <rind/internal/util.h>
-#include "../arch/arm64/ecc-p256-arm64.h"
 
-/* The arm64 field tests' helpers, for n 64-bit limbs (4: P-256, 6: P-384). */
+/* The field tests' helpers (arm64 P-256 and P-384, x86 P-384), for n 64-bit limbs (4 or 6). */
 static BIGNUM *fa_bn(const u64 *w, int n)
 {
 	u8 b[48];
@@ -962,6 +951,142 @@ static void fa_edge(u64 *w, int n, const BIGNUM *p, BN_CTX *ctx, struct rt_rng *
 		w[i] = get_unaligned_le64(b + 8 * i);
 	BN_free(x);
 }
+
+#endif
+
+#if defined(__x86_64__)
+/*
+ * arch/x86/ecc-p384-adx.c's field operations against OpenSSL's BIGNUM:
+ * the Montgomery product (a b / 2^384 mod p) and squaring (the reduction
+ * from p's form, shifts and subtractions per word; the squaring's low half
+ * reduced alone, the high half added), addition, subtraction, halving,
+ * and the Montgomery product modulo the group order n (the general
+ * reduction), each result required fully reduced; on elements built from
+ * edge words (0, 1, 2^32 - 1, 2^32, 2^63, all ones, p's own words: the
+ * reduction words q = t + (t << 32) at 0, all ones and their carries,
+ * the borrows of q - (q << 32) and of the words above), on p - 1, p - 2,
+ * 1, 0 and 2^384 mod p (the largest products, the final subtraction
+ * decided by one word), then random chains fed back in place (r aliasing
+ * a and b, as the point formulas call them).
+ */
+START_TEST(test_p384_field_adx)
+{
+	BN_CTX *ctx = BN_CTX_new();
+	BIGNUM *p = NULL, *n = NULL, *rinv = BN_new(), *rninv = BN_new(), *w = BN_new(), *inv2;
+	BIGNUM *a, *b;
+	struct rt_rng rng;
+	u64 x[6], y[6], r[6], acc[6];
+	int checked = 0, i, j;
+
+	if (!p256_have_adx())
+		goto out;
+	ck_assert_int_gt(BN_hex2bn(&p, "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe"
+				       "ffffffff0000000000000000ffffffff"), 0);
+	ck_assert_int_gt(BN_hex2bn(&n, "ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf"
+				       "581a0db248b0a77aecec196accc52973"), 0);
+	BN_zero(w);
+	BN_set_bit(w, 384);
+	ck_assert_ptr_nonnull(BN_mod_inverse(rinv, w, p, ctx));
+	ck_assert_ptr_nonnull(BN_mod_inverse(rninv, w, n, ctx));
+	BN_set_word(w, 2);
+	inv2 = BN_mod_inverse(NULL, w, p, ctx);
+	ck_assert_ptr_nonnull(inv2);
+	rt_rng_seed(&rng, 0x384adf);
+	for (i = 0; i < 4000; i++) {
+		fa_edge(x, 6, p, ctx, &rng);
+		fa_edge(y, 6, p, ctx, &rng);
+		a = fa_bn(x, 6);
+		b = fa_bn(y, 6);
+		p384x_field_test(P384X_T_MUL, r, x, y);
+		BN_mod_mul(w, a, b, p, ctx);
+		BN_mod_mul(w, w, rinv, p, ctx);
+		fa_check("ecc-p384-adx", "mul", r, 6, w, &checked);
+		p384x_field_test(P384X_T_MUL, r, x, x);
+		BN_mod_sqr(w, a, p, ctx);
+		BN_mod_mul(w, w, rinv, p, ctx);
+		fa_check("ecc-p384-adx", "mul(a, a)", r, 6, w, &checked);
+		p384x_field_test(P384X_T_SQR, r, x, NULL);
+		fa_check("ecc-p384-adx", "sqr", r, 6, w, &checked);
+		p384x_field_test(P384X_T_ADD, r, x, y);
+		BN_mod_add(w, a, b, p, ctx);
+		fa_check("ecc-p384-adx", "add", r, 6, w, &checked);
+		p384x_field_test(P384X_T_SUB, r, x, y);
+		BN_mod_sub(w, a, b, p, ctx);
+		fa_check("ecc-p384-adx", "sub", r, 6, w, &checked);
+		p384x_field_test(P384X_T_HALF, r, x, NULL);
+		BN_mod_mul(w, a, inv2, p, ctx);
+		fa_check("ecc-p384-adx", "half", r, 6, w, &checked);
+		memcpy(acc, x, sizeof(acc));
+		BN_copy(w, a);
+		for (j = 0; j < 8; j++) {
+			switch (rt_rand_range(&rng, 5)) {
+			case 4:
+				p384x_field_test(P384X_T_SQR, acc, acc, NULL);
+				BN_mod_sqr(w, w, p, ctx);
+				BN_mod_mul(w, w, rinv, p, ctx);
+				break;
+			case 0:
+				p384x_field_test(P384X_T_MUL, acc, acc, y);
+				BN_mod_mul(w, w, b, p, ctx);
+				BN_mod_mul(w, w, rinv, p, ctx);
+				break;
+			case 1:
+				p384x_field_test(P384X_T_MUL, acc, acc, acc);
+				BN_mod_sqr(w, w, p, ctx);
+				BN_mod_mul(w, w, rinv, p, ctx);
+				break;
+			case 2:
+				p384x_field_test(P384X_T_ADD, acc, acc, acc);
+				BN_mod_add(w, w, w, p, ctx);
+				break;
+			default:
+				p384x_field_test(P384X_T_SUB, acc, y, acc);
+				BN_mod_sub(w, b, w, p, ctx);
+				break;
+			}
+		}
+		fa_check("ecc-p384-adx", "chain", acc, 6, w, &checked);
+		BN_free(a);
+		BN_free(b);
+		/* modulo n: elements below n, the same edge words */
+		fa_edge(x, 6, n, ctx, &rng);
+		fa_edge(y, 6, n, ctx, &rng);
+		a = fa_bn(x, 6);
+		b = fa_bn(y, 6);
+		p384x_field_test(P384X_T_NMUL, r, x, y);
+		BN_mod_mul(w, a, b, n, ctx);
+		BN_mod_mul(w, w, rninv, n, ctx);
+		fa_check("ecc-p384-adx", "nmul", r, 6, w, &checked);
+		BN_free(a);
+		BN_free(b);
+	}
+	printf("ecc-p384-adx field (mul, sqr, add, sub, half, chains, mul mod n) vs OpenSSL BN: "
+	       "%d checks\n", checked);
+	ck_assert_int_eq(checked, 4000 * 8);
+	BN_free(inv2);
+out:
+	BN_free(p);
+	BN_free(n);
+	BN_free(rinv);
+	BN_free(rninv);
+	BN_free(w);
+	BN_CTX_free(ctx);
+}
+END_TEST
+#endif
+
+#if defined(__aarch64__)
+/*
+ * arch/arm64/ecc-p256-arm64.h against OpenSSL's BIGNUM: Montgomery
+ * multiplication and squaring (a b / 2^256 mod p), addition and
+ * subtraction, each result required fully reduced (below p), on elements
+ * built from words 0, 1, 2^32 - 1, 2^32, 2^63, 2^64 - 2, 2^64 - 1 and p's
+ * own words, and on p - 1, p - 2, 1, 0 and 2^256 mod p, where the final
+ * subtraction of p and the borrow correction are decided by a word or a
+ * bit; then random chains.  The Wycheproof cases reach these only by
+ * chance.
+ */
+#include "../arch/arm64/ecc-p256-arm64.h"
 
 START_TEST(test_p256_field_arm64)
 {
@@ -1141,6 +1266,7 @@ static Suite *ecdh_suite(void)
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_p256_adx_curve_edges);
 	tcase_add_test(tc, test_p521_field_adx);
+	tcase_add_test(tc, test_p384_field_adx);
 	tcase_add_loop_test(tc, test_x86_affine_ecdh_edges, 0, 2);
 	tcase_add_test(tc, test_x86_drivers_registered);
 #endif

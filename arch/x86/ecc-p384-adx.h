@@ -11,4 +11,18 @@
 
 extern const struct ecc_curve ecc_p384_adx;
 
+/*
+ * The field operations, for the tests (tests/test_ecdh.c checks them
+ * against BIGNUM on edge values): r = op(a, b) for a, b below the modulus
+ * (six 64-bit words, least significant first), r fully reduced: the
+ * Montgomery product a b / 2^384 and the square modulo p, addition,
+ * subtraction and halving modulo p, the Montgomery product modulo the
+ * group order n.  Needs BMI2 and ADX.
+ */
+enum p384x_test_op {
+	P384X_T_MUL, P384X_T_SQR, P384X_T_ADD, P384X_T_SUB, P384X_T_HALF, P384X_T_NMUL,
+	P384X_T_NOPS
+};
+void p384x_field_test(enum p384x_test_op op, u64 *r, const u64 *a, const u64 *b);
+
 #endif /* _RIND_ARCH_X86_ECC_P384_ADX_H */
