@@ -865,6 +865,96 @@ START_TEST(test_compress_vs_generic)
 }
 END_TEST
 
+#if defined(__x86_64__)
+/*
+ * arch/x86/keccak-avx2.c's four-way permutation against four single
+ * ones (the portable rounds of <crypto/keccak-rounds.h>) on random
+ * states, one to three permutations in a row, with garbage in its
+ * scratch; and its sponge calls (one-block absorb, whole-block squeeze)
+ * against rind_shake128/256 for random inputs, lengths and block counts.
+ * The matrix and noise tests above reach these only through the driver's
+ * schedules; ML-DSA's expansion calls them too.  On the CPU's AVX2, not
+ * the registry's (RIND_DISABLE does not mask the function).
+ */
+#include <crypto/keccak.h>
+#include <crypto/keccak-rounds.h>
+#include "../arch/x86/keccak-x4.h"
+
+union kx4_test {
+	struct keccakx4_state st;
+	u64 w[25][4];
+};
+
+START_TEST(test_keccakx4_vs_single)
+{
+	static const unsigned int rates[2] = { SHAKE128_RATE, SHAKE256_RATE };
+	union kx4_test *x = aligned_alloc(32, sizeof(*x));	/* __m256i lanes */
+	u64 (*a)[25] = calloc(4, sizeof(*a));
+	u8 *in[4], *out[4], *ref = malloc(3 * SHAKE128_RATE);
+	struct rt_rng rng;
+	int ran = 0, t;
+	unsigned int l, i, r, n;
+
+	ck_assert(x && a && ref);
+	for (l = 0; l < 4; l++) {
+		in[l] = malloc(SHAKE128_RATE);
+		out[l] = malloc(3 * SHAKE128_RATE);
+		ck_assert(in[l] && out[l]);
+	}
+	if (!__builtin_cpu_supports("avx2")) {
+		rt_report("keccakx4 vs four single permutations", "keccak-avx2", 0, 1);
+		goto out;
+	}
+	rt_rng_seed(&rng, 0x2041);
+	for (t = 0; t < 200; t++) {
+		rt_fill(&rng, a, 4 * sizeof(*a));
+		rt_fill(&rng, x, sizeof(*x));	/* the scratch too */
+		for (i = 0; i < 25; i++)
+			for (l = 0; l < 4; l++)
+				x->w[i][l] = a[l][i];
+		n = 1 + rt_rand_range(&rng, 3);
+		for (r = 0; r < n; r++) {
+			keccakx4_f1600(&x->st);
+			for (l = 0; l < 4; l++)
+				keccak_f1600_rounds(a[l]);
+		}
+		for (i = 0; i < 25; i++)
+			for (l = 0; l < 4; l++)
+				RT_REQ("keccak-avx2", x->w[i][l] == a[l][i]);
+		ran++;
+	}
+	for (t = 0; t < 200; t++) {
+		unsigned int rate = rates[t & 1], len = rt_rand_range(&rng, rate);
+		size_t nb = 1 + rt_rand_range(&rng, 3);
+
+		for (l = 0; l < 4; l++)
+			rt_fill(&rng, in[l], len);
+		rt_fill(&rng, x, sizeof(*x));
+		keccakx4_absorb_once(&x->st, rate, KECCAK_DS_SHAKE, (const u8 *const *)in, len);
+		keccakx4_squeeze_blocks(&x->st, rate, out, nb);
+		for (l = 0; l < 4; l++) {
+			if (rate == SHAKE128_RATE)
+				rind_shake128(ref, nb * rate, in[l], len);
+			else
+				rind_shake256(ref, nb * rate, in[l], len);
+			RT_REQ("keccak-avx2", !memcmp(out[l], ref, nb * rate));
+		}
+		ran++;
+	}
+	rt_report("keccakx4 vs four single permutations and rind_shake128/256", "keccak-avx2",
+		  ran, 0);
+out:
+	for (l = 0; l < 4; l++) {
+		free(in[l]);
+		free(out[l]);
+	}
+	free(x);
+	free(a);
+	free(ref);
+}
+END_TEST
+#endif
+
 static Suite *mlkem_suite(void)
 {
 	Suite *s = suite_create("mlkem");
@@ -878,6 +968,9 @@ static Suite *mlkem_suite(void)
 	tcase_add_test(tc, test_ops_vs_generic);
 	tcase_add_test(tc, test_sampling_vs_generic);
 	tcase_add_test(tc, test_compress_vs_generic);
+#if defined(__x86_64__)
+	tcase_add_test(tc, test_keccakx4_vs_single);
+#endif
 	tcase_add_loop_test(tc, test_key_formats, 0, 3);
 	tcase_add_loop_test(tc, test_bad_usage, 0, 4);
 	suite_add_tcase(s, tc);
