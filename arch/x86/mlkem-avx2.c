@@ -708,12 +708,43 @@ AVX2_INLINE void encode12_16(u8 *r, __m256i x)
 }
 
 /*
+ * For the rows of t-hat: per polynomial b = NTT(s_m) two multiplier
+ * vectors, b0[m] = (b_2i, b_2i+1 gamma_i) and b1[m] = (b_2i+1, b_2i) per
+ * coefficient pair, so that one VPMADDWD of a pair (a_2i, a_2i+1) of
+ * A-hat with each gives the two 32-bit sums of the base-case product,
+ * a_2i b_2i + a_2i+1 b_2i+1 gamma_i and a_2i b_2i+1 + a_2i+1 b_2i, with
+ * no reduction until the sum over the row.  (b_2i+1 gamma_i: the
+ * Montgomery product with gamma_i R, so the exact value mod q.)
+ */
+static AVX2 void kg_mulcache(struct mlkem_poly b0[], struct mlkem_poly b1[],
+			     const struct mlkem_poly s[], unsigned int k)
+{
+	const __m256i swap = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+					      2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+	unsigned int m, j;
+
+	for (m = 0; m < k; m++) {
+		for (j = 0; j < MLKEM_N; j += 16) {
+			__m256i b = _mm256_loadu_si256((const __m256i *)&s[m].c[j]);
+			__m256i g = _mm256_loadu_si256((const __m256i *)&gamma_odd[j]);
+
+			_mm256_storeu_si256((__m256i *)&b0[m].c[j],
+					    _mm256_blend_epi16(b, fqmul(b, g), 0xaa));
+			_mm256_storeu_si256((__m256i *)&b1[m].c[j], _mm256_shuffle_epi8(b, swap));
+		}
+	}
+}
+
+/*
  * Row @i of t-hat once A-hat's row i and NTT(s), NTT(e) are there:
  * t_i = R^2 (A s)_i R^-1 + e_i, reduced to [0, q) and encoded into ek in
- * the same pass -- the generic code's operations in the same order, so
- * the same t-hat and ek.
+ * the same pass.  (A s)_i is summed in 32 bits over the row (|sum| <
+ * 2 k q^2 < q 2^15, the Montgomery bound) and reduced once: congruent to
+ * the generic code's sum of reduced products, and the result is the
+ * canonical representative either way, so the same t-hat and ek.
  */
-static AVX2 void kg_row(struct mlkem_key *key, const struct mlkem_poly *e, unsigned int i)
+static AVX2 void kg_row(struct mlkem_key *key, const struct mlkem_poly *e,
+			const struct mlkem_poly b0[], const struct mlkem_poly b1[], unsigned int i)
 {
 	const unsigned int k = key->p->k;
 	struct mlkem_poly *t = &key->t[i];
@@ -721,14 +752,19 @@ static AVX2 void kg_row(struct mlkem_key *key, const struct mlkem_poly *e, unsig
 	unsigned int j, m;
 
 	for (j = 0; j < MLKEM_N; j += 16) {
-		__m256i g = _mm256_loadu_si256((const __m256i *)&gamma_odd[j]);
-		__m256i x = _mm256_setzero_si256();
+		__m256i c0 = _mm256_setzero_si256(), c1 = _mm256_setzero_si256(), lo, hi, x;
 
-		/* (A s)_i, sixteen coefficients at a time */
-		for (m = 0; m < k; m++)
-			x = _mm256_add_epi16(x, basemul16(
-				_mm256_loadu_si256((const __m256i *)&key->a[i][m].c[j]),
-				_mm256_loadu_si256((const __m256i *)&key->s[m].c[j]), g));
+		for (m = 0; m < k; m++) {
+			__m256i a = _mm256_loadu_si256((const __m256i *)&key->a[i][m].c[j]);
+
+			c0 = _mm256_add_epi32(c0, _mm256_madd_epi16(a, _mm256_loadu_si256((const __m256i *)&b0[m].c[j])));
+			c1 = _mm256_add_epi32(c1, _mm256_madd_epi16(a, _mm256_loadu_si256((const __m256i *)&b1[m].c[j])));
+		}
+		/* Montgomery reduction of the 32-bit sums, c0 to even lanes, c1 to odd */
+		lo = _mm256_blend_epi16(c0, _mm256_slli_epi32(c1, 16), 0xaa);
+		hi = _mm256_blend_epi16(_mm256_srli_epi32(c0, 16), c1, 0xaa);
+		lo = _mm256_mullo_epi16(lo, _mm256_set1_epi16(QINV));
+		x = _mm256_sub_epi16(hi, _mm256_mulhi_epi16(lo, _mm256_set1_epi16(Q)));
 		x = fqmul(x, _mm256_set1_epi16(MONT_R2_MOD_Q));
 		x = _mm256_add_epi16(x, _mm256_loadu_si256((const __m256i *)&e[i].c[j]));
 		x = canonical(x);
@@ -772,6 +808,7 @@ static AVX2 void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rh
 	union keccakx4_lanes s;
 	u8 nbuf[4][SHAKE256_RATE + 160];	/* 160: five registers per block */
 	__m256i lw[4][6];
+	struct mlkem_poly sb0[MLKEM_KMAX], sb1[MLKEM_KMAX];	/* kg_mulcache */
 	struct keccak_state h;
 	unsigned int job[4], ctr[4], next = 0, busy = 0, l, i, m;
 	unsigned int row_left[MLKEM_KMAX], noise_left = nz, rows = 0, hblk = 0, ready = 0;
@@ -821,11 +858,13 @@ static AVX2 void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rh
 					cbd2(r, nbuf[l]);
 				else
 					cbd3(r, nbuf[l]);
-				if (!--noise_left)
+				if (!--noise_left) {
 					for (i = 0; i < k; i++) {
 						avx2_ntt(&key->s[i]);
 						avx2_ntt(&e[i]);
 					}
+					kg_mulcache(sb0, sb1, key->s, k);
+				}
 			}
 			ctr[l] = 0;
 			job[l] = KG_IDLE;
@@ -834,7 +873,7 @@ static AVX2 void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rh
 		if (sigma && !noise_left) {
 			for (i = 0; i < k; i++) {
 				if (!row_done[i] && !row_left[i]) {
-					kg_row(key, e, i);
+					kg_row(key, e, sb0, sb1, i);
 					row_done[i] = true;
 				}
 			}
@@ -875,6 +914,10 @@ static AVX2 void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rh
 	memzero_explicit(&s, sizeof(s));
 	memzero_explicit(nbuf, sizeof(nbuf));
 	memzero_explicit(lw, sizeof(lw));
+	if (sigma) {
+		memzero_explicit(sb0, sizeof(sb0));
+		memzero_explicit(sb1, sizeof(sb1));
+	}
 }
 
 /*
