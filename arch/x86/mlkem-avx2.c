@@ -736,6 +736,50 @@ static AVX2 void kg_mulcache(struct mlkem_poly b0[], struct mlkem_poly b1[],
 }
 
 /*
+ * Coefficients j .. j+15 of the sum over m < k of a[m] * b[m] (b in the
+ * kg_mulcache form b0, b1) times R^-1, in (-q, q): the 32-bit sums of
+ * VPMADDWD (|sum| < 2 k q^2 < q 2^15) Montgomery-reduced once, the even
+ * lanes' from c0, the odd lanes' from c1.
+ */
+AVX2_INLINE __m256i row_sum16(const struct mlkem_poly *const a[], const struct mlkem_poly b0[],
+			      const struct mlkem_poly b1[], unsigned int k, unsigned int j)
+{
+	__m256i c0 = _mm256_setzero_si256(), c1 = _mm256_setzero_si256(), lo, hi;
+	unsigned int m;
+
+	for (m = 0; m < k; m++) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)&a[m]->c[j]);
+
+		c0 = _mm256_add_epi32(c0, _mm256_madd_epi16(x, _mm256_loadu_si256((const __m256i *)&b0[m].c[j])));
+		c1 = _mm256_add_epi32(c1, _mm256_madd_epi16(x, _mm256_loadu_si256((const __m256i *)&b1[m].c[j])));
+	}
+	lo = _mm256_blend_epi16(c0, _mm256_slli_epi32(c1, 16), 0xaa);
+	hi = _mm256_blend_epi16(_mm256_srli_epi32(c0, 16), c1, 0xaa);
+	lo = _mm256_mullo_epi16(lo, _mm256_set1_epi16(QINV));
+	return _mm256_sub_epi16(hi, _mm256_mulhi_epi16(lo, _mm256_set1_epi16(Q)));
+}
+
+/*
+ * struct mlkem_ops.matvec (encryption's A^T y and t^T y, decryption's
+ * s^T u): b's multipliers once, then each row's sums reduced once and
+ * Barrett-reduced -- the generic value, which is the centered
+ * representative.
+ */
+static AVX2 void avx2_matvec(struct mlkem_poly *r, const struct mlkem_poly *const a[],
+			     unsigned int rows, const struct mlkem_poly b[], unsigned int k)
+{
+	struct mlkem_poly b0[MLKEM_KMAX], b1[MLKEM_KMAX];
+	unsigned int i, j;
+
+	kg_mulcache(b0, b1, b, k);
+	for (i = 0; i < rows; i++)
+		for (j = 0; j < MLKEM_N; j += 16)
+			_mm256_storeu_si256((__m256i *)&r[i].c[j], barrett(row_sum16(a + i * k, b0, b1, k, j)));
+	memzero_explicit(b0, sizeof(b0));
+	memzero_explicit(b1, sizeof(b1));
+}
+
+/*
  * Row @i of t-hat once A-hat's row i and NTT(s), NTT(e) are there:
  * t_i = R^2 (A s)_i R^-1 + e_i, reduced to [0, q) and encoded into ek in
  * the same pass.  (A s)_i is summed in 32 bits over the row (|sum| <
@@ -749,23 +793,13 @@ static AVX2 void kg_row(struct mlkem_key *key, const struct mlkem_poly *e,
 	const unsigned int k = key->p->k;
 	struct mlkem_poly *t = &key->t[i];
 	u8 *out = key->ek + MLKEM_POLYBYTES * i, last[32];
+	const struct mlkem_poly *a[MLKEM_KMAX];
 	unsigned int j, m;
 
+	for (m = 0; m < k; m++)
+		a[m] = &key->a[i][m];
 	for (j = 0; j < MLKEM_N; j += 16) {
-		__m256i c0 = _mm256_setzero_si256(), c1 = _mm256_setzero_si256(), lo, hi, x;
-
-		for (m = 0; m < k; m++) {
-			__m256i a = _mm256_loadu_si256((const __m256i *)&key->a[i][m].c[j]);
-
-			c0 = _mm256_add_epi32(c0, _mm256_madd_epi16(a, _mm256_loadu_si256((const __m256i *)&b0[m].c[j])));
-			c1 = _mm256_add_epi32(c1, _mm256_madd_epi16(a, _mm256_loadu_si256((const __m256i *)&b1[m].c[j])));
-		}
-		/* Montgomery reduction of the 32-bit sums, c0 to even lanes, c1 to odd */
-		lo = _mm256_blend_epi16(c0, _mm256_slli_epi32(c1, 16), 0xaa);
-		hi = _mm256_blend_epi16(_mm256_srli_epi32(c0, 16), c1, 0xaa);
-		lo = _mm256_mullo_epi16(lo, _mm256_set1_epi16(QINV));
-		x = _mm256_sub_epi16(hi, _mm256_mulhi_epi16(lo, _mm256_set1_epi16(Q)));
-		x = fqmul(x, _mm256_set1_epi16(MONT_R2_MOD_Q));
+		__m256i x = fqmul(row_sum16(a, b0, b1, k, j), _mm256_set1_epi16(MONT_R2_MOD_Q));
 		x = _mm256_add_epi16(x, _mm256_loadu_si256((const __m256i *)&e[i].c[j]));
 		x = canonical(x);
 		_mm256_storeu_si256((__m256i *)&t->c[j], x);
@@ -954,6 +988,7 @@ static const struct mlkem_ops mlkem_avx2_ops = {
 	.decompress	= avx2_decompress,
 	.pke_keygen	= avx2_pke_keygen,
 	.pke_keygen_h	= true,
+	.matvec		= avx2_matvec,
 };
 
 static struct mlkem_alg mlkem_avx2_algs[3];
