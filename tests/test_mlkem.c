@@ -871,7 +871,9 @@ END_TEST
  * ones (the portable rounds of <crypto/keccak-rounds.h>) on random
  * states, one to three permutations in a row, with garbage in its
  * scratch; and its sponge calls (one-block absorb, whole-block squeeze)
- * against rind_shake128/256 for random inputs, lengths and block counts.
+ * against rind_shake128/256 for random inputs, lengths and block counts;
+ * the installed single permutation (arch/x86/keccak-bmi2.c where the CPU
+ * has BMI1/2 and nothing is disabled) against the portable rounds.
  * The matrix and noise tests above reach these only through the driver's
  * schedules; ML-DSA's expansion calls them too.  On the CPU's AVX2, not
  * the registry's (RIND_DISABLE does not mask the function).
@@ -921,6 +923,15 @@ START_TEST(test_keccakx4_vs_single)
 		for (i = 0; i < 25; i++)
 			for (l = 0; l < 4; l++)
 				RT_REQ("keccak-avx2", x->w[i][l] == a[l][i]);
+		ran++;
+		/* and the installed single permutation (keccak-bmi2.c on this CPU) */
+		rt_fill(&rng, a, 4 * sizeof(*a));
+		memcpy(a[1], a[0], sizeof(a[0]));
+		for (r = 0; r < n; r++) {
+			rind_keccak_f1600(a[0]);
+			keccak_f1600_rounds(a[1]);
+		}
+		RT_REQ("rind_keccak_f1600", !memcmp(a[0], a[1], sizeof(a[0])));
 		ran++;
 	}
 	for (t = 0; t < 200; t++) {
