@@ -191,21 +191,38 @@ static AVX2 void avx2_ntt(struct mlkem_poly *f)
 		bf_s(&v[(k & 4) * 2 + (k & 3)], &v[(k & 4) * 2 + (k & 3) + 4], z[2 + k / 4]);
 	for (k = 0; k < 8; k++)
 		bf_s(&v[(k & 6) * 2 + (k & 1)], &v[(k & 6) * 2 + (k & 1) + 2], z[4 + k / 2]);
-	for (p = 0; p < 8; p++) {
-		__m256i x = v[2 * p], y = v[2 * p + 1];
+	/*
+	 * Two blocks at a time, step by step: each block's layers are one
+	 * chain of dependent multiplies and shuffles, and two interleaved
+	 * chains keep the multipliers busy where one left them waiting.
+	 */
+	for (p = 0; p < 8; p += 2) {
+		__m256i x = v[2 * p], y = v[2 * p + 1], x1 = v[2 * p + 2], y1 = v[2 * p + 3];
 
 		bf_s(&x, &y, z[8 + p]);
+		bf_s(&x1, &y1, z[9 + p]);
 		d16_to_d8(&x, &y);
+		d16_to_d8(&x1, &y1);
 		bf(&x, &y, zload(ntt_z8[p].z), zload(ntt_z8[p].zq));
+		bf(&x1, &y1, zload(ntt_z8[p + 1].z), zload(ntt_z8[p + 1].zq));
 		d8_to_d4(&x, &y);
+		d8_to_d4(&x1, &y1);
 		bf(&x, &y, zload(ntt_z4[p].z), zload(ntt_z4[p].zq));
+		bf(&x1, &y1, zload(ntt_z4[p + 1].z), zload(ntt_z4[p + 1].zq));
 		d4_to_d2(&x, &y);
+		d4_to_d2(&x1, &y1);
 		bf(&x, &y, zload(ntt_z2[p].z), zload(ntt_z2[p].zq));
+		bf(&x1, &y1, zload(ntt_z2[p + 1].z), zload(ntt_z2[p + 1].zq));
 		d2_to_d4(&x, &y);
+		d2_to_d4(&x1, &y1);
 		d4_to_d8(&x, &y);
+		d4_to_d8(&x1, &y1);
 		d8_to_d16(&x, &y);
+		d8_to_d16(&x1, &y1);
 		_mm256_storeu_si256((__m256i *)&f->c[32 * p], barrett(x));
 		_mm256_storeu_si256((__m256i *)&f->c[32 * p + 16], barrett(y));
+		_mm256_storeu_si256((__m256i *)&f->c[32 * p + 32], barrett(x1));
+		_mm256_storeu_si256((__m256i *)&f->c[32 * p + 48], barrett(y1));
 	}
 }
 
@@ -215,22 +232,36 @@ static AVX2 void avx2_invntt(struct mlkem_poly *f)
 	__m256i v[16], fz = _mm256_set1_epi16(rind_mlkem_invntt_f);
 	unsigned int k, p;
 
-	for (p = 0; p < 8; p++) {
+	for (p = 0; p < 8; p += 2) {	/* two blocks interleaved, as in avx2_ntt */
 		__m256i x = _mm256_loadu_si256((const __m256i *)&f->c[32 * p]);
 		__m256i y = _mm256_loadu_si256((const __m256i *)&f->c[32 * p + 16]);
+		__m256i x1 = _mm256_loadu_si256((const __m256i *)&f->c[32 * p + 32]);
+		__m256i y1 = _mm256_loadu_si256((const __m256i *)&f->c[32 * p + 48]);
 
 		d16_to_d8(&x, &y);
+		d16_to_d8(&x1, &y1);
 		d8_to_d4(&x, &y);
+		d8_to_d4(&x1, &y1);
 		d4_to_d2(&x, &y);
+		d4_to_d2(&x1, &y1);
 		ibf(&x, &y, zload(inv_z2[p].z), zload(inv_z2[p].zq));
+		ibf(&x1, &y1, zload(inv_z2[p + 1].z), zload(inv_z2[p + 1].zq));
 		d2_to_d4(&x, &y);
+		d2_to_d4(&x1, &y1);
 		ibf(&x, &y, zload(inv_z4[p].z), zload(inv_z4[p].zq));
+		ibf(&x1, &y1, zload(inv_z4[p + 1].z), zload(inv_z4[p + 1].zq));
 		d4_to_d8(&x, &y);
+		d4_to_d8(&x1, &y1);
 		ibf(&x, &y, zload(inv_z8[p].z), zload(inv_z8[p].zq));
+		ibf(&x1, &y1, zload(inv_z8[p + 1].z), zload(inv_z8[p + 1].zq));
 		d8_to_d16(&x, &y);
+		d8_to_d16(&x1, &y1);
 		ibf_s(&x, &y, z[15 - p]);
+		ibf_s(&x1, &y1, z[14 - p]);
 		v[2 * p] = x;
 		v[2 * p + 1] = y;
+		v[2 * p + 2] = x1;
+		v[2 * p + 3] = y1;
 	}
 	for (k = 0; k < 8; k++)
 		ibf_s(&v[(k & 6) * 2 + (k & 1)], &v[(k & 6) * 2 + (k & 1) + 2], z[7 - k / 2]);
