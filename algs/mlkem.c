@@ -491,7 +491,8 @@ void rind_mlkem_keygen(struct mlkem_key *key, const struct mlkem_params *p,
 		pke_keygen(key, ops, rho, sigma);
 	memcpy(key->ek + MLKEM_POLYBYTES * k, rho, 32);
 	rind_declassify(key->ek, p->ek_size);
-	rind_sha3_256(key->h, key->ek, p->ek_size);
+	if (!ops->pke_keygen || !ops->pke_keygen_h)	/* else the driver hashed ek */
+		rind_sha3_256(key->h, key->ek, p->ek_size);
 	memcpy(key->z, seed + 32, 32);
 	memcpy(key->seed, seed, MLKEM_SEED_BYTES);
 	key->has_priv = true;
@@ -556,14 +557,36 @@ void rind_mlkem_export_dk(const struct mlkem_key *key, u8 *dk)
 	memcpy(q + 32, key->z, 32);
 }
 
+/*
+ * r[i] = the reduced sum over m < k of a[i k + m] * b[m] in the NTT domain,
+ * i < rows: the driver's matvec, or basemul_acc and a Barrett reduction.
+ */
+static void matvec(const struct mlkem_ops *ops, poly *r, const poly *const a[], unsigned int rows,
+		   const poly b[], unsigned int k)
+{
+	unsigned int i, m;
+
+	if (ops->matvec) {
+		ops->matvec(r, a, rows, b, k);
+		return;
+	}
+	for (i = 0; i < rows; i++) {
+		memset(&r[i], 0, sizeof(poly));
+		for (m = 0; m < k; m++)
+			ops->basemul_acc(&r[i], a[i * k + m], &b[m]);
+		poly_reduce(&r[i]);
+	}
+}
+
 /* K-PKE.Encrypt (FIPS 203 Algorithm 14) with the key's A-hat and t-hat. */
 static void pke_encrypt(const struct mlkem_key *key, const u8 m[32], const u8 r[32], u8 *ct)
 {
 	const struct mlkem_params *p = key->p;
 	unsigned int i, j, k = p->k;
 	const struct mlkem_ops *ops = mlkem_ops(key);
-	poly y[MLKEM_KMAX], e[MLKEM_KMAX + 1], u, v;
+	poly y[MLKEM_KMAX], e[MLKEM_KMAX + 1], uv[MLKEM_KMAX + 1];
 	poly *noise[2 * MLKEM_KMAX + 1];
+	const poly *rows[(MLKEM_KMAX + 1) * MLKEM_KMAX];
 
 	/* y, then e1 and e2 (PRF counters 0 .. 2k) */
 	for (i = 0; i < k; i++)
@@ -578,27 +601,25 @@ static void pke_encrypt(const struct mlkem_key *key, const u8 m[32], const u8 r[
 	}
 	for (i = 0; i < k; i++)
 		ops->ntt(&y[i]);
+	/* u = A^T y (rows 0 .. k-1), v = t^T y (row k) */
 	for (i = 0; i < k; i++) {
-		memset(&u, 0, sizeof(u));
 		for (j = 0; j < k; j++)
-			ops->basemul_acc(&u, &key->a[j][i], &y[j]);
-		poly_reduce(&u);
-		ops->invntt(&u);
-		poly_add(&u, &e[i]);
-		ops->compress(ct + 32 * p->du * i, &u, p->du);
+			rows[i * k + j] = &key->a[j][i];
+		rows[k * k + i] = &key->t[i];
 	}
-	memset(&v, 0, sizeof(v));
-	for (j = 0; j < k; j++)
-		ops->basemul_acc(&v, &key->t[j], &y[j]);
-	poly_reduce(&v);
-	ops->invntt(&v);
-	poly_add(&v, &e[k]);
+	matvec(ops, uv, rows, k + 1, y, k);
+	for (i = 0; i < k; i++) {
+		ops->invntt(&uv[i]);
+		poly_add(&uv[i], &e[i]);
+		ops->compress(ct + 32 * p->du * i, &uv[i], p->du);
+	}
+	ops->invntt(&uv[k]);
+	poly_add(&uv[k], &e[k]);
 	poly_frommsg(&e[k], m);
-	poly_add(&v, &e[k]);
-	ops->compress(ct + 32 * p->du * k, &v, p->dv);
+	poly_add(&uv[k], &e[k]);
+	ops->compress(ct + 32 * p->du * k, &uv[k], p->dv);
 	memzero_explicit(y, sizeof(y));
-	memzero_explicit(&u, sizeof(u));
-	memzero_explicit(&v, sizeof(v));
+	memzero_explicit(uv, sizeof(uv));
 	memzero_explicit(e, sizeof(e));
 }
 
@@ -608,21 +629,21 @@ static void pke_decrypt(const struct mlkem_key *key, const u8 *ct, u8 m[32])
 	const struct mlkem_params *p = key->p;
 	const struct mlkem_ops *ops = mlkem_ops(key);
 	unsigned int i, k = p->k;
-	poly u, w, v;
+	poly u[MLKEM_KMAX], w, v;
+	const poly *s[MLKEM_KMAX];
 
-	memset(&w, 0, sizeof(w));
 	for (i = 0; i < k; i++) {
-		ops->decompress(&u, ct + 32 * p->du * i, p->du);
-		ops->ntt(&u);
-		ops->basemul_acc(&w, &key->s[i], &u);
+		ops->decompress(&u[i], ct + 32 * p->du * i, p->du);
+		ops->ntt(&u[i]);
+		s[i] = &key->s[i];
 	}
-	poly_reduce(&w);
+	matvec(ops, &w, s, 1, u, k);
 	ops->invntt(&w);
 	ops->decompress(&v, ct + 32 * p->du * k, p->dv);
 	for (i = 0; i < MLKEM_N; i++)
 		v.c[i] = (s16)(v.c[i] - w.c[i]);
 	ops->compress(m, &v, 1);	/* ByteEncode_1(Compress_1(v)) */
-	memzero_explicit(&u, sizeof(u));
+	memzero_explicit(u, sizeof(u));
 	memzero_explicit(&w, sizeof(w));
 	memzero_explicit(&v, sizeof(v));
 }

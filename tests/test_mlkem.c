@@ -661,6 +661,47 @@ static void rand_poly(struct mlkem_poly *f, struct rt_rng *rng, int bound, int t
 	}
 }
 
+/*
+ * A driver's matvec against the generic composition: basemul_acc over a
+ * zeroed polynomial, then the centered representative (what the generic
+ * Barrett reduction gives), for k = 2 .. 4 and k + 1 rows of operands
+ * below q in absolute value (trial 0: all at +-(q - 1), the sum's bound).
+ */
+static int matvec_check(const struct mlkem_ops *ops, const struct mlkem_ops *gen,
+			struct rt_rng *rng, int trial, const char *drv)
+{
+	struct mlkem_poly *a = malloc((MLKEM_KMAX + 1) * MLKEM_KMAX * sizeof(*a));
+	struct mlkem_poly b[MLKEM_KMAX], r[MLKEM_KMAX + 1], ref;
+	const struct mlkem_poly *ap[(MLKEM_KMAX + 1) * MLKEM_KMAX];
+	unsigned int k, i, m, c;
+	int ran = 0;
+
+	ck_assert(a);
+	for (k = 2; k <= MLKEM_KMAX; k++) {
+		for (i = 0; i < (k + 1) * k; i++) {
+			rand_poly(&a[i], rng, MLKEM_Q, trial);
+			ap[i] = &a[i];
+		}
+		for (m = 0; m < k; m++)
+			rand_poly(&b[m], rng, MLKEM_Q, trial);
+		ops->matvec(r, ap, k + 1, b, k);
+		for (i = 0; i <= k; i++) {
+			memset(&ref, 0, sizeof(ref));
+			for (m = 0; m < k; m++)
+				gen->basemul_acc(&ref, ap[i * k + m], &b[m]);
+			for (c = 0; c < MLKEM_N; c++) {
+				int v = ((ref.c[c] % MLKEM_Q) + MLKEM_Q) % MLKEM_Q;
+
+				ref.c[c] = (s16)(v > (MLKEM_Q - 1) / 2 ? v - MLKEM_Q : v);
+			}
+			RT_REQ(drv, !memcmp(&r[i], &ref, sizeof(ref)));
+		}
+		ran++;
+	}
+	free(a);
+	return ran;
+}
+
 START_TEST(test_ops_vs_generic)
 {
 	const struct mlkem_ops *gen = &rind_mlkem_generic_ops;
@@ -698,8 +739,10 @@ START_TEST(test_ops_vs_generic)
 			ops->basemul_acc(&r2, &a, &b);
 			RT_REQ(d[i], !memcmp(&r1, &r2, sizeof(r1)));
 			ran += 3;
+			if (ops->matvec)
+				ran += matvec_check(ops, gen, &rng, trial, d[i]);
 		}
-		rt_report("ntt, invntt, basemul_acc bit for bit vs the generic ops", d[i], ran, 0);
+		rt_report("ntt, invntt, basemul_acc (matvec) bit for bit vs the generic ops", d[i], ran, 0);
 		crypto_free_kem(tfm);
 	}
 }
@@ -865,6 +908,107 @@ START_TEST(test_compress_vs_generic)
 }
 END_TEST
 
+#if defined(__x86_64__)
+/*
+ * arch/x86/keccak-avx2.c's four-way permutation against four single
+ * ones (the portable rounds of <crypto/keccak-rounds.h>) on random
+ * states, one to three permutations in a row, with garbage in its
+ * scratch; and its sponge calls (one-block absorb, whole-block squeeze)
+ * against rind_shake128/256 for random inputs, lengths and block counts;
+ * the installed single permutation (arch/x86/keccak-bmi2.c where the CPU
+ * has BMI1/2 and nothing is disabled) against the portable rounds.
+ * The matrix and noise tests above reach these only through the driver's
+ * schedules; ML-DSA's expansion calls them too.  On the CPU's AVX2, not
+ * the registry's (RIND_DISABLE does not mask the function).
+ */
+#include <crypto/keccak.h>
+#include <crypto/keccak-rounds.h>
+#include "../arch/x86/keccak-x4.h"
+
+union kx4_test {
+	struct keccakx4_state st;
+	u64 w[25][4];
+};
+
+START_TEST(test_keccakx4_vs_single)
+{
+	static const unsigned int rates[2] = { SHAKE128_RATE, SHAKE256_RATE };
+	union kx4_test *x = aligned_alloc(32, sizeof(*x));	/* __m256i lanes */
+	u64 (*a)[25] = calloc(4, sizeof(*a));
+	u8 *in[4], *out[4], *ref = malloc(3 * SHAKE128_RATE);
+	struct rt_rng rng;
+	int ran = 0, t;
+	unsigned int l, i, r, n;
+
+	ck_assert(x && a && ref);
+	for (l = 0; l < 4; l++) {
+		in[l] = malloc(SHAKE128_RATE);
+		out[l] = malloc(3 * SHAKE128_RATE);
+		ck_assert(in[l] && out[l]);
+	}
+	if (!__builtin_cpu_supports("avx2")) {
+		rt_report("keccakx4 vs four single permutations", "keccak-avx2", 0, 1);
+		goto out;
+	}
+	rt_rng_seed(&rng, 0x2041);
+	for (t = 0; t < 200; t++) {
+		rt_fill(&rng, a, 4 * sizeof(*a));
+		rt_fill(&rng, x, sizeof(*x));	/* the scratch too */
+		for (i = 0; i < 25; i++)
+			for (l = 0; l < 4; l++)
+				x->w[i][l] = a[l][i];
+		n = 1 + rt_rand_range(&rng, 3);
+		for (r = 0; r < n; r++) {
+			keccakx4_f1600(&x->st);
+			for (l = 0; l < 4; l++)
+				keccak_f1600_rounds(a[l]);
+		}
+		for (i = 0; i < 25; i++)
+			for (l = 0; l < 4; l++)
+				RT_REQ("keccak-avx2", x->w[i][l] == a[l][i]);
+		ran++;
+		/* and the installed single permutation (keccak-bmi2.c on this CPU) */
+		rt_fill(&rng, a, 4 * sizeof(*a));
+		memcpy(a[1], a[0], sizeof(a[0]));
+		for (r = 0; r < n; r++) {
+			rind_keccak_f1600(a[0]);
+			keccak_f1600_rounds(a[1]);
+		}
+		RT_REQ("rind_keccak_f1600", !memcmp(a[0], a[1], sizeof(a[0])));
+		ran++;
+	}
+	for (t = 0; t < 200; t++) {
+		unsigned int rate = rates[t & 1], len = rt_rand_range(&rng, rate);
+		size_t nb = 1 + rt_rand_range(&rng, 3);
+
+		for (l = 0; l < 4; l++)
+			rt_fill(&rng, in[l], len);
+		rt_fill(&rng, x, sizeof(*x));
+		keccakx4_absorb_once(&x->st, rate, KECCAK_DS_SHAKE, (const u8 *const *)in, len);
+		keccakx4_squeeze_blocks(&x->st, rate, out, nb);
+		for (l = 0; l < 4; l++) {
+			if (rate == SHAKE128_RATE)
+				rind_shake128(ref, nb * rate, in[l], len);
+			else
+				rind_shake256(ref, nb * rate, in[l], len);
+			RT_REQ("keccak-avx2", !memcmp(out[l], ref, nb * rate));
+		}
+		ran++;
+	}
+	rt_report("keccakx4 vs four single permutations and rind_shake128/256", "keccak-avx2",
+		  ran, 0);
+out:
+	for (l = 0; l < 4; l++) {
+		free(in[l]);
+		free(out[l]);
+	}
+	free(x);
+	free(a);
+	free(ref);
+}
+END_TEST
+#endif
+
 static Suite *mlkem_suite(void)
 {
 	Suite *s = suite_create("mlkem");
@@ -878,6 +1022,9 @@ static Suite *mlkem_suite(void)
 	tcase_add_test(tc, test_ops_vs_generic);
 	tcase_add_test(tc, test_sampling_vs_generic);
 	tcase_add_test(tc, test_compress_vs_generic);
+#if defined(__x86_64__)
+	tcase_add_test(tc, test_keccakx4_vs_single);
+#endif
 	tcase_add_loop_test(tc, test_key_formats, 0, 3);
 	tcase_add_loop_test(tc, test_bad_usage, 0, 4);
 	suite_add_tcase(s, tc);

@@ -58,7 +58,8 @@ AVX2_INLINE __m256i rol1(__m256i x)
  * loads and 25 stores a round, the other values in registers, rather
  * than 25 lanes the compiler spills where it likes.
  */
-AVX2_INLINE void round4(const __m256i *a, __m256i *e, __m256i c[5], __m256i rc)
+AVX2_INLINE void round4(const __m256i *restrict a, __m256i *restrict e, __m256i *restrict c,
+			__m256i rc)
 {
 	const __m256i d0 = XOR(c[4], rol1(c[1])), d1 = XOR(c[0], rol1(c[2]));
 	const __m256i d2 = XOR(c[1], rol1(c[3])), d3 = XOR(c[2], rol1(c[4]));
@@ -113,10 +114,16 @@ AVX2_INLINE void round4(const __m256i *a, __m256i *e, __m256i c[5], __m256i rc)
 #undef ROW
 }
 
-/* The 24 rounds, two at a time between the state and a scratch copy. */
+/*
+ * The 24 rounds, two at a time between the state and its scratch copy
+ * (restrict: the two never overlap, so each round's loads need not wait
+ * for its stores).  The scratch is left holding the state one round back,
+ * which gives away what was absorbed like the state itself (the
+ * permutation is invertible): the callers wipe the whole struct.
+ */
 AVX2 void keccakx4_f1600(struct keccakx4_state *st)
 {
-	__m256i *a = st->a, e[25], c[5];
+	__m256i *restrict a = st->a, *restrict e = st->scratch, *restrict c = st->scratch + 25;
 	unsigned int x, round;
 
 	for (x = 0; x < 5; x++)
@@ -125,12 +132,6 @@ AVX2 void keccakx4_f1600(struct keccakx4_state *st)
 		round4(a, e, c, _mm256_set1_epi64x((long long)keccak_round_constants[round]));
 		round4(e, a, c, _mm256_set1_epi64x((long long)keccak_round_constants[round + 1]));
 	}
-	/*
-	 * e holds the state one round back: the permutation is invertible, so
-	 * it gives away what was absorbed (seeds, K-derived inputs).
-	 */
-	memzero_explicit(e, sizeof(e));
-	memzero_explicit(c, sizeof(c));
 }
 
 /*

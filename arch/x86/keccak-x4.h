@@ -11,8 +11,16 @@
 #include <stddef.h>
 #include <rind/types.h>
 
+/*
+ * @a: lane i of states 0..3.  @scratch: the permutation's second copy of
+ * the state (it alternates rounds between the two) and its column
+ * parities -- state too, so it goes wherever the state goes and is wiped
+ * with it by the callers (memzero_explicit of the whole struct), not
+ * after every permutation.
+ */
 struct keccakx4_state {
-	__m256i a[25];	/* lane i of states 0..3 */
+	__m256i a[25];
+	__m256i scratch[30];
 };
 
 void keccakx4_f1600(struct keccakx4_state *st);

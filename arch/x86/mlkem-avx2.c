@@ -16,7 +16,11 @@
  * rounding, floor((floor(a*v / 2^16) + 2^9) / 2^10), so every output
  * matches algs/mlkem.c and keys, ciphertexts and known answers are shared.
  * Matrix expansion and noise sampling run four SHAKE128/SHAKE256 streams
- * at once (keccak-avx2.c).
+ * at once (keccak-avx2.c); key generation also hashes H(ek) in those
+ * lanes as ek is encoded (kg_run).  Matrix-vector products sum each
+ * row's base-case products in 32 bits (VPMADDWD) and reduce once: the
+ * same canonical or centered values as the generic code's per-product
+ * reductions.
  *
  * Constant time: the arithmetic has no branches or table indices that
  * depend on data; the zeta vectors are public constants.
@@ -191,21 +195,38 @@ static AVX2 void avx2_ntt(struct mlkem_poly *f)
 		bf_s(&v[(k & 4) * 2 + (k & 3)], &v[(k & 4) * 2 + (k & 3) + 4], z[2 + k / 4]);
 	for (k = 0; k < 8; k++)
 		bf_s(&v[(k & 6) * 2 + (k & 1)], &v[(k & 6) * 2 + (k & 1) + 2], z[4 + k / 2]);
-	for (p = 0; p < 8; p++) {
-		__m256i x = v[2 * p], y = v[2 * p + 1];
+	/*
+	 * Two blocks at a time, step by step: each block's layers are one
+	 * chain of dependent multiplies and shuffles, and two interleaved
+	 * chains keep the multipliers busy where one left them waiting.
+	 */
+	for (p = 0; p < 8; p += 2) {
+		__m256i x = v[2 * p], y = v[2 * p + 1], x1 = v[2 * p + 2], y1 = v[2 * p + 3];
 
 		bf_s(&x, &y, z[8 + p]);
+		bf_s(&x1, &y1, z[9 + p]);
 		d16_to_d8(&x, &y);
+		d16_to_d8(&x1, &y1);
 		bf(&x, &y, zload(ntt_z8[p].z), zload(ntt_z8[p].zq));
+		bf(&x1, &y1, zload(ntt_z8[p + 1].z), zload(ntt_z8[p + 1].zq));
 		d8_to_d4(&x, &y);
+		d8_to_d4(&x1, &y1);
 		bf(&x, &y, zload(ntt_z4[p].z), zload(ntt_z4[p].zq));
+		bf(&x1, &y1, zload(ntt_z4[p + 1].z), zload(ntt_z4[p + 1].zq));
 		d4_to_d2(&x, &y);
+		d4_to_d2(&x1, &y1);
 		bf(&x, &y, zload(ntt_z2[p].z), zload(ntt_z2[p].zq));
+		bf(&x1, &y1, zload(ntt_z2[p + 1].z), zload(ntt_z2[p + 1].zq));
 		d2_to_d4(&x, &y);
+		d2_to_d4(&x1, &y1);
 		d4_to_d8(&x, &y);
+		d4_to_d8(&x1, &y1);
 		d8_to_d16(&x, &y);
+		d8_to_d16(&x1, &y1);
 		_mm256_storeu_si256((__m256i *)&f->c[32 * p], barrett(x));
 		_mm256_storeu_si256((__m256i *)&f->c[32 * p + 16], barrett(y));
+		_mm256_storeu_si256((__m256i *)&f->c[32 * p + 32], barrett(x1));
+		_mm256_storeu_si256((__m256i *)&f->c[32 * p + 48], barrett(y1));
 	}
 }
 
@@ -215,22 +236,36 @@ static AVX2 void avx2_invntt(struct mlkem_poly *f)
 	__m256i v[16], fz = _mm256_set1_epi16(rind_mlkem_invntt_f);
 	unsigned int k, p;
 
-	for (p = 0; p < 8; p++) {
+	for (p = 0; p < 8; p += 2) {	/* two blocks interleaved, as in avx2_ntt */
 		__m256i x = _mm256_loadu_si256((const __m256i *)&f->c[32 * p]);
 		__m256i y = _mm256_loadu_si256((const __m256i *)&f->c[32 * p + 16]);
+		__m256i x1 = _mm256_loadu_si256((const __m256i *)&f->c[32 * p + 32]);
+		__m256i y1 = _mm256_loadu_si256((const __m256i *)&f->c[32 * p + 48]);
 
 		d16_to_d8(&x, &y);
+		d16_to_d8(&x1, &y1);
 		d8_to_d4(&x, &y);
+		d8_to_d4(&x1, &y1);
 		d4_to_d2(&x, &y);
+		d4_to_d2(&x1, &y1);
 		ibf(&x, &y, zload(inv_z2[p].z), zload(inv_z2[p].zq));
+		ibf(&x1, &y1, zload(inv_z2[p + 1].z), zload(inv_z2[p + 1].zq));
 		d2_to_d4(&x, &y);
+		d2_to_d4(&x1, &y1);
 		ibf(&x, &y, zload(inv_z4[p].z), zload(inv_z4[p].zq));
+		ibf(&x1, &y1, zload(inv_z4[p + 1].z), zload(inv_z4[p + 1].zq));
 		d4_to_d8(&x, &y);
+		d4_to_d8(&x1, &y1);
 		ibf(&x, &y, zload(inv_z8[p].z), zload(inv_z8[p].zq));
+		ibf(&x1, &y1, zload(inv_z8[p + 1].z), zload(inv_z8[p + 1].zq));
 		d8_to_d16(&x, &y);
+		d8_to_d16(&x1, &y1);
 		ibf_s(&x, &y, z[15 - p]);
+		ibf_s(&x1, &y1, z[14 - p]);
 		v[2 * p] = x;
 		v[2 * p + 1] = y;
+		v[2 * p + 2] = x1;
+		v[2 * p + 3] = y1;
 	}
 	for (k = 0; k < 8; k++)
 		ibf_s(&v[(k & 6) * 2 + (k & 1)], &v[(k & 6) * 2 + (k & 1) + 2], z[7 - k / 2]);
@@ -675,88 +710,17 @@ AVX2_INLINE void lanes_transpose(__m256i out[4][6], const struct keccakx4_state 
 	}
 }
 
-/* Job @job (< k^2: A-hat entry, then PRF counter job - k^2) into lane @l. */
+/*
+ * Job @job into lane @l: the 2k PRF streams first when @sigma is given
+ * (counter = job), then the A-hat entries row by row (rho || j || i).
+ */
 static void kg_start(union keccakx4_lanes *s, unsigned int l, unsigned int job,
-		     unsigned int k, const u8 rho[32], const u8 sigma[32])
+		     unsigned int k, unsigned int nz, const u8 rho[32], const u8 *sigma)
 {
-	if (job < k * k)	/* rho || j || i */
-		lane_start(s, l, rho, (job % k) | (job / k) << 8, 2, SHAKE128_RATE);
+	if (job < nz)
+		lane_start(s, l, sigma, job, 1, SHAKE256_RATE);
 	else
-		lane_start(s, l, sigma, job - k * k, 1, SHAKE256_RATE);
-}
-
-/*
- * key->a from rho and, unless @sigma is NULL, key->s and @e (reduced, not
- * yet in the NTT domain) from sigma.
- */
-static AVX2 void kg_sample(struct mlkem_key *key, struct mlkem_poly *e, const u8 rho[32],
-			   const u8 *sigma)
-{
-	const unsigned int k = key->p->k, eta = key->p->eta1, n = k * k;
-	const unsigned int jobs = n + (sigma ? 2 * k : 0);
-	const unsigned int nb = 64 * eta > SHAKE256_RATE ? 2 : 1;
-	union keccakx4_lanes s;
-	u8 nbuf[4][SHAKE256_RATE + 160];	/* 160: five registers per block */
-	__m256i lw[4][6];
-	unsigned int job[4], ctr[4], next = 0, busy = 0, l;
-
-	/* jobs >= k^2 >= 4: every lane starts on one */
-	for (l = 0; l < 4; l++) {
-		job[l] = next++;
-		ctr[l] = 0;
-		kg_start(&s, l, job[l], k, rho, sigma);
-		busy++;
-	}
-	while (busy) {
-		keccakx4_f1600(&s.st);
-		lanes_transpose(lw, &s.st);
-		for (l = 0; l < 4; l++) {
-			unsigned int j = job[l];
-
-			if (j >= jobs)
-				continue;
-			if (j < n) {
-				ctr[l] = rej_block(key->a[j / k][j % k].c, ctr[l], lw[l]);
-				if (ctr[l] < MLKEM_N)
-					continue;
-			} else {
-				struct mlkem_poly *r = j - n < k ? &key->s[j - n] : &e[j - n - k];
-
-				unsigned int m;
-
-				for (m = 0; m < 5; m++)	/* words 0..19: the 17 of a block */
-					_mm256_storeu_si256((__m256i *)(nbuf[l] + SHAKE256_RATE * ctr[l] + 32 * m),
-							    lw[l][m]);
-				if (++ctr[l] < nb)
-					continue;
-				if (eta == 2)
-					cbd2(r, nbuf[l]);
-				else
-					cbd3(r, nbuf[l]);
-			}
-			ctr[l] = 0;
-			if (next < jobs) {
-				job[l] = next++;
-				kg_start(&s, l, job[l], k, rho, sigma);
-			} else {
-				job[l] = jobs;
-				busy--;
-			}
-		}
-	}
-	memzero_explicit(&s, sizeof(s));
-	memzero_explicit(nbuf, sizeof(nbuf));
-	memzero_explicit(lw, sizeof(lw));
-}
-
-/*
- * A-hat[i][j] = SampleNTT(rho || j || i) (struct mlkem_ops.gen_matrix, for
- * a key set from its encoding): the same lane schedule, A-hat's streams
- * only -- ML-KEM-768's nine take 7 permutations, not 3 passes of 3.
- */
-static AVX2 void avx2_gen_matrix(struct mlkem_key *key, const u8 rho[32])
-{
-	kg_sample(key, NULL, rho, NULL);
+		lane_start(s, l, rho, ((job - nz) % k) | ((job - nz) / k) << 8, 2, SHAKE128_RATE);
 }
 
 /*
@@ -779,50 +743,273 @@ AVX2_INLINE void encode12_16(u8 *r, __m256i x)
 }
 
 /*
- * K-PKE.KeyGen after G (struct mlkem_ops.pke_keygen): the shared sponge
- * schedule above, then per row t = R^2 (A s)_i R^-1 + e_i, reduced to
- * [0, q) and encoded in the same pass -- the generic code's operations
- * in the same order, so the same t-hat and ek.
+ * For the rows of t-hat: per polynomial b = NTT(s_m) two multiplier
+ * vectors, b0[m] = (b_2i, b_2i+1 gamma_i) and b1[m] = (b_2i+1, b_2i) per
+ * coefficient pair, so that one VPMADDWD of a pair (a_2i, a_2i+1) of
+ * A-hat with each gives the two 32-bit sums of the base-case product,
+ * a_2i b_2i + a_2i+1 b_2i+1 gamma_i and a_2i b_2i+1 + a_2i+1 b_2i, with
+ * no reduction until the sum over the row.  (b_2i+1 gamma_i: the
+ * Montgomery product with gamma_i R, so the exact value mod q.)
  */
-static AVX2 void avx2_pke_keygen(struct mlkem_key *key, const u8 rho[32], const u8 sigma[32])
+static AVX2 void kg_mulcache(struct mlkem_poly b0[], struct mlkem_poly b1[],
+			     const struct mlkem_poly s[], unsigned int k)
 {
-	const unsigned int k = key->p->k;
-	struct mlkem_poly e[MLKEM_KMAX];
-	u8 last[32];
+	const __m256i swap = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+					      2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+	unsigned int m, j;
+
+	for (m = 0; m < k; m++) {
+		for (j = 0; j < MLKEM_N; j += 16) {
+			__m256i b = _mm256_loadu_si256((const __m256i *)&s[m].c[j]);
+			__m256i g = _mm256_loadu_si256((const __m256i *)&gamma_odd[j]);
+
+			_mm256_storeu_si256((__m256i *)&b0[m].c[j],
+					    _mm256_blend_epi16(b, fqmul(b, g), 0xaa));
+			_mm256_storeu_si256((__m256i *)&b1[m].c[j], _mm256_shuffle_epi8(b, swap));
+		}
+	}
+}
+
+/*
+ * Coefficients j .. j+15 of the sum over m < k of a[m] * b[m] (b in the
+ * kg_mulcache form b0, b1) times R^-1, in (-q, q): the 32-bit sums of
+ * VPMADDWD (|sum| < 2 k q^2 < q 2^15) Montgomery-reduced once, the even
+ * lanes' from c0, the odd lanes' from c1.
+ */
+AVX2_INLINE __m256i row_sum16(const struct mlkem_poly *const a[], const struct mlkem_poly b0[],
+			      const struct mlkem_poly b1[], unsigned int k, unsigned int j)
+{
+	__m256i c0 = _mm256_setzero_si256(), c1 = _mm256_setzero_si256(), lo, hi;
+	unsigned int m;
+
+	for (m = 0; m < k; m++) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)&a[m]->c[j]);
+
+		c0 = _mm256_add_epi32(c0, _mm256_madd_epi16(x, _mm256_loadu_si256((const __m256i *)&b0[m].c[j])));
+		c1 = _mm256_add_epi32(c1, _mm256_madd_epi16(x, _mm256_loadu_si256((const __m256i *)&b1[m].c[j])));
+	}
+	lo = _mm256_blend_epi16(c0, _mm256_slli_epi32(c1, 16), 0xaa);
+	hi = _mm256_blend_epi16(_mm256_srli_epi32(c0, 16), c1, 0xaa);
+	lo = _mm256_mullo_epi16(lo, _mm256_set1_epi16(QINV));
+	return _mm256_sub_epi16(hi, _mm256_mulhi_epi16(lo, _mm256_set1_epi16(Q)));
+}
+
+/*
+ * struct mlkem_ops.matvec (encryption's A^T y and t^T y, decryption's
+ * s^T u): b's multipliers once, then each row's sums reduced once and
+ * Barrett-reduced -- the generic value, which is the centered
+ * representative.
+ */
+static AVX2 void avx2_matvec(struct mlkem_poly *r, const struct mlkem_poly *const a[],
+			     unsigned int rows, const struct mlkem_poly b[], unsigned int k)
+{
+	struct mlkem_poly b0[MLKEM_KMAX], b1[MLKEM_KMAX];
 	unsigned int i, j;
 
-	kg_sample(key, e, rho, sigma);
-	for (i = 0; i < k; i++) {
-		avx2_ntt(&key->s[i]);
-		avx2_ntt(&e[i]);
+	kg_mulcache(b0, b1, b, k);
+	for (i = 0; i < rows; i++)
+		for (j = 0; j < MLKEM_N; j += 16)
+			_mm256_storeu_si256((__m256i *)&r[i].c[j], barrett(row_sum16(a + i * k, b0, b1, k, j)));
+	memzero_explicit(b0, sizeof(b0));
+	memzero_explicit(b1, sizeof(b1));
+}
+
+/*
+ * Row @i of t-hat once A-hat's row i and NTT(s), NTT(e) are there:
+ * t_i = R^2 (A s)_i R^-1 + e_i, reduced to [0, q) and encoded into ek in
+ * the same pass.  (A s)_i is summed in 32 bits over the row (|sum| <
+ * 2 k q^2 < q 2^15, the Montgomery bound) and reduced once: congruent to
+ * the generic code's sum of reduced products, and the result is the
+ * canonical representative either way, so the same t-hat and ek.
+ */
+static AVX2 void kg_row(struct mlkem_key *key, const struct mlkem_poly *e,
+			const struct mlkem_poly b0[], const struct mlkem_poly b1[], unsigned int i)
+{
+	const unsigned int k = key->p->k;
+	struct mlkem_poly *t = &key->t[i];
+	u8 *out = key->ek + MLKEM_POLYBYTES * i, last[32];
+	const struct mlkem_poly *a[MLKEM_KMAX];
+	unsigned int j, m;
+
+	for (m = 0; m < k; m++)
+		a[m] = &key->a[i][m];
+	for (j = 0; j < MLKEM_N; j += 16) {
+		__m256i x = fqmul(row_sum16(a, b0, b1, k, j), _mm256_set1_epi16(MONT_R2_MOD_Q));
+		x = _mm256_add_epi16(x, _mm256_loadu_si256((const __m256i *)&e[i].c[j]));
+		x = canonical(x);
+		_mm256_storeu_si256((__m256i *)&t->c[j], x);
+		if (j + 16 < MLKEM_N) {
+			encode12_16(out + 24 * (j / 16), x);
+		} else {
+			/* the last group's 4 extra bytes would pass the polynomial */
+			encode12_16(last, x);
+			memcpy(out + 24 * (j / 16), last, 24);
+		}
 	}
-	for (i = 0; i < k; i++) {
-		struct mlkem_poly *t = &key->t[i];
-		u8 *out = key->ek + MLKEM_POLYBYTES * i;
+	rind_declassify(out, MLKEM_POLYBYTES);	/* public: H(ek) absorbs it now */
+}
 
-		for (j = 0; j < MLKEM_N; j += 16) {
-			__m256i g = _mm256_loadu_si256((const __m256i *)&gamma_odd[j]);
-			__m256i x = _mm256_setzero_si256();
-			unsigned int m;
+#define KG_IDLE	0xffu		/* a lane without a job */
+#define KG_HASH	0xfeu		/* a lane absorbing a block of H(ek) */
 
-			/* (A s)_i, sixteen coefficients at a time */
-			for (m = 0; m < k; m++)
-				x = _mm256_add_epi16(x, basemul16(
-					_mm256_loadu_si256((const __m256i *)&key->a[i][m].c[j]),
-					_mm256_loadu_si256((const __m256i *)&key->s[m].c[j]), g));
-			x = fqmul(x, _mm256_set1_epi16(MONT_R2_MOD_Q));
-			x = _mm256_add_epi16(x, _mm256_loadu_si256((const __m256i *)&e[i].c[j]));
-			x = canonical(x);
-			_mm256_storeu_si256((__m256i *)&t->c[j], x);
-			if (j + 16 < MLKEM_N) {
-				encode12_16(out + 24 * (j / 16), x);
+/*
+ * The sponges of key generation in one lane schedule.  Without @sigma:
+ * A-hat only (gen_matrix).  With it, K-PKE.KeyGen after G: the PRF
+ * streams of s and e, then A-hat row by row; as soon as a row of A-hat
+ * and the noise are complete, that row of t-hat is computed and encoded
+ * into ek, and the SHA3-256 sponge of H(ek) -- one sequential stream --
+ * takes a lane for each whole 136-byte block of ek that is ready while
+ * other streams still run, its state parked in @h between blocks.  What
+ * is left of H(ek) when the other streams are done (at least the blocks
+ * over the last row and rho) is finished by the scalar permutation,
+ * which alone is faster than one busy lane of four.  ML-KEM-768: 15
+ * streams and 5 blocks of H(ek) in 10 four-way permutations, 4 scalar
+ * blocks after, instead of 9 four-way and 9 scalar.  The schedule
+ * depends only on the rejections in A-hat (public, from rho); the noise
+ * lanes are wiped with the state.
+ */
+static AVX2 void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rho[32],
+			const u8 *sigma)
+{
+	const unsigned int k = key->p->k, nz = sigma ? 2 * k : 0, jobs = nz + k * k;
+	const unsigned int eta = key->p->eta1, nb = 64 * eta > SHAKE256_RATE ? 2 : 1;
+	const unsigned int hrate = SHA3_256_RATE;
+	union keccakx4_lanes s;
+	u8 nbuf[4][SHAKE256_RATE + 160];	/* 160: five registers per block */
+	__m256i lw[4][6];
+	struct mlkem_poly sb0[MLKEM_KMAX], sb1[MLKEM_KMAX];	/* kg_mulcache */
+	struct keccak_state h;
+	unsigned int job[4], ctr[4], next = 0, busy = 0, l, i, m;
+	unsigned int row_left[MLKEM_KMAX], noise_left = nz, rows = 0, hblk = 0, ready = 0;
+	bool row_done[MLKEM_KMAX] = { false }, hrun = false;
+
+	for (i = 0; i < k; i++)
+		row_left[i] = k;
+	if (sigma)
+		rind_keccak_init(&h, hrate, KECCAK_DS_SHA3);
+	/* jobs >= k^2 >= 4: every lane starts on one */
+	for (l = 0; l < 4; l++) {
+		job[l] = next++;
+		ctr[l] = 0;
+		kg_start(&s, l, job[l], k, nz, rho, sigma);
+		busy++;
+	}
+	while (busy) {
+		unsigned int others;
+
+		keccakx4_f1600(&s.st);
+		lanes_transpose(lw, &s.st);
+		for (l = 0; l < 4; l++) {
+			unsigned int j = job[l];
+
+			if (j == KG_IDLE)
+				continue;
+			if (j == KG_HASH) {
+				for (i = 0; i < 25; i++)
+					h.a[i] = s.w[i][l];
+				hblk++;
+				hrun = false;
+			} else if (j >= nz) {
+				j -= nz;
+				ctr[l] = rej_block(key->a[j / k][j % k].c, ctr[l], lw[l]);
+				if (ctr[l] < MLKEM_N)
+					continue;
+				row_left[j / k]--;
 			} else {
-				/* the last group's 4 extra bytes would pass the polynomial */
-				encode12_16(last, x);
-				memcpy(out + 24 * (j / 16), last, 24);
+				struct mlkem_poly *r = j < k ? &key->s[j] : &e[j - k];
+
+				for (m = 0; m < 5; m++)	/* words 0..19: the 17 of a block */
+					_mm256_storeu_si256((__m256i *)(nbuf[l] + SHAKE256_RATE * ctr[l] + 32 * m),
+							    lw[l][m]);
+				if (++ctr[l] < nb)
+					continue;
+				if (eta == 2)
+					cbd2(r, nbuf[l]);
+				else
+					cbd3(r, nbuf[l]);
+				if (!--noise_left) {
+					for (i = 0; i < k; i++) {
+						avx2_ntt(&key->s[i]);
+						avx2_ntt(&e[i]);
+					}
+					kg_mulcache(sb0, sb1, key->s, k);
+				}
+			}
+			ctr[l] = 0;
+			job[l] = KG_IDLE;
+			busy--;
+		}
+		if (sigma && !noise_left) {
+			for (i = 0; i < k; i++) {
+				if (!row_done[i] && !row_left[i]) {
+					kg_row(key, e, sb0, sb1, i);
+					row_done[i] = true;
+				}
+			}
+			while (rows < k && row_done[rows])
+				rows++;
+			ready = rows * MLKEM_POLYBYTES;
+		}
+		/*
+		 * Free lanes: H(ek)'s next block first (it is the one sequential
+		 * stream) while anything else is left to run beside it, then the
+		 * next jobs.
+		 */
+		others = busy + (jobs - next);
+		for (l = 0; l < 4; l++) {
+			if (job[l] != KG_IDLE)
+				continue;
+			if (sigma && !hrun && others && hrate * (hblk + 1) <= ready) {
+				const u8 *blk = key->ek + hrate * hblk;
+
+				for (i = 0; i < 25; i++)
+					s.w[i][l] = h.a[i] ^ (i < hrate / 8 ? get_unaligned_le64(blk + 8 * i) : 0);
+				job[l] = KG_HASH;
+				hrun = true;
+				busy++;
+			} else if (next < jobs) {
+				job[l] = next++;
+				kg_start(&s, l, job[l], k, nz, rho, sigma);
+				busy++;
 			}
 		}
 	}
+	if (sigma) {
+		/* the rest of ek (it holds rho already), then the digest */
+		rind_keccak_absorb(&h, key->ek + hrate * hblk, key->p->ek_size - hrate * hblk);
+		rind_keccak_squeeze(&h, key->h, 32);
+		memzero_explicit(&h, sizeof(h));
+	}
+	memzero_explicit(&s, sizeof(s));
+	memzero_explicit(nbuf, sizeof(nbuf));
+	memzero_explicit(lw, sizeof(lw));
+	if (sigma) {
+		memzero_explicit(sb0, sizeof(sb0));
+		memzero_explicit(sb1, sizeof(sb1));
+	}
+}
+
+/*
+ * A-hat[i][j] = SampleNTT(rho || j || i) (struct mlkem_ops.gen_matrix, for
+ * a key set from its encoding): the same lane schedule, A-hat's streams
+ * only -- ML-KEM-768's nine take 7 permutations, not 3 passes of 3.
+ */
+static AVX2 void avx2_gen_matrix(struct mlkem_key *key, const u8 rho[32])
+{
+	kg_run(key, NULL, rho, NULL);
+}
+
+/*
+ * K-PKE.KeyGen after G (struct mlkem_ops.pke_keygen, with pke_keygen_h):
+ * the shared schedule above, which also leaves ek complete (rho
+ * included) and H(ek) in key->h.
+ */
+static AVX2 void avx2_pke_keygen(struct mlkem_key *key, const u8 rho[32], const u8 sigma[32])
+{
+	struct mlkem_poly e[MLKEM_KMAX];
+
+	memcpy(key->ek + MLKEM_POLYBYTES * key->p->k, rho, 32);
+	kg_run(key, e, rho, sigma);
 	memzero_explicit(e, sizeof(e));
 }
 
@@ -835,6 +1022,8 @@ static const struct mlkem_ops mlkem_avx2_ops = {
 	.compress	= avx2_compress,
 	.decompress	= avx2_decompress,
 	.pke_keygen	= avx2_pke_keygen,
+	.pke_keygen_h	= true,
+	.matvec		= avx2_matvec,
 };
 
 static struct mlkem_alg mlkem_avx2_algs[3];

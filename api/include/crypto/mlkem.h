@@ -58,6 +58,14 @@ struct mlkem_key;
  *               eta1), and ByteEncode_12(t) into key->ek.  For a driver
  *               that shares the sponge passes of A and the noise or fuses
  *               the final reduction with the encoding; same outputs.
+ *  pke_keygen_h: pke_keygen also puts rho at the end of key->ek and
+ *               H(ek) into key->h (a driver that hashes ek while it is
+ *               produced); otherwise the caller does both after it.
+ *  matvec:      optional (NULL: basemul_acc over a zeroed r, then Barrett
+ *               reduction): r[i] = (sum over m < k of a[i k + m] * b[m])
+ *               times R^-1, Barrett-reduced, for i < rows (<= k + 1);
+ *               |a|, |b| < q.  For a driver that sums a row's products
+ *               before reducing.
  */
 struct mlkem_ops {
 	void (*ntt)(struct mlkem_poly *f);
@@ -70,6 +78,9 @@ struct mlkem_ops {
 	void (*compress)(u8 *r, const struct mlkem_poly *a, unsigned int d);
 	void (*decompress)(struct mlkem_poly *r, const u8 *a, unsigned int d);
 	void (*pke_keygen)(struct mlkem_key *key, const u8 rho[32], const u8 sigma[32]);
+	bool pke_keygen_h;
+	void (*matvec)(struct mlkem_poly *r, const struct mlkem_poly *const a[], unsigned int rows,
+		       const struct mlkem_poly b[], unsigned int k);
 };
 /* SamplePolyCBD_eta of 64 eta bytes (eta 2 or 3), for drivers' noise. */
 void rind_mlkem_cbd(struct mlkem_poly *r, const u8 *buf, unsigned int eta);
