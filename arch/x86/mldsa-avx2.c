@@ -362,36 +362,40 @@ static AVX2 void avx2_ntt(struct mldsa_poly *p)
 
 /*
  * Inverse: per register pair distances 1, 2, 4 and 8, then the generic
- * code's reduction; 16 per 32 coefficients; 32, 64 and 128 over the
- * columns, the last with the final factor folded in as generic does.
+ * code's reduction, and 16 over two pairs in the same pass; 32, 64 and
+ * 128 over the columns, the last with the final factor folded in as
+ * generic does.
  */
 static AVX2 void avx2_invntt(struct mldsa_poly *p)
 {
 	s32 *a = p->c;
 	unsigned int c, m, g, P;
 
-	for (P = 0; P < 16; P++) {
-		__m256i x = ld(a + 16 * P), y = ld(a + 16 * P + 8);
-
-		swap128(&x, &y);
-		swap64(&x, &y);
-		swap32(&x, &y);
-		ibfv(&x, &y, &inv_z1[P]);
-		swap32(&x, &y);
-		ibfv(&x, &y, &inv_z2[P]);
-		swap64(&x, &y);
-		ibfv(&x, &y, &inv_z4[P]);
-		swap128(&x, &y);
-		ibf1(&x, &y, zi(31 - P));
-		st(a + 16 * P, reduce32(x));
-		st(a + 16 * P + 8, reduce32(y));
-	}
+	/* per 32 coefficients (two register pairs): 1, 2, 4, 8, the reduction, 16 */
 	for (g = 0; g < 8; g++) {
 		__m256i r[4];
+		unsigned int h;
 
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 4; m++)
-			r[m] = ld(a + 32 * g + 8 * m);
+		_Pragma("GCC unroll 2")
+		for (h = 0; h < 2; h++) {
+			__m256i x, y;
+
+			P = 2 * g + h;
+			x = ld(a + 16 * P);
+			y = ld(a + 16 * P + 8);
+			swap128(&x, &y);
+			swap64(&x, &y);
+			swap32(&x, &y);
+			ibfv(&x, &y, &inv_z1[P]);
+			swap32(&x, &y);
+			ibfv(&x, &y, &inv_z2[P]);
+			swap64(&x, &y);
+			ibfv(&x, &y, &inv_z4[P]);
+			swap128(&x, &y);
+			ibf1(&x, &y, zi(31 - P));
+			r[2 * h] = reduce32(x);
+			r[2 * h + 1] = reduce32(y);
+		}
 		ibf1(&r[0], &r[2], zi(15 - g));
 		ibf1(&r[1], &r[3], zi(15 - g));
 		_Pragma("GCC unroll 8")
@@ -424,21 +428,50 @@ static AVX2 void avx2_invntt(struct mldsa_poly *p)
 	}
 }
 
-static AVX2 void avx2_pointwise_acc(struct mldsa_poly *r, const struct mldsa_poly *a,
-				    const struct mldsa_poly *b, unsigned int n)
+/*
+ * Sixteen coefficients a step (two independent sums of each parity) and
+ * the terms unrolled for the l of each parameter set, so that the
+ * multiplications of consecutive terms overlap.
+ */
+AVX2_INLINE void pw_acc(struct mldsa_poly *r, const struct mldsa_poly *a,
+			const struct mldsa_poly *b, unsigned int n)
 {
 	unsigned int i, j;
 
-	for (i = 0; i < MLDSA_N; i += 8) {
-		__m256i se = _mm256_setzero_si256(), so = _mm256_setzero_si256();
+	for (i = 0; i < MLDSA_N; i += 16) {
+		__m256i se0 = _mm256_setzero_si256(), so0 = se0, se1 = se0, so1 = se0;
 
+		_Pragma("GCC unroll 8")
 		for (j = 0; j < n; j++) {
-			__m256i x = ld(a[j].c + i), y = ld(b[j].c + i);
+			__m256i x0 = ld(a[j].c + i), y0 = ld(b[j].c + i);
+			__m256i x1 = ld(a[j].c + i + 8), y1 = ld(b[j].c + i + 8);
 
-			se = _mm256_add_epi64(se, _mm256_mul_epi32(x, y));
-			so = _mm256_add_epi64(so, _mm256_mul_epi32(odd(x), odd(y)));
+			se0 = _mm256_add_epi64(se0, _mm256_mul_epi32(x0, y0));
+			so0 = _mm256_add_epi64(so0, _mm256_mul_epi32(odd(x0), odd(y0)));
+			se1 = _mm256_add_epi64(se1, _mm256_mul_epi32(x1, y1));
+			so1 = _mm256_add_epi64(so1, _mm256_mul_epi32(odd(x1), odd(y1)));
 		}
-		st(r->c + i, mont_reduce64(se, so));
+		st(r->c + i, mont_reduce64(se0, so0));
+		st(r->c + i + 8, mont_reduce64(se1, so1));
+	}
+}
+
+static AVX2 void avx2_pointwise_acc(struct mldsa_poly *r, const struct mldsa_poly *a,
+				    const struct mldsa_poly *b, unsigned int n)
+{
+	switch (n) {
+	case 4:
+		pw_acc(r, a, b, 4);
+		break;
+	case 5:
+		pw_acc(r, a, b, 5);
+		break;
+	case 7:
+		pw_acc(r, a, b, 7);
+		break;
+	default:
+		pw_acc(r, a, b, n);
+		break;
 	}
 }
 
