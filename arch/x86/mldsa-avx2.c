@@ -58,6 +58,7 @@
 /* zeta^BitRev8(m) R mod q, centered: algs/mldsa-poly.c's table, recomputed. */
 static s32 zetas[256];
 static s32 zetas_q[256];	/* zetas[m] q^-1 mod 2^32 */
+static s32 zetas_n[256], zetas_nq[256];	/* -zetas[m] and its product (the inverse's) */
 /* The inverse transform's final factors: R^2/256 and its product with -zetas[1]. */
 static s32 inv_f, inv_f1;
 
@@ -135,8 +136,11 @@ static AVX2 void mldsa_avx2_tables(void)
 
 	for (m = 0; m < 256; m++)
 		zetas[m] = centered(rind_powmod(1753, rind_bitrev(m, 8), Q) * MONT_R);
-	for (m = 0; m < 256; m++)
+	for (m = 0; m < 256; m++) {
 		zetas_q[m] = (s32)((u32)zetas[m] * QINV);
+		zetas_n[m] = -zetas[m];
+		zetas_nq[m] = (s32)((u32)zetas_n[m] * QINV);
+	}
 	inv_f = centered((u64)MONT_R * MONT_R % Q * N_INV);
 	inv_f1 = mont_mul_c(-zetas[1], inv_f);
 	for (P = 0; P < 16; P++) {
@@ -260,7 +264,7 @@ AVX2_INLINE struct zc zf(unsigned int m)
 
 AVX2_INLINE struct zc zi(unsigned int m)
 {
-	struct zc r = { _mm256_set1_epi32(-zetas[m]), _mm256_set1_epi32(-zetas_q[m]) };
+	struct zc r = { _mm256_set1_epi32(zetas_n[m]), _mm256_set1_epi32(zetas_nq[m]) };
 
 	return r;
 }
