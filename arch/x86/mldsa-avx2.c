@@ -1066,12 +1066,38 @@ static AVX2 void avx2_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
 
 /* ---- sampling ------------------------------------------------------------------ */
 
-/* RejNTTPoly's step over @len bytes of one stream (public: rho). */
-static unsigned int rej_uniform(s32 *a, unsigned int n, const u8 *buf, unsigned int len)
-{
-	unsigned int pos;
+static u8 rej_idx[256][8];
 
-	for (pos = 0; pos + 3 <= len && n < MLDSA_N; pos += 3) {
+/*
+ * RejNTTPoly's step over @len bytes of one stream (public: rho).  Eight
+ * candidates a step while 32 bytes are left to read and n <= 248: the
+ * three bytes of each moved to a 32-bit lane (each 128-bit half takes
+ * its twelve), masked to 23 bits, compared with q; the accepted ones
+ * moved to the front by rej_idx[mask] and stored (the lanes past them
+ * land below index 256 and are overwritten by the next ones); the rest
+ * one at a time as the generic code does.
+ */
+static AVX2 unsigned int rej_uniform(s32 *a, unsigned int n, const u8 *buf, unsigned int len)
+{
+	const __m256i sel = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+					     4, 5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1);
+	const __m256i m23 = _mm256_set1_epi32(0x7fffff), q = _mm256_set1_epi32(Q);
+	unsigned int pos = 0;
+
+	for (; pos + 32 <= len && n <= MLDSA_N - 8; pos += 24) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)(buf + pos));
+		unsigned int m;
+
+		/* 64-bit words 0 1 1 2: bytes 0-15 low, 8-23 high */
+		x = _mm256_permute4x64_epi64(x, 0x94);
+		x = _mm256_and_si256(_mm256_shuffle_epi8(x, sel), m23);
+		m = (unsigned int)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(q, x)));
+		x = _mm256_permutevar8x32_epi32(x, _mm256_cvtepu8_epi32(
+				_mm_loadl_epi64((const __m128i *)rej_idx[m])));
+		_mm256_storeu_si256((__m256i *)(a + n), x);
+		n += (unsigned int)__builtin_popcount(m);
+	}
+	for (; pos + 3 <= len && n < MLDSA_N; pos += 3) {
 		u32 z = buf[pos] | (u32)buf[pos + 1] << 8 | (u32)(buf[pos + 2] & 0x7f) << 16;
 
 		if (z < Q)
@@ -1136,8 +1162,6 @@ static AVX2 void avx2_expand_a(struct mldsa_key *key)
  * declassified (it says nothing about the values kept); it selects the
  * shuffle and the count.  @a has 16 spare entries past MLDSA_N.
  */
-static u8 rej_idx[256][8];
-
 static void rej_tables(void)
 {
 	unsigned int m, b, n;
