@@ -1500,7 +1500,7 @@ static AVX2 void avx2_ctilde(const struct mldsa_params *p, u8 *ctilde, const u8 
 		unpack_y(&cache->y[cache->n + l], buf[l], p->gamma1_bits);
 	cache->n += 3;
 	memzero_explicit(&s, sizeof(s));
-	memzero_explicit(msg, sizeof(msg));
+	memzero_explicit(msg, nblk * SHAKE256_RATE);
 	memzero_explicit(buf, sizeof(buf));
 }
 
