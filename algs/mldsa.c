@@ -24,9 +24,12 @@
  * implementation: SampleInBall indexes by it.  Everything else in the
  * loop -- y, w, w0, the products c s1, c s2, c t0, z before it is
  * accepted, the hints -- is handled without secret-dependent branches or
- * indices: the norm checks accumulate masks, and only the verdict of each
- * of the two checks of Algorithm 7 (line 23; lines 28-29) is declassified
- * before the loop branches on it.  The hints are declassified once the
+ * indices: the norm checks accumulate masks over whole vectors, and only
+ * the verdict of each condition of Algorithm 7 (line 23's bound on r0,
+ * then its bound on z; lines 28-29) is declassified before the loop
+ * branches on it.  So the time says which condition rejected an attempt
+ * (as in the reference implementation, which checks them one after the
+ * other), never which polynomial or coefficient.  The hints are declassified once the
  * signature is accepted (they are part of it).  Intermediate values are
  * wiped before the signature is returned.  Verification handles public
  * data only.
@@ -437,12 +440,19 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 		rind_mldsa_sample_in_ball(p, ws->ctilde, &ws->c);
 		rind_mldsa_challenge_of(&ws->ch, &ws->c);
 
+		/*
+		 * r = w - c s2; r0 = LowBits(r) checked against gamma2 - beta.
+		 * This check rejects most attempts (about 2 in 3 for ML-DSA-65),
+		 * so it runs first and a rejection skips the z products.
+		 */
+		for (i = 0; i < p->k; i++)
+			bad |= ops->sign_r(&ws->r1[i], &ws->w[i], &ws->pre, i, &ws->ch, p);
+		rind_declassify(&bad, sizeof(bad));
+		if (bad)
+			continue;
 		/* z = y + c s1, checked against gamma1 - beta */
 		for (j = 0; j < p->l; j++)
 			bad |= ops->sign_z(&ws->y[j], &ws->pre, j, &ws->ch, p);
-		/* r = w - c s2; r0 = LowBits(r) checked against gamma2 - beta */
-		for (i = 0; i < p->k; i++)
-			bad |= ops->sign_r(&ws->r1[i], &ws->w[i], &ws->pre, i, &ws->ch, p);
 		rind_declassify(&bad, sizeof(bad));
 		if (bad)
 			continue;
@@ -462,16 +472,25 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 		for (j = 0; j < p->l; j++)
 			rind_mldsa_pack_z(sig + p->ctilde_bytes + zb * j, &ws->y[j], p->gamma1_bits);
 		{
-			u8 *hb = sig + p->ctilde_bytes + zb * p->l;
+			/*
+			 * HintBitPack without a branch per coefficient (the ones
+			 * are few and scattered: a branch on each mispredicts):
+			 * every index is written at idx, which only the ones
+			 * advance; idx <= omega (checked above), so the spare
+			 * slot of @pos takes the writes past the last one.
+			 */
+			u8 *hb = sig + p->ctilde_bytes + zb * p->l, pos[MLDSA_OMEGA_MAX + 1];
 			unsigned int idx = 0;
 
-			memset(hb, 0, p->omega + p->k);
 			for (i = 0; i < p->k; i++) {
-				for (j = 0; j < MLDSA_N; j++)
-					if (ws->r1[i].c[j])
-						hb[idx++] = (u8)j;
+				for (j = 0; j < MLDSA_N; j++) {
+					pos[idx] = (u8)j;
+					idx += ws->r1[i].c[j] != 0;
+				}
 				hb[p->omega + i] = (u8)idx;
 			}
+			memset(pos + idx, 0, p->omega - idx);
+			memcpy(hb, pos, p->omega);
 		}
 		err = 0;
 		break;

@@ -58,6 +58,7 @@
 /* zeta^BitRev8(m) R mod q, centered: algs/mldsa-poly.c's table, recomputed. */
 static s32 zetas[256];
 static s32 zetas_q[256];	/* zetas[m] q^-1 mod 2^32 */
+static s32 zetas_n[256], zetas_nq[256];	/* -zetas[m] and its product (the inverse's) */
 /* The inverse transform's final factors: R^2/256 and its product with -zetas[1]. */
 static s32 inv_f, inv_f1;
 
@@ -135,8 +136,11 @@ static AVX2 void mldsa_avx2_tables(void)
 
 	for (m = 0; m < 256; m++)
 		zetas[m] = centered(rind_powmod(1753, rind_bitrev(m, 8), Q) * MONT_R);
-	for (m = 0; m < 256; m++)
+	for (m = 0; m < 256; m++) {
 		zetas_q[m] = (s32)((u32)zetas[m] * QINV);
+		zetas_n[m] = -zetas[m];
+		zetas_nq[m] = (s32)((u32)zetas_n[m] * QINV);
+	}
 	inv_f = centered((u64)MONT_R * MONT_R % Q * N_INV);
 	inv_f1 = mont_mul_c(-zetas[1], inv_f);
 	for (P = 0; P < 16; P++) {
@@ -260,7 +264,7 @@ AVX2_INLINE struct zc zf(unsigned int m)
 
 AVX2_INLINE struct zc zi(unsigned int m)
 {
-	struct zc r = { _mm256_set1_epi32(-zetas[m]), _mm256_set1_epi32(-zetas_q[m]) };
+	struct zc r = { _mm256_set1_epi32(zetas_n[m]), _mm256_set1_epi32(zetas_nq[m]) };
 
 	return r;
 }
@@ -362,36 +366,40 @@ static AVX2 void avx2_ntt(struct mldsa_poly *p)
 
 /*
  * Inverse: per register pair distances 1, 2, 4 and 8, then the generic
- * code's reduction; 16 per 32 coefficients; 32, 64 and 128 over the
- * columns, the last with the final factor folded in as generic does.
+ * code's reduction, and 16 over two pairs in the same pass; 32, 64 and
+ * 128 over the columns, the last with the final factor folded in as
+ * generic does.
  */
 static AVX2 void avx2_invntt(struct mldsa_poly *p)
 {
 	s32 *a = p->c;
 	unsigned int c, m, g, P;
 
-	for (P = 0; P < 16; P++) {
-		__m256i x = ld(a + 16 * P), y = ld(a + 16 * P + 8);
-
-		swap128(&x, &y);
-		swap64(&x, &y);
-		swap32(&x, &y);
-		ibfv(&x, &y, &inv_z1[P]);
-		swap32(&x, &y);
-		ibfv(&x, &y, &inv_z2[P]);
-		swap64(&x, &y);
-		ibfv(&x, &y, &inv_z4[P]);
-		swap128(&x, &y);
-		ibf1(&x, &y, zi(31 - P));
-		st(a + 16 * P, reduce32(x));
-		st(a + 16 * P + 8, reduce32(y));
-	}
+	/* per 32 coefficients (two register pairs): 1, 2, 4, 8, the reduction, 16 */
 	for (g = 0; g < 8; g++) {
 		__m256i r[4];
+		unsigned int h;
 
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 4; m++)
-			r[m] = ld(a + 32 * g + 8 * m);
+		_Pragma("GCC unroll 2")
+		for (h = 0; h < 2; h++) {
+			__m256i x, y;
+
+			P = 2 * g + h;
+			x = ld(a + 16 * P);
+			y = ld(a + 16 * P + 8);
+			swap128(&x, &y);
+			swap64(&x, &y);
+			swap32(&x, &y);
+			ibfv(&x, &y, &inv_z1[P]);
+			swap32(&x, &y);
+			ibfv(&x, &y, &inv_z2[P]);
+			swap64(&x, &y);
+			ibfv(&x, &y, &inv_z4[P]);
+			swap128(&x, &y);
+			ibf1(&x, &y, zi(31 - P));
+			r[2 * h] = reduce32(x);
+			r[2 * h + 1] = reduce32(y);
+		}
 		ibf1(&r[0], &r[2], zi(15 - g));
 		ibf1(&r[1], &r[3], zi(15 - g));
 		_Pragma("GCC unroll 8")
@@ -424,21 +432,50 @@ static AVX2 void avx2_invntt(struct mldsa_poly *p)
 	}
 }
 
-static AVX2 void avx2_pointwise_acc(struct mldsa_poly *r, const struct mldsa_poly *a,
-				    const struct mldsa_poly *b, unsigned int n)
+/*
+ * Sixteen coefficients a step (two independent sums of each parity) and
+ * the terms unrolled for the l of each parameter set, so that the
+ * multiplications of consecutive terms overlap.
+ */
+AVX2_INLINE void pw_acc(struct mldsa_poly *r, const struct mldsa_poly *a,
+			const struct mldsa_poly *b, unsigned int n)
 {
 	unsigned int i, j;
 
-	for (i = 0; i < MLDSA_N; i += 8) {
-		__m256i se = _mm256_setzero_si256(), so = _mm256_setzero_si256();
+	for (i = 0; i < MLDSA_N; i += 16) {
+		__m256i se0 = _mm256_setzero_si256(), so0 = se0, se1 = se0, so1 = se0;
 
+		_Pragma("GCC unroll 8")
 		for (j = 0; j < n; j++) {
-			__m256i x = ld(a[j].c + i), y = ld(b[j].c + i);
+			__m256i x0 = ld(a[j].c + i), y0 = ld(b[j].c + i);
+			__m256i x1 = ld(a[j].c + i + 8), y1 = ld(b[j].c + i + 8);
 
-			se = _mm256_add_epi64(se, _mm256_mul_epi32(x, y));
-			so = _mm256_add_epi64(so, _mm256_mul_epi32(odd(x), odd(y)));
+			se0 = _mm256_add_epi64(se0, _mm256_mul_epi32(x0, y0));
+			so0 = _mm256_add_epi64(so0, _mm256_mul_epi32(odd(x0), odd(y0)));
+			se1 = _mm256_add_epi64(se1, _mm256_mul_epi32(x1, y1));
+			so1 = _mm256_add_epi64(so1, _mm256_mul_epi32(odd(x1), odd(y1)));
 		}
-		st(r->c + i, mont_reduce64(se, so));
+		st(r->c + i, mont_reduce64(se0, so0));
+		st(r->c + i + 8, mont_reduce64(se1, so1));
+	}
+}
+
+static AVX2 void avx2_pointwise_acc(struct mldsa_poly *r, const struct mldsa_poly *a,
+				    const struct mldsa_poly *b, unsigned int n)
+{
+	switch (n) {
+	case 4:
+		pw_acc(r, a, b, 4);
+		break;
+	case 5:
+		pw_acc(r, a, b, 5);
+		break;
+	case 7:
+		pw_acc(r, a, b, 7);
+		break;
+	default:
+		pw_acc(r, a, b, n);
+		break;
 	}
 }
 
@@ -1029,12 +1066,38 @@ static AVX2 void avx2_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
 
 /* ---- sampling ------------------------------------------------------------------ */
 
-/* RejNTTPoly's step over @len bytes of one stream (public: rho). */
-static unsigned int rej_uniform(s32 *a, unsigned int n, const u8 *buf, unsigned int len)
-{
-	unsigned int pos;
+static u8 rej_idx[256][8];
 
-	for (pos = 0; pos + 3 <= len && n < MLDSA_N; pos += 3) {
+/*
+ * RejNTTPoly's step over @len bytes of one stream (public: rho).  Eight
+ * candidates a step while 32 bytes are left to read and n <= 248: the
+ * three bytes of each moved to a 32-bit lane (each 128-bit half takes
+ * its twelve), masked to 23 bits, compared with q; the accepted ones
+ * moved to the front by rej_idx[mask] and stored (the lanes past them
+ * land below index 256 and are overwritten by the next ones); the rest
+ * one at a time as the generic code does.
+ */
+static AVX2 unsigned int rej_uniform(s32 *a, unsigned int n, const u8 *buf, unsigned int len)
+{
+	const __m256i sel = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+					     4, 5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1);
+	const __m256i m23 = _mm256_set1_epi32(0x7fffff), q = _mm256_set1_epi32(Q);
+	unsigned int pos = 0;
+
+	for (; pos + 32 <= len && n <= MLDSA_N - 8; pos += 24) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)(buf + pos));
+		unsigned int m;
+
+		/* 64-bit words 0 1 1 2: bytes 0-15 low, 8-23 high */
+		x = _mm256_permute4x64_epi64(x, 0x94);
+		x = _mm256_and_si256(_mm256_shuffle_epi8(x, sel), m23);
+		m = (unsigned int)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(q, x)));
+		x = _mm256_permutevar8x32_epi32(x, _mm256_cvtepu8_epi32(
+				_mm_loadl_epi64((const __m128i *)rej_idx[m])));
+		_mm256_storeu_si256((__m256i *)(a + n), x);
+		n += (unsigned int)__builtin_popcount(m);
+	}
+	for (; pos + 3 <= len && n < MLDSA_N; pos += 3) {
 		u32 z = buf[pos] | (u32)buf[pos + 1] << 8 | (u32)(buf[pos + 2] & 0x7f) << 16;
 
 		if (z < Q)
@@ -1099,8 +1162,6 @@ static AVX2 void avx2_expand_a(struct mldsa_key *key)
  * declassified (it says nothing about the values kept); it selects the
  * shuffle and the count.  @a has 16 spare entries past MLDSA_N.
  */
-static u8 rej_idx[256][8];
-
 static void rej_tables(void)
 {
 	unsigned int m, b, n;
@@ -1439,7 +1500,7 @@ static AVX2 void avx2_ctilde(const struct mldsa_params *p, u8 *ctilde, const u8 
 		unpack_y(&cache->y[cache->n + l], buf[l], p->gamma1_bits);
 	cache->n += 3;
 	memzero_explicit(&s, sizeof(s));
-	memzero_explicit(msg, sizeof(msg));
+	memzero_explicit(msg, nblk * SHAKE256_RATE);
 	memzero_explicit(buf, sizeof(buf));
 }
 

@@ -31,6 +31,7 @@
 #define MLDSA_PK_MAX		(32 + 320 * MLDSA_KMAX)			/* 2592 */
 #define MLDSA_SK_MAX		4896
 #define MLDSA_SIG_MAX		4627
+#define MLDSA_OMEGA_MAX		80	/* the largest omega, ML-DSA-44's */
 
 struct mldsa_params {
 	const char *name;		/* "mldsa65" */
