@@ -22,7 +22,12 @@
  * 1024-bit exponentiation (1024 squarings, 205 + 30 products) takes
  * ~745k TSC cycles, aws-lc's BN_mod_exp_mont_consttime ~875k (same
  * process, minima, loaded host); the whole signature ~1.59M against
- * aws-lc's ~1.73M.
+ * aws-lc's ~1.73M.  The 1536- and 2048-bit ones (RSA-3072/4096's
+ * halves): ~2.3M against ~2.55M and ~5.3M against ~6.0M; on-CPU
+ * medians of whole signatures 1.05-1.08x aws-lc at 3072 bits and
+ * 1.01-1.04x at 4096 (bench/probes/rsa-peer.c, 2026-12-01, load ~5 on
+ * the 2 CPUs: at 4096 bits almost every signature is preempted, so its
+ * TSC minimum means nothing there).
  *
  * exp_ct: fixed 5-bit windows over every exponent bit, the 32-entry
  * table read whole for each window and the entry kept by mask (no
