@@ -13,21 +13,31 @@
  * the high ones), so that the six MULX of a row do not wait on one
  * another's carries.  Modulo p each reduction word comes from p's form
  * (-p^-1 = 2^32 + 1 mod 2^64, p = 2^384 - c with c of three words): q c
- * by shifts and subtractions, no MULX (P384X_PRED: the product and the
- * squaring 4-10% faster than with two MULX per word); modulo the
- * group order n (signing and verification scalars) it is the general
- * step; both moduli have their three top words all ones, which the final
- * correction uses.  A dedicated squaring (fifteen cross products, the low
- * half reduced on its own the same way).  Additions, subtractions and
- * halving with a masked correction; masked table reads with AVX2.  ECDH's
- * k P runs over an affine table (ecc-mul-affine.h: one inversion, mixed
- * additions; 2-5% faster).  The
- * template's Jacobian formulas are used as they are: the multiplication
- * (about 100 cycles on an AMD EPYC Zen 3, its rows chained through their
- * reduction words; two independent ones run in about the time of 1.7)
- * bounds a point operation here, at about aws-lc's speed for a
- * variable-base multiplication (0.9x) and a little ahead for
- * verification.
+ * by shifts and subtractions, no MULX, four single-cycle instructions
+ * from one word to the next (P384X_PRED); modulo the group order n
+ * (signing and verification scalars) it is the general step; both moduli
+ * have their three top words all ones, which the final correction uses.
+ * A dedicated squaring (fifteen cross products, the low half reduced on
+ * its own the same way, then the high half added).  Additions,
+ * subtractions and halving with a masked correction; masked table reads
+ * with AVX2; the inversion in the half-delta divsteps form (15 batches).
+ * ECDH's k P runs over an affine table (ecc-mul-affine.h: one inversion,
+ * mixed additions; 2-5% faster).  The template's Jacobian formulas are
+ * used as they are.
+ *
+ * Measured on an AMD EPYC (Zen 3), rdtsc, same process as aws-lc 5.5
+ * (s2n-bignum's bignum_montmul_p384 / montsqr / montinv and its ECDH and
+ * verification), the machine loaded: the product at aws-lc's speed (88-100
+ * cycles with the load), the squaring 8% faster (80 against 87), the
+ * inversion 10-12k (aws-lc 6k), a point doubling about as fast as
+ * p384_montjdouble (790-815); an ECDH (k P and the checks) 401k against
+ * aws-lc's 403k at the minimum, 1.15-1.25x at the median, a
+ * verification 463k against 554k (1.2x).  The
+ * product is bound by throughput (about 280 instructions, 36 of them
+ * MULX; two independent ones take 1.85 times one), the squaring by its
+ * six reduction steps after the product; in ECDH the product takes 45%
+ * of the time, the squaring 30%, the point formulas' additions 11%, the
+ * two inversions 5%.
  * Every element is kept fully reduced; no branch and no memory index
  * depends on data.  The protocol glue (key formats, checks, RFC 6979
  * nonces) is the generic drivers'.
