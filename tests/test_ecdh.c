@@ -960,8 +960,9 @@ static void fa_edge(u64 *w, int n, const BIGNUM *p, BN_CTX *ctx, struct rt_rng *
  * the Montgomery product (a b / 2^384 mod p) and squaring (the reduction
  * from p's form, shifts and subtractions per word; the squaring's low half
  * reduced alone, the high half added), addition, subtraction, halving,
- * and the Montgomery product modulo the group order n (the general
- * reduction), each result required fully reduced; on elements built from
+ * the inverse (half-delta divsteps, 15 batches; 0 gives 0) and the
+ * Montgomery product modulo the group order n (the general reduction),
+ * each result required fully reduced; on elements built from
  * edge words (0, 1, 2^32 - 1, 2^32, 2^63, all ones, p's own words: the
  * reduction words q = t + (t << 32) at 0, all ones and their carries,
  * the borrows of q - (q << 32) and of the words above), on p - 1, p - 2,
@@ -973,6 +974,7 @@ START_TEST(test_p384_field_adx)
 {
 	BN_CTX *ctx = BN_CTX_new();
 	BIGNUM *p = NULL, *n = NULL, *rinv = BN_new(), *rninv = BN_new(), *w = BN_new(), *inv2;
+	BIGNUM *rr = BN_new();
 	BIGNUM *a, *b;
 	struct rt_rng rng;
 	u64 x[6], y[6], r[6], acc[6];
@@ -988,6 +990,7 @@ START_TEST(test_p384_field_adx)
 	BN_set_bit(w, 384);
 	ck_assert_ptr_nonnull(BN_mod_inverse(rinv, w, p, ctx));
 	ck_assert_ptr_nonnull(BN_mod_inverse(rninv, w, n, ctx));
+	BN_mod_sqr(rr, w, p, ctx);			/* R^2 mod p */
 	BN_set_word(w, 2);
 	inv2 = BN_mod_inverse(NULL, w, p, ctx);
 	ck_assert_ptr_nonnull(inv2);
@@ -1016,6 +1019,15 @@ START_TEST(test_p384_field_adx)
 		p384x_field_test(P384X_T_HALF, r, x, NULL);
 		BN_mod_mul(w, a, inv2, p, ctx);
 		fa_check("ecc-p384-adx", "half", r, 6, w, &checked);
+		/* the inverse in Montgomery form: x = a R gives a^-1 R = R^2 / x; 0 gives 0 */
+		p384x_field_test(P384X_T_INV, r, x, NULL);
+		if (BN_is_zero(a)) {
+			BN_zero(w);
+		} else {
+			ck_assert_ptr_nonnull(BN_mod_inverse(w, a, p, ctx));
+			BN_mod_mul(w, w, rr, p, ctx);
+		}
+		fa_check("ecc-p384-adx", "inv", r, 6, w, &checked);
 		memcpy(acc, x, sizeof(acc));
 		BN_copy(w, a);
 		for (j = 0; j < 8; j++) {
@@ -1060,15 +1072,16 @@ START_TEST(test_p384_field_adx)
 		BN_free(a);
 		BN_free(b);
 	}
-	printf("ecc-p384-adx field (mul, sqr, add, sub, half, chains, mul mod n) vs OpenSSL BN: "
+	printf("ecc-p384-adx field (mul, sqr, add, sub, half, inv, chains, mul mod n) vs OpenSSL BN: "
 	       "%d checks\n", checked);
-	ck_assert_int_eq(checked, 4000 * 8);
+	ck_assert_int_eq(checked, 4000 * 9);
 	BN_free(inv2);
 out:
 	BN_free(p);
 	BN_free(n);
 	BN_free(rinv);
 	BN_free(rninv);
+	BN_free(rr);
 	BN_free(w);
 	BN_CTX_free(ctx);
 }

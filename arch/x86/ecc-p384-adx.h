@@ -17,10 +17,12 @@ extern const struct ecc_curve ecc_p384_adx;
  * (six 64-bit words, least significant first), r fully reduced: the
  * Montgomery product a b / 2^384 and the square modulo p, addition,
  * subtraction and halving modulo p, the Montgomery product modulo the
- * group order n.  Needs BMI2 and ADX.
+ * group order n, and the inverse modulo p in Montgomery form (a^-1 R for
+ * a R; 0 for 0).  Needs BMI2 and ADX.
  */
 enum p384x_test_op {
 	P384X_T_MUL, P384X_T_SQR, P384X_T_ADD, P384X_T_SUB, P384X_T_HALF, P384X_T_NMUL,
+	P384X_T_INV,
 	P384X_T_NOPS
 };
 void p384x_field_test(enum p384x_test_op op, u64 *r, const u64 *a, const u64 *b);
