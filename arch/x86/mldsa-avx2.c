@@ -836,17 +836,27 @@ AVX2_INLINE u32 any_mask(__m256i v)
 		unsigned int k_;							\
 											\
 		a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = _mm256_setzero_si256();	\
-		for (k_ = (k0); k_ < (k1); k_++) {					\
-			const s8 *x_ = (e) - (c)->sh[k_];				\
+		k_ = (k0);								\
+		if (((k1) - k_) & 1) {							\
+			const s8 *x_ = (e) - (c)->sh[k_++];				\
 											\
-			a0 = _mm256_add_epi8(a0, L8(x_));				\
-			a1 = _mm256_add_epi8(a1, L8(x_ + 32));				\
-			a2 = _mm256_add_epi8(a2, L8(x_ + 64));				\
-			a3 = _mm256_add_epi8(a3, L8(x_ + 96));				\
-			a4 = _mm256_add_epi8(a4, L8(x_ + 128));				\
-			a5 = _mm256_add_epi8(a5, L8(x_ + 160));				\
-			a6 = _mm256_add_epi8(a6, L8(x_ + 192));				\
-			a7 = _mm256_add_epi8(a7, L8(x_ + 224));				\
+			a0 = L8(x_);       a1 = L8(x_ + 32);				\
+			a2 = L8(x_ + 64);  a3 = L8(x_ + 96);				\
+			a4 = L8(x_ + 128); a5 = L8(x_ + 160);				\
+			a6 = L8(x_ + 192); a7 = L8(x_ + 224);				\
+		}									\
+		/* two terms a step, each pair summed before the accumulator */	\
+		for (; k_ < (k1); k_ += 2) {						\
+			const s8 *x_ = (e) - (c)->sh[k_], *y_ = (e) - (c)->sh[k_ + 1];	\
+											\
+			a0 = _mm256_add_epi8(a0, _mm256_add_epi8(L8(x_), L8(y_)));	\
+			a1 = _mm256_add_epi8(a1, _mm256_add_epi8(L8(x_ + 32), L8(y_ + 32)));	\
+			a2 = _mm256_add_epi8(a2, _mm256_add_epi8(L8(x_ + 64), L8(y_ + 64)));	\
+			a3 = _mm256_add_epi8(a3, _mm256_add_epi8(L8(x_ + 96), L8(y_ + 96)));	\
+			a4 = _mm256_add_epi8(a4, _mm256_add_epi8(L8(x_ + 128), L8(y_ + 128)));	\
+			a5 = _mm256_add_epi8(a5, _mm256_add_epi8(L8(x_ + 160), L8(y_ + 160)));	\
+			a6 = _mm256_add_epi8(a6, _mm256_add_epi8(L8(x_ + 192), L8(y_ + 192)));	\
+			a7 = _mm256_add_epi8(a7, _mm256_add_epi8(L8(x_ + 224), L8(y_ + 224)));	\
 		}									\
 	} while (0)
 #define L8(p) _mm256_loadu_si256((const __m256i *)(p))
@@ -969,13 +979,21 @@ static AVX2 u32 avx2_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
 		__m256i a0, a1, a2, a3, a4, a5, a6, a7;
 
 		a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = _mm256_setzero_si256();
-		for (k = 0; k < n; k++) {
-			const s32 *x = e - c->sh[k] + part;
+		k = 0;
+		if (n & 1) {
+			const s32 *x = e - c->sh[k++] + part;
 
-			a0 = _mm256_add_epi32(a0, ld(x));      a1 = _mm256_add_epi32(a1, ld(x + 8));
-			a2 = _mm256_add_epi32(a2, ld(x + 16)); a3 = _mm256_add_epi32(a3, ld(x + 24));
-			a4 = _mm256_add_epi32(a4, ld(x + 32)); a5 = _mm256_add_epi32(a5, ld(x + 40));
-			a6 = _mm256_add_epi32(a6, ld(x + 48)); a7 = _mm256_add_epi32(a7, ld(x + 56));
+			a0 = ld(x);      a1 = ld(x + 8);  a2 = ld(x + 16); a3 = ld(x + 24);
+			a4 = ld(x + 32); a5 = ld(x + 40); a6 = ld(x + 48); a7 = ld(x + 56);
+		}
+		/* two terms a step (fewer loop and register-copy instructions a term) */
+		for (; k < n; k += 2) {
+			const s32 *x = e - c->sh[k] + part, *y = e - c->sh[k + 1] + part;
+
+#define ADD2(a, o) a = _mm256_add_epi32(a, _mm256_add_epi32(ld(x + (o)), ld(y + (o))))
+			ADD2(a0, 0);  ADD2(a1, 8);  ADD2(a2, 16); ADD2(a3, 24);
+			ADD2(a4, 32); ADD2(a5, 40); ADD2(a6, 48); ADD2(a7, 56);
+#undef ADD2
 		}
 		{
 			const __m256i acc[8] = { a0, a1, a2, a3, a4, a5, a6, a7 };
