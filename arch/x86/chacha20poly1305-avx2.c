@@ -44,6 +44,7 @@
 #define CP_FIRST	(CP_CHUNK - CHACHA_BLOCK_SIZE)	/* data bytes of the first chunk */
 #define CP_STITCH_MIN	512
 
+
 struct cp_ctx {
 	u32 key[8];
 };
@@ -63,9 +64,19 @@ static CP_TGT void cp_lengths(struct poly1305_state *st, size_t adlen, size_t le
 	cp_blocks(st, b, 1, 1);
 }
 
+/* the rind_cp8_avx2 call of 512 bytes at @off, MACing @nb of the blocks at @m */
+static CP_TGT void cp_chunk(u32 state[16], u8 *dst, const u8 *src, struct poly1305_state *ps,
+			    const u8 *m, size_t nb)
+{
+	rind_cp8_avx2(state, dst, src, ps, m, nb / 4);
+	state[12] += 8;
+}
+
 /*
  * Seal (@enc) or open @len >= CP_FIRST bytes; the tag goes to @tag.  For
- * open, src and dst are equal or disjoint.
+ * open, src and dst are equal or disjoint.  Every full 16-byte group of
+ * four blocks of ciphertext goes through a chunk's rounds; what is left
+ * (a partial chunk's worth at most) through the scalar blocks.
  */
 static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, const u8 *ad,
 			    size_t adlen, u8 tag[CHACHAPOLY_TAG_SIZE], bool enc)
@@ -80,8 +91,7 @@ static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, c
 	/* block 0: the Poly1305 key; blocks 1..7: the first 448 bytes */
 	memset(first, 0, CHACHA_BLOCK_SIZE);
 	memcpy(first + CHACHA_BLOCK_SIZE, src, CP_FIRST);
-	chacha8_core(state, first, first, NULL, NULL, 0);
-	state[12] += 8;
+	cp_chunk(state, first, first, NULL, NULL, 0);
 	rind_poly1305_init_state(&ps, first);
 	rind_poly1305_padded(&ps, ad, adlen, cp_blocks);
 	/* open writes the first plaintext once its ciphertext is MACed */
@@ -89,21 +99,21 @@ static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, c
 		memcpy(dst, first + CHACHA_BLOCK_SIZE, CP_FIRST);
 
 	for (; len - off >= CP_CHUNK; off += CP_CHUNK) {
-		/* seal: the blocks written so far; open: up to the end of this chunk */
+		/* seal: the blocks written so far (28, then 32); open: up to the
+		 * end of this chunk (60, then 32) */
 		nb = ((enc ? off : off + CP_CHUNK) - macked) / POLY1305_BLOCK_SIZE;
-		chacha8_core(state, dst + off, src + off, &ps, ct + macked, nb);
+		cp_chunk(state, dst + off, src + off, &ps, ct + macked, nb);
 		macked += nb * POLY1305_BLOCK_SIZE;
-		state[12] += 8;
 		if (!enc && off == CP_FIRST)
 			memcpy(dst, first + CHACHA_BLOCK_SIZE, CP_FIRST);
 	}
 	rem = len - off;
 	if (rem) {
+		/* open: as many groups of four blocks as there are (at most 14) */
 		memcpy(last, src + off, rem);
-		nb = ((enc ? off : len) - macked) / POLY1305_BLOCK_SIZE;
-		chacha8_core(state, last, last, &ps, ct + macked, nb);
+		nb = ((enc ? off : len) - macked) / POLY1305_BLOCK_SIZE & ~(size_t)3;
+		cp_chunk(state, last, last, &ps, ct + macked, nb);
 		macked += nb * POLY1305_BLOCK_SIZE;
-		state[12] += (u32)((rem + CHACHA_BLOCK_SIZE - 1) / CHACHA_BLOCK_SIZE);
 		if (enc)
 			memcpy(dst + off, last, rem);
 	}
