@@ -2,10 +2,10 @@
 /*
  * ChaCha20-Poly1305 (RFC 8439 section 2.8) and XChaCha20-Poly1305 as one
  * AEAD driver for x86-64 with AVX2, BMI2 and ADX, "stitched": every eight
- * ChaCha20 blocks (chacha8_core of chacha-avx2.h, vector pipes) run the
- * radix-2^64 MULX Poly1305 (poly1305_blocks_core, integer pipes) between
- * their double rounds, so the two halves of the construction overlap
- * instead of taking a pass each over the data.
+ * ChaCha20 blocks (rind_cp8_avx2 of chacha20poly1305-avx2-asm.S, vector
+ * pipes) run the radix-2^64 MULX Poly1305 (integer pipes) between their
+ * quarter rounds, four or eight blocks a double round, so the two halves
+ * of the construction overlap instead of taking a pass each over the data.
  *
  *   seal: the MAC of each 512-byte chunk's ciphertext runs during the
  *         next chunk's ChaCha20 (it reads dst behind the writes);
@@ -14,6 +14,8 @@
  *
  * The first chunk is the Poly1305 key block and 448 bytes of data, through
  * a stack copy; the last partial chunk runs eight blocks on a stack copy.
+ * Each call MACs whole groups of four blocks; the rest (less than a chunk,
+ * at the end) goes through the scalar blocks.
  * Messages shorter than CP_STITCH_MIN go to rind_chachapoly_seal/open over
  * chacha-avx2's and poly1305-avx2's own functions (one short crypt call).
  * Open computes the tag over the whole ciphertext before any plaintext
