@@ -49,14 +49,15 @@ AVX2_INLINE void xor_store(u8 *dst, const u8 *src, __m256i k)
 
 /*
  * chacha20poly1305-avx2-asm.S: eight blocks (512 bytes) from counter
- * state[12], word-sliced; with @nq, also absorbs the 4 * @nq full 16-byte
- * blocks at @m into @ps (padbit 1) between its quarter rounds (nq <= 20;
- * @m is read before @dst is written, so it may be @src).  state[] is not
- * modified.  In assembly: compiled from C, the 16 state vectors and the
- * temporaries went through the stack every quarter round (see the .S).
+ * state[12], word-sliced; with @nb, also absorbs the @nb full 16-byte
+ * blocks at @m into @ps (padbit 1) between its quarter rounds (nb <= 80,
+ * spread over the ten double rounds; @m is read before @dst is written, so
+ * it may be @src).  state[] is not modified.  In assembly: compiled from C,
+ * the 16 state vectors and the temporaries went through the stack every
+ * quarter round (see the .S).
  */
 void rind_cp8_avx2(const u32 state[16], u8 *dst, const u8 *src, struct poly1305_state *ps,
-		   const u8 *m, size_t nq);
+		   const u8 *m, size_t nb);
 
 /* chacha-avx2.c's crypt function (any len; advances state[12]). */
 void rind_chacha20_crypt_avx2(u32 state[16], u8 *dst, const u8 *src, size_t len);

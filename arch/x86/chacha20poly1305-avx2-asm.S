@@ -6,13 +6,13 @@
  * quarter rounds.  Requires: AVX2, BMI2.
  *
  *   void rind_cp8_avx2(const u32 state[16], u8 *dst, const u8 *src,
- *                      struct poly1305_state *ps, const u8 *m, size_t nq);
+ *                      struct poly1305_state *ps, const u8 *m, size_t nb);
  *
  * XORs 512 bytes of keystream from block state[12] into src, writing dst
- * (equal or disjoint; any alignment); absorbs the 4 * nq full 16-byte
- * blocks at m (padbit 1) into ps->h (nq <= 20: four blocks in each of nq
- * double rounds, or eight in nq - 10 of them when nq > 10; ps and m unused
- * when nq is 0).  m is read before dst is written, so it may be src itself.
+ * (equal or disjoint; any alignment); absorbs the nb full 16-byte blocks
+ * at m (padbit 1) into ps->h (nb <= 80, spread evenly over the ten double
+ * rounds, at most two between two quarter-round steps; ps and m unused
+ * when nb is 0).  m is read before dst is written, so it may be src itself.
  *
  * Written in assembly because of what GCC made of the same loop in C
  * (chacha8_core): 16 state vectors plus temporaries do not fit in 16 ymm
@@ -34,7 +34,7 @@
  *   d0 = h0 r0 + h1 s1, d1 = h0 r1 + h1 r0 + h2 s1 + d0 / 2^64,
  *   d2 = h2 r0 + d1 / 2^64; h = d0 + 2^64 d1 + 2^128 (d2 & 3) + 5 (d2 >> 2)
  * (h2 < 8, every product below 2^126).  No branch or address depends on
- * key, data or accumulator, only on nq: constant time.
+ * key, data or accumulator, only on nb: constant time.
  */
 
 	.section .rodata
@@ -64,7 +64,9 @@
 #define FSRC	272
 #define FPS	280
 #define FR1	288
-#define FN4	296
+#define FQ	296
+#define FR	304
+#define FPH	312
 #define FRAME	320
 
 /* Poly1305 registers */
@@ -74,7 +76,7 @@
 #define R0	%r13
 #define S1	%r15
 #define M	%r8
-#define NQ	%r9
+#define NB	%r9
 #define D0H	%rbx
 #define D1L	%r14
 #define D1H	%rax
@@ -178,24 +180,46 @@
 	\p4
 .endm
 
+/* a quarter-round pair with @two (nonzero: two Poly1305 blocks), else @one (one), else none */
+.macro QRS two, one, a0, b0, c0, d0, a1, b1, c1, d1
+.if \two
+	QR2	\a0, \b0, \c0, \d0, \a1, \b1, \c1, \d1, P1, P2, P341, P234
+.elseif \one
+	QR2	\a0, \b0, \c0, \d0, \a1, \b1, \c1, \d1, P1, P2, P3, P4
+.else
+	QR2	\a0, \b0, \c0, \d0, \a1, \b1, \c1, \d1
+.endif
+.endm
+
 /*
- * One double round.  On entry and exit ymm8/9 hold rows 8/9 and S10/S11
- * rows 10/11; rows 0-7 in ymm0-7, 12-15 in ymm12-15.  p1..p4 as QR2's,
- * for each of the four pairs.
+ * One double round with @k (0..8) Poly1305 blocks: one in each of the
+ * first k pairs, two in the first k - 4 when k > 4.  On entry and exit
+ * ymm8/9 hold rows 8/9 and S10/S11 rows 10/11; rows 0-7 in ymm0-7, 12-15
+ * in ymm12-15.
  */
-.macro DROUND p1, p2, p3, p4
-	QR2	%ymm0, %ymm4, %ymm8, %ymm12, %ymm1, %ymm5, %ymm9, %ymm13, \p1, \p2, \p3, \p4
+.macro DRK k
+	QRS	(\k>=5), (\k>=1), %ymm0, %ymm4, %ymm8, %ymm12, %ymm1, %ymm5, %ymm9, %ymm13
 	vmovdqa	%ymm8, S8(%rsp)
 	vmovdqa	%ymm9, S9(%rsp)
 	vmovdqa	S10(%rsp), %ymm8
 	vmovdqa	S11(%rsp), %ymm9
-	QR2	%ymm2, %ymm6, %ymm8, %ymm14, %ymm3, %ymm7, %ymm9, %ymm15, \p1, \p2, \p3, \p4
-	QR2	%ymm0, %ymm5, %ymm8, %ymm15, %ymm1, %ymm6, %ymm9, %ymm12, \p1, \p2, \p3, \p4
+	QRS	(\k>=6), (\k>=2), %ymm2, %ymm6, %ymm8, %ymm14, %ymm3, %ymm7, %ymm9, %ymm15
+	QRS	(\k>=7), (\k>=3), %ymm0, %ymm5, %ymm8, %ymm15, %ymm1, %ymm6, %ymm9, %ymm12
 	vmovdqa	%ymm8, S10(%rsp)
 	vmovdqa	%ymm9, S11(%rsp)
 	vmovdqa	S8(%rsp), %ymm8
 	vmovdqa	S9(%rsp), %ymm9
-	QR2	%ymm2, %ymm7, %ymm8, %ymm13, %ymm3, %ymm4, %ymm9, %ymm14, \p1, \p2, \p3, \p4
+	QRS	(\k>=8), (\k>=4), %ymm2, %ymm7, %ymm8, %ymm13, %ymm3, %ymm4, %ymm9, %ymm14
+.endm
+
+/* @k Poly1305 blocks in each of %ecx (> 0) double rounds, then on to .Lphase */
+.macro LOOPK k
+	.balign	32
+.Lk\k:
+	DRK	\k
+	decl	%ecx
+	jnz	.Lk\k
+	jmp	.Lphase
 .endm
 
 /* 8x8 dword transpose of ymm0-7 (through ymm8-15): out j = block j's eight words */
@@ -292,20 +316,20 @@ rind_cp8_avx2:
 	vpbroadcastd	56(%rdi), %ymm14
 	vpbroadcastd	60(%rdi), %ymm15
 
-	/* nq <= 10: nq double rounds with four blocks; above: nq - 10 with eight */
-	xorl	%eax, %eax
-	cmpq	$10, NQ
-	jbe	1f
-	leaq	-10(NQ), %rax
-1:	subq	%rax, NQ
-	subq	%rax, NQ
-	movq	NQ, FN4(%rsp)
+	/*
+	 * The nb blocks spread over the ten double rounds: r = nb % 10 of them
+	 * with q + 1 blocks (q = nb / 10), then 10 - r with q.  Public lengths
+	 * only.
+	 */
+	movq	NB, %rax
+	xorl	%edx, %edx
 	movl	$10, %ecx
-	subl	%eax, %ecx
-	subl	%r9d, %ecx		/* double rounds without Poly1305 (P1-P4 leave %ecx) */
-	movq	%rax, NQ
-	orq	FN4(%rsp), %rax
-	jz	.Lnomac
+	divq	%rcx
+	movq	%rax, FQ(%rsp)
+	movq	%rdx, FR(%rsp)
+	movq	$1, FPH(%rsp)
+	testq	NB, NB
+	jz	1f
 	movq	FPS(%rsp), %rax
 	movq	0(%rax), H0
 	movq	8(%rax), H1
@@ -316,35 +340,57 @@ rind_cp8_avx2:
 	movq	S1, %rax
 	shrq	$2, %rax
 	addq	%rax, S1
-	testq	NQ, NQ
-	jz	2f
-	.balign	32
-.Lmac8:
-	DROUND	P1, P2, P341, P234
-	decq	NQ
-	jnz	.Lmac8
-2:	movq	FN4(%rsp), NQ
-	testq	NQ, NQ
-	jz	3f
-	.balign	32
-.Lmac4:
-	DROUND	P1, P2, P3, P4
-	decq	NQ
-	jnz	.Lmac4
-3:	movq	FPS(%rsp), %rax
+1:	movq	FQ(%rsp), %rax
+	incq	%rax
+	movl	FR(%rsp), %ecx
+	/* %rax = k, %ecx = count; %rax and %ecx are free between blocks */
+.Ldispatch:
+	testl	%ecx, %ecx
+	jz	.Lphase
+	cmpq	$0, %rax
+	je	.Lk0
+	cmpq	$1, %rax
+	je	.Lk1
+	cmpq	$2, %rax
+	je	.Lk2
+	cmpq	$3, %rax
+	je	.Lk3
+	cmpq	$4, %rax
+	je	.Lk4
+	cmpq	$5, %rax
+	je	.Lk5
+	cmpq	$6, %rax
+	je	.Lk6
+	cmpq	$7, %rax
+	je	.Lk7
+	cmpq	$8, %rax
+	je	.Lk8
+	ud2
+	LOOPK	0
+	LOOPK	1
+	LOOPK	2
+	LOOPK	3
+	LOOPK	4
+	LOOPK	5
+	LOOPK	6
+	LOOPK	7
+	LOOPK	8
+.Lphase:
+	cmpq	$0, FPH(%rsp)
+	je	2f
+	movq	$0, FPH(%rsp)
+	movq	FQ(%rsp), %rax
+	movl	$10, %ecx
+	subl	FR(%rsp), %ecx
+	jmp	.Ldispatch
+2:	testq	NB, NB
+	jz	.Lout
+	movq	FPS(%rsp), %rax
 	movq	H0, 0(%rax)
 	movq	H1, 8(%rax)
 	movq	H2, 16(%rax)
 	xorl	%eax, %eax
 	movq	%rax, FR1(%rsp)
-.Lnomac:
-	testl	%ecx, %ecx
-	jz	.Lout
-	.balign	32
-.Lplain:
-	DROUND
-	decl	%ecx
-	jnz	.Lplain
 .Lout:
 	vmovdqa	%ymm8, S8(%rsp)
 	vmovdqa	%ymm9, S9(%rsp)

@@ -14,8 +14,8 @@
  *
  * The first chunk is the Poly1305 key block and 448 bytes of data, through
  * a stack copy; the last partial chunk runs eight blocks on a stack copy.
- * Each call MACs whole groups of four blocks; the rest (less than a chunk,
- * at the end) goes through the scalar blocks.
+ * What is left of the ciphertext after the last call (seal: the last
+ * partial chunk; open: a partial block) goes through the scalar blocks.
  * Messages shorter than CP_STITCH_MIN go to rind_chachapoly_seal/open over
  * chacha-avx2's and poly1305-avx2's own functions (one short crypt call).
  * Open computes the tag over the whole ciphertext before any plaintext
@@ -66,19 +66,17 @@ static CP_TGT void cp_lengths(struct poly1305_state *st, size_t adlen, size_t le
 	cp_blocks(st, b, 1, 1);
 }
 
-/* the rind_cp8_avx2 call of 512 bytes at @off, MACing @nb of the blocks at @m */
+/* 512 bytes of keystream from state[12] (advanced), MACing the @nb blocks at @m on the way */
 static CP_TGT void cp_chunk(u32 state[16], u8 *dst, const u8 *src, struct poly1305_state *ps,
 			    const u8 *m, size_t nb)
 {
-	rind_cp8_avx2(state, dst, src, ps, m, nb / 4);
+	rind_cp8_avx2(state, dst, src, ps, m, nb);
 	state[12] += 8;
 }
 
 /*
  * Seal (@enc) or open @len >= CP_FIRST bytes; the tag goes to @tag.  For
- * open, src and dst are equal or disjoint.  Every full 16-byte group of
- * four blocks of ciphertext goes through a chunk's rounds; what is left
- * (a partial chunk's worth at most) through the scalar blocks.
+ * open, src and dst are equal or disjoint.
  */
 static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, const u8 *ad,
 			    size_t adlen, u8 tag[CHACHAPOLY_TAG_SIZE], bool enc)
@@ -111,9 +109,9 @@ static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, c
 	}
 	rem = len - off;
 	if (rem) {
-		/* open: as many groups of four blocks as there are (at most 14) */
+		/* open: every full block left (at most 59) */
 		memcpy(last, src + off, rem);
-		nb = ((enc ? off : len) - macked) / POLY1305_BLOCK_SIZE & ~(size_t)3;
+		nb = ((enc ? off : len) - macked) / POLY1305_BLOCK_SIZE;
 		cp_chunk(state, last, last, &ps, ct + macked, nb);
 		macked += nb * POLY1305_BLOCK_SIZE;
 		if (enc)

@@ -21,7 +21,15 @@
  *   -a NAME     rind algorithm (rfc7539(chacha20,poly1305))
  *
  * Each row: rdtsc minimum and median of N calls for rind and for OpenSSL
- * (alternating call by call), and OpenSSL's median over rind's.
+ * (alternating call by call), and OpenSSL's median over rind's.  Built
+ * against aws-lc instead (the peers harness's copy):
+ *
+ *   cc -O2 -Iapi/include -I../shared/peers/aws-lc/include -o /tmp/cpl-awslc \
+ *      bench/probes/chachapoly-layout.c build/librind-internal.a \
+ *      ../shared/peers/aws-lc/lib/libcrypto.a -pthread
+ *
+ * "ossl" is then aws-lc's EVP_CIPHER, and a third column times its
+ * EVP_AEAD_CTX_seal/open (its fastest API) in the same rounds.
  */
 #include <rind/crypto.h>
 #include <openssl/evp.h>
@@ -43,6 +51,22 @@ static struct aead_request *req;
 static struct scatterlist sg_src, sg_dst;
 static EVP_CIPHER_CTX *ectx;
 static u8 key[32], iv[12], aad[AD];
+#ifdef OPENSSL_IS_AWSLC
+#include <openssl/aead.h>
+static EVP_AEAD_CTX *actx;
+
+static __attribute__((noinline)) void awslc_call(void)
+{
+	size_t n;
+
+	if (do_open) {
+		if (!EVP_AEAD_CTX_open(actx, dst + AD, &n, len, iv, 12, src + AD, len + TAG, aad, AD))
+			abort();
+	} else {
+		EVP_AEAD_CTX_seal(actx, dst + AD, &n, len + TAG, iv, 12, src + AD, len, aad, AD);
+	}
+}
+#endif
 
 static int cmp64(const void *a, const void *b)
 {
@@ -121,7 +145,7 @@ static void place(struct crypto_aead *tfm, unsigned int so, unsigned int dof)
 
 static void measure(size_t k, const char *label)
 {
-	uint64_t *a = calloc(reps, 8), *b = calloc(reps, 8), t;
+	uint64_t *a = calloc(reps, 8), *b = calloc(reps, 8), *c = calloc(reps, 8), t;
 
 	for (int w = 0; w < 5; w++) {
 		if (rind_call_at(k))
@@ -136,16 +160,28 @@ static void measure(size_t k, const char *label)
 		t = __rdtsc();
 		ossl_call();
 		b[i] = __rdtsc() - t;
+#ifdef OPENSSL_IS_AWSLC
+		t = __rdtsc();
+		awslc_call();
+		c[i] = __rdtsc() - t;
+#endif
 	}
 	qsort(a, reps, 8, cmp64);
 	qsort(b, reps, 8, cmp64);
-	printf("%s rind min %6llu med %6llu  ossl min %6llu med %6llu  ossl/rind %.2f\n", label,
+	qsort(c, reps, 8, cmp64);
+	printf("%s rind min %6llu med %6llu  ossl min %6llu med %6llu  ossl/rind %.2f", label,
 	       (unsigned long long)a[0], (unsigned long long)a[reps / 2],
 	       (unsigned long long)b[0], (unsigned long long)b[reps / 2],
 	       (double)b[reps / 2] / (double)a[reps / 2]);
+#ifdef OPENSSL_IS_AWSLC
+	printf("  aead min %6llu med %6llu  aead/rind %.2f", (unsigned long long)c[0],
+	       (unsigned long long)c[reps / 2], (double)c[reps / 2] / (double)a[reps / 2]);
+#endif
+	printf("\n");
 	fflush(stdout);
 	free(a);
 	free(b);
+	free(c);
 }
 
 int main(int argc, char **argv)
@@ -184,6 +220,9 @@ int main(int argc, char **argv)
 	req = aead_request_alloc(tfm, GFP_KERNEL);
 	aead_request_set_callback(req, 0, NULL, NULL);
 	ectx = EVP_CIPHER_CTX_new();
+#ifdef OPENSSL_IS_AWSLC
+	actx = EVP_AEAD_CTX_new(EVP_aead_chacha20_poly1305(), key, 32, TAG);
+#endif
 	printf("# %s (%s) %s %u B; stack at %p\n", alg, crypto_aead_driver_name(tfm),
 	       do_open ? "open" : "seal", len, (void *)&label);
 	if (sstep) {
