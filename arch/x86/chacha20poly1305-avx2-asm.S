@@ -461,4 +461,73 @@ rind_cp8_avx2:
 	.cfi_endproc
 	.size	rind_cp8_avx2, .-rind_cp8_avx2
 
+
+/*
+ * void rind_cp_blocks_mulx(struct poly1305_state *ps, const u8 *m, size_t nb);
+ *
+ * The same Poly1305 blocks (padbit 1) on their own, for what the chunks
+ * leave (AD, the tail, the lengths): the compiled poly1305_blocks_core
+ * took ~20 cycles a block here, this chain ~12.5.  Requires: BMI2.
+ */
+	.text
+	.globl	rind_cp_blocks_mulx
+	.hidden	rind_cp_blocks_mulx
+	.type	rind_cp_blocks_mulx, @function
+	.balign	32
+rind_cp_blocks_mulx:
+	.cfi_startproc
+	endbr64
+	testq	%rdx, %rdx
+	jz	2f
+	pushq	%rbp
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbp, -16
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	pushq	%rbx
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	.cfi_offset %rbx, -24
+	.cfi_offset %r12, -32
+	.cfi_offset %r13, -40
+	.cfi_offset %r14, -48
+	.cfi_offset %r15, -56
+	subq	$FRAME, %rsp
+	movq	%rdi, %rcx
+	movq	%rsi, M
+	movq	%rdx, NB
+	movq	0(%rcx), H0
+	movq	8(%rcx), H1
+	movq	16(%rcx), H2
+	movq	24(%rcx), R0
+	movq	32(%rcx), S1
+	movq	S1, FR1(%rsp)
+	movq	S1, %rax
+	shrq	$2, %rax
+	addq	%rax, S1
+	.balign	16
+1:	P1
+	P2
+	P3
+	P4
+	decq	NB
+	jnz	1b
+	movq	H0, 0(%rcx)
+	movq	H1, 8(%rcx)
+	movq	H2, 16(%rcx)
+	movq	$0, FR1(%rsp)
+	leaq	-40(%rbp), %rsp
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbx
+	popq	%rbp
+	.cfi_def_cfa %rsp, 8
+2:	ret
+	.cfi_endproc
+	.size	rind_cp_blocks_mulx, .-rind_cp_blocks_mulx
+
 	.section .note.GNU-stack, "", @progbits

@@ -17,7 +17,7 @@
  * What is left of the ciphertext after the last call (seal: the last
  * partial chunk; open: a partial block) goes through the scalar blocks.
  * Messages shorter than CP_STITCH_MIN go to rind_chachapoly_seal/open over
- * chacha-avx2's and poly1305-avx2's own functions (one short crypt call).
+ * chacha-avx2's crypt function (one short call) and cp_blocks.
  * Open computes the tag over the whole ciphertext before any plaintext
  * reaches dst[] beyond what it also zeroes on mismatch (-EBADMSG, dst
  * zeroed), compares it in constant time and declassifies only the verdict.
@@ -51,10 +51,17 @@ struct cp_ctx {
 	u32 key[8];
 };
 
+/* chacha20poly1305-avx2-asm.S: @nb Poly1305 blocks, padbit 1, the chunks' MULX chain */
+void rind_cp_blocks_mulx(struct poly1305_state *ps, const u8 *m, size_t nb);
+
 static CP_TGT void cp_blocks(struct poly1305_state *st, const u8 *src, size_t nblocks,
 			     u32 padbit)
 {
-	poly1305_blocks_core(st, src, nblocks, padbit);
+	/* long runs (a long AD) go across vector lanes; every caller pads with padbit 1 */
+	if (nblocks >= AVX2_MIN_BLOCKS || padbit != 1)
+		rind_poly1305_blocks_avx2(st, src, nblocks, padbit);
+	else
+		rind_cp_blocks_mulx(st, src, nblocks);
 }
 
 static CP_TGT void cp_lengths(struct poly1305_state *st, size_t adlen, size_t len)
@@ -146,8 +153,8 @@ static CP_TGT int cp_seal_buf(u32 state[16], u8 *dst, const u8 *src, size_t len,
 			      const u8 *ad, size_t adlen, u8 tag[CHACHAPOLY_TAG_SIZE])
 {
 	if (len < CP_STITCH_MIN)
-		rind_chachapoly_seal(state, rind_chacha20_crypt_avx2, rind_poly1305_blocks_avx2,
-				     dst, src, len, ad, adlen, tag);
+		rind_chachapoly_seal(state, rind_chacha20_crypt_avx2, cp_blocks, dst, src, len, ad,
+				     adlen, tag);
 	else
 		cp_crypt(state, dst, src, len, ad, adlen, tag, true);
 	return 0;
@@ -160,9 +167,8 @@ static CP_TGT int cp_open_buf(u32 state[16], u8 *dst, const u8 *src, size_t len,
 	bool bad;
 
 	if (len < CP_STITCH_MIN)
-		return rind_chachapoly_open(state, rind_chacha20_crypt_avx2,
-					    rind_poly1305_blocks_avx2, dst, src, len, ad, adlen,
-					    tag);
+		return rind_chachapoly_open(state, rind_chacha20_crypt_avx2, cp_blocks, dst, src,
+					    len, ad, adlen, tag);
 	cp_crypt(state, dst, src, len, ad, adlen, mac, false);
 	bad = cp_tag_neq(mac, tag);
 	memzero_explicit(mac, sizeof(mac));
