@@ -15,20 +15,27 @@
  * when nb is 0).  m is read before dst is written, so it may be src itself.
  *
  * Written in assembly because of what GCC made of the same loop in C
- * (chacha8_core): 16 state vectors plus temporaries do not fit in 16 ymm
- * registers, and around the Poly1305 steps it spilled and reloaded most of
- * the state every quarter round (~40 ymm stores and as many loads per
- * double round, ~1.3 stack accesses per vector operation).  That code was
- * bound by the load/store pipes, not by the vector ALUs, and it ran 1.5x
- * slower whenever the host loaded the core (an SMT sibling, on this VM):
- * 8.5 us vs 14.8 us for 16 KiB from one process to the next, OpenSSL's
- * register-resident code at ~10 us in both.  Here only rows 8..11 live on
- * the stack (two in ymm8/9 at a time, swapped twice per double round: 4
- * stores and 4 loads), the Poly1305 accumulator and r stay in general
- * registers, and each Poly1305 block is split into four parts issued
- * between the four steps of a quarter-round pair, so that a small
- * out-of-order window still overlaps the two dependency chains.
- * scripts/check-cp-stack.sh checks that the round loop keeps to that.
+ * (chacha8_core, before 2026-12): 16 state vectors plus temporaries do not
+ * fit in 16 ymm registers, and around the Poly1305 steps it spilled and
+ * reloaded most of the state every quarter round (26 to 103 vector stack
+ * accesses per iteration of its loops, ~1 per vector operation).  That
+ * code ran 1.5x slower whenever the host loaded the core, against 1.06x
+ * for OpenSSL's register-resident code measured call by call beside it:
+ * the "bimodal" 16 KiB time (8.5 us in one process, 14.8 us in the next).
+ * It was not the layout: in one process, moving the stack (every offset
+ * mod 4096), the data (every page, every offset) or the state did not
+ * change the mode, while it switched over seconds in a process that did
+ * not move anything, with ASLR on or off alike (bench/probes/).  Here only
+ * rows 8..11 live on the stack (two in ymm8/9 at a time, swapped twice a
+ * double round: 4 stores and 4 loads), the Poly1305 accumulator and r stay
+ * in general registers, each Poly1305 block is split into four parts
+ * issued between the four steps of a quarter-round pair (so that a small
+ * out-of-order window still overlaps the two dependency chains), and the
+ * blocks are spread over all ten double rounds (32 of them: 3 or 4 a
+ * double round, so the Poly1305 chain, ~12.5 cycles a block, stays under
+ * the ~44 cycles of a double round's vector work).  Loaded-host slowdown
+ * now 1.15-1.2x.  scripts/check-loop-spills.sh checks that the loops keep
+ * to 8 vector stack accesses.
  *
  * Poly1305 block (h0 + 2^64 h1 + 2^128 h2, r1 = 0 mod 4, s1 = 5 r1 / 4):
  *   d0 = h0 r0 + h1 s1, d1 = h0 r1 + h1 r0 + h2 s1 + d0 / 2^64,

@@ -26,11 +26,21 @@
  * "rfc7539-chacha20-poly1305-avx2" / "rfc7539-xchacha20-poly1305-avx2",
  * priority 600 (above the rfc7539 template over the AVX2 halves, 450).
  *
- * Measured on an AMD EPYC (Zen 3), rdtsc, least of 41 loops, same process
- * as aws-lc 5.5's EVP_chacha20_poly1305 (13 bytes of AD): seal 16 KiB
- * 1.18-1.21 cycles/byte (the template over chacha20-avx2 + poly1305-avx2:
- * 1.63-2.02, i.e. 1.07 + 0.47 in two passes), 1350 B 2640-2710 cycles
- * (template 3200), open 1350 B 2460-2500 (3250).
+ * Measured on an AMD EPYC (Zen 3, a loaded 2-vCPU KVM guest), 2026-12-01,
+ * bench/probes/chachapoly-layout.c: rdtsc minima of 201-501 calls, 13 bytes
+ * of AD, interleaved call by call in one process with OpenSSL 3.0's and
+ * aws-lc 5.5's EVP_CIPHER (and aws-lc's EVP_AEAD_CTX):
+ *   seal 16 KiB  16.0-16.4k cycles (0.98-1.0 c/B) in the host's quiet
+ *                phases, 18.4-20.0k when it loads the core (OpenSSL
+ *                20.5-22.4k in both; aws-lc EVP 1.6x rind's, EVP_AEAD
+ *                1.0-1.14x);
+ *   1350 B       seal 2550-2820, open 2650-2960 (aws-lc EVP 1.5-1.6x,
+ *                EVP_AEAD 0.82-0.92x);  32 B 540-810 (EVP 1.7-1.9x,
+ *                EVP_AEAD 0.61-0.69x: the 2-block ChaCha20 latency and
+ *                the request/scatterlist layers).
+ * The C version of the core (GCC, every state vector through the stack
+ * each quarter round) took 18.0k in the quiet phases and 26-28k in the
+ * loaded ones: 1.5x, against OpenSSL's 1.06x and this core's 1.15-1.2x.
  */
 #include <rind/internal/aead.h>
 #include <rind/internal/util.h>

@@ -30,6 +30,16 @@
  *
  * "ossl" is then aws-lc's EVP_CIPHER, and a third column times its
  * EVP_AEAD_CTX_seal/open (its fastest API) in the same rounds.
+ *
+ * What it found (Zen 3 KVM guest, 2026-12-01), for the C stitched loop
+ * that chacha20poly1305-avx2-asm.S replaced: 16 KiB seal at 18.0k cycles
+ * or 26-28k, OpenSSL at 20.8k or 22.3k beside it.  The mode did not follow
+ * -S (stack offsets 0..4095), -D (dst offsets), the data's pages or ASLR
+ * (setarch -R runs came out fast and slow, interleaved with ASLR ones); it
+ * switched over seconds inside one process, -t showing runs of one mode
+ * then the other: the host loading the core, to which the spill-bound C
+ * loop was 1.5x sensitive and OpenSSL 1.06x.  The assembly core: 16.0k or
+ * 18.4-20k (1.15-1.2x).
  */
 #include <rind/crypto.h>
 #include <openssl/evp.h>
