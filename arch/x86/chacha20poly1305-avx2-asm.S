@@ -13,6 +13,8 @@
  * at m (padbit 1) into ps->h (nb <= 80, spread evenly over the ten double
  * rounds, at most two between two quarter-round steps; ps and m unused
  * when nb is 0).  m is read before dst is written, so it may be src itself.
+ * With nb = 0 (chacha-avx2.c's eight blocks) no BMI2 instruction runs:
+ * AVX2 is then all it needs.
  *
  * Written in assembly because of what GCC made of the same loop in C
  * (chacha8_core, before 2026-12): 16 state vectors plus temporaries do not
