@@ -93,4 +93,5 @@ for obj in "$@"; do
 		exit bad
 	}' || bad=1
 done
+[ $bad -ne 0 ] || echo "check-loop-spills: $# objects: at most $max vector stack accesses in every loop"
 exit $bad
