@@ -390,6 +390,8 @@ check-exports: $(O)/librind.so $(O)/librind.a $(O)/librind-internal.a
 	$(Q)CC="$(CC)" sh scripts/check-exports.sh $(O)/librind.so $(O)/librind.a $(O)/librind-internal.a
 	$(Q)sh scripts/check-vex.sh $(addprefix $(O)/obj/arch/x86/,gcm-vaes-avx2.c.o gcm-vaes-avx512.c.o aes-vaes-avx512.c.o \
 		chacha20poly1305-avx2.c.o chacha-avx2.c.o)
+	$(Q)sh scripts/check-loop-spills.sh 8 $(addprefix $(O)/obj/arch/x86/,chacha20poly1305-avx2-asm.S.o \
+		chacha20poly1305-avx2.c.o)
 
 # Install into a scratch DESTDIR and build a program with pkg-config against it.
 DESTDIR_T = $(abspath $(O)/destdir)

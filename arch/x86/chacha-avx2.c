@@ -22,10 +22,10 @@
 
 #include "chacha-avx2.h"
 
-/* Eight blocks (512 bytes) from counter state[12]. */
+/* Eight blocks (512 bytes) from counter state[12]: the assembly core, no MAC. */
 static AVX2 void chacha_8block(const u32 state[16], u8 *dst, const u8 *src)
 {
-	chacha8_core(state, dst, src, NULL, NULL, 0);
+	rind_cp8_avx2(state, dst, src, NULL, NULL, 0);
 }
 
 /* Row layout: one ymm per row, blocks n (low lane) and n + 1 (high lane). */

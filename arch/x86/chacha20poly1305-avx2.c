@@ -2,10 +2,10 @@
 /*
  * ChaCha20-Poly1305 (RFC 8439 section 2.8) and XChaCha20-Poly1305 as one
  * AEAD driver for x86-64 with AVX2, BMI2 and ADX, "stitched": every eight
- * ChaCha20 blocks (chacha8_core of chacha-avx2.h, vector pipes) run the
- * radix-2^64 MULX Poly1305 (poly1305_blocks_core, integer pipes) between
- * their double rounds, so the two halves of the construction overlap
- * instead of taking a pass each over the data.
+ * ChaCha20 blocks (rind_cp8_avx2 of chacha20poly1305-avx2-asm.S, vector
+ * pipes) run the radix-2^64 MULX Poly1305 (integer pipes) between their
+ * quarter rounds, four or eight blocks a double round, so the two halves
+ * of the construction overlap instead of taking a pass each over the data.
  *
  *   seal: the MAC of each 512-byte chunk's ciphertext runs during the
  *         next chunk's ChaCha20 (it reads dst behind the writes);
@@ -14,8 +14,10 @@
  *
  * The first chunk is the Poly1305 key block and 448 bytes of data, through
  * a stack copy; the last partial chunk runs eight blocks on a stack copy.
+ * What is left of the ciphertext after the last call (seal: the last
+ * partial chunk; open: a partial block) goes through the scalar blocks.
  * Messages shorter than CP_STITCH_MIN go to rind_chachapoly_seal/open over
- * chacha-avx2's and poly1305-avx2's own functions (one short crypt call).
+ * chacha-avx2's crypt function (one short call) and cp_blocks.
  * Open computes the tag over the whole ciphertext before any plaintext
  * reaches dst[] beyond what it also zeroes on mismatch (-EBADMSG, dst
  * zeroed), compares it in constant time and declassifies only the verdict.
@@ -24,11 +26,21 @@
  * "rfc7539-chacha20-poly1305-avx2" / "rfc7539-xchacha20-poly1305-avx2",
  * priority 600 (above the rfc7539 template over the AVX2 halves, 450).
  *
- * Measured on an AMD EPYC (Zen 3), rdtsc, least of 41 loops, same process
- * as aws-lc 5.5's EVP_chacha20_poly1305 (13 bytes of AD): seal 16 KiB
- * 1.18-1.21 cycles/byte (the template over chacha20-avx2 + poly1305-avx2:
- * 1.63-2.02, i.e. 1.07 + 0.47 in two passes), 1350 B 2640-2710 cycles
- * (template 3200), open 1350 B 2460-2500 (3250).
+ * Measured on an AMD EPYC (Zen 3, a loaded 2-vCPU KVM guest), 2026-12-01,
+ * bench/probes/chachapoly-layout.c: rdtsc minima of 201-501 calls, 13 bytes
+ * of AD, interleaved call by call in one process with OpenSSL 3.0's and
+ * aws-lc 5.5's EVP_CIPHER (and aws-lc's EVP_AEAD_CTX):
+ *   seal 16 KiB  16.0-16.4k cycles (0.98-1.0 c/B) in the host's quiet
+ *                phases, 18.4-20.0k when it loads the core (OpenSSL
+ *                20.5-22.4k in both; aws-lc EVP 1.6x rind's, EVP_AEAD
+ *                1.0-1.14x);
+ *   1350 B       seal 2550-2820, open 2650-2960 (aws-lc EVP 1.5-1.6x,
+ *                EVP_AEAD 0.82-0.92x);  32 B 540-810 (EVP 1.7-1.9x,
+ *                EVP_AEAD 0.61-0.69x: the 2-block ChaCha20 latency and
+ *                the request/scatterlist layers).
+ * The C version of the core (GCC, every state vector through the stack
+ * each quarter round) took 18.0k in the quiet phases and 26-28k in the
+ * loaded ones: 1.5x, against OpenSSL's 1.06x and this core's 1.15-1.2x.
  */
 #include <rind/internal/aead.h>
 #include <rind/internal/util.h>
@@ -44,14 +56,22 @@
 #define CP_FIRST	(CP_CHUNK - CHACHA_BLOCK_SIZE)	/* data bytes of the first chunk */
 #define CP_STITCH_MIN	512
 
+
 struct cp_ctx {
 	u32 key[8];
 };
 
+/* chacha20poly1305-avx2-asm.S: @nb Poly1305 blocks, padbit 1, the chunks' MULX chain */
+void rind_cp_blocks_mulx(struct poly1305_state *ps, const u8 *m, size_t nb);
+
 static CP_TGT void cp_blocks(struct poly1305_state *st, const u8 *src, size_t nblocks,
 			     u32 padbit)
 {
-	poly1305_blocks_core(st, src, nblocks, padbit);
+	/* long runs (a long AD) go across vector lanes; every caller pads with padbit 1 */
+	if (nblocks >= AVX2_MIN_BLOCKS || padbit != 1)
+		rind_poly1305_blocks_avx2(st, src, nblocks, padbit);
+	else
+		rind_cp_blocks_mulx(st, src, nblocks);
 }
 
 static CP_TGT void cp_lengths(struct poly1305_state *st, size_t adlen, size_t len)
@@ -61,6 +81,14 @@ static CP_TGT void cp_lengths(struct poly1305_state *st, size_t adlen, size_t le
 	put_unaligned_le64(adlen, b);
 	put_unaligned_le64(len, b + 8);
 	cp_blocks(st, b, 1, 1);
+}
+
+/* 512 bytes of keystream from state[12] (advanced), MACing the @nb blocks at @m on the way */
+static CP_TGT void cp_chunk(u32 state[16], u8 *dst, const u8 *src, struct poly1305_state *ps,
+			    const u8 *m, size_t nb)
+{
+	rind_cp8_avx2(state, dst, src, ps, m, nb);
+	state[12] += 8;
 }
 
 /*
@@ -80,8 +108,7 @@ static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, c
 	/* block 0: the Poly1305 key; blocks 1..7: the first 448 bytes */
 	memset(first, 0, CHACHA_BLOCK_SIZE);
 	memcpy(first + CHACHA_BLOCK_SIZE, src, CP_FIRST);
-	chacha8_core(state, first, first, NULL, NULL, 0);
-	state[12] += 8;
+	cp_chunk(state, first, first, NULL, NULL, 0);
 	rind_poly1305_init_state(&ps, first);
 	rind_poly1305_padded(&ps, ad, adlen, cp_blocks);
 	/* open writes the first plaintext once its ciphertext is MACed */
@@ -89,21 +116,21 @@ static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, c
 		memcpy(dst, first + CHACHA_BLOCK_SIZE, CP_FIRST);
 
 	for (; len - off >= CP_CHUNK; off += CP_CHUNK) {
-		/* seal: the blocks written so far; open: up to the end of this chunk */
+		/* seal: the blocks written so far (28, then 32); open: up to the
+		 * end of this chunk (60, then 32) */
 		nb = ((enc ? off : off + CP_CHUNK) - macked) / POLY1305_BLOCK_SIZE;
-		chacha8_core(state, dst + off, src + off, &ps, ct + macked, nb);
+		cp_chunk(state, dst + off, src + off, &ps, ct + macked, nb);
 		macked += nb * POLY1305_BLOCK_SIZE;
-		state[12] += 8;
 		if (!enc && off == CP_FIRST)
 			memcpy(dst, first + CHACHA_BLOCK_SIZE, CP_FIRST);
 	}
 	rem = len - off;
 	if (rem) {
+		/* open: every full block left (at most 59) */
 		memcpy(last, src + off, rem);
 		nb = ((enc ? off : len) - macked) / POLY1305_BLOCK_SIZE;
-		chacha8_core(state, last, last, &ps, ct + macked, nb);
+		cp_chunk(state, last, last, &ps, ct + macked, nb);
 		macked += nb * POLY1305_BLOCK_SIZE;
-		state[12] += (u32)((rem + CHACHA_BLOCK_SIZE - 1) / CHACHA_BLOCK_SIZE);
 		if (enc)
 			memcpy(dst + off, last, rem);
 	}
@@ -136,8 +163,8 @@ static CP_TGT int cp_seal_buf(u32 state[16], u8 *dst, const u8 *src, size_t len,
 			      const u8 *ad, size_t adlen, u8 tag[CHACHAPOLY_TAG_SIZE])
 {
 	if (len < CP_STITCH_MIN)
-		rind_chachapoly_seal(state, rind_chacha20_crypt_avx2, rind_poly1305_blocks_avx2,
-				     dst, src, len, ad, adlen, tag);
+		rind_chachapoly_seal(state, rind_chacha20_crypt_avx2, cp_blocks, dst, src, len, ad,
+				     adlen, tag);
 	else
 		cp_crypt(state, dst, src, len, ad, adlen, tag, true);
 	return 0;
@@ -150,9 +177,8 @@ static CP_TGT int cp_open_buf(u32 state[16], u8 *dst, const u8 *src, size_t len,
 	bool bad;
 
 	if (len < CP_STITCH_MIN)
-		return rind_chachapoly_open(state, rind_chacha20_crypt_avx2,
-					    rind_poly1305_blocks_avx2, dst, src, len, ad, adlen,
-					    tag);
+		return rind_chachapoly_open(state, rind_chacha20_crypt_avx2, cp_blocks, dst, src,
+					    len, ad, adlen, tag);
 	cp_crypt(state, dst, src, len, ad, adlen, mac, false);
 	bad = cp_tag_neq(mac, tag);
 	memzero_explicit(mac, sizeof(mac));
