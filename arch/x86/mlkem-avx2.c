@@ -384,6 +384,15 @@ AVX2_INLINE unsigned int rej_place(s16 *r, unsigned int ctr, s16 (*slot)[8], con
 {
 	unsigned int i;
 
+	if (ctr + 8 * h <= MLKEM_N) {
+		/* room for every slot whole: no bound to check (a block's first two of three) */
+#pragma GCC unroll 14
+		for (i = 0; i < h; i++) {
+			_mm_storeu_si128((__m128i *)(r + ctr), _mm_load_si128((const __m128i *)slot[i]));
+			ctr += cnt[i];
+		}
+		return ctr;
+	}
 	for (i = 0; i < h && ctr < MLKEM_N; i++) {
 		if (ctr <= MLKEM_N - 8)
 			_mm_storeu_si128((__m128i *)(r + ctr), _mm_load_si128((const __m128i *)slot[i]));
