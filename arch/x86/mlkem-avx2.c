@@ -384,6 +384,15 @@ AVX2_INLINE unsigned int rej_place(s16 *r, unsigned int ctr, s16 (*slot)[8], con
 {
 	unsigned int i;
 
+	if (ctr + 8 * h <= MLKEM_N) {
+		/* room for every slot whole: no bound to check (a block's first two of three) */
+#pragma GCC unroll 14
+		for (i = 0; i < h; i++) {
+			_mm_storeu_si128((__m128i *)(r + ctr), _mm_load_si128((const __m128i *)slot[i]));
+			ctr += cnt[i];
+		}
+		return ctr;
+	}
 	for (i = 0; i < h && ctr < MLKEM_N; i++) {
 		if (ctr <= MLKEM_N - 8)
 			_mm_storeu_si128((__m128i *)(r + ctr), _mm_load_si128((const __m128i *)slot[i]));
@@ -815,15 +824,19 @@ static AVX2 void avx2_matvec(struct mlkem_poly *r, const struct mlkem_poly *cons
 }
 
 /*
- * Row @i of t-hat once A-hat's row i and NTT(s), NTT(e) are there:
- * t_i = R^2 (A s)_i R^-1 + e_i, reduced to [0, q) and encoded into ek in
- * the same pass.  (A s)_i is summed in 32 bits over the row (|sum| <
- * 2 k q^2 < q 2^15, the Montgomery bound) and reduced once: congruent to
- * the generic code's sum of reduced products, and the result is the
- * canonical representative either way, so the same t-hat and ek.
+ * Coefficients 16 g .. 16 g + 15 of row @i of t-hat for groups @from <= g
+ * < @to, once those coefficients of A-hat's row i and NTT(s), NTT(e) are
+ * there: t_i = R^2 (A s)_i R^-1 + e_i, reduced to [0, q) and encoded into
+ * ek in the same pass.  (A s)_i is summed in 32 bits over the row (|sum|
+ * < 2 k q^2 < q 2^15, the Montgomery bound) and reduced once: congruent
+ * to the generic code's sum of reduced products, and the result is the
+ * canonical representative either way, so the same t-hat and ek.  The
+ * groups of a row are encoded in order (each writes 4 bytes into the next
+ * one's place, except the last).
  */
 static AVX2 void kg_row(struct mlkem_key *key, const struct mlkem_poly *e,
-			const struct mlkem_poly b0[], const struct mlkem_poly b1[], unsigned int i)
+			const struct mlkem_poly b0[], const struct mlkem_poly b1[], unsigned int i,
+			unsigned int from, unsigned int to)
 {
 	const unsigned int k = key->p->k;
 	struct mlkem_poly *t = &key->t[i];
@@ -833,7 +846,7 @@ static AVX2 void kg_row(struct mlkem_key *key, const struct mlkem_poly *e,
 
 	for (m = 0; m < k; m++)
 		a[m] = &key->a[i][m];
-	for (j = 0; j < MLKEM_N; j += 16) {
+	for (j = 16 * from; j < 16 * to; j += 16) {
 		__m256i x = fqmul(row_sum16(a, b0, b1, k, j), _mm256_set1_epi16(MONT_R2_MOD_Q));
 		x = _mm256_add_epi16(x, _mm256_loadu_si256((const __m256i *)&e[i].c[j]));
 		x = canonical(x);
@@ -846,7 +859,8 @@ static AVX2 void kg_row(struct mlkem_key *key, const struct mlkem_poly *e,
 			memcpy(out + 24 * (j / 16), last, 24);
 		}
 	}
-	rind_declassify(out, MLKEM_POLYBYTES);	/* public: H(ek) absorbs it now */
+	/* public: H(ek) absorbs it as soon as it is there */
+	rind_declassify(out + 24 * from, 24 * (to - from));
 }
 
 #define KG_IDLE	0xffu		/* a lane without a job */
@@ -855,16 +869,18 @@ static AVX2 void kg_row(struct mlkem_key *key, const struct mlkem_poly *e,
 /*
  * The sponges of key generation in one lane schedule.  Without @sigma:
  * A-hat only (gen_matrix).  With it, K-PKE.KeyGen after G: the PRF
- * streams of s and e, then A-hat row by row; as soon as a row of A-hat
- * and the noise are complete, that row of t-hat is computed and encoded
- * into ek, and the SHA3-256 sponge of H(ek) -- one sequential stream --
- * takes a lane for each whole 136-byte block of ek that is ready while
- * other streams still run, its state parked in @h between blocks.  What
+ * streams of s and e, then A-hat row by row; as soon as the noise is
+ * complete and every entry of a row of A-hat has its next sixteen
+ * coefficients, those of t-hat are computed and encoded into ek, and the
+ * SHA3-256 sponge of H(ek) -- one sequential stream -- takes a lane for
+ * each whole 136-byte block of ek that is ready (in order) while other
+ * streams still run, its state parked in @h between blocks.  What
  * is left of H(ek) when the other streams are done (at least the blocks
  * over the last row and rho) is finished by the scalar permutation,
- * which alone is faster than one busy lane of four.  ML-KEM-768: 15
- * streams and 5 blocks of H(ek) in 10 four-way permutations, 4 scalar
- * blocks after, instead of 9 four-way and 9 scalar.  The schedule
+ * which alone is faster than one busy lane of four.  ML-KEM-768
+ * (typical rejections): 15 streams and 7 of the 9 blocks of H(ek) in 11
+ * four-way permutations and 2 scalar blocks after, instead of 9 four-way
+ * and 9 scalar (whole rows only: 10 and 4).  The schedule
  * depends only on the rejections in A-hat (public, from rho); the noise
  * lanes are wiped with the state.
  */
@@ -880,11 +896,11 @@ static AVX2 void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rh
 	struct mlkem_poly sb0[MLKEM_KMAX], sb1[MLKEM_KMAX];	/* kg_mulcache */
 	struct keccak_state h;
 	unsigned int job[4], ctr[4], next = 0, busy = 0, l, i, m;
-	unsigned int row_left[MLKEM_KMAX], noise_left = nz, rows = 0, hblk = 0, ready = 0;
-	bool row_done[MLKEM_KMAX] = { false }, hrun = false;
+	unsigned int fill[MLKEM_KMAX][MLKEM_KMAX] = { { 0 } };	/* A-hat coefficients placed */
+	unsigned int grp[MLKEM_KMAX] = { 0 };	/* groups of 16 of t-hat encoded, per row */
+	unsigned int noise_left = nz, hblk = 0, ready = 0;
+	bool hrun = false;
 
-	for (i = 0; i < k; i++)
-		row_left[i] = k;
 	if (sigma)
 		rind_keccak_init(&h, hrate, KECCAK_DS_SHA3);
 	/* jobs >= k^2 >= 4: every lane starts on one */
@@ -912,9 +928,9 @@ static AVX2 void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rh
 			} else if (j >= nz) {
 				j -= nz;
 				ctr[l] = rej_block(key->a[j / k][j % k].c, ctr[l], lw[l]);
+				fill[j / k][j % k] = ctr[l];
 				if (ctr[l] < MLKEM_N)
 					continue;
-				row_left[j / k]--;
 			} else {
 				struct mlkem_poly *r = j < k ? &key->s[j] : &e[j - k];
 
@@ -940,15 +956,23 @@ static AVX2 void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rh
 			busy--;
 		}
 		if (sigma && !noise_left) {
-			for (i = 0; i < k; i++) {
-				if (!row_done[i] && !row_left[i]) {
-					kg_row(key, e, sb0, sb1, i);
-					row_done[i] = true;
+			/* t-hat as far as A-hat goes; ek's bytes ready in order */
+			for (i = 0, ready = 0; i < k; i++) {
+				unsigned int avail = MLKEM_N;
+
+				for (m = 0; m < k; m++)
+					avail = fill[i][m] < avail ? fill[i][m] : avail;
+				avail /= 16;
+				if (avail > grp[i]) {
+					kg_row(key, e, sb0, sb1, i, grp[i], avail);
+					grp[i] = avail;
 				}
 			}
-			while (rows < k && row_done[rows])
-				rows++;
-			ready = rows * MLKEM_POLYBYTES;
+			for (i = 0; i < k; i++) {
+				ready += 24 * grp[i];
+				if (grp[i] < MLKEM_N / 16)
+					break;
+			}
 		}
 		/*
 		 * Free lanes: H(ek)'s next block first (it is the one sequential
