@@ -187,9 +187,34 @@ static void apply_disable(void)
 	}
 }
 
+#ifdef RIND_VALGRIND
+/*
+ * The constant-time checking build only (make ct, -DRIND_VALGRIND):
+ * valgrind's synthetic CPUID clears ADX (3.19), although it executes
+ * ADCX/ADOX, so memcheck would never see the MULX/ADX drivers (P-256,
+ * P-384, P-521, RSA, X25519, Ed25519).  RIND_CT_ASSUME=adx takes ADX as
+ * present when BMI2 is; the Makefile sets it only where the host's
+ * /proc/cpuinfo says adx.  Only ADX: valgrind cannot run the other
+ * instructions it hides (SHA-NI, VAES, VPCLMULQDQ).  A normal build
+ * never trusts the environment to enable a feature.
+ */
+static void apply_ct_assume(void)
+{
+	const char *env = getenv("RIND_CT_ASSUME");
+
+	if (env && !strcmp(env, "adx") && cpu_present[RIND_X86_BMI2])
+		cpu_present[RIND_X86_ADX] = true;
+}
+#else
+static void apply_ct_assume(void)
+{
+}
+#endif
+
 static void cpu_init(void)
 {
 	detect();
+	apply_ct_assume();
 	apply_disable();
 }
 
