@@ -261,17 +261,9 @@ AES_GLUE_DEFINE_ALGS(aesni, struct aesni_ctx, "aes-aesni", 300, "aesni", 400, "x
 
 static int aesni_mod_init(void)
 {
-	int err;
-
-	/*
-	 * The known answers for "aes", "ecb(aes)", "cbc(aes)" and "ctr(aes)"
-	 * are registered by algs/aes.c and the ecb/cbc/ctr templates.
-	 */
 	if (!rind_cpu_has(RIND_X86_AESNI) || !rind_cpu_has(RIND_X86_SSSE3))
 		return 0;
-	err = crypto_register_cipher(&aesni_cipher_alg);
-	if (err)
-		return err;
-	return crypto_register_skciphers(aesni_skciphers, ARRAY_SIZE(aesni_skciphers));
+	return aes_glue_register(&aesni_cipher_alg, aesni_skciphers,
+				 ARRAY_SIZE(aesni_skciphers));
 }
 module_init(aesni_mod_init);

@@ -52,69 +52,47 @@ VAES_FN static int vaes_expandkey(struct vaes_ctx *ctx, const u8 *key, unsigned 
 
 /* ---- 4 x 4 blocks and 1 x 4 blocks ---- */
 
-VAES_INLINE void vaes_enc4x4(const struct vaes_ctx *ctx, __m512i *a, __m512i *b, __m512i *c,
-			     __m512i *d)
-{
-	unsigned int r, nr = ctx->nr;
-	__m512i k = ctx->ek[0];
-	__m512i x0 = _mm512_xor_si512(*a, k), x1 = _mm512_xor_si512(*b, k);
-	__m512i x2 = _mm512_xor_si512(*c, k), x3 = _mm512_xor_si512(*d, k);
-
-	for (r = 1; r < nr; r++) {
-		k = ctx->ek[r];
-		x0 = _mm512_aesenc_epi128(x0, k);
-		x1 = _mm512_aesenc_epi128(x1, k);
-		x2 = _mm512_aesenc_epi128(x2, k);
-		x3 = _mm512_aesenc_epi128(x3, k);
-	}
-	k = ctx->ek[nr];
-	*a = _mm512_aesenclast_epi128(x0, k);
-	*b = _mm512_aesenclast_epi128(x1, k);
-	*c = _mm512_aesenclast_epi128(x2, k);
-	*d = _mm512_aesenclast_epi128(x3, k);
+/*
+ * vaes_<dir>4x4 and vaes_<dir>4, for encryption (round keys ek, VAESENC,
+ * VAESENCLAST) and decryption (dk, VAESDEC, VAESDECLAST): one body,
+ * expanded twice.
+ */
+#define VAES_DEFINE_CRYPT(dir, rk, round, last)					\
+VAES_INLINE void vaes_##dir##4x4(const struct vaes_ctx *ctx, __m512i *a, __m512i *b,	\
+				 __m512i *c, __m512i *d)				\
+{											\
+	unsigned int r, nr = ctx->nr;							\
+	__m512i k = ctx->rk[0];								\
+	__m512i x0 = _mm512_xor_si512(*a, k), x1 = _mm512_xor_si512(*b, k);		\
+	__m512i x2 = _mm512_xor_si512(*c, k), x3 = _mm512_xor_si512(*d, k);		\
+											\
+	for (r = 1; r < nr; r++) {							\
+		k = ctx->rk[r];								\
+		x0 = round(x0, k);							\
+		x1 = round(x1, k);							\
+		x2 = round(x2, k);							\
+		x3 = round(x3, k);							\
+	}										\
+	k = ctx->rk[nr];								\
+	*a = last(x0, k);								\
+	*b = last(x1, k);								\
+	*c = last(x2, k);								\
+	*d = last(x3, k);								\
+}											\
+											\
+VAES_INLINE __m512i vaes_##dir##4(const struct vaes_ctx *ctx, __m512i x)		\
+{											\
+	unsigned int r, nr = ctx->nr;							\
+											\
+	x = _mm512_xor_si512(x, ctx->rk[0]);						\
+	for (r = 1; r < nr; r++)							\
+		x = round(x, ctx->rk[r]);						\
+	return last(x, ctx->rk[nr]);							\
 }
 
-VAES_INLINE void vaes_dec4x4(const struct vaes_ctx *ctx, __m512i *a, __m512i *b, __m512i *c,
-			     __m512i *d)
-{
-	unsigned int r, nr = ctx->nr;
-	__m512i k = ctx->dk[0];
-	__m512i x0 = _mm512_xor_si512(*a, k), x1 = _mm512_xor_si512(*b, k);
-	__m512i x2 = _mm512_xor_si512(*c, k), x3 = _mm512_xor_si512(*d, k);
-
-	for (r = 1; r < nr; r++) {
-		k = ctx->dk[r];
-		x0 = _mm512_aesdec_epi128(x0, k);
-		x1 = _mm512_aesdec_epi128(x1, k);
-		x2 = _mm512_aesdec_epi128(x2, k);
-		x3 = _mm512_aesdec_epi128(x3, k);
-	}
-	k = ctx->dk[nr];
-	*a = _mm512_aesdeclast_epi128(x0, k);
-	*b = _mm512_aesdeclast_epi128(x1, k);
-	*c = _mm512_aesdeclast_epi128(x2, k);
-	*d = _mm512_aesdeclast_epi128(x3, k);
-}
-
-VAES_INLINE __m512i vaes_enc4(const struct vaes_ctx *ctx, __m512i x)
-{
-	unsigned int r, nr = ctx->nr;
-
-	x = _mm512_xor_si512(x, ctx->ek[0]);
-	for (r = 1; r < nr; r++)
-		x = _mm512_aesenc_epi128(x, ctx->ek[r]);
-	return _mm512_aesenclast_epi128(x, ctx->ek[nr]);
-}
-
-VAES_INLINE __m512i vaes_dec4(const struct vaes_ctx *ctx, __m512i x)
-{
-	unsigned int r, nr = ctx->nr;
-
-	x = _mm512_xor_si512(x, ctx->dk[0]);
-	for (r = 1; r < nr; r++)
-		x = _mm512_aesdec_epi128(x, ctx->dk[r]);
-	return _mm512_aesdeclast_epi128(x, ctx->dk[nr]);
-}
+VAES_DEFINE_CRYPT(enc, ek, _mm512_aesenc_epi128, _mm512_aesenclast_epi128)
+VAES_DEFINE_CRYPT(dec, dk, _mm512_aesdec_epi128, _mm512_aesdeclast_epi128)
+#undef VAES_DEFINE_CRYPT
 
 /* Byte mask of the first @n (< 64) bytes. */
 static inline __mmask64 vaes_head(size_t n)

@@ -96,7 +96,7 @@ static inline int aes_glue_map(struct skcipher_request *req, struct rind_sg_map 
  * AES_GLUE_DEFINE_ALGS(pfx, ctx_type, cipher_drv, cipher_prio, sfx,
  * sk_prio, module) is all of them: the cipher (@cipher_drv, priority
  * @cipher_prio) and pfx##_skciphers[3], "<mode>-aes-<sfx>" at priority
- * @sk_prio.
+ * @sk_prio; aes_glue_register() registers them.
  */
 #define AES_GLUE_DEFINE_CIPHER(pfx, ctx_type, drv, prio, module)		\
 static int pfx##_cipher_setkey(struct crypto_cipher *tfm, const u8 *key, unsigned int keylen) \
@@ -152,73 +152,46 @@ static void pfx##_skcipher_exit(struct crypto_skcipher *tfm)			\
 	memzero_explicit(crypto_skcipher_ctx(tfm), sizeof(ctx_type));		\
 }
 
-/* The request's context, for the request functions below. */
-#define AES_GLUE_REQ_CTX(req) crypto_skcipher_ctx(crypto_skcipher_reqtfm(req))
+/*
+ * The request functions pfx##_<mode>_encrypt and _decrypt: map the
+ * request (whole blocks only if @whole_blocks), run @run on the span (it
+ * sees ctx, m, req and enc), unmap.
+ */
+#define AES_GLUE_DEFINE_MODE(pfx, ctx_type, mode, whole_blocks, run)		\
+static int pfx##_##mode##_crypt(struct skcipher_request *req, bool enc)	\
+{										\
+	const ctx_type *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));	\
+	struct rind_sg_map m;							\
+	int err = aes_glue_map(req, &m, whole_blocks);				\
+										\
+	if (err <= 0)								\
+		return err;							\
+	run;									\
+	rind_sg_unmap(&m, true);						\
+	return 0;								\
+}										\
+										\
+static int pfx##_##mode##_encrypt(struct skcipher_request *req)		\
+{										\
+	return pfx##_##mode##_crypt(req, true);					\
+}										\
+										\
+static int pfx##_##mode##_decrypt(struct skcipher_request *req)		\
+{										\
+	return pfx##_##mode##_crypt(req, false);				\
+}
 
 #define AES_GLUE_DEFINE_ECB(pfx, ctx_type)					\
-static int pfx##_ecb_crypt(struct skcipher_request *req, bool enc)		\
-{										\
-	const ctx_type *ctx = AES_GLUE_REQ_CTX(req);				\
-	struct rind_sg_map m;							\
-	int err = aes_glue_map(req, &m, true);					\
-										\
-	if (err <= 0)								\
-		return err;							\
-	pfx##_ecb(ctx, m.dst, m.src, m.len / 16, enc);				\
-	rind_sg_unmap(&m, true);						\
-	return 0;								\
-}										\
-										\
-static int pfx##_ecb_encrypt(struct skcipher_request *req)			\
-{										\
-	return pfx##_ecb_crypt(req, true);					\
-}										\
-										\
-static int pfx##_ecb_decrypt(struct skcipher_request *req)			\
-{										\
-	return pfx##_ecb_crypt(req, false);					\
-}
-
+	AES_GLUE_DEFINE_MODE(pfx, ctx_type, ecb, true,				\
+			     pfx##_ecb(ctx, m.dst, m.src, m.len / 16, enc))
 #define AES_GLUE_DEFINE_CBC(pfx, ctx_type)					\
-static int pfx##_cbc_crypt(struct skcipher_request *req, bool enc)		\
-{										\
-	const ctx_type *ctx = AES_GLUE_REQ_CTX(req);				\
-	struct rind_sg_map m;							\
-	int err = aes_glue_map(req, &m, true);					\
-										\
-	if (err <= 0)								\
-		return err;							\
-	if (enc)								\
-		pfx##_cbc_enc(ctx, m.dst, m.src, m.len / 16, req->iv);		\
-	else									\
-		pfx##_cbc_dec(ctx, m.dst, m.src, m.len / 16, req->iv);		\
-	rind_sg_unmap(&m, true);						\
-	return 0;								\
-}										\
-										\
-static int pfx##_cbc_encrypt(struct skcipher_request *req)			\
-{										\
-	return pfx##_cbc_crypt(req, true);					\
-}										\
-										\
-static int pfx##_cbc_decrypt(struct skcipher_request *req)			\
-{										\
-	return pfx##_cbc_crypt(req, false);					\
-}
-
+	AES_GLUE_DEFINE_MODE(pfx, ctx_type, cbc, true,				\
+			     enc ? pfx##_cbc_enc(ctx, m.dst, m.src, m.len / 16, req->iv) \
+				 : pfx##_cbc_dec(ctx, m.dst, m.src, m.len / 16, req->iv))
+/* CTR is its own inverse: both directions run the same loop. */
 #define AES_GLUE_DEFINE_CTR(pfx, ctx_type)					\
-static int pfx##_ctr_crypt(struct skcipher_request *req)			\
-{										\
-	const ctx_type *ctx = AES_GLUE_REQ_CTX(req);				\
-	struct rind_sg_map m;							\
-	int err = aes_glue_map(req, &m, false);					\
-										\
-	if (err <= 0)								\
-		return err;							\
-	pfx##_ctr(ctx, m.dst, m.src, m.len, req->iv);				\
-	rind_sg_unmap(&m, true);						\
-	return 0;								\
-}
+	AES_GLUE_DEFINE_MODE(pfx, ctx_type, ctr, false,				\
+			     ((void)enc, pfx##_ctr(ctx, m.dst, m.src, m.len, req->iv)))
 
 #define AES_GLUE_SKCIPHER(pfx, ctx_type, _name, _drv, _bs, _ivsize, _prio, _module, _enc, _dec) { \
 	.setkey = pfx##_skcipher_setkey,					\
@@ -247,7 +220,7 @@ static int pfx##_ctr_crypt(struct skcipher_request *req)			\
 			  pfx##_cbc_encrypt, pfx##_cbc_decrypt)
 #define AES_GLUE_CTR_ALG(pfx, ctx_type, drv, prio, module)			\
 	AES_GLUE_SKCIPHER(pfx, ctx_type, "ctr(aes)", drv, 1, 16, prio, module,	\
-			  pfx##_ctr_crypt, pfx##_ctr_crypt)
+			  pfx##_ctr_encrypt, pfx##_ctr_decrypt)
 
 #define AES_GLUE_DEFINE_ALGS(pfx, ctx_type, cipher_drv, cipher_prio, sfx, sk_prio, module) \
 AES_GLUE_DEFINE_CIPHER(pfx, ctx_type, cipher_drv, cipher_prio, module);		\
@@ -260,6 +233,22 @@ static struct skcipher_alg pfx##_skciphers[] = {				\
 	AES_GLUE_ECB_ALG(pfx, ctx_type, "ecb-aes-" sfx, sk_prio, module),	\
 	AES_GLUE_CBC_ALG(pfx, ctx_type, "cbc-aes-" sfx, sk_prio, module),	\
 	AES_GLUE_CTR_ALG(pfx, ctx_type, "ctr-aes-" sfx, sk_prio, module),	\
+}
+
+/*
+ * Registers a driver's cipher and skciphers, for its module_init once it
+ * has checked the CPU.  The known answers for "aes", "ecb(aes)",
+ * "cbc(aes)" and "ctr(aes)" are registered by algs/aes.c and the
+ * ecb/cbc/ctr templates.
+ */
+static inline int aes_glue_register(struct cipher_alg *cipher, struct skcipher_alg *sk,
+				    unsigned int n)
+{
+	int err = crypto_register_cipher(cipher);
+
+	if (err)
+		return err;
+	return crypto_register_skciphers(sk, n);
 }
 
 #endif /* _RIND_CRYPTO_AES_GLUE_H */
