@@ -249,17 +249,9 @@ AES_GLUE_DEFINE_ALGS(aes_ce, struct aes_ce_ctx, "aes-ce", 300, "ce", 400, "arm64
 
 static int aes_ce_mod_init(void)
 {
-	int err;
-
-	/*
-	 * The known answers for "aes", "ecb(aes)", "cbc(aes)" and "ctr(aes)"
-	 * are registered by algs/aes.c and the ecb/cbc/ctr templates.
-	 */
 	if (!rind_cpu_has(RIND_ARM64_AES) || !rind_cpu_has(RIND_ARM64_ASIMD))
 		return 0;
-	err = crypto_register_cipher(&aes_ce_cipher_alg);
-	if (err)
-		return err;
-	return crypto_register_skciphers(aes_ce_skciphers, ARRAY_SIZE(aes_ce_skciphers));
+	return aes_glue_register(&aes_ce_cipher_alg, aes_ce_skciphers,
+				 ARRAY_SIZE(aes_ce_skciphers));
 }
 module_init(aes_ce_mod_init);

@@ -14,13 +14,17 @@
  *    leaves the next counter in the iv.
  *
  * The key schedule is the one of aes-aesni.h (AESKEYGENASSIST, no table;
- * decryption by the equivalent inverse cipher).
+ * decryption by the equivalent inverse cipher).  The cipher and skcipher
+ * glue around the loops below (setkey, the request mapping and length
+ * rules, exit, the algs) is <crypto/aes-glue.h>'s, shared with arm64's
+ * aes-ce.c.
  */
 #include <immintrin.h>
 #include <rind/internal/cipher.h>
 #include <rind/internal/skcipher.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
+#include <crypto/aes-glue.h>
 #include "aes-aesni.h"
 
 #define AESNI_FN	__attribute__((target("aes,ssse3")))
@@ -134,11 +138,6 @@ AESNI_FN static void aesni_ecb(const struct aesni_ctx *ctx, u8 *dst, const u8 *s
 
 /* ---- the "aes" cipher ---- */
 
-static int aesni_cipher_setkey(struct crypto_cipher *tfm, const u8 *key, unsigned int keylen)
-{
-	return aesni_expandkey(crypto_cipher_ctx(tfm), key, keylen);
-}
-
 AESNI_FN static void aesni_cipher_encrypt(struct crypto_cipher *tfm, u8 *dst, const u8 *src)
 {
 	__m128i x = _mm_loadu_si128((const __m128i *)src);
@@ -153,48 +152,7 @@ AESNI_FN static void aesni_cipher_decrypt(struct crypto_cipher *tfm, u8 *dst, co
 	_mm_storeu_si128((__m128i *)dst, aesni_dec1(crypto_cipher_ctx(tfm), x));
 }
 
-static void aesni_cipher_encrypt_blocks(struct crypto_cipher *tfm, u8 *dst, const u8 *src,
-					size_t n)
-{
-	aesni_ecb(crypto_cipher_ctx(tfm), dst, src, n, true);
-}
-
-static void aesni_cipher_decrypt_blocks(struct crypto_cipher *tfm, u8 *dst, const u8 *src,
-					size_t n)
-{
-	aesni_ecb(crypto_cipher_ctx(tfm), dst, src, n, false);
-}
-
-static void aesni_tfm_exit(struct crypto_tfm *tfm)
-{
-	memzero_explicit(crypto_tfm_ctx(tfm), sizeof(struct aesni_ctx));
-}
-
-static struct cipher_alg aesni_cipher_alg = {
-	.min_keysize = 16,
-	.max_keysize = 32,
-	.setkey = aesni_cipher_setkey,
-	.encrypt = aesni_cipher_encrypt,
-	.decrypt = aesni_cipher_decrypt,
-	.encrypt_blocks = aesni_cipher_encrypt_blocks,
-	.decrypt_blocks = aesni_cipher_decrypt_blocks,
-	.base = {
-		.cra_name = "aes",
-		.cra_driver_name = "aes-aesni",
-		.cra_priority = 300,
-		.cra_blocksize = 16,
-		.cra_ctxsize = sizeof(struct aesni_ctx),
-		.cra_module = "x86",
-		.cra_exit = aesni_tfm_exit,
-	},
-};
-
-/* ---- skciphers ---- */
-
-static int aesni_skcipher_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen)
-{
-	return aesni_expandkey(crypto_skcipher_ctx(tfm), key, keylen);
-}
+/* ---- CBC and CTR ---- */
 
 AESNI_FN static void aesni_cbc_enc(const struct aesni_ctx *ctx, u8 *dst, const u8 *src,
 				   size_t nblocks, u8 *iv)
@@ -233,50 +191,6 @@ AESNI_FN static void aesni_cbc_dec(const struct aesni_ctx *ctx, u8 *dst, const u
 		prev = x;
 	}
 	_mm_storeu_si128((__m128i *)iv, prev);
-}
-
-/* ECB and CBC: whole blocks only, mapped to one span (rind_sg_map). */
-static int aesni_blocks_crypt(struct skcipher_request *req, bool cbc, bool enc)
-{
-	struct aesni_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
-	struct rind_sg_map m;
-	int err;
-
-	if (req->cryptlen % 16)
-		return -EINVAL;
-	if (!req->cryptlen)
-		return 0;
-	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
-	if (err)
-		return err;
-	if (!cbc)
-		aesni_ecb(ctx, m.dst, m.src, m.len / 16, enc);
-	else if (enc)
-		aesni_cbc_enc(ctx, m.dst, m.src, m.len / 16, req->iv);
-	else
-		aesni_cbc_dec(ctx, m.dst, m.src, m.len / 16, req->iv);
-	rind_sg_unmap(&m, true);
-	return 0;
-}
-
-static int aesni_ecb_encrypt(struct skcipher_request *req)
-{
-	return aesni_blocks_crypt(req, false, true);
-}
-
-static int aesni_ecb_decrypt(struct skcipher_request *req)
-{
-	return aesni_blocks_crypt(req, false, false);
-}
-
-static int aesni_cbc_encrypt(struct skcipher_request *req)
-{
-	return aesni_blocks_crypt(req, true, true);
-}
-
-static int aesni_cbc_decrypt(struct skcipher_request *req)
-{
-	return aesni_blocks_crypt(req, true, false);
 }
 
 /*
@@ -342,65 +256,14 @@ AESNI_FN static void aesni_ctr(const struct aesni_ctx *ctx, u8 *dst, const u8 *s
 	put_unaligned_be64(lo, iv + 8);
 }
 
-static int aesni_ctr_crypt(struct skcipher_request *req)
-{
-	struct aesni_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
-	struct rind_sg_map m;
-	int err;
-
-	if (!req->cryptlen)
-		return 0;
-	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
-	if (err)
-		return err;
-	aesni_ctr(ctx, m.dst, m.src, m.len, req->iv);
-	rind_sg_unmap(&m, true);
-	return 0;
-}
-
-static void aesni_skcipher_exit(struct crypto_skcipher *tfm)
-{
-	memzero_explicit(crypto_skcipher_ctx(tfm), sizeof(struct aesni_ctx));
-}
-
-#define AESNI_SKCIPHER(_name, _drv, _bs, _ivsize, _enc, _dec) {			\
-	.setkey = aesni_skcipher_setkey,					\
-	.encrypt = _enc,							\
-	.decrypt = _dec,							\
-	.exit = aesni_skcipher_exit,						\
-	.min_keysize = 16,							\
-	.max_keysize = 32,							\
-	.ivsize = _ivsize,							\
-	.chunksize = 16,							\
-	.base = {								\
-		.cra_name = _name,						\
-		.cra_driver_name = _drv,					\
-		.cra_priority = 400,						\
-		.cra_blocksize = _bs,						\
-		.cra_ctxsize = sizeof(struct aesni_ctx),			\
-		.cra_module = "x86",						\
-	},									\
-}
-
-static struct skcipher_alg aesni_skciphers[] = {
-	AESNI_SKCIPHER("ecb(aes)", "ecb-aes-aesni", 16, 0, aesni_ecb_encrypt, aesni_ecb_decrypt),
-	AESNI_SKCIPHER("cbc(aes)", "cbc-aes-aesni", 16, 16, aesni_cbc_encrypt, aesni_cbc_decrypt),
-	AESNI_SKCIPHER("ctr(aes)", "ctr-aes-aesni", 1, 16, aesni_ctr_crypt, aesni_ctr_crypt),
-};
+/* The cipher, the ECB/CBC/CTR request glue and the algs: <crypto/aes-glue.h>. */
+AES_GLUE_DEFINE_ALGS(aesni, struct aesni_ctx, "aes-aesni", 300, "aesni", 400, "x86");
 
 static int aesni_mod_init(void)
 {
-	int err;
-
-	/*
-	 * The known answers for "aes", "ecb(aes)", "cbc(aes)" and "ctr(aes)"
-	 * are registered by algs/aes.c and the ecb/cbc/ctr templates.
-	 */
 	if (!rind_cpu_has(RIND_X86_AESNI) || !rind_cpu_has(RIND_X86_SSSE3))
 		return 0;
-	err = crypto_register_cipher(&aesni_cipher_alg);
-	if (err)
-		return err;
-	return crypto_register_skciphers(aesni_skciphers, ARRAY_SIZE(aesni_skciphers));
+	return aes_glue_register(&aesni_cipher_alg, aesni_skciphers,
+				 ARRAY_SIZE(aesni_skciphers));
 }
 module_init(aesni_mod_init);

@@ -9,12 +9,15 @@
  * "ctr-aes-vaes-avx512" and "ecb-aes-vaes-avx512", priority 800, with the
  * semantics of the ctr and ecb templates (CTR: any length, 128-bit
  * big-endian counter carried through all 16 bytes, the next counter left
- * in the iv; ECB: a multiple of 16 bytes, else -EINVAL).
+ * in the iv; ECB: a multiple of 16 bytes, else -EINVAL).  The request
+ * glue (setkey, mapping, length rules, exit, the algs) is
+ * <crypto/aes-glue.h>'s, as for aes-aesni.c.
  */
 #include <immintrin.h>
 #include <rind/internal/skcipher.h>
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
+#include <crypto/aes-glue.h>
 #include "aes-aesni.h"
 
 #define VAES_FN		__attribute__((target("aes,vaes,avx512f,avx512vl,avx512bw")))
@@ -29,9 +32,8 @@ struct vaes_ctx {
 
 /* ---- key schedule (aes-aesni.h), broadcast to the four lanes ---- */
 
-VAES_FN static int vaes_setkey(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen)
+VAES_FN static int vaes_expandkey(struct vaes_ctx *ctx, const u8 *key, unsigned int keylen)
 {
-	struct vaes_ctx *ctx = crypto_skcipher_ctx(tfm);
 	__m128i ek[AES_MAX_ROUND_KEYS], dk[AES_MAX_ROUND_KEYS];
 	int nr = aesni_expand_key(ek, key, keylen), i;
 
@@ -50,69 +52,47 @@ VAES_FN static int vaes_setkey(struct crypto_skcipher *tfm, const u8 *key, unsig
 
 /* ---- 4 x 4 blocks and 1 x 4 blocks ---- */
 
-VAES_INLINE void vaes_enc4x4(const struct vaes_ctx *ctx, __m512i *a, __m512i *b, __m512i *c,
-			     __m512i *d)
-{
-	unsigned int r, nr = ctx->nr;
-	__m512i k = ctx->ek[0];
-	__m512i x0 = _mm512_xor_si512(*a, k), x1 = _mm512_xor_si512(*b, k);
-	__m512i x2 = _mm512_xor_si512(*c, k), x3 = _mm512_xor_si512(*d, k);
-
-	for (r = 1; r < nr; r++) {
-		k = ctx->ek[r];
-		x0 = _mm512_aesenc_epi128(x0, k);
-		x1 = _mm512_aesenc_epi128(x1, k);
-		x2 = _mm512_aesenc_epi128(x2, k);
-		x3 = _mm512_aesenc_epi128(x3, k);
-	}
-	k = ctx->ek[nr];
-	*a = _mm512_aesenclast_epi128(x0, k);
-	*b = _mm512_aesenclast_epi128(x1, k);
-	*c = _mm512_aesenclast_epi128(x2, k);
-	*d = _mm512_aesenclast_epi128(x3, k);
+/*
+ * vaes_<dir>4x4 and vaes_<dir>4, for encryption (round keys ek, VAESENC,
+ * VAESENCLAST) and decryption (dk, VAESDEC, VAESDECLAST): one body,
+ * expanded twice.
+ */
+#define VAES_DEFINE_CRYPT(dir, rk, round, last)					\
+VAES_INLINE void vaes_##dir##4x4(const struct vaes_ctx *ctx, __m512i *a, __m512i *b,	\
+				 __m512i *c, __m512i *d)				\
+{											\
+	unsigned int r, nr = ctx->nr;							\
+	__m512i k = ctx->rk[0];								\
+	__m512i x0 = _mm512_xor_si512(*a, k), x1 = _mm512_xor_si512(*b, k);		\
+	__m512i x2 = _mm512_xor_si512(*c, k), x3 = _mm512_xor_si512(*d, k);		\
+											\
+	for (r = 1; r < nr; r++) {							\
+		k = ctx->rk[r];								\
+		x0 = round(x0, k);							\
+		x1 = round(x1, k);							\
+		x2 = round(x2, k);							\
+		x3 = round(x3, k);							\
+	}										\
+	k = ctx->rk[nr];								\
+	*a = last(x0, k);								\
+	*b = last(x1, k);								\
+	*c = last(x2, k);								\
+	*d = last(x3, k);								\
+}											\
+											\
+VAES_INLINE __m512i vaes_##dir##4(const struct vaes_ctx *ctx, __m512i x)		\
+{											\
+	unsigned int r, nr = ctx->nr;							\
+											\
+	x = _mm512_xor_si512(x, ctx->rk[0]);						\
+	for (r = 1; r < nr; r++)							\
+		x = round(x, ctx->rk[r]);						\
+	return last(x, ctx->rk[nr]);							\
 }
 
-VAES_INLINE void vaes_dec4x4(const struct vaes_ctx *ctx, __m512i *a, __m512i *b, __m512i *c,
-			     __m512i *d)
-{
-	unsigned int r, nr = ctx->nr;
-	__m512i k = ctx->dk[0];
-	__m512i x0 = _mm512_xor_si512(*a, k), x1 = _mm512_xor_si512(*b, k);
-	__m512i x2 = _mm512_xor_si512(*c, k), x3 = _mm512_xor_si512(*d, k);
-
-	for (r = 1; r < nr; r++) {
-		k = ctx->dk[r];
-		x0 = _mm512_aesdec_epi128(x0, k);
-		x1 = _mm512_aesdec_epi128(x1, k);
-		x2 = _mm512_aesdec_epi128(x2, k);
-		x3 = _mm512_aesdec_epi128(x3, k);
-	}
-	k = ctx->dk[nr];
-	*a = _mm512_aesdeclast_epi128(x0, k);
-	*b = _mm512_aesdeclast_epi128(x1, k);
-	*c = _mm512_aesdeclast_epi128(x2, k);
-	*d = _mm512_aesdeclast_epi128(x3, k);
-}
-
-VAES_INLINE __m512i vaes_enc4(const struct vaes_ctx *ctx, __m512i x)
-{
-	unsigned int r, nr = ctx->nr;
-
-	x = _mm512_xor_si512(x, ctx->ek[0]);
-	for (r = 1; r < nr; r++)
-		x = _mm512_aesenc_epi128(x, ctx->ek[r]);
-	return _mm512_aesenclast_epi128(x, ctx->ek[nr]);
-}
-
-VAES_INLINE __m512i vaes_dec4(const struct vaes_ctx *ctx, __m512i x)
-{
-	unsigned int r, nr = ctx->nr;
-
-	x = _mm512_xor_si512(x, ctx->dk[0]);
-	for (r = 1; r < nr; r++)
-		x = _mm512_aesdec_epi128(x, ctx->dk[r]);
-	return _mm512_aesdeclast_epi128(x, ctx->dk[nr]);
-}
+VAES_DEFINE_CRYPT(enc, ek, _mm512_aesenc_epi128, _mm512_aesenclast_epi128)
+VAES_DEFINE_CRYPT(dec, dk, _mm512_aesdec_epi128, _mm512_aesdeclast_epi128)
+#undef VAES_DEFINE_CRYPT
 
 /* Byte mask of the first @n (< 64) bytes. */
 static inline __mmask64 vaes_head(size_t n)
@@ -122,9 +102,11 @@ static inline __mmask64 vaes_head(size_t n)
 
 /* ---- ECB ---- */
 
-VAES_FN static void vaes_ecb(const struct vaes_ctx *ctx, u8 *dst, const u8 *src, size_t len,
-			     bool enc)
+VAES_FN static void vaes_ecb(const struct vaes_ctx *ctx, u8 *dst, const u8 *src,
+			     size_t nblocks, bool enc)
 {
+	size_t len = nblocks * 16;
+
 	while (len >= 256) {
 		__m512i a = _mm512_loadu_si512(src), b = _mm512_loadu_si512(src + 64);
 		__m512i c = _mm512_loadu_si512(src + 128), d = _mm512_loadu_si512(src + 192);
@@ -153,34 +135,6 @@ VAES_FN static void vaes_ecb(const struct vaes_ctx *ctx, u8 *dst, const u8 *src,
 		dst += 64;
 		len -= 64;
 	}
-}
-
-static int vaes_ecb_crypt(struct skcipher_request *req, bool enc)
-{
-	struct vaes_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
-	struct rind_sg_map m;
-	int err;
-
-	if (req->cryptlen % 16)
-		return -EINVAL;
-	if (!req->cryptlen)
-		return 0;
-	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
-	if (err)
-		return err;
-	vaes_ecb(ctx, m.dst, m.src, m.len, enc);
-	rind_sg_unmap(&m, true);
-	return 0;
-}
-
-static int vaes_ecb_encrypt(struct skcipher_request *req)
-{
-	return vaes_ecb_crypt(req, true);
-}
-
-static int vaes_ecb_decrypt(struct skcipher_request *req)
-{
-	return vaes_ecb_crypt(req, false);
 }
 
 /* ---- CTR ---- */
@@ -259,63 +213,14 @@ VAES_FN static void vaes_ctr(const struct vaes_ctx *ctx, u8 *dst, const u8 *src,
 	put_unaligned_be64(lo, iv + 8);
 }
 
-static int vaes_ctr_crypt(struct skcipher_request *req)
-{
-	struct vaes_ctx *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
-	struct rind_sg_map m;
-	int err;
-
-	if (!req->cryptlen)
-		return 0;
-	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
-	if (err)
-		return err;
-	vaes_ctr(ctx, m.dst, m.src, m.len, req->iv);
-	rind_sg_unmap(&m, true);
-	return 0;
-}
-
-static void vaes_exit(struct crypto_skcipher *tfm)
-{
-	memzero_explicit(crypto_skcipher_ctx(tfm), sizeof(struct vaes_ctx));
-}
+/* The ECB and CTR request glue and the algs: <crypto/aes-glue.h>. */
+AES_GLUE_DEFINE_SKCIPHER(vaes, struct vaes_ctx)
+AES_GLUE_DEFINE_ECB(vaes, struct vaes_ctx)
+AES_GLUE_DEFINE_CTR(vaes, struct vaes_ctx)
 
 static struct skcipher_alg vaes_algs[] = {
-	{
-		.setkey = vaes_setkey,
-		.encrypt = vaes_ctr_crypt,
-		.decrypt = vaes_ctr_crypt,
-		.exit = vaes_exit,
-		.min_keysize = 16,
-		.max_keysize = 32,
-		.ivsize = 16,
-		.chunksize = 16,
-		.base = {
-			.cra_name = "ctr(aes)",
-			.cra_driver_name = "ctr-aes-vaes-avx512",
-			.cra_priority = 800,
-			.cra_blocksize = 1,
-			.cra_ctxsize = sizeof(struct vaes_ctx),
-			.cra_module = "x86",
-		},
-	}, {
-		.setkey = vaes_setkey,
-		.encrypt = vaes_ecb_encrypt,
-		.decrypt = vaes_ecb_decrypt,
-		.exit = vaes_exit,
-		.min_keysize = 16,
-		.max_keysize = 32,
-		.ivsize = 0,
-		.chunksize = 16,
-		.base = {
-			.cra_name = "ecb(aes)",
-			.cra_driver_name = "ecb-aes-vaes-avx512",
-			.cra_priority = 800,
-			.cra_blocksize = 16,
-			.cra_ctxsize = sizeof(struct vaes_ctx),
-			.cra_module = "x86",
-		},
-	},
+	AES_GLUE_CTR_ALG(vaes, struct vaes_ctx, "ctr-aes-vaes-avx512", 800, "x86"),
+	AES_GLUE_ECB_ALG(vaes, struct vaes_ctx, "ecb-aes-vaes-avx512", 800, "x86"),
 };
 
 static int vaes_mod_init(void)

@@ -9,9 +9,10 @@
  *
  * A driver writes its key schedule and its ECB, CBC and CTR loops over
  * contiguous buffers, and its one-block cipher entry points, then says
- * AES_GLUE_DEFINE_ALGS().  arch/arm64/aes-ce.c uses it; arch/x86/
- * aes-aesni.c has the same glue written out (it can move onto this
- * header with pfx "aesni", for the same code).
+ * AES_GLUE_DEFINE_ALGS() (arch/arm64/aes-ce.c, arch/x86/aes-aesni.c), or
+ * takes the pieces for the modes it has (arch/x86/aes-vaes-avx512.c: ECB
+ * and CTR only).  The glue calls the driver's loops once per request, so
+ * their code is the driver's own, compiled with its instruction set.
  *
  * Not installed; only the library's own drivers include it.
  */
@@ -42,21 +43,62 @@ static inline int aes_glue_rounds(unsigned int keylen)
 }
 
 /*
- * For a driver with context @ctx_type and these functions of its own:
+ * The request of a direct ECB, CBC or CTR skcipher mapped to one span
+ * @m: 1 with @m mapped (the caller runs its loop, then rind_sg_unmap(m,
+ * true)), 0 for an empty request (nothing to do), -EINVAL when
+ * @whole_blocks and cryptlen is not a multiple of 16 (ECB and CBC; the
+ * request is refused before anything is touched), or rind_sg_map's error.
+ */
+static inline int aes_glue_map(struct skcipher_request *req, struct rind_sg_map *m,
+			       bool whole_blocks)
+{
+	int err;
+
+	if (whole_blocks && req->cryptlen % 16)
+		return -EINVAL;
+	if (!req->cryptlen)
+		return 0;
+	err = rind_sg_map(m, req->src, req->dst, 0, req->cryptlen);
+	return err ? err : 1;
+}
+
+/*
+ * The pieces, for a driver with context @ctx_type and the functions each
+ * piece names (the prefix @pfx on all of them):
+ *
  *   int pfx##_expandkey(ctx_type *, const u8 *key, unsigned int keylen);
- *   void pfx##_ecb(const ctx_type *, u8 *dst, const u8 *src, size_t nblocks, bool enc);
- *   void pfx##_cbc_enc / pfx##_cbc_dec(const ctx_type *, u8 *dst, const u8 *src,
- *                                      size_t nblocks, u8 *iv);
- *   void pfx##_ctr(const ctx_type *, u8 *dst, const u8 *src, size_t len, u8 *iv);
+ *	(every piece; 0, or -EINVAL for a bad length with ctx untouched)
+ *
+ * AES_GLUE_DEFINE_CIPHER(pfx, ctx_type, drv, prio, module): the "aes"
+ * cipher pfx##_cipher_alg, driver @drv, over
  *   void pfx##_cipher_encrypt / pfx##_cipher_decrypt(struct crypto_cipher *,
  *                                                    u8 *dst, const u8 *src);
- * the cipher_alg pfx##_cipher_alg ("aes", driver @cipher_drv, priority
- * @cipher_prio) and the skcipher_algs pfx##_skciphers[3] ("<mode>-aes-
- * <sfx>", priority @sk_prio), of module @module.  ECB and CBC take whole
- * blocks only (-EINVAL otherwise), CBC leaves the last ciphertext block
- * in the iv, CTR takes any length and leaves the next counter in the iv.
+ *   void pfx##_ecb(const ctx_type *, u8 *dst, const u8 *src, size_t nblocks, bool enc);
+ *	(the multi-block entries)
+ *
+ * AES_GLUE_DEFINE_SKCIPHER(pfx, ctx_type): setkey and exit of the
+ * skciphers; then each mode the driver has:
+ * AES_GLUE_DEFINE_ECB(pfx, ctx_type) over pfx##_ecb above;
+ * AES_GLUE_DEFINE_CBC(pfx, ctx_type) over
+ *   void pfx##_cbc_enc / pfx##_cbc_dec(const ctx_type *, u8 *dst, const u8 *src,
+ *                                      size_t nblocks, u8 *iv);
+ * AES_GLUE_DEFINE_CTR(pfx, ctx_type) over
+ *   void pfx##_ctr(const ctx_type *, u8 *dst, const u8 *src, size_t len, u8 *iv);
+ * and AES_GLUE_ECB_ALG / AES_GLUE_CBC_ALG / AES_GLUE_CTR_ALG(pfx,
+ * ctx_type, drv, prio, module) as initialisers of the driver's
+ * skcipher_alg array.  ECB and CBC take whole blocks only (-EINVAL
+ * otherwise), CBC leaves the last ciphertext block in the iv, CTR takes
+ * any length and leaves the next counter in the iv: the semantics of the
+ * ecb/cbc/ctr templates.  A driver with only some of the modes (x86's
+ * aes-vaes-avx512.c: ECB and CTR, without the cipher) takes only those
+ * pieces.
+ *
+ * AES_GLUE_DEFINE_ALGS(pfx, ctx_type, cipher_drv, cipher_prio, sfx,
+ * sk_prio, module) is all of them: the cipher (@cipher_drv, priority
+ * @cipher_prio) and pfx##_skciphers[3], "<mode>-aes-<sfx>" at priority
+ * @sk_prio; aes_glue_register() registers them.
  */
-#define AES_GLUE_DEFINE_ALGS(pfx, ctx_type, cipher_drv, cipher_prio, sfx, sk_prio, module) \
+#define AES_GLUE_DEFINE_CIPHER(pfx, ctx_type, drv, prio, module)		\
 static int pfx##_cipher_setkey(struct crypto_cipher *tfm, const u8 *key, unsigned int keylen) \
 {										\
 	return pfx##_expandkey(crypto_cipher_ctx(tfm), key, keylen);		\
@@ -89,94 +131,67 @@ static struct cipher_alg pfx##_cipher_alg = {					\
 	.decrypt_blocks = pfx##_cipher_decrypt_blocks,				\
 	.base = {								\
 		.cra_name = "aes",						\
-		.cra_driver_name = cipher_drv,					\
-		.cra_priority = cipher_prio,					\
+		.cra_driver_name = drv,						\
+		.cra_priority = prio,						\
 		.cra_blocksize = 16,						\
 		.cra_ctxsize = sizeof(ctx_type),				\
 		.cra_module = module,						\
 		.cra_exit = pfx##_tfm_exit,					\
 	},									\
-};										\
-										\
+}
+
+#define AES_GLUE_DEFINE_SKCIPHER(pfx, ctx_type)					\
 static int pfx##_skcipher_setkey(struct crypto_skcipher *tfm, const u8 *key,	\
 				 unsigned int keylen)				\
 {										\
 	return pfx##_expandkey(crypto_skcipher_ctx(tfm), key, keylen);		\
 }										\
 										\
-/* ECB and CBC: whole blocks only, mapped to one span (rind_sg_map). */	\
-static int pfx##_blocks_crypt(struct skcipher_request *req, bool cbc, bool enc)	\
-{										\
-	ctx_type *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));	\
-	struct rind_sg_map m;							\
-	int err;								\
-										\
-	if (req->cryptlen % 16)							\
-		return -EINVAL;							\
-	if (!req->cryptlen)							\
-		return 0;							\
-	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);		\
-	if (err)								\
-		return err;							\
-	if (!cbc)								\
-		pfx##_ecb(ctx, m.dst, m.src, m.len / 16, enc);			\
-	else if (enc)								\
-		pfx##_cbc_enc(ctx, m.dst, m.src, m.len / 16, req->iv);		\
-	else									\
-		pfx##_cbc_dec(ctx, m.dst, m.src, m.len / 16, req->iv);		\
-	rind_sg_unmap(&m, true);						\
-	return 0;								\
-}										\
-										\
-static int pfx##_ecb_encrypt(struct skcipher_request *req)			\
-{										\
-	return pfx##_blocks_crypt(req, false, true);				\
-}										\
-										\
-static int pfx##_ecb_decrypt(struct skcipher_request *req)			\
-{										\
-	return pfx##_blocks_crypt(req, false, false);				\
-}										\
-										\
-static int pfx##_cbc_encrypt(struct skcipher_request *req)			\
-{										\
-	return pfx##_blocks_crypt(req, true, true);				\
-}										\
-										\
-static int pfx##_cbc_decrypt(struct skcipher_request *req)			\
-{										\
-	return pfx##_blocks_crypt(req, true, false);				\
-}										\
-										\
-static int pfx##_ctr_crypt(struct skcipher_request *req)			\
-{										\
-	ctx_type *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));	\
-	struct rind_sg_map m;							\
-	int err;								\
-										\
-	if (!req->cryptlen)							\
-		return 0;							\
-	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);		\
-	if (err)								\
-		return err;							\
-	pfx##_ctr(ctx, m.dst, m.src, m.len, req->iv);				\
-	rind_sg_unmap(&m, true);						\
-	return 0;								\
-}										\
-										\
 static void pfx##_skcipher_exit(struct crypto_skcipher *tfm)			\
 {										\
 	memzero_explicit(crypto_skcipher_ctx(tfm), sizeof(ctx_type));		\
+}
+
+/*
+ * The request functions pfx##_<mode>_encrypt and _decrypt: map the
+ * request (whole blocks only if @whole_blocks), run @run on the span (it
+ * sees ctx, m, req and enc), unmap.
+ */
+#define AES_GLUE_DEFINE_MODE(pfx, ctx_type, mode, whole_blocks, run)		\
+static int pfx##_##mode##_crypt(struct skcipher_request *req, bool enc)	\
+{										\
+	const ctx_type *ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));	\
+	struct rind_sg_map m;							\
+	int err = aes_glue_map(req, &m, whole_blocks);				\
+										\
+	if (err <= 0)								\
+		return err;							\
+	run;									\
+	rind_sg_unmap(&m, true);						\
+	return 0;								\
 }										\
 										\
-static struct skcipher_alg pfx##_skciphers[] = {				\
-	AES_GLUE_SKCIPHER(pfx, ctx_type, "ecb(aes)", "ecb-aes-" sfx, 16, 0, sk_prio, module, \
-			  pfx##_ecb_encrypt, pfx##_ecb_decrypt),		\
-	AES_GLUE_SKCIPHER(pfx, ctx_type, "cbc(aes)", "cbc-aes-" sfx, 16, 16, sk_prio, module, \
-			  pfx##_cbc_encrypt, pfx##_cbc_decrypt),		\
-	AES_GLUE_SKCIPHER(pfx, ctx_type, "ctr(aes)", "ctr-aes-" sfx, 1, 16, sk_prio, module, \
-			  pfx##_ctr_crypt, pfx##_ctr_crypt),			\
+static int pfx##_##mode##_encrypt(struct skcipher_request *req)		\
+{										\
+	return pfx##_##mode##_crypt(req, true);					\
+}										\
+										\
+static int pfx##_##mode##_decrypt(struct skcipher_request *req)		\
+{										\
+	return pfx##_##mode##_crypt(req, false);				\
 }
+
+#define AES_GLUE_DEFINE_ECB(pfx, ctx_type)					\
+	AES_GLUE_DEFINE_MODE(pfx, ctx_type, ecb, true,				\
+			     pfx##_ecb(ctx, m.dst, m.src, m.len / 16, enc))
+#define AES_GLUE_DEFINE_CBC(pfx, ctx_type)					\
+	AES_GLUE_DEFINE_MODE(pfx, ctx_type, cbc, true,				\
+			     enc ? pfx##_cbc_enc(ctx, m.dst, m.src, m.len / 16, req->iv) \
+				 : pfx##_cbc_dec(ctx, m.dst, m.src, m.len / 16, req->iv))
+/* CTR is its own inverse: both directions run the same loop. */
+#define AES_GLUE_DEFINE_CTR(pfx, ctx_type)					\
+	AES_GLUE_DEFINE_MODE(pfx, ctx_type, ctr, false,				\
+			     ((void)enc, pfx##_ctr(ctx, m.dst, m.src, m.len, req->iv)))
 
 #define AES_GLUE_SKCIPHER(pfx, ctx_type, _name, _drv, _bs, _ivsize, _prio, _module, _enc, _dec) { \
 	.setkey = pfx##_skcipher_setkey,					\
@@ -195,6 +210,45 @@ static struct skcipher_alg pfx##_skciphers[] = {				\
 		.cra_ctxsize = sizeof(ctx_type),				\
 		.cra_module = _module,						\
 	},									\
+}
+
+#define AES_GLUE_ECB_ALG(pfx, ctx_type, drv, prio, module)			\
+	AES_GLUE_SKCIPHER(pfx, ctx_type, "ecb(aes)", drv, 16, 0, prio, module,	\
+			  pfx##_ecb_encrypt, pfx##_ecb_decrypt)
+#define AES_GLUE_CBC_ALG(pfx, ctx_type, drv, prio, module)			\
+	AES_GLUE_SKCIPHER(pfx, ctx_type, "cbc(aes)", drv, 16, 16, prio, module, \
+			  pfx##_cbc_encrypt, pfx##_cbc_decrypt)
+#define AES_GLUE_CTR_ALG(pfx, ctx_type, drv, prio, module)			\
+	AES_GLUE_SKCIPHER(pfx, ctx_type, "ctr(aes)", drv, 1, 16, prio, module,	\
+			  pfx##_ctr_encrypt, pfx##_ctr_decrypt)
+
+#define AES_GLUE_DEFINE_ALGS(pfx, ctx_type, cipher_drv, cipher_prio, sfx, sk_prio, module) \
+AES_GLUE_DEFINE_CIPHER(pfx, ctx_type, cipher_drv, cipher_prio, module);		\
+AES_GLUE_DEFINE_SKCIPHER(pfx, ctx_type)						\
+AES_GLUE_DEFINE_ECB(pfx, ctx_type)						\
+AES_GLUE_DEFINE_CBC(pfx, ctx_type)						\
+AES_GLUE_DEFINE_CTR(pfx, ctx_type)						\
+										\
+static struct skcipher_alg pfx##_skciphers[] = {				\
+	AES_GLUE_ECB_ALG(pfx, ctx_type, "ecb-aes-" sfx, sk_prio, module),	\
+	AES_GLUE_CBC_ALG(pfx, ctx_type, "cbc-aes-" sfx, sk_prio, module),	\
+	AES_GLUE_CTR_ALG(pfx, ctx_type, "ctr-aes-" sfx, sk_prio, module),	\
+}
+
+/*
+ * Registers a driver's cipher and skciphers, for its module_init once it
+ * has checked the CPU.  The known answers for "aes", "ecb(aes)",
+ * "cbc(aes)" and "ctr(aes)" are registered by algs/aes.c and the
+ * ecb/cbc/ctr templates.
+ */
+static inline int aes_glue_register(struct cipher_alg *cipher, struct skcipher_alg *sk,
+				    unsigned int n)
+{
+	int err = crypto_register_cipher(cipher);
+
+	if (err)
+		return err;
+	return crypto_register_skciphers(sk, n);
 }
 
 #endif /* _RIND_CRYPTO_AES_GLUE_H */
