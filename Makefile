@@ -33,7 +33,11 @@ WARN := -Wall -Wextra -Werror
 # not change the code.  Locals of optimised code show as <optimized out>
 # more often; make CFLAGS="-O2 -g" brings the locations back.
 CFLAGS ?= -O2 -g -fno-var-tracking
-BASE_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -pthread -fPIC -fvisibility=hidden \
+# -pipe: the compiler hands its assembly to the assembler through a pipe
+# instead of a temporary file: the same objects byte for byte; 0.01 s less
+# system time on api/registry.c (10 runs), within the noise of a whole
+# build (user + system CPU of `make -j2 lib` varies by 5-10% run to run).
+BASE_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -pthread -fPIC -fvisibility=hidden -pipe \
 	-Iapi/include -D_GNU_SOURCE -DRIND_VERSION_STRING='"$(VERSION)"'
 LIB_LDLIBS := -pthread
 
