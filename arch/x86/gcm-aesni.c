@@ -238,7 +238,7 @@ TGT static int gcm_aesni_setkey(struct crypto_aead *tfm, const u8 *key, unsigned
 	return 0;
 }
 
-GCM_GLUE_DEFINE_ALG(gcm_aesni, struct gcm_aesni_ctx, "gcm-aes-aesni", 400, TGT);
+GCM_GLUE_DEFINE_ALG(gcm_aesni, struct gcm_aesni_ctx, "gcm-aes-aesni", 400, "x86", TGT);
 
 /* Its known-answer tests are the "gcm(aes)" ones of algs/gcm.c. */
 static int gcm_aesni_mod_init(void)

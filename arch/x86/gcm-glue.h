@@ -1,19 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the x86 AES-GCM drivers (gcm-aesni.c, gcm-vaes-avx2.c,
- * gcm-vaes-avx512.c) have in common, written once: H * x^-1 for their
- * reflected GHASH, J0 and the length block, and the AEAD glue (lengths,
- * the single-buffer fast path, scatterlist mapping and bounce buffers, the
- * AD copy, the tag and its constant-time check, zeroing the plaintext on
- * -EBADMSG, setauthsize, exit and the aead_alg).  Their AES key expansion
- * is aes-aesni.h's, shared with the AES drivers.
+ * gcm-vaes-avx512.c) have beyond the portable AEAD glue of
+ * <crypto/gcm-glue.h>: the SSE pieces of their reflected GHASH (byte
+ * reversal, H * x^-1, the multiplication and powers of H for setkey), J0,
+ * partial loads and stores, the length block and the tag, the whole of GCM
+ * for short messages, and GCM_GLUE_DEFINE_CORE(), which writes a driver's
+ * gcm_glue_core_fn from its AES block, AD hashing and CTR+GHASH pieces.
+ * Their AES key expansion is aes-aesni.h's, shared with the AES drivers.
  *
- * A driver supplies its context type and one function that runs the whole
- * of GCM over contiguous buffers (struct gcm_glue_core_fn), written for it
- * by GCM_GLUE_DEFINE_CORE() from the driver's AES block, AD hashing and
- * CTR+GHASH pieces, then says GCM_GLUE_DEFINE_ALG().  gcm_glue_crypt() is always inlined with that
- * function as a constant, so the call is direct: the glue adds one call
- * per request and none per block.
+ * The AEAD glue (lengths, the one-buffer fast path, scatterlist mapping,
+ * the tag check, setauthsize, exit, GCM_GLUE_DEFINE_ALG()) is the api
+ * header's, included below after the SSE forms of its hooks.
  *
  * Not installed; only the drivers above include it.
  */
@@ -37,28 +35,9 @@ GCM_GLUE_INL __attribute__((target("ssse3"))) __m128i gcm_bswap128(__m128i x)
 }
 
 /*
- * The drivers' GHASH representation: a block byte-reversed into a register
- * (bit 127 = x^0), powers of H stored times x^-1.  From the reflected
- * @h = bswap(E_K(0^128)), H * x^-1: a left shift (reflected), folding
- * x^-1 = x^127 + x^6 + x + 1.  Constant time.
- */
-GCM_GLUE_INL __m128i gcm_ghash_hxinv(__m128i h)
-{
-	u64 hi, lo, m;
-	u8 hb[16];
-
-	_mm_storeu_si128((__m128i *)hb, h);
-	lo = get_unaligned_le64(hb);
-	hi = get_unaligned_le64(hb + 8);
-	memzero_explicit(hb, sizeof(hb));
-	m = 0 - (hi >> 63);
-	hi = (hi << 1) ^ (lo >> 63) ^ (m & 0xc200000000000000ULL);
-	lo = (lo << 1) ^ (m & 1);
-	return _mm_set_epi64x((long long)hi, (long long)lo);
-}
-
-/*
- * a * b in that representation, where @hx is b * x^-1: the product of the
+ * a * b in the drivers' reflected GHASH representation (a block
+ * byte-reversed into a register, bit 127 = x^0), where @hx is b * x^-1
+ * (gcm_ghash_hxinv()): the product of the
  * reflected operands reduced by x^128 = x^7 + x^2 + x + 1 with two
  * carry-less multiplications by the reflected constant 0xc2 << 56.  For
  * the powers of H and the length block; the bulk GHASH is each driver's.
@@ -78,7 +57,7 @@ GCM_GLUE_INL __attribute__((target("pclmul"))) __m128i gcm_ghash_mul(__m128i a, 
 }
 
 /*
- * The powers H^1 .. H^n in that representation, from H in the first
+ * The powers H^1 .. H^n times x^-1, from H in the first
  * place: hp[i] = H^(i+1), or with @desc hp[n-1-i] = H^(i+1) (H^n first, the
  * order the wide drivers multiply in).  By doubling, H^(k+1) =
  * H^(k+1-m) * H^m for m = 1, 2, 4 ..., so the chain of dependent products
@@ -309,50 +288,7 @@ gcm_glue_short(const __m128i *rk, unsigned int stride, unsigned int rounds, cons
 	gcm_put_tag(tag, hi, b0);
 }
 
-/* ---- the AEAD glue ---- */
-
-/*
- * The whole of GCM over contiguous buffers: @len bytes from @src to @dst
- * (equal or disjoint), @adlen bytes of AD at @ad, the 16-byte tag to @tag.
- * @ctx is the driver's context.
- */
-typedef void gcm_glue_core_fn(const void *ctx, const u8 iv[12], const u8 *ad, size_t adlen,
-			      u8 *dst, const u8 *src, size_t len, bool enc, u8 tag[16]);
-
-static inline int gcm_glue_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
-{
-	(void)tfm;
-	switch (authsize) {
-	case 4: case 8: case 12: case 13: case 14: case 15: case 16:
-		return 0;
-	}
-	return -EINVAL;
-}
-
-/* Wipe the driver's context (round keys and powers of H). */
-static inline void gcm_glue_exit(struct crypto_aead *tfm)
-{
-	memzero_explicit(crypto_aead_ctx(tfm), crypto_aead_alg(tfm)->base.cra_ctxsize);
-}
-
-/* Copy the AD to the destination when it is a different buffer. */
-static inline int gcm_glue_copy_ad(struct aead_request *req, const u8 *ad)
-{
-	unsigned int assoclen = req->assoclen;
-	u8 *d;
-
-	if (req->src == req->dst || !assoclen)
-		return 0;
-	d = rind_sg_contig(req->dst, 0, assoclen);
-	if (d) {
-		if (d != ad)
-			memmove(d, ad, assoclen);
-		return 0;
-	}
-	if (sg_pcopy_from_buffer(req->dst, ~0u, ad, assoclen, 0) != assoclen)
-		return -EINVAL;
-	return 0;
-}
+/* ---- the SSE forms of the api glue's hooks ---- */
 
 /*
  * memmove() of @n bytes, the AD of a request: up to 32 bytes (the usual AD
@@ -377,6 +313,7 @@ GCM_GLUE_INL void gcm_glue_copy_small(u8 *d, const u8 *s, size_t n)
 /*
  * Whether the first @n bytes of two tags differ, in constant time: one
  * compare of the whole block for 16 bytes, crypto_memneq() otherwise.
+ * gcm_glue_tags_differ() declassifies the verdict.
  */
 GCM_GLUE_INL bool gcm_glue_tag_neq(const u8 *a, const u8 *b, unsigned int n)
 {
@@ -387,100 +324,44 @@ GCM_GLUE_INL bool gcm_glue_tag_neq(const u8 *a, const u8 *b, unsigned int n)
 						      _mm_loadu_si128((const __m128i *)b))) != 0xffff;
 	else
 		ne = crypto_memneq(a, b, n);
-	/* the verdict is public (the request fails or not); the tags are not */
-	rind_declassify(&ne, sizeof(ne));
 	return ne;
 }
 
-/* encrypt (@enc) or decrypt one request with the driver's @core. */
-GCM_GLUE_INL int gcm_glue_crypt(struct aead_request *req, bool enc, gcm_glue_core_fn *core)
+#define GCM_GLUE_COPY_SMALL(d, s, n)	gcm_glue_copy_small((d), (s), (n))
+#define GCM_GLUE_TAG_NEQ(a, b, n)	gcm_glue_tag_neq((a), (b), (n))
+/* a full tag is one 16-byte store */
+#define GCM_GLUE_PUT_TAG(d, t, n)							\
+	((n) == 16 ? _mm_storeu_si128((__m128i *)(d), _mm_loadu_si128((const __m128i *)(t))) : \
+		     (void)memcpy((d), (t), (n)))
+/*
+ * The encrypt path's tag has just been written to the output, so its stack
+ * copy is public: no wipe.
+ */
+#define GCM_GLUE_WIPE_ENC_TAG(t)	((void)(t))
+
+#include <crypto/gcm-glue.h>
+
+/* ---- setkey ---- */
+
+/*
+ * The drivers' GHASH representation: a block byte-reversed into a register
+ * (bit 127 = x^0), powers of H stored times x^-1 (gcm_glue_hxinv()), from
+ * the reflected @h = bswap(E_K(0^128)).
+ */
+GCM_GLUE_INL __m128i gcm_ghash_hxinv(__m128i h)
 {
-	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
-	const void *ctx = crypto_aead_ctx(tfm);
-	unsigned int authsize = tfm->authsize;
-	unsigned int assoclen = req->assoclen, ptlen;
-	struct rind_sg_map adm = { 0 }, m;
-	const u8 *ad = NULL;
-	u8 tag[16], rtag[16];
-	int err;
+	u64 hi, lo;
+	u8 hb[16];
 
-	if (enc) {
-		ptlen = req->cryptlen;
-	} else {
-		if (req->cryptlen < authsize)
-			return -EINVAL;
-		ptlen = req->cryptlen - authsize;
-	}
-	if ((u64)assoclen + ptlen + authsize > UINT_MAX)
-		return -EINVAL;
-
-	/* Fast path: source and destination are one buffer each. */
-	if (req->src && req->dst && sg_is_last(req->src) && sg_is_last(req->dst) &&
-	    req->src->length >= assoclen + ptlen + (enc ? 0 : authsize) &&
-	    req->dst->length >= assoclen + ptlen + (enc ? authsize : 0)) {
-		const u8 *s = sg_virt(req->src);
-		u8 *d = sg_virt(req->dst);
-
-		if (d != s && assoclen)
-			gcm_glue_copy_small(d, s, assoclen);
-		if (enc) {
-			core(ctx, req->iv, d, assoclen, d + assoclen, s + assoclen, ptlen, true, tag);
-			if (authsize == 16)
-				_mm_storeu_si128((__m128i *)(d + assoclen + ptlen),
-						 _mm_loadu_si128((const __m128i *)tag));
-			else
-				memcpy(d + assoclen + ptlen, tag, authsize);
-			return 0;
-		}
-		memcpy(rtag, s + assoclen + ptlen, authsize);
-		core(ctx, req->iv, d, assoclen, d + assoclen, s + assoclen, ptlen, false, tag);
-		err = 0;
-		if (gcm_glue_tag_neq(tag, rtag, authsize)) {
-			memzero_explicit(d + assoclen, ptlen);
-			err = -EBADMSG;
-		}
-		memzero_explicit(tag, sizeof(tag));
-		return err;
-	}
-
-	if (!enc && sg_pcopy_to_buffer(req->src, ~0u, rtag, authsize, assoclen + ptlen) != authsize)
-		return -EINVAL;
-
-	if (assoclen) {
-		ad = rind_sg_contig(req->src, 0, assoclen);
-		if (!ad) {
-			err = rind_sg_map_ro(&adm, req->src, 0, assoclen);
-			if (err)
-				return err;
-			ad = adm.src;
-		}
-		err = gcm_glue_copy_ad(req, ad);
-		if (err)
-			goto out_ad;
-	}
-	err = rind_sg_map(&m, req->src, req->dst, assoclen, ptlen);
-	if (err)
-		goto out_ad;
-
-	core(ctx, req->iv, ad, assoclen, m.dst, m.src, ptlen, enc, tag);
-
-	if (enc) {
-		rind_sg_unmap(&m, true);
-		if (sg_pcopy_from_buffer(req->dst, ~0u, tag, authsize, assoclen + ptlen) != authsize)
-			err = -EINVAL;
-	} else {
-		if (gcm_glue_tag_neq(tag, rtag, authsize)) {
-			memzero_explicit(m.dst, ptlen);
-			err = -EBADMSG;
-		}
-		rind_sg_unmap(&m, true);
-	}
-	memzero_explicit(tag, sizeof(tag));
-out_ad:
-	if (adm.bounce)
-		rind_sg_unmap(&adm, false);
-	return err;
+	_mm_storeu_si128((__m128i *)hb, h);
+	lo = get_unaligned_le64(hb);
+	hi = get_unaligned_le64(hb + 8);
+	memzero_explicit(hb, sizeof(hb));
+	gcm_glue_hxinv(&lo, &hi);
+	return _mm_set_epi64x((long long)hi, (long long)lo);
 }
+
+/* ---- the driver's core ---- */
 
 /*
  * A driver's gcm_glue_core_fn, @pfx##_core, for the context type @ctx_type:
@@ -515,49 +396,6 @@ tgt static void pfx##_core(const void *vctx, const u8 iv[12], const u8 *ad, size
 		acc = pfx##_ctr_ghash(ctx, dst, src, len, (ctr), acc, enc);	\
 	acc = gcm_ghash_mul(_mm_xor_si128(acc, gcm_lenblock(adlen, len)), (h1));	\
 	gcm_put_tag(tag, acc, ej0);						\
-}
-
-/*
- * The entry points and the "gcm(aes)" aead_alg @pfx##_alg of a driver
- * whose context is @ctx_type, whose setkey is @pfx##_setkey and whose
- * gcm_glue_core_fn is @pfx##_core.  The glue is compiled for the driver's
- * target @tgt too: in an AVX driver a legacy-SSE instruction (the compiler
- * zeroing a struct with pxor/movaps) next to VEX code pays for the SSE/AVX
- * state transition on Intel (scripts/check-vex.sh checks for it).
- */
-#define GCM_GLUE_DEFINE_ALG(pfx, ctx_type, drv_name, prio, tgt)		\
-tgt static int pfx##_crypt(struct aead_request *req, bool enc)			\
-{										\
-	return gcm_glue_crypt(req, enc, pfx##_core);				\
-}										\
-										\
-tgt static int pfx##_encrypt(struct aead_request *req)				\
-{										\
-	return pfx##_crypt(req, true);						\
-}										\
-										\
-tgt static int pfx##_decrypt(struct aead_request *req)				\
-{										\
-	return pfx##_crypt(req, false);						\
-}										\
-										\
-static struct aead_alg pfx##_alg = {						\
-	.setkey		= pfx##_setkey,						\
-	.setauthsize	= gcm_glue_setauthsize,					\
-	.encrypt	= pfx##_encrypt,					\
-	.decrypt	= pfx##_decrypt,					\
-	.exit		= gcm_glue_exit,					\
-	.ivsize		= 12,							\
-	.maxauthsize	= 16,							\
-	.chunksize	= 16,							\
-	.base = {								\
-		.cra_name		= "gcm(aes)",				\
-		.cra_driver_name	= drv_name,				\
-		.cra_priority		= prio,					\
-		.cra_blocksize		= 1,					\
-		.cra_ctxsize		= sizeof(ctx_type),			\
-		.cra_module		= "x86",				\
-	},									\
 }
 
 #endif /* _RIND_X86_GCM_GLUE_H */

@@ -357,7 +357,7 @@ TGT static int gcm_vaes2_setkey(struct crypto_aead *tfm, const u8 *key, unsigned
 	return 0;
 }
 
-GCM_GLUE_DEFINE_ALG(gcm_vaes2, struct gcm_vaes2_ctx, "gcm-aes-vaes-avx2", 600, TGT);
+GCM_GLUE_DEFINE_ALG(gcm_vaes2, struct gcm_vaes2_ctx, "gcm-aes-vaes-avx2", 600, "x86", TGT);
 
 /* Its known-answer tests are the "gcm(aes)" ones of algs/gcm.c. */
 static int gcm_vaes_avx2_mod_init(void)

@@ -295,7 +295,7 @@ TGT static int gcm_vaes_setkey(struct crypto_aead *tfm, const u8 *key, unsigned 
 	return 0;
 }
 
-GCM_GLUE_DEFINE_ALG(gcm_vaes, struct gcm_vaes_ctx, "gcm-aes-vaes-avx512", 800, TGT);
+GCM_GLUE_DEFINE_ALG(gcm_vaes, struct gcm_vaes_ctx, "gcm-aes-vaes-avx512", 800, "x86", TGT);
 
 /* Its known-answer tests are the "gcm(aes)" ones of algs/gcm.c. */
 static int gcm_vaes_avx512_mod_init(void)

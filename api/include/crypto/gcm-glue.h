@@ -13,16 +13,21 @@
  * function as a constant, so the call is direct: the glue adds one call
  * per request and none per block.
  *
- * Three small steps have portable forms here that an instruction set may
+ * Four small steps have portable forms here that an instruction set may
  * replace by defining the macro before including this header:
  *   GCM_GLUE_COPY_SMALL(d, s, n)  the AD copy of the one-buffer path
  *                                 (memmove);
  *   GCM_GLUE_PUT_TAG(d, tag, n)   the tag after the ciphertext (memcpy);
  *   GCM_GLUE_TAG_NEQ(a, b, n)     whether two tags differ, in constant time
- *                                 (crypto_memneq).
- * arch/x86/gcm-glue.h is this glue with its SSE forms of the three (one
- * 16-byte load/store or compare); it can move onto this header by
- * defining them, for the same code.  arch/arm64/gcm-ce.c uses it as it is.
+ *                                 (crypto_memneq); gcm_glue_tags_differ()
+ *                                 declassifies the verdict;
+ *   GCM_GLUE_WIPE_ENC_TAG(tag)    wiping the 16-byte stack copy of the tag
+ *                                 on the one-buffer encrypt path
+ *                                 (memzero_explicit); it is public once
+ *                                 written out, so a driver may skip it.
+ * arch/x86/gcm-glue.h defines SSE forms of all four (one 16-byte
+ * load/store or compare, no wipe); arch/arm64/gcm-ce.c uses the portable
+ * ones.
  *
  * Not installed; only the library's own drivers include it.
  */
@@ -34,7 +39,9 @@
 #include <rind/internal/aead.h>
 #include <rind/internal/util.h>
 
+#ifndef GCM_GLUE_INL
 #define GCM_GLUE_INL static inline __attribute__((always_inline))
+#endif
 
 #ifndef GCM_GLUE_COPY_SMALL
 #define GCM_GLUE_COPY_SMALL(d, s, n)	memmove((d), (s), (n))
@@ -44,6 +51,9 @@
 #endif
 #ifndef GCM_GLUE_TAG_NEQ
 #define GCM_GLUE_TAG_NEQ(a, b, n)	crypto_memneq((a), (b), (n))
+#endif
+#ifndef GCM_GLUE_WIPE_ENC_TAG
+#define GCM_GLUE_WIPE_ENC_TAG(tag)	memzero_explicit((tag), 16)
 #endif
 
 /*
@@ -118,7 +128,7 @@ GCM_GLUE_INL int gcm_glue_crypt(struct aead_request *req, bool enc, gcm_glue_cor
 {
 	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
 	const void *ctx = crypto_aead_ctx(tfm);
-	unsigned int authsize = crypto_aead_authsize(tfm);
+	unsigned int authsize = tfm->authsize;	/* not the exported call */
 	unsigned int assoclen = req->assoclen, ptlen;
 	struct rind_sg_map adm = { 0 }, m;
 	const u8 *ad = NULL;
@@ -147,7 +157,7 @@ GCM_GLUE_INL int gcm_glue_crypt(struct aead_request *req, bool enc, gcm_glue_cor
 		if (enc) {
 			core(ctx, req->iv, d, assoclen, d + assoclen, s + assoclen, ptlen, true, tag);
 			GCM_GLUE_PUT_TAG(d + assoclen + ptlen, tag, authsize);
-			memzero_explicit(tag, sizeof(tag));
+			GCM_GLUE_WIPE_ENC_TAG(tag);
 			return 0;
 		}
 		memcpy(rtag, s + assoclen + ptlen, authsize);
@@ -202,8 +212,12 @@ out_ad:
 /*
  * The entry points and the "gcm(aes)" aead_alg @pfx##_alg of a driver
  * whose context is @ctx_type, whose setkey is @pfx##_setkey and whose
- * gcm_glue_core_fn is @pfx##_core; @tgt is the driver's function
- * attribute (its instruction set), so that the core can inline.
+ * gcm_glue_core_fn is @pfx##_core, registered as @module; @tgt is the
+ * driver's function attribute (its instruction set), so that the core
+ * can inline.  The glue is compiled for that target too because in an x86
+ * AVX driver a legacy-SSE instruction (the compiler zeroing a struct with
+ * pxor/movaps) next to VEX code pays for the SSE/AVX state transition on
+ * Intel (scripts/check-vex.sh checks for it).
  */
 #define GCM_GLUE_DEFINE_ALG(pfx, ctx_type, drv_name, prio, module, tgt)	\
 tgt static int pfx##_crypt(struct aead_request *req, bool enc)			\
