@@ -23,7 +23,8 @@
  * addresses -- all data-independent under PSTATE.DIT (Arm ARM, "About
  * PSTATE.DIT"); the tag check is crypto_memneq.  Branches depend on lengths
  * only.  The AEAD glue (lengths, scatterlists, the tag, the aead_alg) is
- * <crypto/gcm-glue.h>'s, the x86 drivers' glue without its SSE steps.
+ * <crypto/gcm-glue.h>'s, shared with the x86 drivers (which replace its
+ * hooks with SSE steps); this driver uses the portable hooks.
  *
  * Expected speed on Neoverse N1 (Neoverse N1 Software Optimization Guide:
  * AESE+AESMC fused 2 cycles latency on two pipes, PMULL/PMULL2 2 cycles,
