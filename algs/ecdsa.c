@@ -29,7 +29,6 @@
  * encoding that is not strict DER; it runs on public data only.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <rind/rng.h>
 #include <rind/internal/hash.h>
@@ -40,6 +39,15 @@
 #define ECDSA_MAX_BLOCK		128
 #define ECDSA_HEDGE_BYTES	32
 
+/*
+ * The HMAC states of RFC 6979's first key, K = 0x00..00 (step d): the same
+ * for every signature over one hash, so computed once per tfm.  Public.
+ */
+struct ecdsa_hmac_k0 {
+	u8 ist[HASH_MAX_DESCSIZE] __attribute__((aligned(16)));
+	u8 ost[HASH_MAX_DESCSIZE] __attribute__((aligned(16)));
+};
+
 struct ecdsa_ctx {
 	const struct ecc_curve *curve;
 	struct crypto_shash *hash;	/* NULL in the bare curve algorithm */
@@ -48,6 +56,7 @@ struct ecdsa_ctx {
 	bool deterministic;	/* rind_sig_set_deterministic: plain RFC 6979 */
 	u8 d[ECC_MAX_BYTES];
 	u8 xy[2 * ECC_MAX_BYTES];
+	struct ecdsa_hmac_k0 k0;	/* in the x962/p1363 instances */
 };
 
 struct ecdsa_instance {
@@ -211,12 +220,13 @@ static void ecdsa_nonce_wipe(struct ecdsa_nonce *st)
 /*
  * Steps b-f: the state seeded with the key @d, h1 = bits2int(H(m)) mod n
  * (from @e = bits2int(H(m))) and @extra as the additional data k' of
- * section 3.6 when given.  The four HMACs use three keys: K = 0, then K1
- * for both K's and V's update, then K2, which also serves the first
- * candidate.
+ * section 3.6 when given.  The four HMACs use three keys: K = 0 (its
+ * states @k0, from ecdsa_hmac_k0_init()), then K1 for both K's and V's
+ * update, then K2, which also serves the first candidate.
  */
 static int ecdsa_nonce_init(struct ecdsa_nonce *st, const struct ecc_curve *c,
-			    struct crypto_shash *h, const u8 *d, const u8 *e, unsigned int hlen,
+			    struct crypto_shash *h, const struct ecdsa_hmac_k0 *k0,
+			    const u8 *d, const u8 *e, unsigned int hlen,
 			    const u8 *extra, unsigned int elen)
 {
 	static const u8 zero = 0x00, one = 0x01;
@@ -237,9 +247,9 @@ static int ecdsa_nonce_init(struct ecdsa_nonce *st, const struct ecc_curve *c,
 	parts[2] = d; lens[2] = n;
 	parts[3] = h1; lens[3] = n;
 	parts[4] = extra; lens[4] = extra ? elen : 0;
-	err = ecdsa_hmac_setkey(&st->hm, st->K, hlen);
-	if (!err)
-		err = ecdsa_hmac(&st->hm, parts, lens, 5, st->K);
+	memcpy(st->hm.ist, k0->ist, st->hm.ss);
+	memcpy(st->hm.ost, k0->ost, st->hm.ss);
+	err = ecdsa_hmac(&st->hm, parts, lens, 5, st->K);
 	if (!err)
 		err = ecdsa_hmac_setkey(&st->hm, st->K, hlen);
 	if (!err)
@@ -289,6 +299,24 @@ static int ecdsa_nonce_reject(struct ecdsa_nonce *st)
 	return err;
 }
 
+/* The states of the zero key of @h's size into @k0 (at tfm init). */
+static int ecdsa_hmac_k0_init(struct ecdsa_hmac_k0 *k0, struct crypto_shash *h)
+{
+	static const u8 zero[ECDSA_MAX_HASH];
+	struct ecdsa_hmac hm;
+	int err;
+
+	err = ecdsa_hmac_start(&hm, h);
+	if (!err)
+		err = ecdsa_hmac_setkey(&hm, zero, hm.ds);
+	if (!err) {
+		memcpy(k0->ist, hm.ist, hm.ss);
+		memcpy(k0->ost, hm.ost, hm.ss);
+	}
+	memzero_explicit(shash_desc_ctx(hm.desc), h->descsize);
+	return err;
+}
+
 /*
  * The first candidate in [1, n - 1]: the nonce of the single path unless
  * it gives r or s zero.  The verdicts are public: a candidate out of range
@@ -315,9 +343,8 @@ static int ecdsa_nonce_first(struct ecdsa_nonce *st, const struct ecc_curve *c, 
  * Sign the digest @hash (@hlen bytes) with the RFC 6979 nonce (section
  * 3.2, with @extra as the additional data k' of section 3.6 when given).
  */
-unsigned long long ecdsa_tmin = ~0ull;
-__attribute__((destructor)) static void ecdsa_tprint(void) { if (getenv("ECDSA_T")) fprintf(stderr, "nonce min %llu\n", ecdsa_tmin); }
-static int ecdsa_sign_digest(const struct ecc_curve *c, struct crypto_shash *h, const u8 *d,
+static int ecdsa_sign_digest(const struct ecc_curve *c, struct crypto_shash *h,
+			     const struct ecdsa_hmac_k0 *k0, const u8 *d,
 			     const u8 *hash, unsigned int hlen, const u8 *extra,
 			     unsigned int elen, u8 *r, u8 *s)
 {
@@ -326,13 +353,8 @@ static int ecdsa_sign_digest(const struct ecc_curve *c, struct crypto_shash *h, 
 	unsigned int n = c->nbytes;
 	int err, tries;
 
-	unsigned long long __t0 = __builtin_ia32_rdtsc();
 	ecdsa_bits2int(c, e, hash, hlen);
-	err = ecdsa_nonce_init(&st, c, h, d, e, hlen, extra, elen);
-	if (!err) err = ecdsa_nonce_next(&st, c, k);
-	unsigned long long __t1 = __builtin_ia32_rdtsc();
-	if (__t1 - __t0 < ecdsa_tmin) ecdsa_tmin = __t1 - __t0;
-	ecdsa_nonce_init(&st, c, h, d, e, hlen, extra, elen);
+	err = ecdsa_nonce_init(&st, c, h, k0, d, e, hlen, extra, elen);
 	for (tries = 0; !err; tries++) {
 		if (tries == 64) {
 			err = -EAGAIN;	/* never, short of a broken hash */
@@ -499,9 +521,9 @@ static int ecdsa_sign(struct crypto_sig *tfm, const void *msg, unsigned int msgl
 	 * deterministic when asked (no k' at all: RFC 6979 section 3.2).
 	 */
 	if (ctx->deterministic || rind_get_random_bytes(extra, sizeof(extra)))
-		err = ecdsa_sign_digest(c, ctx->hash, ctx->d, hash, hlen, NULL, 0, r, s);
+		err = ecdsa_sign_digest(c, ctx->hash, &ctx->k0, ctx->d, hash, hlen, NULL, 0, r, s);
 	else
-		err = ecdsa_sign_digest(c, ctx->hash, ctx->d, hash, hlen, extra,
+		err = ecdsa_sign_digest(c, ctx->hash, &ctx->k0, ctx->d, hash, hlen, extra,
 					sizeof(extra), r, s);
 	memzero_explicit(extra, sizeof(extra));
 	if (err)
@@ -556,7 +578,7 @@ static void ecdsa_batch_chunk(struct ecdsa_ctx *ctx, struct sig_request **q, uns
 			ecdsa_bits2int(c, e + t * nb, hash[t], hlen);
 			if (hedged && t != j)
 				memcpy(extra[t], extra[j], sizeof(extra[0]));
-			err = ecdsa_nonce_init(&st, c, ctx->hash, ctx->d, e + t * nb, hlen,
+			err = ecdsa_nonce_init(&st, c, ctx->hash, &ctx->k0, ctx->d, e + t * nb, hlen,
 					       hedged ? extra[t] : NULL, hedged ? sizeof(extra[0]) : 0);
 		}
 		if (!err)
@@ -573,7 +595,7 @@ static void ecdsa_batch_chunk(struct ecdsa_ctx *ctx, struct sig_request **q, uns
 
 		err = 0;
 		if (errs[j] == -EAGAIN)
-			err = ecdsa_sign_digest(c, ctx->hash, ctx->d, hash[j], hlen,
+			err = ecdsa_sign_digest(c, ctx->hash, &ctx->k0, ctx->d, hash[j], hlen,
 						hedged ? extra[j] : NULL,
 						hedged ? sizeof(extra[0]) : 0, rj, sj);
 		if (!err) {
@@ -744,6 +766,7 @@ static int ecdsa_inst_init(struct crypto_sig *tfm)
 	struct ecdsa_ctx *ctx = crypto_sig_ctx(tfm);
 	struct ecdsa_instance *inst = ecdsa_inst(tfm);
 	struct crypto_shash *h;
+	int err;
 
 	h = crypto_spawn_shash(&inst->hash_spawn);
 	if (IS_ERR(h))
@@ -751,7 +774,10 @@ static int ecdsa_inst_init(struct crypto_sig *tfm)
 	ctx->hash = h;
 	ctx->curve = inst->curve;
 	ctx->p1363 = inst->p1363;
-	return 0;
+	err = ecdsa_hmac_k0_init(&ctx->k0, h);
+	if (err)
+		crypto_free_shash(h);
+	return err;
 }
 
 static void ecdsa_inst_exit(struct crypto_sig *tfm)
@@ -1088,7 +1114,7 @@ static int ecdsa_inst_selftest(const struct alg_test_desc *desc, struct crypto_a
 	if (i < ARRAY_SIZE(ecdsa_hashes)) {
 		err = ecdsa_digest(ctx->hash, "sample", 6, hash);
 		if (!err)
-			err = ecdsa_sign_digest(c, ctx->hash, ctx->d, hash,
+			err = ecdsa_sign_digest(c, ctx->hash, &ctx->k0, ctx->d, hash,
 						crypto_shash_digestsize(ctx->hash), NULL, 0, r, s);
 		if (err)
 			goto out;
