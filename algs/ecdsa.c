@@ -470,33 +470,62 @@ static int ecdsa_generate_key(struct crypto_sig *tfm)
 	return err;
 }
 
-/* The signature of (r, s) in the instance's encoding into @sig: its length, or -EINVAL. */
+/*
+ * One DER INTEGER of the @n-byte unsigned big-endian @v at @p, minimal
+ * (leading zero bytes dropped, one 00 added before a set top bit, zero as
+ * 02 01 00): its size.  Only for the signature's r and s, which are output
+ * (declassified), so the scan may stop at the first nonzero byte.
+ */
+static unsigned int ecdsa_der_int(u8 *p, const u8 *v, unsigned int n)
+{
+	unsigned int i = 0, len, pad;
+
+	while (i + 1 < n && !v[i])
+		i++;
+	len = n - i;
+	pad = v[i] >> 7;
+	p[0] = DER_INTEGER;
+	p[1] = (u8)(len + pad);
+	p[2] = 0;
+	memcpy(p + 2 + pad, v + i, len);
+	return 2 + pad + len;
+}
+
+/*
+ * The signature of (r, s) in the instance's encoding into @sig: its length,
+ * or -EINVAL.  The DER SEQUENCE is written directly (its content is at most
+ * 2 * (3 + 66) = 138 bytes: a short or a one-byte long length).
+ */
 static int ecdsa_encode(const struct ecdsa_ctx *ctx, const u8 *r, const u8 *s, void *sig,
 			unsigned int siglen)
 {
-	u8 out[2 * (ECC_MAX_BYTES + 4) + 4];
-	unsigned int n = ctx->curve->nbytes;
-	struct rind_derw w;
-	int len;
+	u8 out[3 + 2 * (ECC_MAX_BYTES + 3)], *p;
+	unsigned int n = ctx->curve->nbytes, len;
 
 	if (ctx->p1363) {
-		memcpy(out, r, n);
-		memcpy(out + n, s, n);
-		len = (int)(2 * n);
-	} else {
-		rind_derw_init(&w, out, sizeof(out));
-		rind_derw_begin(&w, DER_SEQUENCE);
-		rind_derw_uint(&w, r, n);
-		rind_derw_uint(&w, s, n);
-		rind_derw_end(&w);
-		len = rind_derw_finish(&w);
-		if (len < 0)
-			return len;
+		if (2 * n > siglen)
+			return -EINVAL;
+		memcpy(sig, r, n);
+		memcpy((u8 *)sig + n, s, n);
+		return (int)(2 * n);
 	}
-	if ((unsigned int)len > siglen)
+	len = ecdsa_der_int(out + 3, r, n);
+	len += ecdsa_der_int(out + 3 + len, s, n);
+	if (len < 128) {
+		p = out + 1;
+		p[1] = (u8)len;
+		len += 2;
+	} else {
+		p = out;
+		p[1] = 0x81;
+		p[2] = (u8)len;
+		len += 3;
+	}
+	p[0] = DER_SEQUENCE;
+	if (len > siglen)
 		return -EINVAL;
-	memcpy(sig, out, (size_t)len);
-	return len;
+	memcpy(sig, p, len);
+	return (int)len;
 }
 
 static int ecdsa_sign(struct crypto_sig *tfm, const void *msg, unsigned int msglen,

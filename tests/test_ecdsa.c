@@ -14,7 +14,8 @@
  *    exported by rind (PKCS#8, SPKI, DER and PEM) read by OpenSSL and
  *    OpenSSL's read by rind;
  *  - deterministic signatures of random messages under random keys equal
- *    to RFC 6979 recomputed with OpenSSL's HMAC and EC (SHA-256/384/512);
+ *    to RFC 6979 recomputed with OpenSSL's HMAC and EC (SHA-256/384/512),
+ *    x962's DER byte for byte OpenSSL's encoding of them;
  *  - hedged nonces (two signatures of one message differ), key
  *    generation, and bad inputs: SHA-1 refused, r or s zero or >= n,
  *    wrong sizes, malformed or off-curve keys, missing keys, small
@@ -1143,10 +1144,11 @@ static void r6979_sign(const struct curve *c, const char *hash, const u8 *d, con
 }
 
 /*
- * Deterministic p1363 signatures of random messages under random keys,
- * with SHA-256, SHA-384 and SHA-512 on each curve (shorter and longer
- * digests than the order: both bits2int cases) over every implementation:
- * byte for byte the reference above.
+ * Deterministic p1363 and x962 signatures of random messages under random
+ * keys, with SHA-256, SHA-384 and SHA-512 on each curve (shorter and
+ * longer digests than the order: both bits2int cases) over every
+ * implementation: byte for byte the reference above (x962: OpenSSL's DER
+ * encoding of the reference's r and s).
  */
 START_TEST(test_rfc6979_openssl_hmac)
 {
@@ -1158,12 +1160,14 @@ START_TEST(test_rfc6979_openssl_hmac)
 
 	ck_assert(BN_hex2bn(&n, c->order));
 	rt_rng_seed(&rng, 0x6979a000 + (u64)_i);
-	for (h = 0; h < ARRAY_SIZE(hs); h++) {
+	for (h = 0; h < 2 * ARRAY_SIZE(hs); h++) {
 		char name[CRYPTO_MAX_ALG_NAME];
+		bool der = h >= ARRAY_SIZE(hs);
 		drivers_t drv;
 		int cnt, i, round;
 
-		snprintf(name, sizeof(name), "p1363(%s,%s)", c->alg, hs[h]);
+		snprintf(name, sizeof(name), "%s(%s,%s)", der ? "x962" : "p1363", c->alg,
+			 hs[h % ARRAY_SIZE(hs)]);
 		cnt = rt_impls(name, "sig", drv, RT_MAX_IMPLS);
 		ck_assert_int_gt(cnt, 0);
 		for (i = 0; i < cnt; i++) {
@@ -1171,7 +1175,7 @@ START_TEST(test_rfc6979_openssl_hmac)
 
 			RT_REQ_EQ(drv[i], rind_sig_set_deterministic(tfm, true), 0);
 			for (round = 0; round < 6; round++) {
-				u8 d[66], msg[300], sig[2 * 66], r[66], s[66];
+				u8 d[66], msg[300], sig[2 * 66 + 9], r[66], s[66], *enc = NULL;
 				size_t mlen = rt_rand_range(&rng, sizeof(msg));
 				BIGNUM *dn;
 				int slen;
@@ -1188,10 +1192,24 @@ START_TEST(test_rfc6979_openssl_hmac)
 				rt_fill(&rng, msg, mlen);
 				RT_REQ_EQ(drv[i], crypto_sig_set_privkey(tfm, d, c->nbytes), 0);
 				slen = crypto_sig_sign(tfm, msg, (unsigned int)mlen, sig, sizeof(sig));
-				RT_REQ_EQ(drv[i], slen, (int)(2 * c->nbytes));
-				r6979_sign(c, hs[h], d, msg, mlen, r, s);
-				RT_REQ(drv[i], !memcmp(sig, r, c->nbytes) &&
-					       !memcmp(sig + c->nbytes, s, c->nbytes));
+				r6979_sign(c, hs[h % ARRAY_SIZE(hs)], d, msg, mlen, r, s);
+				if (der) {
+					ECDSA_SIG *es = ECDSA_SIG_new();
+					int elen;
+
+					ck_assert_ptr_nonnull(es);
+					ck_assert(ECDSA_SIG_set0(es, BN_bin2bn(r, (int)c->nbytes, NULL),
+								 BN_bin2bn(s, (int)c->nbytes, NULL)));
+					elen = i2d_ECDSA_SIG(es, &enc);
+					RT_REQ(drv[i], elen > 0 && slen == elen &&
+						       !memcmp(sig, enc, (size_t)elen));
+					OPENSSL_free(enc);
+					ECDSA_SIG_free(es);
+				} else {
+					RT_REQ_EQ(drv[i], slen, (int)(2 * c->nbytes));
+					RT_REQ(drv[i], !memcmp(sig, r, c->nbytes) &&
+						       !memcmp(sig + c->nbytes, s, c->nbytes));
+				}
 			}
 			crypto_free_sig(tfm);
 		}
