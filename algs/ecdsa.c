@@ -39,6 +39,15 @@
 #define ECDSA_MAX_BLOCK		128
 #define ECDSA_HEDGE_BYTES	32
 
+/*
+ * The HMAC states of RFC 6979's first key, K = 0x00..00 (step d): the same
+ * for every signature over one hash, so computed once per tfm.  Public.
+ */
+struct ecdsa_hmac_k0 {
+	u8 ist[HASH_MAX_DESCSIZE] __attribute__((aligned(16)));
+	u8 ost[HASH_MAX_DESCSIZE] __attribute__((aligned(16)));
+};
+
 struct ecdsa_ctx {
 	const struct ecc_curve *curve;
 	struct crypto_shash *hash;	/* NULL in the bare curve algorithm */
@@ -47,6 +56,7 @@ struct ecdsa_ctx {
 	bool deterministic;	/* rind_sig_set_deterministic: plain RFC 6979 */
 	u8 d[ECC_MAX_BYTES];
 	u8 xy[2 * ECC_MAX_BYTES];
+	struct ecdsa_hmac_k0 k0;	/* in the x962/p1363 instances */
 };
 
 struct ecdsa_instance {
@@ -78,58 +88,145 @@ static void ecdsa_bits2int(const struct ecc_curve *c, u8 *out, const u8 *in, uns
 	out[0] >>= shift;
 }
 
-/* HMAC (RFC 2104) over an unkeyed shash, message given in pieces. */
-static int ecdsa_hmac(struct crypto_shash *h, const u8 *key, unsigned int klen,
-		      const u8 *const *parts, const unsigned int *lens, int nparts, u8 *out)
-{
-	SHASH_DESC_ON_STACK(desc, h);
-	unsigned int bs = crypto_shash_blocksize(h), ds = crypto_shash_digestsize(h), i;
-	u8 pad[ECDSA_MAX_BLOCK];
-	int err, j;
+/*
+ * HMAC (RFC 2104) over an unkeyed shash, keyed once per key: when K
+ * changes, the states after the ipad block and after the opad block are
+ * exported, and each message under that K imports them, so a message costs
+ * its own blocks and one outer block instead of two more pad blocks.  The
+ * hash's entry points are called directly (the template takes unkeyed
+ * hashes only: no key check), and nothing is wiped per message: the
+ * descriptor, the pad states and the inner digest live in the nonce state
+ * and ecdsa_nonce_wipe() clears them once per signature.
+ */
+struct ecdsa_hmac {
+	const struct shash_alg *alg;
+	struct shash_desc *desc;	/* in dbuf */
+	unsigned int bs, ds, ss;	/* block, digest and exported state sizes */
+	u8 ist[HASH_MAX_DESCSIZE] __attribute__((aligned(16)));
+	u8 ost[HASH_MAX_DESCSIZE] __attribute__((aligned(16)));
+	u8 inner[ECDSA_MAX_HASH];
+	u8 dbuf[sizeof(struct shash_desc) + HASH_MAX_DESCSIZE] __attribute__((aligned(16)));
+};
 
-	desc->tfm = h;
-	memset(pad, 0x36, bs);
+static int ecdsa_hmac_start(struct ecdsa_hmac *hm, struct crypto_shash *h)
+{
+	const struct shash_alg *alg = crypto_shash_alg(h);
+
+	hm->alg = alg;
+	hm->desc = (struct shash_desc *)(void *)hm->dbuf;
+	hm->desc->tfm = h;
+	hm->bs = crypto_shash_blocksize(h);
+	hm->ds = alg->digestsize;
+	hm->ss = alg->export && alg->statesize ? alg->statesize : h->descsize;
+	/* (the template's checks already bound bs and ds) */
+	if (hm->ss > HASH_MAX_DESCSIZE || h->descsize > HASH_MAX_DESCSIZE) {
+		hm->ss = 0;	/* nothing to wipe */
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int ecdsa_hmac_export(struct ecdsa_hmac *hm, u8 *st)
+{
+	if (hm->alg->export)
+		return hm->alg->export(hm->desc, st);
+	memcpy(st, shash_desc_ctx(hm->desc), hm->ss);
+	return 0;
+}
+
+static int ecdsa_hmac_import(struct ecdsa_hmac *hm, const u8 *st)
+{
+	if (hm->alg->import)
+		return hm->alg->import(hm->desc, st);
+	memcpy(shash_desc_ctx(hm->desc), st, hm->ss);
+	return 0;
+}
+
+/* Key with @key (@klen <= bs bytes): the ipad and opad states. */
+static int ecdsa_hmac_setkey(struct ecdsa_hmac *hm, const u8 *key, unsigned int klen)
+{
+	const struct shash_alg *a = hm->alg;
+	u8 pad[ECDSA_MAX_BLOCK];
+	unsigned int i;
+	int err;
+
+	memset(pad, 0x36, hm->bs);
 	for (i = 0; i < klen; i++)
 		pad[i] ^= key[i];
-	err = crypto_shash_init(desc);
+	err = a->init(hm->desc);
 	if (!err)
-		err = crypto_shash_update(desc, pad, bs);
-	for (j = 0; j < nparts && !err; j++)
-		if (lens[j])
-			err = crypto_shash_update(desc, parts[j], lens[j]);
+		err = a->update(hm->desc, pad, hm->bs);
 	if (!err)
-		err = crypto_shash_final(desc, out);
-	for (i = 0; i < bs; i++)
+		err = ecdsa_hmac_export(hm, hm->ist);
+	for (i = 0; i < hm->bs; i++)
 		pad[i] ^= 0x36 ^ 0x5c;
 	if (!err)
-		err = crypto_shash_init(desc);
+		err = a->init(hm->desc);
 	if (!err)
-		err = crypto_shash_update(desc, pad, bs);
+		err = a->update(hm->desc, pad, hm->bs);
 	if (!err)
-		err = crypto_shash_finup(desc, out, ds, out);
+		err = ecdsa_hmac_export(hm, hm->ost);
 	memzero_explicit(pad, sizeof(pad));
-	memzero_explicit(desc, sizeof(struct shash_desc) + HASH_MAX_DESCSIZE);
+	return err;
+}
+
+/* HMAC under the current key of the message given in @nparts pieces, to @out. */
+static int ecdsa_hmac(struct ecdsa_hmac *hm, const u8 *const *parts, const unsigned int *lens,
+		      int nparts, u8 *out)
+{
+	const struct shash_alg *a = hm->alg;
+	int err, j;
+
+	err = ecdsa_hmac_import(hm, hm->ist);
+	for (j = 0; j < nparts && !err; j++)
+		if (lens[j])
+			err = a->update(hm->desc, parts[j], lens[j]);
+	if (!err)
+		err = a->final(hm->desc, hm->inner);
+	if (!err)
+		err = ecdsa_hmac_import(hm, hm->ost);
+	if (!err && a->finup)
+		return a->finup(hm->desc, hm->inner, hm->ds, out);
+	if (!err)
+		err = a->update(hm->desc, hm->inner, hm->ds);
+	if (!err)
+		err = a->final(hm->desc, out);
 	return err;
 }
 
 /*
  * RFC 6979's HMAC-DRBG (section 3.2) for one signature: K and V over the
- * hash of hlen bytes.  Its steps as functions, so that a batch can draw
- * every nonce first and sign them all together (ecdsa_sign_batch) with
- * exactly the nonces the single path draws.
+ * hash of hlen bytes, and the HMAC keyed with the current K.  Its steps as
+ * functions, so that a batch can draw every nonce first and sign them all
+ * together (ecdsa_sign_batch) with exactly the nonces the single path draws.
  */
 struct ecdsa_nonce {
 	u8 K[ECDSA_MAX_HASH], V[ECDSA_MAX_HASH];
 	unsigned int hlen;
+	struct ecdsa_hmac hm;
 };
+
+/* Clear every secret of @st (K, V, the HMAC states and descriptor); sizes are public. */
+static void ecdsa_nonce_wipe(struct ecdsa_nonce *st)
+{
+	memzero_explicit(st->K, sizeof(st->K));
+	memzero_explicit(st->V, sizeof(st->V));
+	memzero_explicit(st->hm.ist, st->hm.ss);
+	memzero_explicit(st->hm.ost, st->hm.ss);
+	memzero_explicit(st->hm.inner, sizeof(st->hm.inner));
+	memzero_explicit(shash_desc_ctx(st->hm.desc), st->hm.desc->tfm->descsize);
+}
 
 /*
  * Steps b-f: the state seeded with the key @d, h1 = bits2int(H(m)) mod n
  * (from @e = bits2int(H(m))) and @extra as the additional data k' of
- * section 3.6 when given.
+ * section 3.6 when given.  The four HMACs use three keys: K = 0 (its
+ * states @k0, from ecdsa_hmac_k0_init()), then K1 for both K's and V's
+ * update, then K2, which also serves the first candidate.
  */
 static int ecdsa_nonce_init(struct ecdsa_nonce *st, const struct ecc_curve *c,
-			    struct crypto_shash *h, const u8 *d, const u8 *e, unsigned int hlen,
+			    struct crypto_shash *h, const struct ecdsa_hmac_k0 *k0,
+			    const u8 *d, const u8 *e, unsigned int hlen,
 			    const u8 *extra, unsigned int elen)
 {
 	static const u8 zero = 0x00, one = 0x01;
@@ -139,6 +236,9 @@ static int ecdsa_nonce_init(struct ecdsa_nonce *st, const struct ecc_curve *c,
 	int err;
 
 	st->hlen = hlen;
+	err = ecdsa_hmac_start(&st->hm, h);
+	if (err)
+		return err;
 	c->reduce_n(h1, e);
 	memset(st->V, 0x01, hlen);
 	memset(st->K, 0x00, hlen);
@@ -147,21 +247,26 @@ static int ecdsa_nonce_init(struct ecdsa_nonce *st, const struct ecc_curve *c,
 	parts[2] = d; lens[2] = n;
 	parts[3] = h1; lens[3] = n;
 	parts[4] = extra; lens[4] = extra ? elen : 0;
-	err = ecdsa_hmac(h, st->K, hlen, parts, lens, 5, st->K);
+	memcpy(st->hm.ist, k0->ist, st->hm.ss);
+	memcpy(st->hm.ost, k0->ost, st->hm.ss);
+	err = ecdsa_hmac(&st->hm, parts, lens, 5, st->K);
 	if (!err)
-		err = ecdsa_hmac(h, st->K, hlen, parts, lens, 1, st->V);
+		err = ecdsa_hmac_setkey(&st->hm, st->K, hlen);
+	if (!err)
+		err = ecdsa_hmac(&st->hm, parts, lens, 1, st->V);
 	parts[1] = &one;
 	if (!err)
-		err = ecdsa_hmac(h, st->K, hlen, parts, lens, 5, st->K);
+		err = ecdsa_hmac(&st->hm, parts, lens, 5, st->K);
 	if (!err)
-		err = ecdsa_hmac(h, st->K, hlen, parts, lens, 1, st->V);
+		err = ecdsa_hmac_setkey(&st->hm, st->K, hlen);
+	if (!err)
+		err = ecdsa_hmac(&st->hm, parts, lens, 1, st->V);
 	memzero_explicit(h1, sizeof(h1));
 	return err;
 }
 
 /* Step h.1-h.3: the next candidate k = bits2int(T) (not range-checked). */
-static int ecdsa_nonce_next(struct ecdsa_nonce *st, const struct ecc_curve *c,
-			    struct crypto_shash *h, u8 *k)
+static int ecdsa_nonce_next(struct ecdsa_nonce *st, const struct ecc_curve *c, u8 *k)
 {
 	u8 T[ECC_MAX_BYTES + ECDSA_MAX_HASH];
 	const u8 *parts[1] = { st->V };
@@ -169,7 +274,7 @@ static int ecdsa_nonce_next(struct ecdsa_nonce *st, const struct ecc_curve *c,
 	int err = 0;
 
 	for (tlen = 0; tlen < n && !err; tlen += st->hlen) {
-		err = ecdsa_hmac(h, st->K, st->hlen, parts, lens, 1, st->V);
+		err = ecdsa_hmac(&st->hm, parts, lens, 1, st->V);
 		memcpy(T + tlen, st->V, st->hlen);
 	}
 	if (!err)
@@ -179,16 +284,36 @@ static int ecdsa_nonce_next(struct ecdsa_nonce *st, const struct ecc_curve *c,
 }
 
 /* Step h.3's update after a candidate thrown away: K = HMAC_K(V || 0x00), V = HMAC_K(V). */
-static int ecdsa_nonce_reject(struct ecdsa_nonce *st, struct crypto_shash *h)
+static int ecdsa_nonce_reject(struct ecdsa_nonce *st)
 {
 	static const u8 zero = 0x00;
 	const u8 *parts[2] = { st->V, &zero };
 	unsigned int lens[2] = { st->hlen, 1 };
 	int err;
 
-	err = ecdsa_hmac(h, st->K, st->hlen, parts, lens, 2, st->K);
+	err = ecdsa_hmac(&st->hm, parts, lens, 2, st->K);
 	if (!err)
-		err = ecdsa_hmac(h, st->K, st->hlen, parts, lens, 1, st->V);
+		err = ecdsa_hmac_setkey(&st->hm, st->K, st->hlen);
+	if (!err)
+		err = ecdsa_hmac(&st->hm, parts, lens, 1, st->V);
+	return err;
+}
+
+/* The states of the zero key of @h's size into @k0 (at tfm init). */
+static int ecdsa_hmac_k0_init(struct ecdsa_hmac_k0 *k0, struct crypto_shash *h)
+{
+	static const u8 zero[ECDSA_MAX_HASH];
+	struct ecdsa_hmac hm;
+	int err;
+
+	err = ecdsa_hmac_start(&hm, h);
+	if (!err)
+		err = ecdsa_hmac_setkey(&hm, zero, hm.ds);
+	if (!err) {
+		memcpy(k0->ist, hm.ist, hm.ss);
+		memcpy(k0->ost, hm.ost, hm.ss);
+	}
+	memzero_explicit(shash_desc_ctx(hm.desc), h->descsize);
 	return err;
 }
 
@@ -197,18 +322,17 @@ static int ecdsa_nonce_reject(struct ecdsa_nonce *st, struct crypto_shash *h)
  * it gives r or s zero.  The verdicts are public: a candidate out of range
  * is thrown away for the next.
  */
-static int ecdsa_nonce_first(struct ecdsa_nonce *st, const struct ecc_curve *c,
-			     struct crypto_shash *h, u8 *k)
+static int ecdsa_nonce_first(struct ecdsa_nonce *st, const struct ecc_curve *c, u8 *k)
 {
 	int err, tries;
 
 	for (tries = 0; tries < 64; tries++) {
-		err = ecdsa_nonce_next(st, c, h, k);
+		err = ecdsa_nonce_next(st, c, k);
 		if (err)
 			return err;
 		if (ecc_scalar_ok(c, k))
 			return 0;
-		err = ecdsa_nonce_reject(st, h);
+		err = ecdsa_nonce_reject(st);
 		if (err)
 			return err;
 	}
@@ -219,7 +343,8 @@ static int ecdsa_nonce_first(struct ecdsa_nonce *st, const struct ecc_curve *c,
  * Sign the digest @hash (@hlen bytes) with the RFC 6979 nonce (section
  * 3.2, with @extra as the additional data k' of section 3.6 when given).
  */
-static int ecdsa_sign_digest(const struct ecc_curve *c, struct crypto_shash *h, const u8 *d,
+static int ecdsa_sign_digest(const struct ecc_curve *c, struct crypto_shash *h,
+			     const struct ecdsa_hmac_k0 *k0, const u8 *d,
 			     const u8 *hash, unsigned int hlen, const u8 *extra,
 			     unsigned int elen, u8 *r, u8 *s)
 {
@@ -229,13 +354,13 @@ static int ecdsa_sign_digest(const struct ecc_curve *c, struct crypto_shash *h, 
 	int err, tries;
 
 	ecdsa_bits2int(c, e, hash, hlen);
-	err = ecdsa_nonce_init(&st, c, h, d, e, hlen, extra, elen);
+	err = ecdsa_nonce_init(&st, c, h, k0, d, e, hlen, extra, elen);
 	for (tries = 0; !err; tries++) {
 		if (tries == 64) {
 			err = -EAGAIN;	/* never, short of a broken hash */
 			break;
 		}
-		err = ecdsa_nonce_next(&st, c, h, k);
+		err = ecdsa_nonce_next(&st, c, k);
 		if (err)
 			break;
 		/*
@@ -254,9 +379,9 @@ static int ecdsa_sign_digest(const struct ecc_curve *c, struct crypto_shash *h, 
 				break;
 			}
 		}
-		err = ecdsa_nonce_reject(&st, h);
+		err = ecdsa_nonce_reject(&st);
 	}
-	memzero_explicit(&st, sizeof(st));
+	ecdsa_nonce_wipe(&st);
 	memzero_explicit(k, sizeof(k));
 	return err;
 }
@@ -345,33 +470,62 @@ static int ecdsa_generate_key(struct crypto_sig *tfm)
 	return err;
 }
 
-/* The signature of (r, s) in the instance's encoding into @sig: its length, or -EINVAL. */
+/*
+ * One DER INTEGER of the @n-byte unsigned big-endian @v at @p, minimal
+ * (leading zero bytes dropped, one 00 added before a set top bit, zero as
+ * 02 01 00): its size.  Only for the signature's r and s, which are output
+ * (declassified), so the scan may stop at the first nonzero byte.
+ */
+static unsigned int ecdsa_der_int(u8 *p, const u8 *v, unsigned int n)
+{
+	unsigned int i = 0, len, pad;
+
+	while (i + 1 < n && !v[i])
+		i++;
+	len = n - i;
+	pad = v[i] >> 7;
+	p[0] = DER_INTEGER;
+	p[1] = (u8)(len + pad);
+	p[2] = 0;
+	memcpy(p + 2 + pad, v + i, len);
+	return 2 + pad + len;
+}
+
+/*
+ * The signature of (r, s) in the instance's encoding into @sig: its length,
+ * or -EINVAL.  The DER SEQUENCE is written directly (its content is at most
+ * 2 * (3 + 66) = 138 bytes: a short or a one-byte long length).
+ */
 static int ecdsa_encode(const struct ecdsa_ctx *ctx, const u8 *r, const u8 *s, void *sig,
 			unsigned int siglen)
 {
-	u8 out[2 * (ECC_MAX_BYTES + 4) + 4];
-	unsigned int n = ctx->curve->nbytes;
-	struct rind_derw w;
-	int len;
+	u8 out[3 + 2 * (ECC_MAX_BYTES + 3)], *p;
+	unsigned int n = ctx->curve->nbytes, len;
 
 	if (ctx->p1363) {
-		memcpy(out, r, n);
-		memcpy(out + n, s, n);
-		len = (int)(2 * n);
-	} else {
-		rind_derw_init(&w, out, sizeof(out));
-		rind_derw_begin(&w, DER_SEQUENCE);
-		rind_derw_uint(&w, r, n);
-		rind_derw_uint(&w, s, n);
-		rind_derw_end(&w);
-		len = rind_derw_finish(&w);
-		if (len < 0)
-			return len;
+		if (2 * n > siglen)
+			return -EINVAL;
+		memcpy(sig, r, n);
+		memcpy((u8 *)sig + n, s, n);
+		return (int)(2 * n);
 	}
-	if ((unsigned int)len > siglen)
+	len = ecdsa_der_int(out + 3, r, n);
+	len += ecdsa_der_int(out + 3 + len, s, n);
+	if (len < 128) {
+		p = out + 1;
+		p[1] = (u8)len;
+		len += 2;
+	} else {
+		p = out;
+		p[1] = 0x81;
+		p[2] = (u8)len;
+		len += 3;
+	}
+	p[0] = DER_SEQUENCE;
+	if (len > siglen)
 		return -EINVAL;
-	memcpy(sig, out, (size_t)len);
-	return len;
+	memcpy(sig, p, len);
+	return (int)len;
 }
 
 static int ecdsa_sign(struct crypto_sig *tfm, const void *msg, unsigned int msglen,
@@ -396,9 +550,9 @@ static int ecdsa_sign(struct crypto_sig *tfm, const void *msg, unsigned int msgl
 	 * deterministic when asked (no k' at all: RFC 6979 section 3.2).
 	 */
 	if (ctx->deterministic || rind_get_random_bytes(extra, sizeof(extra)))
-		err = ecdsa_sign_digest(c, ctx->hash, ctx->d, hash, hlen, NULL, 0, r, s);
+		err = ecdsa_sign_digest(c, ctx->hash, &ctx->k0, ctx->d, hash, hlen, NULL, 0, r, s);
 	else
-		err = ecdsa_sign_digest(c, ctx->hash, ctx->d, hash, hlen, extra,
+		err = ecdsa_sign_digest(c, ctx->hash, &ctx->k0, ctx->d, hash, hlen, extra,
 					sizeof(extra), r, s);
 	memzero_explicit(extra, sizeof(extra));
 	if (err)
@@ -453,11 +607,11 @@ static void ecdsa_batch_chunk(struct ecdsa_ctx *ctx, struct sig_request **q, uns
 			ecdsa_bits2int(c, e + t * nb, hash[t], hlen);
 			if (hedged && t != j)
 				memcpy(extra[t], extra[j], sizeof(extra[0]));
-			err = ecdsa_nonce_init(&st, c, ctx->hash, ctx->d, e + t * nb, hlen,
+			err = ecdsa_nonce_init(&st, c, ctx->hash, &ctx->k0, ctx->d, e + t * nb, hlen,
 					       hedged ? extra[t] : NULL, hedged ? sizeof(extra[0]) : 0);
 		}
 		if (!err)
-			err = ecdsa_nonce_first(&st, c, ctx->hash, k + t * nb);
+			err = ecdsa_nonce_first(&st, c, k + t * nb);
 		q[j]->err = err;
 		if (!err)
 			in[t++] = q[j];
@@ -470,7 +624,7 @@ static void ecdsa_batch_chunk(struct ecdsa_ctx *ctx, struct sig_request **q, uns
 
 		err = 0;
 		if (errs[j] == -EAGAIN)
-			err = ecdsa_sign_digest(c, ctx->hash, ctx->d, hash[j], hlen,
+			err = ecdsa_sign_digest(c, ctx->hash, &ctx->k0, ctx->d, hash[j], hlen,
 						hedged ? extra[j] : NULL,
 						hedged ? sizeof(extra[0]) : 0, rj, sj);
 		if (!err) {
@@ -641,6 +795,7 @@ static int ecdsa_inst_init(struct crypto_sig *tfm)
 	struct ecdsa_ctx *ctx = crypto_sig_ctx(tfm);
 	struct ecdsa_instance *inst = ecdsa_inst(tfm);
 	struct crypto_shash *h;
+	int err;
 
 	h = crypto_spawn_shash(&inst->hash_spawn);
 	if (IS_ERR(h))
@@ -648,7 +803,10 @@ static int ecdsa_inst_init(struct crypto_sig *tfm)
 	ctx->hash = h;
 	ctx->curve = inst->curve;
 	ctx->p1363 = inst->p1363;
-	return 0;
+	err = ecdsa_hmac_k0_init(&ctx->k0, h);
+	if (err)
+		crypto_free_shash(h);
+	return err;
 }
 
 static void ecdsa_inst_exit(struct crypto_sig *tfm)
@@ -985,7 +1143,7 @@ static int ecdsa_inst_selftest(const struct alg_test_desc *desc, struct crypto_a
 	if (i < ARRAY_SIZE(ecdsa_hashes)) {
 		err = ecdsa_digest(ctx->hash, "sample", 6, hash);
 		if (!err)
-			err = ecdsa_sign_digest(c, ctx->hash, ctx->d, hash,
+			err = ecdsa_sign_digest(c, ctx->hash, &ctx->k0, ctx->d, hash,
 						crypto_shash_digestsize(ctx->hash), NULL, 0, r, s);
 		if (err)
 			goto out;

@@ -13,6 +13,9 @@
  *    and OpenSSL's in rind, for every curve with SHA-224..SHA-512; keys
  *    exported by rind (PKCS#8, SPKI, DER and PEM) read by OpenSSL and
  *    OpenSSL's read by rind;
+ *  - deterministic signatures of random messages under random keys equal
+ *    to RFC 6979 recomputed with OpenSSL's HMAC and EC (SHA-256/384/512),
+ *    x962's DER byte for byte OpenSSL's encoding of them;
  *  - hedged nonces (two signatures of one message differ), key
  *    generation, and bad inputs: SHA-1 refused, r or s zero or >= n,
  *    wrong sizes, malformed or off-curve keys, missing keys, small
@@ -27,6 +30,7 @@
 #include <openssl/ec.h>
 #include <openssl/ecdsa.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <rind/sig.h>
@@ -1053,6 +1057,167 @@ START_TEST(test_x86_drivers_registered)
 END_TEST
 #endif
 
+/* ---- RFC 6979 nonces recomputed with OpenSSL's HMAC ----------------------- */
+
+/* RFC 6979 section 2.3.2's bits2int of @len bytes for a @qbits-bit order. */
+static BIGNUM *r6979_bits2int(const u8 *b, size_t len, int qbits)
+{
+	BIGNUM *x = BN_bin2bn(b, (int)len, NULL);
+
+	ck_assert_ptr_nonnull(x);
+	if ((int)len * 8 > qbits)
+		ck_assert(BN_rshift(x, x, (int)len * 8 - qbits));
+	return x;
+}
+
+/*
+ * The deterministic signature (r, s) of @msg under @d by RFC 6979 section
+ * 3.2, written here from the RFC with OpenSSL's HMAC() for every HMAC and
+ * its EC and BIGNUM code for k G and s: an independent reference for
+ * ecdsa.c's HMAC-DRBG (its keyed HMAC states, the K reuse) on random keys.
+ */
+static void r6979_sign(const struct curve *c, const char *hash, const u8 *d, const u8 *msg,
+		       size_t mlen, u8 *r_out, u8 *s_out)
+{
+	const EVP_MD *md = EVP_get_digestbyname(hash);
+	EC_GROUP *g = EC_GROUP_new_by_curve_name(EC_curve_nist2nid(c->ossl));
+	BN_CTX *bc = BN_CTX_new();
+	BIGNUM *n = BN_new(), *dn = BN_bin2bn(d, (int)c->nbytes, NULL), *e, *k, *x = BN_new();
+	BIGNUM *r = BN_new(), *s = BN_new(), *t = BN_new();
+	EC_POINT *P;
+	u8 H[64], V[64], K[64], T[128], buf[64 + 1 + 2 * 66], h1[66];
+	unsigned int hlen, klen, nb = c->nbytes, tlen, round;
+	int qbits;
+
+	ck_assert(md && g && bc && n && dn && x && r && s && t);
+	P = EC_POINT_new(g);
+	ck_assert_ptr_nonnull(P);
+	ck_assert(EC_GROUP_get_order(g, n, bc));
+	qbits = BN_num_bits(n);
+	ck_assert(EVP_Digest(msg, mlen, H, &hlen, md, NULL));
+	e = r6979_bits2int(H, hlen, qbits);
+	/* h1 = int2octets(bits2int(H) mod n) */
+	ck_assert(BN_nnmod(t, e, n, bc));
+	ck_assert(BN_bn2binpad(t, h1, (int)nb) == (int)nb);
+	memset(V, 0x01, hlen);
+	memset(K, 0x00, hlen);
+	for (round = 0; round < 2; round++) {
+		memcpy(buf, V, hlen);
+		buf[hlen] = (u8)round;
+		memcpy(buf + hlen + 1, d, nb);
+		memcpy(buf + hlen + 1 + nb, h1, nb);
+		ck_assert_ptr_nonnull(HMAC(md, K, (int)hlen, buf, hlen + 1 + 2 * nb, K, &klen));
+		ck_assert_ptr_nonnull(HMAC(md, K, (int)hlen, V, hlen, V, &klen));
+	}
+	for (;;) {
+		for (tlen = 0; tlen < nb; tlen += hlen) {
+			ck_assert_ptr_nonnull(HMAC(md, K, (int)hlen, V, hlen, V, &klen));
+			memcpy(T + tlen, V, hlen);
+		}
+		k = r6979_bits2int(T, nb, qbits);
+		if (!BN_is_zero(k) && BN_cmp(k, n) < 0) {
+			ck_assert(EC_POINT_mul(g, P, k, NULL, NULL, bc));
+			ck_assert(EC_POINT_get_affine_coordinates(g, P, x, NULL, bc));
+			ck_assert(BN_nnmod(r, x, n, bc));
+			/* s = k^-1 (e + r d) mod n, e taken mod n */
+			ck_assert(BN_mod_mul(t, r, dn, n, bc));
+			ck_assert(BN_mod_add(t, t, e, n, bc));
+			ck_assert_ptr_nonnull(BN_mod_inverse(s, k, n, bc));
+			ck_assert(BN_mod_mul(s, s, t, n, bc));
+			if (!BN_is_zero(r) && !BN_is_zero(s)) {
+				BN_free(k);
+				break;
+			}
+		}
+		BN_free(k);
+		memcpy(buf, V, hlen);
+		buf[hlen] = 0x00;
+		ck_assert_ptr_nonnull(HMAC(md, K, (int)hlen, buf, hlen + 1, K, &klen));
+		ck_assert_ptr_nonnull(HMAC(md, K, (int)hlen, V, hlen, V, &klen));
+	}
+	ck_assert(BN_bn2binpad(r, r_out, (int)nb) == (int)nb);
+	ck_assert(BN_bn2binpad(s, s_out, (int)nb) == (int)nb);
+	EC_POINT_free(P);
+	BN_free(n); BN_free(dn); BN_free(e); BN_free(x); BN_free(r); BN_free(s); BN_free(t);
+	BN_CTX_free(bc);
+	EC_GROUP_free(g);
+}
+
+/*
+ * Deterministic p1363 and x962 signatures of random messages under random
+ * keys, with SHA-256, SHA-384 and SHA-512 on each curve (shorter and
+ * longer digests than the order: both bits2int cases) over every
+ * implementation: byte for byte the reference above (x962: OpenSSL's DER
+ * encoding of the reference's r and s).
+ */
+START_TEST(test_rfc6979_openssl_hmac)
+{
+	static const char *const hs[] = { "sha256", "sha384", "sha512" };
+	const struct curve *c = &curves[_i];
+	BIGNUM *n = NULL;
+	struct rt_rng rng;
+	unsigned int h;
+
+	ck_assert(BN_hex2bn(&n, c->order));
+	rt_rng_seed(&rng, 0x6979a000 + (u64)_i);
+	for (h = 0; h < 2 * ARRAY_SIZE(hs); h++) {
+		char name[CRYPTO_MAX_ALG_NAME];
+		bool der = h >= ARRAY_SIZE(hs);
+		drivers_t drv;
+		int cnt, i, round;
+
+		snprintf(name, sizeof(name), "%s(%s,%s)", der ? "x962" : "p1363", c->alg,
+			 hs[h % ARRAY_SIZE(hs)]);
+		cnt = rt_impls(name, "sig", drv, RT_MAX_IMPLS);
+		ck_assert_int_gt(cnt, 0);
+		for (i = 0; i < cnt; i++) {
+			struct crypto_sig *tfm = alloc_drv(drv[i]);
+
+			RT_REQ_EQ(drv[i], rind_sig_set_deterministic(tfm, true), 0);
+			for (round = 0; round < 6; round++) {
+				u8 d[66], msg[300], sig[2 * 66 + 9], r[66], s[66], *enc = NULL;
+				size_t mlen = rt_rand_range(&rng, sizeof(msg));
+				BIGNUM *dn;
+				int slen;
+
+				do {	/* d uniform in [1, n - 1] */
+					rt_fill(&rng, d, c->nbytes);
+					if (c->nbytes == 66)
+						d[0] &= 0x01;
+					dn = BN_bin2bn(d, (int)c->nbytes, NULL);
+					ck_assert_ptr_nonnull(dn);
+					slen = !BN_is_zero(dn) && BN_cmp(dn, n) < 0;
+					BN_free(dn);
+				} while (!slen);
+				rt_fill(&rng, msg, mlen);
+				RT_REQ_EQ(drv[i], crypto_sig_set_privkey(tfm, d, c->nbytes), 0);
+				slen = crypto_sig_sign(tfm, msg, (unsigned int)mlen, sig, sizeof(sig));
+				r6979_sign(c, hs[h % ARRAY_SIZE(hs)], d, msg, mlen, r, s);
+				if (der) {
+					ECDSA_SIG *es = ECDSA_SIG_new();
+					int elen;
+
+					ck_assert_ptr_nonnull(es);
+					ck_assert(ECDSA_SIG_set0(es, BN_bin2bn(r, (int)c->nbytes, NULL),
+								 BN_bin2bn(s, (int)c->nbytes, NULL)));
+					elen = i2d_ECDSA_SIG(es, &enc);
+					RT_REQ(drv[i], elen > 0 && slen == elen &&
+						       !memcmp(sig, enc, (size_t)elen));
+					OPENSSL_free(enc);
+					ECDSA_SIG_free(es);
+				} else {
+					RT_REQ_EQ(drv[i], slen, (int)(2 * c->nbytes));
+					RT_REQ(drv[i], !memcmp(sig, r, c->nbytes) &&
+						       !memcmp(sig + c->nbytes, s, c->nbytes));
+				}
+			}
+			crypto_free_sig(tfm);
+		}
+	}
+	BN_free(n);
+}
+END_TEST
+
 static Suite *ecdsa_suite(void)
 {
 	Suite *s = suite_create("ecdsa");
@@ -1063,6 +1228,7 @@ static Suite *ecdsa_suite(void)
 	tcase_add_loop_test(tc, test_openssl_signatures, 0, (int)ARRAY_SIZE(curves));
 	tcase_add_loop_test(tc, test_keys_and_bad_inputs, 0, (int)ARRAY_SIZE(curves));
 	tcase_add_loop_test(tc, test_generic_differential, 0, (int)ARRAY_SIZE(curves));
+	tcase_add_loop_test(tc, test_rfc6979_openssl_hmac, 0, (int)ARRAY_SIZE(curves));
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_p256_adx_curve_edges);
 	tcase_add_test(tc, test_x86_drivers_registered);
