@@ -966,8 +966,16 @@ void p384x_field_test(enum p384x_test_op op, u64 *r, const u64 *a, const u64 *b)
 	case P384X_T_HALF:	p384x_half(r, a); break;
 	case P384X_T_NMUL:	p384x_nmul(r, a, b); break;
 	case P384X_T_INV:	p384x_fp_inv(r, a); break;
+	case P384X_T_SUB2:	p384x_sub2(r, a, b); break;
+	case P384X_T_MUL3:	p384x_mul3(r, a); break;
+	case P384X_T_SUBHALF:	p384x_subhalf(r, a, b); break;
 	default:		memset(r, 0, 48); break;
 	}
+}
+
+void p384x_jac_dbl_test(u64 *r, const u64 *p)
+{
+	p384x_jac_dbl(r, p);
 }
 
 /* ---- registration -------------------------------------------------------- */
