@@ -697,19 +697,52 @@ static void p384x_jac_dbl(u64 *r, const u64 *p)
 	u64 d[6], t[6], u[6], m[6], y2[6], s[6];
 
 	p384x_sqr(d, z);			/* Z^2 */
-	p384x_subadd(t, u, x, d);
-	p384x_mul(m, t, u);
-	p384x_mul3(m, m);			/* M */
 	p384x_add(y2, y, y);			/* 2Y */
 	p384x_mul(r + 12, y2, z);		/* Z' = 2YZ */
+	p384x_subadd(t, u, x, d);
 	p384x_sqr(y2, y2);			/* 4Y^2 */
+	p384x_mul(m, t, u);
 	p384x_mul(s, x, y2);			/* S = 4XY^2 */
+	p384x_mul3(m, m);			/* M */
 	p384x_sqr(y2, y2);			/* 16Y^4 */
 	p384x_sqr(t, m);
 	p384x_sub2(r, t, s);			/* X' = M^2 - 2S */
 	p384x_sub(t, s, r);
 	p384x_mul(t, m, t);
 	p384x_subhalf(r + 6, t, y2);		/* Y' = M (S - X') - 8Y^4 */
+}
+
+/*
+ * o = p + (x2, y2), p Jacobian, the affine point not the identity nor
+ * +-p: the template's madd-2007-bl (ecc-point.h, jac_add_formula, 8M +
+ * 3S) with its steps in an order that puts independent products next to
+ * each other (S2's first product beside Z1^2, Z3 beside H^2, Y1 H^3
+ * beside R^2) so that one's reduction overlaps the other's
+ * multiplications, and X3 = R^2 - H^3 - 2V as one subtraction and a
+ * fused a - 2b.  o distinct from p.
+ */
+static void p384x_jac_add_affine(u64 *o, const u64 *p, const u64 *x2, const u64 *y2)
+{
+	const u64 *x1 = p, *y1 = p + 6, *z1 = p + 12;
+	u64 z1z1[6], u2[6], s2[6], h[6], rr[6], hh[6], v[6], t[6], w[6];
+
+	p384x_sqr(z1z1, z1);
+	p384x_mul(s2, y2, z1);
+	p384x_mul(u2, x2, z1z1);		/* U2 = X2 Z1^2 */
+	p384x_mul(s2, s2, z1z1);		/* S2 = Y2 Z1^3 */
+	p384x_sub(h, u2, x1);			/* H = U2 - X1 */
+	p384x_sqr(hh, h);
+	p384x_mul(o + 12, z1, h);		/* Z3 = Z1 H */
+	p384x_sub(rr, s2, y1);			/* R = S2 - Y1 */
+	p384x_mul(v, x1, hh);			/* V = X1 H^2 */
+	p384x_mul(hh, h, hh);			/* H^3 */
+	p384x_sqr(t, rr);
+	p384x_mul(w, y1, hh);			/* Y1 H^3 */
+	p384x_sub(t, t, hh);
+	p384x_sub2(o, t, v);			/* X3 = R^2 - H^3 - 2V */
+	p384x_sub(v, v, o);
+	p384x_mul(v, rr, v);
+	p384x_sub(o + 6, v, w);			/* Y3 = R (V - X3) - Y1 H^3 */
 }
 
 /*
@@ -789,6 +822,7 @@ static inline int p384x_select(u64 *r, const u64 *table, unsigned int w, unsigne
 #define ECC_FP_HALF(r, a)	p384x_half(r, a)
 #define ECC_FP_SUB2(r, a, b)	p384x_sub2(r, a, b)
 #define ECC_JAC_DBL(r, p)	p384x_jac_dbl((r)->x, (p)->x)
+#define ECC_JAC_ADD_AFFINE(o, p, q)	p384x_jac_add_affine((o)->x, (p)->x, (q)->x, (q)->y)
 #define ECC_FN_MUL(r, a, b)	p384x_nmul(r, a, b)
 #define ECC_SELECT(r, t, w, c, i)	p384x_select(r, t, w, c, i)
 static void p384x_fp_inv(u64 *r, const u64 *a);
