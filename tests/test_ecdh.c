@@ -1033,6 +1033,63 @@ static void p384_dbl_check(struct rt_rng *rng, const BIGNUM *p, const BIGNUM *ri
 	BN_free(t);
 }
 
+/*
+ * The mixed addition (ECC_JAC_ADD_AFFINE) against madd-2007-bl in BIGNUM
+ * on edge elements (the formula as an identity of polynomials): U2 =
+ * X2 Z1^2, S2 = Y2 Z1^3, H = U2 - X1, R = S2 - Y1, X3 = R^2 - H^3 -
+ * 2 X1 H^2, Y3 = R (X1 H^2 - X3) - Y1 H^3, Z3 = Z1 H.  Three checks.
+ */
+static void p384_madd_check(struct rt_rng *rng, const BIGNUM *p, const BIGNUM *rinv, BN_CTX *ctx,
+			    int *checked)
+{
+	BIGNUM *c[5], *e[3], *h = BN_new(), *rr = BN_new(), *hh = BN_new(), *v = BN_new();
+	BIGNUM *t = BN_new();
+	u64 in[30], o[18];
+	int k;
+
+	for (k = 0; k < 5; k++) {
+		fa_edge(in + 6 * k, 6, p, ctx, rng);
+		c[k] = fa_bn(in + 6 * k, 6);
+		BN_mod_mul(c[k], c[k], rinv, p, ctx);
+	}
+	for (k = 0; k < 3; k++)
+		e[k] = BN_new();
+	p384x_jac_add_affine_test(o, in, in + 18, in + 24);
+	BN_mod_sqr(t, c[2], p, ctx);
+	BN_mod_mul(h, c[3], t, p, ctx);
+	BN_mod_sub(h, h, c[0], p, ctx);				/* H */
+	BN_mod_mul(t, t, c[2], p, ctx);
+	BN_mod_mul(rr, c[4], t, p, ctx);
+	BN_mod_sub(rr, rr, c[1], p, ctx);			/* R */
+	BN_mod_sqr(hh, h, p, ctx);
+	BN_mod_mul(v, c[0], hh, p, ctx);			/* V = X1 H^2 */
+	BN_mod_mul(hh, hh, h, p, ctx);				/* H^3 */
+	BN_mod_sqr(e[0], rr, p, ctx);
+	BN_mod_sub(e[0], e[0], hh, p, ctx);
+	BN_mod_sub(e[0], e[0], v, p, ctx);
+	BN_mod_sub(e[0], e[0], v, p, ctx);
+	BN_mod_sub(t, v, e[0], p, ctx);
+	BN_mod_mul(e[1], rr, t, p, ctx);
+	BN_mod_mul(t, c[1], hh, p, ctx);
+	BN_mod_sub(e[1], e[1], t, p, ctx);
+	BN_mod_mul(e[2], c[2], h, p, ctx);
+	BN_zero(t);
+	BN_set_bit(t, 384);
+	for (k = 0; k < 3; k++) {
+		BN_mod_mul(e[k], e[k], t, p, ctx);
+		fa_check("ecc-p384-adx", k == 0 ? "madd X" : k == 1 ? "madd Y" : "madd Z", o + 6 * k, 6,
+			 e[k], checked);
+		BN_free(e[k]);
+	}
+	for (k = 0; k < 5; k++)
+		BN_free(c[k]);
+	BN_free(h);
+	BN_free(rr);
+	BN_free(hh);
+	BN_free(v);
+	BN_free(t);
+}
+
 START_TEST(test_p384_field_adx)
 {
 	BN_CTX *ctx = BN_CTX_new();
@@ -1105,6 +1162,7 @@ START_TEST(test_p384_field_adx)
 		BN_mod_sub(w, a, w, p, ctx);
 		fa_check("ecc-p384-adx", "subhalf", r, 6, w, &checked);
 		p384_dbl_check(&rng, p, rinv, ctx, &checked);
+		p384_madd_check(&rng, p, rinv, ctx, &checked);
 		memcpy(acc, x, sizeof(acc));
 		BN_copy(w, a);
 		for (j = 0; j < 8; j++) {
@@ -1150,8 +1208,8 @@ START_TEST(test_p384_field_adx)
 		BN_free(b);
 	}
 	printf("ecc-p384-adx field (mul, sqr, add, sub, half, inv, sub2, mul3, subhalf, point "
-	       "doubling, chains, mul mod n) vs OpenSSL BN: %d checks\n", checked);
-	ck_assert_int_eq(checked, 4000 * 15);
+	       "doubling, mixed addition, chains, mul mod n) vs OpenSSL BN: %d checks\n", checked);
+	ck_assert_int_eq(checked, 4000 * 18);
 	BN_free(inv2);
 out:
 	BN_free(p);

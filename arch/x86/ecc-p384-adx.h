@@ -33,5 +33,7 @@ void p384x_field_test(enum p384x_test_op op, u64 *r, const u64 *a, const u64 *b)
  * p = (X, Y, Z) in Montgomery form, 18 words, r may alias p.
  */
 void p384x_jac_dbl_test(u64 *r, const u64 *p);
+/* The mixed addition (ECC_JAC_ADD_AFFINE): o = p + (x2, y2), madd-2007-bl; o distinct from p. */
+void p384x_jac_add_affine_test(u64 *o, const u64 *p, const u64 *x2, const u64 *y2);
 
 #endif /* _RIND_ARCH_X86_ECC_P384_ADX_H */
