@@ -34,10 +34,10 @@
  * (s2n-bignum's bignum_montmul_p384 / montsqr / montinv and its ECDH and
  * verification), the machine loaded: the product at aws-lc's speed (88-100
  * cycles with the load), the squaring 8% faster (80 against 87), the
- * inversion 10-12k (aws-lc 6k), a point doubling about as fast as
- * p384_montjdouble (790-815); an ECDH (k P and the checks) 401k against
- * aws-lc's 403k at the minimum, 1.15-1.25x at the median, a
- * verification 463k against 554k (1.2x).  The
+ * inversion 10-12k (aws-lc 6k), a point doubling 665-695 against
+ * p384_montjdouble's 680-710; an ECDH (k P and the checks) 380-390k
+ * against aws-lc's 430-435k at the minimum (1.11-1.13x), a
+ * verification 455-460k against 590-600k (1.3x).  The
  * product is bound by throughput (about 280 instructions, 36 of them
  * MULX; two independent ones take 1.85 times one), the squaring by its
  * six reduction steps after the product; in ECDH the product takes 45%
@@ -680,10 +680,7 @@ static inline void p384x_subhalf(u64 *r, const u64 *a, const u64 *b)
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
-/*
- * t = a - b and u = a + b mod p in one pass over a and b (the doubling's
- * X - Z^2 and X + Z^2).
- */
+/* t = a - b and u = a + b mod p (the doubling's X - Z^2 and X + Z^2) */
 static inline void p384x_subadd(u64 *t, u64 *u, const u64 *a, const u64 *b)
 {
 	p384x_sub(t, a, b);
