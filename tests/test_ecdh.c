@@ -970,6 +970,126 @@ static void fa_edge(u64 *w, int n, const BIGNUM *p, BN_CTX *ctx, struct rt_rng *
  * decided by one word), then random chains fed back in place (r aliasing
  * a and b, as the point formulas call them).
  */
+/*
+ * ecc-p384-adx.c's point doubling (ECC_JAC_DBL) against its formula in
+ * BIGNUM: X, Y, Z built from the edge words (not necessarily a point: the
+ * formula is an identity of polynomials), Montgomery form in and out;
+ * X' = M^2 - 2S, Y' = M (S - X') - 8Y^4, Z' = 2YZ with M = 3 (X - Z^2)
+ * (X + Z^2), S = 4XY^2.  Every other call in place (r aliasing p, as the
+ * scalar multiplications call it).  Three checks.
+ */
+static void p384_dbl_check(struct rt_rng *rng, const BIGNUM *p, const BIGNUM *rinv, BN_CTX *ctx,
+			   int *checked)
+{
+	BIGNUM *c[3], *m = BN_new(), *s = BN_new(), *t = BN_new(), *e[3];
+	u64 pt[18], r[18];
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		fa_edge(pt + 6 * k, 6, p, ctx, rng);
+		c[k] = fa_bn(pt + 6 * k, 6);
+		BN_mod_mul(c[k], c[k], rinv, p, ctx);		/* out of Montgomery form */
+		e[k] = BN_new();
+	}
+	if (rt_rand_range(rng, 2)) {
+		p384x_jac_dbl_test(pt, pt);
+		memcpy(r, pt, sizeof(r));
+	} else {
+		p384x_jac_dbl_test(r, pt);
+	}
+	BN_mod_sqr(t, c[2], p, ctx);				/* Z^2 */
+	BN_mod_sub(m, c[0], t, p, ctx);
+	BN_mod_add(t, c[0], t, p, ctx);
+	BN_mod_mul(m, m, t, p, ctx);
+	BN_mul_word(m, 3);
+	BN_nnmod(m, m, p, ctx);					/* M */
+	BN_mod_sqr(s, c[1], p, ctx);
+	BN_mod_mul(s, s, c[0], p, ctx);
+	BN_mul_word(s, 4);
+	BN_nnmod(s, s, p, ctx);					/* S */
+	BN_mod_sqr(e[0], m, p, ctx);
+	BN_mod_sub(e[0], e[0], s, p, ctx);
+	BN_mod_sub(e[0], e[0], s, p, ctx);			/* X' */
+	BN_mod_sub(t, s, e[0], p, ctx);
+	BN_mod_mul(e[1], m, t, p, ctx);
+	BN_mod_sqr(t, c[1], p, ctx);
+	BN_mod_sqr(t, t, p, ctx);
+	BN_mul_word(t, 8);
+	BN_nnmod(t, t, p, ctx);
+	BN_mod_sub(e[1], e[1], t, p, ctx);			/* Y' */
+	BN_mod_mul(e[2], c[1], c[2], p, ctx);
+	BN_mod_add(e[2], e[2], e[2], p, ctx);			/* Z' */
+	BN_zero(t);
+	BN_set_bit(t, 384);
+	for (k = 0; k < 3; k++) {
+		BN_mod_mul(e[k], e[k], t, p, ctx);		/* into Montgomery form */
+		fa_check("ecc-p384-adx", k == 0 ? "dbl X" : k == 1 ? "dbl Y" : "dbl Z", r + 6 * k, 6,
+			 e[k], checked);
+		BN_free(c[k]);
+		BN_free(e[k]);
+	}
+	BN_free(m);
+	BN_free(s);
+	BN_free(t);
+}
+
+/*
+ * The mixed addition (ECC_JAC_ADD_AFFINE) against madd-2007-bl in BIGNUM
+ * on edge elements (the formula as an identity of polynomials): U2 =
+ * X2 Z1^2, S2 = Y2 Z1^3, H = U2 - X1, R = S2 - Y1, X3 = R^2 - H^3 -
+ * 2 X1 H^2, Y3 = R (X1 H^2 - X3) - Y1 H^3, Z3 = Z1 H.  Three checks.
+ */
+static void p384_madd_check(struct rt_rng *rng, const BIGNUM *p, const BIGNUM *rinv, BN_CTX *ctx,
+			    int *checked)
+{
+	BIGNUM *c[5], *e[3], *h = BN_new(), *rr = BN_new(), *hh = BN_new(), *v = BN_new();
+	BIGNUM *t = BN_new();
+	u64 in[30], o[18];
+	int k;
+
+	for (k = 0; k < 5; k++) {
+		fa_edge(in + 6 * k, 6, p, ctx, rng);
+		c[k] = fa_bn(in + 6 * k, 6);
+		BN_mod_mul(c[k], c[k], rinv, p, ctx);
+	}
+	for (k = 0; k < 3; k++)
+		e[k] = BN_new();
+	p384x_jac_add_affine_test(o, in, in + 18, in + 24);
+	BN_mod_sqr(t, c[2], p, ctx);
+	BN_mod_mul(h, c[3], t, p, ctx);
+	BN_mod_sub(h, h, c[0], p, ctx);				/* H */
+	BN_mod_mul(t, t, c[2], p, ctx);
+	BN_mod_mul(rr, c[4], t, p, ctx);
+	BN_mod_sub(rr, rr, c[1], p, ctx);			/* R */
+	BN_mod_sqr(hh, h, p, ctx);
+	BN_mod_mul(v, c[0], hh, p, ctx);			/* V = X1 H^2 */
+	BN_mod_mul(hh, hh, h, p, ctx);				/* H^3 */
+	BN_mod_sqr(e[0], rr, p, ctx);
+	BN_mod_sub(e[0], e[0], hh, p, ctx);
+	BN_mod_sub(e[0], e[0], v, p, ctx);
+	BN_mod_sub(e[0], e[0], v, p, ctx);
+	BN_mod_sub(t, v, e[0], p, ctx);
+	BN_mod_mul(e[1], rr, t, p, ctx);
+	BN_mod_mul(t, c[1], hh, p, ctx);
+	BN_mod_sub(e[1], e[1], t, p, ctx);
+	BN_mod_mul(e[2], c[2], h, p, ctx);
+	BN_zero(t);
+	BN_set_bit(t, 384);
+	for (k = 0; k < 3; k++) {
+		BN_mod_mul(e[k], e[k], t, p, ctx);
+		fa_check("ecc-p384-adx", k == 0 ? "madd X" : k == 1 ? "madd Y" : "madd Z", o + 6 * k, 6,
+			 e[k], checked);
+		BN_free(e[k]);
+	}
+	for (k = 0; k < 5; k++)
+		BN_free(c[k]);
+	BN_free(h);
+	BN_free(rr);
+	BN_free(hh);
+	BN_free(v);
+	BN_free(t);
+}
+
 START_TEST(test_p384_field_adx)
 {
 	BN_CTX *ctx = BN_CTX_new();
@@ -1028,6 +1148,21 @@ START_TEST(test_p384_field_adx)
 			BN_mod_mul(w, w, rr, p, ctx);
 		}
 		fa_check("ecc-p384-adx", "inv", r, 6, w, &checked);
+		/* the doubling's fused steps: a - 2b, 3a, a - b / 2 */
+		p384x_field_test(P384X_T_SUB2, r, x, y);
+		BN_mod_sub(w, a, b, p, ctx);
+		BN_mod_sub(w, w, b, p, ctx);
+		fa_check("ecc-p384-adx", "sub2", r, 6, w, &checked);
+		p384x_field_test(P384X_T_MUL3, r, x, NULL);
+		BN_mod_add(w, a, a, p, ctx);
+		BN_mod_add(w, w, a, p, ctx);
+		fa_check("ecc-p384-adx", "mul3", r, 6, w, &checked);
+		p384x_field_test(P384X_T_SUBHALF, r, x, y);
+		BN_mod_mul(w, b, inv2, p, ctx);
+		BN_mod_sub(w, a, w, p, ctx);
+		fa_check("ecc-p384-adx", "subhalf", r, 6, w, &checked);
+		p384_dbl_check(&rng, p, rinv, ctx, &checked);
+		p384_madd_check(&rng, p, rinv, ctx, &checked);
 		memcpy(acc, x, sizeof(acc));
 		BN_copy(w, a);
 		for (j = 0; j < 8; j++) {
@@ -1072,9 +1207,9 @@ START_TEST(test_p384_field_adx)
 		BN_free(a);
 		BN_free(b);
 	}
-	printf("ecc-p384-adx field (mul, sqr, add, sub, half, inv, chains, mul mod n) vs OpenSSL BN: "
-	       "%d checks\n", checked);
-	ck_assert_int_eq(checked, 4000 * 9);
+	printf("ecc-p384-adx field (mul, sqr, add, sub, half, inv, sub2, mul3, subhalf, point "
+	       "doubling, mixed addition, chains, mul mod n) vs OpenSSL BN: %d checks\n", checked);
+	ck_assert_int_eq(checked, 4000 * 18);
 	BN_free(inv2);
 out:
 	BN_free(p);

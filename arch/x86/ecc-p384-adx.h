@@ -22,9 +22,18 @@ extern const struct ecc_curve ecc_p384_adx;
  */
 enum p384x_test_op {
 	P384X_T_MUL, P384X_T_SQR, P384X_T_ADD, P384X_T_SUB, P384X_T_HALF, P384X_T_NMUL,
-	P384X_T_INV,
+	P384X_T_INV, P384X_T_SUB2, P384X_T_MUL3, P384X_T_SUBHALF,
 	P384X_T_NOPS
 };
 void p384x_field_test(enum p384x_test_op op, u64 *r, const u64 *a, const u64 *b);
+
+/*
+ * The fused forms (a - 2b, 3a, a - b / 2 modulo p) are P384X_T_SUB2,
+ * _MUL3 and _SUBHALF above; the point doubling (ECC_JAC_DBL): r = 2p for
+ * p = (X, Y, Z) in Montgomery form, 18 words, r may alias p.
+ */
+void p384x_jac_dbl_test(u64 *r, const u64 *p);
+/* The mixed addition (ECC_JAC_ADD_AFFINE): o = p + (x2, y2), madd-2007-bl; o distinct from p. */
+void p384x_jac_add_affine_test(u64 *o, const u64 *p, const u64 *x2, const u64 *y2);
 
 #endif /* _RIND_ARCH_X86_ECC_P384_ADX_H */
