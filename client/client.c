@@ -479,12 +479,26 @@ static int poll_until(struct rind_client *c, int64_t deadline, const struct sync
 {
 	int done = 0;
 
+	/*
+	 * A synchronous call with nothing else in flight, its request sent:
+	 * the answer cannot be there yet (rindd signs for tens of
+	 * microseconds), so wait for it first instead of a recv that finds
+	 * nothing -- one system call less per call (~1 us each here).
+	 */
+	bool wait_first = w && c->inflight == 1 && c->out_off == c->out_len;
+
 	if (c->fd < 0)
 		return -ENOTCONN;
 	for (;;) {
 		struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
 		int r, wait;
 
+		if (wait_first) {
+			wait_first = false;
+			wait = remaining_ms(deadline);
+			if (wait && poll(&pfd, 1, wait) < 0 && errno != EINTR)
+				return -errno;
+		}
 		r = flush_out(c);
 		if (!r)
 			r = read_in(c);

@@ -457,6 +457,7 @@ struct worker {
 	int listen_fd;
 	int wake_fd;
 	bool multishot;
+	bool ring_disabled;		/* made R_DISABLED: the loop enables it (loop.c ring_init) */
 	bool accept_posted;
 	bool accept_multi;		/* the armed accept is multishot */
 	bool stopping;
@@ -476,6 +477,12 @@ struct worker {
 	uint64_t next_idle_check;	/* ms */
 	unsigned int nlinger;
 	uint64_t wake_val;
+	/*
+	 * This turn unpacked a request or took a store answer: its bytes may
+	 * be on the stack below the loop, which burn_stack() wipes.  A turn
+	 * of send completions and re-armed recvs only touched no request.
+	 */
+	bool stack_dirty;
 	struct conn *conns;
 	unsigned int nconns;
 	struct conn *ready;

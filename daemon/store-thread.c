@@ -143,6 +143,8 @@ void store_complete(struct worker *w)
 	j = w->store_done;
 	w->store_done = NULL;
 	pthread_mutex_unlock(&w->store_lock);
+	if (j)
+		w->stack_dirty = true;	/* freed requests, answers copied: burn_stack() */
 	for (; j; j = next) {
 		struct conn *c = j->c;
 		struct buf *out = &j->shadow.pending;
