@@ -678,140 +678,18 @@ static void p256x_fp_inv(u64 *r, const u64 *a);
  * inputs and moduli 590 of those steps always bring g to 0 (Wuille's
  * computer-checked bound, safegcd-bounds), against 741 for the template's
  * form.  Ten batches of 62 = 620 steps; steps after g = 0 change nothing.
- * The template's reduction of the result follows.  Used through ECC_FP_INV
+ * ecc-inv.h's start and reduction of the result around them (ecc_by_inv_with,
+ * the steps in ecc-divsteps-x86.h, shared with P-384).  Used through ECC_FP_INV
  * for p and by this file's signing and verification for n.
  */
-#define P256X_BY_NL	5
 #define P256X_BY_BATCHES 10
 
-typedef u64 p256x_v2 __attribute__((vector_size(16)));
-
-/*
- * 62 divsteps on the low words of f and g.  The scalar registers carry
- * only f, g and zeta (the chain that bounds the loop); the matrix rows
- * (u, v) and (q, r) go through the same masked updates in SSE2 registers,
- * off that chain and off the integer ports.
- */
-static inline s64 p256x_divsteps(s64 zeta, u64 f, u64 g, struct ecc_by_mat *t)
-{
-	p256x_v2 uv = { 1, 0 }, qr = { 0, 1 };
-	int i;
-
-	for (i = 0; i < 62; i++) {
-		u64 c1, c2, sw, x;
-		p256x_v2 vc1, vc2, vsw;
-
-		/*
-		 * c1: delta > 0; c2: g odd; sw = c1 & c2, the swapping
-		 * case: (f, g) = (g, (g - f) / 2); else g odd: (g + f) / 2;
-		 * else g / 2.  zeta = -zeta - 2 or zeta - 1.  cmov rather
-		 * than masks on the g chain (test, cmov, add, shift).
-		 */
-		__asm__("movq %[z], %[c1]\n\t"
-			"sarq $63, %[c1]\n\t"
-			"movl %k[g], %k[c2]\n\t"
-			"andl $1, %k[c2]\n\t"
-			"negq %[c2]\n\t"
-			"movq %[f], %[x]\n\t"
-			"xorq %[c1], %[x]\n\t"
-			"subq %[c1], %[x]\n\t"
-			"movq %[c1], %[sw]\n\t"
-			"andq %[c2], %[sw]\n\t"
-			"cmovnzq %[g], %[f]\n\t"
-			"testb $1, %b[g]\n\t"
-			"cmovzq %[zero], %[x]\n\t"
-			"addq %[x], %[g]\n\t"
-			"shrq $1, %[g]\n\t"
-			"xorq %[sw], %[z]\n\t"
-			"decq %[z]\n\t"
-			: [z] "+r"(zeta), [f] "+r"(f), [g] "+q"(g), [c1] "=&r"(c1), [c2] "=&r"(c2),
-			  [sw] "=&r"(sw), [x] "=&r"(x)
-			: [zero] "r"((u64)0)
-			: "cc");
-		vc1 = (p256x_v2){ c1, c1 };
-		vc2 = (p256x_v2){ c2, c2 };
-		vsw = (p256x_v2){ sw, sw };
-		qr += ((uv ^ vc1) - vc1) & vc2;
-		uv += qr & vsw;
-		uv += uv;
-	}
-	t->u = (s64)uv[0];
-	t->v = (s64)uv[1];
-	t->q = (s64)qr[0];
-	t->r = (s64)qr[1];
-	return zeta;
-}
+#include "ecc-divsteps-x86.h"
 
 /* r = a^-1 mod m (0 for 0), a < m, plain integers; minv64 = -m^-1 mod 2^64. */
 static void p256x_inv_mod(fe r, const fe a, const u64 *m, u64 minv64)
 {
-	s64 f[P256X_BY_NL], g[P256X_BY_NL], d[P256X_BY_NL] = { 0 }, e[P256X_BY_NL] = { 1 };
-	s64 m62[P256X_BY_NL], zeta = -1;
-	u64 minv = (0 - minv64) & ECC_BY_M62, w[5], t[5], sgn, borrow, mask;
-	struct ecc_by_mat mt;
-	ecc_u128 c;
-	int i, j;
-
-	for (i = 0; i < P256X_BY_NL; i++) {
-		int li = 62 * i / 64, sh = 62 * i % 64;
-		u64 mv = 0, x = 0;
-
-		if (li < 4) {
-			mv = m[li] >> sh;
-			x = a[li] >> sh;
-			if (sh > 2 && li + 1 < 4) {
-				mv |= m[li + 1] << (64 - sh);
-				x |= a[li + 1] << (64 - sh);
-			}
-		}
-		m62[i] = (s64)(mv & ECC_BY_M62);
-		g[i] = (s64)(x & ECC_BY_M62);
-	}
-	memcpy(f, m62, sizeof(f));
-	for (i = 0; i < P256X_BY_BATCHES; i++) {
-		zeta = p256x_divsteps(zeta, (u64)f[0] | (u64)f[1] << 62,
-				      (u64)g[0] | (u64)g[1] << 62, &mt);
-		ecc_by_update_fg(f, g, &mt);
-		ecc_by_update_de(d, e, &mt, m62, minv);
-	}
-	/* x^-1 = d sign(f), |d| <= 11 m: negate, add 32 m, subtract 2^j m masked */
-	ecc_by_to_words(w, d);
-	sgn = 0 - (u64)((u64)f[P256X_BY_NL - 1] >> 63);
-	c = sgn & 1;
-	for (i = 0; i < 5; i++) {
-		c += (u64)(w[i] ^ sgn);
-		w[i] = (u64)c;
-		c >>= 64;
-	}
-	c = 0;
-	for (i = 0; i < 5; i++) {
-		u64 mi = (i < 4 ? m[i] << 5 : 0) | (i ? m[i - 1] >> 59 : 0);
-
-		c += (ecc_u128)w[i] + mi;
-		w[i] = (u64)c;
-		c >>= 64;
-	}
-	for (j = 5; j >= 0; j--) {
-		borrow = 0;
-		for (i = 0; i < 5; i++) {
-			u64 mi = (i < 4 ? m[i] << j : 0) | (i && j ? m[i - 1] >> (64 - j) : 0);
-			ecc_u128 sd = (ecc_u128)w[i] - mi - borrow;
-
-			t[i] = (u64)sd;
-			borrow = (u64)(sd >> 64) & 1;
-		}
-		mask = 0 - borrow;
-		for (i = 0; i < 5; i++)
-			w[i] = (w[i] & mask) | (t[i] & ~mask);
-	}
-	memcpy(r, w, 32);
-	memzero_explicit(f, sizeof(f));
-	memzero_explicit(g, sizeof(g));
-	memzero_explicit(d, sizeof(d));
-	memzero_explicit(e, sizeof(e));
-	memzero_explicit(w, sizeof(w));
-	memzero_explicit(t, sizeof(t));
-	memzero_explicit(&mt, sizeof(mt));
+	ecc_by_inv_with(r, a, m, minv64, P256X_BY_BATCHES, ecc_x86_divsteps);
 }
 
 /* r = a^-1 in Montgomery form: (a R)^-1 R^3 / R = a^-1 R */

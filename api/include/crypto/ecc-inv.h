@@ -136,16 +136,10 @@ static inline void ecc_by_to_words(u64 *w, const s64 *l)
 	}
 }
 
-/*
- * r = a^-1 mod m (0 for 0) for a < m, plain integers (not Montgomery form);
- * bits: the size of m.  minv64 = -m^-1 mod 2^64 (struct ecc_mod's m0inv).
- */
-static void ecc_by_inv(fe r, const fe a, const u64 *m, u64 minv64, unsigned int bits)
+/* From (1, m, x): f = m, g = a and d = 0, e = 1 in signed 62-bit limbs. */
+static inline void ecc_by_start(s64 *f, s64 *g, s64 *d, s64 *e, s64 *m62, const fe a, const u64 *m)
 {
-	s64 f[ECC_BY_NL], g[ECC_BY_NL], d[ECC_BY_NL], e[ECC_BY_NL], m62[ECC_BY_NL], zeta = -1;
-	int steps = (int)((49 * bits + 57) / 17 + 1), i, j;
-	u64 minv = (0 - minv64) & ECC_BY_M62, w[ECC_N + 1], t[ECC_N + 1], sgn, borrow, mask;
-	struct ecc_by_mat mt;
+	int i;
 
 	for (i = 0; i < ECC_BY_NL; i++) {
 		int bit = 62 * i, li = bit / 64, sh = bit % 64;
@@ -164,15 +158,19 @@ static void ecc_by_inv(fe r, const fe a, const u64 *m, u64 minv64, unsigned int 
 		d[i] = 0;
 		e[i] = 0;
 	}
-	memcpy(f, m62, sizeof(f));
+	memcpy(f, m62, ECC_BY_NL * sizeof(s64));
 	e[0] = 1;
-	for (i = 0; i < steps; i += 62) {
-		zeta = ecc_by_divsteps(zeta, (u64)f[0] | (u64)f[1] << 62,
-				       (u64)g[0] | (u64)g[1] << 62, &mt);
-		ecc_by_update_fg(f, g, &mt);
-		ecc_by_update_de(d, e, &mt, m62, minv);
-	}
-	/* x^-1 = d * sign(f); |d| <= (batches + 1) m < 32 m */
+}
+
+/*
+ * The end: x^-1 = d * sign(f), |d| <= (batches + 1) m < 32 m, brought into
+ * [0, m) by adding 32 m and six masked subtractions of 2^j m.
+ */
+static inline void ecc_by_finish(fe r, const s64 *d, const s64 *f, const u64 *m)
+{
+	u64 w[ECC_N + 1], t[ECC_N + 1], sgn, borrow, mask;
+	int i, j;
+
 	ecc_by_to_words(w, d);
 	sgn = 0 - (u64)((u64)f[ECC_BY_NL - 1] >> 63);
 	{
@@ -210,12 +208,44 @@ static void ecc_by_inv(fe r, const fe a, const u64 *m, u64 minv64, unsigned int 
 			w[i] = (w[i] & mask) | (t[i] & ~mask);
 	}
 	memcpy(r, w, sizeof(fe));
+	memzero_explicit(w, sizeof(w));
+	memzero_explicit(t, sizeof(t));
+}
+
+/*
+ * r = a^-1 mod m (0 for 0) for a < m, plain integers (not Montgomery form):
+ * @batches batches of 62 steps of @divsteps (this file's, or an arch
+ * driver's form of them with its own step count), started from zeta = -1.
+ * minv64 = -m^-1 mod 2^64 (struct ecc_mod's m0inv).  Inlined, so that
+ * @divsteps is a direct call.
+ */
+static inline __attribute__((always_inline)) void
+ecc_by_inv_with(fe r, const fe a, const u64 *m, u64 minv64, int batches,
+		s64 (*divsteps)(s64 zeta, u64 f, u64 g, struct ecc_by_mat *t))
+{
+	s64 f[ECC_BY_NL], g[ECC_BY_NL], d[ECC_BY_NL], e[ECC_BY_NL], m62[ECC_BY_NL], zeta = -1;
+	u64 minv = (0 - minv64) & ECC_BY_M62;
+	struct ecc_by_mat mt;
+	int i;
+
+	ecc_by_start(f, g, d, e, m62, a, m);
+	for (i = 0; i < batches; i++) {
+		zeta = divsteps(zeta, (u64)f[0] | (u64)f[1] << 62, (u64)g[0] | (u64)g[1] << 62, &mt);
+		ecc_by_update_fg(f, g, &mt);
+		ecc_by_update_de(d, e, &mt, m62, minv);
+	}
+	ecc_by_finish(r, d, f, m);
 	memzero_explicit(f, sizeof(f));
 	memzero_explicit(g, sizeof(g));
 	memzero_explicit(d, sizeof(d));
 	memzero_explicit(e, sizeof(e));
-	memzero_explicit(w, sizeof(w));
-	memzero_explicit(t, sizeof(t));
+	memzero_explicit(&mt, sizeof(mt));
+}
+
+/* r = a^-1 mod m with the steps above; bits: the size of m. */
+static void ecc_by_inv(fe r, const fe a, const u64 *m, u64 minv64, unsigned int bits)
+{
+	ecc_by_inv_with(r, a, m, minv64, (int)(((49 * bits + 57) / 17 + 1 + 61) / 62), ecc_by_divsteps);
 }
 
 #endif /* _RIND_CRYPTO_ECC_INV_H */
