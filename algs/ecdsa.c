@@ -93,8 +93,9 @@ static void ecdsa_bits2int(const struct ecc_curve *c, u8 *out, const u8 *in, uns
  * changes, the states after the ipad block and after the opad block are
  * exported, and each message under that K imports them, so a message costs
  * its own blocks and one outer block instead of two more pad blocks.  The
- * hash's entry points are called directly (the template takes unkeyed
- * hashes only: no key check), and nothing is wiped per message: the
+ * hash's entry points are called directly (shash_raw_*: the template takes
+ * unkeyed hashes only, no key check), the pad states are the hmac
+ * template's (hmac_pad_states), and nothing is wiped per message: the
  * descriptor, the pad states and the inner digest live in the nonce state
  * and ecdsa_nonce_wipe() clears them once per signature.
  */
@@ -117,7 +118,7 @@ static int ecdsa_hmac_start(struct ecdsa_hmac *hm, struct crypto_shash *h)
 	hm->desc->tfm = h;
 	hm->bs = crypto_shash_blocksize(h);
 	hm->ds = alg->digestsize;
-	hm->ss = alg->export && alg->statesize ? alg->statesize : h->descsize;
+	hm->ss = shash_raw_statesize(alg);
 	/* (the template's checks already bound bs and ds) */
 	if (hm->ss > HASH_MAX_DESCSIZE || h->descsize > HASH_MAX_DESCSIZE) {
 		hm->ss = 0;	/* nothing to wipe */
@@ -126,48 +127,10 @@ static int ecdsa_hmac_start(struct ecdsa_hmac *hm, struct crypto_shash *h)
 	return 0;
 }
 
-static int ecdsa_hmac_export(struct ecdsa_hmac *hm, u8 *st)
-{
-	if (hm->alg->export)
-		return hm->alg->export(hm->desc, st);
-	memcpy(st, shash_desc_ctx(hm->desc), hm->ss);
-	return 0;
-}
-
-static int ecdsa_hmac_import(struct ecdsa_hmac *hm, const u8 *st)
-{
-	if (hm->alg->import)
-		return hm->alg->import(hm->desc, st);
-	memcpy(shash_desc_ctx(hm->desc), st, hm->ss);
-	return 0;
-}
-
 /* Key with @key (@klen <= bs bytes): the ipad and opad states. */
 static int ecdsa_hmac_setkey(struct ecdsa_hmac *hm, const u8 *key, unsigned int klen)
 {
-	const struct shash_alg *a = hm->alg;
-	u8 pad[ECDSA_MAX_BLOCK];
-	unsigned int i;
-	int err;
-
-	memset(pad, 0x36, hm->bs);
-	for (i = 0; i < klen; i++)
-		pad[i] ^= key[i];
-	err = a->init(hm->desc);
-	if (!err)
-		err = a->update(hm->desc, pad, hm->bs);
-	if (!err)
-		err = ecdsa_hmac_export(hm, hm->ist);
-	for (i = 0; i < hm->bs; i++)
-		pad[i] ^= 0x36 ^ 0x5c;
-	if (!err)
-		err = a->init(hm->desc);
-	if (!err)
-		err = a->update(hm->desc, pad, hm->bs);
-	if (!err)
-		err = ecdsa_hmac_export(hm, hm->ost);
-	memzero_explicit(pad, sizeof(pad));
-	return err;
+	return hmac_pad_states(hm->alg, hm->desc, hm->bs, key, klen, hm->ist, hm->ost);
 }
 
 /* HMAC under the current key of the message given in @nparts pieces, to @out. */
@@ -177,21 +140,15 @@ static int ecdsa_hmac(struct ecdsa_hmac *hm, const u8 *const *parts, const unsig
 	const struct shash_alg *a = hm->alg;
 	int err, j;
 
-	err = ecdsa_hmac_import(hm, hm->ist);
+	err = shash_raw_import(a, hm->desc, hm->ist);
 	for (j = 0; j < nparts && !err; j++)
 		if (lens[j])
 			err = a->update(hm->desc, parts[j], lens[j]);
 	if (!err)
 		err = a->final(hm->desc, hm->inner);
 	if (!err)
-		err = ecdsa_hmac_import(hm, hm->ost);
-	if (!err && a->finup)
-		return a->finup(hm->desc, hm->inner, hm->ds, out);
-	if (!err)
-		err = a->update(hm->desc, hm->inner, hm->ds);
-	if (!err)
-		err = a->final(hm->desc, out);
-	return err;
+		err = shash_raw_import(a, hm->desc, hm->ost);
+	return err ? err : shash_raw_finup(a, hm->desc, hm->inner, hm->ds, out);
 }
 
 /*

@@ -27,9 +27,6 @@
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
 
-/* Largest inner block size accepted (SHA-3's is at most 144). */
-#define HMAC_MAX_BLOCKSIZE	256
-
 #define HMAC_IPAD64	0x3636363636363636ULL
 #define HMAC_OPAD64	0x5c5c5c5c5c5c5c5cULL
 
@@ -64,50 +61,9 @@ static inline struct shash_desc *hmac_inner(struct shash_desc *desc)
 }
 
 /*
- * The inner hash's operations without the front end: no key check (the
- * inner hash is unkeyed), no wipe (the caller's descriptor is wiped by
- * whoever owns it).  The optional entry points are composed as the front
- * end would.
+ * Hash @pad (one block) from a fresh state and export the state to @state.
+ * (The inner hash is driven directly: see shash_raw_* in internal/hash.h.)
  */
-static inline int h_import(const struct shash_alg *h, struct shash_desc *d, const void *in)
-{
-	if (h->import)
-		return h->import(d, in);
-	memcpy(shash_desc_ctx(d), in, h->descsize);
-	return 0;
-}
-
-static inline int h_export(const struct shash_alg *h, struct shash_desc *d, void *out)
-{
-	if (h->export)
-		return h->export(d, out);
-	memcpy(out, shash_desc_ctx(d), h->descsize);
-	return 0;
-}
-
-static inline int h_finup(const struct shash_alg *h, struct shash_desc *d,
-			  const u8 *data, unsigned int len, u8 *out)
-{
-	int err;
-
-	if (h->finup)
-		return h->finup(d, data, len, out);
-	err = h->update(d, data, len);
-	return err ? err : h->final(d, out);
-}
-
-static inline int h_digest(const struct shash_alg *h, struct shash_desc *d,
-			   const u8 *data, unsigned int len, u8 *out)
-{
-	int err;
-
-	if (h->digest)
-		return h->digest(d, data, len, out);
-	err = h->init(d);
-	return err ? err : h_finup(h, d, data, len, out);
-}
-
-/* Hash one padded key block from a fresh state and export the state to @state. */
 static int hmac_pad_state(const struct shash_alg *h, struct shash_desc *d,
 			  const u8 *pad, unsigned int bs, u8 *state)
 {
@@ -115,23 +71,20 @@ static int hmac_pad_state(const struct shash_alg *h, struct shash_desc *d,
 
 	if (!err)
 		err = h->update(d, pad, bs);
-	return err ? err : h_export(h, d, state);
+	return err ? err : shash_raw_export(h, d, state);
 }
 
-static int hmac_setkey(struct crypto_shash *tfm, const u8 *key, unsigned int keylen)
+int hmac_pad_states(const struct shash_alg *h, struct shash_desc *d, unsigned int bs,
+		    const u8 *key, unsigned int keylen, u8 *ist, u8 *ost)
 {
-	struct hmac_ctx *ctx = hmac_ctx(tfm);
-	struct crypto_shash *hash = ctx->hash;
-	const struct shash_alg *h = ctx->halg;
-	unsigned int bs = hash->base.__crt_alg->cra_blocksize;
 	unsigned int nw = (bs + 7) / 8;
 	u64 pad[HMAC_MAX_BLOCKSIZE / 8];
-	SHASH_DESC_ON_STACK(d, hash);
 	int err = 0;
 
-	d->tfm = hash;
+	if (bs > HMAC_MAX_BLOCKSIZE || h->digestsize > bs)
+		return -EINVAL;
 	if (keylen > bs) {
-		err = h_digest(h, d, key, keylen, (u8 *)pad);
+		err = shash_raw_digest(h, d, key, keylen, (u8 *)pad);
 		keylen = h->digestsize;
 	} else if (keylen) {
 		memcpy(pad, key, keylen);
@@ -141,20 +94,34 @@ static int hmac_setkey(struct crypto_shash *tfm, const u8 *key, unsigned int key
 		memset((u8 *)pad + keylen, 0, nw * 8 - keylen);
 		for (unsigned int i = 0; i < nw; i++)
 			pad[i] ^= HMAC_IPAD64;
-		err = hmac_pad_state(h, d, (const u8 *)pad, bs, ctx->pads);
+		err = hmac_pad_state(h, d, (const u8 *)pad, bs, ist);
 	}
 	if (!err) {
 		for (unsigned int i = 0; i < nw; i++)
 			pad[i] ^= HMAC_IPAD64 ^ HMAC_OPAD64;
-		err = hmac_pad_state(h, d, (const u8 *)pad, bs, ctx->pads + ctx->ss);
+		err = hmac_pad_state(h, d, (const u8 *)pad, bs, ost);
 	}
+	memzero_explicit(pad, nw * 8);
+	return err;
+}
+
+static int hmac_setkey(struct crypto_shash *tfm, const u8 *key, unsigned int keylen)
+{
+	struct hmac_ctx *ctx = hmac_ctx(tfm);
+	struct crypto_shash *hash = ctx->hash;
+	const struct shash_alg *h = ctx->halg;
+	SHASH_DESC_ON_STACK(d, hash);
+	int err;
+
+	d->tfm = hash;
+	err = hmac_pad_states(h, d, hash->base.__crt_alg->cra_blocksize, key, keylen,
+			      ctx->pads, ctx->pads + ctx->ss);
 	/*
 	 * A failed setkey leaves no key (the front end then refuses the tfm
 	 * until the next good one), so half-written states are just wiped.
 	 */
 	if (err)
 		memzero_explicit(ctx->pads, 2 * ctx->ss);
-	memzero_explicit(pad, nw * 8);
 	memzero_explicit(d, sizeof(*d) + h->descsize);
 	return err;
 }
@@ -165,7 +132,7 @@ static int hmac_init(struct shash_desc *desc)
 	struct shash_desc *inner = hmac_inner(desc);
 
 	inner->tfm = ctx->hash;
-	return h_import(ctx->halg, inner, ctx->pads);
+	return shash_raw_import(ctx->halg, inner, ctx->pads);
 }
 
 static int hmac_update(struct shash_desc *desc, const u8 *data, unsigned int len)
@@ -177,9 +144,9 @@ static int hmac_update(struct shash_desc *desc, const u8 *data, unsigned int len
 static int hmac_outer(struct hmac_ctx *ctx, struct shash_desc *inner, u8 *out)
 {
 	const struct shash_alg *h = ctx->halg;
-	int err = h_import(h, inner, ctx->pads + ctx->ss);
+	int err = shash_raw_import(h, inner, ctx->pads + ctx->ss);
 
-	return err ? err : h_finup(h, inner, out, h->digestsize, out);
+	return err ? err : shash_raw_finup(h, inner, out, h->digestsize, out);
 }
 
 static int hmac_final(struct shash_desc *desc, u8 *out)
@@ -195,7 +162,7 @@ static int hmac_finup(struct shash_desc *desc, const u8 *data, unsigned int len,
 {
 	struct hmac_ctx *ctx = hmac_ctx(desc->tfm);
 	struct shash_desc *inner = hmac_inner(desc);
-	int err = h_finup(ctx->halg, inner, data, len, out);
+	int err = shash_raw_finup(ctx->halg, inner, data, len, out);
 
 	return err ? err : hmac_outer(ctx, inner, out);
 }
@@ -208,15 +175,15 @@ static int hmac_digest(struct shash_desc *desc, const u8 *data, unsigned int len
 	int err;
 
 	inner->tfm = ctx->hash;
-	err = h_import(h, inner, ctx->pads);
+	err = shash_raw_import(h, inner, ctx->pads);
 	if (!err)
-		err = h_finup(h, inner, data, len, out);
+		err = shash_raw_finup(h, inner, data, len, out);
 	return err ? err : hmac_outer(ctx, inner, out);
 }
 
 static int hmac_export(struct shash_desc *desc, void *out)
 {
-	return h_export(hmac_ctx(desc->tfm)->halg, hmac_inner(desc), out);
+	return shash_raw_export(hmac_ctx(desc->tfm)->halg, hmac_inner(desc), out);
 }
 
 static int hmac_import(struct shash_desc *desc, const void *in)
@@ -225,7 +192,7 @@ static int hmac_import(struct shash_desc *desc, const void *in)
 	struct shash_desc *inner = hmac_inner(desc);
 
 	inner->tfm = ctx->hash;
-	return h_import(ctx->halg, inner, in);
+	return shash_raw_import(ctx->halg, inner, in);
 }
 
 static int hmac_init_tfm(struct crypto_shash *tfm)

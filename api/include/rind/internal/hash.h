@@ -2,6 +2,7 @@
 #ifndef _RIND_INTERNAL_HASH_H
 #define _RIND_INTERNAL_HASH_H
 
+#include <string.h>
 #include <rind/hash.h>
 #include <rind/internal/alg.h>
 
@@ -73,5 +74,69 @@ int crypto_register_shashes(struct shash_alg *algs, int count);
 int crypto_grab_shash(struct crypto_spawn *spawn, struct crypto_alg *inst,
 		      const char *name, u32 type, u32 mask);
 struct crypto_shash *crypto_spawn_shash(struct crypto_spawn *spawn);
+
+/*
+ * An unkeyed hash's entry points without the front end, for code that
+ * drives a hash inside its own keyed construction (the hmac template,
+ * RFC 6979's HMAC-DRBG): no key check, and no wipe after each finish --
+ * the caller owns the descriptor and wipes it once.  The optional entry
+ * points are composed as the front end would.
+ */
+static inline int shash_raw_import(const struct shash_alg *h, struct shash_desc *d, const void *in)
+{
+	if (h->import)
+		return h->import(d, in);
+	memcpy(shash_desc_ctx(d), in, h->descsize);
+	return 0;
+}
+
+static inline int shash_raw_export(const struct shash_alg *h, struct shash_desc *d, void *out)
+{
+	if (h->export)
+		return h->export(d, out);
+	memcpy(out, shash_desc_ctx(d), h->descsize);
+	return 0;
+}
+
+static inline int shash_raw_finup(const struct shash_alg *h, struct shash_desc *d,
+				  const u8 *data, unsigned int len, u8 *out)
+{
+	int err;
+
+	if (h->finup)
+		return h->finup(d, data, len, out);
+	err = h->update(d, data, len);
+	return err ? err : h->final(d, out);
+}
+
+static inline int shash_raw_digest(const struct shash_alg *h, struct shash_desc *d,
+				   const u8 *data, unsigned int len, u8 *out)
+{
+	int err;
+
+	if (h->digest)
+		return h->digest(d, data, len, out);
+	err = h->init(d);
+	return err ? err : shash_raw_finup(h, d, data, len, out);
+}
+
+/* The exported state's size: what shash_raw_export() writes. */
+static inline unsigned int shash_raw_statesize(const struct shash_alg *h)
+{
+	return h->export && h->statesize ? h->statesize : h->descsize;
+}
+
+/* Largest block size HMAC accepts for its inner hash (SHA-3's is at most 144). */
+#define HMAC_MAX_BLOCKSIZE	256
+
+/*
+ * RFC 2104's two key states: the hash (descriptor @d, block size @bs) run
+ * over K' ^ ipad and over K' ^ opad, exported to @ist and @ost, where K' is
+ * @key zero-padded to @bs (hashed first when longer).  Only @keylen decides
+ * anything.  The padded key is wiped; @d holds the last state (the caller
+ * wipes it).  The hmac template and the ECDSA nonce's HMAC-DRBG use it.
+ */
+int hmac_pad_states(const struct shash_alg *h, struct shash_desc *d, unsigned int bs,
+		    const u8 *key, unsigned int keylen, u8 *ist, u8 *ost);
 
 #endif
