@@ -165,10 +165,9 @@ RIND_EXPORT void rind_sha512(const u8 *data, size_t len, u8 out[64])
 #define LIB_OPAD64	0x5c5c5c5c5c5c5c5cULL
 
 /*
- * The hash's entry points without the front end, for rind_hmac(): no key
- * check (these hashes are unkeyed) and no wipe after each finish, since
- * lib_hmac_direct() wipes its one descriptor once at the end.  Optional
- * entry points are composed as the front end would.
+ * The hash's entry points without the front end (shash_raw_*), for
+ * rind_hmac(), with size_t lengths: lib_hmac_direct() wipes its one
+ * descriptor once at the end.
  */
 static int lib_h_update(const struct shash_alg *h, struct shash_desc *d,
 			const u8 *data, size_t len)
@@ -188,12 +187,11 @@ static int lib_h_update(const struct shash_alg *h, struct shash_desc *d,
 static int lib_h_finup(const struct shash_alg *h, struct shash_desc *d,
 		       const u8 *data, size_t len, u8 *out)
 {
-	int err = 0;
+	int err;
 
-	if (h->finup && len <= UINT_MAX)
-		return h->finup(d, data, (unsigned int)len, out);
-	if (len)
-		err = lib_h_update(h, d, data, len);
+	if (len <= UINT_MAX)
+		return shash_raw_finup(h, d, data, (unsigned int)len, out);
+	err = lib_h_update(h, d, data, len);
 	return err ? err : h->final(d, out);
 }
 
@@ -202,8 +200,8 @@ static int lib_h_digest(const struct shash_alg *h, struct shash_desc *d,
 {
 	int err;
 
-	if (h->digest && len <= UINT_MAX)
-		return h->digest(d, data, (unsigned int)len, out);
+	if (len <= UINT_MAX)
+		return shash_raw_digest(h, d, data, (unsigned int)len, out);
 	err = h->init(d);
 	return err ? err : lib_h_finup(h, d, data, len, out);
 }
@@ -252,7 +250,7 @@ static int lib_hmac_direct(struct crypto_shash *tfm, const u8 *key, size_t keyle
 	if (!err)
 		err = h->update(desc, (const u8 *)pad, bs);
 	if (!err)
-		err = h->finup ? h->finup(desc, inner, ds, out) : lib_h_finup(h, desc, inner, ds, out);
+		err = shash_raw_finup(h, desc, inner, ds, out);
 	memzero_explicit(pad, bs);
 	memzero_explicit(inner, ds);
 	memzero_explicit(shash_desc_ctx(desc), h->descsize);
