@@ -19,14 +19,18 @@
  * and difference needs one fold of 38: the ladder adds only values in W
  * and subtracts only products, and the inputs 0, 1 and x1 are in W.
  *
- * The conditional swap.  With s = k_t xor k_(t+1), the step works on
- * (x2, z2) and (x3, z3) swapped when s = 1.  The step reads the pairs
- * only to form A = x2 + z2, B = x2 - z2, C = x3 + z3 and D = x3 - z3, so
- * swapping the pairs is swapping (A, B) with (C, D): it computes the four
- * from the pairs as they are and exchanges them by CMOV in registers
- * before storing them, eight limb pairs rather than sixteen.  No branch
- * and no address depends on the scalar; the frame (every intermediate
- * value) is wiped before returning.
+ * The conditional swap, as a selection.  With s = k_t xor k_(t+1), the
+ * step works on (x2, z2) and (x3, z3) swapped when s = 1.  But only the
+ * doubling tells the two pairs apart: the differential addition uses
+ * DA + CB and (DA - CB)^2, which swapping the pairs (A, B) <-> (C, D)
+ * leaves unchanged (DA and CB trade places; the difference changes sign
+ * and is squared).  So the step forms A = x2 + z2, B = x2 - z2,
+ * C = x3 + z3 and D = x3 - z3 from the pairs as they are, and selects by
+ * CMOV in registers only the pair that is doubled, (A, B) or (C, D):
+ * four limbs twice instead of swapping eight limb pairs.  The pair that
+ * is doubled becomes (x2, z2), the sum (x3, z3), as after a swap.  No
+ * branch and no address depends on the scalar; the frame (every
+ * intermediate value) is wiped before returning.
  */
 
 	.text
@@ -51,10 +55,12 @@
 #define E2	512
 #define PL	544	/* FE_MUL2: the low limbs of its two products */
 #define QL	576
-#define F_OUT	608	/* xz */
-#define F_K	616	/* k */
-#define F_T	624	/* t, the bit */
-#define FRAME	632	/* 8 mod 16 after the pushes: rsp 16-byte aligned */
+#define SA	608	/* A or C, the one doubled */
+#define SB	640	/* B or D */
+#define F_OUT	672	/* xz */
+#define F_K	680	/* k */
+#define F_T	688	/* t, the bit */
+#define FRAME	696	/* 8 mod 16 after the pushes: rsp 16-byte aligned */
 
 /* a24 = (486662 + 2) / 4 - 1 + 1: z2 = E (BB + 121666 E) */
 #define A24P	121666
@@ -63,10 +69,11 @@
 
 /*
  * u = [\a] + [\b] (or - with \op = sub/sbb) into r8..r11 and
- * v = [\c] + [\d] into r12..r15, each settled as ADD/SUB, then swapped
- * when the mask in rsi is set (by CMOV) and stored at \du and \dv.
+ * v = [\c] + [\d] into r12..r15, each settled as FE_ADD/FE_SUB and
+ * stored at \du and \dv; then v when the mask in rsi is set, else u,
+ * stored at \ds (CMOV: no branch, no address from the mask).
  */
-.macro PAIR_SWAP du, dv, a, b, c, d, op, opc
+.macro PAIR_SEL ds, du, dv, a, b, c, d, op, opc
 	movq	\a(%rsp), %r8
 	\op\()q	\b(%rsp), %r8
 	movq	\a+8(%rsp), %r9
@@ -95,11 +102,6 @@
 	\opc\()q %rcx, %r13
 	\opc\()q %rcx, %r14
 	\opc\()q %rcx, %r15
-	testq	%rsi, %rsi
-	LIMB_CSWAP %r8, %r12
-	LIMB_CSWAP %r9, %r13
-	LIMB_CSWAP %r10, %r14
-	LIMB_CSWAP %r11, %r15
 	movq	%r8, \du(%rsp)
 	movq	%r9, \du+8(%rsp)
 	movq	%r10, \du+16(%rsp)
@@ -108,13 +110,15 @@
 	movq	%r13, \dv+8(%rsp)
 	movq	%r14, \dv+16(%rsp)
 	movq	%r15, \dv+24(%rsp)
-.endm
-
-/* u <-> v when ZF = 0 (CMOV: no branch) */
-.macro LIMB_CSWAP u, v
-	movq	\u, %rax
-	cmovnzq	\v, \u
-	cmovnzq	%rax, \v
+	testq	%rsi, %rsi
+	cmovnzq	%r12, %r8
+	cmovnzq	%r13, %r9
+	cmovnzq	%r14, %r10
+	cmovnzq	%r15, %r11
+	movq	%r8, \ds(%rsp)
+	movq	%r9, \ds+8(%rsp)
+	movq	%r10, \ds+16(%rsp)
+	movq	%r11, \ds+24(%rsp)
 .endm
 
 /* u <-> v when rsi = -1 (rsi = 0: unchanged) */
@@ -324,10 +328,10 @@ curve25519_ladder_mulx:
 	negq	%rsi
 	movq	%rax, %xmm0			/* the bit, for the next step */
 
-	PAIR_SWAP A, C, X2, Z2, X3, Z3, add, adc
-	PAIR_SWAP B, D, X2, Z2, X3, Z3, sub, sbb
-	FE_SQR	AA, A
-	FE_SQR	BB, B
+	PAIR_SEL SA, A, C, X2, Z2, X3, Z3, add, adc
+	PAIR_SEL SB, B, D, X2, Z2, X3, Z3, sub, sbb
+	FE_SQR	AA, SA
+	FE_SQR	BB, SB
 	FE_MUL2	DA, D, A, CB, C, B
 	FE_MUL	X2, AA, BB
 	FE_SUB	E, AA, BB
