@@ -352,6 +352,8 @@ static struct ed25519_driver ed25519_mulx_drv = {
 	.base_mul_mont = ed_base_mul_mont_x86,
 	.prepare = ed_prepare,
 	.double_mul = ed_double_mul,
+	.sc_reduce = ed25519_sc_reduce_x86,
+	.sc_muladd = ed25519_sc_muladd_x86,
 	.alg = ED25519_SIG_ALG("ed25519-x86_64-adx", 300, "x86"),
 };
 

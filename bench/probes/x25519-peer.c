@@ -18,7 +18,8 @@
  *   sign raw      rind_ed25519_sign | ED25519_sign
  *   sha512 64+32  the registry's sha512 as ed_hash calls it, 32 + 32 +
  *                 32 bytes | SHA512 of 96 bytes
- *   sc_reduce     ed25519_sc_reduce | -
+ *   sc_reduce     ed25519_sc_reduce, ed25519_sc_reduce_x86 | -
+ *   sc_muladd     ed25519_sc_muladd, ed25519_sc_muladd_x86 | -
  *
  * One file, two translation units (rind's and OpenSSL's headers apart):
  *
@@ -132,7 +133,7 @@ int a_sha512(uint8_t out[64], const uint8_t *in, size_t len);
 void curve25519_ladder_mulx(u64 xz[8], const u8 k[32], const u64 x1[4]);
 void curve25519_base_mulx(u8 out[32], const u8 scalar[32]);
 
-static uint8_t peer_pub[32], my_pub[32], my_priv[32], ed_seed[32], ed_pub[32];
+static uint8_t peer_pub[32], my_pub[32], my_priv[32], ed_seed[32];
 static uint8_t msg[32] = "rind and aws-lc, one process....";
 static uint8_t in96[96];
 static struct crypto_kpp *kpp;
@@ -233,6 +234,36 @@ static int r_sc(void)
 	u8 out[32];
 
 	ed25519_sc_reduce(out, in96);
+	sink = out[0];
+	return 1;
+}
+
+void ed25519_sc_reduce_x86(u8 out[32], const u8 in[64]);
+void ed25519_sc_muladd_x86(u8 out[32], const u8 a[32], const u8 b[32], const u8 c[32]);
+
+static int r_sc86(void)
+{
+	u8 out[32];
+
+	ed25519_sc_reduce_x86(out, in96);
+	sink = out[0];
+	return 1;
+}
+
+static int r_ma(void)
+{
+	u8 out[32];
+
+	ed25519_sc_muladd(out, in96, in96 + 32, in96 + 64);
+	sink = out[0];
+	return 1;
+}
+
+static int r_ma86(void)
+{
+	u8 out[32];
+
+	ed25519_sc_muladd_x86(out, in96, in96 + 32, in96 + 64);
 	sink = out[0];
 	return 1;
 }
@@ -373,6 +404,9 @@ int main(int argc, char **argv)
 	row("sign raw", r_sign_raw, a_sign_raw1, rounds, 20);
 	row("sha512 96", r_sha512, a_sha1, rounds, 100);
 	row("sc_reduce", r_sc, nothing, rounds, 100);
+	row("sc_reduce x86", r_sc86, nothing, rounds, 100);
+	row("sc_muladd", r_ma, nothing, rounds, 100);
+	row("sc_muladd x86", r_ma86, nothing, rounds, 100);
 	return 0;
 }
 #endif
