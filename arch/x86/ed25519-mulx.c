@@ -117,43 +117,25 @@ static inline void ed5_tables(void)
  * negation (swap y+x and y-x, negate 2dxy) is masked too.  The digit
  * never becomes a branch or an address.
  */
-static ED_AVX2 void ed_select_avx2(ge_precomp *t, int m, s8 b)
+/* |b| for a digit b in [-16, 16], and whether b < 0, without a branch. */
+static inline u64 ed_digit_abs(s8 b, u64 *neg)
 {
-	u64 neg = (u64)(u8)b >> 7;
-	u64 babs = (u64)(u8)(b - (s8)((0 - (u8)neg) & ((u8)b << 1)));
-	const ge_precomp *row = ed5_base[m];
-	__m256i want = _mm256_set1_epi64x((long long)babs);
-	__m256i one = _mm256_set_epi64x(0, 0, 0, 1);
-	__m256i zero = _mm256_cmpeq_epi64(want, _mm256_setzero_si256());
-	__m256i ypx = _mm256_and_si256(zero, one);
-	__m256i ymx = ypx;
-	__m256i xy2d = _mm256_setzero_si256();
-	__m256i inc = _mm256_set1_epi64x(1), idx = _mm256_setzero_si256();
-	__m256i nmask, sw, neg256;
+	*neg = (u64)(u8)b >> 7;
+	return (u64)(u8)(b - (s8)((0 - (u8)*neg) & ((u8)b << 1)));
+}
+
+/*
+ * t = the selection (ypx, ymx, xy2d) for |b|, negated when neg: swap y+x
+ * and y-x, negate 2dxy, under masks.
+ */
+static ED_AVX2 void ed_select_finish_avx2(ge_precomp *t, __m256i ypx, __m256i ymx, __m256i xy2d,
+					  u64 neg)
+{
+	__m256i nmask = _mm256_set1_epi64x((long long)(0 - neg));
+	__m256i sw = _mm256_and_si256(nmask, _mm256_xor_si256(ypx, ymx));
+	__m256i neg256;
 	u64 x[4], n[4];
-	int j;
 
-	/*
-	 * The entry index counts up in a vector register (no scalar move
-	 * and broadcast per entry), and the loop is unrolled: per entry one
-	 * compare, three ANDs with a memory operand and three ORs.
-	 */
-#pragma GCC unroll 16
-	for (j = 0; j < ED5_COLS; j++) {
-		__m256i mask;
-
-		idx = _mm256_add_epi64(idx, inc);
-		mask = _mm256_cmpeq_epi64(want, idx);
-
-		ypx = _mm256_or_si256(ypx, _mm256_and_si256(mask,
-				_mm256_loadu_si256((const __m256i *)row[j].ypx.v)));
-		ymx = _mm256_or_si256(ymx, _mm256_and_si256(mask,
-				_mm256_loadu_si256((const __m256i *)row[j].ymx.v)));
-		xy2d = _mm256_or_si256(xy2d, _mm256_and_si256(mask,
-				_mm256_loadu_si256((const __m256i *)row[j].xy2d.v)));
-	}
-	nmask = _mm256_set1_epi64x((long long)(0 - neg));
-	sw = _mm256_and_si256(nmask, _mm256_xor_si256(ypx, ymx));
 	_mm256_storeu_si256((__m256i *)t->ypx.v, _mm256_xor_si256(ypx, sw));
 	_mm256_storeu_si256((__m256i *)t->ymx.v, _mm256_xor_si256(ymx, sw));
 	/*
@@ -175,11 +157,64 @@ static ED_AVX2 void ed_select_avx2(ge_precomp *t, int m, s8 b)
 	_mm256_storeu_si256((__m256i *)t->xy2d.v, _mm256_xor_si256(xy2d, sw));
 }
 
+static ED_AVX2 void ed_select_avx2(ge_precomp *t, int m, s8 b)
+{
+	u64 neg, babs = ed_digit_abs(b, &neg);
+	const ge_precomp *row = ed5_base[m];
+	__m256i want = _mm256_set1_epi64x((long long)babs);
+	__m256i one = _mm256_set_epi64x(0, 0, 0, 1);
+	__m256i zero = _mm256_cmpeq_epi64(want, _mm256_setzero_si256());
+	__m256i ypx = _mm256_and_si256(zero, one);
+	__m256i ymx = ypx;
+	__m256i xy2d = _mm256_setzero_si256();
+	__m256i inc = _mm256_set1_epi64x(1), idx = _mm256_setzero_si256();
+	int j;
+
+	/*
+	 * The entry index counts up in a vector register (no scalar move
+	 * and broadcast per entry), and the loop is unrolled: per entry one
+	 * compare, three ANDs with a memory operand and three ORs.
+	 */
+#pragma GCC unroll 16
+	for (j = 0; j < ED5_COLS; j++) {
+		__m256i mask;
+
+		idx = _mm256_add_epi64(idx, inc);
+		mask = _mm256_cmpeq_epi64(want, idx);
+
+		ypx = _mm256_or_si256(ypx, _mm256_and_si256(mask,
+				_mm256_loadu_si256((const __m256i *)row[j].ypx.v)));
+		ymx = _mm256_or_si256(ymx, _mm256_and_si256(mask,
+				_mm256_loadu_si256((const __m256i *)row[j].ymx.v)));
+		xy2d = _mm256_or_si256(xy2d, _mm256_and_si256(mask,
+				_mm256_loadu_si256((const __m256i *)row[j].xy2d.v)));
+	}
+	ed_select_finish_avx2(t, ypx, ymx, xy2d, neg);
+}
+
+/*
+ * ed25519-mulx-madd.S: h = h + q as ge_madd_p3_mulx, with the scan of
+ * row for the next digit's |b| woven in; sel gets the unsigned selection.
+ */
+void ge_madd_p3_scan_mulx(ge_p3 *h, const ge_precomp *q, const ge_precomp *row, u64 babs,
+			  u64 sel[12]);
+
+/* h = h + q, and t = the entry of row m for the digit b (AVX2 CPUs). */
+static ED_AVX2 void ge_madd_p3_select_avx2(ge_p3 *h, const ge_precomp *q, ge_precomp *t, int m,
+					   s8 b, u64 sel[12])
+{
+	u64 neg, babs = ed_digit_abs(b, &neg);
+
+	ge_madd_p3_scan_mulx(h, q, ed5_base[m], babs, sel);
+	ed_select_finish_avx2(t, _mm256_loadu_si256((const __m256i *)sel),
+			      _mm256_loadu_si256((const __m256i *)(sel + 4)),
+			      _mm256_loadu_si256((const __m256i *)(sel + 8)), neg);
+}
+
 /* The same with 64-bit masks, for a CPU without AVX2. */
 static void ed_select_c(ge_precomp *t, int m, s8 b)
 {
-	u64 neg = (u64)(u8)b >> 7;
-	u64 babs = (u64)(u8)(b - (s8)((0 - (u8)neg) & ((u8)b << 1)));
+	u64 neg, babs = ed_digit_abs(b, &neg);
 	ge_precomp minus;
 	int j;
 
@@ -216,6 +251,22 @@ _Static_assert(sizeof(ge_p3) == 16 * sizeof(u64) && sizeof(ge_precomp) == 12 * s
 static inline void ge_madd_p3(ge_p3 *h, const ge_precomp *q, u64 scratch[40])
 {
 	ge_madd_p3_mulx(h, q, scratch);
+}
+
+/*
+ * h = h + q, then t = the entry of row m for the digit b: on AVX2 CPUs in
+ * one call, the scan beside the products; else one after the other.
+ */
+static inline void ge_madd_p3_select(ge_p3 *h, const ge_precomp *q, ge_precomp *t, int m, s8 b,
+				     u64 scratch[40])
+{
+	/* A CPU feature, not a secret. */
+	if (ed_mulx_avx2) {
+		ge_madd_p3_select_avx2(h, q, t, m, b, scratch);
+	} else {
+		ed_select_c(t, m, b);
+		ge_madd_p3_mulx(h, q, scratch);
+	}
 }
 
 /*
@@ -259,8 +310,10 @@ static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 	ed_select_mulx(&t[0], 0, e[1]);
 	for (i = 1; i < ED5_DIGITS; i += 2) {
 		if (i + 2 < ED5_DIGITS)
-			ed_select_mulx(&t[((i / 2) + 1) & 1], (i + 2) / 2, e[i + 2]);
-		ge_madd_p3(h, &t[(i / 2) & 1], scratch);
+			ge_madd_p3_select(h, &t[(i / 2) & 1], &t[((i / 2) + 1) & 1], (i + 2) / 2,
+					  e[i + 2], scratch);
+		else
+			ge_madd_p3(h, &t[(i / 2) & 1], scratch);
 	}
 	ge_p3_dbl(&r, h);
 	for (i = 0; i < 4; i++) {
@@ -271,8 +324,10 @@ static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 	ge_p1p1_to_p3(h, &r);
 	for (i = 0; i < ED5_DIGITS; i += 2) {
 		if (i + 2 < ED5_DIGITS)
-			ed_select_mulx(&t[((i / 2) + 1) & 1], (i + 2) / 2, e[i + 2]);
-		ge_madd_p3(h, &t[(i / 2) & 1], scratch);
+			ge_madd_p3_select(h, &t[(i / 2) & 1], &t[((i / 2) + 1) & 1], (i + 2) / 2,
+					  e[i + 2], scratch);
+		else
+			ge_madd_p3(h, &t[(i / 2) & 1], scratch);
 	}
 	memzero_explicit(scratch, sizeof(scratch));
 	memzero_explicit(e, sizeof(e));
