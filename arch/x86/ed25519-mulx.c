@@ -10,12 +10,13 @@
  * its own tables.  Hashing, scalars modulo L, the verification policy and
  * the key formats are the generic driver's (algs/ed25519.c).
  *
- * The fixed-base multiplication is a comb like ed25519-impl.h's but in
- * radix 32, with a table of its own (below), and the table scan done in
- * AVX2 where the CPU has it: the scan reads all sixteen 96-byte entries
- * of a row for each of the 52 digits; three 256-bit registers hold an
- * entry, so a row is 48 ANDs (with the loads) and 48 ORs.  Each of the 52
- * mixed additions (7 products) is one call of ed25519-mulx-madd.S.
+ * The fixed-base multiplication is a signed-digit table walk in radix 32
+ * with a row per digit (no doublings), a table of its own (below), and
+ * the table scan done in AVX2 where the CPU has it: the scan reads all
+ * sixteen 96-byte entries of a row for each of the 52 digits; three
+ * 256-bit registers hold an entry, so a row is 48 ANDs (with the loads)
+ * and 48 ORs.  Each of the 52 mixed additions (7 products) is one call of
+ * ed25519-mulx-madd.S, which also runs the next digit's scan.
  */
 #include <immintrin.h>
 #include <string.h>
@@ -62,14 +63,19 @@ static inline void fe_neg_limbs(u64 n[4], const u64 x[4])
  * per digit.  The scans run in the vector unit beside the additions' MULX
  * chains, but they share the core's front end: of the 12 additions'
  * ~3.1k cycles, ~2.2k are gained (the fixed-base multiplication with its
- * inversion 23.6k -> 21.4k cycles).  Row m holds
- * j * 1024^m * B, j = 1..16, m = 0..25 (26 rows of 16 entries, 39 KiB):
- *   [k]B = sum_m e_2m 1024^m B + 32 * sum_m e_(2m+1) 1024^m B,
- * five doublings between the two sums.
+ * inversion 23.6k -> 21.4k cycles).  Row m holds j * 32^m * B,
+ * j = 1..16, m = 0..51 (52 rows of 16 entries, 78 KiB):
+ *   [k]B = sum_m e_m 32^m B,
+ * one row per digit and no doubling at all.  A comb over half the rows
+ * (39 KiB, 1024^m B, five doublings between the two halves) cost those
+ * five doublings, ~1k cycles; the larger table lives in L2 rather than
+ * L1, which the scans do not notice (they are bound by their vector
+ * operations and their place beside the products, not by the loads:
+ * timed with every scan reading row 0 or the first 8 rows, no faster).
  */
-#define ED5_ROWS	26
+#define ED5_ROWS	52
 #define ED5_COLS	16
-#define ED5_DIGITS	(2 * ED5_ROWS)
+#define ED5_DIGITS	ED5_ROWS
 
 static ge_precomp ed5_base[ED5_ROWS][ED5_COLS] __attribute__((aligned(64)));
 static pthread_once_t ed5_once = PTHREAD_ONCE_INIT;
@@ -81,7 +87,7 @@ static __attribute__((cold)) void ed5_tables_init(void)
 	fe scratch[ED5_COLS];
 	ge_cached pc;
 	ge_p1p1 t;
-	int m, j, k;
+	int m, j;
 
 	fe_frombytes(&p.X, ed_bx_bytes);
 	fe_frombytes(&p.Y, ed_by_bytes);
@@ -95,12 +101,9 @@ static __attribute__((cold)) void ed5_tables_init(void)
 			ge_p1p1_to_p3(&row[j], &t);
 		}
 		ge_batch_to_precomp(ed5_base[m], row, ED5_COLS, scratch);
-		/* 1024 P = 64 * (16 P) */
-		p = row[ED5_COLS - 1];
-		for (k = 0; k < 6; k++) {
-			ge_p3_dbl(&t, &p);
-			ge_p1p1_to_p3(&p, &t);
-		}
+		/* 32 P = 2 * (16 P) */
+		ge_p3_dbl(&t, &row[ED5_COLS - 1]);
+		ge_p1p1_to_p3(&p, &t);
 	}
 }
 
@@ -280,8 +283,6 @@ static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 	u8 kk[33];
 	s8 carry = 0;
 	ge_precomp t[2];
-	ge_p1p1 r;
-	ge_p2 s;
 	int i;
 
 	/* e_i = bits 5i .. 5i + 4 of k (bits from 256 up are 0) */
@@ -302,39 +303,22 @@ static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 	e[ED5_DIGITS - 1] = (s8)(e[ED5_DIGITS - 1] + carry);
 
 	/*
-	 * Each row's scan is issued before the previous row's addition,
-	 * which does not depend on it: the core overlaps the table reads
-	 * with the products.
+	 * Each row's scan is issued with the previous row's addition, which
+	 * does not depend on it: the core overlaps the table reads with the
+	 * products.
 	 */
 	ge_p3_0(h);
-	ed_select_mulx(&t[0], 0, e[1]);
-	for (i = 1; i < ED5_DIGITS; i += 2) {
-		if (i + 2 < ED5_DIGITS)
-			ge_madd_p3_select(h, &t[(i / 2) & 1], &t[((i / 2) + 1) & 1], (i + 2) / 2,
-					  e[i + 2], scratch);
-		else
-			ge_madd_p3(h, &t[(i / 2) & 1], scratch);
-	}
-	ge_p3_dbl(&r, h);
-	for (i = 0; i < 4; i++) {
-		ge_p1p1_to_p2(&s, &r);
-		ge_p2_dbl(&r, &s);
-	}
 	ed_select_mulx(&t[0], 0, e[0]);
-	ge_p1p1_to_p3(h, &r);
-	for (i = 0; i < ED5_DIGITS; i += 2) {
-		if (i + 2 < ED5_DIGITS)
-			ge_madd_p3_select(h, &t[(i / 2) & 1], &t[((i / 2) + 1) & 1], (i + 2) / 2,
-					  e[i + 2], scratch);
+	for (i = 0; i < ED5_DIGITS; i++) {
+		if (i + 1 < ED5_DIGITS)
+			ge_madd_p3_select(h, &t[i & 1], &t[(i + 1) & 1], i + 1, e[i + 1], scratch);
 		else
-			ge_madd_p3(h, &t[(i / 2) & 1], scratch);
+			ge_madd_p3(h, &t[i & 1], scratch);
 	}
 	memzero_explicit(scratch, sizeof(scratch));
 	memzero_explicit(e, sizeof(e));
 	memzero_explicit(kk, sizeof(kk));
 	memzero_explicit(t, sizeof(t));
-	memzero_explicit(&r, sizeof(r));
-	memzero_explicit(&s, sizeof(s));
 }
 
 /* ed_base_mul, ed_base_mul_batch and ed_base_mul_mont over the scan above. */
