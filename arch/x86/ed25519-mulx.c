@@ -114,7 +114,7 @@ static inline void ed5_tables(void)
 }
 
 /*
- * t = b * 1024^m * B for a digit b in [-16, 16]: every entry of row m is
+ * t = b * 32^m * B for a digit b in [-16, 16]: every entry of row m is
  * read and combined under a mask (exactly one of the sixteen masks is set
  * when b != 0, none when b == 0, which leaves the identity (1, 1, 0)); the
  * negation (swap y+x and y-x, negate 2dxy) is masked too.  The digit
@@ -274,7 +274,7 @@ static inline void ge_madd_p3_select(ge_p3 *h, const ge_precomp *q, ge_precomp *
 
 /*
  * h = [k]B for a 32-byte little-endian k < 2^255, constant time: the
- * signed radix-32 comb above over ed_select_mulx and ge_madd_p3.
+ * signed radix-32 table walk above over ed_select_mulx and ge_madd_p3_select.
  */
 static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 {
