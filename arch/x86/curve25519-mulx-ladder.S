@@ -57,10 +57,11 @@
 #define QL	576
 #define SA	608	/* A or C, the one doubled */
 #define SB	640	/* B or D */
-#define F_OUT	672	/* xz */
-#define F_K	680	/* k */
-#define F_T	688	/* t, the bit */
-#define FRAME	696	/* 8 mod 16 after the pushes: rsp 16-byte aligned */
+#define SW	672	/* s = k ^ (k >> 1), bit 255 of k cleared: the swaps */
+#define F_OUT	704	/* xz */
+#define F_K	712	/* k */
+#define F_T	720	/* t, the bit */
+#define FRAME	728	/* 8 mod 16 after the pushes: rsp 16-byte aligned */
 
 /* a24 = (486662 + 2) / 4 - 1 + 1: z2 = E (BB + 121666 E) */
 #define A24P	121666
@@ -311,22 +312,40 @@ curve25519_ladder_mulx:
 	movq	%rcx, Z3+24(%rsp)
 
 	movq	%rdi, F_K(%rsp)
+	/*
+	 * Every step's swap bit at once, s_t = k_t ^ k_(t+1) (k_255 taken
+	 * as 0): s = k ^ (k >> 1) into the frame, read a bit a step.
+	 */
+	movq	0(%rdi), %r8
+	movq	8(%rdi), %r9
+	movq	16(%rdi), %r10
+	movq	24(%rdi), %r11
+	btrq	$63, %r11
+	movq	%r8, %r12
+	shrdq	$1, %r9, %r12
+	movq	%r9, %r13
+	shrdq	$1, %r10, %r13
+	movq	%r10, %r14
+	shrdq	$1, %r11, %r14
+	movq	%r11, %r15
+	shrq	$1, %r15
+	xorq	%r12, %r8
+	xorq	%r13, %r9
+	xorq	%r14, %r10
+	xorq	%r15, %r11
+	movq	%r8, SW(%rsp)
+	movq	%r9, SW+8(%rsp)
+	movq	%r10, SW+16(%rsp)
+	movq	%r11, SW+24(%rsp)
 	movl	$254, F_T(%rsp)			/* t, the bit */
-	xorl	%esi, %esi			/* rsi: the previous bit */
 .Lstep:
-	/* bit t of k; s = bit ^ previous bit as a mask in rsi */
-	movq	F_K(%rsp), %rdi
-	movl	F_T(%rsp), %ebp
-	movl	%ebp, %eax
-	shrl	$3, %eax
-	movzbl	(%rdi,%rax), %eax
-	movl	%ebp, %ebx
-	andl	$7, %ebx
-	shrxl	%ebx, %eax, %eax
-	andl	$1, %eax
-	xorq	%rax, %rsi
-	negq	%rsi
-	movq	%rax, %xmm0			/* the bit, for the next step */
+	/* s_t as a mask in rsi (the address from t, which is public) */
+	movl	F_T(%rsp), %eax
+	movl	%eax, %ebx
+	shrl	$6, %ebx
+	movq	SW(%rsp,%rbx,8), %rdx
+	btq	%rax, %rdx
+	sbbq	%rsi, %rsi
 
 	PAIR_SEL SA, A, C, X2, Z2, X3, Z3, add, adc
 	PAIR_SEL SB, B, D, X2, Z2, X3, Z3, sub, sbb
@@ -342,11 +361,13 @@ curve25519_ladder_mulx:
 	FE_SQR	T2, T2
 	FE_MUL2	Z2, E, E2, Z3, X1, T2
 
-	movq	%xmm0, %rsi
 	decl	F_T(%rsp)
 	jns	.Lstep
 
 	/* the last swap: (x2, z2) and (x3, z3) exchanged when the last bit was 1 */
+	movq	F_K(%rsp), %rdi
+	movzbl	0(%rdi), %esi
+	andl	$1, %esi
 	negq	%rsi
 	movq	F_OUT(%rsp), %rdi
 	movq	X2(%rsp), %r8
