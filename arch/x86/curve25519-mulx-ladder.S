@@ -9,7 +9,9 @@
  *
  * Runs the 255 steps for the bits 254..0 of the clamped scalar k from
  * (x2 : z2) = (1 : 0), (x3 : z3) = (x1 : 1) and writes x2 (xz[0..3]) and
- * z2 (xz[4..7]), below 2^256 but not reduced below p.  x1 < 2^255.
+ * z2 (xz[4..7]), below 2^256 but not reduced below p.  x1 < 2^255.  k
+ * must be clamped as RFC 7748 does (bits 0, 1, 2 and 255 clear, 254
+ * set): the last three steps are doublings only.
  *
  * Every field element lives in the stack frame; each operation (the
  * macros of fe25519-mulx-asm.h) loads its operands there and stores its
@@ -122,14 +124,6 @@
 	movq	%r11, \ds+24(%rsp)
 .endm
 
-/* u <-> v when rsi = -1 (rsi = 0: unchanged) */
-.macro LIMB_SWAP u, v
-	movq	\u, %rax
-	xorq	\v, %rax
-	andq	%rsi, %rax
-	xorq	%rax, \u
-	xorq	%rax, \v
-.endm
 
 /*
  * The four low limbs of a product at \lo in the frame, the four high ones
@@ -254,6 +248,16 @@
 	movq	%r11, \dst+24(%rsp)
 .endm
 
+/* (x2 : z2) = 2 (x : z) from SA = x + z and SB = x - z */
+.macro LADDER_DBL
+	FE_SQR	AA, SA
+	FE_SQR	BB, SB
+	FE_MUL	X2, AA, BB
+	FE_SUB	E, AA, BB
+	CMADD	E2, E, BB
+	FE_MUL	Z2, E, E2
+.endm
+
 	.globl	curve25519_ladder_mulx
 	.hidden	curve25519_ladder_mulx
 	.type	curve25519_ladder_mulx, @function
@@ -362,46 +366,47 @@ curve25519_ladder_mulx:
 	FE_MUL2	Z2, E, E2, Z3, X1, T2
 
 	decl	F_T(%rsp)
-	jns	.Lstep
+	cmpl	$2, F_T(%rsp)
+	jg	.Lstep
 
-	/* the last swap: (x2, z2) and (x3, z3) exchanged when the last bit was 1 */
-	movq	F_K(%rsp), %rdi
-	movzbl	0(%rdi), %esi
-	andl	$1, %esi
-	negq	%rsi
+	/*
+	 * Bits 2, 1, 0 of a clamped scalar are 0: the last three steps only
+	 * double (x2, z2), and (x3, z3) is not needed after them.  Step 2
+	 * still selects which pair is doubled (by s_2 = k_3, secret); steps
+	 * 1 and 0 double (x2, z2) as it is.
+	 */
+	movl	F_T(%rsp), %eax
+	movq	SW(%rsp), %rdx
+	btq	%rax, %rdx
+	sbbq	%rsi, %rsi
+	PAIR_SEL SA, A, C, X2, Z2, X3, Z3, add, adc
+	PAIR_SEL SB, B, D, X2, Z2, X3, Z3, sub, sbb
+	LADDER_DBL
+	FE_ADD	SA, X2, Z2
+	FE_SUB	SB, X2, Z2
+	LADDER_DBL
+	FE_ADD	SA, X2, Z2
+	FE_SUB	SB, X2, Z2
+	LADDER_DBL
+
+	/* (x2, z2) out: bit 0 was 0, no last swap */
 	movq	F_OUT(%rsp), %rdi
 	movq	X2(%rsp), %r8
-	movq	X3(%rsp), %r12
-	LIMB_SWAP %r8, %r12
+	movq	X2+8(%rsp), %r9
+	movq	X2+16(%rsp), %r10
+	movq	X2+24(%rsp), %r11
 	movq	%r8, 0(%rdi)
-	movq	X2+8(%rsp), %r8
-	movq	X3+8(%rsp), %r12
-	LIMB_SWAP %r8, %r12
-	movq	%r8, 8(%rdi)
-	movq	X2+16(%rsp), %r8
-	movq	X3+16(%rsp), %r12
-	LIMB_SWAP %r8, %r12
-	movq	%r8, 16(%rdi)
-	movq	X2+24(%rsp), %r8
-	movq	X3+24(%rsp), %r12
-	LIMB_SWAP %r8, %r12
-	movq	%r8, 24(%rdi)
+	movq	%r9, 8(%rdi)
+	movq	%r10, 16(%rdi)
+	movq	%r11, 24(%rdi)
 	movq	Z2(%rsp), %r8
-	movq	Z3(%rsp), %r12
-	LIMB_SWAP %r8, %r12
+	movq	Z2+8(%rsp), %r9
+	movq	Z2+16(%rsp), %r10
+	movq	Z2+24(%rsp), %r11
 	movq	%r8, 32(%rdi)
-	movq	Z2+8(%rsp), %r8
-	movq	Z3+8(%rsp), %r12
-	LIMB_SWAP %r8, %r12
-	movq	%r8, 40(%rdi)
-	movq	Z2+16(%rsp), %r8
-	movq	Z3+16(%rsp), %r12
-	LIMB_SWAP %r8, %r12
-	movq	%r8, 48(%rdi)
-	movq	Z2+24(%rsp), %r8
-	movq	Z3+24(%rsp), %r12
-	LIMB_SWAP %r8, %r12
-	movq	%r8, 56(%rdi)
+	movq	%r9, 40(%rdi)
+	movq	%r10, 48(%rdi)
+	movq	%r11, 56(%rdi)
 
 	/* wipe the frame and the registers that held secrets */
 	pxor	%xmm0, %xmm0
