@@ -233,6 +233,24 @@ static int ed_expand(const struct ed25519_driver *drv, struct crypto_shash *sha,
 	return 0;
 }
 
+/* The driver's arithmetic modulo L where it has its own. */
+static inline void ed_sc_reduce(const struct ed25519_driver *drv, u8 out[32], const u8 in[64])
+{
+	if (drv->sc_reduce)
+		drv->sc_reduce(out, in);
+	else
+		ed25519_sc_reduce(out, in);
+}
+
+static inline void ed_sc_muladd(const struct ed25519_driver *drv, u8 out[32], const u8 a[32],
+				const u8 b[32], const u8 c[32])
+{
+	if (drv->sc_muladd)
+		drv->sc_muladd(out, a, b, c);
+	else
+		ed25519_sc_muladd(out, a, b, c);
+}
+
 static int ed_sign(const struct ed25519_driver *drv, struct crypto_shash *sha, u8 sig[64],
 		   const u8 *msg, size_t len, const u8 az[64], const u8 pub[32])
 {
@@ -243,14 +261,14 @@ static int ed_sign(const struct ed25519_driver *drv, struct crypto_shash *sha, u
 	err = ed_hash(sha, h, az + 32, 32, NULL, 0, msg, len);
 	if (err)
 		goto out;
-	ed25519_sc_reduce(r, h);
+	ed_sc_reduce(drv, r, h);
 	drv->base_mul(sig, r);
 	/* k = SHA-512(R || A || M) mod L, S = r + k a mod L */
 	err = ed_hash(sha, h, sig, 32, pub, 32, msg, len);
 	if (err)
 		goto out;
-	ed25519_sc_reduce(k, h);
-	ed25519_sc_muladd(sig + 32, k, az, r);
+	ed_sc_reduce(drv, k, h);
+	ed_sc_muladd(drv, sig + 32, k, az, r);
 out:
 	memzero_explicit(h, sizeof(h));
 	memzero_explicit(r, sizeof(r));

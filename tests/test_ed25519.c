@@ -794,6 +794,129 @@ START_TEST(test_oneshots)
 }
 END_TEST
 
+#if defined(__x86_64__)
+/*
+ * arch/x86/ed25519-sc-x86.c (the x86 driver's arithmetic modulo L)
+ * against OpenSSL's BN_nnmod / BN_mod_mul and the portable
+ * ed25519_sc_reduce / ed25519_sc_muladd, on the values where its three
+ * folds and the final subtraction turn: 0, L - 1, L, L + 1, multiples
+ * k L and k L - 1 (k up to 2^259), 2^n and 2^n - 1 for every n, all-ones,
+ * then random 512-bit values; muladd with operands of 0, 1, L - 1, L,
+ * 2^256 - 1 and random ones.
+ */
+#include <openssl/bn.h>
+#include <rind/internal/util.h>
+#include <crypto/ed25519.h>
+#include "../arch/x86/ed25519-x86.h"
+
+static void sc_bn_le(BIGNUM *a, u8 *out, int len)
+{
+	ck_assert_int_eq(BN_bn2lebinpad(a, out, len), len);
+}
+
+START_TEST(test_sc_x86)
+{
+	BN_CTX *ctx = BN_CTX_new();
+	BIGNUM *l = BN_new(), *a = BN_new(), *b = BN_new(), *c = BN_new(), *r = BN_new();
+	static const char *const lhex =
+		"1000000000000000000000000000000014def9dea2f79cd65812631a5cf5d3ed";
+	struct rt_rng rng;
+	u8 in[64], got[32], ref[32], exp[32], x[32], y[32], z[32];
+	int checked = 0, i, n;
+
+	ck_assert_ptr_nonnull(ctx);
+	ck_assert_int_gt(BN_hex2bn(&l, lhex), 0);
+	rt_rng_seed(&rng, 0x5c25519);
+	for (i = 0; i < 3000; i++) {
+		n = i % 512;
+		if (i < 512) {		/* 2^n, 2^n - 1 alternately with k L, k L - 1 */
+			BN_zero(a);
+			BN_set_bit(a, n);
+			if (i & 1)
+				BN_sub_word(a, 1);
+		} else if (i < 1024) {
+			BN_zero(b);
+			BN_set_bit(b, n % 260);
+			BN_mul(a, l, b, ctx);
+			if (i & 1)
+				BN_sub_word(a, 1);
+			else if (i & 2)
+				BN_add_word(a, 1);
+		} else if (i < 1030) {
+			static const int sm[6] = { 0, -1, 0, 1, 0, 2 };
+
+			if (i == 1024)
+				BN_zero(a);
+			else if (i == 1029) {	/* 2^512 - 1 */
+				BN_zero(a);
+				BN_set_bit(a, 512);
+				BN_sub_word(a, 1);
+			} else {
+				BN_copy(a, l);
+				if (sm[i - 1024] < 0)
+					BN_sub_word(a, 1);
+				else
+					BN_add_word(a, (BN_ULONG)sm[i - 1024]);
+			}
+		} else {
+			rt_fill(&rng, in, sizeof(in));
+			if (rt_rand_range(&rng, 4) == 0)
+				memset(in + rt_rand_range(&rng, 57), 0xff, 1 + rt_rand_range(&rng, 8));
+			BN_lebin2bn(in, 64, a);
+			BN_mask_bits(a, 512);
+		}
+		memset(in, 0, sizeof(in));
+		ck_assert_int_le(BN_num_bits(a), 512);
+		sc_bn_le(a, in, 64);
+		ck_assert(BN_nnmod(r, a, l, ctx));
+		sc_bn_le(r, exp, 32);
+		ed25519_sc_reduce_x86(got, in);
+		ed25519_sc_reduce(ref, in);
+		ck_assert_msg(!memcmp(got, exp, 32), "ed25519_sc_reduce_x86: case %d", i);
+		ck_assert(!memcmp(ref, exp, 32));
+		checked++;
+	}
+	for (i = 0; i < 3000; i++) {
+		BIGNUM *v[3] = { a, b, c };
+		u8 *o[3] = { x, y, z };
+		int j;
+
+		for (j = 0; j < 3; j++) {
+			switch (i < 216 ? (i / (j == 0 ? 1 : j == 1 ? 6 : 36)) % 6 : 6) {
+			case 0: BN_zero(v[j]); break;
+			case 1: BN_one(v[j]); break;
+			case 2: BN_copy(v[j], l); BN_sub_word(v[j], 1); break;
+			case 3: BN_copy(v[j], l); break;
+			case 4: BN_zero(v[j]); BN_set_bit(v[j], 256); BN_sub_word(v[j], 1); break;
+			default:
+				rt_fill(&rng, o[j], 32);
+				BN_lebin2bn(o[j], 32, v[j]);
+				break;
+			}
+			sc_bn_le(v[j], o[j], 32);
+		}
+		ck_assert(BN_mul(r, a, b, ctx));
+		ck_assert(BN_add(r, r, c));
+		ck_assert(BN_nnmod(r, r, l, ctx));
+		sc_bn_le(r, exp, 32);
+		ed25519_sc_muladd_x86(got, x, y, z);
+		ed25519_sc_muladd(ref, x, y, z);
+		ck_assert_msg(!memcmp(got, exp, 32), "ed25519_sc_muladd_x86: case %d", i);
+		ck_assert(!memcmp(ref, exp, 32));
+		checked++;
+	}
+	printf("scalars mod L, x86 (reduce, muladd) vs BN and the portable ones: %d checks\n",
+	       checked);
+	BN_free(l);
+	BN_free(a);
+	BN_free(b);
+	BN_free(c);
+	BN_free(r);
+	BN_CTX_free(ctx);
+}
+END_TEST
+#endif
+
 static Suite *ed25519_suite(void)
 {
 	Suite *s = suite_create("ed25519");
@@ -811,6 +934,9 @@ static Suite *ed25519_suite(void)
 	tcase_add_test(tc, test_batch_vs_single);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_oneshots);
+#if defined(__x86_64__)
+	tcase_add_test(tc, test_sc_x86);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -900,6 +900,93 @@ START_TEST(test_fe25519_arm64)
 END_TEST
 #endif
 
+#if defined(__x86_64__)
+/*
+ * arch/x86/fe25519-inv-x86.c (the inversion of the x86 MULX drivers)
+ * against OpenSSL's BN_mod_inverse and against the portable
+ * fe25519_invert_limbs, on the inputs that drive its 20-step batches to
+ * their extremes: 0, 1, 2^k, 2^k - 1, 2^k + 1, p - 2^k, p - 1 - 2^k for
+ * every k (long runs of even g, matrix entries reaching 2^20 in a batch,
+ * the biased G near its bounds), limbs of all ones and all zeros, then
+ * random values below p; each also in place.
+ */
+#include "../arch/x86/fe25519-inv-x86.h"
+
+START_TEST(test_fe25519_invert_x86)
+{
+	BN_CTX *ctx = BN_CTX_new();
+	BIGNUM *p = BN_new(), *a = BN_new(), *w = BN_new(), *t = BN_new();
+	struct rt_rng rng;
+	u8 in[32], exp[32];
+	u64 l[4], lo[4], ref[4];
+	int checked = 0, i, j, k;
+
+	ck_assert_ptr_nonnull(ctx);
+	BN_zero(p);
+	BN_set_bit(p, 255);
+	BN_sub_word(p, 19);
+	rt_rng_seed(&rng, 0x1e25519);
+	for (i = 0; i < 255 * 6 + 4000; i++) {
+		if (i < 255 * 6) {
+			k = i / 6;
+			BN_zero(t);
+			BN_set_bit(t, k);
+			switch (i % 6) {
+			case 0: BN_copy(a, t); break;
+			case 1: BN_copy(a, t); BN_sub_word(a, 1); break;
+			case 2: BN_copy(a, t); BN_add_word(a, 1); break;
+			case 3: BN_sub(a, p, t); break;
+			case 4: BN_sub(a, p, t); BN_sub_word(a, 1); break;
+			default:	/* alternating bits from k up */
+				BN_zero(a);
+				for (j = k; j < 255; j += 2)
+					BN_set_bit(a, j);
+				break;
+			}
+			BN_nnmod(a, a, p, ctx);
+		} else {
+			for (j = 0; j < 4; j++) {
+				u64 r = rt_rand(&rng);
+
+				l[j] = rt_rand_range(&rng, 4) ? r :
+					(rt_rand_range(&rng, 2) ? 0 : ~(u64)0);
+			}
+			l[3] &= 0x7fffffffffffffffull;
+			for (j = 0; j < 4; j++)
+				put_unaligned_le64(l[j], in + 8 * j);
+			BN_lebin2bn(in, 32, a);
+			BN_nnmod(a, a, p, ctx);
+		}
+		ck_assert_int_eq(BN_bn2lebinpad(a, in, 32), 32);
+		if (BN_is_zero(a))
+			BN_zero(w);
+		else
+			ck_assert_ptr_nonnull(BN_mod_inverse(w, a, p, ctx));
+		ck_assert_int_eq(BN_bn2lebinpad(w, exp, 32), 32);
+		for (j = 0; j < 4; j++)
+			l[j] = get_unaligned_le64(in + 8 * j);
+		fe25519_invert_limbs(ref, l);
+		fe25519_invert_limbs_x86(lo, l);
+		fe25519_invert_limbs_x86(l, l);
+		for (j = 0; j < 4; j++) {
+			ck_assert_msg(lo[j] == get_unaligned_le64(exp + 8 * j),
+				      "fe25519_invert_limbs_x86: wrong inverse (case %d)", i);
+			ck_assert_uint_eq(l[j], lo[j]);
+			ck_assert_uint_eq(ref[j], lo[j]);
+		}
+		checked += 3;
+	}
+	printf("fe25519 inversion, x86 divsteps, vs BN_mod_inverse and the portable one: %d checks\n",
+	       checked);
+	BN_free(p);
+	BN_free(a);
+	BN_free(w);
+	BN_free(t);
+	BN_CTX_free(ctx);
+}
+END_TEST
+#endif
+
 static Suite *x25519_suite(void)
 {
 	Suite *s = suite_create("x25519");
@@ -921,6 +1008,9 @@ static Suite *x25519_suite(void)
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_oneshots);
 	tcase_add_test(tc, test_fe25519_invert);
+#if defined(__x86_64__)
+	tcase_add_test(tc, test_fe25519_invert_x86);
+#endif
 #if defined(__aarch64__)
 	tcase_add_test(tc, test_fe25519_arm64);
 #endif

@@ -9,7 +9,9 @@
  *
  * Runs the 255 steps for the bits 254..0 of the clamped scalar k from
  * (x2 : z2) = (1 : 0), (x3 : z3) = (x1 : 1) and writes x2 (xz[0..3]) and
- * z2 (xz[4..7]), below 2^256 but not reduced below p.  x1 < 2^255.
+ * z2 (xz[4..7]), below 2^256 but not reduced below p.  x1 < 2^255.  k
+ * must be clamped as RFC 7748 does (bits 0, 1, 2 and 255 clear, 254
+ * set): the last three steps are doublings only.
  *
  * Every field element lives in the stack frame; each operation (the
  * macros of fe25519-mulx-asm.h) loads its operands there and stores its
@@ -19,14 +21,18 @@
  * and difference needs one fold of 38: the ladder adds only values in W
  * and subtracts only products, and the inputs 0, 1 and x1 are in W.
  *
- * The conditional swap.  With s = k_t xor k_(t+1), the step works on
- * (x2, z2) and (x3, z3) swapped when s = 1.  The step reads the pairs
- * only to form A = x2 + z2, B = x2 - z2, C = x3 + z3 and D = x3 - z3, so
- * swapping the pairs is swapping (A, B) with (C, D): it computes the four
- * from the pairs as they are and exchanges them by CMOV in registers
- * before storing them, eight limb pairs rather than sixteen.  No branch
- * and no address depends on the scalar; the frame (every intermediate
- * value) is wiped before returning.
+ * The conditional swap, as a selection.  With s = k_t xor k_(t+1), the
+ * step works on (x2, z2) and (x3, z3) swapped when s = 1.  But only the
+ * doubling tells the two pairs apart: the differential addition uses
+ * DA + CB and (DA - CB)^2, which swapping the pairs (A, B) <-> (C, D)
+ * leaves unchanged (DA and CB trade places; the difference changes sign
+ * and is squared).  So the step forms A = x2 + z2, B = x2 - z2,
+ * C = x3 + z3 and D = x3 - z3 from the pairs as they are, and selects by
+ * CMOV in registers only the pair that is doubled, (A, B) or (C, D):
+ * four limbs twice instead of swapping eight limb pairs.  The pair that
+ * is doubled becomes (x2, z2), the sum (x3, z3), as after a swap.  No
+ * branch and no address depends on the scalar; the frame (every
+ * intermediate value) is wiped before returning.
  */
 
 	.text
@@ -51,10 +57,13 @@
 #define E2	512
 #define PL	544	/* FE_MUL2: the low limbs of its two products */
 #define QL	576
-#define F_OUT	608	/* xz */
-#define F_K	616	/* k */
-#define F_T	624	/* t, the bit */
-#define FRAME	632	/* 8 mod 16 after the pushes: rsp 16-byte aligned */
+#define SA	608	/* A or C, the one doubled */
+#define SB	640	/* B or D */
+#define SW	672	/* s = k ^ (k >> 1), bit 255 of k cleared: the swaps */
+#define F_OUT	704	/* xz */
+#define F_K	712	/* k */
+#define F_T	720	/* t, the bit */
+#define FRAME	728	/* 8 mod 16 after the pushes: rsp 16-byte aligned */
 
 /* a24 = (486662 + 2) / 4 - 1 + 1: z2 = E (BB + 121666 E) */
 #define A24P	121666
@@ -63,10 +72,11 @@
 
 /*
  * u = [\a] + [\b] (or - with \op = sub/sbb) into r8..r11 and
- * v = [\c] + [\d] into r12..r15, each settled as ADD/SUB, then swapped
- * when the mask in rsi is set (by CMOV) and stored at \du and \dv.
+ * v = [\c] + [\d] into r12..r15, each settled as FE_ADD/FE_SUB and
+ * stored at \du and \dv; then v when the mask in rsi is set, else u,
+ * stored at \ds (CMOV: no branch, no address from the mask).
  */
-.macro PAIR_SWAP du, dv, a, b, c, d, op, opc
+.macro PAIR_SEL ds, du, dv, a, b, c, d, op, opc
 	movq	\a(%rsp), %r8
 	\op\()q	\b(%rsp), %r8
 	movq	\a+8(%rsp), %r9
@@ -95,11 +105,6 @@
 	\opc\()q %rcx, %r13
 	\opc\()q %rcx, %r14
 	\opc\()q %rcx, %r15
-	testq	%rsi, %rsi
-	LIMB_CSWAP %r8, %r12
-	LIMB_CSWAP %r9, %r13
-	LIMB_CSWAP %r10, %r14
-	LIMB_CSWAP %r11, %r15
 	movq	%r8, \du(%rsp)
 	movq	%r9, \du+8(%rsp)
 	movq	%r10, \du+16(%rsp)
@@ -108,23 +113,17 @@
 	movq	%r13, \dv+8(%rsp)
 	movq	%r14, \dv+16(%rsp)
 	movq	%r15, \dv+24(%rsp)
+	testq	%rsi, %rsi
+	cmovnzq	%r12, %r8
+	cmovnzq	%r13, %r9
+	cmovnzq	%r14, %r10
+	cmovnzq	%r15, %r11
+	movq	%r8, \ds(%rsp)
+	movq	%r9, \ds+8(%rsp)
+	movq	%r10, \ds+16(%rsp)
+	movq	%r11, \ds+24(%rsp)
 .endm
 
-/* u <-> v when ZF = 0 (CMOV: no branch) */
-.macro LIMB_CSWAP u, v
-	movq	\u, %rax
-	cmovnzq	\v, \u
-	cmovnzq	%rax, \v
-.endm
-
-/* u <-> v when rsi = -1 (rsi = 0: unchanged) */
-.macro LIMB_SWAP u, v
-	movq	\u, %rax
-	xorq	\v, %rax
-	andq	%rsi, %rax
-	xorq	%rax, \u
-	xorq	%rax, \v
-.endm
 
 /*
  * The four low limbs of a product at \lo in the frame, the four high ones
@@ -249,6 +248,16 @@
 	movq	%r11, \dst+24(%rsp)
 .endm
 
+/* (x2 : z2) = 2 (x : z) from SA = x + z and SB = x - z */
+.macro LADDER_DBL
+	FE_SQR	AA, SA
+	FE_SQR	BB, SB
+	FE_MUL	X2, AA, BB
+	FE_SUB	E, AA, BB
+	CMADD	E2, E, BB
+	FE_MUL	Z2, E, E2
+.endm
+
 	.globl	curve25519_ladder_mulx
 	.hidden	curve25519_ladder_mulx
 	.type	curve25519_ladder_mulx, @function
@@ -307,27 +316,45 @@ curve25519_ladder_mulx:
 	movq	%rcx, Z3+24(%rsp)
 
 	movq	%rdi, F_K(%rsp)
+	/*
+	 * Every step's swap bit at once, s_t = k_t ^ k_(t+1) (k_255 taken
+	 * as 0): s = k ^ (k >> 1) into the frame, read a bit a step.
+	 */
+	movq	0(%rdi), %r8
+	movq	8(%rdi), %r9
+	movq	16(%rdi), %r10
+	movq	24(%rdi), %r11
+	btrq	$63, %r11
+	movq	%r8, %r12
+	shrdq	$1, %r9, %r12
+	movq	%r9, %r13
+	shrdq	$1, %r10, %r13
+	movq	%r10, %r14
+	shrdq	$1, %r11, %r14
+	movq	%r11, %r15
+	shrq	$1, %r15
+	xorq	%r12, %r8
+	xorq	%r13, %r9
+	xorq	%r14, %r10
+	xorq	%r15, %r11
+	movq	%r8, SW(%rsp)
+	movq	%r9, SW+8(%rsp)
+	movq	%r10, SW+16(%rsp)
+	movq	%r11, SW+24(%rsp)
 	movl	$254, F_T(%rsp)			/* t, the bit */
-	xorl	%esi, %esi			/* rsi: the previous bit */
 .Lstep:
-	/* bit t of k; s = bit ^ previous bit as a mask in rsi */
-	movq	F_K(%rsp), %rdi
-	movl	F_T(%rsp), %ebp
-	movl	%ebp, %eax
-	shrl	$3, %eax
-	movzbl	(%rdi,%rax), %eax
-	movl	%ebp, %ebx
-	andl	$7, %ebx
-	shrxl	%ebx, %eax, %eax
-	andl	$1, %eax
-	xorq	%rax, %rsi
-	negq	%rsi
-	movq	%rax, %xmm0			/* the bit, for the next step */
+	/* s_t as a mask in rsi (the address from t, which is public) */
+	movl	F_T(%rsp), %eax
+	movl	%eax, %ebx
+	shrl	$6, %ebx
+	movq	SW(%rsp,%rbx,8), %rdx
+	btq	%rax, %rdx
+	sbbq	%rsi, %rsi
 
-	PAIR_SWAP A, C, X2, Z2, X3, Z3, add, adc
-	PAIR_SWAP B, D, X2, Z2, X3, Z3, sub, sbb
-	FE_SQR	AA, A
-	FE_SQR	BB, B
+	PAIR_SEL SA, A, C, X2, Z2, X3, Z3, add, adc
+	PAIR_SEL SB, B, D, X2, Z2, X3, Z3, sub, sbb
+	FE_SQR	AA, SA
+	FE_SQR	BB, SB
 	FE_MUL2	DA, D, A, CB, C, B
 	FE_MUL	X2, AA, BB
 	FE_SUB	E, AA, BB
@@ -338,45 +365,48 @@ curve25519_ladder_mulx:
 	FE_SQR	T2, T2
 	FE_MUL2	Z2, E, E2, Z3, X1, T2
 
-	movq	%xmm0, %rsi
 	decl	F_T(%rsp)
-	jns	.Lstep
+	cmpl	$2, F_T(%rsp)
+	jg	.Lstep
 
-	/* the last swap: (x2, z2) and (x3, z3) exchanged when the last bit was 1 */
-	negq	%rsi
+	/*
+	 * Bits 2, 1, 0 of a clamped scalar are 0: the last three steps only
+	 * double (x2, z2), and (x3, z3) is not needed after them.  Step 2
+	 * still selects which pair is doubled (by s_2 = k_3, secret); steps
+	 * 1 and 0 double (x2, z2) as it is.
+	 */
+	movl	F_T(%rsp), %eax
+	movq	SW(%rsp), %rdx
+	btq	%rax, %rdx
+	sbbq	%rsi, %rsi
+	PAIR_SEL SA, A, C, X2, Z2, X3, Z3, add, adc
+	PAIR_SEL SB, B, D, X2, Z2, X3, Z3, sub, sbb
+	LADDER_DBL
+	FE_ADD	SA, X2, Z2
+	FE_SUB	SB, X2, Z2
+	LADDER_DBL
+	FE_ADD	SA, X2, Z2
+	FE_SUB	SB, X2, Z2
+	LADDER_DBL
+
+	/* (x2, z2) out: bit 0 was 0, no last swap */
 	movq	F_OUT(%rsp), %rdi
 	movq	X2(%rsp), %r8
-	movq	X3(%rsp), %r12
-	LIMB_SWAP %r8, %r12
+	movq	X2+8(%rsp), %r9
+	movq	X2+16(%rsp), %r10
+	movq	X2+24(%rsp), %r11
 	movq	%r8, 0(%rdi)
-	movq	X2+8(%rsp), %r8
-	movq	X3+8(%rsp), %r12
-	LIMB_SWAP %r8, %r12
-	movq	%r8, 8(%rdi)
-	movq	X2+16(%rsp), %r8
-	movq	X3+16(%rsp), %r12
-	LIMB_SWAP %r8, %r12
-	movq	%r8, 16(%rdi)
-	movq	X2+24(%rsp), %r8
-	movq	X3+24(%rsp), %r12
-	LIMB_SWAP %r8, %r12
-	movq	%r8, 24(%rdi)
+	movq	%r9, 8(%rdi)
+	movq	%r10, 16(%rdi)
+	movq	%r11, 24(%rdi)
 	movq	Z2(%rsp), %r8
-	movq	Z3(%rsp), %r12
-	LIMB_SWAP %r8, %r12
+	movq	Z2+8(%rsp), %r9
+	movq	Z2+16(%rsp), %r10
+	movq	Z2+24(%rsp), %r11
 	movq	%r8, 32(%rdi)
-	movq	Z2+8(%rsp), %r8
-	movq	Z3+8(%rsp), %r12
-	LIMB_SWAP %r8, %r12
-	movq	%r8, 40(%rdi)
-	movq	Z2+16(%rsp), %r8
-	movq	Z3+16(%rsp), %r12
-	LIMB_SWAP %r8, %r12
-	movq	%r8, 48(%rdi)
-	movq	Z2+24(%rsp), %r8
-	movq	Z3+24(%rsp), %r12
-	LIMB_SWAP %r8, %r12
-	movq	%r8, 56(%rdi)
+	movq	%r9, 40(%rdi)
+	movq	%r10, 48(%rdi)
+	movq	%r11, 56(%rdi)
 
 	/* wipe the frame and the registers that held secrets */
 	pxor	%xmm0, %xmm0

@@ -10,12 +10,13 @@
  * its own tables.  Hashing, scalars modulo L, the verification policy and
  * the key formats are the generic driver's (algs/ed25519.c).
  *
- * The fixed-base multiplication is a comb like ed25519-impl.h's but in
- * radix 32, with a table of its own (below), and the table scan done in
- * AVX2 where the CPU has it: the scan reads all sixteen 96-byte entries
- * of a row for each of the 52 digits; three 256-bit registers hold an
- * entry, so a row is 48 ANDs (with the loads) and 48 ORs.  Each of the 52
- * mixed additions (7 products) is one call of ed25519-mulx-madd.S.
+ * The fixed-base multiplication is a signed-digit table walk in radix 32
+ * with a row per digit (no doublings), a table of its own (below), and
+ * the table scan done in AVX2 where the CPU has it: the scan reads all
+ * sixteen 96-byte entries of a row for each of the 52 digits; three
+ * 256-bit registers hold an entry, so a row is 48 ANDs (with the loads)
+ * and 48 ORs.  Each of the 52 mixed additions (7 products) is one call of
+ * ed25519-mulx-madd.S, which also runs the next digit's scan.
  */
 #include <immintrin.h>
 #include <string.h>
@@ -62,14 +63,19 @@ static inline void fe_neg_limbs(u64 n[4], const u64 x[4])
  * per digit.  The scans run in the vector unit beside the additions' MULX
  * chains, but they share the core's front end: of the 12 additions'
  * ~3.1k cycles, ~2.2k are gained (the fixed-base multiplication with its
- * inversion 23.6k -> 21.4k cycles).  Row m holds
- * j * 1024^m * B, j = 1..16, m = 0..25 (26 rows of 16 entries, 39 KiB):
- *   [k]B = sum_m e_2m 1024^m B + 32 * sum_m e_(2m+1) 1024^m B,
- * five doublings between the two sums.
+ * inversion 23.6k -> 21.4k cycles).  Row m holds j * 32^m * B,
+ * j = 1..16, m = 0..51 (52 rows of 16 entries, 78 KiB):
+ *   [k]B = sum_m e_m 32^m B,
+ * one row per digit and no doubling at all.  A comb over half the rows
+ * (39 KiB, 1024^m B, five doublings between the two halves) cost those
+ * five doublings, ~1k cycles; the larger table lives in L2 rather than
+ * L1, which the scans do not notice (they are bound by their vector
+ * operations and their place beside the products, not by the loads:
+ * timed with every scan reading row 0 or the first 8 rows, no faster).
  */
-#define ED5_ROWS	26
+#define ED5_ROWS	52
 #define ED5_COLS	16
-#define ED5_DIGITS	(2 * ED5_ROWS)
+#define ED5_DIGITS	ED5_ROWS
 
 static ge_precomp ed5_base[ED5_ROWS][ED5_COLS] __attribute__((aligned(64)));
 static pthread_once_t ed5_once = PTHREAD_ONCE_INIT;
@@ -81,7 +87,7 @@ static __attribute__((cold)) void ed5_tables_init(void)
 	fe scratch[ED5_COLS];
 	ge_cached pc;
 	ge_p1p1 t;
-	int m, j, k;
+	int m, j;
 
 	fe_frombytes(&p.X, ed_bx_bytes);
 	fe_frombytes(&p.Y, ed_by_bytes);
@@ -95,12 +101,9 @@ static __attribute__((cold)) void ed5_tables_init(void)
 			ge_p1p1_to_p3(&row[j], &t);
 		}
 		ge_batch_to_precomp(ed5_base[m], row, ED5_COLS, scratch);
-		/* 1024 P = 64 * (16 P) */
-		p = row[ED5_COLS - 1];
-		for (k = 0; k < 6; k++) {
-			ge_p3_dbl(&t, &p);
-			ge_p1p1_to_p3(&p, &t);
-		}
+		/* 32 P = 2 * (16 P) */
+		ge_p3_dbl(&t, &row[ED5_COLS - 1]);
+		ge_p1p1_to_p3(&p, &t);
 	}
 }
 
@@ -111,49 +114,31 @@ static inline void ed5_tables(void)
 }
 
 /*
- * t = b * 1024^m * B for a digit b in [-16, 16]: every entry of row m is
+ * t = b * 32^m * B for a digit b in [-16, 16]: every entry of row m is
  * read and combined under a mask (exactly one of the sixteen masks is set
  * when b != 0, none when b == 0, which leaves the identity (1, 1, 0)); the
  * negation (swap y+x and y-x, negate 2dxy) is masked too.  The digit
  * never becomes a branch or an address.
  */
-static ED_AVX2 void ed_select_avx2(ge_precomp *t, int m, s8 b)
+/* |b| for a digit b in [-16, 16], and whether b < 0, without a branch. */
+static inline u64 ed_digit_abs(s8 b, u64 *neg)
 {
-	u64 neg = (u64)(u8)b >> 7;
-	u64 babs = (u64)(u8)(b - (s8)((0 - (u8)neg) & ((u8)b << 1)));
-	const ge_precomp *row = ed5_base[m];
-	__m256i want = _mm256_set1_epi64x((long long)babs);
-	__m256i one = _mm256_set_epi64x(0, 0, 0, 1);
-	__m256i zero = _mm256_cmpeq_epi64(want, _mm256_setzero_si256());
-	__m256i ypx = _mm256_and_si256(zero, one);
-	__m256i ymx = ypx;
-	__m256i xy2d = _mm256_setzero_si256();
-	__m256i inc = _mm256_set1_epi64x(1), idx = _mm256_setzero_si256();
-	__m256i nmask, sw, neg256;
+	*neg = (u64)(u8)b >> 7;
+	return (u64)(u8)(b - (s8)((0 - (u8)*neg) & ((u8)b << 1)));
+}
+
+/*
+ * t = the selection (ypx, ymx, xy2d) for |b|, negated when neg: swap y+x
+ * and y-x, negate 2dxy, under masks.
+ */
+static ED_AVX2 void ed_select_finish_avx2(ge_precomp *t, __m256i ypx, __m256i ymx, __m256i xy2d,
+					  u64 neg)
+{
+	__m256i nmask = _mm256_set1_epi64x((long long)(0 - neg));
+	__m256i sw = _mm256_and_si256(nmask, _mm256_xor_si256(ypx, ymx));
+	__m256i neg256;
 	u64 x[4], n[4];
-	int j;
 
-	/*
-	 * The entry index counts up in a vector register (no scalar move
-	 * and broadcast per entry), and the loop is unrolled: per entry one
-	 * compare, three ANDs with a memory operand and three ORs.
-	 */
-#pragma GCC unroll 16
-	for (j = 0; j < ED5_COLS; j++) {
-		__m256i mask;
-
-		idx = _mm256_add_epi64(idx, inc);
-		mask = _mm256_cmpeq_epi64(want, idx);
-
-		ypx = _mm256_or_si256(ypx, _mm256_and_si256(mask,
-				_mm256_loadu_si256((const __m256i *)row[j].ypx.v)));
-		ymx = _mm256_or_si256(ymx, _mm256_and_si256(mask,
-				_mm256_loadu_si256((const __m256i *)row[j].ymx.v)));
-		xy2d = _mm256_or_si256(xy2d, _mm256_and_si256(mask,
-				_mm256_loadu_si256((const __m256i *)row[j].xy2d.v)));
-	}
-	nmask = _mm256_set1_epi64x((long long)(0 - neg));
-	sw = _mm256_and_si256(nmask, _mm256_xor_si256(ypx, ymx));
 	_mm256_storeu_si256((__m256i *)t->ypx.v, _mm256_xor_si256(ypx, sw));
 	_mm256_storeu_si256((__m256i *)t->ymx.v, _mm256_xor_si256(ymx, sw));
 	/*
@@ -175,11 +160,64 @@ static ED_AVX2 void ed_select_avx2(ge_precomp *t, int m, s8 b)
 	_mm256_storeu_si256((__m256i *)t->xy2d.v, _mm256_xor_si256(xy2d, sw));
 }
 
+static ED_AVX2 void ed_select_avx2(ge_precomp *t, int m, s8 b)
+{
+	u64 neg, babs = ed_digit_abs(b, &neg);
+	const ge_precomp *row = ed5_base[m];
+	__m256i want = _mm256_set1_epi64x((long long)babs);
+	__m256i one = _mm256_set_epi64x(0, 0, 0, 1);
+	__m256i zero = _mm256_cmpeq_epi64(want, _mm256_setzero_si256());
+	__m256i ypx = _mm256_and_si256(zero, one);
+	__m256i ymx = ypx;
+	__m256i xy2d = _mm256_setzero_si256();
+	__m256i inc = _mm256_set1_epi64x(1), idx = _mm256_setzero_si256();
+	int j;
+
+	/*
+	 * The entry index counts up in a vector register (no scalar move
+	 * and broadcast per entry), and the loop is unrolled: per entry one
+	 * compare, three ANDs with a memory operand and three ORs.
+	 */
+#pragma GCC unroll 16
+	for (j = 0; j < ED5_COLS; j++) {
+		__m256i mask;
+
+		idx = _mm256_add_epi64(idx, inc);
+		mask = _mm256_cmpeq_epi64(want, idx);
+
+		ypx = _mm256_or_si256(ypx, _mm256_and_si256(mask,
+				_mm256_loadu_si256((const __m256i *)row[j].ypx.v)));
+		ymx = _mm256_or_si256(ymx, _mm256_and_si256(mask,
+				_mm256_loadu_si256((const __m256i *)row[j].ymx.v)));
+		xy2d = _mm256_or_si256(xy2d, _mm256_and_si256(mask,
+				_mm256_loadu_si256((const __m256i *)row[j].xy2d.v)));
+	}
+	ed_select_finish_avx2(t, ypx, ymx, xy2d, neg);
+}
+
+/*
+ * ed25519-mulx-madd.S: h = h + q as ge_madd_p3_mulx, with the scan of
+ * row for the next digit's |b| woven in; sel gets the unsigned selection.
+ */
+void ge_madd_p3_scan_mulx(ge_p3 *h, const ge_precomp *q, const ge_precomp *row, u64 babs,
+			  u64 sel[12]);
+
+/* h = h + q, and t = the entry of row m for the digit b (AVX2 CPUs). */
+static ED_AVX2 void ge_madd_p3_select_avx2(ge_p3 *h, const ge_precomp *q, ge_precomp *t, int m,
+					   s8 b, u64 sel[12])
+{
+	u64 neg, babs = ed_digit_abs(b, &neg);
+
+	ge_madd_p3_scan_mulx(h, q, ed5_base[m], babs, sel);
+	ed_select_finish_avx2(t, _mm256_loadu_si256((const __m256i *)sel),
+			      _mm256_loadu_si256((const __m256i *)(sel + 4)),
+			      _mm256_loadu_si256((const __m256i *)(sel + 8)), neg);
+}
+
 /* The same with 64-bit masks, for a CPU without AVX2. */
 static void ed_select_c(ge_precomp *t, int m, s8 b)
 {
-	u64 neg = (u64)(u8)b >> 7;
-	u64 babs = (u64)(u8)(b - (s8)((0 - (u8)neg) & ((u8)b << 1)));
+	u64 neg, babs = ed_digit_abs(b, &neg);
 	ge_precomp minus;
 	int j;
 
@@ -219,8 +257,24 @@ static inline void ge_madd_p3(ge_p3 *h, const ge_precomp *q, u64 scratch[40])
 }
 
 /*
+ * h = h + q, then t = the entry of row m for the digit b: on AVX2 CPUs in
+ * one call, the scan beside the products; else one after the other.
+ */
+static inline void ge_madd_p3_select(ge_p3 *h, const ge_precomp *q, ge_precomp *t, int m, s8 b,
+				     u64 scratch[40])
+{
+	/* A CPU feature, not a secret. */
+	if (ed_mulx_avx2) {
+		ge_madd_p3_select_avx2(h, q, t, m, b, scratch);
+	} else {
+		ed_select_c(t, m, b);
+		ge_madd_p3_mulx(h, q, scratch);
+	}
+}
+
+/*
  * h = [k]B for a 32-byte little-endian k < 2^255, constant time: the
- * signed radix-32 comb above over ed_select_mulx and ge_madd_p3.
+ * signed radix-32 table walk above over ed_select_mulx and ge_madd_p3_select.
  */
 static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 {
@@ -229,8 +283,6 @@ static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 	u8 kk[33];
 	s8 carry = 0;
 	ge_precomp t[2];
-	ge_p1p1 r;
-	ge_p2 s;
 	int i;
 
 	/* e_i = bits 5i .. 5i + 4 of k (bits from 256 up are 0) */
@@ -251,35 +303,22 @@ static void ge_scalarmult_base_mulx(ge_p3 *h, const u8 k[32])
 	e[ED5_DIGITS - 1] = (s8)(e[ED5_DIGITS - 1] + carry);
 
 	/*
-	 * Each row's scan is issued before the previous row's addition,
-	 * which does not depend on it: the core overlaps the table reads
-	 * with the products.
+	 * Each row's scan is issued with the previous row's addition, which
+	 * does not depend on it: the core overlaps the table reads with the
+	 * products.
 	 */
 	ge_p3_0(h);
-	ed_select_mulx(&t[0], 0, e[1]);
-	for (i = 1; i < ED5_DIGITS; i += 2) {
-		if (i + 2 < ED5_DIGITS)
-			ed_select_mulx(&t[((i / 2) + 1) & 1], (i + 2) / 2, e[i + 2]);
-		ge_madd_p3(h, &t[(i / 2) & 1], scratch);
-	}
-	ge_p3_dbl(&r, h);
-	for (i = 0; i < 4; i++) {
-		ge_p1p1_to_p2(&s, &r);
-		ge_p2_dbl(&r, &s);
-	}
 	ed_select_mulx(&t[0], 0, e[0]);
-	ge_p1p1_to_p3(h, &r);
-	for (i = 0; i < ED5_DIGITS; i += 2) {
-		if (i + 2 < ED5_DIGITS)
-			ed_select_mulx(&t[((i / 2) + 1) & 1], (i + 2) / 2, e[i + 2]);
-		ge_madd_p3(h, &t[(i / 2) & 1], scratch);
+	for (i = 0; i < ED5_DIGITS; i++) {
+		if (i + 1 < ED5_DIGITS)
+			ge_madd_p3_select(h, &t[i & 1], &t[(i + 1) & 1], i + 1, e[i + 1], scratch);
+		else
+			ge_madd_p3(h, &t[i & 1], scratch);
 	}
 	memzero_explicit(scratch, sizeof(scratch));
 	memzero_explicit(e, sizeof(e));
 	memzero_explicit(kk, sizeof(kk));
 	memzero_explicit(t, sizeof(t));
-	memzero_explicit(&r, sizeof(r));
-	memzero_explicit(&s, sizeof(s));
 }
 
 /* ed_base_mul, ed_base_mul_batch and ed_base_mul_mont over the scan above. */
@@ -352,6 +391,8 @@ static struct ed25519_driver ed25519_mulx_drv = {
 	.base_mul_mont = ed_base_mul_mont_x86,
 	.prepare = ed_prepare,
 	.double_mul = ed_double_mul,
+	.sc_reduce = ed25519_sc_reduce_x86,
+	.sc_muladd = ed25519_sc_muladd_x86,
 	.alg = ED25519_SIG_ALG("ed25519-x86_64-adx", 300, "x86"),
 };
 

@@ -49,6 +49,12 @@ struct ed25519_driver {
 	int (*prepare)(struct ed25519_pre *pre, const u8 pub[32]);
 	/* out = encode([s]B - [h]A) for public s, h < 2^253; variable time. */
 	void (*double_mul)(u8 out[32], const struct ed25519_pre *pre, const u8 s[32], const u8 h[32]);
+	/*
+	 * Optional (NULL: ed25519_sc_reduce, ed25519_sc_muladd): the same
+	 * arithmetic modulo L, constant time, for signing.
+	 */
+	void (*sc_reduce)(u8 out[32], const u8 in[64]);
+	void (*sc_muladd)(u8 out[32], const u8 a[32], const u8 b[32], const u8 c[32]);
 	struct sig_alg alg;
 };
 
