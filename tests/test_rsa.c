@@ -1260,6 +1260,14 @@ START_TEST(test_adx_montmul)
 			memset(r2, 0xa5, sizeof(r2));
 			rsa_engine_adx.mont_mul(r2, a, b, &mc);
 			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "engine mont_mul n=%u", n);
+			/* a square (a = b, the squaring kernel at n % 8 == 0), apart and all aliased */
+			bn_mont_mul(r1, b, b, &mc);
+			memset(r2, 0xa5, sizeof(r2));
+			rsa_engine_adx.mont_mul(r2, b, b, &mc);
+			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "engine mont_mul square n=%u", n);
+			memcpy(r2, b, (size_t)n * 8);
+			rsa_engine_adx.mont_mul(r2, r2, r2, &mc);
+			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "engine square alias n=%u", n);
 			/* Squaring chains: the kernel's output fed back in (a < m). */
 			bn_mont_mul(r1, b, b, &mc);
 			bn_mont_mul(r1, r1, r1, &mc);
