@@ -6,9 +6,11 @@
  * beside the other half on the MULX/ADX kernels.  Step 1: its cycles
  * alone against bnx_mul16_adx / bnx_sqr16_adx.
  *
- *   cc -O2 -mavx2 -Iapi/include -o /tmp/mont1 bench/probes/mont1-avx2.c \
+ *   gcc -O2 -mavx2 -Iapi/include -o /tmp/mont1 bench/probes/mont1-avx2.c \
  *      arch/x86/bn-adx-8x8u.S && /tmp/mont1 > /tmp/mont1.txt && \
  *      python3 bench/probes/mont1-check.py < /tmp/mont1.txt
+ *   (-DASM and /tmp/vmont.S from vmont_gen.py: the generated kernels.  gcc:
+ *   the C kernels need its unrolling for their shuffles' immediates.)
  *
  * Layout: 40 digits of 29 bits (limb j in lane j % 4 of vector j / 4),
  * R = 2^1160.  The q chain is taken off the multiplier: the reduction is
