@@ -1260,6 +1260,14 @@ START_TEST(test_adx_montmul)
 			memset(r2, 0xa5, sizeof(r2));
 			rsa_engine_adx.mont_mul(r2, a, b, &mc);
 			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "engine mont_mul n=%u", n);
+			/* a square (a = b, the squaring kernel at n % 8 == 0), apart and all aliased */
+			bn_mont_mul(r1, b, b, &mc);
+			memset(r2, 0xa5, sizeof(r2));
+			rsa_engine_adx.mont_mul(r2, b, b, &mc);
+			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "engine mont_mul square n=%u", n);
+			memcpy(r2, b, (size_t)n * 8);
+			rsa_engine_adx.mont_mul(r2, r2, r2, &mc);
+			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "engine square alias n=%u", n);
 			/* Squaring chains: the kernel's output fed back in (a < m). */
 			bn_mont_mul(r1, b, b, &mc);
 			bn_mont_mul(r1, r1, r1, &mc);
@@ -1530,6 +1538,62 @@ END_TEST
  * 3080 bits), inputs random and 0, 1, m - 1, R mod m; exponents random,
  * zero, all ones, one limb or several; public exponents 3, 65537, random.
  */
+/*
+ * exp_ct with exponents whose 5-bit windows run through every table
+ * index (0 to 31, in order and reversed, from the top window down): the
+ * table scans (the unrolled VPBLENDVB ones at n = 16, 24, 32, the looped
+ * one at other n) against the generic engine.
+ */
+START_TEST(test_adx_exp_windows)
+{
+	static const unsigned int sizes[] = { 1024, 1536, 2048, 1280, 512, 4096 };
+	const struct rsa_engine *eng = &rsa_engine_adx, *gen = &rsa_engine_generic;
+	struct rt_rng rng;
+	static struct bn_mont mc;
+	u64 m[BN_MAX_LIMBS], a[BN_MAX_LIMBS], e[BN_MAX_LIMBS], r1[BN_MAX_LIMBS], r2[BN_MAX_LIMBS];
+	size_t si;
+
+	if (!have_adx())
+		return;
+	rt_rng_seed(&rng, 1307);
+	for (si = 0; si < ARRAY_SIZE(sizes); si++) {
+		unsigned int rev;
+
+		for (rev = 0; rev < 2; rev++) {
+			unsigned int n = rand_mod(&rng, m, sizes[si], 0), nb = 64 * n, pos, w = 0;
+
+			ck_assert_int_eq(bn_mont_init(&mc, m, n), 0);
+			rand_below(&rng, a, &mc, (int)rev);
+			memset(e, 0, (size_t)n * 8);
+			/* window k from the top (exp_ct's order) gets k mod 32 (or 31 - that) */
+			for (pos = nb - (nb % 5 ? nb % 5 : 5); ; pos -= 5, w++) {
+				u64 v = (rev ? 31 - w % 32 : w % 32) & (pos + 5 > nb ? (1u << (nb - pos)) - 1 : 31);
+				unsigned int b;
+
+				for (b = 0; b < 5 && pos + b < nb; b++)
+					e[(pos + b) / 64] |= ((v >> b) & 1) << ((pos + b) % 64);
+				if (pos < 5)
+					break;
+			}
+			/* the windows read back, below the top one: every index, in turn */
+			for (pos = nb - (nb % 5 ? nb % 5 : 5), w = 0; pos >= 5; w++) {
+				unsigned int b;
+				u64 v = 0;
+
+				pos -= 5;
+				for (b = 0; b < 5; b++)
+					v |= ((e[(pos + b) / 64] >> ((pos + b) % 64)) & 1) << b;
+				ck_assert_uint_eq(v, rev ? 31 - (w + 1) % 32 : (w + 1) % 32);
+			}
+			gen->exp_ct(r1, a, e, n, &mc);
+			eng->exp_ct(r2, a, e, n, &mc);
+			ck_assert_msg(!memcmp(r1, r2, (size_t)n * 8), "exp_ct windows %u bits rev=%u",
+				      sizes[si], rev);
+		}
+	}
+}
+END_TEST
+
 START_TEST(test_adx_engine)
 {
 	static const unsigned int sizes[] = {
@@ -1639,6 +1703,7 @@ static Suite *rsa_suite(void)
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_adx_montmul);
 	tcase_add_test(tc, test_adx_engine);
+	tcase_add_test(tc, test_adx_exp_windows);
 	tcase_add_test(tc, test_adx_kernel_edges);
 	tcase_add_test(tc, test_adx_kernel_near_r);
 	tcase_add_test(tc, test_adx_sqr_runs);

@@ -78,6 +78,13 @@
  * within 30% of the MULX/ADCX/ADOX loop alone, while VPMULUDQ ymm issues
  * at 0.40 TSC (four 32x32 products; with a VPADDQ each 0.51-0.59): the
  * vector unit, not these kernels, is where a larger step would come from.
+ * Measured since (bench/probes/mont1-avx2.c, vpair.c): a 1024-bit
+ * Montgomery squaring on the vector unit alone (29-bit digits in four
+ * lanes) takes 612 TSC against this kernel's 514-539, but one of each in
+ * one instruction stream (the two CRT halves side by side) takes
+ * 1039-1044 against 1088 for two of these: the two do not overlap
+ * (front end and window, not ports), so the vector unit does not pay
+ * for RSA here either.
  *
  * Both are constant time: MULX, ADCX and ADOX take fixed time, and no
  * branch or address depends on an operand (loop counts on n only).

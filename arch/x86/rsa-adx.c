@@ -17,8 +17,13 @@
  *
  * Cost of an RSA-2048 signature here (Zen 3, perf over crypto_sig_sign as
  * ../shared/peers/bench.c calls it): the 16-limb kernels (the two
- * exponentiations) 90%, the table scan 4%, the 32-limb ones (fault check,
- * blinding, unblinding) 4%, the rest (hash, padding, CRT, glue) 2%.  A
+ * exponentiations) 89%, the table scan 2.6% (4% before the VPBLENDVB
+ * scan), the 32-limb ones (fault check, blinding, unblinding) 3.7%, the
+ * rest (hash, padding, CRT, glue) 2-3%.  Minima of the steps of
+ * rsa_private (rdtsc around each, 2026-12-02): blinding 5.5k TSC, c r^e
+ * 2.6k, the two reductions mod p and q 2.6k each, the recombination
+ * 4.4k, unblinding 3.2k, the fault check (exp_pub mod n) 37.6k, against
+ * ~700k for each exponentiation: ~4% of a signature is outside them.  A
  * 1024-bit exponentiation (1024 squarings, 205 + 30 products) takes
  * ~745k TSC cycles, aws-lc's BN_mod_exp_mont_consttime ~875k (same
  * process, minima, loaded host); the whole signature ~1.59M against
@@ -114,14 +119,70 @@ static void tbl_select_avx2(u64 *r, const u64 *table, unsigned int n, u64 idx)
 	}
 }
 
+/*
+ * The scan for n = 16, 24, 32 (RSA-2048/3072/4096's halves): the entry
+ * whole in n / 4 registers, one mask a table entry, VPBLENDVB keeping the
+ * wanted one (one op where AND and OR were two).  TSC minima (Zen 3, a
+ * scan alone): n = 16 73 against 98-147 for tbl_select_avx2, n = 32
+ * 171-196 against 220-245.
+ */
+static inline __attribute__((always_inline, target("avx2")))
+void tbl_select_avx2_n(u64 *r, const u64 *table, u64 idx, const unsigned int n)
+{
+	const __m256i want = _mm256_set1_epi64x((long long)idx), one = _mm256_set1_epi64x(1);
+	__m256i acc[8], cur = _mm256_setzero_si256();
+	unsigned int i, j;
+
+#pragma GCC unroll 8
+	for (j = 0; j < n / 4; j++)
+		acc[j] = _mm256_setzero_si256();
+#pragma GCC unroll 4
+	for (i = 0; i < TBL; i++, table += n) {
+		__m256i mask = _mm256_cmpeq_epi64(cur, want);
+
+#pragma GCC unroll 8
+		for (j = 0; j < n / 4; j++)
+			acc[j] = _mm256_blendv_epi8(acc[j],
+					_mm256_loadu_si256((const __m256i *)(table + 4 * j)), mask);
+		cur = _mm256_add_epi64(cur, one);
+	}
+#pragma GCC unroll 8
+	for (j = 0; j < n / 4; j++)
+		_mm256_storeu_si256((__m256i *)(r + 4 * j), acc[j]);
+}
+
+__attribute__((target("avx2")))
+static void tbl_select16(u64 *r, const u64 *table, u64 idx)
+{
+	tbl_select_avx2_n(r, table, idx, 16);
+}
+
+__attribute__((target("avx2")))
+static void tbl_select24(u64 *r, const u64 *table, u64 idx)
+{
+	tbl_select_avx2_n(r, table, idx, 24);
+}
+
+__attribute__((target("avx2")))
+static void tbl_select32(u64 *r, const u64 *table, u64 idx)
+{
+	tbl_select_avx2_n(r, table, idx, 32);
+}
+
 static bool have_avx2;
 
 static void select_entry(u64 *r, const u64 *table, unsigned int n, u64 idx)
 {
-	if (have_avx2)
-		tbl_select_avx2(r, table, n, idx);
-	else
+	if (!have_avx2)
 		tbl_select(r, table, n, idx);
+	else if (n == 16)	/* public: n */
+		tbl_select16(r, table, idx);
+	else if (n == 24)
+		tbl_select24(r, table, idx);
+	else if (n == 32)
+		tbl_select32(r, table, idx);
+	else
+		tbl_select_avx2(r, table, n, idx);
 }
 
 struct exp_scratch {
@@ -266,6 +327,16 @@ static void rsa_adx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn
 	if (mc->n % 8) {
 		bnx_mul_adx(r, a, b, mc->m, mc->m0inv, mc->n, t);
 		memzero_explicit(t, (size_t)(mc->n + 2) * 8);
+	} else if (a == b) {
+		/*
+		 * A square (the blinding pair's per-use squarings; the pointers
+		 * are public, and a = b < m here): the squaring kernel, ~0.8 of
+		 * a product's time at 32 limbs.
+		 */
+		bnx_sqr_fn *f = bnx_sqr_fixed(mc->n);
+
+		(f ? f : bnx_sqr_adx)(r, a, mc->m, mc->m0inv, mc->n, t);
+		memzero_explicit(t, (size_t)(2 * mc->n + 1) * 8);
 	} else {
 		bnx_mul_fn *f = bnx_mul_fixed(mc->n);	/* the unrolled one where there is one */
 
