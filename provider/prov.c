@@ -66,6 +66,47 @@ static const struct rind_md mds[] = {
 	{ "SHA3-512:2.16.840.1.101.3.4.2.10", "sha3-512", "hmac(sha3-512)", 64, 72, 0 },
 	{ NULL, NULL, NULL, 0, 0, 0 }
 };
+_Static_assert(sizeof(mds) / sizeof(mds[0]) == RIND_MD_N + 1, "RIND_MD_N");
+
+unsigned int rind_md_index(const struct rind_md *m)
+{
+	return (unsigned int)(m - mds);
+}
+
+/* "224", "256", "384", "512" (exactly) as 0..3, else -1. */
+static int md_bits(const char *s)
+{
+	static const char bits[4][4] = { "224", "256", "384", "512" };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (!strcmp(s, bits[i]))
+			return i;
+	return -1;
+}
+
+/*
+ * The spellings every caller uses (libssl asks by "SHA2-256" or "SHA256"
+ * for each KDF context, node by "sha256"), parsed instead of compared
+ * with each alias in turn: "SHA" then "1", "-1", "NNN", "-NNN", "2-NNN"
+ * or "3-NNN", any case.  Each is one of the table's aliases or registry
+ * names; anything else (OIDs, "SSL3-SHA1") goes to the table.
+ */
+static const struct rind_md *md_fast(const char *n)
+{
+	int b;
+
+	if ((n[0] | 0x20) != 's' || (n[1] | 0x20) != 'h' || (n[2] | 0x20) != 'a')
+		return NULL;
+	n += 3;
+	if (!strcmp(n, "1") || !strcmp(n, "-1"))
+		return &mds[0];
+	if (n[0] == '-' || (n[0] == '2' && n[1] == '-'))
+		n += n[0] == '-' ? 1 : 2;
+	else if (n[0] == '3' && n[1] == '-')
+		return (b = md_bits(n + 2)) >= 0 ? &mds[5 + b] : NULL;
+	return (b = md_bits(n)) >= 0 ? &mds[1 + b] : NULL;
+}
 
 const struct rind_md *rind_md_by_name(const char *name)
 {
@@ -73,6 +114,8 @@ const struct rind_md *rind_md_by_name(const char *name)
 
 	if (!name)
 		return NULL;
+	if ((m = md_fast(name)))
+		return m;
 	for (m = mds; m->names; m++)
 		if (rind_name_in(m->names, name) || !strcasecmp(m->rind, name))
 			return m;
