@@ -83,6 +83,7 @@ int rp_hmac_setkey(struct rp_hmac *h, const struct rind_md *m, const uint8_t *ke
 	if (h->alg && (shash_raw_statesize(a) < h->ss || a->descsize < h->alg->descsize))
 		rp_hmac_wipe(h);
 	h->alg = a;
+	h->tfm = t;
 	h->md = m;
 	h->ss = shash_raw_statesize(a);
 	d->tfm = t;
@@ -122,9 +123,13 @@ int rp_hmac_setkey(struct rp_hmac *h, const struct rind_md *m, const uint8_t *ke
 	return 1;
 }
 
+/* The descriptor may have been wiped since (rp_hmac_clear_desc): its tfm is set again. */
 int rp_hmac_init(struct rp_hmac *h)
 {
-	return h->alg && shash_raw_import(h->alg, &h->d.desc, h->ist) == 0;
+	if (!h->alg)
+		return 0;
+	h->d.desc.tfm = h->tfm;
+	return shash_raw_import(h->alg, &h->d.desc, h->ist) == 0;
 }
 
 int rp_hmac_update(struct rp_hmac *h, const uint8_t *p, size_t n)

@@ -14,6 +14,7 @@
 
 struct rp_hmac {
 	const struct shash_alg *alg;	/* NULL: no key */
+	struct crypto_shash *tfm;	/* the digest's shared one */
 	const struct rind_md *md;
 	unsigned int ss;		/* bytes of each pad state in use */
 	uint8_t ist[HASH_MAX_STATESIZE] __attribute__((aligned(16)));

@@ -106,14 +106,25 @@ static void kreset(void *vc)
 	c->iter = 2048;
 }
 
+/* A buffer's inline bytes need no zeroing: only the first n are ever read. */
+static void binit(struct buf *b)
+{
+	b->p = NULL;
+	b->n = 0;
+	b->set = 0;
+}
+
 static void *knew(void *provctx, enum kdf_kind kind)
 {
-	struct kctx *c = calloc(1, sizeof(*c));
+	struct kctx *c = malloc(sizeof(*c));
 
 	if (!c)
 		return NULL;
 	c->provctx = provctx;
 	c->kind = kind;
+	binit(&c->key); binit(&c->salt); binit(&c->info); binit(&c->prefix);
+	binit(&c->label); binit(&c->data); binit(&c->pass); binit(&c->seed);
+	binit(&c->secret);
 	kreset(c);
 	return c;
 }
@@ -128,16 +139,14 @@ static void kfree(void *vc)
 
 static void *kdup(void *vc)
 {
-	struct kctx *c = vc, *d = calloc(1, sizeof(*d));
+	struct kctx *c = vc, *d = knew(c->provctx, c->kind);
 
 	if (!d)
 		return NULL;
-	d->provctx = c->provctx;
-	d->kind = c->kind;
 	d->md = c->md;
 	d->mode = c->mode;
 	d->iter = c->iter;
-	/* Every buffer of @d starts empty (calloc): kfree() is right after any failure. */
+	/* Every buffer of @d starts empty (knew): kfree() is right after any failure. */
 	if (!bdup(&d->key, &c->key) || !bdup(&d->salt, &c->salt) || !bdup(&d->info, &c->info)
 	    || !bdup(&d->prefix, &c->prefix) || !bdup(&d->label, &c->label) || !bdup(&d->data, &c->data)
 	    || !bdup(&d->pass, &c->pass) || !bdup(&d->seed, &c->seed) || !bdup(&d->secret, &c->secret)) {
