@@ -39,7 +39,16 @@ void rp_scan(const OSSL_PARAM *params, const char *const names[], unsigned int n
 		char c = p->key[0];
 
 		for (i = 0; i < n; i++) {
-			if (names[i][0] != c || strcmp(names[i] + 1, p->key + 1))
+			const char *a = names[i], *b = p->key;
+
+			if (a[0] != c)
+				continue;
+			/* the rest inline: keys are short, a call to strcmp costs more */
+			while (*a && *a == *b) {
+				a++;
+				b++;
+			}
+			if (*a != *b)
 				continue;
 			if (!found[i])
 				found[i] = p;

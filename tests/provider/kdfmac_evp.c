@@ -11,7 +11,7 @@
  *  - re-init without a key reuses the context's key (EVP semantics), a
  *    digest set after the key, dup in the middle of a message;
  *  - HMAC keys of 0 bytes, one block, longer than a block (hashed first),
- *    every digest;
+ *    every digest, and the digest by each spelling of its name;
  *  - KDF parameters inline (<= 64 bytes) and on the heap, several INFO
  *    and SEED parameters concatenated, duplicates (the first wins, as in
  *    the default provider), dup and reset;
@@ -221,6 +221,52 @@ static void test_mac_rekey(void)
 	result(ok && ol == ol2 && !memcmp(out, out2, ol) && same_mac("SHA3-256", k2, sizeof(k2), msg, sizeof(msg), out2, ol2),
 	       "HMAC dup in the middle of a message: the copy finishes alone with the same MAC");
 	EVP_MAC_CTX_free(d);
+}
+
+/*
+ * The digest names rind_md_by_name parses (and the aliases it looks up):
+ * each spelling gives that digest's HMAC; names it does not offer are refused.
+ */
+static void test_md_names(void)
+{
+	static const struct { const char *name, *as; } alias[] = {
+		{ "SHA1", "SHA1" }, { "SHA-1", "SHA1" }, { "sha1", "SHA1" }, { "SSL3-SHA1", "SHA1" },
+		{ "1.3.14.3.2.26", "SHA1" }, { "SHA2-224", "SHA2-224" }, { "SHA-224", "SHA2-224" },
+		{ "sha224", "SHA2-224" }, { "SHA2-256", "SHA2-256" }, { "SHA-256", "SHA2-256" },
+		{ "SHA256", "SHA2-256" }, { "sha256", "SHA2-256" }, { "Sha2-256", "SHA2-256" },
+		{ "2.16.840.1.101.3.4.2.1", "SHA2-256" }, { "SHA384", "SHA2-384" }, { "sha-384", "SHA2-384" },
+		{ "SHA2-512", "SHA2-512" }, { "SHA512", "SHA2-512" }, { "SHA3-224", "SHA3-224" },
+		{ "sha3-256", "SHA3-256" }, { "SHA3-384", "SHA3-384" }, { "2.16.840.1.101.3.4.2.10", "SHA3-512" },
+	};
+	static const char *const refused[] = { "SHA2-512/224", "SHA512-256", "SHA3-1", "SHA-3-256", "SHA2-1",
+					       "SHA", "SHA2", "SHA-", "SHAKE256", "SHA3-2560", "MD5", "" };
+	unsigned char key[20], msg[33], out[64];
+	unsigned int i;
+	int good = 1;
+
+	fill(key, sizeof(key), 30);
+	fill(msg, sizeof(msg), 31);
+	for (i = 0; i < sizeof(alias) / sizeof(alias[0]); i++) {
+		size_t ol = 0;
+		int ok = hmac(rlib, PQ, alias[i].name, key, sizeof(key), msg, sizeof(msg), out, &ol)
+			&& same_mac(alias[i].as, key, sizeof(key), msg, sizeof(msg), out, ol);
+
+		if (!ok)
+			printf("  %s is not %s\n", alias[i].name, alias[i].as);
+		good &= ok;
+	}
+	result(good, "HMAC by every spelling of the digests' names (OpenSSL's, the registry's, OIDs, any case)");
+	good = 1;
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		size_t ol = 0;
+
+		if (hmac(rlib, PQ, refused[i], key, sizeof(key), msg, sizeof(msg), out, &ol)) {
+			printf("  \"%s\" accepted\n", refused[i]);
+			good = 0;
+		}
+		ERR_clear_error();
+	}
+	result(good, "HMAC digest names rind does not offer are refused (SHA-512/224, SHAKE, MD5, near misses)");
 }
 
 /* ---- KDFs ---- */
@@ -484,6 +530,7 @@ int main(int argc, char **argv)
 	test_mac_interleaved();
 	test_mac_fresh();
 	test_mac_rekey();
+	test_md_names();
 	test_kdf_params();
 	test_tls13();
 	test_kdf_dup_reset();
