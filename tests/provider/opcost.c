@@ -42,7 +42,7 @@
 static OSSL_LIB_CTX *rlib;	/* rind, and the default provider behind it */
 static const char *PQ = "provider=rind";
 
-static void die(const char *what)
+static void __attribute__((noreturn)) die(const char *what)
 {
 	fprintf(stderr, "opcost: %s\n", what);
 	ERR_print_errors_fp(stderr);
