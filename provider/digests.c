@@ -42,6 +42,19 @@ static const struct dmd {
 };
 static struct crypto_shash *md_tfm[MD_N];
 
+/* The last instance of the provider is gone (prov.c): nothing uses them. */
+void rind_digests_release(void)
+{
+	int i;
+
+	for (i = 0; i < MD_N; i++) {
+		struct crypto_shash *t = __atomic_exchange_n(&md_tfm[i], NULL, __ATOMIC_ACQ_REL);
+
+		if (t)
+			crypto_free_shash(t);
+	}
+}
+
 struct dctx {
 	const struct dmd *md;
 	struct crypto_shash *tfm;

@@ -36,10 +36,23 @@
 #define OPAD64 0x5c5c5c5c5c5c5c5cULL
 
 /*
- * Never freed, as digests.c's: the provider may be loaded into several
- * library contexts of one process at once, all sharing these.
+ * Shared by every instance of the provider in the process (one per
+ * library context that loads it); freed when the last one is torn down
+ * (rind_shared_release: the module may be unloaded after that).
  */
 static struct crypto_shash *hash_tfm[RIND_MD_N];
+
+void rind_md_hash_release(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < RIND_MD_N; i++) {
+		struct crypto_shash *t = __atomic_exchange_n(&hash_tfm[i], NULL, __ATOMIC_ACQ_REL);
+
+		if (t)
+			crypto_free_shash(t);
+	}
+}
 
 struct crypto_shash *rind_md_hash(const struct rind_md *m)
 {

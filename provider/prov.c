@@ -186,9 +186,20 @@ static int prov_get_capabilities(void *provctx, const char *capability, OSSL_CAL
 	return 0;
 }
 
+/*
+ * Instances alive in the process: a program may load the provider into
+ * several library contexts; what they share goes with the last one
+ * (before the core may dlclose the module).
+ */
+static int instances;
+
 static void prov_teardown(void *provctx)
 {
 	free(provctx);
+	if (__atomic_sub_fetch(&instances, 1, __ATOMIC_ACQ_REL) == 0) {
+		rind_md_hash_release();
+		rind_digests_release();
+	}
 }
 
 static const OSSL_DISPATCH prov_dispatch[] = {
@@ -234,6 +245,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 	if (!pc)
 		return 0;
 	pc->handle = handle;
+	__atomic_add_fetch(&instances, 1, __ATOMIC_ACQ_REL);
 	if (rind_core.get_libctx)
 		pc->libctx = (OSSL_LIB_CTX *)rind_core.get_libctx(handle);
 	*provctx = pc;

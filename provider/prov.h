@@ -116,6 +116,13 @@ const struct rind_md *rind_md_by_name(const char *name);
 unsigned int rind_md_index(const struct rind_md *m);
 int rind_name_in(const char *names, const char *name);	/* case-insensitive, ':' list */
 
+/*
+ * The unkeyed tfms shared by every instance in the process (digests.c,
+ * hmac.c), freed when the last instance is torn down.
+ */
+void rind_digests_release(void);
+void rind_md_hash_release(void);
+
 /* Wipe and free. */
 void rind_clear_free(void *p, size_t n);
 

@@ -240,6 +240,7 @@ int main(int argc, char **argv)
 	EVP_CIPHER_CTX *cc = NULL;
 	EVP_PKEY *key = NULL;
 	SSL_CTX *sctx = NULL, *cctx = NULL;
+	OSSL_PROVIDER *pr, *pd;
 	const char *op;
 	long n, i;
 	size_t sl;
@@ -250,8 +251,8 @@ int main(int argc, char **argv)
 	op = argv[2];
 	n = atol(argv[3]);
 	rlib = OSSL_LIB_CTX_new();
-	if (!rlib || !OSSL_PROVIDER_set_default_search_path(rlib, argv[1]) || !OSSL_PROVIDER_load(rlib, "rind")
-	    || !OSSL_PROVIDER_load(rlib, "default"))
+	if (!rlib || !OSSL_PROVIDER_set_default_search_path(rlib, argv[1]) || !(pr = OSSL_PROVIDER_load(rlib, "rind"))
+	    || !(pd = OSSL_PROVIDER_load(rlib, "default")))
 		die("loading rind.so");
 	/* Reference answers from the default provider, and a warm-up through rind. */
 	if (!strcmp(op, "kdf13")) {
@@ -330,6 +331,8 @@ int main(int argc, char **argv)
 	EVP_PKEY_free(key);
 	SSL_CTX_free(sctx);
 	SSL_CTX_free(cctx);
+	OSSL_PROVIDER_unload(pr);
+	OSSL_PROVIDER_unload(pd);
 	OSSL_LIB_CTX_free(rlib);
 	return 0;
 }
