@@ -16,7 +16,6 @@
  * the registry's hmac tfm (rind_pbkdf2 takes one; its iterations dwarf an
  * allocation).
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -315,25 +314,29 @@ static int expand_label(struct rp_hmac *h, const struct rind_md *md, const struc
 /*
  * Hash("") of @md, which every TLS 1.3 extract with a previous secret
  * needs: a public constant, computed once per digest (libssl asks twice
- * per handshake).
+ * per handshake).  No lock: the first thread to claim an entry fills it
+ * and publishes it; until then (and in a child forked while it was being
+ * filled) a caller computes its own.
  */
 static int empty_hash(const struct rind_md *md, uint8_t *out)
 {
-	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	static struct { int done; uint8_t h[HASH_MAX_DIGESTSIZE]; } memo[RIND_MD_N];
+	enum { EMPTY, FILLING, READY };
+	static struct { int state; uint8_t h[HASH_MAX_DIGESTSIZE]; } memo[RIND_MD_N];
 	unsigned int i = rind_md_index(md);
 	struct crypto_shash *t;
-	int ok = 1;
+	int st = EMPTY;
 
-	pthread_mutex_lock(&lock);
-	if (!memo[i].done) {
-		ok = (t = rind_md_hash(md)) && crypto_shash_tfm_digest(t, NULL, 0, memo[i].h) == 0;
-		memo[i].done = ok;
-	}
-	if (ok)
+	if (__atomic_load_n(&memo[i].state, __ATOMIC_ACQUIRE) == READY) {
 		memcpy(out, memo[i].h, md->size);
-	pthread_mutex_unlock(&lock);
-	return ok;
+		return 1;
+	}
+	if (!(t = rind_md_hash(md)) || crypto_shash_tfm_digest(t, NULL, 0, out))
+		return 0;
+	if (__atomic_compare_exchange_n(&memo[i].state, &st, FILLING, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		memcpy(memo[i].h, out, md->size);
+		__atomic_store_n(&memo[i].state, READY, __ATOMIC_RELEASE);
+	}
+	return 1;
 }
 
 static int derive_tls13(struct kctx *c, struct rp_hmac *h, uint8_t *out, size_t outlen)

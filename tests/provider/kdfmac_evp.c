@@ -462,6 +462,11 @@ static void *worker(void *arg)
 		tls13_kp(&k, i & 1 ? "SHA384" : "SHA256", EVP_KDF_HKDF_MODE_EXPAND_ONLY, key, i & 1 ? 48 : 32,
 			 msg, i & 1 ? 48 : 32, "s hs traffic");
 		j->good &= derive(rlib, PQ, &k, out, 32) && derive(NULL, NULL, &k, want, 32) && !memcmp(out, want, 32);
+		/* an extract with a previous secret: Hash("") from the shared memo */
+		tls13_kp(&k, i & 1 ? "SHA384" : "SHA512", EVP_KDF_HKDF_MODE_EXTRACT_ONLY, key, 32,
+			 msg, i & 1 ? 48 : 64, "derived");
+		j->good &= derive(rlib, PQ, &k, out, i & 1 ? 48 : 64) && derive(NULL, NULL, &k, want, i & 1 ? 48 : 64)
+			&& !memcmp(out, want, i & 1 ? 48 : 64);
 	}
 	return NULL;
 }
@@ -482,7 +487,7 @@ static void test_threads(void)
 			pthread_join(t[i], NULL);
 		good &= j[i].good;
 	}
-	result(good, "4 threads, 200 HMACs and TLS13-KDF steps each over the shared tfms, every one as the default provider");
+	result(good, "4 threads, 200 HMACs, TLS13-KDF expand-label and extract steps each over the shared tfms and Hash(\"\") memo, every one as the default provider");
 }
 
 static void test_fork(void)
