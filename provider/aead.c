@@ -364,19 +364,31 @@ static int acipher(void *vc, unsigned char *out, size_t *outl, size_t outsize,
 	return aupdate(c, out, outl, outsize, in, inl);
 }
 
+/* get/set_ctx_params run for every record (the tag, the IV): one pass each (rp_scan). */
+enum { AG_KEYLEN, AG_IVLEN, AG_TAGLEN, AG_AADPAD, AG_IV, AG_UPDATED_IV, AG_TAG, AG_N };
+static const char *const ag_names[AG_N] = {
+	[AG_KEYLEN] = OSSL_CIPHER_PARAM_KEYLEN, [AG_IVLEN] = OSSL_CIPHER_PARAM_IVLEN,
+	[AG_TAGLEN] = OSSL_CIPHER_PARAM_AEAD_TAGLEN, [AG_AADPAD] = OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD,
+	[AG_IV] = OSSL_CIPHER_PARAM_IV, [AG_UPDATED_IV] = OSSL_CIPHER_PARAM_UPDATED_IV,
+	[AG_TAG] = OSSL_CIPHER_PARAM_AEAD_TAG,
+};
+
 static int aget_ctx(void *vc, OSSL_PARAM params[])
 {
 	struct actx *c = vc;
-	OSSL_PARAM *p;
+	OSSL_PARAM *f[AG_N], *p;
 
-	if (!rp_put_size_t(params, OSSL_CIPHER_PARAM_KEYLEN, c->keylen)
-	    || !rp_put_size_t(params, OSSL_CIPHER_PARAM_IVLEN, 12)
-	    || !rp_put_size_t(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN, c->taglen)
-	    || !rp_put_size_t(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, c->taglen)
-	    || !rp_put_octets(params, OSSL_CIPHER_PARAM_IV, c->iv, 12)
-	    || !rp_put_octets(params, OSSL_CIPHER_PARAM_UPDATED_IV, c->iv, 12))
+	if (!params)
+		return 1;
+	rp_scan_w(params, ag_names, AG_N, f);
+	if ((f[AG_KEYLEN] && !rp_set_size_t(f[AG_KEYLEN], c->keylen))
+	    || (f[AG_IVLEN] && !rp_set_size_t(f[AG_IVLEN], 12))
+	    || (f[AG_TAGLEN] && !rp_set_size_t(f[AG_TAGLEN], c->taglen))
+	    || (f[AG_AADPAD] && !rp_set_size_t(f[AG_AADPAD], c->taglen))
+	    || (f[AG_IV] && !rp_set_octets(f[AG_IV], c->iv, 12))
+	    || (f[AG_UPDATED_IV] && !rp_set_octets(f[AG_UPDATED_IV], c->iv, 12)))
 		return 0;
-	if ((p = rp_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG))) {
+	if ((p = f[AG_TAG])) {
 		/* The tag of an encryption, once the message is done. */
 		if (!c->enc || !c->data_done || p->data_type != OSSL_PARAM_OCTET_STRING
 		    || p->data_size == 0 || p->data_size > c->taglen)
@@ -387,16 +399,25 @@ static int aget_ctx(void *vc, OSSL_PARAM params[])
 	return 1;
 }
 
+enum { AS_TAG, AS_IVLEN, AS_KEYLEN, AS_IV_FIXED, AS_TLSAAD, AS_MAC_SIZE, AS_IV_INV, AS_N };
+static const char *const as_names[AS_N] = {
+	[AS_TAG] = OSSL_CIPHER_PARAM_AEAD_TAG, [AS_IVLEN] = OSSL_CIPHER_PARAM_AEAD_IVLEN,
+	[AS_KEYLEN] = OSSL_CIPHER_PARAM_KEYLEN, [AS_IV_FIXED] = OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
+	[AS_TLSAAD] = OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, [AS_MAC_SIZE] = OSSL_CIPHER_PARAM_TLS_MAC_SIZE,
+	[AS_IV_INV] = OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV,
+};
+
 static int aset(void *vc, const OSSL_PARAM params[])
 {
 	struct actx *c = vc;
-	const OSSL_PARAM *p;
+	const OSSL_PARAM *f[AS_N], *p;
 	const void *d;
 	size_t n;
 
 	if (!params)
 		return 1;
-	if ((p = rp_locate_c(params, OSSL_CIPHER_PARAM_AEAD_TAG))) {
+	rp_scan(params, as_names, AS_N, f);
+	if ((p = f[AS_TAG])) {
 		if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size == 0 || p->data_size > TAGLEN)
 			return 0;
 		if (p->data_size != c->taglen) {
@@ -411,20 +432,20 @@ static int aset(void *vc, const OSSL_PARAM params[])
 			c->tag_set = 1;
 		}
 	}
-	if ((p = rp_locate_c(params, OSSL_CIPHER_PARAM_AEAD_IVLEN))) {
+	if ((p = f[AS_IVLEN])) {
 		size_t v;
 
 		/* Only 96-bit nonces (what TLS, QUIC and WebCrypto use). */
 		if (!rp_get_size_t(p, &v) || v != 12)
 			return 0;
 	}
-	if ((p = rp_locate_c(params, OSSL_CIPHER_PARAM_KEYLEN))) {
+	if ((p = f[AS_KEYLEN])) {
 		size_t v;
 
 		if (!rp_get_size_t(p, &v) || v != c->keylen)
 			return 0;
 	}
-	if ((p = rp_locate_c(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED))) {
+	if ((p = f[AS_IV_FIXED])) {
 		if (!rp_get_octets(p, &d, &n))
 			return 0;
 		if (c->chacha) {
@@ -444,7 +465,7 @@ static int aset(void *vc, const OSSL_PARAM params[])
 		c->iv_set = 1;
 		c->tls_iv_fixed = 1;
 	}
-	if ((p = rp_locate_c(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD))) {
+	if ((p = f[AS_TLSAAD])) {
 		unsigned int len;
 
 		if (!rp_get_octets(p, &d, &n) || n != TLS_AAD_LEN)
@@ -468,13 +489,13 @@ static int aset(void *vc, const OSSL_PARAM params[])
 		c->tls_aad_set = 1;
 	}
 	/* libssl tells every cipher the TLS version and MAC size; an AEAD has no MAC. */
-	if ((p = rp_locate_c(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE))) {
+	if ((p = f[AS_MAC_SIZE])) {
 		size_t v;
 
 		if (!rp_get_size_t(p, &v) || v)
 			return 0;
 	}
-	if (rp_locate_c(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV))
+	if (f[AS_IV_INV])
 		return 0;
 	return 1;
 }

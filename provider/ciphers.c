@@ -303,32 +303,56 @@ static int ccipher(void *vc, unsigned char *out, size_t *outl, size_t outsize,
 	return 1;
 }
 
+/*
+ * OpenSSL's CTR-DRBG asks these for every generate when rind serves its
+ * AES (default_properties = ?provider=rind): one pass each (rp_scan).
+ */
+enum { CG_KEYLEN, CG_IVLEN, CG_PADDING, CG_NUM, CG_IV, CG_UPDATED_IV, CG_N };
+static const char *const cg_names[CG_N] = {
+	[CG_KEYLEN] = OSSL_CIPHER_PARAM_KEYLEN, [CG_IVLEN] = OSSL_CIPHER_PARAM_IVLEN,
+	[CG_PADDING] = OSSL_CIPHER_PARAM_PADDING, [CG_NUM] = OSSL_CIPHER_PARAM_NUM,
+	[CG_IV] = OSSL_CIPHER_PARAM_IV, [CG_UPDATED_IV] = OSSL_CIPHER_PARAM_UPDATED_IV,
+};
+
 static int cget_ctx(void *vc, OSSL_PARAM params[])
 {
 	struct cctx *c = vc;
 	unsigned int ivlen = c->mode == MODE_ECB ? 0 : 16;
+	OSSL_PARAM *f[CG_N];
 
-	return rp_put_size_t(params, OSSL_CIPHER_PARAM_KEYLEN, c->keylen)
-		&& rp_put_size_t(params, OSSL_CIPHER_PARAM_IVLEN, ivlen)
-		&& rp_put_int(params, OSSL_CIPHER_PARAM_PADDING, c->padding)
-		&& rp_put_int(params, OSSL_CIPHER_PARAM_NUM, c->mode == MODE_CTR ? (int)(c->bufn & 15) : 0)
-		&& rp_put_octets(params, OSSL_CIPHER_PARAM_IV, c->oiv, ivlen)
-		&& rp_put_octets(params, OSSL_CIPHER_PARAM_UPDATED_IV, c->iv, ivlen);
+	if (!params)
+		return 1;
+	rp_scan_w(params, cg_names, CG_N, f);
+	return (!f[CG_KEYLEN] || rp_set_size_t(f[CG_KEYLEN], c->keylen))
+		&& (!f[CG_IVLEN] || rp_set_size_t(f[CG_IVLEN], ivlen))
+		&& (!f[CG_PADDING] || rp_set_int(f[CG_PADDING], c->padding))
+		&& (!f[CG_NUM] || rp_set_int(f[CG_NUM], c->mode == MODE_CTR ? (int)(c->bufn & 15) : 0))
+		&& (!f[CG_IV] || rp_set_octets(f[CG_IV], c->oiv, ivlen))
+		&& (!f[CG_UPDATED_IV] || rp_set_octets(f[CG_UPDATED_IV], c->iv, ivlen));
 }
+
+enum { CS_PADDING, CS_KEYLEN, CS_TLS_VERSION, CS_MAC_SIZE, CS_N };
+static const char *const cs_names[CS_N] = {
+	[CS_PADDING] = OSSL_CIPHER_PARAM_PADDING, [CS_KEYLEN] = OSSL_CIPHER_PARAM_KEYLEN,
+	[CS_TLS_VERSION] = OSSL_CIPHER_PARAM_TLS_VERSION, [CS_MAC_SIZE] = OSSL_CIPHER_PARAM_TLS_MAC_SIZE,
+};
 
 static int cset(void *vc, const OSSL_PARAM params[])
 {
 	struct cctx *c = vc;
-	const OSSL_PARAM *p;
+	const OSSL_PARAM *f[CS_N], *p;
 
-	if ((p = rp_locate_c(params, OSSL_CIPHER_PARAM_PADDING))) {
+	if (!params)
+		return 1;
+	rp_scan(params, cs_names, CS_N, f);
+	if ((p = f[CS_PADDING])) {
 		int v;
 
 		if (!rp_get_int(p, &v))
 			return 0;
 		c->padding = v != 0;
 	}
-	if ((p = rp_locate_c(params, OSSL_CIPHER_PARAM_KEYLEN))) {
+	if ((p = f[CS_KEYLEN])) {
 		size_t v;
 
 		if (!rp_get_size_t(p, &v) || v != c->keylen)
@@ -339,7 +363,7 @@ static int cset(void *vc, const OSSL_PARAM params[])
 	 * not offered: refusing the parameter makes libssl fail the
 	 * connection instead of misreading records.
 	 */
-	if (rp_locate_c(params, OSSL_CIPHER_PARAM_TLS_VERSION) || rp_locate_c(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE))
+	if (f[CS_TLS_VERSION] || f[CS_MAC_SIZE])
 		return 0;
 	return 1;
 }

@@ -13,6 +13,7 @@
  * rind_shash_final_xof().  One final per context, as OpenSSL 3.0 has it
  * (no EVP_DigestSqueeze).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "prov.h"
@@ -42,13 +43,30 @@ static const struct dmd {
 };
 static struct crypto_shash *md_tfm[MD_N];
 
+/* The last instance of the provider is gone (prov.c): nothing uses them. */
+void rind_digests_release(void)
+{
+	int i;
+
+	for (i = 0; i < MD_N; i++) {
+		struct crypto_shash *t = __atomic_exchange_n(&md_tfm[i], NULL, __ATOMIC_ACQ_REL);
+
+		if (t)
+			crypto_free_shash(t);
+	}
+}
+
 struct dctx {
 	const struct dmd *md;
 	struct crypto_shash *tfm;
 	size_t xoflen;			/* XOF output length (OSSL_DIGEST_PARAM_XOFLEN) */
 	size_t descsize;
-	struct shash_desc *desc;
+	struct shash_desc *desc;	/* dbuf */
+	/* The descriptor in the same allocation: one malloc per context or dup. */
+	uint8_t dbuf[] __attribute__((aligned(16)));
 };
+/* malloc's alignment is the descriptor's (16: its context holds vector state). */
+_Static_assert(_Alignof(max_align_t) >= 16, "malloc alignment");
 
 static struct crypto_shash *shared_tfm(int i)
 {
@@ -70,21 +88,19 @@ static void *dnew(int i)
 {
 	struct dctx *c;
 	struct crypto_shash *t = shared_tfm(i);
+	size_t ds;
 
 	if (!t)
 		return NULL;
-	c = calloc(1, sizeof(*c));
+	ds = sizeof(struct shash_desc) + crypto_shash_descsize(t);
+	c = malloc(sizeof(*c) + ds);
 	if (!c)
 		return NULL;
 	c->tfm = t;
 	c->md = &dmds[i];
 	c->xoflen = c->md->size;
-	c->descsize = sizeof(struct shash_desc) + crypto_shash_descsize(t);
-	c->desc = aligned_alloc(16, (c->descsize + 15) & ~(size_t)15);
-	if (!c->desc) {
-		free(c);
-		return NULL;
-	}
+	c->descsize = ds;
+	c->desc = (struct shash_desc *)c->dbuf;
 	c->desc->tfm = t;
 	return c;
 }
@@ -96,22 +112,20 @@ static void dfree(void *vc)
 	if (!c)
 		return;
 	rind_memzero_explicit(c->desc, c->descsize);
-	free(c->desc);
 	free(c);
 }
 
 static void *ddup(void *vc)
 {
-	struct dctx *c = vc, *d = malloc(sizeof(*d));
+	struct dctx *c = vc, *d = malloc(sizeof(*c) + c->descsize);
 
 	if (!d)
 		return NULL;
-	*d = *c;
-	d->desc = aligned_alloc(16, (c->descsize + 15) & ~(size_t)15);
-	if (!d->desc) {
-		free(d);
-		return NULL;
-	}
+	d->md = c->md;
+	d->tfm = c->tfm;
+	d->xoflen = c->xoflen;
+	d->descsize = c->descsize;
+	d->desc = (struct shash_desc *)d->dbuf;
 	/* The descriptor is the whole state (a tfm pointer and the hash state). */
 	memcpy(d->desc, c->desc, c->descsize);
 	return d;

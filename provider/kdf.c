@@ -2,19 +2,33 @@
 /*
  * KDFs: HKDF (RFC 5869), TLS13-KDF (HKDF-Expand-Label and the TLS 1.3
  * key schedule's extract step, RFC 8446 7.1, as libssl drives it),
- * PBKDF2 (RFC 8018) and TLS1-PRF (RFC 5246 5, TLS 1.2's P_hash) -- all
- * over the registry's hmac(...) tfms and rind_hkdf_extract/expand and rind_pbkdf2.
+ * PBKDF2 (RFC 8018) and TLS1-PRF (RFC 5246 5, TLS 1.2's P_hash).
+ *
+ * What a derive costs besides its hashing.  libssl creates a context for
+ * each key-schedule step, sets its parameters, derives once and frees it,
+ * ~20 times a handshake, so that is what is kept small: HKDF, TLS13-KDF
+ * and TLS1-PRF compute their HMACs with hmac.c (the keyed state on the
+ * derive's stack, over the digest's shared unkeyed tfm: no tfm allocated,
+ * no registry lookup), the parameters are read in one pass (rp_scan), the
+ * digest name is parsed (rind_md_by_name), and parameters of up to
+ * BUF_INLINE bytes (TLS's secrets, labels, hashes) are kept in the context
+ * itself, wiped on reset or free as far as they were used.  PBKDF2 keeps
+ * the registry's hmac tfm (rind_pbkdf2 takes one; its iterations dwarf an
+ * allocation).
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "prov.h"
+#include "hmac.h"
 
 enum kdf_kind { K_HKDF, K_TLS13, K_PBKDF2, K_TLS1PRF };
 enum { MODE_EXTRACT_AND_EXPAND = 0, MODE_EXTRACT_ONLY = 1, MODE_EXPAND_ONLY = 2 };
 
-struct buf { uint8_t *p; size_t n; int set; };
+#define BUF_INLINE 64
+
+/* p is in[] for up to BUF_INLINE bytes, else the heap. */
+struct buf { uint8_t *p; size_t n; int set; uint8_t in[BUF_INLINE]; };
 
 struct kctx {
 	void *provctx;
@@ -27,7 +41,10 @@ struct kctx {
 
 static void bclear(struct buf *b)
 {
-	rind_clear_free(b->p, b->n);
+	if (b->p == b->in)
+		rind_memzero_explicit(b->in, b->n);
+	else
+		rind_clear_free(b->p, b->n);
 	b->p = NULL;
 	b->n = 0;
 	b->set = 0;
@@ -38,7 +55,20 @@ static int bset(struct buf *b, const void *d, size_t n, int append)
 	uint8_t *p;
 	size_t old = append ? b->n : 0;
 
-	p = malloc(old + n + 1);
+	if (old + n < n)
+		return 0;
+	if (old + n <= BUF_INLINE) {
+		/* Appending in place, or a new value over the old one. */
+		if (!old && b->n)
+			bclear(b);
+		if (n)
+			memcpy(b->in + old, d, n);
+		b->p = b->in;
+		b->n = old + n;
+		b->set = 1;
+		return 1;
+	}
+	p = malloc(old + n);
 	if (!p)
 		return 0;
 	if (old)
@@ -52,9 +82,12 @@ static int bset(struct buf *b, const void *d, size_t n, int append)
 	return 1;
 }
 
+/* @d is a byte copy of the context holding @s: give it its own bytes. */
 static int bdup(struct buf *d, const struct buf *s)
 {
-	memset(d, 0, sizeof(*d));
+	d->p = NULL;
+	d->n = 0;
+	d->set = 0;
 	if (!s->set)
 		return 1;
 	return bset(d, s->p, s->n, 0);
@@ -72,14 +105,25 @@ static void kreset(void *vc)
 	c->iter = 2048;
 }
 
+/* A buffer's inline bytes need no zeroing: only the first n are ever read. */
+static void binit(struct buf *b)
+{
+	b->p = NULL;
+	b->n = 0;
+	b->set = 0;
+}
+
 static void *knew(void *provctx, enum kdf_kind kind)
 {
-	struct kctx *c = calloc(1, sizeof(*c));
+	struct kctx *c = malloc(sizeof(*c));
 
 	if (!c)
 		return NULL;
 	c->provctx = provctx;
 	c->kind = kind;
+	binit(&c->key); binit(&c->salt); binit(&c->info); binit(&c->prefix);
+	binit(&c->label); binit(&c->data); binit(&c->pass); binit(&c->seed);
+	binit(&c->secret);
 	kreset(c);
 	return c;
 }
@@ -94,11 +138,14 @@ static void kfree(void *vc)
 
 static void *kdup(void *vc)
 {
-	struct kctx *c = vc, *d = malloc(sizeof(*d));
+	struct kctx *c = vc, *d = knew(c->provctx, c->kind);
 
 	if (!d)
 		return NULL;
-	*d = *c;
+	d->md = c->md;
+	d->mode = c->mode;
+	d->iter = c->iter;
+	/* Every buffer of @d starts empty (knew): kfree() is right after any failure. */
 	if (!bdup(&d->key, &c->key) || !bdup(&d->salt, &c->salt) || !bdup(&d->info, &c->info)
 	    || !bdup(&d->prefix, &c->prefix) || !bdup(&d->label, &c->label) || !bdup(&d->data, &c->data)
 	    || !bdup(&d->pass, &c->pass) || !bdup(&d->seed, &c->seed) || !bdup(&d->secret, &c->secret)) {
@@ -108,9 +155,21 @@ static void *kdup(void *vc)
 	return d;
 }
 
-static int set_one(const OSSL_PARAM *params, const char *key, struct buf *b)
+enum {
+	KP_DIGEST, KP_MODE, KP_ITER, KP_KEY, KP_SALT, KP_PREFIX, KP_LABEL, KP_DATA,
+	KP_PASS, KP_SECRET, KP_INFO, KP_SEED, KP_N
+};
+static const char *const kp_names[KP_N] = {
+	[KP_DIGEST] = OSSL_KDF_PARAM_DIGEST, [KP_MODE] = OSSL_KDF_PARAM_MODE,
+	[KP_ITER] = OSSL_KDF_PARAM_ITER, [KP_KEY] = OSSL_KDF_PARAM_KEY,
+	[KP_SALT] = OSSL_KDF_PARAM_SALT, [KP_PREFIX] = OSSL_KDF_PARAM_PREFIX,
+	[KP_LABEL] = OSSL_KDF_PARAM_LABEL, [KP_DATA] = OSSL_KDF_PARAM_DATA,
+	[KP_PASS] = OSSL_KDF_PARAM_PASSWORD, [KP_SECRET] = OSSL_KDF_PARAM_SECRET,
+	[KP_INFO] = OSSL_KDF_PARAM_INFO, [KP_SEED] = OSSL_KDF_PARAM_SEED,
+};
+
+static int set_one(const OSSL_PARAM *p, struct buf *b)
 {
-	const OSSL_PARAM *p = rp_locate_c(params, key);
 	const void *d;
 	size_t n;
 
@@ -119,13 +178,12 @@ static int set_one(const OSSL_PARAM *params, const char *key, struct buf *b)
 	return rp_get_octets(p, &d, &n) && bset(b, d, n, 0);
 }
 
-/* Every occurrence of @key, concatenated (HKDF info, TLS1-PRF seed). */
-static int set_all(const OSSL_PARAM *params, const char *key, struct buf *b)
+/* Every occurrence of @key from @p on, concatenated (HKDF info, TLS1-PRF seed). */
+static int set_all(const OSSL_PARAM *p, const char *key, struct buf *b)
 {
-	const OSSL_PARAM *p;
 	int first = 1;
 
-	for (p = params; p && p->key; p++) {
+	for (; p && p->key; p++) {
 		const void *d;
 		size_t n;
 
@@ -141,12 +199,13 @@ static int set_all(const OSSL_PARAM *params, const char *key, struct buf *b)
 static int kset(void *vc, const OSSL_PARAM params[])
 {
 	struct kctx *c = vc;
-	const OSSL_PARAM *p;
+	const OSSL_PARAM *f[KP_N], *p;
 	const char *s;
 
 	if (!params)
 		return 1;
-	if ((p = rp_locate_c(params, OSSL_KDF_PARAM_DIGEST))) {
+	rp_scan(params, kp_names, KP_N, f);
+	if ((p = f[KP_DIGEST])) {
 		const struct rind_md *m;
 
 		if (!rp_get_utf8(p, &s) || !(m = rind_md_by_name(s))) {
@@ -155,7 +214,7 @@ static int kset(void *vc, const OSSL_PARAM params[])
 		}
 		c->md = m;
 	}
-	if ((p = rp_locate_c(params, OSSL_KDF_PARAM_MODE))) {
+	if ((p = f[KP_MODE])) {
 		int m;
 
 		if (p->data_type == OSSL_PARAM_UTF8_STRING && rp_get_utf8(p, &s)) {
@@ -172,46 +231,39 @@ static int kset(void *vc, const OSSL_PARAM params[])
 		}
 		c->mode = m;
 	}
-	if ((p = rp_locate_c(params, OSSL_KDF_PARAM_ITER))) {
+	if ((p = f[KP_ITER])) {
 		int64_t it;
 
 		if (!rp_get_i64(p, &it) || it < 1 || it > 0xffffffffLL)
 			return 0;
 		c->iter = (uint64_t)it;
 	}
-	if (!set_one(params, OSSL_KDF_PARAM_KEY, &c->key) || !set_one(params, OSSL_KDF_PARAM_SALT, &c->salt)
-	    || !set_one(params, OSSL_KDF_PARAM_PREFIX, &c->prefix) || !set_one(params, OSSL_KDF_PARAM_LABEL, &c->label)
-	    || !set_one(params, OSSL_KDF_PARAM_DATA, &c->data) || !set_one(params, OSSL_KDF_PARAM_PASSWORD, &c->pass)
-	    || !set_one(params, OSSL_KDF_PARAM_SECRET, &c->secret)
-	    || !set_all(params, OSSL_KDF_PARAM_INFO, &c->info) || !set_all(params, OSSL_KDF_PARAM_SEED, &c->seed))
+	/* The first INFO/SEED found is where the concatenation starts. */
+	if (!set_one(f[KP_KEY], &c->key) || !set_one(f[KP_SALT], &c->salt)
+	    || !set_one(f[KP_PREFIX], &c->prefix) || !set_one(f[KP_LABEL], &c->label)
+	    || !set_one(f[KP_DATA], &c->data) || !set_one(f[KP_PASS], &c->pass)
+	    || !set_one(f[KP_SECRET], &c->secret)
+	    || !set_all(f[KP_INFO], OSSL_KDF_PARAM_INFO, &c->info)
+	    || !set_all(f[KP_SEED], OSSL_KDF_PARAM_SEED, &c->seed))
 		return 0;
 	return 1;
 }
 
-static struct crypto_shash *hmac_tfm(struct kctx *c)
+/* HMAC keyed with @key, one-shot over @msg: HKDF-Extract(salt = @key, IKM = @msg). */
+static int hkdf_extract(struct rp_hmac *h, const struct rind_md *md, const struct buf *salt,
+			const struct buf *ikm, uint8_t *prk)
 {
-	struct crypto_shash *t;
-
-	if (!c->md)
-		return NULL;
-	t = crypto_alloc_shash(c->md->hmac, 0, 0);
-	return IS_ERR(t) ? NULL : t;
+	/* No salt is a hash-length string of zeros: the same K' as an empty key. */
+	return rp_hmac_setkey(h, md, salt->p, salt->n) && rp_hmac(h, ikm->p, ikm->n, NULL, 0, NULL, 0, prk);
 }
 
-static int hkdf_extract(struct crypto_shash *t, const struct buf *salt, const struct buf *ikm, uint8_t *prk)
-{
-	return rind_hkdf_extract(t, ikm->p, (unsigned int)ikm->n, salt->p, (unsigned int)salt->n, prk) == 0;
-}
-
-static int hkdf_expand(struct crypto_shash *t, const uint8_t *prk, size_t prklen,
+static int hkdf_expand(struct rp_hmac *h, const struct rind_md *md, const uint8_t *prk, size_t prklen,
 		       const uint8_t *info, size_t infolen, uint8_t *out, size_t outlen)
 {
-	if (outlen > 0xffffffffu || crypto_shash_setkey(t, prk, (unsigned int)prklen))
-		return 0;
-	return rind_hkdf_expand(t, info, (unsigned int)infolen, out, (unsigned int)outlen) == 0;
+	return rp_hmac_setkey(h, md, prk, prklen) && rp_hkdf_expand(h, info, infolen, out, outlen);
 }
 
-static int derive_hkdf(struct kctx *c, struct crypto_shash *t, uint8_t *out, size_t outlen)
+static int derive_hkdf(struct kctx *c, struct rp_hmac *h, uint8_t *out, size_t outlen)
 {
 	uint8_t prk[HASH_MAX_DIGESTSIZE];
 	int ok;
@@ -222,20 +274,20 @@ static int derive_hkdf(struct kctx *c, struct crypto_shash *t, uint8_t *out, siz
 	case MODE_EXTRACT_ONLY:
 		if (outlen != c->md->size)
 			return 0;
-		return hkdf_extract(t, &c->salt, &c->key, out);
+		return hkdf_extract(h, c->md, &c->salt, &c->key, out);
 	case MODE_EXPAND_ONLY:
-		return hkdf_expand(t, c->key.p, c->key.n, c->info.p, c->info.n, out, outlen);
+		return hkdf_expand(h, c->md, c->key.p, c->key.n, c->info.p, c->info.n, out, outlen);
 	default:
-		ok = hkdf_extract(t, &c->salt, &c->key, prk)
-			&& hkdf_expand(t, prk, c->md->size, c->info.p, c->info.n, out, outlen);
-		rind_memzero_explicit(prk, sizeof(prk));
+		ok = hkdf_extract(h, c->md, &c->salt, &c->key, prk)
+			&& hkdf_expand(h, c->md, prk, c->md->size, c->info.p, c->info.n, out, outlen);
+		rind_memzero_explicit(prk, c->md->size);
 		return ok;
 	}
 }
 
 /* HKDF-Expand-Label(secret, label, data, outlen) with the given prefix ("tls13 "). */
-static int expand_label(struct crypto_shash *t, const struct buf *prefix, const struct buf *label,
-			const uint8_t *secret, size_t secretlen,
+static int expand_label(struct rp_hmac *h, const struct rind_md *md, const struct buf *prefix,
+			const struct buf *label, const uint8_t *secret, size_t secretlen,
 			const uint8_t *data, size_t datalen, uint8_t *out, size_t outlen)
 {
 	uint8_t hl[2 + 1 + 255 + 1 + 255];
@@ -256,43 +308,38 @@ static int expand_label(struct crypto_shash *t, const struct buf *prefix, const 
 	if (datalen)
 		memcpy(hl + n, data, datalen);
 	n += datalen;
-	return hkdf_expand(t, secret, secretlen, hl, n, out, outlen);
+	return hkdf_expand(h, md, secret, secretlen, hl, n, out, outlen);
 }
 
 /*
  * Hash("") of @md, which every TLS 1.3 extract with a previous secret
  * needs: a public constant, computed once per digest (libssl asks twice
- * per handshake, and a tfm per ask cost an allocation and a lookup).
+ * per handshake).  No lock: the first thread to claim an entry fills it
+ * and publishes it; until then (and in a child forked while it was being
+ * filled) a caller computes its own.
  */
 static int empty_hash(const struct rind_md *md, uint8_t *out)
 {
-	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	static struct { const struct rind_md *md; uint8_t h[HASH_MAX_DIGESTSIZE]; } memo[8];
-	struct crypto_shash *h;
-	unsigned int i;
-	int ok;
+	enum { EMPTY, FILLING, READY };
+	static struct { int state; uint8_t h[HASH_MAX_DIGESTSIZE]; } memo[RIND_MD_N];
+	unsigned int i = rind_md_index(md);
+	struct crypto_shash *t;
+	int st = EMPTY;
 
-	pthread_mutex_lock(&lock);
-	for (i = 0; i < 8 && memo[i].md; i++) {
-		if (memo[i].md == md) {
-			memcpy(out, memo[i].h, md->size);
-			pthread_mutex_unlock(&lock);
-			return 1;
-		}
+	if (__atomic_load_n(&memo[i].state, __ATOMIC_ACQUIRE) == READY) {
+		memcpy(out, memo[i].h, md->size);
+		return 1;
 	}
-	h = crypto_alloc_shash(md->rind, 0, 0);
-	ok = !IS_ERR(h) && crypto_shash_tfm_digest(h, NULL, 0, out) == 0;
-	if (!IS_ERR(h))
-		crypto_free_shash(h);
-	if (ok && i < 8) {
+	if (!(t = rind_md_hash(md)) || crypto_shash_tfm_digest(t, NULL, 0, out))
+		return 0;
+	if (__atomic_compare_exchange_n(&memo[i].state, &st, FILLING, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		memcpy(memo[i].h, out, md->size);
-		memo[i].md = md;
+		__atomic_store_n(&memo[i].state, READY, __ATOMIC_RELEASE);
 	}
-	pthread_mutex_unlock(&lock);
-	return ok;
+	return 1;
 }
 
-static int derive_tls13(struct kctx *c, struct crypto_shash *t, uint8_t *out, size_t outlen)
+static int derive_tls13(struct kctx *c, struct rp_hmac *h, uint8_t *out, size_t outlen)
 {
 	static const uint8_t zeros[HASH_MAX_DIGESTSIZE];
 	uint8_t hash[HASH_MAX_DIGESTSIZE], derived[HASH_MAX_DIGESTSIZE];
@@ -302,67 +349,84 @@ static int derive_tls13(struct kctx *c, struct crypto_shash *t, uint8_t *out, si
 	if (c->mode == MODE_EXPAND_ONLY) {
 		if (!c->key.set)
 			return 0;
-		return expand_label(t, &c->prefix, &c->label, c->key.p, c->key.n,
+		return expand_label(h, c->md, &c->prefix, &c->label, c->key.p, c->key.n,
 				    c->data.p, c->data.n, out, outlen);
 	}
 	if (c->mode != MODE_EXTRACT_ONLY || outlen != c->md->size)
 		return 0;
 	/* No input secret is a hash-length string of zeros (RFC 8446 7.1). */
-	ikm = c->key.set ? c->key : (struct buf){ (uint8_t *)zeros, c->md->size, 1 };
+	ikm.p = c->key.set ? c->key.p : (uint8_t *)zeros;
+	ikm.n = c->key.set ? c->key.n : c->md->size;
 	if (!c->salt.set) {
-		salt = (struct buf){ (uint8_t *)zeros, 0, 1 };
-		return hkdf_extract(t, &salt, &ikm, out);
+		salt.p = NULL;
+		salt.n = 0;
+		return hkdf_extract(h, c->md, &salt, &ikm, out);
 	}
 	/* With a previous secret the salt is Derive-Secret(prev, label, ""). */
 	ok = empty_hash(c->md, hash);
-	ok = ok && expand_label(t, &c->prefix, &c->label, c->salt.p, c->salt.n,
+	ok = ok && expand_label(h, c->md, &c->prefix, &c->label, c->salt.p, c->salt.n,
 				hash, c->md->size, derived, c->md->size);
-	salt = (struct buf){ derived, c->md->size, 1 };
-	ok = ok && hkdf_extract(t, &salt, &ikm, out);
-	rind_memzero_explicit(derived, sizeof(derived));
+	salt.p = derived;
+	salt.n = c->md->size;
+	ok = ok && hkdf_extract(h, c->md, &salt, &ikm, out);
+	rind_memzero_explicit(derived, c->md->size);
 	return ok;
 }
 
 /* TLS 1.2 PRF: P_hash(secret, seed), the label being the seed's first part. */
-static int derive_tls1prf(struct kctx *c, struct crypto_shash *t, uint8_t *out, size_t outlen)
+static int derive_tls1prf(struct kctx *c, struct rp_hmac *h, uint8_t *out, size_t outlen)
 {
 	uint8_t a[HASH_MAX_DIGESTSIZE], blk[HASH_MAX_DIGESTSIZE];
 	unsigned int hl = c->md->size;
-	SHASH_DESC_ON_STACK(desc, t);
 	int ok = 0;
 
-	if (!c->secret.set || !c->seed.set || crypto_shash_setkey(t, c->secret.p, (unsigned int)c->secret.n))
+	if (!c->secret.set || !c->seed.set || !rp_hmac_setkey(h, c->md, c->secret.p, c->secret.n))
 		return 0;
-	desc->tfm = t;
-	/* A(1) = HMAC(secret, seed) */
-	if (crypto_shash_digest(desc, c->seed.p, (unsigned int)c->seed.n, a))
+	/* A(1) = HMAC(secret, seed); each block HMAC(secret, A(i) | seed), A(i+1) = HMAC(secret, A(i)) */
+	if (!rp_hmac(h, c->seed.p, c->seed.n, NULL, 0, NULL, 0, a))
 		goto out;
 	while (outlen) {
 		size_t n = outlen < hl ? outlen : hl;
 
-		if (crypto_shash_init(desc) || crypto_shash_update(desc, a, hl)
-		    || crypto_shash_finup(desc, c->seed.p, (unsigned int)c->seed.n, blk))
+		if (!rp_hmac(h, a, hl, c->seed.p, c->seed.n, NULL, 0, blk))
 			goto out;
 		memcpy(out, blk, n);
 		out += n;
 		outlen -= n;
-		if (outlen && crypto_shash_digest(desc, a, hl, a))
+		if (outlen && !rp_hmac(h, a, hl, NULL, 0, NULL, 0, a))
 			goto out;
 	}
 	ok = 1;
 out:
-	shash_desc_zero(desc);
-	rind_memzero_explicit(a, sizeof(a));
-	rind_memzero_explicit(blk, sizeof(blk));
+	rind_memzero_explicit(a, hl);
+	rind_memzero_explicit(blk, hl);
 	return ok;
 }
 
 static const char *const kind_name[] = { "HKDF", "TLS13-KDF", "PBKDF2", "TLS1-PRF" };
 
+static int pbkdf2(struct kctx *c, uint8_t *key, size_t keylen)
+{
+	struct crypto_shash *t;
+	int ok;
+
+	if (!c->pass.set || !c->salt.set || keylen > 0xffffffffu || c->pass.n > 0xffffffffu
+	    || c->salt.n > 0xffffffffu)
+		return 0;
+	t = crypto_alloc_shash(c->md->hmac, 0, 0);
+	if (IS_ERR(t))
+		return 0;
+	ok = rind_pbkdf2(t, c->pass.p, (unsigned int)c->pass.n, c->salt.p, (unsigned int)c->salt.n,
+			 (unsigned int)c->iter, key, (unsigned int)keylen) == 0;
+	crypto_free_shash(t);
+	return ok;
+}
+
 static int kderive(void *vc, unsigned char *key, size_t keylen, const OSSL_PARAM params[])
 {
 	struct kctx *c = vc;
 	struct crypto_shash *t;
+	struct rp_hmac h;
 	int ok = 0;
 
 	if (!kset(c, params))
@@ -371,26 +435,24 @@ static int kderive(void *vc, unsigned char *key, size_t keylen, const OSSL_PARAM
 		rind_raise(c->provctx, RIND_R_FAIL, "%s: no digest set", kind_name[c->kind]);
 		return 0;
 	}
-	if (!keylen || !(t = hmac_tfm(c)))
+	if (!keylen || !(t = rind_md_hash(c->md)))
 		return 0;
-	RTRACE("kdf %s %s mode %d (%s)", kind_name[c->kind], c->md->rind, c->mode, crypto_shash_driver_name(t));
+	RTRACE("kdf %s %s mode %d (hmac(%s))", kind_name[c->kind], c->md->rind, c->mode, crypto_shash_driver_name(t));
+	h.alg = NULL;
 	switch (c->kind) {
 	case K_HKDF:
-		ok = derive_hkdf(c, t, key, keylen);
+		ok = derive_hkdf(c, &h, key, keylen);
 		break;
 	case K_TLS13:
-		ok = derive_tls13(c, t, key, keylen);
+		ok = derive_tls13(c, &h, key, keylen);
 		break;
 	case K_PBKDF2:
-		ok = c->pass.set && c->salt.set && keylen <= 0xffffffffu
-			&& rind_pbkdf2(t, c->pass.p, (unsigned int)c->pass.n, c->salt.p, (unsigned int)c->salt.n,
-				       (unsigned int)c->iter, key, (unsigned int)keylen) == 0;
-		break;
+		return pbkdf2(c, key, keylen);
 	case K_TLS1PRF:
-		ok = derive_tls1prf(c, t, key, keylen);
+		ok = derive_tls1prf(c, &h, key, keylen);
 		break;
 	}
-	crypto_free_shash(t);
+	rp_hmac_wipe(&h);
 	return ok;
 }
 

@@ -7,6 +7,7 @@
  * keyed-tfm cache the operations use.
  */
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -79,7 +80,12 @@ void rk_free(struct rkey *k)
 	if (k->remote)
 		rind_remote_free(k->remote);
 	pthread_mutex_destroy(&k->lock);
-	rind_memzero_explicit(k, sizeof(*k));
+	/*
+	 * Wiped as far as used: pub[] has room for ML-DSA-87's 2592 bytes and
+	 * an X25519 key (one per TLS handshake) fills 32 of them.
+	 */
+	rind_memzero_explicit(k, offsetof(struct rkey, pub) + (k->publen < RK_PUB_MAX ? k->publen : RK_PUB_MAX));
+	rind_memzero_explicit(&k->publen, sizeof(*k) - offsetof(struct rkey, publen));
 	free(k);
 }
 

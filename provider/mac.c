@@ -1,43 +1,45 @@
 // SPDX-License-Identifier: MIT
 /*
- * MAC: HMAC over the digests of digests.c, as the registry's hmac(...)
- * template.  A keyed tfm belongs to one context (its key is the MAC key).
+ * MAC: HMAC over the digests of digests.c, computed by hmac.c (the same
+ * construction as the registry's hmac(...) template, over the digest's
+ * shared unkeyed tfm, so that a context allocates no tfm).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "prov.h"
+#include "hmac.h"
 
+/*
+ * The key's pad states and the running state are in the context (struct
+ * rp_hmac, over the digest's shared unkeyed tfm: see hmac.c), computed
+ * when a key or digest is set and reused by every init after it; the raw
+ * key is kept too, for a digest set after the key.
+ */
 struct mctx {
 	void *provctx;
 	const struct rind_md *md;
-	struct crypto_shash *tfm;
-	struct shash_desc *desc;
-	size_t descsize;
 	uint8_t *key;
 	size_t keylen;
+	int keyed;		/* h holds the states of key under md */
 	int ready;
+	struct rp_hmac h;
 };
 
+/* Not zeroed as a whole: h's states and descriptor are written before they are read. */
 static void *mnew(void *provctx)
 {
-	struct mctx *c = calloc(1, sizeof(*c));
+	struct mctx *c = malloc(sizeof(*c));
 
-	if (c)
-		c->provctx = provctx;
-	return c;
-}
-
-static void mdrop_tfm(struct mctx *c)
-{
-	if (c->desc) {
-		rind_memzero_explicit(c->desc, c->descsize);
-		free(c->desc);
-		c->desc = NULL;
-	}
-	if (c->tfm)
-		crypto_free_shash(c->tfm);
-	c->tfm = NULL;
+	if (!c)
+		return NULL;
+	c->provctx = provctx;
+	c->md = NULL;
+	c->key = NULL;
+	c->keylen = 0;
+	c->keyed = 0;
 	c->ready = 0;
+	c->h.alg = NULL;
+	return c;
 }
 
 static void mfree(void *vc)
@@ -46,28 +48,9 @@ static void mfree(void *vc)
 
 	if (!c)
 		return;
-	mdrop_tfm(c);
+	rp_hmac_wipe(&c->h);
 	rind_clear_free(c->key, c->keylen);
 	free(c);
-}
-
-static int mset_tfm(struct mctx *c)
-{
-	struct crypto_shash *t;
-
-	mdrop_tfm(c);
-	t = crypto_alloc_shash(c->md->hmac, 0, 0);
-	if (IS_ERR(t)) {
-		rind_raise(c->provctx, RIND_R_FAIL, "no %s in rind", c->md->hmac);
-		return 0;
-	}
-	c->tfm = t;
-	c->descsize = sizeof(struct shash_desc) + crypto_shash_descsize(t);
-	c->desc = aligned_alloc(16, (c->descsize + 15) & ~(size_t)15);
-	if (!c->desc)
-		return 0;
-	c->desc->tfm = t;
-	return 1;
 }
 
 static int mkey(struct mctx *c, const unsigned char *key, size_t keylen)
@@ -80,31 +63,43 @@ static int mkey(struct mctx *c, const unsigned char *key, size_t keylen)
 	}
 	memcpy(k, key, keylen);
 	rind_clear_free(c->key, c->keylen);
+	rp_hmac_wipe(&c->h);	/* the old key's states go with it */
 	c->key = k;
 	c->keylen = keylen;
+	c->keyed = 0;
 	c->ready = 0;
 	return 1;
 }
 
+enum { MP_DIGEST, MP_KEY, MP_N };
+static const char *const mp_names[MP_N] = { OSSL_MAC_PARAM_DIGEST, OSSL_MAC_PARAM_KEY };
+
 static int mset(void *vc, const OSSL_PARAM params[])
 {
 	struct mctx *c = vc;
-	const OSSL_PARAM *p;
+	const OSSL_PARAM *f[MP_N], *p;
 	const char *s;
 	const void *d;
 	size_t n;
 
-	if ((p = rp_locate_c(params, OSSL_MAC_PARAM_DIGEST))) {
+	if (!params)
+		return 1;
+	rp_scan(params, mp_names, MP_N, f);
+	if ((p = f[MP_DIGEST])) {
 		const struct rind_md *m;
 
 		if (!rp_get_utf8(p, &s) || !(m = rind_md_by_name(s))) {
 			rind_raise(c->provctx, RIND_R_FAIL, "digest not offered by rind");
 			return 0;
 		}
-		c->md = m;
-		mdrop_tfm(c);
+		if (m != c->md) {
+			rp_hmac_wipe(&c->h);
+			c->md = m;
+			c->keyed = 0;
+		}
+		c->ready = 0;
 	}
-	if ((p = rp_locate_c(params, OSSL_MAC_PARAM_KEY))) {
+	if ((p = f[MP_KEY])) {
 		if (!rp_get_octets(p, &d, &n) || !mkey(c, d, n))
 			return 0;
 	}
@@ -121,12 +116,17 @@ static int minit(void *vc, const unsigned char *key, size_t keylen, const OSSL_P
 		return 0;
 	if (!c->md || !c->key)
 		return 0;
-	if (!c->tfm && !mset_tfm(c))
-		return 0;
-	if (crypto_shash_setkey(c->tfm, c->key, (unsigned int)c->keylen))
-		return 0;
-	RTRACE("mac HMAC %s (%s)", c->md->rind, crypto_shash_driver_name(c->tfm));
-	c->ready = crypto_shash_init(c->desc) == 0;
+	if (!c->keyed) {
+		if (!rind_md_hash(c->md)) {
+			rind_raise(c->provctx, RIND_R_FAIL, "no %s in rind", c->md->rind);
+			return 0;
+		}
+		if (!rp_hmac_setkey(&c->h, c->md, c->key, c->keylen))
+			return 0;
+		c->keyed = 1;
+	}
+	RTRACE("mac HMAC %s (hmac(%s))", c->md->rind, crypto_shash_driver_name(rind_md_hash(c->md)));
+	c->ready = rp_hmac_init(&c->h);
 	return c->ready;
 }
 
@@ -134,58 +134,45 @@ static int mupdate(void *vc, const unsigned char *in, size_t inl)
 {
 	struct mctx *c = vc;
 
-	if (!c->ready)
-		return 0;
-	while (inl) {
-		unsigned int n = inl > (1u << 30) ? 1u << 30 : (unsigned int)inl;
-
-		if (crypto_shash_update(c->desc, in, n))
-			return 0;
-		in += n;
-		inl -= n;
-	}
-	return 1;
+	return c->ready && rp_hmac_update(&c->h, in, inl);
 }
 
 static int mfinal(void *vc, unsigned char *out, size_t *outl, size_t outsize)
 {
 	struct mctx *c = vc;
+	int ok;
 
 	if (!c->ready || outsize < c->md->size)
 		return 0;
 	c->ready = 0;
-	if (crypto_shash_final(c->desc, out))
+	ok = rp_hmac_final(&c->h, out);
+	rp_hmac_clear_desc(&c->h);
+	if (!ok)
 		return 0;
 	*outl = c->md->size;
 	return 1;
 }
 
+/* The whole state is bytes in the context (the tfm is shared): a copy is a dup. */
 static void *mdup(void *vc)
 {
-	struct mctx *c = vc, *d = mnew(c->provctx);
-	uint8_t state[HASH_MAX_STATESIZE];
+	struct mctx *c = vc, *d = malloc(sizeof(*d));
 
 	if (!d)
 		return NULL;
-	d->md = c->md;
-	if (c->key && !mkey(d, c->key, c->keylen))
-		goto fail;
-	if (c->tfm) {
-		if (!mset_tfm(d) || crypto_shash_setkey(d->tfm, d->key, (unsigned int)d->keylen))
-			goto fail;
-		if (c->ready) {
-			/* The state moves by export/import: the descriptor may point into its tfm. */
-			if (crypto_shash_export(c->desc, state) || crypto_shash_import(d->desc, state))
-				goto fail;
-			d->ready = 1;
-		}
+	memcpy(d, c, sizeof(*d));
+	d->key = NULL;
+	d->keylen = 0;
+	if (c->key && !(d->key = malloc(c->keylen ? c->keylen : 1))) {
+		rp_hmac_wipe(&d->h);
+		free(d);
+		return NULL;
 	}
-	rind_memzero_explicit(state, sizeof(state));
+	if (c->key) {
+		memcpy(d->key, c->key, c->keylen);
+		d->keylen = c->keylen;
+	}
 	return d;
-fail:
-	rind_memzero_explicit(state, sizeof(state));
-	mfree(d);
-	return NULL;
 }
 
 static int mget_ctx(void *vc, OSSL_PARAM params[])

@@ -27,6 +27,42 @@ OSSL_PARAM *rp_locate(OSSL_PARAM *p, const char *key)
 	return NULL;
 }
 
+void rp_scan(const OSSL_PARAM *params, const char *const names[], unsigned int n,
+	     const OSSL_PARAM *found[])
+{
+	const OSSL_PARAM *p;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		found[i] = NULL;
+	for (p = params; p && p->key; p++) {
+		char c = p->key[0];
+
+		for (i = 0; i < n; i++) {
+			const char *a = names[i], *b = p->key;
+
+			if (a[0] != c)
+				continue;
+			/* the rest inline: keys are short, a call to strcmp costs more */
+			while (*a && *a == *b) {
+				a++;
+				b++;
+			}
+			if (*a != *b)
+				continue;
+			if (!found[i])
+				found[i] = p;
+			break;
+		}
+	}
+}
+
+void rp_scan_w(OSSL_PARAM *params, const char *const names[], unsigned int n, OSSL_PARAM *found[])
+{
+	/* The same pass; what it finds is in @params, which the caller may write. */
+	rp_scan(params, names, n, (const OSSL_PARAM **)found);
+}
+
 int rp_get_i64(const OSSL_PARAM *p, int64_t *v)
 {
 	if (!p || !p->data)

@@ -66,6 +66,47 @@ static const struct rind_md mds[] = {
 	{ "SHA3-512:2.16.840.1.101.3.4.2.10", "sha3-512", "hmac(sha3-512)", 64, 72, 0 },
 	{ NULL, NULL, NULL, 0, 0, 0 }
 };
+_Static_assert(sizeof(mds) / sizeof(mds[0]) == RIND_MD_N + 1, "RIND_MD_N");
+
+unsigned int rind_md_index(const struct rind_md *m)
+{
+	return (unsigned int)(m - mds);
+}
+
+/* "224", "256", "384", "512" (exactly) as 0..3, else -1. */
+static int md_bits(const char *s)
+{
+	static const char bits[4][4] = { "224", "256", "384", "512" };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (!strcmp(s, bits[i]))
+			return i;
+	return -1;
+}
+
+/*
+ * The spellings every caller uses (libssl asks by "SHA2-256" or "SHA256"
+ * for each KDF context, node by "sha256"), parsed instead of compared
+ * with each alias in turn: "SHA" then "1", "-1", "NNN", "-NNN", "2-NNN"
+ * or "3-NNN", any case.  Each is one of the table's aliases or registry
+ * names; anything else (OIDs, "SSL3-SHA1") goes to the table.
+ */
+static const struct rind_md *md_fast(const char *n)
+{
+	int b;
+
+	if ((n[0] | 0x20) != 's' || (n[1] | 0x20) != 'h' || (n[2] | 0x20) != 'a')
+		return NULL;
+	n += 3;
+	if (!strcmp(n, "1") || !strcmp(n, "-1"))
+		return &mds[0];
+	if (n[0] == '-' || (n[0] == '2' && n[1] == '-'))
+		n += n[0] == '-' ? 1 : 2;
+	else if (n[0] == '3' && n[1] == '-')
+		return (b = md_bits(n + 2)) >= 0 ? &mds[5 + b] : NULL;
+	return (b = md_bits(n)) >= 0 ? &mds[1 + b] : NULL;
+}
 
 const struct rind_md *rind_md_by_name(const char *name)
 {
@@ -73,6 +114,8 @@ const struct rind_md *rind_md_by_name(const char *name)
 
 	if (!name)
 		return NULL;
+	if ((m = md_fast(name)))
+		return m;
 	for (m = mds; m->names; m++)
 		if (rind_name_in(m->names, name) || !strcasecmp(m->rind, name))
 			return m;
@@ -143,9 +186,20 @@ static int prov_get_capabilities(void *provctx, const char *capability, OSSL_CAL
 	return 0;
 }
 
+/*
+ * Instances alive in the process: a program may load the provider into
+ * several library contexts; what they share goes with the last one
+ * (before the core may dlclose the module).
+ */
+static int instances;
+
 static void prov_teardown(void *provctx)
 {
 	free(provctx);
+	if (__atomic_sub_fetch(&instances, 1, __ATOMIC_ACQ_REL) == 0) {
+		rind_md_hash_release();
+		rind_digests_release();
+	}
 }
 
 static const OSSL_DISPATCH prov_dispatch[] = {
@@ -191,6 +245,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 	if (!pc)
 		return 0;
 	pc->handle = handle;
+	__atomic_add_fetch(&instances, 1, __ATOMIC_ACQ_REL);
 	if (rind_core.get_libctx)
 		pc->libctx = (OSSL_LIB_CTX *)rind_core.get_libctx(handle);
 	*provctx = pc;

@@ -66,6 +66,18 @@ void rind_raise(void *provctx, int reason, const char *fmt, ...) __attribute__((
 
 /* ---- OSSL_PARAM, read and written by hand (no libcrypto) ---- */
 const OSSL_PARAM *rp_locate_c(const OSSL_PARAM *p, const char *key);
+/*
+ * One pass over @params for the n keys a function knows: found[i] is the
+ * first parameter named names[i], or NULL.  Each parameter costs a
+ * comparison of first characters with each name and one strcmp (of the
+ * name it is, if any), where a locate per key would walk the whole array
+ * with strcmp for each of them.  Written for set/get_ctx_params, which
+ * libssl calls for every record and every key-schedule step.
+ */
+void rp_scan(const OSSL_PARAM *params, const char *const names[], unsigned int n,
+	     const OSSL_PARAM *found[]);
+/* The same for get_ctx_params, which writes what it finds. */
+void rp_scan_w(OSSL_PARAM *params, const char *const names[], unsigned int n, OSSL_PARAM *found[]);
 OSSL_PARAM *rp_locate(OSSL_PARAM *p, const char *key);
 int rp_get_i64(const OSSL_PARAM *p, int64_t *v);
 int rp_get_int(const OSSL_PARAM *p, int *v);
@@ -99,7 +111,17 @@ struct rind_md {
 	int sig_ok;		/* allowed in signatures (not SHA-1) */
 };
 const struct rind_md *rind_md_by_name(const char *name);
+/* The digests of that table, numbered 0 .. RIND_MD_N - 1. */
+#define RIND_MD_N 9
+unsigned int rind_md_index(const struct rind_md *m);
 int rind_name_in(const char *names, const char *name);	/* case-insensitive, ':' list */
+
+/*
+ * The unkeyed tfms shared by every instance in the process (digests.c,
+ * hmac.c), freed when the last instance is torn down.
+ */
+void rind_digests_release(void);
+void rind_md_hash_release(void);
 
 /* Wipe and free. */
 void rind_clear_free(void *p, size_t n);

@@ -40,8 +40,23 @@ $(O)/tests/provider/mldsa_evp: tests/provider/mldsa_evp.c $(O)/librind.a
 	@mkdir -p $(dir $@)
 	$(call say,CCLD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -o $@ $< $(O)/librind.a $(TEST_LIBS) $(LIB_LDLIBS)
 
+# The provider's HMAC and KDFs against the default provider by an EVP
+# program: keys across contexts, dup/reset, threads, fork (run.sh runs it).
+$(O)/tests/provider/kdfmac_evp: tests/provider/kdfmac_evp.c
+	@mkdir -p $(dir $@)
+	$(call say,CCLD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -o $@ $< -lcrypto
+
+# What one operation costs through the provider, for callgrind
+# (tests/provider/opcost.c; libssl and libcrypto, test only): not run by
+# check-provider, built with test-build.
+$(O)/tests/provider/opcost: tests/provider/opcost.c
+	@mkdir -p $(dir $@)
+	$(call say,CCLD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -o $@ $< -lssl -lcrypto
+
+test-build: $(O)/tests/provider/opcost
+
 # The openssl tool, s_server/s_client, against the default provider.
-check-provider: $(PROV_SO) $(O)/rind $(if $(DAEMON_SRCS),$(O)/rindd) $(O)/tests/provider/mldsa_evp
+check-provider: $(PROV_SO) $(O)/rind $(if $(DAEMON_SRCS),$(O)/rindd) $(O)/tests/provider/mldsa_evp $(O)/tests/provider/kdfmac_evp
 	$(Q)sh tests/provider/run.sh $(O)
 
 check: check-provider

@@ -179,6 +179,19 @@ OPENSSL_CONF="$T/rand.cnf" openssl rand -hex 64 > "$T/r2" 2>/dev/null
 if [ "$(wc -c < "$T/r1")" = 129 ] && ! cmp -s "$T/r1" "$T/r2"; then ok; else bad "openssl rand through RIND-DRBG"; fi
 served "$T/trace" "rand RIND-DRBG" "openssl rand"
 
+# HMAC and the KDFs by an EVP program (kdfmac_evp.c): keys across
+# contexts, a fresh context after a keyed one is freed, dup/reset,
+# parameters inline and on the heap, threads and a forked child
+if [ -x "$B/tests/provider/kdfmac_evp" ]; then
+	"$B/tests/provider/kdfmac_evp" "$MODDIR" > "$T/kdfmac.out" 2>&1
+	pass=$((pass + $(grep -c '^ok: ' "$T/kdfmac.out")))
+	if grep -q '^FAIL: ' "$T/kdfmac.out" || ! grep -q '^ok: ' "$T/kdfmac.out"; then
+		fail=$((fail + 1)); echo "FAIL: kdfmac_evp:"; grep -v '^ok: ' "$T/kdfmac.out" | head -20 | sed 's/^/    /'
+	fi
+else
+	bad "kdfmac_evp not built"
+fi
+
 SECTIONS_DONE=1
 . "$(dirname "$0")/pk.sh"
 . "$(dirname "$0")/mldsa.sh"
