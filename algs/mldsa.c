@@ -325,6 +325,23 @@ void rind_mldsa_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
 	memzero_explicit(&t, sizeof(t));
 }
 
+void rind_mldsa_sign_w(const struct mldsa_key *key, const struct mldsa_poly *y,
+		       struct mldsa_poly *yh, struct mldsa_poly *w, u8 *w1)
+{
+	const struct mldsa_params *p = key->p;
+	unsigned int i, j, wb = w1_poly_bytes(p);
+
+	for (j = 0; j < p->l; j++) {
+		yh[j] = y[j];
+		rind_mldsa_ntt_generic(&yh[j]);
+	}
+	for (i = 0; i < p->k; i++) {
+		rind_mldsa_pointwise_acc(&w[i], key->a[i], yh, p->l);
+		rind_mldsa_invntt_tomont_generic(&w[i]);
+		rind_mldsa_w1_pack(w1 + wb * i, &w[i], p->gamma2);
+	}
+}
+
 u32 rind_mldsa_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, unsigned int j,
 		      const struct mldsa_challenge *c, const struct mldsa_params *p)
 {
@@ -425,15 +442,7 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 		u32 bad = 0, count = 0;
 
 		ops->expand_mask_loop(p, ws->rhopp, (u16)kappa, ws->y, &ws->mcache);
-		for (j = 0; j < p->l; j++) {
-			ws->yh[j] = ws->y[j];
-			ops->ntt(&ws->yh[j]);
-		}
-		for (i = 0; i < p->k; i++) {
-			ops->pointwise_acc(&ws->w[i], key->a[i], ws->yh, p->l);
-			ops->invntt_tomont(&ws->w[i]);
-			ops->w1_pack(ws->w1 + wb * i, &ws->w[i], p->gamma2);
-		}
+		ops->sign_w(key, ws->y, ws->yh, ws->w, ws->w1);
 		/* c-tilde = H(mu || w1Encode(w1)): public, see the header comment. */
 		ops->ctilde(p, ws->ctilde, mu, ws->w1, wb * p->k, ws->rhopp, (u16)kappa, &ws->mcache);
 		rind_declassify(ws->ctilde, p->ctilde_bytes);

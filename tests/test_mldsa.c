@@ -892,7 +892,10 @@ START_TEST(test_ops_vs_generic)
 		const struct mldsa_ops *o;
 		static struct mldsa_poly a[MLDSA_LMAX], b[MLDSA_LMAX], x, y, h1, h2, l1, l2;
 		static struct mldsa_poly s1a[MLDSA_LMAX], s2a[MLDSA_KMAX], s1b[MLDSA_LMAX], s2b[MLDSA_KMAX];
-		static struct mldsa_key ka, kb;
+		static struct mldsa_key ka, kb, kw;
+		static struct mldsa_poly ys[MLDSA_LMAX], ys2[MLDSA_LMAX], yha[MLDSA_LMAX];
+		static struct mldsa_poly yhb[MLDSA_LMAX], wa[MLDSA_KMAX], wb[MLDSA_KMAX];
+		static u8 w1a[MLDSA_KMAX * 192], w1b[MLDSA_KMAX * 192];
 		static s32 e[2 * MLDSA_N];
 		struct mldsa_challenge ch;
 		u8 seed[64];
@@ -910,7 +913,11 @@ START_TEST(test_ops_vs_generic)
 			     o->expand_mask_loop && o->mul_challenge && o->mul_challenge_eta &&
 			     o->poly_decompose && o->poly_highbits && o->poly_use_hint &&
 			     o->ctilde && o->sign_prepare && o->w1_pack && o->sign_z && o->sign_r &&
-			     o->sign_hint);
+			     o->sign_hint && o->sign_w);
+		memset(&kw, 0, sizeof(kw));
+		kw.p = p;
+		rt_fill(&rng, kw.rho, 32);
+		g->expand_a(&kw);
 		for (round = 0; round < 200; round++) {
 			/* NTT: |a| < 2^20 (y, z), [0, q) (t1 2^d reduced), the extremes */
 			if (round % 3 == 0)
@@ -972,6 +979,37 @@ START_TEST(test_ops_vs_generic)
 			g->mul_challenge_eta(&x, e, &ch);
 			o->mul_challenge_eta(&y, e, &ch);
 			req_poly(d[i], "mul_challenge_eta", round, &x, &y);
+			/*
+			 * sign_w: y over (-gamma1, gamma1] (ExpandMask's range; round 5
+			 * all gamma1, round 6 all 1 - gamma1, round 7 alternating) with
+			 * a real A-hat: the same w in [0, q) and w1 encoding; y kept
+			 */
+			{
+				const s32 g1 = (s32)1 << p->gamma1_bits;
+				const size_t w1len = (size_t)p->k * (p->gamma2 == (Q - 1) / 88 ? 192 : 128);
+
+				for (j = 0; j < p->l; j++) {
+					unsigned int m;
+
+					rand_poly(&rng, &ys[j], -g1 + 1, 2 * (u32)g1);
+					for (m = 0; round >= 5 && round <= 7 && m < MLDSA_N; m++)
+						ys[j].c[m] = round == 5 || (round == 7 && (m & 1)) ? g1 : 1 - g1;
+				}
+				memcpy(ys2, ys, sizeof(ys));
+				memset(w1a, 0, sizeof(w1a));
+				memset(w1b, 0, sizeof(w1b));
+				g->sign_w(&kw, ys, yha, wa, w1a);
+				o->sign_w(&kw, ys, yhb, wb, w1b);
+				RT_REQ_MEM(d[i], round, ys, ys2, sizeof(ys));
+				for (j = 0; j < p->k; j++) {
+					unsigned int m;
+
+					req_poly(d[i], "sign_w (w)", round, &wa[j], &wb[j]);
+					for (m = 0; m < MLDSA_N; m++)
+						RT_REQ(d[i], wb[j].c[m] >= 0 && wb[j].c[m] < Q);
+				}
+				RT_REQ_MEM(d[i], round, w1a, w1b, w1len);
+			}
 			/* the signing loop's fused steps with this challenge */
 			passed += sign_steps_vs_generic(d[i], o, p, &ch, &rng, round);
 			/* ExpandMask at a random kappa (the counter wraps at 2^16) */
@@ -1062,7 +1100,7 @@ START_TEST(test_ops_vs_generic)
 		/* the easy rounds' r0 and t0 checks must have passed somewhere */
 		RT_REQ(d[i], passed > 0);
 		printf("ops: %s: 200 rounds of NTT, inverse, products, reduction, challenge products, "
-		       "the signing steps (%u rows passing r0 and t0 checks), ExpandMask "
+		       "the signing steps (%u rows passing r0 and t0 checks), w and w1 (sign_w), ExpandMask "
 		       "(20 of ExpandS, ExpandA), rounding for every r: equal to generic\n",
 		       d[i], passed);
 	}

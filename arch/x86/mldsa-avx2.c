@@ -20,6 +20,11 @@
  * signatures are those of the generic driver (tests/test_mldsa.c
  * compares every hook and the signatures byte for byte).
  *
+ * The signing loop's w (sign_w, whose only outputs are w in [0, q) and
+ * w1) goes through transforms of its own: Shoup products by the
+ * constants (four multiplications a register), no reduction the bounds
+ * do not need, the inverse's result made canonical in its last pass.
+ *
  * The signing loop's steps (the sign_* hooks) are single passes: s1, s2
  * and t0 are widened once per signature into (a, -a, a) windows, so a
  * challenge product is c->n additions of shifted windows whatever the
@@ -71,6 +76,22 @@ struct zvec {
 static struct zvec ntt_z4[16], ntt_z2[16], ntt_z1[16];
 static struct zvec inv_z4[16], inv_z2[16], inv_z1[16];
 
+/*
+ * The signing loop's transforms (sign_w) multiply by constants with
+ * Shoup's method instead: z plain (not times R), zp = floor(z 2^32 / q),
+ * and zpo the odd lanes' zp in the even ones (where VPMULDQ reads).
+ */
+struct zsv {
+	s32 z[8];
+	s32 zp[8];
+	s32 zpo[8];
+};
+static s32 shz[256], shzp[256];		/* zeta^BitRev8(m) mod q, centered, and zp */
+static s32 shz_n[256], shzp_n[256];	/* -shz[m] and its zp (the inverse's) */
+static s32 sh_f, sh_fp, sh_f1, sh_f1p;	/* the inverse's final factors R/256, -shz[1] R/256 */
+static struct zsv sh_ntt4[16], sh_ntt2[16], sh_ntt1[16];
+static struct zsv sh_inv4[16], sh_inv2[16], sh_inv1[16];
+
 static s32 centered(u64 x)
 {
 	x %= Q;
@@ -89,6 +110,23 @@ static void zvec_set(struct zvec *v, unsigned int lane, s32 z)
 {
 	v->z[lane] = z;
 	v->zq[lane] = (s32)((u32)z * QINV);
+}
+
+/* floor(z 2^32 / q) for |z| < q/2: in (-2^31, 2^31) */
+static s32 shoup_of(s32 z)
+{
+	s64 n = (s64)z * ((s64)1 << 32), d = n / Q;
+
+	return (s32)(n % Q < 0 ? d - 1 : d);
+}
+
+/* lane @lane of @v; an odd lane also fills its pair's slot of zpo */
+static void zsv_set(struct zsv *v, unsigned int lane, s32 z)
+{
+	v->z[lane] = z;
+	v->zp[lane] = shoup_of(z);
+	if (lane & 1)
+		v->zpo[lane - 1] = v->zpo[lane] = v->zp[lane];
 }
 
 /*
@@ -143,6 +181,17 @@ static AVX2 void mldsa_avx2_tables(void)
 	}
 	inv_f = centered((u64)MONT_R * MONT_R % Q * N_INV);
 	inv_f1 = mont_mul_c(-zetas[1], inv_f);
+	for (m = 0; m < 256; m++) {
+		shz[m] = centered(rind_powmod(1753, rind_bitrev(m, 8), Q));
+		shzp[m] = shoup_of(shz[m]);
+		shz_n[m] = -shz[m];
+		shzp_n[m] = shoup_of(shz_n[m]);
+	}
+	/* R/256 cancels the pointwise products' R^-1 and the 256 of the transform */
+	sh_f = centered((u64)MONT_R * N_INV);
+	sh_fp = shoup_of(sh_f);
+	sh_f1 = centered((u64)(Q - shz[1]) % Q * ((u64)(sh_f + Q) % Q));
+	sh_f1p = shoup_of(sh_f1);
 	for (P = 0; P < 16; P++) {
 		__m256i x, y;
 
@@ -157,18 +206,24 @@ static AVX2 void mldsa_avx2_tables(void)
 		for (l = 0; l < 8; l++) {
 			zvec_set(&ntt_z4[P], l, zetas[32 + xi[l] / 8]);
 			zvec_set(&inv_z4[P], l, -zetas[63 - xi[l] / 8]);
+			zsv_set(&sh_ntt4[P], l, shz[32 + xi[l] / 8]);
+			zsv_set(&sh_inv4[P], l, shz_n[63 - xi[l] / 8]);
 		}
 		swap64(&x, &y);
 		_mm256_storeu_si256((__m256i *)xi, x);
 		for (l = 0; l < 8; l++) {
 			zvec_set(&ntt_z2[P], l, zetas[64 + xi[l] / 4]);
 			zvec_set(&inv_z2[P], l, -zetas[127 - xi[l] / 4]);
+			zsv_set(&sh_ntt2[P], l, shz[64 + xi[l] / 4]);
+			zsv_set(&sh_inv2[P], l, shz_n[127 - xi[l] / 4]);
 		}
 		swap32(&x, &y);
 		_mm256_storeu_si256((__m256i *)xi, x);
 		for (l = 0; l < 8; l++) {
 			zvec_set(&ntt_z1[P], l, zetas[128 + xi[l] / 2]);
 			zvec_set(&inv_z1[P], l, -zetas[255 - xi[l] / 2]);
+			zsv_set(&sh_ntt1[P], l, shz[128 + xi[l] / 2]);
+			zsv_set(&sh_inv1[P], l, shz_n[255 - xi[l] / 2]);
 		}
 	}
 }
@@ -241,6 +296,19 @@ AVX2_INLINE __m256i reduce32(__m256i a)
 	__m256i t = _mm256_srai_epi32(_mm256_add_epi32(a, _mm256_set1_epi32(1 << 22)), 23);
 
 	return _mm256_sub_epi32(a, _mm256_mullo_epi32(t, _mm256_set1_epi32(Q)));
+}
+
+/* (-q, q) to [0, q); (-q, 2q) to [0, q) */
+AVX2_INLINE __m256i caddq(__m256i a)
+{
+	return _mm256_add_epi32(a, _mm256_and_si256(_mm256_srai_epi32(a, 31), _mm256_set1_epi32(Q)));
+}
+
+AVX2_INLINE __m256i canon(__m256i a)
+{
+	a = caddq(a);
+	return _mm256_sub_epi32(a, _mm256_and_si256(_mm256_cmpgt_epi32(a, _mm256_set1_epi32(Q - 1)),
+						    _mm256_set1_epi32(Q)));
 }
 
 struct zc {
@@ -431,6 +499,201 @@ static AVX2 void avx2_invntt(struct mldsa_poly *p)
 		}
 	}
 }
+
+/*
+ * The signing loop's transforms (sign_w), whose intermediate values are
+ * nobody else's: products by constants with Shoup's method, and no
+ * reduction the bounds do not need.  With zp = floor(z 2^32 / q) = z
+ * 2^32 / q - d (0 <= d < 1), h = floor(a zp / 2^32) and r = a z - h q
+ * lie in [e q, (1 + e) q) with |e| = |a d| / 2^32 < 1/4 for |a| < 2^30:
+ * r in (-q/4, 5q/4), and r is exact in 32 bits (a z and h q modulo
+ * 2^32, VPMULLD).  Four multiplications a register (the Montgomery
+ * product takes five) and fewer of the other instructions.
+ */
+AVX2_INLINE __m256i shmul(__m256i a, __m256i z, __m256i zp, __m256i zpo)
+{
+	__m256i he = _mm256_mul_epi32(a, zp), ho = _mm256_mul_epi32(odd(a), zpo);
+	__m256i h = _mm256_blend_epi32(_mm256_srli_epi64(he, 32), ho, 0xaa);
+	__m256i q = _mm256_set1_epi32(Q);
+
+	__asm__("" : "+x"(q));	/* a VPMULLD, not the compiler's shifts and additions */
+	return _mm256_sub_epi32(_mm256_mullo_epi32(a, z), _mm256_mullo_epi32(h, q));
+}
+
+struct sc {
+	__m256i z, zp;
+};
+
+AVX2_INLINE struct sc sbc(s32 z, s32 zp)
+{
+	struct sc r = { _mm256_set1_epi32(z), _mm256_set1_epi32(zp) };
+
+	return r;
+}
+
+AVX2_INLINE void sbf1(__m256i *a, __m256i *b, struct sc z)
+{
+	__m256i t = shmul(*b, z.z, z.zp, z.zp);
+
+	*b = _mm256_sub_epi32(*a, t);
+	*a = _mm256_add_epi32(*a, t);
+}
+
+AVX2_INLINE void sbfv(__m256i *a, __m256i *b, const struct zsv *z)
+{
+	__m256i t = shmul(*b, ld(z->z), ld(z->zp), ld(z->zpo));
+
+	*b = _mm256_sub_epi32(*a, t);
+	*a = _mm256_add_epi32(*a, t);
+}
+
+AVX2_INLINE void sibf1(__m256i *a, __m256i *b, struct sc w)
+{
+	__m256i t = *a;
+
+	*a = _mm256_add_epi32(t, *b);
+	*b = shmul(_mm256_sub_epi32(t, *b), w.z, w.zp, w.zp);
+}
+
+AVX2_INLINE void sibfv(__m256i *a, __m256i *b, const struct zsv *w)
+{
+	__m256i t = *a;
+
+	*a = _mm256_add_epi32(t, *b);
+	*b = shmul(_mm256_sub_epi32(t, *b), ld(w->z), ld(w->zp), ld(w->zpo));
+}
+
+#define SF(m)	sbc(shz[m], shzp[m])
+#define SI(m)	sbc(shz_n[m], shzp_n[m])
+
+/*
+ * NTT(y) from @in to @out in avx2_ntt's order of layers: |y| <= 2^19
+ * grows by less than 5q/4 a layer, to |out| < 2^19 + 10 q < 2^27 (no
+ * reduction); the values are those of the exact transform modulo q.
+ */
+static AVX2 void avx2_ntt_lazy(s32 *out, const s32 *in)
+{
+	unsigned int c, m, g, h;
+
+	for (c = 0; c < 4; c++) {
+		__m256i r[8];
+
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m++)
+			r[m] = ld(in + 8 * (c + 4 * m));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 4; m++)
+			sbf1(&r[m], &r[m + 4], SF(1));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m += 4) {
+			sbf1(&r[m], &r[m + 2], SF(2 + m / 4));
+			sbf1(&r[m + 1], &r[m + 3], SF(2 + m / 4));
+		}
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m += 2)
+			sbf1(&r[m], &r[m + 1], SF(4 + m / 2));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m++)
+			st(out + 8 * (c + 4 * m), r[m]);
+	}
+	for (g = 0; g < 8; g++) {
+		__m256i r[4];
+
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 4; m++)
+			r[m] = ld(out + 32 * g + 8 * m);
+		sbf1(&r[0], &r[2], SF(8 + g));
+		sbf1(&r[1], &r[3], SF(8 + g));
+		sbf1(&r[0], &r[1], SF(16 + 2 * g));
+		sbf1(&r[2], &r[3], SF(17 + 2 * g));
+		_Pragma("GCC unroll 2")
+		for (h = 0; h < 2; h++) {
+			unsigned int P = 2 * g + h;
+			__m256i x = r[2 * h], y = r[2 * h + 1];
+
+			swap128(&x, &y);
+			sbfv(&x, &y, &sh_ntt4[P]);
+			swap64(&x, &y);
+			sbfv(&x, &y, &sh_ntt2[P]);
+			swap32(&x, &y);
+			sbfv(&x, &y, &sh_ntt1[P]);
+			swap32(&x, &y);
+			swap64(&x, &y);
+			swap128(&x, &y);
+			st(out + 16 * P, x);
+			st(out + 16 * P + 8, y);
+		}
+	}
+}
+
+/*
+ * The inverse of a pointwise sum (|a| < q, times R^-1) in avx2_invntt's
+ * order, scaled by R/256, to [0, q).  A layer's sums double their bound
+ * and its products are below 5q/4; the sums of the fourth layer (< 16q)
+ * are reduced, so the last layer's operands stay below 20q.
+ */
+static AVX2 void avx2_invntt_lazy(struct mldsa_poly *p)
+{
+	s32 *a = p->c;
+	unsigned int c, m, g, P;
+
+	for (g = 0; g < 8; g++) {
+		__m256i r[4];
+		unsigned int h;
+
+		_Pragma("GCC unroll 2")
+		for (h = 0; h < 2; h++) {
+			__m256i x, y;
+
+			P = 2 * g + h;
+			x = ld(a + 16 * P);
+			y = ld(a + 16 * P + 8);
+			swap128(&x, &y);
+			swap64(&x, &y);
+			swap32(&x, &y);
+			sibfv(&x, &y, &sh_inv1[P]);
+			swap32(&x, &y);
+			sibfv(&x, &y, &sh_inv2[P]);
+			swap64(&x, &y);
+			sibfv(&x, &y, &sh_inv4[P]);
+			swap128(&x, &y);
+			sibf1(&x, &y, SI(31 - P));
+			r[2 * h] = reduce32(x);
+			r[2 * h + 1] = y;
+		}
+		sibf1(&r[0], &r[2], SI(15 - g));
+		sibf1(&r[1], &r[3], SI(15 - g));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 4; m++)
+			st(a + 32 * g + 8 * m, r[m]);
+	}
+	for (c = 0; c < 4; c++) {
+		const struct sc f = sbc(sh_f, sh_fp), f1 = sbc(sh_f1, sh_f1p);
+		__m256i r[8];
+
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m++)
+			r[m] = ld(a + 8 * (c + 4 * m));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m += 2)
+			sibf1(&r[m], &r[m + 1], SI(7 - m / 2));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m += 4) {
+			sibf1(&r[m], &r[m + 2], SI(3 - m / 4));
+			sibf1(&r[m + 1], &r[m + 3], SI(3 - m / 4));
+		}
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 4; m++) {
+			__m256i s = _mm256_add_epi32(r[m], r[m + 4]);
+			__m256i d = _mm256_sub_epi32(r[m], r[m + 4]);
+
+			st(a + 8 * (c + 4 * m), canon(shmul(s, f.z, f.zp, f.zp)));
+			st(a + 8 * (c + 4 * m + 16), canon(shmul(d, f1.z, f1.zp, f1.zp)));
+		}
+	}
+}
+#undef SF
+#undef SI
 
 /*
  * Sixteen coefficients a step (two independent sums of each parity) and
@@ -797,19 +1060,6 @@ static AVX2 void avx2_sign_prepare(struct mldsa_sign_pre *pre, const struct mlds
 	}
 }
 
-/* (-q, q) to [0, q); (-q, 2q) to [0, q) */
-AVX2_INLINE __m256i caddq(__m256i a)
-{
-	return _mm256_add_epi32(a, _mm256_and_si256(_mm256_srai_epi32(a, 31), _mm256_set1_epi32(Q)));
-}
-
-AVX2_INLINE __m256i canon(__m256i a)
-{
-	a = caddq(a);
-	return _mm256_sub_epi32(a, _mm256_and_si256(_mm256_cmpgt_epi32(a, _mm256_set1_epi32(Q - 1)),
-						    _mm256_set1_epi32(Q)));
-}
-
 /* all ones in the lanes where |a| >= bound (|a| < 2^31) */
 AVX2_INLINE __m256i over(__m256i a, s32 bound)
 {
@@ -1081,6 +1331,23 @@ static AVX2 void avx2_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
 	}
 }
 #undef L8
+
+/* One attempt's w and w1 (struct mldsa_ops' sign_w): the transforms above. */
+static AVX2 void avx2_sign_w(const struct mldsa_key *key, const struct mldsa_poly *y,
+			     struct mldsa_poly *yh, struct mldsa_poly *w, u8 *w1)
+{
+	const struct mldsa_params *p = key->p;
+	const unsigned int wb = p->gamma2 == G2_88 ? 192 : 128;
+	unsigned int i, j;
+
+	for (j = 0; j < p->l; j++)
+		avx2_ntt_lazy(yh[j].c, y[j].c);
+	for (i = 0; i < p->k; i++) {
+		avx2_pointwise_acc(&w[i], key->a[i], yh, p->l);
+		avx2_invntt_lazy(&w[i]);
+		avx2_w1_pack(w1 + wb * i, &w[i], p->gamma2);
+	}
+}
 
 /* ---- sampling ------------------------------------------------------------------ */
 
@@ -1545,6 +1812,7 @@ static const struct mldsa_ops mldsa_avx2_ops = {
 	.sign_z		= avx2_sign_z,
 	.sign_r		= avx2_sign_r,
 	.sign_hint	= avx2_sign_hint,
+	.sign_w		= avx2_sign_w,
 };
 
 static const char *const mldsa_avx2_names[3] = {

@@ -145,6 +145,16 @@ struct mldsa_ops {
 	u32 (*sign_hint)(struct mldsa_poly *h, const struct mldsa_poly *w,
 			 const struct mldsa_sign_pre *pre, unsigned int i,
 			 const struct mldsa_challenge *c, const struct mldsa_params *p, u32 *count);
+	/*
+	 * sign_w: an attempt's w = NTT^-1(A-hat NTT(y)) with every coefficient
+	 * in [0, q) (@w: k polynomials) and w1Encode(HighBits(w)) into @w1
+	 * (k w1 encodings); @yh: l polynomials of scratch.  Only these outputs
+	 * are specified, not the values in between, so a driver may keep its
+	 * transforms' intermediate values in other representatives than
+	 * the ntt/invntt_tomont hooks (which must match the generic ones).
+	 */
+	void (*sign_w)(const struct mldsa_key *key, const struct mldsa_poly *y,
+		       struct mldsa_poly *yh, struct mldsa_poly *w, u8 *w1);
 };
 
 extern const struct mldsa_ops rind_mldsa_generic_ops;
@@ -291,6 +301,8 @@ u32 rind_mldsa_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w, const struct 
 u32 rind_mldsa_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
 			 const struct mldsa_sign_pre *pre, unsigned int i,
 			 const struct mldsa_challenge *c, const struct mldsa_params *p, u32 *count);
+void rind_mldsa_sign_w(const struct mldsa_key *key, const struct mldsa_poly *y,
+		       struct mldsa_poly *yh, struct mldsa_poly *w, u8 *w1);
 
 /* ---- the scheme (algs/mldsa.c) --------------------------------------- */
 
