@@ -406,7 +406,6 @@ struct sign_ws {
 	struct mldsa_poly yh[MLDSA_LMAX];
 	struct mldsa_poly w[MLDSA_KMAX];	/* w, then r = w - c s2 */
 	struct mldsa_poly r1[MLDSA_KMAX];	/* HighBits(r), then the hints */
-	struct mldsa_poly c;
 	struct mldsa_challenge ch;
 	struct mldsa_sign_pre pre;		/* s1, s2, t0 for the hooks */
 	u8 w1[MLDSA_KMAX * 192];
@@ -446,8 +445,7 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 		/* c-tilde = H(mu || w1Encode(w1)): public, see the header comment. */
 		ops->ctilde(p, ws->ctilde, mu, ws->w1, wb * p->k, ws->rhopp, (u16)kappa, &ws->mcache);
 		rind_declassify(ws->ctilde, p->ctilde_bytes);
-		rind_mldsa_sample_in_ball(p, ws->ctilde, &ws->c);
-		rind_mldsa_challenge_of(&ws->ch, &ws->c);
+		rind_mldsa_sample_challenge(p, ws->ctilde, &ws->ch);
 
 		/*
 		 * r = w - c s2; r0 = LowBits(r) checked against gamma2 - beta.

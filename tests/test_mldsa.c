@@ -965,6 +965,17 @@ START_TEST(test_ops_vs_generic)
 			rind_mldsa_sample_in_ball(p, seed, &x);
 			rind_mldsa_challenge_of(&ch, &x);
 			RT_REQ_EQ(d[i], ch.n, p->tau);
+			{
+				/* the signer's SampleInBall straight to the challenge */
+				static struct mldsa_challenge ch2;
+
+				memset(&ch2, 0xa5, sizeof(ch2));
+				rind_mldsa_sample_challenge(p, seed, &ch2);
+				RT_REQ_EQ(d[i], ch2.n, ch.n);
+				RT_REQ_MEM(d[i], round, ch2.pos, ch.pos, ch.n);
+				RT_REQ_MEM(d[i], round, ch2.neg, ch.neg, ch.n);
+				RT_REQ_MEM(d[i], round, ch2.sh, ch.sh, ch.n * sizeof(ch.sh[0]));
+			}
 			base = round % 3 == 0 ? (int)p->eta : round % 3 == 1 ? 1 << 12 : 1 << 19;
 			rand_poly(&rng, &a[0], -base, 2 * (u32)base + 1);
 			rind_mldsa_poly_negext(e, &a[0]);

@@ -1269,12 +1269,13 @@ static AVX2 u32 avx2_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
 }
 
 /*
- * w = caddq(w) and w1Encode(HighBits(w)): 32 coefficients narrowed to
+ * w = caddq(w) (unless @canonical: w in [0, q) already, left as it
+ * is) and w1Encode(HighBits(w)): 32 coefficients narrowed to
  * bytes (in order after a dword permutation), then pairs of 4-bit values
  * to bytes (gamma2 = (q-1)/32), or quadruples of 6-bit values to 3 bytes
  * ((q-1)/88).
  */
-static AVX2 void avx2_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
+AVX2_INLINE void w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2, bool canonical)
 {
 	const __m256i fix = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
 	unsigned int i, m;
@@ -1288,9 +1289,12 @@ static AVX2 void avx2_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
 				unsigned int q;
 
 				for (q = 0; q < 4; q++) {
-					__m256i v = caddq(ld(w->c + i + 32 * m + 8 * q)), l;
+					__m256i v = ld(w->c + i + 32 * m + 8 * q), l;
 
-					st(w->c + i + 32 * m + 8 * q, v);
+					if (!canonical) {
+						v = caddq(v);
+						st(w->c + i + 32 * m + 8 * q, v);
+					}
 					decompose8(v, G2_32, &r[q], &l);
 				}
 				t = _mm256_packus_epi32(r[0], r[1]);
@@ -1311,9 +1315,12 @@ static AVX2 void avx2_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
 		unsigned int q;
 
 		for (q = 0; q < 4; q++) {
-			__m256i v = caddq(ld(w->c + i + 8 * q)), l;
+			__m256i v = ld(w->c + i + 8 * q), l;
 
-			st(w->c + i + 8 * q, v);
+			if (!canonical) {
+				v = caddq(v);
+				st(w->c + i + 8 * q, v);
+			}
 			decompose8(v, G2_88, &r[q], &l);
 		}
 		t = _mm256_packus_epi32(r[0], r[1]);
@@ -1332,6 +1339,11 @@ static AVX2 void avx2_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
 }
 #undef L8
 
+static AVX2 void avx2_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
+{
+	w1_pack(out, w, gamma2, false);
+}
+
 /* One attempt's w and w1 (struct mldsa_ops' sign_w): the transforms above. */
 static AVX2 void avx2_sign_w(const struct mldsa_key *key, const struct mldsa_poly *y,
 			     struct mldsa_poly *yh, struct mldsa_poly *w, u8 *w1)
@@ -1345,7 +1357,7 @@ static AVX2 void avx2_sign_w(const struct mldsa_key *key, const struct mldsa_pol
 	for (i = 0; i < p->k; i++) {
 		avx2_pointwise_acc(&w[i], key->a[i], yh, p->l);
 		avx2_invntt_lazy(&w[i]);
-		avx2_w1_pack(w1 + wb * i, &w[i], p->gamma2);
+		w1_pack(w1 + wb * i, &w[i], p->gamma2, true);	/* w is in [0, q) */
 	}
 }
 

@@ -275,6 +275,9 @@ void rind_mldsa_expand_mask_loop(const struct mldsa_params *p, const u8 rhopp[64
 /* c-tilde is public (it is the signature's first field): see algs/mldsa.c. */
 void rind_mldsa_sample_in_ball(const struct mldsa_params *p, const u8 *ctilde,
 			       struct mldsa_poly *c);
+/* SampleInBall straight to the challenge's positions and shifts (the signer's). */
+void rind_mldsa_sample_challenge(const struct mldsa_params *p, const u8 *ctilde,
+				 struct mldsa_challenge *ch);
 
 /* Encodings (FIPS 204 section 7.2), fixed layouts. */
 void rind_mldsa_pack_t1(u8 *out, const struct mldsa_poly *t1);
