@@ -427,14 +427,14 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 	const struct mldsa_params *p = key->p;
 	const struct mldsa_ops *ops = key->ops;
 	unsigned int i, j, kappa, wb = w1_poly_bytes(p), zb = z_poly_bytes(p);
-	struct sign_ws *ws = malloc(sizeof(*ws));
+	/* aligned as its members ask (a driver's sponges in the mask cache) */
+	struct sign_ws *ws = aligned_alloc(64, (sizeof(*ws) + 63) & ~(size_t)63);
 	int err = -EAGAIN;
 
 	if (!ws)
 		return -ENOMEM;
 	ops->sign_prepare(&ws->pre, key);
-	ws->mcache.n = 0;
-	ws->mcache.first = 0;
+	ws->mcache.init = 0;
 	/* rho'' = H(K || rnd || mu, 64) */
 	shake256(ws->rhopp, 64, key->K, 32, rnd, MLDSA_RND_BYTES, mu, MLDSA_MU_BYTES);
 	for (kappa = 0; kappa <= MLDSA_KAPPA_MAX; kappa += p->l) {

@@ -60,12 +60,14 @@ struct mldsa_key;
 struct mldsa_challenge;
 
 /*
- * ExpandMask's streams computed ahead inside one signing loop (y for
- * kappa = first .. first + n - 1): zeroed before the loop, wiped after.
+ * ExpandMask's streams computed ahead inside one signing loop, for a
+ * driver that does (the generic code keeps nothing): @init is 0 before
+ * the loop (the driver sets up @drv, its sponges and their output, at
+ * its first call), and the whole struct is wiped after it.
  */
 struct mldsa_mask_cache {
-	unsigned int first, n;
-	struct mldsa_poly y[8];
+	unsigned int init;
+	u8 drv[12288] __attribute__((aligned(32)));
 };
 
 /*
