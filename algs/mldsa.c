@@ -8,7 +8,8 @@
  * algs/mldsa-key.c).  A key is expanded once when it is set: A-hat and
  * NTT(t1 * 2^d), so that signing and verifying do no matrix expansion;
  * s1, s2 and t0 stay in the normal domain, where their products with the
- * sparse challenge c are exact sums of tau shifted copies.
+ * sparse challenge c are exact sums of tau shifted copies (and are laid
+ * out once for the driver's signing hooks, key->pre).
  *
  * Signing (Algorithm 2 over Algorithm 7) is hedged by default: rnd comes
  * from rind_get_random_bytes() (if that fails, so does the signature: no
@@ -133,6 +134,7 @@ static void derive_key(struct mldsa_key *key, struct mldsa_poly *s1, struct mlds
 		key->t0[i] = t0[i];
 	}
 	shake256(key->tr, MLDSA_TR_BYTES, key->pk, p->pk_size, NULL, 0, NULL, 0);
+	key->ops->sign_prepare(&key->pre, key);
 	key->has_pub = true;
 	key->has_priv = true;
 	memzero_explicit(&t, sizeof(t));
@@ -407,7 +409,6 @@ struct sign_ws {
 	struct mldsa_poly w[MLDSA_KMAX];	/* w, then r = w - c s2 */
 	struct mldsa_poly r1[MLDSA_KMAX];	/* HighBits(r), then the hints */
 	struct mldsa_challenge ch;
-	struct mldsa_sign_pre pre;		/* s1, s2, t0 for the hooks */
 	u8 w1[MLDSA_KMAX * 192];
 	u8 ctilde[64];
 	u8 rhopp[64];
@@ -433,7 +434,6 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 
 	if (!ws)
 		return -ENOMEM;
-	ops->sign_prepare(&ws->pre, key);
 	ws->mcache.init = 0;
 	/* rho'' = H(K || rnd || mu, 64) */
 	shake256(ws->rhopp, 64, key->K, 32, rnd, MLDSA_RND_BYTES, mu, MLDSA_MU_BYTES);
@@ -453,20 +453,20 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 		 * so it runs first and a rejection skips the z products.
 		 */
 		for (i = 0; i < p->k; i++)
-			bad |= ops->sign_r(&ws->r1[i], &ws->w[i], &ws->pre, i, &ws->ch, p);
+			bad |= ops->sign_r(&ws->r1[i], &ws->w[i], &key->pre, i, &ws->ch, p);
 		rind_declassify(&bad, sizeof(bad));
 		if (bad)
 			continue;
 		/* z = y + c s1, checked against gamma1 - beta */
 		for (j = 0; j < p->l; j++)
-			bad |= ops->sign_z(&ws->y[j], &ws->pre, j, &ws->ch, p);
+			bad |= ops->sign_z(&ws->y[j], &key->pre, j, &ws->ch, p);
 		rind_declassify(&bad, sizeof(bad));
 		if (bad)
 			continue;
 
 		/* c t0 against gamma2; h = MakeHint(-c t0, w - c s2 + c t0); at most omega ones */
 		for (i = 0; i < p->k; i++)
-			bad |= ops->sign_hint(&ws->r1[i], &ws->w[i], &ws->pre, i, &ws->ch, p, &count);
+			bad |= ops->sign_hint(&ws->r1[i], &ws->w[i], &key->pre, i, &ws->ch, p, &count);
 		bad |= (u32)((s32)(p->omega - count) >> 31);
 		rind_declassify(&bad, sizeof(bad));
 		if (bad)

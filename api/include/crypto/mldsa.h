@@ -78,7 +78,7 @@ struct mldsa_mask_cache {
  * may use the space as it likes.
  */
 struct mldsa_sign_pre {
-	s32 e[MLDSA_LMAX + 2 * MLDSA_KMAX][2 * MLDSA_N] __attribute__((aligned(32)));
+	s32 e[MLDSA_LMAX + 2 * MLDSA_KMAX][2 * MLDSA_N];
 };
 
 /*
@@ -179,6 +179,8 @@ struct mldsa_key {
 	struct mldsa_poly a[MLDSA_KMAX][MLDSA_LMAX];
 	struct mldsa_poly t1[MLDSA_KMAX];
 	struct mldsa_poly s1[MLDSA_LMAX], s2[MLDSA_KMAX], t0[MLDSA_KMAX];
+	/* with @has_priv: s1, s2, t0 as the signing hooks take them (ops->sign_prepare) */
+	struct mldsa_sign_pre pre;
 };
 
 /* ---- arithmetic (algs/mldsa-poly.c) ------------------------------------ */
