@@ -163,7 +163,8 @@ void rind_mldsa_expand_mask_loop(const struct mldsa_params *p, const u8 rhopp[64
  * array is a quarter of the polynomial to clear and the signer collects
  * the nonzero positions from it eight at a time.
  */
-static void sample_in_ball8(const struct mldsa_params *p, const u8 *ctilde, s8 c[MLDSA_N])
+static void sample_in_ball8(const struct mldsa_params *p, const u8 *ctilde, const u8 *ball,
+			    s8 c[MLDSA_N])
 {
 	struct keccak_state st;
 	u8 buf[SHAKE256_RATE];
@@ -173,7 +174,14 @@ static void sample_in_ball8(const struct mldsa_params *p, const u8 *ctilde, s8 c
 	rind_shake256_init(&st);
 	rind_keccak_absorb(&st, ctilde, p->ctilde_bytes);
 	rind_keccak_finalize(&st);
-	rind_keccak_squeeze_blocks(&st, buf, 1);
+	/*
+	 * With the first block given, the sponge runs only if the rejections
+	 * use up its 128 positions (its first squeeze then repeats the block).
+	 */
+	if (ball)
+		memcpy(buf, ball, sizeof(buf));
+	else
+		rind_keccak_squeeze_blocks(&st, buf, 1);
 	signs = get_unaligned_le64(buf);
 	memset(c, 0, MLDSA_N);
 	for (i = MLDSA_N - p->tau; i < MLDSA_N; i++) {
@@ -181,6 +189,10 @@ static void sample_in_ball8(const struct mldsa_params *p, const u8 *ctilde, s8 c
 
 		do {
 			if (pos == sizeof(buf)) {
+				if (ball) {
+					rind_keccak_squeeze_blocks(&st, buf, 1);
+					ball = NULL;
+				}
 				rind_keccak_squeeze_blocks(&st, buf, 1);
 				pos = 0;
 			}
@@ -198,7 +210,7 @@ void rind_mldsa_sample_in_ball(const struct mldsa_params *p, const u8 *ctilde,
 	s8 c8[MLDSA_N];
 	unsigned int i;
 
-	sample_in_ball8(p, ctilde, c8);
+	sample_in_ball8(p, ctilde, NULL, c8);
 	for (i = 0; i < MLDSA_N; i++)
 		c->c[i] = c8[i];
 }
@@ -211,12 +223,12 @@ void rind_mldsa_sample_in_ball(const struct mldsa_params *p, const u8 *ctilde,
  * the set bits in order.
  */
 void rind_mldsa_sample_challenge(const struct mldsa_params *p, const u8 *ctilde,
-				 struct mldsa_challenge *ch)
+				 const u8 *ball, struct mldsa_challenge *ch)
 {
 	s8 c8[MLDSA_N];
 	unsigned int b, k, j, n = 0;
 
-	sample_in_ball8(p, ctilde, c8);
+	sample_in_ball8(p, ctilde, ball, c8);
 	for (b = 0; b < MLDSA_N; b += 64) {
 		u64 m = 0;
 

@@ -292,14 +292,15 @@ void rind_mldsa_mu(const struct mldsa_key *key, const u8 *ctx, size_t ctxlen,
  * hooks), over the generic arithmetic; every coefficient loop is
  * branch-free and the masks accumulate over whole polynomials.
  */
-void rind_mldsa_ctilde(const struct mldsa_params *p, u8 *ctilde, const u8 mu[MLDSA_MU_BYTES],
-		       const u8 *w1, size_t w1len, const u8 rhopp[64], u16 kappa,
-		       struct mldsa_mask_cache *cache)
+void rind_mldsa_ctilde(const struct mldsa_params *p, u8 *ctilde, u8 *ball,
+		       const u8 mu[MLDSA_MU_BYTES], const u8 *w1, size_t w1len,
+		       const u8 rhopp[64], u16 kappa, struct mldsa_mask_cache *cache)
 {
 	(void)rhopp;
 	(void)kappa;
 	(void)cache;
 	shake256(ctilde, p->ctilde_bytes, mu, MLDSA_MU_BYTES, w1, w1len, NULL, 0);
+	shake256(ball, SHAKE256_RATE, ctilde, p->ctilde_bytes, NULL, 0, NULL, 0);
 }
 
 void rind_mldsa_sign_prepare(struct mldsa_sign_pre *pre, const struct mldsa_key *key)
@@ -411,6 +412,7 @@ struct sign_ws {
 	struct mldsa_challenge ch;
 	u8 w1[MLDSA_KMAX * 192];
 	u8 ctilde[64];
+	u8 ball[SHAKE256_RATE];		/* SampleInBall's first block */
 	u8 rhopp[64];
 	struct mldsa_mask_cache mcache;	/* y of the next kappas, if the driver keeps them */
 };
@@ -443,9 +445,11 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 		ops->expand_mask_loop(p, ws->rhopp, (u16)kappa, ws->y, &ws->mcache);
 		ops->sign_w(key, ws->y, ws->yh, ws->w, ws->w1);
 		/* c-tilde = H(mu || w1Encode(w1)): public, see the header comment. */
-		ops->ctilde(p, ws->ctilde, mu, ws->w1, wb * p->k, ws->rhopp, (u16)kappa, &ws->mcache);
+		ops->ctilde(p, ws->ctilde, ws->ball, mu, ws->w1, wb * p->k, ws->rhopp, (u16)kappa,
+			    &ws->mcache);
 		rind_declassify(ws->ctilde, p->ctilde_bytes);
-		rind_mldsa_sample_challenge(p, ws->ctilde, &ws->ch);
+		rind_declassify(ws->ball, sizeof(ws->ball));	/* H(c-tilde) */
+		rind_mldsa_sample_challenge(p, ws->ctilde, ws->ball, &ws->ch);
 
 		/*
 		 * r = w - c s2; r0 = LowBits(r) checked against gamma2 - beta.

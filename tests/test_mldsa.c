@@ -969,12 +969,49 @@ START_TEST(test_ops_vs_generic)
 				/* the signer's SampleInBall straight to the challenge */
 				static struct mldsa_challenge ch2;
 
-				memset(&ch2, 0xa5, sizeof(ch2));
-				rind_mldsa_sample_challenge(p, seed, &ch2);
-				RT_REQ_EQ(d[i], ch2.n, ch.n);
-				RT_REQ_MEM(d[i], round, ch2.pos, ch.pos, ch.n);
-				RT_REQ_MEM(d[i], round, ch2.neg, ch.neg, ch.n);
-				RT_REQ_MEM(d[i], round, ch2.sh, ch.sh, ch.n * sizeof(ch.sh[0]));
+				static u8 blk[SHAKE256_RATE];
+				unsigned int v;
+
+				/* without the first block, with it, and with it exhausted (v = 2) */
+				for (v = 0; v < 3; v++) {
+					memset(&ch2, 0xa5, sizeof(ch2));
+					rind_shake256(blk, sizeof(blk), seed, p->ctilde_bytes);
+					if (v == 2)	/* every position rejected until the second block */
+						memset(blk + 8, 0xff, sizeof(blk) - 8);
+					rind_mldsa_sample_challenge(p, seed, v ? blk : NULL, &ch2);
+					if (v == 2) {
+						/* SampleInBall over the stream with its first block changed */
+						static u8 stream[3 * SHAKE256_RATE];
+						s8 c8[MLDSA_N];
+						unsigned int q, pos = 8, t, nz = 0;
+
+						rind_shake256(stream, sizeof(stream), seed, p->ctilde_bytes);
+						memcpy(stream, blk, sizeof(blk));
+						memset(c8, 0, sizeof(c8));
+						for (q = MLDSA_N - p->tau; q < MLDSA_N; q++) {
+							do
+								t = stream[pos++];
+							while (t > q);
+							c8[q] = c8[t];
+							c8[t] = (s8)(1 - 2 * (int)(stream[(q - (MLDSA_N - p->tau)) / 8] >>
+										  ((q - (MLDSA_N - p->tau)) % 8) & 1));
+						}
+						RT_REQ(d[i], pos > SHAKE256_RATE);
+						for (q = 0; q < MLDSA_N; q++) {
+							if (!c8[q])
+								continue;
+							RT_REQ(d[i], nz < ch2.n && ch2.pos[nz] == q &&
+								     ch2.neg[nz] == (c8[q] < 0));
+							nz++;
+						}
+						RT_REQ_EQ(d[i], ch2.n, nz);
+						continue;
+					}
+					RT_REQ_EQ(d[i], ch2.n, ch.n);
+					RT_REQ_MEM(d[i], round, ch2.pos, ch.pos, ch.n);
+					RT_REQ_MEM(d[i], round, ch2.neg, ch.neg, ch.n);
+					RT_REQ_MEM(d[i], round, ch2.sh, ch.sh, ch.n * sizeof(ch.sh[0]));
+				}
 			}
 			base = round % 3 == 0 ? (int)p->eta : round % 3 == 1 ? 1 << 12 : 1 << 19;
 			rand_poly(&rng, &a[0], -base, 2 * (u32)base + 1);
@@ -1038,6 +1075,7 @@ START_TEST(test_ops_vs_generic)
 			if (round < 20) {
 				static struct mldsa_mask_cache cache;
 				static u8 mu[64], w1[MLDSA_KMAX * 192], cta[64], ctb[64];
+				static u8 balla[SHAKE256_RATE], ballb[SHAKE256_RATE];
 				static u8 cat[64 + MLDSA_KMAX * 192];
 				size_t w1len = (size_t)p->k * (p->gamma2 == (Q - 1) / 88 ? 192 : 128);
 				unsigned int it;
@@ -1056,15 +1094,18 @@ START_TEST(test_ops_vs_generic)
 					rt_fill(&rng, w1, w1len);
 					memset(cta, 0, sizeof(cta));
 					memset(ctb, 0, sizeof(ctb));
-					g->ctilde(p, cta, mu, w1, w1len, seed, kappa, &cache);
-					o->ctilde(p, ctb, mu, w1, w1len, seed, kappa, &cache);
+					g->ctilde(p, cta, balla, mu, w1, w1len, seed, kappa, &cache);
+					o->ctilde(p, ctb, ballb, mu, w1, w1len, seed, kappa, &cache);
 					RT_REQ_MEM(d[i], (int)it, cta, ctb, sizeof(cta));
-					/* and both are SHAKE256(mu || w1) */
+					RT_REQ_MEM(d[i], (int)it, balla, ballb, sizeof(balla));
+					/* and both are SHAKE256(mu || w1), ball SHAKE256(c-tilde) */
 					memcpy(cat, mu, 64);
 					memcpy(cat + 64, w1, w1len);
 					memset(ctb, 0, sizeof(ctb));
 					rind_shake256(ctb, p->ctilde_bytes, cat, 64 + w1len);
 					RT_REQ_MEM(d[i], (int)it, cta, ctb, sizeof(cta));
+					rind_shake256(ballb, sizeof(ballb), cta, p->ctilde_bytes);
+					RT_REQ_MEM(d[i], (int)it, balla, ballb, sizeof(balla));
 				}
 			}
 			if (round < 20) {

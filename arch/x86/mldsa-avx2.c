@@ -1801,9 +1801,9 @@ static AVX2 void avx2_expand_mask_loop(const struct mldsa_params *p, const u8 rh
 
 #define CT_MAXBLK	10	/* (64 + 8 * 128 + 1) / 136 rounded up: 9 */
 
-static AVX2 void avx2_ctilde(const struct mldsa_params *p, u8 *ctilde, const u8 mu[MLDSA_MU_BYTES],
-			     const u8 *w1, size_t w1len, const u8 rhopp[64], u16 kappa,
-			     struct mldsa_mask_cache *cache)
+static AVX2 void avx2_ctilde(const struct mldsa_params *p, u8 *ctilde, u8 *ball,
+			     const u8 mu[MLDSA_MU_BYTES], const u8 *w1, size_t w1len,
+			     const u8 rhopp[64], u16 kappa, struct mldsa_mask_cache *cache)
 {
 	const size_t len = MLDSA_MU_BYTES + w1len, nblk = len / SHAKE256_RATE + 1;
 	struct ypool *pl = pool_of(cache);
@@ -1813,7 +1813,7 @@ static AVX2 void avx2_ctilde(const struct mldsa_params *p, u8 *ctilde, const u8 
 	size_t b;
 
 	if (nblk > CT_MAXBLK || !cache->init) {
-		rind_mldsa_ctilde(p, ctilde, mu, w1, w1len, rhopp, kappa, cache);
+		rind_mldsa_ctilde(p, ctilde, ball, mu, w1, w1len, rhopp, kappa, cache);
 		return;
 	}
 	memset(msg, 0, nblk * SHAKE256_RATE);
@@ -1836,6 +1836,14 @@ static AVX2 void avx2_ctilde(const struct mldsa_params *p, u8 *ctilde, const u8 
 	}
 	for (i = 0; i < p->ctilde_bytes / 8; i++)
 		put_unaligned_le64(pl->s.w[i][0], ctilde + 8 * i);
+	/* H(c-tilde)'s first block in lane 0 with one more step of the others */
+	for (i = p->ctilde_bytes / 8; i < 25; i++)
+		pl->s.w[i][0] = 0;
+	pl->s.w[p->ctilde_bytes / 8][0] = KECCAK_DS_SHAKE;
+	pl->s.w[SHAKE256_RATE / 8 - 1][0] ^= 0x80ull << 56;
+	pool_step(pl, 0xe);
+	for (i = 0; i < SHAKE256_RATE / 8; i++)
+		put_unaligned_le64(pl->s.w[i][0], ball + 8 * i);
 	for (i = 0; i < 25; i++)
 		pl->s.w[i][0] = held ? pl->saved[i] : 0;
 	memzero_explicit(msg, nblk * SHAKE256_RATE);

@@ -132,12 +132,14 @@ struct mldsa_ops {
 	 */
 	/*
 	 * ctilde: c-tilde = H(mu || w1, ctilde_bytes) (@w1: w1len bytes) in
-	 * the signing loop at @kappa; may also compute y for kappas past
-	 * kappa + l into @cache (as expand_mask_loop keeps it).
+	 * the signing loop at @kappa, and @ball = the first block of
+	 * H(c-tilde) (SampleInBall's stream, SHAKE256_RATE bytes); may also
+	 * compute y for kappas past kappa + l into @cache (as
+	 * expand_mask_loop keeps it).
 	 */
-	void (*ctilde)(const struct mldsa_params *p, u8 *ctilde, const u8 mu[MLDSA_MU_BYTES],
-		       const u8 *w1, size_t w1len, const u8 rhopp[64], u16 kappa,
-		       struct mldsa_mask_cache *cache);
+	void (*ctilde)(const struct mldsa_params *p, u8 *ctilde, u8 *ball,
+		       const u8 mu[MLDSA_MU_BYTES], const u8 *w1, size_t w1len,
+		       const u8 rhopp[64], u16 kappa, struct mldsa_mask_cache *cache);
 	void (*sign_prepare)(struct mldsa_sign_pre *pre, const struct mldsa_key *key);
 	void (*w1_pack)(u8 *out, struct mldsa_poly *w, s32 gamma2);
 	u32 (*sign_z)(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, unsigned int j,
@@ -279,9 +281,13 @@ void rind_mldsa_expand_mask_loop(const struct mldsa_params *p, const u8 rhopp[64
 /* c-tilde is public (it is the signature's first field): see algs/mldsa.c. */
 void rind_mldsa_sample_in_ball(const struct mldsa_params *p, const u8 *ctilde,
 			       struct mldsa_poly *c);
-/* SampleInBall straight to the challenge's positions and shifts (the signer's). */
+/*
+ * SampleInBall straight to the challenge's positions and shifts (the
+ * signer's); @ball: the first block of H(c-tilde) (the ctilde hook's),
+ * or NULL to compute it.
+ */
 void rind_mldsa_sample_challenge(const struct mldsa_params *p, const u8 *ctilde,
-				 struct mldsa_challenge *ch);
+				 const u8 *ball, struct mldsa_challenge *ch);
 
 /* Encodings (FIPS 204 section 7.2), fixed layouts. */
 void rind_mldsa_pack_t1(u8 *out, const struct mldsa_poly *t1);
@@ -296,9 +302,9 @@ void rind_mldsa_unpack_z(struct mldsa_poly *z, const u8 *in, unsigned int gamma1
 void rind_mldsa_pack_w1(u8 *out, const struct mldsa_poly *w1, s32 gamma2);
 
 /* The generic signing steps (struct mldsa_ops' sign_* hooks, algs/mldsa.c). */
-void rind_mldsa_ctilde(const struct mldsa_params *p, u8 *ctilde, const u8 mu[MLDSA_MU_BYTES],
-		       const u8 *w1, size_t w1len, const u8 rhopp[64], u16 kappa,
-		       struct mldsa_mask_cache *cache);
+void rind_mldsa_ctilde(const struct mldsa_params *p, u8 *ctilde, u8 *ball,
+		       const u8 mu[MLDSA_MU_BYTES], const u8 *w1, size_t w1len,
+		       const u8 rhopp[64], u16 kappa, struct mldsa_mask_cache *cache);
 void rind_mldsa_sign_prepare(struct mldsa_sign_pre *pre, const struct mldsa_key *key);
 void rind_mldsa_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2);
 u32 rind_mldsa_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, unsigned int j,
