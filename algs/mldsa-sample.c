@@ -171,17 +171,17 @@ static void sample_in_ball8(const struct mldsa_params *p, const u8 *ctilde, cons
 	unsigned int i, pos = 8;
 	u64 signs;
 
-	rind_shake256_init(&st);
-	rind_keccak_absorb(&st, ctilde, p->ctilde_bytes);
-	rind_keccak_finalize(&st);
 	/*
 	 * With the first block given, the sponge runs only if the rejections
 	 * use up its 128 positions (its first squeeze then repeats the block).
 	 */
-	if (ball)
+	if (ball) {
 		memcpy(buf, ball, sizeof(buf));
-	else
+	} else {
+		rind_shake256_init(&st);
+		rind_keccak_absorb(&st, ctilde, p->ctilde_bytes);
 		rind_keccak_squeeze_blocks(&st, buf, 1);
+	}
 	signs = get_unaligned_le64(buf);
 	memset(c, 0, MLDSA_N);
 	for (i = MLDSA_N - p->tau; i < MLDSA_N; i++) {
@@ -190,6 +190,8 @@ static void sample_in_ball8(const struct mldsa_params *p, const u8 *ctilde, cons
 		do {
 			if (pos == sizeof(buf)) {
 				if (ball) {
+					rind_shake256_init(&st);
+					rind_keccak_absorb(&st, ctilde, p->ctilde_bytes);
 					rind_keccak_squeeze_blocks(&st, buf, 1);
 					ball = NULL;
 				}
