@@ -33,8 +33,10 @@
  *
  * Sampling runs four SHAKE streams at once (keccak-avx2.c): ExpandA four
  * matrix entries per pass, ExpandS four polynomials with a branch-free
- * rejection step, ExpandMask four consecutive counters per pass, the
- * signing loop keeping the ones an attempt does not use for the next.
+ * rejection step, ExpandMask four consecutive counters per pass.  The
+ * signing loop keeps a pool of four sponges across its attempts (see
+ * struct ypool): y streams in every lane, c-tilde and SampleInBall's
+ * block in lane 0 while the other three go on, so no lane idles.
  *
  * Constant time: the arithmetic has no data-dependent branch or index;
  * the zeta vectors are public constants.  ExpandA's rejection works on
