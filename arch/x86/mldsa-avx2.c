@@ -1809,20 +1809,14 @@ static AVX2 void avx2_ctilde(const struct mldsa_params *p, u8 *ctilde, u8 *ball,
 {
 	const size_t len = MLDSA_MU_BYTES + w1len, nblk = len / SHAKE256_RATE + 1;
 	struct ypool *pl = pool_of(cache);
-	u8 msg[CT_MAXBLK * SHAKE256_RATE];
 	bool held = false;
 	unsigned int i;
 	size_t b;
 
-	if (nblk > CT_MAXBLK || !cache->init) {
+	if (nblk > CT_MAXBLK || !cache->init || w1len % 8) {
 		rind_mldsa_ctilde(p, ctilde, ball, mu, w1, w1len, rhopp, kappa, cache);
 		return;
 	}
-	memset(msg, 0, nblk * SHAKE256_RATE);
-	memcpy(msg, mu, MLDSA_MU_BYTES);
-	memcpy(msg + MLDSA_MU_BYTES, w1, w1len);
-	msg[len] ^= KECCAK_DS_SHAKE;
-	msg[nblk * SHAKE256_RATE - 1] ^= 0x80;
 	/* lane 0's stream aside, the lane to the empty state */
 	if (pl->nb[0] != LANE_IDLE) {
 		for (i = 0; i < 25; i++)
@@ -1831,9 +1825,22 @@ static AVX2 void avx2_ctilde(const struct mldsa_params *p, u8 *ctilde, u8 *ball,
 	}
 	for (i = 0; i < 25; i++)
 		pl->s.w[i][0] = 0;
+	/*
+	 * mu || w1 || the padding, a word at a time straight from the inputs:
+	 * mu and w1 are whole words, so no word straddles them, and the
+	 * domain byte starts the word after the last.
+	 */
 	for (b = 0; b < nblk; b++) {
-		for (i = 0; i < SHAKE256_RATE / 8; i++)
-			pl->s.w[i][0] ^= get_unaligned_le64(msg + SHAKE256_RATE * b + 8 * i);
+		for (i = 0; i < SHAKE256_RATE / 8; i++) {
+			size_t off = SHAKE256_RATE * b + 8 * i;
+			u64 v = off < MLDSA_MU_BYTES ? get_unaligned_le64(mu + off) :
+				off < len ? get_unaligned_le64(w1 + off - MLDSA_MU_BYTES) :
+				off == len ? KECCAK_DS_SHAKE : 0;
+
+			pl->s.w[i][0] ^= v;
+		}
+		if (b == nblk - 1)
+			pl->s.w[SHAKE256_RATE / 8 - 1][0] ^= 0x80ull << 56;
 		pool_step(pl, 0xe);
 	}
 	for (i = 0; i < p->ctilde_bytes / 8; i++)
@@ -1848,7 +1855,6 @@ static AVX2 void avx2_ctilde(const struct mldsa_params *p, u8 *ctilde, u8 *ball,
 		put_unaligned_le64(pl->s.w[i][0], ball + 8 * i);
 	for (i = 0; i < 25; i++)
 		pl->s.w[i][0] = held ? pl->saved[i] : 0;
-	memzero_explicit(msg, nblk * SHAKE256_RATE);
 }
 
 /* ---- registration ---------------------------------------------------------------- */
