@@ -1125,6 +1125,78 @@ AVX2_INLINE void widen8(__m256i a, __m256i w[4])
 	w[3] = _mm256_cvtepi8_epi32(_mm_srli_si128(hi, 8));
 }
 
+/*
+ * The sum of the windows of the terms k0 .. k1 - 1 over the 128
+ * coefficients at @e (four registers), two terms a step.
+ */
+#define ETA_SUM4(e, c, k0, k1, x0, x1, x2, x3)						\
+	do {										\
+		unsigned int k_ = (k0);							\
+											\
+		x0 = x1 = x2 = x3 = _mm256_setzero_si256();				\
+		if (((k1) - k_) & 1) {							\
+			const s8 *u_ = (e) - (c)->sh[k_++];				\
+											\
+			x0 = L8(u_); x1 = L8(u_ + 32); x2 = L8(u_ + 64); x3 = L8(u_ + 96);	\
+		}									\
+		for (; k_ < (k1); k_ += 2) {						\
+			const s8 *u_ = (e) - (c)->sh[k_], *v_ = (e) - (c)->sh[k_ + 1];	\
+											\
+			x0 = _mm256_add_epi8(x0, _mm256_add_epi8(L8(u_), L8(v_)));	\
+			x1 = _mm256_add_epi8(x1, _mm256_add_epi8(L8(u_ + 32), L8(v_ + 32)));	\
+			x2 = _mm256_add_epi8(x2, _mm256_add_epi8(L8(u_ + 64), L8(v_ + 64)));	\
+			x3 = _mm256_add_epi8(x3, _mm256_add_epi8(L8(u_ + 96), L8(v_ + 96)));	\
+		}									\
+	} while (0)
+
+/* two chunks' 8-bit sums of 32 coefficients, added and widened to four registers */
+AVX2_INLINE void widen_two(__m256i a, __m256i b, __m256i wd[4])
+{
+	__m128i al = _mm256_castsi256_si128(a), ah = _mm256_extracti128_si256(a, 1);
+	__m128i bl = _mm256_castsi256_si128(b), bh = _mm256_extracti128_si256(b, 1);
+	__m256i lo = _mm256_add_epi16(_mm256_cvtepi8_epi16(al), _mm256_cvtepi8_epi16(bl));
+	__m256i hi = _mm256_add_epi16(_mm256_cvtepi8_epi16(ah), _mm256_cvtepi8_epi16(bh));
+
+	wd[0] = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(lo));
+	wd[1] = _mm256_cvtepi16_epi32(_mm256_extracti128_si256(lo, 1));
+	wd[2] = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(hi));
+	wd[3] = _mm256_cvtepi16_epi32(_mm256_extracti128_si256(hi, 1));
+}
+
+/* sign_z over two chunks of terms, as sign_r_two below */
+static AVX2 u32 sign_z_two(struct mldsa_poly *z, const s8 *e, const struct mldsa_challenge *c,
+			   unsigned int split, s32 bound)
+{
+	__m256i bad = _mm256_setzero_si256();
+	unsigned int h, m, q, n = c->n;
+
+	for (h = 0; h < 2; h++) {
+		const s8 *eh = e + 128 * h;
+		__m256i a0, a1, a2, a3, b0, b1, b2, b3;
+
+		ETA_SUM4(eh, c, 0, split, a0, a1, a2, a3);
+		ETA_SUM4(eh, c, split, n, b0, b1, b2, b3);
+		{
+			const __m256i acc[4] = { a0, a1, a2, a3 }, bcc[4] = { b0, b1, b2, b3 };
+
+			_Pragma("GCC unroll 4")
+			for (m = 0; m < 4; m++) {
+				__m256i wd[4];
+
+				widen_two(acc[m], bcc[m], wd);
+				for (q = 0; q < 4; q++) {
+					s32 *o = z->c + 128 * h + 32 * m + 8 * q;
+					__m256i v = _mm256_add_epi32(ld(o), wd[q]);
+
+					st(o, v);
+					bad = _mm256_or_si256(bad, over(v, bound));
+				}
+			}
+		}
+	}
+	return any_mask(bad);
+}
+
 /* z += c s1[j] and its norm check in the last chunk's pass. */
 static AVX2 u32 avx2_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, unsigned int j,
 			    const struct mldsa_challenge *c, const struct mldsa_params *p)
@@ -1134,6 +1206,8 @@ static AVX2 u32 avx2_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *p
 	__m256i a0, a1, a2, a3, a4, a5, a6, a7, bad = _mm256_setzero_si256();
 	unsigned int k0 = 0, k1, n = c->n, m, q;
 
+	if (n > ETA_CHUNK && n <= 2 * ETA_CHUNK)
+		return sign_z_two(z, e, c, ETA_CHUNK, bound);
 	do {
 		k1 = n - k0 > ETA_CHUNK ? k0 + ETA_CHUNK : n;
 		ETA_SUM(e, c, k0, k1);
@@ -1196,30 +1270,6 @@ static AVX2 u32 avx2_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *p
 	} while (k0 < n)
 
 /*
- * The sum of the windows of the terms k0 .. k1 - 1 over the 128
- * coefficients at @e (four registers), two terms a step.
- */
-#define ETA_SUM4(e, c, k0, k1, x0, x1, x2, x3)						\
-	do {										\
-		unsigned int k_ = (k0);							\
-											\
-		x0 = x1 = x2 = x3 = _mm256_setzero_si256();				\
-		if (((k1) - k_) & 1) {							\
-			const s8 *u_ = (e) - (c)->sh[k_++];				\
-											\
-			x0 = L8(u_); x1 = L8(u_ + 32); x2 = L8(u_ + 64); x3 = L8(u_ + 96);	\
-		}									\
-		for (; k_ < (k1); k_ += 2) {						\
-			const s8 *u_ = (e) - (c)->sh[k_], *v_ = (e) - (c)->sh[k_ + 1];	\
-											\
-			x0 = _mm256_add_epi8(x0, _mm256_add_epi8(L8(u_), L8(v_)));	\
-			x1 = _mm256_add_epi8(x1, _mm256_add_epi8(L8(u_ + 32), L8(v_ + 32)));	\
-			x2 = _mm256_add_epi8(x2, _mm256_add_epi8(L8(u_ + 64), L8(v_ + 64)));	\
-			x3 = _mm256_add_epi8(x3, _mm256_add_epi8(L8(u_ + 96), L8(v_ + 96)));	\
-		}									\
-	} while (0)
-
-/*
  * sign_r when the terms take two chunks (ML-DSA-65: 49 terms of |a| <=
  * 4): half a polynomial at a time, both chunks' 8-bit sums in eight
  * registers, added in 16-bit lanes and widened once, so that w is read
@@ -1242,17 +1292,9 @@ static AVX2 u32 sign_r_two(struct mldsa_poly *r1, struct mldsa_poly *w, const s8
 
 			_Pragma("GCC unroll 4")
 			for (m = 0; m < 4; m++) {
-				__m128i al = _mm256_castsi256_si128(acc[m]), ah = _mm256_extracti128_si256(acc[m], 1);
-				__m128i bl = _mm256_castsi256_si128(bcc[m]), bh = _mm256_extracti128_si256(bcc[m], 1);
-				__m256i lo = _mm256_add_epi16(_mm256_cvtepi8_epi16(al), _mm256_cvtepi8_epi16(bl));
-				__m256i hi = _mm256_add_epi16(_mm256_cvtepi8_epi16(ah), _mm256_cvtepi8_epi16(bh));
-				const __m256i wd[4] = {
-					_mm256_cvtepi16_epi32(_mm256_castsi256_si128(lo)),
-					_mm256_cvtepi16_epi32(_mm256_extracti128_si256(lo, 1)),
-					_mm256_cvtepi16_epi32(_mm256_castsi256_si128(hi)),
-					_mm256_cvtepi16_epi32(_mm256_extracti128_si256(hi, 1)),
-				};
+				__m256i wd[4];
 
+				widen_two(acc[m], bcc[m], wd);
 				for (q = 0; q < 4; q++) {
 					unsigned int o = 128 * h + 32 * m + 8 * q;
 					__m256i v = canon(_mm256_sub_epi32(ld(w->c + o), wd[q])), hb, lb;
