@@ -1130,6 +1130,12 @@ START_TEST(test_ops_vs_generic)
 				x.c[j] = r + (s32)j < Q ? r + (s32)j : Q - 1;
 				b[0].c[j] = (s32)((j ^ (unsigned int)r >> 8) & 1);
 			}
+			/* w1's encoding of every r in [0, q) too */
+			memcpy(&l1, &x, sizeof(x));
+			memcpy(&l2, &x, sizeof(x));
+			g->w1_pack(w1a, &l1, p->gamma2);
+			o->w1_pack(w1b, &l2, p->gamma2);
+			RT_REQ_MEM(d[i], r, w1a, w1b, p->gamma2 == (Q - 1) / 88 ? 192u : 128u);
 			g->poly_decompose(&h1, &l1, &x, p->gamma2);
 			o->poly_decompose(&h2, &l2, &x, p->gamma2);
 			req_poly(d[i], "poly_decompose (r1)", r, &h1, &h2);
@@ -1153,7 +1159,7 @@ START_TEST(test_ops_vs_generic)
 		RT_REQ(d[i], passed > 0);
 		printf("ops: %s: 200 rounds of NTT, inverse, products, reduction, challenge products, "
 		       "the signing steps (%u rows passing r0 and t0 checks), w and w1 (sign_w), ExpandMask "
-		       "(20 of ExpandS, ExpandA), rounding for every r: equal to generic\n",
+		       "(20 of ExpandS, ExpandA), rounding and w1 encoding for every r: equal to generic\n",
 		       d[i], passed);
 	}
 }

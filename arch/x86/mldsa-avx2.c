@@ -790,6 +790,28 @@ AVX2_INLINE void decompose8(__m256i r, s32 g2, __m256i *r1, __m256i *r0)
 #define G2_88	((MLDSA_Q - 1) / 88)
 #define G2_32	((MLDSA_Q - 1) / 32)
 
+/*
+ * HighBits alone (w1's encoding needs no r0), for r in [0, q): a1 =
+ * ceil(r / 128) scaled by a 32-bit reciprocal of 2 gamma2 / 128 and
+ * rounded, the corner (q-1)/(2 gamma2) to 0 (a mask for gamma2 =
+ * (q-1)/32, where it is 16; a compare for (q-1)/88).  Equal to
+ * decompose8's r1 for every r in [0, q) (checked exhaustively when
+ * written; tests/test_mldsa.c compares w1 with the generic code's).
+ */
+AVX2_INLINE __m256i highbits8(__m256i r, s32 g2)
+{
+	__m256i a1 = _mm256_srai_epi32(_mm256_add_epi32(r, _mm256_set1_epi32(127)), 7);
+
+	if (g2 == G2_32) {
+		a1 = _mm256_mullo_epi32(a1, _mm256_set1_epi32(1025));
+		a1 = _mm256_srai_epi32(_mm256_add_epi32(a1, _mm256_set1_epi32(1 << 21)), 22);
+		return _mm256_and_si256(a1, _mm256_set1_epi32(15));
+	}
+	a1 = _mm256_mullo_epi32(a1, _mm256_set1_epi32(11275));
+	a1 = _mm256_srai_epi32(_mm256_add_epi32(a1, _mm256_set1_epi32(1 << 23)), 24);
+	return _mm256_andnot_si256(_mm256_cmpgt_epi32(a1, _mm256_set1_epi32(43)), a1);
+}
+
 /* One loop per gamma2, so that the constants fold. */
 #define FOR_G2(g2, ...)					\
 	do {						\
@@ -1411,13 +1433,13 @@ AVX2_INLINE void w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2, bool canonic
 				unsigned int q;
 
 				for (q = 0; q < 4; q++) {
-					__m256i v = ld(w->c + i + 32 * m + 8 * q), l;
+					__m256i v = ld(w->c + i + 32 * m + 8 * q);
 
 					if (!canonical) {
 						v = caddq(v);
 						st(w->c + i + 32 * m + 8 * q, v);
 					}
-					decompose8(v, G2_32, &r[q], &l);
+					r[q] = highbits8(v, G2_32);
 				}
 				t = _mm256_packus_epi32(r[0], r[1]);
 				u = _mm256_packus_epi32(r[2], r[3]);
@@ -1437,13 +1459,13 @@ AVX2_INLINE void w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2, bool canonic
 		unsigned int q;
 
 		for (q = 0; q < 4; q++) {
-			__m256i v = ld(w->c + i + 8 * q), l;
+			__m256i v = ld(w->c + i + 8 * q);
 
 			if (!canonical) {
 				v = caddq(v);
 				st(w->c + i + 8 * q, v);
 			}
-			decompose8(v, G2_88, &r[q], &l);
+			r[q] = highbits8(v, G2_88);
 		}
 		t = _mm256_packus_epi32(r[0], r[1]);
 		u = _mm256_packus_epi32(r[2], r[3]);
