@@ -393,4 +393,5 @@ const struct mldsa_ops rind_mldsa_generic_ops = {
 	.sign_z = rind_mldsa_sign_z,
 	.sign_r = rind_mldsa_sign_r,
 	.sign_hint = rind_mldsa_sign_hint,
+	.sign_w = rind_mldsa_sign_w,
 };

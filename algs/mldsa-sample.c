@@ -158,32 +158,97 @@ void rind_mldsa_expand_mask_loop(const struct mldsa_params *p, const u8 rhopp[64
  * Algorithm 29.  c-tilde is the first field of the signature; the signer
  * declassifies it before calling this (see algs/mldsa.c).
  */
-void rind_mldsa_sample_in_ball(const struct mldsa_params *p, const u8 *ctilde,
-			       struct mldsa_poly *c)
+/*
+ * SampleInBall (Algorithm 29) into bytes: c in {-1, 0, 1}.  The byte
+ * array is a quarter of the polynomial to clear and the signer collects
+ * the nonzero positions from it eight at a time.
+ */
+static void sample_in_ball8(const struct mldsa_params *p, const u8 *ctilde, const u8 *ball,
+			    s8 c[MLDSA_N])
 {
 	struct keccak_state st;
 	u8 buf[SHAKE256_RATE];
 	unsigned int i, pos = 8;
 	u64 signs;
 
-	rind_shake256_init(&st);
-	rind_keccak_absorb(&st, ctilde, p->ctilde_bytes);
-	rind_keccak_finalize(&st);
-	rind_keccak_squeeze_blocks(&st, buf, 1);
+	/*
+	 * With the first block given, the sponge runs only if the rejections
+	 * use up its 128 positions (its first squeeze then repeats the block).
+	 */
+	if (ball) {
+		memcpy(buf, ball, sizeof(buf));
+	} else {
+		rind_shake256_init(&st);
+		rind_keccak_absorb(&st, ctilde, p->ctilde_bytes);
+		rind_keccak_squeeze_blocks(&st, buf, 1);
+	}
 	signs = get_unaligned_le64(buf);
-	memset(c, 0, sizeof(*c));
+	memset(c, 0, MLDSA_N);
 	for (i = MLDSA_N - p->tau; i < MLDSA_N; i++) {
 		unsigned int j;
 
 		do {
 			if (pos == sizeof(buf)) {
+				if (ball) {
+					rind_shake256_init(&st);
+					rind_keccak_absorb(&st, ctilde, p->ctilde_bytes);
+					rind_keccak_squeeze_blocks(&st, buf, 1);
+					ball = NULL;
+				}
 				rind_keccak_squeeze_blocks(&st, buf, 1);
 				pos = 0;
 			}
 			j = buf[pos++];
 		} while (j > i);
-		c->c[i] = c->c[j];
-		c->c[j] = 1 - 2 * (s32)(signs & 1);
+		c[i] = c[j];
+		c[j] = (s8)(1 - 2 * (int)(signs & 1));
 		signs >>= 1;
 	}
+}
+
+void rind_mldsa_sample_in_ball(const struct mldsa_params *p, const u8 *ctilde,
+			       struct mldsa_poly *c)
+{
+	s8 c8[MLDSA_N];
+	unsigned int i;
+
+	sample_in_ball8(p, ctilde, NULL, c8);
+	for (i = 0; i < MLDSA_N; i++)
+		c->c[i] = c8[i];
+}
+
+/*
+ * The same as rind_mldsa_challenge_of() gives it.  A mask of the nonzero
+ * bytes per 64 (the low bit of 1 and -1 is set), eight bytes a step:
+ * their low bits times 0x0102040810204080 land in order in the top byte
+ * (each bit of the product has one source, so nothing carries); then
+ * the set bits in order.
+ */
+void rind_mldsa_sample_challenge(const struct mldsa_params *p, const u8 *ctilde,
+				 const u8 *ball, struct mldsa_challenge *ch)
+{
+	s8 c8[MLDSA_N];
+	unsigned int b, k, j, n = 0;
+
+	sample_in_ball8(p, ctilde, ball, c8);
+	for (b = 0; b < MLDSA_N; b += 64) {
+		u64 m = 0;
+
+		for (k = 0; k < 8; k++) {
+			u64 w = get_unaligned_le64(c8 + b + 8 * k) & 0x0101010101010101ull;
+
+			m |= (w * 0x0102040810204080ull) >> 56 << (8 * k);
+		}
+		for (; m; m &= m - 1) {
+			unsigned int neg;
+
+			j = b + (unsigned int)__builtin_ctzll(m);
+			neg = (u8)c8[j] >> 7;
+			ch->pos[n] = (u8)j;
+			ch->neg[n] = (u8)neg;
+			ch->sh[n] = (u16)(j + neg * MLDSA_N);
+			n++;
+		}
+	}
+	ch->n = n;
 }

@@ -8,7 +8,8 @@
  * algs/mldsa-key.c).  A key is expanded once when it is set: A-hat and
  * NTT(t1 * 2^d), so that signing and verifying do no matrix expansion;
  * s1, s2 and t0 stay in the normal domain, where their products with the
- * sparse challenge c are exact sums of tau shifted copies.
+ * sparse challenge c are exact sums of tau shifted copies (and are laid
+ * out once for the driver's signing hooks, key->pre).
  *
  * Signing (Algorithm 2 over Algorithm 7) is hedged by default: rnd comes
  * from rind_get_random_bytes() (if that fails, so does the signature: no
@@ -133,6 +134,7 @@ static void derive_key(struct mldsa_key *key, struct mldsa_poly *s1, struct mlds
 		key->t0[i] = t0[i];
 	}
 	shake256(key->tr, MLDSA_TR_BYTES, key->pk, p->pk_size, NULL, 0, NULL, 0);
+	key->ops->sign_prepare(&key->pre, key);
 	key->has_pub = true;
 	key->has_priv = true;
 	memzero_explicit(&t, sizeof(t));
@@ -290,14 +292,15 @@ void rind_mldsa_mu(const struct mldsa_key *key, const u8 *ctx, size_t ctxlen,
  * hooks), over the generic arithmetic; every coefficient loop is
  * branch-free and the masks accumulate over whole polynomials.
  */
-void rind_mldsa_ctilde(const struct mldsa_params *p, u8 *ctilde, const u8 mu[MLDSA_MU_BYTES],
-		       const u8 *w1, size_t w1len, const u8 rhopp[64], u16 kappa,
-		       struct mldsa_mask_cache *cache)
+void rind_mldsa_ctilde(const struct mldsa_params *p, u8 *ctilde, u8 *ball,
+		       const u8 mu[MLDSA_MU_BYTES], const u8 *w1, size_t w1len,
+		       const u8 rhopp[64], u16 kappa, struct mldsa_mask_cache *cache)
 {
 	(void)rhopp;
 	(void)kappa;
 	(void)cache;
 	shake256(ctilde, p->ctilde_bytes, mu, MLDSA_MU_BYTES, w1, w1len, NULL, 0);
+	shake256(ball, SHAKE256_RATE, ctilde, p->ctilde_bytes, NULL, 0, NULL, 0);
 }
 
 void rind_mldsa_sign_prepare(struct mldsa_sign_pre *pre, const struct mldsa_key *key)
@@ -323,6 +326,23 @@ void rind_mldsa_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
 	rind_mldsa_poly_highbits(&t, w, gamma2);
 	rind_mldsa_pack_w1(out, &t, gamma2);
 	memzero_explicit(&t, sizeof(t));
+}
+
+void rind_mldsa_sign_w(const struct mldsa_key *key, const struct mldsa_poly *y,
+		       struct mldsa_poly *yh, struct mldsa_poly *w, u8 *w1)
+{
+	const struct mldsa_params *p = key->p;
+	unsigned int i, j, wb = w1_poly_bytes(p);
+
+	for (j = 0; j < p->l; j++) {
+		yh[j] = y[j];
+		rind_mldsa_ntt_generic(&yh[j]);
+	}
+	for (i = 0; i < p->k; i++) {
+		rind_mldsa_pointwise_acc(&w[i], key->a[i], yh, p->l);
+		rind_mldsa_invntt_tomont_generic(&w[i]);
+		rind_mldsa_w1_pack(w1 + wb * i, &w[i], p->gamma2);
+	}
 }
 
 u32 rind_mldsa_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, unsigned int j,
@@ -389,11 +409,10 @@ struct sign_ws {
 	struct mldsa_poly yh[MLDSA_LMAX];
 	struct mldsa_poly w[MLDSA_KMAX];	/* w, then r = w - c s2 */
 	struct mldsa_poly r1[MLDSA_KMAX];	/* HighBits(r), then the hints */
-	struct mldsa_poly c;
 	struct mldsa_challenge ch;
-	struct mldsa_sign_pre pre;		/* s1, s2, t0 for the hooks */
 	u8 w1[MLDSA_KMAX * 192];
 	u8 ctilde[64];
+	u8 ball[SHAKE256_RATE];		/* SampleInBall's first block */
 	u8 rhopp[64];
 	struct mldsa_mask_cache mcache;	/* y of the next kappas, if the driver keeps them */
 };
@@ -411,34 +430,26 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 	const struct mldsa_params *p = key->p;
 	const struct mldsa_ops *ops = key->ops;
 	unsigned int i, j, kappa, wb = w1_poly_bytes(p), zb = z_poly_bytes(p);
-	struct sign_ws *ws = malloc(sizeof(*ws));
+	/* aligned as its members ask (a driver's sponges in the mask cache) */
+	struct sign_ws *ws = aligned_alloc(64, (sizeof(*ws) + 63) & ~(size_t)63);
 	int err = -EAGAIN;
 
 	if (!ws)
 		return -ENOMEM;
-	ops->sign_prepare(&ws->pre, key);
-	ws->mcache.n = 0;
-	ws->mcache.first = 0;
+	ws->mcache.init = 0;
 	/* rho'' = H(K || rnd || mu, 64) */
 	shake256(ws->rhopp, 64, key->K, 32, rnd, MLDSA_RND_BYTES, mu, MLDSA_MU_BYTES);
 	for (kappa = 0; kappa <= MLDSA_KAPPA_MAX; kappa += p->l) {
 		u32 bad = 0, count = 0;
 
 		ops->expand_mask_loop(p, ws->rhopp, (u16)kappa, ws->y, &ws->mcache);
-		for (j = 0; j < p->l; j++) {
-			ws->yh[j] = ws->y[j];
-			ops->ntt(&ws->yh[j]);
-		}
-		for (i = 0; i < p->k; i++) {
-			ops->pointwise_acc(&ws->w[i], key->a[i], ws->yh, p->l);
-			ops->invntt_tomont(&ws->w[i]);
-			ops->w1_pack(ws->w1 + wb * i, &ws->w[i], p->gamma2);
-		}
+		ops->sign_w(key, ws->y, ws->yh, ws->w, ws->w1);
 		/* c-tilde = H(mu || w1Encode(w1)): public, see the header comment. */
-		ops->ctilde(p, ws->ctilde, mu, ws->w1, wb * p->k, ws->rhopp, (u16)kappa, &ws->mcache);
+		ops->ctilde(p, ws->ctilde, ws->ball, mu, ws->w1, wb * p->k, ws->rhopp, (u16)kappa,
+			    &ws->mcache);
 		rind_declassify(ws->ctilde, p->ctilde_bytes);
-		rind_mldsa_sample_in_ball(p, ws->ctilde, &ws->c);
-		rind_mldsa_challenge_of(&ws->ch, &ws->c);
+		rind_declassify(ws->ball, sizeof(ws->ball));	/* H(c-tilde) */
+		rind_mldsa_sample_challenge(p, ws->ctilde, ws->ball, &ws->ch);
 
 		/*
 		 * r = w - c s2; r0 = LowBits(r) checked against gamma2 - beta.
@@ -446,20 +457,20 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 		 * so it runs first and a rejection skips the z products.
 		 */
 		for (i = 0; i < p->k; i++)
-			bad |= ops->sign_r(&ws->r1[i], &ws->w[i], &ws->pre, i, &ws->ch, p);
+			bad |= ops->sign_r(&ws->r1[i], &ws->w[i], &key->pre, i, &ws->ch, p);
 		rind_declassify(&bad, sizeof(bad));
 		if (bad)
 			continue;
 		/* z = y + c s1, checked against gamma1 - beta */
 		for (j = 0; j < p->l; j++)
-			bad |= ops->sign_z(&ws->y[j], &ws->pre, j, &ws->ch, p);
+			bad |= ops->sign_z(&ws->y[j], &key->pre, j, &ws->ch, p);
 		rind_declassify(&bad, sizeof(bad));
 		if (bad)
 			continue;
 
 		/* c t0 against gamma2; h = MakeHint(-c t0, w - c s2 + c t0); at most omega ones */
 		for (i = 0; i < p->k; i++)
-			bad |= ops->sign_hint(&ws->r1[i], &ws->w[i], &ws->pre, i, &ws->ch, p, &count);
+			bad |= ops->sign_hint(&ws->r1[i], &ws->w[i], &key->pre, i, &ws->ch, p, &count);
 		bad |= (u32)((s32)(p->omega - count) >> 31);
 		rind_declassify(&bad, sizeof(bad));
 		if (bad)

@@ -892,7 +892,10 @@ START_TEST(test_ops_vs_generic)
 		const struct mldsa_ops *o;
 		static struct mldsa_poly a[MLDSA_LMAX], b[MLDSA_LMAX], x, y, h1, h2, l1, l2;
 		static struct mldsa_poly s1a[MLDSA_LMAX], s2a[MLDSA_KMAX], s1b[MLDSA_LMAX], s2b[MLDSA_KMAX];
-		static struct mldsa_key ka, kb;
+		static struct mldsa_key ka, kb, kw;
+		static struct mldsa_poly ys[MLDSA_LMAX], ys2[MLDSA_LMAX], yha[MLDSA_LMAX];
+		static struct mldsa_poly yhb[MLDSA_LMAX], wa[MLDSA_KMAX], wb[MLDSA_KMAX];
+		static u8 w1a[MLDSA_KMAX * 192], w1b[MLDSA_KMAX * 192];
 		static s32 e[2 * MLDSA_N];
 		struct mldsa_challenge ch;
 		u8 seed[64];
@@ -910,7 +913,11 @@ START_TEST(test_ops_vs_generic)
 			     o->expand_mask_loop && o->mul_challenge && o->mul_challenge_eta &&
 			     o->poly_decompose && o->poly_highbits && o->poly_use_hint &&
 			     o->ctilde && o->sign_prepare && o->w1_pack && o->sign_z && o->sign_r &&
-			     o->sign_hint);
+			     o->sign_hint && o->sign_w);
+		memset(&kw, 0, sizeof(kw));
+		kw.p = p;
+		rt_fill(&rng, kw.rho, 32);
+		g->expand_a(&kw);
 		for (round = 0; round < 200; round++) {
 			/* NTT: |a| < 2^20 (y, z), [0, q) (t1 2^d reduced), the extremes */
 			if (round % 3 == 0)
@@ -958,6 +965,54 @@ START_TEST(test_ops_vs_generic)
 			rind_mldsa_sample_in_ball(p, seed, &x);
 			rind_mldsa_challenge_of(&ch, &x);
 			RT_REQ_EQ(d[i], ch.n, p->tau);
+			{
+				/* the signer's SampleInBall straight to the challenge */
+				static struct mldsa_challenge ch2;
+
+				static u8 blk[SHAKE256_RATE];
+				unsigned int v;
+
+				/* without the first block, with it, and with it exhausted (v = 2) */
+				for (v = 0; v < 3; v++) {
+					memset(&ch2, 0xa5, sizeof(ch2));
+					rind_shake256(blk, sizeof(blk), seed, p->ctilde_bytes);
+					if (v == 2)	/* every position rejected until the second block */
+						memset(blk + 8, 0xff, sizeof(blk) - 8);
+					rind_mldsa_sample_challenge(p, seed, v ? blk : NULL, &ch2);
+					if (v == 2) {
+						/* SampleInBall over the stream with its first block changed */
+						static u8 stream[3 * SHAKE256_RATE];
+						s8 c8[MLDSA_N];
+						unsigned int q, pos = 8, t, nz = 0;
+
+						rind_shake256(stream, sizeof(stream), seed, p->ctilde_bytes);
+						memcpy(stream, blk, sizeof(blk));
+						memset(c8, 0, sizeof(c8));
+						for (q = MLDSA_N - p->tau; q < MLDSA_N; q++) {
+							do
+								t = stream[pos++];
+							while (t > q);
+							c8[q] = c8[t];
+							c8[t] = (s8)(1 - 2 * (int)(stream[(q - (MLDSA_N - p->tau)) / 8] >>
+										  ((q - (MLDSA_N - p->tau)) % 8) & 1));
+						}
+						RT_REQ(d[i], pos > SHAKE256_RATE);
+						for (q = 0; q < MLDSA_N; q++) {
+							if (!c8[q])
+								continue;
+							RT_REQ(d[i], nz < ch2.n && ch2.pos[nz] == q &&
+								     ch2.neg[nz] == (c8[q] < 0));
+							nz++;
+						}
+						RT_REQ_EQ(d[i], ch2.n, nz);
+						continue;
+					}
+					RT_REQ_EQ(d[i], ch2.n, ch.n);
+					RT_REQ_MEM(d[i], round, ch2.pos, ch.pos, ch.n);
+					RT_REQ_MEM(d[i], round, ch2.neg, ch.neg, ch.n);
+					RT_REQ_MEM(d[i], round, ch2.sh, ch.sh, ch.n * sizeof(ch.sh[0]));
+				}
+			}
 			base = round % 3 == 0 ? (int)p->eta : round % 3 == 1 ? 1 << 12 : 1 << 19;
 			rand_poly(&rng, &a[0], -base, 2 * (u32)base + 1);
 			rind_mldsa_poly_negext(e, &a[0]);
@@ -972,6 +1027,37 @@ START_TEST(test_ops_vs_generic)
 			g->mul_challenge_eta(&x, e, &ch);
 			o->mul_challenge_eta(&y, e, &ch);
 			req_poly(d[i], "mul_challenge_eta", round, &x, &y);
+			/*
+			 * sign_w: y over (-gamma1, gamma1] (ExpandMask's range; round 5
+			 * all gamma1, round 6 all 1 - gamma1, round 7 alternating) with
+			 * a real A-hat: the same w in [0, q) and w1 encoding; y kept
+			 */
+			{
+				const s32 g1 = (s32)1 << p->gamma1_bits;
+				const size_t w1len = (size_t)p->k * (p->gamma2 == (Q - 1) / 88 ? 192 : 128);
+
+				for (j = 0; j < p->l; j++) {
+					unsigned int m;
+
+					rand_poly(&rng, &ys[j], -g1 + 1, 2 * (u32)g1);
+					for (m = 0; round >= 5 && round <= 7 && m < MLDSA_N; m++)
+						ys[j].c[m] = round == 5 || (round == 7 && (m & 1)) ? g1 : 1 - g1;
+				}
+				memcpy(ys2, ys, sizeof(ys));
+				memset(w1a, 0, sizeof(w1a));
+				memset(w1b, 0, sizeof(w1b));
+				g->sign_w(&kw, ys, yha, wa, w1a);
+				o->sign_w(&kw, ys, yhb, wb, w1b);
+				RT_REQ_MEM(d[i], round, ys, ys2, sizeof(ys));
+				for (j = 0; j < p->k; j++) {
+					unsigned int m;
+
+					req_poly(d[i], "sign_w (w)", round, &wa[j], &wb[j]);
+					for (m = 0; m < MLDSA_N; m++)
+						RT_REQ(d[i], wb[j].c[m] >= 0 && wb[j].c[m] < Q);
+				}
+				RT_REQ_MEM(d[i], round, w1a, w1b, w1len);
+			}
 			/* the signing loop's fused steps with this challenge */
 			passed += sign_steps_vs_generic(d[i], o, p, &ch, &rng, round);
 			/* ExpandMask at a random kappa (the counter wraps at 2^16) */
@@ -989,6 +1075,7 @@ START_TEST(test_ops_vs_generic)
 			if (round < 20) {
 				static struct mldsa_mask_cache cache;
 				static u8 mu[64], w1[MLDSA_KMAX * 192], cta[64], ctb[64];
+				static u8 balla[SHAKE256_RATE], ballb[SHAKE256_RATE];
 				static u8 cat[64 + MLDSA_KMAX * 192];
 				size_t w1len = (size_t)p->k * (p->gamma2 == (Q - 1) / 88 ? 192 : 128);
 				unsigned int it;
@@ -1007,15 +1094,18 @@ START_TEST(test_ops_vs_generic)
 					rt_fill(&rng, w1, w1len);
 					memset(cta, 0, sizeof(cta));
 					memset(ctb, 0, sizeof(ctb));
-					g->ctilde(p, cta, mu, w1, w1len, seed, kappa, &cache);
-					o->ctilde(p, ctb, mu, w1, w1len, seed, kappa, &cache);
+					g->ctilde(p, cta, balla, mu, w1, w1len, seed, kappa, &cache);
+					o->ctilde(p, ctb, ballb, mu, w1, w1len, seed, kappa, &cache);
 					RT_REQ_MEM(d[i], (int)it, cta, ctb, sizeof(cta));
-					/* and both are SHAKE256(mu || w1) */
+					RT_REQ_MEM(d[i], (int)it, balla, ballb, sizeof(balla));
+					/* and both are SHAKE256(mu || w1), ball SHAKE256(c-tilde) */
 					memcpy(cat, mu, 64);
 					memcpy(cat + 64, w1, w1len);
 					memset(ctb, 0, sizeof(ctb));
 					rind_shake256(ctb, p->ctilde_bytes, cat, 64 + w1len);
 					RT_REQ_MEM(d[i], (int)it, cta, ctb, sizeof(cta));
+					rind_shake256(ballb, sizeof(ballb), cta, p->ctilde_bytes);
+					RT_REQ_MEM(d[i], (int)it, balla, ballb, sizeof(balla));
 				}
 			}
 			if (round < 20) {
@@ -1040,6 +1130,12 @@ START_TEST(test_ops_vs_generic)
 				x.c[j] = r + (s32)j < Q ? r + (s32)j : Q - 1;
 				b[0].c[j] = (s32)((j ^ (unsigned int)r >> 8) & 1);
 			}
+			/* w1's encoding of every r in [0, q) too */
+			memcpy(&l1, &x, sizeof(x));
+			memcpy(&l2, &x, sizeof(x));
+			g->w1_pack(w1a, &l1, p->gamma2);
+			o->w1_pack(w1b, &l2, p->gamma2);
+			RT_REQ_MEM(d[i], r, w1a, w1b, p->gamma2 == (Q - 1) / 88 ? 192u : 128u);
 			g->poly_decompose(&h1, &l1, &x, p->gamma2);
 			o->poly_decompose(&h2, &l2, &x, p->gamma2);
 			req_poly(d[i], "poly_decompose (r1)", r, &h1, &h2);
@@ -1062,8 +1158,8 @@ START_TEST(test_ops_vs_generic)
 		/* the easy rounds' r0 and t0 checks must have passed somewhere */
 		RT_REQ(d[i], passed > 0);
 		printf("ops: %s: 200 rounds of NTT, inverse, products, reduction, challenge products, "
-		       "the signing steps (%u rows passing r0 and t0 checks), ExpandMask "
-		       "(20 of ExpandS, ExpandA), rounding for every r: equal to generic\n",
+		       "the signing steps (%u rows passing r0 and t0 checks), w and w1 (sign_w), ExpandMask "
+		       "(20 of ExpandS, ExpandA), rounding and w1 encoding for every r: equal to generic\n",
 		       d[i], passed);
 	}
 }

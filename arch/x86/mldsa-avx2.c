@@ -20,6 +20,11 @@
  * signatures are those of the generic driver (tests/test_mldsa.c
  * compares every hook and the signatures byte for byte).
  *
+ * The signing loop's w (sign_w, whose only outputs are w in [0, q) and
+ * w1) goes through transforms of its own: Shoup products by the
+ * constants (four multiplications a register), no reduction the bounds
+ * do not need, the inverse's result made canonical in its last pass.
+ *
  * The signing loop's steps (the sign_* hooks) are single passes: s1, s2
  * and t0 are widened once per signature into (a, -a, a) windows, so a
  * challenge product is c->n additions of shifted windows whatever the
@@ -28,8 +33,10 @@
  *
  * Sampling runs four SHAKE streams at once (keccak-avx2.c): ExpandA four
  * matrix entries per pass, ExpandS four polynomials with a branch-free
- * rejection step, ExpandMask four consecutive counters per pass, the
- * signing loop keeping the ones an attempt does not use for the next.
+ * rejection step, ExpandMask four consecutive counters per pass.  The
+ * signing loop keeps a pool of four sponges across its attempts (see
+ * struct ypool): y streams in every lane, c-tilde and SampleInBall's
+ * block in lane 0 while the other three go on, so no lane idles.
  *
  * Constant time: the arithmetic has no data-dependent branch or index;
  * the zeta vectors are public constants.  ExpandA's rejection works on
@@ -38,6 +45,7 @@
  * positions and signs are public.  Buffers of secret streams are wiped.
  */
 #include <immintrin.h>
+#include <stddef.h>
 #include <string.h>
 #include <rind/internal/alg.h>
 #include <rind/internal/util.h>
@@ -71,6 +79,22 @@ struct zvec {
 static struct zvec ntt_z4[16], ntt_z2[16], ntt_z1[16];
 static struct zvec inv_z4[16], inv_z2[16], inv_z1[16];
 
+/*
+ * The signing loop's transforms (sign_w) multiply by constants with
+ * Shoup's method instead: z plain (not times R), zp = floor(z 2^32 / q),
+ * and zpo the odd lanes' zp in the even ones (where VPMULDQ reads).
+ */
+struct zsv {
+	s32 z[8];
+	s32 zp[8];
+	s32 zpo[8];
+};
+static s32 shz[256], shzp[256];		/* zeta^BitRev8(m) mod q, centered, and zp */
+static s32 shz_n[256], shzp_n[256];	/* -shz[m] and its zp (the inverse's) */
+static s32 sh_f, sh_fp, sh_f1, sh_f1p;	/* the inverse's final factors R/256, -shz[1] R/256 */
+static struct zsv sh_ntt4[16], sh_ntt2[16], sh_ntt1[16];
+static struct zsv sh_inv4[16], sh_inv2[16], sh_inv1[16];
+
 static s32 centered(u64 x)
 {
 	x %= Q;
@@ -89,6 +113,23 @@ static void zvec_set(struct zvec *v, unsigned int lane, s32 z)
 {
 	v->z[lane] = z;
 	v->zq[lane] = (s32)((u32)z * QINV);
+}
+
+/* floor(z 2^32 / q) for |z| < q/2: in (-2^31, 2^31) */
+static s32 shoup_of(s32 z)
+{
+	s64 n = (s64)z * ((s64)1 << 32), d = n / Q;
+
+	return (s32)(n % Q < 0 ? d - 1 : d);
+}
+
+/* lane @lane of @v; an odd lane also fills its pair's slot of zpo */
+static void zsv_set(struct zsv *v, unsigned int lane, s32 z)
+{
+	v->z[lane] = z;
+	v->zp[lane] = shoup_of(z);
+	if (lane & 1)
+		v->zpo[lane - 1] = v->zpo[lane] = v->zp[lane];
 }
 
 /*
@@ -143,6 +184,17 @@ static AVX2 void mldsa_avx2_tables(void)
 	}
 	inv_f = centered((u64)MONT_R * MONT_R % Q * N_INV);
 	inv_f1 = mont_mul_c(-zetas[1], inv_f);
+	for (m = 0; m < 256; m++) {
+		shz[m] = centered(rind_powmod(1753, rind_bitrev(m, 8), Q));
+		shzp[m] = shoup_of(shz[m]);
+		shz_n[m] = -shz[m];
+		shzp_n[m] = shoup_of(shz_n[m]);
+	}
+	/* R/256 cancels the pointwise products' R^-1 and the 256 of the transform */
+	sh_f = centered((u64)MONT_R * N_INV);
+	sh_fp = shoup_of(sh_f);
+	sh_f1 = centered((u64)(Q - shz[1]) % Q * ((u64)(sh_f + Q) % Q));
+	sh_f1p = shoup_of(sh_f1);
 	for (P = 0; P < 16; P++) {
 		__m256i x, y;
 
@@ -157,18 +209,24 @@ static AVX2 void mldsa_avx2_tables(void)
 		for (l = 0; l < 8; l++) {
 			zvec_set(&ntt_z4[P], l, zetas[32 + xi[l] / 8]);
 			zvec_set(&inv_z4[P], l, -zetas[63 - xi[l] / 8]);
+			zsv_set(&sh_ntt4[P], l, shz[32 + xi[l] / 8]);
+			zsv_set(&sh_inv4[P], l, shz_n[63 - xi[l] / 8]);
 		}
 		swap64(&x, &y);
 		_mm256_storeu_si256((__m256i *)xi, x);
 		for (l = 0; l < 8; l++) {
 			zvec_set(&ntt_z2[P], l, zetas[64 + xi[l] / 4]);
 			zvec_set(&inv_z2[P], l, -zetas[127 - xi[l] / 4]);
+			zsv_set(&sh_ntt2[P], l, shz[64 + xi[l] / 4]);
+			zsv_set(&sh_inv2[P], l, shz_n[127 - xi[l] / 4]);
 		}
 		swap32(&x, &y);
 		_mm256_storeu_si256((__m256i *)xi, x);
 		for (l = 0; l < 8; l++) {
 			zvec_set(&ntt_z1[P], l, zetas[128 + xi[l] / 2]);
 			zvec_set(&inv_z1[P], l, -zetas[255 - xi[l] / 2]);
+			zsv_set(&sh_ntt1[P], l, shz[128 + xi[l] / 2]);
+			zsv_set(&sh_inv1[P], l, shz_n[255 - xi[l] / 2]);
 		}
 	}
 }
@@ -241,6 +299,19 @@ AVX2_INLINE __m256i reduce32(__m256i a)
 	__m256i t = _mm256_srai_epi32(_mm256_add_epi32(a, _mm256_set1_epi32(1 << 22)), 23);
 
 	return _mm256_sub_epi32(a, _mm256_mullo_epi32(t, _mm256_set1_epi32(Q)));
+}
+
+/* (-q, q) to [0, q); (-q, 2q) to [0, q) */
+AVX2_INLINE __m256i caddq(__m256i a)
+{
+	return _mm256_add_epi32(a, _mm256_and_si256(_mm256_srai_epi32(a, 31), _mm256_set1_epi32(Q)));
+}
+
+AVX2_INLINE __m256i canon(__m256i a)
+{
+	a = caddq(a);
+	return _mm256_sub_epi32(a, _mm256_and_si256(_mm256_cmpgt_epi32(a, _mm256_set1_epi32(Q - 1)),
+						    _mm256_set1_epi32(Q)));
 }
 
 struct zc {
@@ -433,6 +504,201 @@ static AVX2 void avx2_invntt(struct mldsa_poly *p)
 }
 
 /*
+ * The signing loop's transforms (sign_w), whose intermediate values are
+ * nobody else's: products by constants with Shoup's method, and no
+ * reduction the bounds do not need.  With zp = floor(z 2^32 / q) = z
+ * 2^32 / q - d (0 <= d < 1), h = floor(a zp / 2^32) and r = a z - h q
+ * lie in [e q, (1 + e) q) with |e| = |a d| / 2^32 < 1/4 for |a| < 2^30:
+ * r in (-q/4, 5q/4), and r is exact in 32 bits (a z and h q modulo
+ * 2^32, VPMULLD).  Four multiplications a register (the Montgomery
+ * product takes five) and fewer of the other instructions.
+ */
+AVX2_INLINE __m256i shmul(__m256i a, __m256i z, __m256i zp, __m256i zpo)
+{
+	__m256i he = _mm256_mul_epi32(a, zp), ho = _mm256_mul_epi32(odd(a), zpo);
+	__m256i h = _mm256_blend_epi32(_mm256_srli_epi64(he, 32), ho, 0xaa);
+	__m256i q = _mm256_set1_epi32(Q);
+
+	__asm__("" : "+x"(q));	/* a VPMULLD, not the compiler's shifts and additions */
+	return _mm256_sub_epi32(_mm256_mullo_epi32(a, z), _mm256_mullo_epi32(h, q));
+}
+
+struct sc {
+	__m256i z, zp;
+};
+
+AVX2_INLINE struct sc sbc(s32 z, s32 zp)
+{
+	struct sc r = { _mm256_set1_epi32(z), _mm256_set1_epi32(zp) };
+
+	return r;
+}
+
+AVX2_INLINE void sbf1(__m256i *a, __m256i *b, struct sc z)
+{
+	__m256i t = shmul(*b, z.z, z.zp, z.zp);
+
+	*b = _mm256_sub_epi32(*a, t);
+	*a = _mm256_add_epi32(*a, t);
+}
+
+AVX2_INLINE void sbfv(__m256i *a, __m256i *b, const struct zsv *z)
+{
+	__m256i t = shmul(*b, ld(z->z), ld(z->zp), ld(z->zpo));
+
+	*b = _mm256_sub_epi32(*a, t);
+	*a = _mm256_add_epi32(*a, t);
+}
+
+AVX2_INLINE void sibf1(__m256i *a, __m256i *b, struct sc w)
+{
+	__m256i t = *a;
+
+	*a = _mm256_add_epi32(t, *b);
+	*b = shmul(_mm256_sub_epi32(t, *b), w.z, w.zp, w.zp);
+}
+
+AVX2_INLINE void sibfv(__m256i *a, __m256i *b, const struct zsv *w)
+{
+	__m256i t = *a;
+
+	*a = _mm256_add_epi32(t, *b);
+	*b = shmul(_mm256_sub_epi32(t, *b), ld(w->z), ld(w->zp), ld(w->zpo));
+}
+
+#define SF(m)	sbc(shz[m], shzp[m])
+#define SI(m)	sbc(shz_n[m], shzp_n[m])
+
+/*
+ * NTT(y) from @in to @out in avx2_ntt's order of layers: |y| <= 2^19
+ * grows by less than 5q/4 a layer, to |out| < 2^19 + 10 q < 2^27 (no
+ * reduction); the values are those of the exact transform modulo q.
+ */
+static AVX2 void avx2_ntt_lazy(s32 *out, const s32 *in)
+{
+	unsigned int c, m, g, h;
+
+	for (c = 0; c < 4; c++) {
+		__m256i r[8];
+
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m++)
+			r[m] = ld(in + 8 * (c + 4 * m));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 4; m++)
+			sbf1(&r[m], &r[m + 4], SF(1));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m += 4) {
+			sbf1(&r[m], &r[m + 2], SF(2 + m / 4));
+			sbf1(&r[m + 1], &r[m + 3], SF(2 + m / 4));
+		}
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m += 2)
+			sbf1(&r[m], &r[m + 1], SF(4 + m / 2));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m++)
+			st(out + 8 * (c + 4 * m), r[m]);
+	}
+	for (g = 0; g < 8; g++) {
+		__m256i r[4];
+
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 4; m++)
+			r[m] = ld(out + 32 * g + 8 * m);
+		sbf1(&r[0], &r[2], SF(8 + g));
+		sbf1(&r[1], &r[3], SF(8 + g));
+		sbf1(&r[0], &r[1], SF(16 + 2 * g));
+		sbf1(&r[2], &r[3], SF(17 + 2 * g));
+		_Pragma("GCC unroll 2")
+		for (h = 0; h < 2; h++) {
+			unsigned int P = 2 * g + h;
+			__m256i x = r[2 * h], y = r[2 * h + 1];
+
+			swap128(&x, &y);
+			sbfv(&x, &y, &sh_ntt4[P]);
+			swap64(&x, &y);
+			sbfv(&x, &y, &sh_ntt2[P]);
+			swap32(&x, &y);
+			sbfv(&x, &y, &sh_ntt1[P]);
+			swap32(&x, &y);
+			swap64(&x, &y);
+			swap128(&x, &y);
+			st(out + 16 * P, x);
+			st(out + 16 * P + 8, y);
+		}
+	}
+}
+
+/*
+ * The inverse of a pointwise sum (|a| < q, times R^-1) in avx2_invntt's
+ * order, scaled by R/256, to [0, q).  A layer's sums double their bound
+ * and its products are below 5q/4; the sums of the fourth layer (< 16q)
+ * are reduced, so the last layer's operands stay below 20q.
+ */
+static AVX2 void avx2_invntt_lazy(struct mldsa_poly *p)
+{
+	s32 *a = p->c;
+	unsigned int c, m, g, P;
+
+	for (g = 0; g < 8; g++) {
+		__m256i r[4];
+		unsigned int h;
+
+		_Pragma("GCC unroll 2")
+		for (h = 0; h < 2; h++) {
+			__m256i x, y;
+
+			P = 2 * g + h;
+			x = ld(a + 16 * P);
+			y = ld(a + 16 * P + 8);
+			swap128(&x, &y);
+			swap64(&x, &y);
+			swap32(&x, &y);
+			sibfv(&x, &y, &sh_inv1[P]);
+			swap32(&x, &y);
+			sibfv(&x, &y, &sh_inv2[P]);
+			swap64(&x, &y);
+			sibfv(&x, &y, &sh_inv4[P]);
+			swap128(&x, &y);
+			sibf1(&x, &y, SI(31 - P));
+			r[2 * h] = reduce32(x);
+			r[2 * h + 1] = y;
+		}
+		sibf1(&r[0], &r[2], SI(15 - g));
+		sibf1(&r[1], &r[3], SI(15 - g));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 4; m++)
+			st(a + 32 * g + 8 * m, r[m]);
+	}
+	for (c = 0; c < 4; c++) {
+		const struct sc f = sbc(sh_f, sh_fp), f1 = sbc(sh_f1, sh_f1p);
+		__m256i r[8];
+
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m++)
+			r[m] = ld(a + 8 * (c + 4 * m));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m += 2)
+			sibf1(&r[m], &r[m + 1], SI(7 - m / 2));
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 8; m += 4) {
+			sibf1(&r[m], &r[m + 2], SI(3 - m / 4));
+			sibf1(&r[m + 1], &r[m + 3], SI(3 - m / 4));
+		}
+		_Pragma("GCC unroll 8")
+		for (m = 0; m < 4; m++) {
+			__m256i s = _mm256_add_epi32(r[m], r[m + 4]);
+			__m256i d = _mm256_sub_epi32(r[m], r[m + 4]);
+
+			st(a + 8 * (c + 4 * m), canon(shmul(s, f.z, f.zp, f.zp)));
+			st(a + 8 * (c + 4 * m + 16), canon(shmul(d, f1.z, f1.zp, f1.zp)));
+		}
+	}
+}
+#undef SF
+#undef SI
+
+/*
  * Sixteen coefficients a step (two independent sums of each parity) and
  * the terms unrolled for the l of each parameter set, so that the
  * multiplications of consecutive terms overlap.
@@ -523,6 +789,28 @@ AVX2_INLINE void decompose8(__m256i r, s32 g2, __m256i *r1, __m256i *r0)
 
 #define G2_88	((MLDSA_Q - 1) / 88)
 #define G2_32	((MLDSA_Q - 1) / 32)
+
+/*
+ * HighBits alone (w1's encoding needs no r0), for r in [0, q): a1 =
+ * ceil(r / 128) scaled by a 32-bit reciprocal of 2 gamma2 / 128 and
+ * rounded, the corner (q-1)/(2 gamma2) to 0 (a mask for gamma2 =
+ * (q-1)/32, where it is 16; a compare for (q-1)/88).  Equal to
+ * decompose8's r1 for every r in [0, q) (checked exhaustively when
+ * written; tests/test_mldsa.c compares w1 with the generic code's).
+ */
+AVX2_INLINE __m256i highbits8(__m256i r, s32 g2)
+{
+	__m256i a1 = _mm256_srai_epi32(_mm256_add_epi32(r, _mm256_set1_epi32(127)), 7);
+
+	if (g2 == G2_32) {
+		a1 = _mm256_mullo_epi32(a1, _mm256_set1_epi32(1025));
+		a1 = _mm256_srai_epi32(_mm256_add_epi32(a1, _mm256_set1_epi32(1 << 21)), 22);
+		return _mm256_and_si256(a1, _mm256_set1_epi32(15));
+	}
+	a1 = _mm256_mullo_epi32(a1, _mm256_set1_epi32(11275));
+	a1 = _mm256_srai_epi32(_mm256_add_epi32(a1, _mm256_set1_epi32(1 << 23)), 24);
+	return _mm256_andnot_si256(_mm256_cmpgt_epi32(a1, _mm256_set1_epi32(43)), a1);
+}
 
 /* One loop per gamma2, so that the constants fold. */
 #define FOR_G2(g2, ...)					\
@@ -797,19 +1085,6 @@ static AVX2 void avx2_sign_prepare(struct mldsa_sign_pre *pre, const struct mlds
 	}
 }
 
-/* (-q, q) to [0, q); (-q, 2q) to [0, q) */
-AVX2_INLINE __m256i caddq(__m256i a)
-{
-	return _mm256_add_epi32(a, _mm256_and_si256(_mm256_srai_epi32(a, 31), _mm256_set1_epi32(Q)));
-}
-
-AVX2_INLINE __m256i canon(__m256i a)
-{
-	a = caddq(a);
-	return _mm256_sub_epi32(a, _mm256_and_si256(_mm256_cmpgt_epi32(a, _mm256_set1_epi32(Q - 1)),
-						    _mm256_set1_epi32(Q)));
-}
-
 /* all ones in the lanes where |a| >= bound (|a| < 2^31) */
 AVX2_INLINE __m256i over(__m256i a, s32 bound)
 {
@@ -872,6 +1147,78 @@ AVX2_INLINE void widen8(__m256i a, __m256i w[4])
 	w[3] = _mm256_cvtepi8_epi32(_mm_srli_si128(hi, 8));
 }
 
+/*
+ * The sum of the windows of the terms k0 .. k1 - 1 over the 128
+ * coefficients at @e (four registers), two terms a step.
+ */
+#define ETA_SUM4(e, c, k0, k1, x0, x1, x2, x3)						\
+	do {										\
+		unsigned int k_ = (k0);							\
+											\
+		x0 = x1 = x2 = x3 = _mm256_setzero_si256();				\
+		if (((k1) - k_) & 1) {							\
+			const s8 *u_ = (e) - (c)->sh[k_++];				\
+											\
+			x0 = L8(u_); x1 = L8(u_ + 32); x2 = L8(u_ + 64); x3 = L8(u_ + 96);	\
+		}									\
+		for (; k_ < (k1); k_ += 2) {						\
+			const s8 *u_ = (e) - (c)->sh[k_], *v_ = (e) - (c)->sh[k_ + 1];	\
+											\
+			x0 = _mm256_add_epi8(x0, _mm256_add_epi8(L8(u_), L8(v_)));	\
+			x1 = _mm256_add_epi8(x1, _mm256_add_epi8(L8(u_ + 32), L8(v_ + 32)));	\
+			x2 = _mm256_add_epi8(x2, _mm256_add_epi8(L8(u_ + 64), L8(v_ + 64)));	\
+			x3 = _mm256_add_epi8(x3, _mm256_add_epi8(L8(u_ + 96), L8(v_ + 96)));	\
+		}									\
+	} while (0)
+
+/* two chunks' 8-bit sums of 32 coefficients, added and widened to four registers */
+AVX2_INLINE void widen_two(__m256i a, __m256i b, __m256i wd[4])
+{
+	__m128i al = _mm256_castsi256_si128(a), ah = _mm256_extracti128_si256(a, 1);
+	__m128i bl = _mm256_castsi256_si128(b), bh = _mm256_extracti128_si256(b, 1);
+	__m256i lo = _mm256_add_epi16(_mm256_cvtepi8_epi16(al), _mm256_cvtepi8_epi16(bl));
+	__m256i hi = _mm256_add_epi16(_mm256_cvtepi8_epi16(ah), _mm256_cvtepi8_epi16(bh));
+
+	wd[0] = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(lo));
+	wd[1] = _mm256_cvtepi16_epi32(_mm256_extracti128_si256(lo, 1));
+	wd[2] = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(hi));
+	wd[3] = _mm256_cvtepi16_epi32(_mm256_extracti128_si256(hi, 1));
+}
+
+/* sign_z over two chunks of terms, as sign_r_two below */
+static AVX2 u32 sign_z_two(struct mldsa_poly *z, const s8 *e, const struct mldsa_challenge *c,
+			   unsigned int split, s32 bound)
+{
+	__m256i bad = _mm256_setzero_si256();
+	unsigned int h, m, q, n = c->n;
+
+	for (h = 0; h < 2; h++) {
+		const s8 *eh = e + 128 * h;
+		__m256i a0, a1, a2, a3, b0, b1, b2, b3;
+
+		ETA_SUM4(eh, c, 0, split, a0, a1, a2, a3);
+		ETA_SUM4(eh, c, split, n, b0, b1, b2, b3);
+		{
+			const __m256i acc[4] = { a0, a1, a2, a3 }, bcc[4] = { b0, b1, b2, b3 };
+
+			_Pragma("GCC unroll 4")
+			for (m = 0; m < 4; m++) {
+				__m256i wd[4];
+
+				widen_two(acc[m], bcc[m], wd);
+				for (q = 0; q < 4; q++) {
+					s32 *o = z->c + 128 * h + 32 * m + 8 * q;
+					__m256i v = _mm256_add_epi32(ld(o), wd[q]);
+
+					st(o, v);
+					bad = _mm256_or_si256(bad, over(v, bound));
+				}
+			}
+		}
+	}
+	return any_mask(bad);
+}
+
 /* z += c s1[j] and its norm check in the last chunk's pass. */
 static AVX2 u32 avx2_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, unsigned int j,
 			    const struct mldsa_challenge *c, const struct mldsa_params *p)
@@ -881,6 +1228,8 @@ static AVX2 u32 avx2_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *p
 	__m256i a0, a1, a2, a3, a4, a5, a6, a7, bad = _mm256_setzero_si256();
 	unsigned int k0 = 0, k1, n = c->n, m, q;
 
+	if (n > ETA_CHUNK && n <= 2 * ETA_CHUNK)
+		return sign_z_two(z, e, c, ETA_CHUNK, bound);
 	do {
 		k1 = n - k0 > ETA_CHUNK ? k0 + ETA_CHUNK : n;
 		ETA_SUM(e, c, k0, k1);
@@ -942,6 +1291,48 @@ static AVX2 u32 avx2_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *p
 		k0 = k1;								\
 	} while (k0 < n)
 
+/*
+ * sign_r when the terms take two chunks (ML-DSA-65: 49 terms of |a| <=
+ * 4): half a polynomial at a time, both chunks' 8-bit sums in eight
+ * registers, added in 16-bit lanes and widened once, so that w is read
+ * and written in one pass instead of one a chunk.
+ */
+static AVX2 u32 sign_r_two(struct mldsa_poly *r1, struct mldsa_poly *w, const s8 *e,
+			   const struct mldsa_challenge *c, unsigned int split, s32 bound)
+{
+	__m256i bad = _mm256_setzero_si256();
+	unsigned int h, m, q, n = c->n;
+
+	for (h = 0; h < 2; h++) {
+		const s8 *eh = e + 128 * h;
+		__m256i a0, a1, a2, a3, b0, b1, b2, b3;
+
+		ETA_SUM4(eh, c, 0, split, a0, a1, a2, a3);
+		ETA_SUM4(eh, c, split, n, b0, b1, b2, b3);
+		{
+			const __m256i acc[4] = { a0, a1, a2, a3 }, bcc[4] = { b0, b1, b2, b3 };
+
+			_Pragma("GCC unroll 4")
+			for (m = 0; m < 4; m++) {
+				__m256i wd[4];
+
+				widen_two(acc[m], bcc[m], wd);
+				for (q = 0; q < 4; q++) {
+					unsigned int o = 128 * h + 32 * m + 8 * q;
+					__m256i v = canon(_mm256_sub_epi32(ld(w->c + o), wd[q])), hb, lb;
+
+					decompose8(v, G2_32, &hb, &lb);
+					st(r1->c + o, hb);
+					bad = _mm256_or_si256(bad, over(lb, bound));
+					st(w->c + o, v);
+				}
+			}
+		}
+	}
+	return any_mask(bad);
+}
+#undef ETA_SUM4
+
 static AVX2 u32 avx2_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w,
 			    const struct mldsa_sign_pre *pre, unsigned int i,
 			    const struct mldsa_challenge *c, const struct mldsa_params *p)
@@ -951,6 +1342,9 @@ static AVX2 u32 avx2_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w,
 	__m256i a0, a1, a2, a3, a4, a5, a6, a7, bad = _mm256_setzero_si256();
 	unsigned int k0 = 0, k1, n = c->n, m, q;
 
+	/* two chunks (eta = 4 goes with gamma2 = (q-1)/32 in FIPS 204) */
+	if (n > ETA_CHUNK && n <= 2 * ETA_CHUNK && p->gamma2 == G2_32)
+		return sign_r_two(r1, w, e, c, ETA_CHUNK, bound);
 	if (p->gamma2 == G2_88)
 		SIGN_R_BODY(G2_88);
 	else
@@ -1019,12 +1413,13 @@ static AVX2 u32 avx2_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
 }
 
 /*
- * w = caddq(w) and w1Encode(HighBits(w)): 32 coefficients narrowed to
+ * w = caddq(w) (unless @canonical: w in [0, q) already, left as it
+ * is) and w1Encode(HighBits(w)): 32 coefficients narrowed to
  * bytes (in order after a dword permutation), then pairs of 4-bit values
  * to bytes (gamma2 = (q-1)/32), or quadruples of 6-bit values to 3 bytes
  * ((q-1)/88).
  */
-static AVX2 void avx2_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
+AVX2_INLINE void w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2, bool canonical)
 {
 	const __m256i fix = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
 	unsigned int i, m;
@@ -1038,10 +1433,13 @@ static AVX2 void avx2_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
 				unsigned int q;
 
 				for (q = 0; q < 4; q++) {
-					__m256i v = caddq(ld(w->c + i + 32 * m + 8 * q)), l;
+					__m256i v = ld(w->c + i + 32 * m + 8 * q);
 
-					st(w->c + i + 32 * m + 8 * q, v);
-					decompose8(v, G2_32, &r[q], &l);
+					if (!canonical) {
+						v = caddq(v);
+						st(w->c + i + 32 * m + 8 * q, v);
+					}
+					r[q] = highbits8(v, G2_32);
 				}
 				t = _mm256_packus_epi32(r[0], r[1]);
 				u = _mm256_packus_epi32(r[2], r[3]);
@@ -1061,10 +1459,13 @@ static AVX2 void avx2_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
 		unsigned int q;
 
 		for (q = 0; q < 4; q++) {
-			__m256i v = caddq(ld(w->c + i + 8 * q)), l;
+			__m256i v = ld(w->c + i + 8 * q);
 
-			st(w->c + i + 8 * q, v);
-			decompose8(v, G2_88, &r[q], &l);
+			if (!canonical) {
+				v = caddq(v);
+				st(w->c + i + 8 * q, v);
+			}
+			r[q] = highbits8(v, G2_88);
 		}
 		t = _mm256_packus_epi32(r[0], r[1]);
 		u = _mm256_packus_epi32(r[2], r[3]);
@@ -1081,6 +1482,28 @@ static AVX2 void avx2_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
 	}
 }
 #undef L8
+
+static AVX2 void avx2_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2)
+{
+	w1_pack(out, w, gamma2, false);
+}
+
+/* One attempt's w and w1 (struct mldsa_ops' sign_w): the transforms above. */
+static AVX2 void avx2_sign_w(const struct mldsa_key *key, const struct mldsa_poly *y,
+			     struct mldsa_poly *yh, struct mldsa_poly *w, u8 *w1)
+{
+	const struct mldsa_params *p = key->p;
+	const unsigned int wb = p->gamma2 == G2_88 ? 192 : 128;
+	unsigned int i, j;
+
+	for (j = 0; j < p->l; j++)
+		avx2_ntt_lazy(yh[j].c, y[j].c);
+	for (i = 0; i < p->k; i++) {
+		avx2_pointwise_acc(&w[i], key->a[i], yh, p->l);
+		avx2_invntt_lazy(&w[i]);
+		w1_pack(w1 + wb * i, &w[i], p->gamma2, true);	/* w is in [0, q) */
+	}
+}
 
 /* ---- sampling ------------------------------------------------------------------ */
 
@@ -1370,156 +1793,209 @@ static AVX2 void avx2_expand_mask(const struct mldsa_params *p, const u8 rhopp[6
 	memzero_explicit(buf, sizeof(buf));
 }
 
-/* y for the four counters kappa0 .. kappa0 + 3 (mod 2^16) into out[0..3]. */
-static AVX2 void mask_x4(const struct mldsa_params *p, const u8 rhopp[64], unsigned int kappa0,
-			 struct mldsa_poly *const out[4])
-{
-	u8 in[4][66], buf[4][Y_BLOCKS * SHAKE256_RATE];
-	const u8 *const inp[4] = { in[0], in[1], in[2], in[3] };
-	u8 *const outp[4] = { buf[0], buf[1], buf[2], buf[3] };
-	struct keccakx4_state ks;
-	unsigned int l;
-
-	for (l = 0; l < 4; l++) {
-		u16 v = (u16)(kappa0 + l);
-
-		memcpy(in[l], rhopp, 64);
-		in[l][64] = (u8)v;
-		in[l][65] = (u8)(v >> 8);
-	}
-	keccakx4_absorb_once(&ks, SHAKE256_RATE, KECCAK_DS_SHAKE, inp, 66);
-	keccakx4_squeeze_blocks(&ks, SHAKE256_RATE, outp, Y_BLOCKS);
-	for (l = 0; l < 4; l++)
-		unpack_y(out[l], buf[l], p->gamma1_bits);
-	memzero_explicit(&ks, sizeof(ks));
-	memzero_explicit(in, sizeof(in));
-	memzero_explicit(buf, sizeof(buf));
-}
-
 /*
- * In the signing loop every four-way pass covers four consecutive
- * counters, and what this attempt does not need waits in @cache for the
- * next one: l = 5 takes 1.25 passes an attempt instead of one pass and a
- * single stream, l = 7 1.75 instead of 2.  Which passes run depends only
- * on kappa (public: the attempt's number).
- */
-static AVX2 void avx2_expand_mask_loop(const struct mldsa_params *p, const u8 rhopp[64],
-				       u16 kappa, struct mldsa_poly *y,
-				       struct mldsa_mask_cache *cache)
-{
-	unsigned int r = 0, l;
-
-	while (r < p->l) {
-		unsigned int want = (unsigned int)kappa + r, take;
-		struct mldsa_poly *out[4];
-
-		if (cache->n && want >= cache->first && want < cache->first + cache->n) {
-			y[r++] = cache->y[want - cache->first];
-			continue;
-		}
-		take = p->l - r < 4 ? p->l - r : 4;
-		for (l = 0; l < 4; l++)
-			out[l] = l < take ? &y[r + l] : &cache->y[l - take];
-		mask_x4(p, rhopp, want, out);
-		cache->first = want + take;
-		cache->n = 4 - take;
-		r += take;
-	}
-}
-
-/*
- * c-tilde = H(mu || w1) in lane 0 of the four-way permutation, while
- * lanes 1-3 compute y for the three counters after those waiting in
- * @cache: c-tilde takes seven permutations (nine for ML-DSA-87), the
- * first five of which give those streams their five blocks, so a
- * signing attempt needs about three fewer streams of its own (for l = 5
- * one four-way pass every other attempt) for the price of running one
- * sponge four-wide.  The cache first drops the counters below kappa + l
- * (this attempt's).  The lanes' inputs differ (public w1 hashing, secret
- * y streams) but no lane's data steers anything.
+ * The signing loop's y streams (expand_mask_loop, ctilde) come from a
+ * pool of four sponges that lives across the attempts in the signer's
+ * mask cache: each lane carries a stream of its own (the counters
+ * started in order), and a lane whose stream has its five blocks hands
+ * y over to a slot of the cache and starts the next counter before the
+ * next permutation, so no lane idles.  c-tilde = H(mu || w1) borrows
+ * lane 0 (its stream set aside and put back after), the other three
+ * going on meanwhile: c-tilde's seven permutations (nine for ML-DSA-87)
+ * all give three lanes of y blocks, where a pass of whole streams used
+ * five of them.  An attempt takes about 8.3 four-way permutations for
+ * 25 + 7 blocks, against 9.5 for passes of whole streams.
+ *
+ * What runs depends only on the counters and on how many streams are
+ * waiting (public: the attempt's number); the lanes' contents (secret y
+ * streams, public w1) steer nothing.  A stream is started only while
+ * fewer than MLDSA_MASK_SLOTS are outstanding, so every finished one has
+ * a slot; a counter wanted and not yet started finds none outstanding
+ * (they are all below it, consumed), so the loop always makes progress.
  */
 union kx4_lanes {
 	struct keccakx4_state st;
 	u64 w[25][4];	/* w[i][l]: word i of state l */
 };
 
+#define LANE_IDLE	0xffu
+#define SLOTS		12	/* streams outstanding at most */
+#define SLOT_FREE	0u
+#define SLOT_BUSY	1u	/* a lane is writing it */
+#define SLOT_DONE	2u	/* all five blocks in */
+
+struct ypool {
+	union kx4_lanes s;
+	u64 saved[25];			/* lane 0's stream while c-tilde has the lane */
+	u8 raw[SLOTS][Y_BLOCKS * SHAKE256_RATE];	/* the streams' bytes */
+	u8 junk[SHAKE256_RATE];		/* where the blocks of lanes not carrying y go */
+	u32 slot_kap[SLOTS], slot_st[SLOTS];
+	u32 lane_slot[4], nb[4];	/* a lane's slot, its blocks so far (LANE_IDLE: none) */
+	u32 next;			/* the next counter to start */
+	u32 outstanding;		/* slots not free */
+	u8 rhopp[64];
+};
+
+_Static_assert(sizeof(struct ypool) <= sizeof(((struct mldsa_mask_cache *)0)->drv),
+	       "the pool fits the mask cache");
+
+static inline struct ypool *pool_of(struct mldsa_mask_cache *c)
+{
+	return (struct ypool *)(void *)c->drv;
+}
+
+/* lane @l to SHAKE256(rho'' || next) with its one block absorbed, into a free slot */
+static void lane_start(struct ypool *pl, unsigned int l)
+{
+	u16 v = (u16)pl->next;
+	unsigned int i, s = 0;
+
+	while (pl->slot_st[s] != SLOT_FREE)
+		s++;
+	for (i = 0; i < 8; i++)
+		pl->s.w[i][l] = get_unaligned_le64(pl->rhopp + 8 * i);
+	pl->s.w[8][l] = (u64)v | (u64)KECCAK_DS_SHAKE << 16;
+	for (i = 9; i < 25; i++)
+		pl->s.w[i][l] = 0;
+	pl->s.w[SHAKE256_RATE / 8 - 1][l] ^= 0x80ull << 56;
+	pl->slot_kap[s] = pl->next++;
+	pl->slot_st[s] = SLOT_BUSY;
+	pl->lane_slot[l] = s;
+	pl->nb[l] = 0;
+	pl->outstanding++;
+}
+
+/*
+ * One permutation of the pool, the lanes in @lanes carrying y streams
+ * (idle ones started first, while slots allow); each writes its block
+ * into its slot (words 0-15 of the four lanes by 4x4 transposes, word
+ * 16 alone), and a fifth block finishes the slot.
+ */
+static AVX2 void pool_step(struct ypool *pl, unsigned int lanes)
+{
+	u8 *o[4];
+	unsigned int l, i;
+
+	for (l = 0; l < 4; l++) {
+		if ((lanes >> l & 1) && pl->nb[l] == LANE_IDLE && pl->outstanding < SLOTS)
+			lane_start(pl, l);
+		o[l] = (lanes >> l & 1) && pl->nb[l] != LANE_IDLE ?
+		       pl->raw[pl->lane_slot[l]] + SHAKE256_RATE * pl->nb[l] : pl->junk;
+	}
+	keccakx4_f1600(&pl->s.st);
+	for (i = 0; i < 16; i += 4) {
+		const __m256i *a = pl->s.st.a + i;
+		__m256i t0 = _mm256_unpacklo_epi64(a[0], a[1]), t1 = _mm256_unpackhi_epi64(a[0], a[1]);
+		__m256i t2 = _mm256_unpacklo_epi64(a[2], a[3]), t3 = _mm256_unpackhi_epi64(a[2], a[3]);
+
+		_mm256_storeu_si256((__m256i *)(o[0] + 8 * i), _mm256_permute2x128_si256(t0, t2, 0x20));
+		_mm256_storeu_si256((__m256i *)(o[1] + 8 * i), _mm256_permute2x128_si256(t1, t3, 0x20));
+		_mm256_storeu_si256((__m256i *)(o[2] + 8 * i), _mm256_permute2x128_si256(t0, t2, 0x31));
+		_mm256_storeu_si256((__m256i *)(o[3] + 8 * i), _mm256_permute2x128_si256(t1, t3, 0x31));
+	}
+	for (l = 0; l < 4; l++)
+		put_unaligned_le64(pl->s.w[16][l], o[l] + 8 * 16);
+	for (l = 0; l < 4; l++) {
+		if (!(lanes >> l & 1) || pl->nb[l] == LANE_IDLE)
+			continue;
+		if (++pl->nb[l] == Y_BLOCKS) {
+			pl->slot_st[pl->lane_slot[l]] = SLOT_DONE;
+			pl->nb[l] = LANE_IDLE;
+		}
+	}
+}
+
+static void pool_init(struct ypool *pl, struct mldsa_mask_cache *c, const u8 rhopp[64],
+		      unsigned int kappa)
+{
+	memset(pl, 0, offsetof(struct ypool, raw));
+	memset(&pl->slot_kap, 0, sizeof(*pl) - offsetof(struct ypool, slot_kap));
+	memcpy(pl->rhopp, rhopp, 64);
+	pl->nb[0] = pl->nb[1] = pl->nb[2] = pl->nb[3] = LANE_IDLE;
+	pl->next = kappa;
+	c->init = 1;
+}
+
+static AVX2 void avx2_expand_mask_loop(const struct mldsa_params *p, const u8 rhopp[64],
+				       u16 kappa, struct mldsa_poly *y,
+				       struct mldsa_mask_cache *cache)
+{
+	struct ypool *pl = pool_of(cache);
+	unsigned int r, s;
+
+	if (!cache->init)
+		pool_init(pl, cache, rhopp, kappa);
+	for (r = 0; r < p->l; r++) {
+		const u32 want = (u32)kappa + r;
+
+		for (;;) {
+			for (s = 0; s < SLOTS; s++)
+				if (pl->slot_st[s] == SLOT_DONE && pl->slot_kap[s] == want)
+					break;
+			if (s < SLOTS)
+				break;
+			pool_step(pl, 0xf);
+		}
+		unpack_y(&y[r], pl->raw[s], p->gamma1_bits);
+		pl->slot_st[s] = SLOT_FREE;
+		pl->outstanding--;
+	}
+}
+
 #define CT_MAXBLK	10	/* (64 + 8 * 128 + 1) / 136 rounded up: 9 */
 
-static AVX2 void avx2_ctilde(const struct mldsa_params *p, u8 *ctilde, const u8 mu[MLDSA_MU_BYTES],
-			     const u8 *w1, size_t w1len, const u8 rhopp[64], u16 kappa,
-			     struct mldsa_mask_cache *cache)
+static AVX2 void avx2_ctilde(const struct mldsa_params *p, u8 *ctilde, u8 *ball,
+			     const u8 mu[MLDSA_MU_BYTES], const u8 *w1, size_t w1len,
+			     const u8 rhopp[64], u16 kappa, struct mldsa_mask_cache *cache)
 {
 	const size_t len = MLDSA_MU_BYTES + w1len, nblk = len / SHAKE256_RATE + 1;
-	const unsigned int next = (unsigned int)kappa + p->l;
-	union kx4_lanes s;
-	u8 msg[CT_MAXBLK * SHAKE256_RATE], buf[3][Y_BLOCKS * SHAKE256_RATE];
-	unsigned int i, l, base;
+	struct ypool *pl = pool_of(cache);
+	bool held = false;
+	unsigned int i;
 	size_t b;
 
-	if (cache->n && cache->first < next) {
-		unsigned int drop = next - cache->first;
-
-		if (drop >= cache->n) {
-			cache->n = 0;
-		} else {
-			memmove(cache->y, cache->y + drop, (cache->n - drop) * sizeof(cache->y[0]));
-			cache->n -= drop;
-		}
-	}
-	if (!cache->n || cache->first < next)
-		cache->first = next;
-	if (nblk > CT_MAXBLK || nblk < Y_BLOCKS || cache->n + 3 > ARRAY_SIZE(cache->y)) {
-		rind_mldsa_ctilde(p, ctilde, mu, w1, w1len, rhopp, kappa, cache);
+	if (nblk > CT_MAXBLK || !cache->init || w1len % 8) {
+		rind_mldsa_ctilde(p, ctilde, ball, mu, w1, w1len, rhopp, kappa, cache);
 		return;
 	}
-	base = cache->first + cache->n;
-	memset(msg, 0, nblk * SHAKE256_RATE);
-	memcpy(msg, mu, MLDSA_MU_BYTES);
-	memcpy(msg + MLDSA_MU_BYTES, w1, w1len);
-	msg[len] ^= KECCAK_DS_SHAKE;
-	msg[nblk * SHAKE256_RATE - 1] ^= 0x80;
-	memset(&s, 0, sizeof(s));
-	for (l = 1; l < 4; l++) {
-		u16 v = (u16)(base + l - 1);
-
-		for (i = 0; i < 8; i++)
-			s.w[i][l] = get_unaligned_le64(rhopp + 8 * i);
-		s.w[8][l] = (u64)v | (u64)KECCAK_DS_SHAKE << 16;
-		s.w[SHAKE256_RATE / 8 - 1][l] = 0x80ull << 56;
+	/* lane 0's stream aside, the lane to the empty state */
+	if (pl->nb[0] != LANE_IDLE) {
+		for (i = 0; i < 25; i++)
+			pl->saved[i] = pl->s.w[i][0];
+		held = true;
 	}
+	for (i = 0; i < 25; i++)
+		pl->s.w[i][0] = 0;
+	/*
+	 * mu || w1 || the padding, a word at a time straight from the inputs:
+	 * mu and w1 are whole words, so no word straddles them, and the
+	 * domain byte starts the word after the last.
+	 */
 	for (b = 0; b < nblk; b++) {
-		/* the block into lane 0 only: a 64-bit load, zero-extended (no partial stores) */
-		for (i = 0; i < SHAKE256_RATE / 8; i++)
-			s.st.a[i] = _mm256_xor_si256(s.st.a[i], _mm256_zextsi128_si256(_mm_loadl_epi64(
-					(const __m128i *)(msg + SHAKE256_RATE * b + 8 * i))));
-		keccakx4_f1600(&s.st);
-		if (b >= Y_BLOCKS)
-			continue;
-		/* words 0..15 of lanes 1-3 by 4x4 transposes, word 16 alone */
-		for (i = 0; i < 16; i += 4) {
-			__m256i t0 = _mm256_unpacklo_epi64(s.st.a[i], s.st.a[i + 1]);
-			__m256i t1 = _mm256_unpackhi_epi64(s.st.a[i], s.st.a[i + 1]);
-			__m256i t2 = _mm256_unpacklo_epi64(s.st.a[i + 2], s.st.a[i + 3]);
-			__m256i t3 = _mm256_unpackhi_epi64(s.st.a[i + 2], s.st.a[i + 3]);
-			u8 *o = buf[0] + SHAKE256_RATE * b + 8 * i;
+		for (i = 0; i < SHAKE256_RATE / 8; i++) {
+			size_t off = SHAKE256_RATE * b + 8 * i;
+			u64 v = off < MLDSA_MU_BYTES ? get_unaligned_le64(mu + off) :
+				off < len ? get_unaligned_le64(w1 + off - MLDSA_MU_BYTES) :
+				off == len ? KECCAK_DS_SHAKE : 0;
 
-			_mm256_storeu_si256((__m256i *)o, _mm256_permute2x128_si256(t1, t3, 0x20));
-			_mm256_storeu_si256((__m256i *)(o + sizeof(buf[0])),
-					    _mm256_permute2x128_si256(t0, t2, 0x31));
-			_mm256_storeu_si256((__m256i *)(o + 2 * sizeof(buf[0])),
-					    _mm256_permute2x128_si256(t1, t3, 0x31));
+			pl->s.w[i][0] ^= v;
 		}
-		for (l = 1; l < 4; l++)
-			put_unaligned_le64(s.w[16][l], buf[l - 1] + SHAKE256_RATE * b + 8 * 16);
+		if (b == nblk - 1)
+			pl->s.w[SHAKE256_RATE / 8 - 1][0] ^= 0x80ull << 56;
+		pool_step(pl, 0xe);
 	}
 	for (i = 0; i < p->ctilde_bytes / 8; i++)
-		put_unaligned_le64(s.w[i][0], ctilde + 8 * i);
-	for (l = 0; l < 3; l++)
-		unpack_y(&cache->y[cache->n + l], buf[l], p->gamma1_bits);
-	cache->n += 3;
-	memzero_explicit(&s, sizeof(s));
-	memzero_explicit(msg, nblk * SHAKE256_RATE);
-	memzero_explicit(buf, sizeof(buf));
+		put_unaligned_le64(pl->s.w[i][0], ctilde + 8 * i);
+	/* H(c-tilde)'s first block in lane 0 with one more step of the others */
+	for (i = p->ctilde_bytes / 8; i < 25; i++)
+		pl->s.w[i][0] = 0;
+	pl->s.w[p->ctilde_bytes / 8][0] = KECCAK_DS_SHAKE;
+	pl->s.w[SHAKE256_RATE / 8 - 1][0] ^= 0x80ull << 56;
+	pool_step(pl, 0xe);
+	for (i = 0; i < SHAKE256_RATE / 8; i++)
+		put_unaligned_le64(pl->s.w[i][0], ball + 8 * i);
+	for (i = 0; i < 25; i++)
+		pl->s.w[i][0] = held ? pl->saved[i] : 0;
 }
 
 /* ---- registration ---------------------------------------------------------------- */
@@ -1545,6 +2021,7 @@ static const struct mldsa_ops mldsa_avx2_ops = {
 	.sign_z		= avx2_sign_z,
 	.sign_r		= avx2_sign_r,
 	.sign_hint	= avx2_sign_hint,
+	.sign_w		= avx2_sign_w,
 };
 
 static const char *const mldsa_avx2_names[3] = {

@@ -60,12 +60,14 @@ struct mldsa_key;
 struct mldsa_challenge;
 
 /*
- * ExpandMask's streams computed ahead inside one signing loop (y for
- * kappa = first .. first + n - 1): zeroed before the loop, wiped after.
+ * ExpandMask's streams computed ahead inside one signing loop, for a
+ * driver that does (the generic code keeps nothing): @init is 0 before
+ * the loop (the driver sets up @drv, its sponges and their output, at
+ * its first call), and the whole struct is wiped after it.
  */
 struct mldsa_mask_cache {
-	unsigned int first, n;
-	struct mldsa_poly y[8];
+	unsigned int init;
+	u8 drv[12288] __attribute__((aligned(32)));
 };
 
 /*
@@ -76,7 +78,7 @@ struct mldsa_mask_cache {
  * may use the space as it likes.
  */
 struct mldsa_sign_pre {
-	s32 e[MLDSA_LMAX + 2 * MLDSA_KMAX][2 * MLDSA_N] __attribute__((aligned(32)));
+	s32 e[MLDSA_LMAX + 2 * MLDSA_KMAX][2 * MLDSA_N];
 };
 
 /*
@@ -130,12 +132,14 @@ struct mldsa_ops {
 	 */
 	/*
 	 * ctilde: c-tilde = H(mu || w1, ctilde_bytes) (@w1: w1len bytes) in
-	 * the signing loop at @kappa; may also compute y for kappas past
-	 * kappa + l into @cache (as expand_mask_loop keeps it).
+	 * the signing loop at @kappa, and @ball = the first block of
+	 * H(c-tilde) (SampleInBall's stream, SHAKE256_RATE bytes); may also
+	 * compute y for kappas past kappa + l into @cache (as
+	 * expand_mask_loop keeps it).
 	 */
-	void (*ctilde)(const struct mldsa_params *p, u8 *ctilde, const u8 mu[MLDSA_MU_BYTES],
-		       const u8 *w1, size_t w1len, const u8 rhopp[64], u16 kappa,
-		       struct mldsa_mask_cache *cache);
+	void (*ctilde)(const struct mldsa_params *p, u8 *ctilde, u8 *ball,
+		       const u8 mu[MLDSA_MU_BYTES], const u8 *w1, size_t w1len,
+		       const u8 rhopp[64], u16 kappa, struct mldsa_mask_cache *cache);
 	void (*sign_prepare)(struct mldsa_sign_pre *pre, const struct mldsa_key *key);
 	void (*w1_pack)(u8 *out, struct mldsa_poly *w, s32 gamma2);
 	u32 (*sign_z)(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, unsigned int j,
@@ -145,6 +149,16 @@ struct mldsa_ops {
 	u32 (*sign_hint)(struct mldsa_poly *h, const struct mldsa_poly *w,
 			 const struct mldsa_sign_pre *pre, unsigned int i,
 			 const struct mldsa_challenge *c, const struct mldsa_params *p, u32 *count);
+	/*
+	 * sign_w: an attempt's w = NTT^-1(A-hat NTT(y)) with every coefficient
+	 * in [0, q) (@w: k polynomials) and w1Encode(HighBits(w)) into @w1
+	 * (k w1 encodings); @yh: l polynomials of scratch.  Only these outputs
+	 * are specified, not the values in between, so a driver may keep its
+	 * transforms' intermediate values in other representatives than
+	 * the ntt/invntt_tomont hooks (which must match the generic ones).
+	 */
+	void (*sign_w)(const struct mldsa_key *key, const struct mldsa_poly *y,
+		       struct mldsa_poly *yh, struct mldsa_poly *w, u8 *w1);
 };
 
 extern const struct mldsa_ops rind_mldsa_generic_ops;
@@ -167,6 +181,8 @@ struct mldsa_key {
 	struct mldsa_poly a[MLDSA_KMAX][MLDSA_LMAX];
 	struct mldsa_poly t1[MLDSA_KMAX];
 	struct mldsa_poly s1[MLDSA_LMAX], s2[MLDSA_KMAX], t0[MLDSA_KMAX];
+	/* with @has_priv: s1, s2, t0 as the signing hooks take them (ops->sign_prepare) */
+	struct mldsa_sign_pre pre;
 };
 
 /* ---- arithmetic (algs/mldsa-poly.c) ------------------------------------ */
@@ -265,6 +281,13 @@ void rind_mldsa_expand_mask_loop(const struct mldsa_params *p, const u8 rhopp[64
 /* c-tilde is public (it is the signature's first field): see algs/mldsa.c. */
 void rind_mldsa_sample_in_ball(const struct mldsa_params *p, const u8 *ctilde,
 			       struct mldsa_poly *c);
+/*
+ * SampleInBall straight to the challenge's positions and shifts (the
+ * signer's); @ball: the first block of H(c-tilde) (the ctilde hook's),
+ * or NULL to compute it.
+ */
+void rind_mldsa_sample_challenge(const struct mldsa_params *p, const u8 *ctilde,
+				 const u8 *ball, struct mldsa_challenge *ch);
 
 /* Encodings (FIPS 204 section 7.2), fixed layouts. */
 void rind_mldsa_pack_t1(u8 *out, const struct mldsa_poly *t1);
@@ -279,9 +302,9 @@ void rind_mldsa_unpack_z(struct mldsa_poly *z, const u8 *in, unsigned int gamma1
 void rind_mldsa_pack_w1(u8 *out, const struct mldsa_poly *w1, s32 gamma2);
 
 /* The generic signing steps (struct mldsa_ops' sign_* hooks, algs/mldsa.c). */
-void rind_mldsa_ctilde(const struct mldsa_params *p, u8 *ctilde, const u8 mu[MLDSA_MU_BYTES],
-		       const u8 *w1, size_t w1len, const u8 rhopp[64], u16 kappa,
-		       struct mldsa_mask_cache *cache);
+void rind_mldsa_ctilde(const struct mldsa_params *p, u8 *ctilde, u8 *ball,
+		       const u8 mu[MLDSA_MU_BYTES], const u8 *w1, size_t w1len,
+		       const u8 rhopp[64], u16 kappa, struct mldsa_mask_cache *cache);
 void rind_mldsa_sign_prepare(struct mldsa_sign_pre *pre, const struct mldsa_key *key);
 void rind_mldsa_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2);
 u32 rind_mldsa_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, unsigned int j,
@@ -291,6 +314,8 @@ u32 rind_mldsa_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w, const struct 
 u32 rind_mldsa_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
 			 const struct mldsa_sign_pre *pre, unsigned int i,
 			 const struct mldsa_challenge *c, const struct mldsa_params *p, u32 *count);
+void rind_mldsa_sign_w(const struct mldsa_key *key, const struct mldsa_poly *y,
+		       struct mldsa_poly *yh, struct mldsa_poly *w, u8 *w1);
 
 /* ---- the scheme (algs/mldsa.c) --------------------------------------- */
 
