@@ -3,8 +3,8 @@
 # `make lib` in a scratch output directory, with the compiler wrapped so
 # each object's compile time is logged; prints the top N (default 10) and
 # the sum.  The time is the compiler's CPU time (user + system, from the
-# shell's `times`), so a loaded machine does not inflate it the way it
-# inflates wall time.
+# shell's `times`, each shown too), so a loaded machine does not inflate
+# it the way it inflates wall time.
 #   sh scripts/build-times.sh [N] [make variables...]   e.g. CC=clang
 # On a machine shared with other work the CPU time still varies by 10-30 %
 # from run to run (a busy sibling hyperthread, caches); BUILD_TIMES_RUNS=R
@@ -25,7 +25,7 @@ if [ "${1:-}" = "--cc" ]; then
 		# time; not in a pipe, which would run it in a subshell.
 		times >"$log.$$"
 		sed -n 2p "$log.$$" | sed 's/[ms]/ /g' |
-			awk -v f="$src" '{printf "%.2f %s\n", $1 * 60 + $2 + $3 * 60 + $4, f}' >>"$log"
+			awk -v f="$src" '{u = $1 * 60 + $2; s = $3 * 60 + $4; printf "%.2f %.2f %.2f %s\n", u + s, u, s, f}' >>"$log"
 		rm -f "$log.$$"
 	fi
 	exit 0
@@ -52,7 +52,8 @@ while [ "$i" -lt "$runs" ]; do
 		CC="sh $(pwd)/scripts/build-times.sh --cc $log.$i $cc" lib >/dev/null
 	sed "s|$out/build$i/||" "$log.$i" >>"$log"
 done
-# each file's minimum over the runs
-awk '!($2 in m) || $1 < m[$2] {m[$2] = $1} END {for (f in m) print m[f], f}' "$log" | sort -rn >"$log.min"
-head -n "$top" "$log.min" | awk '{printf "%6.2f s  %s\n", $1, $2}'
-awk -v r="$runs" '{s += $1} END {printf "%6.2f s  sum over %d files%s\n", s, NR, (r > 1 ? " (minimum of " r " runs each)" : "")}' "$log.min"
+# each file's minimum over the runs (total, with that run's user and system)
+awk '!($4 in m) || $1 < m[$4] {m[$4] = $1; l[$4] = $0} END {for (f in m) print l[f]}' "$log" | sort -rn >"$log.min"
+echo "   cpu    user  system  file"
+head -n "$top" "$log.min" | awk '{printf "%6.2f  %6.2f  %6.2f  %s\n", $1, $2, $3, $4}'
+awk -v r="$runs" '{t += $1; u += $2; s += $3} END {printf "%6.2f  %6.2f  %6.2f  sum over %d files%s\n", t, u, s, NR, (r > 1 ? " (minimum of " r " runs each)" : "")}' "$log.min"
