@@ -159,10 +159,58 @@ static CP_TGT bool cp_tag_neq(const u8 *a, const u8 *b)
 	return ne;
 }
 
+/*
+ * Short messages (len < CP_STITCH_MIN, AD up to CP_SMALL_AD): one ChaCha20
+ * call for the key block and the text on a stack copy, then every
+ * Poly1305 block (AD, pad, ciphertext, pad, lengths) laid out in one
+ * buffer and absorbed by one call, instead of a call per piece.  Open
+ * MACs the ciphertext it was given and releases the plaintext only after
+ * the constant-time tag check (dst zeroed on mismatch).
+ */
+#define CP_SMALL_AD	64
+
+/* seal: @want NULL, the tag to @tag; open: @want the tag received, @tag scratch */
+static CP_TGT int cp_small(u32 state[16], u8 *dst, const u8 *src, size_t len, const u8 *ad,
+			   size_t adlen, u8 tag[CHACHAPOLY_TAG_SIZE], const u8 *want)
+{
+	u8 ks[CHACHA_BLOCK_SIZE + CP_STITCH_MIN] __attribute__((aligned(32)));
+	u8 pm[CP_SMALL_AD + CP_STITCH_MIN + POLY1305_BLOCK_SIZE] __attribute__((aligned(16)));
+	size_t a16 = (adlen + 15) & ~(size_t)15, t16 = (len + 15) & ~(size_t)15;
+	struct poly1305_state ps;
+	bool enc = !want, bad = false;
+
+	memset(ks, 0, CHACHA_BLOCK_SIZE);
+	memcpy(ks + CHACHA_BLOCK_SIZE, src, len);
+	/* AD || pad || ciphertext || pad || lengths */
+	memset(pm, 0, a16 + t16);
+	memcpy(pm, ad, adlen);
+	if (!enc)
+		memcpy(pm + a16, src, len);
+	put_unaligned_le64(adlen, pm + a16 + t16);
+	put_unaligned_le64(len, pm + a16 + t16 + 8);
+	rind_chacha20_crypt_avx2(state, ks, ks, CHACHA_BLOCK_SIZE + len);
+	if (enc)
+		memcpy(pm + a16, ks + CHACHA_BLOCK_SIZE, len);
+	rind_poly1305_init_state(&ps, ks);
+	cp_blocks(&ps, pm, (a16 + t16) / POLY1305_BLOCK_SIZE + 1, 1);
+	rind_poly1305_emit(&ps, tag);
+	if (!enc)
+		bad = cp_tag_neq(tag, want);
+	if (bad)
+		memset(dst, 0, len);
+	else
+		memcpy(dst, ks + CHACHA_BLOCK_SIZE, len);
+	memzero_explicit(&ps, sizeof(ps));
+	memzero_explicit(ks, CHACHA_BLOCK_SIZE + len);
+	return bad ? -EBADMSG : 0;
+}
+
 static CP_TGT int cp_seal_buf(u32 state[16], u8 *dst, const u8 *src, size_t len,
 			      const u8 *ad, size_t adlen, u8 tag[CHACHAPOLY_TAG_SIZE])
 {
-	if (len < CP_STITCH_MIN)
+	if (len < CP_STITCH_MIN && adlen <= CP_SMALL_AD)
+		cp_small(state, dst, src, len, ad, adlen, tag, NULL);
+	else if (len < CP_STITCH_MIN)
 		rind_chachapoly_seal(state, rind_chacha20_crypt_avx2, cp_blocks, dst, src, len, ad,
 				     adlen, tag);
 	else
@@ -176,6 +224,11 @@ static CP_TGT int cp_open_buf(u32 state[16], u8 *dst, const u8 *src, size_t len,
 	u8 mac[CHACHAPOLY_TAG_SIZE];
 	bool bad;
 
+	if (len < CP_STITCH_MIN && adlen <= CP_SMALL_AD) {
+		bad = cp_small(state, dst, src, len, ad, adlen, mac, tag);
+		memzero_explicit(mac, sizeof(mac));
+		return bad ? -EBADMSG : 0;
+	}
 	if (len < CP_STITCH_MIN)
 		return rind_chachapoly_open(state, rind_chacha20_crypt_avx2, cp_blocks, dst, src,
 					    len, ad, adlen, tag);
@@ -230,14 +283,37 @@ static CP_TGT int cp_read_tag(struct scatterlist *sg, size_t off, u8 tag[CHACHAP
 	return 0;
 }
 
+/*
+ * The first segment of @sg if it holds @need bytes, else NULL: the same
+ * pointer rind_sg_map() would find, without its walks, bounce bookkeeping
+ * and the separate tag look-up (the request shape of every caller that
+ * passes one buffer: sg_init_one, in place or not).
+ */
+static inline u8 *cp_seg(struct scatterlist *sg, size_t need)
+{
+	return sg && sg->length >= need ? sg_virt(sg) : NULL;
+}
+
 static CP_TGT int cp_encrypt(struct aead_request *req)
 {
 	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
+	size_t alen = req->assoclen, n = (size_t)req->assoclen + req->cryptlen;
 	struct rind_sg_map ad, text;
 	u8 tag[CHACHAPOLY_TAG_SIZE];
+	u8 *s, *d;
 	u32 state[16];
 	int err;
 
+	s = cp_seg(req->src, n);
+	d = req->dst == req->src ? s : cp_seg(req->dst, n + CHACHAPOLY_TAG_SIZE);
+	if (s && d && (d != s || req->src->length >= n + CHACHAPOLY_TAG_SIZE)) {
+		if (d != s)
+			memmove(d, s, alen);
+		cp_state(tfm, req->iv, state);
+		cp_seal_buf(state, d + alen, s + alen, req->cryptlen, s, alen, d + n);
+		memzero_explicit(state, sizeof(state));
+		return 0;
+	}
 	err = rind_sg_map(&ad, req->src, req->dst, 0, req->assoclen);
 	if (err)
 		return err;
@@ -262,6 +338,7 @@ static CP_TGT int cp_decrypt(struct aead_request *req)
 	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
 	struct rind_sg_map ad, text;
 	u8 tag[CHACHAPOLY_TAG_SIZE];
+	u8 *s, *d;
 	u32 state[16];
 	size_t len;
 	int err;
@@ -269,6 +346,18 @@ static CP_TGT int cp_decrypt(struct aead_request *req)
 	if (req->cryptlen < CHACHAPOLY_TAG_SIZE)
 		return -EINVAL;
 	len = req->cryptlen - CHACHAPOLY_TAG_SIZE;
+	s = cp_seg(req->src, (size_t)req->assoclen + req->cryptlen);
+	d = req->dst == req->src ? s : cp_seg(req->dst, (size_t)req->assoclen + len);
+	if (s && d) {
+		memcpy(tag, s + req->assoclen + len, CHACHAPOLY_TAG_SIZE);
+		cp_state(tfm, req->iv, state);
+		err = cp_open_buf(state, d + req->assoclen, s + req->assoclen, len, s,
+				  req->assoclen, tag);
+		memzero_explicit(state, sizeof(state));
+		if (!err && d != s)
+			memmove(d, s, req->assoclen);
+		return err;
+	}
 	err = cp_read_tag(req->src, (size_t)req->assoclen + len, tag);
 	if (err)
 		return err;
