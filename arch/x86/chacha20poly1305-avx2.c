@@ -99,7 +99,8 @@ static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, c
 			    size_t adlen, u8 tag[CHACHAPOLY_TAG_SIZE], bool enc)
 {
 	u8 first[CP_CHUNK] __attribute__((aligned(32)));
-	u8 last[CP_CHUNK] __attribute__((aligned(32)));
+	/* the last chunk, then (seal) its padding and the lengths block */
+	u8 last[CP_CHUNK + 2 * POLY1305_BLOCK_SIZE] __attribute__((aligned(32)));
 	/* ciphertext: dst when sealing, src (read before overwritten) when opening */
 	const u8 *ct = enc ? dst : src;
 	struct poly1305_state ps;
@@ -134,15 +135,25 @@ static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, c
 		if (enc)
 			memcpy(dst + off, last, rem);
 	}
-	/* what is left: less than a chunk, read before open's last writes */
-	rind_poly1305_padded(&ps, ct + macked, len - macked, cp_blocks);
-	if (!enc) {
-		if (off == CP_FIRST)
-			memcpy(dst, first + CHACHA_BLOCK_SIZE, CP_FIRST);
-		if (rem)
-			memcpy(dst + off, last, rem);
+	if (enc && rem) {
+		/* what is left is the last chunk's ciphertext, in last[]: pad it and
+		 * append the lengths there, one call for all of it */
+		nb = (rem + POLY1305_BLOCK_SIZE - 1) / POLY1305_BLOCK_SIZE;
+		memset(last + rem, 0, nb * POLY1305_BLOCK_SIZE - rem);
+		put_unaligned_le64(adlen, last + nb * POLY1305_BLOCK_SIZE);
+		put_unaligned_le64(len, last + nb * POLY1305_BLOCK_SIZE + 8);
+		cp_blocks(&ps, last, nb + 1, 1);
+	} else {
+		/* what is left: less than a chunk, read before open's last writes */
+		rind_poly1305_padded(&ps, ct + macked, len - macked, cp_blocks);
+		if (!enc) {
+			if (off == CP_FIRST)
+				memcpy(dst, first + CHACHA_BLOCK_SIZE, CP_FIRST);
+			if (rem)
+				memcpy(dst + off, last, rem);
+		}
+		cp_lengths(&ps, adlen, len);
 	}
-	cp_lengths(&ps, adlen, len);
 	rind_poly1305_emit(&ps, tag);
 	memzero_explicit(&ps, sizeof(ps));
 	memzero_explicit(first, sizeof(first));
