@@ -163,7 +163,10 @@ static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, c
 
 static CP_TGT bool cp_tag_neq(const u8 *a, const u8 *b)
 {
-	int ne = crypto_memneq(a, b, CHACHAPOLY_TAG_SIZE);
+	/* 16 bytes as two words, no early exit; then 0 or 1 without a branch */
+	u64 x = (get_unaligned_le64(a) ^ get_unaligned_le64(b)) |
+		(get_unaligned_le64(a + 8) ^ get_unaligned_le64(b + 8));
+	int ne = (int)((x | (0 - x)) >> 63);
 
 	/* the verdict is public (the request fails or not); the tags are not */
 	rind_declassify(&ne, sizeof(ne));
@@ -172,47 +175,68 @@ static CP_TGT bool cp_tag_neq(const u8 *a, const u8 *b)
 
 /*
  * Short messages (len < CP_STITCH_MIN, AD up to CP_SMALL_AD): one ChaCha20
- * call for the key block and the text on a stack copy, then every
- * Poly1305 block (AD, pad, ciphertext, pad, lengths) laid out in one
- * buffer and absorbed by one call, instead of a call per piece.  Open
- * MACs the ciphertext it was given and releases the plaintext only after
- * the constant-time tag check (dst zeroed on mismatch).
+ * call for the key block and the text, on a stack copy, then every
+ * Poly1305 block (AD, pad, ciphertext, pad, lengths) in one buffer and one
+ * call, instead of a call per piece.  Seal lays the message out in the
+ * keystream buffer itself: once the key is read, the AD goes into the last
+ * bytes of block 0's area, right before the ciphertext (so no second copy
+ * of it).  Open MACs a copy of the ciphertext it was given and releases
+ * the plaintext only after the constant-time tag check (dst zeroed on
+ * mismatch).  The pads are zeroed by fixed 16-byte stores before the
+ * copies, not by a memset of a variable length.
  */
 #define CP_SMALL_AD	64
+
+static inline void cp_zero16(u8 *p)
+{
+	memset(p, 0, 16);
+}
 
 /* seal: @want NULL, the tag to @tag; open: @want the tag received, @tag scratch */
 static CP_TGT int cp_small(u32 state[16], u8 *dst, const u8 *src, size_t len, const u8 *ad,
 			   size_t adlen, u8 tag[CHACHAPOLY_TAG_SIZE], const u8 *want)
 {
-	u8 ks[CHACHA_BLOCK_SIZE + CP_STITCH_MIN] __attribute__((aligned(32)));
+	/* block 0 | text | pad | lengths (seal: AD at the end of block 0's area) */
+	u8 ks[CHACHA_BLOCK_SIZE + CP_STITCH_MIN + POLY1305_BLOCK_SIZE]
+		__attribute__((aligned(32)));
+	/* open: AD | pad | ciphertext | pad | lengths */
 	u8 pm[CP_SMALL_AD + CP_STITCH_MIN + POLY1305_BLOCK_SIZE] __attribute__((aligned(16)));
 	size_t a16 = (adlen + 15) & ~(size_t)15, t16 = (len + 15) & ~(size_t)15;
 	struct poly1305_state ps;
-	bool enc = !want, bad = false;
+	u8 *msg, *txt = ks + CHACHA_BLOCK_SIZE;
+	bool bad = false;
 
 	memset(ks, 0, CHACHA_BLOCK_SIZE);
-	memcpy(ks + CHACHA_BLOCK_SIZE, src, len);
-	/* AD || pad || ciphertext || pad || lengths */
-	memset(pm, 0, a16 + t16);
-	memcpy(pm, ad, adlen);
-	if (!enc)
-		memcpy(pm + a16, src, len);
-	put_unaligned_le64(adlen, pm + a16 + t16);
-	put_unaligned_le64(len, pm + a16 + t16 + 8);
+	cp_zero16(txt + (len & ~(size_t)15));
+	memcpy(txt, src, len);
+	put_unaligned_le64(adlen, txt + t16);
+	put_unaligned_le64(len, txt + t16 + 8);
+	if (want) {
+		msg = pm + CP_SMALL_AD - a16;
+		cp_zero16(pm + CP_SMALL_AD - 16);
+		memcpy(msg, ad, adlen);
+		cp_zero16(pm + CP_SMALL_AD + (len & ~(size_t)15));
+		memcpy(pm + CP_SMALL_AD, src, len);
+		memcpy(pm + CP_SMALL_AD + t16, txt + t16, POLY1305_BLOCK_SIZE);
+	}
 	rind_chacha20_crypt_avx2(state, ks, ks, CHACHA_BLOCK_SIZE + len);
-	if (enc)
-		memcpy(pm + a16, ks + CHACHA_BLOCK_SIZE, len);
 	rind_poly1305_init_state(&ps, ks);
-	cp_blocks(&ps, pm, (a16 + t16) / POLY1305_BLOCK_SIZE + 1, 1);
+	if (!want) {
+		/* the key is read: block 0's area takes the AD and its pad */
+		msg = txt - a16;
+		cp_zero16(txt - 16);
+		memcpy(msg, ad, adlen);
+	}
+	cp_blocks(&ps, msg, (a16 + t16) / POLY1305_BLOCK_SIZE + 1, 1);
 	rind_poly1305_emit(&ps, tag);
-	if (!enc)
+	if (want)
 		bad = cp_tag_neq(tag, want);
 	if (bad)
 		memset(dst, 0, len);
 	else
-		memcpy(dst, ks + CHACHA_BLOCK_SIZE, len);
+		memcpy(dst, txt, len);
 	memzero_explicit(&ps, sizeof(ps));
-	memzero_explicit(ks, CHACHA_BLOCK_SIZE + len);
+	memzero_explicit(ks, CHACHA_BLOCK_SIZE + t16);
 	return bad ? -EBADMSG : 0;
 }
 
