@@ -174,16 +174,102 @@ static CP_TGT bool cp_tag_neq(const u8 *a, const u8 *b)
 }
 
 /*
- * Short messages (len < CP_STITCH_MIN, AD up to CP_SMALL_AD): one ChaCha20
- * call for the key block and the text, on a stack copy, then every
- * Poly1305 block (AD, pad, ciphertext, pad, lengths) in one buffer and one
- * call, instead of a call per piece.  Seal lays the message out in the
- * keystream buffer itself: once the key is read, the AD goes into the last
- * bytes of block 0's area, right before the ciphertext (so no second copy
- * of it).  Open MACs a copy of the ciphertext it was given and releases
- * the plaintext only after the constant-time tag check (dst zeroed on
- * mismatch).  The pads are zeroed by fixed 16-byte stores before the
- * copies, not by a memset of a variable length.
+ * Raw keystream of blocks state[12] .. state[12] + 2 * @pairs - 1 (@pairs 1
+ * or 2) into @ks, row layout (one ymm per row of two blocks, the diagonal
+ * rounds by in-lane word rotation), as chacha-avx2.c's short paths but
+ * stored as is: the caller XORs it once, where it wants the result,
+ * instead of a copy in, an XOR in place and a copy out.
+ */
+#define CP_QR(a, b, c, d) do {							\
+		a = _mm256_add_epi32(a, b); d = rot16(_mm256_xor_si256(d, a));	\
+		c = _mm256_add_epi32(c, d); b = rot12(_mm256_xor_si256(b, c));	\
+		a = _mm256_add_epi32(a, b); d = rot8(_mm256_xor_si256(d, a));	\
+		c = _mm256_add_epi32(c, d); b = rot7(_mm256_xor_si256(b, c));	\
+	} while (0)
+#define CP_ROT(x, y, z, b, c, d) do {						\
+		b = _mm256_shuffle_epi32(b, x);					\
+		c = _mm256_shuffle_epi32(c, y);					\
+		d = _mm256_shuffle_epi32(d, z);					\
+	} while (0)
+
+static inline __attribute__((always_inline, target("avx2"))) void
+cp_store_pair(u8 *ks, __m256i a, __m256i b, __m256i c, __m256i d)
+{
+	_mm256_store_si256((__m256i *)ks, _mm256_permute2x128_si256(a, b, 0x20));
+	_mm256_store_si256((__m256i *)(ks + 32), _mm256_permute2x128_si256(c, d, 0x20));
+	_mm256_store_si256((__m256i *)(ks + 64), _mm256_permute2x128_si256(a, b, 0x31));
+	_mm256_store_si256((__m256i *)(ks + 96), _mm256_permute2x128_si256(c, d, 0x31));
+}
+
+static inline __attribute__((always_inline, target("avx2"))) void
+cp_keystream(const u32 state[16], u8 *ks, const int pairs)
+{
+	const __m256i a = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)&state[0]));
+	const __m256i b = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)&state[4]));
+	const __m256i c = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)&state[8]));
+	const __m256i d = _mm256_add_epi32(
+		_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)&state[12])),
+		_mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
+	const __m256i two = _mm256_setr_epi32(2, 0, 0, 0, 2, 0, 0, 0);
+	const __m256i d2 = _mm256_add_epi32(d, two), d4 = _mm256_add_epi32(d2, two);
+	__m256i a0 = a, b0 = b, c0 = c, d0 = d, a1 = a, b1 = b, c1 = c, d1 = d2;
+	__m256i a2 = a, b2 = b, c2 = c, d3 = d4;
+	int i;
+
+	/* the pairs side by side: their latency chains overlap */
+	for (i = 0; i < 10; i++) {
+		CP_QR(a0, b0, c0, d0);
+		if (pairs >= 2)
+			CP_QR(a1, b1, c1, d1);
+		if (pairs >= 3)
+			CP_QR(a2, b2, c2, d3);
+		CP_ROT(0x39, 0x4e, 0x93, b0, c0, d0);
+		if (pairs >= 2)
+			CP_ROT(0x39, 0x4e, 0x93, b1, c1, d1);
+		if (pairs >= 3)
+			CP_ROT(0x39, 0x4e, 0x93, b2, c2, d3);
+		CP_QR(a0, b0, c0, d0);
+		if (pairs >= 2)
+			CP_QR(a1, b1, c1, d1);
+		if (pairs >= 3)
+			CP_QR(a2, b2, c2, d3);
+		CP_ROT(0x93, 0x4e, 0x39, b0, c0, d0);
+		if (pairs >= 2)
+			CP_ROT(0x93, 0x4e, 0x39, b1, c1, d1);
+		if (pairs >= 3)
+			CP_ROT(0x93, 0x4e, 0x39, b2, c2, d3);
+	}
+	cp_store_pair(ks, _mm256_add_epi32(a0, a), _mm256_add_epi32(b0, b),
+		      _mm256_add_epi32(c0, c), _mm256_add_epi32(d0, d));
+	if (pairs >= 2)
+		cp_store_pair(ks + 128, _mm256_add_epi32(a1, a), _mm256_add_epi32(b1, b),
+			      _mm256_add_epi32(c1, c), _mm256_add_epi32(d1, d2));
+	if (pairs >= 3)
+		cp_store_pair(ks + 256, _mm256_add_epi32(a2, a), _mm256_add_epi32(b2, b),
+			      _mm256_add_epi32(c2, c), _mm256_add_epi32(d3, d4));
+}
+
+/* dst = a ^ b, @n bytes: 32 at a time, then 8, then single bytes */
+static inline __attribute__((always_inline, target("avx2"))) void
+cp_xor(u8 *dst, const u8 *x, const u8 *y, size_t n)
+{
+	for (; n >= 32; n -= 32, dst += 32, x += 32, y += 32)
+		_mm256_storeu_si256((__m256i *)dst,
+				    _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)x),
+						     _mm256_loadu_si256((const __m256i *)y)));
+	crypto_xor_cpy(dst, x, y, n);
+}
+
+/*
+ * Short messages (len < CP_STITCH_MIN, AD up to CP_SMALL_AD): the
+ * keystream of the key block and the text from one call (up to six
+ * blocks: cp_keystream; more: chacha-avx2's crypt over a copy), then every
+ * Poly1305 block (AD, pad, ciphertext, pad, lengths) laid out in one
+ * buffer and absorbed by one call, instead of a call per piece.  Seal
+ * XORs the text into that buffer and copies the ciphertext out; open
+ * copies the ciphertext in, and XORs src into dst only after the
+ * constant-time tag check (dst zeroed on mismatch).  The pads are zeroed
+ * by fixed 16-byte stores ahead of the copies, not by variable memsets.
  */
 #define CP_SMALL_AD	64
 
@@ -196,47 +282,58 @@ static inline void cp_zero16(u8 *p)
 static CP_TGT int cp_small(u32 state[16], u8 *dst, const u8 *src, size_t len, const u8 *ad,
 			   size_t adlen, u8 tag[CHACHAPOLY_TAG_SIZE], const u8 *want)
 {
-	/* block 0 | text | pad | lengths (seal: AD at the end of block 0's area) */
-	u8 ks[CHACHA_BLOCK_SIZE + CP_STITCH_MIN + POLY1305_BLOCK_SIZE]
-		__attribute__((aligned(32)));
-	/* open: AD | pad | ciphertext | pad | lengths */
-	u8 pm[CP_SMALL_AD + CP_STITCH_MIN + POLY1305_BLOCK_SIZE] __attribute__((aligned(16)));
+	u8 ks[CHACHA_BLOCK_SIZE + CP_STITCH_MIN] __attribute__((aligned(32)));
+	/* AD | pad | text | pad | lengths */
+	u8 pm[CP_SMALL_AD + CP_STITCH_MIN + POLY1305_BLOCK_SIZE] __attribute__((aligned(32)));
 	size_t a16 = (adlen + 15) & ~(size_t)15, t16 = (len + 15) & ~(size_t)15;
+	u8 *txt = pm + CP_SMALL_AD, *msg = txt - a16;
 	struct poly1305_state ps;
-	u8 *msg, *txt = ks + CHACHA_BLOCK_SIZE;
-	bool bad = false;
+	size_t kn = 4 * CHACHA_BLOCK_SIZE;	/* keystream bytes written, to wipe */
+	bool bad = false, xored = false;
 
-	memset(ks, 0, CHACHA_BLOCK_SIZE);
+	/* the keystream, from block 0 (or, longer, the text XORed with it) */
+	if (len <= CHACHA_BLOCK_SIZE) {
+		cp_keystream(state, ks, 1);
+		kn = 2 * CHACHA_BLOCK_SIZE;
+	} else if (len <= 3 * CHACHA_BLOCK_SIZE) {
+		cp_keystream(state, ks, 2);
+	} else if (len <= 5 * CHACHA_BLOCK_SIZE) {
+		cp_keystream(state, ks, 3);
+		kn = 6 * CHACHA_BLOCK_SIZE;
+	} else {
+		memset(ks, 0, CHACHA_BLOCK_SIZE);
+		memcpy(ks + CHACHA_BLOCK_SIZE, src, len);
+		rind_chacha20_crypt_avx2(state, ks, ks, CHACHA_BLOCK_SIZE + len);
+		kn = CHACHA_BLOCK_SIZE + len;
+		xored = true;
+	}
+	cp_zero16(txt - 16);
+	memcpy(msg, ad, adlen);
 	cp_zero16(txt + (len & ~(size_t)15));
-	memcpy(txt, src, len);
+	if (want)
+		memcpy(txt, src, len);
+	else if (xored)
+		memcpy(txt, ks + CHACHA_BLOCK_SIZE, len);
+	else
+		cp_xor(txt, src, ks + CHACHA_BLOCK_SIZE, len);
 	put_unaligned_le64(adlen, txt + t16);
 	put_unaligned_le64(len, txt + t16 + 8);
-	if (want) {
-		msg = pm + CP_SMALL_AD - a16;
-		cp_zero16(pm + CP_SMALL_AD - 16);
-		memcpy(msg, ad, adlen);
-		cp_zero16(pm + CP_SMALL_AD + (len & ~(size_t)15));
-		memcpy(pm + CP_SMALL_AD, src, len);
-		memcpy(pm + CP_SMALL_AD + t16, txt + t16, POLY1305_BLOCK_SIZE);
-	}
-	rind_chacha20_crypt_avx2(state, ks, ks, CHACHA_BLOCK_SIZE + len);
 	rind_poly1305_init_state(&ps, ks);
-	if (!want) {
-		/* the key is read: block 0's area takes the AD and its pad */
-		msg = txt - a16;
-		cp_zero16(txt - 16);
-		memcpy(msg, ad, adlen);
-	}
 	cp_blocks(&ps, msg, (a16 + t16) / POLY1305_BLOCK_SIZE + 1, 1);
 	rind_poly1305_emit(&ps, tag);
 	if (want)
 		bad = cp_tag_neq(tag, want);
 	if (bad)
 		memset(dst, 0, len);
+	else if (want && xored)
+		memcpy(dst, ks + CHACHA_BLOCK_SIZE, len);
+	else if (want)
+		cp_xor(dst, src, ks + CHACHA_BLOCK_SIZE, len);
 	else
 		memcpy(dst, txt, len);
 	memzero_explicit(&ps, sizeof(ps));
-	memzero_explicit(ks, CHACHA_BLOCK_SIZE + t16);
+	memzero_explicit(ks, kn);
+	_mm256_zeroupper();
 	return bad ? -EBADMSG : 0;
 }
 
