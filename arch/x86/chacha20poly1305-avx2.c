@@ -175,7 +175,7 @@ static CP_TGT bool cp_tag_neq(const u8 *a, const u8 *b)
 
 /*
  * Raw keystream of blocks state[12] .. state[12] + 2 * @pairs - 1 (@pairs 1
- * or 2) into @ks, row layout (one ymm per row of two blocks, the diagonal
+ * or 2; three pairs no longer fit the 16 ymm registers and spilled) into @ks, row layout (one ymm per row of two blocks, the diagonal
  * rounds by in-lane word rotation), as chacha-avx2.c's short paths but
  * stored as is: the caller XORs it once, where it wants the result,
  * instead of a copy in, an XOR in place and a copy out.
@@ -201,52 +201,70 @@ cp_store_pair(u8 *ks, __m256i a, __m256i b, __m256i c, __m256i d)
 	_mm256_store_si256((__m256i *)(ks + 96), _mm256_permute2x128_si256(c, d, 0x31));
 }
 
+/* the four rows of block state[12] (low lane) and state[12] + 1 (high lane) */
+static inline __attribute__((always_inline, target("avx2"))) void
+cp_rows(const u32 state[16], __m256i r[4])
+{
+	for (int i = 0; i < 3; i++)
+		r[i] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)&state[4 * i]));
+	r[3] = _mm256_add_epi32(
+		_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)&state[12])),
+		_mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
+}
+
 static inline __attribute__((always_inline, target("avx2"))) void
 cp_keystream(const u32 state[16], u8 *ks, const int pairs)
 {
-	const __m256i a = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)&state[0]));
-	const __m256i b = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)&state[4]));
-	const __m256i c = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)&state[8]));
-	const __m256i d = _mm256_add_epi32(
-		_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)&state[12])),
-		_mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
 	const __m256i two = _mm256_setr_epi32(2, 0, 0, 0, 2, 0, 0, 0);
-	const __m256i d2 = _mm256_add_epi32(d, two), d4 = _mm256_add_epi32(d2, two);
-	__m256i a0 = a, b0 = b, c0 = c, d0 = d, a1 = a, b1 = b, c1 = c, d1 = d2;
-	__m256i a2 = a, b2 = b, c2 = c, d3 = d4;
+	__m256i r[4], a0, b0, c0, d0, a1, b1, c1, d1;
 	int i;
 
+	cp_rows(state, r);
+	a0 = a1 = r[0];
+	b0 = b1 = r[1];
+	c0 = c1 = r[2];
+	d0 = r[3];
+	d1 = _mm256_add_epi32(d0, two);
 	/* the pairs side by side: their latency chains overlap */
 	for (i = 0; i < 10; i++) {
 		CP_QR(a0, b0, c0, d0);
 		if (pairs >= 2)
 			CP_QR(a1, b1, c1, d1);
-		if (pairs >= 3)
-			CP_QR(a2, b2, c2, d3);
 		CP_ROT(0x39, 0x4e, 0x93, b0, c0, d0);
 		if (pairs >= 2)
 			CP_ROT(0x39, 0x4e, 0x93, b1, c1, d1);
-		if (pairs >= 3)
-			CP_ROT(0x39, 0x4e, 0x93, b2, c2, d3);
 		CP_QR(a0, b0, c0, d0);
 		if (pairs >= 2)
 			CP_QR(a1, b1, c1, d1);
-		if (pairs >= 3)
-			CP_QR(a2, b2, c2, d3);
 		CP_ROT(0x93, 0x4e, 0x39, b0, c0, d0);
 		if (pairs >= 2)
 			CP_ROT(0x93, 0x4e, 0x39, b1, c1, d1);
-		if (pairs >= 3)
-			CP_ROT(0x93, 0x4e, 0x39, b2, c2, d3);
 	}
-	cp_store_pair(ks, _mm256_add_epi32(a0, a), _mm256_add_epi32(b0, b),
-		      _mm256_add_epi32(c0, c), _mm256_add_epi32(d0, d));
-	if (pairs >= 2)
-		cp_store_pair(ks + 128, _mm256_add_epi32(a1, a), _mm256_add_epi32(b1, b),
-			      _mm256_add_epi32(c1, c), _mm256_add_epi32(d1, d2));
-	if (pairs >= 3)
-		cp_store_pair(ks + 256, _mm256_add_epi32(a2, a), _mm256_add_epi32(b2, b),
-			      _mm256_add_epi32(c2, c), _mm256_add_epi32(d3, d4));
+	/*
+	 * The input rows again for the feed-forward, loaded anew (the barrier
+	 * keeps the compiler from holding the first load through the rounds,
+	 * where the registers are all taken: scripts/check-loop-spills.sh).
+	 */
+	__asm__ volatile("" ::: "memory");
+	cp_rows(state, r);
+	cp_store_pair(ks, _mm256_add_epi32(a0, r[0]), _mm256_add_epi32(b0, r[1]),
+		      _mm256_add_epi32(c0, r[2]), _mm256_add_epi32(d0, r[3]));
+	if (pairs >= 2) {
+		r[3] = _mm256_add_epi32(r[3], two);
+		cp_store_pair(ks + 128, _mm256_add_epi32(a1, r[0]), _mm256_add_epi32(b1, r[1]),
+			      _mm256_add_epi32(c1, r[2]), _mm256_add_epi32(d1, r[3]));
+	}
+}
+
+/* one function per width, out of line: the rounds keep their registers (no spills) */
+static __attribute__((noinline, target("avx2"))) void cp_keystream2(const u32 state[16], u8 *ks)
+{
+	cp_keystream(state, ks, 1);
+}
+
+static __attribute__((noinline, target("avx2"))) void cp_keystream4(const u32 state[16], u8 *ks)
+{
+	cp_keystream(state, ks, 2);
 }
 
 /* dst = a ^ b, @n bytes: 32 at a time, then 8, then single bytes */
@@ -262,7 +280,7 @@ cp_xor(u8 *dst, const u8 *x, const u8 *y, size_t n)
 
 /*
  * Short messages (len < CP_STITCH_MIN, AD up to CP_SMALL_AD): the
- * keystream of the key block and the text from one call (up to six
+ * keystream of the key block and the text from one call (up to four
  * blocks: cp_keystream; more: chacha-avx2's crypt over a copy), then every
  * Poly1305 block (AD, pad, ciphertext, pad, lengths) laid out in one
  * buffer and absorbed by one call, instead of a call per piece.  Seal
@@ -293,13 +311,10 @@ static CP_TGT int cp_small(u32 state[16], u8 *dst, const u8 *src, size_t len, co
 
 	/* the keystream, from block 0 (or, longer, the text XORed with it) */
 	if (len <= CHACHA_BLOCK_SIZE) {
-		cp_keystream(state, ks, 1);
+		cp_keystream2(state, ks);
 		kn = 2 * CHACHA_BLOCK_SIZE;
 	} else if (len <= 3 * CHACHA_BLOCK_SIZE) {
-		cp_keystream(state, ks, 2);
-	} else if (len <= 5 * CHACHA_BLOCK_SIZE) {
-		cp_keystream(state, ks, 3);
-		kn = 6 * CHACHA_BLOCK_SIZE;
+		cp_keystream4(state, ks);
 	} else {
 		memset(ks, 0, CHACHA_BLOCK_SIZE);
 		memcpy(ks + CHACHA_BLOCK_SIZE, src, len);
