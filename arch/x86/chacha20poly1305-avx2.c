@@ -175,10 +175,12 @@ static CP_TGT bool cp_tag_neq(const u8 *a, const u8 *b)
 
 /*
  * Raw keystream of blocks state[12] .. state[12] + 2 * @pairs - 1 (@pairs 1
- * or 2; three pairs no longer fit the 16 ymm registers and spilled) into @ks, row layout (one ymm per row of two blocks, the diagonal
+ * or 2) into @ks, row layout (one ymm per row of two blocks, the diagonal
  * rounds by in-lane word rotation), as chacha-avx2.c's short paths but
  * stored as is: the caller XORs it once, where it wants the result,
- * instead of a copy in, an XOR in place and a copy out.
+ * instead of a copy in, an XOR in place and a copy out.  (Three pairs
+ * side by side do not fit the 16 ymm registers: GCC spilled 20 vectors a
+ * double round.)
  */
 #define CP_QR(a, b, c, d) do {							\
 		a = _mm256_add_epi32(a, b); d = rot16(_mm256_xor_si256(d, a));	\
