@@ -15,9 +15,14 @@
  * The first chunk is the Poly1305 key block and 448 bytes of data, through
  * a stack copy; the last partial chunk runs eight blocks on a stack copy.
  * What is left of the ciphertext after the last call (seal: the last
- * partial chunk; open: a partial block) goes through the scalar blocks.
- * Messages shorter than CP_STITCH_MIN go to rind_chachapoly_seal/open over
- * chacha-avx2's crypt function (one short call) and cp_blocks.
+ * partial chunk, padded in its stack copy and followed by the lengths:
+ * one call; open: a partial block) goes through the scalar blocks.
+ * Messages shorter than CP_STITCH_MIN with at most CP_SMALL_AD bytes of AD
+ * take cp_small: the raw keystream of up to four blocks (two row pairs),
+ * XORed once where it is wanted, and every Poly1305 block laid out in one
+ * buffer for one call; longer AD goes to rind_chachapoly_seal/open.
+ * Requests whose source and destination each hold their bytes in the
+ * first segment (sg_init_one, in place or not) skip rind_sg_map.
  * Open computes the tag over the whole ciphertext before any plaintext
  * reaches dst[] beyond what it also zeroes on mismatch (-EBADMSG, dst
  * zeroed), compares it in constant time and declassifies only the verdict.
