@@ -88,6 +88,34 @@ static CP_TGT void cp_lengths(struct poly1305_state *st, size_t adlen, size_t le
 	cp_blocks(st, b, 1, 1);
 }
 
+/*
+ * Copy @n bytes between disjoint buffers, 32 at a time (the last 32 of a
+ * length past 32 overlapping what was copied).  GCC expanded the memcpy
+ * calls of cp_crypt (and a plain loop like this one) as rep movsq, whose
+ * start-up cost (four a call) took a tenth of a 1350-byte seal's time.
+ */
+static inline __attribute__((always_inline, target("avx2"))) void
+cp_copy(u8 *d, const u8 *s, size_t n)
+{
+	__m256i v;
+	size_t i;
+
+	if (n < 32) {
+		for (; n >= 8; n -= 8, d += 8, s += 8)
+			put_unaligned_le64(get_unaligned_le64(s), d);
+		for (; n; n--)
+			*d++ = *s++;
+		return;
+	}
+	for (i = 0; i + 32 < n; i += 32) {
+		v = _mm256_loadu_si256((const __m256i *)(s + i));
+		/* opaque to GCC, which would turn the loop back into a memcpy */
+		__asm__("" : "+x"(v));
+		_mm256_storeu_si256((__m256i *)(d + i), v);
+	}
+	_mm256_storeu_si256((__m256i *)(d + n - 32), _mm256_loadu_si256((const __m256i *)(s + n - 32)));
+}
+
 /* 512 bytes of keystream from state[12] (advanced), MACing the @nb blocks at @m on the way */
 static CP_TGT void cp_chunk(u32 state[16], u8 *dst, const u8 *src, struct poly1305_state *ps,
 			    const u8 *m, size_t nb)
@@ -113,13 +141,13 @@ static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, c
 
 	/* block 0: the Poly1305 key; blocks 1..7: the first 448 bytes */
 	memset(first, 0, CHACHA_BLOCK_SIZE);
-	memcpy(first + CHACHA_BLOCK_SIZE, src, CP_FIRST);
+	cp_copy(first + CHACHA_BLOCK_SIZE, src, CP_FIRST);
 	cp_chunk(state, first, first, NULL, NULL, 0);
 	rind_poly1305_init_state(&ps, first);
 	rind_poly1305_padded(&ps, ad, adlen, cp_blocks);
 	/* open writes the first plaintext once its ciphertext is MACed */
 	if (enc)
-		memcpy(dst, first + CHACHA_BLOCK_SIZE, CP_FIRST);
+		cp_copy(dst, first + CHACHA_BLOCK_SIZE, CP_FIRST);
 
 	for (; len - off >= CP_CHUNK; off += CP_CHUNK) {
 		/* seal: the blocks written so far (28, then 32); open: up to the
@@ -128,17 +156,17 @@ static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, c
 		cp_chunk(state, dst + off, src + off, &ps, ct + macked, nb);
 		macked += nb * POLY1305_BLOCK_SIZE;
 		if (!enc && off == CP_FIRST)
-			memcpy(dst, first + CHACHA_BLOCK_SIZE, CP_FIRST);
+			cp_copy(dst, first + CHACHA_BLOCK_SIZE, CP_FIRST);
 	}
 	rem = len - off;
 	if (rem) {
 		/* open: every full block left (at most 59) */
-		memcpy(last, src + off, rem);
+		cp_copy(last, src + off, rem);
 		nb = ((enc ? off : len) - macked) / POLY1305_BLOCK_SIZE;
 		cp_chunk(state, last, last, &ps, ct + macked, nb);
 		macked += nb * POLY1305_BLOCK_SIZE;
 		if (enc)
-			memcpy(dst + off, last, rem);
+			cp_copy(dst + off, last, rem);
 	}
 	if (enc && rem) {
 		/* what is left is the last chunk's ciphertext, in last[]: pad it and
@@ -153,9 +181,9 @@ static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, c
 		rind_poly1305_padded(&ps, ct + macked, len - macked, cp_blocks);
 		if (!enc) {
 			if (off == CP_FIRST)
-				memcpy(dst, first + CHACHA_BLOCK_SIZE, CP_FIRST);
+				cp_copy(dst, first + CHACHA_BLOCK_SIZE, CP_FIRST);
 			if (rem)
-				memcpy(dst + off, last, rem);
+				cp_copy(dst + off, last, rem);
 		}
 		cp_lengths(&ps, adlen, len);
 	}
