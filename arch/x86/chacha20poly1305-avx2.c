@@ -209,7 +209,7 @@ static CP_TGT bool cp_tag_neq(const u8 *a, const u8 *b)
 /*
  * Raw keystream of blocks state[12] .. state[12] + 2 * @pairs - 1 (@pairs 1
  * or 2) into @ks, row layout (one ymm per row of two blocks, the diagonal
- * rounds by in-lane word rotation), as chacha-avx2.c's short paths but
+ * rounds by in-lane word rotation, CP_ROT), as chacha-avx2.c's short paths but
  * stored as is: the caller XORs it once, where it wants the result,
  * instead of a copy in, an XOR in place and a copy out.  (Three pairs
  * side by side do not fit the 16 ymm registers: GCC spilled 20 vectors a
@@ -221,8 +221,14 @@ static CP_TGT bool cp_tag_neq(const u8 *a, const u8 *b)
 		a = _mm256_add_epi32(a, b); d = rot8(_mm256_xor_si256(d, a));	\
 		c = _mm256_add_epi32(c, d); b = rot7(_mm256_xor_si256(b, c));	\
 	} while (0)
-#define CP_ROT(x, y, z, b, c, d) do {						\
-		b = _mm256_shuffle_epi32(b, x);					\
+/*
+ * Into the diagonals and back by rotating rows a, c and d, not b: b is the
+ * last row a quarter round computes and the first the next one needs, so
+ * a word rotation of b sat on the latency chain (one cycle a half round);
+ * the diagonal (a[j], b[j + 1], c[j + 2], d[j + 3]) is then in lane j + 1.
+ */
+#define CP_ROT(x, y, z, a, c, d) do {						\
+		a = _mm256_shuffle_epi32(a, x);					\
 		c = _mm256_shuffle_epi32(c, y);					\
 		d = _mm256_shuffle_epi32(d, z);					\
 	} while (0)
@@ -265,15 +271,15 @@ cp_keystream(const u32 state[16], u8 *ks, const int pairs)
 		CP_QR(a0, b0, c0, d0);
 		if (pairs >= 2)
 			CP_QR(a1, b1, c1, d1);
-		CP_ROT(0x39, 0x4e, 0x93, b0, c0, d0);
+		CP_ROT(0x93, 0x39, 0x4e, a0, c0, d0);
 		if (pairs >= 2)
-			CP_ROT(0x39, 0x4e, 0x93, b1, c1, d1);
+			CP_ROT(0x93, 0x39, 0x4e, a1, c1, d1);
 		CP_QR(a0, b0, c0, d0);
 		if (pairs >= 2)
 			CP_QR(a1, b1, c1, d1);
-		CP_ROT(0x93, 0x4e, 0x39, b0, c0, d0);
+		CP_ROT(0x39, 0x93, 0x4e, a0, c0, d0);
 		if (pairs >= 2)
-			CP_ROT(0x93, 0x4e, 0x39, b1, c1, d1);
+			CP_ROT(0x39, 0x93, 0x4e, a1, c1, d1);
 	}
 	/*
 	 * The input rows again for the feed-forward, loaded anew (the barrier
@@ -382,7 +388,22 @@ static CP_TGT int cp_small(u32 state[16], u8 *dst, const u8 *src, size_t len, co
 	else
 		memcpy(dst, txt, len);
 	memzero_explicit(&ps, sizeof(ps));
-	memzero_explicit(ks, kn);
+	if (kn <= 4 * CHACHA_BLOCK_SIZE) {
+		/* the keystream written: 128 or 256 bytes, by vector stores the
+		 * barrier keeps (as memzero_explicit's) */
+		const __m256i z = _mm256_setzero_si256();
+
+		for (size_t i = 0; i < kn; i += 128) {
+			_mm256_store_si256((__m256i *)(ks + i), z);
+			_mm256_store_si256((__m256i *)(ks + i + 32), z);
+			_mm256_store_si256((__m256i *)(ks + i + 64), z);
+			_mm256_store_si256((__m256i *)(ks + i + 96), z);
+			/* and no rep stosq: GCC would make a memset of the loop */
+			__asm__ volatile("" : : "r"(ks) : "memory");
+		}
+	} else {
+		memzero_explicit(ks, kn);
+	}
 	_mm256_zeroupper();
 	return bad ? -EBADMSG : 0;
 }
