@@ -145,6 +145,16 @@ static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, c
 	const u8 *ct = enc ? dst : src;
 	struct poly1305_state ps;
 	size_t off = CP_FIRST, macked = 0, nb, rem;
+	/*
+	 * Open out of place (src untouched by the writes): the MAC may lag
+	 * behind the keystream, so its blocks are spread evenly over the calls
+	 * (1350 bytes: 42 and 42 instead of 60 and 24, the 60 a latency chain
+	 * longer than the call's rounds).  In place it must keep ahead of them.
+	 */
+	bool spread = !enc && ((uintptr_t)dst + len <= (uintptr_t)src ||
+			       (uintptr_t)src + len <= (uintptr_t)dst);
+	size_t calls = (len - CP_FIRST + CP_CHUNK - 1) / CP_CHUNK, done = 0;
+	size_t full = len / POLY1305_BLOCK_SIZE;
 
 	/* block 0: the Poly1305 key; blocks 1..7: the first 448 bytes */
 	memset(first, 0, CHACHA_BLOCK_SIZE);
@@ -160,6 +170,10 @@ static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, c
 		/* seal: the blocks written so far (28, then 32); open: up to the
 		 * end of this chunk (60, then 32) */
 		nb = ((enc ? off : off + CP_CHUNK) - macked) / POLY1305_BLOCK_SIZE;
+		if (spread)
+			nb = (full - macked / POLY1305_BLOCK_SIZE + calls - done - 1) /
+			     (calls - done);
+		done++;
 		cp_chunk(state, dst + off, src + off, &ps, ct + macked, nb);
 		macked += nb * POLY1305_BLOCK_SIZE;
 		if (!enc && off == CP_FIRST)
@@ -167,7 +181,7 @@ static CP_TGT void cp_crypt(u32 state[16], u8 *dst, const u8 *src, size_t len, c
 	}
 	rem = len - off;
 	if (rem) {
-		/* open: every full block left (at most 59) */
+		/* open: every full block left (at most 59; spread: its share) */
 		cp_copy(last, src + off, rem);
 		nb = ((enc ? off : len) - macked) / POLY1305_BLOCK_SIZE;
 		cp_chunk(state, last, last, &ps, ct + macked, nb);
