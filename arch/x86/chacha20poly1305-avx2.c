@@ -409,18 +409,18 @@ static CP_TGT int cp_small(u32 state[16], u8 *dst, const u8 *src, size_t len, co
 		cp_keystream4(state, ks);
 	} else {
 		memset(ks, 0, CHACHA_BLOCK_SIZE);
-		memcpy(ks + CHACHA_BLOCK_SIZE, src, len);
+		cp_copy(ks + CHACHA_BLOCK_SIZE, src, len);
 		rind_chacha20_crypt_avx2(state, ks, ks, CHACHA_BLOCK_SIZE + len);
 		kn = CHACHA_BLOCK_SIZE + len;
 		xored = true;
 	}
 	cp_zero16(txt - 16);
-	memcpy(msg, ad, adlen);
+	cp_copy(msg, ad, adlen);
 	cp_zero16(txt + (len & ~(size_t)15));
 	if (want)
-		memcpy(txt, src, len);
+		cp_copy(txt, src, len);
 	else if (xored)
-		memcpy(txt, ks + CHACHA_BLOCK_SIZE, len);
+		cp_copy(txt, ks + CHACHA_BLOCK_SIZE, len);
 	else
 		cp_xor(txt, src, ks + CHACHA_BLOCK_SIZE, len);
 	put_unaligned_le64(adlen, txt + t16);
@@ -433,11 +433,11 @@ static CP_TGT int cp_small(u32 state[16], u8 *dst, const u8 *src, size_t len, co
 	if (bad)
 		memset(dst, 0, len);
 	else if (want && xored)
-		memcpy(dst, ks + CHACHA_BLOCK_SIZE, len);
+		cp_copy(dst, ks + CHACHA_BLOCK_SIZE, len);
 	else if (want)
 		cp_xor(dst, src, ks + CHACHA_BLOCK_SIZE, len);
 	else
-		memcpy(dst, txt, len);
+		cp_copy(dst, txt, len);
 	memzero_explicit(&ps, sizeof(ps));
 	cp_wipe(ks, kn);
 	_mm256_zeroupper();
