@@ -1666,6 +1666,110 @@ START_TEST(test_oneshots)
 }
 END_TEST
 
+/*
+ * Every aead implementation against the generic template instance on
+ * single-segment requests (the drivers' one-buffer path): lengths 0..2 KiB,
+ * AD 0..600, in place and out of place, buffers at odd offsets; seal, open,
+ * a forged tag (-EBADMSG, plaintext zeroed, AD not copied).
+ */
+static void one_seg_vs_generic(const char *name, const char *gen, unsigned int ivsize, u64 seed)
+{
+	struct impls im;
+	struct crypto_aead *g = alloc_aead(gen);
+	u8 *pt = xmalloc(2700), *ref = xmalloc(2700), *sb = xmalloc(2800), *db = xmalloc(2800);
+	int i, it, cases = CASES(300);
+
+	get_impls(&im, name, "aead");
+	for (i = 0; i < im.n; i++) {
+		struct crypto_aead *tfm = alloc_aead(im.drv[i]);
+		struct rt_rng rng;
+
+		rt_rng_seed(&rng, seed);
+		for (it = 0; it < cases; it++) {
+			u8 key[32], iv[24], iv2[24];
+			size_t len = it < 40 ? (size_t)it * 13 : rt_rand_range(&rng, 2049);
+			size_t adlen = rt_rand_range(&rng, 4) ? rt_rand_range(&rng, 70) :
+				       rt_rand_range(&rng, 601);
+			size_t so = rt_rand_range(&rng, 64), dof = rt_rand_range(&rng, 64);
+			bool inplace = rt_rand_range(&rng, 2);
+			size_t n = adlen + len;
+			struct scatterlist ss, ds;
+			struct aead_request *req;
+			u8 *s = sb + so, *d = inplace ? s : db + dof;
+
+			rt_fill(&rng, key, 32);
+			rt_fill(&rng, iv, ivsize);
+			rt_fill(&rng, pt, n);
+			memcpy(iv2, iv, ivsize);
+			/* the reference: the generic instance, out of place */
+			ck_assert_int_eq(crypto_aead_setkey(g, key, 32), 0);
+			req = aead_request_alloc(g, GFP_KERNEL);
+			memcpy(sb, pt, n);
+			sg_init_one(&ss, sb, (unsigned int)n);
+			sg_init_one(&ds, ref, (unsigned int)n + 16);
+			aead_request_set_ad(req, (unsigned int)adlen);
+			aead_request_set_crypt(req, &ss, &ds, (unsigned int)len, iv2);
+			ck_assert_int_eq(crypto_aead_encrypt(req), 0);
+			aead_request_free(req);
+
+			ck_assert_int_eq(crypto_aead_setkey(tfm, key, 32), 0);
+			req = aead_request_alloc(tfm, GFP_KERNEL);
+			aead_request_set_ad(req, (unsigned int)adlen);
+			/* seal */
+			memcpy(s, pt, n);
+			if (!inplace)
+				memset(d, 0xa5, n + 16);
+			sg_init_one(&ss, s, (unsigned int)n);
+			sg_init_one(&ds, d, (unsigned int)n + 16);
+			if (inplace)
+				sg_init_one(&ss, s, (unsigned int)n + 16);
+			aead_request_set_crypt(req, &ss, inplace ? &ss : &ds, (unsigned int)len, iv2);
+			ck_assert_int_eq(crypto_aead_encrypt(req), 0);
+			ck_assert_msg(!memcmp(d, ref, n + 16), "%s: seal len %zu ad %zu %s", im.drv[i],
+				      len, adlen, inplace ? "in place" : "out of place");
+			/* open it back */
+			if (!inplace) {
+				memcpy(s, ref, n + 16);
+				memset(d, 0xa5, n + 16);
+			}
+			sg_init_one(&ss, s, (unsigned int)n + 16);
+			sg_init_one(&ds, d, (unsigned int)n);
+			aead_request_set_crypt(req, &ss, inplace ? &ss : &ds, (unsigned int)len + 16, iv2);
+			ck_assert_int_eq(crypto_aead_decrypt(req), 0);
+			ck_assert_msg(!memcmp(d, pt, n), "%s: open len %zu ad %zu", im.drv[i], len, adlen);
+			/* a forgery: refused, the text zeroed, the AD not copied */
+			memcpy(s, ref, n + 16);
+			s[rt_rand_range(&rng, (u32)n + 16)] ^= 0x04;
+			if (!inplace)
+				memset(d, 0xa5, n);
+			ck_assert_int_eq(crypto_aead_decrypt(req), memcmp(s, ref, n + 16) ? -EBADMSG : 0);
+			if (memcmp(s, ref, n + 16)) {
+				ck_assert(rt_all_zero(d + adlen, len));
+				if (!inplace)
+					for (size_t k = 0; k < adlen; k++)
+						ck_assert_uint_eq(d[k], 0xa5);
+			}
+			aead_request_free(req);
+		}
+		crypto_free_aead(tfm);
+		rt_report("one-segment requests vs the generic instance", im.drv[i], it, 0);
+	}
+	crypto_free_aead(g);
+	free(pt);
+	free(ref);
+	free(sb);
+	free(db);
+}
+
+START_TEST(test_one_segment)
+{
+	one_seg_vs_generic("rfc7539(chacha20,poly1305)", "rfc7539(chacha20-generic,poly1305-generic)",
+			   12, 0x5e61);
+	one_seg_vs_generic("rfc7539(xchacha20,poly1305)",
+			   "rfc7539(xchacha20-generic,poly1305-generic)", 24, 0x5e62);
+}
+END_TEST
+
 START_TEST(test_registry)
 {
 	static const char *const sk[] = { "chacha20", "xchacha20" };
@@ -1739,6 +1843,7 @@ static Suite *chacha_suite(void)
 	tcase_add_test(tc, test_tamper);
 	tcase_add_test(tc, test_bad_params);
 	tcase_add_test(tc, test_oneshots);
+	tcase_add_test(tc, test_one_segment);
 	suite_add_tcase(s, tc);
 	return s;
 }
