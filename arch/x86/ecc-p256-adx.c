@@ -277,6 +277,18 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 	P256X_SUBM(BO, BB) P256X_STORE(RO, RB)
 #define P256X_MUL3SUB(...)	P256X_MUL3SUB_(__VA_ARGS__)
 
+/* R = A - B - 2C mod p (t0..t4) */
+#define P256X_SUB3B_(RO, RB, AO, AB, BO, BB, CO, CB)			\
+	P256X_LOAD(AO, AB) P256X_SUBM(BO, BB) P256X_SUBM(CO, CB) P256X_SUBM(CO, CB) \
+	P256X_STORE(RO, RB)
+#define P256X_SUB3B(...)	P256X_SUB3B_(__VA_ARGS__)
+
+/* R = 3 (A - B) mod p: A - B stored, then added twice (t0..t5); R distinct from A, B */
+#define P256X_SUB3_(RO, RB, AO, AB, BO, BB)				\
+	P256X_LOAD(AO, AB) P256X_SUBM(BO, BB) P256X_STORE(RO, RB)	\
+	P256X_ADDM(RO, RB) P256X_ADDM(RO, RB) P256X_STORE(RO, RB)
+#define P256X_SUB3(...)	P256X_SUB3_(__VA_ARGS__)
+
 /* R = A / 2 mod p: (A + p) / 2 when A is odd (t0..t5) */
 #define P256X_HALF_(RO, RB, AO, AB)					\
 	"movq " P256X_W(AO, AB, "0") ", %[t0]\n\t"			\
@@ -304,6 +316,53 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 	"movq %[t2], " P256X_W(RO, RB, "16") "\n\t"			\
 	"movq %[t3], " P256X_W(RO, RB, "24") "\n\t"
 #define P256X_HALF(...)	P256X_HALF_(__VA_ARGS__)
+
+/*
+ * R = A - B / 2 mod p (t0..t7): B halved in t0..t3 as above, then
+ * subtracted from A in t4..t7 with p added back on a borrow.
+ */
+#define P256X_SUBHALF_(RO, RB, AO, AB, BO, BB)				\
+	"movq " P256X_W(BO, BB, "0") ", %[t0]\n\t"			\
+	"movq " P256X_W(BO, BB, "8") ", %[t1]\n\t"			\
+	"movq " P256X_W(BO, BB, "16") ", %[t2]\n\t"			\
+	"movq " P256X_W(BO, BB, "24") ", %[t3]\n\t"			\
+	"movq %[t0], %[t5]\n\t"						\
+	"andq $1, %[t5]\n\t"						\
+	"negq %[t5]\n\t"						\
+	"movl %k[t5], %%eax\n\t"					\
+	"movq %[t5], %%rcx\n\t"						\
+	"andq %[c1], %%rcx\n\t"						\
+	"xorl %k[t4], %k[t4]\n\t"					\
+	"addq %[t5], %[t0]\n\t"						\
+	"adcq %%rax, %[t1]\n\t"						\
+	"adcq $0, %[t2]\n\t"						\
+	"adcq %%rcx, %[t3]\n\t"						\
+	"adcq $0, %[t4]\n\t"						\
+	"shrdq $1, %[t1], %[t0]\n\t"					\
+	"shrdq $1, %[t2], %[t1]\n\t"					\
+	"shrdq $1, %[t3], %[t2]\n\t"					\
+	"shrdq $1, %[t4], %[t3]\n\t"					\
+	"movq " P256X_W(AO, AB, "0") ", %[t4]\n\t"			\
+	"movq " P256X_W(AO, AB, "8") ", %[t5]\n\t"			\
+	"movq " P256X_W(AO, AB, "16") ", %[t6]\n\t"			\
+	"movq " P256X_W(AO, AB, "24") ", %[t7]\n\t"			\
+	"subq %[t0], %[t4]\n\t"						\
+	"sbbq %[t1], %[t5]\n\t"						\
+	"sbbq %[t2], %[t6]\n\t"						\
+	"sbbq %[t3], %[t7]\n\t"						\
+	"sbbq %[t0], %[t0]\n\t"						\
+	"movl %k[t0], %%eax\n\t"					\
+	"movq %[t0], %%rcx\n\t"						\
+	"andq %[c1], %%rcx\n\t"						\
+	"addq %[t0], %[t4]\n\t"						\
+	"adcq %%rax, %[t5]\n\t"						\
+	"adcq $0, %[t6]\n\t"						\
+	"adcq %%rcx, %[t7]\n\t"						\
+	"movq %[t4], " P256X_W(RO, RB, "0") "\n\t"			\
+	"movq %[t5], " P256X_W(RO, RB, "8") "\n\t"			\
+	"movq %[t6], " P256X_W(RO, RB, "16") "\n\t"			\
+	"movq %[t7], " P256X_W(RO, RB, "24") "\n\t"
+#define P256X_SUBHALF(...)	P256X_SUBHALF_(__VA_ARGS__)
 
 #define P256X_T6							\
 	[t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),	\
@@ -384,19 +443,17 @@ static inline void p256x_half(u64 *r, const u64 *a)
 	P256X_SQR("0", "%%rsp", PZ, PB)			/* s0 = delta = Z^2 */	\
 	P256X_ADD("192", "%%rsp", PY, PB, PY, PB)	/* s6 = 2Y */		\
 	P256X_SQR("32", "%%rsp", "192", "%%rsp")	/* s1 = 4Y^2 */		\
-	P256X_SUB("64", "%%rsp", PX, PB, "0", "%%rsp")	/* s2 = X - delta */	\
-	P256X_ADD("96", "%%rsp", PX, PB, "0", "%%rsp")	/* s3 = X + delta */	\
-	P256X_MUL("160", "%%rsp", PX, PB, "32", "%%rsp") /* s5 = S = 4XY^2 */	\
-	P256X_MUL("128", "%%rsp", "64", "%%rsp", "96", "%%rsp")	/* (X - d)(X + d) */ \
-	P256X_MUL3("128", "%%rsp", "128", "%%rsp")	/* s4 = M */		\
-	P256X_SQR("32", "%%rsp", "32", "%%rsp")					\
-	P256X_HALF("32", "%%rsp", "32", "%%rsp")	/* s1 = 8Y^4 */		\
-	P256X_SQR("64", "%%rsp", "128", "%%rsp")	/* s2 = M^2 */		\
 	P256X_MUL(RZ, RB, "192", "%%rsp", PZ, PB)	/* Z' = 2YZ */		\
+	P256X_SUB3("64", "%%rsp", PX, PB, "0", "%%rsp")	/* s2 = 3(X - delta) */	\
+	P256X_ADD("96", "%%rsp", PX, PB, "0", "%%rsp")	/* s3 = X + delta */	\
+	P256X_MUL("128", "%%rsp", "64", "%%rsp", "96", "%%rsp")	/* s4 = M */	\
+	P256X_MUL("160", "%%rsp", PX, PB, "32", "%%rsp") /* s5 = S = 4XY^2 */	\
+	P256X_SQR("64", "%%rsp", "128", "%%rsp")	/* s2 = M^2 */		\
+	P256X_SQR("32", "%%rsp", "32", "%%rsp")		/* s1 = 16Y^4 */	\
+	P256X_SUB2(RX, RB, "64", "%%rsp", "160", "%%rsp")	/* X' = M^2 - 2S */ \
 	P256X_MUL3SUB("96", "%%rsp", "160", "%%rsp", "64", "%%rsp") /* 3S - M^2 */ \
 	P256X_MUL("96", "%%rsp", "128", "%%rsp", "96", "%%rsp")	/* M (3S - M^2) */ \
-	P256X_SUB2(RX, RB, "64", "%%rsp", "160", "%%rsp")	/* X' = M^2 - 2S */ \
-	P256X_SUB(RY, RB, "96", "%%rsp", "32", "%%rsp")	/* Y' = s3 - 8Y^4 */
+	P256X_SUBHALF(RY, RB, "96", "%%rsp", "32", "%%rsp")	/* Y' = s3 - 8Y^4 */
 
 static void p256x_jac_dbl(u64 *r, const u64 *p)
 {
@@ -452,27 +509,27 @@ static void p256x_jac_add(u64 *o, const u64 *p, const u64 *q)
 		"subq $384, %%rsp\n\t"			/* scratch below the red zone */
 		P256X_SQR("0", "%%rsp", "64", "%[p]")			/* s0 = Z1^2 */
 		P256X_SQR("32", "%%rsp", "64", "%[q]")			/* s1 = Z2^2 */
+		P256X_MUL("128", "%%rsp", "32", "%[p]", "64", "%[q]")	/* s4 = Y1 Z2 */
+		P256X_MUL("160", "%%rsp", "32", "%[q]", "64", "%[p]")	/* s5 = Y2 Z1 */
 		P256X_MUL("64", "%%rsp", "0", "%[p]", "32", "%%rsp")	/* s2 = U1 = X1 Z2^2 */
 		P256X_MUL("96", "%%rsp", "0", "%[q]", "0", "%%rsp")	/* s3 = U2 = X2 Z1^2 */
-		P256X_MUL("128", "%%rsp", "32", "%[p]", "64", "%[q]")
 		P256X_MUL("128", "%%rsp", "128", "%%rsp", "32", "%%rsp")	/* s4 = S1 = Y1 Z2^3 */
-		P256X_MUL("160", "%%rsp", "32", "%[q]", "64", "%[p]")
 		P256X_MUL("160", "%%rsp", "160", "%%rsp", "0", "%%rsp")	/* s5 = S2 = Y2 Z1^3 */
 		P256X_SUB("96", "%%rsp", "96", "%%rsp", "64", "%%rsp")	/* s3 = H = U2 - U1 */
-		P256X_SUB("160", "%%rsp", "160", "%%rsp", "128", "%%rsp")	/* s5 = R = S2 - S1 */
+		P256X_MUL("192", "%%rsp", "64", "%[p]", "64", "%[q]")	/* s6 = Z1 Z2 */
 		P256X_SQR("0", "%%rsp", "96", "%%rsp")			/* s0 = H^2 */
-		P256X_MUL("32", "%%rsp", "64", "%%rsp", "0", "%%rsp")	/* s1 = V = U1 H^2 */
+		P256X_SUB("160", "%%rsp", "160", "%%rsp", "128", "%%rsp")	/* s5 = R = S2 - S1 */
+		P256X_SQR("32", "%%rsp", "160", "%%rsp")			/* s1 = R^2 */
+		P256X_MUL("224", "%%rsp", "192", "%%rsp", "96", "%%rsp")	/* s7 = Z3 = Z1 Z2 H */
+		P256X_MUL("64", "%%rsp", "64", "%%rsp", "0", "%%rsp")	/* s2 = V = U1 H^2 */
 		P256X_MUL("0", "%%rsp", "96", "%%rsp", "0", "%%rsp")	/* s0 = H^3 */
-		P256X_MUL("64", "%%rsp", "64", "%[p]", "64", "%[q]")
-		P256X_MUL("64", "%[o]", "64", "%%rsp", "96", "%%rsp")	/* Z3 = Z1 Z2 H */
-		P256X_SQR("64", "%%rsp", "160", "%%rsp")
-		P256X_SUB("64", "%%rsp", "64", "%%rsp", "0", "%%rsp")
-		P256X_SUB2("192", "%%rsp", "64", "%%rsp", "32", "%%rsp")	/* X3 = R^2 - H^3 - 2V */
-		P256X_SUB("32", "%%rsp", "32", "%%rsp", "192", "%%rsp")
-		P256X_MUL("32", "%%rsp", "160", "%%rsp", "32", "%%rsp")	/* R (V - X3) */
+		P256X_SUB3B("192", "%%rsp", "32", "%%rsp", "0", "%%rsp", "64", "%%rsp") /* X3 = R^2 - H^3 - 2V */
 		P256X_MUL("128", "%%rsp", "128", "%%rsp", "0", "%%rsp")	/* S1 H^3 */
-		P256X_SUB("32", "%[o]", "32", "%%rsp", "128", "%%rsp")	/* Y3 */
+		P256X_SUB("64", "%%rsp", "64", "%%rsp", "192", "%%rsp")	/* V - X3 */
+		P256X_MUL("64", "%%rsp", "160", "%%rsp", "64", "%%rsp")	/* R (V - X3) */
+		P256X_SUB("32", "%[o]", "64", "%%rsp", "128", "%%rsp")	/* Y3 */
 		P256X_LOAD("192", "%%rsp") P256X_STORE("0", "%[o]")	/* X3 */
+		P256X_LOAD("224", "%%rsp") P256X_STORE("64", "%[o]")	/* Z3 */
 		"addq $384, %%rsp\n\t"
 		: P256X_T8
 		: [o] "r"(o), [p] "r"(p), [q] "r"(q), P256X_C
@@ -491,23 +548,23 @@ static void p256x_jac_add_affine(u64 *o, const u64 *p, const u64 *q)
 	__asm__ volatile(
 		"subq $384, %%rsp\n\t"			/* scratch below the red zone */
 		P256X_SQR("0", "%%rsp", "64", "%[p]")			/* s0 = Z1^2 */
+		P256X_MUL("64", "%%rsp", "32", "%[q]", "64", "%[p]")	/* s2 = Y2 Z1 */
 		P256X_MUL("32", "%%rsp", "0", "%[q]", "0", "%%rsp")	/* s1 = U2 = X2 Z1^2 */
-		P256X_MUL("64", "%%rsp", "32", "%[q]", "64", "%[p]")
 		P256X_MUL("64", "%%rsp", "64", "%%rsp", "0", "%%rsp")	/* s2 = S2 = Y2 Z1^3 */
 		P256X_SUB("32", "%%rsp", "32", "%%rsp", "0", "%[p]")	/* s1 = H = U2 - X1 */
-		P256X_SUB("64", "%%rsp", "64", "%%rsp", "32", "%[p]")	/* s2 = R = S2 - Y1 */
 		P256X_SQR("0", "%%rsp", "32", "%%rsp")			/* s0 = H^2 */
+		P256X_SUB("64", "%%rsp", "64", "%%rsp", "32", "%[p]")	/* s2 = R = S2 - Y1 */
+		P256X_SQR("128", "%%rsp", "64", "%%rsp")			/* s4 = R^2 */
+		P256X_MUL("192", "%%rsp", "64", "%[p]", "32", "%%rsp")	/* s6 = Z3 = Z1 H */
 		P256X_MUL("96", "%%rsp", "0", "%[p]", "0", "%%rsp")	/* s3 = V = X1 H^2 */
 		P256X_MUL("0", "%%rsp", "32", "%%rsp", "0", "%%rsp")	/* s0 = H^3 */
-		P256X_MUL("64", "%[o]", "64", "%[p]", "32", "%%rsp")	/* Z3 = Z1 H */
-		P256X_SQR("128", "%%rsp", "64", "%%rsp")
-		P256X_SUB("128", "%%rsp", "128", "%%rsp", "0", "%%rsp")
-		P256X_SUB2("160", "%%rsp", "128", "%%rsp", "96", "%%rsp")	/* X3 = R^2 - H^3 - 2V */
-		P256X_SUB("96", "%%rsp", "96", "%%rsp", "160", "%%rsp")
-		P256X_MUL("96", "%%rsp", "64", "%%rsp", "96", "%%rsp")	/* R (V - X3) */
+		P256X_SUB3B("160", "%%rsp", "128", "%%rsp", "0", "%%rsp", "96", "%%rsp") /* X3 = R^2 - H^3 - 2V */
 		P256X_MUL("128", "%%rsp", "32", "%[p]", "0", "%%rsp")	/* Y1 H^3 */
+		P256X_SUB("96", "%%rsp", "96", "%%rsp", "160", "%%rsp")	/* V - X3 */
+		P256X_MUL("96", "%%rsp", "64", "%%rsp", "96", "%%rsp")	/* R (V - X3) */
 		P256X_SUB("32", "%[o]", "96", "%%rsp", "128", "%%rsp")	/* Y3 */
 		P256X_LOAD("160", "%%rsp") P256X_STORE("0", "%[o]")	/* X3 */
+		P256X_LOAD("192", "%%rsp") P256X_STORE("64", "%[o]")	/* Z3 */
 		"addq $384, %%rsp\n\t"
 		: P256X_T8
 		: [o] "r"(o), [p] "r"(p), [q] "r"(q), P256X_C
@@ -1028,6 +1085,69 @@ static int p256x_verify(const u8 *xy, const u8 *eb, const u8 *rb, const u8 *sb)
 	fp_to(t, t, D);
 	p256x_mul(t, t, z2);
 	return fp_eq(t, a.x) ? 0 : -EBADMSG;
+}
+
+/* The fused linear steps on their own, for the tests (p256x_field_test). */
+#define P256X_FUSED(name, body)						\
+static void name(u64 *r, const u64 *a, const u64 *b)				\
+{									\
+	u64 t0, t1, t2, t3, t4, t5, t6, t7;				\
+									\
+	__asm__ volatile("subq $64, %%rsp\n\t"				\
+			 "movq 0(%[b]), %%rax\n\t" "movq %%rax, 32(%%rsp)\n\t"	\
+			 "movq 8(%[b]), %%rax\n\t" "movq %%rax, 40(%%rsp)\n\t"	\
+			 "movq 16(%[b]), %%rax\n\t" "movq %%rax, 48(%%rsp)\n\t"	\
+			 "movq 24(%[b]), %%rax\n\t" "movq %%rax, 56(%%rsp)\n\t"	\
+			 body							\
+			 "addq $64, %%rsp\n\t"				\
+		: P256X_T8							\
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), P256X_C			\
+		: "rax", "rcx", "rdx", "cc", "memory");			\
+}
+/* r = a - 2b, 3a - b, 3 (a - b) (b copied to the stack first, r distinct from it), a - b / 2 */
+P256X_FUSED(p256x_sub2, P256X_SUB2("0", "%[r]", "0", "%[a]", "32", "%%rsp"))
+P256X_FUSED(p256x_mul3sub, P256X_MUL3SUB("0", "%[r]", "0", "%[a]", "32", "%%rsp"))
+P256X_FUSED(p256x_sub3, P256X_SUB3("0", "%%rsp", "0", "%[a]", "32", "%%rsp")
+	    P256X_LOAD("0", "%%rsp") P256X_STORE("0", "%[r]"))
+P256X_FUSED(p256x_subhalf, P256X_SUBHALF("0", "%[r]", "0", "%[a]", "32", "%%rsp"))
+
+/* The field operations by number, for tests/test_ecdh.c (ecc-p256-adx.h). */
+void p256x_field_test(enum p256x_test_op op, u64 *r, const u64 *a, const u64 *b)
+{
+	switch (op) {
+	case P256X_T_MUL:	p256x_mul(r, a, b); break;
+	case P256X_T_SQR:	p256x_sqr(r, a); break;
+	case P256X_T_ADD:	p256x_add(r, a, b); break;
+	case P256X_T_SUB:	p256x_sub(r, a, b); break;
+	case P256X_T_HALF:	p256x_half(r, a); break;
+	case P256X_T_NMUL:	p256x_nmul(r, a, b); break;
+	case P256X_T_INV:	p256x_fp_inv(r, a); break;
+	case P256X_T_SUB2:	p256x_sub2(r, a, b); break;
+	case P256X_T_MUL3SUB:	p256x_mul3sub(r, a, b); break;
+	case P256X_T_SUB3:	p256x_sub3(r, a, b); break;
+	case P256X_T_SUBHALF:	p256x_subhalf(r, a, b); break;
+	default:		memset(r, 0, 32); break;
+	}
+}
+
+void p256x_jac_dbl_test(u64 *r, const u64 *p)
+{
+	p256x_jac_dbl(r, p);
+}
+
+void p256x_jac_dbl5_test(u64 *r, const u64 *p)
+{
+	p256x_jac_dbl5(r, p);
+}
+
+void p256x_jac_add_test(u64 *o, const u64 *p, const u64 *q)
+{
+	p256x_jac_add(o, p, q);
+}
+
+void p256x_jac_add_affine_test(u64 *o, const u64 *p, const u64 *q)
+{
+	p256x_jac_add_affine(o, p, q);
 }
 
 /* ECC_DEFINE_CURVE's struct, with this file's signing and verification. */
