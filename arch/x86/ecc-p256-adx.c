@@ -71,7 +71,15 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 	"adcq %%rdx, %[" T4 "]\n\t"					\
 	"adcq $0, %[" T5 "]\n\t"
 
-/* (T1..T5, T0) = (T1..T5) + a * b[K]; T0 is free on entry */
+/*
+ * (T1..T5) += a * b[K], T0 = 0 (the next reduction step's top word); T0
+ * is free on entry.  The sum never leaves five words, so neither carry
+ * chain has a carry out of T5 and no sixth word is needed: (T1..T5) is
+ * the previous reduction step's V < 2m (m = p or n, CIOS's invariant
+ * for a, b < m), and V + a b[K] <= 2m - 1 + (m - 1)(2^64 - 1) <
+ * m (2^64 + 1) < 2^320 for both of P-256's moduli (m < 2^256 - 2^224 +
+ * 2^193).  One instruction after the row instead of three.
+ */
 #define P256X_MAC(AO, AB, BO, BB, K, T1, T2, T3, T4, T5, T0)		\
 	"movq " P256X_W(BO, BB, K) ", %%rdx\n\t"			\
 	"xorl %k[" T0 "], %k[" T0 "]\n\t"				\
@@ -87,9 +95,7 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 	"mulxq " P256X_W(AO, AB, "24") ", %%rax, %%rcx\n\t"		\
 	"adcxq %%rax, %[" T4 "]\n\t"					\
 	"adoxq %%rcx, %[" T5 "]\n\t"					\
-	"adcxq %[" T0 "], %[" T5 "]\n\t"				\
-	"adoxq %[" T0 "], %[" T0 "]\n\t"				\
-	"adcq $0, %[" T0 "]\n\t"
+	"adcxq %[" T0 "], %[" T5 "]\n\t"
 
 /* (X0..X3) + TOP 2^256 < 2p: minus p unless that borrows, stored; F is free */
 #define P256X_FINAL(RO, RB, X0, X1, X2, X3, TOP, F)			\

@@ -100,6 +100,11 @@ int a_verify(void)
 #include <x86intrin.h>
 /* the driver whole, its exported curve and registration renamed away */
 #define ecc_p256_adx probe_ecc_p256_adx
+#define p256x_field_test probe_p256x_field_test
+#define p256x_jac_dbl_test probe_p256x_jac_dbl_test
+#define p256x_jac_dbl5_test probe_p256x_jac_dbl5_test
+#define p256x_jac_add_test probe_p256x_jac_add_test
+#define p256x_jac_add_affine_test probe_p256x_jac_add_affine_test
 #include "../../arch/x86/ecc-p256-adx.c"
 
 void a_mul(uint64_t *r, const uint64_t *a, const uint64_t *b);
@@ -135,6 +140,9 @@ static int r_add(void) { for (int i = 0; i < REP; i++) p256x_jac_add(pc, pc, pb)
 static int x_add(void) { for (int i = 0; i < REP; i++) a_add(pc, pc, pb); return 1; }
 static int r_adda(void) { for (int i = 0; i < REP; i++) p256x_jac_add_affine(pc, pc, pb); return 1; }
 static int x_adda(void) { for (int i = 0; i < REP; i++) a_adda(pc, pc, pb); return 1; }
+static int r_addct(void) { for (int i = 0; i < REP; i++) jac_add_ct((struct ecc_pt *)pc, (struct ecc_pt *)pc, (struct ecc_pt *)pb, &p256_def); return 1; }
+static int r_ptmul(void) { struct ecc_pt q, r; fe k; memcpy(&q, pa, sizeof(q)); memset(k, 0x77, sizeof(k)); k[3] = 0x7f00ff00ff00ff00ull; p256x_pt_mul(&r, k, &q); return 1; }
+static int r_sel(void) { struct ecc_pt t[16], o; memset(t, 1, sizeof(t)); for (int i = 0; i < REP; i++) pt_select(&o, t, 16, i & 15, &p256_def); return o.x[0] == 0x0101010101010101ull; }
 static int r_inv(void) { p256x_fp_inv(fa, fa); return 1; }
 static int x_inv(void) { a_inv(fa, fa); return 1; }
 static int r_ecdh(void) { return probe_ecc_p256_adx.ecdh(out, D, XY) == 0; }
@@ -226,6 +234,9 @@ int main(int argc, char **argv)
 	ROW("pt dbl", r_dbl, x_dbl, 100, REP);
 	ROW("pt add", r_add, x_add, 100, REP);
 	ROW("pt add aff", r_adda, x_adda, 100, REP);
+	ROW("pt add ct", r_addct, x_add, 100, REP);
+	ROW("pt select", r_sel, x_add, 100, REP);
+	ROW("pt mul", r_ptmul, x_ecdh, 10, 1);
 	ROW("fp inv", r_inv, x_inv, 50, 1);
 	ROW("ECDH", r_ecdh, x_ecdh, 10, 1);
 	ROW("verify", r_verify, x_verify, 10, 1);
