@@ -55,20 +55,26 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 
 /*
  * One Montgomery reduction step: q = T0 (the lowest word, -p^-1 = 1 mod
- * 2^64); (T0..T4, T5) += q p, which clears T0: q p = q 2^96 + q K 2^192 - q
- * with K = 2^64 - 2^32 + 1, and -q cancels T0 exactly.
+ * 2^64); (T0..T4, T5) += q p, which clears T0.  q p = q 2^256 - q 2^224
+ * + q 2^192 + q 2^96 - q, and -q cancels T0 exactly; with a = q << 32 and
+ * b = q >> 32 (q 2^96 = a 2^64 + b 2^128) the rest is a, b, lo, hi added
+ * at words 1..4, where (hi, lo) = q K = q 2^64 - q 2^32 + q (K = 2^64 -
+ * 2^32 + 1) is lo = q - a, hi = q - b - its borrow: two single-cycle
+ * instructions instead of a MULX (one instruction fewer, three cycles
+ * less on the chain from one reduction word to the next).  T0 ends as hi.
  */
 #define P256X_RED(T0, T1, T2, T3, T4, T5)				\
-	"movq %[" T0 "], %%rdx\n\t"					\
 	"movq %[" T0 "], %%rax\n\t"					\
 	"shlq $32, %%rax\n\t"						\
+	"movq %[" T0 "], %%rdx\n\t"					\
 	"shrq $32, %%rdx\n\t"						\
+	"movq %[" T0 "], %%rcx\n\t"					\
+	"subq %%rax, %%rcx\n\t"						\
+	"sbbq %%rdx, %[" T0 "]\n\t"					\
 	"addq %%rax, %[" T1 "]\n\t"					\
 	"adcq %%rdx, %[" T2 "]\n\t"					\
-	"movq %[" T0 "], %%rdx\n\t"					\
-	"mulxq %[c1], %%rax, %%rdx\n\t"					\
-	"adcq %%rax, %[" T3 "]\n\t"					\
-	"adcq %%rdx, %[" T4 "]\n\t"					\
+	"adcq %%rcx, %[" T3 "]\n\t"					\
+	"adcq %[" T0 "], %[" T4 "]\n\t"				\
 	"adcq $0, %[" T5 "]\n\t"
 
 /*
@@ -140,17 +146,18 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 #define P256X_MUL(...)	P256X_MUL_(__VA_ARGS__)
 
 
-/* low-half reduction step: T0 becomes the new top word */
+/* low-half reduction step (as P256X_RED): T0 becomes the new top word */
 #define P256X_REDL(T0, T1, T2, T3)					\
-	"movq %[" T0 "], %%rdx\n\t"					\
 	"movq %[" T0 "], %%rax\n\t"					\
 	"shlq $32, %%rax\n\t"						\
+	"movq %[" T0 "], %%rdx\n\t"					\
 	"shrq $32, %%rdx\n\t"						\
+	"movq %[" T0 "], %%rcx\n\t"					\
+	"subq %%rax, %%rcx\n\t"						\
+	"sbbq %%rdx, %[" T0 "]\n\t"					\
 	"addq %%rax, %[" T1 "]\n\t"					\
 	"adcq %%rdx, %[" T2 "]\n\t"					\
-	"movq %[" T0 "], %%rdx\n\t"					\
-	"mulxq %[c1], %%rax, %[" T0 "]\n\t"				\
-	"adcq %%rax, %[" T3 "]\n\t"					\
+	"adcq %%rcx, %[" T3 "]\n\t"					\
 	"adcq $0, %[" T0 "]\n\t"
 
 /*
@@ -898,7 +905,9 @@ static int p256x_sign(u8 *rb, u8 *sb, const u8 *d, const u8 *kb, const u8 *eb)
  * template's separate multiplications instead, so that a process that
  * verifies once does not build the table.
  */
-#define P256X_GW	8			/* u1's NAF width */
+#ifndef P256X_GW
+#define P256X_GW	9			/* u1's NAF width */
+#endif
 #define P256X_GWT	(1 << (P256X_GW - 2))	/* G, 3G, ..., 127G */
 #define P256X_QW	5			/* u2's NAF width */
 #define P256X_QWT	(1 << (P256X_QW - 2))	/* Q, 3Q, ..., 15Q */
@@ -969,12 +978,12 @@ static inline u64 p256x_bits_at(const fe k, int pos, unsigned int w)
  * k is read a window at a time with a carry (the borrow of a negative
  * digit) instead of being rewritten.
  */
-static int p256x_wnaf(signed char *naf, const fe k, unsigned int w)
+static int p256x_wnaf(short *naf, const fe k, unsigned int w)
 {
 	int i = 0, len = 0;
 	u64 carry = 0;
 
-	memset(naf, 0, 258);
+	memset(naf, 0, 258 * sizeof(*naf));
 	while (i < 257) {
 		u64 win = p256x_bits_at(k, i, w) + carry;
 
@@ -984,10 +993,10 @@ static int p256x_wnaf(signed char *naf, const fe k, unsigned int w)
 		}
 		/* win < 2^w odd: the digit clears bits i .. i + w - 1 */
 		if (win >= (u64)1 << (w - 1)) {
-			naf[i] = (signed char)((s64)win - ((s64)1 << w));
+			naf[i] = (short)((s64)win - ((s64)1 << w));
 			carry = 1;
 		} else {
-			naf[i] = (signed char)win;
+			naf[i] = (short)win;
 			carry = 0;
 		}
 		len = i + 1;
@@ -1001,7 +1010,7 @@ static void p256x_mul2_vt(struct ecc_pt *r, const fe u1, const fe u2, const stru
 			  const struct ecc_aff *gw)
 {
 	const struct ecc_def *D = &p256_def;
-	signed char n1[258], n2[258];
+	short n1[258], n2[258];
 	struct ecc_pt tab[P256X_QWT], q2, t;
 	struct ecc_aff a;
 	int i, l1 = p256x_wnaf(n1, u1, P256X_GW), l2 = p256x_wnaf(n2, u2, P256X_QW);
