@@ -441,32 +441,42 @@ static inline void p256x_half(u64 *r, const u64 *a)
 /*
  * r = 2p in Jacobian coordinates, 4M + 4S as one block, intermediate
  * values in a stack scratch area: with S = 4XY^2, M = 3(X - Z^2)(X + Z^2),
- * X' = M^2 - 2S, Y' = M (3S - M^2) - 8Y^4 (= M (S - X') - 8Y^4), Z' = 2YZ,
- * the operations ordered so that the chain from Y to Y' (which bounds a
- * run of doublings) is short and starts first.  r may alias p.  Words:
- * x at 0, y at 32, z at 64 of a point.  Like the C formulas' local
- * temporaries, the scratch area is not wiped per operation (the callers
- * wipe their accumulators and tables).
+ * X' = M^2 - 2S, Y' = M (3S - M^2) - 8Y^4 (= M (S - X') - 8Y^4), Z' = 2YZ.
+ * r may alias p.  Words: x at 0, y at 32, z at 64 of a point.  Like the C
+ * formulas' local temporaries, the scratch area is not wiped per
+ * operation (the callers wipe their accumulators and tables).
+ *
+ * The products are ordered by what they wait for, independent ones
+ * adjacent (each product's reduction is a long chain that the
+ * neighbour's multiplications fill): M, 4Y^2 and Z' need only the input
+ * and delta = Z^2; S, M^2 and 16Y^4 need those; the last product needs
+ * M^2 and S.  P256X_DBL_BODY takes delta from the first scratch slot
+ * and, in a run of doublings, squares Z' there for the next one (NEXT)
+ * beside M^2, so that the next doubling starts with M rather than with
+ * Z^2: three levels of products per doubling instead of four.
  *
  * The body is a macro over the words of the input (PX, PY, PZ off PB)
  * and of the output (RX, RY, RZ off RB), so that p256x_jac_dbl5 can run
  * it on a point kept in the stack area as well.
  */
-#define P256X_DBL(RX, RY, RZ, RB, PX, PY, PZ, PB)				\
-	P256X_SQR("0", "%%rsp", PZ, PB)			/* s0 = delta = Z^2 */	\
-	P256X_ADD("192", "%%rsp", PY, PB, PY, PB)	/* s6 = 2Y */		\
-	P256X_SQR("32", "%%rsp", "192", "%%rsp")	/* s1 = 4Y^2 */		\
-	P256X_MUL(RZ, RB, "192", "%%rsp", PZ, PB)	/* Z' = 2YZ */		\
+#define P256X_DBL_BODY(RX, RY, RZ, RB, PX, PY, PZ, PB, NEXT)			\
 	P256X_SUB3("64", "%%rsp", PX, PB, "0", "%%rsp")	/* s2 = 3(X - delta) */	\
 	P256X_ADD("96", "%%rsp", PX, PB, "0", "%%rsp")	/* s3 = X + delta */	\
+	P256X_ADD("192", "%%rsp", PY, PB, PY, PB)	/* s6 = 2Y */		\
 	P256X_MUL("128", "%%rsp", "64", "%%rsp", "96", "%%rsp")	/* s4 = M */	\
+	P256X_SQR("32", "%%rsp", "192", "%%rsp")	/* s1 = 4Y^2 */		\
+	P256X_MUL(RZ, RB, "192", "%%rsp", PZ, PB)	/* Z' = 2YZ */		\
 	P256X_MUL("160", "%%rsp", PX, PB, "32", "%%rsp") /* s5 = S = 4XY^2 */	\
 	P256X_SQR("64", "%%rsp", "128", "%%rsp")	/* s2 = M^2 */		\
+	NEXT								\
 	P256X_SQR("32", "%%rsp", "32", "%%rsp")		/* s1 = 16Y^4 */	\
 	P256X_SUB2(RX, RB, "64", "%%rsp", "160", "%%rsp")	/* X' = M^2 - 2S */ \
 	P256X_MUL3SUB("96", "%%rsp", "160", "%%rsp", "64", "%%rsp") /* 3S - M^2 */ \
 	P256X_MUL("96", "%%rsp", "128", "%%rsp", "96", "%%rsp")	/* M (3S - M^2) */ \
 	P256X_SUBHALF(RY, RB, "96", "%%rsp", "32", "%%rsp")	/* Y' = s3 - 8Y^4 */
+#define P256X_DBL(RX, RY, RZ, RB, PX, PY, PZ, PB)				\
+	P256X_SQR("0", "%%rsp", PZ, PB)			/* s0 = delta = Z^2 */	\
+	P256X_DBL_BODY(RX, RY, RZ, RB, PX, PY, PZ, PB, "")
 
 static void p256x_jac_dbl(u64 *r, const u64 *p)
 {
@@ -484,7 +494,9 @@ static void p256x_jac_dbl(u64 *r, const u64 *p)
 /*
  * r = 32 p: five doublings with the point in the stack area (at 256, a
  * loop count at 352), so that no doubling waits for the previous one's
- * stores to reach memory through a register-based address.
+ * stores to reach memory through a register-based address; the first
+ * four square their Z' for the next (the last one's body is a second
+ * copy without that).
  */
 static void p256x_jac_dbl5(u64 *r, const u64 *p)
 {
@@ -495,11 +507,14 @@ static void p256x_jac_dbl5(u64 *r, const u64 *p)
 		P256X_LOAD("0", "%[p]") P256X_STORE("256", "%%rsp")
 		P256X_LOAD("32", "%[p]") P256X_STORE("288", "%%rsp")
 		P256X_LOAD("64", "%[p]") P256X_STORE("320", "%%rsp")
-		"movl $5, 352(%%rsp)\n\t"
+		P256X_SQR("0", "%%rsp", "320", "%%rsp")
+		"movl $4, 352(%%rsp)\n\t"
 		"1:\n\t"
-		P256X_DBL("256", "288", "320", "%%rsp", "256", "288", "320", "%%rsp")
+		P256X_DBL_BODY("256", "288", "320", "%%rsp", "256", "288", "320", "%%rsp",
+			       P256X_SQR("0", "%%rsp", "320", "%%rsp"))
 		"decl 352(%%rsp)\n\t"
 		"jnz 1b\n\t"
+		P256X_DBL_BODY("256", "288", "320", "%%rsp", "256", "288", "320", "%%rsp", "")
 		P256X_LOAD("256", "%%rsp") P256X_STORE("0", "%[r]")
 		P256X_LOAD("288", "%%rsp") P256X_STORE("32", "%[r]")
 		P256X_LOAD("320", "%%rsp") P256X_STORE("64", "%[r]")

@@ -136,6 +136,8 @@ static int r_sqr(void) { for (int i = 0; i < REP; i++) p256x_sqr(fa, fa); return
 static int x_sqr(void) { for (int i = 0; i < REP; i++) a_sqr(fa, fa); return 1; }
 static int r_dbl(void) { for (int i = 0; i < REP; i++) p256x_jac_dbl(pa, pa); return 1; }
 static int x_dbl(void) { for (int i = 0; i < REP; i++) a_dbl(pa, pa); return 1; }
+static int r_dbl5(void) { for (int i = 0; i < REP / 4; i++) p256x_jac_dbl5(pa, pa); return 1; }
+static int x_dbl5(void) { for (int i = 0; i < 5 * REP / 4; i++) a_dbl(pa, pa); return 1; }
 static int r_add(void) { for (int i = 0; i < REP; i++) p256x_jac_add(pc, pc, pb); return 1; }
 static int x_add(void) { for (int i = 0; i < REP; i++) a_add(pc, pc, pb); return 1; }
 static int r_adda(void) { for (int i = 0; i < REP; i++) p256x_jac_add_affine(pc, pc, pb); return 1; }
@@ -232,6 +234,7 @@ int main(int argc, char **argv)
 	ROW("fp mul x2", r_mul2, x_mul2, 200, REP);
 	ROW("fp sqr", r_sqr, x_sqr, 200, REP);
 	ROW("pt dbl", r_dbl, x_dbl, 100, REP);
+	ROW("pt dbl5 /1", r_dbl5, x_dbl5, 100, 5 * REP / 4);
 	ROW("pt add", r_add, x_add, 100, REP);
 	ROW("pt add aff", r_adda, x_adda, 100, REP);
 	ROW("pt add ct", r_addct, x_add, 100, REP);
