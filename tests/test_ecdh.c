@@ -1327,13 +1327,13 @@ static void p256x_pt_check(const char *what, const u64 *r, BIGNUM **e, const BIG
 	BN_free(t);
 }
 
-/* One doubling (in place or not), five in a row, an addition and a mixed addition: 12 checks. */
+/* One doubling (in place or not), 1 .. 8 in a row, an addition and a mixed addition: 12 checks. */
 static void p256x_point_checks(struct rt_rng *rng, const BIGNUM *p, const BIGNUM *rinv,
 			       BN_CTX *ctx, int *checked)
 {
 	BIGNUM *c[6], *e[3], *none[3];
 	u64 in[24], r[12], s[12];
-	int k, i;
+	int k, i, nd;
 
 	for (k = 0; k < 6; k++) {
 		fa_edge(in + 4 * k, 4, p, ctx, rng);
@@ -1351,10 +1351,11 @@ static void p256x_point_checks(struct rt_rng *rng, const BIGNUM *p, const BIGNUM
 	}
 	p256x_ref_dbl(e, c, p, ctx);
 	p256x_pt_check("dbl", r, e, p, ctx, checked);
-	/* 32P, in place or not */
+	/* 2^n P for n = 1 .. 8 (5: ECDH's windows), in place or not */
+	nd = 1 + rt_rand_range(rng, 8);
 	for (k = 0; k < 3; k++)
 		BN_copy(e[k], c[k]);
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < nd; i++) {
 		for (k = 0; k < 3; k++)
 			none[k] = BN_dup(e[k]);
 		p256x_ref_dbl(e, none, p, ctx);
@@ -1363,11 +1364,11 @@ static void p256x_point_checks(struct rt_rng *rng, const BIGNUM *p, const BIGNUM
 	}
 	if (rt_rand_range(rng, 2)) {
 		memcpy(r, in, sizeof(r));
-		p256x_jac_dbl5_test(r, r);
+		p256x_jac_dbln_test(r, r, (unsigned int)nd);
 	} else {
-		p256x_jac_dbl5_test(r, in);
+		p256x_jac_dbln_test(r, in, (unsigned int)nd);
 	}
-	p256x_pt_check("dbl5", r, e, p, ctx, checked);
+	p256x_pt_check("dbln", r, e, p, ctx, checked);
 	/* P + Q (Q = c[3..5]), the output over P or not */
 	memcpy(s, in, sizeof(s));
 	if (rt_rand_range(rng, 2)) {
@@ -1527,7 +1528,7 @@ START_TEST(test_p256_field_adx)
 		BN_free(b);
 	}
 	printf("ecc-p256-adx field (mul, sqr, add, sub, half, inv, sub2, mul3sub, sub3, subhalf, "
-	       "doubling, five doublings, addition, mixed addition, chains, mul mod n) vs OpenSSL "
+	       "doubling, runs of doublings, addition, mixed addition, chains, mul mod n) vs OpenSSL "
 	       "BN: %d checks\n", checked);
 	ck_assert_int_eq(checked, 3000 * 25);
 	BN_free(inv2);

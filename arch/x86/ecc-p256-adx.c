@@ -492,36 +492,47 @@ static void p256x_jac_dbl(u64 *r, const u64 *p)
 }
 
 /*
- * r = 32 p: five doublings with the point in the stack area (at 256, a
- * loop count at 352), so that no doubling waits for the previous one's
- * stores to reach memory through a register-based address; the first
- * four square their Z' for the next (the last one's body is a second
- * copy without that).
+ * r = 2^n p (n >= 1): n doublings with the point in the stack area (at
+ * 256, a loop count at 352), so that no doubling waits for the previous
+ * one's stores to reach memory through a register-based address; all
+ * but the last square their Z' for the next (the last one's body is a
+ * second copy without that).  ECDH's windows run five, verification its
+ * runs of doublings between non-zero digits.
  */
-static void p256x_jac_dbl5(u64 *r, const u64 *p)
+static void p256x_jac_dbln(u64 *r, const u64 *p, unsigned int n)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
 	__asm__ volatile(
+		"movl %[n], %%eax\n\t"		/* before rsp moves: n may be off rsp */
 		"subq $512, %%rsp\n\t"
+		"decl %%eax\n\t"
+		"movl %%eax, 352(%%rsp)\n\t"
 		P256X_LOAD("0", "%[p]") P256X_STORE("256", "%%rsp")
 		P256X_LOAD("32", "%[p]") P256X_STORE("288", "%%rsp")
 		P256X_LOAD("64", "%[p]") P256X_STORE("320", "%%rsp")
 		P256X_SQR("0", "%%rsp", "320", "%%rsp")
-		"movl $4, 352(%%rsp)\n\t"
+		"cmpl $0, 352(%%rsp)\n\t"
+		"je 2f\n\t"
 		"1:\n\t"
 		P256X_DBL_BODY("256", "288", "320", "%%rsp", "256", "288", "320", "%%rsp",
 			       P256X_SQR("0", "%%rsp", "320", "%%rsp"))
 		"decl 352(%%rsp)\n\t"
 		"jnz 1b\n\t"
+		"2:\n\t"
 		P256X_DBL_BODY("256", "288", "320", "%%rsp", "256", "288", "320", "%%rsp", "")
 		P256X_LOAD("256", "%%rsp") P256X_STORE("0", "%[r]")
 		P256X_LOAD("288", "%%rsp") P256X_STORE("32", "%[r]")
 		P256X_LOAD("320", "%%rsp") P256X_STORE("64", "%[r]")
 		"addq $512, %%rsp\n\t"
 		: P256X_T8
-		: [r] "r"(r), [p] "r"(p), P256X_C
+		: [r] "r"(r), [p] "r"(p), [n] "m"(n), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
+}
+
+static void p256x_jac_dbl5(u64 *r, const u64 *p)
+{
+	p256x_jac_dbln(r, p, 5);
 }
 
 /*
@@ -1020,37 +1031,57 @@ static int p256x_wnaf(short *naf, const fe k, unsigned int w)
 	return len;
 }
 
-/* r = u1 G + u2 Q (Jacobian), public scalars; q affine (Z = 1). */
+/*
+ * r = u1 G + u2 Q (Jacobian), public scalars; q affine (Z = 1).  The
+ * doublings between non-zero digits run as one p256x_jac_dbln each; the
+ * digits +-1 of u2 add Q itself by the mixed addition.
+ */
 static void p256x_mul2_vt(struct ecc_pt *r, const fe u1, const fe u2, const struct ecc_pt *q,
 			  const struct ecc_aff *gw)
 {
 	const struct ecc_def *D = &p256_def;
 	short n1[258], n2[258];
 	struct ecc_pt tab[P256X_QWT], q2, t;
-	struct ecc_aff a;
+	struct ecc_aff a, qa[2];
 	int i, l1 = p256x_wnaf(n1, u1, P256X_GW), l2 = p256x_wnaf(n2, u2, P256X_QW);
+	unsigned int nd = 0;
 
 	tab[0] = *q;
 	jac_dbl(&q2, q, D);
 	for (i = 1; i < P256X_QWT; i++)
 		jac_add_vt(&tab[i], &tab[i - 1], &q2, D);
+	memcpy(qa[0].x, q->x, sizeof(fe));
+	memcpy(qa[0].y, q->y, sizeof(fe));
+	qa[1] = qa[0];
+	fp_neg(qa[1].y, qa[1].y, D);
 	pt_identity(r, D);
 	for (i = (l1 > l2 ? l1 : l2) - 1; i >= 0; i--) {
+		int d2 = i < l2 ? n2[i] : 0, d1 = i < l1 ? n1[i] : 0;
+
+		nd++;
+		if (!d1 && !d2)
+			continue;
+		/* the doublings up to this bit; none while r is the identity */
 		if (!fp_is_zero(r->z))
-			jac_dbl(r, r, D);
-		if (i < l2 && n2[i]) {
-			t = tab[(n2[i] < 0 ? -n2[i] : n2[i]) >> 1];
-			if (n2[i] < 0)
+			p256x_jac_dbln(r->x, r->x, nd);
+		nd = 0;
+		if (d2 == 1 || d2 == -1) {
+			jac_add_affine_vt(r, r, &qa[d2 < 0], D);
+		} else if (d2) {
+			t = tab[(d2 < 0 ? -d2 : d2) >> 1];
+			if (d2 < 0)
 				fp_neg(t.y, t.y, D);
 			jac_add_vt(r, r, &t, D);
 		}
-		if (i < l1 && n1[i]) {
-			a = gw[(n1[i] < 0 ? -n1[i] : n1[i]) >> 1];
-			if (n1[i] < 0)
+		if (d1) {
+			a = gw[(d1 < 0 ? -d1 : d1) >> 1];
+			if (d1 < 0)
 				fp_neg(a.y, a.y, D);
 			jac_add_affine_vt(r, r, &a, D);
 		}
 	}
+	if (nd && !fp_is_zero(r->z))
+		p256x_jac_dbln(r->x, r->x, nd);
 }
 
 /*
@@ -1165,9 +1196,12 @@ void p256x_jac_dbl_test(u64 *r, const u64 *p)
 	p256x_jac_dbl(r, p);
 }
 
-void p256x_jac_dbl5_test(u64 *r, const u64 *p)
+void p256x_jac_dbln_test(u64 *r, const u64 *p, unsigned int n)
 {
-	p256x_jac_dbl5(r, p);
+	if (n == 5)
+		p256x_jac_dbl5(r, p);
+	else
+		p256x_jac_dbln(r, p, n);
 }
 
 void p256x_jac_add_test(u64 *o, const u64 *p, const u64 *q)

@@ -30,13 +30,13 @@ void p256x_field_test(enum p256x_test_op op, u64 *r, const u64 *a, const u64 *b)
 
 /*
  * The point formulas on 12 words (X, Y, Z in Montgomery form): the
- * doubling (ECC_JAC_DBL; r may alias p), five doublings in a row, the
+ * doubling (ECC_JAC_DBL; r may alias p), n >= 1 doublings in a row, the
  * Jacobian addition (ECC_JAC_ADD, add-2007-bl's products without its
  * case analysis) and the mixed addition (ECC_JAC_ADD_AFFINE, q = x, y
  * of 8 words); o may alias p.
  */
 void p256x_jac_dbl_test(u64 *r, const u64 *p);
-void p256x_jac_dbl5_test(u64 *r, const u64 *p);
+void p256x_jac_dbln_test(u64 *r, const u64 *p, unsigned int n);
 void p256x_jac_add_test(u64 *o, const u64 *p, const u64 *q);
 void p256x_jac_add_affine_test(u64 *o, const u64 *p, const u64 *q);
 

@@ -102,7 +102,7 @@ int a_verify(void)
 #define ecc_p256_adx probe_ecc_p256_adx
 #define p256x_field_test probe_p256x_field_test
 #define p256x_jac_dbl_test probe_p256x_jac_dbl_test
-#define p256x_jac_dbl5_test probe_p256x_jac_dbl5_test
+#define p256x_jac_dbln_test probe_p256x_jac_dbln_test
 #define p256x_jac_add_test probe_p256x_jac_add_test
 #define p256x_jac_add_affine_test probe_p256x_jac_add_affine_test
 #include "../../arch/x86/ecc-p256-adx.c"
