@@ -272,23 +272,13 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 	"adcq $0, %[t2]\n\t"						\
 	"adcq %%rcx, %[t3]\n\t"
 
-/* R = A + B, A - B, A - 2B, 3A mod p (t0..t5) */
+/* R = A + B, A - B mod p (t0..t5) */
 #define P256X_ADD_(RO, RB, AO, AB, BO, BB)				\
 	P256X_LOAD(AO, AB) P256X_ADDM(BO, BB) P256X_STORE(RO, RB)
 #define P256X_ADD(...)	P256X_ADD_(__VA_ARGS__)
 #define P256X_SUB_(RO, RB, AO, AB, BO, BB)				\
 	P256X_LOAD(AO, AB) P256X_SUBM(BO, BB) P256X_STORE(RO, RB)
 #define P256X_SUB(...)	P256X_SUB_(__VA_ARGS__)
-#define P256X_SUB2_(RO, RB, AO, AB, BO, BB)				\
-	P256X_LOAD(AO, AB) P256X_SUBM(BO, BB) P256X_SUBM(BO, BB) P256X_STORE(RO, RB)
-#define P256X_SUB2(...)	P256X_SUB2_(__VA_ARGS__)
-#define P256X_MUL3_(RO, RB, AO, AB)					\
-	P256X_LOAD(AO, AB) P256X_ADDM(AO, AB) P256X_ADDM(AO, AB) P256X_STORE(RO, RB)
-#define P256X_MUL3(...)	P256X_MUL3_(__VA_ARGS__)
-#define P256X_MUL3SUB_(RO, RB, AO, AB, BO, BB)				\
-	P256X_LOAD(AO, AB) P256X_ADDM(AO, AB) P256X_ADDM(AO, AB)	\
-	P256X_SUBM(BO, BB) P256X_STORE(RO, RB)
-#define P256X_MUL3SUB(...)	P256X_MUL3SUB_(__VA_ARGS__)
 
 /* R = A - B - 2C mod p (t0..t4) */
 #define P256X_SUB3B_(RO, RB, AO, AB, BO, BB, CO, CB)			\
@@ -469,10 +459,12 @@ static inline void p256x_half(u64 *r, const u64 *a)
 	P256X_MUL("160", "%%rsp", PX, PB, "32", "%%rsp") /* s5 = S = 4XY^2 */	\
 	P256X_SQR("64", "%%rsp", "128", "%%rsp")	/* s2 = M^2 */		\
 	NEXT								\
+	P256X_ADD("224", "%%rsp", "160", "%%rsp", "160", "%%rsp") /* s7 = 2S */ \
 	P256X_SQR("32", "%%rsp", "32", "%%rsp")		/* s1 = 16Y^4 */	\
-	P256X_SUB2(RX, RB, "64", "%%rsp", "160", "%%rsp")	/* X' = M^2 - 2S */ \
-	P256X_MUL3SUB("96", "%%rsp", "160", "%%rsp", "64", "%%rsp") /* 3S - M^2 */ \
-	P256X_MUL("96", "%%rsp", "128", "%%rsp", "96", "%%rsp")	/* M (3S - M^2) */ \
+	P256X_LOAD("64", "%%rsp") P256X_SUBM("224", "%%rsp")			\
+	P256X_STORE(RX, RB) P256X_STORE("224", "%%rsp")	/* X' = M^2 - 2S */	\
+	P256X_SUB("96", "%%rsp", "160", "%%rsp", "224", "%%rsp")	/* S - X' */ \
+	P256X_MUL("96", "%%rsp", "128", "%%rsp", "96", "%%rsp")	/* M (S - X') */ \
 	P256X_SUBHALF(RY, RB, "96", "%%rsp", "32", "%%rsp")	/* Y' = s3 - 8Y^4 */
 #define P256X_DBL(RX, RY, RZ, RB, PX, PY, PZ, PB)				\
 	P256X_SQR("0", "%%rsp", PZ, PB)			/* s0 = delta = Z^2 */	\
@@ -1165,9 +1157,8 @@ static void name(u64 *r, const u64 *a, const u64 *b)				\
 		: [r] "r"(r), [a] "r"(a), [b] "r"(b), P256X_C			\
 		: "rax", "rcx", "rdx", "cc", "memory");			\
 }
-/* r = a - 2b, 3a - b, 3 (a - b) (b copied to the stack first, r distinct from it), a - b / 2 */
-P256X_FUSED(p256x_sub2, P256X_SUB2("0", "%[r]", "0", "%[a]", "32", "%%rsp"))
-P256X_FUSED(p256x_mul3sub, P256X_MUL3SUB("0", "%[r]", "0", "%[a]", "32", "%%rsp"))
+/* r = a - 3b, 3 (a - b) (b copied to the stack first, r distinct from it), a - b / 2 */
+P256X_FUSED(p256x_sub3b, P256X_SUB3B("0", "%[r]", "0", "%[a]", "32", "%%rsp", "32", "%%rsp"))
 P256X_FUSED(p256x_sub3, P256X_SUB3("0", "%%rsp", "0", "%[a]", "32", "%%rsp")
 	    P256X_LOAD("0", "%%rsp") P256X_STORE("0", "%[r]"))
 P256X_FUSED(p256x_subhalf, P256X_SUBHALF("0", "%[r]", "0", "%[a]", "32", "%%rsp"))
@@ -1183,8 +1174,7 @@ void p256x_field_test(enum p256x_test_op op, u64 *r, const u64 *a, const u64 *b)
 	case P256X_T_HALF:	p256x_half(r, a); break;
 	case P256X_T_NMUL:	p256x_nmul(r, a, b); break;
 	case P256X_T_INV:	p256x_fp_inv(r, a); break;
-	case P256X_T_SUB2:	p256x_sub2(r, a, b); break;
-	case P256X_T_MUL3SUB:	p256x_mul3sub(r, a, b); break;
+	case P256X_T_SUB3B:	p256x_sub3b(r, a, b); break;
 	case P256X_T_SUB3:	p256x_sub3(r, a, b); break;
 	case P256X_T_SUBHALF:	p256x_subhalf(r, a, b); break;
 	default:		memset(r, 0, 32); break;
