@@ -1223,6 +1223,326 @@ out:
 END_TEST
 #endif
 
+#if defined(__x86_64__)
+/*
+ * arch/x86/ecc-p256-adx.c's point formulas against their definitions in
+ * BIGNUM, on coordinates built from the edge words (not necessarily
+ * points: the formulas are identities of polynomials), Montgomery form in
+ * and out.  The doubling: X' = M^2 - 2S, Y' = M (S - X') - 8Y^4, Z' = 2YZ
+ * with M = 3 (X - Z^2)(X + Z^2), S = 4XY^2; the addition: U1 = X1 Z2^2,
+ * U2 = X2 Z1^2, S1 = Y1 Z2^3, S2 = Y2 Z1^3, H = U2 - U1, R = S2 - S1,
+ * X3 = R^2 - H^3 - 2 U1 H^2, Y3 = R (U1 H^2 - X3) - S1 H^3, Z3 = Z1 Z2 H
+ * (the mixed one with Z2 = 1).
+ */
+static void p256x_ref_dbl(BIGNUM **e, BIGNUM *const *c, const BIGNUM *p, BN_CTX *ctx)
+{
+	BIGNUM *m = BN_new(), *s = BN_new(), *t = BN_new();
+
+	BN_mod_sqr(t, c[2], p, ctx);				/* Z^2 */
+	BN_mod_sub(m, c[0], t, p, ctx);
+	BN_mod_add(t, c[0], t, p, ctx);
+	BN_mod_mul(m, m, t, p, ctx);
+	BN_mul_word(m, 3);
+	BN_nnmod(m, m, p, ctx);					/* M */
+	BN_mod_sqr(s, c[1], p, ctx);
+	BN_mod_mul(s, s, c[0], p, ctx);
+	BN_mul_word(s, 4);
+	BN_nnmod(s, s, p, ctx);					/* S */
+	BN_mod_sqr(e[0], m, p, ctx);
+	BN_mod_sub(e[0], e[0], s, p, ctx);
+	BN_mod_sub(e[0], e[0], s, p, ctx);			/* X' */
+	BN_mod_sub(t, s, e[0], p, ctx);
+	BN_mod_mul(e[1], m, t, p, ctx);
+	BN_mod_sqr(t, c[1], p, ctx);
+	BN_mod_sqr(t, t, p, ctx);
+	BN_mul_word(t, 8);
+	BN_nnmod(t, t, p, ctx);
+	BN_mod_sub(e[1], e[1], t, p, ctx);			/* Y' */
+	BN_mod_mul(e[2], c[1], c[2], p, ctx);
+	BN_mod_add(e[2], e[2], e[2], p, ctx);			/* Z' */
+	BN_free(m);
+	BN_free(s);
+	BN_free(t);
+}
+
+/* c: X1, Y1, Z1; d: X2, Y2, Z2 (NULL Z2: the mixed addition) */
+static void p256x_ref_add(BIGNUM **e, BIGNUM *const *c, BIGNUM *const *d, const BIGNUM *p,
+			  BN_CTX *ctx)
+{
+	BIGNUM *u1 = BN_dup(c[0]), *s1 = BN_dup(c[1]), *u2 = BN_new(), *s2 = BN_new();
+	BIGNUM *h = BN_new(), *r = BN_new(), *hh = BN_new(), *v = BN_new(), *t = BN_new();
+
+	if (d[2]) {
+		BN_mod_sqr(t, d[2], p, ctx);
+		BN_mod_mul(u1, c[0], t, p, ctx);
+		BN_mod_mul(t, t, d[2], p, ctx);
+		BN_mod_mul(s1, c[1], t, p, ctx);
+	}
+	BN_mod_sqr(t, c[2], p, ctx);
+	BN_mod_mul(u2, d[0], t, p, ctx);
+	BN_mod_mul(t, t, c[2], p, ctx);
+	BN_mod_mul(s2, d[1], t, p, ctx);
+	BN_mod_sub(h, u2, u1, p, ctx);
+	BN_mod_sub(r, s2, s1, p, ctx);
+	BN_mod_sqr(hh, h, p, ctx);
+	BN_mod_mul(v, u1, hh, p, ctx);				/* V = U1 H^2 */
+	BN_mod_mul(hh, hh, h, p, ctx);				/* H^3 */
+	BN_mod_sqr(e[0], r, p, ctx);
+	BN_mod_sub(e[0], e[0], hh, p, ctx);
+	BN_mod_sub(e[0], e[0], v, p, ctx);
+	BN_mod_sub(e[0], e[0], v, p, ctx);			/* X3 */
+	BN_mod_sub(t, v, e[0], p, ctx);
+	BN_mod_mul(e[1], r, t, p, ctx);
+	BN_mod_mul(t, s1, hh, p, ctx);
+	BN_mod_sub(e[1], e[1], t, p, ctx);			/* Y3 */
+	BN_mod_mul(e[2], c[2], h, p, ctx);
+	if (d[2])
+		BN_mod_mul(e[2], e[2], d[2], p, ctx);		/* Z3 */
+	BN_free(u1);
+	BN_free(s1);
+	BN_free(u2);
+	BN_free(s2);
+	BN_free(h);
+	BN_free(r);
+	BN_free(hh);
+	BN_free(v);
+	BN_free(t);
+}
+
+/* r (12 words, Montgomery form) against e (plain): three checks */
+static void p256x_pt_check(const char *what, const u64 *r, BIGNUM **e, const BIGNUM *p,
+			   BN_CTX *ctx, int *checked)
+{
+	static const char *const coord[3] = { "X", "Y", "Z" };
+	BIGNUM *t = BN_new();
+	char name[32];
+
+	BN_zero(t);
+	BN_set_bit(t, 256);
+	for (int k = 0; k < 3; k++) {
+		BN_mod_mul(e[k], e[k], t, p, ctx);		/* into Montgomery form */
+		snprintf(name, sizeof(name), "%s %s", what, coord[k]);
+		fa_check("ecc-p256-adx", name, r + 4 * k, 4, e[k], checked);
+	}
+	BN_free(t);
+}
+
+/* One doubling (in place or not), 1 .. 8 in a row, an addition and a mixed addition: 12 checks. */
+static void p256x_point_checks(struct rt_rng *rng, const BIGNUM *p, const BIGNUM *rinv,
+			       BN_CTX *ctx, int *checked)
+{
+	BIGNUM *c[6], *e[3], *none[3];
+	u64 in[24], r[12], s[12];
+	int k, i, nd;
+
+	for (k = 0; k < 6; k++) {
+		fa_edge(in + 4 * k, 4, p, ctx, rng);
+		c[k] = fa_bn(in + 4 * k, 4);
+		BN_mod_mul(c[k], c[k], rinv, p, ctx);		/* out of Montgomery form */
+	}
+	for (k = 0; k < 3; k++)
+		e[k] = BN_new();
+	/* 2P */
+	if (rt_rand_range(rng, 2)) {
+		memcpy(r, in, sizeof(r));
+		p256x_jac_dbl_test(r, r);
+	} else {
+		p256x_jac_dbl_test(r, in);
+	}
+	p256x_ref_dbl(e, c, p, ctx);
+	p256x_pt_check("dbl", r, e, p, ctx, checked);
+	/* 2^n P for n = 1 .. 8 (5: ECDH's windows), in place or not */
+	nd = 1 + rt_rand_range(rng, 8);
+	for (k = 0; k < 3; k++)
+		BN_copy(e[k], c[k]);
+	for (i = 0; i < nd; i++) {
+		for (k = 0; k < 3; k++)
+			none[k] = BN_dup(e[k]);
+		p256x_ref_dbl(e, none, p, ctx);
+		for (k = 0; k < 3; k++)
+			BN_free(none[k]);
+	}
+	if (rt_rand_range(rng, 2)) {
+		memcpy(r, in, sizeof(r));
+		p256x_jac_dbln_test(r, r, (unsigned int)nd);
+	} else {
+		p256x_jac_dbln_test(r, in, (unsigned int)nd);
+	}
+	p256x_pt_check("dbln", r, e, p, ctx, checked);
+	/* P + Q (Q = c[3..5]), the output over P or not */
+	memcpy(s, in, sizeof(s));
+	if (rt_rand_range(rng, 2)) {
+		p256x_jac_add_test(s, s, in + 12);
+		memcpy(r, s, sizeof(r));
+	} else {
+		p256x_jac_add_test(r, s, in + 12);
+	}
+	p256x_ref_add(e, c, c + 3, p, ctx);
+	p256x_pt_check("add", r, e, p, ctx, checked);
+	/* P + (x2, y2) */
+	none[0] = c[3];
+	none[1] = c[4];
+	none[2] = NULL;
+	memcpy(s, in, sizeof(s));
+	if (rt_rand_range(rng, 2)) {
+		p256x_jac_add_affine_test(s, s, in + 12);
+		memcpy(r, s, sizeof(r));
+	} else {
+		p256x_jac_add_affine_test(r, in, in + 12);
+	}
+	p256x_ref_add(e, c, none, p, ctx);
+	p256x_pt_check("madd", r, e, p, ctx, checked);
+	for (k = 0; k < 3; k++)
+		BN_free(e[k]);
+	for (k = 0; k < 6; k++)
+		BN_free(c[k]);
+}
+
+/*
+ * arch/x86/ecc-p256-adx.c's field operations against OpenSSL's BIGNUM:
+ * the Montgomery product and squaring modulo p (the reduction word q =
+ * t0 by shifts and one MULX), addition, subtraction, halving, the
+ * inverse (0 gives 0), the fused steps of the point formulas, the
+ * Montgomery product modulo n, each result required fully reduced, on
+ * elements built from edge words (fa_edge: p's words, 2^32 - 1, 2^63, all
+ * ones, p - 1, p - 2, 2^256 mod p ...), random chains fed back in place,
+ * and the point formulas above.
+ */
+START_TEST(test_p256_field_adx)
+{
+	BN_CTX *ctx = BN_CTX_new();
+	BIGNUM *p = NULL, *n = NULL, *rinv = BN_new(), *rninv = BN_new(), *w = BN_new(), *inv2;
+	BIGNUM *rr = BN_new(), *a, *b;
+	struct rt_rng rng;
+	u64 x[4], y[4], r[4], acc[4];
+	int checked = 0, i, j;
+
+	if (!p256_have_adx())
+		goto out;
+	ck_assert_int_gt(BN_hex2bn(&p, "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff"), 0);
+	ck_assert_int_gt(BN_hex2bn(&n, "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551"), 0);
+	BN_zero(w);
+	BN_set_bit(w, 256);
+	ck_assert_ptr_nonnull(BN_mod_inverse(rinv, w, p, ctx));
+	ck_assert_ptr_nonnull(BN_mod_inverse(rninv, w, n, ctx));
+	BN_mod_sqr(rr, w, p, ctx);			/* R^2 mod p */
+	BN_set_word(w, 2);
+	inv2 = BN_mod_inverse(NULL, w, p, ctx);
+	ck_assert_ptr_nonnull(inv2);
+	rt_rng_seed(&rng, 0x256adf);
+	for (i = 0; i < 3000; i++) {
+		fa_edge(x, 4, p, ctx, &rng);
+		fa_edge(y, 4, p, ctx, &rng);
+		a = fa_bn(x, 4);
+		b = fa_bn(y, 4);
+		p256x_field_test(P256X_T_MUL, r, x, y);
+		BN_mod_mul(w, a, b, p, ctx);
+		BN_mod_mul(w, w, rinv, p, ctx);
+		fa_check("ecc-p256-adx", "mul", r, 4, w, &checked);
+		p256x_field_test(P256X_T_MUL, r, x, x);
+		BN_mod_sqr(w, a, p, ctx);
+		BN_mod_mul(w, w, rinv, p, ctx);
+		fa_check("ecc-p256-adx", "mul(a, a)", r, 4, w, &checked);
+		p256x_field_test(P256X_T_SQR, r, x, NULL);
+		fa_check("ecc-p256-adx", "sqr", r, 4, w, &checked);
+		p256x_field_test(P256X_T_ADD, r, x, y);
+		BN_mod_add(w, a, b, p, ctx);
+		fa_check("ecc-p256-adx", "add", r, 4, w, &checked);
+		p256x_field_test(P256X_T_SUB, r, x, y);
+		BN_mod_sub(w, a, b, p, ctx);
+		fa_check("ecc-p256-adx", "sub", r, 4, w, &checked);
+		p256x_field_test(P256X_T_HALF, r, x, NULL);
+		BN_mod_mul(w, a, inv2, p, ctx);
+		fa_check("ecc-p256-adx", "half", r, 4, w, &checked);
+		/* the inverse in Montgomery form: x = a R gives a^-1 R = R^2 / x; 0 gives 0 */
+		p256x_field_test(P256X_T_INV, r, x, NULL);
+		if (BN_is_zero(a)) {
+			BN_zero(w);
+		} else {
+			ck_assert_ptr_nonnull(BN_mod_inverse(w, a, p, ctx));
+			BN_mod_mul(w, w, rr, p, ctx);
+		}
+		fa_check("ecc-p256-adx", "inv", r, 4, w, &checked);
+		/* the point formulas' doubling and fused steps: 2b, a - b - 2b, 3 (a - b), a - b / 2 */
+		p256x_field_test(P256X_T_ADD, r, y, y);		/* 2Y, 2S */
+		BN_mod_add(w, b, b, p, ctx);
+		fa_check("ecc-p256-adx", "add(b, b)", r, 4, w, &checked);
+		p256x_field_test(P256X_T_SUB3B, r, x, y);
+		BN_mod_sub(w, a, b, p, ctx);
+		BN_mod_sub(w, w, b, p, ctx);
+		BN_mod_sub(w, w, b, p, ctx);
+		fa_check("ecc-p256-adx", "sub3b", r, 4, w, &checked);
+		p256x_field_test(P256X_T_SUB3, r, x, y);
+		BN_mod_sub(w, a, b, p, ctx);
+		BN_mul_word(w, 3);
+		BN_nnmod(w, w, p, ctx);
+		fa_check("ecc-p256-adx", "sub3", r, 4, w, &checked);
+		p256x_field_test(P256X_T_SUBHALF, r, x, y);
+		BN_mod_mul(w, b, inv2, p, ctx);
+		BN_mod_sub(w, a, w, p, ctx);
+		fa_check("ecc-p256-adx", "subhalf", r, 4, w, &checked);
+		p256x_point_checks(&rng, p, rinv, ctx, &checked);
+		memcpy(acc, x, sizeof(acc));
+		BN_copy(w, a);
+		for (j = 0; j < 8; j++) {
+			switch (rt_rand_range(&rng, 5)) {
+			case 4:
+				p256x_field_test(P256X_T_SQR, acc, acc, NULL);
+				BN_mod_sqr(w, w, p, ctx);
+				BN_mod_mul(w, w, rinv, p, ctx);
+				break;
+			case 0:
+				p256x_field_test(P256X_T_MUL, acc, acc, y);
+				BN_mod_mul(w, w, b, p, ctx);
+				BN_mod_mul(w, w, rinv, p, ctx);
+				break;
+			case 1:
+				p256x_field_test(P256X_T_MUL, acc, acc, acc);
+				BN_mod_sqr(w, w, p, ctx);
+				BN_mod_mul(w, w, rinv, p, ctx);
+				break;
+			case 2:
+				p256x_field_test(P256X_T_ADD, acc, acc, acc);
+				BN_mod_add(w, w, w, p, ctx);
+				break;
+			default:
+				p256x_field_test(P256X_T_SUB, acc, y, acc);
+				BN_mod_sub(w, b, w, p, ctx);
+				break;
+			}
+		}
+		fa_check("ecc-p256-adx", "chain", acc, 4, w, &checked);
+		BN_free(a);
+		BN_free(b);
+		/* modulo n: elements below n, the same edge words */
+		fa_edge(x, 4, n, ctx, &rng);
+		fa_edge(y, 4, n, ctx, &rng);
+		a = fa_bn(x, 4);
+		b = fa_bn(y, 4);
+		p256x_field_test(P256X_T_NMUL, r, x, y);
+		BN_mod_mul(w, a, b, n, ctx);
+		BN_mod_mul(w, w, rninv, n, ctx);
+		fa_check("ecc-p256-adx", "nmul", r, 4, w, &checked);
+		BN_free(a);
+		BN_free(b);
+	}
+	printf("ecc-p256-adx field (mul, sqr, add, sub, half, inv, add(b, b), sub3b, sub3, subhalf, "
+	       "doubling, runs of doublings, addition, mixed addition, chains, mul mod n) vs OpenSSL "
+	       "BN: %d checks\n", checked);
+	ck_assert_int_eq(checked, 3000 * 25);
+	BN_free(inv2);
+out:
+	BN_free(p);
+	BN_free(n);
+	BN_free(rinv);
+	BN_free(rninv);
+	BN_free(rr);
+	BN_free(w);
+	BN_CTX_free(ctx);
+}
+END_TEST
+#endif
+
 #if defined(__aarch64__)
 /*
  * arch/arm64/ecc-p256-arm64.h against OpenSSL's BIGNUM: Montgomery
@@ -1415,6 +1735,7 @@ static Suite *ecdh_suite(void)
 	tcase_add_test(tc, test_p256_adx_curve_edges);
 	tcase_add_test(tc, test_p521_field_adx);
 	tcase_add_test(tc, test_p384_field_adx);
+	tcase_add_test(tc, test_p256_field_adx);
 	tcase_add_loop_test(tc, test_x86_affine_ecdh_edges, 0, 2);
 	tcase_add_test(tc, test_x86_drivers_registered);
 #endif

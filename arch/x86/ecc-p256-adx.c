@@ -11,26 +11,43 @@
  * inline assembly: Montgomery multiplication
  * with R = 2^256 and p's special form (-p^-1 = 1 mod 2^64, so each
  * reduction word is the low word itself, and q p = q 2^96 + q K 2^192 - q
- * with K = 2^64 - 2^32 + 1: two shifts and one MULX per word), the row
- * products in two carry chains (ADCX for the low halves, ADOX for the high
- * ones); a dedicated squaring (ten products); additions and subtractions
- * with a masked correction; and the Montgomery multiplication modulo the
- * group order n (general CIOS, q = t0 (-n^-1) per word) for the signing
- * and verification scalars.  Every element is kept fully reduced; no
- * branch and no memory index depends on data.  The protocol glue (key
- * formats, checks, RFC 6979 nonces) is the generic drivers'.
+ * with K = 2^64 - 2^32 + 1: q K by a subtraction from the two shifts of
+ * q, no MULX), the row products in two carry chains (ADCX for the low
+ * halves, ADOX for the high ones) that end in one instruction, the row's
+ * sum being known to stay in five words; a dedicated squaring (ten
+ * products); additions and subtractions with a masked correction; and
+ * the Montgomery multiplication modulo the group order n (general CIOS,
+ * q = t0 (-n^-1) per word) for the signing and verification scalars.
+ * Every element is kept fully reduced; no branch and no memory index
+ * depends on data.  The protocol glue (key formats, checks, RFC 6979
+ * nonces) is the generic drivers'.
  *
  * The point formulas run as whole blocks of assembly whose intermediate
  * values live in a stack area addressed from rsp: Zen 3 (and other
  * cores with memory renaming) forwards an rsp-based store to the load of
  * the same slot without the store-forwarding latency, which otherwise
- * sat between every two dependent field operations.  On top of the
- * template (which it otherwise follows, and whose exceptional-case
+ * sat between every two dependent field operations.  Their products are
+ * ordered by what they wait for, independent ones side by side (the
+ * product is bound by throughput, about 110 instructions and 31 cycles
+ * for two independent ones against 40 for one; its reduction's chain is
+ * what a neighbour fills), and the linear steps fused where one pass
+ * does (3 (X - Z^2), Y' - 8Y^4 as a - b / 2, R^2 - H^3 - 2V).  On top of
+ * the template (which it otherwise follows, and whose exceptional-case
  * arguments it keeps) this file has its own k P (the table's even
- * entries doubled, five doublings per call), inversion (half-delta
- * divsteps: 620 steps instead of 741, the matrix in SSE2 registers),
- * signing (k^-1 kept in plain form) and verification (one pass of
- * doublings for u1 G + u2 Q, u1 over a width-8 NAF table of G).
+ * entries doubled, the five doublings of a window in one call, each
+ * squaring its Z' for the next), inversion (half-delta divsteps: 620
+ * steps instead of 741, the matrix in SSE2 registers), signing (k^-1 kept
+ * in plain form) and verification (one pass of doublings for u1 G + u2 Q,
+ * run between non-zero digits, u1 over a width-9 NAF table of G).
+ *
+ * Measured on an AMD EPYC (Zen 3), rdtsc minima in one process with
+ * aws-lc 5.5 (bench/probes/p256-peer.c; the host loaded): the point
+ * doubling 285-300 cycles against ecp_nistz256_point_double's 315-320,
+ * the full addition 507-550 against ecp_nistz256_point_add's 560-610, the
+ * mixed one 355-400 against 410-450; ECDH's k P spends 59% of its time
+ * in doublings, 21% in additions, 4% in the inversion; ECDH on the
+ * curve level 1.09-1.13x aws-lc's ECDH_compute_key, verification
+ * 1.15-1.20x its ECDSA_do_verify.
  *
  * The inline assembly avoids rbp (frame pointer in sanitizer builds).
  */
@@ -55,23 +72,37 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 
 /*
  * One Montgomery reduction step: q = T0 (the lowest word, -p^-1 = 1 mod
- * 2^64); (T0..T4, T5) += q p, which clears T0: q p = q 2^96 + q K 2^192 - q
- * with K = 2^64 - 2^32 + 1, and -q cancels T0 exactly.
+ * 2^64); (T0..T4, T5) += q p, which clears T0.  q p = q 2^256 - q 2^224
+ * + q 2^192 + q 2^96 - q, and -q cancels T0 exactly; with a = q << 32 and
+ * b = q >> 32 (q 2^96 = a 2^64 + b 2^128) the rest is a, b, lo, hi added
+ * at words 1..4, where (hi, lo) = q K = q 2^64 - q 2^32 + q (K = 2^64 -
+ * 2^32 + 1) is lo = q - a, hi = q - b - its borrow: two single-cycle
+ * instructions instead of a MULX (one instruction fewer, three cycles
+ * less on the chain from one reduction word to the next).  T0 ends as hi.
  */
 #define P256X_RED(T0, T1, T2, T3, T4, T5)				\
-	"movq %[" T0 "], %%rdx\n\t"					\
 	"movq %[" T0 "], %%rax\n\t"					\
 	"shlq $32, %%rax\n\t"						\
+	"movq %[" T0 "], %%rdx\n\t"					\
 	"shrq $32, %%rdx\n\t"						\
+	"movq %[" T0 "], %%rcx\n\t"					\
+	"subq %%rax, %%rcx\n\t"						\
+	"sbbq %%rdx, %[" T0 "]\n\t"					\
 	"addq %%rax, %[" T1 "]\n\t"					\
 	"adcq %%rdx, %[" T2 "]\n\t"					\
-	"movq %[" T0 "], %%rdx\n\t"					\
-	"mulxq %[c1], %%rax, %%rdx\n\t"					\
-	"adcq %%rax, %[" T3 "]\n\t"					\
-	"adcq %%rdx, %[" T4 "]\n\t"					\
+	"adcq %%rcx, %[" T3 "]\n\t"					\
+	"adcq %[" T0 "], %[" T4 "]\n\t"				\
 	"adcq $0, %[" T5 "]\n\t"
 
-/* (T1..T5, T0) = (T1..T5) + a * b[K]; T0 is free on entry */
+/*
+ * (T1..T5) += a * b[K], T0 = 0 (the next reduction step's top word); T0
+ * is free on entry.  The sum never leaves five words, so neither carry
+ * chain has a carry out of T5 and no sixth word is needed: (T1..T5) is
+ * the previous reduction step's V < 2m (m = p or n, CIOS's invariant
+ * for a, b < m), and V + a b[K] <= 2m - 1 + (m - 1)(2^64 - 1) <
+ * m (2^64 + 1) < 2^320 for both of P-256's moduli (m < 2^256 - 2^224 +
+ * 2^193).  One instruction after the row instead of three.
+ */
 #define P256X_MAC(AO, AB, BO, BB, K, T1, T2, T3, T4, T5, T0)		\
 	"movq " P256X_W(BO, BB, K) ", %%rdx\n\t"			\
 	"xorl %k[" T0 "], %k[" T0 "]\n\t"				\
@@ -87,9 +118,7 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 	"mulxq " P256X_W(AO, AB, "24") ", %%rax, %%rcx\n\t"		\
 	"adcxq %%rax, %[" T4 "]\n\t"					\
 	"adoxq %%rcx, %[" T5 "]\n\t"					\
-	"adcxq %[" T0 "], %[" T5 "]\n\t"				\
-	"adoxq %[" T0 "], %[" T0 "]\n\t"				\
-	"adcq $0, %[" T0 "]\n\t"
+	"adcxq %[" T0 "], %[" T5 "]\n\t"
 
 /* (X0..X3) + TOP 2^256 < 2p: minus p unless that borrows, stored; F is free */
 #define P256X_FINAL(RO, RB, X0, X1, X2, X3, TOP, F)			\
@@ -134,17 +163,18 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 #define P256X_MUL(...)	P256X_MUL_(__VA_ARGS__)
 
 
-/* low-half reduction step: T0 becomes the new top word */
+/* low-half reduction step (as P256X_RED): T0 becomes the new top word */
 #define P256X_REDL(T0, T1, T2, T3)					\
-	"movq %[" T0 "], %%rdx\n\t"					\
 	"movq %[" T0 "], %%rax\n\t"					\
 	"shlq $32, %%rax\n\t"						\
+	"movq %[" T0 "], %%rdx\n\t"					\
 	"shrq $32, %%rdx\n\t"						\
+	"movq %[" T0 "], %%rcx\n\t"					\
+	"subq %%rax, %%rcx\n\t"						\
+	"sbbq %%rdx, %[" T0 "]\n\t"					\
 	"addq %%rax, %[" T1 "]\n\t"					\
 	"adcq %%rdx, %[" T2 "]\n\t"					\
-	"movq %[" T0 "], %%rdx\n\t"					\
-	"mulxq %[c1], %%rax, %[" T0 "]\n\t"				\
-	"adcq %%rax, %[" T3 "]\n\t"					\
+	"adcq %%rcx, %[" T3 "]\n\t"					\
 	"adcq $0, %[" T0 "]\n\t"
 
 /*
@@ -259,23 +289,25 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 	"adcq $0, %[t2]\n\t"						\
 	"adcq %%rcx, %[t3]\n\t"
 
-/* R = A + B, A - B, A - 2B, 3A mod p (t0..t5) */
+/* R = A + B, A - B mod p (t0..t5) */
 #define P256X_ADD_(RO, RB, AO, AB, BO, BB)				\
 	P256X_LOAD(AO, AB) P256X_ADDM(BO, BB) P256X_STORE(RO, RB)
 #define P256X_ADD(...)	P256X_ADD_(__VA_ARGS__)
 #define P256X_SUB_(RO, RB, AO, AB, BO, BB)				\
 	P256X_LOAD(AO, AB) P256X_SUBM(BO, BB) P256X_STORE(RO, RB)
 #define P256X_SUB(...)	P256X_SUB_(__VA_ARGS__)
-#define P256X_SUB2_(RO, RB, AO, AB, BO, BB)				\
-	P256X_LOAD(AO, AB) P256X_SUBM(BO, BB) P256X_SUBM(BO, BB) P256X_STORE(RO, RB)
-#define P256X_SUB2(...)	P256X_SUB2_(__VA_ARGS__)
-#define P256X_MUL3_(RO, RB, AO, AB)					\
-	P256X_LOAD(AO, AB) P256X_ADDM(AO, AB) P256X_ADDM(AO, AB) P256X_STORE(RO, RB)
-#define P256X_MUL3(...)	P256X_MUL3_(__VA_ARGS__)
-#define P256X_MUL3SUB_(RO, RB, AO, AB, BO, BB)				\
-	P256X_LOAD(AO, AB) P256X_ADDM(AO, AB) P256X_ADDM(AO, AB)	\
-	P256X_SUBM(BO, BB) P256X_STORE(RO, RB)
-#define P256X_MUL3SUB(...)	P256X_MUL3SUB_(__VA_ARGS__)
+
+/* R = A - B - 2C mod p (t0..t4) */
+#define P256X_SUB3B_(RO, RB, AO, AB, BO, BB, CO, CB)			\
+	P256X_LOAD(AO, AB) P256X_SUBM(BO, BB) P256X_SUBM(CO, CB) P256X_SUBM(CO, CB) \
+	P256X_STORE(RO, RB)
+#define P256X_SUB3B(...)	P256X_SUB3B_(__VA_ARGS__)
+
+/* R = 3 (A - B) mod p: A - B stored, then added twice (t0..t5); R distinct from A, B */
+#define P256X_SUB3_(RO, RB, AO, AB, BO, BB)				\
+	P256X_LOAD(AO, AB) P256X_SUBM(BO, BB) P256X_STORE(RO, RB)	\
+	P256X_ADDM(RO, RB) P256X_ADDM(RO, RB) P256X_STORE(RO, RB)
+#define P256X_SUB3(...)	P256X_SUB3_(__VA_ARGS__)
 
 /* R = A / 2 mod p: (A + p) / 2 when A is odd (t0..t5) */
 #define P256X_HALF_(RO, RB, AO, AB)					\
@@ -304,6 +336,53 @@ static const u64 p256x_c[2] = { 0x00000000ffffffffull, 0xffffffff00000001ull };
 	"movq %[t2], " P256X_W(RO, RB, "16") "\n\t"			\
 	"movq %[t3], " P256X_W(RO, RB, "24") "\n\t"
 #define P256X_HALF(...)	P256X_HALF_(__VA_ARGS__)
+
+/*
+ * R = A - B / 2 mod p (t0..t7): B halved in t0..t3 as above, then
+ * subtracted from A in t4..t7 with p added back on a borrow.
+ */
+#define P256X_SUBHALF_(RO, RB, AO, AB, BO, BB)				\
+	"movq " P256X_W(BO, BB, "0") ", %[t0]\n\t"			\
+	"movq " P256X_W(BO, BB, "8") ", %[t1]\n\t"			\
+	"movq " P256X_W(BO, BB, "16") ", %[t2]\n\t"			\
+	"movq " P256X_W(BO, BB, "24") ", %[t3]\n\t"			\
+	"movq %[t0], %[t5]\n\t"						\
+	"andq $1, %[t5]\n\t"						\
+	"negq %[t5]\n\t"						\
+	"movl %k[t5], %%eax\n\t"					\
+	"movq %[t5], %%rcx\n\t"						\
+	"andq %[c1], %%rcx\n\t"						\
+	"xorl %k[t4], %k[t4]\n\t"					\
+	"addq %[t5], %[t0]\n\t"						\
+	"adcq %%rax, %[t1]\n\t"						\
+	"adcq $0, %[t2]\n\t"						\
+	"adcq %%rcx, %[t3]\n\t"						\
+	"adcq $0, %[t4]\n\t"						\
+	"shrdq $1, %[t1], %[t0]\n\t"					\
+	"shrdq $1, %[t2], %[t1]\n\t"					\
+	"shrdq $1, %[t3], %[t2]\n\t"					\
+	"shrdq $1, %[t4], %[t3]\n\t"					\
+	"movq " P256X_W(AO, AB, "0") ", %[t4]\n\t"			\
+	"movq " P256X_W(AO, AB, "8") ", %[t5]\n\t"			\
+	"movq " P256X_W(AO, AB, "16") ", %[t6]\n\t"			\
+	"movq " P256X_W(AO, AB, "24") ", %[t7]\n\t"			\
+	"subq %[t0], %[t4]\n\t"						\
+	"sbbq %[t1], %[t5]\n\t"						\
+	"sbbq %[t2], %[t6]\n\t"						\
+	"sbbq %[t3], %[t7]\n\t"						\
+	"sbbq %[t0], %[t0]\n\t"						\
+	"movl %k[t0], %%eax\n\t"					\
+	"movq %[t0], %%rcx\n\t"						\
+	"andq %[c1], %%rcx\n\t"						\
+	"addq %[t0], %[t4]\n\t"						\
+	"adcq %%rax, %[t5]\n\t"						\
+	"adcq $0, %[t6]\n\t"						\
+	"adcq %%rcx, %[t7]\n\t"						\
+	"movq %[t4], " P256X_W(RO, RB, "0") "\n\t"			\
+	"movq %[t5], " P256X_W(RO, RB, "8") "\n\t"			\
+	"movq %[t6], " P256X_W(RO, RB, "16") "\n\t"			\
+	"movq %[t7], " P256X_W(RO, RB, "24") "\n\t"
+#define P256X_SUBHALF(...)	P256X_SUBHALF_(__VA_ARGS__)
 
 #define P256X_T6							\
 	[t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),	\
@@ -369,34 +448,44 @@ static inline void p256x_half(u64 *r, const u64 *a)
 /*
  * r = 2p in Jacobian coordinates, 4M + 4S as one block, intermediate
  * values in a stack scratch area: with S = 4XY^2, M = 3(X - Z^2)(X + Z^2),
- * X' = M^2 - 2S, Y' = M (3S - M^2) - 8Y^4 (= M (S - X') - 8Y^4), Z' = 2YZ,
- * the operations ordered so that the chain from Y to Y' (which bounds a
- * run of doublings) is short and starts first.  r may alias p.  Words:
- * x at 0, y at 32, z at 64 of a point.  Like the C formulas' local
- * temporaries, the scratch area is not wiped per operation (the callers
- * wipe their accumulators and tables).
+ * X' = M^2 - 2S, Y' = M (3S - M^2) - 8Y^4 (= M (S - X') - 8Y^4), Z' = 2YZ.
+ * r may alias p.  Words: x at 0, y at 32, z at 64 of a point.  Like the C
+ * formulas' local temporaries, the scratch area is not wiped per
+ * operation (the callers wipe their accumulators and tables).
+ *
+ * The products are ordered by what they wait for, independent ones
+ * adjacent (each product's reduction is a long chain that the
+ * neighbour's multiplications fill): M, 4Y^2 and Z' need only the input
+ * and delta = Z^2; S, M^2 and 16Y^4 need those; the last product needs
+ * M^2 and S.  P256X_DBL_BODY takes delta from the first scratch slot
+ * and, in a run of doublings, squares Z' there for the next one (NEXT)
+ * beside M^2, so that the next doubling starts with M rather than with
+ * Z^2: three levels of products per doubling instead of four.
  *
  * The body is a macro over the words of the input (PX, PY, PZ off PB)
  * and of the output (RX, RY, RZ off RB), so that p256x_jac_dbl5 can run
  * it on a point kept in the stack area as well.
  */
+#define P256X_DBL_BODY(RX, RY, RZ, RB, PX, PY, PZ, PB, NEXT)			\
+	P256X_SUB3("64", "%%rsp", PX, PB, "0", "%%rsp")	/* s2 = 3(X - delta) */	\
+	P256X_ADD("96", "%%rsp", PX, PB, "0", "%%rsp")	/* s3 = X + delta */	\
+	P256X_ADD("192", "%%rsp", PY, PB, PY, PB)	/* s6 = 2Y */		\
+	P256X_MUL("128", "%%rsp", "64", "%%rsp", "96", "%%rsp")	/* s4 = M */	\
+	P256X_SQR("32", "%%rsp", "192", "%%rsp")	/* s1 = 4Y^2 */		\
+	P256X_MUL(RZ, RB, "192", "%%rsp", PZ, PB)	/* Z' = 2YZ */		\
+	P256X_MUL("160", "%%rsp", PX, PB, "32", "%%rsp") /* s5 = S = 4XY^2 */	\
+	P256X_SQR("64", "%%rsp", "128", "%%rsp")	/* s2 = M^2 */		\
+	NEXT								\
+	P256X_ADD("224", "%%rsp", "160", "%%rsp", "160", "%%rsp") /* s7 = 2S */ \
+	P256X_SQR("32", "%%rsp", "32", "%%rsp")		/* s1 = 16Y^4 */	\
+	P256X_LOAD("64", "%%rsp") P256X_SUBM("224", "%%rsp")			\
+	P256X_STORE(RX, RB) P256X_STORE("224", "%%rsp")	/* X' = M^2 - 2S */	\
+	P256X_SUB("96", "%%rsp", "160", "%%rsp", "224", "%%rsp")	/* S - X' */ \
+	P256X_MUL("96", "%%rsp", "128", "%%rsp", "96", "%%rsp")	/* M (S - X') */ \
+	P256X_SUBHALF(RY, RB, "96", "%%rsp", "32", "%%rsp")	/* Y' = s3 - 8Y^4 */
 #define P256X_DBL(RX, RY, RZ, RB, PX, PY, PZ, PB)				\
 	P256X_SQR("0", "%%rsp", PZ, PB)			/* s0 = delta = Z^2 */	\
-	P256X_ADD("192", "%%rsp", PY, PB, PY, PB)	/* s6 = 2Y */		\
-	P256X_SQR("32", "%%rsp", "192", "%%rsp")	/* s1 = 4Y^2 */		\
-	P256X_SUB("64", "%%rsp", PX, PB, "0", "%%rsp")	/* s2 = X - delta */	\
-	P256X_ADD("96", "%%rsp", PX, PB, "0", "%%rsp")	/* s3 = X + delta */	\
-	P256X_MUL("160", "%%rsp", PX, PB, "32", "%%rsp") /* s5 = S = 4XY^2 */	\
-	P256X_MUL("128", "%%rsp", "64", "%%rsp", "96", "%%rsp")	/* (X - d)(X + d) */ \
-	P256X_MUL3("128", "%%rsp", "128", "%%rsp")	/* s4 = M */		\
-	P256X_SQR("32", "%%rsp", "32", "%%rsp")					\
-	P256X_HALF("32", "%%rsp", "32", "%%rsp")	/* s1 = 8Y^4 */		\
-	P256X_SQR("64", "%%rsp", "128", "%%rsp")	/* s2 = M^2 */		\
-	P256X_MUL(RZ, RB, "192", "%%rsp", PZ, PB)	/* Z' = 2YZ */		\
-	P256X_MUL3SUB("96", "%%rsp", "160", "%%rsp", "64", "%%rsp") /* 3S - M^2 */ \
-	P256X_MUL("96", "%%rsp", "128", "%%rsp", "96", "%%rsp")	/* M (3S - M^2) */ \
-	P256X_SUB2(RX, RB, "64", "%%rsp", "160", "%%rsp")	/* X' = M^2 - 2S */ \
-	P256X_SUB(RY, RB, "96", "%%rsp", "32", "%%rsp")	/* Y' = s3 - 8Y^4 */
+	P256X_DBL_BODY(RX, RY, RZ, RB, PX, PY, PZ, PB, "")
 
 static void p256x_jac_dbl(u64 *r, const u64 *p)
 {
@@ -412,31 +501,47 @@ static void p256x_jac_dbl(u64 *r, const u64 *p)
 }
 
 /*
- * r = 32 p: five doublings with the point in the stack area (at 256, a
- * loop count at 352), so that no doubling waits for the previous one's
- * stores to reach memory through a register-based address.
+ * r = 2^n p (n >= 1): n doublings with the point in the stack area (at
+ * 256, a loop count at 352), so that no doubling waits for the previous
+ * one's stores to reach memory through a register-based address; all
+ * but the last square their Z' for the next (the last one's body is a
+ * second copy without that).  ECDH's windows run five, verification its
+ * runs of doublings between non-zero digits.
  */
-static void p256x_jac_dbl5(u64 *r, const u64 *p)
+static void p256x_jac_dbln(u64 *r, const u64 *p, unsigned int n)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
 	__asm__ volatile(
+		"movl %[n], %%eax\n\t"		/* before rsp moves: n may be off rsp */
 		"subq $512, %%rsp\n\t"
+		"decl %%eax\n\t"
+		"movl %%eax, 352(%%rsp)\n\t"
 		P256X_LOAD("0", "%[p]") P256X_STORE("256", "%%rsp")
 		P256X_LOAD("32", "%[p]") P256X_STORE("288", "%%rsp")
 		P256X_LOAD("64", "%[p]") P256X_STORE("320", "%%rsp")
-		"movl $5, 352(%%rsp)\n\t"
+		P256X_SQR("0", "%%rsp", "320", "%%rsp")
+		"cmpl $0, 352(%%rsp)\n\t"
+		"je 2f\n\t"
 		"1:\n\t"
-		P256X_DBL("256", "288", "320", "%%rsp", "256", "288", "320", "%%rsp")
+		P256X_DBL_BODY("256", "288", "320", "%%rsp", "256", "288", "320", "%%rsp",
+			       P256X_SQR("0", "%%rsp", "320", "%%rsp"))
 		"decl 352(%%rsp)\n\t"
 		"jnz 1b\n\t"
+		"2:\n\t"
+		P256X_DBL_BODY("256", "288", "320", "%%rsp", "256", "288", "320", "%%rsp", "")
 		P256X_LOAD("256", "%%rsp") P256X_STORE("0", "%[r]")
 		P256X_LOAD("288", "%%rsp") P256X_STORE("32", "%[r]")
 		P256X_LOAD("320", "%%rsp") P256X_STORE("64", "%[r]")
 		"addq $512, %%rsp\n\t"
 		: P256X_T8
-		: [r] "r"(r), [p] "r"(p), P256X_C
+		: [r] "r"(r), [p] "r"(p), [n] "m"(n), P256X_C
 		: "rax", "rcx", "rdx", "cc", "memory");
+}
+
+static void p256x_jac_dbl5(u64 *r, const u64 *p)
+{
+	p256x_jac_dbln(r, p, 5);
 }
 
 /*
@@ -452,27 +557,27 @@ static void p256x_jac_add(u64 *o, const u64 *p, const u64 *q)
 		"subq $384, %%rsp\n\t"			/* scratch below the red zone */
 		P256X_SQR("0", "%%rsp", "64", "%[p]")			/* s0 = Z1^2 */
 		P256X_SQR("32", "%%rsp", "64", "%[q]")			/* s1 = Z2^2 */
+		P256X_MUL("128", "%%rsp", "32", "%[p]", "64", "%[q]")	/* s4 = Y1 Z2 */
+		P256X_MUL("160", "%%rsp", "32", "%[q]", "64", "%[p]")	/* s5 = Y2 Z1 */
 		P256X_MUL("64", "%%rsp", "0", "%[p]", "32", "%%rsp")	/* s2 = U1 = X1 Z2^2 */
 		P256X_MUL("96", "%%rsp", "0", "%[q]", "0", "%%rsp")	/* s3 = U2 = X2 Z1^2 */
-		P256X_MUL("128", "%%rsp", "32", "%[p]", "64", "%[q]")
 		P256X_MUL("128", "%%rsp", "128", "%%rsp", "32", "%%rsp")	/* s4 = S1 = Y1 Z2^3 */
-		P256X_MUL("160", "%%rsp", "32", "%[q]", "64", "%[p]")
 		P256X_MUL("160", "%%rsp", "160", "%%rsp", "0", "%%rsp")	/* s5 = S2 = Y2 Z1^3 */
 		P256X_SUB("96", "%%rsp", "96", "%%rsp", "64", "%%rsp")	/* s3 = H = U2 - U1 */
-		P256X_SUB("160", "%%rsp", "160", "%%rsp", "128", "%%rsp")	/* s5 = R = S2 - S1 */
+		P256X_MUL("192", "%%rsp", "64", "%[p]", "64", "%[q]")	/* s6 = Z1 Z2 */
 		P256X_SQR("0", "%%rsp", "96", "%%rsp")			/* s0 = H^2 */
-		P256X_MUL("32", "%%rsp", "64", "%%rsp", "0", "%%rsp")	/* s1 = V = U1 H^2 */
+		P256X_SUB("160", "%%rsp", "160", "%%rsp", "128", "%%rsp")	/* s5 = R = S2 - S1 */
+		P256X_SQR("32", "%%rsp", "160", "%%rsp")			/* s1 = R^2 */
+		P256X_MUL("224", "%%rsp", "192", "%%rsp", "96", "%%rsp")	/* s7 = Z3 = Z1 Z2 H */
+		P256X_MUL("64", "%%rsp", "64", "%%rsp", "0", "%%rsp")	/* s2 = V = U1 H^2 */
 		P256X_MUL("0", "%%rsp", "96", "%%rsp", "0", "%%rsp")	/* s0 = H^3 */
-		P256X_MUL("64", "%%rsp", "64", "%[p]", "64", "%[q]")
-		P256X_MUL("64", "%[o]", "64", "%%rsp", "96", "%%rsp")	/* Z3 = Z1 Z2 H */
-		P256X_SQR("64", "%%rsp", "160", "%%rsp")
-		P256X_SUB("64", "%%rsp", "64", "%%rsp", "0", "%%rsp")
-		P256X_SUB2("192", "%%rsp", "64", "%%rsp", "32", "%%rsp")	/* X3 = R^2 - H^3 - 2V */
-		P256X_SUB("32", "%%rsp", "32", "%%rsp", "192", "%%rsp")
-		P256X_MUL("32", "%%rsp", "160", "%%rsp", "32", "%%rsp")	/* R (V - X3) */
+		P256X_SUB3B("192", "%%rsp", "32", "%%rsp", "0", "%%rsp", "64", "%%rsp") /* X3 = R^2 - H^3 - 2V */
 		P256X_MUL("128", "%%rsp", "128", "%%rsp", "0", "%%rsp")	/* S1 H^3 */
-		P256X_SUB("32", "%[o]", "32", "%%rsp", "128", "%%rsp")	/* Y3 */
+		P256X_SUB("64", "%%rsp", "64", "%%rsp", "192", "%%rsp")	/* V - X3 */
+		P256X_MUL("64", "%%rsp", "160", "%%rsp", "64", "%%rsp")	/* R (V - X3) */
+		P256X_SUB("32", "%[o]", "64", "%%rsp", "128", "%%rsp")	/* Y3 */
 		P256X_LOAD("192", "%%rsp") P256X_STORE("0", "%[o]")	/* X3 */
+		P256X_LOAD("224", "%%rsp") P256X_STORE("64", "%[o]")	/* Z3 */
 		"addq $384, %%rsp\n\t"
 		: P256X_T8
 		: [o] "r"(o), [p] "r"(p), [q] "r"(q), P256X_C
@@ -491,23 +596,23 @@ static void p256x_jac_add_affine(u64 *o, const u64 *p, const u64 *q)
 	__asm__ volatile(
 		"subq $384, %%rsp\n\t"			/* scratch below the red zone */
 		P256X_SQR("0", "%%rsp", "64", "%[p]")			/* s0 = Z1^2 */
+		P256X_MUL("64", "%%rsp", "32", "%[q]", "64", "%[p]")	/* s2 = Y2 Z1 */
 		P256X_MUL("32", "%%rsp", "0", "%[q]", "0", "%%rsp")	/* s1 = U2 = X2 Z1^2 */
-		P256X_MUL("64", "%%rsp", "32", "%[q]", "64", "%[p]")
 		P256X_MUL("64", "%%rsp", "64", "%%rsp", "0", "%%rsp")	/* s2 = S2 = Y2 Z1^3 */
 		P256X_SUB("32", "%%rsp", "32", "%%rsp", "0", "%[p]")	/* s1 = H = U2 - X1 */
-		P256X_SUB("64", "%%rsp", "64", "%%rsp", "32", "%[p]")	/* s2 = R = S2 - Y1 */
 		P256X_SQR("0", "%%rsp", "32", "%%rsp")			/* s0 = H^2 */
+		P256X_SUB("64", "%%rsp", "64", "%%rsp", "32", "%[p]")	/* s2 = R = S2 - Y1 */
+		P256X_SQR("128", "%%rsp", "64", "%%rsp")			/* s4 = R^2 */
+		P256X_MUL("192", "%%rsp", "64", "%[p]", "32", "%%rsp")	/* s6 = Z3 = Z1 H */
 		P256X_MUL("96", "%%rsp", "0", "%[p]", "0", "%%rsp")	/* s3 = V = X1 H^2 */
 		P256X_MUL("0", "%%rsp", "32", "%%rsp", "0", "%%rsp")	/* s0 = H^3 */
-		P256X_MUL("64", "%[o]", "64", "%[p]", "32", "%%rsp")	/* Z3 = Z1 H */
-		P256X_SQR("128", "%%rsp", "64", "%%rsp")
-		P256X_SUB("128", "%%rsp", "128", "%%rsp", "0", "%%rsp")
-		P256X_SUB2("160", "%%rsp", "128", "%%rsp", "96", "%%rsp")	/* X3 = R^2 - H^3 - 2V */
-		P256X_SUB("96", "%%rsp", "96", "%%rsp", "160", "%%rsp")
-		P256X_MUL("96", "%%rsp", "64", "%%rsp", "96", "%%rsp")	/* R (V - X3) */
+		P256X_SUB3B("160", "%%rsp", "128", "%%rsp", "0", "%%rsp", "96", "%%rsp") /* X3 = R^2 - H^3 - 2V */
 		P256X_MUL("128", "%%rsp", "32", "%[p]", "0", "%%rsp")	/* Y1 H^3 */
+		P256X_SUB("96", "%%rsp", "96", "%%rsp", "160", "%%rsp")	/* V - X3 */
+		P256X_MUL("96", "%%rsp", "64", "%%rsp", "96", "%%rsp")	/* R (V - X3) */
 		P256X_SUB("32", "%[o]", "96", "%%rsp", "128", "%%rsp")	/* Y3 */
 		P256X_LOAD("160", "%%rsp") P256X_STORE("0", "%[o]")	/* X3 */
+		P256X_LOAD("192", "%%rsp") P256X_STORE("64", "%[o]")	/* Z3 */
 		"addq $384, %%rsp\n\t"
 		: P256X_T8
 		: [o] "r"(o), [p] "r"(p), [q] "r"(q), P256X_C
@@ -733,10 +838,16 @@ static void p256x_pt_mul(struct ecc_pt *r, const fe k, const struct ecc_pt *p)
 	ecc_booth(ecc_bits(k, (nwin - 1) * ECC_VW - 1, ECC_VW), ECC_VW, &mag, &neg);
 	pt_select(&acc, table, ECC_VT, mag, D);
 	for (w = nwin - 2; w >= 0; w--) {
-		p256x_jac_dbl5(acc.x, acc.x);
+		/*
+		 * The window's entry read (and negated) before the doublings,
+		 * which it does not depend on: the masked scan's result is in
+		 * memory long before the addition loads it, instead of the
+		 * addition waiting on the scan's last step (2-3% of ECDH).
+		 */
 		ecc_booth(ecc_bits(k, w * ECC_VW - 1, ECC_VW), ECC_VW, &mag, &neg);
 		pt_select(&t, table, ECC_VT, mag, D);
 		fp_cneg(t.y, neg, D);
+		p256x_jac_dbl5(acc.x, acc.x);
 		if (w) {
 			jac_add_ct(&acc, &acc, &t, D);
 		} else {
@@ -828,15 +939,16 @@ static int p256x_sign(u8 *rb, u8 *sb, const u8 *d, const u8 *kb, const u8 *eb)
 /*
  * Verification (public data, variable time): u1 G + u2 Q in one pass of
  * doublings (Straus / Shamir), u2 in a width-5 NAF over Q, 3Q, ..., 15Q
- * (Jacobian, built per call) and u1 in a width-8 NAF over G, 3G, ...,
- * 127G (affine, built once per process): about 256 / 9 mixed additions
+ * (Jacobian, built per call) and u1 in a width-9 NAF over G, 3G, ...,
+ * 255G (affine, 8 KiB, built once per process; width 10's 16 KiB was no
+ * faster, measured): about 256 / 10 mixed additions
  * for u1 instead of the 43 of the fixed-base comb, and no doubling of its
  * own.  The first few verifications (the registry's self-tests) use the
  * template's separate multiplications instead, so that a process that
  * verifies once does not build the table.
  */
-#define P256X_GW	8			/* u1's NAF width */
-#define P256X_GWT	(1 << (P256X_GW - 2))	/* G, 3G, ..., 127G */
+#define P256X_GW	9			/* u1's NAF width */
+#define P256X_GWT	(1 << (P256X_GW - 2))	/* G, 3G, ..., 255G */
 #define P256X_QW	5			/* u2's NAF width */
 #define P256X_QWT	(1 << (P256X_QW - 2))	/* Q, 3Q, ..., 15Q */
 
@@ -906,12 +1018,12 @@ static inline u64 p256x_bits_at(const fe k, int pos, unsigned int w)
  * k is read a window at a time with a carry (the borrow of a negative
  * digit) instead of being rewritten.
  */
-static int p256x_wnaf(signed char *naf, const fe k, unsigned int w)
+static int p256x_wnaf(short *naf, const fe k, unsigned int w)
 {
 	int i = 0, len = 0;
 	u64 carry = 0;
 
-	memset(naf, 0, 258);
+	memset(naf, 0, 258 * sizeof(*naf));
 	while (i < 257) {
 		u64 win = p256x_bits_at(k, i, w) + carry;
 
@@ -921,10 +1033,10 @@ static int p256x_wnaf(signed char *naf, const fe k, unsigned int w)
 		}
 		/* win < 2^w odd: the digit clears bits i .. i + w - 1 */
 		if (win >= (u64)1 << (w - 1)) {
-			naf[i] = (signed char)((s64)win - ((s64)1 << w));
+			naf[i] = (short)((s64)win - ((s64)1 << w));
 			carry = 1;
 		} else {
-			naf[i] = (signed char)win;
+			naf[i] = (short)win;
 			carry = 0;
 		}
 		len = i + 1;
@@ -933,37 +1045,57 @@ static int p256x_wnaf(signed char *naf, const fe k, unsigned int w)
 	return len;
 }
 
-/* r = u1 G + u2 Q (Jacobian), public scalars; q affine (Z = 1). */
+/*
+ * r = u1 G + u2 Q (Jacobian), public scalars; q affine (Z = 1).  The
+ * doublings between non-zero digits run as one p256x_jac_dbln each; the
+ * digits +-1 of u2 add Q itself by the mixed addition.
+ */
 static void p256x_mul2_vt(struct ecc_pt *r, const fe u1, const fe u2, const struct ecc_pt *q,
 			  const struct ecc_aff *gw)
 {
 	const struct ecc_def *D = &p256_def;
-	signed char n1[258], n2[258];
+	short n1[258], n2[258];
 	struct ecc_pt tab[P256X_QWT], q2, t;
-	struct ecc_aff a;
+	struct ecc_aff a, qa[2];
 	int i, l1 = p256x_wnaf(n1, u1, P256X_GW), l2 = p256x_wnaf(n2, u2, P256X_QW);
+	unsigned int nd = 0;
 
 	tab[0] = *q;
 	jac_dbl(&q2, q, D);
 	for (i = 1; i < P256X_QWT; i++)
 		jac_add_vt(&tab[i], &tab[i - 1], &q2, D);
+	memcpy(qa[0].x, q->x, sizeof(fe));
+	memcpy(qa[0].y, q->y, sizeof(fe));
+	qa[1] = qa[0];
+	fp_neg(qa[1].y, qa[1].y, D);
 	pt_identity(r, D);
 	for (i = (l1 > l2 ? l1 : l2) - 1; i >= 0; i--) {
+		int d2 = i < l2 ? n2[i] : 0, d1 = i < l1 ? n1[i] : 0;
+
+		nd++;
+		if (!d1 && !d2)
+			continue;
+		/* the doublings up to this bit; none while r is the identity */
 		if (!fp_is_zero(r->z))
-			jac_dbl(r, r, D);
-		if (i < l2 && n2[i]) {
-			t = tab[(n2[i] < 0 ? -n2[i] : n2[i]) >> 1];
-			if (n2[i] < 0)
+			p256x_jac_dbln(r->x, r->x, nd);
+		nd = 0;
+		if (d2 == 1 || d2 == -1) {
+			jac_add_affine_vt(r, r, &qa[d2 < 0], D);
+		} else if (d2) {
+			t = tab[(d2 < 0 ? -d2 : d2) >> 1];
+			if (d2 < 0)
 				fp_neg(t.y, t.y, D);
 			jac_add_vt(r, r, &t, D);
 		}
-		if (i < l1 && n1[i]) {
-			a = gw[(n1[i] < 0 ? -n1[i] : n1[i]) >> 1];
-			if (n1[i] < 0)
+		if (d1) {
+			a = gw[(d1 < 0 ? -d1 : d1) >> 1];
+			if (d1 < 0)
 				fp_neg(a.y, a.y, D);
 			jac_add_affine_vt(r, r, &a, D);
 		}
 	}
+	if (nd && !fp_is_zero(r->z))
+		p256x_jac_dbln(r->x, r->x, nd);
 }
 
 /*
@@ -1028,6 +1160,70 @@ static int p256x_verify(const u8 *xy, const u8 *eb, const u8 *rb, const u8 *sb)
 	fp_to(t, t, D);
 	p256x_mul(t, t, z2);
 	return fp_eq(t, a.x) ? 0 : -EBADMSG;
+}
+
+/* The fused linear steps on their own, for the tests (p256x_field_test). */
+#define P256X_FUSED(name, body)						\
+static void name(u64 *r, const u64 *a, const u64 *b)				\
+{									\
+	u64 t0, t1, t2, t3, t4, t5, t6, t7;				\
+									\
+	__asm__ volatile("subq $64, %%rsp\n\t"				\
+			 "movq 0(%[b]), %%rax\n\t" "movq %%rax, 32(%%rsp)\n\t"	\
+			 "movq 8(%[b]), %%rax\n\t" "movq %%rax, 40(%%rsp)\n\t"	\
+			 "movq 16(%[b]), %%rax\n\t" "movq %%rax, 48(%%rsp)\n\t"	\
+			 "movq 24(%[b]), %%rax\n\t" "movq %%rax, 56(%%rsp)\n\t"	\
+			 body							\
+			 "addq $64, %%rsp\n\t"				\
+		: P256X_T8							\
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), P256X_C			\
+		: "rax", "rcx", "rdx", "cc", "memory");			\
+}
+/* r = a - 3b, 3 (a - b) (b copied to the stack first, r distinct from it), a - b / 2 */
+P256X_FUSED(p256x_sub3b, P256X_SUB3B("0", "%[r]", "0", "%[a]", "32", "%%rsp", "32", "%%rsp"))
+P256X_FUSED(p256x_sub3, P256X_SUB3("0", "%%rsp", "0", "%[a]", "32", "%%rsp")
+	    P256X_LOAD("0", "%%rsp") P256X_STORE("0", "%[r]"))
+P256X_FUSED(p256x_subhalf, P256X_SUBHALF("0", "%[r]", "0", "%[a]", "32", "%%rsp"))
+
+/* The field operations by number, for tests/test_ecdh.c (ecc-p256-adx.h). */
+void p256x_field_test(enum p256x_test_op op, u64 *r, const u64 *a, const u64 *b)
+{
+	switch (op) {
+	case P256X_T_MUL:	p256x_mul(r, a, b); break;
+	case P256X_T_SQR:	p256x_sqr(r, a); break;
+	case P256X_T_ADD:	p256x_add(r, a, b); break;
+	case P256X_T_SUB:	p256x_sub(r, a, b); break;
+	case P256X_T_HALF:	p256x_half(r, a); break;
+	case P256X_T_NMUL:	p256x_nmul(r, a, b); break;
+	case P256X_T_INV:	p256x_fp_inv(r, a); break;
+	case P256X_T_SUB3B:	p256x_sub3b(r, a, b); break;
+	case P256X_T_SUB3:	p256x_sub3(r, a, b); break;
+	case P256X_T_SUBHALF:	p256x_subhalf(r, a, b); break;
+	default:		memset(r, 0, 32); break;
+	}
+}
+
+void p256x_jac_dbl_test(u64 *r, const u64 *p)
+{
+	p256x_jac_dbl(r, p);
+}
+
+void p256x_jac_dbln_test(u64 *r, const u64 *p, unsigned int n)
+{
+	if (n == 5)
+		p256x_jac_dbl5(r, p);
+	else
+		p256x_jac_dbln(r, p, n);
+}
+
+void p256x_jac_add_test(u64 *o, const u64 *p, const u64 *q)
+{
+	p256x_jac_add(o, p, q);
+}
+
+void p256x_jac_add_affine_test(u64 *o, const u64 *p, const u64 *q)
+{
+	p256x_jac_add_affine(o, p, q);
 }
 
 /* ECC_DEFINE_CURVE's struct, with this file's signing and verification. */
