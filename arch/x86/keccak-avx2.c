@@ -5,6 +5,12 @@
  * For the many short, independent sponges of ML-KEM (matrix expansion,
  * noise) rather than for one long hash.  Requires: AVX2.
  *
+ * The permutation itself runs in keccakx4-avx2-asm.S (the same round
+ * schedule with every register placed by hand, and no spills);
+ * keccakx4_f1600_c below is the intrinsics version, the reference the
+ * tests hold the assembly to, and the permutation of a -DRIND_KECCAKX4_C
+ * build.
+ *
  * AVX2 has no 64-bit rotate: a rotation is two shifts and an OR, except
  * by 8 and 56, which are byte shuffles, and by 1, whose left shift is an
  * addition.  The 25 lanes do not fit in 16 registers: the rounds keep
@@ -121,7 +127,7 @@ AVX2_INLINE void round4(const __m256i *restrict a, __m256i *restrict e, __m256i 
  * which gives away what was absorbed like the state itself (the
  * permutation is invertible): the callers wipe the whole struct.
  */
-AVX2 void keccakx4_f1600(struct keccakx4_state *st)
+AVX2 void keccakx4_f1600_c(struct keccakx4_state *st)
 {
 	__m256i *restrict a = st->a, *restrict e = st->scratch, *restrict c = st->scratch + 25;
 	unsigned int x, round;
@@ -133,6 +139,14 @@ AVX2 void keccakx4_f1600(struct keccakx4_state *st)
 		round4(e, a, c, _mm256_set1_epi64x((long long)keccak_round_constants[round + 1]));
 	}
 }
+
+#ifdef RIND_KECCAKX4_C
+/* built without keccakx4-avx2-asm.S: the intrinsics above are the permutation */
+AVX2 void keccakx4_f1600(struct keccakx4_state *st)
+{
+	keccakx4_f1600_c(st);
+}
+#endif
 
 /*
  * One-block absorb: four inputs of the same @len (< rate) bytes, padded
