@@ -20,6 +20,7 @@
  * Keccak has no data-dependent branches or table lookups.
  */
 #include <immintrin.h>
+#include <stddef.h>
 #include <string.h>
 #include <rind/internal/util.h>
 #include <crypto/keccak-rounds.h>
@@ -139,6 +140,12 @@ AVX2 void keccakx4_f1600_c(struct keccakx4_state *st)
 		round4(e, a, c, _mm256_set1_epi64x((long long)keccak_round_constants[round + 1]));
 	}
 }
+
+/* keccakx4-avx2-asm.S takes the lanes at st + 0 and its second copy at st + 800 */
+_Static_assert(offsetof(struct keccakx4_state, a) == 0 &&
+	       offsetof(struct keccakx4_state, scratch) == 25 * 32 &&
+	       sizeof(((struct keccakx4_state *)0)->scratch) >= 25 * 32,
+	       "keccakx4-avx2-asm.S's view of struct keccakx4_state");
 
 #ifdef RIND_KECCAKX4_C
 /* built without keccakx4-avx2-asm.S: the intrinsics above are the permutation */
