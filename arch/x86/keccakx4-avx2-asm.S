@@ -26,7 +26,7 @@
  * Per round: 20 operations for D (ROL1 as VPADDQ, VPSRLQ, VPOR), 25 XORs
  * of D, 22 rotations of three operations (VPSRLQ, VPSLLQ, VPOR; the one
  * by 1 with VPADDQ), 2 of one (8 and 56 as VPSHUFB), chi as VPANDN and
- * VPXOR (50), iota (1), the parities (20): 184 vector operations (27 of
+ * VPXOR (50), iota (1), the parities (20): 184 vector operations (48 of
  * them shifts and 2 shuffles, which have two pipes of the four), 25
  * loads folded into them, 25 stores.  That count, four vector ALU pipes
  * a cycle, is the bound: on the Zen 3 development VM 1060-1086 TSC ticks
