@@ -400,6 +400,7 @@ check-exports: $(O)/librind.so $(O)/librind.a $(O)/librind-internal.a
 		chacha20poly1305-avx2.c.o chacha-avx2.c.o)
 	$(Q)sh scripts/check-loop-spills.sh 8 $(addprefix $(O)/obj/arch/x86/,chacha20poly1305-avx2-asm.S.o \
 		chacha20poly1305-avx2.c.o)
+	$(Q)sh scripts/check-loop-spills.sh 0 $(O)/obj/arch/x86/keccakx4-avx2-asm.S.o
 
 # Install into a scratch DESTDIR and build a program with pkg-config against it.
 DESTDIR_T = $(abspath $(O)/destdir)

@@ -910,10 +910,11 @@ END_TEST
 
 #if defined(__x86_64__)
 /*
- * arch/x86/keccak-avx2.c's four-way permutation against four single
- * ones (the portable rounds of <crypto/keccak-rounds.h>) on random
- * states, one to three permutations in a row, with garbage in its
- * scratch; and its sponge calls (one-block absorb, whole-block squeeze)
+ * arch/x86/keccak-avx2.c's four-way permutation (keccakx4-avx2-asm.S)
+ * and its C intrinsics version against four single ones (the portable
+ * rounds of <crypto/keccak-rounds.h>) on random states, one to three
+ * permutations in a row, with garbage in the scratch and guard bytes
+ * after the struct that neither may touch; and the sponge calls (one-block absorb, whole-block squeeze)
  * against rind_shake128/256 for random inputs, lengths and block counts;
  * the installed single permutation (arch/x86/keccak-bmi2.c where the CPU
  * has BMI1/2 and nothing is disabled) against the portable rounds.
@@ -930,17 +931,26 @@ union kx4_test {
 	u64 w[25][4];
 };
 
+#define KX4_GUARD 256
+struct kx4_guarded {
+	union kx4_test x;
+	u8 guard[KX4_GUARD];
+};
+
 START_TEST(test_keccakx4_vs_single)
 {
 	static const unsigned int rates[2] = { SHAKE128_RATE, SHAKE256_RATE };
-	union kx4_test *x = aligned_alloc(32, sizeof(*x));	/* __m256i lanes */
+	/* __m256i lanes: 32-byte aligned */
+	struct kx4_guarded *g = aligned_alloc(32, sizeof(*g)), *gc = aligned_alloc(32, sizeof(*gc));
+	union kx4_test *x = &g->x, *xc = &gc->x;
+	u8 guard[KX4_GUARD];
 	u64 (*a)[25] = calloc(4, sizeof(*a));
 	u8 *in[4], *out[4], *ref = malloc(3 * SHAKE128_RATE);
 	struct rt_rng rng;
 	int ran = 0, t;
 	unsigned int l, i, r, n;
 
-	ck_assert(x && a && ref);
+	ck_assert(g && gc && a && ref);
 	for (l = 0; l < 4; l++) {
 		in[l] = malloc(SHAKE128_RATE);
 		out[l] = malloc(3 * SHAKE128_RATE);
@@ -953,20 +963,26 @@ START_TEST(test_keccakx4_vs_single)
 	rt_rng_seed(&rng, 0x2041);
 	for (t = 0; t < 200; t++) {
 		rt_fill(&rng, a, 4 * sizeof(*a));
-		rt_fill(&rng, x, sizeof(*x));	/* the scratch too */
+		rt_fill(&rng, g, sizeof(*g));	/* the scratch and the guard too */
+		rt_fill(&rng, gc, sizeof(*gc));
+		memcpy(guard, g->guard, sizeof(guard));
 		for (i = 0; i < 25; i++)
 			for (l = 0; l < 4; l++)
-				x->w[i][l] = a[l][i];
+				x->w[i][l] = xc->w[i][l] = a[l][i];
 		n = 1 + rt_rand_range(&rng, 3);
 		for (r = 0; r < n; r++) {
 			keccakx4_f1600(&x->st);
+			keccakx4_f1600_c(&xc->st);
 			for (l = 0; l < 4; l++)
 				keccak_f1600_rounds(a[l]);
 		}
 		for (i = 0; i < 25; i++)
-			for (l = 0; l < 4; l++)
-				RT_REQ("keccak-avx2", x->w[i][l] == a[l][i]);
-		ran++;
+			for (l = 0; l < 4; l++) {
+				RT_REQ("keccakx4-avx2-asm", x->w[i][l] == a[l][i]);
+				RT_REQ("keccak-avx2 (C)", xc->w[i][l] == a[l][i]);
+			}
+		RT_REQ("keccakx4-avx2-asm: guard", !memcmp(g->guard, guard, sizeof(guard)));
+		ran += 2;
 		/* and the installed single permutation (keccak-bmi2.c on this CPU) */
 		rt_fill(&rng, a, 4 * sizeof(*a));
 		memcpy(a[1], a[0], sizeof(a[0]));
@@ -983,7 +999,7 @@ START_TEST(test_keccakx4_vs_single)
 
 		for (l = 0; l < 4; l++)
 			rt_fill(&rng, in[l], len);
-		rt_fill(&rng, x, sizeof(*x));
+		rt_fill(&rng, g, sizeof(*g));
 		keccakx4_absorb_once(&x->st, rate, KECCAK_DS_SHAKE, (const u8 *const *)in, len);
 		keccakx4_squeeze_blocks(&x->st, rate, out, nb);
 		for (l = 0; l < 4; l++) {
@@ -1002,7 +1018,8 @@ out:
 		free(in[l]);
 		free(out[l]);
 	}
-	free(x);
+	free(g);
+	free(gc);
 	free(a);
 	free(ref);
 }

@@ -5,6 +5,12 @@
  * For the many short, independent sponges of ML-KEM (matrix expansion,
  * noise) rather than for one long hash.  Requires: AVX2.
  *
+ * The permutation itself runs in keccakx4-avx2-asm.S (the same round
+ * schedule with every register placed by hand, and no spills);
+ * keccakx4_f1600_c below is the intrinsics version, the reference the
+ * tests hold the assembly to, and the permutation of a -DRIND_KECCAKX4_C
+ * build.
+ *
  * AVX2 has no 64-bit rotate: a rotation is two shifts and an OR, except
  * by 8 and 56, which are byte shuffles, and by 1, whose left shift is an
  * addition.  The 25 lanes do not fit in 16 registers: the rounds keep
@@ -14,6 +20,7 @@
  * Keccak has no data-dependent branches or table lookups.
  */
 #include <immintrin.h>
+#include <stddef.h>
 #include <string.h>
 #include <rind/internal/util.h>
 #include <crypto/keccak-rounds.h>
@@ -121,7 +128,7 @@ AVX2_INLINE void round4(const __m256i *restrict a, __m256i *restrict e, __m256i 
  * which gives away what was absorbed like the state itself (the
  * permutation is invertible): the callers wipe the whole struct.
  */
-AVX2 void keccakx4_f1600(struct keccakx4_state *st)
+AVX2 void keccakx4_f1600_c(struct keccakx4_state *st)
 {
 	__m256i *restrict a = st->a, *restrict e = st->scratch, *restrict c = st->scratch + 25;
 	unsigned int x, round;
@@ -134,31 +141,56 @@ AVX2 void keccakx4_f1600(struct keccakx4_state *st)
 	}
 }
 
+/* keccakx4-avx2-asm.S takes the lanes at st + 0 and its second copy at st + 800 */
+_Static_assert(offsetof(struct keccakx4_state, a) == 0 &&
+	       offsetof(struct keccakx4_state, scratch) == 25 * 32 &&
+	       sizeof(((struct keccakx4_state *)0)->scratch) >= 25 * 32,
+	       "keccakx4-avx2-asm.S's view of struct keccakx4_state");
+
+#ifdef RIND_KECCAKX4_C
+/* built without keccakx4-avx2-asm.S: the intrinsics above are the permutation */
+AVX2 void keccakx4_f1600(struct keccakx4_state *st)
+{
+	keccakx4_f1600_c(st);
+}
+#endif
+
 /*
  * One-block absorb: four inputs of the same @len (< rate) bytes, padded
- * with @ds and the final bit; the state starts at zero.
+ * with @ds and the final bit; the state starts at zero.  Each padded
+ * block goes to a zeroed buffer of whole 32-byte groups, which a 4x4
+ * transposition of 64-bit units (the inverse of the squeeze's, and the
+ * same shuffles) turns into four lanes a group: 6 groups for SHAKE128,
+ * 5 for SHAKE256, in place of a gather per word.  @rate <= 192.
  */
 AVX2 void keccakx4_absorb_once(struct keccakx4_state *st, unsigned int rate, u8 ds,
 			       const u8 *const in[4], size_t len)
 {
-	u8 blk[4][200];
+	u8 blk[4][192] __attribute__((aligned(32)));
+	const unsigned int groups = (rate / 8 + 3) / 4;
 	unsigned int i, l;
 
 	for (l = 0; l < 4; l++) {
-		memset(blk[l], 0, rate);
+		memset(blk[l], 0, 32 * groups);
 		memcpy(blk[l], in[l], len);
 		blk[l][len] ^= ds;
 		blk[l][rate - 1] ^= 0x80;
 	}
-	for (i = 0; i < 25; i++) {
-		u64 w[4] = { 0, 0, 0, 0 };
+	for (i = 0; i < groups; i++) {
+		const __m256i r0 = _mm256_load_si256((const __m256i *)(blk[0] + 32 * i));
+		const __m256i r1 = _mm256_load_si256((const __m256i *)(blk[1] + 32 * i));
+		const __m256i r2 = _mm256_load_si256((const __m256i *)(blk[2] + 32 * i));
+		const __m256i r3 = _mm256_load_si256((const __m256i *)(blk[3] + 32 * i));
+		const __m256i t0 = _mm256_unpacklo_epi64(r0, r1), t1 = _mm256_unpackhi_epi64(r0, r1);
+		const __m256i t2 = _mm256_unpacklo_epi64(r2, r3), t3 = _mm256_unpackhi_epi64(r2, r3);
 
-		if (8 * i < rate)
-			for (l = 0; l < 4; l++)
-				w[l] = get_unaligned_le64(blk[l] + 8 * i);
-		st->a[i] = _mm256_setr_epi64x((long long)w[0], (long long)w[1],
-					      (long long)w[2], (long long)w[3]);
+		st->a[4 * i] = _mm256_permute2x128_si256(t0, t2, 0x20);
+		st->a[4 * i + 1] = _mm256_permute2x128_si256(t1, t3, 0x20);
+		st->a[4 * i + 2] = _mm256_permute2x128_si256(t0, t2, 0x31);
+		st->a[4 * i + 3] = _mm256_permute2x128_si256(t1, t3, 0x31);
 	}
+	for (i = 4 * groups; i < 25; i++)
+		st->a[i] = _mm256_setzero_si256();
 	memzero_explicit(blk, sizeof(blk));
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Four Keccak sponges side by side (arch/x86/keccak-avx2.c), for the
+ * Four Keccak sponges side by side (arch/x86/keccak-avx2.c, the
+ * permutation in arch/x86/keccakx4-avx2-asm.S), for the
  * ML-KEM drivers: fixed-length one-block inputs, whole-block outputs.
  * Callers check AVX2 before use.  Library internal.
  */
@@ -23,7 +24,10 @@ struct keccakx4_state {
 	__m256i scratch[30];
 };
 
+/* keccakx4-avx2-asm.S (or, built with -DRIND_KECCAKX4_C, keccakx4_f1600_c) */
 void keccakx4_f1600(struct keccakx4_state *st);
+/* the same permutation in C intrinsics (keccak-avx2.c) */
+void keccakx4_f1600_c(struct keccakx4_state *st);
 void keccakx4_absorb_once(struct keccakx4_state *st, unsigned int rate, u8 ds,
 			  const u8 *const in[4], size_t len);
 void keccakx4_squeeze_blocks(struct keccakx4_state *st, unsigned int rate,

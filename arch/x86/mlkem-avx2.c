@@ -16,11 +16,11 @@
  * rounding, floor((floor(a*v / 2^16) + 2^9) / 2^10), so every output
  * matches algs/mlkem.c and keys, ciphertexts and known answers are shared.
  * Matrix expansion and noise sampling run four SHAKE128/SHAKE256 streams
- * at once (keccak-avx2.c); key generation also hashes H(ek) in those
- * lanes as ek is encoded (kg_run).  Matrix-vector products sum each
- * row's base-case products in 32 bits (VPMADDWD) and reduce once: the
- * same canonical or centered values as the generic code's per-product
- * reductions.
+ * at once (keccak-avx2.c, the permutation keccakx4-avx2-asm.S); key
+ * generation also hashes H(ek) in those lanes as ek is encoded (kg_run).
+ * Matrix-vector products sum each row's base-case products in 32 bits
+ * (VPMADDWD) and reduce once: the same canonical or centered values as
+ * the generic code's per-product reductions.
  *
  * Constant time: the arithmetic has no branches or table indices that
  * depend on data; the zeta vectors are public constants.
