@@ -17,21 +17,26 @@
  * with f0, g0 the low 20 bits of f and g.  In the scaled form (step i
  * holds 2^i f_i, 2^i g_i) a step is linear: swap (delta > 0, g odd):
  * (F, G) = (2G, G - F); g odd: (2F, G + F); g even: (2F, G); the parity
- * of g_i is bit 44 + i of G.  13 operations a step (bt, three lea, two
- * sub, five cmov, sar, xor/dec) against ~22 when f, g, zeta and the two
- * matrix rows are updated separately.  The 60-step matrix M (|u| + |v|,
- * |q| + |r| <= 2^60) is handed back as 4 M, so that ecc-inv.h's
- * 2^62 (f', g') = M' (f, g) and its bounds (entries' sums <= 2^62) hold
- * unchanged; the callers run enough batches of 60 for their bound
- * (P-256: 10 x 60 = 600 >= 590; P-384: 15 x 60 = 900 >= 885).
+ * of g_i is bit 44 + i of G.  15 operations a step against ~22 when
+ * f, g, zeta and the two matrix rows are updated separately, and no chain
+ * longer than 3: G -> bt -> cmov -> cmov, G -> shl -> and -> cmov (the
+ * swap flag is the sign of (G << (63 - k)) & zeta), zeta -> not -> lea ->
+ * cmov (both next values of zeta made before the flag selects one).
+ * (A 13-operation form, the swap flag from RORX/ANDN and mu = ~zeta
+ * updated as -mu or mu + 1, measured 2-6% slower on Zen 3.)  The 60-step
+ * matrix M (|u| + |v|, |q| + |r| <= 2^60) is handed back as 4 M, so that
+ * ecc-inv.h's 2^62 (f', g') = M' (f, g) and its bounds (entries' sums
+ * <= 2^62) hold unchanged; the callers run enough batches of 60 for their
+ * bound (P-256: 10 x 60 = 600 >= 590; P-384: 15 x 60 = 900 >= 885).
  */
 #ifndef _RIND_X86_ECC_DIVSTEPS_H
 #define _RIND_X86_ECC_DIVSTEPS_H
 
 /*
  * One step: F in \pf, biased G in \b; the new ones in \nf, \nb.  bt puts
- * g's parity in CF; y = (g odd ? zeta : 0) >> 63 is the swap mask (its SF
- * selects); zeta' = (zeta ^ swap) - 1.
+ * g's parity (bit k) in CF for the even case; y = G << (63 - k) has it in
+ * the sign, and y & zeta's sign is the swap flag (delta > 0 and g odd).
+ * zeta' = ~zeta - 1 on a swap, zeta - 1 otherwise.
  */
 #define ECC_X86_HD_STEP(k, pf, b, nf, nb)				\
 	"movq " b ", %[d]\n\t"						\
@@ -40,15 +45,17 @@
 	"subq %[c44], %[g2]\n\t"	/* 2G, bias restored */		\
 	"leaq (" b "," pf "), " nb "\n\t"	/* G + F */		\
 	"leaq (" pf "," pf "), " nf "\n\t"	/* 2F */		\
-	"movq %[z], %[y]\n\t"						\
+	"movq " b ", %[y]\n\t"						\
+	"shlq $(63 - " #k "), %[y]\n\t"	/* sign: g odd */	\
+	"leaq -1(%[z]), %[za]\n\t"	/* zeta - 1 */			\
 	"btq $" #k ", " b "\n\t"					\
 	"cmovncq " b ", " nb "\n\t"	/* g even: G */			\
-	"cmovncq %[zero], %[y]\n\t"					\
-	"sarq $63, %[y]\n\t"						\
+	"andq %[z], %[y]\n\t"		/* sign: swap */		\
 	"cmovsq %[d], " nb "\n\t"	/* swap: G - F, 2G */		\
 	"cmovsq %[g2], " nf "\n\t"					\
-	"xorq %[y], %[z]\n\t"						\
-	"decq %[z]\n\t"
+	"notq %[z]\n\t"						\
+	"leaq -1(%[z]), %[z]\n\t"	/* ~zeta - 1 */			\
+	"cmovnsq %[za], %[z]\n\t"
 
 #define ECC_X86_HD_STEP2(k0, k1)					\
 	ECC_X86_HD_STEP(k0, "%[f0]", "%[b0]", "%[f1]", "%[b1]")		\
@@ -58,7 +65,7 @@
 static inline s64 ecc_x86_steps20(s64 zeta, u64 f, u64 g, struct ecc_by_mat *t)
 {
 	u64 f0 = 1 + (f << 44), b0 = ((u64)1 << 22) + (g << 44) + ((u64)1 << 43);
-	u64 f1, b1, d, g2, y;
+	u64 f1, b1, d, g2, y, za;
 	s64 u, v, q, r;
 
 	__asm__("" ECC_X86_HD_STEP2(44, 45) ECC_X86_HD_STEP2(46, 47) ECC_X86_HD_STEP2(48, 49)
@@ -66,8 +73,8 @@ static inline s64 ecc_x86_steps20(s64 zeta, u64 f, u64 g, struct ecc_by_mat *t)
 		ECC_X86_HD_STEP2(56, 57) ECC_X86_HD_STEP2(58, 59) ECC_X86_HD_STEP2(60, 61)
 		ECC_X86_HD_STEP2(62, 63)
 		: [f0] "+r"(f0), [b0] "+r"(b0), [f1] "=&r"(f1), [b1] "=&r"(b1), [d] "=&r"(d),
-		  [g2] "=&r"(g2), [y] "=&r"(y), [z] "+r"(zeta)
-		: [zero] "r"((u64)0), [c44] "r"((u64)1 << 44)
+		  [g2] "=&r"(g2), [y] "=&r"(y), [za] "=&r"(za), [z] "+r"(zeta)
+		: [c44] "r"((u64)1 << 44)
 		: "cc");
 	b0 -= (u64)1 << 43;
 	/* the entries: signed fields of 22 bits at 0 and 22 */
@@ -120,7 +127,11 @@ static inline s64 ecc_x86_divsteps(s64 zeta, u64 f, u64 g, struct ecc_by_mat *m)
 	m->v *= 4;
 	m->q *= 4;
 	m->r *= 4;
-	memzero_explicit(&t, sizeof(t));
+	/*
+	 * No wipe of t here: like f and g it is a scalar temporary once
+	 * inlined (a memzero_explicit would force it to the stack, 2-5% of
+	 * the inversion); the caller wipes the matrix it keeps.
+	 */
 	return zeta;
 }
 

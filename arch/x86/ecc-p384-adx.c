@@ -849,8 +849,8 @@ static void p384x_fp_inv(u64 *r, const u64 *a);
  * form's 1110: 15 batches of 60 (900, 15 to spare) instead of 18; steps
  * after g = 0 change nothing.  The steps are ecc-divsteps-x86.h's, shared
  * with P-256, inside ecc-inv.h's ecc_by_inv_with (the batch carries the
- * matrix inside f and g, 13 operations a step; 7.7k TSC, against 9.3k for
- * the earlier batch and 16k for the template's).
+ * matrix inside f and g; ~7.0k TSC, against 9.3k for the earlier batch
+ * and 16k for the template's).
  */
 #define P384X_BY_BATCHES 15
 
