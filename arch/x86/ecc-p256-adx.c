@@ -782,7 +782,8 @@ static void p256x_fp_inv(u64 *r, const u64 *a);
  * (delta starts at 1/2; kept as zeta = -(delta + 1/2)): for 256-bit
  * inputs and moduli 590 of those steps always bring g to 0 (Wuille's
  * computer-checked bound, safegcd-bounds), against 741 for the template's
- * form.  Ten batches of 62 = 620 steps; steps after g = 0 change nothing.
+ * form.  Ten batches of 60 (ecc-divsteps-x86.h's) = 600 steps; steps after
+ * g = 0 change nothing.
  * ecc-inv.h's start and reduction of the result around them (ecc_by_inv_with,
  * the steps in ecc-divsteps-x86.h, shared with P-384).  Used through ECC_FP_INV
  * for p and by this file's signing and verification for n.

@@ -846,12 +846,11 @@ static void p384x_fp_inv(u64 *r, const u64 *a);
  * bound of the safegcd analysis for this form, Wuille's safegcd-bounds;
  * it gives 591 at d = 256, where the computer-checked count that
  * ecc-p256-adx.c runs is 590), 885 at d = 384, against the template
- * form's 1110: 15 batches of 62 (930, 45 to spare) instead of 18; steps
+ * form's 1110: 15 batches of 60 (900, 15 to spare) instead of 18; steps
  * after g = 0 change nothing.  The steps are ecc-divsteps-x86.h's, shared
- * with P-256, inside ecc-inv.h's ecc_by_inv_with.  About 30% faster than the template's
- * (10-12k cycles against 16k, same process).  The batch keeps only
- * f, g and zeta on the integer ports and moves the matrix rows through
- * the same masked updates in SSE2 registers.
+ * with P-256, inside ecc-inv.h's ecc_by_inv_with (the batch carries the
+ * matrix inside f and g; ~7.0k TSC, against 9.3k for the earlier batch
+ * and 16k for the template's).
  */
 #define P384X_BY_BATCHES 15
 
