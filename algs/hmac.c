@@ -27,9 +27,6 @@
 #include <rind/internal/testmgr.h>
 #include <rind/internal/util.h>
 
-#define HMAC_IPAD64	0x3636363636363636ULL
-#define HMAC_OPAD64	0x5c5c5c5c5c5c5c5cULL
-
 struct hmac_instance {
 	struct shash_alg alg;
 	struct crypto_spawn spawn;
@@ -58,51 +55,6 @@ static inline struct hmac_ctx *hmac_ctx(struct crypto_shash *tfm)
 static inline struct shash_desc *hmac_inner(struct shash_desc *desc)
 {
 	return shash_desc_ctx(desc);
-}
-
-/*
- * Hash @pad (one block) from a fresh state and export the state to @state.
- * (The inner hash is driven directly: see shash_raw_* in internal/hash.h.)
- */
-static int hmac_pad_state(const struct shash_alg *h, struct shash_desc *d,
-			  const u8 *pad, unsigned int bs, u8 *state)
-{
-	int err = h->init(d);
-
-	if (!err)
-		err = h->update(d, pad, bs);
-	return err ? err : shash_raw_export(h, d, state);
-}
-
-int hmac_pad_states(const struct shash_alg *h, struct shash_desc *d, unsigned int bs,
-		    const u8 *key, unsigned int keylen, u8 *ist, u8 *ost)
-{
-	unsigned int nw = (bs + 7) / 8;
-	u64 pad[HMAC_MAX_BLOCKSIZE / 8];
-	int err = 0;
-
-	if (bs > HMAC_MAX_BLOCKSIZE || h->digestsize > bs)
-		return -EINVAL;
-	if (keylen > bs) {
-		err = shash_raw_digest(h, d, key, keylen, (u8 *)pad);
-		keylen = h->digestsize;
-	} else if (keylen) {
-		memcpy(pad, key, keylen);
-	}
-	if (!err) {
-		/* Whole words: bytes past bs (up to 7) are never hashed. */
-		memset((u8 *)pad + keylen, 0, nw * 8 - keylen);
-		for (unsigned int i = 0; i < nw; i++)
-			pad[i] ^= HMAC_IPAD64;
-		err = hmac_pad_state(h, d, (const u8 *)pad, bs, ist);
-	}
-	if (!err) {
-		for (unsigned int i = 0; i < nw; i++)
-			pad[i] ^= HMAC_IPAD64 ^ HMAC_OPAD64;
-		err = hmac_pad_state(h, d, (const u8 *)pad, bs, ost);
-	}
-	memzero_explicit(pad, nw * 8);
-	return err;
 }
 
 static int hmac_setkey(struct crypto_shash *tfm, const u8 *key, unsigned int keylen)

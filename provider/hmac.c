@@ -24,16 +24,12 @@
  * once.  The key is handled as the template does: only its length decides
  * anything, never its bytes.
  *
- * (The library's hmac template has the same pad computation,
- * hmac_pad_states(); it is not among librind.a's exported names, which
- * are what the provider links, hence this one.)
+ * (The pad states are the library's hmac_pad_states(), inline in
+ * <rind/internal/hash.h>: the provider links only librind's public names.)
  */
 #include <string.h>
 #include "prov.h"
 #include "hmac.h"
-
-#define IPAD64 0x3636363636363636ULL
-#define OPAD64 0x5c5c5c5c5c5c5c5cULL
 
 /*
  * Shared by every instance of the provider in the process (one per
@@ -75,8 +71,7 @@ struct crypto_shash *rind_md_hash(const struct rind_md *m)
 int rp_hmac_setkey(struct rp_hmac *h, const struct rind_md *m, const uint8_t *key, size_t keylen)
 {
 	struct crypto_shash *t = rind_md_hash(m);
-	uint64_t pad[HMAC_PAD_MAX / 8];
-	unsigned int bs = m->blocksize, nw = (bs + 7) / 8, i;
+	unsigned int bs = m->blocksize;
 	struct shash_desc *d = &h->d.desc;
 	const struct shash_alg *a;
 	int err;
@@ -100,35 +95,12 @@ int rp_hmac_setkey(struct rp_hmac *h, const struct rind_md *m, const uint8_t *ke
 	h->md = m;
 	h->ss = shash_raw_statesize(a);
 	d->tfm = t;
-	/* K': the key, hashed first if longer than a block, zero-padded to a block. */
-	if (keylen > bs) {
-		if (keylen > 0xffffffffu) {
-			rp_hmac_wipe(h);
-			return 0;
-		}
-		err = shash_raw_digest(a, d, key, (unsigned int)keylen, (uint8_t *)pad);
-		keylen = m->size;
-	} else {
-		err = 0;
-		if (keylen)
-			memcpy(pad, key, keylen);
+	/* K' ^ ipad and K' ^ opad hashed, as the library's hmac template does. */
+	if (keylen > 0xffffffffu) {
+		rp_hmac_wipe(h);
+		return 0;
 	}
-	if (!err) {
-		memset((uint8_t *)pad + keylen, 0, nw * 8 - keylen);
-		for (i = 0; i < nw; i++)
-			pad[i] ^= IPAD64;
-		err = a->init(d);
-		err = err ? err : a->update(d, (const uint8_t *)pad, bs);
-		err = err ? err : shash_raw_export(a, d, h->ist);
-	}
-	if (!err) {
-		for (i = 0; i < nw; i++)
-			pad[i] ^= IPAD64 ^ OPAD64;
-		err = a->init(d);
-		err = err ? err : a->update(d, (const uint8_t *)pad, bs);
-		err = err ? err : shash_raw_export(a, d, h->ost);
-	}
-	rind_memzero_explicit(pad, nw * 8);
+	err = hmac_pad_states(a, d, bs, key, (unsigned int)keylen, h->ist, h->ost);
 	if (err) {
 		rp_hmac_wipe(h);
 		return 0;

@@ -2,6 +2,7 @@
 #ifndef _RIND_INTERNAL_HASH_H
 #define _RIND_INTERNAL_HASH_H
 
+#include <errno.h>
 #include <string.h>
 #include <rind/hash.h>
 #include <rind/internal/alg.h>
@@ -129,14 +130,58 @@ static inline unsigned int shash_raw_statesize(const struct shash_alg *h)
 /* Largest block size HMAC accepts for its inner hash (SHA-3's is at most 144). */
 #define HMAC_MAX_BLOCKSIZE	256
 
+#define HMAC_IPAD64	0x3636363636363636ULL
+#define HMAC_OPAD64	0x5c5c5c5c5c5c5c5cULL
+
+/* Hash @pad (one block) from a fresh state and export the state to @state. */
+static inline int hmac_pad_state(const struct shash_alg *h, struct shash_desc *d,
+				 const u8 *pad, unsigned int bs, u8 *state)
+{
+	int err = h->init(d);
+
+	if (!err)
+		err = h->update(d, pad, bs);
+	return err ? err : shash_raw_export(h, d, state);
+}
+
 /*
  * RFC 2104's two key states: the hash (descriptor @d, block size @bs) run
  * over K' ^ ipad and over K' ^ opad, exported to @ist and @ost, where K' is
  * @key zero-padded to @bs (hashed first when longer).  Only @keylen decides
- * anything.  The padded key is wiped; @d holds the last state (the caller
- * wipes it).  The hmac template and the ECDSA nonce's HMAC-DRBG use it.
+ * anything; the padded key is built and flipped a word at a time and wiped.
+ * @d holds the last state (the caller wipes it).  The hmac template, the
+ * ECDSA nonce's HMAC-DRBG and the provider's HMAC use it (inline: the
+ * provider links only librind's public names).
  */
-int hmac_pad_states(const struct shash_alg *h, struct shash_desc *d, unsigned int bs,
-		    const u8 *key, unsigned int keylen, u8 *ist, u8 *ost);
+static inline int hmac_pad_states(const struct shash_alg *h, struct shash_desc *d, unsigned int bs,
+				  const u8 *key, unsigned int keylen, u8 *ist, u8 *ost)
+{
+	unsigned int nw = (bs + 7) / 8;
+	u64 pad[HMAC_MAX_BLOCKSIZE / 8];
+	int err = 0;
+
+	if (bs > HMAC_MAX_BLOCKSIZE || h->digestsize > bs)
+		return -EINVAL;
+	if (keylen > bs) {
+		err = shash_raw_digest(h, d, key, keylen, (u8 *)pad);
+		keylen = h->digestsize;
+	} else if (keylen) {
+		memcpy(pad, key, keylen);
+	}
+	if (!err) {
+		/* Whole words: bytes past bs (up to 7) are never hashed. */
+		memset((u8 *)pad + keylen, 0, nw * 8 - keylen);
+		for (unsigned int i = 0; i < nw; i++)
+			pad[i] ^= HMAC_IPAD64;
+		err = hmac_pad_state(h, d, (const u8 *)pad, bs, ist);
+	}
+	if (!err) {
+		for (unsigned int i = 0; i < nw; i++)
+			pad[i] ^= HMAC_IPAD64 ^ HMAC_OPAD64;
+		err = hmac_pad_state(h, d, (const u8 *)pad, bs, ost);
+	}
+	rind_memzero_explicit(pad, nw * 8);
+	return err;
+}
 
 #endif
