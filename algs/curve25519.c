@@ -33,6 +33,7 @@
 #include <crypto/curve25519.h>
 #include <crypto/ed25519.h>
 #include <crypto/fe25519.h>
+#include <crypto/fe25519-inv.h>
 
 /* (A + 2) / 4 for Curve25519's A = 486662: the ladder's constant. */
 #define CURVE25519_A24 121666
@@ -142,23 +143,8 @@ void curve25519_generic(u8 out[CURVE25519_KEY_SIZE], const u8 scalar[CURVE25519_
  * word as lo + 2^32 hi (entries stay below 2^30 in 30 steps).
  */
 
-#define INV_M60 ((u64)((1ULL << 60) - 1))
-
-/* p in five signed limbs of 60 bits */
-static const s64 inv_p60[5] = {
-	0xfffffffffffffedLL, 0xfffffffffffffffLL, 0xfffffffffffffffLL, 0xfffffffffffffffLL, 0x7fffLL,
-};
-/* p^-1 mod 2^60 */
-#define INV_PINV60 0x9435e50d79435e5ULL
-
-typedef __int128 s128;
-
-struct inv_mat {
-	s64 u, v, q, r;
-};
-
 /* 30 hddivsteps on the low words. */
-static s64 inv_hddivsteps30(s64 zeta, u64 f, u64 g, struct inv_mat *t)
+static s64 inv_hddivsteps30(s64 zeta, u64 f, u64 g, struct ecc_by_mat *t)
 {
 	u64 uv = 1, qr = (u64)1 << 32;
 	int i;
@@ -186,136 +172,28 @@ static s64 inv_hddivsteps30(s64 zeta, u64 f, u64 g, struct inv_mat *t)
 	return zeta;
 }
 
-/* (f, g) = M (f, g) / 2^60, exact. */
-static void inv_update_fg(s64 f[5], s64 g[5], const struct inv_mat *t)
+/* A round's 60 steps as two halves of 30. */
+static s64 inv_steps60(s64 zeta, u64 flo, u64 glo, struct ecc_by_mat *mt)
 {
-	s128 cf = (s128)t->u * f[0] + (s128)t->v * g[0];
-	s128 cg = (s128)t->q * f[0] + (s128)t->r * g[0];
-	int i;
+	struct ecc_by_mat t1, t2;
+	u64 f1, g1;
 
-	cf >>= 60;
-	cg >>= 60;
-	for (i = 1; i < 5; i++) {
-		cf += (s128)t->u * f[i] + (s128)t->v * g[i];
-		cg += (s128)t->q * f[i] + (s128)t->r * g[i];
-		f[i - 1] = (s64)((u64)cf & INV_M60);
-		g[i - 1] = (s64)((u64)cg & INV_M60);
-		cf >>= 60;
-		cg >>= 60;
-	}
-	f[4] = (s64)cf;
-	g[4] = (s64)cg;
-}
-
-/*
- * (d, e) = M (d, e) / 2^60 mod p; |d|, |e| grow by at most p per round.
- * m p with m < 2^60 is added as -19 m at 2^0 and m 2^15 at 2^240.
- */
-static void inv_update_de(s64 d[5], s64 e[5], const struct inv_mat *t)
-{
-	s128 cd = (s128)t->u * d[0] + (s128)t->v * e[0];
-	s128 ce = (s128)t->q * d[0] + (s128)t->r * e[0];
-	s64 md = (s64)(((0 - (u64)cd) * INV_PINV60) & INV_M60);
-	s64 me = (s64)(((0 - (u64)ce) * INV_PINV60) & INV_M60);
-	int i;
-
-	cd -= (s128)md * 19;
-	ce -= (s128)me * 19;
-	cd >>= 60;
-	ce >>= 60;
-	for (i = 1; i < 5; i++) {
-		cd += (s128)t->u * d[i] + (s128)t->v * e[i];
-		ce += (s128)t->q * d[i] + (s128)t->r * e[i];
-		if (i == 4) {
-			cd += (s128)md << 15;
-			ce += (s128)me << 15;
-		}
-		d[i - 1] = (s64)((u64)cd & INV_M60);
-		e[i - 1] = (s64)((u64)ce & INV_M60);
-		cd >>= 60;
-		ce >>= 60;
-	}
-	d[4] = (s64)cd;
-	e[4] = (s64)ce;
+	zeta = inv_hddivsteps30(zeta, flo, glo, &t1);
+	f1 = ((u64)t1.u * flo + (u64)t1.v * glo) >> 30;
+	g1 = ((u64)t1.q * flo + (u64)t1.r * glo) >> 30;
+	zeta = inv_hddivsteps30(zeta, f1, g1, &t2);
+	mt->u = t2.u * t1.u + t2.v * t1.q;
+	mt->v = t2.u * t1.v + t2.v * t1.r;
+	mt->q = t2.q * t1.u + t2.r * t1.q;
+	mt->r = t2.q * t1.v + t2.r * t1.r;
+	memzero_explicit(&t1, sizeof(t1));
+	memzero_explicit(&t2, sizeof(t2));
+	return zeta;
 }
 
 void fe25519_invert_limbs(u64 out[4], const u64 w[4])
 {
-	s64 f[5], g[5], d[5] = { 0 }, e[5] = { 1, 0, 0, 0, 0 }, zeta = -1;
-	unsigned __int128 acc;
-	u64 o[4], t[4], top, m, sgn;
-	struct inv_mat t1, t2, mt;
-	s128 c = 0;
-	int i;
-
-	memcpy(f, inv_p60, sizeof(f));
-	g[0] = (s64)(w[0] & INV_M60);
-	g[1] = (s64)((w[0] >> 60 | w[1] << 4) & INV_M60);
-	g[2] = (s64)((w[1] >> 56 | w[2] << 8) & INV_M60);
-	g[3] = (s64)((w[2] >> 52 | w[3] << 12) & INV_M60);
-	g[4] = (s64)(w[3] >> 48);
-	for (i = 0; i < 10; i++) {
-		u64 flo = (u64)f[0] | (u64)f[1] << 60, glo = (u64)g[0] | (u64)g[1] << 60;
-		u64 f1, g1;
-
-		zeta = inv_hddivsteps30(zeta, flo, glo, &t1);
-		f1 = ((u64)t1.u * flo + (u64)t1.v * glo) >> 30;
-		g1 = ((u64)t1.q * flo + (u64)t1.r * glo) >> 30;
-		zeta = inv_hddivsteps30(zeta, f1, g1, &t2);
-		mt.u = t2.u * t1.u + t2.v * t1.q;
-		mt.v = t2.u * t1.v + t2.v * t1.r;
-		mt.q = t2.q * t1.u + t2.r * t1.q;
-		mt.r = t2.q * t1.v + t2.r * t1.r;
-		inv_update_fg(f, g, &mt);
-		inv_update_de(d, e, &mt);
-	}
-	/* x^-1 = d * f with f = +-1; then + 16p makes it positive, below 2^260. */
-	sgn = (u64)(f[4] >> 63);
-	for (i = 0; i < 5; i++) {
-		c += (s128)(s64)(((u64)d[i] ^ sgn) - sgn) + (s128)16 * inv_p60[i];
-		d[i] = (s64)((u64)c & INV_M60);
-		c >>= 60;
-	}
-	acc = (u64)d[0] | (unsigned __int128)(u64)d[1] << 60;
-	o[0] = (u64)acc;
-	acc >>= 64;
-	acc |= (unsigned __int128)(u64)d[2] << 56;
-	o[1] = (u64)acc;
-	acc >>= 64;
-	acc |= (unsigned __int128)(u64)d[3] << 52;
-	o[2] = (u64)acc;
-	acc >>= 64;
-	acc |= (unsigned __int128)(u64)d[4] << 48;
-	o[3] = (u64)acc;
-	acc >>= 64;
-	/* Fold the bits from 2^255 up (times 19), then subtract p if >= p. */
-	top = o[3] >> 63 | (u64)acc << 1;
-	o[3] &= 0x7fffffffffffffffULL;
-	acc = (unsigned __int128)o[0] + 19 * top;
-	o[0] = (u64)acc;
-	for (i = 1; i < 4; i++) {
-		acc = (acc >> 64) + o[i];
-		o[i] = (u64)acc;
-	}
-	acc = (unsigned __int128)o[0] + 19;
-	t[0] = (u64)acc;
-	for (i = 1; i < 4; i++) {
-		acc = (acc >> 64) + o[i];
-		t[i] = (u64)acc;
-	}
-	m = 0 - (t[3] >> 63);
-	t[3] &= 0x7fffffffffffffffULL;
-	for (i = 0; i < 4; i++)
-		out[i] = o[i] ^ (m & (o[i] ^ t[i]));
-	memzero_explicit(f, sizeof(f));
-	memzero_explicit(g, sizeof(g));
-	memzero_explicit(d, sizeof(d));
-	memzero_explicit(e, sizeof(e));
-	memzero_explicit(o, sizeof(o));
-	memzero_explicit(t, sizeof(t));
-	memzero_explicit(&t1, sizeof(t1));
-	memzero_explicit(&t2, sizeof(t2));
-	memzero_explicit(&mt, sizeof(mt));
+	fe25519_invert_with(out, w, inv_steps60);
 }
 
 void fe25519_invert_bytes(u8 out[32], const u8 in[32])

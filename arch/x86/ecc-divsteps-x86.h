@@ -5,7 +5,8 @@
  * for ecc-inv.h's ecc_by_inv_with(): the x86 P-256 and P-384 drivers'
  * inversions, which differ only in how many batches their size needs.
  * Baseline x86-64 only (BT, CMOV, LEA); branch-free, the sequence of
- * instructions fixed.  Include after <crypto/ecc-inv.h>.
+ * instructions fixed.  Also the 60-step batch of the curve25519
+ * inversion (fe25519-inv-x86.c: ecc_x86_divsteps60).
  *
  * A batch here is 60 steps, not ecc-inv.h's 62: three runs of 20 in
  * which the matrix rides inside f and g themselves (the technique of
@@ -31,6 +32,8 @@
  */
 #ifndef _RIND_X86_ECC_DIVSTEPS_H
 #define _RIND_X86_ECC_DIVSTEPS_H
+
+#include <crypto/divsteps-mat.h>
 
 /*
  * One step: F in \pf, biased G in \b; the new ones in \nf, \nb.  bt puts
@@ -104,12 +107,12 @@ static inline void ecc_x86_mat_mul(struct ecc_by_mat *b, const struct ecc_by_mat
 }
 
 /*
- * 60 steps on the low words of f and g, returned as 4 M:
- * 2^62 (f', g') = (4 M) (f, g).  After each run of 20 the next starts
- * from (M (f, g)) / 2^20 on 64-bit words: 44 and then 24 low bits of
- * those are exact, more than the 20 a run reads.
+ * 60 steps on the low words of f and g: 2^60 (f', g') = M (f, g).  After
+ * each run of 20 the next starts from (M (f, g)) / 2^20 on 64-bit words:
+ * 44 and then 24 low bits of those are exact, more than the 20 a run
+ * reads.
  */
-static inline s64 ecc_x86_divsteps(s64 zeta, u64 f, u64 g, struct ecc_by_mat *m)
+static inline s64 ecc_x86_divsteps60(s64 zeta, u64 f, u64 g, struct ecc_by_mat *m)
 {
 	struct ecc_by_mat t;
 	u64 f1, g1;
@@ -123,15 +126,22 @@ static inline s64 ecc_x86_divsteps(s64 zeta, u64 f, u64 g, struct ecc_by_mat *m)
 	ecc_x86_mat_mul(m, &t);
 	zeta = ecc_x86_steps20(zeta, f, g, &t);
 	ecc_x86_mat_mul(m, &t);
-	m->u *= 4;
-	m->v *= 4;
-	m->q *= 4;
-	m->r *= 4;
 	/*
 	 * No wipe of t here: like f and g it is a scalar temporary once
 	 * inlined (a memzero_explicit would force it to the stack, 2-5% of
 	 * the inversion); the caller wipes the matrix it keeps.
 	 */
+	return zeta;
+}
+
+/* The same 60 steps returned as 4 M, for ecc-inv.h's 62-step scale: 2^62 (f', g') = (4 M) (f, g). */
+static inline s64 ecc_x86_divsteps(s64 zeta, u64 f, u64 g, struct ecc_by_mat *m)
+{
+	zeta = ecc_x86_divsteps60(zeta, f, g, m);
+	m->u *= 4;
+	m->v *= 4;
+	m->q *= 4;
+	m->r *= 4;
 	return zeta;
 }
 

@@ -28,15 +28,12 @@
 
 #include <string.h>
 #include <rind/internal/util.h>
+#include <crypto/divsteps-mat.h>
 
 #define ECC_BY_NL	((64 * ECC_N + 1 + 61) / 62)
 #define ECC_BY_M62	((u64)0x3fffffffffffffffull)
 
 typedef __int128 ecc_s128;
-
-struct ecc_by_mat {
-	s64 u, v, q, r;
-};
 
 /* 62 divsteps on the low words of f and g; zeta = -delta. */
 static inline s64 ecc_by_divsteps(s64 zeta, u64 f, u64 g, struct ecc_by_mat *t)
