@@ -377,130 +377,150 @@ AVX2_INLINE void ibfv(__m256i *a, __m256i *b, const struct zvec *w)
 /*
  * Forward: distances 128, 64, 32 over the eight registers of a column
  * (registers c, c+4, ..., c+28); then per 32 coefficients 16 and 8, and
- * the three in-register distances of each register pair.
+ * the three in-register distances of each register pair.  Written once
+ * for both butterflies (Montgomery: avx2_ntt; Shoup, no reduction:
+ * avx2_ntt_lazy): @BF1 a butterfly by the constant @Z(k), @BFV one by the
+ * per-lane tables @T4, @T2, @T1; from @IN to @OUT (the same for in place).
  */
+#define AVX2_NTT_BODY(IN, OUT, BF1, Z, BFV, T4, T2, T1)				\
+	do {									\
+		unsigned int c, m, g, h;					\
+										\
+		for (c = 0; c < 4; c++) {					\
+			__m256i r[8];						\
+										\
+			_Pragma("GCC unroll 8")					\
+			for (m = 0; m < 8; m++)					\
+				r[m] = ld((IN) + 8 * (c + 4 * m));		\
+			_Pragma("GCC unroll 8")					\
+			for (m = 0; m < 4; m++)					\
+				BF1(&r[m], &r[m + 4], Z(1));			\
+			_Pragma("GCC unroll 8")					\
+			for (m = 0; m < 8; m += 4) {				\
+				BF1(&r[m], &r[m + 2], Z(2 + m / 4));		\
+				BF1(&r[m + 1], &r[m + 3], Z(2 + m / 4));	\
+			}							\
+			_Pragma("GCC unroll 8")					\
+			for (m = 0; m < 8; m += 2)				\
+				BF1(&r[m], &r[m + 1], Z(4 + m / 2));		\
+			_Pragma("GCC unroll 8")					\
+			for (m = 0; m < 8; m++)					\
+				st((OUT) + 8 * (c + 4 * m), r[m]);		\
+		}								\
+		for (g = 0; g < 8; g++) {					\
+			__m256i r[4];						\
+										\
+			_Pragma("GCC unroll 8")					\
+			for (m = 0; m < 4; m++)					\
+				r[m] = ld((OUT) + 32 * g + 8 * m);		\
+			BF1(&r[0], &r[2], Z(8 + g));				\
+			BF1(&r[1], &r[3], Z(8 + g));				\
+			BF1(&r[0], &r[1], Z(16 + 2 * g));			\
+			BF1(&r[2], &r[3], Z(17 + 2 * g));			\
+			_Pragma("GCC unroll 2")					\
+			for (h = 0; h < 2; h++) {				\
+				unsigned int P = 2 * g + h;			\
+				__m256i x = r[2 * h], y = r[2 * h + 1];		\
+										\
+				swap128(&x, &y);				\
+				BFV(&x, &y, &(T4)[P]);				\
+				swap64(&x, &y);					\
+				BFV(&x, &y, &(T2)[P]);				\
+				swap32(&x, &y);					\
+				BFV(&x, &y, &(T1)[P]);				\
+				swap32(&x, &y);					\
+				swap64(&x, &y);					\
+				swap128(&x, &y);				\
+				st((OUT) + 16 * P, x);				\
+				st((OUT) + 16 * P + 8, y);			\
+			}							\
+		}								\
+	} while (0)
+
 static AVX2 void avx2_ntt(struct mldsa_poly *p)
 {
-	s32 *a = p->c;
-	unsigned int c, m, g, h;
-
-	for (c = 0; c < 4; c++) {
-		__m256i r[8];
-
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 8; m++)
-			r[m] = ld(a + 8 * (c + 4 * m));
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 4; m++)
-			bf1(&r[m], &r[m + 4], zf(1));
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 8; m += 4) {
-			bf1(&r[m], &r[m + 2], zf(2 + m / 4));
-			bf1(&r[m + 1], &r[m + 3], zf(2 + m / 4));
-		}
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 8; m += 2)
-			bf1(&r[m], &r[m + 1], zf(4 + m / 2));
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 8; m++)
-			st(a + 8 * (c + 4 * m), r[m]);
-	}
-	for (g = 0; g < 8; g++) {
-		__m256i r[4];
-
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 4; m++)
-			r[m] = ld(a + 32 * g + 8 * m);
-		bf1(&r[0], &r[2], zf(8 + g));
-		bf1(&r[1], &r[3], zf(8 + g));
-		bf1(&r[0], &r[1], zf(16 + 2 * g));
-		bf1(&r[2], &r[3], zf(17 + 2 * g));
-		_Pragma("GCC unroll 2")
-		for (h = 0; h < 2; h++) {
-			unsigned int P = 2 * g + h;
-			__m256i x = r[2 * h], y = r[2 * h + 1];
-
-			swap128(&x, &y);
-			bfv(&x, &y, &ntt_z4[P]);
-			swap64(&x, &y);
-			bfv(&x, &y, &ntt_z2[P]);
-			swap32(&x, &y);
-			bfv(&x, &y, &ntt_z1[P]);
-			swap32(&x, &y);
-			swap64(&x, &y);
-			swap128(&x, &y);
-			st(a + 16 * P, x);
-			st(a + 16 * P + 8, y);
-		}
-	}
+	AVX2_NTT_BODY(p->c, p->c, bf1, zf, bfv, ntt_z4, ntt_z2, ntt_z1);
 }
 
 /*
- * Inverse: per register pair distances 1, 2, 4 and 8, then the generic
- * code's reduction, and 16 over two pairs in the same pass; 32, 64 and
- * 128 over the columns, the last with the final factor folded in as
- * generic does.
+ * Inverse: per register pair distances 1, 2, 4 and 8, then a reduction,
+ * and 16 over two pairs in the same pass; 32, 64 and 128 over the
+ * columns, the last with the final factor folded in.  Written once for
+ * both butterflies (Montgomery: avx2_invntt, which reduces both halves
+ * after distance 8 as the generic code does; Shoup: avx2_invntt_lazy,
+ * which needs only one): @IBF1 by the constant @Z(k), @IBFV by the
+ * tables @T1, @T2, @T4, @REDY the second half's reduction, f = @FV and
+ * f1 = @FV1 (of type @FT) the final factors and @FINAL(x, f) the product
+ * by one, in place on @A.
  */
+#define AVX2_INVNTT_BODY(A, IBF1, Z, IBFV, T1, T2, T4, REDY, FT, FV, FV1, FINAL)\
+	do {									\
+		unsigned int c, m, g, P;					\
+										\
+		for (g = 0; g < 8; g++) {					\
+			__m256i r[4];						\
+			unsigned int h;						\
+										\
+			_Pragma("GCC unroll 2")					\
+			for (h = 0; h < 2; h++) {				\
+				__m256i x, y;					\
+										\
+				P = 2 * g + h;					\
+				x = ld((A) + 16 * P);				\
+				y = ld((A) + 16 * P + 8);			\
+				swap128(&x, &y);				\
+				swap64(&x, &y);					\
+				swap32(&x, &y);					\
+				IBFV(&x, &y, &(T1)[P]);				\
+				swap32(&x, &y);					\
+				IBFV(&x, &y, &(T2)[P]);				\
+				swap64(&x, &y);					\
+				IBFV(&x, &y, &(T4)[P]);				\
+				swap128(&x, &y);				\
+				IBF1(&x, &y, Z(31 - P));			\
+				r[2 * h] = reduce32(x);				\
+				r[2 * h + 1] = REDY(y);				\
+			}							\
+			IBF1(&r[0], &r[2], Z(15 - g));				\
+			IBF1(&r[1], &r[3], Z(15 - g));				\
+			_Pragma("GCC unroll 8")					\
+			for (m = 0; m < 4; m++)					\
+				st((A) + 32 * g + 8 * m, r[m]);			\
+		}								\
+		for (c = 0; c < 4; c++) {					\
+			const FT f = FV, f1 = FV1;							\
+			__m256i r[8];						\
+										\
+			_Pragma("GCC unroll 8")					\
+			for (m = 0; m < 8; m++)					\
+				r[m] = ld((A) + 8 * (c + 4 * m));		\
+			_Pragma("GCC unroll 8")					\
+			for (m = 0; m < 8; m += 2)				\
+				IBF1(&r[m], &r[m + 1], Z(7 - m / 2));		\
+			_Pragma("GCC unroll 8")					\
+			for (m = 0; m < 8; m += 4) {				\
+				IBF1(&r[m], &r[m + 2], Z(3 - m / 4));		\
+				IBF1(&r[m + 1], &r[m + 3], Z(3 - m / 4));	\
+			}							\
+			_Pragma("GCC unroll 8")					\
+			for (m = 0; m < 4; m++) {				\
+				__m256i s = _mm256_add_epi32(r[m], r[m + 4]);	\
+				__m256i d = _mm256_sub_epi32(r[m], r[m + 4]);	\
+										\
+				st((A) + 8 * (c + 4 * m), FINAL(s, f));		\
+				st((A) + 8 * (c + 4 * m + 16), FINAL(d, f1));	\
+			}							\
+		}								\
+	} while (0)
+
+#define AVX2_INV_NOREDUCE(x)	(x)
+#define AVX2_INV_FINAL_MONT(x, f)	mulz1(x, (f).z, (f).zq)
+#define AVX2_INV_FINAL_SHOUP(x, f)	canon(shmul(x, (f).z, (f).zp, (f).zp))
+
 static AVX2 void avx2_invntt(struct mldsa_poly *p)
 {
-	s32 *a = p->c;
-	unsigned int c, m, g, P;
-
-	/* per 32 coefficients (two register pairs): 1, 2, 4, 8, the reduction, 16 */
-	for (g = 0; g < 8; g++) {
-		__m256i r[4];
-		unsigned int h;
-
-		_Pragma("GCC unroll 2")
-		for (h = 0; h < 2; h++) {
-			__m256i x, y;
-
-			P = 2 * g + h;
-			x = ld(a + 16 * P);
-			y = ld(a + 16 * P + 8);
-			swap128(&x, &y);
-			swap64(&x, &y);
-			swap32(&x, &y);
-			ibfv(&x, &y, &inv_z1[P]);
-			swap32(&x, &y);
-			ibfv(&x, &y, &inv_z2[P]);
-			swap64(&x, &y);
-			ibfv(&x, &y, &inv_z4[P]);
-			swap128(&x, &y);
-			ibf1(&x, &y, zi(31 - P));
-			r[2 * h] = reduce32(x);
-			r[2 * h + 1] = reduce32(y);
-		}
-		ibf1(&r[0], &r[2], zi(15 - g));
-		ibf1(&r[1], &r[3], zi(15 - g));
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 4; m++)
-			st(a + 32 * g + 8 * m, r[m]);
-	}
-	for (c = 0; c < 4; c++) {
-		const struct zc f = zbc(inv_f), f1 = zbc(inv_f1);
-		__m256i r[8];
-
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 8; m++)
-			r[m] = ld(a + 8 * (c + 4 * m));
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 8; m += 2)
-			ibf1(&r[m], &r[m + 1], zi(7 - m / 2));
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 8; m += 4) {
-			ibf1(&r[m], &r[m + 2], zi(3 - m / 4));
-			ibf1(&r[m + 1], &r[m + 3], zi(3 - m / 4));
-		}
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 4; m++) {
-			__m256i s = _mm256_add_epi32(r[m], r[m + 4]);
-			__m256i d = _mm256_sub_epi32(r[m], r[m + 4]);
-
-			st(a + 8 * (c + 4 * m), mulz1(s, f.z, f.zq));
-			st(a + 8 * (c + 4 * m + 16), mulz1(d, f1.z, f1.zq));
-		}
-	}
+	AVX2_INVNTT_BODY(p->c, ibf1, zi, ibfv, inv_z1, inv_z2, inv_z4, reduce32,
+			 struct zc, zbc(inv_f), zbc(inv_f1), AVX2_INV_FINAL_MONT);
 }
 
 /*
@@ -576,57 +596,7 @@ AVX2_INLINE void sibfv(__m256i *a, __m256i *b, const struct zsv *w)
  */
 static AVX2 void avx2_ntt_lazy(s32 *out, const s32 *in)
 {
-	unsigned int c, m, g, h;
-
-	for (c = 0; c < 4; c++) {
-		__m256i r[8];
-
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 8; m++)
-			r[m] = ld(in + 8 * (c + 4 * m));
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 4; m++)
-			sbf1(&r[m], &r[m + 4], SF(1));
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 8; m += 4) {
-			sbf1(&r[m], &r[m + 2], SF(2 + m / 4));
-			sbf1(&r[m + 1], &r[m + 3], SF(2 + m / 4));
-		}
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 8; m += 2)
-			sbf1(&r[m], &r[m + 1], SF(4 + m / 2));
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 8; m++)
-			st(out + 8 * (c + 4 * m), r[m]);
-	}
-	for (g = 0; g < 8; g++) {
-		__m256i r[4];
-
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 4; m++)
-			r[m] = ld(out + 32 * g + 8 * m);
-		sbf1(&r[0], &r[2], SF(8 + g));
-		sbf1(&r[1], &r[3], SF(8 + g));
-		sbf1(&r[0], &r[1], SF(16 + 2 * g));
-		sbf1(&r[2], &r[3], SF(17 + 2 * g));
-		_Pragma("GCC unroll 2")
-		for (h = 0; h < 2; h++) {
-			unsigned int P = 2 * g + h;
-			__m256i x = r[2 * h], y = r[2 * h + 1];
-
-			swap128(&x, &y);
-			sbfv(&x, &y, &sh_ntt4[P]);
-			swap64(&x, &y);
-			sbfv(&x, &y, &sh_ntt2[P]);
-			swap32(&x, &y);
-			sbfv(&x, &y, &sh_ntt1[P]);
-			swap32(&x, &y);
-			swap64(&x, &y);
-			swap128(&x, &y);
-			st(out + 16 * P, x);
-			st(out + 16 * P + 8, y);
-		}
-	}
+	AVX2_NTT_BODY(in, out, sbf1, SF, sbfv, sh_ntt4, sh_ntt2, sh_ntt1);
 }
 
 /*
@@ -637,63 +607,8 @@ static AVX2 void avx2_ntt_lazy(s32 *out, const s32 *in)
  */
 static AVX2 void avx2_invntt_lazy(struct mldsa_poly *p)
 {
-	s32 *a = p->c;
-	unsigned int c, m, g, P;
-
-	for (g = 0; g < 8; g++) {
-		__m256i r[4];
-		unsigned int h;
-
-		_Pragma("GCC unroll 2")
-		for (h = 0; h < 2; h++) {
-			__m256i x, y;
-
-			P = 2 * g + h;
-			x = ld(a + 16 * P);
-			y = ld(a + 16 * P + 8);
-			swap128(&x, &y);
-			swap64(&x, &y);
-			swap32(&x, &y);
-			sibfv(&x, &y, &sh_inv1[P]);
-			swap32(&x, &y);
-			sibfv(&x, &y, &sh_inv2[P]);
-			swap64(&x, &y);
-			sibfv(&x, &y, &sh_inv4[P]);
-			swap128(&x, &y);
-			sibf1(&x, &y, SI(31 - P));
-			r[2 * h] = reduce32(x);
-			r[2 * h + 1] = y;
-		}
-		sibf1(&r[0], &r[2], SI(15 - g));
-		sibf1(&r[1], &r[3], SI(15 - g));
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 4; m++)
-			st(a + 32 * g + 8 * m, r[m]);
-	}
-	for (c = 0; c < 4; c++) {
-		const struct sc f = sbc(sh_f, sh_fp), f1 = sbc(sh_f1, sh_f1p);
-		__m256i r[8];
-
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 8; m++)
-			r[m] = ld(a + 8 * (c + 4 * m));
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 8; m += 2)
-			sibf1(&r[m], &r[m + 1], SI(7 - m / 2));
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 8; m += 4) {
-			sibf1(&r[m], &r[m + 2], SI(3 - m / 4));
-			sibf1(&r[m + 1], &r[m + 3], SI(3 - m / 4));
-		}
-		_Pragma("GCC unroll 8")
-		for (m = 0; m < 4; m++) {
-			__m256i s = _mm256_add_epi32(r[m], r[m + 4]);
-			__m256i d = _mm256_sub_epi32(r[m], r[m + 4]);
-
-			st(a + 8 * (c + 4 * m), canon(shmul(s, f.z, f.zp, f.zp)));
-			st(a + 8 * (c + 4 * m + 16), canon(shmul(d, f1.z, f1.zp, f1.zp)));
-		}
-	}
+	AVX2_INVNTT_BODY(p->c, sibf1, SI, sibfv, sh_inv1, sh_inv2, sh_inv4, AVX2_INV_NOREDUCE,
+			 struct sc, (sbc(sh_f, sh_fp)), (sbc(sh_f1, sh_f1p)), AVX2_INV_FINAL_SHOUP);
 }
 #undef SF
 #undef SI
