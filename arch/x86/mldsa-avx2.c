@@ -706,25 +706,51 @@ AVX2_INLINE void decompose8(__m256i r, s32 g2, __m256i *r1, __m256i *r0)
 #define G2_32	((MLDSA_Q - 1) / 32)
 
 /*
- * HighBits alone (w1's encoding needs no r0), for r in [0, q): a1 =
+ * HighBits for r in [0, q) without the 64-bit products: a1 =
  * ceil(r / 128) scaled by a 32-bit reciprocal of 2 gamma2 / 128 and
- * rounded, the corner (q-1)/(2 gamma2) to 0 (a mask for gamma2 =
- * (q-1)/32, where it is 16; a compare for (q-1)/88).  Equal to
- * decompose8's r1 for every r in [0, q) (checked exhaustively when
- * written; tests/test_mldsa.c compares w1 with the generic code's).
+ * rounded (highbits_raw, in [0, (q-1)/(2 gamma2)]), then the corner
+ * (q-1)/(2 gamma2) to 0 (a mask for gamma2 = (q-1)/32, where it is 16;
+ * a compare for (q-1)/88).  Equal to decompose8's r1 for every r in [0,
+ * q) (checked exhaustively when written; tests/test_mldsa.c compares w1
+ * with the generic code's).
  */
-AVX2_INLINE __m256i highbits8(__m256i r, s32 g2)
+AVX2_INLINE __m256i highbits_raw(__m256i r, s32 g2)
 {
 	__m256i a1 = _mm256_srai_epi32(_mm256_add_epi32(r, _mm256_set1_epi32(127)), 7);
 
 	if (g2 == G2_32) {
 		a1 = _mm256_mullo_epi32(a1, _mm256_set1_epi32(1025));
-		a1 = _mm256_srai_epi32(_mm256_add_epi32(a1, _mm256_set1_epi32(1 << 21)), 22);
-		return _mm256_and_si256(a1, _mm256_set1_epi32(15));
+		return _mm256_srai_epi32(_mm256_add_epi32(a1, _mm256_set1_epi32(1 << 21)), 22);
 	}
 	a1 = _mm256_mullo_epi32(a1, _mm256_set1_epi32(11275));
-	a1 = _mm256_srai_epi32(_mm256_add_epi32(a1, _mm256_set1_epi32(1 << 23)), 24);
+	return _mm256_srai_epi32(_mm256_add_epi32(a1, _mm256_set1_epi32(1 << 23)), 24);
+}
+
+AVX2_INLINE __m256i highbits8(__m256i r, s32 g2)
+{
+	__m256i a1 = highbits_raw(r, g2);
+
+	if (g2 == G2_32)
+		return _mm256_and_si256(a1, _mm256_set1_epi32(15));
 	return _mm256_andnot_si256(_mm256_cmpgt_epi32(a1, _mm256_set1_epi32(43)), a1);
+}
+
+/*
+ * Decompose from highbits_raw's a1 (in [0, (q-1)/(2 gamma2)]): r0 = r -
+ * a1 2 gamma2, and at the corner a1 = (q-1)/(2 gamma2), (0, r0 - 1) --
+ * decompose8's (r1, r0) with one multiplication fewer (tests/test_mldsa.c
+ * checks both halves for every r through w1_pack).  In the signer's
+ * split form r1 2^24 + r0; r1 in @r1.
+ */
+AVX2_INLINE __m256i split8(__m256i r, s32 g2, __m256i *r1)
+{
+	const __m256i m = _mm256_set1_epi32((Q - 1) / (2 * g2));
+	__m256i a1 = highbits_raw(r, g2), eq = _mm256_cmpeq_epi32(a1, m);
+	__m256i r0 = _mm256_add_epi32(_mm256_sub_epi32(r, _mm256_mullo_epi32(a1,
+					_mm256_set1_epi32(2 * g2))), eq);
+
+	*r1 = _mm256_andnot_si256(eq, a1);
+	return _mm256_add_epi32(_mm256_slli_epi32(*r1, 24), r0);
 }
 
 /* One loop per gamma2, so that the constants fold. */
@@ -1171,9 +1197,16 @@ static AVX2 u32 avx2_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *p
 	return any_mask(bad);
 }
 
+/* w0 - c s2 in the low part of w's split form (sign-extended 24 bits) */
+AVX2_INLINE __m256i split_lo(__m256i v)
+{
+	return _mm256_srai_epi32(_mm256_slli_epi32(v, 8), 8);
+}
+
 /*
- * w = canon(w - c s2[i]), r1 = HighBits(w), LowBits(w) checked, in the
- * last chunk's pass; one body per gamma2 (G a constant).
+ * w (in [0, q)) to its split form, in the first chunk's pass, minus c
+ * s2[i] (the low part becomes w0 - c s2), checked against gamma2 - beta
+ * in the last chunk's pass; one body per gamma2 (G a constant).
  */
 #define SIGN_R_BODY(G)									\
 	do {										\
@@ -1189,16 +1222,13 @@ static AVX2 u32 avx2_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *p
 				widen8(acc[m], wd);					\
 				for (q = 0; q < 4; q++) {				\
 					unsigned int o = 32 * m + 8 * q;		\
-					__m256i v = _mm256_sub_epi32(ld(w->c + o), wd[q]);	\
+					__m256i v = ld(w->c + o), h_;			\
 											\
-					if (k1 == n) {					\
-						__m256i h, l;				\
-											\
-						v = canon(v);				\
-						decompose8(v, G, &h, &l);		\
-						st(r1->c + o, h);			\
-						bad = _mm256_or_si256(bad, over(l, bound));	\
-					}						\
+					if (k0 == 0)					\
+						v = split8(v, G, &h_);			\
+					v = _mm256_sub_epi32(v, wd[q]);			\
+					if (k1 == n)					\
+						bad = _mm256_or_si256(bad, over(split_lo(v), bound));	\
 					st(w->c + o, v);				\
 				}							\
 			}								\
@@ -1212,8 +1242,8 @@ static AVX2 u32 avx2_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *p
  * registers, added in 16-bit lanes and widened once, so that w is read
  * and written in one pass instead of one a chunk.
  */
-static AVX2 u32 sign_r_two(struct mldsa_poly *r1, struct mldsa_poly *w, const s8 *e,
-			   const struct mldsa_challenge *c, unsigned int split, s32 bound)
+static AVX2 u32 sign_r_two(struct mldsa_poly *w, const s8 *e, const struct mldsa_challenge *c,
+			   unsigned int split, s32 bound)
 {
 	__m256i bad = _mm256_setzero_si256();
 	unsigned int h, m, q, n = c->n;
@@ -1234,11 +1264,9 @@ static AVX2 u32 sign_r_two(struct mldsa_poly *r1, struct mldsa_poly *w, const s8
 				widen_two(acc[m], bcc[m], wd);
 				for (q = 0; q < 4; q++) {
 					unsigned int o = 128 * h + 32 * m + 8 * q;
-					__m256i v = canon(_mm256_sub_epi32(ld(w->c + o), wd[q])), hb, lb;
+					__m256i h1, v = _mm256_sub_epi32(split8(ld(w->c + o), G2_32, &h1), wd[q]);
 
-					decompose8(v, G2_32, &hb, &lb);
-					st(r1->c + o, hb);
-					bad = _mm256_or_si256(bad, over(lb, bound));
+					bad = _mm256_or_si256(bad, over(split_lo(v), bound));
 					st(w->c + o, v);
 				}
 			}
@@ -1248,8 +1276,7 @@ static AVX2 u32 sign_r_two(struct mldsa_poly *r1, struct mldsa_poly *w, const s8
 }
 #undef ETA_SUM4
 
-static AVX2 u32 avx2_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w,
-			    const struct mldsa_sign_pre *pre, unsigned int i,
+static AVX2 u32 avx2_sign_r(struct mldsa_poly *w, const struct mldsa_sign_pre *pre, unsigned int i,
 			    const struct mldsa_challenge *c, const struct mldsa_params *p)
 {
 	const s8 *e = pre_e8c(pre, MLDSA_LMAX + i) + 2 * MLDSA_N;
@@ -1259,7 +1286,7 @@ static AVX2 u32 avx2_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w,
 
 	/* two chunks (eta = 4 goes with gamma2 = (q-1)/32 in FIPS 204) */
 	if (n > ETA_CHUNK && n <= 2 * ETA_CHUNK && p->gamma2 == G2_32)
-		return sign_r_two(r1, w, e, c, ETA_CHUNK, bound);
+		return sign_r_two(w, e, c, ETA_CHUNK, bound);
 	if (p->gamma2 == G2_88)
 		SIGN_R_BODY(G2_88);
 	else
@@ -1270,8 +1297,8 @@ static AVX2 u32 avx2_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w,
 
 /*
  * c t0[i] in 32-bit lanes, 64 coefficients a pass in eight registers,
- * and in the same pass its check against gamma2, v = r + c t0 and the
- * hint HighBits(v) != HighBits(r).
+ * and in the same pass its check against gamma2, v = r + c t0 (r = w1 2
+ * gamma2 + x from w's split form) and the hint HighBits(v) != w1.
  */
 static AVX2 u32 avx2_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
 			       const struct mldsa_sign_pre *pre, unsigned int i,
@@ -1310,11 +1337,15 @@ static AVX2 u32 avx2_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
 			_Pragma("GCC unroll 8")
 			for (m = 0; m < 8; m++) {
 				unsigned int o = part + 8 * m;
-				__m256i v = canon(_mm256_add_epi32(ld(w->c + o), acc[m])), hi, lo, hb;
+				__m256i sv = ld(w->c + o), x = split_lo(sv), hi, hb, v;
+				__m256i w1 = _mm256_srai_epi32(_mm256_sub_epi32(sv, x), 24);
 
+				/* v = w1 2 gamma2 + x + c t0 */
+				v = _mm256_mullo_epi32(w1, _mm256_set1_epi32(2 * p->gamma2));
+				v = canon(_mm256_add_epi32(_mm256_add_epi32(v, x), acc[m]));
 				bad = _mm256_or_si256(bad, over(acc[m], p->gamma2));
-				FOR_G2(p->gamma2, decompose8(v, G, &hi, &lo));
-				hb = _mm256_andnot_si256(_mm256_cmpeq_epi32(hi, ld(h->c + o)), one);
+				FOR_G2(p->gamma2, hi = highbits8(v, G));
+				hb = _mm256_andnot_si256(_mm256_cmpeq_epi32(hi, w1), one);
 				st(h->c + o, hb);
 				cnt = _mm256_add_epi32(cnt, hb);
 			}
