@@ -500,19 +500,28 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 			rind_mldsa_pack_z(sig + p->ctilde_bytes + zb * j, &ws->y[j], p->gamma1_bits);
 		{
 			/*
-			 * HintBitPack without a branch per coefficient (the ones
-			 * are few and scattered: a branch on each mispredicts):
-			 * every index is written at idx, which only the ones
-			 * advance; idx <= omega (checked above), so the spare
-			 * slot of @pos takes the writes past the last one.
+			 * HintBitPack (the hints are public now): eight
+			 * coefficients a test, most of them all zero (at most
+			 * omega ones in k 256); a group with a one writes every
+			 * index at idx, which only the ones advance, so there is
+			 * no branch per coefficient.  idx <= omega (checked
+			 * above); the spare slots of @pos take the writes past
+			 * the last one.
 			 */
-			u8 *hb = sig + p->ctilde_bytes + zb * p->l, pos[MLDSA_OMEGA_MAX + 1];
-			unsigned int idx = 0;
+			u8 *hb = sig + p->ctilde_bytes + zb * p->l, pos[MLDSA_OMEGA_MAX + 8];
+			unsigned int idx = 0, m;
 
 			for (i = 0; i < p->k; i++) {
-				for (j = 0; j < MLDSA_N; j++) {
-					pos[idx] = (u8)j;
-					idx += ws->r1[i].c[j] != 0;
+				const s32 *h = ws->r1[i].c;
+
+				for (j = 0; j < MLDSA_N; j += 8) {
+					if (!(h[j] | h[j + 1] | h[j + 2] | h[j + 3] |
+					      h[j + 4] | h[j + 5] | h[j + 6] | h[j + 7]))
+						continue;
+					for (m = 0; m < 8; m++) {
+						pos[idx] = (u8)(j + m);
+						idx += h[j + m] != 0;
+					}
 				}
 				hb[p->omega + i] = (u8)idx;
 			}

@@ -146,13 +146,21 @@ static AVX2 int probe_sign_mu(const struct mldsa_key *key, const u8 mu[64], cons
 		for (j = 0; j < p->l; j++)
 			rind_mldsa_pack_z(sig + p->ctilde_bytes + zb * j, &ws->y[j], p->gamma1_bits);
 		{
-			u8 *hb = sig + p->ctilde_bytes + zb * p->l, pos[MLDSA_OMEGA_MAX + 1];
-			unsigned int idx = 0;
+			/* algs/mldsa.c's HintBitPack */
+			u8 *hb = sig + p->ctilde_bytes + zb * p->l, pos[MLDSA_OMEGA_MAX + 8];
+			unsigned int idx = 0, m;
 
 			for (i = 0; i < p->k; i++) {
-				for (j = 0; j < MLDSA_N; j++) {
-					pos[idx] = (u8)j;
-					idx += ws->r1[i].c[j] != 0;
+				const s32 *h = ws->r1[i].c;
+
+				for (j = 0; j < MLDSA_N; j += 8) {
+					if (!(h[j] | h[j + 1] | h[j + 2] | h[j + 3] |
+					      h[j + 4] | h[j + 5] | h[j + 6] | h[j + 7]))
+						continue;
+					for (m = 0; m < 8; m++) {
+						pos[idx] = (u8)(j + m);
+						idx += h[j + m] != 0;
+					}
 				}
 				hb[p->omega + i] = (u8)idx;
 			}
