@@ -948,7 +948,7 @@ static AVX2 void avx2_mul_challenge_eta(struct mldsa_poly *r, const s32 *e,
 /*
  * struct mldsa_sign_pre in this driver's layout: s1 and s2 as 8-bit
  * E = (a, -a, a) (768 bytes each, s1[j] at j, s2[i] at LMAX + i), then t0
- * as 32-bit E (768 entries each).  With c = sum_k X^sh[k] (sh in [0,
+ * as 16-bit E (768 entries each, |t0| <= 2^12).  With c = sum_k X^sh[k] (sh in [0,
  * 512): sign folded into the shift, X^256 = -1), coefficient m of X^sh a
  * is E[512 + m - sh]: every term of a challenge product is one addition
  * of a contiguous 256-entry window, whatever its sign.  The windows'
@@ -956,11 +956,11 @@ static AVX2 void avx2_mul_challenge_eta(struct mldsa_poly *r, const s32 *e,
  */
 #define E_LEN		(3 * MLDSA_N)
 #define E8_OFF(idx)	((size_t)E_LEN * (idx))
-#define E32_OFF		E8_OFF(MLDSA_LMAX + MLDSA_KMAX)
+#define E16_OFF		E8_OFF(MLDSA_LMAX + MLDSA_KMAX)
 
-_Static_assert(E32_OFF + (size_t)MLDSA_KMAX * E_LEN * 4 <= sizeof(struct mldsa_sign_pre),
+_Static_assert(E16_OFF + (size_t)MLDSA_KMAX * E_LEN * 2 <= sizeof(struct mldsa_sign_pre),
 	       "the AVX2 layout fits struct mldsa_sign_pre");
-_Static_assert(E32_OFF % 32 == 0, "32-bit windows aligned");
+_Static_assert(E16_OFF % 32 == 0, "16-bit windows aligned");
 
 static inline s8 *pre_e8(struct mldsa_sign_pre *pre, unsigned int idx)
 {
@@ -972,14 +972,14 @@ static inline const s8 *pre_e8c(const struct mldsa_sign_pre *pre, unsigned int i
 	return (const s8 *)pre->e + E8_OFF(idx);
 }
 
-static inline s32 *pre_e32(struct mldsa_sign_pre *pre, unsigned int i)
+static inline s16 *pre_e16(struct mldsa_sign_pre *pre, unsigned int i)
 {
-	return (s32 *)((u8 *)pre->e + E32_OFF) + (size_t)E_LEN * i;
+	return (s16 *)(void *)((u8 *)pre->e + E16_OFF) + (size_t)E_LEN * i;
 }
 
-static inline const s32 *pre_e32c(const struct mldsa_sign_pre *pre, unsigned int i)
+static inline const s16 *pre_e16c(const struct mldsa_sign_pre *pre, unsigned int i)
 {
-	return (const s32 *)((const u8 *)pre->e + E32_OFF) + (size_t)E_LEN * i;
+	return (const s16 *)(const void *)((const u8 *)pre->e + E16_OFF) + (size_t)E_LEN * i;
 }
 
 /* (a, -a, a) in 8-bit lanes from |a| <= 4 (no saturation). */
@@ -1000,16 +1000,19 @@ static AVX2 void ext8(s8 *e, const struct mldsa_poly *a)
 	}
 }
 
-static AVX2 void ext32(s32 *e, const struct mldsa_poly *a)
+/* (a, -a, a) in 16-bit lanes from |a| <= 2^12 */
+static AVX2 void ext16(s16 *e, const struct mldsa_poly *a)
 {
 	unsigned int i;
 
-	for (i = 0; i < MLDSA_N; i += 8) {
-		__m256i v = ld(a->c + i);
+	for (i = 0; i < MLDSA_N; i += 16) {
+		__m256i v = _mm256_permute4x64_epi64(_mm256_packs_epi32(ld(a->c + i), ld(a->c + i + 8)),
+						     0xd8);
 
-		st(e + i, v);
-		st(e + MLDSA_N + i, _mm256_sub_epi32(_mm256_setzero_si256(), v));
-		st(e + 2 * MLDSA_N + i, v);
+		_mm256_storeu_si256((__m256i *)(e + i), v);
+		_mm256_storeu_si256((__m256i *)(e + MLDSA_N + i),
+				    _mm256_sub_epi16(_mm256_setzero_si256(), v));
+		_mm256_storeu_si256((__m256i *)(e + 2 * MLDSA_N + i), v);
 	}
 }
 
@@ -1022,7 +1025,7 @@ static AVX2 void avx2_sign_prepare(struct mldsa_sign_pre *pre, const struct mlds
 		ext8(pre_e8(pre, i), &key->s1[i]);
 	for (i = 0; i < p->k; i++) {
 		ext8(pre_e8(pre, MLDSA_LMAX + i), &key->s2[i]);
-		ext32(pre_e32(pre, i), &key->t0[i]);
+		ext16(pre_e16(pre, i), &key->t0[i]);
 	}
 }
 
@@ -1296,54 +1299,78 @@ static AVX2 u32 avx2_sign_r(struct mldsa_poly *w, const struct mldsa_sign_pre *p
 #undef SIGN_R_BODY
 
 /*
- * c t0[i] in 32-bit lanes, 64 coefficients a pass in eight registers,
- * and in the same pass its check against gamma2, v = r + c t0 (r = w1 2
- * gamma2 + x from w's split form) and the hint HighBits(v) != w1.
+ * c t0[i], 128 coefficients a pass: the terms summed up to seven at a
+ * time (|t0| <= 2^12: seven stay within 2^15) in 16-bit lanes, eight
+ * registers, two terms a step; each chunk widened and added to @acc;
+ * then, 64 coefficients at a time, the check against gamma2, v = r + c
+ * t0 (r = w1 2 gamma2 + x from w's split form) and the hint
+ * HighBits(v) != w1.
  */
+#define T0_CHUNK	7
 static AVX2 u32 avx2_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
 			       const struct mldsa_sign_pre *pre, unsigned int i,
 			       const struct mldsa_challenge *c, const struct mldsa_params *p,
 			       u32 *count)
 {
-	const s32 *e = pre_e32c(pre, i) + 2 * MLDSA_N;
+	const s16 *e = pre_e16c(pre, i) + 2 * MLDSA_N;
 	const __m256i one = _mm256_set1_epi32(1);
 	__m256i bad = _mm256_setzero_si256(), cnt = _mm256_setzero_si256();
-	unsigned int n = c->n, k, part, m;
+	unsigned int n = c->n, k, k0, k1, half, part, m;
+	s32 acc32[MLDSA_N] __attribute__((aligned(32)));
 	u32 sum[8], total = 0;
 
-	for (part = 0; part < MLDSA_N; part += 64) {
-		__m256i a0, a1, a2, a3, a4, a5, a6, a7;
+	for (half = 0; half < MLDSA_N; half += 128) {
+		for (k0 = 0; k0 < n; k0 = k1) {
+			__m256i x0, x1, x2, x3, x4, x5, x6, x7;
 
-		a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = _mm256_setzero_si256();
-		k = 0;
-		if (n & 1) {
-			const s32 *x = e - c->sh[k++] + part;
+			k1 = n - k0 > T0_CHUNK ? k0 + T0_CHUNK : n;
+			x0 = x1 = x2 = x3 = x4 = x5 = x6 = x7 = _mm256_setzero_si256();
+			k = k0;
+#define L16(p, o) _mm256_loadu_si256((const __m256i *)((p) + (o)))
+			if ((k1 - k0) & 1) {
+				const s16 *u = e - c->sh[k++] + half;
 
-			a0 = ld(x);      a1 = ld(x + 8);  a2 = ld(x + 16); a3 = ld(x + 24);
-			a4 = ld(x + 32); a5 = ld(x + 40); a6 = ld(x + 48); a7 = ld(x + 56);
-		}
-		/* two terms a step (fewer loop and register-copy instructions a term) */
-		for (; k < n; k += 2) {
-			const s32 *x = e - c->sh[k] + part, *y = e - c->sh[k + 1] + part;
+				x0 = L16(u, 0);  x1 = L16(u, 16); x2 = L16(u, 32); x3 = L16(u, 48);
+				x4 = L16(u, 64); x5 = L16(u, 80); x6 = L16(u, 96); x7 = L16(u, 112);
+			}
+			for (; k < k1; k += 2) {
+				const s16 *u = e - c->sh[k] + half, *v = e - c->sh[k + 1] + half;
 
-#define ADD2(a, o) a = _mm256_add_epi32(a, _mm256_add_epi32(ld(x + (o)), ld(y + (o))))
-			ADD2(a0, 0);  ADD2(a1, 8);  ADD2(a2, 16); ADD2(a3, 24);
-			ADD2(a4, 32); ADD2(a5, 40); ADD2(a6, 48); ADD2(a7, 56);
+#define ADD2(a, o) a = _mm256_add_epi16(a, _mm256_add_epi16(L16(u, o), L16(v, o)))
+				ADD2(x0, 0);  ADD2(x1, 16); ADD2(x2, 32); ADD2(x3, 48);
+				ADD2(x4, 64); ADD2(x5, 80); ADD2(x6, 96); ADD2(x7, 112);
 #undef ADD2
-		}
-		{
-			const __m256i acc[8] = { a0, a1, a2, a3, a4, a5, a6, a7 };
+			}
+#undef L16
+			{
+				const __m256i xs[8] = { x0, x1, x2, x3, x4, x5, x6, x7 };
 
+				_Pragma("GCC unroll 8")
+				for (m = 0; m < 8; m++) {
+					s32 *o = acc32 + half + 16 * m;
+					__m256i lo = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(xs[m]));
+					__m256i hi = _mm256_cvtepi16_epi32(_mm256_extracti128_si256(xs[m], 1));
+
+					st(o, k0 ? _mm256_add_epi32(ld(o), lo) : lo);
+					st(o + 8, k0 ? _mm256_add_epi32(ld(o + 8), hi) : hi);
+				}
+			}
+		}
+	}
+	if (!n)
+		memset(acc32, 0, sizeof(acc32));
+	for (part = 0; part < MLDSA_N; part += 64) {
+		{
 			_Pragma("GCC unroll 8")
 			for (m = 0; m < 8; m++) {
 				unsigned int o = part + 8 * m;
-				__m256i sv = ld(w->c + o), x = split_lo(sv), hi, hb, v;
+				__m256i sv = ld(w->c + o), x = split_lo(sv), hi, hb, v, a = ld(acc32 + o);
 				__m256i w1 = _mm256_srai_epi32(_mm256_sub_epi32(sv, x), 24);
 
 				/* v = w1 2 gamma2 + x + c t0 */
 				v = _mm256_mullo_epi32(w1, _mm256_set1_epi32(2 * p->gamma2));
-				v = canon(_mm256_add_epi32(_mm256_add_epi32(v, x), acc[m]));
-				bad = _mm256_or_si256(bad, over(acc[m], p->gamma2));
+				v = canon(_mm256_add_epi32(_mm256_add_epi32(v, x), a));
+				bad = _mm256_or_si256(bad, over(a, p->gamma2));
 				FOR_G2(p->gamma2, hi = highbits8(v, G));
 				hb = _mm256_andnot_si256(_mm256_cmpeq_epi32(hi, w1), one);
 				st(h->c + o, hb);
@@ -1355,8 +1382,10 @@ static AVX2 u32 avx2_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
 	for (m = 0; m < 8; m++)
 		total += sum[m];
 	*count += total;
+	memzero_explicit(acc32, sizeof(acc32));
 	return any_mask(bad);
 }
+#undef T0_CHUNK
 
 /*
  * w = caddq(w) (unless @canonical: w in [0, q) already, left as it
