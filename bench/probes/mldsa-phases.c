@@ -15,7 +15,24 @@
  * the median of CLOCK_THREAD_CPUTIME_ID over batches of 50 calls; per
  * attempt the median and mean TSC ticks of each phase; the attempts per
  * signature and what rejected them.  Hedged signing of a 1 KiB message
- * (rnd from the library's RNG), as rind-bench's row.
+ * (rnd from the library's RNG), as rind-bench's row.  Other modes (env):
+ * SPLIT=1 sign_r, sign_z, sign_hint of one attempt alone (and with every
+ * challenge shift rounded to 32: no window load crossing a cache line);
+ * POOL=1 one attempt's ExpandMask + c-tilde alone; NTT=1 the transforms
+ * and A*y rows alone, hot in the cache.
+ *
+ * What it showed (AMD EPYC Zen 3, 2-vCPU KVM guest, 2026-12-02; TSC
+ * ticks, the core runs at ~1.26 ticks' worth of cycles a tick):
+ * ML-DSA-65 takes 5.0-5.2 attempts a signature, 3.5 rejected by the r0
+ * check, 0.6 by z, < 0.01 by the hints.  Per attempt in a quiet phase:
+ * ExpandMask + c-tilde ~9.7k (8.25 four-way permutations at ~1100:
+ * the floor of 25 y blocks + 8 hash blocks in four lanes), y NTT 3.4k
+ * (680 a polynomial, the same hot in the cache), A*y 2.7k, inverse NTT
+ * 4.7k, w1 1.0k, SampleInBall 0.8k, r0 check 3.2k (after the w0 - c s2
+ * change; 3.65k before, min of 2000 runs); once a signature: z 2.1k,
+ * hints 6.2k (c t0 in 16-bit lanes; ~7.7k before), sigEncode 3.8k.
+ * Split loads cost nothing measurable (SPLIT's aligned column).  The
+ * machine's speed moves by 20-30% between runs of a minute apart.
  */
 #include <rind/internal/alg.h>
 #undef module_init
@@ -244,6 +261,36 @@ int main(int argc, char **argv)
 	 * the loop, then with every shift rounded to a multiple of 32 (no
 	 * window load crossing a cache line): what the split loads cost
 	 */
+	/* the transforms alone, hot in the cache */
+	if (getenv("NTT")) {
+		static struct mldsa_poly a __attribute__((aligned(64))), b __attribute__((aligned(64)));
+		static u64 pt[3][2000];
+		unsigned int m;
+
+		for (n = 0; n < MLDSA_N; n++)
+			a.c[n] = (s32)(n * 2053 % 524288) - 262144;
+		for (n = 0; n < 2000; n++) {
+			u64 t = tsc();
+
+			avx2_ntt_lazy(b.c, a.c);
+			pt[0][n] = tsc() - t;
+			for (m = 0; m < MLDSA_N; m++)
+				b.c[m] = (s32)((u32)b.c[m] % Q) - Q / 2;
+			t = tsc();
+			avx2_invntt_lazy(&b);
+			pt[1][n] = tsc() - t;
+			t = tsc();
+			avx2_pointwise_acc(&b, key->a[0], key->a[1], key->p->l);
+			pt[2][n] = tsc() - t;
+		}
+		for (m = 0; m < 3; m++)
+			qsort(pt[m], 2000, sizeof(u64), cmpu64);
+		printf("hot: ntt_lazy min %llu median %llu; invntt_lazy %llu %llu; pointwise_acc (l) %llu %llu TSC\n",
+		       (unsigned long long)pt[0][0], (unsigned long long)pt[0][1000],
+		       (unsigned long long)pt[1][0], (unsigned long long)pt[1][1000],
+		       (unsigned long long)pt[2][0], (unsigned long long)pt[2][1000]);
+		return 0;
+	}
 	/* one attempt's Keccak work alone: expand_mask_loop and ctilde, 2000 attempts */
 	if (getenv("POOL")) {
 		static struct pws ws __attribute__((aligned(64)));
