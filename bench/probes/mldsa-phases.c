@@ -283,6 +283,22 @@ int main(int argc, char **argv)
 			avx2_pointwise_acc(&b, key->a[0], key->a[1], key->p->l);
 			pt[2][n] = tsc() - t;
 		}
+		{
+			static struct pws ws __attribute__((aligned(64)));
+			static u64 sw[2000];
+
+			for (m = 0; m < MLDSA_LMAX; m++)
+				ws.y[m] = a;
+			for (n = 0; n < 2000; n++) {
+				u64 t = tsc();
+
+				avx2_sign_w(key, ws.y, ws.yh, ws.w, ws.w1);
+				sw[n] = tsc() - t;
+			}
+			qsort(sw, 2000, sizeof(u64), cmpu64);
+			printf("hot: sign_w min %llu median %llu TSC\n", (unsigned long long)sw[0],
+			       (unsigned long long)sw[1000]);
+		}
 		for (m = 0; m < 3; m++)
 			qsort(pt[m], 2000, sizeof(u64), cmpu64);
 		printf("hot: ntt_lazy min %llu median %llu; invntt_lazy %llu %llu; pointwise_acc (l) %llu %llu TSC\n",
