@@ -127,13 +127,15 @@ struct mldsa_ops {
 	 * |z| >= gamma1 - beta, else 0.  sign_r: w (in [0, q)) to the split
 	 * form w1 2^24 + (w0 - c s2[i]) of its Decompose (w1, w0) (see
 	 * mldsa_split_w below); all ones when some |w0 - c s2| >= gamma2 -
-	 * beta.  That is FIPS 204's check of
-	 * LowBits(w - c s2) (|c s2| <= beta: both fail or pass together), and
-	 * when it passes, Decompose(w - c s2) = (w1, w0 - c s2) exactly, so
-	 * r = w - c s2 is w1 2 gamma2 + (w0 - c s2) mod q with HighBits(r) =
-	 * w1.  sign_hint: with sign_r's w, h = MakeHint(-c t0[i], r + c t0[i])
-	 * = [HighBits(r + c t0[i]) != w1] (0 or 1), *count += the ones; all
-	 * ones when some |c t0[i]| >= gamma2.
+	 * beta.  That is FIPS 204's check of LowBits(w - c s2): with |c s2|
+	 * <= beta both fail or pass together, and when they pass,
+	 * Decompose(w - c s2) = (w1, w0 - c s2) exactly, so r = w - c s2 is
+	 * w1 2 gamma2 + (w0 - c s2) mod q with HighBits(r) = w1 (the
+	 * reference implementation's form; tests/test_mldsa.c checks both
+	 * against FIPS 204 computed directly).  sign_hint: with sign_r's w,
+	 * h = MakeHint(-c t0[i], r + c t0[i]) = [HighBits(r + c t0[i]) !=
+	 * w1] (0 or 1), *count += the ones; all ones when some |c t0[i]| >=
+	 * gamma2.
 	 */
 	/*
 	 * ctilde: c-tilde = H(mu || w1, ctilde_bytes) (@w1: w1len bytes) in
