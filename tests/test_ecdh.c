@@ -808,7 +808,8 @@ static void p521x_edge(u64 w[9], unsigned int idx, struct rt_rng *rng)
  * p = 2^521 - 1: the product, the square (a Mersenne fold: the carries of
  * lo + hi and of bit 521 back to bit 0), addition, subtraction, halving,
  * and the doubling's fused steps 2a, 3a, a - 2b, a - b/2 (rotations of
- * the 521 bits, a complement, a fold), on pairs of edge values (0, 1, p
+ * the 521 bits, a complement, a fold) and the inversion (Bernstein-Yang
+ * in ecc-divsteps-x86.h's 60-step batches), on pairs of edge values (0, 1, p
  * itself, p - 1, 2^520, all-ones and single-bit words, word boundaries)
  * and random ones; every result must be right and at most p.
  */
@@ -854,9 +855,16 @@ START_TEST(test_p521_field_adx)
 					BN_mod_add(t, B, B, p, ctx);
 					BN_mod_sub(want, A, t, p, ctx);
 					break;
-				default:	/* P521X_T_SUBHALF */
+				case P521X_T_SUBHALF:
 					BN_mod_mul(t, B, inv2, p, ctx);
 					BN_mod_sub(want, A, t, p, ctx);
+					break;
+				default:	/* P521X_T_INV: 0 (and p) to 0 */
+					BN_mod(t, A, p, ctx);
+					if (BN_is_zero(t))
+						BN_zero(want);
+					else
+						ck_assert_ptr_nonnull(BN_mod_inverse(want, t, p, ctx));
 					break;
 				}
 				R = p521x_bn(r);
