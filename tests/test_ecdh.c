@@ -808,7 +808,9 @@ static void p521x_edge(u64 w[9], unsigned int idx, struct rt_rng *rng)
  * p = 2^521 - 1: the product, the square (a Mersenne fold: the carries of
  * lo + hi and of bit 521 back to bit 0), addition, subtraction, halving,
  * and the doubling's fused steps 2a, 3a, a - 2b, a - b/2 (rotations of
- * the 521 bits, a complement, a fold) and the inversion (Bernstein-Yang
+ * the 521 bits, a complement, a fold), those of the a = -3 doubling and
+ * the mixed addition (a - 8b, 4a - b, a - b - c, a - b - 2c: rotations by
+ * 1..3 bits, complements, folds) and the inversion (Bernstein-Yang
  * in ecc-divsteps-x86.h's 60-step batches), on pairs of edge values (0, 1, p
  * itself, p - 1, 2^520, all-ones and single-bit words, word boundaries)
  * and random ones; every result must be right and at most p.
@@ -857,6 +859,22 @@ START_TEST(test_p521_field_adx)
 					break;
 				case P521X_T_SUBHALF:
 					BN_mod_mul(t, B, inv2, p, ctx);
+					BN_mod_sub(want, A, t, p, ctx);
+					break;
+				case P521X_T_SUB8:
+					BN_lshift(t, B, 3);
+					BN_mod_sub(want, A, t, p, ctx);
+					break;
+				case P521X_T_SUB4R:
+					BN_lshift(t, A, 2);
+					BN_mod_sub(want, t, B, p, ctx);
+					break;
+				case P521X_T_SUBSUB:	/* c = a b mod p */
+				case P521X_T_SUBSUB2:
+					BN_mod_mul(t, A, B, p, ctx);
+					if (op == P521X_T_SUBSUB2)
+						BN_lshift1(t, t);
+					BN_add(t, t, B);
 					BN_mod_sub(want, A, t, p, ctx);
 					break;
 				default:	/* P521X_T_INV: 0 (and p) to 0 */

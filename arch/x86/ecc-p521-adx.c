@@ -816,33 +816,143 @@ static inline void p521x_subhalf(u64 *r, const u64 *a, const u64 *b)
 }
 
 /*
- * r = 2p in Jacobian coordinates: the template's formula (ecc-point.h:
- * M = 3 (X - Z^2)(X + Z^2), S = 4 X Y^2, X' = M^2 - 2S, Y' = M (S - X') -
- * 8 Y^4, Z' = 2 Y Z; 4M + 4S), its linear steps fused (3m, 2Y, M^2 - 2S,
- * t - 16 Y^4 / 2 as one block each): the same values, the identity
- * (0 : Y : 0) included.  r may alias p: Z is last read before Z' is
- * written, X before X', Y before Y'.
+ * t0..t8 = 2^K t mod p for t at most p, 1 <= K <= 8: the 521 bits rotated
+ * left by K (2^521 = 1), each word from two shifts (no carry chain): the
+ * top K bits (bits 9 - K .. 8 of t8) come round to bits 0 .. K - 1.
+ * t9, t10 scratch.
+ */
+#define P521X_ROTLK_STEP(K, CUR, PRV)					\
+	"movq %[" PRV "], %[t10]\n\t"					\
+	"shrq $(64 - " #K "), %[t10]\n\t"				\
+	"shlq $" #K ", %[" CUR "]\n\t"					\
+	"orq %[t10], %[" CUR "]\n\t"
+#define P521X_ROTLK(K)							\
+	"movq %[t8], %[t9]\n\t"						\
+	"shrq $(9 - " #K "), %[t9]\n\t"					\
+	P521X_ROTLK_STEP(K, "t8", "t7")					\
+	"andl $0x1ff, %k[t8]\n\t"					\
+	P521X_ROTLK_STEP(K, "t7", "t6") P521X_ROTLK_STEP(K, "t6", "t5")	\
+	P521X_ROTLK_STEP(K, "t5", "t4") P521X_ROTLK_STEP(K, "t4", "t3")	\
+	P521X_ROTLK_STEP(K, "t3", "t2") P521X_ROTLK_STEP(K, "t2", "t1")	\
+	P521X_ROTLK_STEP(K, "t1", "t0")					\
+	"shlq $" #K ", %[t0]\n\t"					\
+	"orq %[t9], %[t0]\n\t"
+
+/* r = a - 8b = a + (p - 8b) */
+static inline void p521x_sub8(u64 *r, const u64 *a, const u64 *b)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10;
+
+	__asm__ volatile(P521X_LOAD("b") P521X_ROTLK(3) P521X_NEG P521X_ADDM("a") P521X_FOLD
+			 P521X_STORE
+		: P521X_T10, [t10] "=&r"(t10)
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b)
+		: "cc", "memory");
+}
+
+/* r = 4a - b = p - (b + (p - 4a)) */
+static inline void p521x_sub4r(u64 *r, const u64 *a, const u64 *b)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10;
+
+	__asm__ volatile(P521X_LOAD("a") P521X_ROTLK(2) P521X_NEG P521X_ADDM("b") P521X_FOLD
+			 P521X_NEG P521X_STORE
+		: P521X_T10, [t10] "=&r"(t10)
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b)
+		: "cc", "memory");
+}
+
+/* r = a - b - c = a + (p - (b + c)) */
+static inline void p521x_subsub(u64 *r, const u64 *a, const u64 *b, const u64 *c)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
+
+	__asm__ volatile(P521X_LOAD("b") P521X_ADDM("c") P521X_FOLD P521X_NEG P521X_ADDM("a")
+			 P521X_FOLD P521X_STORE
+		: P521X_T10
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [c] "r"(c)
+		: "cc", "memory");
+}
+
+/* r = a - b - 2c = a + (p - (b + 2c)) */
+static inline void p521x_subsub2(u64 *r, const u64 *a, const u64 *b, const u64 *c)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
+
+	__asm__ volatile(P521X_LOAD("c") P521X_ROTL1 P521X_ADDM("b") P521X_FOLD P521X_NEG
+			 P521X_ADDM("a") P521X_FOLD P521X_STORE
+		: P521X_T10
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [c] "r"(c)
+		: "cc", "memory");
+}
+
+/*
+ * r = 2p in Jacobian coordinates for a = -3, dbl-2001-b (Bernstein and
+ * Lange's Explicit-Formulas Database): delta = Z^2, gamma = Y^2,
+ * beta = X gamma, alpha = 3 (X - delta)(X + delta), X' = alpha^2 - 8 beta,
+ * Z' = (Y + Z)^2 - gamma - delta, Y' = alpha (4 beta - X') - 8 gamma^2:
+ * 3M + 5S against the 4M + 4S of the template's (Z' = 2 Y Z and 4 X Y^2
+ * from (2Y)^2), a square being ~25 cycles cheaper than a product here;
+ * the multiples of 8 and 4 are rotations of the 521 bits, fused with the
+ * subtraction they feed (one block each).  The identity (X : Y : 0) gives
+ * Z' = Y^2 - Y^2 - 0 = 0, the identity again.  Independent operations sit
+ * side by side (the two squares, the two products, gamma^2 and (Y + Z)^2)
+ * so that one's tail overlaps the next one's start.  r may alias p: X, Y,
+ * Z are read (delta, gamma, Y + Z, X -+ delta, beta) before any of r is
+ * written.
  */
 static void p521x_jac_dbl(u64 *r, const u64 *p)
 {
 	const u64 *x = p, *y = p + 9, *z = p + 18;
-	u64 d[9], t[9], u[9], m[9], y2[9], s[9], y4[9];
+	u64 delta[9], gamma[9], g2[9], beta[9], alpha[9], t[9], u[9], w[9];
 
-	p521x_sqr(d, z);			/* Z^2 */
-	p521x_sub(t, x, d);
-	p521x_add(u, x, d);
-	p521x_mul(m, t, u);
-	p521x_mul3(m, m);			/* M */
-	p521x_dbl(y2, y);			/* 2Y */
-	p521x_mul(r + 18, y2, z);		/* Z' = 2YZ */
-	p521x_sqr(y2, y2);			/* 4Y^2 */
-	p521x_mul(s, x, y2);			/* S = 4XY^2 */
-	p521x_sqr(y4, y2);			/* 16Y^4 */
-	p521x_sqr(t, m);
-	p521x_sub2(r, t, s);			/* X' = M^2 - 2S */
-	p521x_sub(t, s, r);
-	p521x_mul(t, m, t);
-	p521x_subhalf(r + 9, t, y4);		/* Y' = M (S - X') - 8Y^4 */
+	p521x_sqr(delta, z);			/* delta = Z^2 */
+	p521x_sqr(gamma, y);			/* gamma = Y^2 */
+	p521x_add(w, y, z);			/* Y + Z */
+	p521x_sub(t, x, delta);
+	p521x_add(u, x, delta);
+	p521x_mul(alpha, t, u);
+	p521x_mul(beta, x, gamma);		/* beta = X gamma */
+	p521x_sqr(w, w);
+	p521x_mul3(alpha, alpha);		/* alpha */
+	p521x_sqr(g2, gamma);			/* gamma^2 */
+	p521x_subsub(r + 18, w, gamma, delta);	/* Z' = (Y + Z)^2 - gamma - delta */
+	p521x_sqr(t, alpha);
+	p521x_sub8(r, t, beta);			/* X' = alpha^2 - 8 beta */
+	p521x_sub4r(t, beta, r);		/* 4 beta - X' */
+	p521x_mul(t, alpha, t);
+	p521x_sub8(r + 9, t, g2);		/* Y' = alpha (4 beta - X') - 8 gamma^2 */
+}
+
+/*
+ * o = p + (x2, y2), p Jacobian, the affine point not the identity nor
+ * +-p: the template's madd-2007-bl (ecc-point.h, jac_add_formula, 8M +
+ * 3S) in an order that puts independent products next to each other
+ * (Y2 Z1 beside Z1^2, Z3 beside H^2, Y1 H^3 beside R^2), so that one's
+ * reduction overlaps the next one's start, and X3 = R^2 - H^3 - 2V as
+ * one block.  o distinct from p.
+ */
+static void p521x_jac_add_affine(u64 *o, const u64 *p, const u64 *x2, const u64 *y2)
+{
+	const u64 *x1 = p, *y1 = p + 9, *z1 = p + 18;
+	u64 z1z1[9], u2[9], s2[9], h[9], rr[9], hh[9], v[9], t[9], w[9];
+
+	p521x_sqr(z1z1, z1);
+	p521x_mul(s2, y2, z1);
+	p521x_mul(u2, x2, z1z1);		/* U2 = X2 Z1^2 */
+	p521x_mul(s2, s2, z1z1);		/* S2 = Y2 Z1^3 */
+	p521x_sub(h, u2, x1);			/* H = U2 - X1 */
+	p521x_sqr(hh, h);
+	p521x_mul(o + 18, z1, h);		/* Z3 = Z1 H */
+	p521x_sub(rr, s2, y1);			/* R = S2 - Y1 */
+	p521x_mul(v, x1, hh);			/* V = X1 H^2 */
+	p521x_mul(hh, h, hh);			/* H^3 */
+	p521x_sqr(t, rr);
+	p521x_mul(w, y1, hh);			/* Y1 H^3 */
+	p521x_subsub2(o, t, hh, v);		/* X3 = R^2 - H^3 - 2V */
+	p521x_sub(v, v, o);
+	p521x_mul(v, rr, v);
+	p521x_sub(o + 9, v, w);			/* Y3 = R (V - X3) - Y1 H^3 */
 }
 
 /*
@@ -921,6 +1031,7 @@ static u64 p521x_eq(const u64 *a, const u64 *b);
 #define ECC_FP_HALF(r, a)	p521x_half(r, a)
 #define ECC_FP_SUB2(r, a, b)	p521x_sub2(r, a, b)
 #define ECC_JAC_DBL(r, p)	p521x_jac_dbl((r)->x, (p)->x)
+#define ECC_JAC_ADD_AFFINE(o, p, q)	p521x_jac_add_affine((o)->x, (p)->x, (q)->x, (q)->y)
 #define ECC_SELECT(r, t, w, c, i)	p521x_select(r, t, w, c, i)
 #define ECC_FP_INV(r, a)	p521x_inv(r, a)
 #define ECC_FP_TO(r, a)		memmove(r, a, 72)
@@ -1025,6 +1136,8 @@ ECC_X86_DEFINE_CURVE_AFFINE(ecc_p521_adx, p521x_def, "P-521", RIND_OID_SECP521R1
 /* The field operations by number, for tests/test_ecdh.c (ecc-p521-adx.h). */
 void p521x_field_test(enum p521x_test_op op, u64 *r, const u64 *a, const u64 *b)
 {
+	u64 c[9];
+
 	switch (op) {
 	case P521X_T_MUL:	p521x_mul(r, a, b); break;
 	case P521X_T_SQR:	p521x_sqr(r, a); break;
@@ -1036,6 +1149,10 @@ void p521x_field_test(enum p521x_test_op op, u64 *r, const u64 *a, const u64 *b)
 	case P521X_T_SUB2:	p521x_sub2(r, a, b); break;
 	case P521X_T_SUBHALF:	p521x_subhalf(r, a, b); break;
 	case P521X_T_INV:	p521x_inv(r, a); break;
+	case P521X_T_SUB8:	p521x_sub8(r, a, b); break;
+	case P521X_T_SUB4R:	p521x_sub4r(r, a, b); break;
+	case P521X_T_SUBSUB:	p521x_mul(c, a, b); p521x_subsub(r, a, b, c); break;
+	case P521X_T_SUBSUB2:	p521x_mul(c, a, b); p521x_subsub2(r, a, b, c); break;
 	default:		memset(r, 0, 72); break;
 	}
 }

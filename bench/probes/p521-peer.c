@@ -125,6 +125,11 @@ static uint8_t out[66];
 
 static int r_mul(void) { for (int i = 0; i < REP; i++) p521x_mul(fa, fa, fb); return 1; }
 static int x_mul(void) { for (int i = 0; i < REP; i++) a_mul(fa, fa, fb); return 1; }
+static u64 fc[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+static int r_mul2(void) { for (int i = 0; i < REP; i++) { p521x_mul(fa, fa, fb); p521x_mul(fc, fc, fb); } return 1; }
+static int x_mul2(void) { for (int i = 0; i < REP; i++) { a_mul(fa, fa, fb); a_mul(fc, fc, fb); } return 1; }
+static int r_sqr2(void) { for (int i = 0; i < REP; i++) { p521x_sqr(fa, fa); p521x_sqr(fc, fc); } return 1; }
+static int x_sqr2(void) { for (int i = 0; i < REP; i++) { a_sqr(fa, fa); a_sqr(fc, fc); } return 1; }
 static int r_sqr(void) { for (int i = 0; i < REP; i++) p521x_sqr(fa, fa); return 1; }
 static int x_sqr(void) { for (int i = 0; i < REP; i++) a_sqr(fa, fa); return 1; }
 static int r_dbl(void) { for (int i = 0; i < REP; i++) p521x_jac_dbl(pa, pa); return 1; }
@@ -235,7 +240,9 @@ int main(int argc, char **argv)
 	}
 #define ROW(n, r, a, per, div) if (strstr(n, only)) row(n, r, a, rounds, per, div)
 	ROW("fp mul", r_mul, x_mul, 200, REP);
+	ROW("fp mul x2", r_mul2, x_mul2, 200, 2 * REP);
 	ROW("fp sqr", r_sqr, x_sqr, 200, REP);
+	ROW("fp sqr x2", r_sqr2, x_sqr2, 200, 2 * REP);
 	ROW("pt dbl", r_dbl, x_dbl, 100, REP);
 	ROW("pt add aff", r_adda, x_dbl, 100, REP);
 	ROW("fp inv", r_inv, x_inv, 50, 1);
