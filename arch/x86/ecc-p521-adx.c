@@ -15,9 +15,10 @@
  *   - The product is 81 MULX, row by row (a * b[i]), each row in two carry
  *     chains (ADCX for the low halves, ADOX for the high ones) over a
  *     window of nine registers that slides a word per row (the finished
- *     word goes to a stack scratch); the squaring is 45 MULX in nine
- *     rows a_i (a_i, 2 a_{i+1}, ..., 2 a_8), the doubled words made once,
- *     so that no separate pass doubles the cross products.
+ *     word goes to a stack scratch); the square is A^2 + 2^512 (2 a_8) A
+ *     + 2^1024 a_8^2 for a = A + 2^512 a_8: A's 28 cross products, one
+ *     pass doubling them and adding the eight squares, then the 10-bit
+ *     multiplier 2 a_8 times A (44 MULX and an IMUL).
  *   - The reduction is a shift and an add: with x = lo + 2^521 hi,
  *     x = lo + hi (mod p); lo + hi < 2^522, and folding its bit 521 back
  *     onto bit 0 leaves a value at most p (lo + hi <= 2p).
@@ -26,28 +27,32 @@
  *     (2^521 = 1).
  * No Montgomery form, so none of the conversions cost a product.  The
  * scalars modulo n are the template's (Montgomery, CIOS), with
- * <crypto/ecc-p521.h>'s constants; the inversion is the template's
- * Bernstein-Yang divsteps on the fully reduced value.  No branch and no
+ * <crypto/ecc-p521.h>'s constants; the inversion is ecc-inv.h's
+ * Bernstein-Yang over ecc-divsteps-x86.h's 60-step batches (shared with
+ * P-256 and P-384) on the fully reduced value.  No branch and no
  * memory index depends on data.  The protocol glue (key formats, checks,
  * RFC 6979 nonces) is the generic drivers'.
  *
- * On top of the template: the point doubling (ECC_JAC_DBL) with its
- * linear steps fused (2Y and 3m as rotations of the 521 bits, M^2 - 2S and
- * t - 16Y^4 / 2 as one block each); ECDH's k P over an affine table
+ * On top of the template: the point doubling (ECC_JAC_DBL) as
+ * dbl-2001-b for a = -3 (3M + 5S) with its linear steps fused (8b and 4b
+ * as rotations of the 521 bits inside the subtraction they feed); the
+ * mixed addition (ECC_JAC_ADD_AFFINE, 8M + 3S) with independent products
+ * side by side; ECDH's k P over an affine table
  * (ecc-mul-affine.h: mixed additions, one inversion for the table);
  * masked reads of the 18-word affine tables with AVX2.  The reductions
  * shift with SHR/SHL/OR rather than SHRD (several uops and a latency of
  * 2-3 cycles on Zen 3).
  *
- * Measured on an AMD EPYC (Zen 3), rdtsc minima on a loaded host: a
- * product about 112-120 cycles, a square about 87-95, a doubling about
- * 890 (4M + 4S + ~70 of linear steps), a mixed addition about 1300, a
- * Jacobian one about 1820, the inversion (Bernstein-Yang, 521 bits) about
- * 20000; ECDH about 650000, level with aws-lc (its s2n-bignum
- * p521_jscalarmul).  What bounds it is the product: 81 MULX, each with
- * an ADCX and an ADOX, issue at about 1.05 cycles a product in short
- * chains (1.4 in the whole product with its row chains and reduction),
- * and the 520 doublings' 4M + 4S are about 70% of an ECDH.
+ * Measured on an AMD EPYC (Zen 3), rdtsc (TSC ticks, ~0.82 of a core
+ * cycle) minima on a loaded host, against aws-lc 5.5's s2n-bignum code in
+ * the same process (bench/probes/p521-peer.c): a product about 110 (aws-lc
+ * 116), a square about 85 (79), a doubling about 795 (770), a mixed
+ * addition about 1225, the inversion about 11000 (7800; 21000 with the
+ * template's steps); k P about 593000 against p521_jscalarmul's 670000,
+ * ECDH about 615000 against 690000.  What bounds it is the product: 81
+ * MULX, each with an ADCX and an ADOX, at about 1.1 cycles a product in
+ * short chains (1.4 in the whole product with its row chains and
+ * reduction), and the 520 doublings' 3M + 5S are about 70% of an ECDH.
  *
  * The inline assembly avoids rbp (frame pointer in sanitizer builds): the
  * product uses the other thirteen registers (two pointers, rdx and eleven
