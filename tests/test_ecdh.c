@@ -797,6 +797,10 @@ static void p521x_edge(u64 w[9], unsigned int idx, struct rt_rng *rng)
 		else
 			for (i = 0; i < j; i++)
 				w[i] = ~0ull;
+	} else if (idx < 24) {			/* 2^512 - 1 (a_8 = 0), 511 * 2^512 (only a_8) */
+		for (i = 0; i < 8; i++)
+			w[i] = idx == 22 ? ~0ull : 0;
+		w[8] = idx == 22 ? 0 : 0x1ff;
 	} else {
 		rt_fill(rng, (u8 *)w, 72);
 		w[8] &= 0x1ff;
@@ -812,8 +816,10 @@ static void p521x_edge(u64 w[9], unsigned int idx, struct rt_rng *rng)
  * the mixed addition (a - 8b, 4a - b, a - b - c, a - b - 2c: rotations by
  * 1..3 bits, complements, folds) and the inversion (Bernstein-Yang
  * in ecc-divsteps-x86.h's 60-step batches), on pairs of edge values (0, 1, p
- * itself, p - 1, 2^520, all-ones and single-bit words, word boundaries)
- * and random ones; every result must be right and at most p.
+ * itself, p - 1, 2^520, all-ones and single-bit words, word boundaries,
+ * the low eight words full with the top one empty and the reverse, for
+ * the square's split at word 8) and random ones; every result must be
+ * right and at most p.
  */
 START_TEST(test_p521_field_adx)
 {
@@ -831,8 +837,8 @@ START_TEST(test_p521_field_adx)
 	BN_set_word(two, 2);
 	ck_assert_ptr_nonnull(BN_mod_inverse(inv2, two, p, ctx));
 	rt_rng_seed(&rng, 0x521f1e1d);
-	for (ia = 0; ia < 30; ia++) {
-		for (ib = 0; ib < 30; ib++) {
+	for (ia = 0; ia < 32; ia++) {
+		for (ib = 0; ib < 32; ib++) {
 			u64 a[9], b[9], r[9];
 			BIGNUM *A, *B, *R;
 

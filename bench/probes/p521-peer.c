@@ -10,7 +10,9 @@
  * timed against one p521_jdouble), the inversion modulo p against
  * bignum_inv_p521, the scalar multiplication (the driver's k P over its
  * affine table against p521_jscalarmul) and the curve-level ECDH (the
- * driver's .ecdh against ECDH_compute_key on the same key and point).
+ * driver's .ecdh against ECDH_compute_key on the same key and point), the
+ * verification (.verify against ECDSA_do_verify) and the signature (.sign
+ * from a given nonce against ECDSA_do_sign, which also makes its nonce).
  *
  * One file, two translation units (rind's and aws-lc's headers apart):
  *
@@ -93,6 +95,14 @@ int a_verify(void)
 {
 	return ECDSA_do_verify(digest, 64, sig, kb) == 1;
 }
+
+int a_sign(void)
+{
+	ECDSA_SIG *t = ECDSA_do_sign(digest, 64, kb);
+
+	ECDSA_SIG_free(t);
+	return t != NULL;
+}
 #endif
 
 #ifdef SIDE_RIND
@@ -110,6 +120,7 @@ void a_smul(uint64_t *r, const uint64_t *k, const uint64_t *p);
 int a_init(uint8_t d[66], uint8_t xy[132], uint8_t e[66], uint8_t r[66], uint8_t s[66]);
 int a_ecdh(uint8_t *out);
 int a_verify(void);
+int a_sign(void);
 
 static uint8_t D[66], XY[132], E[66], R[66], S[66];
 static u64 fa[9] = { 0x1234567890abcdefull, 0x0fedcba987654321ull, 0x5555aaaa5555aaaaull,
@@ -155,6 +166,9 @@ static int r_ecdh(void) { return probe_ecc_p521_adx.ecdh(out, D, XY) == 0; }
 static int x_ecdh(void) { return a_ecdh(out); }
 static int r_verify(void) { return probe_ecc_p521_adx.verify(XY, E, R, S) == 0; }
 static int x_verify(void) { return a_verify(); }
+static uint8_t K[66] = { 0, 0x5a, 0x11, 0x22 }, SR[66], SS[66];
+static int r_sign(void) { return probe_ecc_p521_adx.sign(SR, SS, D, K, E) == 0; }
+static int x_sign(void) { return a_sign(); }
 
 static int cmpd(const void *a, const void *b)
 {
@@ -249,6 +263,7 @@ int main(int argc, char **argv)
 	ROW("pt mul", r_smul, x_smul, 10, 1);
 	ROW("ECDH", r_ecdh, x_ecdh, 10, 1);
 	ROW("verify", r_verify, x_verify, 10, 1);
+	ROW("sign", r_sign, x_sign, 10, 1);
 	return 0;
 }
 #endif
