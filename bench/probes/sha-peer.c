@@ -26,14 +26,16 @@
  *      bench/probes/sha-peer.c
  *   cc -o /tmp/sha-peer /tmp/sha-r.o /tmp/sha-a.o build/librind-internal.a \
  *      $A/lib/libcrypto.a -pthread
- *   /tmp/sha-peer [calls] [row-substring] [fence]
+ *   /tmp/sha-peer [calls] [row-substring] [fence|batch]
  *
  * Per call: TSC (rdtsc); per row: TSC minimum and median of each, and
  * aws-lc's over rind's (> 1: rind faster).  Calls alternate which library
  * goes first.  Without "fence" a call's last instructions may still run
  * while the next call (the other library's) starts, as in the harness's
  * loops of one op; with it, LFENCE before and after each call gives the
- * call's latency alone.  Before timing, every row's outputs are compared.
+ * call's latency alone; with "batch" each sample is 16 calls of one
+ * library in a row (per call), as the harness's timing loops.  Before
+ * timing, every row's outputs are compared.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -181,6 +183,7 @@ struct stat1 {
 };
 
 static int fence;	/* argv[3] "fence": LFENCE around each call (its latency alone) */
+static int batch = 1;	/* argv[3] "batch": 16 calls in a row per sample, as the harness's loops */
 
 static void one(int (*f)(void), struct stat1 *s)
 {
@@ -191,13 +194,15 @@ static void one(int (*f)(void), struct stat1 *s)
 	t0 = __rdtsc();
 	if (fence)
 		_mm_lfence();
-	if (!f()) {
-		fprintf(stderr, "op failed\n");
-		exit(1);
+	for (int i = 0; i < batch; i++) {
+		if (!f()) {
+			fprintf(stderr, "op failed\n");
+			exit(1);
+		}
 	}
 	if (fence)
 		_mm_lfence();
-	s->tsc[s->k++] = (double)(__rdtsc() - t0);
+	s->tsc[s->k++] = (double)(__rdtsc() - t0) / batch;
 }
 
 static struct stat1 sr, sa;
@@ -288,6 +293,8 @@ int main(int argc, char **argv)
 	char name[64];
 
 	fence = argc > 3 && !strcmp(argv[3], "fence");
+	if (argc > 3 && !strcmp(argv[3], "batch"))
+		batch = 16;
 	for (size_t i = 0; i < sizeof(in); i++)
 		in[i] = (uint8_t)(i * 31 + 7);
 	for (size_t i = 0; i < sizeof(key); i++)
