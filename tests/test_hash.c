@@ -7,8 +7,11 @@
  * multi-buffer finup (crypto_shash_finup_mb) of 1..16 messages after a
  * common prefix, of hashes and HMACs, against OpenSSL, RFC 2202
  * and RFC 4231, HMAC against OpenSSL with random keys, Wycheproof
- * hmac_sha*, the one-shots (also from several threads at first use), and
- * wrong usage.  SHA3-224/256/384/512 and SHAKE128/256: the FIPS 202
+ * hmac_sha*, the one-shots (also from several threads at first use),
+ * every length 0..256 from exact-size heap buffers (ASan sees any read
+ * outside the message), byte counts across 2^29, 2^32, 2^61 and 2^64
+ * through an imported state against OpenSSL's SHA256_CTX / SHA512_CTX,
+ * and wrong usage.  SHA3-224/256/384/512 and SHAKE128/256: the FIPS 202
  * examples (SHAKE also at 4096 bits), OpenSSL at every length to two
  * blocks and random XOF lengths through rind_shash_final_xof(), export/
  * import (and a corrupt state refused), HMAC-SHA3 against OpenSSL, every
