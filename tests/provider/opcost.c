@@ -312,8 +312,21 @@ int main(int argc, char **argv)
 	op = argv[2];
 	n = atol(argv[3]);
 	rlib = OSSL_LIB_CTX_new();
-	if (!rlib || !OSSL_PROVIDER_set_default_search_path(rlib, argv[1]) || !(pr = OSSL_PROVIDER_load(rlib, "rind"))
-	    || !(pd = OSSL_PROVIDER_load(rlib, "default")))
+	/*
+	 * "hs" (or OPCOST_DEFAULT_FIRST set): the default provider loaded
+	 * before rind, the order of provider/README.md's openssl.cnf and of
+	 * bench-handshake.sh's.  The order decides whose decoder libcrypto
+	 * 3.0 tries first on a certificate's key (the later provider's): with
+	 * rind first, the default provider decodes the peer's certificate key
+	 * and every verification exports it to rind; OPCOST_RIND_FIRST=1
+	 * measures that order.
+	 */
+	if ((!strcmp(argv[2], "hs") && !getenv("OPCOST_RIND_FIRST")) || getenv("OPCOST_DEFAULT_FIRST")) {
+		if (!rlib || !OSSL_PROVIDER_set_default_search_path(rlib, argv[1])
+		    || !(pd = OSSL_PROVIDER_load(rlib, "default")) || !(pr = OSSL_PROVIDER_load(rlib, "rind")))
+			die("loading rind.so");
+	} else if (!rlib || !OSSL_PROVIDER_set_default_search_path(rlib, argv[1]) || !(pr = OSSL_PROVIDER_load(rlib, "rind"))
+		   || !(pd = OSSL_PROVIDER_load(rlib, "default")))
 		die("loading rind.so");
 	/* Reference answers from the default provider, and a warm-up through rind. */
 	if (!strcmp(op, "kdf13")) {
