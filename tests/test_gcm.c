@@ -25,12 +25,7 @@ static void load_gcm_impls(void)
 
 static struct crypto_aead *alloc_aead(const char *drv)
 {
-	struct crypto_aead *tfm = crypto_alloc_aead(drv, 0, 0);
-
-	ck_assert_msg(!IS_ERR(tfm), "%s: alloc: %ld", drv, IS_ERR(tfm) ? PTR_ERR(tfm) : 0L);
-	ck_assert_msg(!strcmp(crypto_aead_driver_name(tfm), drv), "%s: got %s", drv,
-		      crypto_aead_driver_name(tfm));
-	return tfm;
+	return RT_ALLOC_DRV(aead, drv);
 }
 
 /* ---- OpenSSL reference ---- */

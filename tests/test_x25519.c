@@ -36,11 +36,7 @@ static int impls(drivers_t d)
 
 static struct crypto_kpp *alloc_drv(const char *drv)
 {
-	struct crypto_kpp *tfm = crypto_alloc_kpp(drv, 0, 0);
-
-	ck_assert_msg(!IS_ERR_OR_NULL(tfm), "%s: alloc failed (%ld)", drv, PTR_ERR(tfm));
-	ck_assert_str_eq(crypto_kpp_driver_name(tfm), drv);
-	return tfm;
+	return RT_ALLOC_DRV(kpp, drv);
 }
 
 static int pubkey(struct crypto_kpp *tfm, u8 out[32])
