@@ -419,17 +419,7 @@ static void rd_teardown(void)
 /* The whole log (malloc'd, NUL-terminated). */
 static __attribute__((unused)) char *rd_read_log(void)
 {
-	FILE *f = fopen(rd.log, "r");
-	char *buf = calloc(1, 1 << 20);
-	size_t n = 0;
-
-	ck_assert(buf != NULL);
-	if (f) {
-		n = fread(buf, 1, (1 << 20) - 1, f);
-		fclose(f);
-	}
-	buf[n] = 0;
-	return buf;
+	return rt_read_file(rd.log);
 }
 
 static struct rind_client *rd_client(void)

@@ -35,24 +35,9 @@
  */
 #define KEY_FILE_MAX 8192
 
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = calloc(1, 1 << 20);
-	size_t n = 0;
-
-	ck_assert(buf != NULL);
-	if (f) {
-		n = fread(buf, 1, (1 << 20) - 1, f);
-		fclose(f);
-	}
-	buf[n] = 0;
-	return buf;
-}
-
 static bool file_has(const char *path, const char *what)
 {
-	char *t = read_text(path);
+	char *t = rt_read_file(path);
 	bool r = strstr(t, what) != NULL;
 
 	free(t);
@@ -198,7 +183,7 @@ static int must_refuse(pid_t pid, const char *logpath, char **log)
 {
 	int st = 0, r = wait_ready(pid, logpath, &st);
 
-	*log = read_text(logpath);
+	*log = rt_read_file(logpath);
 	if (r == 0) {
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
@@ -684,7 +669,7 @@ END_TEST
 /* ---- a state directory from before the manifest (format-1 key files) ---- */
 static void master_bytes(uint8_t key[32])
 {
-	char *hex = read_text(rd.mk);
+	char *hex = rt_read_file(rd.mk);
 	unsigned int i, v;
 
 	for (i = 0; i < 32; i++) {
@@ -961,7 +946,7 @@ START_TEST(test_key_file_size_limit)
 		char p[300];
 
 		snprintf(p, sizeof(p), "%s/busctl.out", rd.dir);
-		out = read_text(p);
+		out = rt_read_file(p);
 		ck_assert_msg(strstr(out, "LimitExceeded") || strstr(out, "too many"), "%s", out);
 		free(out);
 	}

@@ -98,21 +98,6 @@ static int sh(char *out, size_t cap, const char *fmt, ...)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
-static char *slurp(const char *path)
-{
-	static char buf[1 << 18];
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
-
-	buf[0] = 0;
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = 0;
-	return buf;
-}
-
 static void wait_path(const char *path)
 {
 	struct stat st;
@@ -388,7 +373,7 @@ START_TEST(test_socket_activation)
 	pid = spawn(argv, NULL, log);
 	wait_path(sock);
 	/* rindd has not started yet: the socket is systemd-socket-activate's */
-	ck_assert_ptr_null(strstr(slurp(log), "event=starting"));
+	ck_assert_ptr_null(strstr(rt_slurp(log), "event=starting"));
 	for (i = 0; i < 200 && !(c = rind_client_connect(sock)); i++)
 		usleep(10000);	/* bound a moment before it listens */
 	ck_assert_ptr_nonnull(c);
@@ -399,7 +384,7 @@ START_TEST(test_socket_activation)
 	ck_assert_int_eq(rind_client_create_key(c, "act", "ed25519", false, &info), 0);
 	rind_client_close(c);
 	ck_assert_int_eq(stop(pid), 0);
-	log_text = slurp(log);
+	log_text = rt_slurp(log);
 	ck_assert_msg(strstr(log_text, "event=socket_activation"), "log: %s", log_text);
 	ck_assert_msg(strstr(log_text, "event=stopped"), "log: %s", log_text);
 	/* rindd created no socket of its own */
@@ -469,7 +454,7 @@ START_TEST(test_notify)
 	ck_assert_int_ge(wd, 5);
 	ck_assert_int_eq(stopping, 1);
 	ck_assert_int_eq(rc, 0);
-	ck_assert_ptr_nonnull(strstr(slurp(log), "event=stopped"));
+	ck_assert_ptr_nonnull(strstr(rt_slurp(log), "event=stopped"));
 }
 END_TEST
 
@@ -562,7 +547,7 @@ START_TEST(test_dbus_keycount_quota)
 	ck_assert_str_eq(out, "u 1\n");
 	ck_assert_int_eq(stop(pid), 0);
 	bus_stop();
-	t = slurp(log);
+	t = rt_slurp(log);
 	ck_assert_msg(strstr(t, "action=create_key key=n2 uid=65534") && strstr(t, "via=dbus result=quota"),
 		      "log: %s", t);
 	printf("dbus: KeyCount per caller (root 3, nobody 1), quotas per uid and in total\n");
@@ -704,10 +689,10 @@ START_TEST(test_dbus_methods)
 	waitpid(mpid, NULL, 0);
 	bus_stop();
 
-	t = slurp(mon);
+	t = rt_slurp(mon);
 	ck_assert_msg(strstr(t, "member=KeyCreated") && strstr(t, "member=KeyRotated") &&
 		      strstr(t, "member=KeyDeleted") && strstr(t, "string \"sock1\""), "signals: %s", t);
-	t = slurp(log);
+	t = rt_slurp(log);
 	ck_assert_msg(strstr(t, "event=audit action=rotate_key key=k1 uid=0"), "log: %s", t);
 	ck_assert_msg(strstr(t, "event=audit action=import_key key=i1 uid=0"), "log: %s", t);
 	if (root)
@@ -845,7 +830,7 @@ START_TEST(test_rotation)
 	rind_client_close(c);
 	ck_assert_int_eq(stop(pid), 0);
 	bus_stop();
-	ck_assert_ptr_nonnull(strstr(slurp(log), "action=retire_versions key=ra uid=0"));
+	ck_assert_ptr_nonnull(strstr(rt_slurp(log), "action=retire_versions key=ra uid=0"));
 	free(sig1);
 	free(sig2);
 	free(box1);
@@ -945,7 +930,7 @@ START_TEST(test_group_access)
 #undef PUB_BUS
 	ck_assert_int_eq(stop(pid), 0);
 	bus_stop();
-	t = slurp(log);
+	t = rt_slurp(log);
 	ck_assert_msg(strstr(t, "action=get_public_key key=gnone uid=65534") != NULL,
 		      "denials audited: %s", t);
 	printf("groups: supplementary and primary members let in (socket, D-Bus), gid -1 %s\n",

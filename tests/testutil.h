@@ -68,6 +68,15 @@ void rt_check_eq(const char *drv, const char *what, const u8 *got, const u8 *wan
 		_t;								\
 	})
 
+/* The file @path whole (malloc'd, NUL-terminated; empty if it cannot be read; up to 1 MiB). */
+char *rt_read_file(const char *path);
+/*
+ * The same (up to 256 KiB) in a static buffer that the next call reuses:
+ * for checks that read a file inside an assertion message, where nothing
+ * could free it.
+ */
+char *rt_slurp(const char *path);
+
 /* Hex to bytes; returns the byte count, aborts the test on bad hex. */
 size_t rt_unhex(u8 *out, size_t outmax, const char *hex);
 /* Hex to a malloc'd buffer (never NULL: zero-length gives a 1-byte buffer). */
