@@ -433,6 +433,15 @@ static struct rind_client *rd_client(void)
 	return c;
 }
 
+/* A key @name of @alg (not exportable) created over a connection of its own. */
+static __attribute__((unused)) void rd_create_key(const char *name, const char *alg)
+{
+	struct rind_client *c = rd_client();
+
+	ck_assert_int_eq(rind_client_create_key(c, name, alg, false, NULL), 0);
+	rind_client_close(c);
+}
+
 /* Run a shell command line (printf format); its exit status, -1 if killed. */
 static int rd_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2), unused));
 static int rd_sh(const char *fmt, ...)

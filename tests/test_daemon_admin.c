@@ -811,7 +811,6 @@ static int wait_detached(pid_t pid)
 START_TEST(test_detached_log_file)
 {
 	char cmd[2048], out[4096], logf[256], pidf[256], link[64], target[256], *t, *rep;
-	struct rind_client *c;
 	pid_t pid;
 	ssize_t n;
 
@@ -829,9 +828,7 @@ START_TEST(test_detached_log_file)
 	ck_assert_int_gt(pid, 1);
 	ck_assert_int_eq(kill(pid, 0), 0);
 	rd.pid = pid;	/* killed by the teardown if the test fails */
-	c = rd_client();
-	ck_assert_int_eq(rind_client_create_key(c, "web", "ed25519", false, NULL), 0);
-	rind_client_close(c);
+	rd_create_key("web", "ed25519");
 	t = rt_slurp(logf);
 	ck_assert_msg(strstr(t, "event=ready") && strstr(t, "action=create_key key=web"), "log: %s", t);
 	/* stdout is /dev/null, stderr the log file: no terminal */
