@@ -861,7 +861,6 @@ static void op_verify(const u8 *hdr, const u8 *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	u8 hdr[9] = { 0 };
-	size_t h = size < sizeof(hdr) ? size : sizeof(hdr);
 
 	if (!base_spki_len) {
 		base_spki_len = crypto_akcipher_export_pubkey(parse_tfm[0], RIND_KEY_SPKI_DER, base_spki,
@@ -869,9 +868,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (base_spki_len <= 0)
 			abort();
 	}
-	memcpy(hdr, data, h);
-	data += h;
-	size -= h;
+	fuzz_take(&data, &size, hdr, sizeof(hdr));
 	switch (hdr[0] % 4) {
 	case 0:
 		op_decrypt(hdr, data, size);

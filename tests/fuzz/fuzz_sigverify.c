@@ -126,14 +126,12 @@ static int verify(struct crypto_sig *tfm, const uint8_t *sig, size_t siglen, con
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t hdr[6] = { 0 };
-	size_t h = size < 6 ? size : 6, keylen = 0, siglen;
+	size_t keylen = 0, siglen;
 	const uint8_t *key, *sig, *msg;
 	struct crypto_sig *tfm;
 	int i, r, err;
 
-	memcpy(hdr, data, h);
-	data += h;
-	size -= h;
+	fuzz_take(&data, &size, hdr, sizeof(hdr));
 	i = hdr[0] % sigs.n;
 	cur_impl = sigs.name[i];
 	if (hdr[1] & 1) {
