@@ -215,20 +215,12 @@ static struct key *key_from_record(const Rind__StoredKey *sk, enum key_alg alg, 
 	k->version = sk->version;
 	k->exportable = sk->exportable;
 	k->min_version = sk->min_version;
-	if (sk->n_allow_uids) {
-		k->allow_uids = malloc(sk->n_allow_uids * sizeof(uint32_t));
-		if (!k->allow_uids)
-			goto nomem;
-		memcpy(k->allow_uids, sk->allow_uids, sk->n_allow_uids * sizeof(uint32_t));
-		k->n_allow_uids = sk->n_allow_uids;
-	}
-	if (sk->n_allow_gids) {
-		k->allow_gids = malloc(sk->n_allow_gids * sizeof(uint32_t));
-		if (!k->allow_gids)
-			goto nomem;
-		memcpy(k->allow_gids, sk->allow_gids, sk->n_allow_gids * sizeof(uint32_t));
-		k->n_allow_gids = sk->n_allow_gids;
-	}
+	k->allow_uids = key_dup_ids(sk->allow_uids, sk->n_allow_uids);
+	k->allow_gids = key_dup_ids(sk->allow_gids, sk->n_allow_gids);
+	if ((sk->n_allow_uids && !k->allow_uids) || (sk->n_allow_gids && !k->allow_gids))
+		goto nomem;
+	k->n_allow_uids = sk->n_allow_uids;
+	k->n_allow_gids = sk->n_allow_gids;
 	for (i = 0; i < sk->n_old_versions; i++) {
 		Rind__KeyVersion *kv = sk->old_versions[i];
 		struct key_old *o;
