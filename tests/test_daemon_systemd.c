@@ -239,14 +239,11 @@ static void bus_stop(void)
 	bus_pid = 0;
 }
 
-static pid_t rindd_start(const char *log, char *const env[], const char *bus)
+/* rindd's arguments every start here begins with (two threads, @sock, @state); the count. */
+static int rindd_argv(char **argv, char *sock, char *state)
 {
-	char sock[300], state[300], busarg[600];
-	char *argv[16];
 	int n = 0;
 
-	snprintf(sock, sizeof(sock), "%s/rindd.sock", tmp);
-	snprintf(state, sizeof(state), "%s/state", tmp);
 	argv[n++] = (char *)RINDD;
 	argv[n++] = (char *)"--foreground";
 	argv[n++] = (char *)"--threads";
@@ -255,6 +252,18 @@ static pid_t rindd_start(const char *log, char *const env[], const char *bus)
 	argv[n++] = sock;
 	argv[n++] = (char *)"--state-dir";
 	argv[n++] = state;
+	return n;
+}
+
+static pid_t rindd_start(const char *log, char *const env[], const char *bus)
+{
+	char sock[300], state[300], busarg[600];
+	char *argv[16];
+	int n;
+
+	snprintf(sock, sizeof(sock), "%s/rindd.sock", tmp);
+	snprintf(state, sizeof(state), "%s/state", tmp);
+	n = rindd_argv(argv, sock, state);
 	argv[n++] = (char *)"--dev-master-key";
 	if (bus) {
 		snprintf(busarg, sizeof(busarg), "--bus-address=%s", bus);
@@ -464,6 +473,21 @@ static bool dbus_tools(void)
 	return have("dbus-daemon") && have("busctl") && have("dbus-send") && have("dbus-monitor");
 }
 
+/*
+ * The start of a D-Bus test: a scratch directory, a private bus and the
+ * path of rindd's log in @log; false (the test is skipped) without the
+ * D-Bus tools.
+ */
+static bool bus_test_begin(char *log, size_t loglen)
+{
+	if (!dbus_tools())
+		return false;
+	mk_tmp();
+	bus_start();
+	snprintf(log, loglen, "%s/rindd.log", tmp);
+	return true;
+}
+
 #define BUSCTL(out, ...) sh(out, sizeof(out), "busctl --address=%s " __VA_ARGS__)
 /* setpriv to a user with its primary group (nobody: nogroup) */
 #define AS(user) "setpriv --reuid=" user " --regid=$(id -g " user ") --clear-groups "
@@ -478,7 +502,7 @@ static pid_t rindd_start_with(const char *log, const char *bus, ...)
 	const char *a;
 	va_list ap;
 	FILE *f;
-	int n = 0;
+	int n;
 
 	snprintf(sock, sizeof(sock), "%s/rindd.sock", tmp);
 	snprintf(state, sizeof(state), "%s/state", tmp);
@@ -488,14 +512,7 @@ static pid_t rindd_start_with(const char *log, const char *bus, ...)
 	fprintf(f, "%s\n", "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
 	fclose(f);
 	chmod(mk, 0600);
-	argv[n++] = (char *)RINDD;
-	argv[n++] = (char *)"--foreground";
-	argv[n++] = (char *)"--threads";
-	argv[n++] = (char *)"2";
-	argv[n++] = (char *)"--socket";
-	argv[n++] = sock;
-	argv[n++] = (char *)"--state-dir";
-	argv[n++] = state;
+	n = rindd_argv(argv, sock, state);
 	argv[n++] = (char *)"--master-key-file";
 	argv[n++] = mk;
 	snprintf(busarg, sizeof(busarg), "--bus-address=%s", bus);
@@ -567,11 +584,8 @@ START_TEST(test_dbus_methods)
 	pid_t pid, mpid;
 	bool root = geteuid() == 0;
 
-	if (!dbus_tools())
+	if (!bus_test_begin(log, sizeof(log)))
 		return;
-	mk_tmp();
-	bus_start();
-	snprintf(log, sizeof(log), "%s/rindd.log", tmp);
 	snprintf(mon, sizeof(mon), "%s/monitor.log", tmp);
 	{
 		char *argv[] = { (char *)"/usr/bin/dbus-monitor", (char *)"--address", bus_addr,
@@ -756,11 +770,8 @@ START_TEST(test_rotation)
 	size_t l1, l2, b1, b2, ptl, n, i;
 	pid_t pid;
 
-	if (!dbus_tools())
+	if (!bus_test_begin(log, sizeof(log)))
 		return;
-	mk_tmp();
-	bus_start();
-	snprintf(log, sizeof(log), "%s/rindd.log", tmp);
 	snprintf(sock, sizeof(sock), "%s/rindd.sock", tmp);
 	pid = rindd_start(log, NULL, bus_addr);
 	wait_bus_name();
