@@ -489,6 +489,36 @@ uninstall:
 clean:
 	rm -rf $(O)
 
+# The AVX-512 drivers under emulation (tests/emu/README.md), on a CPU
+# without AVX-512: the tree built into $(O)/emu with -DRIND_AVX512_EMU,
+# the arch/x86 C files over tests/emu/avx512-emu.h's plain C intrinsics
+# (after the precompiled <immintrin.h>, which stays usable); then the
+# emulation's self-test, a disassembly check that no object of that build
+# holds an EVEX instruction, and the suites of the AVX-512 drivers with
+# RIND_EMU_ASSUME=avx512 (tests/emu/check.sh).  -Wno-psabi: gcc notes
+# that the emulated 64-byte aligned __m512i passed by value changed ABI in
+# gcc 4.6; none crosses an ABI boundary.
+ifneq ($(filter -DRIND_AVX512_EMU,$(CFLAGS)),)
+$(filter $(O)/obj/arch/x86/%.c.o,$(LIB_OBJS)): PCH_FLAGS += -include tests/emu/avx512-emu.h
+$(filter $(O)/obj/arch/x86/%.c.o,$(LIB_OBJS)): tests/emu/avx512-emu.h
+endif
+.PHONY: check-avx512-emu
+EMU_SUITES ?= test_emu_drivers test_aes test_gcm test_chacha test_hash test_ed25519 test_x25519
+
+$(O)/tests/emu/test_emu: tests/emu/test_emu.c tests/emu/avx512-emu.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(BASE_CFLAGS) -DRIND_AVX512_EMU -include tests/emu/avx512-emu.h -o $@ $<
+
+$(O)/tests/test_emu_drivers: tests/emu/test_emu_drivers.c $(O)/tests/testutil.o $(O)/librind-internal.a
+	@mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -o $@ $< $(O)/tests/testutil.o \
+		$(O)/librind-internal.a $(TEST_LIBS)
+
+check-avx512-emu:
+	$(MAKE) O=$(O)/emu CFLAGS="$(CFLAGS) -DRIND_AVX512_EMU -Wno-psabi" $(O)/emu/tests/emu/test_emu \
+		$(addprefix $(O)/emu/tests/,$(EMU_SUITES))
+	sh tests/emu/check.sh $(O)/emu $(EMU_SUITES)
+
 # The OpenSSL 3 provider, rind.so: its rules, check and install hooks.
 include provider/provider.mk
 
