@@ -490,34 +490,56 @@ clean:
 	rm -rf $(O)
 
 # The AVX-512 drivers under emulation (tests/emu/README.md), on a CPU
-# without AVX-512: the tree built into $(O)/emu with -DRIND_AVX512_EMU,
-# the arch/x86 C files over tests/emu/avx512-emu.h's plain C intrinsics
-# (after the precompiled <immintrin.h>, which stays usable); then the
-# emulation's self-test, a disassembly check that no object of that build
-# holds an EVEX instruction, and the suites of the AVX-512 drivers with
-# RIND_EMU_ASSUME=avx512 (tests/emu/check.sh).  -Wno-psabi: gcc notes
+# without AVX-512.  Only the files that differ in that build are compiled
+# again, into $(O)/emu/obj: the arch/x86 files that spell their targets
+# with RIND_AVX512_TARGET (they include x86-target.h, directly or through
+# an arch/x86 header), over tests/emu/avx512-emu.h's plain C intrinsics,
+# and api/cpufeature.c (RIND_EMU_ASSUME); every other object is the
+# native build's.  Then tests/emu/check.sh: no object of that library may
+# hold an EVEX instruction, the emulation's self-test, and the suites of
+# the AVX-512 drivers with RIND_EMU_ASSUME=avx512.  -Wno-psabi: gcc notes
 # that the emulated 64-byte aligned __m512i passed by value changed ABI in
 # gcc 4.6; none crosses an ABI boundary.
-ifneq ($(filter -DRIND_AVX512_EMU,$(CFLAGS)),)
-$(filter $(O)/obj/arch/x86/%.c.o,$(LIB_OBJS)): PCH_FLAGS += -include tests/emu/avx512-emu.h
-$(filter $(O)/obj/arch/x86/%.c.o,$(LIB_OBJS)): tests/emu/avx512-emu.h
-endif
-.PHONY: check-avx512-emu
+EMU_O := $(O)/emu
 EMU_SUITES ?= test_emu_drivers test_aes test_gcm test_chacha test_hash test_ed25519 test_x25519
+EMU_HDRS := $(notdir $(shell grep -l '^\#include "x86-target.h"' arch/$(ARCH)/*.h 2>/dev/null))
+EMU_SRCS := $(shell grep -lE '^\#include "(x86-target\.h$(foreach h,$(subst .,\.,$(EMU_HDRS)),|$(h)))"' \
+	arch/$(ARCH)/*.c 2>/dev/null) api/cpufeature.c
+EMU_OWN := $(patsubst %,$(O)/obj/%.o,$(EMU_SRCS))
+EMU_LIB_OBJS := $(filter-out $(EMU_OWN),$(LIB_OBJS)) $(patsubst $(O)/obj/%,$(EMU_O)/obj/%,$(filter $(EMU_OWN),$(LIB_OBJS)))
+EMU_CFLAGS := -DRIND_AVX512_EMU -Wno-psabi $(if $(X86_PCH),-include $(X86_PCH)) -include tests/emu/avx512-emu.h
 
-$(O)/tests/emu/test_emu: tests/emu/test_emu.c tests/emu/avx512-emu.h
+$(EMU_O)/obj/%.c.o: %.c tests/emu/avx512-emu.h | $(if $(X86_PCH),$(X86_PCH).gch)
 	@mkdir -p $(dir $@)
-	$(call say,CC,$<)$(CC) $(BASE_CFLAGS) -DRIND_AVX512_EMU -include tests/emu/avx512-emu.h -o $@ $<
+	$(call say,CC,$< [emu])$(CC) $(BASE_CFLAGS) $(EMU_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(O)/tests/test_emu_drivers: tests/emu/test_emu_drivers.c $(O)/tests/testutil.o $(O)/librind-internal.a
+$(EMU_O)/rind-all.o: $(EMU_LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -o $@ $< $(O)/tests/testutil.o \
-		$(O)/librind-internal.a $(TEST_LIBS)
+	$(call say,LD,$@)$(LD) -r -o $@ $(EMU_LIB_OBJS)
 
-check-avx512-emu:
-	$(MAKE) O=$(O)/emu CFLAGS="$(CFLAGS) -DRIND_AVX512_EMU -Wno-psabi" $(O)/emu/tests/emu/test_emu \
-		$(addprefix $(O)/emu/tests/,$(EMU_SUITES))
-	sh tests/emu/check.sh $(O)/emu $(EMU_SUITES)
+$(EMU_O)/librind-internal.a: $(EMU_O)/rind-all.o
+	@rm -f $@
+	$(call say,AR,$@)$(AR) rcs $@ $<
+
+$(EMU_O)/tests/test_emu: tests/emu/test_emu.c tests/emu/avx512-emu.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(BASE_CFLAGS) -DRIND_AVX512_EMU -Wno-psabi -include tests/emu/avx512-emu.h -o $@ $<
+
+$(EMU_O)/tests/test_emu_drivers: tests/emu/test_emu_drivers.c $(O)/tests/testutil.o $(EMU_O)/librind-internal.a
+	@mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -o $@ $< $(O)/tests/testutil.o \
+		$(EMU_O)/librind-internal.a $(TEST_LIBS)
+
+$(EMU_O)/tests/%: tests/%.c $(O)/tests/testutil.o $(EMU_O)/librind-internal.a
+	@mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -o $@ $< $(O)/tests/testutil.o \
+		$(EMU_O)/librind-internal.a $(TEST_LIBS)
+
+.PHONY: check-avx512-emu
+check-avx512-emu: $(EMU_O)/tests/test_emu $(addprefix $(EMU_O)/tests/,$(EMU_SUITES))
+	$(Q)EMU_OBJS="$(EMU_LIB_OBJS)" sh tests/emu/check.sh $(EMU_O) $(EMU_SUITES)
+
+-include $(wildcard $(patsubst %,$(EMU_O)/obj/%.o.d,$(EMU_SRCS)) $(EMU_O)/tests/*.d)
 
 # The OpenSSL 3 provider, rind.so: its rules, check and install hooks.
 include provider/provider.mk
