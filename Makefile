@@ -511,7 +511,7 @@ EMU_CFLAGS := -DRIND_AVX512_EMU -Wno-psabi $(if $(X86_PCH),-include $(X86_PCH)) 
 
 $(EMU_O)/obj/%.c.o: %.c tests/emu/avx512-emu.h | $(if $(X86_PCH),$(X86_PCH).gch)
 	@mkdir -p $(dir $@)
-	$(call say,CC,$< [emu])$(CC) $(BASE_CFLAGS) $(EMU_CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(call say,EMU-CC,$<)$(CC) $(BASE_CFLAGS) $(EMU_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(EMU_O)/rind-all.o: $(EMU_LIB_OBJS)
 	@mkdir -p $(dir $@)
