@@ -539,7 +539,22 @@ $(EMU_O)/tests/%: tests/%.c $(O)/tests/testutil.o $(EMU_O)/librind-internal.a
 check-avx512-emu: $(EMU_O)/tests/test_emu $(addprefix $(EMU_O)/tests/,$(EMU_SUITES))
 	$(Q)EMU_OBJS="$(EMU_LIB_OBJS)" sh tests/emu/check.sh $(EMU_O) $(EMU_SUITES)
 
--include $(wildcard $(patsubst %,$(EMU_O)/obj/%.o.d,$(EMU_SRCS)) $(EMU_O)/tests/*.d)
+# memcheck's constant-time check (as make ct) of the AVX-512 drivers,
+# emulated: valgrind runs the emulation build (its virtual CPU has no
+# AVX-512), RIND_EMU_ASSUME=avx512 registers them, CT_ONLY=avx512 checks
+# those (and the templates over them).  Not the VAES ones: valgrind hides
+# VAES, and the emulation build takes it as present only where the CPU
+# has it (gcm-vaes-avx2 executes it).
+$(EMU_O)/ct_check: tests/ct/ct_check.c $(EMU_O)/librind-internal.a
+	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(DEPFLAGS) -o $@ $< $(EMU_O)/librind-internal.a $(LIB_LDLIBS)
+
+.PHONY: ct-avx512-emu
+ct-avx512-emu:
+	$(MAKE) O=$(O)/ct CFLAGS="-O2 -g -DRIND_VALGRIND" $(O)/ct/emu/ct_check
+	CT_ONLY=avx512 RIND_EMU_ASSUME=avx512 $(CT_ASSUME) valgrind -q --error-exitcode=1 --track-origins=yes \
+		$(O)/ct/emu/ct_check
+
+-include $(wildcard $(patsubst %,$(EMU_O)/obj/%.o.d,$(EMU_SRCS)) $(EMU_O)/tests/*.d $(EMU_O)/ct_check.d)
 
 # The OpenSSL 3 provider, rind.so: its rules, check and install hooks.
 include provider/provider.mk
