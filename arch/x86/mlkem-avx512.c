@@ -705,8 +705,7 @@ T512_INLINE __m512i decode32(const u8 *a, const unsigned int d)
 		x = _mm512_srlv_epi16(_mm512_shuffle_epi8(x, ld(dec5_idx)), ld(dec5_sh));
 		return _mm512_and_si512(x, _mm512_set1_epi16(0x1f));
 	case 10: {
-		const __m512i sh = _mm512_set_epi16(6, 4, 2, 0, 6, 4, 2, 0, 6, 4, 2, 0, 6, 4, 2, 0,
-						    6, 4, 2, 0, 6, 4, 2, 0, 6, 4, 2, 0, 6, 4, 2, 0);
+		const __m512i sh = _mm512_broadcast_i32x4(_mm_setr_epi16(0, 2, 4, 6, 0, 2, 4, 6));
 
 		x = _mm512_maskz_loadu_epi8((__mmask64)((1ull << 40) - 1), a);
 		x = _mm512_permutexvar_epi16(ld(unpack10_idx), x);
