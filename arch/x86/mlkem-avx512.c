@@ -50,13 +50,18 @@
  * algs/mlkem.c's (masked comparison of the re-encryption and branch-free
  * selection of the implicit-rejection secret) over these operations.
  *
- * Speed could not be measured where this was written (an AVX2-only Zen 3;
- * the code was run under tests/emu's plain-C intrinsics).  Instruction
- * counts from objdump -d of gcc 12 -O2 output (see the report of the
- * commit adding this file): per call, excluding the loads of constants
- * the compiler hoists:
- *   NTT:          avx512_ntt  ~NTT512_INSNS    avx2_ntt  ~NTT256_INSNS
- *   inverse NTT:  avx512_invntt ~INV512_INSNS  avx2_invntt ~INV256_INSNS
+ * Speed could not be measured where this was written: the machine (AMD
+ * Zen 3) has no AVX-512, and the code ran only under tests/emu's plain-C
+ * intrinsics.  Instructions executed per call instead, gcc 12 -O2: this
+ * file's transforms are straight-line (objdump -d, no branch, no stack
+ * access), mlkem-avx2.c's counted by valgrind --tool=callgrind:
+ *   NTT           343 (avx512_ntt)     1218 (avx2_ntt)
+ *   inverse NTT   464 (avx512_invntt)  1528 (avx2_invntt)
+ *   basemul_acc   170                   460 (avx2_basemul_acc)
+ *   rej_block     162 (avx512_rej_block) 346 (rej_block, from ctr 0)
+ * Fewer instructions is not the same as faster: 512-bit shuffles all go
+ * to one port on Intel cores and some of them (VPERMT2W, VPCOMPRESSD)
+ * take two or three uops; the figures are for reading, not a claim.
  */
 #include <errno.h>
 #include <immintrin.h>
@@ -359,17 +364,22 @@ static T512 void avx512_ntt(struct mlkem_poly *f)
 	__m512i v[8];
 	unsigned int k, p, L;
 
+#pragma GCC unroll 8
 	for (k = 0; k < 8; k++)
 		v[k] = ld(&f->c[32 * k]);
+#pragma GCC unroll 4
 	for (k = 0; k < 4; k++)
 		bf_s(&v[k], &v[k + 4], z[1]);
+#pragma GCC unroll 4
 	for (k = 0; k < 4; k++)
 		bf_s(&v[(k & 2) * 2 + (k & 1)], &v[(k & 2) * 2 + (k & 1) + 2], z[2 + k / 2]);
+#pragma GCC unroll 2
 	for (p = 0; p < 4; p += 2) {
 		__m512i x = v[2 * p], y = v[2 * p + 1], x1 = v[2 * p + 2], y1 = v[2 * p + 3];
 
 		bf_s(&x, &y, z[4 + p]);
 		bf_s(&x1, &y1, z[5 + p]);
+#pragma GCC unroll 4
 		for (L = 0; L < 4; L++) {
 			switch (L) {
 			case 0:
@@ -407,6 +417,7 @@ static T512 void avx512_invntt(struct mlkem_poly *f)
 	unsigned int k, p;
 	int L;
 
+#pragma GCC unroll 2
 	for (p = 0; p < 4; p += 2) {
 		__m512i a = ld(&f->c[64 * p]), b = ld(&f->c[64 * p + 32]);
 		__m512i a1 = ld(&f->c[64 * p + 64]), b1 = ld(&f->c[64 * p + 96]);
@@ -414,6 +425,7 @@ static T512 void avx512_invntt(struct mlkem_poly *f)
 		__m512i x1 = _mm512_permutex2var_epi16(a1, ix, b1);
 		__m512i y1 = _mm512_permutex2var_epi16(a1, iy, b1);
 
+#pragma GCC unroll 4
 		for (L = 3; L >= 0; L--) {
 			ibf_v(&x, &y, &inv_zv[p][L]);
 			ibf_v(&x1, &y1, &inv_zv[p + 1][L]);
@@ -442,10 +454,13 @@ static T512 void avx512_invntt(struct mlkem_poly *f)
 		v[2 * p + 2] = x1;
 		v[2 * p + 3] = y1;
 	}
+#pragma GCC unroll 4
 	for (k = 0; k < 4; k++)
 		ibf_s(&v[(k & 2) * 2 + (k & 1)], &v[(k & 2) * 2 + (k & 1) + 2], z[3 - k / 2]);
+#pragma GCC unroll 4
 	for (k = 0; k < 4; k++)
 		ibf_s(&v[k], &v[k + 4], z[1]);
+#pragma GCC unroll 8
 	for (k = 0; k < 8; k++)
 		st(&f->c[32 * k], fqmul(v[k], fz));
 }
@@ -472,6 +487,7 @@ static T512 void avx512_basemul_acc(struct mlkem_poly *r, const struct mlkem_pol
 {
 	unsigned int k;
 
+#pragma GCC unroll 8
 	for (k = 0; k < MLKEM_N; k += 32)
 		st(&r->c[k], _mm512_add_epi16(ld(&r->c[k]),
 					      basemul32(ld(&a->c[k]), ld(&b->c[k]), &gamma_v[k / 32])));
@@ -627,6 +643,7 @@ T512_INLINE void compress_d(u8 *r, const struct mlkem_poly *a, const unsigned in
 {
 	unsigned int i;
 
+#pragma GCC unroll 8
 	for (i = 0; i < MLKEM_N; i += 32)
 		encode32(r + 4 * d * (i / 32), compress32(canonical(ld(&a->c[i])), d), d);
 }
@@ -735,6 +752,7 @@ T512_INLINE void decompress_d(struct mlkem_poly *r, const u8 *a, const unsigned 
 {
 	unsigned int i;
 
+#pragma GCC unroll 8
 	for (i = 0; i < MLKEM_N; i += 32)
 		st(&r->c[i], _mm512_mulhrs_epi16(_mm512_slli_epi16(decode32(a + 4 * d * (i / 32), d),
 								   15 - d),
@@ -825,10 +843,13 @@ static T512 unsigned int avx512_rej_block(s16 *r, unsigned int ctr, const __m256
 	__m256i acc[7];
 	unsigned int cnt[7], h;
 
+#pragma GCC unroll 5
 	for (h = 0; h < 5; h++)
 		acc[h] = rej_step(z0, z1, rej_perm[h], &cnt[h]);
+#pragma GCC unroll 2
 	for (; h < 7; h++)
 		acc[h] = rej_step(z1, z2, rej_perm[h], &cnt[h]);
+#pragma GCC unroll 7
 	for (h = 0; h < 7; h++) {
 		unsigned int n = cnt[h] < MLKEM_N - ctr ? cnt[h] : MLKEM_N - ctr;
 
