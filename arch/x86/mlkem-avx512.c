@@ -3,9 +3,9 @@
  * ML-KEM (FIPS 203) arithmetic with AVX-512: "mlkem512-avx512",
  * "mlkem768-avx512", "mlkem1024-avx512" and "x25519mlkem768-avx512",
  * priority 400 (above the AVX2 drivers' 300).
- * Requires: AVX2, AVX512F, AVX512BW, AVX512VL (and POPCNT, which every
- * AVX-512 CPU has).  No AVX512VBMI/VBMI2: byte permutes and VPCOMPRESSW
- * are not used.
+ * Requires: AVX2, BMI2, AVX512F, AVX512BW, AVX512VL (and POPCNT, which
+ * every AVX-512 CPU has and rind_cpu_has() does not list).  No
+ * AVX512VBMI/VBMI2: byte permutes and VPCOMPRESSW are not used.
  *
  * Thirty-two coefficients per 512-bit register, eight registers a
  * polynomial.  Same representatives as algs/mlkem.c and mlkem-avx2.c
@@ -899,8 +899,9 @@ static int mlkem_avx512_mod_init(void)
 {
 	int err;
 
-	if (!rind_cpu_has(RIND_X86_AVX2) || !rind_cpu_has(RIND_X86_AVX512F) ||
-	    !rind_cpu_has(RIND_X86_AVX512BW) || !rind_cpu_has(RIND_X86_AVX512VL))
+	if (!rind_cpu_has(RIND_X86_AVX2) || !rind_cpu_has(RIND_X86_BMI2) ||
+	    !rind_cpu_has(RIND_X86_AVX512F) || !rind_cpu_has(RIND_X86_AVX512BW) ||
+	    !rind_cpu_has(RIND_X86_AVX512VL))
 		return 0;
 	rind_mlkem_init_tables();
 	err = mlkem_avx512_tables();
