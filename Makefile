@@ -55,6 +55,8 @@ LIB_SLOW := algs/ed25519.c arch/x86/ed25519-ifma.c algs/p384.c algs/p256.c \
 	algs/bignum.c arch/x86/sha512-avx2.c arch/x86/mlkem-avx2.c algs/mlkem.c arch/x86/ed25519-mulx.c \
 	arch/x86/chacha20poly1305-avx2.c arch/x86/poly1305-avx512ifma.c arch/x86/sha512-mb-avx512.c \
 	arch/x86/aes-aesni.c
+# mlkem-avx512.c: as long as mlkem-avx2.c (~14 s loaded, its unrolled transforms)
+LIB_SLOW += arch/x86/mlkem-avx512.c
 LIB_SRCS := $(filter $(LIB_SRCS),$(LIB_SLOW)) $(filter-out $(LIB_SLOW),$(LIB_SRCS))
 LIB_OBJS := $(patsubst %,$(O)/obj/%.o,$(LIB_SRCS))
 # Code with no hot path -- key encodings (DER, PEM, JWK, base64 and each
