@@ -211,10 +211,44 @@ static void apply_ct_assume(void)
 }
 #endif
 
+#if defined(RIND_AVX512_EMU) && defined(__x86_64__)
+/*
+ * The AVX-512 emulation build only (make check-avx512-emu,
+ * -DRIND_AVX512_EMU): its AVX-512 drivers are compiled over the plain C
+ * intrinsics of tests/emu/avx512-emu.h, which need AVX2, AES-NI and
+ * PCLMULQDQ of the host and nothing more.  RIND_EMU_ASSUME=avx512 takes
+ * AVX512F/VL/BW/DQ/IFMA/VBMI as present where the host has those, so that
+ * the drivers register and the suites walk them.  VAES and VPCLMULQDQ
+ * also name the real 256-bit instructions of gcm-vaes-avx2.c, compiled
+ * natively in this build too: they are taken as present only where the
+ * host has them.  RIND_DISABLE still masks afterwards.  A normal build
+ * never trusts the environment to enable a feature.
+ */
+static void apply_emu_assume(void)
+{
+	const char *env = getenv("RIND_EMU_ASSUME");
+
+	if (!env || strcmp(env, "avx512") || !cpu_present[RIND_X86_AVX2] ||
+	    !cpu_present[RIND_X86_AESNI] || !cpu_present[RIND_X86_PCLMULQDQ])
+		return;
+	cpu_present[RIND_X86_AVX512F] = true;
+	cpu_present[RIND_X86_AVX512VL] = true;
+	cpu_present[RIND_X86_AVX512BW] = true;
+	cpu_present[RIND_X86_AVX512DQ] = true;
+	cpu_present[RIND_X86_AVX512IFMA] = true;
+	cpu_present[RIND_X86_AVX512VBMI] = true;
+}
+#else
+static void apply_emu_assume(void)
+{
+}
+#endif
+
 static void cpu_init(void)
 {
 	detect();
 	apply_ct_assume();
+	apply_emu_assume();
 	apply_disable();
 }
 

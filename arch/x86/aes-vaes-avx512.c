@@ -19,10 +19,10 @@
 #include <rind/internal/util.h>
 #include <crypto/aes-glue.h>
 #include "aes-aesni.h"
+#include "x86-target.h"
 
-#define VAES_FN		__attribute__((target("aes,vaes,avx512f,avx512vl,avx512bw")))
-#define VAES_INLINE	static inline __attribute__((always_inline, \
-				target("aes,vaes,avx512f,avx512vl,avx512bw")))
+#define VAES_FN		RIND_AVX512_TARGET("aes,vaes,avx512f,avx512vl,avx512bw", "aes,avx2")
+#define VAES_INLINE	static inline __attribute__((always_inline)) VAES_FN
 
 struct vaes_ctx {
 	__m512i ek[AES_MAX_ROUND_KEYS];	/* round keys broadcast to the four lanes */

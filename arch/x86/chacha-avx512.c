@@ -21,9 +21,10 @@
 #include <rind/internal/skcipher.h>
 #include <rind/internal/util.h>
 #include <crypto/chacha.h>
+#include "x86-target.h"
 
-#define AVX512 __attribute__((target("avx512f,avx512vl,avx512bw")))
-#define AVX512_INLINE static inline __attribute__((always_inline, target("avx512f,avx512vl,avx512bw")))
+#define AVX512 RIND_AVX512_TARGET("avx512f,avx512vl,avx512bw", "avx2")
+#define AVX512_INLINE static inline __attribute__((always_inline)) AVX512
 
 #define QR4(a, b, c, d) do {							\
 		a = _mm512_add_epi32(a, b); d = _mm512_rol_epi32(_mm512_xor_si512(d, a), 16); \
@@ -57,6 +58,24 @@ AVX512_INLINE void lanes4x4(__m512i p, __m512i q, __m512i r, __m512i s, __m512i 
 /* The word-sliced cores, in chacha-avx512-asm.S. */
 void rind_chacha20_16block_avx512(const u32 state[16], u8 *dst, const u8 *src);
 void rind_chacha20_32block_avx512(const u32 state[16], u8 *dst, const u8 *src);
+
+#ifdef RIND_AVX512_EMU
+/*
+ * The emulation build (tests/emu/README.md) cannot run the assembly cores
+ * (EVEX instructions): there they are the generic code on a copy of the
+ * state, so that the row-layout C paths below still run emulated.
+ */
+static void chacha_emu_blocks(const u32 state[16], u8 *dst, const u8 *src, size_t len)
+{
+	u32 st[16];
+
+	memcpy(st, state, sizeof(st));
+	rind_chacha20_crypt_generic(st, dst, src, len);
+	memzero_explicit(st, sizeof(st));
+}
+#define rind_chacha20_16block_avx512(st, d, s) chacha_emu_blocks((st), (d), (s), 1024)
+#define rind_chacha20_32block_avx512(st, d, s) chacha_emu_blocks((st), (d), (s), 2048)
+#endif
 
 /* Row layout: one zmm per row, four consecutive blocks in its four lanes. */
 #define ROUND4(a, b, c, d) QR4(a, b, c, d)

@@ -29,8 +29,9 @@
 #include <immintrin.h>
 #include <string.h>
 #include <rind/types.h>
+#include "x86-target.h"
 
-#define IFMA_TARGET __attribute__((target("avx512f,avx512vl,avx512ifma")))
+#define IFMA_TARGET RIND_AVX512_TARGET("avx512f,avx512vl,avx512ifma", "avx2")
 #define IFMA_INLINE static inline __attribute__((always_inline)) IFMA_TARGET
 
 #define FE_MASK51 ((1ULL << 51) - 1)

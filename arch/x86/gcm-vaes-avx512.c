@@ -20,8 +20,10 @@
 #include <rind/internal/aead.h>
 #include <rind/internal/util.h>
 #include "gcm-glue.h"
+#include "x86-target.h"
 
-#define TGT __attribute__((target("aes,pclmul,ssse3,avx2,avx512f,avx512vl,avx512bw,vaes,vpclmulqdq")))
+#define TGT RIND_AVX512_TARGET("aes,pclmul,ssse3,avx2,avx512f,avx512vl,avx512bw,vaes,vpclmulqdq", \
+			   "aes,pclmul,ssse3,avx2")
 #define INL static inline __attribute__((always_inline)) TGT
 
 struct gcm_vaes_ctx {

@@ -13,6 +13,7 @@
 #include <rind/internal/util.h>
 #include <crypto/poly1305.h>
 #include "poly1305-x86.h"
+#include "x86-target.h"
 
 /* Radix 2^44 (limbs below 2^63) back to the radix-2^64 accumulator. */
 static void from44(struct poly1305_state *st, u64 l0, u64 l1, u64 l2)
@@ -45,8 +46,8 @@ static void ifma_precompute(struct poly1305_state *st)
 	memzero_explicit(r16, sizeof(r16));
 }
 
-#define IFMA __attribute__((target("avx512f,avx512vl,avx512ifma,bmi2,adx")))
-#define IFMA_INLINE static inline __attribute__((always_inline, target("avx512f,avx512vl,avx512ifma,bmi2,adx")))
+#define IFMA RIND_AVX512_TARGET("avx512f,avx512vl,avx512ifma,bmi2,adx", "avx2,bmi2,adx")
+#define IFMA_INLINE static inline __attribute__((always_inline)) IFMA
 
 /* Three 44-bit limbs of eight blocks (128 bytes), lanes holding 0, 4, 1, 5, 2, 6, 3, 7. */
 IFMA_INLINE void ifma_load(const u8 *src, __m512i hibit, __m512i m[3])

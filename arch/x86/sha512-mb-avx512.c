@@ -37,8 +37,9 @@
 #include <rind/internal/util.h>
 #include <crypto/sha2.h>
 #include "sha512-mb-avx512.h"
+#include "x86-target.h"
 
-#define MB_TARGET	__attribute__((target("avx512f,avx512bw")))
+#define MB_TARGET	RIND_AVX512_TARGET("avx512f,avx512bw", "avx2")
 #define MB_LANES	8
 
 #define ROR(x, n)	_mm512_ror_epi64(x, n)

@@ -1,0 +1,889 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * AVX-512 in plain C, for the emulation build (make check-avx512-emu,
+ * tests/emu/README.md): force-included (-include) into the arch/x86 files
+ * compiled with -DRIND_AVX512_EMU, so that the AVX-512 drivers run on a
+ * CPU without AVX-512 and pass the same suites as the other drivers.
+ *
+ * <immintrin.h> comes first; then __m512i is redefined as a plain 64-byte
+ * union (emu_m512i) and every intrinsic the drivers use, as a plain C
+ * function (emu_*), is #defined over the <immintrin.h> name.  A driver
+ * compiled this way must drop the avx512* / vaes / vpclmulqdq target
+ * features (RIND_X86_TARGET() of arch/x86/x86-target.h): then the
+ * compiler can emit no EVEX instruction, and the Makefile target checks
+ * the objects for none.
+ *
+ * Each function follows the pseudo-code of the Intel SDM / Intrinsics
+ * Guide for the instruction; tests/emu/test_emu.c checks each against
+ * values worked out from those definitions.  Where the SDM leaves bits
+ * undefined (the upper part of _mm512_castsi128/256_si512), this header
+ * fills them with a poison pattern so that a driver relying on them shows
+ * up.  Aligned loads and stores trap on a misaligned address as the
+ * instructions fault; masked loads and stores touch only the bytes their
+ * mask selects (fault suppression).
+ *
+ * The 128-bit AES and carry-less multiplication per lane call the AES-NI
+ * and PCLMULQDQ intrinsics (the emulating CPU has them); the 256-bit forms
+ * of AVX512VL intrinsics take and return the real AVX2 __m256i.
+ *
+ * Adding an intrinsic: append it in a section of its own at the end (see
+ * tests/emu/README.md), #undef + #define its name, and add a test of it to
+ * tests/emu/test_emu.c.
+ */
+#ifndef RIND_TESTS_AVX512_EMU_H
+#define RIND_TESTS_AVX512_EMU_H
+
+#include <immintrin.h>
+#include <stdint.h>
+#include <string.h>
+
+#define EMU_INL static inline __attribute__((unused))
+#define EMU_INL_AES static inline __attribute__((unused, target("aes,sse2")))
+#define EMU_INL_CLMUL static inline __attribute__((unused, target("pclmul,sse2")))
+#define EMU_INL_256 static inline __attribute__((unused, target("avx2")))
+
+/* The 512-bit register: 8 qwords, 16 dwords, 32 words or 64 bytes, little-endian lanes. */
+typedef union {
+	uint64_t q[8];
+	uint32_t d[16];
+	uint16_t w[32];
+	uint8_t b[64];
+} __attribute__((aligned(64))) emu_m512i;
+
+/* The bits the SDM leaves undefined (upper lanes of the casts up). */
+#define EMU_POISON 0xa5c3e10fdeadbeefULL
+
+#undef __m512i
+#define __m512i emu_m512i
+
+/* ---- 128/256-bit pieces ---- */
+
+EMU_INL __m128i emu_get128(const emu_m512i *a, int i)
+{
+	return _mm_loadu_si128((const __m128i *)&a->b[16 * (i & 3)]);
+}
+
+EMU_INL void emu_put128(emu_m512i *a, int i, __m128i x)
+{
+	_mm_storeu_si128((__m128i *)&a->b[16 * (i & 3)], x);
+}
+
+/* ---- set, load, store ---- */
+
+EMU_INL emu_m512i emu_mm512_setzero_si512(void)
+{
+	emu_m512i r;
+
+	memset(&r, 0, sizeof(r));
+	return r;
+}
+
+EMU_INL emu_m512i emu_mm512_set1_epi64(long long x)
+{
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		r.q[i] = (uint64_t)x;
+	return r;
+}
+
+EMU_INL emu_m512i emu_mm512_set1_epi32(int x)
+{
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		r.d[i] = (uint32_t)x;
+	return r;
+}
+
+/* _mm512_set_epi64(e7, ..., e0): the last argument in lane 0. */
+EMU_INL emu_m512i emu_mm512_set_epi64(long long e7, long long e6, long long e5, long long e4,
+				      long long e3, long long e2, long long e1, long long e0)
+{
+	emu_m512i r;
+
+	r.q[0] = (uint64_t)e0; r.q[1] = (uint64_t)e1; r.q[2] = (uint64_t)e2; r.q[3] = (uint64_t)e3;
+	r.q[4] = (uint64_t)e4; r.q[5] = (uint64_t)e5; r.q[6] = (uint64_t)e6; r.q[7] = (uint64_t)e7;
+	return r;
+}
+
+/* _mm512_set_epi32(e15, ..., e0): the last argument in lane 0. */
+EMU_INL emu_m512i emu_mm512_set_epi32(int e15, int e14, int e13, int e12, int e11, int e10,
+				      int e9, int e8, int e7, int e6, int e5, int e4, int e3,
+				      int e2, int e1, int e0)
+{
+	const int e[16] = { e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11, e12, e13, e14, e15 };
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		r.d[i] = (uint32_t)e[i];
+	return r;
+}
+
+/* _mm512_setr_epi32(e0, ..., e15): the first argument in lane 0. */
+EMU_INL emu_m512i emu_mm512_setr_epi32(int e0, int e1, int e2, int e3, int e4, int e5, int e6,
+				       int e7, int e8, int e9, int e10, int e11, int e12, int e13,
+				       int e14, int e15)
+{
+	return emu_mm512_set_epi32(e15, e14, e13, e12, e11, e10, e9, e8, e7, e6, e5, e4, e3, e2,
+				   e1, e0);
+}
+
+EMU_INL emu_m512i emu_mm512_loadu_si512(const void *p)
+{
+	emu_m512i r;
+
+	memcpy(&r, p, sizeof(r));
+	return r;
+}
+
+EMU_INL void emu_mm512_storeu_si512(void *p, emu_m512i a)
+{
+	memcpy(p, &a, sizeof(a));
+}
+
+/* VMOVDQA64 faults (#GP) on an address that is not 64-byte aligned. */
+EMU_INL emu_m512i emu_mm512_load_si512(const void *p)
+{
+	if ((uintptr_t)p & 63)
+		__builtin_trap();
+	return emu_mm512_loadu_si512(p);
+}
+
+EMU_INL void emu_mm512_store_si512(void *p, emu_m512i a)
+{
+	if ((uintptr_t)p & 63)
+		__builtin_trap();
+	emu_mm512_storeu_si512(p, a);
+}
+
+/*
+ * VMOVDQU8 with a mask: byte i is read (written) only where bit i of @k
+ * is set; the others are zero (left alone) and never touched, so a
+ * masked-off byte on an unmapped page does not fault.
+ */
+EMU_INL emu_m512i emu_mm512_maskz_loadu_epi8(__mmask64 k, const void *p)
+{
+	const volatile uint8_t *s = (const volatile uint8_t *)p;
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		r.b[i] = (k >> i) & 1 ? s[i] : 0;
+	return r;
+}
+
+EMU_INL void emu_mm512_mask_storeu_epi8(void *p, __mmask64 k, emu_m512i a)
+{
+	volatile uint8_t *d = (volatile uint8_t *)p;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		if ((k >> i) & 1)
+			d[i] = a.b[i];
+}
+
+EMU_INL emu_m512i emu_mm512_maskz_mov_epi8(__mmask64 k, emu_m512i a)
+{
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		r.b[i] = (k >> i) & 1 ? a.b[i] : 0;
+	return r;
+}
+
+/* VPBROADCASTQ with a zeroing mask. */
+EMU_INL emu_m512i emu_mm512_maskz_set1_epi64(__mmask8 k, long long x)
+{
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		r.q[i] = (k >> i) & 1 ? (uint64_t)x : 0;
+	return r;
+}
+
+/* ---- casts, extract, insert, broadcast ---- */
+
+/* The upper 384 bits are undefined in the SDM: poisoned here. */
+EMU_INL emu_m512i emu_mm512_castsi128_si512(__m128i x)
+{
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		r.q[i] = EMU_POISON ^ (uint64_t)i;
+	emu_put128(&r, 0, x);
+	return r;
+}
+
+EMU_INL emu_m512i emu_mm512_zextsi128_si512(__m128i x)
+{
+	emu_m512i r = emu_mm512_setzero_si512();
+
+	emu_put128(&r, 0, x);
+	return r;
+}
+
+EMU_INL __m128i emu_mm512_castsi512_si128(emu_m512i a)
+{
+	return emu_get128(&a, 0);
+}
+
+EMU_INL emu_m512i emu_mm512_broadcast_i32x4(__m128i x)
+{
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		emu_put128(&r, i, x);
+	return r;
+}
+
+/* VEXTRACTI32X4: imm[1:0] selects the 128-bit lane. */
+EMU_INL __m128i emu_mm512_extracti32x4_epi32(emu_m512i a, int imm)
+{
+	return emu_get128(&a, imm & 3);
+}
+
+/* ---- the 256-bit halves (their callers are compiled for AVX2) ---- */
+
+/* The upper 256 bits are undefined in the SDM: poisoned here. */
+EMU_INL_256 emu_m512i emu_mm512_castsi256_si512(__m256i x)
+{
+	emu_m512i r;
+	int i;
+
+	for (i = 4; i < 8; i++)
+		r.q[i] = EMU_POISON ^ (uint64_t)i;
+	_mm256_storeu_si256((__m256i *)&r.b[0], x);
+	return r;
+}
+
+EMU_INL_256 emu_m512i emu_mm512_zextsi256_si512(__m256i x)
+{
+	emu_m512i r = emu_mm512_setzero_si512();
+
+	_mm256_storeu_si256((__m256i *)&r.b[0], x);
+	return r;
+}
+
+EMU_INL_256 __m256i emu_mm512_castsi512_si256(emu_m512i a)
+{
+	return _mm256_loadu_si256((const __m256i *)&a.b[0]);
+}
+
+/* VEXTRACTI64X4: imm[0] selects the 256-bit half. */
+EMU_INL_256 __m256i emu_mm512_extracti64x4_epi64(emu_m512i a, int imm)
+{
+	return _mm256_loadu_si256((const __m256i *)&a.b[32 * (imm & 1)]);
+}
+
+/* VINSERTI64X4: @a with its half imm[0] replaced by @b. */
+EMU_INL_256 emu_m512i emu_mm512_inserti64x4(emu_m512i a, __m256i b, int imm)
+{
+	_mm256_storeu_si256((__m256i *)&a.b[32 * (imm & 1)], b);
+	return a;
+}
+
+EMU_INL_256 emu_m512i emu_mm512_broadcast_i64x4(__m256i x)
+{
+	emu_m512i r;
+
+	_mm256_storeu_si256((__m256i *)&r.b[0], x);
+	_mm256_storeu_si256((__m256i *)&r.b[32], x);
+	return r;
+}
+
+/* ---- bitwise ---- */
+
+EMU_INL emu_m512i emu_mm512_and_si512(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		a.q[i] &= b.q[i];
+	return a;
+}
+
+EMU_INL emu_m512i emu_mm512_or_si512(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		a.q[i] |= b.q[i];
+	return a;
+}
+
+EMU_INL emu_m512i emu_mm512_xor_si512(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		a.q[i] ^= b.q[i];
+	return a;
+}
+
+/* (~a) & b, as VPANDNQ. */
+EMU_INL emu_m512i emu_mm512_andnot_si512(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		a.q[i] = ~a.q[i] & b.q[i];
+	return a;
+}
+
+/*
+ * VPTERNLOGQ: bit j of the result is bit (a_j << 2 | b_j << 1 | c_j) of
+ * imm8 (the SDM's truth table).  As the OR of the minterms imm8 selects.
+ */
+EMU_INL uint64_t emu_ternlog64(uint64_t a, uint64_t b, uint64_t c, int imm)
+{
+	uint64_t r = 0;
+	int m;
+
+	for (m = 0; m < 8; m++)
+		if ((imm >> m) & 1)
+			r |= ((m & 4) ? a : ~a) & ((m & 2) ? b : ~b) & ((m & 1) ? c : ~c);
+	return r;
+}
+
+EMU_INL emu_m512i emu_mm512_ternarylogic_epi64(emu_m512i a, emu_m512i b, emu_m512i c, int imm)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		a.q[i] = emu_ternlog64(a.q[i], b.q[i], c.q[i], imm & 0xff);
+	return a;
+}
+
+/* ---- integer arithmetic ---- */
+
+EMU_INL emu_m512i emu_mm512_add_epi64(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		a.q[i] += b.q[i];
+	return a;
+}
+
+EMU_INL emu_m512i emu_mm512_sub_epi64(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		a.q[i] -= b.q[i];
+	return a;
+}
+
+EMU_INL emu_m512i emu_mm512_add_epi32(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		a.d[i] += b.d[i];
+	return a;
+}
+
+EMU_INL emu_m512i emu_mm512_sub_epi32(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		a.d[i] -= b.d[i];
+	return a;
+}
+
+/* VPSUBQ with a merge mask: lanes of @src where bit i of @k is clear. */
+EMU_INL emu_m512i emu_mm512_mask_sub_epi64(emu_m512i src, __mmask8 k, emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		if ((k >> i) & 1)
+			src.q[i] = a.q[i] - b.q[i];
+	return src;
+}
+
+EMU_INL emu_m512i emu_mm512_mask_add_epi64(emu_m512i src, __mmask8 k, emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		if ((k >> i) & 1)
+			src.q[i] = a.q[i] + b.q[i];
+	return src;
+}
+
+/* VPBLENDMQ: lane i of @b where bit i of @k is set, of @a elsewhere. */
+EMU_INL emu_m512i emu_mm512_mask_blend_epi64(__mmask8 k, emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		if ((k >> i) & 1)
+			a.q[i] = b.q[i];
+	return a;
+}
+
+/* Wrapping sum of the eight qword lanes. */
+EMU_INL long long emu_mm512_reduce_add_epi64(emu_m512i a)
+{
+	uint64_t s = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		s += a.q[i];
+	return (long long)s;
+}
+
+/*
+ * VPMADD52LUQ / VPMADD52HUQ: the 104-bit product of bits 51:0 of @b and of
+ * @c; a + its bits 51:0 (lo) or 103:52 (hi), modulo 2^64.  Bits 63:52 of
+ * b and c are ignored.
+ */
+#define EMU_M52 ((1ULL << 52) - 1)
+
+EMU_INL uint64_t emu_madd52lo(uint64_t a, uint64_t b, uint64_t c)
+{
+	unsigned __int128 t = (unsigned __int128)(b & EMU_M52) * (c & EMU_M52);
+
+	return a + ((uint64_t)t & EMU_M52);
+}
+
+EMU_INL uint64_t emu_madd52hi(uint64_t a, uint64_t b, uint64_t c)
+{
+	unsigned __int128 t = (unsigned __int128)(b & EMU_M52) * (c & EMU_M52);
+
+	return a + (uint64_t)(t >> 52);
+}
+
+EMU_INL emu_m512i emu_mm512_madd52lo_epu64(emu_m512i a, emu_m512i b, emu_m512i c)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		a.q[i] = emu_madd52lo(a.q[i], b.q[i], c.q[i]);
+	return a;
+}
+
+EMU_INL emu_m512i emu_mm512_madd52hi_epu64(emu_m512i a, emu_m512i b, emu_m512i c)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		a.q[i] = emu_madd52hi(a.q[i], b.q[i], c.q[i]);
+	return a;
+}
+
+/* ---- shifts and rotations (a count above the width gives 0 for shifts) ---- */
+
+EMU_INL emu_m512i emu_mm512_slli_epi64(emu_m512i a, unsigned int n)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		a.q[i] = n > 63 ? 0 : a.q[i] << n;
+	return a;
+}
+
+EMU_INL emu_m512i emu_mm512_srli_epi64(emu_m512i a, unsigned int n)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		a.q[i] = n > 63 ? 0 : a.q[i] >> n;
+	return a;
+}
+
+EMU_INL emu_m512i emu_mm512_slli_epi32(emu_m512i a, unsigned int n)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		a.d[i] = n > 31 ? 0 : a.d[i] << n;
+	return a;
+}
+
+EMU_INL emu_m512i emu_mm512_srli_epi32(emu_m512i a, unsigned int n)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		a.d[i] = n > 31 ? 0 : a.d[i] >> n;
+	return a;
+}
+
+/* VPROLD / VPRORQ: the count modulo the width. */
+EMU_INL emu_m512i emu_mm512_rol_epi32(emu_m512i a, int imm)
+{
+	unsigned int n = (unsigned int)imm & 31;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		a.d[i] = n ? (a.d[i] << n) | (a.d[i] >> (32 - n)) : a.d[i];
+	return a;
+}
+
+EMU_INL emu_m512i emu_mm512_ror_epi32(emu_m512i a, int imm)
+{
+	return emu_mm512_rol_epi32(a, (32 - (imm & 31)) & 31);
+}
+
+EMU_INL emu_m512i emu_mm512_rol_epi64(emu_m512i a, int imm)
+{
+	unsigned int n = (unsigned int)imm & 63;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		a.q[i] = n ? (a.q[i] << n) | (a.q[i] >> (64 - n)) : a.q[i];
+	return a;
+}
+
+EMU_INL emu_m512i emu_mm512_ror_epi64(emu_m512i a, int imm)
+{
+	return emu_mm512_rol_epi64(a, (64 - (imm & 63)) & 63);
+}
+
+/* ---- shuffles and permutations ---- */
+
+/* VPSHUFD: in each 128-bit lane, dword i = dword imm[2i+1:2i] of that lane. */
+EMU_INL emu_m512i emu_mm512_shuffle_epi32(emu_m512i a, int imm)
+{
+	emu_m512i r;
+	int l, i;
+
+	for (l = 0; l < 4; l++)
+		for (i = 0; i < 4; i++)
+			r.d[4 * l + i] = a.d[4 * l + ((imm >> (2 * i)) & 3)];
+	return r;
+}
+
+/*
+ * VPSHUFB: in each 128-bit lane, byte i = 0 if bit 7 of b's byte i is set,
+ * else byte (b_i & 15) of a's same lane.
+ */
+EMU_INL emu_m512i emu_mm512_shuffle_epi8(emu_m512i a, emu_m512i b)
+{
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		r.b[i] = (b.b[i] & 0x80) ? 0 : a.b[(i & ~15) + (b.b[i] & 15)];
+	return r;
+}
+
+/*
+ * VSHUFI64X2 / VSHUFI32X4: 128-bit lanes 0 and 1 from @a, 2 and 3 from @b,
+ * lane i being lane imm[2i+1:2i] of its source.  (The two differ only in
+ * their masked forms.)
+ */
+EMU_INL emu_m512i emu_mm512_shuffle_i64x2(emu_m512i a, emu_m512i b, int imm)
+{
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		emu_put128(&r, i, emu_get128(i < 2 ? &a : &b, (imm >> (2 * i)) & 3));
+	return r;
+}
+
+EMU_INL emu_m512i emu_mm512_shuffle_i32x4(emu_m512i a, emu_m512i b, int imm)
+{
+	return emu_mm512_shuffle_i64x2(a, b, imm);
+}
+
+/* VPERMQ (immediate): in each 256-bit half, qword i = qword imm[2i+1:2i] of that half. */
+EMU_INL emu_m512i emu_mm512_permutex_epi64(emu_m512i a, int imm)
+{
+	emu_m512i r;
+	int h, i;
+
+	for (h = 0; h < 2; h++)
+		for (i = 0; i < 4; i++)
+			r.q[4 * h + i] = a.q[4 * h + ((imm >> (2 * i)) & 3)];
+	return r;
+}
+
+/* VPERMQ (vector): qword i = qword idx[i] & 7 of @a. */
+EMU_INL emu_m512i emu_mm512_permutexvar_epi64(emu_m512i idx, emu_m512i a)
+{
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		r.q[i] = a.q[idx.q[i] & 7];
+	return r;
+}
+
+/* VPUNPCKLQDQ / VPUNPCKHQDQ: per 128-bit lane (a.lo, b.lo) and (a.hi, b.hi). */
+EMU_INL emu_m512i emu_mm512_unpacklo_epi64(emu_m512i a, emu_m512i b)
+{
+	emu_m512i r;
+	int l;
+
+	for (l = 0; l < 4; l++) {
+		r.q[2 * l] = a.q[2 * l];
+		r.q[2 * l + 1] = b.q[2 * l];
+	}
+	return r;
+}
+
+EMU_INL emu_m512i emu_mm512_unpackhi_epi64(emu_m512i a, emu_m512i b)
+{
+	emu_m512i r;
+	int l;
+
+	for (l = 0; l < 4; l++) {
+		r.q[2 * l] = a.q[2 * l + 1];
+		r.q[2 * l + 1] = b.q[2 * l + 1];
+	}
+	return r;
+}
+
+/* ---- AES and carry-less multiplication, per 128-bit lane ---- */
+
+#define EMU_AES_LANES(name, op)							\
+EMU_INL_AES emu_m512i name(emu_m512i a, emu_m512i k)				\
+{										\
+	int i;									\
+										\
+	for (i = 0; i < 4; i++)							\
+		emu_put128(&a, i, op(emu_get128(&a, i), emu_get128(&k, i)));	\
+	return a;								\
+}
+EMU_AES_LANES(emu_mm512_aesenc_epi128, _mm_aesenc_si128)
+EMU_AES_LANES(emu_mm512_aesenclast_epi128, _mm_aesenclast_si128)
+EMU_AES_LANES(emu_mm512_aesdec_epi128, _mm_aesdec_si128)
+EMU_AES_LANES(emu_mm512_aesdeclast_epi128, _mm_aesdeclast_si128)
+#undef EMU_AES_LANES
+
+/*
+ * VPCLMULQDQ: in each 128-bit lane, the carry-less product of qword imm[0]
+ * of @a and qword imm[4] of @b (the other immediate bits are ignored).
+ */
+EMU_INL_CLMUL __m128i emu_clmul128(__m128i x, __m128i y, int imm)
+{
+	switch (imm & 0x11) {
+	case 0x00:
+		return _mm_clmulepi64_si128(x, y, 0x00);
+	case 0x01:
+		return _mm_clmulepi64_si128(x, y, 0x01);
+	case 0x10:
+		return _mm_clmulepi64_si128(x, y, 0x10);
+	default:
+		return _mm_clmulepi64_si128(x, y, 0x11);
+	}
+}
+
+EMU_INL_CLMUL emu_m512i emu_mm512_clmulepi64_epi128(emu_m512i a, emu_m512i b, int imm)
+{
+	int l;
+
+	for (l = 0; l < 4; l++)
+		emu_put128(&a, l, emu_clmul128(emu_get128(&a, l), emu_get128(&b, l), imm));
+	return a;
+}
+
+/* ---- AVX512VL forms on the 256-bit (AVX2) __m256i ---- */
+
+EMU_INL_256 __m256i emu_mm256_madd52lo_epu64(__m256i a, __m256i b, __m256i c)
+{
+	uint64_t x[4], y[4], z[4];
+	int i;
+
+	_mm256_storeu_si256((__m256i *)x, a);
+	_mm256_storeu_si256((__m256i *)y, b);
+	_mm256_storeu_si256((__m256i *)z, c);
+	for (i = 0; i < 4; i++)
+		x[i] = emu_madd52lo(x[i], y[i], z[i]);
+	return _mm256_loadu_si256((const __m256i *)x);
+}
+
+EMU_INL_256 __m256i emu_mm256_madd52hi_epu64(__m256i a, __m256i b, __m256i c)
+{
+	uint64_t x[4], y[4], z[4];
+	int i;
+
+	_mm256_storeu_si256((__m256i *)x, a);
+	_mm256_storeu_si256((__m256i *)y, b);
+	_mm256_storeu_si256((__m256i *)z, c);
+	for (i = 0; i < 4; i++)
+		x[i] = emu_madd52hi(x[i], y[i], z[i]);
+	return _mm256_loadu_si256((const __m256i *)x);
+}
+
+EMU_INL_256 __m256i emu_mm256_mask_sub_epi64(__m256i src, __mmask8 k, __m256i a, __m256i b)
+{
+	uint64_t s[4], x[4], y[4];
+	int i;
+
+	_mm256_storeu_si256((__m256i *)s, src);
+	_mm256_storeu_si256((__m256i *)x, a);
+	_mm256_storeu_si256((__m256i *)y, b);
+	for (i = 0; i < 4; i++)
+		if ((k >> i) & 1)
+			s[i] = x[i] - y[i];
+	return _mm256_loadu_si256((const __m256i *)s);
+}
+
+EMU_INL_256 __m256i emu_mm256_mask_blend_epi64(__mmask8 k, __m256i a, __m256i b)
+{
+	uint64_t x[4], y[4];
+	int i;
+
+	_mm256_storeu_si256((__m256i *)x, a);
+	_mm256_storeu_si256((__m256i *)y, b);
+	for (i = 0; i < 4; i++)
+		if ((k >> i) & 1)
+			x[i] = y[i];
+	return _mm256_loadu_si256((const __m256i *)x);
+}
+
+/* ---- the intrinsic names ---- */
+
+#undef _mm512_setzero_si512
+#define _mm512_setzero_si512 emu_mm512_setzero_si512
+#undef _mm512_set1_epi64
+#define _mm512_set1_epi64 emu_mm512_set1_epi64
+#undef _mm512_set1_epi32
+#define _mm512_set1_epi32 emu_mm512_set1_epi32
+#undef _mm512_set_epi64
+#define _mm512_set_epi64 emu_mm512_set_epi64
+#undef _mm512_set_epi32
+#define _mm512_set_epi32 emu_mm512_set_epi32
+#undef _mm512_setr_epi32
+#define _mm512_setr_epi32 emu_mm512_setr_epi32
+#undef _mm512_loadu_si512
+#define _mm512_loadu_si512 emu_mm512_loadu_si512
+#undef _mm512_storeu_si512
+#define _mm512_storeu_si512 emu_mm512_storeu_si512
+#undef _mm512_load_si512
+#define _mm512_load_si512 emu_mm512_load_si512
+#undef _mm512_store_si512
+#define _mm512_store_si512 emu_mm512_store_si512
+#undef _mm512_maskz_loadu_epi8
+#define _mm512_maskz_loadu_epi8 emu_mm512_maskz_loadu_epi8
+#undef _mm512_mask_storeu_epi8
+#define _mm512_mask_storeu_epi8 emu_mm512_mask_storeu_epi8
+#undef _mm512_maskz_mov_epi8
+#define _mm512_maskz_mov_epi8 emu_mm512_maskz_mov_epi8
+#undef _mm512_maskz_set1_epi64
+#define _mm512_maskz_set1_epi64 emu_mm512_maskz_set1_epi64
+#undef _mm512_castsi128_si512
+#define _mm512_castsi128_si512 emu_mm512_castsi128_si512
+#undef _mm512_zextsi128_si512
+#define _mm512_zextsi128_si512 emu_mm512_zextsi128_si512
+#undef _mm512_castsi512_si128
+#define _mm512_castsi512_si128 emu_mm512_castsi512_si128
+#undef _mm512_broadcast_i32x4
+#define _mm512_broadcast_i32x4 emu_mm512_broadcast_i32x4
+#undef _mm512_extracti32x4_epi32
+#define _mm512_extracti32x4_epi32 emu_mm512_extracti32x4_epi32
+#undef _mm512_castsi256_si512
+#define _mm512_castsi256_si512 emu_mm512_castsi256_si512
+#undef _mm512_zextsi256_si512
+#define _mm512_zextsi256_si512 emu_mm512_zextsi256_si512
+#undef _mm512_castsi512_si256
+#define _mm512_castsi512_si256 emu_mm512_castsi512_si256
+#undef _mm512_extracti64x4_epi64
+#define _mm512_extracti64x4_epi64 emu_mm512_extracti64x4_epi64
+#undef _mm512_inserti64x4
+#define _mm512_inserti64x4 emu_mm512_inserti64x4
+#undef _mm512_broadcast_i64x4
+#define _mm512_broadcast_i64x4 emu_mm512_broadcast_i64x4
+#undef _mm512_and_si512
+#define _mm512_and_si512 emu_mm512_and_si512
+#undef _mm512_or_si512
+#define _mm512_or_si512 emu_mm512_or_si512
+#undef _mm512_xor_si512
+#define _mm512_xor_si512 emu_mm512_xor_si512
+#undef _mm512_andnot_si512
+#define _mm512_andnot_si512 emu_mm512_andnot_si512
+#undef _mm512_ternarylogic_epi64
+#define _mm512_ternarylogic_epi64 emu_mm512_ternarylogic_epi64
+#undef _mm512_add_epi64
+#define _mm512_add_epi64 emu_mm512_add_epi64
+#undef _mm512_sub_epi64
+#define _mm512_sub_epi64 emu_mm512_sub_epi64
+#undef _mm512_add_epi32
+#define _mm512_add_epi32 emu_mm512_add_epi32
+#undef _mm512_sub_epi32
+#define _mm512_sub_epi32 emu_mm512_sub_epi32
+#undef _mm512_mask_sub_epi64
+#define _mm512_mask_sub_epi64 emu_mm512_mask_sub_epi64
+#undef _mm512_mask_add_epi64
+#define _mm512_mask_add_epi64 emu_mm512_mask_add_epi64
+#undef _mm512_mask_blend_epi64
+#define _mm512_mask_blend_epi64 emu_mm512_mask_blend_epi64
+#undef _mm512_reduce_add_epi64
+#define _mm512_reduce_add_epi64 emu_mm512_reduce_add_epi64
+#undef _mm512_madd52lo_epu64
+#define _mm512_madd52lo_epu64 emu_mm512_madd52lo_epu64
+#undef _mm512_madd52hi_epu64
+#define _mm512_madd52hi_epu64 emu_mm512_madd52hi_epu64
+#undef _mm512_slli_epi64
+#define _mm512_slli_epi64 emu_mm512_slli_epi64
+#undef _mm512_srli_epi64
+#define _mm512_srli_epi64 emu_mm512_srli_epi64
+#undef _mm512_slli_epi32
+#define _mm512_slli_epi32 emu_mm512_slli_epi32
+#undef _mm512_srli_epi32
+#define _mm512_srli_epi32 emu_mm512_srli_epi32
+#undef _mm512_rol_epi32
+#define _mm512_rol_epi32 emu_mm512_rol_epi32
+#undef _mm512_ror_epi32
+#define _mm512_ror_epi32 emu_mm512_ror_epi32
+#undef _mm512_rol_epi64
+#define _mm512_rol_epi64 emu_mm512_rol_epi64
+#undef _mm512_ror_epi64
+#define _mm512_ror_epi64 emu_mm512_ror_epi64
+#undef _mm512_shuffle_epi32
+#define _mm512_shuffle_epi32 emu_mm512_shuffle_epi32
+#undef _mm512_shuffle_epi8
+#define _mm512_shuffle_epi8 emu_mm512_shuffle_epi8
+#undef _mm512_shuffle_i64x2
+#define _mm512_shuffle_i64x2 emu_mm512_shuffle_i64x2
+#undef _mm512_shuffle_i32x4
+#define _mm512_shuffle_i32x4 emu_mm512_shuffle_i32x4
+#undef _mm512_permutex_epi64
+#define _mm512_permutex_epi64 emu_mm512_permutex_epi64
+#undef _mm512_permutexvar_epi64
+#define _mm512_permutexvar_epi64 emu_mm512_permutexvar_epi64
+#undef _mm512_unpacklo_epi64
+#define _mm512_unpacklo_epi64 emu_mm512_unpacklo_epi64
+#undef _mm512_unpackhi_epi64
+#define _mm512_unpackhi_epi64 emu_mm512_unpackhi_epi64
+#undef _mm512_aesenc_epi128
+#define _mm512_aesenc_epi128 emu_mm512_aesenc_epi128
+#undef _mm512_aesenclast_epi128
+#define _mm512_aesenclast_epi128 emu_mm512_aesenclast_epi128
+#undef _mm512_aesdec_epi128
+#define _mm512_aesdec_epi128 emu_mm512_aesdec_epi128
+#undef _mm512_aesdeclast_epi128
+#define _mm512_aesdeclast_epi128 emu_mm512_aesdeclast_epi128
+#undef _mm512_clmulepi64_epi128
+#define _mm512_clmulepi64_epi128 emu_mm512_clmulepi64_epi128
+#undef _mm256_madd52lo_epu64
+#define _mm256_madd52lo_epu64 emu_mm256_madd52lo_epu64
+#undef _mm256_madd52hi_epu64
+#define _mm256_madd52hi_epu64 emu_mm256_madd52hi_epu64
+#undef _mm256_mask_sub_epi64
+#define _mm256_mask_sub_epi64 emu_mm256_mask_sub_epi64
+#undef _mm256_mask_blend_epi64
+#define _mm256_mask_blend_epi64 emu_mm256_mask_blend_epi64
+
+/*
+ * ---- appended sections ----
+ * A helper adding intrinsics for a new driver appends a section here:
+ * "---- <driver file>: <what> ----", the emu_* functions, then their
+ * #undef/#define pairs, and tests in tests/emu/test_emu.c.
+ */
+
+#endif /* RIND_TESTS_AVX512_EMU_H */
