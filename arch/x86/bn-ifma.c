@@ -43,12 +43,10 @@
 #include <rind/internal/util.h>
 #include <crypto/bignum.h>
 #include "bn-ifma.h"
+#include "x86-target.h"
 
-#ifdef RIND_AVX512_EMU
-#define BNI_TARGET
-#else
-#define BNI_TARGET __attribute__((target("avx512f,avx512ifma")))
-#endif
+/* zmm only: AVX512F and IFMA (tests/emu/README.md: the emulation build's spelling) */
+#define BNI_TARGET RIND_AVX512_TARGET("avx512f,avx512ifma", "avx2")
 #define BNI_INLINE static inline __attribute__((always_inline)) BNI_TARGET
 
 #define M52	(((u64)1 << 52) - 1)

@@ -886,4 +886,51 @@ EMU_INL_256 __m256i emu_mm256_mask_blend_epi64(__mmask8 k, __m256i a, __m256i b)
  * #undef/#define pairs, and tests in tests/emu/test_emu.c.
  */
 
+/* ---- rsa-ifma / bn-ifma.c: two-source permute, unsigned qword compares ---- */
+
+/*
+ * VPERMT2Q / VPERMI2Q: qword i = qword idx[i] bits 2:0 of @b if bit 3 of
+ * idx[i] is set, of @a if clear; idx bits 63:4 ignored.
+ */
+EMU_INL emu_m512i emu_mm512_permutex2var_epi64(emu_m512i a, emu_m512i idx, emu_m512i b)
+{
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		unsigned int off = (unsigned int)(idx.q[i] & 7);
+
+		r.q[i] = (idx.q[i] & 8) ? b.q[off] : a.q[off];
+	}
+	return r;
+}
+
+/* VPCMPUQ, predicates EQ (0) and NLE (6): bit i of the mask = a[i] == b[i], a[i] > b[i] unsigned. */
+EMU_INL __mmask8 emu_mm512_cmpeq_epu64_mask(emu_m512i a, emu_m512i b)
+{
+	unsigned int k = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		k |= (unsigned int)(a.q[i] == b.q[i]) << i;
+	return (__mmask8)k;
+}
+
+EMU_INL __mmask8 emu_mm512_cmpgt_epu64_mask(emu_m512i a, emu_m512i b)
+{
+	unsigned int k = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		k |= (unsigned int)(a.q[i] > b.q[i]) << i;
+	return (__mmask8)k;
+}
+
+#undef _mm512_permutex2var_epi64
+#define _mm512_permutex2var_epi64 emu_mm512_permutex2var_epi64
+#undef _mm512_cmpeq_epu64_mask
+#define _mm512_cmpeq_epu64_mask emu_mm512_cmpeq_epu64_mask
+#undef _mm512_cmpgt_epu64_mask
+#define _mm512_cmpgt_epu64_mask emu_mm512_cmpgt_epu64_mask
+
 #endif /* RIND_TESTS_AVX512_EMU_H */
