@@ -28,14 +28,20 @@
  *
  * Operation count, one 1024-bit product (RSA-2048's halves; a row is
  * 4 nr + 1 VPMADD52 for the two halves, nr = 5, 20 rows): 420 IFMA
- * instructions for the pair, 210 a product, plus per row 6 permutes and
- * 7 adds; the MULX/ADX kernel (bn-adx-8x8u.S) takes 512 MULX for a
+ * instructions for the pair, 210 a product, plus per row 7 permutes
+ * (b_i's and y's broadcasts, the shift) and 8 adds and shifts; the
+ * MULX/ADX kernel (bn-adx-8x8u.S) takes 512 MULX for a
  * 16-limb product (256 for a b, 256 for the reduction) and ~392 for a
  * square.  1536 bits: 33 x 32 = 1056 for the pair (528 a product, 32
  * digits where 30 would do) against 1152 MULX; 2048 bits: 41 x 40 =
  * 1640 (820) against 2048.  Whether that is faster depends on the part
  * (one or two 512-bit IFMA ports, zmm frequency): not measurable on the
  * machine this was written on (no AVX-512); see rsa-ifma.c.
+ *
+ * The 2048-bit kernel (ten registers a number, twenty for acc and H)
+ * spills a few registers to its stack frame, which, as for any compiled
+ * C of the library, is not wiped; everything the exponentiation keeps in
+ * memory (rsa-ifma.c) is.
  */
 #include <string.h>
 #include <immintrin.h>

@@ -35,18 +35,20 @@
  * and the shared code's single products -- goes to the ADX engine where
  * BMI2 and ADX are, else to the generic one.
  *
- * Cost: an RSA-2048 signature is 2 x (1024 squarings + 205 products +
- * 30 for the table + 2 conversions) ~ 2 x 1261 products of 16 limbs; as
- * 1261 AMMs x2 here, 1261 x 420 = 530k VPMADD52 (bn-adx: 2 x 1261 x ~420
- * MULX ~ 1.06M, squares at ~392 and products at 512), plus per AMM ~30
- * permutes and ~40 adds.  The chain latency bound is ~20 rows x 17 cycles
- * = 340 cycles an AMM (two products), ~430k cycles for both
- * exponentiations, against ~1.49M for the ADX engine's two (rsa-adx.c,
- * Zen 3).  This is an estimate from the instruction counts and the
- * published latencies (VPMADD52: 4 cycles; VPERMQ/VPERMT2Q: 3): the
- * machine this was written on has no AVX-512, so the code was tested
- * only under tests/emu's emulation of the intrinsics and its speed was
- * not measured.
+ * Cost (an estimate; see the end): an RSA-2048 signature's two
+ * exponentiations are each 1024 squarings and ~237 products (205
+ * windows, 30 for the table, 2 conversions) of 16 limbs.  Here they are
+ * 1261 x2 AMMs of 420 VPMADD52 each (bn-ifma.c), 530k IFMA instructions
+ * for both halves, plus per AMM ~140 permutes and ~160 adds; the ADX
+ * engine takes ~1024 x 392 + 237 x 512 = 523k MULX for each half, 1.05M
+ * for both.  The dependency chain from one y digit to the next is ~17
+ * cycles (VPMADD52 latency 4, VPERMQ/VPERMT2Q 3), 20 rows: ~340 cycles
+ * an AMM, ~430k cycles for both exponentiations if the chain bounds it,
+ * ~530k where one 512-bit IFMA port does (one a cycle), against ~1.49M
+ * for the ADX engine's two (rsa-adx.c, Zen 3 TSC).  None of this was
+ * measured: the machine it was written on has no AVX-512, so the code
+ * ran only under tests/emu's plain-C emulation of the intrinsics, which
+ * checks results, not speed.
  */
 #include <stdlib.h>
 #include <string.h>
