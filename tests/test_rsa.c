@@ -1816,12 +1816,13 @@ START_TEST(test_ifma_amm)
 	static struct bni_mont2 c;
 	static struct bni_num x, y, r, r2, table[32];
 	struct rt_rng rng;
-	BN_CTX *ctx = BN_CTX_new();
+	BN_CTX *ctx;
 	u64 m[2][BN_MAX_LIMBS];
 	unsigned int ni, it, h, i1, i2, checks = 0;
 
 	if (!have_ifma())
 		return;
+	ctx = BN_CTX_new();
 	ck_assert_ptr_nonnull(ctx);
 	rt_rng_seed(&rng, 1500);
 	for (ni = 0; ni < ARRAY_SIZE(ns); ni++) {
