@@ -227,10 +227,38 @@ void bn_mod_sub(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc)
 	memzero_explicit(d, sizeof(d));
 }
 
+/* The bit length of one word, by a binary search of masks (no branch on @w). */
+static unsigned int word_bits_ct(u64 w)
+{
+	unsigned int b = 0, s;
+
+	for (s = 32; s; s >>= 1) {
+		u64 t = w >> s, nz = (t | ((u64)0 - t)) >> 63;
+
+		b += (unsigned int)nz * s;
+		w ^= (w ^ t) & ((u64)0 - nz);
+	}
+	return b + (unsigned int)w;
+}
+
+/* The bit length of @m (@n limbs), its words deciding no branch. */
+static unsigned int bn_bits_ct(const u64 *m, unsigned int n)
+{
+	unsigned int i, bits = 0;
+
+	for (i = 0; i < n; i++) {
+		u64 nz = (m[i] | ((u64)0 - m[i])) >> 63;
+		unsigned int mask = 0u - (unsigned int)nz;
+
+		bits = (bits & ~mask) | ((64 * i + word_bits_ct(m[i])) & mask);
+	}
+	return bits;
+}
+
 int bn_mont_init(struct bn_mont *mc, const u64 *m, unsigned int n)
 {
 	u64 x, m0, odd;
-	unsigned int i, k;
+	unsigned int i, k, b;
 
 	if (!n || n > BN_MAX_LIMBS)
 		return -EINVAL;
@@ -253,16 +281,24 @@ int bn_mont_init(struct bn_mont *mc, const u64 *m, unsigned int n)
 	mc->m0inv = (u64)0 - x;
 
 	/*
-	 * R mod m and R^2 mod m.  Doubling 1 (64n + n) times gives
-	 * 2^(65n) mod m, i.e. the Montgomery form of 2^n; six Montgomery
-	 * squarings turn Montgomery(2^k) into Montgomery(2^(64k)), so the
-	 * result is Montgomery(2^(64n)) = R^2 mod m.  Each doubling
-	 * subtracts m under a mask, so the modulus (a secret prime for the
-	 * CRT halves) decides no branch.
+	 * R mod m and R^2 mod m.  Doubling from 1 until 2^(64n + n) mod m
+	 * gives the Montgomery form of 2^n; six Montgomery squarings turn
+	 * Montgomery(2^k) into Montgomery(2^(64k)), so the result is
+	 * Montgomery(2^(64n)) = R^2 mod m.  The doublings below m's bit
+	 * length b never reduce, so they start at 2^(b-1) < m: n + 1 + (64n
+	 * - b) of them instead of 65n (33 instead of 2080 for a 2048-bit
+	 * modulus, the cost of every RSA public key set up).  b is made
+	 * without a branch on m's words and then declassified: it is the key
+	 * size's (or its half's) bit length, which the limb count gives to
+	 * within a word anyway.  Each doubling subtracts m under a mask, so
+	 * the modulus (a secret prime for the CRT halves) decides no branch.
 	 */
+	b = bn_bits_ct(m, n);
+	rind_declassify(&b, sizeof(b));
 	memset(mc->rr, 0, sizeof(mc->rr));
-	mc->rr[0] = 1;
-	for (k = 0; k < 64 * n + n; k++) {
+	if (b > 1)			/* m = 1: every residue is 0 */
+		mc->rr[(b - 1) / 64] = (u64)1 << ((b - 1) % 64);
+	for (k = b - 1; k < 64 * n + n; k++) {
 		u64 t[BN_MAX_LIMBS], carry, borrow;
 
 		carry = bn_add(mc->rr, mc->rr, mc->rr, n);

@@ -195,9 +195,34 @@ void rind_mldsa_unpack_t0(struct mldsa_poly *t0, const u8 *in)
 	unpack_offset(t0, in, 1 << (MLDSA_D - 1), MLDSA_D, true);
 }
 
+/*
+ * Once per signature for each of its l polynomials: four coefficients
+ * (10 or 9 bytes) a step, one 64-bit store and the rest, straight from
+ * z (no temporary).
+ */
 void rind_mldsa_pack_z(u8 *out, const struct mldsa_poly *z, unsigned int gamma1_bits)
 {
-	pack_offset(out, z, 1 << gamma1_bits, gamma1_bits + 1, false);
+	const s32 b = (s32)1 << gamma1_bits;
+	unsigned int i;
+
+	if (gamma1_bits != 19 && gamma1_bits != 17) {
+		pack_offset(out, z, b, gamma1_bits + 1, false);
+		return;
+	}
+	for (i = 0; i < MLDSA_N; i += 4) {
+		u64 v0 = (u32)(b - z->c[i]), v1 = (u32)(b - z->c[i + 1]);
+		u64 v2 = (u32)(b - z->c[i + 2]), v3 = (u32)(b - z->c[i + 3]);
+
+		if (gamma1_bits == 19) {	/* 20-bit fields */
+			put_unaligned_le64(v0 | v1 << 20 | v2 << 40 | v3 << 60, out);
+			put_unaligned_le16((u16)(v3 >> 4), out + 8);
+			out += 10;
+		} else {			/* 18-bit fields */
+			put_unaligned_le64(v0 | v1 << 18 | v2 << 36 | v3 << 54, out);
+			out[8] = (u8)(v3 >> 10);
+			out += 9;
+		}
+	}
 }
 
 /* Also ExpandMask's BitUnpack: y is secret, so the temporary is wiped. */

@@ -360,18 +360,27 @@ u32 rind_mldsa_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, un
 	return bad;
 }
 
-u32 rind_mldsa_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w, const struct mldsa_sign_pre *pre,
-		      unsigned int i, const struct mldsa_challenge *c, const struct mldsa_params *p)
+/*
+ * w to (w1, w0 - c s2) in the split form (|w0| <= gamma2, |c s2| <= beta:
+ * the low part stays in (-2^23, 2^23)), checked against gamma2 - beta:
+ * the check of FIPS 204 on LowBits(w - c s2), without the Decompose of
+ * w - c s2 (see struct mldsa_ops).
+ */
+u32 rind_mldsa_sign_r(struct mldsa_poly *w, const struct mldsa_sign_pre *pre, unsigned int i,
+		      const struct mldsa_challenge *c, const struct mldsa_params *p)
 {
 	struct mldsa_poly t;
 	unsigned int m;
 	u32 bad;
 
 	rind_mldsa_poly_mul_challenge(&t, pre->e[MLDSA_LMAX + i], c);
-	/* r in (-beta, q + beta) */
-	for (m = 0; m < MLDSA_N; m++)
-		w->c[m] = mldsa_canon(w->c[m] - t.c[m]);
-	rind_mldsa_poly_decompose(r1, &t, w, p->gamma2);
+	for (m = 0; m < MLDSA_N; m++) {
+		s32 w1, w0;
+
+		rind_mldsa_decompose(w->c[m], p->gamma2, &w1, &w0);
+		t.c[m] = w0 - t.c[m];
+		w->c[m] = mldsa_split_w(w1, t.c[m]);
+	}
 	bad = mldsa_poly_exceeds(&t, p->gamma2 - (s32)p->beta);
 	memzero_explicit(&t, sizeof(t));
 	return bad;
@@ -387,9 +396,16 @@ u32 rind_mldsa_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
 
 	rind_mldsa_poly_mul_challenge(&t, pre->e[MLDSA_LMAX + MLDSA_KMAX + i], c);
 	bad = mldsa_poly_exceeds(&t, p->gamma2);
-	/* v = r + c t0, |c t0| <= tau 2^12 */
-	for (m = 0; m < MLDSA_N; m++)
-		v.c[m] = mldsa_canon(w->c[m] + t.c[m]);
+	/*
+	 * v = r + c t0 with r = w1 2 gamma2 + x (x = w0 - c s2, |x| < gamma2 +
+	 * beta), |c t0| <= tau 2^12: in (-q, 2q)
+	 */
+	for (m = 0; m < MLDSA_N; m++) {
+		s32 w1 = mldsa_split_hi(w->c[m]);
+
+		h->c[m] = w1;
+		v.c[m] = mldsa_canon(2 * p->gamma2 * w1 + mldsa_split_lo(w->c[m]) + t.c[m]);
+	}
 	rind_mldsa_poly_highbits(&v, &v, p->gamma2);
 	for (m = 0; m < MLDSA_N; m++) {
 		u32 d = (u32)(v.c[m] ^ h->c[m]);
@@ -407,8 +423,8 @@ u32 rind_mldsa_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
 struct sign_ws {
 	struct mldsa_poly y[MLDSA_LMAX];	/* y, then z = y + c s1 */
 	struct mldsa_poly yh[MLDSA_LMAX];
-	struct mldsa_poly w[MLDSA_KMAX];	/* w, then r = w - c s2 */
-	struct mldsa_poly r1[MLDSA_KMAX];	/* HighBits(r), then the hints */
+	struct mldsa_poly w[MLDSA_KMAX];	/* w, then w1 2^24 + (w0 - c s2) */
+	struct mldsa_poly r1[MLDSA_KMAX];	/* the hints */
 	struct mldsa_challenge ch;
 	u8 w1[MLDSA_KMAX * 192];
 	u8 ctilde[64];
@@ -452,12 +468,12 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 		rind_mldsa_sample_challenge(p, ws->ctilde, ws->ball, &ws->ch);
 
 		/*
-		 * r = w - c s2; r0 = LowBits(r) checked against gamma2 - beta.
-		 * This check rejects most attempts (about 2 in 3 for ML-DSA-65),
+		 * r = w - c s2; r0 = LowBits(r) checked against gamma2 - beta
+		 * (as w0 - c s2: see struct mldsa_ops).  This check rejects most attempts (about 2 in 3 for ML-DSA-65),
 		 * so it runs first and a rejection skips the z products.
 		 */
 		for (i = 0; i < p->k; i++)
-			bad |= ops->sign_r(&ws->r1[i], &ws->w[i], &key->pre, i, &ws->ch, p);
+			bad |= ops->sign_r(&ws->w[i], &key->pre, i, &ws->ch, p);
 		rind_declassify(&bad, sizeof(bad));
 		if (bad)
 			continue;
@@ -484,19 +500,28 @@ int rind_mldsa_sign_mu(const struct mldsa_key *key, const u8 mu[MLDSA_MU_BYTES],
 			rind_mldsa_pack_z(sig + p->ctilde_bytes + zb * j, &ws->y[j], p->gamma1_bits);
 		{
 			/*
-			 * HintBitPack without a branch per coefficient (the ones
-			 * are few and scattered: a branch on each mispredicts):
-			 * every index is written at idx, which only the ones
-			 * advance; idx <= omega (checked above), so the spare
-			 * slot of @pos takes the writes past the last one.
+			 * HintBitPack (the hints are public now): eight
+			 * coefficients a test, most of them all zero (at most
+			 * omega ones in k 256); a group with a one writes every
+			 * index at idx, which only the ones advance, so there is
+			 * no branch per coefficient.  idx <= omega (checked
+			 * above); the spare slots of @pos take the writes past
+			 * the last one.
 			 */
-			u8 *hb = sig + p->ctilde_bytes + zb * p->l, pos[MLDSA_OMEGA_MAX + 1];
-			unsigned int idx = 0;
+			u8 *hb = sig + p->ctilde_bytes + zb * p->l, pos[MLDSA_OMEGA_MAX + 8];
+			unsigned int idx = 0, m;
 
 			for (i = 0; i < p->k; i++) {
-				for (j = 0; j < MLDSA_N; j++) {
-					pos[idx] = (u8)j;
-					idx += ws->r1[i].c[j] != 0;
+				const s32 *h = ws->r1[i].c;
+
+				for (j = 0; j < MLDSA_N; j += 8) {
+					if (!(h[j] | h[j + 1] | h[j + 2] | h[j + 3] |
+					      h[j + 4] | h[j + 5] | h[j + 6] | h[j + 7]))
+						continue;
+					for (m = 0; m < 8; m++) {
+						pos[idx] = (u8)(j + m);
+						idx += h[j + m] != 0;
+					}
 				}
 				hb[p->omega + i] = (u8)idx;
 			}

@@ -258,17 +258,28 @@ void rind_jsonw_init(struct rind_jsonw *w, char *buf, size_t cap)
 	/* '{' is written by the first member or by finish. */
 }
 
-static void jw_raw(struct rind_jsonw *w, const char *s, size_t l)
+/*
+ * Whether @l more bytes may be written: not after an error, and (unless
+ * the writer only counts, with no buffer) only where they fit, the
+ * first overflow setting -ENOSPC.
+ */
+static bool jw_room(struct rind_jsonw *w, size_t l)
 {
 	if (w->err)
-		return;
-	if (w->buf) {
-		if (l > w->cap - w->pos) {
-			w->err = -ENOSPC;
-			return;
-		}
-		memcpy(w->buf + w->pos, s, l);
+		return false;
+	if (w->buf && l > w->cap - w->pos) {
+		w->err = -ENOSPC;
+		return false;
 	}
+	return true;
+}
+
+static void jw_raw(struct rind_jsonw *w, const char *s, size_t l)
+{
+	if (!jw_room(w, l))
+		return;
+	if (w->buf)
+		memcpy(w->buf + w->pos, s, l);
 	w->pos += l;
 }
 
@@ -292,13 +303,9 @@ void rind_jsonw_b64url(struct rind_jsonw *w, const char *name, const u8 *val, si
 	int n;
 
 	jw_name(w, name);
-	if (w->err)
+	if (!jw_room(w, l))
 		return;
 	if (w->buf) {
-		if (l > w->cap - w->pos) {
-			w->err = -ENOSPC;
-			return;
-		}
 		n = rind_base64_encode(val, len, w->buf + w->pos, w->cap - w->pos,
 				       RIND_B64_URL | RIND_B64_NOPAD);
 		if (n < 0) {

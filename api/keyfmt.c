@@ -64,15 +64,25 @@ static void algid_encode(struct rind_derw *w, enum rind_oid alg, const u8 *param
 	rind_derw_end(w);
 }
 
-int rind_spki_decode(const u8 *der, size_t len, struct rind_spki *spki)
+/* @der (@len bytes) must be one SEQUENCE and nothing after it: its contents in @s. */
+static int der_whole_seq(const u8 *der, size_t len, struct rind_der *s)
 {
-	struct rind_der d, s;
+	struct rind_der d;
 	int err;
 
 	rind_der_init(&d, der, len);
-	err = rind_der_enter(&d, DER_SEQUENCE, &s);
+	err = rind_der_enter(&d, DER_SEQUENCE, s);
 	if (!err)
 		err = rind_der_finish(&d);
+	return err;
+}
+
+int rind_spki_decode(const u8 *der, size_t len, struct rind_spki *spki)
+{
+	struct rind_der s;
+	int err;
+
+	err = der_whole_seq(der, len, &s);
 	if (!err)
 		err = algid_decode(&s, &spki->alg, &spki->params, &spki->params_len, &spki->curve);
 	if (!err)
@@ -96,17 +106,14 @@ int rind_spki_encode(const struct rind_spki *spki, u8 *out, size_t outlen)
 
 int rind_pkcs8_decode(const u8 *der, size_t len, struct rind_pkcs8 *p8)
 {
-	struct rind_der d, s;
+	struct rind_der s;
 	unsigned long version;
 	const u8 *v;
 	size_t l;
 	int err;
 
 	memset(p8, 0, sizeof(*p8));
-	rind_der_init(&d, der, len);
-	err = rind_der_enter(&d, DER_SEQUENCE, &s);
-	if (!err)
-		err = rind_der_finish(&d);
+	err = der_whole_seq(der, len, &s);
 	if (!err)
 		err = rind_der_get_ulong(&s, &version);
 	if (!err && version > 1)
@@ -155,15 +162,12 @@ int rind_pkcs8_encode(const struct rind_pkcs8 *p8, u8 *out, size_t outlen)
 
 int rind_ec_privkey_decode(const u8 *der, size_t len, struct rind_ec_privkey *k)
 {
-	struct rind_der d, s, c;
+	struct rind_der s, c;
 	unsigned long version;
 	int err;
 
 	memset(k, 0, sizeof(*k));
-	rind_der_init(&d, der, len);
-	err = rind_der_enter(&d, DER_SEQUENCE, &s);
-	if (!err)
-		err = rind_der_finish(&d);
+	err = der_whole_seq(der, len, &s);
 	if (!err)
 		err = rind_der_get_ulong(&s, &version);
 	if (!err && version != 1)

@@ -160,6 +160,20 @@ fail:
 	return err;
 }
 
+/* "-----@what@label-----\n" at @out + @o (room checked by the caller); the new offset. */
+static size_t pem_boundary(char *out, size_t o, const char *what, const char *label, size_t llen)
+{
+	size_t wl = strlen(what);
+
+	memcpy(out + o, "-----", 5);
+	memcpy(out + o + 5, what, wl);
+	o += 5 + wl;
+	memcpy(out + o, label, llen);
+	o += llen;
+	memcpy(out + o, "-----\n", 6);
+	return o + 6;
+}
+
 int rind_pem_encode(const char *label, const u8 *der, size_t derlen, char *out, size_t outlen)
 {
 	size_t llen = strlen(label), b64 = rind_base64_encoded_len(derlen, 0);
@@ -176,12 +190,7 @@ int rind_pem_encode(const char *label, const u8 *der, size_t derlen, char *out, 
 		return (int)total;
 	if (total > outlen)
 		return -ENOSPC;
-	memcpy(out + o, "-----BEGIN ", 11);
-	o += 11;
-	memcpy(out + o, label, llen);
-	o += llen;
-	memcpy(out + o, "-----\n", 6);
-	o += 6;
+	o = pem_boundary(out, o, "BEGIN ", label, llen);
 	for (i = 0; i < derlen; i += 48) {
 		size_t chunk = derlen - i < 48 ? derlen - i : 48;
 
@@ -191,12 +200,7 @@ int rind_pem_encode(const char *label, const u8 *der, size_t derlen, char *out, 
 		o += (size_t)n;
 		out[o++] = '\n';
 	}
-	memcpy(out + o, "-----END ", 9);
-	o += 9;
-	memcpy(out + o, label, llen);
-	o += llen;
-	memcpy(out + o, "-----\n", 6);
-	o += 6;
+	o = pem_boundary(out, o, "END ", label, llen);
 	if (o < outlen)
 		out[o] = '\0';
 	return (int)o;

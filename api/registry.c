@@ -231,6 +231,20 @@ static void pin_outranked(struct crypto_alg *alg)
 	} while (again);
 }
 
+/*
+ * Put @alg (untested, holding the registry's own reference) at the head of
+ * the list, and pin what it outranks.  Under alg_lock.
+ */
+static void link_alg(struct crypto_alg *alg)
+{
+	alg->cra_test_result = 0;
+	alg->cra_registered = 1;
+	alg->cra_refcnt = 1;
+	alg->cra_next = crypto_alg_list;
+	crypto_alg_list = alg;
+	pin_outranked(alg);
+}
+
 int crypto_register_alg(struct crypto_alg *alg)
 {
 	int err = 0;
@@ -247,14 +261,8 @@ int crypto_register_alg(struct crypto_alg *alg)
 		err = -EEXIST;
 	} else {
 		alg->cra_flags &= ~(CRYPTO_ALG_TESTED | CRYPTO_ALG_DEAD);
-		alg->cra_test_result = 0;
-		alg->cra_registered = 1;
 		alg->cra_pinned = 0;
-		/* The registry's own reference. */
-		alg->cra_refcnt = 1;
-		alg->cra_next = crypto_alg_list;
-		crypto_alg_list = alg;
-		pin_outranked(alg);
+		link_alg(alg);
 	}
 	alg_unlock();
 	if (err)
@@ -420,12 +428,7 @@ int crypto_register_instance(struct crypto_template *tmpl, struct crypto_alg *in
 		alg_unlock();
 		return -EEXIST;
 	}
-	inst->cra_test_result = 0;
-	inst->cra_registered = 1;
-	inst->cra_refcnt = 1;
-	inst->cra_next = crypto_alg_list;
-	crypto_alg_list = inst;
-	pin_outranked(inst);
+	link_alg(inst);
 	err = crypto_alg_selftest(inst);
 	if (err) {
 		/* Not kept: the caller frees it, as in the kernel. */

@@ -22,12 +22,13 @@ double bench_ratio(const struct bench_result *r)
 	return best > 0 ? best / r->cell[LIB_RIND].ns : 0;
 }
 
-static void fmt_time(char *out, size_t len, double ns)
+/* @ns in ns, us or ms, whichever reads best; @us spells microseconds (HTML: the micro sign). */
+static void fmt_time(char *out, size_t len, double ns, const char *us)
 {
 	if (ns < 1e3)
 		snprintf(out, len, "%.1f ns", ns);
 	else if (ns < 1e6)
-		snprintf(out, len, "%.2f us", ns / 1e3);
+		snprintf(out, len, "%.2f %s", ns / 1e3, us);
 	else
 		snprintf(out, len, "%.2f ms", ns / 1e6);
 }
@@ -58,7 +59,7 @@ static void fmt_cell(char *out, size_t len, const struct bench_cell *c)
 		snprintf(out, len, "ERROR");
 		return;
 	}
-	fmt_time(t, sizeof(t), c->ns);
+	fmt_time(t, sizeof(t), c->ns, "us");
 	lo = (c->ns - c->lo) / c->ns * 100;
 	hi = (c->hi - c->ns) / c->ns * 100;
 	snprintf(out, len, "%s (-%.0f/+%.0f%%)", t, lo, hi);
@@ -247,16 +248,6 @@ static const char *const bar_color[BENCH_NLIBS] = { "#e8590c", "#4263eb", "#5c94
 #define BAR_GAP		3
 #define ROW_PAD		14
 
-static void fmt_time_html(char *out, size_t len, double ns)
-{
-	if (ns < 1e3)
-		snprintf(out, len, "%.1f ns", ns);
-	else if (ns < 1e6)
-		snprintf(out, len, "%.2f \xc2\xb5s", ns / 1e3);
-	else
-		snprintf(out, len, "%.2f ms", ns / 1e6);
-}
-
 static void html_chart(FILE *f, const char *group, const struct bench_result *res, size_t n)
 {
 	size_t rows = 0;
@@ -335,7 +326,7 @@ static void html_chart(FILE *f, const char *group, const struct bench_result *re
 				bench_lib_titles[lib]);
 			fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"spread\"/>\n",
 				BAR_X + wlo, BAR_X + whi, by + BAR_H / 2, by + BAR_H / 2);
-			fmt_time_html(t, sizeof(t), c->ns);
+			fmt_time(t, sizeof(t), c->ns, "\xc2\xb5s");
 			fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"val%s\">%s %s</text>\n",
 				BAR_X + (whi > w ? whi : w) + 6, by + BAR_H - 3,
 				lib == LIB_RIND ? " rindval" : "", bench_lib_titles[lib], t);

@@ -41,6 +41,7 @@
 #include <sys/stat.h>
 
 #include <rind/crypto.h>
+#include <rind/internal/util.h>
 
 #include "rindd.h"
 
@@ -100,24 +101,6 @@ int state_read_file(int dfd, const char *path, u8 *buf, size_t cap, size_t *len)
 	close(fd);
 	*len = n;
 	return 0;
-}
-
-static void put_be64(u8 *p, uint64_t v)
-{
-	int i;
-
-	for (i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (u8)v;
-}
-
-static uint64_t get_be64(const u8 *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
 }
 
 static int write_all(int fd, const u8 *p, size_t len)
@@ -232,20 +215,12 @@ static struct key *key_from_record(const Rind__StoredKey *sk, enum key_alg alg, 
 	k->version = sk->version;
 	k->exportable = sk->exportable;
 	k->min_version = sk->min_version;
-	if (sk->n_allow_uids) {
-		k->allow_uids = malloc(sk->n_allow_uids * sizeof(uint32_t));
-		if (!k->allow_uids)
-			goto nomem;
-		memcpy(k->allow_uids, sk->allow_uids, sk->n_allow_uids * sizeof(uint32_t));
-		k->n_allow_uids = sk->n_allow_uids;
-	}
-	if (sk->n_allow_gids) {
-		k->allow_gids = malloc(sk->n_allow_gids * sizeof(uint32_t));
-		if (!k->allow_gids)
-			goto nomem;
-		memcpy(k->allow_gids, sk->allow_gids, sk->n_allow_gids * sizeof(uint32_t));
-		k->n_allow_gids = sk->n_allow_gids;
-	}
+	k->allow_uids = key_dup_ids(sk->allow_uids, sk->n_allow_uids);
+	k->allow_gids = key_dup_ids(sk->allow_gids, sk->n_allow_gids);
+	if ((sk->n_allow_uids && !k->allow_uids) || (sk->n_allow_gids && !k->allow_gids))
+		goto nomem;
+	k->n_allow_uids = sk->n_allow_uids;
+	k->n_allow_gids = sk->n_allow_gids;
 	for (i = 0; i < sk->n_old_versions; i++) {
 		Rind__KeyVersion *kv = sk->old_versions[i];
 		struct key_old *o;
@@ -313,7 +288,7 @@ static int load_one(const char *file, struct load_stats *ls)
 		return -EINVAL;
 	}
 	if (fver == KS_VERSION)
-		gen = get_be64(buf + 12);
+		gen = get_unaligned_be64(buf + 12);
 	make_ad(ad, &adlen, buf, hdr, file);
 	ptlen = len - hdr - RIND_SEAL_TAG;
 	err = rind_aesgcm_decrypt(master, pt, buf + hdr, len - hdr, ad, adlen, buf + hdr - 12);
@@ -611,7 +586,7 @@ int keystore_write(const struct key *k, bool replace)
 	gen = manifest_begin(k->name);
 	memcpy(file, KS_MAGIC, 8);
 	rind_frame_put_len(file + 8, KS_VERSION);
-	put_be64(file + 12, gen);
+	put_unaligned_be64(gen, file + 12);
 	err = rind_get_random_bytes(file + 20, 12);
 	if (!err) {
 		make_ad(ad, &adlen, file, KS_HDR, name);

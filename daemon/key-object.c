@@ -161,7 +161,7 @@ static void key_free(struct key *k)
 	free(k);
 }
 
-static uint32_t *dup_ids(const uint32_t *v, size_t n)
+uint32_t *key_dup_ids(const uint32_t *v, size_t n)
 {
 	uint32_t *d;
 
@@ -186,8 +186,8 @@ struct key *key_clone(const struct key *k)
 	c->version = k->version;
 	c->min_version = k->min_version;
 	c->exportable = k->exportable;
-	c->allow_uids = dup_ids(k->allow_uids, k->n_allow_uids);
-	c->allow_gids = dup_ids(k->allow_gids, k->n_allow_gids);
+	c->allow_uids = key_dup_ids(k->allow_uids, k->n_allow_uids);
+	c->allow_gids = key_dup_ids(k->allow_gids, k->n_allow_gids);
 	if ((k->n_allow_uids && !c->allow_uids) || (k->n_allow_gids && !c->allow_gids))
 		goto fail;
 	c->n_allow_uids = k->n_allow_uids;

@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include <rind/crypto.h>
+#include <rind/internal/util.h>
 
 #include "rindd.h"
 
@@ -82,24 +83,6 @@ static bool present;			/* a manifest is on disk */
 static int mdir = -1;
 static struct rind_aesgcm_ctx *mkey;
 static uint64_t seal_limit = 1ull << 32, seal_block = 1ull << 20;
-
-static void put64(u8 *p, uint64_t v)
-{
-	int i;
-
-	for (i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (u8)v;
-}
-
-static uint64_t get64(const u8 *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
 
 /* Index of @name, or of where it would go (*@found false). */
 static size_t find(const char *name, bool *found)
@@ -180,7 +163,7 @@ static int commit_locked(void)
 		free(pt);
 		return -ENOMEM;
 	}
-	put64(pt, next_gen);
+	put_unaligned_be64(next_gen, pt);
 	rind_frame_put_len(pt + 8, (uint32_t)nents);
 	off = 12;
 	for (i = 0; i < nents; i++) {
@@ -190,11 +173,11 @@ static int commit_locked(void)
 		pt[off++] = (u8)n;
 		memcpy(pt + off, e->name, n);
 		off += n;
-		put64(pt + off, e->gen);
-		put64(pt + off + 8, e->alt_gen);
+		put_unaligned_be64(e->gen, pt + off);
+		put_unaligned_be64(e->alt_gen, pt + off + 8);
 		rind_frame_put_len(pt + off + 16, e->flags);
 		rind_frame_put_len(pt + off + 20, e->seal_version);
-		put64(pt + off + 24, e->seals_reserved);
+		put_unaligned_be64(e->seals_reserved, pt + off + 24);
 		off += 32;
 	}
 	memcpy(buf, MF_MAGIC, 8);
@@ -237,7 +220,7 @@ static int parse(const u8 *pt, size_t plen)
 
 	if (plen < 12)
 		return -EINVAL;
-	ng = get64(pt);
+	ng = get_unaligned_be64(pt);
 	n = rind_frame_get_len(pt + 8);
 	for (i = 0; i < n; i++) {
 		char name[RINDD_NAME_MAX + 1];
@@ -257,11 +240,11 @@ static int parse(const u8 *pt, size_t plen)
 		e = insert(name);
 		if (!e)
 			return -ENOMEM;
-		e->gen = get64(pt + off);
-		e->alt_gen = get64(pt + off + 8);
+		e->gen = get_unaligned_be64(pt + off);
+		e->alt_gen = get_unaligned_be64(pt + off + 8);
 		e->flags = rind_frame_get_len(pt + off + 16);
 		e->seal_version = rind_frame_get_len(pt + off + 20);
-		e->seals_reserved = get64(pt + off + 24);
+		e->seals_reserved = get_unaligned_be64(pt + off + 24);
 		e->seals_used = e->seals_reserved;
 		off += 32;
 		if (e->gen >= ng || e->alt_gen >= ng)

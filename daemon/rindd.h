@@ -189,6 +189,8 @@ int key_insert(struct key *k);			/* -EEXIST */
 struct key *key_remove(const char *name);	/* the table's reference */
 /* A deep copy (secrets in fresh locked slots, no transforms), refs 1. */
 struct key *key_clone(const struct key *k);
+/* A malloc'd copy of the @n ids at @v (an access list); NULL for none or out of memory. */
+uint32_t *key_dup_ids(const uint32_t *v, size_t n);
 /* Put @k in the place of the key of the same name: 0 or -ENOENT. */
 int key_replace(struct key *k);
 /* Make a new current version from @secret (the old one joins k->old). */

@@ -213,12 +213,30 @@ static const OSSL_DISPATCH pem2der_fns[] = {
 	{ 0, NULL }
 };
 
+/*
+ * Which selections a DER-to-key decoder serves.  SubjectPublicKeyInfo
+ * only public keys; PrivateKeyInfo and the key reference (a handle on a
+ * private key) only selections asking for the private key, as OpenSSL's
+ * own decoders do.  A decoder that claims a selection is put into every
+ * decoder chain built for it: libcrypto builds one for each certificate's
+ * public key it parses (d2i_X509, the peer's certificate in every TLS
+ * handshake), and each decoder more in that chain costs some 36k
+ * instructions of chain building there (callgrind, tests/provider/opcost.c
+ * hs): PKCS#8 and reference decoders there were 14 of rind's 22 and only
+ * passed over the public key.
+ */
+static int der2key_does(int structure, int sel)
+{
+	if (structure == 1)
+		return (sel & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0;
+	return (sel & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0;
+}
+
 #define DEC(sym, T, structure)							\
 static int sym##_decode(void *c, OSSL_CORE_BIO *in, int sel, OSSL_CALLBACK *cb, void *cbarg, \
 			OSSL_PASSPHRASE_CALLBACK *pw, void *pwarg)		\
 { (void)pw; (void)pwarg; return der2key(c, T, structure, in, sel, cb, cbarg); }	\
-static int sym##_does(void *pc, int sel) { (void)pc;				\
-	return structure == 1 ? (sel & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0 : (sel & OSSL_KEYMGMT_SELECT_KEYPAIR) != 0; } \
+static int sym##_does(void *pc, int sel) { (void)pc; return der2key_does(structure, sel); } \
 static const OSSL_DISPATCH sym##_dec_fns[] = {					\
 	{ OSSL_FUNC_DECODER_NEWCTX, (void (*)(void))dnew },			\
 	{ OSSL_FUNC_DECODER_FREECTX, (void (*)(void))dfree },			\

@@ -383,9 +383,41 @@ int rk_set_priv_der(struct rkey *k, const uint8_t *der, size_t len)
 	return err;
 }
 
+/*
+ * The tfm that checks a public key while it is decoded is kept as the key's
+ * verification tfm, keyed as the verification most likely to follow asks
+ * for it (signature.c's names): a certificate's key is decoded and then
+ * verifies one signature (the peer's CertificateVerify, in every TLS
+ * handshake), and setting a key twice cost that twice -- for RSA-2048 the
+ * key's Montgomery constants, 3.1M instructions each (callgrind), more
+ * than the verification.  For RSA that is PSS with SHA-256, TLS 1.3's
+ * first choice for an RSA key (rsa_pss_rsae_sha256); the padding decides
+ * nothing in the key check (one RSA key import for every padding).
+ * Ed25519's and ECDSA's base algorithms are already what TLS verifies.
+ */
+static const char *pub_check_alg(const struct rkey *k)
+{
+	return k->type == RK_RSA ? "pss(rsa,sha256)" : base_sig_alg(k);
+}
+
+/* Keep @t, keyed with @k's public key, as @k's tfm for @alg: 0, or -errno. */
+static int cache_keep(struct rkey *k, struct crypto_sig *t, const char *alg)
+{
+	struct rk_tfm *c;
+
+	if (strlen(alg) >= sizeof(c->alg) || cache_find(k, alg, 0, 0) || !(c = calloc(1, sizeof(*c))))
+		return -ENOMEM;
+	strcpy(c->alg, alg);
+	c->sig = t;
+	c->next = k->cache;
+	k->cache = c;
+	return 0;
+}
+
 int rk_set_pub_der(struct rkey *k, const uint8_t *der, size_t len)
 {
 	struct crypto_sig *t;
+	const char *alg;
 	int err;
 
 	if (k->type == RK_X25519)
@@ -401,12 +433,17 @@ int rk_set_pub_der(struct rkey *k, const uint8_t *der, size_t len)
 		k->curve = NULL;
 		return -EKEYREJECTED;
 	}
-	if (!(t = alloc_base(k)))
+	alg = pub_check_alg(k);
+	t = crypto_alloc_sig(alg, 0, 0);
+	if (IS_ERR(t) && alg != base_sig_alg(k))
+		t = crypto_alloc_sig(alg = base_sig_alg(k), 0, 0);
+	if (IS_ERR(t))
 		return -ENOENT;
 	err = crypto_sig_set_pubkey(t, der, (unsigned int)len);
 	if (!err)
 		err = from_sig_tfm(k, t, 0);
-	crypto_free_sig(t);
+	if (err || cache_keep(k, t, alg))
+		crypto_free_sig(t);
 	return err;
 }
 

@@ -39,22 +39,12 @@ static const u8 sp_key128[16] = {
 
 static struct crypto_cipher *alloc_cipher(const char *drv)
 {
-	struct crypto_cipher *tfm = crypto_alloc_cipher(drv, 0, 0);
-
-	ck_assert_msg(!IS_ERR(tfm), "%s: alloc: %ld", drv, IS_ERR(tfm) ? PTR_ERR(tfm) : 0L);
-	ck_assert_msg(!strcmp(crypto_cipher_driver_name(tfm), drv), "%s: got %s", drv,
-		      crypto_cipher_driver_name(tfm));
-	return tfm;
+	return RT_ALLOC_DRV(cipher, drv);
 }
 
 static struct crypto_skcipher *alloc_sk(const char *drv)
 {
-	struct crypto_skcipher *tfm = crypto_alloc_skcipher(drv, 0, 0);
-
-	ck_assert_msg(!IS_ERR(tfm), "%s: alloc: %ld", drv, IS_ERR(tfm) ? PTR_ERR(tfm) : 0L);
-	ck_assert_msg(!strcmp(crypto_skcipher_driver_name(tfm), drv), "%s: got %s", drv,
-		      crypto_skcipher_driver_name(tfm));
-	return tfm;
+	return RT_ALLOC_DRV(skcipher, drv);
 }
 
 static int sk_run(struct crypto_skcipher *tfm, bool enc, struct scatterlist *src,

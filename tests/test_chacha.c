@@ -257,12 +257,7 @@ static void get_impls(struct impls *im, const char *name, const char *type)
 
 static struct crypto_skcipher *alloc_sk(const char *drv)
 {
-	struct crypto_skcipher *tfm = crypto_alloc_skcipher(drv, 0, 0);
-
-	ck_assert_msg(!IS_ERR(tfm), "%s: alloc: %ld", drv, IS_ERR(tfm) ? PTR_ERR(tfm) : 0L);
-	ck_assert_msg(!strcmp(crypto_skcipher_driver_name(tfm), drv), "%s: got %s", drv,
-		      crypto_skcipher_driver_name(tfm));
-	return tfm;
+	return RT_ALLOC_DRV(skcipher, drv);
 }
 
 /* Encrypt @len bytes of @in into @out in @mode; the IV must come back unchanged. */
@@ -1123,12 +1118,7 @@ END_TEST
 
 static struct crypto_aead *alloc_aead(const char *drv)
 {
-	struct crypto_aead *tfm = crypto_alloc_aead(drv, 0, 0);
-
-	ck_assert_msg(!IS_ERR(tfm), "%s: alloc: %ld", drv, IS_ERR(tfm) ? PTR_ERR(tfm) : 0L);
-	ck_assert_msg(!strcmp(crypto_aead_driver_name(tfm), drv), "%s: got %s", drv,
-		      crypto_aead_driver_name(tfm));
-	return tfm;
+	return RT_ALLOC_DRV(aead, drv);
 }
 
 /* ---- AEAD vectors ---- */

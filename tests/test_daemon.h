@@ -419,17 +419,7 @@ static void rd_teardown(void)
 /* The whole log (malloc'd, NUL-terminated). */
 static __attribute__((unused)) char *rd_read_log(void)
 {
-	FILE *f = fopen(rd.log, "r");
-	char *buf = calloc(1, 1 << 20);
-	size_t n = 0;
-
-	ck_assert(buf != NULL);
-	if (f) {
-		n = fread(buf, 1, (1 << 20) - 1, f);
-		fclose(f);
-	}
-	buf[n] = 0;
-	return buf;
+	return rt_read_file(rd.log);
 }
 
 static struct rind_client *rd_client(void)
@@ -441,6 +431,15 @@ static struct rind_client *rd_client(void)
 	ck_assert_msg(c != NULL, "connect %s: %s", rd.sock, strerror(errno));
 	rind_client_set_timeout(c, 15000);
 	return c;
+}
+
+/* A key @name of @alg (not exportable) created over a connection of its own. */
+static __attribute__((unused)) void rd_create_key(const char *name, const char *alg)
+{
+	struct rind_client *c = rd_client();
+
+	ck_assert_int_eq(rind_client_create_key(c, name, alg, false, NULL), 0);
+	rind_client_close(c);
 }
 
 /* Run a shell command line (printf format); its exit status, -1 if killed. */

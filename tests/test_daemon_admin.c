@@ -43,21 +43,6 @@ static int run(char *out, size_t cap, const char *fmt, ...)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
-static char *slurp(const char *path)
-{
-	static char buf[1 << 18];
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
-
-	buf[0] = 0;
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = 0;
-	return buf;
-}
-
 /* The daemon for this file's tests: never a bus (rotation must not need one). */
 static void start_nobus(const char *a1, const char *a2, const char *a3, const char *a4)
 {
@@ -129,7 +114,8 @@ START_TEST(test_cli_help)
 
 		ck_assert_msg(rc == 0, "rind %s: exit %d: %s", cmds[i], rc, out);
 		ck_assert_msg(strstr(out, "usage: rind"), "rind %s: no usage on stdout: %s", cmds[i], out);
-		ck_assert_msg(!slurp(err)[0], "rind %s wrote to stderr: %s", cmds[i], slurp(err));
+		ck_assert_msg(!rt_slurp(err)[0], "rind %s wrote to stderr: %s", cmds[i],
+			      rt_slurp(err));
 	}
 	unlink(err);
 	/* each subcommand's own text: its options */
@@ -809,7 +795,7 @@ END_TEST
 
 static pid_t read_pidfile(const char *path)
 {
-	char *t = slurp(path);
+	char *t = rt_slurp(path);
 
 	return (pid_t)atoi(t);
 }
@@ -825,7 +811,6 @@ static int wait_detached(pid_t pid)
 START_TEST(test_detached_log_file)
 {
 	char cmd[2048], out[4096], logf[256], pidf[256], link[64], target[256], *t, *rep;
-	struct rind_client *c;
 	pid_t pid;
 	ssize_t n;
 
@@ -843,10 +828,8 @@ START_TEST(test_detached_log_file)
 	ck_assert_int_gt(pid, 1);
 	ck_assert_int_eq(kill(pid, 0), 0);
 	rd.pid = pid;	/* killed by the teardown if the test fails */
-	c = rd_client();
-	ck_assert_int_eq(rind_client_create_key(c, "web", "ed25519", false, NULL), 0);
-	rind_client_close(c);
-	t = slurp(logf);
+	rd_create_key("web", "ed25519");
+	t = rt_slurp(logf);
 	ck_assert_msg(strstr(t, "event=ready") && strstr(t, "action=create_key key=web"), "log: %s", t);
 	/* stdout is /dev/null, stderr the log file: no terminal */
 	snprintf(link, sizeof(link), "/proc/%d/fd/1", (int)pid);
@@ -865,7 +848,7 @@ START_TEST(test_detached_log_file)
 	ck_assert_int_eq(wait_detached(pid), 0);
 	rd.pid = 0;
 	ck_assert_msg(access(pidf, F_OK) != 0, "the pidfile outlived the daemon");
-	t = slurp(logf);
+	t = rt_slurp(logf);
 	ck_assert_msg(strstr(t, "event=stopped"), "log: %s", t);
 	rep = rd_san_report(logf);
 	ck_assert_msg(!rep, "sanitizer report: %s", rep);
@@ -874,7 +857,7 @@ START_TEST(test_detached_log_file)
 	ck_assert_int_eq(run(out, sizeof(out), "%s/rindd --socket %s --state-dir /proc/nonexistent/x --master-key-file %s "
 			     "--bus none --log-file %s", RIND_BUILD_DIR, rd.sock, rd.mk, logf), 1);
 	ck_assert_msg(strstr(out, "did not start") && strstr(out, logf), "%s", out);
-	ck_assert_msg(strstr(slurp(logf), "state_dir_failed"), "%s", slurp(logf));
+	ck_assert_msg(strstr(rt_slurp(logf), "state_dir_failed"), "%s", rt_slurp(logf));
 	/* an unwritable log file is refused at once */
 	ck_assert_int_ne(run(out, sizeof(out), "%s/rindd --socket %s --state-dir %s --master-key-file %s "
 			     "--bus none --log-file /proc/nonexistent/log", RIND_BUILD_DIR, rd.sock, rd.state,
@@ -971,9 +954,10 @@ START_TEST(test_bench_interrupt)
 		ck_assert_int_eq(kill(pid, sigs[s]), 0);
 		st = rd_wait_child(pid, 20000);
 		ck_assert_msg(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 128 + sigs[s],
-			      "bench-daemon after signal %d: status %d; stderr: %s", sigs[s], st, slurp(errf));
-		ck_assert_msg(strstr(slurp(errf), "interrupted") && strstr(slurp(errf), "deleted"), "%s",
-			      slurp(errf));
+			      "bench-daemon after signal %d: status %d; stderr: %s", sigs[s], st,
+			      rt_slurp(errf));
+		ck_assert_msg(strstr(rt_slurp(errf), "interrupted") &&
+			      strstr(rt_slurp(errf), "deleted"), "%s", rt_slurp(errf));
 		ck_assert_int_eq(rind_client_list_keys(c, &keys, &n), 0);
 		for (i = 0; i < n; i++)
 			ck_assert_msg(strncmp(keys[i].name, "bench-", 6), "key %s left behind", keys[i].name);
@@ -1006,7 +990,7 @@ START_TEST(test_install_docs)
 	ck_assert_msg(run(out, sizeof(out), "env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C %s install-data DESTDIR=%s PREFIX=/usr",
 			  RIND_SOURCE_DIR, dest) == 0, "make install-data: %s", out);
 	snprintf(unit, sizeof(unit), "%s/usr/lib/systemd/system/rindd.service", dest);
-	t = slurp(unit);
+	t = rt_slurp(unit);
 	ck_assert_msg(strstr(t, "ExecStart=/usr/bin/rindd "), "%s", t);
 	for (p = t; (p = strstr(p, "Documentation=")); ) {
 		char path[512], *e;
@@ -1052,7 +1036,7 @@ START_TEST(test_readme_quickstart)
 	int nlines = 0, rc;
 
 	snprintf(readme, sizeof(readme), "%s/README.md", RIND_SOURCE_DIR);
-	t = slurp(readme);
+	t = rt_slurp(readme);
 	start = strstr(t, "## Quick start");
 	ck_assert_ptr_nonnull(start);
 	start = strstr(start, "```sh\n");
@@ -1102,9 +1086,9 @@ START_TEST(test_readme_quickstart)
 
 		snprintf(logf, sizeof(logf), "%s/rindd.log", dir);
 		snprintf(pidf, sizeof(pidf), "%s/rindd.pid", dir);
-		for (i = 0; i < 1000 && !strstr(slurp(logf), "event=stopped"); i++)
+		for (i = 0; i < 1000 && !strstr(rt_slurp(logf), "event=stopped"); i++)
 			rd_sleep_ms(10);
-		ck_assert_msg(strstr(slurp(logf), "event=stopped"), "log: %s", slurp(logf));
+		ck_assert_msg(strstr(rt_slurp(logf), "event=stopped"), "log: %s", rt_slurp(logf));
 		ck_assert_int_ne(access(pidf, F_OK), 0);
 		rep = rd_san_report(logf);
 		ck_assert_msg(!rep, "%s", rep);

@@ -1380,9 +1380,7 @@ START_TEST(test_sigterm_drains)
 	 * timeout itself is test_sigterm_drain_timeout's.
 	 */
 	restart_with(NULL, "--max-output", "4096", "--drain-timeout", "120", (char *)NULL);
-	c = rd_client();
-	ck_assert_int_eq(rind_client_create_key(c, "ed", "ed25519", false, NULL), 0);
-	rind_client_close(c);
+	rd_create_key("ed", "ed25519");
 	fd = pipeline_signs(6000, &sent);
 	ck_assert_int_ge(sent, 3000);
 	rd_sleep_ms(200);	/* rindd answers until its output is full */
@@ -1409,9 +1407,7 @@ START_TEST(test_sigterm_drain_timeout)
 
 	rind_client_close(c);
 	restart_with(NULL, "--max-output", "4096", "--drain-timeout", "1", (char *)NULL);
-	c = rd_client();
-	ck_assert_int_eq(rind_client_create_key(c, "ed", "ed25519", false, NULL), 0);
-	rind_client_close(c);
+	rd_create_key("ed", "ed25519");
 	fd = pipeline_signs(6000, &sent);
 	ck_assert_int_ge(sent, 3000);
 	rd_sleep_ms(200);

@@ -35,24 +35,9 @@
  */
 #define KEY_FILE_MAX 8192
 
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = calloc(1, 1 << 20);
-	size_t n = 0;
-
-	ck_assert(buf != NULL);
-	if (f) {
-		n = fread(buf, 1, (1 << 20) - 1, f);
-		fclose(f);
-	}
-	buf[n] = 0;
-	return buf;
-}
-
 static bool file_has(const char *path, const char *what)
 {
-	char *t = read_text(path);
+	char *t = rt_read_file(path);
 	bool r = strstr(t, what) != NULL;
 
 	free(t);
@@ -198,7 +183,7 @@ static int must_refuse(pid_t pid, const char *logpath, char **log)
 {
 	int st = 0, r = wait_ready(pid, logpath, &st);
 
-	*log = read_text(logpath);
+	*log = rt_read_file(logpath);
 	if (r == 0) {
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
@@ -247,6 +232,16 @@ static int sign_ok(struct rind_client *c, const char *name)
 	return err ? err : n == 64 ? 0 : -EPROTO;
 }
 
+/* sign_ok over a connection of its own. */
+static int sign_ok_once(const char *name)
+{
+	struct rind_client *c = rd_client();
+	int err = sign_ok(c, name);
+
+	rind_client_close(c);
+	return err;
+}
+
 /* `rind key list --all` on rd.sock: its output (malloc'd) and status. */
 static char *cli(int *status, const char *args)
 {
@@ -271,7 +266,6 @@ START_TEST(test_no_master_key_is_refused)
 {
 	char *log, p[300];
 	struct stat st;
-	struct rind_client *c;
 
 	rd_setup_dir();
 	ck_assert_int_eq(mkdir(rd.state, 0700), 0);
@@ -292,18 +286,14 @@ START_TEST(test_no_master_key_is_refused)
 	log = rd_read_log();
 	ck_assert_msg(strstr(log, "DEVELOPMENT ONLY"), "%s", log);
 	free(log);
-	c = rd_client();
-	ck_assert_int_eq(rind_client_create_key(c, "dev", "ed25519", false, NULL), 0);
-	rind_client_close(c);
+	rd_create_key("dev", "ed25519");
 	ck_assert_int_eq(WEXITSTATUS(rd_stop(SIGTERM)), 0);
 
 	/* the generated key stays in use only with the flag */
 	ck_assert_int_eq(must_refuse(spawn_rindd(rd.sock, rd.log, false, (char *)NULL), rd.log, &log), 1);
 	free(log);
 	start_main(false, "--dev-master-key");
-	c = rd_client();
-	ck_assert_int_eq(sign_ok(c, "dev"), 0);
-	rind_client_close(c);
+	ck_assert_int_eq(sign_ok_once("dev"), 0);
 	rd_teardown();
 }
 END_TEST
@@ -312,7 +302,6 @@ END_TEST
 START_TEST(test_credential_master_key)
 {
 	char creds[300], p[340];
-	struct rind_client *c;
 
 	rd_setup_dir();
 	snprintf(creds, sizeof(creds), "%s/creds", rd.dir);
@@ -324,9 +313,7 @@ START_TEST(test_credential_master_key)
 	unsetenv("CREDENTIALS_DIRECTORY");
 	ck_assert_msg(file_has(rd.log, "event=master_key_loaded"), "credential not used");
 	ck_assert(!exists("master.key"));
-	c = rd_client();
-	ck_assert_int_eq(rind_client_create_key(c, "cred", "ed25519", false, NULL), 0);
-	rind_client_close(c);
+	rd_create_key("cred", "ed25519");
 	rd_teardown();
 }
 END_TEST
@@ -419,14 +406,11 @@ END_TEST
 /* ---- item 4: the wrong master key, a damaged manifest ---- */
 START_TEST(test_wrong_master_key_refused)
 {
-	struct rind_client *c;
 	char good[300], p[300], *log;
 	long sz;
 
 	rd_setup();
-	c = rd_client();
-	ck_assert_int_eq(rind_client_create_key(c, "w1", "ed25519", false, NULL), 0);
-	rind_client_close(c);
+	rd_create_key("w1", "ed25519");
 	ck_assert_int_eq(WEXITSTATUS(rd_stop(SIGTERM)), 0);
 	snprintf(good, sizeof(good), "%s.good", rd.mk);
 	ck_assert_int_eq(rename(rd.mk, good), 0);
@@ -482,27 +466,20 @@ END_TEST
 /* ---- item 14: restart at once after SIGKILL; a stale listener ---- */
 START_TEST(test_restart_right_after_sigkill)
 {
-	struct rind_client *c;
 	int round;
 
 	rd_setup_dir();
 	start_main(true, NULL);
-	c = rd_client();
-	ck_assert_int_eq(rind_client_create_key(c, "survivor", "ed25519", false, NULL), 0);
-	rind_client_close(c);
+	rd_create_key("survivor", "ed25519");
 	for (round = 0; round < 3; round++) {
-		c = rd_client();
-		ck_assert_int_eq(sign_ok(c, "survivor"), 0);
-		rind_client_close(c);
+		ck_assert_int_eq(sign_ok_once("survivor"), 0);
 		kill(rd.pid, SIGKILL);
 		waitpid(rd.pid, NULL, 0);
 		rd.pid = 0;
 		start_main(true, NULL);	/* at once: its rings may still be going down */
 		ck_assert_msg(file_has(rd.log, "event=ready"), "round %d", round);
 	}
-	c = rd_client();
-	ck_assert_int_eq(sign_ok(c, "survivor"), 0);
-	rind_client_close(c);
+	ck_assert_int_eq(sign_ok_once("survivor"), 0);
 	rd_teardown();
 }
 END_TEST
@@ -580,9 +557,7 @@ START_TEST(test_failed_key_listed_and_deleted)
 	out = cli(&st, "key list --all");
 	ck_assert_msg(st == 0 && !strstr(out, "bad"), "%s", out);
 	free(out);
-	c = rd_client();
-	ck_assert_int_eq(rind_client_create_key(c, "bad", "ed25519", false, NULL), 0);
-	rind_client_close(c);
+	rd_create_key("bad", "ed25519");
 	ck_assert_int_eq(WEXITSTATUS(rd_stop(SIGTERM)), 0);
 	rd_start();
 	c = rd_client();
@@ -596,14 +571,11 @@ END_TEST
 /* A file the manifest lists that is gone: listed as missing, deletable. */
 START_TEST(test_missing_key_file_listed)
 {
-	struct rind_client *c;
 	char p[300], *out;
 	int st;
 
 	rd_setup();
-	c = rd_client();
-	ck_assert_int_eq(rind_client_create_key(c, "gone", "ed25519", false, NULL), 0);
-	rind_client_close(c);
+	rd_create_key("gone", "ed25519");
 	ck_assert_int_eq(WEXITSTATUS(rd_stop(SIGTERM)), 0);
 	state_path(p, sizeof(p), "gone.rkey");
 	ck_assert_int_eq(unlink(p), 0);
@@ -614,18 +586,38 @@ START_TEST(test_missing_key_file_listed)
 	out = cli(&st, "key delete gone");
 	ck_assert_msg(st == 0, "%s", out);
 	free(out);
-	c = rd_client();
-	ck_assert_int_eq(rind_client_create_key(c, "gone", "ed25519", false, NULL), 0);
-	rind_client_close(c);
+	rd_create_key("gone", "ed25519");
 	rd_teardown();
 }
 END_TEST
 
 /* ---- item 6: rollback ---- */
+
+/*
+ * Stop rindd, put key r's file @p back from the copy @old and restart: r
+ * must not sign, and the log must say why (@why: "deleted", "older copy").
+ */
+static void restore_refused(const char *p, const char *old, const char *why)
+{
+	struct rind_client *c;
+	char *log;
+
+	ck_assert_int_eq(WEXITSTATUS(rd_stop(SIGTERM)), 0);
+	copy_file(old, p);
+	rd_start();
+	c = rd_client();
+	ck_assert_int_eq(rind_client_sign(c, "r", "m", 1, NULL, NULL), -ENOENT);
+	rind_client_close(c);
+	log = rd_read_log();
+	ck_assert_msg(line_has(log, "event=key_rollback_refused", "key=r ", why, (char *)NULL),
+		      "not refused and logged:\n%s", log);
+	free(log);
+}
+
 START_TEST(test_rollback_refused)
 {
 	struct rind_client *c;
-	char p[300], old[300], *out, *log;
+	char p[300], old[300], *out;
 	uint8_t *pub1 = NULL, *pub2 = NULL;
 	size_t n;
 	int st;
@@ -641,16 +633,7 @@ START_TEST(test_rollback_refused)
 	copy_file(p, old);
 	ck_assert_int_eq(rind_client_delete_key(c, "r"), 0);
 	rind_client_close(c);
-	ck_assert_int_eq(WEXITSTATUS(rd_stop(SIGTERM)), 0);
-	copy_file(old, p);
-	rd_start();
-	c = rd_client();
-	ck_assert_int_eq(rind_client_sign(c, "r", "m", 1, NULL, NULL), -ENOENT);
-	rind_client_close(c);
-	log = rd_read_log();
-	ck_assert_msg(line_has(log, "event=key_rollback_refused", "key=r ", "deleted", (char *)NULL),
-		      "not refused and logged:\n%s", log);
-	free(log);
+	restore_refused(p, old, "deleted");
 	out = cli(&st, "key list --all");
 	ck_assert_msg(strstr(out, "rollback refused"), "%s", out);
 	free(out);
@@ -664,16 +647,7 @@ START_TEST(test_rollback_refused)
 	ck_assert_int_eq(rind_client_get_public(c, "r", RIND_CLIENT_RAW, &pub2, &n), 0);
 	ck_assert_int_ne(memcmp(pub1, pub2, 32), 0);
 	rind_client_close(c);
-	ck_assert_int_eq(WEXITSTATUS(rd_stop(SIGTERM)), 0);
-	copy_file(old, p);
-	rd_start();
-	c = rd_client();
-	ck_assert_int_eq(rind_client_sign(c, "r", "m", 1, NULL, NULL), -ENOENT);
-	rind_client_close(c);
-	log = rd_read_log();
-	ck_assert_msg(line_has(log, "event=key_rollback_refused", "key=r ", "older copy", (char *)NULL),
-		      "not refused and logged:\n%s", log);
-	free(log);
+	restore_refused(p, old, "older copy");
 	free(pub1);
 	free(pub2);
 	rd_teardown();
@@ -684,7 +658,7 @@ END_TEST
 /* ---- a state directory from before the manifest (format-1 key files) ---- */
 static void master_bytes(uint8_t key[32])
 {
-	char *hex = read_text(rd.mk);
+	char *hex = rt_read_file(rd.mk);
 	unsigned int i, v;
 
 	for (i = 0; i < 32; i++) {
@@ -783,9 +757,7 @@ START_TEST(test_format1_state_taken_over)
 	log = rd_read_log();
 	ck_assert_msg(line_has(log, "event=key_rollback_refused", "key=legacy ", (char *)NULL), "%s", log);
 	free(log);
-	c = rd_client();
-	ck_assert_int_eq(sign_ok(c, "legacy"), -ENOENT);
-	rind_client_close(c);
+	ck_assert_int_eq(sign_ok_once("legacy"), -ENOENT);
 	rd_teardown();
 }
 END_TEST
@@ -923,7 +895,6 @@ static void read_whole(const char *file, uint8_t **buf, long *len)
 START_TEST(test_key_file_size_limit)
 {
 	uint32_t ids[2048];
-	struct rind_client *c;
 	uint8_t *before, *after;
 	long base, lb, la;
 	char *out;
@@ -934,9 +905,7 @@ START_TEST(test_key_file_size_limit)
 	rd_setup_dir();
 	bus_start();
 	start_with_bus();
-	c = rd_client();
-	ck_assert_int_eq(rind_client_create_key(c, "big", "ed25519", false, NULL), 0);
-	rind_client_close(c);
+	rd_create_key("big", "ed25519");
 	ids_for_size(ids, 2048, 0, 0);
 	ck_assert_int_eq(set_access("big", ids, 1024, ids + 1024, 1024), 0);
 	base = file_size("big.rkey");
@@ -949,9 +918,7 @@ START_TEST(test_key_file_size_limit)
 	ck_assert_int_eq(WEXITSTATUS(rd_stop(SIGTERM)), 0);
 	start_with_bus();
 	ck_assert_msg(!file_has(rd.log, "key_load_failed"), "the key file at the limit did not load");
-	c = rd_client();
-	ck_assert_int_eq(sign_ok(c, "big"), 0);
-	rind_client_close(c);
+	ck_assert_int_eq(sign_ok_once("big"), 0);
 
 	/* one past it: refused, and nothing written */
 	read_whole("big.rkey", &before, &lb);
@@ -961,7 +928,7 @@ START_TEST(test_key_file_size_limit)
 		char p[300];
 
 		snprintf(p, sizeof(p), "%s/busctl.out", rd.dir);
-		out = read_text(p);
+		out = rt_read_file(p);
 		ck_assert_msg(strstr(out, "LimitExceeded") || strstr(out, "too many"), "%s", out);
 		free(out);
 	}
@@ -975,9 +942,7 @@ START_TEST(test_key_file_size_limit)
 	ck_assert_int_eq(WEXITSTATUS(rd_stop(SIGTERM)), 0);
 	start_with_bus();
 	ck_assert_msg(!file_has(rd.log, "key_load_failed"), "the key at the limit did not load");
-	c = rd_client();
-	ck_assert_int_eq(sign_ok(c, "big"), 0);
-	rind_client_close(c);
+	ck_assert_int_eq(sign_ok_once("big"), 0);
 	printf("key file size limit: %d bytes accepted and loaded, %d refused unwritten (base %ld)\n",
 	       KEY_FILE_MAX, KEY_FILE_MAX + 1, base);
 	rd_teardown();
@@ -990,7 +955,6 @@ END_TEST
 START_TEST(test_revoked_access_rollback_refused)
 {
 	uint32_t grant[1] = { 4242 };
-	struct rind_client *c;
 	char p[300], old[300], *log;
 
 	if (!have_bus_tools())
@@ -998,9 +962,7 @@ START_TEST(test_revoked_access_rollback_refused)
 	rd_setup_dir();
 	bus_start();
 	start_with_bus();
-	c = rd_client();
-	ck_assert_int_eq(rind_client_create_key(c, "acl", "ed25519", false, NULL), 0);
-	rind_client_close(c);
+	rd_create_key("acl", "ed25519");
 	ck_assert_int_eq(set_access("acl", grant, 1, NULL, 0), 0);
 	state_path(p, sizeof(p), "acl.rkey");
 	snprintf(old, sizeof(old), "%s/acl.granted", rd.dir);
@@ -1013,9 +975,7 @@ START_TEST(test_revoked_access_rollback_refused)
 	ck_assert_msg(line_has(log, "event=key_rollback_refused", "key=acl ", "older copy", (char *)NULL),
 		      "the old access list came back:\n%s", log);
 	free(log);
-	c = rd_client();
-	ck_assert_int_eq(sign_ok(c, "acl"), -ENOENT);
-	rind_client_close(c);
+	ck_assert_int_eq(sign_ok_once("acl"), -ENOENT);
 	rd_teardown();
 	bus_stop();
 }

@@ -98,21 +98,6 @@ static int sh(char *out, size_t cap, const char *fmt, ...)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
-static char *slurp(const char *path)
-{
-	static char buf[1 << 18];
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
-
-	buf[0] = 0;
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = 0;
-	return buf;
-}
-
 static void wait_path(const char *path)
 {
 	struct stat st;
@@ -254,14 +239,11 @@ static void bus_stop(void)
 	bus_pid = 0;
 }
 
-static pid_t rindd_start(const char *log, char *const env[], const char *bus)
+/* rindd's arguments every start here begins with (two threads, @sock, @state); the count. */
+static int rindd_argv(char **argv, char *sock, char *state)
 {
-	char sock[300], state[300], busarg[600];
-	char *argv[16];
 	int n = 0;
 
-	snprintf(sock, sizeof(sock), "%s/rindd.sock", tmp);
-	snprintf(state, sizeof(state), "%s/state", tmp);
 	argv[n++] = (char *)RINDD;
 	argv[n++] = (char *)"--foreground";
 	argv[n++] = (char *)"--threads";
@@ -270,6 +252,18 @@ static pid_t rindd_start(const char *log, char *const env[], const char *bus)
 	argv[n++] = sock;
 	argv[n++] = (char *)"--state-dir";
 	argv[n++] = state;
+	return n;
+}
+
+static pid_t rindd_start(const char *log, char *const env[], const char *bus)
+{
+	char sock[300], state[300], busarg[600];
+	char *argv[16];
+	int n;
+
+	snprintf(sock, sizeof(sock), "%s/rindd.sock", tmp);
+	snprintf(state, sizeof(state), "%s/state", tmp);
+	n = rindd_argv(argv, sock, state);
 	argv[n++] = (char *)"--dev-master-key";
 	if (bus) {
 		snprintf(busarg, sizeof(busarg), "--bus-address=%s", bus);
@@ -388,7 +382,7 @@ START_TEST(test_socket_activation)
 	pid = spawn(argv, NULL, log);
 	wait_path(sock);
 	/* rindd has not started yet: the socket is systemd-socket-activate's */
-	ck_assert_ptr_null(strstr(slurp(log), "event=starting"));
+	ck_assert_ptr_null(strstr(rt_slurp(log), "event=starting"));
 	for (i = 0; i < 200 && !(c = rind_client_connect(sock)); i++)
 		usleep(10000);	/* bound a moment before it listens */
 	ck_assert_ptr_nonnull(c);
@@ -399,7 +393,7 @@ START_TEST(test_socket_activation)
 	ck_assert_int_eq(rind_client_create_key(c, "act", "ed25519", false, &info), 0);
 	rind_client_close(c);
 	ck_assert_int_eq(stop(pid), 0);
-	log_text = slurp(log);
+	log_text = rt_slurp(log);
 	ck_assert_msg(strstr(log_text, "event=socket_activation"), "log: %s", log_text);
 	ck_assert_msg(strstr(log_text, "event=stopped"), "log: %s", log_text);
 	/* rindd created no socket of its own */
@@ -469,7 +463,7 @@ START_TEST(test_notify)
 	ck_assert_int_ge(wd, 5);
 	ck_assert_int_eq(stopping, 1);
 	ck_assert_int_eq(rc, 0);
-	ck_assert_ptr_nonnull(strstr(slurp(log), "event=stopped"));
+	ck_assert_ptr_nonnull(strstr(rt_slurp(log), "event=stopped"));
 }
 END_TEST
 
@@ -477,6 +471,21 @@ END_TEST
 static bool dbus_tools(void)
 {
 	return have("dbus-daemon") && have("busctl") && have("dbus-send") && have("dbus-monitor");
+}
+
+/*
+ * The start of a D-Bus test: a scratch directory, a private bus and the
+ * path of rindd's log in @log; false (the test is skipped) without the
+ * D-Bus tools.
+ */
+static bool bus_test_begin(char *log, size_t loglen)
+{
+	if (!dbus_tools())
+		return false;
+	mk_tmp();
+	bus_start();
+	snprintf(log, loglen, "%s/rindd.log", tmp);
+	return true;
 }
 
 #define BUSCTL(out, ...) sh(out, sizeof(out), "busctl --address=%s " __VA_ARGS__)
@@ -493,7 +502,7 @@ static pid_t rindd_start_with(const char *log, const char *bus, ...)
 	const char *a;
 	va_list ap;
 	FILE *f;
-	int n = 0;
+	int n;
 
 	snprintf(sock, sizeof(sock), "%s/rindd.sock", tmp);
 	snprintf(state, sizeof(state), "%s/state", tmp);
@@ -503,14 +512,7 @@ static pid_t rindd_start_with(const char *log, const char *bus, ...)
 	fprintf(f, "%s\n", "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
 	fclose(f);
 	chmod(mk, 0600);
-	argv[n++] = (char *)RINDD;
-	argv[n++] = (char *)"--foreground";
-	argv[n++] = (char *)"--threads";
-	argv[n++] = (char *)"2";
-	argv[n++] = (char *)"--socket";
-	argv[n++] = sock;
-	argv[n++] = (char *)"--state-dir";
-	argv[n++] = state;
+	n = rindd_argv(argv, sock, state);
 	argv[n++] = (char *)"--master-key-file";
 	argv[n++] = mk;
 	snprintf(busarg, sizeof(busarg), "--bus-address=%s", bus);
@@ -562,7 +564,7 @@ START_TEST(test_dbus_keycount_quota)
 	ck_assert_str_eq(out, "u 1\n");
 	ck_assert_int_eq(stop(pid), 0);
 	bus_stop();
-	t = slurp(log);
+	t = rt_slurp(log);
 	ck_assert_msg(strstr(t, "action=create_key key=n2 uid=65534") && strstr(t, "via=dbus result=quota"),
 		      "log: %s", t);
 	printf("dbus: KeyCount per caller (root 3, nobody 1), quotas per uid and in total\n");
@@ -582,11 +584,8 @@ START_TEST(test_dbus_methods)
 	pid_t pid, mpid;
 	bool root = geteuid() == 0;
 
-	if (!dbus_tools())
+	if (!bus_test_begin(log, sizeof(log)))
 		return;
-	mk_tmp();
-	bus_start();
-	snprintf(log, sizeof(log), "%s/rindd.log", tmp);
 	snprintf(mon, sizeof(mon), "%s/monitor.log", tmp);
 	{
 		char *argv[] = { (char *)"/usr/bin/dbus-monitor", (char *)"--address", bus_addr,
@@ -704,10 +703,10 @@ START_TEST(test_dbus_methods)
 	waitpid(mpid, NULL, 0);
 	bus_stop();
 
-	t = slurp(mon);
+	t = rt_slurp(mon);
 	ck_assert_msg(strstr(t, "member=KeyCreated") && strstr(t, "member=KeyRotated") &&
 		      strstr(t, "member=KeyDeleted") && strstr(t, "string \"sock1\""), "signals: %s", t);
-	t = slurp(log);
+	t = rt_slurp(log);
 	ck_assert_msg(strstr(t, "event=audit action=rotate_key key=k1 uid=0"), "log: %s", t);
 	ck_assert_msg(strstr(t, "event=audit action=import_key key=i1 uid=0"), "log: %s", t);
 	if (root)
@@ -771,11 +770,8 @@ START_TEST(test_rotation)
 	size_t l1, l2, b1, b2, ptl, n, i;
 	pid_t pid;
 
-	if (!dbus_tools())
+	if (!bus_test_begin(log, sizeof(log)))
 		return;
-	mk_tmp();
-	bus_start();
-	snprintf(log, sizeof(log), "%s/rindd.log", tmp);
 	snprintf(sock, sizeof(sock), "%s/rindd.sock", tmp);
 	pid = rindd_start(log, NULL, bus_addr);
 	wait_bus_name();
@@ -845,7 +841,7 @@ START_TEST(test_rotation)
 	rind_client_close(c);
 	ck_assert_int_eq(stop(pid), 0);
 	bus_stop();
-	ck_assert_ptr_nonnull(strstr(slurp(log), "action=retire_versions key=ra uid=0"));
+	ck_assert_ptr_nonnull(strstr(rt_slurp(log), "action=retire_versions key=ra uid=0"));
 	free(sig1);
 	free(sig2);
 	free(box1);
@@ -945,7 +941,7 @@ START_TEST(test_group_access)
 #undef PUB_BUS
 	ck_assert_int_eq(stop(pid), 0);
 	bus_stop();
-	t = slurp(log);
+	t = rt_slurp(log);
 	ck_assert_msg(strstr(t, "action=get_public_key key=gnone uid=65534") != NULL,
 		      "denials audited: %s", t);
 	printf("groups: supplementary and primary members let in (socket, D-Bus), gid -1 %s\n",

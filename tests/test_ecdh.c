@@ -797,6 +797,10 @@ static void p521x_edge(u64 w[9], unsigned int idx, struct rt_rng *rng)
 		else
 			for (i = 0; i < j; i++)
 				w[i] = ~0ull;
+	} else if (idx < 24) {			/* 2^512 - 1 (a_8 = 0), 511 * 2^512 (only a_8) */
+		for (i = 0; i < 8; i++)
+			w[i] = idx == 22 ? ~0ull : 0;
+		w[8] = idx == 22 ? 0 : 0x1ff;
 	} else {
 		rt_fill(rng, (u8 *)w, 72);
 		w[8] &= 0x1ff;
@@ -808,9 +812,14 @@ static void p521x_edge(u64 w[9], unsigned int idx, struct rt_rng *rng)
  * p = 2^521 - 1: the product, the square (a Mersenne fold: the carries of
  * lo + hi and of bit 521 back to bit 0), addition, subtraction, halving,
  * and the doubling's fused steps 2a, 3a, a - 2b, a - b/2 (rotations of
- * the 521 bits, a complement, a fold), on pairs of edge values (0, 1, p
- * itself, p - 1, 2^520, all-ones and single-bit words, word boundaries)
- * and random ones; every result must be right and at most p.
+ * the 521 bits, a complement, a fold), those of the a = -3 doubling and
+ * the mixed addition (a - 8b, 4a - b, a - b - c, a - b - 2c: rotations by
+ * 1..3 bits, complements, folds) and the inversion (Bernstein-Yang
+ * in ecc-divsteps-x86.h's 60-step batches), on pairs of edge values (0, 1, p
+ * itself, p - 1, 2^520, all-ones and single-bit words, word boundaries,
+ * the low eight words full with the top one empty and the reverse, for
+ * the square's split at word 8) and random ones; every result must be
+ * right and at most p.
  */
 START_TEST(test_p521_field_adx)
 {
@@ -828,8 +837,8 @@ START_TEST(test_p521_field_adx)
 	BN_set_word(two, 2);
 	ck_assert_ptr_nonnull(BN_mod_inverse(inv2, two, p, ctx));
 	rt_rng_seed(&rng, 0x521f1e1d);
-	for (ia = 0; ia < 30; ia++) {
-		for (ib = 0; ib < 30; ib++) {
+	for (ia = 0; ia < 32; ia++) {
+		for (ib = 0; ib < 32; ib++) {
 			u64 a[9], b[9], r[9];
 			BIGNUM *A, *B, *R;
 
@@ -854,9 +863,32 @@ START_TEST(test_p521_field_adx)
 					BN_mod_add(t, B, B, p, ctx);
 					BN_mod_sub(want, A, t, p, ctx);
 					break;
-				default:	/* P521X_T_SUBHALF */
+				case P521X_T_SUBHALF:
 					BN_mod_mul(t, B, inv2, p, ctx);
 					BN_mod_sub(want, A, t, p, ctx);
+					break;
+				case P521X_T_SUB8:
+					BN_lshift(t, B, 3);
+					BN_mod_sub(want, A, t, p, ctx);
+					break;
+				case P521X_T_SUB4R:
+					BN_lshift(t, A, 2);
+					BN_mod_sub(want, t, B, p, ctx);
+					break;
+				case P521X_T_SUBSUB:	/* c = a b mod p */
+				case P521X_T_SUBSUB2:
+					BN_mod_mul(t, A, B, p, ctx);
+					if (op == P521X_T_SUBSUB2)
+						BN_lshift1(t, t);
+					BN_add(t, t, B);
+					BN_mod_sub(want, A, t, p, ctx);
+					break;
+				default:	/* P521X_T_INV: 0 (and p) to 0 */
+					BN_mod(t, A, p, ctx);
+					if (BN_is_zero(t))
+						BN_zero(want);
+					else
+						ck_assert_ptr_nonnull(BN_mod_inverse(want, t, p, ctx));
 					break;
 				}
 				R = p521x_bn(r);

@@ -34,11 +34,7 @@ static int impls(drivers_t d)
 
 static struct crypto_sig *alloc_drv(const char *drv)
 {
-	struct crypto_sig *tfm = crypto_alloc_sig(drv, 0, 0);
-
-	ck_assert_msg(!IS_ERR_OR_NULL(tfm), "%s: alloc failed (%ld)", drv, PTR_ERR(tfm));
-	ck_assert_str_eq(crypto_sig_driver_name(tfm), drv);
-	return tfm;
+	return RT_ALLOC_DRV(sig, drv);
 }
 
 /* ---- RFC 8032 ------------------------------------------------------------- */

@@ -25,12 +25,7 @@ static void load_gcm_impls(void)
 
 static struct crypto_aead *alloc_aead(const char *drv)
 {
-	struct crypto_aead *tfm = crypto_alloc_aead(drv, 0, 0);
-
-	ck_assert_msg(!IS_ERR(tfm), "%s: alloc: %ld", drv, IS_ERR(tfm) ? PTR_ERR(tfm) : 0L);
-	ck_assert_msg(!strcmp(crypto_aead_driver_name(tfm), drv), "%s: got %s", drv,
-		      crypto_aead_driver_name(tfm));
-	return tfm;
+	return RT_ALLOC_DRV(aead, drv);
 }
 
 /* ---- OpenSSL reference ---- */
@@ -60,6 +55,31 @@ static void ossl_seal(const u8 *key, size_t klen, const u8 *iv, size_t ivlen, co
 	ck_assert_int_eq(EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_GET_TAG, 16, full), 1);
 	memcpy(tag, full, taglen);
 	EVP_CIPHER_CTX_free(c);
+}
+
+/*
+ * A random case from @rng: a @kl-byte key, a 12-byte IV, @adlen bytes of
+ * AD and @len of plaintext, and OpenSSL's sealing of them into @out
+ * (ciphertext || @as-byte tag).
+ */
+static void random_sealed(struct rt_rng *rng, u8 *key, size_t kl, u8 *iv, u8 *ad, size_t adlen,
+			  u8 *pt, size_t len, u8 *out, unsigned int as)
+{
+	rt_fill(rng, key, kl);
+	rt_fill(rng, iv, 12);
+	rt_fill(rng, ad, adlen);
+	rt_fill(rng, pt, len);
+	ossl_seal(key, kl, iv, 12, ad, adlen, pt, len, out, out + len, as);
+}
+
+/* The same, with that key and tag size set on @tfm. */
+static void random_sealed_tfm(struct crypto_aead *tfm, struct rt_rng *rng, u8 *key, size_t kl,
+			      u8 *iv, u8 *ad, size_t adlen, u8 *pt, size_t len, u8 *out,
+			      unsigned int as)
+{
+	random_sealed(rng, key, kl, iv, ad, adlen, pt, len, out, as);
+	ck_assert_int_eq(crypto_aead_setkey(tfm, key, (unsigned int)kl), 0);
+	ck_assert_int_eq(crypto_aead_setauthsize(tfm, as), 0);
 }
 
 static void ossl_ecb(const u8 *key, size_t klen, const u8 in[16], u8 out[16])
@@ -441,13 +461,7 @@ START_TEST(test_openssl_diff)
 
 			if (generic && len > 4000 && (k % 4))
 				len %= 4000;
-			rt_fill(&rng, key, kl);
-			rt_fill(&rng, iv, 12);
-			rt_fill(&rng, ad, adlen);
-			rt_fill(&rng, pt, len);
-			ossl_seal(key, kl, iv, 12, ad, adlen, pt, len, exp, exp + len, as);
-			ck_assert_int_eq(crypto_aead_setkey(tfm, key, (unsigned int)kl), 0);
-			ck_assert_int_eq(crypto_aead_setauthsize(tfm, as), 0);
+			random_sealed_tfm(tfm, &rng, key, kl, iv, ad, adlen, pt, len, exp, as);
 			rt_aead_both_ways(tfm, iv, ad, adlen, pt, len, exp, mode, &rng, "openssl diff");
 		}
 		rt_report("gcm vs OpenSSL (seed 0x6c6d)", gcm_drv[i], cases, 0);
@@ -558,13 +572,7 @@ START_TEST(test_chunk_edges)
 			size_t adlen = adlens[k % 5];
 			int mode = k % RT_M_COUNT;
 
-			rt_fill(&rng, key, kl);
-			rt_fill(&rng, iv, 12);
-			rt_fill(&rng, ad, adlen);
-			rt_fill(&rng, pt, len);
-			ossl_seal(key, kl, iv, 12, ad, adlen, pt, len, exp, exp + len, 16);
-			ck_assert_int_eq(crypto_aead_setkey(tfm, key, (unsigned int)kl), 0);
-			ck_assert_int_eq(crypto_aead_setauthsize(tfm, 16), 0);
+			random_sealed_tfm(tfm, &rng, key, kl, iv, ad, adlen, pt, len, exp, 16);
 			rt_aead_both_ways(tfm, iv, ad, adlen, pt, len, exp, mode, &rng, "chunk edges");
 			if (len && k % 5 == 0) {
 				exp[len - 1] ^= 0x01;
@@ -601,13 +609,7 @@ START_TEST(test_tamper)
 			int mode = k % RT_M_COUNT, what = (int)rt_rand_range(&rng, 3);
 			size_t pos;
 
-			rt_fill(&rng, key, kl);
-			rt_fill(&rng, iv, 12);
-			rt_fill(&rng, ad, adlen);
-			rt_fill(&rng, pt, len);
-			ossl_seal(key, kl, iv, 12, ad, adlen, pt, len, ct, ct + len, as);
-			ck_assert_int_eq(crypto_aead_setkey(tfm, key, (unsigned int)kl), 0);
-			ck_assert_int_eq(crypto_aead_setauthsize(tfm, as), 0);
+			random_sealed_tfm(tfm, &rng, key, kl, iv, ad, adlen, pt, len, ct, as);
 			memcpy(bad, ct, len + as);
 			memcpy(badad, ad, adlen);
 			if (what == 1 && !len)
@@ -717,11 +719,7 @@ START_TEST(test_oneshots)
 		size_t adlen = rt_rand_range(&rng, 100);
 		unsigned int as = (k % 3) ? 16 : 12;
 
-		rt_fill(&rng, key, kl);
-		rt_fill(&rng, iv, 12);
-		rt_fill(&rng, ad, adlen);
-		rt_fill(&rng, pt, len);
-		ossl_seal(key, kl, iv, 12, ad, adlen, pt, len, exp, exp + len, as);
+		random_sealed(&rng, key, kl, iv, ad, adlen, pt, len, exp, as);
 		ck_assert_int_eq(rind_aesgcm_expandkey(ctx, key, (unsigned int)kl, as), 0);
 		ck_assert_int_eq(rind_aesgcm_encrypt(ctx, out, pt, len, ad, adlen, iv), 0);
 		ck_assert_msg(!memcmp(out, exp, len + as), "one-shot encrypt len %zu", len);

@@ -7,8 +7,11 @@
  * multi-buffer finup (crypto_shash_finup_mb) of 1..16 messages after a
  * common prefix, of hashes and HMACs, against OpenSSL, RFC 2202
  * and RFC 4231, HMAC against OpenSSL with random keys, Wycheproof
- * hmac_sha*, the one-shots (also from several threads at first use), and
- * wrong usage.  SHA3-224/256/384/512 and SHAKE128/256: the FIPS 202
+ * hmac_sha*, the one-shots (also from several threads at first use),
+ * every length 0..256 from exact-size heap buffers (ASan sees any read
+ * outside the message), byte counts across 2^29, 2^32, 2^61 and 2^64
+ * through an imported state against OpenSSL's SHA256_CTX / SHA512_CTX,
+ * and wrong usage.  SHA3-224/256/384/512 and SHAKE128/256: the FIPS 202
  * examples (SHAKE also at 4096 bits), OpenSSL at every length to two
  * blocks and random XOF lengths through rind_shash_final_xof(), export/
  * import (and a corrupt state refused), HMAC-SHA3 against OpenSSL, every
@@ -23,8 +26,10 @@
 #include <pthread.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/sha.h>
 #include <rind/internal/hash.h>
 #include <crypto/keccak.h>
+#include <crypto/sha2.h>
 #include <crypto/keccak-rounds.h>
 #include "testutil.h"
 
@@ -1119,6 +1124,242 @@ START_TEST(test_hmac_vs_openssl)
 			shash_desc_zero(d1);
 			shash_desc_zero(d2);
 			rt_report("HMAC OpenSSL differential", drv[i], cases, 0);
+			crypto_free_shash(tfm);
+		}
+	}
+}
+END_TEST
+
+/*
+ * Every length 0..256 (every padding case of both block sizes, each block
+ * boundary and its neighbours), each message in a heap buffer of exactly
+ * its size (so that under ASan any read past the message or before it
+ * fails), through digest, through init+finup, and split in two updates of
+ * their own exact buffers at the block boundary, one byte in and halfway
+ * (the drivers finish the tail in registers and read it in 16-byte pieces
+ * ending at the message's end), against OpenSSL; the same for each HMAC
+ * driver with a 32-byte key.
+ */
+static u8 *exact_copy(const u8 *src, size_t n)
+{
+	u8 *p = malloc(n ? n : 1);
+
+	ck_assert_ptr_nonnull(p);
+	if (n)
+		memcpy(p, src, n);
+	return p;
+}
+
+static void exact_lengths(const char *drv, struct crypto_shash *tfm, int h, const u8 *src,
+			  size_t maxlen, const u8 *key, int *cases)
+{
+	unsigned int ds = digest_sizes[h], bs = block_sizes[h];
+	SHASH_DESC_ON_STACK(desc, tfm);
+
+	desc->tfm = tfm;
+	for (size_t len = 0; len <= maxlen; len++) {
+		const size_t cuts[4] = { bs < len ? bs : len, len ? 1 : 0, len / 2,
+					 len > bs ? len - bs : 0 };
+		u8 want[HASH_MAX_DIGESTSIZE], out[HASH_MAX_DIGESTSIZE];
+		u8 *m = exact_copy(src, len);
+
+		if (key)
+			ossl_hmac(h, key, 32, m, len, want);
+		else
+			ossl_digest(h, m, len, want);
+		OK(drv, crypto_shash_digest(desc, m, (unsigned int)len, out));
+		check_digest(drv, "digest (exact buffer)", len, out, want, ds);
+		OK(drv, crypto_shash_init(desc));
+		OK(drv, crypto_shash_finup(desc, m, (unsigned int)len, out));
+		check_digest(drv, "init+finup (exact buffer)", len, out, want, ds);
+		*cases += 2;
+		for (int k = 0; k < 4; k++) {
+			u8 *a = exact_copy(m, cuts[k]), *b = exact_copy(m + cuts[k], len - cuts[k]);
+
+			OK(drv, crypto_shash_init(desc));
+			OK(drv, crypto_shash_update(desc, a, (unsigned int)cuts[k]));
+			OK(drv, crypto_shash_finup(desc, b, (unsigned int)(len - cuts[k]), out));
+			if (memcmp(out, want, ds))
+				ck_abort_msg("%s: %zu bytes split at %zu (exact buffers): got %s", drv,
+					     len, cuts[k], rt_hex(out, ds));
+			free(a);
+			free(b);
+			(*cases)++;
+		}
+		free(m);
+	}
+	shash_desc_zero(desc);
+}
+
+START_TEST(test_exact_buffers)
+{
+	u8 src[257], key[32];
+	struct rt_rng rng;
+
+	rt_rng_seed(&rng, 0xe8ac7);
+	rt_fill(&rng, src, sizeof(src));
+	rt_fill(&rng, key, sizeof(key));
+	for (int h = 0; h < NHASH; h++) {
+		for (int mac = 0; mac < 2; mac++) {
+			drivers_t drv;
+			int n = rt_impls(mac ? hmac_names[h] : hash_names[h], "shash", drv,
+					 RT_MAX_IMPLS);
+
+			ck_assert_int_gt(n, 0);
+			for (int i = 0; i < n; i++) {
+				struct crypto_shash *tfm = alloc_drv(drv[i]);
+				int cases = 0;
+
+				if (mac)
+					OK(drv[i], crypto_shash_setkey(tfm, key, sizeof(key)));
+				exact_lengths(drv[i], tfm, h, src, 256, mac ? key : NULL, &cases);
+				rt_report("every length, exact buffers", drv[i], cases, 0);
+				crypto_free_shash(tfm);
+			}
+		}
+	}
+}
+END_TEST
+
+/*
+ * Byte counts past 2^29 (the bit count's low 32 bits carry), 2^32 and 2^61
+ * (the 64-bit bit count wraps; SHA-384/512's 128-bit one carries into its
+ * high word), and SHA-384/512's byte count carrying into its high word:
+ * too long to hash, so the state after one block is exported, its count
+ * set just below the boundary and imported again, and the message is
+ * continued across the boundary in updates of several sizes and finished;
+ * OpenSSL's low-level SHA256_CTX / SHA512_CTX is given the same chaining
+ * value and bit count and the same bytes.  Each SHA-2 driver.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static void ossl_sha2_from(int h, const void *chain, u64 count_lo, u64 count_hi,
+			   const u8 *a, size_t alen, const u8 *b, size_t blen, u8 *out)
+{
+	if (h == 1 || h == 2) {
+		SHA256_CTX c;
+		u64 bits = count_lo << 3;
+
+		if (h == 1)
+			SHA224_Init(&c);
+		else
+			SHA256_Init(&c);
+		memcpy(c.h, chain, 32);
+		c.Nl = (unsigned int)bits;
+		c.Nh = (unsigned int)(bits >> 32);
+		c.num = 0;
+		SHA256_Update(&c, a, alen);
+		SHA256_Update(&c, b, blen);
+		if (h == 1)
+			SHA224_Final(out, &c);
+		else
+			SHA256_Final(out, &c);
+	} else {
+		SHA512_CTX c;
+
+		if (h == 3)
+			SHA384_Init(&c);
+		else
+			SHA512_Init(&c);
+		memcpy(c.h, chain, 64);
+		c.Nl = count_lo << 3;
+		c.Nh = count_hi << 3 | count_lo >> 61;
+		c.num = 0;
+		SHA512_Update(&c, a, alen);
+		SHA512_Update(&c, b, blen);
+		if (h == 3)
+			SHA384_Final(out, &c);
+		else
+			SHA512_Final(out, &c);
+	}
+}
+#pragma GCC diagnostic pop
+
+START_TEST(test_long_counts)
+{
+	static const u64 bounds[] = { 1ull << 29, 1ull << 32, 1ull << 61, 0 /* 2^64 */ };
+	static const size_t parts[][2] = {
+		{ 0, 0 }, { 0, 1 }, { 1, 0 }, { 63, 1 }, { 64, 0 }, { 0, 55 }, { 0, 56 },
+		{ 100, 11 }, { 128, 0 }, { 0, 111 }, { 0, 112 }, { 3, 200 }, { 255, 1 },
+	};
+	u8 data[256], blk[128];
+	struct rt_rng rng;
+
+	rt_rng_seed(&rng, 0x2e32);
+	rt_fill(&rng, data, sizeof(data));
+	rt_fill(&rng, blk, sizeof(blk));
+	for (int h = 1; h < NHASH; h++) {
+		drivers_t drv;
+		int n = rt_impls(hash_names[h], "shash", drv, RT_MAX_IMPLS);
+		unsigned int bs = block_sizes[h], ds = digest_sizes[h];
+
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+			SHASH_DESC_ON_STACK(desc, tfm);
+			int cases = 0;
+
+			desc->tfm = tfm;
+			/* SHA-256's count is 64 bits: no 2^64 for it (it would be 0). */
+			for (size_t b = 0; b < ARRAY_SIZE(bounds) - (bs == 64); b++) {
+				for (u64 back = bs; back <= 4 * (u64)bs; back += bs) {
+					u64 lo = bounds[b] - back;
+					u64 hi = 0;
+					union {
+						struct sha256_state s256;
+						struct sha512_state s512;
+						u8 raw[HASH_MAX_STATESIZE];
+					} st;
+
+					for (size_t k = 0; k < ARRAY_SIZE(parts); k++) {
+						u8 want[HASH_MAX_DIGESTSIZE], out[HASH_MAX_DIGESTSIZE];
+						const void *chain;
+						size_t x = parts[k][0], y = parts[k][1];
+
+						ck_assert_uint_eq(crypto_shash_statesize(tfm),
+								  bs == 64 ? sizeof(st.s256) : sizeof(st.s512));
+						OK(drv[i], crypto_shash_init(desc));
+						OK(drv[i], crypto_shash_update(desc, blk, bs));
+						OK(drv[i], crypto_shash_export(desc, st.raw));
+						if (bs == 64) {
+							st.s256.count = lo;
+							chain = st.s256.state;
+						} else {
+							st.s512.count[0] = lo;
+							st.s512.count[1] = hi;
+							chain = st.s512.state;
+						}
+						ossl_sha2_from(h, chain, lo, hi, data, x, data + x, y, want);
+						OK(drv[i], crypto_shash_import(desc, st.raw));
+						OK(drv[i], crypto_shash_update(desc, data, (unsigned int)x));
+						OK(drv[i], crypto_shash_finup(desc, data + x, (unsigned int)y, out));
+						if (memcmp(out, want, ds))
+							ck_abort_msg("%s: count %#llx + %zu + %zu: got %s", drv[i],
+								     (unsigned long long)lo, x, y, rt_hex(out, ds));
+						cases++;
+						if (bs == 128 && !bounds[b]) {
+							/* And with the high word already set. */
+							OK(drv[i], crypto_shash_init(desc));
+							OK(drv[i], crypto_shash_update(desc, blk, bs));
+							OK(drv[i], crypto_shash_export(desc, st.raw));
+							st.s512.count[0] = lo;
+							st.s512.count[1] = 0x0123456789abcdefull;
+							ossl_sha2_from(h, st.s512.state, lo, st.s512.count[1],
+								       data, x, data + x, y, want);
+							OK(drv[i], crypto_shash_import(desc, st.raw));
+							OK(drv[i], crypto_shash_update(desc, data, (unsigned int)x));
+							OK(drv[i], crypto_shash_finup(desc, data + x,
+										      (unsigned int)y, out));
+							if (memcmp(out, want, ds))
+								ck_abort_msg("%s: count %#llx (high word set) + %zu + %zu: got %s",
+									     drv[i], (unsigned long long)lo, x, y,
+									     rt_hex(out, ds));
+							cases++;
+						}
+					}
+				}
+			}
+			shash_desc_zero(desc);
+			rt_report("long byte counts vs OpenSSL", drv[i], cases, 0);
 			crypto_free_shash(tfm);
 		}
 	}
@@ -2389,6 +2630,8 @@ static Suite *hash_suite(void)
 	tcase_add_test(tc, test_hmac_rfc);
 	tcase_add_test(tc, test_hmac_vs_openssl);
 	tcase_add_test(tc, test_hmac_rekey);
+	tcase_add_test(tc, test_exact_buffers);
+	tcase_add_test(tc, test_long_counts);
 	tcase_add_test(tc, test_hmac_wycheproof);
 	tcase_add_test(tc, test_oneshots);
 	tcase_add_test(tc, test_oneshot_every_length);

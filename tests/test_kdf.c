@@ -67,11 +67,7 @@ static int kdf_impls(const struct kdf_hash *h, char drv[][CRYPTO_MAX_ALG_NAME])
 
 static struct crypto_shash *alloc_drv(const char *drv)
 {
-	struct crypto_shash *tfm = crypto_alloc_shash(drv, 0, 0);
-
-	ck_assert_msg(!IS_ERR_OR_NULL(tfm), "%s: alloc failed (%ld)", drv, PTR_ERR(tfm));
-	ck_assert_str_eq(crypto_shash_driver_name(tfm), drv);
-	return tfm;
+	return RT_ALLOC_DRV(shash, drv);
 }
 
 /* Driver name the registry picks for @name. */

@@ -778,7 +778,9 @@ static void req_poly(const char *drv, const char *what, int round, const struct 
  * The signing loop's hooks (sign_prepare, w1_pack, sign_z, sign_r,
  * sign_hint) of @o against the generic ones on one random key-like
  * secret (s1, s2 at +-eta in some rounds, t0 over (-2^12, 2^12]) and
- * challenge @ch: the same z, r, HighBits, hints, counts and verdicts.
+ * challenge @ch: the same z, r, hints, counts and verdicts; and the
+ * verdict on r = w - c s2, Decompose(r) and the hints those of FIPS 204
+ * computed directly (the hooks check w0 - c s2 instead).
  * Half of the rounds draw y and r so that the checks pass (|y| <=
  * gamma1 - 2 beta, |LowBits(r)| < gamma2 - 2 beta), so both verdicts
  * occur.  Returns the number of accepted (all three checks 0) rounds'
@@ -792,7 +794,7 @@ static unsigned int sign_steps_vs_generic(const char *drv, const struct mldsa_op
 	const struct mldsa_ops *g = &rind_mldsa_generic_ops;
 	static struct mldsa_key kc;
 	static struct mldsa_sign_pre pg, po;
-	static struct mldsa_poly za, zb, wa, wb, ra, rb;
+	static struct mldsa_poly za, zb, wa, wb, ra, rb, ws, hs;
 	static u8 oa[192], ob[192];
 	const s32 g1 = (s32)1 << p->gamma1_bits, g2 = p->gamma2, beta = (s32)p->beta;
 	bool easy = round & 1;
@@ -849,18 +851,43 @@ static unsigned int sign_steps_vs_generic(const char *drv, const struct mldsa_op
 			}
 		}
 		wb = wa;
+		ws = wa;
 		g->w1_pack(oa, &wa, g2);
 		o->w1_pack(ob, &wb, g2);
 		req_poly(drv, "w1_pack (w)", round, &wa, &wb);
 		RT_REQ_MEM(drv, round, oa, ob, g2 == (Q - 1) / 88 ? 192u : 128u);
-		ba = g->sign_r(&ra, &wa, &pg, i, ch, p);
-		bb = o->sign_r(&rb, &wb, &po, i, ch, p);
+		ba = g->sign_r(&wa, &pg, i, ch, p);
+		bb = o->sign_r(&wb, &po, i, ch, p);
 		req_poly(drv, "sign_r (r)", round, &wa, &wb);
-		req_poly(drv, "sign_r (r1)", round, &ra, &rb);
 		RT_REQ_EQ(drv, ba, bb);
 		RT_REQ(drv, ba == 0 || ba == ~0u);
-		ha = g->sign_hint(&ra, &wa, &pg, i, ch, p, &ca);
-		hb = o->sign_hint(&rb, &wb, &po, i, ch, p, &cb);
+		/*
+		 * FIPS 204 as written: r = w - c s2, its LowBits checked and, when
+		 * the check passes, the split form holding Decompose(r) and the
+		 * hints MakeHint(-c t0, r + c t0).
+		 */
+		{
+			struct mldsa_poly cs2, ct0;
+			u32 sbad = 0, same = 1, hsame = 1;
+
+			rind_mldsa_poly_mul_challenge(&cs2, pg.e[MLDSA_LMAX + i], ch);
+			rind_mldsa_poly_mul_challenge(&ct0, pg.e[MLDSA_LMAX + MLDSA_KMAX + i], ch);
+			for (m = 0; m < MLDSA_N; m++) {
+				s32 r = mldsa_canon(mldsa_caddq(ws.c[m]) - cs2.c[m]), r1, r0, v1, v0;
+
+				rind_mldsa_decompose(r, g2, &r1, &r0);
+				sbad |= r0 >= g2 - beta || -r0 >= g2 - beta;
+				same &= mldsa_split_hi(wa.c[m]) == r1 && mldsa_split_lo(wa.c[m]) == r0;
+				rind_mldsa_decompose(mldsa_canon(r + ct0.c[m]), g2, &v1, &v0);
+				hs.c[m] = v1 != r1;
+			}
+			RT_REQ_EQ(drv, sbad ? ~0u : 0u, ba);
+			ha = g->sign_hint(&ra, &wa, &pg, i, ch, p, &ca);
+			hb = o->sign_hint(&rb, &wb, &po, i, ch, p, &cb);
+			for (m = 0; m < MLDSA_N; m++)
+				hsame &= ra.c[m] == hs.c[m];
+			RT_REQ(drv, ba || (same && hsame));
+		}
 		req_poly(drv, "sign_hint (h)", round, &ra, &rb);
 		RT_REQ_EQ(drv, ha, hb);
 		RT_REQ_EQ(drv, ca, cb);
@@ -1136,6 +1163,24 @@ START_TEST(test_ops_vs_generic)
 			g->w1_pack(w1a, &l1, p->gamma2);
 			o->w1_pack(w1b, &l2, p->gamma2);
 			RT_REQ_MEM(d[i], r, w1a, w1b, p->gamma2 == (Q - 1) / 88 ? 192u : 128u);
+			/* sign_r with c = 0: w's split form, Decompose(w), for every w */
+			{
+				struct mldsa_challenge c0;
+
+				memset(&c0, 0, sizeof(c0));
+				memcpy(&l1, &x, sizeof(x));
+				memcpy(&l2, &x, sizeof(x));
+				(void)g->sign_r(&l1, &key->pre, 0, &c0, p);
+				(void)o->sign_r(&l2, &key->pre, 0, &c0, p);
+				req_poly(d[i], "sign_r (split form)", r, &l1, &l2);
+				for (j = 0; j < MLDSA_N; j++) {
+					s32 r1, r0;
+
+					rind_mldsa_decompose(x.c[j], p->gamma2, &r1, &r0);
+					RT_REQ(d[i], mldsa_split_hi(l2.c[j]) == r1 &&
+						     mldsa_split_lo(l2.c[j]) == r0);
+				}
+			}
 			g->poly_decompose(&h1, &l1, &x, p->gamma2);
 			o->poly_decompose(&h2, &l2, &x, p->gamma2);
 			req_poly(d[i], "poly_decompose (r1)", r, &h1, &h2);

@@ -1026,6 +1026,265 @@ out:
 END_TEST
 #endif
 
+/*
+ * Every mlkem768 driver's ops on edge inputs against the generic ops, bit
+ * for bit (the random tests above only touch the extremes in trial 0):
+ * each coefficient position alone at +-(q - 1) (the NTT, its inverse at
+ * +-(8q - 1), and basemul in either operand) -- a wrong lane in a
+ * regrouping or zeta table shows at once --, constant polynomials at
+ * the bounds, basemul of all sign combinations of +-(q - 1) into an
+ * accumulator at +-(4q - 1), compression of every 16-bit value for every
+ * d, and decompression of every field value at every position (the
+ * values rotated through the positions).
+ * Compression writes exactly 32 d bytes; for the AVX-512 drivers and the
+ * generic code, decompression is also run on input ending at an
+ * inaccessible page (nothing read past its 32 d bytes).
+ */
+#include <sys/mman.h>
+#include <unistd.h>
+
+static int ops_edge_check(const struct mlkem_ops *ops, const char *drv, bool no_overread)
+{
+	static const unsigned int ds[] = { 1, 4, 5, 10, 11 };
+	const struct mlkem_ops *gen = &rind_mlkem_generic_ops;
+	struct mlkem_poly a, b, r1, r2;
+	long pg = sysconf(_SC_PAGESIZE);
+	u8 *map = NULL;
+	int ran = 0, pos, sgn, v, i;
+
+	for (pos = 0; pos < MLKEM_N; pos++) {
+		for (sgn = -1; sgn <= 1; sgn += 2) {
+			memset(&r1, 0, sizeof(r1));
+			r1.c[pos] = (s16)(sgn * (MLKEM_Q - 1));
+			r2 = r1;
+			gen->ntt(&r1);
+			ops->ntt(&r2);
+			RT_REQ(drv, !memcmp(&r1, &r2, sizeof(r1)));
+			memset(&r1, 0, sizeof(r1));
+			r1.c[pos] = (s16)(sgn * (8 * MLKEM_Q - 1));
+			r2 = r1;
+			gen->invntt(&r1);
+			ops->invntt(&r2);
+			RT_REQ(drv, !memcmp(&r1, &r2, sizeof(r1)));
+			/* one coefficient of a against all of b, and the reverse */
+			memset(&a, 0, sizeof(a));
+			a.c[pos] = (s16)(sgn * (MLKEM_Q - 1));
+			for (i = 0; i < MLKEM_N; i++)
+				b.c[i] = (s16)((i % 3 - 1) * (MLKEM_Q - 1));
+			memset(&r1, 0, sizeof(r1));
+			r2 = r1;
+			gen->basemul_acc(&r1, &a, &b);
+			ops->basemul_acc(&r2, &a, &b);
+			RT_REQ(drv, !memcmp(&r1, &r2, sizeof(r1)));
+			gen->basemul_acc(&r1, &b, &a);
+			ops->basemul_acc(&r2, &b, &a);
+			RT_REQ(drv, !memcmp(&r1, &r2, sizeof(r1)));
+			ran += 4;
+		}
+	}
+	/* constants at the bounds; basemul of every sign pattern per pair */
+	for (v = 0; v < 4; v++) {
+		static const int nv[4] = { 0, MLKEM_Q - 1, -(MLKEM_Q - 1), 1 };
+
+		for (i = 0; i < MLKEM_N; i++)
+			r1.c[i] = (s16)nv[v];
+		r2 = r1;
+		gen->ntt(&r1);
+		ops->ntt(&r2);
+		RT_REQ(drv, !memcmp(&r1, &r2, sizeof(r1)));
+		for (i = 0; i < MLKEM_N; i++)
+			r1.c[i] = (s16)(8 * nv[v] + (nv[v] > 0 ? 7 : nv[v] < 0 ? -7 : 0));
+		r2 = r1;
+		gen->invntt(&r1);
+		ops->invntt(&r2);
+		RT_REQ(drv, !memcmp(&r1, &r2, sizeof(r1)));
+		ran += 2;
+	}
+	for (v = 0; v < 16; v++) {
+		for (i = 0; i < MLKEM_N; i++) {
+			a.c[i] = (s16)((v >> (i & 1) & 1) ? MLKEM_Q - 1 : -(MLKEM_Q - 1));
+			b.c[i] = (s16)((v >> (2 + (i & 1)) & 1) ? MLKEM_Q - 1 : -(MLKEM_Q - 1));
+			r1.c[i] = (s16)((i & 2) ? 4 * MLKEM_Q - 1 : -(4 * MLKEM_Q - 1));
+		}
+		r2 = r1;
+		gen->basemul_acc(&r1, &a, &b);
+		ops->basemul_acc(&r2, &a, &b);
+		RT_REQ(drv, !memcmp(&r1, &r2, sizeof(r1)));
+		ran++;
+	}
+	if (no_overread) {
+		map = mmap(NULL, 2 * (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ck_assert(map != MAP_FAILED);
+		ck_assert(!mprotect(map + pg, (size_t)pg, PROT_NONE));
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(ds); k++) {
+		unsigned int d = ds[k], x;
+		u8 b1[32 * 11 + 8], b2[32 * 11 + 8];
+
+		/* every 16-bit value once, 256 at a time */
+		for (x = 0; x < 65536; x += MLKEM_N) {
+			for (i = 0; i < MLKEM_N; i++)
+				a.c[i] = (s16)(u16)(x + (unsigned int)i);
+			memset(b1, 0x5a, sizeof(b1));
+			memset(b2, 0x5a, sizeof(b2));
+			gen->compress(b1, &a, d);
+			ops->compress(b2, &a, d);
+			RT_REQ(drv, !memcmp(b1, b2, sizeof(b1)));
+			ran++;
+		}
+		/* every field value at every position (rotated through them) */
+		for (x = 0; x < (1u << d); x++) {
+			u8 *in = no_overread ? map + pg - 32 * d : b1;
+
+			for (i = 0; i < MLKEM_N; i++)
+				a.c[i] = (s16)((x + (unsigned int)i) & ((1u << d) - 1));
+			/* ByteEncode_d of the fields, bit by bit */
+			memset(in, 0, 32 * d);
+			for (i = 0; i < MLKEM_N; i++)
+				for (unsigned int bit = 0; bit < d; bit++)
+					if (a.c[i] >> bit & 1)
+						in[(i * d + bit) / 8] |= (u8)(1u << ((i * d + bit) % 8));
+			gen->decompress(&r1, in, d);
+			ops->decompress(&r2, in, d);
+			RT_REQ(drv, !memcmp(&r1, &r2, sizeof(r1)));
+			ran++;
+		}
+		if (no_overread) {
+			/* and compression into the last 32 d bytes before the page */
+			for (i = 0; i < MLKEM_N; i++)
+				a.c[i] = (s16)(i * 13);
+			gen->compress(b1, &a, d);
+			ops->compress(map + pg - 32 * d, &a, d);
+			RT_REQ(drv, !memcmp(b1, map + pg - 32 * d, 32 * d));
+			ran++;
+		}
+	}
+	if (map)
+		munmap(map, 2 * (size_t)pg);
+	return ran;
+}
+
+START_TEST(test_ops_edges_vs_generic)
+{
+	drivers_t d;
+	int n = rt_impls("mlkem768", "kem", d, RT_MAX_IMPLS), i;
+
+	for (i = 0; i < n; i++) {
+		struct crypto_kem *tfm = crypto_alloc_kem(d[i], 0, 0);
+		const struct mlkem_ops *ops;
+		bool strict = strstr(d[i], "-avx512") || strstr(d[i], "-generic");
+
+		ck_assert_msg(!IS_ERR_OR_NULL(tfm), "%s: alloc", d[i]);
+		ops = container_of(crypto_kem_alg(tfm), struct mlkem_alg, kem)->ops;
+		if (!ops)
+			ops = &rind_mlkem_generic_ops;
+		rt_report("ntt, invntt, basemul, (de)compress edge inputs vs the generic ops", d[i],
+			  ops_edge_check(ops, d[i], strict), 0);
+		crypto_free_kem(tfm);
+	}
+}
+END_TEST
+
+#if defined(__x86_64__)
+/*
+ * The x86 drivers' SampleNTT rejection step (struct mlkem_x86_kg_hooks.
+ * rej_block, arch/x86/mlkem-x86.h) against FIPS 203 Algorithm 7's loop
+ * written out here, on one SHAKE128 block: random blocks, blocks of
+ * fields all at q - 1 (all accepted), q and 4095 (none), alternating
+ * q - 1 / q, and 37 blocks holding every field value 0 .. 4095; start
+ * counts 0 and random, and for the first four kinds every one from 150
+ * to 256 (the last block's bound in every lane): the accepted values in
+ * order, the returned count, nothing written before the start count or
+ * at or past MLKEM_N.  AVX2 where the CPU has it, AVX-512 where its
+ * driver is registered.
+ */
+#include "../arch/x86/mlkem-x86.h"
+
+static unsigned int rej_ref(s16 *r, unsigned int ctr, const u8 *buf)
+{
+	for (unsigned int pos = 0; pos + 3 <= SHAKE128_RATE && ctr < MLKEM_N; pos += 3) {
+		u16 d1 = (u16)(buf[pos] | ((buf[pos + 1] & 0x0f) << 8));
+		u16 d2 = (u16)((buf[pos + 1] >> 4) | (buf[pos + 2] << 4));
+
+		if (d1 < MLKEM_Q)
+			r[ctr++] = (s16)d1;
+		if (d2 < MLKEM_Q && ctr < MLKEM_N)
+			r[ctr++] = (s16)d2;
+	}
+	return ctr;
+}
+
+static void rej_fields(u8 *buf, unsigned int kind, unsigned int salt)
+{
+	for (unsigned int m = 0; m < SHAKE128_RATE / 3 * 2; m++) {
+		unsigned int f;
+
+		switch (kind) {
+		case 0: f = MLKEM_Q - 1; break;
+		case 1: f = MLKEM_Q; break;
+		case 2: f = 4095; break;
+		case 3: f = (m & 1) ? MLKEM_Q : MLKEM_Q - 1; break;
+		default: f = (112 * salt + m) % 4096; break;	/* salt < 37: every value once */
+		}
+		if (m & 1) {
+			buf[3 * (m / 2) + 1] = (u8)((buf[3 * (m / 2) + 1] & 0x0f) | (f & 0xf) << 4);
+			buf[3 * (m / 2) + 2] = (u8)(f >> 4);
+		} else {
+			buf[3 * (m / 2)] = (u8)f;
+			buf[3 * (m / 2) + 1] = (u8)((buf[3 * (m / 2) + 1] & 0xf0) | f >> 8);
+		}
+	}
+}
+
+START_TEST(test_x86_rej_vs_reference)
+{
+	static const char *const names[2] = { "mlkem768-avx2", "mlkem768-avx512" };
+	const struct mlkem_x86_kg_hooks *hooks[2] = { &rind_mlkem_avx2_kg_hooks,
+						       &rind_mlkem_avx512_kg_hooks };
+	union {
+		u8 b[192];
+		__m256i w[6];
+	} blk;
+	s16 r1[MLKEM_N + 48], r2[MLKEM_N + 48];
+	struct rt_rng rng;
+	int h;
+
+	rt_rng_seed(&rng, 0x2042);
+	for (h = 0; h < 2; h++) {
+		struct crypto_kem *tfm = crypto_alloc_kem(names[h], 0, 0);
+		int ran = 0;
+		unsigned int t, start, c1, c2;
+
+		if (IS_ERR_OR_NULL(tfm)) {	/* not registered on this CPU */
+			rt_report("SampleNTT rejection step vs FIPS 203 Algorithm 7", names[h], 0, 1);
+			continue;
+		}
+		crypto_free_kem(tfm);
+		for (t = 0; t < 4 + 37 + 200; t++) {
+			unsigned int rnd = rt_rand_range(&rng, MLKEM_N + 1);
+
+			rt_fill(&rng, blk.b, sizeof(blk.b));
+			if (t < 4 + 37)
+				rej_fields(blk.b, t < 4 ? t : 4, t - 4);
+			for (start = 0; start <= MLKEM_N; start++) {
+				if (start && start != rnd && (t >= 4 || start < 150))
+					continue;
+				rt_fill(&rng, r1, sizeof(r1));
+				memcpy(r2, r1, sizeof(r2));
+				c1 = rej_ref(r1, start, blk.b);
+				c2 = hooks[h]->rej_block(r2, start, blk.w);
+				RT_REQ(names[h], c1 == c2);
+				RT_REQ(names[h], !memcmp(r1, r2, sizeof(s16) * c1));
+				RT_REQ(names[h], !memcmp(r1 + MLKEM_N, r2 + MLKEM_N, sizeof(r1) - sizeof(s16) * MLKEM_N));
+				ran++;
+			}
+		}
+		rt_report("SampleNTT rejection step vs FIPS 203 Algorithm 7", names[h], ran, 0);
+	}
+}
+END_TEST
+#endif
+
 static Suite *mlkem_suite(void)
 {
 	Suite *s = suite_create("mlkem");
@@ -1039,8 +1298,10 @@ static Suite *mlkem_suite(void)
 	tcase_add_test(tc, test_ops_vs_generic);
 	tcase_add_test(tc, test_sampling_vs_generic);
 	tcase_add_test(tc, test_compress_vs_generic);
+	tcase_add_test(tc, test_ops_edges_vs_generic);
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_keccakx4_vs_single);
+	tcase_add_test(tc, test_x86_rej_vs_reference);
 #endif
 	tcase_add_loop_test(tc, test_key_formats, 0, 3);
 	tcase_add_loop_test(tc, test_bad_usage, 0, 4);

@@ -1051,6 +1051,73 @@ START_TEST(test_bn_be_conv)
 }
 END_TEST
 
+/*
+ * bn_mont_init's R mod m and R^2 mod m against BIGNUM, on odd moduli of
+ * 1 to 128 limbs whose bit length is anything from 1 to 64 n: random
+ * with the top bit set, the top limb of a few bits (the doublings start
+ * low), 2^k - 1, 1 (every residue 0), and 2^(64n) - 1 (the doublings'
+ * carry out of the top limb at once).
+ */
+START_TEST(test_bn_mont_init)
+{
+	static const unsigned int limbs[] = { 1, 2, 3, 4, 5, 16, 17, 24, 32, 33, 48, 64, 128 };
+	static struct bn_mont mc;
+	u64 m[BN_MAX_LIMBS], want[BN_MAX_LIMBS];
+	BN_CTX *ctx = BN_CTX_new();
+	BIGNUM *r = BN_new(), *v = BN_new();
+	struct rt_rng rng;
+	unsigned int li, kind, checks = 0;
+
+	ck_assert_ptr_nonnull(ctx);
+	rt_rng_seed(&rng, 2211);
+	for (li = 0; li < ARRAY_SIZE(limbs); li++) {
+		unsigned int n = limbs[li];
+
+		for (kind = 0; kind < 12; kind++) {
+			BIGNUM *bm;
+
+			rt_fill(&rng, m, (size_t)n * 8);
+			if (kind == 0) {
+				m[n - 1] |= (u64)1 << 63;
+			} else if (kind < 6) {		/* the top limb of 1-63 bits */
+				m[n - 1] &= ((u64)1 << rt_rand_range(&rng, 63)) - 1;
+				m[n - 1] |= (u64)1 << rt_rand_range(&rng, 63) >> 1;
+				if (kind == 5 && n > 1)
+					m[n - 1] = 0;	/* a whole zero limb on top */
+			} else if (kind < 9) {		/* 2^k - 1 */
+				memset(m, 0xff, (size_t)n * 8);
+				m[n - 1] >>= rt_rand_range(&rng, 64);
+			} else if (kind == 9) {
+				memset(m, 0, (size_t)n * 8);
+			} else if (kind == 10) {
+				memset(m, 0xff, (size_t)n * 8);
+			}
+			m[0] |= 1;
+			ck_assert_int_eq(bn_mont_init(&mc, m, n), 0);
+			bm = inv_bn(m, n);
+			ck_assert(BN_set_word(r, 0) && BN_set_bit(r, 64 * (int)n));
+			ck_assert(BN_mod(v, r, bm, ctx));
+			inv_from_bn(want, n, v);
+			ck_assert_msg(!memcmp(mc.one, want, (size_t)n * 8), "R mod m, n=%u kind=%u", n, kind);
+			ck_assert(BN_mod_sqr(v, v, bm, ctx));
+			inv_from_bn(want, n, v);
+			ck_assert_msg(!memcmp(mc.rr, want, (size_t)n * 8), "R^2 mod m, n=%u kind=%u", n, kind);
+			BN_free(bm);
+			checks++;
+		}
+	}
+	ck_assert_uint_eq(checks, 12 * ARRAY_SIZE(limbs));
+	/* An even modulus is refused and leaves the context alone. */
+	memset(&mc, 0x5a, sizeof(mc));
+	m[0] = 4;
+	ck_assert_int_eq(bn_mont_init(&mc, m, 1), -EINVAL);
+	ck_assert_uint_eq(mc.m0inv, 0x5a5a5a5a5a5a5a5aull);
+	BN_free(r);
+	BN_free(v);
+	BN_CTX_free(ctx);
+}
+END_TEST
+
 START_TEST(test_bn_mod_inv)
 {
 	static const unsigned int limbs[] = { 1, 2, 3, 4, 16, 17, 32, 48, 64, 128 };
@@ -2164,6 +2231,7 @@ static Suite *rsa_suite(void)
 	tcase_add_test(tc, test_policy);
 	tcase_add_test(tc, test_keygen_2048);
 	tcase_add_test(tc, test_bn_mod_inv);
+	tcase_add_test(tc, test_bn_mont_init);
 	tcase_add_test(tc, test_bn_be_conv);
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_adx_montmul);

@@ -36,11 +36,7 @@ static int impls(drivers_t d)
 
 static struct crypto_kpp *alloc_drv(const char *drv)
 {
-	struct crypto_kpp *tfm = crypto_alloc_kpp(drv, 0, 0);
-
-	ck_assert_msg(!IS_ERR_OR_NULL(tfm), "%s: alloc failed (%ld)", drv, PTR_ERR(tfm));
-	ck_assert_str_eq(crypto_kpp_driver_name(tfm), drv);
-	return tfm;
+	return RT_ALLOC_DRV(kpp, drv);
 }
 
 static int pubkey(struct crypto_kpp *tfm, u8 out[32])
@@ -715,6 +711,67 @@ END_TEST
 #include <rind/internal/util.h>
 #include <crypto/curve25519.h>
 
+/* What both inversion tests take from OpenSSL: p = 2^255 - 19. */
+static BIGNUM *bn_p25519(void)
+{
+	BIGNUM *p = BN_new();
+
+	ck_assert_ptr_nonnull(p);
+	BN_zero(p);
+	BN_set_bit(p, 255);
+	BN_sub_word(p, 19);
+	return p;
+}
+
+/* A random input: @l (its top bit cleared) as bytes in @in, and reduced mod @p in @a. */
+static void inv_from_limbs(u64 l[4], u8 in[32], BIGNUM *a, const BIGNUM *p, BN_CTX *ctx)
+{
+	int j;
+
+	l[3] &= 0x7fffffffffffffffull;
+	for (j = 0; j < 4; j++)
+		put_unaligned_le64(l[j], in + 8 * j);
+	BN_lebin2bn(in, 32, a);
+	BN_nnmod(a, a, p, ctx);
+}
+
+/*
+ * The case @a (below @p) as the inversions get it, 32 little-endian bytes
+ * in @in and limbs in @l, and OpenSSL's inverse of it in @exp (0 for 0).
+ */
+static void inv_expect(const BIGNUM *a, u8 in[32], u64 l[4], u8 exp[32], BIGNUM *w,
+		       const BIGNUM *p, BN_CTX *ctx)
+{
+	int j;
+
+	ck_assert_int_eq(BN_bn2lebinpad(a, in, 32), 32);
+	if (BN_is_zero(a))
+		BN_zero(w);
+	else
+		ck_assert_ptr_nonnull(BN_mod_inverse(w, a, p, ctx));
+	ck_assert_int_eq(BN_bn2lebinpad(w, exp, 32), 32);
+	for (j = 0; j < 4; j++)
+		l[j] = get_unaligned_le64(in + 8 * j);
+}
+
+/*
+ * The limbs entry point @inv (@what) on @l out of place into @lo, then in
+ * place: both must give @exp's limbs.  @l holds the inverse afterwards.
+ */
+static void inv_check_limbs(void (*inv)(u64 out[4], const u64 in[4]), const char *what,
+			    u64 l[4], u64 lo[4], const u8 exp[32], int i)
+{
+	int j;
+
+	inv(lo, l);
+	inv(l, l);
+	for (j = 0; j < 4; j++) {
+		ck_assert_msg(lo[j] == get_unaligned_le64(exp + 8 * j), "%s: wrong inverse (case %d)",
+			      what, i);
+		ck_assert_uint_eq(l[j], lo[j]);
+	}
+}
+
 START_TEST(test_fe25519_invert)
 {
 	static const u64 limb[] = {
@@ -722,16 +779,13 @@ START_TEST(test_fe25519_invert)
 		0xffffffffffffffffull, 1ull << 63,
 	};
 	BN_CTX *ctx = BN_CTX_new();
-	BIGNUM *p = BN_new(), *a = BN_new(), *w = BN_new();
+	BIGNUM *p = bn_p25519(), *a = BN_new(), *w = BN_new();
 	struct rt_rng rng;
 	u8 in[32], got[32], exp[32];
 	u64 l[4], lo[4];
 	int checked = 0, i, j;
 
 	ck_assert_ptr_nonnull(ctx);
-	BN_zero(p);
-	BN_set_bit(p, 255);
-	BN_sub_word(p, 19);
 	rt_rng_seed(&rng, 0x25519177);
 	for (i = 0; i < 3000; i++) {
 		if (i < 6) {
@@ -744,28 +798,12 @@ START_TEST(test_fe25519_invert)
 			for (j = 0; j < 4; j++)
 				l[j] = rt_rand_range(&rng, 3) ? rt_rand(&rng) :
 					limb[rt_rand_range(&rng, ARRAY_SIZE(limb))];
-			l[3] &= 0x7fffffffffffffffull;
-			for (j = 0; j < 4; j++)
-				put_unaligned_le64(l[j], in + 8 * j);
-			BN_lebin2bn(in, 32, a);
-			BN_nnmod(a, a, p, ctx);
+			inv_from_limbs(l, in, a, p, ctx);
 		}
-		ck_assert_int_eq(BN_bn2lebinpad(a, in, 32), 32);
-		if (BN_is_zero(a))
-			BN_zero(w);
-		else
-			ck_assert_ptr_nonnull(BN_mod_inverse(w, a, p, ctx));
-		ck_assert_int_eq(BN_bn2lebinpad(w, exp, 32), 32);
+		inv_expect(a, in, l, exp, w, p, ctx);
 		fe25519_invert_bytes(got, in);
 		ck_assert_msg(!memcmp(got, exp, 32), "fe25519_invert_bytes: wrong inverse (case %d)", i);
-		for (j = 0; j < 4; j++)
-			l[j] = get_unaligned_le64(in + 8 * j);
-		fe25519_invert_limbs(lo, l);
-		fe25519_invert_limbs(l, l);
-		for (j = 0; j < 4; j++) {
-			ck_assert_uint_eq(lo[j], get_unaligned_le64(exp + 8 * j));
-			ck_assert_uint_eq(l[j], lo[j]);
-		}
+		inv_check_limbs(fe25519_invert_limbs, "fe25519_invert_limbs", l, lo, exp, i);
 		checked += 3;
 	}
 	printf("fe25519 inversion (bytes, limbs, limbs in place) vs OpenSSL BN_mod_inverse: %d checks\n",
@@ -915,16 +953,13 @@ END_TEST
 START_TEST(test_fe25519_invert_x86)
 {
 	BN_CTX *ctx = BN_CTX_new();
-	BIGNUM *p = BN_new(), *a = BN_new(), *w = BN_new(), *t = BN_new();
+	BIGNUM *p = bn_p25519(), *a = BN_new(), *w = BN_new(), *t = BN_new();
 	struct rt_rng rng;
 	u8 in[32], exp[32];
 	u64 l[4], lo[4], ref[4];
 	int checked = 0, i, j, k;
 
 	ck_assert_ptr_nonnull(ctx);
-	BN_zero(p);
-	BN_set_bit(p, 255);
-	BN_sub_word(p, 19);
 	rt_rng_seed(&rng, 0x1e25519);
 	for (i = 0; i < 255 * 6 + 4000; i++) {
 		if (i < 255 * 6) {
@@ -951,29 +986,13 @@ START_TEST(test_fe25519_invert_x86)
 				l[j] = rt_rand_range(&rng, 4) ? r :
 					(rt_rand_range(&rng, 2) ? 0 : ~(u64)0);
 			}
-			l[3] &= 0x7fffffffffffffffull;
-			for (j = 0; j < 4; j++)
-				put_unaligned_le64(l[j], in + 8 * j);
-			BN_lebin2bn(in, 32, a);
-			BN_nnmod(a, a, p, ctx);
+			inv_from_limbs(l, in, a, p, ctx);
 		}
-		ck_assert_int_eq(BN_bn2lebinpad(a, in, 32), 32);
-		if (BN_is_zero(a))
-			BN_zero(w);
-		else
-			ck_assert_ptr_nonnull(BN_mod_inverse(w, a, p, ctx));
-		ck_assert_int_eq(BN_bn2lebinpad(w, exp, 32), 32);
-		for (j = 0; j < 4; j++)
-			l[j] = get_unaligned_le64(in + 8 * j);
+		inv_expect(a, in, l, exp, w, p, ctx);
 		fe25519_invert_limbs(ref, l);
-		fe25519_invert_limbs_x86(lo, l);
-		fe25519_invert_limbs_x86(l, l);
-		for (j = 0; j < 4; j++) {
-			ck_assert_msg(lo[j] == get_unaligned_le64(exp + 8 * j),
-				      "fe25519_invert_limbs_x86: wrong inverse (case %d)", i);
-			ck_assert_uint_eq(l[j], lo[j]);
+		inv_check_limbs(fe25519_invert_limbs_x86, "fe25519_invert_limbs_x86", l, lo, exp, i);
+		for (j = 0; j < 4; j++)
 			ck_assert_uint_eq(ref[j], lo[j]);
-		}
 		checked += 3;
 	}
 	printf("fe25519 inversion, x86 divsteps, vs BN_mod_inverse and the portable one: %d checks\n",

@@ -601,3 +601,33 @@ void rt_report(const char *what, const char *impl, int ran, int skipped)
 	else
 		printf("%s: %d cases (%s)\n", what, ran, impl);
 }
+
+char *rt_read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 1 << 20);
+	size_t n = 0;
+
+	ck_assert(buf != NULL);
+	if (f) {
+		n = fread(buf, 1, (1 << 20) - 1, f);
+		fclose(f);
+	}
+	buf[n] = 0;
+	return buf;
+}
+
+char *rt_slurp(const char *path)
+{
+	static char buf[1 << 18];
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = 0;
+	return buf;
+}

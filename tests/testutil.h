@@ -51,6 +51,32 @@ typedef char drivers_t[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
 /* Fail naming @drv and @what, with both values in hex, unless equal (n <= 64). */
 void rt_check_eq(const char *drv, const char *what, const u8 *got, const u8 *want, size_t n);
 
+/*
+ * Allocate the implementation @drv of front end @type (aead, skcipher,
+ * sig, ...) and check that the registry gave that very driver, not a
+ * better one of the same cra_name: the suites test each implementation by
+ * its driver name.
+ */
+#define RT_ALLOC_DRV(type, drv)							\
+	({									\
+		const char *_d = (drv);						\
+		struct crypto_##type *_t = crypto_alloc_##type(_d, 0, 0);	\
+										\
+		ck_assert_msg(!IS_ERR_OR_NULL(_t), "%s: alloc failed (%ld)", _d, PTR_ERR(_t)); \
+		ck_assert_msg(!strcmp(crypto_##type##_driver_name(_t), _d), "%s: got %s", _d, \
+			      crypto_##type##_driver_name(_t));			\
+		_t;								\
+	})
+
+/* The file @path whole (malloc'd, NUL-terminated; empty if it cannot be read; up to 1 MiB). */
+char *rt_read_file(const char *path);
+/*
+ * The same (up to 256 KiB) in a static buffer that the next call reuses:
+ * for checks that read a file inside an assertion message, where nothing
+ * could free it.
+ */
+char *rt_slurp(const char *path);
+
 /* Hex to bytes; returns the byte count, aborts the test on bad hex. */
 size_t rt_unhex(u8 *out, size_t outmax, const char *hex);
 /* Hex to a malloc'd buffer (never NULL: zero-length gives a 1-byte buffer). */

@@ -15,9 +15,10 @@
  *   - The product is 81 MULX, row by row (a * b[i]), each row in two carry
  *     chains (ADCX for the low halves, ADOX for the high ones) over a
  *     window of nine registers that slides a word per row (the finished
- *     word goes to a stack scratch); the squaring is 45 MULX in nine
- *     rows a_i (a_i, 2 a_{i+1}, ..., 2 a_8), the doubled words made once,
- *     so that no separate pass doubles the cross products.
+ *     word goes to a stack scratch); the square is A^2 + 2^512 (2 a_8) A
+ *     + 2^1024 a_8^2 for a = A + 2^512 a_8: A's 28 cross products, one
+ *     pass doubling them and adding the eight squares, then the 10-bit
+ *     multiplier 2 a_8 times A (44 MULX and an IMUL).
  *   - The reduction is a shift and an add: with x = lo + 2^521 hi,
  *     x = lo + hi (mod p); lo + hi < 2^522, and folding its bit 521 back
  *     onto bit 0 leaves a value at most p (lo + hi <= 2p).
@@ -26,28 +27,32 @@
  *     (2^521 = 1).
  * No Montgomery form, so none of the conversions cost a product.  The
  * scalars modulo n are the template's (Montgomery, CIOS), with
- * <crypto/ecc-p521.h>'s constants; the inversion is the template's
- * Bernstein-Yang divsteps on the fully reduced value.  No branch and no
+ * <crypto/ecc-p521.h>'s constants; the inversion is ecc-inv.h's
+ * Bernstein-Yang over ecc-divsteps-x86.h's 60-step batches (shared with
+ * P-256 and P-384) on the fully reduced value.  No branch and no
  * memory index depends on data.  The protocol glue (key formats, checks,
  * RFC 6979 nonces) is the generic drivers'.
  *
- * On top of the template: the point doubling (ECC_JAC_DBL) with its
- * linear steps fused (2Y and 3m as rotations of the 521 bits, M^2 - 2S and
- * t - 16Y^4 / 2 as one block each); ECDH's k P over an affine table
+ * On top of the template: the point doubling (ECC_JAC_DBL) as
+ * dbl-2001-b for a = -3 (3M + 5S) with its linear steps fused (8b and 4b
+ * as rotations of the 521 bits inside the subtraction they feed); the
+ * mixed addition (ECC_JAC_ADD_AFFINE, 8M + 3S) with independent products
+ * side by side; ECDH's k P over an affine table
  * (ecc-mul-affine.h: mixed additions, one inversion for the table);
  * masked reads of the 18-word affine tables with AVX2.  The reductions
  * shift with SHR/SHL/OR rather than SHRD (several uops and a latency of
  * 2-3 cycles on Zen 3).
  *
- * Measured on an AMD EPYC (Zen 3), rdtsc minima on a loaded host: a
- * product about 112-120 cycles, a square about 87-95, a doubling about
- * 890 (4M + 4S + ~70 of linear steps), a mixed addition about 1300, a
- * Jacobian one about 1820, the inversion (Bernstein-Yang, 521 bits) about
- * 20000; ECDH about 650000, level with aws-lc (its s2n-bignum
- * p521_jscalarmul).  What bounds it is the product: 81 MULX, each with
- * an ADCX and an ADOX, issue at about 1.05 cycles a product in short
- * chains (1.4 in the whole product with its row chains and reduction),
- * and the 520 doublings' 4M + 4S are about 70% of an ECDH.
+ * Measured on an AMD EPYC (Zen 3), rdtsc (TSC ticks, ~0.82 of a core
+ * cycle) minima on a loaded host, against aws-lc 5.5's s2n-bignum code in
+ * the same process (bench/probes/p521-peer.c): a product about 110 (aws-lc
+ * 116), a square about 85 (79), a doubling about 795 (770), a mixed
+ * addition about 1225, the inversion about 11000 (7800; 21000 with the
+ * template's steps); k P about 593000 against p521_jscalarmul's 670000,
+ * ECDH about 615000 against 690000.  What bounds it is the product: 81
+ * MULX, each with an ADCX and an ADOX, at about 1.1 cycles a product in
+ * short chains (1.4 in the whole product with its row chains and
+ * reduction), and the 520 doublings' 3M + 5S are about 70% of an ECDH.
  *
  * The inline assembly avoids rbp (frame pointer in sanitizer builds): the
  * product uses the other thirteen registers (two pointers, rdx and eleven
@@ -283,316 +288,290 @@ static inline void p521x_mul_s(u64 *s, const u64 *a)
 		: "rdx", "cc", "memory");
 }
 
-/* words SLO, SHI of the scratch: doubled (CF) plus a[J]^2 (OF) */
-#define P521X_SQ1(J, SLO, SHI)						\
-	"movq " SLO "(%[s]), %[t1]\n\t"					\
-	"movq " SHI "(%[s]), %[t2]\n\t"					\
-	"movq " J "(%[a]), %%rdx\n\t"					\
-	"mulxq %%rdx, %[t3], %[t4]\n\t"					\
-	"adcxq %[t1], %[t1]\n\t"					\
-	"adoxq %[t3], %[t1]\n\t"					\
-	"adcxq %[t2], %[t2]\n\t"					\
-	"adoxq %[t4], %[t2]\n\t"					\
-	"movq %[t1], " SLO "(%[s])\n\t"					\
-	"movq %[t2], " SHI "(%[s])\n\t"
-
 /*
- * r = a^2 mod p, r being s[19]: a^2 = sum of a_i 2^(64 i) times (a_i +
- * 2 sum_{j > i} a_j 2^(64 (j - i))) 2^(64 i), i.e. nine rows, row i the
- * products of a_i with a_i, D_{i+1} and A'_{i+2..8}, where D_j = a_j << 1
- * (mod 2^64) and A'_j = D_j | a_{j-1} >> 63 are the words of twice the
- * tail (made first, into s[20..34]; a_8 < 2^9, so twice a fits nine
- * words).  Row i adds into words 2i .. i+9 with the two carry chains,
- * after which words 2i, 2i + 1 are final: words 0..7 go to the scratch,
- * words 8..16 stay in registers for the reduction (the product's; word
- * 17 is zero).  Row i needs 12 - i registers (words, the new top word,
- * two for a product), the eleven work registers are enough; words are
- * renamed from row to row, as in the product.
+ * r = a^2 mod p, r being s[19], with a = A + 2^512 a_8 (A the low eight
+ * words, a_8 < 2^9): a^2 = A^2 + 2^512 (2 a_8) A + 2^1024 a_8^2.
+ *   - A^2's cross products a_i a_j (i < j < 8), 28 MULX in four rows of
+ *     seven: row i (i = 0..3) is a_i a_{i+1..7}, rows 1..3 continued in
+ *     the same two carry chains by the products among a_4..a_7 that
+ *     start at the row's top word (a_4 a_5; a_6 a_4, a_6 a_5; a_7 a_4,
+ *     a_7 a_5, a_7 a_6), each new top word the high half of a product
+ *     (no carry out of it: the partial sums stay below the next word),
+ *     rather than three short rows a_4.., a_5.., a_6 a_7 that would each
+ *     wait on the last (4-6% faster); words 1..7 to the scratch as they
+ *     are final, 8..14 kept in registers;
+ *   - one pass doubling them (ADCX w, w) and adding the eight squares
+ *     a_i^2 at words 2i, 2i + 1 (ADOX), the two chains running together
+ *     over words 1..15;
+ *   - (2 a_8) A, eight MULX of a 10-bit multiplier (no doubling pass
+ *     needed for the top word's cross products), into words 8..16, and
+ *     a_8^2 < 2^18 (IMUL) into word 16.
+ * 44 MULX and an IMUL instead of 45 MULX over pre-doubled words (whose
+ * making cost 60 instructions and 15 stores); words 8..16 end in
+ * registers, 0..7 in s[0..7], for the product's reduction (lo + hi, then
+ * bit 521 folded back), written out for these registers.
  */
 static inline void p521x_sqr_s(u64 *s, const u64 *a)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10;
 
 	__asm__ volatile(
-		"movq 8(%[a]), %[t0]\n\t"
-		"addq %[t0], %[t0]\n\t"
-		"movq %[t0], 160(%[s])\n\t"
-		"movq 16(%[a]), %[t0]\n\t"
-		"addq %[t0], %[t0]\n\t"
-		"movq %[t0], 168(%[s])\n\t"
-		"movq 8(%[a]), %[t1]\n\t"
-		"shrq $63, %[t1]\n\t"
-		"orq %[t1], %[t0]\n\t"
-		"movq %[t0], 224(%[s])\n\t"
-		"movq 24(%[a]), %[t0]\n\t"
-		"addq %[t0], %[t0]\n\t"
-		"movq %[t0], 176(%[s])\n\t"
-		"movq 16(%[a]), %[t1]\n\t"
-		"shrq $63, %[t1]\n\t"
-		"orq %[t1], %[t0]\n\t"
-		"movq %[t0], 232(%[s])\n\t"
-		"movq 32(%[a]), %[t0]\n\t"
-		"addq %[t0], %[t0]\n\t"
-		"movq %[t0], 184(%[s])\n\t"
-		"movq 24(%[a]), %[t1]\n\t"
-		"shrq $63, %[t1]\n\t"
-		"orq %[t1], %[t0]\n\t"
-		"movq %[t0], 240(%[s])\n\t"
-		"movq 40(%[a]), %[t0]\n\t"
-		"addq %[t0], %[t0]\n\t"
-		"movq %[t0], 192(%[s])\n\t"
-		"movq 32(%[a]), %[t1]\n\t"
-		"shrq $63, %[t1]\n\t"
-		"orq %[t1], %[t0]\n\t"
-		"movq %[t0], 248(%[s])\n\t"
-		"movq 48(%[a]), %[t0]\n\t"
-		"addq %[t0], %[t0]\n\t"
-		"movq %[t0], 200(%[s])\n\t"
-		"movq 40(%[a]), %[t1]\n\t"
-		"shrq $63, %[t1]\n\t"
-		"orq %[t1], %[t0]\n\t"
-		"movq %[t0], 256(%[s])\n\t"
-		"movq 56(%[a]), %[t0]\n\t"
-		"addq %[t0], %[t0]\n\t"
-		"movq %[t0], 208(%[s])\n\t"
-		"movq 48(%[a]), %[t1]\n\t"
-		"shrq $63, %[t1]\n\t"
-		"orq %[t1], %[t0]\n\t"
-		"movq %[t0], 264(%[s])\n\t"
-		"movq 64(%[a]), %[t0]\n\t"
-		"addq %[t0], %[t0]\n\t"
-		"movq %[t0], 216(%[s])\n\t"
-		"movq 56(%[a]), %[t1]\n\t"
-		"shrq $63, %[t1]\n\t"
-		"orq %[t1], %[t0]\n\t"
-		"movq %[t0], 272(%[s])\n\t"
 		"movq 0(%[a]), %%rdx\n\t"
-		"mulxq 0(%[a]), %[t0], %[t1]\n\t"
-		"mulxq 160(%[s]), %[t10], %[t2]\n\t"
-		"addq %[t10], %[t1]\n\t"
-		"mulxq 224(%[s]), %[t10], %[t3]\n\t"
-		"adcq %[t10], %[t2]\n\t"
-		"mulxq 232(%[s]), %[t10], %[t4]\n\t"
-		"adcq %[t10], %[t3]\n\t"
-		"mulxq 240(%[s]), %[t10], %[t5]\n\t"
-		"adcq %[t10], %[t4]\n\t"
-		"mulxq 248(%[s]), %[t10], %[t6]\n\t"
-		"adcq %[t10], %[t5]\n\t"
-		"mulxq 256(%[s]), %[t10], %[t7]\n\t"
-		"adcq %[t10], %[t6]\n\t"
-		"mulxq 264(%[s]), %[t10], %[t8]\n\t"
-		"adcq %[t10], %[t7]\n\t"
-		"mulxq 272(%[s]), %[t10], %[t9]\n\t"
-		"adcq %[t10], %[t8]\n\t"
-		"adcq $0, %[t9]\n\t"
-		"movq %[t0], 0(%[s])\n\t"
-		"movq %[t1], 8(%[s])\n\t"
+		"mulxq 8(%[a]), %[t0], %[t1]\n\t"
+		"mulxq 16(%[a]), %[t2], %[t3]\n\t"
+		"addq %[t2], %[t1]\n\t"
+		"mulxq 24(%[a]), %[t2], %[t4]\n\t"
+		"adcq %[t2], %[t3]\n\t"
+		"mulxq 32(%[a]), %[t2], %[t5]\n\t"
+		"adcq %[t2], %[t4]\n\t"
+		"mulxq 40(%[a]), %[t2], %[t6]\n\t"
+		"adcq %[t2], %[t5]\n\t"
+		"mulxq 48(%[a]), %[t2], %[t7]\n\t"
+		"adcq %[t2], %[t6]\n\t"
+		"mulxq 56(%[a]), %[t2], %[t8]\n\t"
+		"adcq %[t2], %[t7]\n\t"
+		"adcq $0, %[t8]\n\t"
+		"movq %[t0], 8(%[s])\n\t"
+		"movq %[t1], 16(%[s])\n\t"
 		"movq 8(%[a]), %%rdx\n\t"
-		"xorl %k[t10], %k[t10]\n\t"
-		"mulxq 8(%[a]), %[t10], %[t0]\n\t"
-		"adcxq %[t10], %[t2]\n\t"
-		"adoxq %[t0], %[t3]\n\t"
-		"mulxq 168(%[s]), %[t10], %[t0]\n\t"
-		"adcxq %[t10], %[t3]\n\t"
-		"adoxq %[t0], %[t4]\n\t"
-		"mulxq 232(%[s]), %[t10], %[t0]\n\t"
-		"adcxq %[t10], %[t4]\n\t"
-		"adoxq %[t0], %[t5]\n\t"
-		"mulxq 240(%[s]), %[t10], %[t0]\n\t"
-		"adcxq %[t10], %[t5]\n\t"
-		"adoxq %[t0], %[t6]\n\t"
-		"mulxq 248(%[s]), %[t10], %[t0]\n\t"
-		"adcxq %[t10], %[t6]\n\t"
-		"adoxq %[t0], %[t7]\n\t"
-		"mulxq 256(%[s]), %[t10], %[t0]\n\t"
-		"adcxq %[t10], %[t7]\n\t"
-		"adoxq %[t0], %[t8]\n\t"
-		"mulxq 264(%[s]), %[t10], %[t0]\n\t"
-		"adcxq %[t10], %[t8]\n\t"
-		"adoxq %[t0], %[t9]\n\t"
-		"mulxq 272(%[s]), %[t10], %[t1]\n\t"
-		"adcxq %[t10], %[t9]\n\t"
-		"adoxq %[z], %[t1]\n\t"
-		"adcxq %[z], %[t1]\n\t"
-		"movq %[t2], 16(%[s])\n\t"
-		"movq %[t3], 24(%[s])\n\t"
-		"movq 16(%[a]), %%rdx\n\t"
-		"xorl %k[t10], %k[t10]\n\t"
-		"mulxq 16(%[a]), %[t10], %[t0]\n\t"
-		"adcxq %[t10], %[t4]\n\t"
-		"adoxq %[t0], %[t5]\n\t"
-		"mulxq 176(%[s]), %[t10], %[t0]\n\t"
-		"adcxq %[t10], %[t5]\n\t"
-		"adoxq %[t0], %[t6]\n\t"
-		"mulxq 240(%[s]), %[t10], %[t0]\n\t"
-		"adcxq %[t10], %[t6]\n\t"
-		"adoxq %[t0], %[t7]\n\t"
-		"mulxq 248(%[s]), %[t10], %[t0]\n\t"
-		"adcxq %[t10], %[t7]\n\t"
-		"adoxq %[t0], %[t8]\n\t"
-		"mulxq 256(%[s]), %[t10], %[t0]\n\t"
-		"adcxq %[t10], %[t8]\n\t"
-		"adoxq %[t0], %[t9]\n\t"
-		"mulxq 264(%[s]), %[t10], %[t0]\n\t"
-		"adcxq %[t10], %[t9]\n\t"
-		"adoxq %[t0], %[t1]\n\t"
-		"mulxq 272(%[s]), %[t10], %[t2]\n\t"
-		"adcxq %[t10], %[t1]\n\t"
-		"adoxq %[z], %[t2]\n\t"
-		"adcxq %[z], %[t2]\n\t"
-		"movq %[t4], 32(%[s])\n\t"
-		"movq %[t5], 40(%[s])\n\t"
-		"movq 24(%[a]), %%rdx\n\t"
-		"xorl %k[t3], %k[t3]\n\t"
-		"mulxq 24(%[a]), %[t3], %[t10]\n\t"
-		"adcxq %[t3], %[t6]\n\t"
-		"adoxq %[t10], %[t7]\n\t"
-		"mulxq 184(%[s]), %[t3], %[t10]\n\t"
-		"adcxq %[t3], %[t7]\n\t"
-		"adoxq %[t10], %[t8]\n\t"
-		"mulxq 248(%[s]), %[t3], %[t10]\n\t"
-		"adcxq %[t3], %[t8]\n\t"
-		"adoxq %[t10], %[t9]\n\t"
-		"mulxq 256(%[s]), %[t3], %[t10]\n\t"
-		"adcxq %[t3], %[t9]\n\t"
-		"adoxq %[t10], %[t1]\n\t"
-		"mulxq 264(%[s]), %[t3], %[t10]\n\t"
-		"adcxq %[t3], %[t1]\n\t"
-		"adoxq %[t10], %[t2]\n\t"
-		"mulxq 272(%[s]), %[t3], %[t0]\n\t"
-		"adcxq %[t3], %[t2]\n\t"
-		"adoxq %[z], %[t0]\n\t"
-		"adcxq %[z], %[t0]\n\t"
-		"movq %[t6], 48(%[s])\n\t"
-		"movq %[t7], 56(%[s])\n\t"
+		"xorl %k[t2], %k[t2]\n\t"
+		"mulxq 16(%[a]), %[t2], %[t9]\n\t"
+		"adcxq %[t2], %[t3]\n\t"
+		"adoxq %[t9], %[t4]\n\t"
+		"mulxq 24(%[a]), %[t2], %[t9]\n\t"
+		"adcxq %[t2], %[t4]\n\t"
+		"adoxq %[t9], %[t5]\n\t"
+		"mulxq 32(%[a]), %[t2], %[t9]\n\t"
+		"adcxq %[t2], %[t5]\n\t"
+		"adoxq %[t9], %[t6]\n\t"
+		"mulxq 40(%[a]), %[t2], %[t9]\n\t"
+		"adcxq %[t2], %[t6]\n\t"
+		"adoxq %[t9], %[t7]\n\t"
+		"mulxq 48(%[a]), %[t2], %[t9]\n\t"
+		"adcxq %[t2], %[t7]\n\t"
+		"adoxq %[t9], %[t8]\n\t"
+		"mulxq 56(%[a]), %[t2], %[t9]\n\t"
+		"adcxq %[t2], %[t8]\n\t"
+		"adoxq %[z], %[t9]\n\t"
 		"movq 32(%[a]), %%rdx\n\t"
-		"xorl %k[t4], %k[t4]\n\t"
-		"mulxq 32(%[a]), %[t4], %[t5]\n\t"
-		"adcxq %[t4], %[t8]\n\t"
-		"adoxq %[t5], %[t9]\n\t"
-		"mulxq 192(%[s]), %[t4], %[t5]\n\t"
-		"adcxq %[t4], %[t9]\n\t"
-		"adoxq %[t5], %[t1]\n\t"
-		"mulxq 256(%[s]), %[t4], %[t5]\n\t"
-		"adcxq %[t4], %[t1]\n\t"
-		"adoxq %[t5], %[t2]\n\t"
-		"mulxq 264(%[s]), %[t4], %[t5]\n\t"
-		"adcxq %[t4], %[t2]\n\t"
-		"adoxq %[t5], %[t0]\n\t"
-		"mulxq 272(%[s]), %[t4], %[t3]\n\t"
-		"adcxq %[t4], %[t0]\n\t"
-		"adoxq %[z], %[t3]\n\t"
-		"adcxq %[z], %[t3]\n\t"
-		"movq 40(%[a]), %%rdx\n\t"
-		"xorl %k[t10], %k[t10]\n\t"
-		"mulxq 40(%[a]), %[t10], %[t6]\n\t"
-		"adcxq %[t10], %[t1]\n\t"
-		"adoxq %[t6], %[t2]\n\t"
-		"mulxq 200(%[s]), %[t10], %[t6]\n\t"
-		"adcxq %[t10], %[t2]\n\t"
-		"adoxq %[t6], %[t0]\n\t"
-		"mulxq 264(%[s]), %[t10], %[t6]\n\t"
-		"adcxq %[t10], %[t0]\n\t"
-		"adoxq %[t6], %[t3]\n\t"
-		"mulxq 272(%[s]), %[t10], %[t7]\n\t"
-		"adcxq %[t10], %[t3]\n\t"
-		"adoxq %[z], %[t7]\n\t"
-		"adcxq %[z], %[t7]\n\t"
-		"movq 48(%[a]), %%rdx\n\t"
-		"xorl %k[t4], %k[t4]\n\t"
-		"mulxq 48(%[a]), %[t4], %[t5]\n\t"
-		"adcxq %[t4], %[t0]\n\t"
-		"adoxq %[t5], %[t3]\n\t"
-		"mulxq 208(%[s]), %[t4], %[t5]\n\t"
-		"adcxq %[t4], %[t3]\n\t"
-		"adoxq %[t5], %[t7]\n\t"
-		"mulxq 272(%[s]), %[t4], %[t10]\n\t"
-		"adcxq %[t4], %[t7]\n\t"
+		"mulxq 40(%[a]), %[t2], %[t10]\n\t"
+		"adcxq %[t2], %[t9]\n\t"
 		"adoxq %[z], %[t10]\n\t"
 		"adcxq %[z], %[t10]\n\t"
+		"movq %[t3], 24(%[s])\n\t"
+		"movq %[t4], 32(%[s])\n\t"
+		"movq 16(%[a]), %%rdx\n\t"
+		"xorl %k[t2], %k[t2]\n\t"
+		"mulxq 24(%[a]), %[t2], %[t0]\n\t"
+		"adcxq %[t2], %[t5]\n\t"
+		"adoxq %[t0], %[t6]\n\t"
+		"mulxq 32(%[a]), %[t2], %[t0]\n\t"
+		"adcxq %[t2], %[t6]\n\t"
+		"adoxq %[t0], %[t7]\n\t"
+		"mulxq 40(%[a]), %[t2], %[t0]\n\t"
+		"adcxq %[t2], %[t7]\n\t"
+		"adoxq %[t0], %[t8]\n\t"
+		"mulxq 48(%[a]), %[t2], %[t0]\n\t"
+		"adcxq %[t2], %[t8]\n\t"
+		"adoxq %[t0], %[t9]\n\t"
+		"mulxq 56(%[a]), %[t2], %[t0]\n\t"
+		"adcxq %[t2], %[t9]\n\t"
+		"adoxq %[t0], %[t10]\n\t"
+		"movq 48(%[a]), %%rdx\n\t"
+		"mulxq 32(%[a]), %[t2], %[t0]\n\t"
+		"adcxq %[t2], %[t10]\n\t"
+		"adoxq %[z], %[t0]\n\t"
+		"mulxq 40(%[a]), %[t2], %[t1]\n\t"
+		"adcxq %[t2], %[t0]\n\t"
+		"adoxq %[z], %[t1]\n\t"
+		"adcxq %[z], %[t1]\n\t"
+		"movq %[t5], 40(%[s])\n\t"
+		"movq %[t6], 48(%[s])\n\t"
+		"movq 24(%[a]), %%rdx\n\t"
+		"xorl %k[t2], %k[t2]\n\t"
+		"mulxq 32(%[a]), %[t2], %[t3]\n\t"
+		"adcxq %[t2], %[t7]\n\t"
+		"adoxq %[t3], %[t8]\n\t"
+		"mulxq 40(%[a]), %[t2], %[t3]\n\t"
+		"adcxq %[t2], %[t8]\n\t"
+		"adoxq %[t3], %[t9]\n\t"
+		"mulxq 48(%[a]), %[t2], %[t3]\n\t"
+		"adcxq %[t2], %[t9]\n\t"
+		"adoxq %[t3], %[t10]\n\t"
+		"mulxq 56(%[a]), %[t2], %[t3]\n\t"
+		"adcxq %[t2], %[t10]\n\t"
+		"adoxq %[t3], %[t0]\n\t"
 		"movq 56(%[a]), %%rdx\n\t"
-		"xorl %k[t6], %k[t6]\n\t"
-		"mulxq 56(%[a]), %[t6], %[t4]\n\t"
-		"adcxq %[t6], %[t7]\n\t"
-		"adoxq %[t4], %[t10]\n\t"
-		"mulxq 216(%[s]), %[t6], %[t5]\n\t"
-		"adcxq %[t6], %[t10]\n\t"
-		"adoxq %[z], %[t5]\n\t"
-		"adcxq %[z], %[t5]\n\t"
-		"movq 64(%[a]), %%rdx\n\t"
-		"xorl %k[t6], %k[t6]\n\t"
-		"mulxq 64(%[a]), %[t6], %[t4]\n\t"
-		"adcxq %[t6], %[t5]\n\t"
+		"mulxq 32(%[a]), %[t2], %[t3]\n\t"
+		"adcxq %[t2], %[t0]\n\t"
+		"adoxq %[t3], %[t1]\n\t"
+		"mulxq 40(%[a]), %[t2], %[t3]\n\t"
+		"adcxq %[t2], %[t1]\n\t"
+		"adoxq %[z], %[t3]\n\t"
+		"mulxq 48(%[a]), %[t2], %[t4]\n\t"
+		"adcxq %[t2], %[t3]\n\t"
 		"adoxq %[z], %[t4]\n\t"
 		"adcxq %[z], %[t4]\n\t"
+		"movq %[t7], 56(%[s])\n\t"
+		"movq 0(%[a]), %%rdx\n\t"
+		"xorl %k[t2], %k[t2]\n\t"
+		"mulxq %%rdx, %[t2], %[t5]\n\t"
+		"movq %[t2], 0(%[s])\n\t"
+		"movq 8(%[s]), %[t6]\n\t"
+		"adcxq %[t6], %[t6]\n\t"
+		"adoxq %[t5], %[t6]\n\t"
+		"movq %[t6], 8(%[s])\n\t"
+		"movq 8(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %[t2], %[t5]\n\t"
+		"movq 16(%[s]), %[t6]\n\t"
+		"adcxq %[t6], %[t6]\n\t"
+		"adoxq %[t2], %[t6]\n\t"
+		"movq %[t6], 16(%[s])\n\t"
+		"movq 24(%[s]), %[t6]\n\t"
+		"adcxq %[t6], %[t6]\n\t"
+		"adoxq %[t5], %[t6]\n\t"
+		"movq %[t6], 24(%[s])\n\t"
+		"movq 16(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %[t2], %[t5]\n\t"
+		"movq 32(%[s]), %[t6]\n\t"
+		"adcxq %[t6], %[t6]\n\t"
+		"adoxq %[t2], %[t6]\n\t"
+		"movq %[t6], 32(%[s])\n\t"
+		"movq 40(%[s]), %[t6]\n\t"
+		"adcxq %[t6], %[t6]\n\t"
+		"adoxq %[t5], %[t6]\n\t"
+		"movq %[t6], 40(%[s])\n\t"
+		"movq 24(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %[t2], %[t5]\n\t"
+		"movq 48(%[s]), %[t6]\n\t"
+		"adcxq %[t6], %[t6]\n\t"
+		"adoxq %[t2], %[t6]\n\t"
+		"movq %[t6], 48(%[s])\n\t"
+		"movq 56(%[s]), %[t6]\n\t"
+		"adcxq %[t6], %[t6]\n\t"
+		"adoxq %[t5], %[t6]\n\t"
+		"movq %[t6], 56(%[s])\n\t"
+		"movq 32(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %[t2], %[t5]\n\t"
+		"adcxq %[t8], %[t8]\n\t"
+		"adoxq %[t2], %[t8]\n\t"
+		"adcxq %[t9], %[t9]\n\t"
+		"adoxq %[t5], %[t9]\n\t"
+		"movq 40(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %[t2], %[t5]\n\t"
+		"adcxq %[t10], %[t10]\n\t"
+		"adoxq %[t2], %[t10]\n\t"
+		"adcxq %[t0], %[t0]\n\t"
+		"adoxq %[t5], %[t0]\n\t"
+		"movq 48(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %[t2], %[t5]\n\t"
+		"adcxq %[t1], %[t1]\n\t"
+		"adoxq %[t2], %[t1]\n\t"
+		"adcxq %[t3], %[t3]\n\t"
+		"adoxq %[t5], %[t3]\n\t"
+		"movq 56(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %[t2], %[t5]\n\t"
+		"adcxq %[t4], %[t4]\n\t"
+		"adoxq %[t2], %[t4]\n\t"
+		"adcxq %[z], %[t5]\n\t"
+		"adoxq %[z], %[t5]\n\t"
+		"movq 64(%[a]), %[t6]\n\t"
+		"imulq %[t6], %[t6]\n\t"
+		"movq 64(%[a]), %%rdx\n\t"
+		"addq %%rdx, %%rdx\n\t"
+		"xorl %k[t2], %k[t2]\n\t"
+		"mulxq 0(%[a]), %[t2], %[t7]\n\t"
+		"adcxq %[t2], %[t8]\n\t"
+		"adoxq %[t7], %[t9]\n\t"
+		"mulxq 8(%[a]), %[t2], %[t7]\n\t"
+		"adcxq %[t2], %[t9]\n\t"
+		"adoxq %[t7], %[t10]\n\t"
+		"mulxq 16(%[a]), %[t2], %[t7]\n\t"
+		"adcxq %[t2], %[t10]\n\t"
+		"adoxq %[t7], %[t0]\n\t"
+		"mulxq 24(%[a]), %[t2], %[t7]\n\t"
+		"adcxq %[t2], %[t0]\n\t"
+		"adoxq %[t7], %[t1]\n\t"
+		"mulxq 32(%[a]), %[t2], %[t7]\n\t"
+		"adcxq %[t2], %[t1]\n\t"
+		"adoxq %[t7], %[t3]\n\t"
+		"mulxq 40(%[a]), %[t2], %[t7]\n\t"
+		"adcxq %[t2], %[t3]\n\t"
+		"adoxq %[t7], %[t4]\n\t"
+		"mulxq 48(%[a]), %[t2], %[t7]\n\t"
+		"adcxq %[t2], %[t4]\n\t"
+		"adoxq %[t7], %[t5]\n\t"
+		"mulxq 56(%[a]), %[t2], %[t7]\n\t"
+		"adcxq %[t2], %[t5]\n\t"
+		"adoxq %[t6], %[t7]\n\t"
+		"adcxq %[z], %[t7]\n\t"
 		/* the reduction, from words 8..16 in registers */
-		"movq %[t8], %[t6]\n\t"
-		"andl $0x1ff, %k[t6]\n\t"
-		"movq %[t9], %[t4]\n\t"
-		"shlq $55, %[t4]\n\t"
+		"movq %[t8], %[t2]\n\t"
+		"andl $0x1ff, %k[t2]\n\t"
+		"movq %[t9], %[a]\n\t"
+		"shlq $55, %[a]\n\t"
 		"shrq $9, %[t8]\n\t"
-		"orq %[t4], %[t8]\n\t"
-		"movq %[t1], %[t4]\n\t"
-		"shlq $55, %[t4]\n\t"
+		"orq %[a], %[t8]\n\t"
+		"movq %[t10], %[a]\n\t"
+		"shlq $55, %[a]\n\t"
 		"shrq $9, %[t9]\n\t"
-		"orq %[t4], %[t9]\n\t"
-		"movq %[t2], %[t4]\n\t"
-		"shlq $55, %[t4]\n\t"
-		"shrq $9, %[t1]\n\t"
-		"orq %[t4], %[t1]\n\t"
-		"movq %[t0], %[t4]\n\t"
-		"shlq $55, %[t4]\n\t"
-		"shrq $9, %[t2]\n\t"
-		"orq %[t4], %[t2]\n\t"
-		"movq %[t3], %[t4]\n\t"
-		"shlq $55, %[t4]\n\t"
-		"shrq $9, %[t0]\n\t"
-		"orq %[t4], %[t0]\n\t"
-		"movq %[t7], %[t4]\n\t"
-		"shlq $55, %[t4]\n\t"
-		"shrq $9, %[t3]\n\t"
-		"orq %[t4], %[t3]\n\t"
-		"movq %[t10], %[t4]\n\t"
-		"shlq $55, %[t4]\n\t"
-		"shrq $9, %[t7]\n\t"
-		"orq %[t4], %[t7]\n\t"
-		"movq %[t5], %[t4]\n\t"
-		"shlq $55, %[t4]\n\t"
+		"orq %[a], %[t9]\n\t"
+		"movq %[t0], %[a]\n\t"
+		"shlq $55, %[a]\n\t"
 		"shrq $9, %[t10]\n\t"
-		"orq %[t4], %[t10]\n\t"
+		"orq %[a], %[t10]\n\t"
+		"movq %[t1], %[a]\n\t"
+		"shlq $55, %[a]\n\t"
+		"shrq $9, %[t0]\n\t"
+		"orq %[a], %[t0]\n\t"
+		"movq %[t3], %[a]\n\t"
+		"shlq $55, %[a]\n\t"
+		"shrq $9, %[t1]\n\t"
+		"orq %[a], %[t1]\n\t"
+		"movq %[t4], %[a]\n\t"
+		"shlq $55, %[a]\n\t"
+		"shrq $9, %[t3]\n\t"
+		"orq %[a], %[t3]\n\t"
+		"movq %[t5], %[a]\n\t"
+		"shlq $55, %[a]\n\t"
+		"shrq $9, %[t4]\n\t"
+		"orq %[a], %[t4]\n\t"
+		"movq %[t7], %[a]\n\t"
+		"shlq $55, %[a]\n\t"
 		"shrq $9, %[t5]\n\t"
+		"orq %[a], %[t5]\n\t"
+		"shrq $9, %[t7]\n\t"
 		"addq 0(%[s]), %[t8]\n\t"
 		"adcq 8(%[s]), %[t9]\n\t"
-		"adcq 16(%[s]), %[t1]\n\t"
-		"adcq 24(%[s]), %[t2]\n\t"
-		"adcq 32(%[s]), %[t0]\n\t"
+		"adcq 16(%[s]), %[t10]\n\t"
+		"adcq 24(%[s]), %[t0]\n\t"
+		"adcq 32(%[s]), %[t1]\n\t"
 		"adcq 40(%[s]), %[t3]\n\t"
-		"adcq 48(%[s]), %[t7]\n\t"
-		"adcq 56(%[s]), %[t10]\n\t"
-		"adcq %[t6], %[t5]\n\t"
-		"movq %[t5], %[t4]\n\t"
-		"shrq $9, %[t4]\n\t"
-		"andl $0x1ff, %k[t5]\n\t"
-		"addq %[t4], %[t8]\n\t"
+		"adcq 48(%[s]), %[t4]\n\t"
+		"adcq 56(%[s]), %[t5]\n\t"
+		"adcq %[t2], %[t7]\n\t"
+		"movq %[t7], %[t2]\n\t"
+		"shrq $9, %[t2]\n\t"
+		"andl $0x1ff, %k[t7]\n\t"
+		"addq %[t2], %[t8]\n\t"
 		"adcq $0, %[t9]\n\t"
-		"adcq $0, %[t1]\n\t"
-		"adcq $0, %[t2]\n\t"
-		"adcq $0, %[t0]\n\t"
-		"adcq $0, %[t3]\n\t"
-		"adcq $0, %[t7]\n\t"
 		"adcq $0, %[t10]\n\t"
+		"adcq $0, %[t0]\n\t"
+		"adcq $0, %[t1]\n\t"
+		"adcq $0, %[t3]\n\t"
+		"adcq $0, %[t4]\n\t"
 		"adcq $0, %[t5]\n\t"
+		"adcq $0, %[t7]\n\t"
 		"movq 152(%[s]), %[a]\n\t"
 		"movq %[t8], 0(%[a])\n\t"
 		"movq %[t9], 8(%[a])\n\t"
-		"movq %[t1], 16(%[a])\n\t"
-		"movq %[t2], 24(%[a])\n\t"
-		"movq %[t0], 32(%[a])\n\t"
+		"movq %[t10], 16(%[a])\n\t"
+		"movq %[t0], 24(%[a])\n\t"
+		"movq %[t1], 32(%[a])\n\t"
 		"movq %[t3], 40(%[a])\n\t"
-		"movq %[t7], 48(%[a])\n\t"
-		"movq %[t10], 56(%[a])\n\t"
-		"movq %[t5], 64(%[a])\n\t"
-
+		"movq %[t4], 48(%[a])\n\t"
+		"movq %[t5], 56(%[a])\n\t"
+		"movq %[t7], 64(%[a])\n\t"
 		: P521X_T10, [t10] "=&r"(t10), [a] "+r"(a)
 		: [s] "r"(s), [z] "m"(p521x_zero)
 		: "rdx", "cc", "memory");
@@ -611,7 +590,7 @@ static void p521x_mul(u64 *r, const u64 *a, const u64 *b)
 /* r = a^2 mod p */
 static void p521x_sqr(u64 *r, const u64 *a)
 {
-	u64 s[35];
+	u64 s[20];
 
 	s[19] = (u64)(uintptr_t)r;
 	p521x_sqr_s(s, a);
@@ -839,33 +818,143 @@ static inline void p521x_subhalf(u64 *r, const u64 *a, const u64 *b)
 }
 
 /*
- * r = 2p in Jacobian coordinates: the template's formula (ecc-point.h:
- * M = 3 (X - Z^2)(X + Z^2), S = 4 X Y^2, X' = M^2 - 2S, Y' = M (S - X') -
- * 8 Y^4, Z' = 2 Y Z; 4M + 4S), its linear steps fused (3m, 2Y, M^2 - 2S,
- * t - 16 Y^4 / 2 as one block each): the same values, the identity
- * (0 : Y : 0) included.  r may alias p: Z is last read before Z' is
- * written, X before X', Y before Y'.
+ * t0..t8 = 2^K t mod p for t at most p, 1 <= K <= 8: the 521 bits rotated
+ * left by K (2^521 = 1), each word from two shifts (no carry chain): the
+ * top K bits (bits 9 - K .. 8 of t8) come round to bits 0 .. K - 1.
+ * t9, t10 scratch.
+ */
+#define P521X_ROTLK_STEP(K, CUR, PRV)					\
+	"movq %[" PRV "], %[t10]\n\t"					\
+	"shrq $(64 - " #K "), %[t10]\n\t"				\
+	"shlq $" #K ", %[" CUR "]\n\t"					\
+	"orq %[t10], %[" CUR "]\n\t"
+#define P521X_ROTLK(K)							\
+	"movq %[t8], %[t9]\n\t"						\
+	"shrq $(9 - " #K "), %[t9]\n\t"					\
+	P521X_ROTLK_STEP(K, "t8", "t7")					\
+	"andl $0x1ff, %k[t8]\n\t"					\
+	P521X_ROTLK_STEP(K, "t7", "t6") P521X_ROTLK_STEP(K, "t6", "t5")	\
+	P521X_ROTLK_STEP(K, "t5", "t4") P521X_ROTLK_STEP(K, "t4", "t3")	\
+	P521X_ROTLK_STEP(K, "t3", "t2") P521X_ROTLK_STEP(K, "t2", "t1")	\
+	P521X_ROTLK_STEP(K, "t1", "t0")					\
+	"shlq $" #K ", %[t0]\n\t"					\
+	"orq %[t9], %[t0]\n\t"
+
+/* r = a - 8b = a + (p - 8b) */
+static inline void p521x_sub8(u64 *r, const u64 *a, const u64 *b)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10;
+
+	__asm__ volatile(P521X_LOAD("b") P521X_ROTLK(3) P521X_NEG P521X_ADDM("a") P521X_FOLD
+			 P521X_STORE
+		: P521X_T10, [t10] "=&r"(t10)
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b)
+		: "cc", "memory");
+}
+
+/* r = 4a - b = p - (b + (p - 4a)) */
+static inline void p521x_sub4r(u64 *r, const u64 *a, const u64 *b)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10;
+
+	__asm__ volatile(P521X_LOAD("a") P521X_ROTLK(2) P521X_NEG P521X_ADDM("b") P521X_FOLD
+			 P521X_NEG P521X_STORE
+		: P521X_T10, [t10] "=&r"(t10)
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b)
+		: "cc", "memory");
+}
+
+/* r = a - b - c = a + (p - (b + c)) */
+static inline void p521x_subsub(u64 *r, const u64 *a, const u64 *b, const u64 *c)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
+
+	__asm__ volatile(P521X_LOAD("b") P521X_ADDM("c") P521X_FOLD P521X_NEG P521X_ADDM("a")
+			 P521X_FOLD P521X_STORE
+		: P521X_T10
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [c] "r"(c)
+		: "cc", "memory");
+}
+
+/* r = a - b - 2c = a + (p - (b + 2c)) */
+static inline void p521x_subsub2(u64 *r, const u64 *a, const u64 *b, const u64 *c)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, t8, t9;
+
+	__asm__ volatile(P521X_LOAD("c") P521X_ROTL1 P521X_ADDM("b") P521X_FOLD P521X_NEG
+			 P521X_ADDM("a") P521X_FOLD P521X_STORE
+		: P521X_T10
+		: [r] "r"(r), [a] "r"(a), [b] "r"(b), [c] "r"(c)
+		: "cc", "memory");
+}
+
+/*
+ * r = 2p in Jacobian coordinates for a = -3, dbl-2001-b (Bernstein and
+ * Lange's Explicit-Formulas Database): delta = Z^2, gamma = Y^2,
+ * beta = X gamma, alpha = 3 (X - delta)(X + delta), X' = alpha^2 - 8 beta,
+ * Z' = (Y + Z)^2 - gamma - delta, Y' = alpha (4 beta - X') - 8 gamma^2:
+ * 3M + 5S against the 4M + 4S of the template's (Z' = 2 Y Z and 4 X Y^2
+ * from (2Y)^2), a square being ~25 cycles cheaper than a product here;
+ * the multiples of 8 and 4 are rotations of the 521 bits, fused with the
+ * subtraction they feed (one block each).  The identity (X : Y : 0) gives
+ * Z' = Y^2 - Y^2 - 0 = 0, the identity again.  Independent operations sit
+ * side by side (the two squares, the two products, gamma^2 and (Y + Z)^2)
+ * so that one's tail overlaps the next one's start.  r may alias p: X, Y,
+ * Z are read (delta, gamma, Y + Z, X -+ delta, beta) before any of r is
+ * written.
  */
 static void p521x_jac_dbl(u64 *r, const u64 *p)
 {
 	const u64 *x = p, *y = p + 9, *z = p + 18;
-	u64 d[9], t[9], u[9], m[9], y2[9], s[9], y4[9];
+	u64 delta[9], gamma[9], g2[9], beta[9], alpha[9], t[9], u[9], w[9];
 
-	p521x_sqr(d, z);			/* Z^2 */
-	p521x_sub(t, x, d);
-	p521x_add(u, x, d);
-	p521x_mul(m, t, u);
-	p521x_mul3(m, m);			/* M */
-	p521x_dbl(y2, y);			/* 2Y */
-	p521x_mul(r + 18, y2, z);		/* Z' = 2YZ */
-	p521x_sqr(y2, y2);			/* 4Y^2 */
-	p521x_mul(s, x, y2);			/* S = 4XY^2 */
-	p521x_sqr(y4, y2);			/* 16Y^4 */
-	p521x_sqr(t, m);
-	p521x_sub2(r, t, s);			/* X' = M^2 - 2S */
-	p521x_sub(t, s, r);
-	p521x_mul(t, m, t);
-	p521x_subhalf(r + 9, t, y4);		/* Y' = M (S - X') - 8Y^4 */
+	p521x_sqr(delta, z);			/* delta = Z^2 */
+	p521x_sqr(gamma, y);			/* gamma = Y^2 */
+	p521x_add(w, y, z);			/* Y + Z */
+	p521x_sub(t, x, delta);
+	p521x_add(u, x, delta);
+	p521x_mul(alpha, t, u);
+	p521x_mul(beta, x, gamma);		/* beta = X gamma */
+	p521x_sqr(w, w);
+	p521x_mul3(alpha, alpha);		/* alpha */
+	p521x_sqr(g2, gamma);			/* gamma^2 */
+	p521x_subsub(r + 18, w, gamma, delta);	/* Z' = (Y + Z)^2 - gamma - delta */
+	p521x_sqr(t, alpha);
+	p521x_sub8(r, t, beta);			/* X' = alpha^2 - 8 beta */
+	p521x_sub4r(t, beta, r);		/* 4 beta - X' */
+	p521x_mul(t, alpha, t);
+	p521x_sub8(r + 9, t, g2);		/* Y' = alpha (4 beta - X') - 8 gamma^2 */
+}
+
+/*
+ * o = p + (x2, y2), p Jacobian, the affine point not the identity nor
+ * +-p: the template's madd-2007-bl (ecc-point.h, jac_add_formula, 8M +
+ * 3S) in an order that puts independent products next to each other
+ * (Y2 Z1 beside Z1^2, Z3 beside H^2, Y1 H^3 beside R^2), so that one's
+ * reduction overlaps the next one's start, and X3 = R^2 - H^3 - 2V as
+ * one block.  o distinct from p.
+ */
+static void p521x_jac_add_affine(u64 *o, const u64 *p, const u64 *x2, const u64 *y2)
+{
+	const u64 *x1 = p, *y1 = p + 9, *z1 = p + 18;
+	u64 z1z1[9], u2[9], s2[9], h[9], rr[9], hh[9], v[9], t[9], w[9];
+
+	p521x_sqr(z1z1, z1);
+	p521x_mul(s2, y2, z1);
+	p521x_mul(u2, x2, z1z1);		/* U2 = X2 Z1^2 */
+	p521x_mul(s2, s2, z1z1);		/* S2 = Y2 Z1^3 */
+	p521x_sub(h, u2, x1);			/* H = U2 - X1 */
+	p521x_sqr(hh, h);
+	p521x_mul(o + 18, z1, h);		/* Z3 = Z1 H */
+	p521x_sub(rr, s2, y1);			/* R = S2 - Y1 */
+	p521x_mul(v, x1, hh);			/* V = X1 H^2 */
+	p521x_mul(hh, h, hh);			/* H^3 */
+	p521x_sqr(t, rr);
+	p521x_mul(w, y1, hh);			/* Y1 H^3 */
+	p521x_subsub2(o, t, hh, v);		/* X3 = R^2 - H^3 - 2V */
+	p521x_sub(v, v, o);
+	p521x_mul(v, rr, v);
+	p521x_sub(o + 9, v, w);			/* Y3 = R (V - X3) - Y1 H^3 */
 }
 
 /*
@@ -944,6 +1033,7 @@ static u64 p521x_eq(const u64 *a, const u64 *b);
 #define ECC_FP_HALF(r, a)	p521x_half(r, a)
 #define ECC_FP_SUB2(r, a, b)	p521x_sub2(r, a, b)
 #define ECC_JAC_DBL(r, p)	p521x_jac_dbl((r)->x, (p)->x)
+#define ECC_JAC_ADD_AFFINE(o, p, q)	p521x_jac_add_affine((o)->x, (p)->x, (q)->x, (q)->y)
 #define ECC_SELECT(r, t, w, c, i)	p521x_select(r, t, w, c, i)
 #define ECC_FP_INV(r, a)	p521x_inv(r, a)
 #define ECC_FP_TO(r, a)		memmove(r, a, 72)
@@ -995,13 +1085,29 @@ static const struct ecc_mod p521x_fp = {
 	.m0inv = 0x0000000000000001ull,
 };
 
+/*
+ * The inversion: ecc-inv.h's Bernstein-Yang (the matrix applied to signed
+ * 62-bit limbs, the final sign and reduction) with ecc-divsteps-x86.h's
+ * 60-step batches in the "half-delta" form, shared with P-256 and P-384:
+ * floor((45907 d + 26313) / 19929) of those steps bring g to 0 for d-bit
+ * inputs and moduli (the safegcd bound for this form, as ecc-p384-adx.c
+ * uses it), 1201 at d = 521: 21 batches of 60 (1260, 59 to spare) instead
+ * of the template form's 25 batches of 62 (1506 steps needed); steps after
+ * g = 0 change nothing.  |d| stays below 22 p, inside ecc_by_finish's
+ * 32 p.
+ */
+#define P521X_BY_BATCHES 21
+
+#include "ecc-divsteps-x86.h"
+
 /* r = a^-1 mod p (0 for 0): Bernstein-Yang on the fully reduced value */
 static void p521x_inv(u64 *r, const u64 *a)
 {
 	fe w;
 
 	p521x_canon(w, a);
-	ecc_by_inv(r, w, p521x_fp.m, 1, 521);
+	/* m0inv = -p^-1 mod 2^64 = 1 (p = -1 mod 2^64) */
+	ecc_by_inv_with(r, w, p521x_fp.m, 1, P521X_BY_BATCHES, ecc_x86_divsteps);
 	memzero_explicit(w, sizeof(w));
 }
 
@@ -1032,6 +1138,8 @@ ECC_X86_DEFINE_CURVE_AFFINE(ecc_p521_adx, p521x_def, "P-521", RIND_OID_SECP521R1
 /* The field operations by number, for tests/test_ecdh.c (ecc-p521-adx.h). */
 void p521x_field_test(enum p521x_test_op op, u64 *r, const u64 *a, const u64 *b)
 {
+	u64 c[9];
+
 	switch (op) {
 	case P521X_T_MUL:	p521x_mul(r, a, b); break;
 	case P521X_T_SQR:	p521x_sqr(r, a); break;
@@ -1042,6 +1150,11 @@ void p521x_field_test(enum p521x_test_op op, u64 *r, const u64 *a, const u64 *b)
 	case P521X_T_MUL3:	p521x_mul3(r, a); break;
 	case P521X_T_SUB2:	p521x_sub2(r, a, b); break;
 	case P521X_T_SUBHALF:	p521x_subhalf(r, a, b); break;
+	case P521X_T_INV:	p521x_inv(r, a); break;
+	case P521X_T_SUB8:	p521x_sub8(r, a, b); break;
+	case P521X_T_SUB4R:	p521x_sub4r(r, a, b); break;
+	case P521X_T_SUBSUB:	p521x_mul(c, a, b); p521x_subsub(r, a, b, c); break;
+	case P521X_T_SUBSUB2:	p521x_mul(c, a, b); p521x_subsub2(r, a, b, c); break;
 	default:		memset(r, 0, 72); break;
 	}
 }

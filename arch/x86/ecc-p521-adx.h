@@ -20,6 +20,11 @@ extern const struct ecc_curve ecc_p521_adx;
 enum p521x_test_op {
 	P521X_T_MUL, P521X_T_SQR, P521X_T_ADD, P521X_T_SUB, P521X_T_HALF,
 	P521X_T_DBL, P521X_T_MUL3, P521X_T_SUB2, P521X_T_SUBHALF,
+	P521X_T_INV,	/* r = a^-1 (0 for 0), fully reduced */
+	P521X_T_SUB8,	/* a - 8b */
+	P521X_T_SUB4R,	/* 4a - b */
+	P521X_T_SUBSUB,	/* a - b - c with c = a b (made by the product) */
+	P521X_T_SUBSUB2,	/* a - b - 2c with c = a b */
 	P521X_T_NOPS
 };
 void p521x_field_test(enum p521x_test_op op, u64 *r, const u64 *a, const u64 *b);

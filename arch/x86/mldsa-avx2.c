@@ -706,25 +706,51 @@ AVX2_INLINE void decompose8(__m256i r, s32 g2, __m256i *r1, __m256i *r0)
 #define G2_32	((MLDSA_Q - 1) / 32)
 
 /*
- * HighBits alone (w1's encoding needs no r0), for r in [0, q): a1 =
+ * HighBits for r in [0, q) without the 64-bit products: a1 =
  * ceil(r / 128) scaled by a 32-bit reciprocal of 2 gamma2 / 128 and
- * rounded, the corner (q-1)/(2 gamma2) to 0 (a mask for gamma2 =
- * (q-1)/32, where it is 16; a compare for (q-1)/88).  Equal to
- * decompose8's r1 for every r in [0, q) (checked exhaustively when
- * written; tests/test_mldsa.c compares w1 with the generic code's).
+ * rounded (highbits_raw, in [0, (q-1)/(2 gamma2)]), then the corner
+ * (q-1)/(2 gamma2) to 0 (a mask for gamma2 = (q-1)/32, where it is 16;
+ * a compare for (q-1)/88).  Equal to decompose8's r1 for every r in [0,
+ * q) (checked exhaustively when written; tests/test_mldsa.c compares w1
+ * with the generic code's).
  */
-AVX2_INLINE __m256i highbits8(__m256i r, s32 g2)
+AVX2_INLINE __m256i highbits_raw(__m256i r, s32 g2)
 {
 	__m256i a1 = _mm256_srai_epi32(_mm256_add_epi32(r, _mm256_set1_epi32(127)), 7);
 
 	if (g2 == G2_32) {
 		a1 = _mm256_mullo_epi32(a1, _mm256_set1_epi32(1025));
-		a1 = _mm256_srai_epi32(_mm256_add_epi32(a1, _mm256_set1_epi32(1 << 21)), 22);
-		return _mm256_and_si256(a1, _mm256_set1_epi32(15));
+		return _mm256_srai_epi32(_mm256_add_epi32(a1, _mm256_set1_epi32(1 << 21)), 22);
 	}
 	a1 = _mm256_mullo_epi32(a1, _mm256_set1_epi32(11275));
-	a1 = _mm256_srai_epi32(_mm256_add_epi32(a1, _mm256_set1_epi32(1 << 23)), 24);
+	return _mm256_srai_epi32(_mm256_add_epi32(a1, _mm256_set1_epi32(1 << 23)), 24);
+}
+
+AVX2_INLINE __m256i highbits8(__m256i r, s32 g2)
+{
+	__m256i a1 = highbits_raw(r, g2);
+
+	if (g2 == G2_32)
+		return _mm256_and_si256(a1, _mm256_set1_epi32(15));
 	return _mm256_andnot_si256(_mm256_cmpgt_epi32(a1, _mm256_set1_epi32(43)), a1);
+}
+
+/*
+ * Decompose from highbits_raw's a1 (in [0, (q-1)/(2 gamma2)]): r0 = r -
+ * a1 2 gamma2, and at the corner a1 = (q-1)/(2 gamma2), (0, r0 - 1) --
+ * decompose8's (r1, r0) with one multiplication fewer (tests/test_mldsa.c
+ * checks both halves for every r through w1_pack).  In the signer's
+ * split form r1 2^24 + r0; r1 in @r1.
+ */
+AVX2_INLINE __m256i split8(__m256i r, s32 g2, __m256i *r1)
+{
+	const __m256i m = _mm256_set1_epi32((Q - 1) / (2 * g2));
+	__m256i a1 = highbits_raw(r, g2), eq = _mm256_cmpeq_epi32(a1, m);
+	__m256i r0 = _mm256_add_epi32(_mm256_sub_epi32(r, _mm256_mullo_epi32(a1,
+					_mm256_set1_epi32(2 * g2))), eq);
+
+	*r1 = _mm256_andnot_si256(eq, a1);
+	return _mm256_add_epi32(_mm256_slli_epi32(*r1, 24), r0);
 }
 
 /* One loop per gamma2, so that the constants fold. */
@@ -922,7 +948,7 @@ static AVX2 void avx2_mul_challenge_eta(struct mldsa_poly *r, const s32 *e,
 /*
  * struct mldsa_sign_pre in this driver's layout: s1 and s2 as 8-bit
  * E = (a, -a, a) (768 bytes each, s1[j] at j, s2[i] at LMAX + i), then t0
- * as 32-bit E (768 entries each).  With c = sum_k X^sh[k] (sh in [0,
+ * as 16-bit E (768 entries each, |t0| <= 2^12).  With c = sum_k X^sh[k] (sh in [0,
  * 512): sign folded into the shift, X^256 = -1), coefficient m of X^sh a
  * is E[512 + m - sh]: every term of a challenge product is one addition
  * of a contiguous 256-entry window, whatever its sign.  The windows'
@@ -930,11 +956,11 @@ static AVX2 void avx2_mul_challenge_eta(struct mldsa_poly *r, const s32 *e,
  */
 #define E_LEN		(3 * MLDSA_N)
 #define E8_OFF(idx)	((size_t)E_LEN * (idx))
-#define E32_OFF		E8_OFF(MLDSA_LMAX + MLDSA_KMAX)
+#define E16_OFF		E8_OFF(MLDSA_LMAX + MLDSA_KMAX)
 
-_Static_assert(E32_OFF + (size_t)MLDSA_KMAX * E_LEN * 4 <= sizeof(struct mldsa_sign_pre),
+_Static_assert(E16_OFF + (size_t)MLDSA_KMAX * E_LEN * 2 <= sizeof(struct mldsa_sign_pre),
 	       "the AVX2 layout fits struct mldsa_sign_pre");
-_Static_assert(E32_OFF % 32 == 0, "32-bit windows aligned");
+_Static_assert(E16_OFF % 32 == 0, "16-bit windows aligned");
 
 static inline s8 *pre_e8(struct mldsa_sign_pre *pre, unsigned int idx)
 {
@@ -946,14 +972,14 @@ static inline const s8 *pre_e8c(const struct mldsa_sign_pre *pre, unsigned int i
 	return (const s8 *)pre->e + E8_OFF(idx);
 }
 
-static inline s32 *pre_e32(struct mldsa_sign_pre *pre, unsigned int i)
+static inline s16 *pre_e16(struct mldsa_sign_pre *pre, unsigned int i)
 {
-	return (s32 *)((u8 *)pre->e + E32_OFF) + (size_t)E_LEN * i;
+	return (s16 *)(void *)((u8 *)pre->e + E16_OFF) + (size_t)E_LEN * i;
 }
 
-static inline const s32 *pre_e32c(const struct mldsa_sign_pre *pre, unsigned int i)
+static inline const s16 *pre_e16c(const struct mldsa_sign_pre *pre, unsigned int i)
 {
-	return (const s32 *)((const u8 *)pre->e + E32_OFF) + (size_t)E_LEN * i;
+	return (const s16 *)(const void *)((const u8 *)pre->e + E16_OFF) + (size_t)E_LEN * i;
 }
 
 /* (a, -a, a) in 8-bit lanes from |a| <= 4 (no saturation). */
@@ -974,16 +1000,19 @@ static AVX2 void ext8(s8 *e, const struct mldsa_poly *a)
 	}
 }
 
-static AVX2 void ext32(s32 *e, const struct mldsa_poly *a)
+/* (a, -a, a) in 16-bit lanes from |a| <= 2^12 */
+static AVX2 void ext16(s16 *e, const struct mldsa_poly *a)
 {
 	unsigned int i;
 
-	for (i = 0; i < MLDSA_N; i += 8) {
-		__m256i v = ld(a->c + i);
+	for (i = 0; i < MLDSA_N; i += 16) {
+		__m256i v = _mm256_permute4x64_epi64(_mm256_packs_epi32(ld(a->c + i), ld(a->c + i + 8)),
+						     0xd8);
 
-		st(e + i, v);
-		st(e + MLDSA_N + i, _mm256_sub_epi32(_mm256_setzero_si256(), v));
-		st(e + 2 * MLDSA_N + i, v);
+		_mm256_storeu_si256((__m256i *)(e + i), v);
+		_mm256_storeu_si256((__m256i *)(e + MLDSA_N + i),
+				    _mm256_sub_epi16(_mm256_setzero_si256(), v));
+		_mm256_storeu_si256((__m256i *)(e + 2 * MLDSA_N + i), v);
 	}
 }
 
@@ -996,7 +1025,7 @@ static AVX2 void avx2_sign_prepare(struct mldsa_sign_pre *pre, const struct mlds
 		ext8(pre_e8(pre, i), &key->s1[i]);
 	for (i = 0; i < p->k; i++) {
 		ext8(pre_e8(pre, MLDSA_LMAX + i), &key->s2[i]);
-		ext32(pre_e32(pre, i), &key->t0[i]);
+		ext16(pre_e16(pre, i), &key->t0[i]);
 	}
 }
 
@@ -1171,9 +1200,16 @@ static AVX2 u32 avx2_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *p
 	return any_mask(bad);
 }
 
+/* w0 - c s2 in the low part of w's split form (sign-extended 24 bits) */
+AVX2_INLINE __m256i split_lo(__m256i v)
+{
+	return _mm256_srai_epi32(_mm256_slli_epi32(v, 8), 8);
+}
+
 /*
- * w = canon(w - c s2[i]), r1 = HighBits(w), LowBits(w) checked, in the
- * last chunk's pass; one body per gamma2 (G a constant).
+ * w (in [0, q)) to its split form, in the first chunk's pass, minus c
+ * s2[i] (the low part becomes w0 - c s2), checked against gamma2 - beta
+ * in the last chunk's pass; one body per gamma2 (G a constant).
  */
 #define SIGN_R_BODY(G)									\
 	do {										\
@@ -1189,16 +1225,13 @@ static AVX2 u32 avx2_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *p
 				widen8(acc[m], wd);					\
 				for (q = 0; q < 4; q++) {				\
 					unsigned int o = 32 * m + 8 * q;		\
-					__m256i v = _mm256_sub_epi32(ld(w->c + o), wd[q]);	\
+					__m256i v = ld(w->c + o), h_;			\
 											\
-					if (k1 == n) {					\
-						__m256i h, l;				\
-											\
-						v = canon(v);				\
-						decompose8(v, G, &h, &l);		\
-						st(r1->c + o, h);			\
-						bad = _mm256_or_si256(bad, over(l, bound));	\
-					}						\
+					if (k0 == 0)					\
+						v = split8(v, G, &h_);			\
+					v = _mm256_sub_epi32(v, wd[q]);			\
+					if (k1 == n)					\
+						bad = _mm256_or_si256(bad, over(split_lo(v), bound));	\
 					st(w->c + o, v);				\
 				}							\
 			}								\
@@ -1212,8 +1245,8 @@ static AVX2 u32 avx2_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *p
  * registers, added in 16-bit lanes and widened once, so that w is read
  * and written in one pass instead of one a chunk.
  */
-static AVX2 u32 sign_r_two(struct mldsa_poly *r1, struct mldsa_poly *w, const s8 *e,
-			   const struct mldsa_challenge *c, unsigned int split, s32 bound)
+static AVX2 u32 sign_r_two(struct mldsa_poly *w, const s8 *e, const struct mldsa_challenge *c,
+			   unsigned int split, s32 bound)
 {
 	__m256i bad = _mm256_setzero_si256();
 	unsigned int h, m, q, n = c->n;
@@ -1234,11 +1267,9 @@ static AVX2 u32 sign_r_two(struct mldsa_poly *r1, struct mldsa_poly *w, const s8
 				widen_two(acc[m], bcc[m], wd);
 				for (q = 0; q < 4; q++) {
 					unsigned int o = 128 * h + 32 * m + 8 * q;
-					__m256i v = canon(_mm256_sub_epi32(ld(w->c + o), wd[q])), hb, lb;
+					__m256i h1, v = _mm256_sub_epi32(split8(ld(w->c + o), G2_32, &h1), wd[q]);
 
-					decompose8(v, G2_32, &hb, &lb);
-					st(r1->c + o, hb);
-					bad = _mm256_or_si256(bad, over(lb, bound));
+					bad = _mm256_or_si256(bad, over(split_lo(v), bound));
 					st(w->c + o, v);
 				}
 			}
@@ -1248,8 +1279,7 @@ static AVX2 u32 sign_r_two(struct mldsa_poly *r1, struct mldsa_poly *w, const s8
 }
 #undef ETA_SUM4
 
-static AVX2 u32 avx2_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w,
-			    const struct mldsa_sign_pre *pre, unsigned int i,
+static AVX2 u32 avx2_sign_r(struct mldsa_poly *w, const struct mldsa_sign_pre *pre, unsigned int i,
 			    const struct mldsa_challenge *c, const struct mldsa_params *p)
 {
 	const s8 *e = pre_e8c(pre, MLDSA_LMAX + i) + 2 * MLDSA_N;
@@ -1259,7 +1289,7 @@ static AVX2 u32 avx2_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w,
 
 	/* two chunks (eta = 4 goes with gamma2 = (q-1)/32 in FIPS 204) */
 	if (n > ETA_CHUNK && n <= 2 * ETA_CHUNK && p->gamma2 == G2_32)
-		return sign_r_two(r1, w, e, c, ETA_CHUNK, bound);
+		return sign_r_two(w, e, c, ETA_CHUNK, bound);
 	if (p->gamma2 == G2_88)
 		SIGN_R_BODY(G2_88);
 	else
@@ -1269,52 +1299,80 @@ static AVX2 u32 avx2_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w,
 #undef SIGN_R_BODY
 
 /*
- * c t0[i] in 32-bit lanes, 64 coefficients a pass in eight registers,
- * and in the same pass its check against gamma2, v = r + c t0 and the
- * hint HighBits(v) != HighBits(r).
+ * c t0[i], 128 coefficients a pass: the terms summed up to seven at a
+ * time (|t0| <= 2^12: seven stay within 2^15) in 16-bit lanes, eight
+ * registers, two terms a step; each chunk widened and added to @acc;
+ * then, 64 coefficients at a time, the check against gamma2, v = r + c
+ * t0 (r = w1 2 gamma2 + x from w's split form) and the hint
+ * HighBits(v) != w1.
  */
+#define T0_CHUNK	7
 static AVX2 u32 avx2_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
 			       const struct mldsa_sign_pre *pre, unsigned int i,
 			       const struct mldsa_challenge *c, const struct mldsa_params *p,
 			       u32 *count)
 {
-	const s32 *e = pre_e32c(pre, i) + 2 * MLDSA_N;
+	const s16 *e = pre_e16c(pre, i) + 2 * MLDSA_N;
 	const __m256i one = _mm256_set1_epi32(1);
 	__m256i bad = _mm256_setzero_si256(), cnt = _mm256_setzero_si256();
-	unsigned int n = c->n, k, part, m;
+	unsigned int n = c->n, k, k0, k1, half, part, m;
+	s32 acc32[MLDSA_N] __attribute__((aligned(32)));
 	u32 sum[8], total = 0;
 
-	for (part = 0; part < MLDSA_N; part += 64) {
-		__m256i a0, a1, a2, a3, a4, a5, a6, a7;
+	for (half = 0; half < MLDSA_N; half += 128) {
+		for (k0 = 0; k0 < n; k0 = k1) {
+			__m256i x0, x1, x2, x3, x4, x5, x6, x7;
 
-		a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = _mm256_setzero_si256();
-		k = 0;
-		if (n & 1) {
-			const s32 *x = e - c->sh[k++] + part;
+			k1 = n - k0 > T0_CHUNK ? k0 + T0_CHUNK : n;
+			x0 = x1 = x2 = x3 = x4 = x5 = x6 = x7 = _mm256_setzero_si256();
+			k = k0;
+#define L16(p, o) _mm256_loadu_si256((const __m256i *)((p) + (o)))
+			if ((k1 - k0) & 1) {
+				const s16 *u = e - c->sh[k++] + half;
 
-			a0 = ld(x);      a1 = ld(x + 8);  a2 = ld(x + 16); a3 = ld(x + 24);
-			a4 = ld(x + 32); a5 = ld(x + 40); a6 = ld(x + 48); a7 = ld(x + 56);
-		}
-		/* two terms a step (fewer loop and register-copy instructions a term) */
-		for (; k < n; k += 2) {
-			const s32 *x = e - c->sh[k] + part, *y = e - c->sh[k + 1] + part;
+				x0 = L16(u, 0);  x1 = L16(u, 16); x2 = L16(u, 32); x3 = L16(u, 48);
+				x4 = L16(u, 64); x5 = L16(u, 80); x6 = L16(u, 96); x7 = L16(u, 112);
+			}
+			for (; k < k1; k += 2) {
+				const s16 *u = e - c->sh[k] + half, *v = e - c->sh[k + 1] + half;
 
-#define ADD2(a, o) a = _mm256_add_epi32(a, _mm256_add_epi32(ld(x + (o)), ld(y + (o))))
-			ADD2(a0, 0);  ADD2(a1, 8);  ADD2(a2, 16); ADD2(a3, 24);
-			ADD2(a4, 32); ADD2(a5, 40); ADD2(a6, 48); ADD2(a7, 56);
+#define ADD2(a, o) a = _mm256_add_epi16(a, _mm256_add_epi16(L16(u, o), L16(v, o)))
+				ADD2(x0, 0);  ADD2(x1, 16); ADD2(x2, 32); ADD2(x3, 48);
+				ADD2(x4, 64); ADD2(x5, 80); ADD2(x6, 96); ADD2(x7, 112);
 #undef ADD2
-		}
-		{
-			const __m256i acc[8] = { a0, a1, a2, a3, a4, a5, a6, a7 };
+			}
+#undef L16
+			{
+				const __m256i xs[8] = { x0, x1, x2, x3, x4, x5, x6, x7 };
 
+				_Pragma("GCC unroll 8")
+				for (m = 0; m < 8; m++) {
+					s32 *o = acc32 + half + 16 * m;
+					__m256i lo = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(xs[m]));
+					__m256i hi = _mm256_cvtepi16_epi32(_mm256_extracti128_si256(xs[m], 1));
+
+					st(o, k0 ? _mm256_add_epi32(ld(o), lo) : lo);
+					st(o + 8, k0 ? _mm256_add_epi32(ld(o + 8), hi) : hi);
+				}
+			}
+		}
+	}
+	if (!n)
+		memset(acc32, 0, sizeof(acc32));
+	for (part = 0; part < MLDSA_N; part += 64) {
+		{
 			_Pragma("GCC unroll 8")
 			for (m = 0; m < 8; m++) {
 				unsigned int o = part + 8 * m;
-				__m256i v = canon(_mm256_add_epi32(ld(w->c + o), acc[m])), hi, lo, hb;
+				__m256i sv = ld(w->c + o), x = split_lo(sv), hi, hb, v, a = ld(acc32 + o);
+				__m256i w1 = _mm256_srai_epi32(_mm256_sub_epi32(sv, x), 24);
 
-				bad = _mm256_or_si256(bad, over(acc[m], p->gamma2));
-				FOR_G2(p->gamma2, decompose8(v, G, &hi, &lo));
-				hb = _mm256_andnot_si256(_mm256_cmpeq_epi32(hi, ld(h->c + o)), one);
+				/* v = w1 2 gamma2 + x + c t0 */
+				v = _mm256_mullo_epi32(w1, _mm256_set1_epi32(2 * p->gamma2));
+				v = canon(_mm256_add_epi32(_mm256_add_epi32(v, x), a));
+				bad = _mm256_or_si256(bad, over(a, p->gamma2));
+				FOR_G2(p->gamma2, hi = highbits8(v, G));
+				hb = _mm256_andnot_si256(_mm256_cmpeq_epi32(hi, w1), one);
 				st(h->c + o, hb);
 				cnt = _mm256_add_epi32(cnt, hb);
 			}
@@ -1324,8 +1382,10 @@ static AVX2 u32 avx2_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
 	for (m = 0; m < 8; m++)
 		total += sum[m];
 	*count += total;
+	memzero_explicit(acc32, sizeof(acc32));
 	return any_mask(bad);
 }
+#undef T0_CHUNK
 
 /*
  * w = caddq(w) (unless @canonical: w in [0, q) already, left as it

@@ -32,6 +32,7 @@
 #include <crypto/keccak.h>
 #include <crypto/mlkem.h>
 #include "keccak-x4.h"
+#include "mlkem-x86.h"
 
 #define AVX2 __attribute__((target("avx2")))
 #define AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
@@ -499,8 +500,8 @@ static AVX2 void cbd3(struct mlkem_poly *r, const u8 *buf)
  * bytes, 64 eta <= 192 bytes out (two blocks for eta = 3).  Lanes past
  * @count recompute the last one and are dropped.
  */
-static AVX2 void avx2_noise(struct mlkem_poly *const r[], unsigned int count,
-			    const u8 sigma[32], u8 n0, unsigned int eta)
+AVX2 void rind_mlkem_avx2_noise(struct mlkem_poly *const r[], unsigned int count,
+			       const u8 sigma[32], u8 n0, unsigned int eta)
 {
 	u8 in[4][33], buf[4][2 * SHAKE256_RATE];
 	const u8 *const inp[4] = { in[0], in[1], in[2], in[3] };
@@ -884,8 +885,8 @@ static AVX2 void kg_row(struct mlkem_key *key, const struct mlkem_poly *e,
  * depends only on the rejections in A-hat (public, from rho); the noise
  * lanes are wiped with the state.
  */
-static AVX2 void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rho[32],
-			const u8 *sigma)
+AVX2_INLINE void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rho[32],
+			const u8 *sigma, const struct mlkem_x86_kg_hooks *hk)
 {
 	const unsigned int k = key->p->k, nz = sigma ? 2 * k : 0, jobs = nz + k * k;
 	const unsigned int eta = key->p->eta1, nb = 64 * eta > SHAKE256_RATE ? 2 : 1;
@@ -927,7 +928,7 @@ static AVX2 void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rh
 				hrun = false;
 			} else if (j >= nz) {
 				j -= nz;
-				ctr[l] = rej_block(key->a[j / k][j % k].c, ctr[l], lw[l]);
+				ctr[l] = hk->rej_block(key->a[j / k][j % k].c, ctr[l], lw[l]);
 				fill[j / k][j % k] = ctr[l];
 				if (ctr[l] < MLKEM_N)
 					continue;
@@ -945,8 +946,8 @@ static AVX2 void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rh
 					cbd3(r, nbuf[l]);
 				if (!--noise_left) {
 					for (i = 0; i < k; i++) {
-						avx2_ntt(&key->s[i]);
-						avx2_ntt(&e[i]);
+						hk->ntt(&key->s[i]);
+						hk->ntt(&e[i]);
 					}
 					kg_mulcache(sb0, sb1, key->s, k);
 				}
@@ -1018,9 +1019,32 @@ static AVX2 void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rh
  * a key set from its encoding): the same lane schedule, A-hat's streams
  * only -- ML-KEM-768's nine take 7 permutations, not 3 passes of 3.
  */
+/*
+ * kg_run is inlined with this driver's own steps (constant hooks: direct
+ * calls) and, once more, with a caller's (mlkem-avx512.c's, through
+ * mlkem-x86.h).
+ */
+const struct mlkem_x86_kg_hooks rind_mlkem_avx2_kg_hooks = {
+	.ntt		= avx2_ntt,
+	.rej_block	= rej_block,
+};
+
+static AVX2 __attribute__((noinline)) void kg_run_hk(struct mlkem_key *key, struct mlkem_poly *e,
+						    const u8 rho[32], const u8 *sigma,
+						    const struct mlkem_x86_kg_hooks *hk)
+{
+	kg_run(key, e, rho, sigma, hk);
+}
+
 static AVX2 void avx2_gen_matrix(struct mlkem_key *key, const u8 rho[32])
 {
-	kg_run(key, NULL, rho, NULL);
+	kg_run(key, NULL, rho, NULL, &rind_mlkem_avx2_kg_hooks);
+}
+
+AVX2 void rind_mlkem_avx2_gen_matrix_hk(struct mlkem_key *key, const u8 rho[32],
+					const struct mlkem_x86_kg_hooks *hk)
+{
+	kg_run_hk(key, NULL, rho, NULL, hk);
 }
 
 /*
@@ -1033,7 +1057,17 @@ static AVX2 void avx2_pke_keygen(struct mlkem_key *key, const u8 rho[32], const 
 	struct mlkem_poly e[MLKEM_KMAX];
 
 	memcpy(key->ek + MLKEM_POLYBYTES * key->p->k, rho, 32);
-	kg_run(key, e, rho, sigma);
+	kg_run(key, e, rho, sigma, &rind_mlkem_avx2_kg_hooks);
+	memzero_explicit(e, sizeof(e));
+}
+
+AVX2 void rind_mlkem_avx2_pke_keygen_hk(struct mlkem_key *key, const u8 rho[32], const u8 sigma[32],
+					const struct mlkem_x86_kg_hooks *hk)
+{
+	struct mlkem_poly e[MLKEM_KMAX];
+
+	memcpy(key->ek + MLKEM_POLYBYTES * key->p->k, rho, 32);
+	kg_run_hk(key, e, rho, sigma, hk);
 	memzero_explicit(e, sizeof(e));
 }
 
@@ -1042,7 +1076,7 @@ static const struct mlkem_ops mlkem_avx2_ops = {
 	.invntt		= avx2_invntt,
 	.basemul_acc	= avx2_basemul_acc,
 	.gen_matrix	= avx2_gen_matrix,
-	.noise		= avx2_noise,
+	.noise		= rind_mlkem_avx2_noise,
 	.compress	= avx2_compress,
 	.decompress	= avx2_decompress,
 	.pke_keygen	= avx2_pke_keygen,

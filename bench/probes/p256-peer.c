@@ -22,9 +22,10 @@
  *      $A/lib/libcrypto.a -pthread
  *   /tmp/p256-peer [rounds] [row-substring]
  *
- * Per call: TSC (rdtsc); per row: TSC minimum and median of each, and
- * aws-lc's over rind's (> 1: rind faster).  Rounds alternate which
- * library goes first.
+ * Per call: TSC (rdtsc; peer-timing.h also takes the on-CPU time, outside
+ * the TSC window, which this probe does not print); per row: TSC minimum
+ * and median of each, and aws-lc's over rind's (> 1: rind faster).
+ * Rounds alternate which library goes first.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -97,7 +98,8 @@ int a_verify(void)
 #endif
 
 #ifdef SIDE_RIND
-#include <x86intrin.h>
+#define PEER_MAXS 40000
+#include "peer-timing.h"
 /* the driver whole, its exported curve and registration renamed away */
 #define ecc_p256_adx probe_ecc_p256_adx
 #define p256x_field_test probe_p256x_field_test
@@ -152,53 +154,14 @@ static int x_ecdh(void) { return a_ecdh(out); }
 static int r_verify(void) { return probe_ecc_p256_adx.verify(XY, E, R, S) == 0; }
 static int x_verify(void) { return a_verify(); }
 
-static int cmpd(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-#define MAXS 40000
-
-struct stat1 {
-	double tsc[MAXS];
-	int k;
-};
-
-static void one(int (*f)(void), struct stat1 *s)
-{
-	u64 t0 = __rdtsc();
-
-	if (!f()) {
-		fprintf(stderr, "op failed\n");
-		exit(1);
-	}
-	s->tsc[s->k++] = (double)(__rdtsc() - t0);
-}
-
-static struct stat1 sr, sa;
+static struct peer_samples sr, sa;
 
 static void row(const char *name, int (*fr)(void), int (*fa_)(void), int rounds, int per,
 		int div)
 {
 	double mr, ma, dr, da;
-	int i, j;
 
-	sr.k = sa.k = 0;
-	for (i = 0; i < rounds; i++) {
-		for (j = 0; j < per; j++) {
-			if (i & 1) {
-				one(fa_, &sa);
-				one(fr, &sr);
-			} else {
-				one(fr, &sr);
-				one(fa_, &sa);
-			}
-		}
-	}
-	qsort(sr.tsc, sr.k, sizeof(double), cmpd);
-	qsort(sa.tsc, sa.k, sizeof(double), cmpd);
+	peer_pair(fr, fa_, &sr, &sa, 0, rounds, per);
 	mr = sr.tsc[0] / div;
 	ma = sa.tsc[0] / div;
 	dr = sr.tsc[sr.k / 2] / div;

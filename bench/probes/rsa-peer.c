@@ -123,6 +123,8 @@ int a_load(const char *path, struct peer_key *k)
 #include <crypto/bignum.h>
 #include <crypto/rsa.h>
 #include "../../arch/x86/bn-adx.h"
+#define PEER_MAXS 20000
+#include "peer-timing.h"
 
 int a_load(const char *path, struct peer_key *k);
 int a_sign(const uint8_t *msg, size_t len);
@@ -160,66 +162,11 @@ static int r_exp(void)
 static int a_sign1(void) { return a_sign(msg, sizeof(msg)); }
 static int a_verify1(void) { return a_verify(msg, sizeof(msg)); }
 
-static double cpu_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static int cmpd(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-#define MAXS 20000
-
-struct stat1 {
-	double tsc[MAXS], cpu[MAXS];
-	int k;
-};
-
-static void one(int (*f)(void), struct stat1 *s)
-{
-	double c0 = cpu_ns();
-	u64 t0 = __rdtsc();
-
-	if (!f()) {
-		fprintf(stderr, "op failed\n");
-		exit(1);
-	}
-	s->tsc[s->k] = (double)(__rdtsc() - t0);
-	s->cpu[s->k] = cpu_ns() - c0;
-	s->k++;
-}
-
 static void row(const char *name, int (*fr)(void), int (*fa)(void), int rounds, int per)
 {
-	static struct stat1 sr, sa;
-	int i, j;
+	static struct peer_samples sr, sa;
 
-	sr.k = sa.k = 0;
-	for (i = 0; i < 3; i++) {
-		fr();
-		fa();
-	}
-	for (i = 0; i < rounds; i++)
-		for (j = 0; j < per; j++) {
-			if (i & 1) {
-				one(fa, &sa);
-				one(fr, &sr);
-			} else {
-				one(fr, &sr);
-				one(fa, &sa);
-			}
-		}
-	qsort(sr.tsc, sr.k, 8, cmpd);
-	qsort(sa.tsc, sa.k, 8, cmpd);
-	qsort(sr.cpu, sr.k, 8, cmpd);
-	qsort(sa.cpu, sa.k, 8, cmpd);
+	peer_pair(fr, fa, &sr, &sa, 3, rounds, per);
 	printf("%-14s rind min %9.0f TSC med %8.1f us | aws-lc min %9.0f TSC med %8.1f us |"
 	       " aws/rind min %.3f med %.3f\n", name, sr.tsc[0], sr.cpu[sr.k / 2] / 1e3,
 	       sa.tsc[0], sa.cpu[sa.k / 2] / 1e3, sa.tsc[0] / sr.tsc[0],

@@ -112,7 +112,8 @@ int a_sha512(uint8_t out[64], const uint8_t *in, size_t len)
 #endif
 
 #ifdef SIDE_RIND
-#include <x86intrin.h>
+#define PEER_MAXS 40000
+#include "peer-timing.h"
 #include <rind/crypto.h>
 #include <rind/kpp.h>
 #include <rind/sig.h>
@@ -276,70 +277,15 @@ static int a_sign_raw1(void) { u8 s[64]; return a_sign_raw(s, msg, sizeof(msg));
 static int a_sha1(void) { u8 o[64]; return a_sha512(o, in96, 96); }
 static int nothing(void) { return 1; }
 
-static double cpu_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static int cmpd(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-#define MAXS 40000
-
-struct stat1 {
-	double tsc[MAXS], cpu[MAXS];
-	int k;
-};
-
-static void one(int (*f)(void), struct stat1 *s)
-{
-	double c0 = cpu_ns();
-	u64 t0 = __rdtsc();
-
-	if (!f()) {
-		fprintf(stderr, "op failed\n");
-		exit(1);
-	}
-	s->tsc[s->k] = (double)(__rdtsc() - t0);
-	s->cpu[s->k] = cpu_ns() - c0;
-	s->k++;
-}
-
 static const char *filter;
 
 static void row(const char *name, int (*fr)(void), int (*fa)(void), int rounds, int per)
 {
-	static struct stat1 sr, sa;
-	int i, j;
+	static struct peer_samples sr, sa;
 
 	if (filter && !strstr(name, filter))
 		return;
-	sr.k = sa.k = 0;
-	for (i = 0; i < 3; i++) {
-		fr();
-		fa();
-	}
-	for (i = 0; i < rounds; i++)
-		for (j = 0; j < per && sr.k < MAXS; j++) {
-			if (i & 1) {
-				one(fa, &sa);
-				one(fr, &sr);
-			} else {
-				one(fr, &sr);
-				one(fa, &sa);
-			}
-		}
-	qsort(sr.tsc, sr.k, 8, cmpd);
-	qsort(sa.tsc, sa.k, 8, cmpd);
-	qsort(sr.cpu, sr.k, 8, cmpd);
-	qsort(sa.cpu, sa.k, 8, cmpd);
+	peer_pair(fr, fa, &sr, &sa, 3, rounds, per);
 	if (fa == nothing)
 		printf("%-14s rind min %7.0f med %7.0f TSC (%6.1f us)\n", name, sr.tsc[0],
 		       sr.tsc[sr.k / 2], sr.cpu[sr.k / 2] / 1e3);

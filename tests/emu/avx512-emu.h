@@ -56,6 +56,17 @@ typedef union {
 #undef __m512i
 #define __m512i emu_m512i
 
+/*
+ * All ones where bit @i of the mask @k is set, else zero: the masked
+ * operations select with it instead of branching, so that a mask made
+ * from secret data (the 25519 drivers' lane blends) leaves no
+ * secret-dependent branch for valgrind's constant-time check to flag.
+ * Only the masked loads and stores branch on their mask, as they must not
+ * touch a masked-off byte (their masks are lengths).
+ */
+#define EMU_MBIT(k, i) ((uint64_t)0 - (((uint64_t)(k) >> (i)) & 1))
+#define EMU_SEL(m, x, y) (((x) & (m)) | ((y) & ~(m)))
+
 /* ---- 128/256-bit pieces ---- */
 
 EMU_INL __m128i emu_get128(const emu_m512i *a, int i)
@@ -192,7 +203,7 @@ EMU_INL emu_m512i emu_mm512_maskz_mov_epi8(__mmask64 k, emu_m512i a)
 	int i;
 
 	for (i = 0; i < 64; i++)
-		r.b[i] = (k >> i) & 1 ? a.b[i] : 0;
+		r.b[i] = (uint8_t)(a.b[i] & EMU_MBIT(k, i));
 	return r;
 }
 
@@ -203,7 +214,7 @@ EMU_INL emu_m512i emu_mm512_maskz_set1_epi64(__mmask8 k, long long x)
 	int i;
 
 	for (i = 0; i < 8; i++)
-		r.q[i] = (k >> i) & 1 ? (uint64_t)x : 0;
+		r.q[i] = (uint64_t)x & EMU_MBIT(k, i);
 	return r;
 }
 
@@ -406,8 +417,7 @@ EMU_INL emu_m512i emu_mm512_mask_sub_epi64(emu_m512i src, __mmask8 k, emu_m512i 
 	int i;
 
 	for (i = 0; i < 8; i++)
-		if ((k >> i) & 1)
-			src.q[i] = a.q[i] - b.q[i];
+		src.q[i] = EMU_SEL(EMU_MBIT(k, i), a.q[i] - b.q[i], src.q[i]);
 	return src;
 }
 
@@ -416,8 +426,7 @@ EMU_INL emu_m512i emu_mm512_mask_add_epi64(emu_m512i src, __mmask8 k, emu_m512i 
 	int i;
 
 	for (i = 0; i < 8; i++)
-		if ((k >> i) & 1)
-			src.q[i] = a.q[i] + b.q[i];
+		src.q[i] = EMU_SEL(EMU_MBIT(k, i), a.q[i] + b.q[i], src.q[i]);
 	return src;
 }
 
@@ -427,8 +436,7 @@ EMU_INL emu_m512i emu_mm512_mask_blend_epi64(__mmask8 k, emu_m512i a, emu_m512i 
 	int i;
 
 	for (i = 0; i < 8; i++)
-		if ((k >> i) & 1)
-			a.q[i] = b.q[i];
+		a.q[i] = EMU_SEL(EMU_MBIT(k, i), b.q[i], a.q[i]);
 	return a;
 }
 
@@ -567,7 +575,8 @@ EMU_INL emu_m512i emu_mm512_shuffle_epi32(emu_m512i a, int imm)
 
 /*
  * VPSHUFB: in each 128-bit lane, byte i = 0 if bit 7 of b's byte i is set,
- * else byte (b_i & 15) of a's same lane.
+ * else byte (b_i & 15) of a's same lane.  (A table lookup by b: the
+ * drivers' index vectors are constants.)
  */
 EMU_INL emu_m512i emu_mm512_shuffle_epi8(emu_m512i a, emu_m512i b)
 {
@@ -728,8 +737,7 @@ EMU_INL_256 __m256i emu_mm256_mask_sub_epi64(__m256i src, __mmask8 k, __m256i a,
 	_mm256_storeu_si256((__m256i *)x, a);
 	_mm256_storeu_si256((__m256i *)y, b);
 	for (i = 0; i < 4; i++)
-		if ((k >> i) & 1)
-			s[i] = x[i] - y[i];
+		s[i] = EMU_SEL(EMU_MBIT(k, i), x[i] - y[i], s[i]);
 	return _mm256_loadu_si256((const __m256i *)s);
 }
 
@@ -741,8 +749,7 @@ EMU_INL_256 __m256i emu_mm256_mask_blend_epi64(__mmask8 k, __m256i a, __m256i b)
 	_mm256_storeu_si256((__m256i *)x, a);
 	_mm256_storeu_si256((__m256i *)y, b);
 	for (i = 0; i < 4; i++)
-		if ((k >> i) & 1)
-			x[i] = y[i];
+		x[i] = EMU_SEL(EMU_MBIT(k, i), y[i], x[i]);
 	return _mm256_loadu_si256((const __m256i *)x);
 }
 
@@ -886,24 +893,456 @@ EMU_INL_256 __m256i emu_mm256_mask_blend_epi64(__mmask8 k, __m256i a, __m256i b)
  * #undef/#define pairs, and tests in tests/emu/test_emu.c.
  */
 
-/* ---- rsa-ifma / bn-ifma.c: two-source permute, unsigned qword compares ---- */
-
 /*
- * VPERMT2Q / VPERMI2Q: qword i = qword idx[i] bits 2:0 of @b if bit 3 of
- * idx[i] is set, of @a if clear; idx bits 63:4 ignored.
+ * ---- arch/x86/mlkem-avx512.c: 16-bit lane arithmetic, shifts, compares,
+ * masked moves and blends, word and qword permutes, VPCOMPRESSD, down- and
+ * up-conversions, 128-bit lane byte shift and insert, and the AVX512BW+VL
+ * masked 128/256-bit loads and stores ----
+ * (Intel SDM vol. 2: PADDW/PSUBW, PMULLW, PMULHW, PMULHUW, PMULHRSW,
+ * PSRAW/PSLLW imm, VPSRLVW/VPSLLVW, PMADDWD, VPCMPW/VPCMPUD, VPMOVW2M,
+ * VPTESTMW, VMOVDQU16 zero-masking, VPBLENDMW/VPBLENDMD, VPSRLD masked,
+ * VPERMT2W/VPERMT2Q, VPERMW, VPCOMPRESSD, VPMOVDW/VPMOVDB, VPMOVZXBD,
+ * VPSRLDQ, VINSERTI32X4, VMOVDQU8/16 masked.)
  */
+EMU_INL emu_m512i emu_mm512_set1_epi16(short a)
+{
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 32; i++)
+		r.w[i] = (uint16_t)a;
+	return r;
+}
+
+EMU_INL emu_m512i emu_mm512_add_epi16(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		a.w[i] = (uint16_t)(a.w[i] + b.w[i]);
+	return a;
+}
+
+EMU_INL emu_m512i emu_mm512_sub_epi16(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		a.w[i] = (uint16_t)(a.w[i] - b.w[i]);
+	return a;
+}
+
+/* k selects a op b, else src (merge masking) */
+EMU_INL emu_m512i emu_mm512_mask_add_epi16(emu_m512i src, __mmask32 k, emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		if ((k >> i) & 1)
+			src.w[i] = (uint16_t)(a.w[i] + b.w[i]);
+	return src;
+}
+
+EMU_INL emu_m512i emu_mm512_mask_sub_epi16(emu_m512i src, __mmask32 k, emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		if ((k >> i) & 1)
+			src.w[i] = (uint16_t)(a.w[i] - b.w[i]);
+	return src;
+}
+
+/* PMULLW: the low 16 bits of the (signed) product */
+EMU_INL emu_m512i emu_mm512_mullo_epi16(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		a.w[i] = (uint16_t)((int32_t)(int16_t)a.w[i] * (int16_t)b.w[i]);
+	return a;
+}
+
+/* PMULHW: the high 16 bits of the signed product */
+EMU_INL emu_m512i emu_mm512_mulhi_epi16(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		a.w[i] = (uint16_t)((uint32_t)((int32_t)(int16_t)a.w[i] * (int16_t)b.w[i]) >> 16);
+	return a;
+}
+
+/* PMULHUW: the high 16 bits of the unsigned product */
+EMU_INL emu_m512i emu_mm512_mulhi_epu16(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		a.w[i] = (uint16_t)(((uint32_t)a.w[i] * b.w[i]) >> 16);
+	return a;
+}
+
+/* PMULHRSW: temp = ((a * b) >> 14) + 1, bits 16:1 of temp */
+EMU_INL emu_m512i emu_mm512_mulhrs_epi16(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 32; i++) {
+		int32_t t = (int32_t)(int16_t)a.w[i] * (int16_t)b.w[i];
+
+		t = (t >> 14) + 1;	/* arithmetic shift, as the SDM's signed temp */
+		a.w[i] = (uint16_t)((uint32_t)t >> 1);
+	}
+	return a;
+}
+
+/* PSRAW imm: counts above 15 fill with the sign */
+EMU_INL emu_m512i emu_mm512_srai_epi16(emu_m512i a, unsigned int n)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		a.w[i] = (uint16_t)((int16_t)a.w[i] >> (n > 15 ? 15 : n));
+	return a;
+}
+
+/* PSLLW imm: counts above 15 give 0 */
+EMU_INL emu_m512i emu_mm512_slli_epi16(emu_m512i a, unsigned int n)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		a.w[i] = n > 15 ? 0 : (uint16_t)(a.w[i] << n);
+	return a;
+}
+
+/* VPSRLVW / VPSLLVW: each word by its own count (all 16 bits); above 15 gives 0 */
+EMU_INL emu_m512i emu_mm512_srlv_epi16(emu_m512i a, emu_m512i c)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		a.w[i] = c.w[i] > 15 ? 0 : (uint16_t)(a.w[i] >> c.w[i]);
+	return a;
+}
+
+EMU_INL emu_m512i emu_mm512_sllv_epi16(emu_m512i a, emu_m512i c)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		a.w[i] = c.w[i] > 15 ? 0 : (uint16_t)(a.w[i] << c.w[i]);
+	return a;
+}
+
+/* VPSRLD imm, merge-masked */
+EMU_INL emu_m512i emu_mm512_mask_srli_epi32(emu_m512i src, __mmask16 k, emu_m512i a, unsigned int n)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if ((k >> i) & 1)
+			src.d[i] = n > 31 ? 0 : a.d[i] >> n;
+	return src;
+}
+
+/* PMADDWD: signed word products summed in pairs, wrapping to 32 bits */
+EMU_INL emu_m512i emu_mm512_madd_epi16(emu_m512i a, emu_m512i b)
+{
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		int64_t s = (int64_t)(int16_t)a.w[2 * i] * (int16_t)b.w[2 * i] +
+			    (int64_t)(int16_t)a.w[2 * i + 1] * (int16_t)b.w[2 * i + 1];
+
+		r.d[i] = (uint32_t)s;
+	}
+	return r;
+}
+
+EMU_INL __mmask32 emu_mm512_cmpgt_epi16_mask(emu_m512i a, emu_m512i b)
+{
+	__mmask32 k = 0;
+	int i;
+
+	for (i = 0; i < 32; i++)
+		if ((int16_t)a.w[i] > (int16_t)b.w[i])
+			k |= (__mmask32)1 << i;
+	return k;
+}
+
+EMU_INL __mmask16 emu_mm512_cmplt_epu32_mask(emu_m512i a, emu_m512i b)
+{
+	__mmask16 k = 0;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if (a.d[i] < b.d[i])
+			k = (__mmask16)(k | 1u << i);
+	return k;
+}
+
+/* VPMOVW2M: the sign bit of each word */
+EMU_INL __mmask32 emu_mm512_movepi16_mask(emu_m512i a)
+{
+	__mmask32 k = 0;
+	int i;
+
+	for (i = 0; i < 32; i++)
+		k |= (__mmask32)(a.w[i] >> 15) << i;
+	return k;
+}
+
+/* VPTESTMW: (a AND b) != 0 per word */
+EMU_INL __mmask32 emu_mm512_test_epi16_mask(emu_m512i a, emu_m512i b)
+{
+	__mmask32 k = 0;
+	int i;
+
+	for (i = 0; i < 32; i++)
+		if (a.w[i] & b.w[i])
+			k |= (__mmask32)1 << i;
+	return k;
+}
+
+EMU_INL emu_m512i emu_mm512_maskz_mov_epi16(__mmask32 k, emu_m512i a)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		if (!((k >> i) & 1))
+			a.w[i] = 0;
+	return a;
+}
+
+/* VPBLENDMW / VPBLENDMD: b where k is set, else a */
+EMU_INL emu_m512i emu_mm512_mask_blend_epi16(__mmask32 k, emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		if ((k >> i) & 1)
+			a.w[i] = b.w[i];
+	return a;
+}
+
+EMU_INL emu_m512i emu_mm512_mask_blend_epi32(__mmask16 k, emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if ((k >> i) & 1)
+			a.d[i] = b.d[i];
+	return a;
+}
+
+/* VPERMT2W: index bits 4:0 pick the word, bit 5 the table (a or b); the rest ignored */
+EMU_INL emu_m512i emu_mm512_permutex2var_epi16(emu_m512i a, emu_m512i idx, emu_m512i b)
+{
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 32; i++)
+		r.w[i] = (idx.w[i] & 32) ? b.w[idx.w[i] & 31] : a.w[idx.w[i] & 31];
+	return r;
+}
+
+/* VPERMT2Q: index bits 2:0 pick the qword, bit 3 the table */
 EMU_INL emu_m512i emu_mm512_permutex2var_epi64(emu_m512i a, emu_m512i idx, emu_m512i b)
 {
 	emu_m512i r;
 	int i;
 
-	for (i = 0; i < 8; i++) {
-		unsigned int off = (unsigned int)(idx.q[i] & 7);
-
-		r.q[i] = (idx.q[i] & 8) ? b.q[off] : a.q[off];
-	}
+	for (i = 0; i < 8; i++)
+		r.q[i] = (idx.q[i] & 8) ? b.q[idx.q[i] & 7] : a.q[idx.q[i] & 7];
 	return r;
 }
+
+/* VPERMW: index bits 4:0 */
+EMU_INL emu_m512i emu_mm512_permutexvar_epi16(emu_m512i idx, emu_m512i a)
+{
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 32; i++)
+		r.w[i] = a.w[idx.w[i] & 31];
+	return r;
+}
+
+/* VPCOMPRESSD, zero-masking: the selected dwords packed to the bottom, the rest 0 */
+EMU_INL emu_m512i emu_mm512_maskz_compress_epi32(__mmask16 k, emu_m512i a)
+{
+	emu_m512i r;
+	int i, n = 0;
+
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 16; i++)
+		if ((k >> i) & 1)
+			r.d[n++] = a.d[i];
+	return r;
+}
+
+/* VPMOVDW / VPMOVDB: truncation */
+EMU_INL_256 __m256i emu_mm512_cvtepi32_epi16(emu_m512i a)
+{
+	uint16_t w[16];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		w[i] = (uint16_t)a.d[i];
+	return _mm256_loadu_si256((const __m256i *)w);
+}
+
+EMU_INL __m128i emu_mm512_cvtepi32_epi8(emu_m512i a)
+{
+	uint8_t b[16];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		b[i] = (uint8_t)a.d[i];
+	return _mm_loadu_si128((const __m128i *)b);
+}
+
+/* VPMOVZXBD */
+EMU_INL emu_m512i emu_mm512_cvtepu8_epi32(__m128i a)
+{
+	uint8_t b[16];
+	emu_m512i r;
+	int i;
+
+	_mm_storeu_si128((__m128i *)b, a);
+	for (i = 0; i < 16; i++)
+		r.d[i] = b[i];
+	return r;
+}
+
+/* VPSRLDQ: each 128-bit lane shifted right by n bytes (n > 15: 0) */
+EMU_INL emu_m512i emu_mm512_bsrli_epi128(emu_m512i a, unsigned int n)
+{
+	emu_m512i r;
+	int l, i;
+
+	for (l = 0; l < 4; l++)
+		for (i = 0; i < 16; i++)
+			r.b[16 * l + i] = (unsigned int)i + n < 16 ? a.b[16 * l + i + n] : 0;
+	return r;
+}
+
+/* VINSERTI32X4: lane imm (bits 1:0) replaced by b */
+EMU_INL emu_m512i emu_mm512_inserti32x4(emu_m512i a, __m128i b, int imm)
+{
+	emu_put128(&a, imm & 3, b);
+	return a;
+}
+
+/* VMOVDQU8/16 with a mask (AVX512BW+VL): only the selected bytes are touched */
+EMU_INL void emu_mm_mask_storeu_epi8(void *p, __mmask16 k, __m128i a)
+{
+	volatile uint8_t *d = (volatile uint8_t *)p;
+	uint8_t b[16];
+	int i;
+
+	_mm_storeu_si128((__m128i *)b, a);
+	for (i = 0; i < 16; i++)
+		if ((k >> i) & 1)
+			d[i] = b[i];
+}
+
+EMU_INL __m128i emu_mm_maskz_loadu_epi8(__mmask16 k, const void *p)
+{
+	const volatile uint8_t *s = (const volatile uint8_t *)p;
+	uint8_t b[16];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		b[i] = (k >> i) & 1 ? s[i] : 0;
+	return _mm_loadu_si128((const __m128i *)b);
+}
+
+EMU_INL_256 void emu_mm256_mask_storeu_epi16(void *p, __mmask16 k, __m256i a)
+{
+	volatile uint16_t *d = (volatile uint16_t *)p;
+	uint16_t w[16];
+	int i;
+
+	_mm256_storeu_si256((__m256i *)w, a);
+	for (i = 0; i < 16; i++)
+		if ((k >> i) & 1)
+			d[i] = w[i];
+}
+
+#undef _mm512_set1_epi16
+#define _mm512_set1_epi16 emu_mm512_set1_epi16
+#undef _mm512_add_epi16
+#define _mm512_add_epi16 emu_mm512_add_epi16
+#undef _mm512_sub_epi16
+#define _mm512_sub_epi16 emu_mm512_sub_epi16
+#undef _mm512_mask_add_epi16
+#define _mm512_mask_add_epi16 emu_mm512_mask_add_epi16
+#undef _mm512_mask_sub_epi16
+#define _mm512_mask_sub_epi16 emu_mm512_mask_sub_epi16
+#undef _mm512_mullo_epi16
+#define _mm512_mullo_epi16 emu_mm512_mullo_epi16
+#undef _mm512_mulhi_epi16
+#define _mm512_mulhi_epi16 emu_mm512_mulhi_epi16
+#undef _mm512_mulhi_epu16
+#define _mm512_mulhi_epu16 emu_mm512_mulhi_epu16
+#undef _mm512_mulhrs_epi16
+#define _mm512_mulhrs_epi16 emu_mm512_mulhrs_epi16
+#undef _mm512_srai_epi16
+#define _mm512_srai_epi16 emu_mm512_srai_epi16
+#undef _mm512_slli_epi16
+#define _mm512_slli_epi16 emu_mm512_slli_epi16
+#undef _mm512_srlv_epi16
+#define _mm512_srlv_epi16 emu_mm512_srlv_epi16
+#undef _mm512_sllv_epi16
+#define _mm512_sllv_epi16 emu_mm512_sllv_epi16
+#undef _mm512_mask_srli_epi32
+#define _mm512_mask_srli_epi32 emu_mm512_mask_srli_epi32
+#undef _mm512_madd_epi16
+#define _mm512_madd_epi16 emu_mm512_madd_epi16
+#undef _mm512_cmpgt_epi16_mask
+#define _mm512_cmpgt_epi16_mask emu_mm512_cmpgt_epi16_mask
+#undef _mm512_cmplt_epu32_mask
+#define _mm512_cmplt_epu32_mask emu_mm512_cmplt_epu32_mask
+#undef _mm512_movepi16_mask
+#define _mm512_movepi16_mask emu_mm512_movepi16_mask
+#undef _mm512_test_epi16_mask
+#define _mm512_test_epi16_mask emu_mm512_test_epi16_mask
+#undef _mm512_maskz_mov_epi16
+#define _mm512_maskz_mov_epi16 emu_mm512_maskz_mov_epi16
+#undef _mm512_mask_blend_epi16
+#define _mm512_mask_blend_epi16 emu_mm512_mask_blend_epi16
+#undef _mm512_mask_blend_epi32
+#define _mm512_mask_blend_epi32 emu_mm512_mask_blend_epi32
+#undef _mm512_permutex2var_epi16
+#define _mm512_permutex2var_epi16 emu_mm512_permutex2var_epi16
+#undef _mm512_permutex2var_epi64
+#define _mm512_permutex2var_epi64 emu_mm512_permutex2var_epi64
+#undef _mm512_permutexvar_epi16
+#define _mm512_permutexvar_epi16 emu_mm512_permutexvar_epi16
+#undef _mm512_maskz_compress_epi32
+#define _mm512_maskz_compress_epi32 emu_mm512_maskz_compress_epi32
+#undef _mm512_cvtepi32_epi16
+#define _mm512_cvtepi32_epi16 emu_mm512_cvtepi32_epi16
+#undef _mm512_cvtepi32_epi8
+#define _mm512_cvtepi32_epi8 emu_mm512_cvtepi32_epi8
+#undef _mm512_cvtepu8_epi32
+#define _mm512_cvtepu8_epi32 emu_mm512_cvtepu8_epi32
+#undef _mm512_bsrli_epi128
+#define _mm512_bsrli_epi128 emu_mm512_bsrli_epi128
+#undef _mm512_inserti32x4
+#define _mm512_inserti32x4 emu_mm512_inserti32x4
+#undef _mm_mask_storeu_epi8
+#define _mm_mask_storeu_epi8 emu_mm_mask_storeu_epi8
+#undef _mm_maskz_loadu_epi8
+#define _mm_maskz_loadu_epi8 emu_mm_maskz_loadu_epi8
+#undef _mm256_mask_storeu_epi16
+#define _mm256_mask_storeu_epi16 emu_mm256_mask_storeu_epi16
+
+/* ---- arch/x86/bn-ifma.c: unsigned qword compares (VPERMT2Q: the mlkem section's) ---- */
 
 /* VPCMPUQ, predicates EQ (0) and NLE (6): bit i of the mask = a[i] == b[i], a[i] > b[i] unsigned. */
 EMU_INL __mmask8 emu_mm512_cmpeq_epu64_mask(emu_m512i a, emu_m512i b)
@@ -926,8 +1365,6 @@ EMU_INL __mmask8 emu_mm512_cmpgt_epu64_mask(emu_m512i a, emu_m512i b)
 	return (__mmask8)k;
 }
 
-#undef _mm512_permutex2var_epi64
-#define _mm512_permutex2var_epi64 emu_mm512_permutex2var_epi64
 #undef _mm512_cmpeq_epu64_mask
 #define _mm512_cmpeq_epu64_mask emu_mm512_cmpeq_epu64_mask
 #undef _mm512_cmpgt_epu64_mask

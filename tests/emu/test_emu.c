@@ -756,7 +756,256 @@ static TGT void test_clmul(void)
 	eq_q("clmulepi64_epi128 0xee", _mm512_clmulepi64_epi128(a, b, 0xee), W[0]);
 }
 
-/* ---- appended: rsa-ifma / bn-ifma.c (VPERMT2Q, VPCMPUQ eq / nle) ---- */
+
+/* ---- arch/x86/mlkem-avx512.c's section ---- */
+
+static __m512i w16(const uint16_t w[32])
+{
+	__m512i r;
+
+	memcpy(r.w, w, 64);
+	return r;
+}
+
+static void eq_w(const char *what, __m512i got, const uint16_t want[32])
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		CHECK(got.w[i] == want[i], "%s: word %d: %04x, want %04x", what, i, got.w[i], want[i]);
+}
+
+/* The lanes beyond the literals: words i >= 8 hold @a_rest, @b_rest */
+static void fill_w(uint16_t *a, uint16_t a_rest, int from)
+{
+	int i;
+
+	for (i = from; i < 32; i++)
+		a[i] = a_rest;
+}
+
+static TGT void test_mlkem_section(void)
+{
+	/* operands with the edges of 16-bit arithmetic in words 0..7 */
+	uint16_t A[32] = { 0x7fff, 0x0000, 0x8000, 0xffff, 0x4000, 0x1234, 0x8000, 0xfffe };
+	uint16_t B[32] = { 0x0001, 0x0001, 0x8000, 0xffff, 0x4000, 0x0100, 0x7fff, 0x0003 };
+	uint16_t W[32];
+	__m512i a, b, x;
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *map, *end;
+	int i;
+
+	fill_w(A, 0x0102, 8);
+	fill_w(B, 0x0304, 8);
+	a = w16(A);
+	b = w16(B);
+
+	/* PADDW / PSUBW wrap */
+	{
+		const uint16_t add[8] = { 0x8000, 0x0001, 0x0000, 0xfffe, 0x8000, 0x1334, 0xffff, 0x0001 };
+		const uint16_t sub[8] = { 0x7ffe, 0xffff, 0x0000, 0x0000, 0x0000, 0x1134, 0x0001, 0xfffb };
+
+		memcpy(W, add, sizeof(add));
+		fill_w(W, 0x0406, 8);
+		eq_w("add_epi16", _mm512_add_epi16(a, b), W);
+		memcpy(W, sub, sizeof(sub));
+		fill_w(W, 0xfdfe, 8);
+		eq_w("sub_epi16", _mm512_sub_epi16(a, b), W);
+		/* merge masks with holes: words 0 and 31 only; the rest from src */
+		x = _mm512_mask_add_epi16(_mm512_set1_epi16(0x5555), 0x80000001u, a, b);
+		fill_w(W, 0x5555, 0);
+		W[0] = 0x8000;
+		W[31] = 0x0406;
+		eq_w("mask_add_epi16", x, W);
+		x = _mm512_mask_sub_epi16(_mm512_set1_epi16(-2), 0x00000088u, a, b);
+		fill_w(W, 0xfffe, 0);
+		W[3] = 0x0000;
+		W[7] = 0xfffb;
+		eq_w("mask_sub_epi16", x, W);
+	}
+	/* PMULLW, PMULHW, PMULHUW, PMULHRSW */
+	{
+		/*
+		 * signed products: 0x7fff, 0, 2^30, 1, 2^28, 0x123400, -2^30 + 2^15, -6;
+		 * unsigned, where they differ: 0xfffe0001, 0x3fff8000, 0x2fffa
+		 */
+		const uint16_t lo[8] = { 0x7fff, 0x0000, 0x0000, 0x0001, 0x0000, 0x3400, 0x8000, 0xfffa };
+		const uint16_t hi[8] = { 0x0000, 0x0000, 0x4000, 0x0000, 0x1000, 0x0012, 0xc000, 0xffff };
+		const uint16_t hu[8] = { 0x0000, 0x0000, 0x4000, 0xfffe, 0x1000, 0x0012, 0x3fff, 0x0002 };
+		/* (p >> 14) + 1, >> 1: 0x7fff*1 -> 1; 2^30 -> 0x8000; 1 -> 0; 2^28 -> 0x2000;
+		 * 0x123400 -> 0x24; -2^30 + 2^15 -> 0x8001; -6 -> 0 */
+		const uint16_t rs[8] = { 0x0001, 0x0000, 0x8000, 0x0000, 0x2000, 0x0024, 0x8001, 0x0000 };
+
+		memcpy(W, lo, sizeof(lo));
+		fill_w(W, (uint16_t)(0x0102 * 0x0304), 8);	/* 0x30a08: low 0x0a08 */
+		eq_w("mullo_epi16", _mm512_mullo_epi16(a, b), W);
+		memcpy(W, hi, sizeof(hi));
+		fill_w(W, 0x0003, 8);
+		eq_w("mulhi_epi16", _mm512_mulhi_epi16(a, b), W);
+		memcpy(W, hu, sizeof(hu));
+		fill_w(W, 0x0003, 8);
+		eq_w("mulhi_epu16", _mm512_mulhi_epu16(a, b), W);
+		memcpy(W, rs, sizeof(rs));
+		fill_w(W, 0x0006, 8);	/* 0x30a08 >> 14 = 12, +1 = 13, >> 1 = 6 */
+		eq_w("mulhrs_epi16", _mm512_mulhrs_epi16(a, b), W);
+	}
+	/* PSRAW, PSLLW by immediate; VPSRLVW, VPSLLVW per word */
+	{
+		x = _mm512_srai_epi16(a, 3);
+		CHECK(x.w[0] == 0x0fff && x.w[2] == 0xf000 && x.w[3] == 0xffff && x.w[7] == 0xffff,
+		      "srai_epi16 3");
+		x = _mm512_srai_epi16(a, 16);	/* above 15: the sign everywhere */
+		CHECK(x.w[0] == 0 && x.w[2] == 0xffff && x.w[5] == 0 && x.w[6] == 0xffff, "srai_epi16 16");
+		x = _mm512_slli_epi16(a, 15);
+		CHECK(x.w[0] == 0x8000 && x.w[3] == 0x8000 && x.w[4] == 0 && x.w[7] == 0, "slli_epi16 15");
+		x = _mm512_slli_epi16(a, 16);
+		CHECK(x.w[0] == 0 && x.w[3] == 0 && x.w[31] == 0, "slli_epi16 16");
+		for (i = 0; i < 32; i++)
+			W[i] = (uint16_t)(i < 16 ? i : i == 16 ? 16 : i == 17 ? 0xffff : 0x0101);
+		x = _mm512_srlv_epi16(_mm512_set1_epi16(-1), w16(W));
+		for (i = 0; i < 16; i++)
+			CHECK(x.w[i] == (uint16_t)(0xffffu >> i), "srlv_epi16 count %d", i);
+		CHECK(x.w[16] == 0 && x.w[17] == 0 && x.w[18] == 0, "srlv_epi16 counts 16, 0xffff, 0x101");
+		x = _mm512_sllv_epi16(_mm512_set1_epi16(1), w16(W));
+		for (i = 0; i < 16; i++)
+			CHECK(x.w[i] == (uint16_t)(1u << i), "sllv_epi16 count %d", i);
+		CHECK(x.w[16] == 0 && x.w[17] == 0 && x.w[31] == 0, "sllv_epi16 counts 16, 0xffff, 0x101");
+		x = _mm512_mask_srli_epi32(_mm512_set1_epi32(7), 0xaaaa, _mm512_set1_epi32((int)0x80000010u), 4);
+		CHECK(x.d[0] == 7 && x.d[1] == 0x08000001u && x.d[14] == 7 && x.d[15] == 0x08000001u,
+		      "mask_srli_epi32 4");
+		x = _mm512_mask_srli_epi32(_mm512_set1_epi32(7), 0x0001, _mm512_set1_epi32(-1), 32);
+		CHECK(x.d[0] == 0 && x.d[1] == 7, "mask_srli_epi32 32");
+	}
+	/* PMADDWD: 0x7fff*1 + 0*1; (-2^15)^2 + (-1)(-1) wraps; 2^28 + 0x123400; ... */
+	x = _mm512_madd_epi16(a, b);
+	CHECK(x.d[0] == 0x7fff && x.d[1] == 0x40000001u && x.d[2] == 0x10123400u &&
+	      x.d[3] == (uint32_t)(-(0x8000 * 0x7fff) - 6), "madd_epi16");
+	x = _mm512_madd_epi16(_mm512_set1_epi16(-32768), _mm512_set1_epi16(-32768));
+	CHECK(x.d[0] == 0x80000000u && x.d[15] == 0x80000000u, "madd_epi16 2^31 wraps");
+	CHECK(x.d[8] == 0x80000000u, "madd_epi16 lane 8");
+	/* compares and mask moves */
+	/* 0x7fff > 1, 0x1234 > 0x100; not 0x4000 > 0x4000, -2^15 > 0x7fff, -2 > 3 */
+	CHECK(_mm512_cmpgt_epi16_mask(a, b) == 0x00000021u, "cmpgt_epi16_mask: %08x",
+	      (unsigned int)_mm512_cmpgt_epi16_mask(a, b));
+	CHECK(_mm512_movepi16_mask(a) == 0x000000ccu, "movepi16_mask: %08x",
+	      (unsigned int)_mm512_movepi16_mask(a));
+	CHECK(_mm512_test_epi16_mask(a, b) == 0xffffff9du, "test_epi16_mask: %08x",
+	      (unsigned int)_mm512_test_epi16_mask(a, b));
+	{
+		__m512i u = iota32(0xfffffff0u), v = _mm512_set1_epi32(1);
+
+		/* 0xfffffff0.. 0xffffffff, then nothing below 1 but dword 0 of iota32(0) */
+		CHECK(_mm512_cmplt_epu32_mask(u, v) == 0, "cmplt_epu32_mask, large unsigned");
+		CHECK(_mm512_cmplt_epu32_mask(iota32(0), v) == 0x0001, "cmplt_epu32_mask 0 < 1");
+		CHECK(_mm512_cmplt_epu32_mask(v, u) == 0xffff, "cmplt_epu32_mask 1 < 2^32 - 16..");
+	}
+	x = _mm512_maskz_mov_epi16(0x80000002u, a);
+	CHECK(x.w[1] == 0 && x.w[31] == 0x0102 && x.w[0] == 0 && x.w[30] == 0, "maskz_mov_epi16");
+	x = _mm512_maskz_mov_epi16(0x00000010u, a);
+	CHECK(x.w[4] == 0x4000 && x.w[5] == 0, "maskz_mov_epi16 word 4");
+	x = _mm512_mask_blend_epi16(0xaaaaaaaau, a, b);
+	CHECK(x.w[0] == 0x7fff && x.w[1] == 0x0001 && x.w[6] == 0x8000 && x.w[7] == 0x0003 &&
+	      x.w[30] == 0x0102 && x.w[31] == 0x0304, "mask_blend_epi16 (b where set)");
+	x = _mm512_mask_blend_epi32(0x8001, iota32(0), iota32(100));
+	CHECK(x.d[0] == 100 && x.d[1] == 1 && x.d[14] == 14 && x.d[15] == 115, "mask_blend_epi32");
+	/* VPERMT2W: index bits 4:0 a word, bit 5 the table, bits 15:6 ignored */
+	{
+		__m512i t0, t1, idx;
+
+		for (i = 0; i < 32; i++)
+			W[i] = (uint16_t)(0x1000 + i);
+		t0 = w16(W);
+		for (i = 0; i < 32; i++)
+			W[i] = (uint16_t)(0x2000 + i);
+		t1 = w16(W);
+		for (i = 0; i < 32; i++)
+			W[i] = (uint16_t)((31 - i) | (i & 1 ? 0x20 : 0) | (i & 2 ? 0xffc0 : 0));
+		idx = w16(W);
+		x = _mm512_permutex2var_epi16(t0, idx, t1);
+		for (i = 0; i < 32; i++)
+			CHECK(x.w[i] == (uint16_t)((i & 1 ? 0x2000 : 0x1000) + 31 - i),
+			      "permutex2var_epi16 word %d", i);
+		/* VPERMW: bits 4:0 only */
+		x = _mm512_permutexvar_epi16(idx, t1);
+		for (i = 0; i < 32; i++)
+			CHECK(x.w[i] == (uint16_t)(0x2000 + 31 - i), "permutexvar_epi16 word %d", i);
+		/* VPERMT2Q: bits 2:0 a qword, bit 3 the table, the rest ignored */
+		{
+			const uint64_t qi[8] = { 0, 9, 0xfffffffffffffff2ull, 0xb, 4, 13, 6, 0x7f };
+			const uint64_t qw[8] = { 100, 201, 102, 203, 104, 205, 106, 207 };
+
+			x = _mm512_permutex2var_epi64(iota64(100), _mm512_loadu_si512(qi), iota64(200));
+			eq_q("permutex2var_epi64", x, qw);
+		}
+	}
+	/* VPCOMPRESSD zero-masking: dwords 0, 5, 15 to the bottom, zero above */
+	x = _mm512_maskz_compress_epi32(0x8021, iota32(0x100));
+	CHECK(x.d[0] == 0x100 && x.d[1] == 0x105 && x.d[2] == 0x10f && x.d[3] == 0 && x.d[15] == 0,
+	      "maskz_compress_epi32");
+	x = _mm512_maskz_compress_epi32(0, iota32(1));
+	CHECK(x.d[0] == 0 && x.d[15] == 0, "maskz_compress_epi32 empty");
+	x = _mm512_maskz_compress_epi32(0xffff, iota32(1));
+	CHECK(x.d[0] == 1 && x.d[15] == 16, "maskz_compress_epi32 full");
+	/* VPMOVDW / VPMOVDB truncate, VPMOVZXBD */
+	{
+		uint16_t w[16];
+		uint8_t bt[16];
+		uint32_t d[16];
+
+		x = _mm512_set1_epi32((int)0x89abcdefu);
+		x.d[3] = 0x00017fff;
+		_mm256_storeu_si256((__m256i *)w, _mm512_cvtepi32_epi16(x));
+		CHECK(w[0] == 0xcdef && w[3] == 0x7fff && w[15] == 0xcdef, "cvtepi32_epi16 truncates");
+		_mm_storeu_si128((__m128i *)bt, _mm512_cvtepi32_epi8(x));
+		CHECK(bt[0] == 0xef && bt[3] == 0xff && bt[15] == 0xef, "cvtepi32_epi8 truncates");
+		for (i = 0; i < 16; i++)
+			bt[i] = (uint8_t)(0xf0 + i);
+		x = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)bt));
+		memcpy(d, x.d, sizeof(d));
+		CHECK(d[0] == 0xf0 && d[15] == 0xff, "cvtepu8_epi32 zero-extends");
+	}
+	/* VPSRLDQ per 128-bit lane; VINSERTI32X4 takes imm8 bits 1:0 */
+	x = _mm512_bsrli_epi128(iota8(0), 3);
+	CHECK(x.b[0] == 3 && x.b[12] == 15 && x.b[13] == 0 && x.b[15] == 0 && x.b[16] == 19 &&
+	      x.b[60] == 63 && x.b[61] == 0, "bsrli_epi128 3");
+	x = _mm512_bsrli_epi128(iota8(1), 16);
+	CHECK(x.b[0] == 0 && x.b[63] == 0, "bsrli_epi128 16");
+	x = _mm512_inserti32x4(iota8(0), _mm_set1_epi8(0x77), 5);
+	CHECK(x.b[15] == 15 && x.b[16] == 0x77 && x.b[31] == 0x77 && x.b[32] == 32, "inserti32x4 imm 5");
+	/* masked 128/256-bit loads and stores next to an unmapped page */
+	map = mmap(NULL, (size_t)(2 * pg), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(map != MAP_FAILED, "mmap");
+	if (map == MAP_FAILED)
+		return;
+	CHECK(!mprotect(map + pg, (size_t)pg, PROT_NONE), "mprotect");
+	end = map + pg;
+	for (i = 0; i < 16; i++)
+		end[i - 16] = (uint8_t)(0x30 + i);
+	{
+		uint8_t bt[16];
+		uint16_t w[16];
+
+		_mm_storeu_si128((__m128i *)bt, _mm_maskz_loadu_epi8(0x07ff, end - 11));
+		CHECK(bt[0] == 0x35 && bt[10] == 0x3f && bt[11] == 0 && bt[15] == 0,
+		      "_mm_maskz_loadu_epi8 at the page end");
+		_mm_mask_storeu_epi8(end - 5, 0x001f, _mm_set1_epi8(0x11));
+		CHECK(end[-6] == 0x3a && end[-5] == 0x11 && end[-1] == 0x11, "_mm_mask_storeu_epi8 at the page end");
+		_mm_mask_storeu_epi8(end - 16, 0x8001, _mm_set1_epi8(0x22));
+		CHECK(end[-16] == 0x22 && end[-15] == 0x31 && end[-1] == 0x22, "_mm_mask_storeu_epi8 holes");
+		for (i = 0; i < 16; i++)
+			w[i] = (uint16_t)(0x4000 + i);
+		_mm256_mask_storeu_epi16(end - 6, 0x0007, _mm256_loadu_si256((const __m256i *)w));
+		CHECK(end[-6] == 0x00 && end[-5] == 0x40 && end[-2] == 0x02 && end[-1] == 0x40,
+		      "_mm256_mask_storeu_epi16 at the page end");
+		_mm256_mask_storeu_epi16(end, 0, _mm256_loadu_si256((const __m256i *)w));
+		_mm_mask_storeu_epi8(end, 0, _mm_set1_epi8(1));
+		_mm_storeu_si128((__m128i *)bt, _mm_maskz_loadu_epi8(0, end + 1));
+		CHECK(bt[0] == 0 && bt[15] == 0, "empty masks touch nothing");
+	}
+	munmap(map, (size_t)(2 * pg));
+}
+
+/* ---- appended: arch/x86/bn-ifma.c (VPERMT2Q as it uses it, VPCMPUQ eq / nle) ---- */
 
 static void test_rsa_ifma_ops(void)
 {
@@ -803,6 +1052,7 @@ int main(void)
 	test_shuffles();
 	test_aes();
 	test_clmul();
+	test_mlkem_section();
 	test_rsa_ifma_ops();
 	printf("test_emu: %d checks, %d failures\n", checks, fails);
 	return fails ? 1 : 0;

@@ -164,12 +164,11 @@ static void fuzz_x25519(const uint8_t *hdr, const uint8_t *secret, const uint8_t
 		struct crypto_kpp *tfm = x_tfm[idx];
 		struct kpp_request *req = kpp_request_alloc(tfm, 0);
 		struct scatterlist sgs[2], sgd;
-		uint8_t *k = malloc(32), *p0, *p1, *dst = malloc(sizeof(out));
+		uint8_t *k = fuzz_dup(secret, 32), *p0, *p1, *dst = malloc(sizeof(out));
 		unsigned int cut = hdr[2] % 33;
 
-		if (!req || !k || !dst)
+		if (!req || !dst)
 			abort();
-		memcpy(k, secret, 32);
 		err = crypto_kpp_set_secret(tfm, k, 32);
 		free(k);
 		if (err)
@@ -365,11 +364,8 @@ static void fuzz_ed_sign(const uint8_t *hdr, const uint8_t *seed, const uint8_t 
 			FAIL("rind_ed25519_sign = %d", err);
 	} else {
 		struct crypto_sig *tfm = ed_sign_tfm[idx];
-		uint8_t *k = malloc(32);
+		uint8_t *k = fuzz_dup(seed, 32);
 
-		if (!k)
-			abort();
-		memcpy(k, seed, 32);
 		err = crypto_sig_set_privkey(tfm, k, 32);
 		free(k);
 		if (err)
@@ -414,40 +410,27 @@ static void fuzz_ed_sign(const uint8_t *hdr, const uint8_t *seed, const uint8_t 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t hdr[5] = { 0 }, fixed[96] = { 0 };
-	size_t h, f;
 
-	h = size < 2 ? size : 2;
-	memcpy(hdr, data, h);
-	data += h;
-	size -= h;
+	fuzz_take(&data, &size, hdr, 2);
 	switch (hdr[0] % 3) {
 	case 0:
-		h = size < 1 ? size : 1;
-		memcpy(hdr + 2, data, h);
-		data += h;
-		size -= h;
-		f = size < 64 ? size : 64;
-		memcpy(fixed, data, f);
+		fuzz_take(&data, &size, hdr + 2, 1);
+		fuzz_take(&data, &size, fixed, 64);
 		fuzz_x25519(hdr, fixed, fixed + 32);
 		break;
 	case 1:
-		h = size < 3 ? size : 3;
-		memcpy(hdr + 2, data, h);
-		data += h;
-		size -= h;
-		f = size < 32 ? size : 32;
-		memcpy(fixed, data, f);
-		fuzz_ed_sign(hdr, fixed, data + f, size - f);
+		fuzz_take(&data, &size, hdr + 2, 3);
+		fuzz_take(&data, &size, fixed, 32);
+		fuzz_ed_sign(hdr, fixed, data, size);
 		break;
 	default:
-		f = size < 96 ? size : 96;
-		memcpy(fixed, data, f);
+		fuzz_take(&data, &size, fixed, 96);
 		cur_alg = "ed25519 verify";
 		{
 			unsigned int idx = hdr[1] % (unsigned int)(ed_impls.n + 1);
 
 			cur_impl = idx < (unsigned int)ed_impls.n ? ed_impls.name[idx] : "one-shot";
-			check_verify(idx, fixed, fixed + 32, data + f, size - f);
+			check_verify(idx, fixed, fixed + 32, data, size);
 		}
 		break;
 	}

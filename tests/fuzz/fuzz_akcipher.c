@@ -69,6 +69,7 @@
 #include <rind/akcipher.h>
 #include <rind/internal/keyfmt.h>
 #include <crypto/rsa.h>
+#include "fuzz_dup.h"
 
 #define FAIL(...) do {							\
 	fprintf(stderr, "FAIL fuzz_akcipher: [%s]: ", cur);		\
@@ -330,17 +331,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static u8 *dup(const u8 *p, size_t n)
-{
-	u8 *d = malloc(n ? n : 1);
-
-	if (!d)
-		abort();
-	if (n)
-		memcpy(d, p, n);
-	return d;
-}
-
 /* A one- or two-piece scatterlist over @buf. */
 static void sg_split(struct scatterlist sg[2], u8 *buf, unsigned int len, unsigned int cut)
 {
@@ -402,7 +392,7 @@ static int rind_decrypt(struct crypto_akcipher *tfm, const u8 *ct, size_t len, u
 {
 	struct akcipher_request *req = akcipher_request_alloc(tfm, 0);
 	struct scatterlist src[2], dst[2];
-	u8 *c = dup(ct, len), *d = malloc(dstlen + 1);
+	u8 *c = fuzz_dup(ct, len), *d = malloc(dstlen + 1);
 	unsigned int i;
 	int err;
 
@@ -490,7 +480,7 @@ static void op_roundtrip(const u8 *hdr, const u8 *data, size_t size)
 	if (hdr[5] & 1) {
 		struct akcipher_request *req = akcipher_request_alloc(k->oaep[h], 0);
 		struct scatterlist src[2], dst[2];
-		u8 *pt = dup(data, size), *d;
+		u8 *pt = fuzz_dup(data, size), *d;
 		int err, want;
 
 		if (!req)
@@ -708,7 +698,7 @@ static void op_key(const u8 *hdr, const u8 *data, size_t size)
 	enum rind_key_format fmt = size ? rind_key_detect(data, size, 0) : RIND_KEY_RAW;
 	EVP_PKEY *cpk = NULL, *mine = NULL, *theirs = NULL;
 	struct rsa_bns cb, mb, tb;
-	u8 *kp = dup(data, size), *buf;
+	u8 *kp = fuzz_dup(data, size), *buf;
 	int i;
 
 	cur = priv ? "set_priv_key" : "set_pub_key";
@@ -850,8 +840,8 @@ static void op_verify(const u8 *hdr, const u8 *data, size_t size)
 		data += siglen;
 		size -= siglen;
 	}
-	s = dup(sig, siglen);
-	m = dup(data, size);
+	s = fuzz_dup(sig, siglen);
+	m = fuzz_dup(data, size);
 	r = crypto_sig_verify(tfm, s, (unsigned int)siglen, m, (unsigned int)size);
 	free(s);
 	free(m);
@@ -871,7 +861,6 @@ static void op_verify(const u8 *hdr, const u8 *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	u8 hdr[9] = { 0 };
-	size_t h = size < sizeof(hdr) ? size : sizeof(hdr);
 
 	if (!base_spki_len) {
 		base_spki_len = crypto_akcipher_export_pubkey(parse_tfm[0], RIND_KEY_SPKI_DER, base_spki,
@@ -879,9 +868,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (base_spki_len <= 0)
 			abort();
 	}
-	memcpy(hdr, data, h);
-	data += h;
-	size -= h;
+	fuzz_take(&data, &size, hdr, sizeof(hdr));
 	switch (hdr[0] % 4) {
 	case 0:
 		op_decrypt(hdr, data, size);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the libFuzzer targets share: the FAIL report, the list of every
- * implementation of an algorithm, and the ECDSA template instances.
+ * implementation of an algorithm, the ECDSA template instances, and
+ * fuzz_dup (fuzz_dup.h).
  *
  * A target defines FUZZ_NAME ("fuzz_aead") and MAXIMPL (the most drivers
  * it keeps per algorithm) before including this.  Everything here is
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <rind/crypto.h>
+#include "fuzz_dup.h"
 
 #ifndef FUZZ_NAME
 #error "define FUZZ_NAME before including fuzz_common.h"

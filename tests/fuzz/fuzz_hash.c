@@ -115,9 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int a, ncut, i, err, hmac;
 
 	memset(hdr, 0, sizeof(hdr));
-	memcpy(hdr, data, size < HDR_LEN ? size : HDR_LEN);
-	data += size < HDR_LEN ? size : HDR_LEN;
-	size -= size < HDR_LEN ? size : HDR_LEN;
+	fuzz_take(&data, &size, hdr, HDR_LEN);
 	a = hdr[0] % NALG;
 	hmac = a >= 5;
 	cur_alg = alg_names[a];

@@ -158,16 +158,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static uint8_t *dup(const uint8_t *p, size_t n)
-{
-	uint8_t *d = malloc(n ? n : 1);
-
-	if (!d)
-		abort();
-	memcpy(d, p, n);
-	return d;
-}
-
 static int within(const void *p, size_t n, const uint8_t *base, size_t len)
 {
 	const uint8_t *q = p;
@@ -572,7 +562,7 @@ static void fuzz_okp(const uint8_t *in, size_t len, int ed, int priv)
 			   rind_okp_export_pub(desc, f, key, out, EXPORT_MAX);
 		if (n < 0)
 			FAIL("export in format %d = %d", f, n);
-		out2 = dup(out, (size_t)n);
+		out2 = fuzz_dup(out, (size_t)n);
 		memset(pub2, 0xa5, sizeof(pub2));
 		has_pub2 = 0;
 		err = priv ? rind_okp_import_priv(desc, out2, (size_t)n, key2, pub2, &has_pub2) :
@@ -590,7 +580,7 @@ static void fuzz_okp(const uint8_t *in, size_t len, int ed, int priv)
 
 static int load_key(int type, struct impl *e, int t, int priv, const uint8_t *k, size_t n)
 {
-	uint8_t *c = dup(k, n);
+	uint8_t *c = fuzz_dup(k, n);
 	unsigned int l = (unsigned int)n;
 	int err;
 
@@ -803,7 +793,7 @@ static void fuzz_kpp_peer(const uint8_t *in, size_t len, int which)
 					    30, 0x41 };
 	struct impl *e = &lists[T_KPP].v[which % lists[T_KPP].n];
 	struct crypto_kpp *tfm = e->tfm[0];
-	uint8_t *peer = dup(in, len), ss[1024], ss2[1024], raw[32];
+	uint8_t *peer = fuzz_dup(in, len), ss[1024], ss2[1024], raw[32];
 	unsigned int max = crypto_kpp_maxsize(tfm);
 	struct scatterlist src, dst;
 	struct kpp_request *req;
@@ -848,7 +838,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t sel = size > 0 ? data[0] : 0, par = size > 1 ? data[1] : 0;
 	size_t len = size > 2 ? size - 2 : 0;
-	uint8_t *in = dup(data + (size - len), len);
+	uint8_t *in = fuzz_dup(data + (size - len), len);
 
 	switch (sel % 14) {
 	case 0:

@@ -69,16 +69,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static uint8_t *dup(const uint8_t *p, size_t n)
-{
-	uint8_t *d = malloc(n ? n : 1);
-
-	if (!d)
-		abort();
-	memcpy(d, p, n);
-	return d;
-}
-
 /* Every public export of @t re-imported on @u gives the same raw key. */
 static void check_exports(struct crypto_sig *t, struct crypto_sig *u)
 {
@@ -131,10 +121,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		siglen = (unsigned int)rest;
 	rest -= siglen;
 	msglen = rest;
-	key = dup(data, keylen);
-	ctx = dup(data + keylen, ctxlen);
-	s = dup(data + keylen + ctxlen, siglen);
-	msg = dup(data + keylen + ctxlen + siglen, msglen);
+	key = fuzz_dup(data, keylen);
+	ctx = fuzz_dup(data + keylen, ctxlen);
+	s = fuzz_dup(data + keylen + ctxlen, siglen);
+	msg = fuzz_dup(data + keylen + ctxlen + siglen, msglen);
 	cur_impl = impls.name[idx];
 
 	t = crypto_alloc_sig(impls.name[idx], 0, 0);

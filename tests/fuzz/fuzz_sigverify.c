@@ -110,20 +110,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static uint8_t *dup(const uint8_t *p, size_t n)
-{
-	uint8_t *d = malloc(n ? n : 1);
-
-	if (!d)
-		abort();
-	memcpy(d, p, n);
-	return d;
-}
-
 static int verify(struct crypto_sig *tfm, const uint8_t *sig, size_t siglen, const uint8_t *msg,
 		  size_t len)
 {
-	uint8_t *s = dup(sig, siglen), *m = dup(msg, len);
+	uint8_t *s = fuzz_dup(sig, siglen), *m = fuzz_dup(msg, len);
 	int r = crypto_sig_verify(tfm, s, (unsigned int)siglen, m, (unsigned int)len);
 
 	free(s);
@@ -136,14 +126,12 @@ static int verify(struct crypto_sig *tfm, const uint8_t *sig, size_t siglen, con
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t hdr[6] = { 0 };
-	size_t h = size < 6 ? size : 6, keylen = 0, siglen;
+	size_t keylen = 0, siglen;
 	const uint8_t *key, *sig, *msg;
 	struct crypto_sig *tfm;
 	int i, r, err;
 
-	memcpy(hdr, data, h);
-	data += h;
-	size -= h;
+	fuzz_take(&data, &size, hdr, sizeof(hdr));
 	i = hdr[0] % sigs.n;
 	cur_impl = sigs.name[i];
 	if (hdr[1] & 1) {
@@ -160,7 +148,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size -= keylen + siglen;
 
 	if (hdr[1] & 1) {
-		uint8_t *k = dup(key, keylen);
+		uint8_t *k = fuzz_dup(key, keylen);
 
 		tfm = in_tfm[i];
 		err = crypto_sig_set_pubkey(tfm, k, (unsigned int)keylen);
@@ -198,7 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (hdr[1] & 4) {
 			struct sig_request reqs[3];
-			uint8_t *s = dup(sig, siglen), *m = dup(msg, size);
+			uint8_t *s = fuzz_dup(sig, siglen), *m = fuzz_dup(msg, size);
 
 			memset(reqs, 0, sizeof(reqs));
 			reqs[0].msg = m;

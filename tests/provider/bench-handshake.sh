@@ -31,11 +31,18 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/rind-hs.XXXXXX")
 RINDD=""
 # rindd by its pid: jobs -p in an EXIT trap does not list it in every sh
 trap 'kill $RINDD $(jobs -p) 2>/dev/null; rm -rf "$T"' EXIT INT TERM
+# provider/README.md's configuration: rind preferred, its DRBG the library's
+# (without [random], libssl's randoms come from the default provider's
+# CTR-DRBG over rind's AES-256-CTR/ECB)
 cat > "$T/rind.cnf" <<EOC
 openssl_conf = openssl_init
 [openssl_init]
 providers = provider_sect
 alg_section = evp_properties
+random = random_sect
+[random_sect]
+random = RIND-DRBG
+properties = provider=rind
 [provider_sect]
 default = default_sect
 rind = rind_sect

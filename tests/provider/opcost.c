@@ -23,7 +23,15 @@
  *            per record, AAD, data, final, get tag) on one context;
  *   aeadnew  a context per message: new, key, seal, free;
  *   digest   EVP_Digest SHA-256 of 64 bytes (ctx, init, update, final);
- *   sign     EVP_DigestSign with the KEY (ECDSA P-256 or Ed25519), 64 bytes.
+ *   sign     EVP_DigestSign with the KEY (ECDSA P-256 or Ed25519), 64 bytes;
+ *   hs       opcost MODULE_DIR hs N CERT KEY GROUP stock|rind: a TLS 1.3
+ *            full handshake in memory with both sides on one library
+ *            context, the default provider only ("stock") or rind and the
+ *            default provider with "?provider=rind" ("rind"), GROUP the
+ *            only group offered (x25519, X25519MLKEM768); each side's work
+ *            is done in its own functions (srv_*, cli_*), so that
+ *            callgrind_annotate --inclusive=yes gives the server's and the
+ *            client's instructions apart.
  * Every result is checked against the default provider (a wrong answer
  * exits 1): the loop measures operations that work.
  */
@@ -36,6 +44,7 @@
 #include <openssl/kdf.h>
 #include <openssl/pem.h>
 #include <openssl/provider.h>
+#include <openssl/rand.h>
 #include <openssl/ssl.h>
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
@@ -233,6 +242,63 @@ static int handshake(SSL_CTX *sc, SSL_CTX *cc)
 	return ok;
 }
 
+/*
+ * The "hs" op: each side's calls in its own never-inlined functions, so
+ * that their inclusive costs split the handshake by side.
+ */
+/* gcc's noipa: not inlined, and the identical srv_/cli_ pairs not folded into one */
+#if defined(__clang__)
+#define SIDE_FN __attribute__((noinline))
+#else
+#define SIDE_FN __attribute__((noipa))
+#endif
+static SIDE_FN SSL *srv_new(SSL_CTX *c, BIO **b) { SSL *s = SSL_new(c); if (s) { SSL_set_bio(s, *b, *b); SSL_set_accept_state(s); } return s; }
+static SIDE_FN SSL *cli_new(SSL_CTX *c, BIO **b) { SSL *s = SSL_new(c); if (s) { SSL_set_bio(s, *b, *b); SSL_set_connect_state(s); } return s; }
+static SIDE_FN int srv_step(SSL *s) { int r = SSL_do_handshake(s); return r == 1 ? 1 : SSL_get_error(s, r) == SSL_ERROR_WANT_READ ? 0 : -1; }
+static SIDE_FN int cli_step(SSL *s) { int r = SSL_do_handshake(s); return r == 1 ? 1 : SSL_get_error(s, r) == SSL_ERROR_WANT_READ ? 0 : -1; }
+static SIDE_FN int srv_app(SSL *s, char *buf, size_t n) { return SSL_read(s, buf, (int)n) == 4 && SSL_write(s, "pong", 4) == 4; }
+static SIDE_FN int cli_app(SSL *s, char *buf, size_t n) { return SSL_write(s, "ping", 4) == 4; (void)buf; (void)n; }
+static SIDE_FN int cli_app2(SSL *s, char *buf, size_t n) { return SSL_read(s, buf, (int)n) == 4 && !memcmp(buf, "pong", 4); }
+static SIDE_FN void srv_free(SSL *s) { SSL_free(s); }
+static SIDE_FN void cli_free(SSL *s) { SSL_free(s); }
+
+static int hs_once(SSL_CTX *sc, SSL_CTX *cc)
+{
+	BIO *bs, *bc;
+	SSL *s, *c;
+	int i, sd = 0, cd = 0, ok = 0;
+	char buf[16];
+
+	if (!BIO_new_bio_pair(&bs, 0, &bc, 0) || !(s = srv_new(sc, &bs)) || !(c = cli_new(cc, &bc)))
+		die("SSL");
+	for (i = 0; i < 20 && !(sd && cd) && sd >= 0 && cd >= 0; i++) {
+		if (!cd)
+			cd = cli_step(c);
+		if (!sd && cd >= 0)
+			sd = srv_step(s);
+	}
+	if (sd == 1 && cd == 1 && cli_app(c, buf, sizeof(buf)) && srv_app(s, buf, sizeof(buf))
+	    && cli_app2(c, buf, sizeof(buf)))
+		ok = 1;
+	srv_free(s);
+	cli_free(c);
+	return ok;
+}
+
+static SSL_CTX *hs_ctx(OSSL_LIB_CTX *lib, const char *pq, int server, const char *cert, const char *key, const char *group)
+{
+	SSL_CTX *c = SSL_CTX_new_ex(lib, pq, server ? TLS_server_method() : TLS_client_method());
+
+	if (!c || !SSL_CTX_set_min_proto_version(c, TLS1_3_VERSION) || !SSL_CTX_set1_groups_list(c, group))
+		die("SSL_CTX (group)");
+	SSL_CTX_set_session_cache_mode(c, SSL_SESS_CACHE_OFF);
+	SSL_CTX_set_num_tickets(c, 0);
+	if (server && (SSL_CTX_use_certificate_chain_file(c, cert) != 1
+		       || SSL_CTX_use_PrivateKey_file(c, key, SSL_FILETYPE_PEM) != 1))
+		die("certificate or key");
+	return c;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char a[2048], b[2048];
@@ -244,15 +310,28 @@ int main(int argc, char **argv)
 	const char *op;
 	long n, i;
 	size_t sl;
-	int ok = 1;
+	int ok = 1, toggle;
 
 	if (argc < 4)
 		die("usage: opcost MODULE_DIR OP N [CERT KEY]");
 	op = argv[2];
 	n = atol(argv[3]);
 	rlib = OSSL_LIB_CTX_new();
-	if (!rlib || !OSSL_PROVIDER_set_default_search_path(rlib, argv[1]) || !(pr = OSSL_PROVIDER_load(rlib, "rind"))
-	    || !(pd = OSSL_PROVIDER_load(rlib, "default")))
+	/*
+	 * "hs" (or OPCOST_DEFAULT_FIRST set): the default provider loaded
+	 * before rind, the order of provider/README.md's openssl.cnf and of
+	 * bench-handshake.sh's.  The order decides whose decoder libcrypto
+	 * 3.0 tries first on a certificate's key (the later provider's): with
+	 * rind first, the default provider decodes the peer's certificate key
+	 * and every verification exports it to rind; OPCOST_RIND_FIRST=1
+	 * measures that order.
+	 */
+	if ((!strcmp(argv[2], "hs") && !getenv("OPCOST_RIND_FIRST")) || getenv("OPCOST_DEFAULT_FIRST")) {
+		if (!rlib || !OSSL_PROVIDER_set_default_search_path(rlib, argv[1])
+		    || !(pd = OSSL_PROVIDER_load(rlib, "default")) || !(pr = OSSL_PROVIDER_load(rlib, "rind")))
+			die("loading rind.so");
+	} else if (!rlib || !OSSL_PROVIDER_set_default_search_path(rlib, argv[1]) || !(pr = OSSL_PROVIDER_load(rlib, "rind"))
+		   || !(pd = OSSL_PROVIDER_load(rlib, "default")))
 		die("loading rind.so");
 	/* Reference answers from the default provider, and a warm-up through rind. */
 	if (!strcmp(op, "kdf13")) {
@@ -288,14 +367,36 @@ int main(int argc, char **argv)
 		sctx = tls_ctx(rlib, "?provider=rind", 1, argv[4], argv[5]);
 		cctx = tls_ctx(NULL, NULL, 0, NULL, NULL);
 		ok = handshake(sctx, cctx);
+	} else if (!strcmp(op, "hs")) {
+		int stock;
+
+		if (argc < 8)
+			die("hs needs CERT KEY GROUP stock|rind");
+		stock = !strcmp(argv[7], "stock");
+		if (!stock && strcmp(argv[7], "rind"))
+			die("hs: stock or rind");
+		/* rind as provider/README.md configures it: preferred, its DRBG */
+		if (!stock && (!EVP_set_default_properties(rlib, "?provider=rind")
+			       || !RAND_set_DRBG_type(rlib, "RIND-DRBG", "provider=rind", NULL, NULL)))
+			die("rind preferred");
+		/* stock: a library context of its own with the default provider only */
+		sctx = hs_ctx(stock ? NULL : rlib, stock ? NULL : "?provider=rind", 1, argv[4], argv[5], argv[6]);
+		cctx = hs_ctx(stock ? NULL : rlib, stock ? NULL : "?provider=rind", 0, NULL, NULL, argv[6]);
+		ok = hs_once(sctx, cctx) && hs_once(sctx, cctx);
 	} else {
 		die("unknown OP");
 	}
 	if (!ok)
 		die("warm-up: rind's answer is wrong or missing");
 
-	CALLGRIND_ZERO_STATS;
-	CALLGRIND_TOGGLE_COLLECT;
+	/*
+	 * OPCOST_NOTOGGLE: counting is left to valgrind's --toggle-collect
+	 * (e.g. 'srv_*' for the server's side of "hs").
+	 */
+	toggle = !getenv("OPCOST_NOTOGGLE");
+	CALLGRIND_ZERO_STATS;	/* the warm-up (self-tests, tables) not counted */
+	if (toggle)
+		CALLGRIND_TOGGLE_COLLECT;
 	for (i = 0; i < n && ok; i++) {
 		if (!strcmp(op, "kdf13"))
 			ok = kdf13(rlib, PQ, "SHA384", EVP_KDF_HKDF_MODE_EXPAND_ONLY, b, 48);
@@ -318,10 +419,13 @@ int main(int argc, char **argv)
 		} else if (!strcmp(op, "sign")) {
 			sl = sizeof(b);
 			ok = sign(rlib, PQ, key, b, &sl);
-		} else
+		} else if (!strcmp(op, "hs"))
+			ok = hs_once(sctx, cctx);
+		else
 			ok = handshake(sctx, cctx);
 	}
-	CALLGRIND_TOGGLE_COLLECT;
+	if (toggle)
+		CALLGRIND_TOGGLE_COLLECT;
 	if (!ok)
 		die("an operation failed in the loop");
 	printf("opcost: %s x %ld ok\n", op, n);

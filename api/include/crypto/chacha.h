@@ -114,50 +114,38 @@ int rind_xchacha20_skcipher_crypt(struct skcipher_request *req);
  */
 chacha_crypt_fn rind_chacha_alg_crypt(struct crypto_alg *alg, bool *xchacha);
 
-/* Initialisers for an implementation's struct chacha_alg. */
+/*
+ * Initialisers for an implementation's struct chacha_alg: ChaCha20's and
+ * XChaCha20's differ only in the name, the skcipher entry point and the
+ * IV size.
+ */
+#define RIND_CHACHA_ALG__(_name, _skcrypt, _ivsize, _drv, _prio, _module, _crypt) \
+	{									\
+		.crypt = (_crypt),						\
+		.alg = {							\
+			.setkey = rind_chacha_skcipher_setkey,			\
+			.encrypt = (_skcrypt),					\
+			.decrypt = (_skcrypt),					\
+			.min_keysize = CHACHA_KEY_SIZE,				\
+			.max_keysize = CHACHA_KEY_SIZE,				\
+			.ivsize = (_ivsize),					\
+			.chunksize = CHACHA_BLOCK_SIZE,				\
+			.base = {						\
+				.cra_name = _name,				\
+				.cra_driver_name = (_drv),			\
+				.cra_priority = (_prio),			\
+				.cra_blocksize = 1,				\
+				.cra_ctxsize = sizeof(struct chacha_ctx),	\
+				.cra_module = (_module),			\
+			},							\
+		},								\
+	}
 #define RIND_CHACHA20_ALG(_drv, _prio, _module, _crypt)				\
-	{									\
-		.crypt = (_crypt),						\
-		.alg = {							\
-			.setkey = rind_chacha_skcipher_setkey,			\
-			.encrypt = rind_chacha20_skcipher_crypt,		\
-			.decrypt = rind_chacha20_skcipher_crypt,		\
-			.min_keysize = CHACHA_KEY_SIZE,				\
-			.max_keysize = CHACHA_KEY_SIZE,				\
-			.ivsize = CHACHA_IV_SIZE,				\
-			.chunksize = CHACHA_BLOCK_SIZE,				\
-			.base = {						\
-				.cra_name = "chacha20",				\
-				.cra_driver_name = (_drv),			\
-				.cra_priority = (_prio),			\
-				.cra_blocksize = 1,				\
-				.cra_ctxsize = sizeof(struct chacha_ctx),	\
-				.cra_module = (_module),			\
-			},							\
-		},								\
-	}
-
+	RIND_CHACHA_ALG__("chacha20", rind_chacha20_skcipher_crypt, CHACHA_IV_SIZE,	\
+			  _drv, _prio, _module, _crypt)
 #define RIND_XCHACHA20_ALG(_drv, _prio, _module, _crypt)			\
-	{									\
-		.crypt = (_crypt),						\
-		.alg = {							\
-			.setkey = rind_chacha_skcipher_setkey,			\
-			.encrypt = rind_xchacha20_skcipher_crypt,		\
-			.decrypt = rind_xchacha20_skcipher_crypt,		\
-			.min_keysize = CHACHA_KEY_SIZE,				\
-			.max_keysize = CHACHA_KEY_SIZE,				\
-			.ivsize = XCHACHA_IV_SIZE,				\
-			.chunksize = CHACHA_BLOCK_SIZE,				\
-			.base = {						\
-				.cra_name = "xchacha20",			\
-				.cra_driver_name = (_drv),			\
-				.cra_priority = (_prio),			\
-				.cra_blocksize = 1,				\
-				.cra_ctxsize = sizeof(struct chacha_ctx),	\
-				.cra_module = (_module),			\
-			},							\
-		},								\
-	}
+	RIND_CHACHA_ALG__("xchacha20", rind_xchacha20_skcipher_crypt, XCHACHA_IV_SIZE, \
+			  _drv, _prio, _module, _crypt)
 
 /*
  * ChaCha20-Poly1305 (RFC 8439 section 2.8) on contiguous buffers over a

@@ -124,11 +124,18 @@ struct mldsa_ops {
 	 * below, over the hooks above).  sign_prepare: @key's s1, s2, t0 into
 	 * @pre.  w1_pack: w = caddq(w) (from (-q, q)) and w1Encode(HighBits(w))
 	 * into @out.  sign_z: z = z + c s1[j] (z = y in); all ones when some
-	 * |z| >= gamma1 - beta, else 0.  sign_r: w = w - c s2[i] in [0, q),
-	 * r1 = HighBits(w); all ones when some |LowBits(w)| >= gamma2 - beta.
-	 * sign_hint: with w = r and h = HighBits(r) (sign_r's outputs), h =
-	 * MakeHint(-c t0[i], r + c t0[i]) (0 or 1), *count += the ones; all
-	 * ones when some |c t0[i]| >= gamma2.
+	 * |z| >= gamma1 - beta, else 0.  sign_r: w (in [0, q)) to the split
+	 * form w1 2^24 + (w0 - c s2[i]) of its Decompose (w1, w0) (see
+	 * mldsa_split_w below); all ones when some |w0 - c s2| >= gamma2 -
+	 * beta.  That is FIPS 204's check of LowBits(w - c s2): with |c s2|
+	 * <= beta both fail or pass together, and when they pass,
+	 * Decompose(w - c s2) = (w1, w0 - c s2) exactly, so r = w - c s2 is
+	 * w1 2 gamma2 + (w0 - c s2) mod q with HighBits(r) = w1 (the
+	 * reference implementation's form; tests/test_mldsa.c checks both
+	 * against FIPS 204 computed directly).  sign_hint: with sign_r's w,
+	 * h = MakeHint(-c t0[i], r + c t0[i]) = [HighBits(r + c t0[i]) !=
+	 * w1] (0 or 1), *count += the ones; all ones when some |c t0[i]| >=
+	 * gamma2.
 	 */
 	/*
 	 * ctilde: c-tilde = H(mu || w1, ctilde_bytes) (@w1: w1len bytes) in
@@ -144,8 +151,8 @@ struct mldsa_ops {
 	void (*w1_pack)(u8 *out, struct mldsa_poly *w, s32 gamma2);
 	u32 (*sign_z)(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, unsigned int j,
 		      const struct mldsa_challenge *c, const struct mldsa_params *p);
-	u32 (*sign_r)(struct mldsa_poly *r1, struct mldsa_poly *w, const struct mldsa_sign_pre *pre,
-		      unsigned int i, const struct mldsa_challenge *c, const struct mldsa_params *p);
+	u32 (*sign_r)(struct mldsa_poly *w, const struct mldsa_sign_pre *pre, unsigned int i,
+		      const struct mldsa_challenge *c, const struct mldsa_params *p);
 	u32 (*sign_hint)(struct mldsa_poly *h, const struct mldsa_poly *w,
 			 const struct mldsa_sign_pre *pre, unsigned int i,
 			 const struct mldsa_challenge *c, const struct mldsa_params *p, u32 *count);
@@ -254,6 +261,25 @@ static inline s32 mldsa_center(s32 a)
 	return a - ((((MLDSA_Q - 1) / 2) - a) >> 31 & MLDSA_Q);
 }
 
+/*
+ * The signer's r = w - c s2 (struct mldsa_ops' sign_r) as v = w1 2^24 + x:
+ * w1 = HighBits in [0, 44), x (w0, later w0 - c s2) in (-2^23, 2^23).
+ */
+static inline s32 mldsa_split_w(s32 w1, s32 x)
+{
+	return (s32)((u32)w1 << 24) + x;
+}
+
+static inline s32 mldsa_split_lo(s32 v)
+{
+	return (s32)((u32)v << 8) >> 8;
+}
+
+static inline s32 mldsa_split_hi(s32 v)
+{
+	return (v - mldsa_split_lo(v)) >> 24;
+}
+
 /* All ones when some |a[i]| >= @bound (centered a, bound > 0), else 0; branch-free. */
 static inline u32 mldsa_poly_exceeds(const struct mldsa_poly *a, s32 bound)
 {
@@ -309,8 +335,8 @@ void rind_mldsa_sign_prepare(struct mldsa_sign_pre *pre, const struct mldsa_key 
 void rind_mldsa_w1_pack(u8 *out, struct mldsa_poly *w, s32 gamma2);
 u32 rind_mldsa_sign_z(struct mldsa_poly *z, const struct mldsa_sign_pre *pre, unsigned int j,
 		      const struct mldsa_challenge *c, const struct mldsa_params *p);
-u32 rind_mldsa_sign_r(struct mldsa_poly *r1, struct mldsa_poly *w, const struct mldsa_sign_pre *pre,
-		      unsigned int i, const struct mldsa_challenge *c, const struct mldsa_params *p);
+u32 rind_mldsa_sign_r(struct mldsa_poly *w, const struct mldsa_sign_pre *pre, unsigned int i,
+		      const struct mldsa_challenge *c, const struct mldsa_params *p);
 u32 rind_mldsa_sign_hint(struct mldsa_poly *h, const struct mldsa_poly *w,
 			 const struct mldsa_sign_pre *pre, unsigned int i,
 			 const struct mldsa_challenge *c, const struct mldsa_params *p, u32 *count);

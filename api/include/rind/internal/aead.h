@@ -40,14 +40,13 @@ static inline void crypto_aead_set_reqsize(struct crypto_aead *tfm, unsigned int
 	tfm->base.crt_reqsize = reqsize;
 }
 
-extern const struct crypto_type crypto_aead_type;
-
-int crypto_register_aead(struct aead_alg *alg);
-void crypto_unregister_aead(struct aead_alg *alg);
-int crypto_register_aeads(struct aead_alg *algs, int count);
-int crypto_grab_aead(struct crypto_spawn *spawn, struct crypto_alg *inst,
-		     const char *name, u32 type, u32 mask);
-struct crypto_aead *crypto_spawn_aead(struct crypto_spawn *spawn);
+/*
+ * crypto_aead_type, crypto_register_aead, crypto_unregister_aead,
+ * crypto_register_aeads, crypto_grab_aead, crypto_spawn_aead
+ */
+CRYPTO_DECLARE_ALG_API(aead);
+CRYPTO_DECLARE_ALGS_API(aead, aeads);
+CRYPTO_DECLARE_SPAWN_API(aead);
 
 /*
  * An aead template over one spawn (api/simple-instance.c), the aead

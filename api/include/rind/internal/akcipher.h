@@ -46,14 +46,13 @@ static inline void akcipher_set_reqsize(struct crypto_akcipher *tfm, unsigned in
 	tfm->base.crt_reqsize = reqsize;
 }
 
-extern const struct crypto_type crypto_akcipher_type;
-
-int crypto_register_akcipher(struct akcipher_alg *alg);
-void crypto_unregister_akcipher(struct akcipher_alg *alg);
-int crypto_register_akciphers(struct akcipher_alg *algs, int count);
-int crypto_grab_akcipher(struct crypto_spawn *spawn, struct crypto_alg *inst,
-			 const char *name, u32 type, u32 mask);
-struct crypto_akcipher *crypto_spawn_akcipher(struct crypto_spawn *spawn);
+/*
+ * crypto_akcipher_type, crypto_register_akcipher, crypto_unregister_akcipher,
+ * crypto_register_akciphers, crypto_grab_akcipher, crypto_spawn_akcipher
+ */
+CRYPTO_DECLARE_ALG_API(akcipher);
+CRYPTO_DECLARE_ALGS_API(akcipher, akciphers);
+CRYPTO_DECLARE_SPAWN_API(akcipher);
 
 /*
  * Known-answer vectors for the akcipher front end's self-test runner

@@ -167,6 +167,24 @@ static inline void *ctx(struct crypto_##X *tfm)				\
 }
 
 /*
+ * The registration API of front end X as its internal header declares it
+ * (api/X.c defines it with frontend.h's CRYPTO_DEFINE_ALG_API,
+ * CRYPTO_DEFINE_ALGS_API and CRYPTO_DEFINE_SPAWN_API): crypto_X_type,
+ * crypto_register_X and crypto_unregister_X; crypto_register_Xs for an
+ * array; crypto_grab_X and crypto_spawn_X for a template over an X.
+ */
+#define CRYPTO_DECLARE_ALG_API(X)						\
+extern const struct crypto_type crypto_##X##_type;				\
+int crypto_register_##X(struct X##_alg *alg);					\
+void crypto_unregister_##X(struct X##_alg *alg)
+#define CRYPTO_DECLARE_ALGS_API(X, Xs)						\
+int crypto_register_##Xs(struct X##_alg *algs, int count)
+#define CRYPTO_DECLARE_SPAWN_API(X)						\
+int crypto_grab_##X(struct crypto_spawn *spawn, struct crypto_alg *inst,	\
+		    const char *name, u32 type, u32 mask);			\
+struct crypto_##X *crypto_spawn_##X(struct crypto_spawn *spawn)
+
+/*
  * Where tfm allocations (contexts: keys, schedules, precomputed tables) come
  * from.  A process that keeps long-lived keys in tfms (rindd) installs an
  * allocator of locked, non-dumpable memory before it allocates them;

@@ -33,12 +33,11 @@ CRYPTO_DEFINE_ALG_CASTS(cipher, crypto_cipher_ctx)
 void crypto_cipher_encrypt_blocks(struct crypto_cipher *tfm, u8 *dst, const u8 *src, size_t nblocks);
 void crypto_cipher_decrypt_blocks(struct crypto_cipher *tfm, u8 *dst, const u8 *src, size_t nblocks);
 
-extern const struct crypto_type crypto_cipher_type;
-
-int crypto_register_cipher(struct cipher_alg *alg);
-void crypto_unregister_cipher(struct cipher_alg *alg);
-int crypto_grab_cipher(struct crypto_spawn *spawn, struct crypto_alg *inst,
-		       const char *name, u32 type, u32 mask);
-struct crypto_cipher *crypto_spawn_cipher(struct crypto_spawn *spawn);
+/*
+ * crypto_cipher_type, crypto_register_cipher, crypto_unregister_cipher,
+ * crypto_grab_cipher, crypto_spawn_cipher
+ */
+CRYPTO_DECLARE_ALG_API(cipher);
+CRYPTO_DECLARE_SPAWN_API(cipher);
 
 #endif

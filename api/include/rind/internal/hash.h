@@ -67,14 +67,13 @@ static inline unsigned int crypto_shash_mb_max_msgs(struct crypto_shash *tfm)
 	return crypto_shash_alg(tfm)->mb_max_msgs;
 }
 
-extern const struct crypto_type crypto_shash_type;
-
-int crypto_register_shash(struct shash_alg *alg);
-void crypto_unregister_shash(struct shash_alg *alg);
-int crypto_register_shashes(struct shash_alg *algs, int count);
-int crypto_grab_shash(struct crypto_spawn *spawn, struct crypto_alg *inst,
-		      const char *name, u32 type, u32 mask);
-struct crypto_shash *crypto_spawn_shash(struct crypto_spawn *spawn);
+/*
+ * crypto_shash_type, crypto_register_shash, crypto_unregister_shash,
+ * crypto_register_shashes, crypto_grab_shash, crypto_spawn_shash
+ */
+CRYPTO_DECLARE_ALG_API(shash);
+CRYPTO_DECLARE_ALGS_API(shash, shashes);
+CRYPTO_DECLARE_SPAWN_API(shash);
 
 /*
  * An unkeyed hash's entry points without the front end, for code that

@@ -61,10 +61,8 @@ struct crypto_kem {
 /* __crypto_kem_alg(), crypto_kem_alg(), crypto_kem_ctx() */
 CRYPTO_DEFINE_ALG_CASTS(kem, crypto_kem_ctx)
 
-extern const struct crypto_type crypto_kem_type;
-
-int crypto_register_kem(struct kem_alg *alg);
-void crypto_unregister_kem(struct kem_alg *alg);
-int crypto_register_kems(struct kem_alg *algs, int count);
+/* crypto_kem_type, crypto_register_kem, crypto_unregister_kem, crypto_register_kems */
+CRYPTO_DECLARE_ALG_API(kem);
+CRYPTO_DECLARE_ALGS_API(kem, kems);
 
 #endif /* _RIND_INTERNAL_KEM_H */

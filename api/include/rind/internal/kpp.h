@@ -45,14 +45,13 @@ static inline void kpp_set_reqsize(struct crypto_kpp *tfm, unsigned int reqsize)
 	tfm->base.crt_reqsize = reqsize;
 }
 
-extern const struct crypto_type crypto_kpp_type;
-
-int crypto_register_kpp(struct kpp_alg *alg);
-void crypto_unregister_kpp(struct kpp_alg *alg);
-int crypto_register_kpps(struct kpp_alg *algs, int count);
-int crypto_grab_kpp(struct crypto_spawn *spawn, struct crypto_alg *inst,
-		    const char *name, u32 type, u32 mask);
-struct crypto_kpp *crypto_spawn_kpp(struct crypto_spawn *spawn);
+/*
+ * crypto_kpp_type, crypto_register_kpp, crypto_unregister_kpp,
+ * crypto_register_kpps, crypto_grab_kpp, crypto_spawn_kpp
+ */
+CRYPTO_DECLARE_ALG_API(kpp);
+CRYPTO_DECLARE_ALGS_API(kpp, kpps);
+CRYPTO_DECLARE_SPAWN_API(kpp);
 
 /*
  * Known-answer vectors for the kpp front end's self-test runner

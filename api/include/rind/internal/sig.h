@@ -64,14 +64,13 @@ struct crypto_sig {
 /* __crypto_sig_alg(), crypto_sig_alg(), crypto_sig_ctx() */
 CRYPTO_DEFINE_ALG_CASTS(sig, crypto_sig_ctx)
 
-extern const struct crypto_type crypto_sig_type;
-
-int crypto_register_sig(struct sig_alg *alg);
-void crypto_unregister_sig(struct sig_alg *alg);
-int crypto_register_sigs(struct sig_alg *algs, int count);
-int crypto_grab_sig(struct crypto_spawn *spawn, struct crypto_alg *inst,
-		    const char *name, u32 type, u32 mask);
-struct crypto_sig *crypto_spawn_sig(struct crypto_spawn *spawn);
+/*
+ * crypto_sig_type, crypto_register_sig, crypto_unregister_sig,
+ * crypto_register_sigs, crypto_grab_sig, crypto_spawn_sig
+ */
+CRYPTO_DECLARE_ALG_API(sig);
+CRYPTO_DECLARE_ALGS_API(sig, sigs);
+CRYPTO_DECLARE_SPAWN_API(sig);
 
 /*
  * Known-answer vectors for the sig front end's self-test runner

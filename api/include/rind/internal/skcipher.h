@@ -33,14 +33,13 @@ static inline void crypto_skcipher_set_reqsize(struct crypto_skcipher *tfm, unsi
 	tfm->base.crt_reqsize = reqsize;
 }
 
-extern const struct crypto_type crypto_skcipher_type;
-
-int crypto_register_skcipher(struct skcipher_alg *alg);
-void crypto_unregister_skcipher(struct skcipher_alg *alg);
-int crypto_register_skciphers(struct skcipher_alg *algs, int count);
-int crypto_grab_skcipher(struct crypto_spawn *spawn, struct crypto_alg *inst,
-			 const char *name, u32 type, u32 mask);
-struct crypto_skcipher *crypto_spawn_skcipher(struct crypto_spawn *spawn);
+/*
+ * crypto_skcipher_type, crypto_register_skcipher, crypto_unregister_skcipher,
+ * crypto_register_skciphers, crypto_grab_skcipher, crypto_spawn_skcipher
+ */
+CRYPTO_DECLARE_ALG_API(skcipher);
+CRYPTO_DECLARE_ALGS_API(skcipher, skciphers);
+CRYPTO_DECLARE_SPAWN_API(skcipher);
 
 /*
  * A skcipher template over one single-block cipher (ecb, cbc, ctr, kw), as
