@@ -214,9 +214,13 @@ static void rsa_crt(const struct rsa_key *key, const struct rsa_engine *eng,
 
 	/* m1 = cb^dp mod p, m2 = cb^dq mod q (Montgomery forms). */
 	reduce_mont(eng, w->m1, w->cb, nl, mp);
-	eng->exp_ct(w->m1, w->m1, key->dp, pl, mp);
 	reduce_mont(eng, w->m2, w->cb, nl, mq);
-	eng->exp_ct(w->m2, w->m2, key->dq, ql, mq);
+	if (eng->exp_ct2) {
+		eng->exp_ct2(w->m1, w->m1, key->dp, pl, mp, w->m2, w->m2, key->dq, ql, mq);
+	} else {
+		eng->exp_ct(w->m1, w->m1, key->dp, pl, mp);
+		eng->exp_ct(w->m2, w->m2, key->dq, ql, mq);
+	}
 	from_mont(eng, w->m2, w->m2, mq);			/* m2 < q */
 	/* h = (m1 - m2) qinv mod p; m = m2 + h q. */
 	reduce_mont(eng, w->m2p, w->m2, ql, mp);

@@ -35,6 +35,7 @@
 #define HAVE_AKCIPHER 1
 #endif
 #include <crypto/rsa.h>
+#include <rind/internal/alg.h>
 #include "testutil.h"
 
 #define MAXK 1024
@@ -1744,6 +1745,470 @@ START_TEST(test_adx_engine)
 	}
 }
 END_TEST
+
+/* ---- the AVX-512 IFMA engine (arch/x86/rsa-ifma.c, bn-ifma.c) ----------- */
+
+#include "../arch/x86/bn-ifma.h"
+
+/*
+ * Where the kernels can run: a CPU with AVX512F and IFMA (and the OS's
+ * zmm state: __builtin_cpu_supports checks XCR0), or the emulation build
+ * (tests/emu: the intrinsics are plain C there).  RIND_DISABLE masks
+ * drivers, not these tests.
+ */
+static bool have_ifma(void)
+{
+#ifdef RIND_AVX512_EMU
+	return true;
+#else
+	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
+#endif
+}
+
+/* Half @h of @x (x2 layout, nl digits) as a BIGNUM, unreduced. */
+static BIGNUM *x2_to_bn(const struct bni_num *x, unsigned int h, unsigned int nl)
+{
+	BIGNUM *b = BN_new();
+	unsigned int j;
+
+	ck_assert_ptr_nonnull(b);
+	BN_zero(b);
+	for (j = nl; j-- > 0;) {
+		ck_assert_int_eq(BN_lshift(b, b, 52), 1);
+		ck_assert_int_eq(BN_add_word(b, x->w[8 * (j / 4) + 4 * h + j % 4]), 1);
+	}
+	return b;
+}
+
+/* Half @h of @x = @b (digits of 52 bits; b < 2^(52 nl)). */
+static void bn_to_x2(struct bni_num *x, unsigned int h, unsigned int nl, const BIGNUM *b)
+{
+	BIGNUM *t = BN_dup(b);
+	unsigned int j;
+	BIGNUM *d = BN_new();
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_ptr_nonnull(d);
+	for (j = 0; j < nl; j++) {
+		/* BN_get_word of a value above 2^64 is all ones: the low 52 bits apart */
+		ck_assert_ptr_nonnull(BN_copy(d, t));
+		BN_mask_bits(d, 52);	/* 0 when d is shorter already */
+		x->w[8 * (j / 4) + 4 * h + j % 4] = BN_get_word(d);
+		ck_assert_int_eq(BN_rshift(t, t, 52), 1);
+	}
+	ck_assert(BN_is_zero(t));
+	BN_free(t);
+	BN_free(d);
+}
+
+/* The words of a number in use at c's size (the rest of struct bni_num is not written). */
+#define X2_BYTES(c)	((size_t)(c).nr * 64)
+
+/* Every digit of both halves below 2^52 (the kernels' invariant). */
+static bool x2_digits_ok(const struct bni_num *x, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < 8 * nr; i++)
+		if (x->w[i] >> 52)
+			return false;
+	return true;
+}
+
+/*
+ * An AMM operand below 2 m (the kernels' input bound): random below 2 m,
+ * 0, 1, m - 1, m, m + 1, 2 m - 1, the largest 2^(52 k) - 1 below 2 m
+ * (every digit all ones: the carry chains), 2^(52 k) (a lone top digit).
+ */
+static BIGNUM *amm_operand(struct rt_rng *rng, const BIGNUM *m, int kind, BN_CTX *ctx)
+{
+	BIGNUM *a = BN_new(), *m2 = BN_new();
+	int k;
+
+	ck_assert(a && m2);
+	ck_assert_int_eq(BN_lshift1(m2, m), 1);
+	switch (kind % 9) {
+	case 0: {
+		u8 buf[600];
+		int len = BN_num_bytes(m2);
+
+		rt_fill(rng, buf, (size_t)len);
+		ck_assert_ptr_nonnull(BN_bin2bn(buf, len, a));
+		ck_assert_int_eq(BN_mod(a, a, m2, ctx), 1);
+		break;
+	}
+	case 1:
+		BN_zero(a);
+		break;
+	case 2:
+		ck_assert_int_eq(BN_one(a), 1);
+		break;
+	case 3:
+	case 4:
+	case 5:
+		ck_assert_ptr_nonnull(BN_copy(a, m));
+		if (kind % 9 == 3)
+			ck_assert_int_eq(BN_sub_word(a, 1), 1);
+		if (kind % 9 == 5)
+			ck_assert_int_eq(BN_add_word(a, 1), 1);
+		break;
+	case 6:
+		ck_assert_ptr_nonnull(BN_copy(a, m2));
+		ck_assert_int_eq(BN_sub_word(a, 1), 1);
+		break;
+	case 7:
+	case 8:
+		k = (BN_num_bits(m2) - 1) / 52;
+		ck_assert_int_eq(BN_set_bit(a, 52 * k), 1);
+		if (kind % 9 == 7)
+			ck_assert_int_eq(BN_sub_word(a, 1), 1);
+		break;
+	}
+	BN_free(m2);
+	return a;
+}
+
+/*
+ * bni_amm against OpenSSL, each size the engine takes (16, 24, 32 limbs
+ * a half, moduli of 64 n bits and a few less; random, all-ones and
+ * 2^(64 n - 1) + 1 moduli), both halves different: digits below 2^52,
+ * r below 2 m, and r R' = a b mod m, for the operands of amm_operand();
+ * aliased results; bni_amm_sqrk's runs against repeated bni_amm; and
+ * bni_select for every index pair of a table.
+ */
+START_TEST(test_ifma_amm)
+{
+	static const unsigned int ns[] = { 16, 24, 32 };
+	static struct bn_mont m1, m2;
+	static struct bni_mont2 c;
+	static struct bni_num x, y, r, r2, table[32];
+	struct rt_rng rng;
+	BN_CTX *ctx;
+	u64 m[2][BN_MAX_LIMBS];
+	unsigned int ni, it, h, i1, i2, checks = 0;
+
+	if (!have_ifma())
+		return;
+	ctx = BN_CTX_new();
+	ck_assert_ptr_nonnull(ctx);
+	rt_rng_seed(&rng, 1500);
+	for (ni = 0; ni < ARRAY_SIZE(ns); ni++) {
+		unsigned int n = ns[ni];
+
+		for (it = 0; it < 27; it++) {
+			BIGNUM *bm[2], *ba[2], *bb[2], *t = BN_new(), *u = BN_new(), *rp = BN_new();
+			unsigned int nl, k, j;
+
+			for (h = 0; h < 2; h++) {
+				unsigned int bits = 64 * n - (it % 3 ? rt_rand_range(&rng, 40) : 0);
+
+				rand_mod(&rng, m[h], bits, (int)((it + h) % 5 == 3 ? 1 : (it + h) % 5 == 4 ? 2 : 0));
+			}
+			ck_assert_int_eq(bn_mont_init(&m1, m[0], n), 0);
+			ck_assert_int_eq(bn_mont_init(&m2, m[1], n), 0);
+			bni_mont2_init(&c, &m1, &m2);
+			nl = c.nl;
+			ck_assert_uint_eq(c.nr * 4, nl);
+			ck_assert_uint_ge(52 * nl, 64 * n + 2);	/* 4 m < R' */
+			ck_assert(x2_digits_ok(&c.m, c.nr) && x2_digits_ok(&c.rr, c.nr));
+			memset(&x, 0, sizeof(x));
+			memset(&y, 0, sizeof(y));
+			for (h = 0; h < 2; h++) {
+				bm[h] = inv_bn(m[h], n);
+				ba[h] = amm_operand(&rng, bm[h], (int)(it + 4 * h), ctx);
+				bb[h] = amm_operand(&rng, bm[h], (int)(it / 9 + 3 * h + it), ctx);
+				bn_to_x2(&x, h, nl, ba[h]);
+				bn_to_x2(&y, h, nl, bb[h]);
+			}
+			bni_amm(&r, &x, &y, &c);
+			ck_assert_msg(x2_digits_ok(&r, c.nr), "amm digits n=%u it=%u", n, it);
+			for (h = 0; h < 2; h++) {
+				BIGNUM *got = x2_to_bn(&r, h, nl);
+
+				/* r < 2 m, and r 2^(52 nl) = a b (mod m) */
+				ck_assert_int_eq(BN_lshift1(t, bm[h]), 1);
+				ck_assert_msg(BN_cmp(got, t) < 0, "amm bound n=%u it=%u h=%u", n, it, h);
+				ck_assert_int_eq(BN_lshift(u, got, 52 * (int)nl), 1);
+				ck_assert_int_eq(BN_mod(u, u, bm[h], ctx), 1);
+				ck_assert_int_eq(BN_mod_mul(rp, ba[h], bb[h], bm[h], ctx), 1);
+				ck_assert_msg(!BN_cmp(u, rp), "amm n=%u it=%u h=%u", n, it, h);
+				BN_free(got);
+				checks++;
+			}
+			/* aliased: r = x y into x, into y, and x x into x */
+			r2 = x;
+			bni_amm(&r2, &r2, &y, &c);
+			ck_assert_msg(!memcmp(&r2, &r, X2_BYTES(c)), "amm alias a n=%u it=%u", n, it);
+			r2 = y;
+			bni_amm(&r2, &x, &r2, &c);
+			ck_assert_msg(!memcmp(&r2, &r, X2_BYTES(c)), "amm alias b n=%u it=%u", n, it);
+			/* k squarings in one call against k products (k = 0: a copy) */
+			k = it % 7;
+			r = x;
+			for (j = 0; j < k; j++)
+				bni_amm(&r, &r, &r, &c);
+			bni_amm_sqrk(&r2, &x, k, &c);
+			ck_assert_msg(!memcmp(&r2, &r, X2_BYTES(c)), "sqrk k=%u n=%u", k, n);
+			r2 = x;
+			bni_amm_sqrk(&r2, &r2, k, &c);
+			ck_assert_msg(!memcmp(&r2, &r, X2_BYTES(c)), "sqrk alias k=%u n=%u", k, n);
+			/* unpack: each half below m and equal to the value mod m */
+			{
+				u64 o1[BN_MAX_LIMBS], o2[BN_MAX_LIMBS];
+
+				bni_amm(&r, &x, &y, &c);
+				bni_unpack_reduce(o1, o2, &r, &c);
+				for (h = 0; h < 2; h++) {
+					BIGNUM *got = inv_bn(h ? o2 : o1, n), *want = x2_to_bn(&r, h, nl);
+
+					ck_assert_int_eq(BN_mod(want, want, bm[h], ctx), 1);
+					ck_assert_msg(!BN_cmp(got, want), "unpack n=%u it=%u h=%u", n, it, h);
+					BN_free(got);
+					BN_free(want);
+				}
+			}
+			for (h = 0; h < 2; h++) {
+				BN_free(bm[h]);
+				BN_free(ba[h]);
+				BN_free(bb[h]);
+			}
+			BN_free(t);
+			BN_free(u);
+			BN_free(rp);
+		}
+		/* the table scan: each half gets its own entry, every pair of a few */
+		rt_fill(&rng, table, sizeof(table));
+		for (i1 = 0; i1 < 32; i1 += 3) {
+			for (i2 = 0; i2 < 32; i2 += (i1 % 2 ? 1 : 5)) {
+				unsigned int w;
+
+				memset(&r, 0x5a, sizeof(r));
+				bni_select(&r, table, 32, i1, i2, &c);
+				for (w = 0; w < 8 * c.nr; w++)
+					ck_assert_msg(r.w[w] == table[(w % 8) < 4 ? i1 : i2].w[w],
+						      "select %u %u n=%u", i1, i2, n);
+				checks++;
+			}
+		}
+	}
+	BN_CTX_free(ctx);
+	ck_assert_uint_gt(checks, 3 * 27 * 2);
+}
+END_TEST
+
+/*
+ * The engine's two exponentiations at once (exp_ct2) against the generic
+ * engine's exp_ct on each half: the three sizes it takes (1024, 1536,
+ * 2048 bits a half and a few bits less), both halves' moduli different
+ * (random, all-ones limbs, 2^(64 n - 1) + 1), inputs random, 0, 1, m - 1,
+ * R mod m; exponents random, all ones, zero, a single bit; r aliasing a;
+ * and the pairs it hands to the fallback engine (halves of different
+ * limb counts, other sizes, a one-limb exponent), whose results must be
+ * the same.
+ */
+START_TEST(test_ifma_exp_ct2)
+{
+	static const unsigned int sizes[][2] = {
+		{ 1024, 1024 }, { 1536, 1536 }, { 2048, 2048 }, { 1020, 1000 }, { 1530, 1500 },
+		{ 2047, 1990 }, { 1024, 1088 }, { 512, 512 }, { 3072, 3072 }, { 1088, 1088 },
+	};
+	const struct rsa_engine *eng = &rsa_engine_ifma, *gen = &rsa_engine_generic;
+	static struct bn_mont m1, m2;
+	struct rt_rng rng;
+	u64 m[BN_MAX_LIMBS], a1[BN_MAX_LIMBS], a2[BN_MAX_LIMBS], e1[BN_MAX_LIMBS], e2[BN_MAX_LIMBS];
+	u64 r1[BN_MAX_LIMBS], r2[BN_MAX_LIMBS], s1[BN_MAX_LIMBS], s2[BN_MAX_LIMBS];
+	unsigned int si, it, checks = 0;
+
+	if (!have_ifma())
+		return;
+	ck_assert_ptr_nonnull(eng->exp_ct2);
+	rt_rng_seed(&rng, 1501);
+	for (si = 0; si < ARRAY_SIZE(sizes); si++) {
+		unsigned int iters = si < 3 ? 8 : 2;
+
+		for (it = 0; it < iters; it++) {
+			unsigned int n1 = rand_mod(&rng, m, sizes[si][0], (int)(it % 4 == 2 ? 1 : it % 4 == 3 ? 2 : 0));
+			unsigned int n2, en;
+
+			ck_assert_int_eq(bn_mont_init(&m1, m, n1), 0);
+			n2 = rand_mod(&rng, m, sizes[si][1], (int)(it % 4 == 1 ? 1 : 0));
+			ck_assert_int_eq(bn_mont_init(&m2, m, n2), 0);
+			en = it == 7 ? 1 : n1 < n2 ? n1 : n2;
+			rand_below(&rng, a1, &m1, (int)it);
+			rand_below(&rng, a2, &m2, (int)(it + 3));
+			rt_fill(&rng, e1, (size_t)en * 8);
+			rt_fill(&rng, e2, (size_t)en * 8);
+			if (it == 1)
+				memset(e1, 0xff, (size_t)en * 8);
+			if (it == 2) {
+				memset(e1, 0, (size_t)en * 8);
+				memset(e2, 0xff, (size_t)en * 8);
+			}
+			if (it == 3) {
+				memset(e1, 0xff, (size_t)en * 8);
+				memset(e2, 0xff, (size_t)en * 8);
+			}
+			if (it == 4) {
+				memset(e2, 0, (size_t)en * 8);
+				e2[en - 1] = (u64)1 << 63;
+			}
+			gen->exp_ct(r1, a1, e1, en, &m1);
+			gen->exp_ct(r2, a2, e2, en, &m2);
+			memset(s1, 0xa5, sizeof(s1));
+			memset(s2, 0xa5, sizeof(s2));
+			eng->exp_ct2(s1, a1, e1, en, &m1, s2, a2, e2, en, &m2);
+			ck_assert_msg(!memcmp(r1, s1, (size_t)n1 * 8), "exp_ct2 %u bits it=%u (p)",
+				      sizes[si][0], it);
+			ck_assert_msg(!memcmp(r2, s2, (size_t)n2 * 8), "exp_ct2 %u bits it=%u (q)",
+				      sizes[si][1], it);
+			/* r aliasing a, as rsa_crt calls it */
+			memcpy(s1, a1, (size_t)n1 * 8);
+			memcpy(s2, a2, (size_t)n2 * 8);
+			eng->exp_ct2(s1, s1, e1, en, &m1, s2, s2, e2, en, &m2);
+			ck_assert_msg(!memcmp(r1, s1, (size_t)n1 * 8) && !memcmp(r2, s2, (size_t)n2 * 8),
+				      "exp_ct2 alias %u bits it=%u", sizes[si][0], it);
+			/* the halves swapped: each lane group serves either */
+			eng->exp_ct2(s2, a2, e2, en, &m2, s1, a1, e1, en, &m1);
+			ck_assert_msg(!memcmp(r1, s1, (size_t)n1 * 8) && !memcmp(r2, s2, (size_t)n2 * 8),
+				      "exp_ct2 swapped %u bits it=%u", sizes[si][0], it);
+			checks++;
+		}
+	}
+	ck_assert_uint_eq(checks, 3 * 8 + 7 * 2);
+}
+END_TEST
+
+/*
+ * exp_ct2 with exponents whose 5-bit windows run through every table
+ * index, the first half's in order and the second's reversed, so that
+ * each window's scan keeps a different entry in each half.
+ */
+START_TEST(test_ifma_exp_windows)
+{
+	static const unsigned int sizes[] = { 1024, 1536, 2048 };
+	const struct rsa_engine *eng = &rsa_engine_ifma, *gen = &rsa_engine_generic;
+	static struct bn_mont m1, m2;
+	struct rt_rng rng;
+	u64 m[BN_MAX_LIMBS], a1[BN_MAX_LIMBS], a2[BN_MAX_LIMBS], e[2][BN_MAX_LIMBS];
+	u64 r1[BN_MAX_LIMBS], r2[BN_MAX_LIMBS], s1[BN_MAX_LIMBS], s2[BN_MAX_LIMBS];
+	size_t si;
+
+	if (!have_ifma())
+		return;
+	rt_rng_seed(&rng, 1502);
+	for (si = 0; si < ARRAY_SIZE(sizes); si++) {
+		unsigned int n = rand_mod(&rng, m, sizes[si], 0), nb = 64 * n, pos, w, rev, start;
+
+		ck_assert_int_eq(bn_mont_init(&m1, m, n), 0);
+		rand_mod(&rng, m, sizes[si], 0);
+		ck_assert_int_eq(bn_mont_init(&m2, m, n), 0);
+		rand_below(&rng, a1, &m1, 0);
+		rand_below(&rng, a2, &m2, 5);
+		start = nb - (nb % 5 ? nb % 5 : 5);
+		for (rev = 0; rev < 2; rev++) {
+			memset(e[rev], 0, (size_t)n * 8);
+			for (pos = start, w = 0;; pos -= 5, w++) {
+				u64 v = (rev ? 31 - w % 32 : w % 32) &
+					(pos + 5 > nb ? (1u << (nb - pos)) - 1 : 31);
+				unsigned int b;
+
+				for (b = 0; b < 5 && pos + b < nb; b++)
+					e[rev][(pos + b) / 64] |= ((v >> b) & 1) << ((pos + b) % 64);
+				if (pos < 5)
+					break;
+			}
+		}
+		gen->exp_ct(r1, a1, e[0], n, &m1);
+		gen->exp_ct(r2, a2, e[1], n, &m2);
+		eng->exp_ct2(s1, a1, e[0], n, &m1, s2, a2, e[1], n, &m2);
+		ck_assert_msg(!memcmp(r1, s1, (size_t)n * 8) && !memcmp(r2, s2, (size_t)n * 8),
+			      "exp_ct2 windows %u bits", sizes[si]);
+	}
+}
+END_TEST
+
+/*
+ * The drivers: registered where the library sees AVX512F and IFMA (in the
+ * emulation build, RIND_EMU_ASSUME=avx512), for every padding and hash;
+ * and for OpenSSL-made keys of each size the engine serves (2048, 3072,
+ * 4096 bits) and one it does not (2056: 1028-bit halves of 17 limbs),
+ * PKCS#1 v1.5 signatures of the -ifma driver equal the generic driver's
+ * byte for byte and verify with OpenSSL, and OAEP decrypts OpenSSL's
+ * ciphertext.
+ */
+START_TEST(test_ifma_drivers)
+{
+	static const char *const drvs[] = {
+		"pkcs1-rsa-sha256-ifma", "pkcs1-rsa-sha384-ifma", "pkcs1-rsa-sha512-ifma",
+		"pss-rsa-sha256-ifma", "pss-rsa-sha384-ifma", "pss-rsa-sha512-ifma",
+	};
+	static const unsigned int bits[] = { 2048, 3072, 4096, 2056 };
+	size_t i;
+
+	if (!rind_cpu_has(RIND_X86_AVX512F) || !rind_cpu_has(RIND_X86_AVX512IFMA))
+		return;
+	for (i = 0; i < ARRAY_SIZE(drvs); i++) {
+		struct crypto_sig *t = crypto_alloc_sig(drvs[i], 0, 0);
+
+		ck_assert_msg(!IS_ERR_OR_NULL(t), "%s missing", drvs[i]);
+		crypto_free_sig(t);
+	}
+	for (i = 0; i < ARRAY_SIZE(bits); i++) {
+		EVP_PKEY *k = ossl_key(bits[i]);
+		struct crypto_sig *fi = alloc_sig("pkcs1-rsa-sha256-ifma");
+		struct crypto_sig *fg = alloc_sig("pkcs1-rsa-sha256-generic");
+		u8 *der, sig[MAXK], gsig[MAXK], msg[100];
+		int dlen = ossl_der(k, true, &der), len, glen, round;
+		struct rt_rng rng;
+
+		rt_rng_seed(&rng, 1503 + i);
+		ck_assert_int_eq(crypto_sig_set_privkey(fi, der, (unsigned int)dlen), 0);
+		ck_assert_int_eq(crypto_sig_set_privkey(fg, der, (unsigned int)dlen), 0);
+		for (round = 0; round < 2; round++) {
+			size_t ml = rt_rand_range(&rng, sizeof(msg));
+			EVP_MD_CTX *md;
+
+			rt_fill(&rng, msg, ml);
+			len = crypto_sig_sign(fi, msg, (unsigned int)ml, sig, sizeof(sig));
+			glen = crypto_sig_sign(fg, msg, (unsigned int)ml, gsig, sizeof(gsig));
+			ck_assert_int_eq(len, EVP_PKEY_get_size(k));
+			ck_assert_int_eq(len, glen);
+			ck_assert_msg(!memcmp(sig, gsig, (size_t)len), "ifma sig %u bits", bits[i]);
+			ossl_ctx(k, "pkcs1", "sha256", false, &md);
+			ck_assert_int_eq(EVP_DigestVerify(md, sig, (size_t)len, msg, ml), 1);
+			EVP_MD_CTX_free(md);
+			ck_assert_int_eq(crypto_sig_verify(fi, sig, (unsigned int)len, msg,
+							   (unsigned int)ml), 0);
+		}
+#ifdef HAVE_AKCIPHER
+		{
+			struct crypto_akcipher *ai = alloc_ak("oaep-rsa-sha256-ifma");
+			EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new(k, NULL);
+			u8 ct[MAXK], pt[MAXK];
+			size_t ctl = sizeof(ct);
+			unsigned int ptl = sizeof(pt);
+
+			ck_assert_ptr_nonnull(pc);
+			ck_assert_int_eq(EVP_PKEY_encrypt_init(pc), 1);
+			ck_assert_int_eq(EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_OAEP_PADDING), 1);
+			ck_assert_int_eq(EVP_PKEY_CTX_set_rsa_oaep_md(pc, EVP_sha256()), 1);
+			ck_assert_int_eq(EVP_PKEY_CTX_set_rsa_mgf1_md(pc, EVP_sha256()), 1);
+			ck_assert_int_eq(EVP_PKEY_encrypt(pc, ct, &ctl, msg, 40), 1);
+			ck_assert_int_eq(crypto_akcipher_set_priv_key(ai, der, (unsigned int)dlen), 0);
+			ck_assert_int_eq(ak_run(ai, false, ct, (unsigned int)ctl, pt, &ptl), 0);
+			ck_assert_uint_eq(ptl, 40);
+			ck_assert(!memcmp(pt, msg, 40));
+			EVP_PKEY_CTX_free(pc);
+			crypto_free_akcipher(ai);
+		}
+#endif
+		OPENSSL_clear_free(der, (size_t)dlen);
+		crypto_free_sig(fi);
+		crypto_free_sig(fg);
+		EVP_PKEY_free(k);
+	}
+}
+END_TEST
 #endif
 
 static Suite *rsa_suite(void)
@@ -1775,6 +2240,10 @@ static Suite *rsa_suite(void)
 	tcase_add_test(tc, test_adx_kernel_edges);
 	tcase_add_test(tc, test_adx_kernel_near_r);
 	tcase_add_test(tc, test_adx_sqr_runs);
+	tcase_add_test(tc, test_ifma_amm);
+	tcase_add_test(tc, test_ifma_exp_ct2);
+	tcase_add_test(tc, test_ifma_exp_windows);
+	tcase_add_test(tc, test_ifma_drivers);
 #endif
 	suite_add_tcase(s, tc);
 	return s;

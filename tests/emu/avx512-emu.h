@@ -1342,4 +1342,32 @@ EMU_INL_256 void emu_mm256_mask_storeu_epi16(void *p, __mmask16 k, __m256i a)
 #undef _mm256_mask_storeu_epi16
 #define _mm256_mask_storeu_epi16 emu_mm256_mask_storeu_epi16
 
+/* ---- arch/x86/bn-ifma.c: unsigned qword compares (VPERMT2Q: the mlkem section's) ---- */
+
+/* VPCMPUQ, predicates EQ (0) and NLE (6): bit i of the mask = a[i] == b[i], a[i] > b[i] unsigned. */
+EMU_INL __mmask8 emu_mm512_cmpeq_epu64_mask(emu_m512i a, emu_m512i b)
+{
+	unsigned int k = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		k |= (unsigned int)(a.q[i] == b.q[i]) << i;
+	return (__mmask8)k;
+}
+
+EMU_INL __mmask8 emu_mm512_cmpgt_epu64_mask(emu_m512i a, emu_m512i b)
+{
+	unsigned int k = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		k |= (unsigned int)(a.q[i] > b.q[i]) << i;
+	return (__mmask8)k;
+}
+
+#undef _mm512_cmpeq_epu64_mask
+#define _mm512_cmpeq_epu64_mask emu_mm512_cmpeq_epu64_mask
+#undef _mm512_cmpgt_epu64_mask
+#define _mm512_cmpgt_epu64_mask emu_mm512_cmpgt_epu64_mask
+
 #endif /* RIND_TESTS_AVX512_EMU_H */

@@ -1005,6 +1005,38 @@ static TGT void test_mlkem_section(void)
 	munmap(map, (size_t)(2 * pg));
 }
 
+/* ---- appended: arch/x86/bn-ifma.c (VPERMT2Q as it uses it, VPCMPUQ eq / nle) ---- */
+
+static void test_rsa_ifma_ops(void)
+{
+	__m512i a = iota64(100), b = iota64(200);
+	/* bit 3 picks b; bits above 3 ignored (0x39 = b[1], 0xf0 = a[0], -1 = b[7]) */
+	__m512i idx = _mm512_set_epi64(-1, 0xf0, 0x39, 12, 7, 8, 3, 1);
+	static const uint64_t wp[8] = { 101, 103, 200, 107, 204, 201, 100, 207 };
+	/* bn-ifma.c's shifts: one qword down / up in each 256-bit half, across the pair */
+	static const uint64_t wdown[8] = { 101, 102, 103, 200, 105, 106, 107, 204 };
+	static const uint64_t wup[8] = { 103, 200, 201, 202, 107, 204, 205, 206 };
+	__m512i x, y;
+	unsigned int k;
+
+	eq_q("permutex2var_epi64", _mm512_permutex2var_epi64(a, idx, b), wp);
+	eq_q("permutex2var_epi64 down",
+	     _mm512_permutex2var_epi64(a, _mm512_set_epi64(12, 7, 6, 5, 8, 3, 2, 1), b), wdown);
+	eq_q("permutex2var_epi64 up",
+	     _mm512_permutex2var_epi64(a, _mm512_set_epi64(14, 13, 12, 7, 10, 9, 8, 3), b), wup);
+	/* unsigned: 2^63 > 1 (a signed compare says no), equal is not greater */
+	x = _mm512_set_epi64(5, 0, -1, 7, (long long)0x8000000000000000ULL, 1, 0, 3);
+	y = _mm512_set_epi64(5, 1, 0, 7, 1, (long long)0x8000000000000000ULL, 0, 2);
+	k = _mm512_cmpgt_epu64_mask(x, y);
+	CHECK(k == 0x29, "cmpgt_epu64_mask: %02x, want 29", k);
+	k = _mm512_cmpeq_epu64_mask(x, y);
+	CHECK(k == 0x92, "cmpeq_epu64_mask: %02x, want 92", k);
+	k = _mm512_cmpeq_epu64_mask(a, a);
+	CHECK(k == 0xff, "cmpeq_epu64_mask all: %02x", k);
+	k = _mm512_cmpgt_epu64_mask(a, a);
+	CHECK(k == 0, "cmpgt_epu64_mask none: %02x", k);
+}
+
 int main(void)
 {
 	test_set();
@@ -1021,6 +1053,7 @@ int main(void)
 	test_aes();
 	test_clmul();
 	test_mlkem_section();
+	test_rsa_ifma_ops();
 	printf("test_emu: %d checks, %d failures\n", checks, fails);
 	return fails ? 1 : 0;
 }

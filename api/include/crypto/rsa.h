@@ -108,6 +108,16 @@ struct rsa_engine {
 	 * from_mont).  Variable time in e only.
 	 */
 	void (*exp_pub)(u64 *r, const u64 *a, u64 e, const struct bn_mont *mc);
+	/*
+	 * Optional (NULL: exp_ct twice): the two CRT exponentiations at once,
+	 * r1 = a1^e1 mod m1 and r2 = a2^e2 mod m2, each with exp_ct's contract,
+	 * for an engine that runs them side by side (the AVX-512 IFMA one);
+	 * it takes any pair of sizes, falling back itself.
+	 */
+	void (*exp_ct2)(u64 *r1, const u64 *a1, const u64 *e1, unsigned int en1,
+			const struct bn_mont *mc1,
+			u64 *r2, const u64 *a2, const u64 *e2, unsigned int en2,
+			const struct bn_mont *mc2);
 };
 
 /*

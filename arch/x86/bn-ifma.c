@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Almost Montgomery multiplication (AMM) with AVX-512 IFMA, two moduli
+ * side by side (bn-ifma.h: the x2 layout), for the RSA engine of
+ * rsa-ifma.c.
+ * Requires: AVX512F, AVX512IFMA (zmm registers only: no AVX512VL).
+ *
+ * One product, word-serial over b's digits (i = 0 .. nl - 1), every zmm
+ * holding four digits of each half:
+ *   acc += a b_i (low halves of the 104-bit products, VPMADD52LUQ)
+ *   y = acc_0 k0 mod 2^52, per half, broadcast to its four lanes
+ *   acc += m y (low halves); acc_0 is now 0 mod 2^52
+ *   acc >>= one digit per half (VPERMT2Q across register pairs), acc_0's
+ *     bits above 52 carried into the new acc_0
+ *   acc += the high halves of a b_i and m y (VPMADD52HUQ), which weigh
+ *     one digit more than the low ones: after the shift, the same digit.
+ * The high halves are summed apart (H) and added after the shift, and
+ * a_0 b_i apart from acc_0, so that the chain from one y to the next is
+ * an add, the y product, its broadcast, the m_0 y product, the shift and
+ * two adds (~17 cycles) rather than four products in a row.  Digits grow
+ * by below 2^54 a row, so nothing overflows before the end (40 rows:
+ * below 2^60); the carries are then propagated in two steps: one vector
+ * pass (each digit's bits above 52 into the next digit), after which a
+ * digit is at most 2^52 + 2^8 and each carries at most one more; the
+ * chains of those single carries from the generate/propagate masks as
+ * in an adder, ((G << 1) + P) ^ P, on a general register.  No branch
+ * and no memory index depends on the values anywhere.
+ *
+ * Operation count, one 1024-bit product (RSA-2048's halves; a row is
+ * 4 nr + 1 VPMADD52 for the two halves, nr = 5, 20 rows): 420 IFMA
+ * instructions for the pair, 210 a product, plus per row 7 permutes
+ * (b_i's and y's broadcasts, the shift) and 8 adds and shifts; the
+ * MULX/ADX kernel (bn-adx-8x8u.S) takes 512 MULX for a
+ * 16-limb product (256 for a b, 256 for the reduction) and ~392 for a
+ * square.  1536 bits: 33 x 32 = 1056 for the pair (528 a product, 32
+ * digits where 30 would do) against 1152 MULX; 2048 bits: 41 x 40 =
+ * 1640 (820) against 2048.  Whether that is faster depends on the part
+ * (one or two 512-bit IFMA ports, zmm frequency): not measurable on the
+ * machine this was written on (no AVX-512); see rsa-ifma.c.
+ *
+ * The 2048-bit kernel (ten registers a number, twenty for acc and H)
+ * spills a few registers to its stack frame, which, as for any compiled
+ * C of the library, is not wiped; everything the exponentiation keeps in
+ * memory (rsa-ifma.c) is.
+ */
+#include <string.h>
+#include <immintrin.h>
+#include <rind/types.h>
+#include <rind/internal/util.h>
+#include <crypto/bignum.h>
+#include "bn-ifma.h"
+#include "x86-target.h"
+
+/* zmm only: AVX512F and IFMA (tests/emu/README.md: the emulation build's spelling) */
+#define BNI_TARGET RIND_AVX512_TARGET("avx512f,avx512ifma", "avx2")
+#define BNI_INLINE static inline __attribute__((always_inline)) BNI_TARGET
+
+#define M52	(((u64)1 << 52) - 1)
+
+/* ---- layout (plain C) ---------------------------------------------------- */
+
+static inline unsigned int word_of(unsigned int digit, unsigned int half)
+{
+	return 8 * (digit / 4) + 4 * half + digit % 4;
+}
+
+void bni_mont2_init(struct bni_mont2 *c, const struct bn_mont *m1, const struct bn_mont *m2)
+{
+	unsigned int n = m1->n, d, h;
+	u64 t[BN_MAX_LIMBS], x[2][BN_MAX_LIMBS];
+	const struct bn_mont *mc[2] = { m1, m2 };
+
+	memset(c, 0, sizeof(*c));
+	c->mc[0] = m1;
+	c->mc[1] = m2;
+	c->n = n;
+	c->nl = n == 16 ? 20 : n == 24 ? 32 : 40;
+	c->nr = c->nl / 4;
+	/* R'^2 / R = R 2^(2 d), d = 52 nl - 64 n: the Montgomery form of 2^(2 d). */
+	d = 52 * c->nl - 64 * n;
+	for (h = 0; h < 2; h++) {
+		memset(t, 0, (size_t)n * 8);
+		t[2 * d / 64] = (u64)1 << (2 * d % 64);
+		bn_mont_mul(x[h], t, mc[h]->rr, mc[h]);
+		c->k0[4 * h] = c->k0[4 * h + 1] = c->k0[4 * h + 2] = c->k0[4 * h + 3] =
+			mc[h]->m0inv & M52;
+	}
+	bni_pack(&c->m, m1->m, m2->m, c);
+	bni_pack(&c->rr, x[0], x[1], c);
+	bni_pack(&c->one, m1->one, m2->one, c);
+	memzero_explicit(x, sizeof(x));
+}
+
+void bni_pack(struct bni_num *x, const u64 *a1, const u64 *a2, const struct bni_mont2 *c)
+{
+	const u64 *a[2] = { a1, a2 };
+	unsigned int n = c->n, h, j;
+
+	memset(x, 0, sizeof(*x));
+	for (h = 0; h < 2; h++) {
+		for (j = 0; j < c->nl; j++) {
+			unsigned int bit = 52 * j, w = bit / 64, s = bit % 64;
+			u64 v;
+
+			if (w >= n)		/* public: the digits above the number */
+				break;
+			v = a[h][w] >> s;
+			if (s > 12 && w + 1 < n)
+				v |= a[h][w + 1] << (64 - s);
+			x->w[word_of(j, h)] = v & M52;
+		}
+	}
+}
+
+void bni_unpack_reduce(u64 *r1, u64 *r2, const struct bni_num *x, const struct bni_mont2 *c)
+{
+	u64 *r[2] = { r1, r2 };
+	unsigned int n = c->n, h, j;
+	u64 t[BN_MAX_LIMBS + 2], d[BN_MAX_LIMBS + 2], m[BN_MAX_LIMBS + 2];
+
+	for (h = 0; h < 2; h++) {
+		memset(t, 0, sizeof(t));
+		for (j = 0; j < c->nl; j++) {
+			unsigned int bit = 52 * j, w = bit / 64, s = bit % 64;
+			u64 v = x->w[word_of(j, h)];
+
+			t[w] |= v << s;
+			if (s > 12)
+				t[w + 1] |= v >> (64 - s);
+		}
+		/* Below 2 m < 2^(64 n + 1): n + 1 limbs; t - m kept unless it borrows. */
+		memcpy(m, c->mc[h]->m, (size_t)n * 8);
+		m[n] = 0;
+		bn_cmov(t, d, n + 1, bn_sub(d, t, m, n + 1) - 1);
+		memcpy(r[h], t, (size_t)n * 8);
+	}
+	/* the halves are p and q */
+	memzero_explicit(t, sizeof(t));
+	memzero_explicit(d, sizeof(d));
+	memzero_explicit(m, sizeof(m));
+}
+
+/* ---- the products (AVX-512 IFMA) ----------------------------------------- */
+
+/*
+ * VPERMT2Q indices: each half's digits one place down, the next
+ * register's lowest digit of the half coming in at the top (lanes 3 and
+ * 7 from the second source's 0 and 4); and one place up, from the
+ * previous register's top digit (first source lanes 3, 7).
+ */
+#define SHIFT_DOWN	_mm512_set_epi64(12, 7, 6, 5, 8, 3, 2, 1)
+#define SHIFT_UP	_mm512_set_epi64(14, 13, 12, 7, 10, 9, 8, 3)
+
+/*
+ * One row: acc, H += a b_i, m y for the digit b_i of each half (bi: it
+ * in lanes 0-3, the second half's in 4-7), acc shifted down one digit.
+ */
+BNI_INLINE void amm_row(__m512i *acc, __m512i *hi, const struct bni_num *a,
+			const struct bni_num *m, __m512i bi, __m512i k0, const unsigned int nr)
+{
+	const __m512i zero = _mm512_setzero_si512(), down = SHIFT_DOWN;
+	__m512i y, c;
+	unsigned int k;
+
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++) {
+		__m512i ak = _mm512_load_si512((const void *)(a->w + 8 * k));
+
+		hi[k] = _mm512_madd52hi_epu64(zero, ak, bi);
+		/* acc_0 apart: the product does not wait for it */
+		if (k == 0)
+			acc[0] = _mm512_add_epi64(acc[0], _mm512_madd52lo_epu64(zero, ak, bi));
+		else
+			acc[k] = _mm512_madd52lo_epu64(acc[k], ak, bi);
+	}
+	/* y of each half from its lane 0 (4), in all four of its lanes */
+	y = _mm512_permutex_epi64(_mm512_madd52lo_epu64(zero, acc[0], k0), 0);
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++) {
+		__m512i mk = _mm512_load_si512((const void *)(m->w + 8 * k));
+
+		acc[k] = _mm512_madd52lo_epu64(acc[k], mk, y);
+		hi[k] = _mm512_madd52hi_epu64(hi[k], mk, y);
+	}
+	c = _mm512_srli_epi64(acc[0], 52);
+#pragma GCC unroll 10
+	for (k = 0; k + 1 < nr; k++)
+		acc[k] = _mm512_permutex2var_epi64(acc[k], down, acc[k + 1]);
+	acc[nr - 1] = _mm512_permutex2var_epi64(acc[nr - 1], down, zero);
+	acc[0] = _mm512_mask_add_epi64(acc[0], 0x11, acc[0], c);
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++)
+		acc[k] = _mm512_add_epi64(acc[k], hi[k]);
+}
+
+/* Four digits of each half out of register bk: lane j of each half broadcast to its four. */
+#define AMM_ROW(imm)								\
+	amm_row(acc, hi, a, m, _mm512_permutex_epi64(bk, imm), k0, nr)
+
+/* Digits below 2^52 again (the file's comment: two steps). */
+BNI_INLINE void amm_normalize(__m512i *acc, const unsigned int nr)
+{
+	const __m512i zero = _mm512_setzero_si512(), up = SHIFT_UP, m52 = _mm512_set1_epi64(M52);
+	const __m512i one = _mm512_set1_epi64(1);
+	__m512i c[BNI_MAX_REGS];
+	u64 g1 = 0, g2 = 0, p1 = 0, p2 = 0;
+	unsigned int k;
+
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++) {
+		c[k] = _mm512_srli_epi64(acc[k], 52);
+		acc[k] = _mm512_and_si512(acc[k], m52);
+	}
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++)
+		acc[k] = _mm512_add_epi64(acc[k], _mm512_permutex2var_epi64(k ? c[k - 1] : zero, up,
+									  c[k]));
+	/* G: digits above 2^52 - 1 (carry one out), P: equal to it (pass one on) */
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++) {
+		u64 g = (u64)_mm512_cmpgt_epu64_mask(acc[k], m52);
+		u64 p = (u64)_mm512_cmpeq_epu64_mask(acc[k], m52);
+
+		g1 |= (g & 15) << (4 * k);
+		g2 |= (g >> 4) << (4 * k);
+		p1 |= (p & 15) << (4 * k);
+		p2 |= (p >> 4) << (4 * k);
+	}
+	/* the carry into each digit */
+	g1 = ((g1 << 1) + p1) ^ p1;
+	g2 = ((g2 << 1) + p2) ^ p2;
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++) {
+		__mmask8 ck = (__mmask8)(((g1 >> (4 * k)) & 15) | (((g2 >> (4 * k)) & 15) << 4));
+
+		acc[k] = _mm512_and_si512(_mm512_mask_add_epi64(acc[k], ck, acc[k], one), m52);
+	}
+}
+
+/* r = a b / R' per half, then k more squarings of r (bn-ifma.h: bni_amm, bni_amm_sqrk). */
+BNI_INLINE void amm_run(struct bni_num *r, const struct bni_num *a, const struct bni_num *b,
+			unsigned int k, const struct bni_mont2 *ctx, const unsigned int nr)
+{
+	const struct bni_num *m = &ctx->m;
+	const __m512i k0 = _mm512_load_si512((const void *)ctx->k0);
+	__m512i acc[BNI_MAX_REGS], hi[BNI_MAX_REGS];
+	unsigned int g, j, t;
+
+	for (t = 0; t <= k; t++) {
+#pragma GCC unroll 10
+		for (j = 0; j < nr; j++)
+			acc[j] = _mm512_setzero_si512();
+		for (g = 0; g < nr; g++) {
+			__m512i bk = _mm512_load_si512((const void *)(b->w + 8 * g));
+
+			AMM_ROW(0x00);
+			AMM_ROW(0x55);
+			AMM_ROW(0xaa);
+			AMM_ROW(0xff);
+		}
+		amm_normalize(acc, nr);
+#pragma GCC unroll 10
+		for (j = 0; j < nr; j++)
+			_mm512_store_si512((void *)(r->w + 8 * j), acc[j]);
+		/* the squarings that follow: r r */
+		a = b = r;
+	}
+}
+
+#define AMM_SIZE(nr)								\
+static BNI_TARGET void amm##nr(struct bni_num *r, const struct bni_num *a,	\
+			       const struct bni_num *b, unsigned int k,		\
+			       const struct bni_mont2 *c)			\
+{										\
+	amm_run(r, a, b, k, c, nr);						\
+}
+AMM_SIZE(5)
+AMM_SIZE(8)
+AMM_SIZE(10)
+
+static void amm_dispatch(struct bni_num *r, const struct bni_num *a, const struct bni_num *b,
+			 unsigned int k, const struct bni_mont2 *c)
+{
+	if (c->nr == 5)		/* public: the size */
+		amm5(r, a, b, k, c);
+	else if (c->nr == 8)
+		amm8(r, a, b, k, c);
+	else
+		amm10(r, a, b, k, c);
+}
+
+void bni_amm(struct bni_num *r, const struct bni_num *a, const struct bni_num *b,
+	     const struct bni_mont2 *c)
+{
+	amm_dispatch(r, a, b, 0, c);
+}
+
+void bni_amm_sqrk(struct bni_num *r, const struct bni_num *a, unsigned int k,
+		  const struct bni_mont2 *c)
+{
+	if (!k) {
+		if (r != a)
+			*r = *a;
+		return;
+	}
+	amm_dispatch(r, a, a, k - 1, c);
+}
+
+/* ---- the window table's scan --------------------------------------------- */
+
+BNI_INLINE void select_run(struct bni_num *r, const struct bni_num *table, unsigned int cnt,
+			   u64 i1, u64 i2, const unsigned int nr)
+{
+	const __m512i want = _mm512_mask_blend_epi64(0xf0, _mm512_set1_epi64((long long)i1),
+						     _mm512_set1_epi64((long long)i2));
+	const __m512i inc = _mm512_set1_epi64(1);
+	__m512i acc[BNI_MAX_REGS], cur = _mm512_setzero_si512();
+	unsigned int i, k;
+
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++)
+		acc[k] = _mm512_setzero_si512();
+	for (i = 0; i < cnt; i++, table++) {
+		/* lanes 0-3 where i = i1, 4-7 where i = i2 */
+		__mmask8 sel = _mm512_cmpeq_epu64_mask(cur, want);
+
+#pragma GCC unroll 10
+		for (k = 0; k < nr; k++)
+			acc[k] = _mm512_mask_blend_epi64(sel, acc[k],
+					_mm512_load_si512((const void *)(table->w + 8 * k)));
+		cur = _mm512_add_epi64(cur, inc);
+	}
+#pragma GCC unroll 10
+	for (k = 0; k < nr; k++)
+		_mm512_store_si512((void *)(r->w + 8 * k), acc[k]);
+}
+
+#define SELECT_SIZE(nr)								\
+static BNI_TARGET void select##nr(struct bni_num *r, const struct bni_num *t,	\
+				  unsigned int cnt, u64 i1, u64 i2)		\
+{										\
+	select_run(r, t, cnt, i1, i2, nr);					\
+}
+SELECT_SIZE(5)
+SELECT_SIZE(8)
+SELECT_SIZE(10)
+
+void bni_select(struct bni_num *r, const struct bni_num *table, unsigned int cnt,
+		u64 i1, u64 i2, const struct bni_mont2 *c)
+{
+	if (c->nr == 5)
+		select5(r, table, cnt, i1, i2);
+	else if (c->nr == 8)
+		select8(r, table, cnt, i1, i2);
+	else
+		select10(r, table, cnt, i1, i2);
+}

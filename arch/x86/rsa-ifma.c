@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+/*
+ * RSA engine for x86-64 with AVX-512 IFMA (crypto/rsa.h): the drivers
+ * "pkcs1-rsa-sha256-ifma", "pss-rsa-sha256-ifma", "oaep-rsa-sha256-ifma"
+ * (and the sha384, sha512 ones), priority 400, above the ADX ones.
+ * Requires: AVX512F, AVX512IFMA (the exponentiations); BMI2 and ADX are
+ * used where present (the other operations, below).
+ *
+ * What it supplies is exp_ct2 (rsa.h): the two CRT exponentiations of a
+ * private-key operation side by side, p's in the low 256-bit half of each
+ * zmm register and q's in the high one (bn-ifma.h: the x2 layout), as one
+ * AMM kernel of 52-bit digits (bn-ifma.c) running both.  The same layout
+ * serves all three sizes, 1024-, 1536- and 2048-bit halves (RSA-2048,
+ * 3072, 4096: 5, 8 and 10 registers a number), not one exponentiation at
+ * a time: the kernel's dependency chain (one y digit to the next, ~17
+ * cycles) is then shared by the two halves, and the 1536-bit size needs
+ * no tail code.  Blinding, CRT recombination, the fault check and the
+ * padding are the shared C (algs/rsa*.c), as for every engine.
+ *
+ * exp_ct2: fixed 5-bit windows over every bit of the two exponents (the
+ * same positions in both), the 32-entry table of each half scanned whole
+ * for every window and the entry kept by mask (bni_select: a VPCMPEQQ
+ * mask per entry, one half's index in each 256-bit half); the window's
+ * five squarings one bni_amm_sqrk call.  The Montgomery form at the seam
+ * (R = 2^(64 n)) is converted on entry by one AMM by R'^2 / R and back on
+ * exit by one AMM by R mod m, then reduced below m by one masked
+ * subtraction (the AMM's values stay below 2 m in between).  The table,
+ * the accumulator, the constants (p, q are secret) and the operands are
+ * wiped at the end.
+ *
+ * Everything else -- exp_ct on one modulus (keygen's candidates, the
+ * sizes that do not fit: unbalanced halves, 2056-bit keys, 6144 and
+ * 8192 bits), the public exponentiations (e = 65537: 17 products, which
+ * the ADX engine's exp_pub already does with the conversions folded in)
+ * and the shared code's single products -- goes to the ADX engine where
+ * BMI2 and ADX are, else to the generic one.
+ *
+ * Cost (an estimate; see the end): an RSA-2048 signature's two
+ * exponentiations are each 1024 squarings and ~237 products (205
+ * windows, 30 for the table, 2 conversions) of 16 limbs.  Here they are
+ * 1261 x2 AMMs of 420 VPMADD52 each (bn-ifma.c), 530k IFMA instructions
+ * for both halves, plus per AMM ~140 permutes and ~160 adds; the ADX
+ * engine takes ~1024 x 392 + 237 x 512 = 523k MULX for each half, 1.05M
+ * for both.  The dependency chain from one y digit to the next is ~17
+ * cycles (VPMADD52 latency 4, VPERMQ/VPERMT2Q 3), 20 rows: ~340 cycles
+ * an AMM, ~430k cycles for both exponentiations if the chain bounds it,
+ * ~530k where one 512-bit IFMA port does (one a cycle), against ~1.49M
+ * for the ADX engine's two (rsa-adx.c, Zen 3 TSC).  None of this was
+ * measured: the machine it was written on has no AVX-512, so the code
+ * ran only under tests/emu's plain-C emulation of the intrinsics, which
+ * checks results, not speed.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <rind/types.h>
+#include <rind/internal/alg.h>
+#include <rind/internal/util.h>
+#include <crypto/rsa.h>
+#include "bn-adx.h"
+#include "bn-ifma.h"
+
+#define WIN	5
+#define TBL	(1u << WIN)
+
+/* The engine the other operations go to (rsa_ifma_mod_init). */
+static const struct rsa_engine *fallback = &rsa_engine_generic;
+
+/* @nb bits of e from bit @pos (public positions, secret bits). */
+static inline u64 exp_bits(const u64 *e, unsigned int en, unsigned int pos, unsigned int nb)
+{
+	unsigned int w = pos / 64, s = pos % 64;
+	u64 v = e[w] >> s;
+
+	if (s + nb > 64 && w + 1 < en)
+		v |= e[w + 1] << (64 - s);
+	return v & ((1u << nb) - 1);
+}
+
+struct exp2_scratch {
+	struct bni_num table[TBL];
+	struct bni_num acc, sel, x;
+	struct bni_mont2 c;
+};
+
+void bni_exp_ct2(u64 *r1, const u64 *a1, const u64 *e1, const struct bn_mont *mc1,
+		 u64 *r2, const u64 *a2, const u64 *e2, const struct bn_mont *mc2,
+		 unsigned int en)
+{
+	unsigned int nb = 64 * en, pos, first, i;
+	struct exp2_scratch *w;
+
+	/* 20-40 KiB: off the stack (the daemon's threads). */
+	w = aligned_alloc(64, sizeof(*w));
+	if (!w) {
+		fallback->exp_ct(r1, a1, e1, en, mc1);
+		fallback->exp_ct(r2, a2, e2, en, mc2);
+		return;
+	}
+	bni_mont2_init(&w->c, mc1, mc2);
+	bni_pack(&w->x, a1, a2, &w->c);
+	/* table[i] = a^i R' per half: R', then a R' = (a R) (R'^2 / R) / R' */
+	bni_amm(&w->table[0], &w->c.one, &w->c.rr, &w->c);
+	bni_amm(&w->table[1], &w->x, &w->c.rr, &w->c);
+	for (i = 2; i < TBL; i++) {
+		if (i & 1)
+			bni_amm(&w->table[i], &w->table[i - 1], &w->table[1], &w->c);
+		else
+			bni_amm_sqrk(&w->table[i], &w->table[i / 2], 1, &w->c);
+	}
+	/* The top window is what is left over above the 5-bit ones. */
+	first = nb % WIN ? nb % WIN : WIN;
+	pos = nb - first;
+	bni_select(&w->acc, w->table, TBL, exp_bits(e1, en, pos, first),
+		   exp_bits(e2, en, pos, first), &w->c);
+	while (pos) {
+		pos -= WIN;
+		bni_amm_sqrk(&w->acc, &w->acc, WIN, &w->c);
+		bni_select(&w->sel, w->table, TBL, exp_bits(e1, en, pos, WIN),
+			   exp_bits(e2, en, pos, WIN), &w->c);
+		bni_amm(&w->acc, &w->acc, &w->sel, &w->c);
+	}
+	/* x R' -> x R (below 2 m), then below m */
+	bni_amm(&w->acc, &w->acc, &w->c.one, &w->c);
+	bni_unpack_reduce(r1, r2, &w->acc, &w->c);
+	memzero_explicit(w, sizeof(*w));
+	free(w);
+}
+
+static void rsa_ifma_exp_ct2(u64 *r1, const u64 *a1, const u64 *e1, unsigned int en1,
+			     const struct bn_mont *mc1,
+			     u64 *r2, const u64 *a2, const u64 *e2, unsigned int en2,
+			     const struct bn_mont *mc2)
+{
+	/* public: the sizes */
+	if (!bni_fits(mc1->n) || mc2->n != mc1->n || en1 != en2 || !en1) {
+		fallback->exp_ct(r1, a1, e1, en1, mc1);
+		fallback->exp_ct(r2, a2, e2, en2, mc2);
+		return;
+	}
+	bni_exp_ct2(r1, a1, e1, mc1, r2, a2, e2, mc2, en1);
+}
+
+static void rsa_ifma_exp_ct(u64 *r, const u64 *a, const u64 *e, unsigned int en,
+			    const struct bn_mont *mc)
+{
+	fallback->exp_ct(r, a, e, en, mc);
+}
+
+static void rsa_ifma_exp_vt(u64 *r, const u64 *a, u64 e, const struct bn_mont *mc)
+{
+	fallback->exp_vt(r, a, e, mc);
+}
+
+static void rsa_ifma_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc)
+{
+	if (fallback->mont_mul)
+		fallback->mont_mul(r, a, b, mc);
+	else
+		bn_mont_mul(r, a, b, mc);
+}
+
+static void rsa_ifma_exp_pub(u64 *r, const u64 *a, u64 e, const struct bn_mont *mc)
+{
+	u64 one[BN_MAX_LIMBS];
+
+	if (fallback->exp_pub) {
+		fallback->exp_pub(r, a, e, mc);
+		return;
+	}
+	/* the generic engine has none: to_mont, exp_vt, from_mont */
+	memset(one, 0, (size_t)mc->n * 8);
+	one[0] = 1;
+	bn_mont_mul(r, a, mc->rr, mc);
+	fallback->exp_vt(r, r, e, mc);
+	bn_mont_mul(r, r, one, mc);
+}
+
+const struct rsa_engine rsa_engine_ifma = {
+	.name = "ifma",
+	.exp_ct = rsa_ifma_exp_ct,
+	.exp_vt = rsa_ifma_exp_vt,
+	.mont_mul = rsa_ifma_mont_mul,
+	.exp_pub = rsa_ifma_exp_pub,
+	.exp_ct2 = rsa_ifma_exp_ct2,
+};
+
+static struct rsa_sig_driver rsa_ifma_pkcs1[RSA_SCHEME_NDRIVERS];
+static struct rsa_sig_driver rsa_ifma_pss[RSA_SCHEME_NDRIVERS];
+static struct rsa_akcipher_driver rsa_ifma_oaep[RSA_SCHEME_NDRIVERS];
+
+static int rsa_ifma_mod_init(void)
+{
+	int err;
+
+	if (!rind_cpu_has(RIND_X86_AVX512F) || !rind_cpu_has(RIND_X86_AVX512IFMA))
+		return 0;
+	if (rind_cpu_has(RIND_X86_BMI2) && rind_cpu_has(RIND_X86_ADX))
+		fallback = &rsa_engine_adx;
+	rsa_pkcs1_fill_drivers(rsa_ifma_pkcs1, &rsa_engine_ifma, 400, "x86");
+	rsa_pss_fill_drivers(rsa_ifma_pss, &rsa_engine_ifma, 400, "x86");
+	rsa_oaep_fill_drivers(rsa_ifma_oaep, &rsa_engine_ifma, 400, "x86");
+	err = rsa_sig_register_drivers(rsa_ifma_pkcs1, RSA_SCHEME_NDRIVERS);
+	if (!err)
+		err = rsa_sig_register_drivers(rsa_ifma_pss, RSA_SCHEME_NDRIVERS);
+	if (!err)
+		err = rsa_akcipher_register_drivers(rsa_ifma_oaep, RSA_SCHEME_NDRIVERS);
+	return err;
+}
+
+module_init(rsa_ifma_mod_init);
