@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <rind/types.h>
+#include <rind/internal/util.h>
 #include <crypto/bignum.h>
 #include <crypto/rsa.h>
 
@@ -21,6 +22,17 @@ struct bnx_tmp {
 	u64 t[BN_MAX_LIMBS + 2];
 	u64 p[2 * BN_MAX_LIMBS + 1];
 };
+
+/*
+ * The words of @tmp that products at @n limbs write (tmp->p: 2 n + 1 at
+ * most, the 8x8 and unrolled kernels; tmp->t: n + 2, the CIOS one),
+ * wiped once after a run of them -- not the whole struct, 3 KiB whatever n.
+ */
+static inline void bnx_tmp_wipe(struct bnx_tmp *tmp, unsigned int n)
+{
+	memzero_explicit(tmp->t, (size_t)(n + 2) * 8);
+	memzero_explicit(tmp->p, (size_t)(2 * n + 1) * 8);
+}
 
 static inline bool bnx_fits(unsigned int n)
 {

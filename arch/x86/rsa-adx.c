@@ -222,11 +222,17 @@ static void rsa_adx_exp_ct(u64 *r, const u64 *a, const u64 *e, unsigned int en,
 		bnx_mont_mul(w.acc, w.acc, w.sel, mc, &w.tmp);
 	}
 	memcpy(r, w.acc, (size_t)n * 8);
-	/* Wiped once, here: the table's first 32 n words (all it used), the rest whole. */
+	/*
+	 * Wiped once, here, and only the words the exponentiation wrote: the
+	 * table's 32 n, n each of acc and sel, the kernels' 2 n + 1 of
+	 * tmp.p (the fixed and 8x8 kernels' scratch; the CIOS one, for
+	 * n % 8 == 4, uses tmp.t's n + 2).  The whole struct was 9 KiB of
+	 * stores a call beyond the table at every size.
+	 */
 	memzero_explicit(w.table, (size_t)TBL * n * 8);
-	memzero_explicit(w.acc, sizeof(w.acc));
-	memzero_explicit(w.sel, sizeof(w.sel));
-	memzero_explicit(&w.tmp, sizeof(w.tmp));
+	memzero_explicit(w.acc, (size_t)n * 8);
+	memzero_explicit(w.sel, (size_t)n * 8);
+	bnx_tmp_wipe(&w.tmp, n);
 }
 
 /*
@@ -273,9 +279,9 @@ static void rsa_adx_exp_vt(u64 *r, const u64 *a, u64 e, const struct bn_mont *mc
 	memcpy(acc, a, (size_t)n * 8);
 	sqr_mul_bits(acc, base, e, 0, 0, mc, &tmp);
 	memcpy(r, acc, (size_t)n * 8);
-	memzero_explicit(acc, sizeof(acc));
-	memzero_explicit(base, sizeof(base));
-	memzero_explicit(&tmp, sizeof(tmp));
+	memzero_explicit(acc, (size_t)n * 8);
+	memzero_explicit(base, (size_t)n * 8);
+	bnx_tmp_wipe(&tmp, n);
 }
 
 static void rsa_adx_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mc);
@@ -309,10 +315,10 @@ static void rsa_adx_exp_pub(u64 *r, const u64 *a, u64 e, const struct bn_mont *m
 		sqr_mul_bits(acc, base, e, 1, 1, mc, &tmp);
 		bnx_mont_mul(r, acc, (e & 1) ? x : one, mc, &tmp);
 	}
-	memzero_explicit(acc, sizeof(acc));
-	memzero_explicit(base, sizeof(base));
-	memzero_explicit(x, sizeof(x));
-	memzero_explicit(&tmp, sizeof(tmp));
+	memzero_explicit(acc, (size_t)n * 8);
+	memzero_explicit(base, (size_t)n * 8);
+	memzero_explicit(x, (size_t)n * 8);
+	bnx_tmp_wipe(&tmp, n);
 }
 
 /* One product for the shared code (rsa.h: mont_mul), its scratch wiped. */
