@@ -1600,6 +1600,55 @@ START_TEST(test_adx_sqr_runs)
 END_TEST
 
 /*
+ * bnx_tmp_wipe covers every word of the scratch the kernels write (the
+ * engine wipes only that, once an exponentiation): at every size they
+ * take, the scratch filled with a pattern, products, squarings and a run
+ * of squarings by each path (the unrolled kernels at 16, 24, 32, the 8x8
+ * ones, CIOS where n % 8 == 4), then the words past the wiped range still
+ * hold the pattern and the wiped range holds zeros; and the run wrote
+ * something (the pattern gone from the range), so the check has teeth.
+ */
+START_TEST(test_adx_scratch_wipe)
+{
+	struct rt_rng rng;
+	static struct bn_mont mc;
+	static struct bnx_tmp tmp;
+	u64 m[BN_MAX_LIMBS], a[BN_MAX_LIMBS], b[BN_MAX_LIMBS], r[BN_MAX_LIMBS];
+	const u64 pat = 0xa5a5a5a5a5a5a5a5ull;
+	unsigned int n, i, changed;
+
+	if (!have_adx())
+		return;
+	rt_rng_seed(&rng, 1307);
+	for (n = 4; n <= BN_MAX_LIMBS; n += 4) {
+		rand_mod(&rng, m, 64 * n, (int)(n % 3));
+		ck_assert_int_eq(bn_mont_init(&mc, m, n), 0);
+		rand_below(&rng, a, &mc, 0);
+		rand_below(&rng, b, &mc, 5);
+		memset(&tmp, 0xa5, sizeof(tmp));
+		bnx_mont_mul(r, a, b, &mc, &tmp);
+		bnx_mont_sqr(r, r, &mc, &tmp);
+		bnx_mont_sqrk(r, r, 5, &mc, &tmp);
+		for (i = n + 2; i < ARRAY_SIZE(tmp.t); i++)
+			ck_assert_msg(tmp.t[i] == pat, "n=%u t[%u] written past the wipe", n, i);
+		for (i = 2 * n + 1; i < ARRAY_SIZE(tmp.p); i++)
+			ck_assert_msg(tmp.p[i] == pat, "n=%u p[%u] written past the wipe", n, i);
+		changed = 0;
+		for (i = 0; i < n + 2; i++)
+			changed += tmp.t[i] != pat;
+		for (i = 0; i < 2 * n + 1; i++)
+			changed += tmp.p[i] != pat;
+		ck_assert_msg(changed >= n, "n=%u: the products wrote %u words", n, changed);
+		bnx_tmp_wipe(&tmp, n);
+		for (i = 0; i < n + 2; i++)
+			ck_assert(tmp.t[i] == 0);
+		for (i = 0; i < 2 * n + 1; i++)
+			ck_assert(tmp.p[i] == 0);
+	}
+}
+END_TEST
+
+/*
  * The engine's exponentiations against the generic engine's: random
  * moduli of the RSA sizes (whole moduli and CRT halves, 2048 to 8192
  * bits) and odd ones the engine hands to the generic code (2056, 1028,
@@ -2244,6 +2293,7 @@ static Suite *rsa_suite(void)
 	tcase_add_test(tc, test_ifma_exp_ct2);
 	tcase_add_test(tc, test_ifma_exp_windows);
 	tcase_add_test(tc, test_ifma_drivers);
+	tcase_add_test(tc, test_adx_scratch_wipe);
 #endif
 	suite_add_tcase(s, tc);
 	return s;
