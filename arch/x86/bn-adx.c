@@ -86,6 +86,28 @@
  * (front end and window, not ports), so the vector unit does not pay
  * for RSA here either.
  *
+ *
+ * Measured again 2026-12-02 (bench/probes/rsa-kern.c, core cycles from
+ * a chain of ADDs: 0.823-0.828 TSC a core cycle under this load): MULX
+ * alone from memory issues at 1.11-1.16 core cycles, but the kernels'
+ * row pattern (MULX, ADCX, ADOX, eight a row, no loads of t) takes
+ * 1.54 core cycles (1.27 TSC) a product, and MULX with two independent
+ * ADDs 1.89: on Zen 3 the multiplier's two ops and the flag-chain adds
+ * share ALU pipes.  The kernels run at 1.23-1.29 TSC a product for the
+ * multiplication and 1.28-1.36 for the squaring: at that pattern's rate,
+ * within 0-7%.  Two more endings tried and dropped: the lazy one with
+ * m & -c staged in t's dead low half (the borrow chain not waited on by
+ * a select) 0.99-1.00x the select, and the select as VPBLENDVB over
+ * 256-bit words 1.00-1.01x (A/B in one process, n = 16, 24, 32): the
+ * ALU ops are the same or the select was never on the critical path.
+ * perf (cpu-clock) of an RSA-2048 signature: the reduction 51% (the
+ * shared .Lreduce16 code), the squaring's cross products 21% and its
+ * doubling pass 4.5%, the multiplication's product pass 9%, the final
+ * subtraction and select 4.3%, the table scans 3%, the 32-limb products
+ * (fault check, blinding) 3.8%, memset 0.1-0.3%, the rest 3%.  What is
+ * left is fewer products (Karatsuba: at most 7.7% of a 32-limb
+ * squaring's 1552 and 12.5% of a multiplication's 2048, before its adds).
+ *
  * Both are constant time: MULX, ADCX and ADOX take fixed time, and no
  * branch or address depends on an operand (loop counts on n only).
  */
