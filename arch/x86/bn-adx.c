@@ -105,8 +105,15 @@
  * doubling pass 4.5%, the multiplication's product pass 9%, the final
  * subtraction and select 4.3%, the table scans 3%, the 32-limb products
  * (fault check, blinding) 3.8%, memset 0.1-0.3%, the rest 3%.  What is
- * left is fewer products (Karatsuba: at most 7.7% of a 32-limb
- * squaring's 1552 and 12.5% of a multiplication's 2048, before its adds).
+ * left is fewer products, and Karatsuba does not give them here: at 32
+ * limbs (a one-level trial: the 16x16 product pass of these kernels as a
+ * plain product, 318 TSC, and the 32-limb reduction alone, 1396) a
+ * multiplication as three plain products, a C combine and the reduction
+ * took 2891-2964 against 2719-2768 (0.93-0.94x); with the combine in
+ * assembly it might reach ~1.1x, 2% of an RSA-4096 exponentiation, where
+ * the squarings (4/5 of it) gain nothing: three plain 16-limb squares
+ * take 3 x 220 against the 32-limb squaring's ~780 of cross products and
+ * doubling, and the reduction, 64% of that squaring, has no Karatsuba.
  *
  * Both are constant time: MULX, ADCX and ADOX take fixed time, and no
  * branch or address depends on an operand (loop counts on n only).
