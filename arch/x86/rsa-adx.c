@@ -226,7 +226,7 @@ static void rsa_adx_exp_ct(u64 *r, const u64 *a, const u64 *e, unsigned int en,
 	 * Wiped once, here, and only the words the exponentiation wrote: the
 	 * table's 32 n, n each of acc and sel, the kernels' 2 n + 1 of
 	 * tmp.p (the fixed and 8x8 kernels' scratch; the CIOS one, for
-	 * n % 8 == 4, uses tmp.t's n + 2).  The whole struct was 9 KiB of
+	 * n % 8 == 4, uses tmp.t's n + 2).  The whole structs were 5 KiB of
 	 * stores a call beyond the table at every size.
 	 */
 	memzero_explicit(w.table, (size_t)TBL * n * 8);
