@@ -22,20 +22,15 @@
 #include <string.h>
 #include "key.h"
 
-struct dctx {
-	void *provctx;
-};
-
-static void *dnew(void *provctx)
-{
-	struct dctx *c = calloc(1, sizeof(*c));
-
-	if (c)
-		c->provctx = provctx;
-	return c;
-}
-
-static void dfree(void *c) { free(c); }
+/*
+ * A decoder context holds nothing but the provider's context, so it is
+ * that context itself: libcrypto makes and frees a context for each
+ * decoder it considers while building a decoder chain (several per TLS
+ * client handshake, and per decoder chain of any key read), and an
+ * allocation each time bought nothing.
+ */
+static void *dnew(void *provctx) { return provctx; }
+static void dfree(void *c) { (void)c; }
 
 /* All of the input (keys are small: at most 1 MiB). */
 static uint8_t *read_all(OSSL_CORE_BIO *in, size_t *len)
@@ -110,32 +105,32 @@ static const struct { const char *label, *structure; int ref; } labels[] = {
  * with an error raised: a block labelled as a key reference that does
  * not parse, or names no key type rindd signs with.
  */
-static int keyref_type(struct dctx *c, const uint8_t *body, size_t len)
+static int keyref_type(void *provctx, const uint8_t *body, size_t len)
 {
 	struct rind_keyref r;
 	const char *why;
 	int t;
 
 	if (rind_keyref_parse(body, len, &r, &why)) {
-		rind_raise(c->provctx, RIND_R_FAIL, "malformed rind key reference: %s", why);
+		rind_raise(provctx, RIND_R_FAIL, "malformed rind key reference: %s", why);
 		return -1;
 	}
 	t = der_spki_type(r.spki, r.spkilen);
 	if (t < 0 || t == RK_X25519)
-		rind_raise(c->provctx, RIND_R_FAIL, "rind key reference %s: %s", r.name,
+		rind_raise(provctx, RIND_R_FAIL, "rind key reference %s: %s", r.name,
 			   t < 0 ? "its spki is not a public key of a type rind knows" : "X25519 keys do not sign");
 	rind_keyref_clear(&r);
 	return t == RK_X25519 ? -1 : t;
 }
 
-static int pem2der(void *vc, OSSL_CORE_BIO *in, int selection, OSSL_CALLBACK *cb, void *cbarg,
+static int pem2der(void *provctx, OSSL_CORE_BIO *in, int selection, OSSL_CALLBACK *cb, void *cbarg,
 		   OSSL_PASSPHRASE_CALLBACK *pw, void *pwarg)
 {
 	size_t len, off = 0;
 	uint8_t *buf = read_all(in, &len);
 	int ret = 1;
 
-	(void)vc; (void)selection; (void)pw; (void)pwarg;
+	(void)selection; (void)pw; (void)pwarg;
 	if (!buf)
 		return 1;
 	/* the first block with a label this provider knows */
@@ -165,7 +160,7 @@ static int pem2der(void *vc, OSSL_CORE_BIO *in, int selection, OSSL_CALLBACK *cb
 				goto out;
 			dlen = b64dec(e + 5, (size_t)(end - e - 5), der);
 			{
-				int t = labels[i].ref ? keyref_type(vc, der, dlen) : RK_NTYPES;
+				int t = labels[i].ref ? keyref_type(provctx, der, dlen) : RK_NTYPES;
 				OSSL_PARAM p[] = {
 					{ OSSL_OBJECT_PARAM_DATA, OSSL_PARAM_OCTET_STRING, der, dlen, 0 },
 					{ OSSL_OBJECT_PARAM_DATA_STRUCTURE, OSSL_PARAM_UTF8_STRING,
@@ -193,7 +188,7 @@ out:
  * (the key, or NULL: a reference to another type's key, passed over), 0
  * with an error raised (malformed; or its public key does not decode).
  */
-static int keyref_key(struct dctx *c, enum rk_type type, const uint8_t *buf, size_t len, struct rkey **out)
+static int keyref_key(void *provctx, enum rk_type type, const uint8_t *buf, size_t len, struct rkey **out)
 {
 	struct rind_keyref r;
 	const char *why;
@@ -201,20 +196,20 @@ static int keyref_key(struct dctx *c, enum rk_type type, const uint8_t *buf, siz
 
 	*out = NULL;
 	if (rind_keyref_parse(buf, len, &r, &why)) {
-		rind_raise(c->provctx, RIND_R_FAIL, "malformed rind key reference: %s", why);
+		rind_raise(provctx, RIND_R_FAIL, "malformed rind key reference: %s", why);
 		return 0;
 	}
 	t = der_spki_type(r.spki, r.spkilen);
 	if (t != (int)type || t == RK_X25519) {
 		if (t < 0)
-			rind_raise(c->provctx, RIND_R_FAIL, "rind key reference %s: %s", r.name,
+			rind_raise(provctx, RIND_R_FAIL, "rind key reference %s: %s", r.name,
 				   "its spki is not a public key of a type rind knows");
 		rind_keyref_clear(&r);
 		return t >= 0;
 	}
-	err = rind_remote_key(c->provctx, r.name, r.sock, r.spki, r.spkilen, (int)type, out);
+	err = rind_remote_key(provctx, r.name, r.sock, r.spki, r.spkilen, (int)type, out);
 	if (err)
-		rind_raise(c->provctx, RIND_R_FAIL, "rind key reference %s: its %s public key does not decode (%d)",
+		rind_raise(provctx, RIND_R_FAIL, "rind key reference %s: its %s public key does not decode (%d)",
 			   r.name, rk_type_name[type], err);
 	else
 		RTRACE("key reference %s (socket %s): %s", r.name, r.sock ? r.sock : "default", rk_type_name[type]);
@@ -222,7 +217,7 @@ static int keyref_key(struct dctx *c, enum rk_type type, const uint8_t *buf, siz
 	return !err;
 }
 
-static int der2key(struct dctx *c, enum rk_type type, int structure, OSSL_CORE_BIO *in, int selection,
+static int der2key(void *provctx, enum rk_type type, int structure, OSSL_CORE_BIO *in, int selection,
 		   OSSL_CALLBACK *cb, void *cbarg)
 {
 	size_t len;
@@ -235,11 +230,11 @@ static int der2key(struct dctx *c, enum rk_type type, int structure, OSSL_CORE_B
 		return 1;
 	if (structure == 0 && rind_keyref_is(buf, len)) {
 		ref = 1;
-		ret = keyref_key(c, type, buf, len, &k);
+		ret = keyref_key(provctx, type, buf, len, &k);
 		if (!k)
 			goto out;
 	} else {
-		k = rk_new(c->provctx, type);
+		k = rk_new(provctx, type);
 		if (!k)
 			goto out;
 		err = structure == 0 ? rk_set_priv_der(k, buf, len) : rk_set_pub_der(k, buf, len);
