@@ -6,25 +6,31 @@
  * parses and checks them; ML-DSA's PKCS#8 in any of the IETF LAMPS
  * forms: seed, expanded key, both).  Input a decoder does not recognise is passed
  * over (success with no object), as the decoder chain expects.
+ *
+ * A rindd key reference is read by the PrivateKeyInfo decoder of its key's
+ * type, not by decoders of its own: libcrypto pays for every registered
+ * decoder each time it builds a decoder chain (once per certificate a TLS
+ * client parses), and a key reference is what a program asking for a
+ * private key reads in place of one.  PEM-to-DER hands its body on as
+ * structure "PrivateKeyInfo" with the type its public key names, so only
+ * that type's PrivateKeyInfo decoders see it; OpenSSL's own pass over it
+ * (a text, not a DER SEQUENCE), rind's tell it from PKCS#8 by its first
+ * line.  A block that says it is a key reference but is malformed fails
+ * the decoding with the reason, rather than being passed over.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "key.h"
 
-struct dctx {
-	void *provctx;
-};
-
-static void *dnew(void *provctx)
-{
-	struct dctx *c = calloc(1, sizeof(*c));
-
-	if (c)
-		c->provctx = provctx;
-	return c;
-}
-
-static void dfree(void *c) { free(c); }
+/*
+ * A decoder context holds nothing but the provider's context, so it is
+ * that context itself: libcrypto makes and frees a context for each
+ * decoder it considers while building a decoder chain (several per TLS
+ * client handshake, and per decoder chain of any key read), and an
+ * allocation each time bought nothing.
+ */
+static void *dnew(void *provctx) { return provctx; }
+static void dfree(void *c) { (void)c; }
 
 /* All of the input (keys are small: at most 1 MiB). */
 static uint8_t *read_all(OSSL_CORE_BIO *in, size_t *len)
@@ -88,20 +94,43 @@ static void *memmem_s(const void *h, size_t hn, const char *n)
 	return memmem(h, hn, n, strlen(n));
 }
 
-static const struct { const char *label, *structure; } labels[] = {
-	{ "PRIVATE KEY", "PrivateKeyInfo" },
-	{ "PUBLIC KEY", "SubjectPublicKeyInfo" },
-	{ "RIND KEY REFERENCE", "rind-key-ref" },
+static const struct { const char *label, *structure; int ref; } labels[] = {
+	{ "PRIVATE KEY", "PrivateKeyInfo", 0 },
+	{ "PUBLIC KEY", "SubjectPublicKeyInfo", 0 },
+	{ "RIND KEY REFERENCE", "PrivateKeyInfo", 1 },
 };
 
-static int pem2der(void *vc, OSSL_CORE_BIO *in, int selection, OSSL_CALLBACK *cb, void *cbarg,
+/*
+ * A key reference's key type, from its public key's algorithm OID, or -1
+ * with an error raised: a block labelled as a key reference that does
+ * not parse, or names no key type rindd signs with.
+ */
+static int keyref_type(void *provctx, const uint8_t *body, size_t len)
+{
+	struct rind_keyref r;
+	const char *why;
+	int t;
+
+	if (rind_keyref_parse(body, len, &r, &why)) {
+		rind_raise(provctx, RIND_R_FAIL, "malformed rind key reference: %s", why);
+		return -1;
+	}
+	t = der_spki_type(r.spki, r.spkilen);
+	if (t < 0 || t == RK_X25519)
+		rind_raise(provctx, RIND_R_FAIL, "rind key reference %s: %s", r.name,
+			   t < 0 ? "its spki is not a public key of a type rind knows" : "X25519 keys do not sign");
+	rind_keyref_clear(&r);
+	return t == RK_X25519 ? -1 : t;
+}
+
+static int pem2der(void *provctx, OSSL_CORE_BIO *in, int selection, OSSL_CALLBACK *cb, void *cbarg,
 		   OSSL_PASSPHRASE_CALLBACK *pw, void *pwarg)
 {
 	size_t len, off = 0;
 	uint8_t *buf = read_all(in, &len);
 	int ret = 1;
 
-	(void)vc; (void)selection; (void)pw; (void)pwarg;
+	(void)selection; (void)pw; (void)pwarg;
 	if (!buf)
 		return 1;
 	/* the first block with a label this provider knows */
@@ -131,14 +160,19 @@ static int pem2der(void *vc, OSSL_CORE_BIO *in, int selection, OSSL_CALLBACK *cb
 				goto out;
 			dlen = b64dec(e + 5, (size_t)(end - e - 5), der);
 			{
+				int t = labels[i].ref ? keyref_type(provctx, der, dlen) : RK_NTYPES;
 				OSSL_PARAM p[] = {
 					{ OSSL_OBJECT_PARAM_DATA, OSSL_PARAM_OCTET_STRING, der, dlen, 0 },
 					{ OSSL_OBJECT_PARAM_DATA_STRUCTURE, OSSL_PARAM_UTF8_STRING,
 					  (void *)labels[i].structure, strlen(labels[i].structure), 0 },
+					{ NULL, 0, NULL, 0, 0 },
 					{ NULL, 0, NULL, 0, 0 }
 				};
 
-				ret = cb(p, cbarg);
+				if (t >= 0 && t < RK_NTYPES)
+					p[2] = (OSSL_PARAM){ OSSL_OBJECT_PARAM_DATA_TYPE, OSSL_PARAM_UTF8_STRING,
+							     (void *)rk_type_name[t], strlen(rk_type_name[t]), 0 };
+				ret = t >= 0 ? cb(p, cbarg) : 0;
 			}
 			rind_clear_free(der, (size_t)(end - e));
 			goto out;
@@ -149,28 +183,58 @@ out:
 	return ret;
 }
 
-int rind_keyref_decode(void *provctx, const uint8_t *der, size_t len, struct rkey **out);
+/*
+ * A key reference given to @type's PrivateKeyInfo decoder: 1 with *out set
+ * (the key, or NULL: a reference to another type's key, passed over), 0
+ * with an error raised (malformed; or its public key does not decode).
+ */
+static int keyref_key(void *provctx, enum rk_type type, const uint8_t *buf, size_t len, struct rkey **out)
+{
+	struct rind_keyref r;
+	const char *why;
+	int t, err;
 
-static int der2key(struct dctx *c, enum rk_type type, int structure, OSSL_CORE_BIO *in, int selection,
+	*out = NULL;
+	if (rind_keyref_parse(buf, len, &r, &why)) {
+		rind_raise(provctx, RIND_R_FAIL, "malformed rind key reference: %s", why);
+		return 0;
+	}
+	t = der_spki_type(r.spki, r.spkilen);
+	if (t != (int)type || t == RK_X25519) {
+		if (t < 0)
+			rind_raise(provctx, RIND_R_FAIL, "rind key reference %s: %s", r.name,
+				   "its spki is not a public key of a type rind knows");
+		rind_keyref_clear(&r);
+		return t >= 0;
+	}
+	err = rind_remote_key(provctx, r.name, r.sock, r.spki, r.spkilen, (int)type, out);
+	if (err)
+		rind_raise(provctx, RIND_R_FAIL, "rind key reference %s: its %s public key does not decode (%d)",
+			   r.name, rk_type_name[type], err);
+	else
+		RTRACE("key reference %s (socket %s): %s", r.name, r.sock ? r.sock : "default", rk_type_name[type]);
+	rind_keyref_clear(&r);
+	return !err;
+}
+
+static int der2key(void *provctx, enum rk_type type, int structure, OSSL_CORE_BIO *in, int selection,
 		   OSSL_CALLBACK *cb, void *cbarg)
 {
 	size_t len;
 	uint8_t *buf = read_all(in, &len);
 	struct rkey *k = NULL;
-	int ret = 1, err;
+	int ret = 1, err = 0, ref = 0;
 
 	(void)selection;
 	if (!buf)
 		return 1;
-	if (structure == 2) {
-		err = rind_keyref_decode(c->provctx, buf, len, &k);
-		if (!err && k->type != type) {
-			rk_free(k);
-			k = NULL;
-			err = -EKEYREJECTED;
-		}
+	if (structure == 0 && rind_keyref_is(buf, len)) {
+		ref = 1;
+		ret = keyref_key(provctx, type, buf, len, &k);
+		if (!k)
+			goto out;
 	} else {
-		k = rk_new(c->provctx, type);
+		k = rk_new(provctx, type);
 		if (!k)
 			goto out;
 		err = structure == 0 ? rk_set_priv_der(k, buf, len) : rk_set_pub_der(k, buf, len);
@@ -186,7 +250,7 @@ static int der2key(struct dctx *c, enum rk_type type, int structure, OSSL_CORE_B
 		};
 
 		RTRACE("decode %s %s", rk_type_name[type],
-		       structure == 0 ? "PrivateKeyInfo" : structure == 1 ? "SubjectPublicKeyInfo" : "rind key reference");
+		       ref ? "rind key reference" : structure == 0 ? "PrivateKeyInfo" : "SubjectPublicKeyInfo");
 		ret = cb(p, cbarg);
 	}
 out:
@@ -223,7 +287,8 @@ static const OSSL_DISPATCH pem2der_fns[] = {
  * handshake), and each decoder more in that chain costs some 36k
  * instructions of chain building there (callgrind, tests/provider/opcost.c
  * hs): PKCS#8 and reference decoders there were 14 of rind's 22 and only
- * passed over the public key.
+ * passed over the public key.  (The key references have since no
+ * decoders of their own: the PKCS#8 ones read them, see the top.)
  */
 static int der2key_does(int structure, int sel)
 {
@@ -246,25 +311,22 @@ static const OSSL_DISPATCH sym##_dec_fns[] = {					\
 	{ 0, NULL }								\
 };
 
-#define DEC3(t, T)		\
+#define DEC2(t, T)		\
 	DEC(t##_p8, T, 0)	\
-	DEC(t##_spki, T, 1)	\
-	DEC(t##_ref, T, 2)
-DEC3(ed25519, RK_ED25519)
-DEC3(x25519, RK_X25519)
-DEC3(ec, RK_EC)
-DEC3(rsa, RK_RSA)
-DEC3(mldsa44, RK_MLDSA44)
-DEC3(mldsa65, RK_MLDSA65)
-DEC3(mldsa87, RK_MLDSA87)
+	DEC(t##_spki, T, 1)
+DEC2(ed25519, RK_ED25519)
+DEC2(x25519, RK_X25519)
+DEC2(ec, RK_EC)
+DEC2(rsa, RK_RSA)
+DEC2(mldsa44, RK_MLDSA44)
+DEC2(mldsa65, RK_MLDSA65)
+DEC2(mldsa87, RK_MLDSA87)
 
 #define P8 RIND_PROPS ",input=der,structure=PrivateKeyInfo"
 #define SPKI RIND_PROPS ",input=der,structure=SubjectPublicKeyInfo"
-#define REF RIND_PROPS ",input=der,structure=rind-key-ref"
 #define ENTRIES(name, t)						\
-	{ name, P8, t##_p8_dec_fns, "PKCS#8 DER to key (rind)" },	\
-	{ name, SPKI, t##_spki_dec_fns, "SPKI DER to key (rind)" },	\
-	{ name, REF, t##_ref_dec_fns, "rindd key reference to key (rind)" }
+	{ name, P8, t##_p8_dec_fns, "PKCS#8 DER or rindd key reference to key (rind)" }, \
+	{ name, SPKI, t##_spki_dec_fns, "SPKI DER to key (rind)" }
 
 const OSSL_ALGORITHM rind_decoders[] = {
 	{ "DER", RIND_PROPS ",input=pem", pem2der_fns, "PEM to DER (rind)" },

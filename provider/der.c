@@ -2,8 +2,10 @@
 /*
  * The little DER the provider needs itself: RSA keys cross between rind
  * (PKCS#1 RSAPrivateKey / RSAPublicKey) and OpenSSL (one parameter per
- * integer), so their INTEGERs are read and written here.  Everything
- * else is encoded and parsed by librind.
+ * integer), so their INTEGERs are read and written here; and a
+ * SubjectPublicKeyInfo's algorithm OID is read to tell a key reference's
+ * type before its key is built.  Everything else is encoded and parsed
+ * by librind.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -135,4 +137,37 @@ int der_rsa_priv_build(const struct der_int v[8], uint8_t **out, size_t *outlen)
 int der_rsa_pub_build(const struct der_int v[2], uint8_t **out, size_t *outlen)
 {
 	return build(v, 2, 0, out, outlen);
+}
+
+/*
+ * SubjectPublicKeyInfo ::= SEQUENCE { SEQUENCE { OID, params }, BIT STRING }:
+ * the type its OID names (only the OID is read: rk_set_pub_der checks the
+ * rest when the key is built).
+ */
+int der_spki_type(const uint8_t *der, size_t len)
+{
+	static const struct { enum rk_type t; uint8_t n, oid[9]; } oids[] = {
+		{ RK_ED25519, 3, { 0x2b, 0x65, 0x70 } },
+		{ RK_X25519, 3, { 0x2b, 0x65, 0x6e } },
+		{ RK_EC, 7, { 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01 } },
+		{ RK_RSA, 9, { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01 } },
+		{ RK_MLDSA44, 9, { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x11 } },
+		{ RK_MLDSA65, 9, { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x12 } },
+		{ RK_MLDSA87, 9, { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x13 } },
+	};
+	const uint8_t *p = der, *end = der + len, *seq, *alg, *oid;
+	size_t seqlen, alglen, oidlen, i;
+
+	if (!tlv(&p, end, 0x30, &seq, &seqlen) || p != end)
+		return -1;
+	p = seq;
+	if (!tlv(&p, seq + seqlen, 0x30, &alg, &alglen))
+		return -1;
+	p = alg;
+	if (!tlv(&p, alg + alglen, 0x06, &oid, &oidlen))
+		return -1;
+	for (i = 0; i < sizeof(oids) / sizeof(oids[0]); i++)
+		if (oidlen == oids[i].n && !memcmp(oid, oids[i].oid, oidlen))
+			return (int)oids[i].t;
+	return -1;
 }

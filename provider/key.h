@@ -113,6 +113,23 @@ int rk_export(struct rkey *k, int selection, OSSL_CALLBACK *cb, void *arg);
 int rk_import(struct rkey *k, int selection, const OSSL_PARAM params[]);
 unsigned int rk_max_sig(const struct rkey *k);
 
+/*
+ * remote.c: a rindd key-reference's body (the text inside `rind key ref`'s
+ * PEM block), parsed; name and sock point into text (sock NULL: rindd's
+ * default socket).
+ */
+struct rind_keyref {
+	char *text;
+	const char *name, *sock;
+	uint8_t *spki;
+	size_t spkilen;
+};
+int rind_keyref_is(const uint8_t *body, size_t len);
+int rind_keyref_parse(const uint8_t *body, size_t len, struct rind_keyref *r, const char **why);
+void rind_keyref_clear(struct rind_keyref *r);
+int rind_remote_key(void *provctx, const char *name, const char *sock, const uint8_t *spki, size_t len,
+		    int want_type, struct rkey **out);
+
 /* keymgmt load() takes the reference decoders and the store hand out. */
 #define RK_REF_SIZE sizeof(struct rkey *)
 
@@ -123,5 +140,7 @@ int der_rsa_pub_parse(const uint8_t *der, size_t len, struct der_int v[2]);
 /* RSAPrivateKey (v has 8 values n..qinv) or RSAPublicKey (n, e), malloc'ed */
 int der_rsa_priv_build(const struct der_int v[8], uint8_t **out, size_t *outlen);
 int der_rsa_pub_build(const struct der_int v[2], uint8_t **out, size_t *outlen);
+/* The key type a SubjectPublicKeyInfo's algorithm OID names, or -1. */
+int der_spki_type(const uint8_t *der, size_t len);
 
 #endif

@@ -260,46 +260,96 @@ int rind_remote_key(void *provctx, const char *name, const char *sock, const uin
 /*
  * The key-reference PEM's body (what `rind key ref NAME` writes):
  *   rind-key-ref 1\nname NAME\nsocket PATH\nspki HEX\n
+ * The first line is the format and its version; "name" and "spki" are
+ * required, "socket" optional (rindd's default), other lines ignored (a
+ * later version may add some).  Text only: a NUL, a second name, an odd
+ * or non-hex spki is malformed.  On failure *why says what was wrong.
  */
-int rind_keyref_decode(void *provctx, const uint8_t *der, size_t len, struct rkey **out)
+int rind_keyref_is(const uint8_t *body, size_t len)
 {
-	char *text = malloc(len + 1), *line, *save = NULL, *name = NULL, *sock = NULL, *hex = NULL;
-	uint8_t *spki = NULL;
-	size_t n = 0, i;
-	int err = -EKEYREJECTED, version = 0;
+	return len >= 13 && !memcmp(body, "rind-key-ref ", 13);
+}
 
-	if (!text)
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9') return c - '0';
+	if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+	return -1;
+}
+
+void rind_keyref_clear(struct rind_keyref *r)
+{
+	free(r->text);
+	free(r->spki);
+	memset(r, 0, sizeof(*r));
+}
+
+int rind_keyref_parse(const uint8_t *body, size_t len, struct rind_keyref *r, const char **why)
+{
+	char *line, *save = NULL;
+	const char *hex = NULL;
+	size_t n, i;
+
+	memset(r, 0, sizeof(*r));
+	*why = "not a key reference (no 'rind-key-ref' line first)";
+	if (!rind_keyref_is(body, len))
+		return -EKEYREJECTED;
+	*why = "not text (a NUL byte)";
+	if (memchr(body, 0, len))
+		return -EKEYREJECTED;
+	*why = "out of memory";
+	if (!(r->text = malloc(len + 1)))
 		return -ENOMEM;
-	memcpy(text, der, len);
-	text[len] = 0;
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (!strcmp(line, "rind-key-ref 1"))
-			version = 1;
-		else if (!strncmp(line, "name ", 5))
-			name = line + 5;
-		else if (!strncmp(line, "socket ", 7))
-			sock = line + 7;
-		else if (!strncmp(line, "spki ", 5))
-			hex = line + 5;
-	}
-	if (version != 1 || !name || !*name || !hex || strlen(hex) % 2)
-		goto out;
-	n = strlen(hex) / 2;
-	spki = malloc(n ? n : 1);
-	if (!spki)
-		goto out;
-	for (i = 0; i < n; i++) {
-		unsigned int v;
+	memcpy(r->text, body, len);
+	r->text[len] = 0;
+	line = strtok_r(r->text, "\n", &save);
+	*why = "format version other than 1";
+	if (!line || strcmp(line, "rind-key-ref 1"))
+		goto bad;
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		const char **f = !strncmp(line, "name ", 5) ? &r->name :
+				 !strncmp(line, "socket ", 7) ? &r->sock :
+				 !strncmp(line, "spki ", 5) ? &hex : NULL;
 
-		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
-			goto out;
-		spki[i] = (uint8_t)v;
+		if (!f)
+			continue;
+		*why = "a field given twice";
+		if (*f)
+			goto bad;
+		*f = strchr(line, ' ') + 1;
 	}
-	err = rind_remote_key(provctx, name, sock && *sock ? sock : NULL, spki, n, -1, out);
-	if (!err)
-		RTRACE("key reference %s (socket %s): %s", name, sock ? sock : "default", rk_type_name[(*out)->type]);
-out:
-	free(spki);
-	free(text);
-	return err;
+	*why = "no key name";
+	if (!r->name || !*r->name)
+		goto bad;
+	*why = "no public key (spki)";
+	if (!hex || !*hex)
+		goto bad;
+	*why = "spki is not an even number of hex digits";
+	n = strlen(hex);
+	if (n % 2)
+		goto bad;
+	n /= 2;
+	*why = "out of memory";
+	if (!(r->spki = malloc(n)))
+		goto nomem;
+	*why = "spki is not an even number of hex digits";
+	for (i = 0; i < n; i++) {
+		int hi = hexval((unsigned char)hex[2 * i]), lo = hexval((unsigned char)hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			goto bad;
+		r->spki[i] = (uint8_t)(hi << 4 | lo);
+	}
+	r->spkilen = n;
+	if (r->sock && !*r->sock)
+		r->sock = NULL;
+	*why = NULL;
+	return 0;
+bad:
+	rind_keyref_clear(r);
+	return -EKEYREJECTED;
+nomem:
+	rind_keyref_clear(r);
+	return -ENOMEM;
 }

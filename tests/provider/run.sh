@@ -192,6 +192,20 @@ else
 	bad "kdfmac_evp not built"
 fi
 
+# rindd key-reference files and PKCS#8 keys through the decoders by an EVP
+# program (keyref_evp.c): PEM_read_bio_PrivateKey and OSSL_DECODER, with and
+# without the default provider, every key type a reference holds, and
+# malformed references refused with their reason
+if [ -x "$B/tests/provider/keyref_evp" ]; then
+	"$B/tests/provider/keyref_evp" "$MODDIR" > "$T/keyref.out" 2>&1
+	pass=$((pass + $(grep -c '^ok: ' "$T/keyref.out")))
+	if grep -q '^FAIL: ' "$T/keyref.out" || ! grep -q '^ok: ' "$T/keyref.out"; then
+		fail=$((fail + 1)); echo "FAIL: keyref_evp:"; grep -v '^ok: ' "$T/keyref.out" | head -20 | sed 's/^/    /'
+	fi
+else
+	bad "keyref_evp not built"
+fi
+
 SECTIONS_DONE=1
 . "$(dirname "$0")/pk.sh"
 . "$(dirname "$0")/mldsa.sh"
