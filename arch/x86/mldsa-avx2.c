@@ -52,6 +52,7 @@
 #include <crypto/keccak.h>
 #include <crypto/mldsa.h>
 #include "keccak-x4.h"
+#include "mldsa-x86.h"
 
 #define AVX2 __attribute__((target("avx2")))
 #define AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
@@ -1975,7 +1976,7 @@ static AVX2 void avx2_ctilde(const struct mldsa_params *p, u8 *ctilde, u8 *ball,
 
 /* ---- registration ---------------------------------------------------------------- */
 
-static const struct mldsa_ops mldsa_avx2_ops = {
+const struct mldsa_ops rind_mldsa_avx2_ops = {
 	.ntt		= avx2_ntt,
 	.invntt_tomont	= avx2_invntt,
 	.pointwise_acc	= avx2_pointwise_acc,
@@ -1999,6 +2000,18 @@ static const struct mldsa_ops mldsa_avx2_ops = {
 	.sign_w		= avx2_sign_w,
 };
 
+/* module init runs once, single-threaded (crypto_init); mldsa-avx512.c calls it too */
+void rind_mldsa_avx2_setup(void)
+{
+	static bool done;
+
+	if (done)
+		return;
+	mldsa_avx2_tables();
+	rej_tables();
+	done = true;
+}
+
 static const char *const mldsa_avx2_names[3] = {
 	"mldsa44-avx2", "mldsa65-avx2", "mldsa87-avx2",
 };
@@ -2007,8 +2020,7 @@ static int mldsa_avx2_mod_init(void)
 {
 	if (!rind_cpu_has(RIND_X86_AVX2))
 		return 0;
-	mldsa_avx2_tables();
-	rej_tables();
-	return rind_mldsa_register_drivers(&mldsa_avx2_ops, mldsa_avx2_names, 300, "x86");
+	rind_mldsa_avx2_setup();
+	return rind_mldsa_register_drivers(&rind_mldsa_avx2_ops, mldsa_avx2_names, 300, "x86");
 }
 module_init(mldsa_avx2_mod_init);

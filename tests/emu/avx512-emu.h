@@ -1370,4 +1370,101 @@ EMU_INL __mmask8 emu_mm512_cmpgt_epu64_mask(emu_m512i a, emu_m512i b)
 #undef _mm512_cmpgt_epu64_mask
 #define _mm512_cmpgt_epu64_mask emu_mm512_cmpgt_epu64_mask
 
+/*
+ * ---- arch/x86/mldsa-avx512.c: 32-bit lane products (even-lane 64-bit and
+ * low-half), arithmetic right shift, signed dword compares, VPERMT2D ----
+ * (Intel SDM vol. 2: PMULDQ, PMULUDQ, PMULLD, PSRAD imm, VPCMPD with the
+ * EQ and NLE predicates (VPCMPEQD/VPCMPGTD into a mask), VPERMT2D.)
+ */
+
+/* PMULDQ: the signed 64-bit product of the low dwords of each qword */
+EMU_INL emu_m512i emu_mm512_mul_epi32(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		a.q[i] = (uint64_t)((int64_t)(int32_t)(uint32_t)a.q[i] * (int32_t)(uint32_t)b.q[i]);
+	return a;
+}
+
+/* PMULUDQ: the unsigned 64-bit product of the low dwords of each qword */
+EMU_INL emu_m512i emu_mm512_mul_epu32(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		a.q[i] = (uint64_t)(uint32_t)a.q[i] * (uint32_t)b.q[i];
+	return a;
+}
+
+/* PMULLD: the low 32 bits of each dword product */
+EMU_INL emu_m512i emu_mm512_mullo_epi32(emu_m512i a, emu_m512i b)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		a.d[i] = (uint32_t)((uint64_t)a.d[i] * b.d[i]);
+	return a;
+}
+
+/* PSRAD imm: counts above 31 fill with the sign */
+EMU_INL emu_m512i emu_mm512_srai_epi32(emu_m512i a, unsigned int n)
+{
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		int32_t v = (int32_t)a.d[i];
+
+		a.d[i] = (uint32_t)(n > 31 ? (v < 0 ? -1 : 0) : v >> n);
+	}
+	return a;
+}
+
+/* VPCMPD EQ / NLE (signed): bit i of the mask = a[i] == b[i], a[i] > b[i] */
+EMU_INL __mmask16 emu_mm512_cmpeq_epi32_mask(emu_m512i a, emu_m512i b)
+{
+	unsigned int k = 0;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		k |= (unsigned int)(a.d[i] == b.d[i]) << i;
+	return (__mmask16)k;
+}
+
+EMU_INL __mmask16 emu_mm512_cmpgt_epi32_mask(emu_m512i a, emu_m512i b)
+{
+	unsigned int k = 0;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		k |= (unsigned int)((int32_t)a.d[i] > (int32_t)b.d[i]) << i;
+	return (__mmask16)k;
+}
+
+/* VPERMT2D: index bits 3:0 pick the dword, bit 4 the table (a or b); the rest ignored */
+EMU_INL emu_m512i emu_mm512_permutex2var_epi32(emu_m512i a, emu_m512i idx, emu_m512i b)
+{
+	emu_m512i r;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		r.d[i] = (idx.d[i] & 16) ? b.d[idx.d[i] & 15] : a.d[idx.d[i] & 15];
+	return r;
+}
+
+#undef _mm512_mul_epi32
+#define _mm512_mul_epi32 emu_mm512_mul_epi32
+#undef _mm512_mul_epu32
+#define _mm512_mul_epu32 emu_mm512_mul_epu32
+#undef _mm512_mullo_epi32
+#define _mm512_mullo_epi32 emu_mm512_mullo_epi32
+#undef _mm512_srai_epi32
+#define _mm512_srai_epi32 emu_mm512_srai_epi32
+#undef _mm512_cmpeq_epi32_mask
+#define _mm512_cmpeq_epi32_mask emu_mm512_cmpeq_epi32_mask
+#undef _mm512_cmpgt_epi32_mask
+#define _mm512_cmpgt_epi32_mask emu_mm512_cmpgt_epi32_mask
+#undef _mm512_permutex2var_epi32
+#define _mm512_permutex2var_epi32 emu_mm512_permutex2var_epi32
+
 #endif /* RIND_TESTS_AVX512_EMU_H */

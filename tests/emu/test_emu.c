@@ -1037,6 +1037,109 @@ static void test_rsa_ifma_ops(void)
 	CHECK(k == 0, "cmpgt_epu64_mask none: %02x", k);
 }
 
+/* ---- appended: arch/x86/mldsa-avx512.c (PMULDQ/PMULUDQ, PMULLD, PSRAD, VPCMPD eq / nle, VPERMT2D) ---- */
+
+static void test_mldsa_ops(void)
+{
+	__m512i a = iota32(100), b = iota32(200), x, y;
+	/* PMULDQ reads the low dword of each qword, signed; the high dwords are ignored */
+	static const uint64_t wmul[8] = {
+		0xfffffffffffffffeULL,		/* -1 * 2 */
+		0x3fffffff00000001ULL,		/* 0x7fffffff^2 */
+		0x4000000000000000ULL,		/* (-2^31)^2 */
+		0xffffffff80000000ULL,		/* -2^31 * 1 */
+		0, 6, 0xfffffffffffffffaULL, 0x0000000100000000ULL,	/* 0*x, 2*3, -2*3, 2^16 * 2^16 */
+	};
+	static const uint64_t wmulu[8] = {
+		0x00000001fffffffeULL,		/* 0xffffffff * 2 */
+		0x3fffffff00000001ULL,
+		0x4000000000000000ULL,		/* 0x80000000^2 */
+		0x80000000ULL,
+		0, 6, 0x2fffffffaULL, 0x0000000100000000ULL,	/* 0xfffffffe * 3 */
+	};
+	/* PMULLD: low 32 bits of the full product of each dword */
+	static const uint32_t wlo[16] = {
+		0xfffffffe, 0x00000001, 0x00000000, 0x80000000, 0, 6, 0xfffffffa, 0,
+		0x00000001, 0xfffffffe, 0x2a832f3c, 0x00000000, 0xffffffff, 0xfffffff7, 42, 0x80000000,
+	};
+	static const uint32_t wsra7[16] = {
+		0xffffffff, 0x00ffffff, 0xff000000, 0, 0, 0, 0xffffffff, 0x00000200,
+		0xffffffff, 0, 0x00123456, 0, 0, 0xffffffe0, 0, 0xff000000,
+	};
+	uint32_t ad[16] = { 0xffffffff, 0x7fffffff, 0x80000000, 0x80000000, 0, 2, 0xfffffffe, 0x10000,
+			    0xffffffff, 0x7fffffff, 0x091a2b3c, 0, 0xffffffff, 0xfffffffd, 7, 0x80000000 };
+	uint32_t bd[16] = { 2, 0x7fffffff, 0x80000000, 1, 0x12345678, 3, 3, 0x10000,
+			    0xffffffff, 2, 0xabcdef01, 0x80000000, 1, 3, 6, 0xffffffff };
+	uint32_t aq[16], bq[16];
+	uint64_t r64[8];
+	uint32_t r32[16];
+	unsigned int i, k;
+
+	/* the products' operands in the even dwords, junk in the odd ones */
+	{
+		static const uint32_t lo[8] = { 0xffffffff, 0x7fffffff, 0x80000000, 0x80000000,
+						0, 2, 0xfffffffe, 0x10000 };
+		static const uint32_t hi[8] = { 2, 0x7fffffff, 0x80000000, 1, 0x12345678, 3, 3, 0x10000 };
+
+		for (i = 0; i < 8; i++) {
+			aq[2 * i] = lo[i];
+			bq[2 * i] = hi[i];
+			aq[2 * i + 1] = 0xdead0000u + i;
+			bq[2 * i + 1] = 0xbeef0000u + i;
+		}
+	}
+	memcpy(x.d, aq, sizeof(aq));
+	memcpy(y.d, bq, sizeof(bq));
+	memcpy(r64, _mm512_mul_epi32(x, y).q, sizeof(r64));
+	for (i = 0; i < 8; i++)
+		CHECK(r64[i] == wmul[i], "mul_epi32 qword %u: %016llx, want %016llx", i,
+		      (unsigned long long)r64[i], (unsigned long long)wmul[i]);
+	memcpy(r64, _mm512_mul_epu32(x, y).q, sizeof(r64));
+	for (i = 0; i < 8; i++)
+		CHECK(r64[i] == wmulu[i], "mul_epu32 qword %u: %016llx, want %016llx", i,
+		      (unsigned long long)r64[i], (unsigned long long)wmulu[i]);
+	memcpy(x.d, ad, sizeof(ad));
+	memcpy(y.d, bd, sizeof(bd));
+	eq_d("mullo_epi32", _mm512_mullo_epi32(x, y), wlo);
+	/* PSRAD by 7, 0, 31, and a count past the width (the sign everywhere) */
+	{
+		uint32_t s[16] = { 0xffffff80, 0x7fffffff, 0x80000000, 0x7f, 0, 1, 0xffffffc0, 0x10000,
+				   0xfffffffe, 0x40, 0x091a2b3c, 0x7e, 0x3f, 0xfffff000, 0x7f, 0x80000000 };
+
+		memcpy(x.d, s, sizeof(s));
+		eq_d("srai_epi32 7", _mm512_srai_epi32(x, 7), wsra7);
+		y = _mm512_srai_epi32(x, 0);
+		CHECK(!memcmp(y.d, s, sizeof(s)), "srai_epi32 0");
+		memcpy(r32, _mm512_srai_epi32(x, 31).d, sizeof(r32));
+		CHECK(r32[0] == 0xffffffff && r32[1] == 0 && r32[2] == 0xffffffff && r32[15] == 0xffffffff &&
+		      r32[3] == 0, "srai_epi32 31");
+		memcpy(r32, _mm512_srai_epi32(x, 40).d, sizeof(r32));
+		CHECK(r32[0] == 0xffffffff && r32[1] == 0 && r32[13] == 0xffffffff && r32[14] == 0,
+		      "srai_epi32 40 (past the width)");
+	}
+	/* VPCMPD: signed; 0x80000000 is the least, -1 below 0 */
+	memcpy(x.d, ad, sizeof(ad));
+	memcpy(y.d, bd, sizeof(bd));
+	k = _mm512_cmpgt_epi32_mask(x, y);
+	/* lanes: -1>2 n, eq n, eq n, min>1 n, 0>x n, 2>3 n, -2>3 n, eq n,
+	   eq n, 7fff..>2 y, 091a>abcd(neg) y, 0>min y, -1>1 n, -3>3 n, 7>6 y, min>-1 n */
+	CHECK(k == 0x4e00, "cmpgt_epi32_mask: %04x, want 4e00", k);
+	k = _mm512_cmpeq_epi32_mask(x, y);
+	CHECK(k == 0x0186, "cmpeq_epi32_mask: %04x, want 0186", k);
+	CHECK(_mm512_cmpeq_epi32_mask(a, a) == 0xffff && _mm512_cmpgt_epi32_mask(a, a) == 0,
+	      "cmpeq/cmpgt_epi32_mask of equal vectors");
+	/* VPERMT2D: bit 4 picks b, bits above 4 ignored (0x35 = b[5], 0xe3 = a[3], -1 = b[15]) */
+	{
+		uint32_t idx[16] = { 0, 15, 16, 31, 0x35, 0xe3, 0xffffffff, 7, 8, 17, 1, 30, 2, 29, 3, 28 };
+		static const uint32_t wp[16] = { 100, 115, 200, 215, 205, 103, 215, 107, 108, 201, 101, 214,
+						 102, 213, 103, 212 };
+
+		memcpy(x.d, idx, sizeof(idx));
+		eq_d("permutex2var_epi32", _mm512_permutex2var_epi32(a, x, b), wp);
+	}
+	(void)b;
+}
+
 int main(void)
 {
 	test_set();
@@ -1054,6 +1157,7 @@ int main(void)
 	test_clmul();
 	test_mlkem_section();
 	test_rsa_ifma_ops();
+	test_mldsa_ops();
 	printf("test_emu: %d checks, %d failures\n", checks, fails);
 	return fails ? 1 : 0;
 }
