@@ -10,7 +10,16 @@
  * inversion modulo p against bignum_montinv_p256, and the curve-level
  * ECDH (the driver's .ecdh against ECDH_compute_key on the same key and
  * point) and verification (.verify against ECDSA_do_verify on the same
- * signature).
+ * signature); the fixed-base k G, the divsteps alone (10 batches of 60)
+ * and the inversion modulo n beside aws-lc's inversion (a yardstick, not
+ * the same work); the curve-level signature with a fixed nonce (.sign)
+ * against ECDSA_do_sign (which also draws its nonce); and the public-API
+ * rows as ../shared/peers/bench.c times them (the library's registered
+ * driver: crypto_kpp_compute_shared_secret, crypto_sig_sign and
+ * crypto_sig_verify of x962(ecdsa-nist-p256,sha256) on a 32-byte message
+ * against EVP_PKEY_derive, EVP_DigestSign and EVP_DigestVerify).  A third
+ * argument rind-only[-sign|-verify|-ecdh|-base] runs rind's side alone
+ * (for perf record).
  *
  * One file, two translation units (rind's and OpenSSL's headers apart):
  *
@@ -226,6 +235,7 @@ static int r_addct(void) { for (int i = 0; i < REP; i++) jac_add_ct((struct ecc_
 static int r_ptmul(void) { struct ecc_pt q, r; fe k; memcpy(&q, pa, sizeof(q)); memset(k, 0x77, sizeof(k)); k[3] = 0x7f00ff00ff00ff00ull; p256x_pt_mul(&r, k, &q); return 1; }
 static int r_sel(void) { struct ecc_pt t[16], o; memset(t, 1, sizeof(t)); for (int i = 0; i < REP; i++) pt_select(&o, t, 16, i & 15, &p256_def); return o.x[0] == 0x0101010101010101ull; }
 static int r_inv(void) { p256x_fp_inv(fa, fa); return 1; }
+static int r_steps(void) { struct ecc_by_mat m; s64 z = -1; u64 f = fa[0] | 1, g = fa[1]; for (int i = 0; i < 10; i++) { z = ecc_x86_divsteps(z, f, g, &m); f += (u64)m.u; g ^= (u64)m.r; } fa[2] ^= f ^ g; return 1; }
 static int r_ninv(void) { fe t; memcpy(t, fa, 32); t[3] &= 0x7fffffffffffffffull; p256x_inv_mod(fa, t, p256x_n, p256x_n[4]); return 1; }
 static int r_ptbase(void) { struct ecc_pt r; fe k; memcpy(k, fa, 32); k[3] &= 0x7fffffffffffffffull; p256x_pt_mul_base(&r, k); fa[0] ^= r.x[0]; return 1; }
 static int x_inv(void) { a_inv(fa, fa); return 1; }
@@ -351,7 +361,8 @@ int main(int argc, char **argv)
 	if (argc > 3 && !strncmp(argv[3], "rind-only", 9)) {	/* for perf: rind alone */
 		int (*f)(void) = !strcmp(argv[3], "rind-only-sign") ? r_api_sign :
 				 !strcmp(argv[3], "rind-only-verify") ? r_api_verify :
-				 !strcmp(argv[3], "rind-only-ecdh") ? r_api_ecdh : r_ecdh;
+				 !strcmp(argv[3], "rind-only-ecdh") ? r_api_ecdh :
+				 !strcmp(argv[3], "rind-only-base") ? r_ptbase : r_ecdh;
 
 		for (int i = 0; i < rounds; i++)
 			f();
@@ -370,6 +381,7 @@ int main(int argc, char **argv)
 	ROW("pt mul", r_ptmul, x_ecdh, 10, 1);
 	ROW("fp inv", r_inv, x_inv, 50, 1);
 	ROW("n inv", r_ninv, x_inv, 50, 1);
+	ROW("inv steps", r_steps, x_inv, 50, 1);
 	ROW("pt mul base", r_ptbase, x_sign, 10, 1);
 	ROW("ECDH", r_ecdh, x_ecdh, 10, 1);
 	ROW("verify", r_verify, x_verify, 10, 1);
