@@ -47,7 +47,14 @@
  * mixed one 355-400 against 410-450; ECDH's k P spends 59% of its time
  * in doublings, 21% in additions, 4% in the inversion; ECDH on the
  * curve level 1.09-1.13x aws-lc's ECDH_compute_key, verification
- * 1.15-1.20x its ECDSA_do_verify.
+ * 1.15-1.20x its ECDSA_do_verify.  Signing (k G over the template's
+ * table of d 2^(6i) G, this file's loop: one mixed addition and one
+ * masked blend a window) on the curve level: about 31k cycles, of which
+ * k G 21k (43 mixed additions, ~300 each, 60 for each masked table scan,
+ * ~70 of digit and blend work), the two inversions (Z mod p, k mod n)
+ * 4.4k each -- their 600 divsteps 2.7k, the matrix updates the rest --
+ * and the scalar arithmetic under 1k; 1.42x ECDSA_do_sign (which draws
+ * its nonce too), 1.33x EVP_DigestSign through the public API.
  *
  * The inline assembly avoids rbp (frame pointer in sanitizer builds).
  */
