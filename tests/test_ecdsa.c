@@ -1023,6 +1023,109 @@ START_TEST(test_p256_adx_curve_edges)
 }
 END_TEST
 
+/* a = a - b (big-endian, nb bytes; a >= b) */
+static void base_sub(u8 *a, const u8 *b, unsigned int nb)
+{
+	unsigned int i, bw = 0;
+
+	for (i = nb; i-- > 0;) {
+		unsigned int t = (unsigned int)a[i] - b[i] - bw;
+
+		a[i] = (u8)t;
+		bw = (t >> 8) & 1;
+	}
+}
+
+/*
+ * ecc_p256_adx's fixed-base k G (its own loop over the template's table:
+ * one mixed addition and one masked blend a window, the last window
+ * through the complete formula) against ecc_p256_generic's, on the
+ * scalars where that loop's masks matter: k = d 2^(6m) for every window m
+ * and d = 1, 31, 32, 33, 63 (the accumulator the identity up to window m,
+ * the digits after it 0, a carry into the next window), n - d 2^(6m)
+ * (every digit but a few extreme), 2^(6m) - 1, a random k with its top
+ * windows cleared and n - 1 .. n - 8; on each the public key (mul_base)
+ * and the signature's r and s under one key (sign, so r = x(k G) mod n)
+ * must be equal.
+ */
+START_TEST(test_p256_adx_base_windows)
+{
+	static const char nhex[] = "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551";
+	static const unsigned int ds[] = { 1, 31, 32, 33, 63 };
+	const struct ecc_curve *A = &ecc_p256_adx, *G = &ecc_p256_generic;
+	unsigned int m, j, ran = 0;
+	struct rt_rng rng;
+	static const u8 zero[32];
+	u8 n[32], d[32], e[32], xd[64];
+
+	if (!p256_have_adx())
+		return;
+	rt_unhex(n, sizeof(n), nhex);
+	rt_rng_seed(&rng, 0x256ba5e);
+	rt_fill(&rng, d, sizeof(d));
+	d[0] &= 0x7f;
+	rt_fill(&rng, e, sizeof(e));
+	G->mul_base(xd, d);
+	for (m = 0; m < 43; m++) {
+		for (j = 0; j < 2 * ARRAY_SIZE(ds) + 3; j++) {
+			u8 k[32], t[32], xg[64], xa[64], rg[32], sg[32], ra[32], sa[32];
+			unsigned int bit = 6 * m, i;
+			int eg, ea;
+
+			memset(k, 0, sizeof(k));
+			memset(t, 0, sizeof(t));
+			if (j < 2 * ARRAY_SIZE(ds)) {
+				/* t = ds 2^(6m) (four words, then big-endian bytes) */
+				u64 v = ds[j % ARRAY_SIZE(ds)], w[5] = { 0 };
+
+				w[bit / 64] = v << (bit % 64);
+				if (bit % 64)
+					w[bit / 64 + 1] = v >> (64 - bit % 64);
+				if (w[4])
+					continue;
+				for (i = 0; i < 32; i++)
+					t[31 - i] = (u8)(w[i / 8] >> (8 * (i % 8)));
+				if (memcmp(t, n, 32) >= 0)
+					continue;
+				if (j < ARRAY_SIZE(ds)) {
+					memcpy(k, t, 32);
+				} else {
+					memcpy(k, n, 32);
+					base_sub(k, t, 32);
+				}
+			} else if (j == 2 * ARRAY_SIZE(ds)) {	/* 2^(6m) - 1 */
+				if (!m)
+					continue;
+				for (i = 0; i < bit; i++)
+					k[31 - i / 8] |= (u8)(1u << (i % 8));
+			} else if (j == 2 * ARRAY_SIZE(ds) + 1) {	/* random below 2^(6m) */
+				rt_fill(&rng, k, sizeof(k));
+				for (i = bit; i < 256; i++)
+					k[31 - i / 8] &= (u8)~(1u << (i % 8));
+			} else {				/* n - 1 - (m % 8) */
+				memcpy(k, n, 32);
+				diff_sub_small(k, 32, 1 + m % 8);
+			}
+			if (!memcmp(k, zero, 32))
+				continue;			/* k = 0: no scalar */
+			G->mul_base(xg, k);
+			A->mul_base(xa, k);
+			ck_assert_msg(!memcmp(xg, xa, 64), "mul_base(%s) differs", rt_hex(k, 32));
+			eg = G->sign(rg, sg, d, k, e);
+			ea = A->sign(ra, sa, d, k, e);
+			ck_assert_int_eq(ea, eg);
+			ck_assert_int_eq(eg, 0);
+			ck_assert_msg(!memcmp(rg, ra, 32) && !memcmp(sg, sa, 32),
+				      "sign(k %s) differs", rt_hex(k, 32));
+			ck_assert_int_eq(A->verify(xd, e, ra, sa), 0);
+			ran++;
+		}
+	}
+	ck_assert_uint_gt(ran, 400);
+	rt_report("p256 adx base windows", "ecc_p256_adx", (int)ran, 0);
+}
+END_TEST
+
 /*
  * A driver whose self-test fails is not registered, and the walks over
  * the registered drivers above would then pass without it: on a CPU with
@@ -1227,6 +1330,7 @@ static Suite *ecdsa_suite(void)
 	tcase_add_loop_test(tc, test_rfc6979_openssl_hmac, 0, (int)ARRAY_SIZE(curves));
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_p256_adx_curve_edges);
+	tcase_add_test(tc, test_p256_adx_base_windows);
 	tcase_add_test(tc, test_x86_drivers_registered);
 #endif
 	suite_add_tcase(s, tc);

@@ -10,7 +10,16 @@
  * inversion modulo p against bignum_montinv_p256, and the curve-level
  * ECDH (the driver's .ecdh against ECDH_compute_key on the same key and
  * point) and verification (.verify against ECDSA_do_verify on the same
- * signature).
+ * signature); the fixed-base k G, the divsteps alone (10 batches of 60)
+ * and the inversion modulo n beside aws-lc's inversion (a yardstick, not
+ * the same work); the curve-level signature with a fixed nonce (.sign)
+ * against ECDSA_do_sign (which also draws its nonce); and the public-API
+ * rows as ../shared/peers/bench.c times them (the library's registered
+ * driver: crypto_kpp_compute_shared_secret, crypto_sig_sign and
+ * crypto_sig_verify of x962(ecdsa-nist-p256,sha256) on a 32-byte message
+ * against EVP_PKEY_derive, EVP_DigestSign and EVP_DigestVerify).  A third
+ * argument rind-only[-sign|-verify|-ecdh|-base] runs rind's side alone
+ * (for perf record).
  *
  * One file, two translation units (rind's and OpenSSL's headers apart):
  *
@@ -40,6 +49,7 @@
 #include <openssl/ecdsa.h>
 #include <openssl/nid.h>
 #include <openssl/crypto.h>
+#include <openssl/evp.h>
 
 void ecp_nistz256_mul_mont(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void ecp_nistz256_sqr_mont(uint64_t r[4], const uint64_t a[4]);
@@ -95,11 +105,83 @@ int a_verify(void)
 {
 	return ECDSA_do_verify(digest, 32, sig, kb) == 1;
 }
+
+/* ECDSA_do_sign on the same digest (its own nonce: RAND_bytes with the key and digest) */
+int a_sign(void)
+{
+	ECDSA_SIG *t = ECDSA_do_sign(digest, 32, ka);
+
+	ECDSA_SIG_free(t);
+	return t != NULL;
+}
+
+/*
+ * The public-API rows as ../shared/peers/bench.c times them: EVP_PKEY_derive
+ * on a prepared context; EVP_DigestSign / EVP_DigestVerify of a 32-byte
+ * message with SHA-256, the context re-initialised per call.
+ */
+static EVP_PKEY_CTX *dctx;
+static EVP_MD_CTX *mctx;
+static EVP_PKEY *epa;
+static uint8_t msg[32], esig[128];
+static size_t esiglen;
+
+int a_api_init(void)
+{
+	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, NULL);
+	EVP_PKEY *epb = NULL;
+
+	if (!c || EVP_PKEY_keygen_init(c) <= 0 ||
+	    EVP_PKEY_CTX_set_ec_paramgen_curve_nid(c, NID_X9_62_prime256v1) <= 0 ||
+	    EVP_PKEY_keygen(c, &epa) <= 0 || EVP_PKEY_keygen(c, &epb) <= 0)
+		return 0;
+	EVP_PKEY_CTX_free(c);
+	dctx = EVP_PKEY_CTX_new(epa, NULL);
+	if (!dctx || EVP_PKEY_derive_init(dctx) <= 0 || EVP_PKEY_derive_set_peer(dctx, epb) <= 0)
+		return 0;
+	mctx = EVP_MD_CTX_new();
+	memset(msg, 0x33, sizeof(msg));
+	esiglen = sizeof(esig);
+	if (!mctx || EVP_DigestSignInit(mctx, NULL, EVP_sha256(), NULL, epa) <= 0 ||
+	    EVP_DigestSign(mctx, esig, &esiglen, msg, 32) <= 0)
+		return 0;
+	return 1;
+}
+
+int a_api_ecdh(void)
+{
+	uint8_t ss[64];
+	size_t l = sizeof(ss);
+
+	return EVP_PKEY_derive(dctx, ss, &l) > 0;
+}
+
+int a_api_sign(void)
+{
+	uint8_t sg[128];
+	size_t l = sizeof(sg);
+
+	if (!EVP_MD_CTX_reset(mctx) || EVP_DigestSignInit(mctx, NULL, EVP_sha256(), NULL, epa) <= 0)
+		return 0;
+	return EVP_DigestSign(mctx, sg, &l, msg, 32) > 0;
+}
+
+int a_api_verify(void)
+{
+	if (!EVP_MD_CTX_reset(mctx) || EVP_DigestVerifyInit(mctx, NULL, EVP_sha256(), NULL, epa) <= 0)
+		return 0;
+	return EVP_DigestVerify(mctx, esig, esiglen, msg, 32) == 1;
+}
 #endif
 
 #ifdef SIDE_RIND
 #define PEER_MAXS 40000
 #include "peer-timing.h"
+#include <rind/crypto.h>
+/* the probe's copy of the driver registers nothing: the library's own is the API rows' */
+#include <rind/internal/alg.h>
+#undef module_init
+#define module_init(fn) static rind_initcall_t __probe_unused_##fn __attribute__((unused)) = fn
 /* the driver whole, its exported curve and registration renamed away */
 #define ecc_p256_adx probe_ecc_p256_adx
 #define p256x_field_test probe_p256x_field_test
@@ -118,6 +200,11 @@ void a_inv(uint64_t *r, const uint64_t *a);
 int a_init(uint8_t d[32], uint8_t xy[64], uint8_t e[32], uint8_t r[32], uint8_t s[32]);
 int a_ecdh(uint8_t *out);
 int a_verify(void);
+int a_sign(void);
+int a_api_init(void);
+int a_api_ecdh(void);
+int a_api_sign(void);
+int a_api_verify(void);
 
 static uint8_t D[32], XY[64], E[32], R[32], S[32];
 static u64 fa[4] = { 0x1234567890abcdefull, 0x0fedcba987654321ull, 0x5555aaaa5555aaaaull,
@@ -148,11 +235,86 @@ static int r_addct(void) { for (int i = 0; i < REP; i++) jac_add_ct((struct ecc_
 static int r_ptmul(void) { struct ecc_pt q, r; fe k; memcpy(&q, pa, sizeof(q)); memset(k, 0x77, sizeof(k)); k[3] = 0x7f00ff00ff00ff00ull; p256x_pt_mul(&r, k, &q); return 1; }
 static int r_sel(void) { struct ecc_pt t[16], o; memset(t, 1, sizeof(t)); for (int i = 0; i < REP; i++) pt_select(&o, t, 16, i & 15, &p256_def); return o.x[0] == 0x0101010101010101ull; }
 static int r_inv(void) { p256x_fp_inv(fa, fa); return 1; }
+static int r_steps(void) { struct ecc_by_mat m; s64 z = -1; u64 f = fa[0] | 1, g = fa[1]; for (int i = 0; i < 10; i++) { z = ecc_x86_divsteps(z, f, g, &m); f += (u64)m.u; g ^= (u64)m.r; } fa[2] ^= f ^ g; return 1; }
+static int r_ninv(void) { fe t; memcpy(t, fa, 32); t[3] &= 0x7fffffffffffffffull; p256x_inv_mod(fa, t, p256x_n, p256x_n[4]); return 1; }
+static int r_ptbase(void) { struct ecc_pt r; fe k; memcpy(k, fa, 32); k[3] &= 0x7fffffffffffffffull; p256x_pt_mul_base(&r, k); fa[0] ^= r.x[0]; return 1; }
 static int x_inv(void) { a_inv(fa, fa); return 1; }
 static int r_ecdh(void) { return probe_ecc_p256_adx.ecdh(out, D, XY) == 0; }
 static int x_ecdh(void) { return a_ecdh(out); }
 static int r_verify(void) { return probe_ecc_p256_adx.verify(XY, E, R, S) == 0; }
 static int x_verify(void) { return a_verify(); }
+
+/* the curve-level signature with a fixed nonce (the driver's .sign; no nonce derivation) */
+static uint8_t K[32] = { 0x5f, 0x11, 0x22, 0x33 };
+static int r_sign(void) { uint8_t r[32], s[32]; return probe_ecc_p256_adx.sign(r, s, D, K, E) == 0; }
+static int x_sign(void) { return a_sign(); }
+
+/* The public-API rows (the library's registered driver, as ../shared/peers/bench.c) */
+static struct crypto_kpp *kpa;
+static struct kpp_request *kreq;
+static struct scatterlist ksg_in, ksg_out;
+static uint8_t kpeer[160], kss[160];
+static unsigned int kpeerlen;
+static struct crypto_sig *spriv, *spub;
+static uint8_t rsig[128], rmsg[32];
+static int rsiglen;
+
+static int r_api_init(void)
+{
+	struct crypto_kpp *kpb = crypto_alloc_kpp("ecdh-nist-p256", 0, 0);
+	struct kpp_request *q;
+	struct scatterlist sg;
+	uint8_t spki[256];
+	int n;
+
+	kpa = crypto_alloc_kpp("ecdh-nist-p256", 0, 0);
+	if (IS_ERR(kpa) || IS_ERR(kpb) || crypto_kpp_set_secret(kpa, NULL, 0) ||
+	    crypto_kpp_set_secret(kpb, NULL, 0))
+		return 0;
+	q = kpp_request_alloc(kpb, GFP_KERNEL);
+	sg_init_one(&sg, kpeer, sizeof(kpeer));
+	kpp_request_set_input(q, NULL, 0);
+	kpp_request_set_output(q, &sg, sizeof(kpeer));
+	kpp_request_set_callback(q, 0, NULL, NULL);
+	if (crypto_kpp_generate_public_key(q))
+		return 0;
+	kpeerlen = q->dst_len;
+	kpp_request_free(q);
+	kreq = kpp_request_alloc(kpa, GFP_KERNEL);
+	kpp_request_set_callback(kreq, 0, NULL, NULL);
+	sg_init_one(&ksg_in, kpeer, kpeerlen);
+	sg_init_one(&ksg_out, kss, sizeof(kss));
+	spriv = crypto_alloc_sig("x962(ecdsa-nist-p256,sha256)", 0, 0);
+	spub = crypto_alloc_sig("x962(ecdsa-nist-p256,sha256)", 0, 0);
+	if (IS_ERR(spriv) || IS_ERR(spub) || crypto_sig_generate_key(spriv))
+		return 0;
+	n = crypto_sig_export_pubkey(spriv, RIND_KEY_SPKI_DER, spki, sizeof(spki));
+	if (n <= 0 || crypto_sig_set_pubkey(spub, spki, (unsigned int)n))
+		return 0;
+	memset(rmsg, 0x33, sizeof(rmsg));
+	rsiglen = crypto_sig_sign(spriv, rmsg, 32, rsig, sizeof(rsig));
+	printf("drivers: %s, %s\n", crypto_kpp_driver_name(kpa), crypto_sig_driver_name(spriv));
+	return rsiglen > 0;
+}
+
+static int r_api_ecdh(void)
+{
+	kpp_request_set_input(kreq, &ksg_in, kpeerlen);
+	kpp_request_set_output(kreq, &ksg_out, sizeof(kss));
+	return crypto_kpp_compute_shared_secret(kreq) == 0;
+}
+
+static int r_api_sign(void)
+{
+	uint8_t sg[128];
+
+	return crypto_sig_sign(spriv, rmsg, 32, sg, sizeof(sg)) > 0;
+}
+
+static int r_api_verify(void)
+{
+	return crypto_sig_verify(spub, rsig, (unsigned int)rsiglen, rmsg, 32) == 0;
+}
 
 static struct peer_samples sr, sa;
 
@@ -192,9 +354,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "verification failed\n");
 		return 1;
 	}
-	if (argc > 3 && !strcmp(argv[3], "rind-only")) {	/* for perf: rind's ECDH alone */
+	if (!r_api_init() || !a_api_init() || !r_api_verify() || !a_api_verify()) {
+		fprintf(stderr, "API setup failed\n");
+		return 1;
+	}
+	if (argc > 3 && !strncmp(argv[3], "rind-only", 9)) {	/* for perf: rind alone */
+		int (*f)(void) = !strcmp(argv[3], "rind-only-sign") ? r_api_sign :
+				 !strcmp(argv[3], "rind-only-verify") ? r_api_verify :
+				 !strcmp(argv[3], "rind-only-ecdh") ? r_api_ecdh :
+				 !strcmp(argv[3], "rind-only-base") ? r_ptbase : r_ecdh;
+
 		for (int i = 0; i < rounds; i++)
-			r_ecdh();
+			f();
 		return 0;
 	}
 #define ROW(n, r, a, per, div) if (strstr(n, only)) row(n, r, a, rounds, per, div)
@@ -209,8 +380,15 @@ int main(int argc, char **argv)
 	ROW("pt select", r_sel, x_add, 100, REP);
 	ROW("pt mul", r_ptmul, x_ecdh, 10, 1);
 	ROW("fp inv", r_inv, x_inv, 50, 1);
+	ROW("n inv", r_ninv, x_inv, 50, 1);
+	ROW("inv steps", r_steps, x_inv, 50, 1);
+	ROW("pt mul base", r_ptbase, x_sign, 10, 1);
 	ROW("ECDH", r_ecdh, x_ecdh, 10, 1);
 	ROW("verify", r_verify, x_verify, 10, 1);
+	ROW("sign", r_sign, x_sign, 10, 1);
+	ROW("API ECDH", r_api_ecdh, a_api_ecdh, 10, 1);
+	ROW("API sign", r_api_sign, a_api_sign, 10, 1);
+	ROW("API verify", r_api_verify, a_api_verify, 10, 1);
 	return 0;
 }
 #endif
