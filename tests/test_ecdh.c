@@ -1126,7 +1126,7 @@ START_TEST(test_p384_field_adx)
 {
 	BN_CTX *ctx = BN_CTX_new();
 	BIGNUM *p = NULL, *n = NULL, *rinv = BN_new(), *rninv = BN_new(), *w = BN_new(), *inv2;
-	BIGNUM *rr = BN_new();
+	BIGNUM *rr = BN_new(), *acc_bn = BN_new();
 	BIGNUM *a, *b;
 	struct rt_rng rng;
 	u64 x[6], y[6], r[6], acc[6];
@@ -1193,6 +1193,29 @@ START_TEST(test_p384_field_adx)
 		BN_mod_mul(w, b, inv2, p, ctx);
 		BN_mod_sub(w, a, w, p, ctx);
 		fa_check("ecc-p384-adx", "subhalf", r, 6, w, &checked);
+		/* the steps that share one reduction: a^2 / R - 2b, a^2 / R - 3b */
+		p384x_field_test(P384X_T_SQRSUB2, r, x, y);
+		BN_mod_sqr(w, a, p, ctx);
+		BN_mod_mul(w, w, rinv, p, ctx);
+		BN_mod_sub(w, w, b, p, ctx);
+		BN_mod_sub(w, w, b, p, ctx);
+		fa_check("ecc-p384-adx", "sqr_sub2", r, 6, w, &checked);
+		p384x_field_test(P384X_T_SQRSUB3, r, x, y);
+		BN_mod_sub(w, w, b, p, ctx);
+		fa_check("ecc-p384-adx", "sqr_sub3", r, 6, w, &checked);
+		/* a b / R - (a^2 / R) / 2 and a b / R - a^2 / R */
+		p384x_field_test(P384X_T_DBLY, r, x, y);
+		BN_mod_mul(w, a, b, p, ctx);
+		BN_mod_sqr(acc_bn, a, p, ctx);
+		BN_mod_sub(w, w, acc_bn, p, ctx);
+		BN_mod_mul(w, w, rinv, p, ctx);
+		p384x_field_test(P384X_T_MULSUB, acc, x, y);
+		fa_check("ecc-p384-adx", "mulsub", acc, 6, w, &checked);
+		BN_mod_mul(w, a, b, p, ctx);
+		BN_mod_mul(acc_bn, acc_bn, inv2, p, ctx);
+		BN_mod_sub(w, w, acc_bn, p, ctx);
+		BN_mod_mul(w, w, rinv, p, ctx);
+		fa_check("ecc-p384-adx", "dbl_y", r, 6, w, &checked);
 		p384_dbl_check(&rng, p, rinv, ctx, &checked);
 		p384_madd_check(&rng, p, rinv, ctx, &checked);
 		memcpy(acc, x, sizeof(acc));
@@ -1239,11 +1262,13 @@ START_TEST(test_p384_field_adx)
 		BN_free(a);
 		BN_free(b);
 	}
-	printf("ecc-p384-adx field (mul, sqr, add, sub, half, inv, sub2, mul3, subhalf, point "
-	       "doubling, mixed addition, chains, mul mod n) vs OpenSSL BN: %d checks\n", checked);
-	ck_assert_int_eq(checked, 4000 * 18);
+	printf("ecc-p384-adx field (mul, sqr, add, sub, half, inv, sub2, mul3, subhalf, sqr_sub2, "
+	       "sqr_sub3, mulsub, dbl_y, point doubling, mixed addition, chains, mul mod n) vs "
+	       "OpenSSL BN: %d checks\n", checked);
+	ck_assert_int_eq(checked, 4000 * 22);
 	BN_free(inv2);
 out:
+	BN_free(acc_bn);
 	BN_free(p);
 	BN_free(n);
 	BN_free(rinv);

@@ -27,22 +27,30 @@
  * that independent ones are adjacent (the product is bound by throughput
  * but its reduction's chain is long: a neighbour's multiplications fill
  * it; the doubling 772 -> 664 cycles, the mixed addition 975 -> 896,
- * rdtsc minima) and the linear steps fused (3M, a - 2b, a - b / 2 in one
- * pass each).
+ * rdtsc minima) and the linear steps fused (3M, a - 2b in one pass
+ * each).  Where a formula subtracts from a product or a square, the
+ * reduction is shared: the doubling's Y' = M (S - X') - (4Y^2)^2 / 2 and
+ * the mixed addition's Y3 = R (V - X3) - Y1 H^3 as two unreduced products
+ * and one reduction (p384x_dbl_y, p384x_mulsub), X' = M^2 - 2S and X3 =
+ * R^2 - H^3 - 2V as the square's reduction with the subtractions before
+ * its one final correction (p384x_sqr_sub2/3): the doubling 654 -> 614,
+ * the mixed addition 870 -> 836, ECDH 5-7% (same process, rdtsc).
  *
  * Measured on an AMD EPYC (Zen 3), rdtsc, same process as aws-lc 5.5
  * (s2n-bignum's bignum_montmul_p384 / montsqr / montinv and its ECDH and
- * verification), the machine loaded: the product at aws-lc's speed (88-100
- * cycles with the load), the squaring 8% faster (80 against 87), the
- * inversion 10-12k (aws-lc 6k), a point doubling 665-695 against
- * p384_montjdouble's 680-710; an ECDH (k P and the checks) 380-390k
- * against aws-lc's 430-435k at the minimum (1.11-1.13x), a
- * verification 455-460k against 590-600k (1.3x).  The
- * product is bound by throughput (about 280 instructions, 36 of them
- * MULX; two independent ones take 1.85 times one), the squaring by its
- * six reduction steps after the product; in ECDH the product takes 45%
- * of the time, the squaring 30%, the point formulas' additions 11%, the
- * two inversions 5%.
+ * verification; bench/probes/p384-peer.c), the machine loaded: the
+ * product at aws-lc's speed (87-90 TSC), the squaring 5-9% faster (75-79
+ * against 82-83), the inversion 7.1k (aws-lc 5.3k), a point doubling
+ * 614-622 against p384_montjdouble's 681 (1.10x), k P 338k against
+ * p384_montjscalarmul's 397k (1.17x), an ECDH (k P and the checks)
+ * 349k against aws-lc's 410k (1.17-1.18x, minima and medians; 1.12x
+ * before the shared reductions).  The product is bound by throughput
+ * (about 280 instructions, 36 of them MULX; two independent ones take
+ * 1.7 times one), its six reduction steps a third of it (56 TSC without
+ * them against 91); in ECDH (perf, before the shared reductions) the
+ * product took 47% of the time, the squaring 31%, the point formulas'
+ * linear steps 10%, the two inversions 4%, the window loop and the table
+ * reads 4%, the kpp glue under 1%.
  * Every element is kept fully reduced; no branch and no memory index
  * depends on data.  The protocol glue (key formats, checks, RFC 6979
  * nonces) is the generic drivers'.
@@ -336,6 +344,125 @@ static inline void p384x_nmul(u64 *r, const u64 *a, const u64 *b)
 	"sbbq $0, %[" L0 "]\n\t"
 
 /*
+ * The square a^2 as twelve words (the product part of p384x_sqr below):
+ * words 0..2 to the scratch s, 3..5 in t3..t5, 6..11 to s[6..11].
+ */
+#define P384X_SQR_WORDS							\
+		/* row a0: words 1..6 in t1..t6 */	\
+		"movq 0(%[a]), %%rdx\n\t"	\
+		"mulxq 8(%[a]), %[t1], %[t2]\n\t"	\
+		"mulxq 16(%[a]), %%rax, %[t3]\n\t"	\
+		"addq %%rax, %[t2]\n\t"	\
+		"mulxq 24(%[a]), %%rax, %[t4]\n\t"	\
+		"adcq %%rax, %[t3]\n\t"	\
+		"mulxq 32(%[a]), %%rax, %[t5]\n\t"	\
+		"adcq %%rax, %[t4]\n\t"	\
+		"mulxq 40(%[a]), %%rax, %[t6]\n\t"	\
+		"adcq %%rax, %[t5]\n\t"	\
+		"adcq $0, %[t6]\n\t"	\
+		"movq %[t1], 8(%[s])\n\t"	\
+		"movq %[t2], 16(%[s])\n\t"	\
+		/* row a1: words 3..7 (t3..t7) */	\
+		"movq 8(%[a]), %%rdx\n\t"	\
+		"movl $0, %k[t7]\n\t"	\
+		"xorl %k[t0], %k[t0]\n\t"	\
+		"mulxq 16(%[a]), %%rax, %%rcx\n\t"	\
+		"adcxq %%rax, %[t3]\n\t"	\
+		"adoxq %%rcx, %[t4]\n\t"	\
+		"mulxq 24(%[a]), %%rax, %%rcx\n\t"	\
+		"adcxq %%rax, %[t4]\n\t"	\
+		"adoxq %%rcx, %[t5]\n\t"	\
+		"mulxq 32(%[a]), %%rax, %%rcx\n\t"	\
+		"adcxq %%rax, %[t5]\n\t"	\
+		"adoxq %%rcx, %[t6]\n\t"	\
+		"mulxq 40(%[a]), %%rax, %%rcx\n\t"	\
+		"adcxq %%rax, %[t6]\n\t"	\
+		"adoxq %%rcx, %[t7]\n\t"	\
+		"adcxq %[t0], %[t7]\n\t"	\
+		/* row a2: words 5..8 (t5, t6, t7, t1) */	\
+		"movq 16(%[a]), %%rdx\n\t"	\
+		"movl $0, %k[t1]\n\t"	\
+		"xorl %k[t0], %k[t0]\n\t"	\
+		"mulxq 24(%[a]), %%rax, %%rcx\n\t"	\
+		"adcxq %%rax, %[t5]\n\t"	\
+		"adoxq %%rcx, %[t6]\n\t"	\
+		"mulxq 32(%[a]), %%rax, %%rcx\n\t"	\
+		"adcxq %%rax, %[t6]\n\t"	\
+		"adoxq %%rcx, %[t7]\n\t"	\
+		"mulxq 40(%[a]), %%rax, %%rcx\n\t"	\
+		"adcxq %%rax, %[t7]\n\t"	\
+		"adoxq %%rcx, %[t1]\n\t"	\
+		"adcxq %[t0], %[t1]\n\t"	\
+		/* row a3: words 7..9 (t7, t1, t2) */	\
+		"movq 24(%[a]), %%rdx\n\t"	\
+		"movl $0, %k[t2]\n\t"	\
+		"xorl %k[t0], %k[t0]\n\t"	\
+		"mulxq 32(%[a]), %%rax, %%rcx\n\t"	\
+		"adcxq %%rax, %[t7]\n\t"	\
+		"adoxq %%rcx, %[t1]\n\t"	\
+		"mulxq 40(%[a]), %%rax, %%rcx\n\t"	\
+		"adcxq %%rax, %[t1]\n\t"	\
+		"adoxq %%rcx, %[t2]\n\t"	\
+		"adcxq %[t0], %[t2]\n\t"	\
+		/* row a4: words 9, 10 (t2, t0) */	\
+		"movq 32(%[a]), %%rdx\n\t"	\
+		"mulxq 40(%[a]), %%rax, %[t0]\n\t"	\
+		"addq %%rax, %[t2]\n\t"	\
+		"adcq $0, %[t0]\n\t"	\
+		/*	\
+		 * doubled (CF) plus the squares (OF): words 0..2 through s,	\
+		 * 3..10 in t3 t4 t5 t6 t7 t1 t2 t0, 11 in rcx	\
+		 */	\
+		"movq 0(%[a]), %%rdx\n\t"	\
+		"mulxq %%rdx, %%rax, %%rcx\n\t"	\
+		"movq %%rax, 0(%[s])\n\t"	\
+		"xorl %%eax, %%eax\n\t"	\
+		"movq 8(%[s]), %%rax\n\t"	\
+		"adcxq %%rax, %%rax\n\t"	\
+		"adoxq %%rcx, %%rax\n\t"	\
+		"movq %%rax, 8(%[s])\n\t"	\
+		"movq 16(%[s]), %%rax\n\t"	\
+		"movq 8(%[a]), %%rdx\n\t"	\
+		"mulxq %%rdx, %%rcx, %%rdx\n\t"	\
+		"adcxq %%rax, %%rax\n\t"	\
+		"adoxq %%rcx, %%rax\n\t"	\
+		"movq %%rax, 16(%[s])\n\t"	\
+		"adcxq %[t3], %[t3]\n\t"	\
+		"adoxq %%rdx, %[t3]\n\t"	\
+		"movq 16(%[a]), %%rdx\n\t"	\
+		"mulxq %%rdx, %%rax, %%rcx\n\t"	\
+		"adcxq %[t4], %[t4]\n\t"	\
+		"adoxq %%rax, %[t4]\n\t"	\
+		"adcxq %[t5], %[t5]\n\t"	\
+		"adoxq %%rcx, %[t5]\n\t"	\
+		"movq 24(%[a]), %%rdx\n\t"	\
+		"mulxq %%rdx, %%rax, %%rcx\n\t"	\
+		"adcxq %[t6], %[t6]\n\t"	\
+		"adoxq %%rax, %[t6]\n\t"	\
+		"adcxq %[t7], %[t7]\n\t"	\
+		"adoxq %%rcx, %[t7]\n\t"	\
+		"movq 32(%[a]), %%rdx\n\t"	\
+		"mulxq %%rdx, %%rax, %%rcx\n\t"	\
+		"adcxq %[t1], %[t1]\n\t"	\
+		"adoxq %%rax, %[t1]\n\t"	\
+		"adcxq %[t2], %[t2]\n\t"	\
+		"adoxq %%rcx, %[t2]\n\t"	\
+		"movq 40(%[a]), %%rdx\n\t"	\
+		"mulxq %%rdx, %%rax, %%rcx\n\t"	\
+		"adcxq %[t0], %[t0]\n\t"	\
+		"adoxq %%rax, %[t0]\n\t"	\
+		"movl $0, %%eax\n\t"	\
+		"adcxq %%rax, %%rcx\n\t"	\
+		"adoxq %%rax, %%rcx\n\t"	\
+		/* high half to s[6..11], low half into t0..t5 */	\
+		"movq %[t6], 48(%[s])\n\t"	\
+		"movq %[t7], 56(%[s])\n\t"	\
+		"movq %[t1], 64(%[s])\n\t"	\
+		"movq %[t2], 72(%[s])\n\t"	\
+		"movq %[t0], 80(%[s])\n\t"	\
+		"movq %%rcx, 88(%[s])\n\t"
+
+/*
  * r = a^2 / 2^384 mod p: the fifteen cross products (rows a_i a_j, j > i,
  * words 1..10; words 1 and 2 go to the scratch s when done), doubled in
  * the CF chain while the six squares enter in the OF chain (words 0..11),
@@ -348,122 +475,10 @@ static inline void p384x_sqr(u64 *r, const u64 *a)
 	u64 t0, t1, t2, t3, t4, t5, t6, t7, s[12];
 
 	__asm__ volatile(
-		/* row a0: words 1..6 in t1..t6 */
-		"movq 0(%[a]), %%rdx\n\t"
-		"mulxq 8(%[a]), %[t1], %[t2]\n\t"
-		"mulxq 16(%[a]), %%rax, %[t3]\n\t"
-		"addq %%rax, %[t2]\n\t"
-		"mulxq 24(%[a]), %%rax, %[t4]\n\t"
-		"adcq %%rax, %[t3]\n\t"
-		"mulxq 32(%[a]), %%rax, %[t5]\n\t"
-		"adcq %%rax, %[t4]\n\t"
-		"mulxq 40(%[a]), %%rax, %[t6]\n\t"
-		"adcq %%rax, %[t5]\n\t"
-		"adcq $0, %[t6]\n\t"
-		"movq %[t1], 8+%[s]\n\t"
-		"movq %[t2], 16+%[s]\n\t"
-		/* row a1: words 3..7 (t3..t7) */
-		"movq 8(%[a]), %%rdx\n\t"
-		"movl $0, %k[t7]\n\t"
-		"xorl %k[t0], %k[t0]\n\t"
-		"mulxq 16(%[a]), %%rax, %%rcx\n\t"
-		"adcxq %%rax, %[t3]\n\t"
-		"adoxq %%rcx, %[t4]\n\t"
-		"mulxq 24(%[a]), %%rax, %%rcx\n\t"
-		"adcxq %%rax, %[t4]\n\t"
-		"adoxq %%rcx, %[t5]\n\t"
-		"mulxq 32(%[a]), %%rax, %%rcx\n\t"
-		"adcxq %%rax, %[t5]\n\t"
-		"adoxq %%rcx, %[t6]\n\t"
-		"mulxq 40(%[a]), %%rax, %%rcx\n\t"
-		"adcxq %%rax, %[t6]\n\t"
-		"adoxq %%rcx, %[t7]\n\t"
-		"adcxq %[t0], %[t7]\n\t"
-		/* row a2: words 5..8 (t5, t6, t7, t1) */
-		"movq 16(%[a]), %%rdx\n\t"
-		"movl $0, %k[t1]\n\t"
-		"xorl %k[t0], %k[t0]\n\t"
-		"mulxq 24(%[a]), %%rax, %%rcx\n\t"
-		"adcxq %%rax, %[t5]\n\t"
-		"adoxq %%rcx, %[t6]\n\t"
-		"mulxq 32(%[a]), %%rax, %%rcx\n\t"
-		"adcxq %%rax, %[t6]\n\t"
-		"adoxq %%rcx, %[t7]\n\t"
-		"mulxq 40(%[a]), %%rax, %%rcx\n\t"
-		"adcxq %%rax, %[t7]\n\t"
-		"adoxq %%rcx, %[t1]\n\t"
-		"adcxq %[t0], %[t1]\n\t"
-		/* row a3: words 7..9 (t7, t1, t2) */
-		"movq 24(%[a]), %%rdx\n\t"
-		"movl $0, %k[t2]\n\t"
-		"xorl %k[t0], %k[t0]\n\t"
-		"mulxq 32(%[a]), %%rax, %%rcx\n\t"
-		"adcxq %%rax, %[t7]\n\t"
-		"adoxq %%rcx, %[t1]\n\t"
-		"mulxq 40(%[a]), %%rax, %%rcx\n\t"
-		"adcxq %%rax, %[t1]\n\t"
-		"adoxq %%rcx, %[t2]\n\t"
-		"adcxq %[t0], %[t2]\n\t"
-		/* row a4: words 9, 10 (t2, t0) */
-		"movq 32(%[a]), %%rdx\n\t"
-		"mulxq 40(%[a]), %%rax, %[t0]\n\t"
-		"addq %%rax, %[t2]\n\t"
-		"adcq $0, %[t0]\n\t"
-		/*
-		 * doubled (CF) plus the squares (OF): words 0..2 through s,
-		 * 3..10 in t3 t4 t5 t6 t7 t1 t2 t0, 11 in rcx
-		 */
-		"movq 0(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %%rax, %%rcx\n\t"
-		"movq %%rax, 0+%[s]\n\t"
-		"xorl %%eax, %%eax\n\t"
-		"movq 8+%[s], %%rax\n\t"
-		"adcxq %%rax, %%rax\n\t"
-		"adoxq %%rcx, %%rax\n\t"
-		"movq %%rax, 8+%[s]\n\t"
-		"movq 16+%[s], %%rax\n\t"
-		"movq 8(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %%rcx, %%rdx\n\t"
-		"adcxq %%rax, %%rax\n\t"
-		"adoxq %%rcx, %%rax\n\t"
-		"movq %%rax, 16+%[s]\n\t"
-		"adcxq %[t3], %[t3]\n\t"
-		"adoxq %%rdx, %[t3]\n\t"
-		"movq 16(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %%rax, %%rcx\n\t"
-		"adcxq %[t4], %[t4]\n\t"
-		"adoxq %%rax, %[t4]\n\t"
-		"adcxq %[t5], %[t5]\n\t"
-		"adoxq %%rcx, %[t5]\n\t"
-		"movq 24(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %%rax, %%rcx\n\t"
-		"adcxq %[t6], %[t6]\n\t"
-		"adoxq %%rax, %[t6]\n\t"
-		"adcxq %[t7], %[t7]\n\t"
-		"adoxq %%rcx, %[t7]\n\t"
-		"movq 32(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %%rax, %%rcx\n\t"
-		"adcxq %[t1], %[t1]\n\t"
-		"adoxq %%rax, %[t1]\n\t"
-		"adcxq %[t2], %[t2]\n\t"
-		"adoxq %%rcx, %[t2]\n\t"
-		"movq 40(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %%rax, %%rcx\n\t"
-		"adcxq %[t0], %[t0]\n\t"
-		"adoxq %%rax, %[t0]\n\t"
-		"movl $0, %%eax\n\t"
-		"adcxq %%rax, %%rcx\n\t"
-		"adoxq %%rax, %%rcx\n\t"
-		/* high half to s[6..11], low half into t0..t5 */
-		"movq %[t6], 48+%[s]\n\t"
-		"movq %[t7], 56+%[s]\n\t"
-		"movq %[t1], 64+%[s]\n\t"
-		"movq %[t2], 72+%[s]\n\t"
-		"movq %[t0], 80+%[s]\n\t"
-		"movq %%rcx, 88+%[s]\n\t"
-		"movq 0+%[s], %[t0]\n\t"
-		"movq 8+%[s], %[t1]\n\t"
-		"movq 16+%[s], %[t2]\n\t"
+		P384X_SQR_WORDS
+		"movq 0(%[s]), %[t0]\n\t"
+		"movq 8(%[s]), %[t1]\n\t"
+		"movq 16(%[s]), %[t2]\n\t"
 		P384X_PREDL("t0", "t1", "t2", "t3", "t4", "t5")
 		P384X_PREDL("t1", "t2", "t3", "t4", "t5", "t0")
 		P384X_PREDL("t2", "t3", "t4", "t5", "t0", "t1")
@@ -471,16 +486,16 @@ static inline void p384x_sqr(u64 *r, const u64 *a)
 		P384X_PREDL("t4", "t5", "t0", "t1", "t2", "t3")
 		P384X_PREDL("t5", "t0", "t1", "t2", "t3", "t4")
 		"xorl %k[t6], %k[t6]\n\t"
-		"addq 48+%[s], %[t0]\n\t"
-		"adcq 56+%[s], %[t1]\n\t"
-		"adcq 64+%[s], %[t2]\n\t"
-		"adcq 72+%[s], %[t3]\n\t"
-		"adcq 80+%[s], %[t4]\n\t"
-		"adcq 88+%[s], %[t5]\n\t"
+		"addq 48(%[s]), %[t0]\n\t"
+		"adcq 56(%[s]), %[t1]\n\t"
+		"adcq 64(%[s]), %[t2]\n\t"
+		"adcq 72(%[s]), %[t3]\n\t"
+		"adcq 80(%[s]), %[t4]\n\t"
+		"adcq 88(%[s]), %[t5]\n\t"
 		"adcq $0, %[t6]\n\t"
 		P384X_FINAL("t0", "t1", "t2", "t3", "t4", "t5", "t6")
-		: P384X_T8, [s] "=m"(s)
-		: [r] "r"(r), [a] "r"(a), [m] "m"(p384x_p)
+		: P384X_T8
+		: [r] "r"(r), [a] "r"(a), [s] "r"(s), [m] "m"(p384x_p)
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
@@ -680,6 +695,369 @@ static inline void p384x_subhalf(u64 *r, const u64 *a, const u64 *b)
 		: "rax", "rcx", "rdx", "cc", "memory");
 }
 
+/*
+ * The product a b as twelve words, no reduction steps between its rows:
+ * words 0..5 to the scratch u, 6..11 in t6 t7 t0 t1 t2 t3, t4 = 0 (word 12).
+ */
+#define P384X_PROD12_U							\
+	P384X_ROW0("t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7")	\
+	"movq %[t0], 0(%[u])\n\t"					\
+	P384X_MAC("8", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t0")	\
+	"movq %[t1], 8(%[u])\n\t"					\
+	P384X_MAC("16", "t2", "t3", "t4", "t5", "t6", "t7", "t0", "t1")	\
+	"movq %[t2], 16(%[u])\n\t"					\
+	P384X_MAC("24", "t3", "t4", "t5", "t6", "t7", "t0", "t1", "t2")	\
+	"movq %[t3], 24(%[u])\n\t"					\
+	P384X_MAC("32", "t4", "t5", "t6", "t7", "t0", "t1", "t2", "t3")	\
+	"movq %[t4], 32(%[u])\n\t"					\
+	P384X_MAC("40", "t5", "t6", "t7", "t0", "t1", "t2", "t3", "t4")	\
+	"movq %[t5], 40(%[u])\n\t"
+
+/*
+ * The second twelve-word value s lives in the same scratch as U, from
+ * byte 104 (u[13..24]): one register operand for both, so that the
+ * sanitizer builds (no frame-pointer register) still have registers for
+ * the operands.  The scratch arrays are register operands, "K(%[u])",
+ * rather than memory ones, "K+%[u]", which clang's assembler refuses
+ * when the array is at 0(%rsp) ("8+(%rsp)").
+ */
+#define P384X_S(K)	K "+104(%[u])"
+
+/*
+ * t0..t5 to the result, its address taken from u[25] into the free
+ * register P (no register operand for it: see P384X_S).
+ */
+#define P384X_STORE_U25(P)						\
+	"movq 200(%[u]), %[" P "]\n\t"					\
+	"movq %[t0], 0(%[" P "])\n\t"					\
+	"movq %[t1], 8(%[" P "])\n\t"					\
+	"movq %[t2], 16(%[" P "])\n\t"				\
+	"movq %[t3], 24(%[" P "])\n\t"				\
+	"movq %[t4], 32(%[" P "])\n\t"				\
+	"movq %[t5], 40(%[" P "])\n\t"
+
+/* u[K / 8] -= s[K / 8] with the borrow in CF (MOV keeps the chain) */
+#define P384X_USUB(K, OP)						\
+	"movq " K "(%[u]), %%rax\n\t"					\
+	OP " " P384X_S(K) ", %%rax\n\t"				\
+	"movq %%rax, " K "(%[u])\n\t"
+
+/* (t6 t7 t0 t1 t2 t3, t4) -= s[6..11] */
+#define P384X_HSUB							\
+	"sbbq " P384X_S("48") ", %[t6]\n\t"				\
+	"sbbq " P384X_S("56") ", %[t7]\n\t"				\
+	"sbbq " P384X_S("64") ", %[t0]\n\t"				\
+	"sbbq " P384X_S("72") ", %[t1]\n\t"				\
+	"sbbq " P384X_S("80") ", %[t2]\n\t"				\
+	"sbbq " P384X_S("88") ", %[t3]\n\t"				\
+	"sbbq $0, %[t4]\n\t"
+
+/*
+ * t0..t5 + t6 2^384 (t6 small) reduced below p: t6 folded as t6 c
+ * (2^384 = c mod p, c = 2^128 + ffffffff 2^64 + ffffffff00000001; below
+ * 2p after it), then one masked subtraction.  Uses t7, rax, rcx, rdx.
+ */
+#define P384X_FOLD							\
+	"movq %[t6], %%rdx\n\t"					\
+	"movabsq $0xffffffff00000001, %%rax\n\t"			\
+	"mulxq %%rax, %%rax, %%rcx\n\t"				\
+	"movl $0xffffffff, %k[t7]\n\t"					\
+	"mulxq %[t7], %[t7], %%rdx\n\t"				\
+	"addq %[t7], %%rcx\n\t"					\
+	"addq %%rax, %[t0]\n\t"					\
+	"adcq %%rcx, %[t1]\n\t"					\
+	"adcq %[t6], %[t2]\n\t"					\
+	"movl $0, %k[t6]\n\t"						\
+	"adcq $0, %[t3]\n\t"						\
+	"adcq $0, %[t4]\n\t"						\
+	"adcq $0, %[t5]\n\t"						\
+	"adcq $0, %[t6]\n\t"						\
+	P384X_CORR("t0", "t1", "t2", "t3", "t4", "t5", "t6")
+
+/*
+ * A thirteen-word U (words 0..5 in u, 6..11 in t6 t7 t0 t1 t2 t3, 12 in
+ * t4) below 4p 2^384, reduced: U / 2^384 mod p into t0..t5.  Its low half
+ * reduced on its own (P384X_PREDL, to at most p) and its high half added:
+ * below 5p, the top word t (<= 4) folded as t c (2^384 = c mod p; below
+ * 2p after it), one masked subtraction.
+ */
+#define P384X_REDC_U							\
+	"movq %[t6], 48(%[u])\n\t"					\
+	"movq %[t7], 56(%[u])\n\t"					\
+	"movq %[t0], 64(%[u])\n\t"					\
+	"movq %[t1], 72(%[u])\n\t"					\
+	"movq %[t2], 80(%[u])\n\t"					\
+	"movq %[t3], 88(%[u])\n\t"					\
+	"movq %[t4], 96(%[u])\n\t"					\
+	"movq 0(%[u]), %[t0]\n\t"					\
+	"movq 8(%[u]), %[t1]\n\t"					\
+	"movq 16(%[u]), %[t2]\n\t"					\
+	"movq 24(%[u]), %[t3]\n\t"					\
+	"movq 32(%[u]), %[t4]\n\t"					\
+	"movq 40(%[u]), %[t5]\n\t"					\
+	P384X_PREDL("t0", "t1", "t2", "t3", "t4", "t5")		\
+	P384X_PREDL("t1", "t2", "t3", "t4", "t5", "t0")		\
+	P384X_PREDL("t2", "t3", "t4", "t5", "t0", "t1")		\
+	P384X_PREDL("t3", "t4", "t5", "t0", "t1", "t2")		\
+	P384X_PREDL("t4", "t5", "t0", "t1", "t2", "t3")		\
+	P384X_PREDL("t5", "t0", "t1", "t2", "t3", "t4")		\
+	"xorl %k[t6], %k[t6]\n\t"					\
+	"addq 48(%[u]), %[t0]\n\t"					\
+	"adcq 56(%[u]), %[t1]\n\t"					\
+	"adcq 64(%[u]), %[t2]\n\t"					\
+	"adcq 72(%[u]), %[t3]\n\t"					\
+	"adcq 80(%[u]), %[t4]\n\t"					\
+	"adcq 88(%[u]), %[t5]\n\t"					\
+	"adcq 96(%[u]), %[t6]\n\t"					\
+	P384X_FOLD
+
+/*
+ * The doubling's Y' = M (S - X') - 8Y^4 with one reduction instead of two:
+ * r = (2 m t - y^2) / 2R mod p for m, t, y < p in Montgomery form, i.e.
+ * m t / R - (y^2 / R) / 2, which for m = M, t = S - X' and y = 4Y^2 is
+ * M (S - X') - 8Y^4.  The square's twelve words go to s, the product's
+ * to u and registers; U = 2 m t - y^2 + 2p 2^384 is positive and below
+ * 4p 2^384 (y^2 < p^2 < 2p 2^384), reduced by P384X_REDC_U and halved
+ * modulo p.  Against p384x_mul, p384x_sqr and p384x_subhalf: six
+ * reduction steps and two final corrections fewer (the doubling 658 ->
+ * 619 TSC at the minimum, same process).  r may alias an input (all are
+ * read before r is written).
+ */
+static void p384x_dbl_y(u64 *r, const u64 *mm, const u64 *tt, const u64 *yy)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, u[26];
+
+	u[25] = (u64)(uintptr_t)r;
+
+	/* y^2, twelve words, to s (u[13..24]) */
+	__asm__ volatile(
+		P384X_SQR_WORDS
+		"movq %[t3], 24(%[s])\n\t"
+		"movq %[t4], 32(%[s])\n\t"
+		"movq %[t5], 40(%[s])\n\t"
+		: P384X_T8
+		: [a] "r"(yy), [s] "r"(u + 13)
+		: "rax", "rcx", "rdx", "cc", "memory");
+	__asm__ volatile(
+		P384X_PROD12_U
+		/* doubled, thirteen words */
+		"movq 0(%[u]), %%rax\n\t"
+		"addq %%rax, %%rax\n\t"
+		"movq %%rax, 0(%[u])\n\t"
+		"movq 8(%[u]), %%rax\n\t"
+		"adcq %%rax, %%rax\n\t"
+		"movq %%rax, 8(%[u])\n\t"
+		"movq 16(%[u]), %%rax\n\t"
+		"adcq %%rax, %%rax\n\t"
+		"movq %%rax, 16(%[u])\n\t"
+		"movq 24(%[u]), %%rax\n\t"
+		"adcq %%rax, %%rax\n\t"
+		"movq %%rax, 24(%[u])\n\t"
+		"movq 32(%[u]), %%rax\n\t"
+		"adcq %%rax, %%rax\n\t"
+		"movq %%rax, 32(%[u])\n\t"
+		"movq 40(%[u]), %%rax\n\t"
+		"adcq %%rax, %%rax\n\t"
+		"movq %%rax, 40(%[u])\n\t"
+		"adcq %[t6], %[t6]\n\t"
+		"adcq %[t7], %[t7]\n\t"
+		"adcq %[t0], %[t0]\n\t"
+		"adcq %[t1], %[t1]\n\t"
+		"adcq %[t2], %[t2]\n\t"
+		"adcq %[t3], %[t3]\n\t"
+		"adcq %[t4], %[t4]\n\t"
+		/* - y^2 */
+		P384X_USUB("0", "subq")
+		P384X_USUB("8", "sbbq")
+		P384X_USUB("16", "sbbq")
+		P384X_USUB("24", "sbbq")
+		P384X_USUB("32", "sbbq")
+		P384X_USUB("40", "sbbq")
+		P384X_HSUB
+		/* + 2p 2^384 (2p = 1fffffffe, fffffffe00000000, -3, -1, -1, -1, 1) */
+		"movabsq $0x00000001fffffffe, %%rax\n\t"
+		"addq %%rax, %[t6]\n\t"
+		"movabsq $0xfffffffe00000000, %%rax\n\t"
+		"adcq %%rax, %[t7]\n\t"
+		"adcq $-3, %[t0]\n\t"
+		"adcq $-1, %[t1]\n\t"
+		"adcq $-1, %[t2]\n\t"
+		"adcq $-1, %[t3]\n\t"
+		"adcq $1, %[t4]\n\t"
+		P384X_REDC_U
+		/* halved modulo p: (x + p) / 2 when x is odd, under a mask */
+		"movq %[t0], %[t6]\n\t"
+		"andq $1, %[t6]\n\t"
+		"negq %[t6]\n\t"
+		"movl $0, %k[t7]\n\t"
+		P384X_ADDBACK("t0", "t1", "t2", "t3", "t4", "t5", "t6")
+		"adcq $0, %[t7]\n\t"
+		"shrdq $1, %[t1], %[t0]\n\t"
+		"shrdq $1, %[t2], %[t1]\n\t"
+		"shrdq $1, %[t3], %[t2]\n\t"
+		"shrdq $1, %[t4], %[t3]\n\t"
+		"shrdq $1, %[t5], %[t4]\n\t"
+		"shrdq $1, %[t7], %[t5]\n\t"
+		P384X_STORE_U25("t6")
+		: P384X_T8
+		: [a] "r"(mm), [b] "r"(tt), [u] "r"(u), [m] "m"(p384x_p)
+		: "rax", "rcx", "rdx", "cc", "memory");
+}
+
+/*
+ * The mixed addition's Y3 = R (V - X3) - Y1 H^3 with one reduction
+ * instead of two: r = (a b - c d) / R mod p for a, b, c, d < p (Montgomery
+ * form: the difference of the two products).  c d's twelve words go to s,
+ * a b's to u and registers; U = a b - c d + p 2^384 is positive and below
+ * 2p 2^384, reduced by P384X_REDC_U.  r may alias an input.
+ */
+static void p384x_mulsub(u64 *r, const u64 *aa, const u64 *bb, const u64 *cc, const u64 *dd)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, u[26];
+
+	u[25] = (u64)(uintptr_t)r;
+
+	/* c d, twelve words, to s (u[13..24]) */
+	__asm__ volatile(
+		P384X_PROD12_U
+		"movq %[t6], 48(%[u])\n\t"
+		"movq %[t7], 56(%[u])\n\t"
+		"movq %[t0], 64(%[u])\n\t"
+		"movq %[t1], 72(%[u])\n\t"
+		"movq %[t2], 80(%[u])\n\t"
+		"movq %[t3], 88(%[u])\n\t"
+		: P384X_T8
+		: [a] "r"(cc), [b] "r"(dd), [u] "r"(u + 13)
+		: "rax", "rcx", "rdx", "cc", "memory");
+	__asm__ volatile(
+		P384X_PROD12_U
+		/* - c d */
+		P384X_USUB("0", "subq")
+		P384X_USUB("8", "sbbq")
+		P384X_USUB("16", "sbbq")
+		P384X_USUB("24", "sbbq")
+		P384X_USUB("32", "sbbq")
+		P384X_USUB("40", "sbbq")
+		P384X_HSUB
+		/* + p 2^384 */
+		"movl $0xffffffff, %%eax\n\t"
+		"addq %%rax, %[t6]\n\t"
+		"movabsq $0xffffffff00000000, %%rax\n\t"
+		"adcq %%rax, %[t7]\n\t"
+		"adcq $-2, %[t0]\n\t"
+		"adcq $-1, %[t1]\n\t"
+		"adcq $-1, %[t2]\n\t"
+		"adcq $-1, %[t3]\n\t"
+		"adcq $0, %[t4]\n\t"
+		P384X_REDC_U
+		P384X_STORE_U25("t7")
+		: P384X_T8
+		: [a] "r"(aa), [b] "r"(bb), [u] "r"(u), [m] "m"(p384x_p)
+		: "rax", "rcx", "rdx", "cc", "memory");
+}
+
+/* t0..t5 (t6 the top) -= the six words at the address in the scratch word K */
+#define P384X_SUB_AT(K)							\
+	"movq " K "(%[s]), %[t7]\n\t"					\
+	"subq 0(%[t7]), %[t0]\n\t"					\
+	"sbbq 8(%[t7]), %[t1]\n\t"					\
+	"sbbq 16(%[t7]), %[t2]\n\t"					\
+	"sbbq 24(%[t7]), %[t3]\n\t"					\
+	"sbbq 32(%[t7]), %[t4]\n\t"					\
+	"sbbq 40(%[t7]), %[t5]\n\t"					\
+	"sbbq $0, %[t6]\n\t"
+
+/*
+ * r = a^2 / R - (b) - 2c mod p for a, b, c < p: the square's low half
+ * reduced on its own (to at most p) and its high half (below p) added,
+ * as p384x_sqr, then 2p or 3p added and b and c twice subtracted before
+ * the one final correction: at least 0 and below 5p, folded by
+ * P384X_FOLD.  The addresses of r, c and b go through the scratch (s[12],
+ * s[13], s[14]), so that only a takes a register operand.
+ */
+#define P384X_SQR_SUBS(PLUS, SUB_B)					\
+	P384X_SQR_WORDS							\
+	"movq 0(%[s]), %[t0]\n\t"					\
+	"movq 8(%[s]), %[t1]\n\t"					\
+	"movq 16(%[s]), %[t2]\n\t"					\
+	P384X_PREDL("t0", "t1", "t2", "t3", "t4", "t5")		\
+	P384X_PREDL("t1", "t2", "t3", "t4", "t5", "t0")		\
+	P384X_PREDL("t2", "t3", "t4", "t5", "t0", "t1")		\
+	P384X_PREDL("t3", "t4", "t5", "t0", "t1", "t2")		\
+	P384X_PREDL("t4", "t5", "t0", "t1", "t2", "t3")		\
+	P384X_PREDL("t5", "t0", "t1", "t2", "t3", "t4")		\
+	"xorl %k[t6], %k[t6]\n\t"					\
+	"addq 48(%[s]), %[t0]\n\t"					\
+	"adcq 56(%[s]), %[t1]\n\t"					\
+	"adcq 64(%[s]), %[t2]\n\t"					\
+	"adcq 72(%[s]), %[t3]\n\t"					\
+	"adcq 80(%[s]), %[t4]\n\t"					\
+	"adcq 88(%[s]), %[t5]\n\t"					\
+	"adcq $0, %[t6]\n\t"						\
+	PLUS								\
+	P384X_SUB_AT("104")						\
+	P384X_SUB_AT("104")						\
+	SUB_B								\
+	P384X_FOLD							\
+	"movq 96(%[s]), %[t7]\n\t"					\
+	"movq %[t0], 0(%[t7])\n\t"					\
+	"movq %[t1], 8(%[t7])\n\t"					\
+	"movq %[t2], 16(%[t7])\n\t"					\
+	"movq %[t3], 24(%[t7])\n\t"					\
+	"movq %[t4], 32(%[t7])\n\t"					\
+	"movq %[t5], 40(%[t7])\n\t"
+
+/* t0..t5, t6 += 2p (1fffffffe, fffffffe00000000, -3, -1, -1, -1, 1) */
+#define P384X_PLUS_2P							\
+	"movabsq $0x00000001fffffffe, %%rax\n\t"			\
+	"addq %%rax, %[t0]\n\t"					\
+	"movabsq $0xfffffffe00000000, %%rax\n\t"			\
+	"adcq %%rax, %[t1]\n\t"					\
+	"adcq $-3, %[t2]\n\t"						\
+	"adcq $-1, %[t3]\n\t"						\
+	"adcq $-1, %[t4]\n\t"						\
+	"adcq $-1, %[t5]\n\t"						\
+	"adcq $1, %[t6]\n\t"
+
+/* t0..t5, t6 += 3p (2fffffffd, fffffffd00000000, -4, -1, -1, -1, 2) */
+#define P384X_PLUS_3P							\
+	"movabsq $0x00000002fffffffd, %%rax\n\t"			\
+	"addq %%rax, %[t0]\n\t"					\
+	"movabsq $0xfffffffd00000000, %%rax\n\t"			\
+	"adcq %%rax, %[t1]\n\t"					\
+	"adcq $-4, %[t2]\n\t"						\
+	"adcq $-1, %[t3]\n\t"						\
+	"adcq $-1, %[t4]\n\t"						\
+	"adcq $-1, %[t5]\n\t"						\
+	"adcq $2, %[t6]\n\t"
+
+/* The doubling's X' = M^2 - 2S: r = a^2 / R - 2c mod p (r may alias c). */
+static void p384x_sqr_sub2(u64 *r, const u64 *a, const u64 *c)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, s[14];
+
+	s[12] = (u64)(uintptr_t)r;
+	s[13] = (u64)(uintptr_t)c;
+	__asm__ volatile(P384X_SQR_SUBS(P384X_PLUS_2P, "")
+		: P384X_T8
+		: [a] "r"(a), [s] "r"(s), [m] "m"(p384x_p)
+		: "rax", "rcx", "rdx", "cc", "memory");
+}
+
+/* The mixed addition's X3 = R^2 - H^3 - 2V: r = a^2 / R - b - 2c mod p. */
+static void p384x_sqr_sub3(u64 *r, const u64 *a, const u64 *b, const u64 *c)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, s[15];
+
+	s[12] = (u64)(uintptr_t)r;
+	s[13] = (u64)(uintptr_t)c;
+	s[14] = (u64)(uintptr_t)b;
+	__asm__ volatile(P384X_SQR_SUBS(P384X_PLUS_3P, P384X_SUB_AT("112"))
+		: P384X_T8
+		: [a] "r"(a), [s] "r"(s), [m] "m"(p384x_p)
+		: "rax", "rcx", "rdx", "cc", "memory");
+}
+
 /* t = a - b and u = a + b mod p (the doubling's X - Z^2 and X + Z^2) */
 static inline void p384x_subadd(u64 *t, u64 *u, const u64 *a, const u64 *b)
 {
@@ -690,8 +1068,9 @@ static inline void p384x_subadd(u64 *t, u64 *u, const u64 *a, const u64 *b)
 /*
  * r = 2p, Jacobian, a = -3 (4M + 4S; the template's jac_dbl, ecc-point.h,
  * with its linear steps fused: 3M in one pass, X' = M^2 - 2S in one, and
- * Y' = M (S - X') - 16Y^4 / 2 in one).  r may alias p: Y and Z are read
- * before Z' is written, X before X'.
+ * Y' = M (S - X') - (4Y^2)^2 / 2 as one product, one square and one
+ * reduction, p384x_dbl_y).  r may alias p: Y and Z are read before Z' is
+ * written, X before X'.
  */
 static void p384x_jac_dbl(u64 *r, const u64 *p)
 {
@@ -706,27 +1085,24 @@ static void p384x_jac_dbl(u64 *r, const u64 *p)
 	p384x_mul(m, t, u);
 	p384x_mul(s, x, y2);			/* S = 4XY^2 */
 	p384x_mul3(m, m);			/* M */
-	p384x_sqr(y2, y2);			/* 16Y^4 */
-	p384x_sqr(t, m);
-	p384x_sub2(r, t, s);			/* X' = M^2 - 2S */
+	p384x_sqr_sub2(r, m, s);		/* X' = M^2 - 2S */
 	p384x_sub(t, s, r);
-	p384x_mul(t, m, t);
-	p384x_subhalf(r + 6, t, y2);		/* Y' = M (S - X') - 8Y^4 */
+	p384x_dbl_y(r + 6, m, t, y2);		/* Y' = M (S - X') - (4Y^2)^2 / 2 */
 }
 
 /*
  * o = p + (x2, y2), p Jacobian, the affine point not the identity nor
  * +-p: the template's madd-2007-bl (ecc-point.h, jac_add_formula, 8M +
  * 3S) with its steps in an order that puts independent products next to
- * each other (S2's first product beside Z1^2, Z3 beside H^2, Y1 H^3
- * beside R^2) so that one's reduction overlaps the other's
- * multiplications, and X3 = R^2 - H^3 - 2V as one subtraction and a
- * fused a - 2b.  o distinct from p.
+ * each other (S2's first product beside Z1^2, Z3 beside H^2) so that
+ * one's reduction overlaps the other's multiplications, X3 = R^2 - H^3 -
+ * 2V as one subtraction and a fused a - 2b, and Y3 = R (V - X3) - Y1 H^3
+ * as two products and one reduction (p384x_mulsub).  o distinct from p.
  */
 static void p384x_jac_add_affine(u64 *o, const u64 *p, const u64 *x2, const u64 *y2)
 {
 	const u64 *x1 = p, *y1 = p + 6, *z1 = p + 12;
-	u64 z1z1[6], u2[6], s2[6], h[6], rr[6], hh[6], v[6], t[6], w[6];
+	u64 z1z1[6], u2[6], s2[6], h[6], rr[6], hh[6], v[6];
 
 	p384x_sqr(z1z1, z1);
 	p384x_mul(s2, y2, z1);
@@ -738,13 +1114,9 @@ static void p384x_jac_add_affine(u64 *o, const u64 *p, const u64 *x2, const u64 
 	p384x_sub(rr, s2, y1);			/* R = S2 - Y1 */
 	p384x_mul(v, x1, hh);			/* V = X1 H^2 */
 	p384x_mul(hh, h, hh);			/* H^3 */
-	p384x_sqr(t, rr);
-	p384x_mul(w, y1, hh);			/* Y1 H^3 */
-	p384x_sub(t, t, hh);
-	p384x_sub2(o, t, v);			/* X3 = R^2 - H^3 - 2V */
+	p384x_sqr_sub3(o, rr, hh, v);		/* X3 = R^2 - H^3 - 2V */
 	p384x_sub(v, v, o);
-	p384x_mul(v, rr, v);
-	p384x_sub(o + 6, v, w);			/* Y3 = R (V - X3) - Y1 H^3 */
+	p384x_mulsub(o + 6, rr, v, y1, hh);	/* Y3 = R (V - X3) - Y1 H^3 */
 }
 
 /*
@@ -889,6 +1261,10 @@ void p384x_field_test(enum p384x_test_op op, u64 *r, const u64 *a, const u64 *b)
 	case P384X_T_SUB2:	p384x_sub2(r, a, b); break;
 	case P384X_T_MUL3:	p384x_mul3(r, a); break;
 	case P384X_T_SUBHALF:	p384x_subhalf(r, a, b); break;
+	case P384X_T_SQRSUB2:	p384x_sqr_sub2(r, a, b); break;
+	case P384X_T_SQRSUB3:	p384x_sqr_sub3(r, a, b, b); break;
+	case P384X_T_DBLY:	p384x_dbl_y(r, a, b, a); break;
+	case P384X_T_MULSUB:	p384x_mulsub(r, a, b, a, a); break;
 	default:		memset(r, 0, 48); break;
 	}
 }

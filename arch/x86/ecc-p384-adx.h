@@ -23,13 +23,17 @@ extern const struct ecc_curve ecc_p384_adx;
 enum p384x_test_op {
 	P384X_T_MUL, P384X_T_SQR, P384X_T_ADD, P384X_T_SUB, P384X_T_HALF, P384X_T_NMUL,
 	P384X_T_INV, P384X_T_SUB2, P384X_T_MUL3, P384X_T_SUBHALF,
+	P384X_T_SQRSUB2, P384X_T_SQRSUB3, P384X_T_DBLY, P384X_T_MULSUB,
 	P384X_T_NOPS
 };
 void p384x_field_test(enum p384x_test_op op, u64 *r, const u64 *a, const u64 *b);
 
 /*
  * The fused forms (a - 2b, 3a, a - b / 2 modulo p) are P384X_T_SUB2,
- * _MUL3 and _SUBHALF above; the point doubling (ECC_JAC_DBL): r = 2p for
+ * _MUL3 and _SUBHALF above; the steps that share one reduction, in
+ * Montgomery form (M(x, y) = x y / 2^384 mod p): _SQRSUB2 M(a, a) - 2b,
+ * _SQRSUB3 M(a, a) - 3b, _DBLY M(a, b) - M(a, a) / 2 and _MULSUB
+ * M(a, b) - M(a, a); the point doubling (ECC_JAC_DBL): r = 2p for
  * p = (X, Y, Z) in Montgomery form, 18 words, r may alias p.
  */
 void p384x_jac_dbl_test(u64 *r, const u64 *p);
