@@ -18,7 +18,10 @@
  * arch driver (arm64's sha3-*-ce, shake*-ce) present exactly where the CPU
  * has SHA3 and against its generic driver (lengths 0..600, split points,
  * offsets, the state handed across in both directions), and the
- * permutations under them against the portable rounds.  No Wycheproof
+ * permutations under them against the portable rounds; on x86 the four-
+ * and eight-way Keccak of the ML-KEM/ML-DSA drivers (keccak-avx2.c,
+ * keccak-avx512.c) against the portable rounds and the scalar sponge, and
+ * the FIPS 202 examples through the eight-way sponge.  No Wycheproof
  * file applies (its SHA-3 files are RSA-PSS with SHAKE MGF; the HMAC-SHA3
  * ones are not in the snapshot).
  */
