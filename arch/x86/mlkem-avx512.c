@@ -1028,70 +1028,33 @@ T512_INLINE void x8_cbd2(struct mlkem_poly *r, const u8 *buf)
 }
 
 /*
- * SamplePolyCBD_3 of 192 bytes: each 3-byte group in a 32-bit lane, the
- * sums of its bit triples at once, coefficient 4m + j = (triple 2j) -
- * (triple 2j + 1) of group m; the four of a group joined in 16-bit pairs
- * and interleaved into order.  Reads 4 bytes past the 192 (the caller's
- * buffer holds two SHAKE256 blocks).
- */
-T512_INLINE void x8_cbd3(struct mlkem_poly *r, const u8 *buf)
-{
-	const __m128i idx = _mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
-	const __m128i m249 = _mm_set1_epi32(0x249249), m7 = _mm_set1_epi32(7);
-	const __m128i m16 = _mm_set1_epi32(0xffff);
-	unsigned int i;
-
-	for (i = 0; i < MLKEM_N / 16; i++) {
-		__m128i x = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(buf + 12 * i)), idx);
-		__m128i d = _mm_add_epi32(_mm_add_epi32(_mm_and_si128(x, m249),
-							_mm_and_si128(_mm_srli_epi32(x, 1), m249)),
-					  _mm_and_si128(_mm_srli_epi32(x, 2), m249));
-		__m128i c0 = _mm_sub_epi32(_mm_and_si128(d, m7), _mm_and_si128(_mm_srli_epi32(d, 3), m7));
-		__m128i c1 = _mm_sub_epi32(_mm_and_si128(_mm_srli_epi32(d, 6), m7),
-					   _mm_and_si128(_mm_srli_epi32(d, 9), m7));
-		__m128i c2 = _mm_sub_epi32(_mm_and_si128(_mm_srli_epi32(d, 12), m7),
-					   _mm_and_si128(_mm_srli_epi32(d, 15), m7));
-		__m128i c3 = _mm_sub_epi32(_mm_and_si128(_mm_srli_epi32(d, 18), m7),
-					   _mm_and_si128(_mm_srli_epi32(d, 21), m7));
-		__m128i u = _mm_or_si128(_mm_and_si128(c0, m16), _mm_slli_epi32(c1, 16));
-		__m128i v = _mm_or_si128(_mm_and_si128(c2, m16), _mm_slli_epi32(c3, 16));
-
-		_mm_storeu_si128((__m128i *)&r->c[16 * i], _mm_unpacklo_epi32(u, v));
-		_mm_storeu_si128((__m128i *)&r->c[16 * i + 8], _mm_unpackhi_epi32(u, v));
-	}
-}
-
-/*
- * struct mlkem_ops.noise: PRF_eta(sigma, n0 + i) (SHAKE256 of 33 bytes,
- * 64 eta bytes out) eight at a time when there are five or more -- the
- * encryption's 2k + 1 streams of ML-KEM-768 (7) and -1024 (9) -- the rest
- * (and fewer than five) four at a time (mlkem-avx2.c): ML-KEM-768
- * encryption in one eight-way permutation instead of two four-way ones,
- * -1024 in one eight-way and one four-way instead of three.  Idle lanes
- * permute a zero state whose output is dropped.
+ * struct mlkem_ops.noise: PRF_2(sigma, n0 + i) (SHAKE256 of 33 bytes, one
+ * block out) eight at a time when there are five or more -- the
+ * encryption's 2k + 1 streams of ML-KEM-768 (7) and -1024 (9) -- the rest,
+ * fewer than five and eta = 3 (ML-KEM-512's calls: 2 and 3 streams)
+ * four at a time (mlkem-avx2.c): ML-KEM-768 encryption in one eight-way
+ * permutation instead of two four-way ones, -1024 in one eight-way and
+ * one four-way instead of three.  Idle lanes permute a zero state whose
+ * output is dropped.
  */
 static T512 void avx512_noise(struct mlkem_poly *const r[], unsigned int count, const u8 sigma[32],
 			      u8 n0, unsigned int eta)
 {
 	union keccakx8_lanes s;
-	u8 buf[8][2 * SHAKE256_RATE];
+	u8 buf[8][SHAKE256_RATE];
 	u8 *const outp[8] = { buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7] };
 	unsigned int l, n = count < 8 ? count : 8;
 
-	if (count < 5) {
+	if (count < 5 || eta != 2) {
 		rind_mlkem_avx2_noise(r, count, sigma, n0, eta);
 		return;
 	}
 	memset(&s, 0, sizeof(s));
 	for (l = 0; l < n; l++)
 		x8_lane_start(&s, l, sigma, (u8)(n0 + l), 1, SHAKE256_RATE);
-	keccakx8_squeeze_blocks(&s.st, SHAKE256_RATE, outp, 64 * eta > SHAKE256_RATE ? 2 : 1);
-	for (l = 0; l < n; l++) {
-		if (eta == 2)
-			x8_cbd2(r[l], buf[l]);
-		else
-			x8_cbd3(r[l], buf[l]);
-	}
+	keccakx8_squeeze_blocks(&s.st, SHAKE256_RATE, outp, 1);	/* 128 of 136 bytes */
+	for (l = 0; l < n; l++)
+		x8_cbd2(r[l], buf[l]);
 	memzero_explicit(&s, sizeof(s));
 	memzero_explicit(buf, sizeof(buf));
 	if (count > 8)
