@@ -18,7 +18,10 @@
  * arch driver (arm64's sha3-*-ce, shake*-ce) present exactly where the CPU
  * has SHA3 and against its generic driver (lengths 0..600, split points,
  * offsets, the state handed across in both directions), and the
- * permutations under them against the portable rounds.  No Wycheproof
+ * permutations under them against the portable rounds; on x86 the four-
+ * and eight-way Keccak of the ML-KEM/ML-DSA drivers (keccak-avx2.c,
+ * keccak-avx512.c) against the portable rounds and the scalar sponge, and
+ * the FIPS 202 examples through the eight-way sponge.  No Wycheproof
  * file applies (its SHA-3 files are RSA-PSS with SHAKE MGF; the HMAC-SHA3
  * ones are not in the snapshot).
  */
@@ -943,6 +946,230 @@ START_TEST(test_keccakx2_arm64)
 	ck_assert(rind_mlkem_neon_keccakx2 == NULL ||
 		  rind_mlkem_neon_keccakx2 == (rind_cpu_has(RIND_ARM64_SHA3)
 					       ? rind_keccakx2_f1600_ce : rind_keccakx2_f1600_neon));
+}
+END_TEST
+#endif
+
+#if defined(__x86_64__)
+#include "../arch/x86/keccak-x4.h"
+#include "../arch/x86/keccak-x8.h"
+
+/*
+ * The x86 many-way Keccak of the ML-KEM/ML-DSA drivers: keccak-avx2.c's
+ * four-way (assembly and intrinsics permutations, one-block sponge) and
+ * keccak-avx512.c's eight-way (permutation, transposition, sponge of any
+ * length) against the portable rounds and the library's scalar sponge,
+ * then the FIPS 202 examples through every lane of the eight-way sponge.
+ * The eight-way code runs where the CPU has AVX512F: here, on Zen 3, only
+ * in the emulated run (make check-avx512-emu), which must reach it.
+ */
+union x4_lanes {
+	struct keccakx4_state st;
+	u64 w[25][4];
+};
+
+union x8_lanes {
+	struct keccakx8_state st;
+	u64 w[25][8];
+};
+
+static bool keccakx8_runs(const char *what)
+{
+	const char *emu = getenv("RIND_EMU_ASSUME");
+
+	if (rind_cpu_has(RIND_X86_AVX512F))
+		return true;
+	ck_assert_msg(!emu || strcmp(emu, "avx512"), "%s: AVX512F not taken as present", what);
+	rt_report(what, "keccakx8-avx512 (no AVX512F)", 0, 1);
+	return false;
+}
+
+/* fresh random states, now and then two lanes equal, one all-zero, one all-ones */
+static void keccakxn_fill(struct rt_rng *rng, u64 (*ref)[25], int n, int k)
+{
+	rt_fill(rng, ref, (size_t)n * sizeof(ref[0]));
+	if (k % 3 == 1)
+		memcpy(ref[n - 1], ref[0], sizeof(ref[0]));
+	if (k % 3 == 2) {
+		memset(ref[1], 0, sizeof(ref[1]));
+		memset(ref[n - 2], 0xff, sizeof(ref[0]));
+	}
+}
+
+static int keccakx4_perm_check(void (*fn)(struct keccakx4_state *), const char *name,
+			       struct rt_rng *rng)
+{
+	union x4_lanes s;
+	u64 ref[4][25];
+	int k, i, l;
+
+	for (k = 0; k < 300; k++) {
+		if (k % 30 == 0)
+			keccakxn_fill(rng, ref, 4, k / 30);
+		for (i = 0; i < 25; i++)
+			for (l = 0; l < 4; l++)
+				s.w[i][l] = ref[l][i];
+		fn(&s.st);
+		for (l = 0; l < 4; l++)
+			keccak_f1600_rounds(ref[l]);
+		for (i = 0; i < 25; i++)
+			for (l = 0; l < 4; l++)
+				if (s.w[i][l] != ref[l][i])
+					ck_abort_msg("%s: permutation %d, state %d word %d differs", name,
+						     k, l, i);
+	}
+	rt_report("four-way keccak-f1600 vs the portable rounds", name, k, 0);
+	return k;
+}
+
+/*
+ * keccakx4_absorb_once (one block: every length 0 .. rate-1) and 1..3
+ * squeezed blocks against the scalar sponge, for SHAKE128 and SHAKE256;
+ * the four inputs differ.
+ */
+static int keccakx4_sponge_check(struct rt_rng *rng)
+{
+	static const unsigned int rates[2] = { SHAKE128_RATE, SHAKE256_RATE };
+	u8 in[4][SHAKE128_RATE], out[4][3 * SHAKE128_RATE], ref[3 * SHAKE128_RATE];
+	const u8 *const inp[4] = { in[0], in[1], in[2], in[3] };
+	u8 *const outp[4] = { out[0], out[1], out[2], out[3] };
+	struct keccakx4_state st;
+	struct keccak_state ks;
+	int n = 0;
+
+	for (int r = 0; r < 2; r++) {
+		for (unsigned int len = 0; len < rates[r]; len++) {
+			size_t nb = 1 + len % 3;
+
+			rt_fill(rng, in, sizeof(in));
+			keccakx4_absorb_once(&st, rates[r], KECCAK_DS_SHAKE, inp, len);
+			keccakx4_squeeze_blocks(&st, rates[r], outp, nb);
+			for (int l = 0; l < 4; l++) {
+				rind_keccak_init(&ks, rates[r], KECCAK_DS_SHAKE);
+				rind_keccak_absorb(&ks, in[l], len);
+				rind_keccak_squeeze(&ks, ref, nb * rates[r]);
+				if (memcmp(out[l], ref, nb * rates[r]))
+					ck_abort_msg("keccakx4 sponge: rate %u, length %u, %zu blocks: "
+						     "state %d differs", rates[r], len, nb, l);
+			}
+			n++;
+		}
+	}
+	rt_report("four-way SHAKE128/256 vs the scalar sponge", "keccakx4 (keccak-avx2.c)", n, 0);
+	return n;
+}
+
+START_TEST(test_keccakx4_x86)
+{
+	struct rt_rng rng;
+	int ran;
+
+	if (!rind_cpu_has(RIND_X86_AVX2)) {
+		rt_report("four-way keccak-f1600 vs the portable rounds", "keccakx4 (no AVX2)", 0, 1);
+		return;
+	}
+	rt_rng_seed(&rng, 0x6ecc4);
+	ran = keccakx4_perm_check(keccakx4_f1600, "keccakx4_f1600 (keccakx4-avx2-asm.S)", &rng);
+	ran += keccakx4_perm_check(keccakx4_f1600_c, "keccakx4_f1600_c (intrinsics)", &rng);
+	ck_assert_int_eq(ran, 600);
+	ck_assert_int_eq(keccakx4_sponge_check(&rng), SHAKE128_RATE + SHAKE256_RATE);
+}
+END_TEST
+
+/*
+ * keccakx8_f1600 on each of its eight states, chained, and
+ * keccakx8_extract at every offset it allows against the words.
+ */
+START_TEST(test_keccakx8_permutation)
+{
+	union x8_lanes s;
+	u64 ref[8][25], ex[8][8] __attribute__((aligned(64)));
+	struct rt_rng rng;
+	int k, i, l, j, f;
+
+	if (!keccakx8_runs("eight-way keccak-f1600 vs the portable rounds"))
+		return;
+	rt_rng_seed(&rng, 0x6ecc8);
+	for (k = 0; k < 200; k++) {
+		if (k % 25 == 0)
+			keccakxn_fill(&rng, ref, 8, k / 25);
+		for (i = 0; i < 25; i++)
+			for (l = 0; l < 8; l++)
+				s.w[i][l] = ref[l][i];
+		keccakx8_f1600(&s.st);
+		for (l = 0; l < 8; l++)
+			keccak_f1600_rounds(ref[l]);
+		for (i = 0; i < 25; i++)
+			for (l = 0; l < 8; l++)
+				if (s.w[i][l] != ref[l][i])
+					ck_abort_msg("keccakx8_f1600: permutation %d, state %d word %d "
+						     "differs", k, l, i);
+		f = k % 18;
+		keccakx8_extract((__m512i *)ex, &s.st, (unsigned int)f);
+		for (l = 0; l < 8; l++)
+			for (j = 0; j < 8; j++)
+				if (ex[l][j] != ref[l][f + j])
+					ck_abort_msg("keccakx8_extract(%d): state %d word %d", f, l, f + j);
+	}
+	rt_report("eight-way keccak-f1600 vs the portable rounds", "keccakx8_f1600 (keccak-avx512.c)",
+		  k, 0);
+	ck_assert_int_eq(k, 200);
+}
+END_TEST
+
+/*
+ * keccakx8_absorb_once of every length 0 .. 3 rate (several blocks,
+ * exact multiples of the rate among them) and 1..3 squeezed blocks
+ * against the scalar sponge, for SHAKE128, SHAKE256, SHA3-256 and
+ * SHA3-512's rates and domains; the eight inputs differ and sit in
+ * exact-size heap buffers (ASan sees any read past them).
+ */
+START_TEST(test_keccakx8_sponge)
+{
+	static const struct { unsigned int rate; u8 ds; } v[] = {
+		{ SHAKE128_RATE, KECCAK_DS_SHAKE }, { SHAKE256_RATE, KECCAK_DS_SHAKE },
+		{ SHA3_256_RATE, KECCAK_DS_SHA3 }, { SHA3_512_RATE, KECCAK_DS_SHA3 },
+	};
+	struct keccakx8_state st;
+	struct keccak_state ks;
+	struct rt_rng rng;
+	u8 ref[3 * SHAKE128_RATE];
+	int n = 0, want = 0;
+
+	if (!keccakx8_runs("eight-way sponge vs the scalar sponge"))
+		return;
+	rt_rng_seed(&rng, 0x6ecc8a);
+	for (size_t t = 0; t < ARRAY_SIZE(v); t++) {
+		const unsigned int rate = v[t].rate;
+
+		want += 3 * rate + 1;
+		for (unsigned int len = 0; len <= 3 * rate; len++) {
+			size_t nb = 1 + (len + t) % 3;
+			u8 *in[8], *out[8];
+
+			for (int l = 0; l < 8; l++) {
+				in[l] = malloc(len ? len : 1);
+				out[l] = malloc(nb * rate);
+				ck_assert(in[l] && out[l]);
+				rt_fill(&rng, in[l], len);
+			}
+			keccakx8_absorb_once(&st, rate, v[t].ds, (const u8 *const *)in, len);
+			keccakx8_squeeze_blocks(&st, rate, out, nb);
+			for (int l = 0; l < 8; l++) {
+				rind_keccak_init(&ks, rate, v[t].ds);
+				rind_keccak_absorb(&ks, in[l], len);
+				rind_keccak_squeeze(&ks, ref, nb * rate);
+				if (memcmp(out[l], ref, nb * rate))
+					ck_abort_msg("keccakx8 sponge: rate %u, ds %#x, length %u, %zu "
+						     "blocks: state %d differs", rate, v[t].ds, len, nb, l);
+				free(in[l]);
+				free(out[l]);
+			}
+			n++;
+		}
+	}
+	rt_report("eight-way sponge vs the scalar sponge", "keccakx8 (keccak-avx512.c)", n, 0);
+	ck_assert_int_eq(n, want);
 }
 END_TEST
 #endif
@@ -1990,6 +2217,77 @@ START_TEST(test_sha3_kat)
 }
 END_TEST
 
+#if defined(__x86_64__)
+/*
+ * The FIPS 202 examples above (the first five messages, and SHAKE's
+ * 4096-bit tails) through the eight-way sponge: the example in one lane
+ * (a different lane each time, so every lane gives known answers),
+ * random messages of its length in the other seven, which must match the
+ * scalar sponge.
+ */
+START_TEST(test_keccakx8_kat)
+{
+	u8 a3[200], other[7][200], out[8][4 * SHAKE128_RATE], ref[4 * SHAKE128_RATE];
+	u8 want[64];
+	const u8 *msgs[5] = {
+		(const u8 *)"", (const u8 *)"abc", a3,
+		(const u8 *)"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		(const u8 *)("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
+			     "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"),
+	};
+	const size_t lens[5] = { 0, 3, 200, 56, 112 };
+	u8 *const outp[8] = { out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7] };
+	struct keccakx8_state st;
+	struct keccak_state ks;
+	struct rt_rng rng;
+	int n = 0;
+
+	if (!keccakx8_runs("FIPS 202 examples, eight-way sponge"))
+		return;
+	rt_rng_seed(&rng, 0x6ecc8b);
+	memset(a3, 0xa3, sizeof(a3));
+	for (int k = 0; k < NSHA3; k++) {
+		const unsigned int rate = sha3_rates[k], ds = sha3_sizes[k];
+		const u8 dsb = SHA3_IS_XOF(k) ? KECCAK_DS_SHAKE : KECCAK_DS_SHA3;
+		const size_t outlen = SHA3_IS_XOF(k) ? 512 : ds, nb = (outlen + rate - 1) / rate;
+
+		for (int m = 0; m < 5; m++) {
+			const int lane = (5 * k + m) % 8;
+			const u8 *in[8];
+
+			rt_fill(&rng, other, sizeof(other));
+			for (int l = 0, o = 0; l < 8; l++)
+				in[l] = l == lane ? msgs[m] : other[o++];
+			keccakx8_absorb_once(&st, rate, dsb, in, lens[m]);
+			keccakx8_squeeze_blocks(&st, rate, outp, nb);
+			rt_unhex(want, sizeof(want), sha3_kats[k].digest[m]);
+			if (memcmp(out[lane], want, ds))
+				ck_abort_msg("%s, example %d, lane %d: digest differs", sha3_names[k], m,
+					     lane);
+			if (SHA3_IS_XOF(k) && m < 3) {
+				rt_unhex(want, sizeof(want), sha3_kats[k].tail4096[m]);
+				if (memcmp(out[lane] + 512 - 32, want, 32))
+					ck_abort_msg("%s, example %d, lane %d: 4096-bit tail differs",
+						     sha3_names[k], m, lane);
+			}
+			for (int l = 0; l < 8; l++) {
+				rind_keccak_init(&ks, rate, dsb);
+				rind_keccak_absorb(&ks, in[l], lens[m]);
+				rind_keccak_squeeze(&ks, ref, nb * rate);
+				if (memcmp(out[l], ref, nb * rate))
+					ck_abort_msg("%s, example %d: lane %d differs from the scalar sponge",
+						     sha3_names[k], m, l);
+			}
+			n++;
+		}
+	}
+	memzero_explicit(&st, sizeof(st));
+	rt_report("FIPS 202 examples, eight-way sponge", "keccakx8 (keccak-avx512.c)", n, 0);
+	ck_assert_int_eq(n, 5 * NSHA3);
+}
+END_TEST
+#endif
+
 /*
  * Every message length up to two blocks and one byte and a few large ones
  * against OpenSSL, aligned in one call and unaligned in updates; for the
@@ -2627,6 +2925,11 @@ static Suite *hash_suite(void)
 #if defined(__aarch64__)
 	tcase_add_test(tc, test_keccakx2_arm64);
 #endif
+#if defined(__x86_64__)
+	tcase_add_test(tc, test_keccakx4_x86);
+	tcase_add_test(tc, test_keccakx8_permutation);
+	tcase_add_test(tc, test_keccakx8_sponge);
+#endif
 	tcase_add_test(tc, test_hmac_rfc);
 	tcase_add_test(tc, test_hmac_vs_openssl);
 	tcase_add_test(tc, test_hmac_rekey);
@@ -2638,6 +2941,9 @@ static Suite *hash_suite(void)
 	tcase_add_test(tc, test_hmac_oneshot_keylens);
 	tcase_add_test(tc, test_oneshots_threads);
 	tcase_add_test(tc, test_sha3_kat);
+#if defined(__x86_64__)
+	tcase_add_test(tc, test_keccakx8_kat);
+#endif
 	tcase_add_test(tc, test_sha3_vs_openssl);
 	tcase_add_test(tc, test_sha3_export_import);
 	tcase_add_test(tc, test_sha3_xof_usage);

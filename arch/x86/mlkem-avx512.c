@@ -40,10 +40,13 @@
  *    AVX512F instruction, unlike VPCOMPRESSW), then narrowed by VPMOVDW;
  *    the places in r follow in a second pass (as in mlkem-avx2.c) with
  *    masked stores, so nothing is written past MLKEM_N.
- *  - Keccak: the four-way permutation of keccak-avx2.c as it is; key
- *    generation and matrix expansion are mlkem-avx2.c's lane schedule
- *    (kg_run, through mlkem-x86.h) with this file's NTT and rejection,
- *    and the noise is mlkem-avx2.c's sampler.
+ *  - Keccak: the matrix expansion (of a key set from its encoding) and
+ *    the noise of five or more streams run eight SHAKE streams at once
+ *    (keccak-avx512.c: VPTERNLOGQ, VPROLQ); ML-KEM-512's four matrix
+ *    streams, short noise calls and key generation keep the four-way
+ *    permutation of keccak-avx2.c -- key generation is mlkem-avx2.c's
+ *    lane schedule (kg_run, through mlkem-x86.h: A-hat, noise and H(ek)
+ *    interleaved) with this file's NTT and rejection.
  *
  * Constant time: no branch or table index depends on secret data (the
  * rejection's mask and counts are over the public rho); decapsulation is
@@ -70,6 +73,7 @@
 #include <rind/internal/util.h>
 #include <crypto/keccak.h>
 #include <crypto/mlkem.h>
+#include "keccak-x8.h"
 #include "mlkem-x86.h"
 #include "x86-target.h"
 
@@ -864,11 +868,197 @@ const struct mlkem_x86_kg_hooks rind_mlkem_avx512_kg_hooks = {
 	.rej_block	= avx512_rej_block,
 };
 
+/* ---- eight SHAKE streams at once (keccak-avx512.c) ---------------------------- */
+
+union keccakx8_lanes {
+	struct keccakx8_state st;
+	u64 w[25][8];	/* w[i][l]: word i of state l */
+};
+
+/*
+ * Start state @l on the one-block input @seed || @tail (@tlen = 1 or 2
+ * bytes, little-endian), padded for SHAKE at @rate, straight into the
+ * lanes (no copy of sigma left to wipe) -- mlkem-avx2.c's lane_start.
+ */
+static void x8_lane_start(union keccakx8_lanes *s, unsigned int l, const u8 seed[32], u32 tail,
+			  unsigned int tlen, unsigned int rate)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		s->w[i][l] = get_unaligned_le64(seed + 8 * i);
+	s->w[4][l] = tail | (u64)KECCAK_DS_SHAKE << (8 * tlen);
+	for (i = 5; i < 25; i++)
+		s->w[i][l] = 0;
+	s->w[rate / 8 - 1][l] ^= 0x80ull << 56;
+}
+
+/* words 0..23 of state l in lw[l][0..5], rej_block's form */
+T512_INLINE void x8_blocks(__m256i lw[8][6], const struct keccakx8_state *st)
+{
+	__m512i r[8];
+	unsigned int g, l;
+
+	for (g = 0; g < 3; g++) {
+		keccakx8_extract(r, st, 8 * g);
+		for (l = 0; l < 8; l++) {
+			lw[l][2 * g] = _mm512_castsi512_si256(r[l]);
+			lw[l][2 * g + 1] = _mm512_extracti64x4_epi64(r[l], 1);
+		}
+	}
+}
+
+#define X8_IDLE	0xffu
+
+/*
+ * A-hat entries @first .. @first + @n - 1 (entry i k + j is A-hat[i][j] =
+ * SampleNTT(rho || j || i)) over the eight lanes, each lane taking the
+ * next entry as soon as its own has 256 coefficients: ML-KEM-1024's 16
+ * streams (three blocks each, rarely four) take 6 or 7 eight-way
+ * permutations.  The schedule depends only on rejections over rho (public).
+ */
+static T512 void x8_matrix(struct mlkem_key *key, const u8 rho[32], unsigned int first,
+			   unsigned int n)
+{
+	const unsigned int k = key->p->k;
+	union keccakx8_lanes s;
+	__m256i lw[8][6];
+	unsigned int job[8], ctr[8], next = first, end = first + n, busy = 0, l;
+
+	memset(&s, 0, sizeof(s));
+	for (l = 0; l < 8; l++) {
+		ctr[l] = 0;
+		job[l] = X8_IDLE;
+		if (next < end) {
+			job[l] = next++;
+			x8_lane_start(&s, l, rho, job[l] % k | (job[l] / k) << 8, 2, SHAKE128_RATE);
+			busy++;
+		}
+	}
+	while (busy) {
+		keccakx8_f1600(&s.st);
+		x8_blocks(lw, &s.st);
+		for (l = 0; l < 8; l++) {
+			unsigned int j = job[l];
+
+			if (j == X8_IDLE)
+				continue;
+			ctr[l] = avx512_rej_block(key->a[j / k][j % k].c, ctr[l], lw[l]);
+			if (ctr[l] < MLKEM_N)
+				continue;
+			busy--;
+			ctr[l] = 0;
+			job[l] = X8_IDLE;
+			if (next < end) {
+				job[l] = next++;
+				x8_lane_start(&s, l, rho, job[l] % k | (job[l] / k) << 8, 2,
+					      SHAKE128_RATE);
+				busy++;
+			}
+		}
+	}
+}
+
+/* One A-hat entry on the scalar permutation (a lone stream: cheaper than a wide one) */
+static T512 void x1_matrix_entry(struct mlkem_key *key, const u8 rho[32], unsigned int j)
+{
+	const unsigned int k = key->p->k;
+	u64 a[25];
+	__m256i lw[6];
+	unsigned int ctr = 0, i;
+
+	for (i = 0; i < 4; i++)
+		a[i] = get_unaligned_le64(rho + 8 * i);
+	a[4] = (j % k) | (j / k) << 8 | (u64)KECCAK_DS_SHAKE << 16;
+	for (i = 5; i < 25; i++)
+		a[i] = 0;
+	a[SHAKE128_RATE / 8 - 1] ^= 0x80ull << 56;
+	while (ctr < MLKEM_N) {
+		rind_keccak_f1600(a);
+		for (i = 0; i < 6; i++)
+			lw[i] = _mm256_loadu_si256((const __m256i *)(a + 4 * i));
+		ctr = avx512_rej_block(key->a[j / k][j % k].c, ctr, lw);
+	}
+}
+
 /* ---- key generation, matrix, registration ------------------------------------ */
 
-static void avx512_gen_matrix(struct mlkem_key *key, const u8 rho[32])
+/*
+ * struct mlkem_ops.gen_matrix: the k^2 streams eight at a time, the rest
+ * (ML-KEM-768's ninth) on the scalar permutation; ML-KEM-512's four keep
+ * the four-way schedule (three four-way permutations).  Permutations:
+ * 512: 3 four-way; 768: 3 eight-way + 3 scalar (four-way schedule: 7);
+ * 1024: 6-7 eight-way (four-way: 12-13).
+ */
+static T512 void avx512_gen_matrix(struct mlkem_key *key, const u8 rho[32])
 {
-	rind_mlkem_avx2_gen_matrix_hk(key, rho, &rind_mlkem_avx512_kg_hooks);
+	const unsigned int n = key->p->k * key->p->k, n8 = n & ~7u;
+	unsigned int j;
+
+	if (!n8) {
+		rind_mlkem_avx2_gen_matrix_hk(key, rho, &rind_mlkem_avx512_kg_hooks);
+		return;
+	}
+	x8_matrix(key, rho, 0, n8);
+	for (j = n8; j < n; j++)
+		x1_matrix_entry(key, rho, j);
+}
+
+/*
+ * SamplePolyCBD_2 of 128 bytes: per byte the sums of its bit pairs, then
+ * (low pair sum) - (high pair sum) per nibble; coefficient 2m from the low
+ * nibble of byte m, 2m + 1 from the high one.
+ */
+T512_INLINE void x8_cbd2(struct mlkem_poly *r, const u8 *buf)
+{
+	const __m128i m55 = _mm_set1_epi8(0x55), m03 = _mm_set1_epi8(3);
+	unsigned int i;
+
+	for (i = 0; i < MLKEM_N / 32; i++) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(buf + 16 * i));
+		__m128i d = _mm_add_epi8(_mm_and_si128(x, m55), _mm_and_si128(_mm_srli_epi16(x, 1), m55));
+		__m128i lo = _mm_sub_epi8(_mm_and_si128(d, m03), _mm_and_si128(_mm_srli_epi16(d, 2), m03));
+		__m128i hi = _mm_sub_epi8(_mm_and_si128(_mm_srli_epi16(d, 4), m03),
+					  _mm_and_si128(_mm_srli_epi16(d, 6), m03));
+
+		_mm256_storeu_si256((__m256i *)&r->c[32 * i], _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(lo, hi)));
+		_mm256_storeu_si256((__m256i *)&r->c[32 * i + 16],
+				    _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(lo, hi)));
+	}
+}
+
+/*
+ * struct mlkem_ops.noise: PRF_2(sigma, n0 + i) (SHAKE256 of 33 bytes, one
+ * block out) eight at a time when there are five or more -- the
+ * encryption's 2k + 1 streams of ML-KEM-768 (7) and -1024 (9) -- the rest,
+ * fewer than five and eta = 3 (ML-KEM-512's calls: 2 and 3 streams)
+ * four at a time (mlkem-avx2.c): ML-KEM-768 encryption in one eight-way
+ * permutation instead of two four-way ones, -1024 in one eight-way and
+ * one four-way instead of three.  Idle lanes permute a zero state whose
+ * output is dropped.
+ */
+static T512 void avx512_noise(struct mlkem_poly *const r[], unsigned int count, const u8 sigma[32],
+			      u8 n0, unsigned int eta)
+{
+	union keccakx8_lanes s;
+	u8 buf[8][SHAKE256_RATE];
+	u8 *const outp[8] = { buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7] };
+	unsigned int l, n = count < 8 ? count : 8;
+
+	if (count < 5 || eta != 2) {
+		rind_mlkem_avx2_noise(r, count, sigma, n0, eta);
+		return;
+	}
+	memset(&s, 0, sizeof(s));
+	for (l = 0; l < n; l++)
+		x8_lane_start(&s, l, sigma, (u8)(n0 + l), 1, SHAKE256_RATE);
+	keccakx8_squeeze_blocks(&s.st, SHAKE256_RATE, outp, 1);	/* 128 of 136 bytes */
+	for (l = 0; l < n; l++)
+		x8_cbd2(r[l], buf[l]);
+	memzero_explicit(&s, sizeof(s));
+	memzero_explicit(buf, sizeof(buf));
+	if (count > 8)
+		rind_mlkem_avx2_noise(r + 8, count - 8, sigma, (u8)(n0 + 8), eta);
 }
 
 static void avx512_pke_keygen(struct mlkem_key *key, const u8 rho[32], const u8 sigma[32])
@@ -881,7 +1071,7 @@ static const struct mlkem_ops mlkem_avx512_ops = {
 	.invntt		= avx512_invntt,
 	.basemul_acc	= avx512_basemul_acc,
 	.gen_matrix	= avx512_gen_matrix,
-	.noise		= rind_mlkem_avx2_noise,
+	.noise		= avx512_noise,
 	.compress	= avx512_compress,
 	.decompress	= avx512_decompress,
 	.pke_keygen	= avx512_pke_keygen,

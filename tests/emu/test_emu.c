@@ -1140,6 +1140,55 @@ static void test_mldsa_ops(void)
 	(void)b;
 }
 
+/* ---- appended: arch/x86/keccak-avx512.c (VPTERNLOGQ's select-tree form, VPROLQ counts) ---- */
+
+/*
+ * The SDM's VPTERNLOG bit by bit (result bit j = imm8 bit (a_j << 2 |
+ * b_j << 1 | c_j)) against the select-tree emulation with imm8 both a
+ * constant (Keccak's 0x96 and chi's 0xd2 on distinct lanes) and a value
+ * only known at run time (every imm8, so the selects cannot fold); VPROLQ
+ * by every count Keccak's rho uses and past 63 (count mod 64).
+ */
+static void test_keccak_ops(void)
+{
+	__m512i a = iota64(0x0123456789abcdefULL), b = iota64(0xfedcba9876543210ULL);
+	__m512i c = _mm512_set_epi64(0, -1, 0x5555, (long long)0xaaaa000000000000ULL, 7, 1 << 20,
+				     0x0f0f0f0f0f0f0f0fLL, (long long)0x8000000000000001ULL);
+	uint64_t w[8];
+	volatile int vimm;
+	int imm, i, j, n;
+
+	for (i = 0; i < 8; i++)
+		w[i] = a.q[i] ^ (~b.q[i] & c.q[i]);
+	eq_q("ternarylogic 0xd2 (chi)", _mm512_ternarylogic_epi64(a, b, c, 0xd2), w);
+	for (i = 0; i < 8; i++)
+		w[i] = a.q[i] ^ b.q[i] ^ c.q[i];
+	eq_q("ternarylogic 0x96 (theta)", _mm512_ternarylogic_epi64(a, b, c, 0x96), w);
+	for (imm = 0; imm < 256; imm++) {
+		vimm = imm | 0x300;	/* bits above imm8: ignored */
+		for (i = 0; i < 8; i++) {
+			w[i] = 0;
+			for (j = 0; j < 64; j++) {
+				unsigned int idx = (unsigned int)(((a.q[i] >> j) & 1) << 2 |
+								  ((b.q[i] >> j) & 1) << 1 |
+								  ((c.q[i] >> j) & 1));
+
+				w[i] |= (uint64_t)((imm >> idx) & 1) << j;
+			}
+		}
+		eq_q("ternarylogic_epi64, run-time imm8", _mm512_ternarylogic_epi64(a, b, c, vimm), w);
+	}
+	for (n = 0; n < 130; n++) {
+		for (i = 0; i < 8; i++) {
+			unsigned int r = (unsigned int)n % 64;
+
+			w[i] = r ? (a.q[i] << r) | (a.q[i] >> (64 - r)) : a.q[i];
+		}
+		vimm = n;
+		eq_q("rol_epi64 by every count", _mm512_rol_epi64(a, vimm), w);
+	}
+}
+
 int main(void)
 {
 	test_set();
@@ -1158,6 +1207,7 @@ int main(void)
 	test_mlkem_section();
 	test_rsa_ifma_ops();
 	test_mldsa_ops();
+	test_keccak_ops();
 	printf("test_emu: %d checks, %d failures\n", checks, fails);
 	return fails ? 1 : 0;
 }
