@@ -192,6 +192,46 @@ unsigned int rsa_akcipher_max_size(struct crypto_akcipher *tfm)
 	return rsa_akcipher_ctx(tfm)->key.k;
 }
 
+/* ---- an arch engine's drivers (rsa.h: struct rsa_engine_drivers) ------------ */
+
+void rsa_fill_engine_drivers(struct rsa_engine_drivers *d, const struct rsa_engine *eng,
+			     int priority, const char *module)
+{
+	rsa_pkcs1_fill_drivers(d->pkcs1, eng, priority, module);
+	rsa_pss_fill_drivers(d->pss, eng, priority, module);
+	rsa_oaep_fill_drivers(d->oaep, eng, priority, module);
+}
+
+static void rsa_sig_unregister_drivers(struct rsa_sig_driver *drv, unsigned int n)
+{
+	while (n--)
+		crypto_unregister_sig(&drv[n].alg);
+}
+
+int rsa_register_engine_drivers(struct rsa_engine_drivers *d)
+{
+	int err = rsa_sig_register_drivers(d->pkcs1, RSA_SCHEME_NDRIVERS);
+
+	if (err)
+		return err;
+	err = rsa_sig_register_drivers(d->pss, RSA_SCHEME_NDRIVERS);
+	if (!err) {
+		err = rsa_akcipher_register_drivers(d->oaep, RSA_SCHEME_NDRIVERS);
+		if (err)
+			rsa_sig_unregister_drivers(d->pss, RSA_SCHEME_NDRIVERS);
+	}
+	if (err)
+		rsa_sig_unregister_drivers(d->pkcs1, RSA_SCHEME_NDRIVERS);
+	return err;
+}
+
+int rsa_register_engine(struct rsa_engine_drivers *d, const struct rsa_engine *eng,
+			int priority, const char *module)
+{
+	rsa_fill_engine_drivers(d, eng, priority, module);
+	return rsa_register_engine_drivers(d);
+}
+
 /* ---- the self-test key ------------------------------------------------------ */
 
 /* An RSA-2048 key made by OpenSSL for the known-answer tests (PKCS#1 DER). */

@@ -184,27 +184,15 @@ const struct rsa_engine rsa_engine_ifma = {
 	.exp_ct2 = rsa_ifma_exp_ct2,
 };
 
-static struct rsa_sig_driver rsa_ifma_pkcs1[RSA_SCHEME_NDRIVERS];
-static struct rsa_sig_driver rsa_ifma_pss[RSA_SCHEME_NDRIVERS];
-static struct rsa_akcipher_driver rsa_ifma_oaep[RSA_SCHEME_NDRIVERS];
+static struct rsa_engine_drivers rsa_ifma_drivers;
 
 static int rsa_ifma_mod_init(void)
 {
-	int err;
-
 	if (!rind_cpu_has(RIND_X86_AVX512F) || !rind_cpu_has(RIND_X86_AVX512IFMA))
 		return 0;
 	if (rind_cpu_has(RIND_X86_BMI2) && rind_cpu_has(RIND_X86_ADX))
 		fallback = &rsa_engine_adx;
-	rsa_pkcs1_fill_drivers(rsa_ifma_pkcs1, &rsa_engine_ifma, 400, "x86");
-	rsa_pss_fill_drivers(rsa_ifma_pss, &rsa_engine_ifma, 400, "x86");
-	rsa_oaep_fill_drivers(rsa_ifma_oaep, &rsa_engine_ifma, 400, "x86");
-	err = rsa_sig_register_drivers(rsa_ifma_pkcs1, RSA_SCHEME_NDRIVERS);
-	if (!err)
-		err = rsa_sig_register_drivers(rsa_ifma_pss, RSA_SCHEME_NDRIVERS);
-	if (!err)
-		err = rsa_akcipher_register_drivers(rsa_ifma_oaep, RSA_SCHEME_NDRIVERS);
-	return err;
+	return rsa_register_engine(&rsa_ifma_drivers, &rsa_engine_ifma, 400, "x86");
 }
 
 module_init(rsa_ifma_mod_init);

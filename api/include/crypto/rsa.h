@@ -337,6 +337,31 @@ void rsa_pss_fill_drivers(struct rsa_sig_driver *drv, const struct rsa_engine *e
 void rsa_oaep_fill_drivers(struct rsa_akcipher_driver *drv, const struct rsa_engine *eng,
 			   int priority, const char *module);
 
+/*
+ * An engine's drivers of all three schemes (pkcs1, pss, oaep, each for
+ * sha256/384/512), kept by the arch file (static storage: the registry
+ * keeps pointers into it).
+ */
+struct rsa_engine_drivers {
+	struct rsa_sig_driver pkcs1[RSA_SCHEME_NDRIVERS];
+	struct rsa_sig_driver pss[RSA_SCHEME_NDRIVERS];
+	struct rsa_akcipher_driver oaep[RSA_SCHEME_NDRIVERS];
+};
+
+/*
+ * rsa-tfm.c: rsa_fill_engine_drivers() fills @d with the three schemes'
+ * drivers over @eng at @priority (rsa_<scheme>_fill_drivers), and
+ * rsa_register_engine_drivers() registers them; on an error none of them
+ * stays registered.  rsa_register_engine() is both, for an engine that
+ * changes nothing in between (one with batch entry points sets them
+ * between the two).
+ */
+void rsa_fill_engine_drivers(struct rsa_engine_drivers *d, const struct rsa_engine *eng,
+			     int priority, const char *module);
+int rsa_register_engine_drivers(struct rsa_engine_drivers *d);
+int rsa_register_engine(struct rsa_engine_drivers *d, const struct rsa_engine *eng,
+			int priority, const char *module);
+
 /* The body of those: @alg_type initialised with the padding's entry points. */
 #define RSA_FILL_DRIVERS(scheme, alg_type, drv, eng, priority, module, ...) \
 	do {								\
