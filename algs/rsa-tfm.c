@@ -6,6 +6,7 @@
  * the key of the known-answer tests.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <rind/hash.h>
 #include <rind/internal/util.h>
@@ -190,6 +191,69 @@ unsigned int rsa_sig_max_size(struct crypto_sig *tfm)
 unsigned int rsa_akcipher_max_size(struct crypto_akcipher *tfm)
 {
 	return rsa_akcipher_ctx(tfm)->key.k;
+}
+
+/* ---- batches (rsa.h: rsa_sig_sign_batch) ----------------------------------- */
+
+/* Requests encoded and signed at a time: two passes of eight lanes. */
+#define RSA_BATCH_CHUNK	16
+
+void rsa_sig_sign_batch(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n,
+			rsa_encode_fn *encode)
+{
+	struct rsa_tfm_ctx *ctx = rsa_sig_ctx(tfm);
+	struct rsa_priv_req pr[RSA_BATCH_CHUNK];
+	unsigned int k = ctx->key.k, done, c, i;
+	u8 *em = NULL;
+
+	if (ctx->key.has_priv)
+		em = malloc((size_t)RSA_BATCH_CHUNK * k);
+	for (done = 0; done < n; done += c) {
+		c = n - done < RSA_BATCH_CHUNK ? n - done : RSA_BATCH_CHUNK;
+		for (i = 0; i < c; i++) {
+			struct sig_request *q = &reqs[done + i];
+
+			pr[i].out = q->sig;
+			pr[i].in = em ? em + (size_t)i * k : NULL;
+			pr[i].err = q->err;
+			if (pr[i].err)
+				continue;		/* the front end's verdict */
+			if (!ctx->key.has_priv)
+				pr[i].err = -ENOKEY;
+			else if (!em)
+				pr[i].err = -ENOMEM;
+			else if (q->siglen < k)
+				pr[i].err = -EINVAL;
+			else
+				pr[i].err = encode(ctx, q->msg, q->msglen, em + (size_t)i * k);
+		}
+		if (em)
+			rsa_private_batch(&ctx->key, pr, c);
+		for (i = 0; i < c; i++) {
+			reqs[done + i].err = pr[i].err;
+			if (!pr[i].err)
+				reqs[done + i].siglen = k;
+		}
+	}
+	if (em) {
+		memzero_explicit(em, (size_t)RSA_BATCH_CHUNK * k);
+		free(em);
+	}
+}
+
+void rsa_sig_fill_batch(struct rsa_sig_driver *drv, unsigned int n, const struct rsa_engine *eng,
+			void (*sign_batch)(struct crypto_sig *tfm, struct sig_request *reqs,
+					   unsigned int n))
+{
+	unsigned int i;
+
+	if (!eng->exp_ct_lanes || !eng->lanes_min || eng->lanes < 2)
+		return;
+	for (i = 0; i < n; i++) {
+		drv[i].alg.sign_batch = sign_batch;
+		drv[i].alg.batch_lanes = eng->lanes;
+		drv[i].alg.batch_min = eng->lanes_min(16);	/* RSA-2048's halves */
+	}
 }
 
 /* ---- an arch engine's drivers (rsa.h: struct rsa_engine_drivers) ------------ */
