@@ -75,19 +75,7 @@ static int pkcs1_encode(struct rsa_tfm_ctx *ctx, const void *msg, unsigned int m
 static int pkcs1_sign(struct crypto_sig *tfm, const void *msg, unsigned int msglen,
 		      void *sig, unsigned int siglen)
 {
-	struct rsa_tfm_ctx *ctx = crypto_sig_ctx(tfm);
-	u8 em[RSA_MAX_BYTES];
-	int err;
-
-	if (!ctx->key.has_priv)
-		return -ENOKEY;
-	if (siglen < ctx->key.k)
-		return -EINVAL;
-	err = pkcs1_encode(ctx, msg, msglen, em);
-	if (!err)
-		err = rsa_private(&ctx->key, sig, em);
-	memzero_explicit(em, sizeof(em));
-	return err ? err : (int)ctx->key.k;
+	return rsa_sig_sign_one(tfm, msg, msglen, sig, siglen, pkcs1_encode);
 }
 
 /* crypto_sig_sign_batch (the drivers of an engine with lanes). */

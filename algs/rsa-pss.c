@@ -82,19 +82,7 @@ out:
 static int pss_sign(struct crypto_sig *tfm, const void *msg, unsigned int msglen,
 		    void *sig, unsigned int siglen)
 {
-	struct rsa_tfm_ctx *ctx = crypto_sig_ctx(tfm);
-	u8 em[RSA_MAX_BYTES];
-	int err;
-
-	if (!ctx->key.has_priv)
-		return -ENOKEY;
-	if (siglen < ctx->key.k)
-		return -EINVAL;
-	err = pss_encode(ctx, msg, msglen, em);
-	if (!err)
-		err = rsa_private(&ctx->key, sig, em);
-	memzero_explicit(em, sizeof(em));
-	return err ? err : (int)ctx->key.k;
+	return rsa_sig_sign_one(tfm, msg, msglen, sig, siglen, pss_encode);
 }
 
 /* crypto_sig_sign_batch (the drivers of an engine with lanes): each its own salt. */

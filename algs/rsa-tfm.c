@@ -195,6 +195,24 @@ unsigned int rsa_akcipher_max_size(struct crypto_akcipher *tfm)
 
 /* ---- batches (rsa.h: rsa_sig_sign_batch) ----------------------------------- */
 
+int rsa_sig_sign_one(struct crypto_sig *tfm, const void *msg, unsigned int msglen,
+		     void *sig, unsigned int siglen, rsa_encode_fn *encode)
+{
+	struct rsa_tfm_ctx *ctx = rsa_sig_ctx(tfm);
+	u8 em[RSA_MAX_BYTES];
+	int err;
+
+	if (!ctx->key.has_priv)
+		return -ENOKEY;
+	if (siglen < ctx->key.k)
+		return -EINVAL;
+	err = encode(ctx, msg, msglen, em);
+	if (!err)
+		err = rsa_private(&ctx->key, sig, em);
+	memzero_explicit(em, sizeof(em));
+	return err ? err : (int)ctx->key.k;
+}
+
 /* Requests encoded and signed at a time: two passes of eight lanes. */
 #define RSA_BATCH_CHUNK	16
 

@@ -1765,8 +1765,14 @@ static bool have_ifma(void)
 #endif
 }
 
-/* Half @h of @x (x2 layout, nl digits) as a BIGNUM, unreduced. */
-static BIGNUM *x2_to_bn(const struct bni_num *x, unsigned int h, unsigned int nl)
+/*
+ * The number @h of a register image @w (nl digits of 52 bits, digit j at
+ * word @word(j, h): the x2 layout's halves, the lane layout's lanes) as a
+ * BIGNUM, unreduced; and the reverse (b < 2^(52 nl)).
+ */
+typedef unsigned int digit_word_fn(unsigned int j, unsigned int h);
+
+static BIGNUM *digits_to_bn(const u64 *w, digit_word_fn *word, unsigned int h, unsigned int nl)
 {
 	BIGNUM *b = BN_new();
 	unsigned int j;
@@ -1775,13 +1781,13 @@ static BIGNUM *x2_to_bn(const struct bni_num *x, unsigned int h, unsigned int nl
 	BN_zero(b);
 	for (j = nl; j-- > 0;) {
 		ck_assert_int_eq(BN_lshift(b, b, 52), 1);
-		ck_assert_int_eq(BN_add_word(b, x->w[8 * (j / 4) + 4 * h + j % 4]), 1);
+		ck_assert_int_eq(BN_add_word(b, w[word(j, h)]), 1);
 	}
 	return b;
 }
 
-/* Half @h of @x = @b (digits of 52 bits; b < 2^(52 nl)). */
-static void bn_to_x2(struct bni_num *x, unsigned int h, unsigned int nl, const BIGNUM *b)
+static void bn_to_digits(u64 *w, digit_word_fn *word, unsigned int h, unsigned int nl,
+			 const BIGNUM *b)
 {
 	BIGNUM *t = BN_dup(b);
 	unsigned int j;
@@ -1793,12 +1799,28 @@ static void bn_to_x2(struct bni_num *x, unsigned int h, unsigned int nl, const B
 		/* BN_get_word of a value above 2^64 is all ones: the low 52 bits apart */
 		ck_assert_ptr_nonnull(BN_copy(d, t));
 		BN_mask_bits(d, 52);	/* 0 when d is shorter already */
-		x->w[8 * (j / 4) + 4 * h + j % 4] = BN_get_word(d);
+		w[word(j, h)] = BN_get_word(d);
 		ck_assert_int_eq(BN_rshift(t, t, 52), 1);
 	}
 	ck_assert(BN_is_zero(t));
 	BN_free(t);
 	BN_free(d);
+}
+
+static unsigned int x2_word(unsigned int j, unsigned int h)
+{
+	return 8 * (j / 4) + 4 * h + j % 4;
+}
+
+/* Half @h of @x (x2 layout, nl digits) as a BIGNUM, and back. */
+static BIGNUM *x2_to_bn(const struct bni_num *x, unsigned int h, unsigned int nl)
+{
+	return digits_to_bn(x->w, x2_word, h, nl);
+}
+
+static void bn_to_x2(struct bni_num *x, unsigned int h, unsigned int nl, const BIGNUM *b)
+{
+	bn_to_digits(x->w, x2_word, h, nl, b);
 }
 
 /* The words of a number in use at c's size (the rest of struct bni_num is not written). */
@@ -2225,38 +2247,20 @@ END_TEST
 
 #include "../arch/x86/bn-ifma-mb.h"
 
-/* Lane @l of @x (nl digits) as a BIGNUM, unreduced. */
-static BIGNUM *lane_to_bn(const struct bnm_num *x, unsigned int l, unsigned int nl)
+static unsigned int lane_word(unsigned int j, unsigned int l)
 {
-	BIGNUM *b = BN_new();
-	unsigned int j;
-
-	ck_assert_ptr_nonnull(b);
-	BN_zero(b);
-	for (j = nl; j-- > 0;) {
-		ck_assert_int_eq(BN_lshift(b, b, 52), 1);
-		ck_assert_int_eq(BN_add_word(b, x->d[8 * j + l]), 1);
-	}
-	return b;
+	return 8 * j + l;
 }
 
-/* Lane @l of @x = @b (b < 2^(52 nl)). */
+/* Lane @l of @x (nl digits) as a BIGNUM, unreduced, and back. */
+static BIGNUM *lane_to_bn(const struct bnm_num *x, unsigned int l, unsigned int nl)
+{
+	return digits_to_bn(x->d, lane_word, l, nl);
+}
+
 static void bn_to_lane(struct bnm_num *x, unsigned int l, unsigned int nl, const BIGNUM *b)
 {
-	BIGNUM *t = BN_dup(b), *d = BN_new();
-	unsigned int j;
-
-	ck_assert_ptr_nonnull(t);
-	ck_assert_ptr_nonnull(d);
-	for (j = 0; j < nl; j++) {
-		ck_assert_ptr_nonnull(BN_copy(d, t));
-		BN_mask_bits(d, 52);
-		x->d[8 * j + l] = BN_get_word(d);
-		ck_assert_int_eq(BN_rshift(t, t, 52), 1);
-	}
-	ck_assert(BN_is_zero(t));
-	BN_free(t);
-	BN_free(d);
+	bn_to_digits(x->d, lane_word, l, nl, b);
 }
 
 static bool lane_digits_ok(const struct bnm_num *x, unsigned int nl)

@@ -42,6 +42,7 @@
 #include <rind/types.h>
 #include <rind/internal/util.h>
 #include <crypto/bignum.h>
+#include "bn-ifma.h"
 #include "bn-ifma-mb.h"
 #include "x86-target.h"
 
@@ -92,17 +93,8 @@ void bnm_pack(struct bnm_num *x, const u64 *const *a, unsigned int cnt, const st
 
 	memset(x, 0, sizeof(*x));
 	for (l = 0; l < cnt; l++) {
-		for (j = 0; j < c->nl; j++) {
-			unsigned int bit = 52 * j, w = bit / 64, s = bit % 64;
-			u64 v;
-
-			if (w >= n)		/* public: the digits above the number */
-				break;
-			v = a[l][w] >> s;
-			if (s > 12 && w + 1 < n)
-				v |= a[l][w + 1] << (64 - s);
-			x->d[8 * j + l] = v & M52;
-		}
+		for (j = 0; j < c->nl; j++)
+			x->d[8 * j + l] = bni_digit(a[l], n, j);
 	}
 }
 
@@ -116,14 +108,8 @@ void bnm_unpack_reduce(u64 *const *r, unsigned int cnt, const struct bnm_num *x,
 	m[n] = 0;
 	for (l = 0; l < cnt; l++) {
 		memset(t, 0, sizeof(t));
-		for (j = 0; j < c->nl; j++) {
-			unsigned int bit = 52 * j, w = bit / 64, s = bit % 64;
-			u64 v = x->d[8 * j + l];
-
-			t[w] |= v << s;
-			if (s > 12)
-				t[w + 1] |= v >> (64 - s);
-		}
+		for (j = 0; j < c->nl; j++)
+			bni_put_digit(t, j, x->d[8 * j + l]);
 		/* Below 2 m < 2^(64 n + 1): n + 1 limbs; t - m kept unless it borrows. */
 		bn_cmov(t, d, n + 1, bn_sub(d, t, m, n + 1) - 1);
 		memcpy(r[l], t, (size_t)n * 8);

@@ -45,21 +45,11 @@
 #include <rind/types.h>
 #include <rind/internal/util.h>
 #include <crypto/bignum.h>
+#include <crypto/rsa.h>
 #include "bn-ifma-mb.h"
 
 #define WIN	5
 #define TBL	(1u << WIN)
-
-/* @nb bits of e from bit @pos (public positions, secret bits). */
-static inline u64 exp_bits(const u64 *e, unsigned int en, unsigned int pos, unsigned int nb)
-{
-	unsigned int w = pos / 64, s = pos % 64;
-	u64 v = e[w] >> s;
-
-	if (s + nb > 64 && w + 1 < en)
-		v |= e[w + 1] << (64 - s);
-	return v & ((1u << nb) - 1);
-}
 
 struct mb_scratch {
 	struct bnm_num table[TBL];
@@ -91,11 +81,11 @@ int bnm_exp_ct(u64 *const *r, const u64 *const *a, unsigned int cnt, const u64 *
 	/* The top window is what is left over above the 5-bit ones. */
 	first = nb % WIN ? nb % WIN : WIN;
 	pos = nb - first;
-	bnm_select(&w->acc, w->table, TBL, exp_bits(e, en, pos, first), &w->c);
+	bnm_select(&w->acc, w->table, TBL, rsa_exp_window(e, en, pos, first), &w->c);
 	while (pos) {
 		pos -= WIN;
 		bnm_amm_sqrk(&w->acc, &w->acc, WIN, &w->c);
-		bnm_select(&w->sel, w->table, TBL, exp_bits(e, en, pos, WIN), &w->c);
+		bnm_select(&w->sel, w->table, TBL, rsa_exp_window(e, en, pos, WIN), &w->c);
 		bnm_amm(&w->acc, &w->acc, &w->sel, &w->c);
 	}
 	/* x R' -> x R (below 2 m), then below m */

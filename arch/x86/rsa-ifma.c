@@ -71,17 +71,6 @@
 /* The engine the other operations go to (rsa_ifma_mod_init). */
 static const struct rsa_engine *fallback = &rsa_engine_generic;
 
-/* @nb bits of e from bit @pos (public positions, secret bits). */
-static inline u64 exp_bits(const u64 *e, unsigned int en, unsigned int pos, unsigned int nb)
-{
-	unsigned int w = pos / 64, s = pos % 64;
-	u64 v = e[w] >> s;
-
-	if (s + nb > 64 && w + 1 < en)
-		v |= e[w + 1] << (64 - s);
-	return v & ((1u << nb) - 1);
-}
-
 struct exp2_scratch {
 	struct bni_num table[TBL];
 	struct bni_num acc, sel, x;
@@ -116,13 +105,13 @@ void bni_exp_ct2(u64 *r1, const u64 *a1, const u64 *e1, const struct bn_mont *mc
 	/* The top window is what is left over above the 5-bit ones. */
 	first = nb % WIN ? nb % WIN : WIN;
 	pos = nb - first;
-	bni_select(&w->acc, w->table, TBL, exp_bits(e1, en, pos, first),
-		   exp_bits(e2, en, pos, first), &w->c);
+	bni_select(&w->acc, w->table, TBL, rsa_exp_window(e1, en, pos, first),
+		   rsa_exp_window(e2, en, pos, first), &w->c);
 	while (pos) {
 		pos -= WIN;
 		bni_amm_sqrk(&w->acc, &w->acc, WIN, &w->c);
-		bni_select(&w->sel, w->table, TBL, exp_bits(e1, en, pos, WIN),
-			   exp_bits(e2, en, pos, WIN), &w->c);
+		bni_select(&w->sel, w->table, TBL, rsa_exp_window(e1, en, pos, WIN),
+			   rsa_exp_window(e2, en, pos, WIN), &w->c);
 		bni_amm(&w->acc, &w->acc, &w->sel, &w->c);
 	}
 	/* x R' -> x R (below 2 m), then below m */

@@ -135,6 +135,21 @@ struct rsa_engine {
 };
 
 /*
+ * For the engines' fixed-window exponentiations: @nb (< 64) bits of the
+ * @en-limb exponent e from bit @pos (the positions are public, the bits
+ * secret: no branch on them).
+ */
+static inline u64 rsa_exp_window(const u64 *e, unsigned int en, unsigned int pos, unsigned int nb)
+{
+	unsigned int w = pos / 64, s = pos % 64;
+	u64 v = e[w] >> s;
+
+	if (s + nb > 64 && w + 1 < en)
+		v |= e[w + 1] << (64 - s);
+	return v & (((u64)1 << nb) - 1);
+}
+
+/*
  * A key's cached blinding pair (rsa.c): vi = r^e and vf = r^-1 mod n
  * (Montgomery form) for a random r, both squared on each use (r becomes
  * r^2, the pair stays a pair) and drawn afresh every RSA_BLIND_USES uses,
@@ -406,6 +421,9 @@ int rsa_register_engine(struct rsa_engine_drivers *d, const struct rsa_engine *e
  * whose batches the front end signs one at a time.
  */
 typedef int rsa_encode_fn(struct rsa_tfm_ctx *ctx, const void *msg, unsigned int msglen, u8 *em);
+/* A sig scheme's sign over @encode: -ENOKEY, -EINVAL (@siglen below k), the length k. */
+int rsa_sig_sign_one(struct crypto_sig *tfm, const void *msg, unsigned int msglen,
+		     void *sig, unsigned int siglen, rsa_encode_fn *encode);
 void rsa_sig_sign_batch(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n,
 			rsa_encode_fn *encode);
 void rsa_sig_fill_batch(struct rsa_sig_driver *drv, unsigned int n, const struct rsa_engine *eng,
