@@ -558,10 +558,14 @@ check-avx512-emu: $(EMU_O)/tests/test_emu $(addprefix $(EMU_O)/tests/,$(EMU_SUIT
 $(EMU_O)/ct_check: tests/ct/ct_check.c $(EMU_O)/librind-internal.a
 	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(DEPFLAGS) -o $@ $< $(EMU_O)/librind-internal.a $(LIB_LDLIBS)
 
+# The second run: CT_ONLY=rsa-sha256-ifma, the IFMA RSA drivers (not named
+# avx512), whose batch check fills the eight lanes (rsa-ifma-mb.c).
 .PHONY: ct-avx512-emu
 ct-avx512-emu:
 	$(MAKE) O=$(O)/ct CFLAGS="-O2 -g -DRIND_VALGRIND" $(O)/ct/emu/ct_check
 	CT_ONLY=avx512 RIND_EMU_ASSUME=avx512 $(CT_ASSUME) valgrind -q --error-exitcode=1 --track-origins=yes \
+		$(O)/ct/emu/ct_check
+	CT_ONLY=rsa-sha256-ifma RIND_EMU_ASSUME=avx512 $(CT_ASSUME) valgrind -q --error-exitcode=1 --track-origins=yes \
 		$(O)/ct/emu/ct_check
 
 -include $(wildcard $(patsubst %,$(EMU_O)/obj/%.o.d,$(EMU_SRCS)) $(EMU_O)/tests/*.d $(EMU_O)/ct_check.d)

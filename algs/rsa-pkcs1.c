@@ -75,19 +75,13 @@ static int pkcs1_encode(struct rsa_tfm_ctx *ctx, const void *msg, unsigned int m
 static int pkcs1_sign(struct crypto_sig *tfm, const void *msg, unsigned int msglen,
 		      void *sig, unsigned int siglen)
 {
-	struct rsa_tfm_ctx *ctx = crypto_sig_ctx(tfm);
-	u8 em[RSA_MAX_BYTES];
-	int err;
+	return rsa_sig_sign_one(tfm, msg, msglen, sig, siglen, pkcs1_encode);
+}
 
-	if (!ctx->key.has_priv)
-		return -ENOKEY;
-	if (siglen < ctx->key.k)
-		return -EINVAL;
-	err = pkcs1_encode(ctx, msg, msglen, em);
-	if (!err)
-		err = rsa_private(&ctx->key, sig, em);
-	memzero_explicit(em, sizeof(em));
-	return err ? err : (int)ctx->key.k;
+/* crypto_sig_sign_batch (the drivers of an engine with lanes). */
+static void pkcs1_sign_batch(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n)
+{
+	rsa_sig_sign_batch(tfm, reqs, n, pkcs1_encode);
 }
 
 static int pkcs1_verify(struct crypto_sig *tfm, const void *sig, unsigned int siglen,
@@ -216,6 +210,7 @@ void rsa_pkcs1_fill_drivers(struct rsa_sig_driver *drv, const struct rsa_engine 
 {
 	RSA_FILL_DRIVERS(pkcs1, struct sig_alg, drv, eng, priority, module,
 			 .sign = pkcs1_sign, .verify = pkcs1_verify, RSA_SIG_OPS);
+	rsa_sig_fill_batch(drv, RSA_SCHEME_NDRIVERS, eng, pkcs1_sign_batch);
 }
 
 static int rsa_pkcs1_mod_init(void)

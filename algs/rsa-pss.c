@@ -44,20 +44,15 @@ static int pss_hash(struct crypto_shash *hash, const u8 *mhash, const u8 *salt,
 	return err;
 }
 
-static int pss_sign(struct crypto_sig *tfm, const void *msg, unsigned int msglen,
-		    void *sig, unsigned int siglen)
+/* EMSA-PSS encoding of @msg into @em (k bytes) with a fresh salt. */
+static int pss_encode(struct rsa_tfm_ctx *ctx, const void *msg, unsigned int msglen, u8 *em)
 {
-	struct rsa_tfm_ctx *ctx = crypto_sig_ctx(tfm);
 	unsigned int k = ctx->key.k, embits = ctx->key.bits - 1, emlen = (embits + 7) / 8;
 	unsigned int hlen = crypto_shash_digestsize(ctx->hash), slen = hlen, dblen;
-	u8 em[RSA_MAX_BYTES], mhash[HASH_MAX_DIGESTSIZE], salt[HASH_MAX_DIGESTSIZE];
+	u8 mhash[HASH_MAX_DIGESTSIZE], salt[HASH_MAX_DIGESTSIZE];
 	u8 *db, *h;
 	int err;
 
-	if (!ctx->key.has_priv)
-		return -ENOKEY;
-	if (siglen < k)
-		return -EINVAL;
 	if (emlen < hlen + slen + 2)
 		return -EINVAL;
 	dblen = emlen - hlen - 1;
@@ -79,11 +74,21 @@ static int pss_sign(struct crypto_sig *tfm, const void *msg, unsigned int msglen
 		goto out;
 	db[0] &= 0xff >> (8 * emlen - embits);
 	h[hlen] = 0xbc;
-	err = rsa_private(&ctx->key, sig, em);
 out:
-	memzero_explicit(em, sizeof(em));
 	memzero_explicit(salt, sizeof(salt));
-	return err ? err : (int)k;
+	return err;
+}
+
+static int pss_sign(struct crypto_sig *tfm, const void *msg, unsigned int msglen,
+		    void *sig, unsigned int siglen)
+{
+	return rsa_sig_sign_one(tfm, msg, msglen, sig, siglen, pss_encode);
+}
+
+/* crypto_sig_sign_batch (the drivers of an engine with lanes): each its own salt. */
+static void pss_sign_batch(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n)
+{
+	rsa_sig_sign_batch(tfm, reqs, n, pss_encode);
 }
 
 static int pss_verify(struct crypto_sig *tfm, const void *sig, unsigned int siglen,
@@ -235,6 +240,7 @@ void rsa_pss_fill_drivers(struct rsa_sig_driver *drv, const struct rsa_engine *e
 {
 	RSA_FILL_DRIVERS(pss, struct sig_alg, drv, eng, priority, module,
 			 .sign = pss_sign, .verify = pss_verify, RSA_SIG_OPS);
+	rsa_sig_fill_batch(drv, RSA_SCHEME_NDRIVERS, eng, pss_sign_batch);
 }
 
 static int rsa_pss_mod_init(void)

@@ -6,6 +6,7 @@
  * the key of the known-answer tests.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <rind/hash.h>
 #include <rind/internal/util.h>
@@ -190,6 +191,127 @@ unsigned int rsa_sig_max_size(struct crypto_sig *tfm)
 unsigned int rsa_akcipher_max_size(struct crypto_akcipher *tfm)
 {
 	return rsa_akcipher_ctx(tfm)->key.k;
+}
+
+/* ---- batches (rsa.h: rsa_sig_sign_batch) ----------------------------------- */
+
+int rsa_sig_sign_one(struct crypto_sig *tfm, const void *msg, unsigned int msglen,
+		     void *sig, unsigned int siglen, rsa_encode_fn *encode)
+{
+	struct rsa_tfm_ctx *ctx = rsa_sig_ctx(tfm);
+	u8 em[RSA_MAX_BYTES];
+	int err;
+
+	if (!ctx->key.has_priv)
+		return -ENOKEY;
+	if (siglen < ctx->key.k)
+		return -EINVAL;
+	err = encode(ctx, msg, msglen, em);
+	if (!err)
+		err = rsa_private(&ctx->key, sig, em);
+	memzero_explicit(em, sizeof(em));
+	return err ? err : (int)ctx->key.k;
+}
+
+/* Requests encoded and signed at a time: two passes of eight lanes. */
+#define RSA_BATCH_CHUNK	16
+
+void rsa_sig_sign_batch(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n,
+			rsa_encode_fn *encode)
+{
+	struct rsa_tfm_ctx *ctx = rsa_sig_ctx(tfm);
+	struct rsa_priv_req pr[RSA_BATCH_CHUNK];
+	unsigned int k = ctx->key.k, done, c, i;
+	u8 *em = NULL;
+
+	if (ctx->key.has_priv)
+		em = malloc((size_t)RSA_BATCH_CHUNK * k);
+	for (done = 0; done < n; done += c) {
+		c = n - done < RSA_BATCH_CHUNK ? n - done : RSA_BATCH_CHUNK;
+		for (i = 0; i < c; i++) {
+			struct sig_request *q = &reqs[done + i];
+
+			pr[i].out = q->sig;
+			pr[i].in = em ? em + (size_t)i * k : NULL;
+			pr[i].err = q->err;
+			if (pr[i].err)
+				continue;		/* the front end's verdict */
+			if (!ctx->key.has_priv)
+				pr[i].err = -ENOKEY;
+			else if (!em)
+				pr[i].err = -ENOMEM;
+			else if (q->siglen < k)
+				pr[i].err = -EINVAL;
+			else
+				pr[i].err = encode(ctx, q->msg, q->msglen, em + (size_t)i * k);
+		}
+		if (em)
+			rsa_private_batch(&ctx->key, pr, c);
+		for (i = 0; i < c; i++) {
+			reqs[done + i].err = pr[i].err;
+			if (!pr[i].err)
+				reqs[done + i].siglen = k;
+		}
+	}
+	if (em) {
+		memzero_explicit(em, (size_t)RSA_BATCH_CHUNK * k);
+		free(em);
+	}
+}
+
+void rsa_sig_fill_batch(struct rsa_sig_driver *drv, unsigned int n, const struct rsa_engine *eng,
+			void (*sign_batch)(struct crypto_sig *tfm, struct sig_request *reqs,
+					   unsigned int n))
+{
+	unsigned int i;
+
+	if (!eng->exp_ct_lanes || !eng->lanes_min || eng->lanes < 2)
+		return;
+	for (i = 0; i < n; i++) {
+		drv[i].alg.sign_batch = sign_batch;
+		drv[i].alg.batch_lanes = eng->lanes;
+		drv[i].alg.batch_min = eng->lanes_min(16);	/* RSA-2048's halves */
+	}
+}
+
+/* ---- an arch engine's drivers (rsa.h: struct rsa_engine_drivers) ------------ */
+
+void rsa_fill_engine_drivers(struct rsa_engine_drivers *d, const struct rsa_engine *eng,
+			     int priority, const char *module)
+{
+	rsa_pkcs1_fill_drivers(d->pkcs1, eng, priority, module);
+	rsa_pss_fill_drivers(d->pss, eng, priority, module);
+	rsa_oaep_fill_drivers(d->oaep, eng, priority, module);
+}
+
+static void rsa_sig_unregister_drivers(struct rsa_sig_driver *drv, unsigned int n)
+{
+	while (n--)
+		crypto_unregister_sig(&drv[n].alg);
+}
+
+int rsa_register_engine_drivers(struct rsa_engine_drivers *d)
+{
+	int err = rsa_sig_register_drivers(d->pkcs1, RSA_SCHEME_NDRIVERS);
+
+	if (err)
+		return err;
+	err = rsa_sig_register_drivers(d->pss, RSA_SCHEME_NDRIVERS);
+	if (!err) {
+		err = rsa_akcipher_register_drivers(d->oaep, RSA_SCHEME_NDRIVERS);
+		if (err)
+			rsa_sig_unregister_drivers(d->pss, RSA_SCHEME_NDRIVERS);
+	}
+	if (err)
+		rsa_sig_unregister_drivers(d->pkcs1, RSA_SCHEME_NDRIVERS);
+	return err;
+}
+
+int rsa_register_engine(struct rsa_engine_drivers *d, const struct rsa_engine *eng,
+			int priority, const char *module)
+{
+	rsa_fill_engine_drivers(d, eng, priority, module);
+	return rsa_register_engine_drivers(d);
 }
 
 /* ---- the self-test key ------------------------------------------------------ */

@@ -204,23 +204,66 @@ static int rsa_blind(const struct rsa_key *key, const struct rsa_engine *eng,
 	return err;
 }
 
-/* w->m = cb^d mod n from cb^dp mod p and cb^dq mod q (Garner). */
-static void rsa_crt(const struct rsa_key *key, const struct rsa_engine *eng,
-		    struct rsa_priv_scratch *w)
+/*
+ * The steps of a private-key operation, split around the two
+ * exponentiations so that a batch (rsa_private_batch) can run those of
+ * several requests side by side.
+ *
+ * priv_begin: w->c = @in (checked below n), blinded by the key's pair
+ * (rsa_blind: one pair a request, never shared), and its residues mod p
+ * and mod q, Montgomery forms, in w->m1 and w->m2.
+ */
+static int priv_begin(const struct rsa_key *key, const struct rsa_engine *eng,
+		      struct rsa_priv_scratch *w, const u8 *in)
+{
+	const struct bn_mont *mn = &key->mn;
+	unsigned int nl = mn->n;
+	u64 ok;
+	int err;
+
+	bn_from_be(w->c, nl, in, key->k);
+	/*
+	 * c < n: public, a ciphertext is, and an encoded message to sign is
+	 * below n by construction (its top byte is zero).
+	 */
+	ok = bn_lt_mask(w->c, mn->m, nl);
+	rind_declassify(&ok, sizeof(ok));
+	if (!ok)
+		return -EBADMSG;
+	err = rsa_blind(key, eng, w);
+	if (err)
+		return err;
+	mmul(eng, w->cb, w->c, w->vi, mn);			/* c r^e mod n */
+	reduce_mont(eng, w->m1, w->cb, nl, &key->mp);
+	reduce_mont(eng, w->m2, w->cb, nl, &key->mq);
+	return 0;
+}
+
+/* m1 = m1^dp mod p, m2 = m2^dq mod q: one request's two exponentiations. */
+static void priv_exps(const struct rsa_key *key, const struct rsa_engine *eng,
+		      struct rsa_priv_scratch *w)
 {
 	const struct bn_mont *mp = &key->mp, *mq = &key->mq;
-	unsigned int nl = key->mn.n, pl = mp->n, ql = mq->n;
-	u64 ext[2 * BN_MAX_LIMBS + 1];
 
-	/* m1 = cb^dp mod p, m2 = cb^dq mod q (Montgomery forms). */
-	reduce_mont(eng, w->m1, w->cb, nl, mp);
-	reduce_mont(eng, w->m2, w->cb, nl, mq);
 	if (eng->exp_ct2) {
-		eng->exp_ct2(w->m1, w->m1, key->dp, pl, mp, w->m2, w->m2, key->dq, ql, mq);
+		eng->exp_ct2(w->m1, w->m1, key->dp, mp->n, mp, w->m2, w->m2, key->dq, mq->n, mq);
 	} else {
-		eng->exp_ct(w->m1, w->m1, key->dp, pl, mp);
-		eng->exp_ct(w->m2, w->m2, key->dq, ql, mq);
+		eng->exp_ct(w->m1, w->m1, key->dp, mp->n, mp);
+		eng->exp_ct(w->m2, w->m2, key->dq, mq->n, mq);
 	}
+}
+
+/*
+ * priv_end: Garner's recombination of m1, m2 into cb^d mod n, unblinding,
+ * and the fault check (m^e == c) before @out is written.
+ */
+static int priv_end(const struct rsa_key *key, const struct rsa_engine *eng,
+		    struct rsa_priv_scratch *w, u8 *out)
+{
+	const struct bn_mont *mn = &key->mn, *mp = &key->mp, *mq = &key->mq;
+	unsigned int nl = mn->n, pl = mp->n, ql = mq->n;
+	u64 ext[2 * BN_MAX_LIMBS + 1], ok;
+
 	from_mont(eng, w->m2, w->m2, mq);			/* m2 < q */
 	/* h = (m1 - m2) qinv mod p; m = m2 + h q. */
 	reduce_mont(eng, w->m2p, w->m2, ql, mp);
@@ -232,38 +275,6 @@ static void rsa_crt(const struct rsa_key *key, const struct rsa_engine *eng,
 	memcpy(ext, w->m2, (size_t)ql * 8);
 	bn_add(w->m, w->m, ext, pl + ql + 1);
 	memzero_explicit(ext, sizeof(ext));
-}
-
-int rsa_private(const struct rsa_key *key, u8 *out, const u8 *in)
-{
-	const struct rsa_engine *eng = rsa_key_engine(key);
-	const struct bn_mont *mn = &key->mn;
-	unsigned int nl = mn->n;
-	struct rsa_priv_scratch *w;
-	u64 ok;
-	int err;
-
-	if (!key->has_priv)
-		return -ENOKEY;
-	w = malloc(sizeof(*w));
-	if (!w)
-		return -ENOMEM;
-	bn_from_be(w->c, nl, in, key->k);
-	/*
-	 * c < n: public, a ciphertext is, and an encoded message to sign is
-	 * below n by construction (its top byte is zero).
-	 */
-	ok = bn_lt_mask(w->c, mn->m, nl);
-	rind_declassify(&ok, sizeof(ok));
-	if (!ok) {
-		err = -EBADMSG;
-		goto out;
-	}
-	err = rsa_blind(key, eng, w);
-	if (err)
-		goto out;
-	mmul(eng, w->cb, w->c, w->vi, mn);			/* c r^e mod n */
-	rsa_crt(key, eng, w);
 	/* m < n fits nl limbs; unblind: m r^-1 (vf in Montgomery form). */
 	mmul(eng, w->m, w->m, w->vf, mn);
 
@@ -272,14 +283,103 @@ int rsa_private(const struct rsa_key *key, u8 *out, const u8 *in)
 	/* The verdict is public: a fault is reported as such, nothing released. */
 	ok = bn_eq_mask(w->chk, w->c, nl);
 	rind_declassify(&ok, sizeof(ok));
-	if (!ok) {
-		err = -EIO;
-		goto out;
-	}
+	if (!ok)
+		return -EIO;
 	bn_to_be(out, key->k, w->m, nl);
-	err = 0;
-out:
+	return 0;
+}
+
+int rsa_private(const struct rsa_key *key, u8 *out, const u8 *in)
+{
+	const struct rsa_engine *eng = rsa_key_engine(key);
+	struct rsa_priv_scratch *w;
+	int err;
+
+	if (!key->has_priv)
+		return -ENOKEY;
+	w = malloc(sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	err = priv_begin(key, eng, w, in);
+	if (!err) {
+		priv_exps(key, eng, w);
+		err = priv_end(key, eng, w, out);
+	}
 	memzero_explicit(w, sizeof(*w));
 	free(w);
 	return err;
+}
+
+/* ---- batches (rsa.h: rsa_private_batch) ------------------------------------ */
+
+#define RSA_MAX_LANES	8
+
+/* The lanes the key's engine runs its halves in, and the fewest worth a pass; 1, 0: none. */
+static unsigned int batch_width(const struct rsa_key *key, const struct rsa_engine *eng,
+				unsigned int *min)
+{
+	unsigned int lanes = eng->lanes < RSA_MAX_LANES ? eng->lanes : RSA_MAX_LANES;
+
+	*min = 0;
+	if (!key->has_priv || !eng->exp_ct_lanes || !eng->lanes_min || lanes < 2 ||
+	    key->mp.n != key->mq.n)
+		return 1;
+	*min = eng->lanes_min(key->mp.n);
+	return *min ? lanes : 1;
+}
+
+unsigned int rsa_batch_lanes(const struct rsa_key *key, unsigned int n)
+{
+	unsigned int min, lanes = batch_width(key, rsa_key_engine(key), &min);
+
+	return lanes > 1 && n >= min ? lanes : 1;
+}
+
+void rsa_private_batch(const struct rsa_key *key, struct rsa_priv_req *reqs, unsigned int n)
+{
+	const struct rsa_engine *eng = rsa_key_engine(key);
+	unsigned int min, lanes = batch_width(key, eng, &min), i = 0, g, j;
+	struct rsa_priv_scratch *w;
+	unsigned int idx[RSA_MAX_LANES];
+	int err = key->has_priv ? 0 : -ENOKEY;
+
+	w = err ? NULL : malloc(lanes * sizeof(*w));
+	if (!w && !err)
+		err = -ENOMEM;
+	if (err) {
+		for (i = 0; i < n; i++)
+			if (!reqs[i].err)
+				reqs[i].err = err;
+		return;
+	}
+	while (i < n) {
+		/* The next group: up to @lanes requests whose input is good. */
+		for (g = 0; i < n && g < lanes; i++) {
+			if (reqs[i].err)
+				continue;
+			err = priv_begin(key, eng, &w[g], reqs[i].in);
+			if (err) {
+				reqs[i].err = err;
+				continue;
+			}
+			idx[g++] = i;
+		}
+		if (lanes > 1 && g >= min && g) {	/* public: the counts */
+			u64 *r1[RSA_MAX_LANES], *r2[RSA_MAX_LANES];
+
+			for (j = 0; j < g; j++) {
+				r1[j] = w[j].m1;
+				r2[j] = w[j].m2;
+			}
+			eng->exp_ct_lanes(r1, (const u64 *const *)r1, g, key->dp, key->mp.n, &key->mp);
+			eng->exp_ct_lanes(r2, (const u64 *const *)r2, g, key->dq, key->mq.n, &key->mq);
+		} else {
+			for (j = 0; j < g; j++)
+				priv_exps(key, eng, &w[j]);
+		}
+		for (j = 0; j < g; j++)
+			reqs[idx[j]].err = priv_end(key, eng, &w[j], reqs[idx[j]].out);
+		memzero_explicit(w, (size_t)lanes * sizeof(*w));
+	}
+	free(w);
 }

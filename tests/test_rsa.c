@@ -1814,8 +1814,14 @@ static bool have_ifma(void)
 #endif
 }
 
-/* Half @h of @x (x2 layout, nl digits) as a BIGNUM, unreduced. */
-static BIGNUM *x2_to_bn(const struct bni_num *x, unsigned int h, unsigned int nl)
+/*
+ * The number @h of a register image @w (nl digits of 52 bits, digit j at
+ * word @word(j, h): the x2 layout's halves, the lane layout's lanes) as a
+ * BIGNUM, unreduced; and the reverse (b < 2^(52 nl)).
+ */
+typedef unsigned int digit_word_fn(unsigned int j, unsigned int h);
+
+static BIGNUM *digits_to_bn(const u64 *w, digit_word_fn *word, unsigned int h, unsigned int nl)
 {
 	BIGNUM *b = BN_new();
 	unsigned int j;
@@ -1824,13 +1830,13 @@ static BIGNUM *x2_to_bn(const struct bni_num *x, unsigned int h, unsigned int nl
 	BN_zero(b);
 	for (j = nl; j-- > 0;) {
 		ck_assert_int_eq(BN_lshift(b, b, 52), 1);
-		ck_assert_int_eq(BN_add_word(b, x->w[8 * (j / 4) + 4 * h + j % 4]), 1);
+		ck_assert_int_eq(BN_add_word(b, w[word(j, h)]), 1);
 	}
 	return b;
 }
 
-/* Half @h of @x = @b (digits of 52 bits; b < 2^(52 nl)). */
-static void bn_to_x2(struct bni_num *x, unsigned int h, unsigned int nl, const BIGNUM *b)
+static void bn_to_digits(u64 *w, digit_word_fn *word, unsigned int h, unsigned int nl,
+			 const BIGNUM *b)
 {
 	BIGNUM *t = BN_dup(b);
 	unsigned int j;
@@ -1842,12 +1848,28 @@ static void bn_to_x2(struct bni_num *x, unsigned int h, unsigned int nl, const B
 		/* BN_get_word of a value above 2^64 is all ones: the low 52 bits apart */
 		ck_assert_ptr_nonnull(BN_copy(d, t));
 		BN_mask_bits(d, 52);	/* 0 when d is shorter already */
-		x->w[8 * (j / 4) + 4 * h + j % 4] = BN_get_word(d);
+		w[word(j, h)] = BN_get_word(d);
 		ck_assert_int_eq(BN_rshift(t, t, 52), 1);
 	}
 	ck_assert(BN_is_zero(t));
 	BN_free(t);
 	BN_free(d);
+}
+
+static unsigned int x2_word(unsigned int j, unsigned int h)
+{
+	return 8 * (j / 4) + 4 * h + j % 4;
+}
+
+/* Half @h of @x (x2 layout, nl digits) as a BIGNUM, and back. */
+static BIGNUM *x2_to_bn(const struct bni_num *x, unsigned int h, unsigned int nl)
+{
+	return digits_to_bn(x->w, x2_word, h, nl);
+}
+
+static void bn_to_x2(struct bni_num *x, unsigned int h, unsigned int nl, const BIGNUM *b)
+{
+	bn_to_digits(x->w, x2_word, h, nl, b);
 }
 
 /* The words of a number in use at c's size (the rest of struct bni_num is not written). */
@@ -2229,26 +2251,37 @@ START_TEST(test_ifma_drivers)
 			ck_assert_int_eq(crypto_sig_verify(fi, sig, (unsigned int)len, msg,
 							   (unsigned int)ml), 0);
 		}
+		printf("ifma: pkcs1-rsa-sha256-ifma signs as the generic driver, %u bits\n", bits[i]);
 #ifdef HAVE_AKCIPHER
 		{
-			struct crypto_akcipher *ai = alloc_ak("oaep-rsa-sha256-ifma");
-			EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new(k, NULL);
-			u8 ct[MAXK], pt[MAXK];
-			size_t ctl = sizeof(ct);
-			unsigned int ptl = sizeof(pt);
+			/* every hash at 2048 bits, sha256 at the other sizes */
+			static const char *const oaep[] = {
+				"oaep-rsa-sha256-ifma", "oaep-rsa-sha384-ifma", "oaep-rsa-sha512-ifma",
+			};
+			static const EVP_MD *(*const md[])(void) = { EVP_sha256, EVP_sha384, EVP_sha512 };
+			unsigned int oi;
 
-			ck_assert_ptr_nonnull(pc);
-			ck_assert_int_eq(EVP_PKEY_encrypt_init(pc), 1);
-			ck_assert_int_eq(EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_OAEP_PADDING), 1);
-			ck_assert_int_eq(EVP_PKEY_CTX_set_rsa_oaep_md(pc, EVP_sha256()), 1);
-			ck_assert_int_eq(EVP_PKEY_CTX_set_rsa_mgf1_md(pc, EVP_sha256()), 1);
-			ck_assert_int_eq(EVP_PKEY_encrypt(pc, ct, &ctl, msg, 40), 1);
-			ck_assert_int_eq(crypto_akcipher_set_priv_key(ai, der, (unsigned int)dlen), 0);
-			ck_assert_int_eq(ak_run(ai, false, ct, (unsigned int)ctl, pt, &ptl), 0);
-			ck_assert_uint_eq(ptl, 40);
-			ck_assert(!memcmp(pt, msg, 40));
-			EVP_PKEY_CTX_free(pc);
-			crypto_free_akcipher(ai);
+			for (oi = 0; oi < (bits[i] == 2048 ? 3u : 1u); oi++) {
+				struct crypto_akcipher *ai = alloc_ak(oaep[oi]);
+				EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new(k, NULL);
+				u8 ct[MAXK], pt[MAXK];
+				size_t ctl = sizeof(ct);
+				unsigned int ptl = sizeof(pt);
+
+				ck_assert_ptr_nonnull(pc);
+				ck_assert_int_eq(EVP_PKEY_encrypt_init(pc), 1);
+				ck_assert_int_eq(EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_OAEP_PADDING), 1);
+				ck_assert_int_eq(EVP_PKEY_CTX_set_rsa_oaep_md(pc, md[oi]()), 1);
+				ck_assert_int_eq(EVP_PKEY_CTX_set_rsa_mgf1_md(pc, md[oi]()), 1);
+				ck_assert_int_eq(EVP_PKEY_encrypt(pc, ct, &ctl, msg, 40), 1);
+				ck_assert_int_eq(crypto_akcipher_set_priv_key(ai, der, (unsigned int)dlen), 0);
+				ck_assert_int_eq(ak_run(ai, false, ct, (unsigned int)ctl, pt, &ptl), 0);
+				ck_assert_uint_eq(ptl, 40);
+				ck_assert(!memcmp(pt, msg, 40));
+				printf("ifma: %s decrypts OpenSSL's OAEP, %u bits\n", oaep[oi], bits[i]);
+				EVP_PKEY_CTX_free(pc);
+				crypto_free_akcipher(ai);
+			}
 		}
 #endif
 		OPENSSL_clear_free(der, (size_t)dlen);
@@ -2258,7 +2291,518 @@ START_TEST(test_ifma_drivers)
 	}
 }
 END_TEST
+
+/* ---- the IFMA batch kernel (arch/x86/bn-ifma-mb.c, rsa-ifma-mb.c) -------- */
+
+#include "../arch/x86/bn-ifma-mb.h"
+
+static unsigned int lane_word(unsigned int j, unsigned int l)
+{
+	return 8 * j + l;
+}
+
+/* Lane @l of @x (nl digits) as a BIGNUM, unreduced, and back. */
+static BIGNUM *lane_to_bn(const struct bnm_num *x, unsigned int l, unsigned int nl)
+{
+	return digits_to_bn(x->d, lane_word, l, nl);
+}
+
+static void bn_to_lane(struct bnm_num *x, unsigned int l, unsigned int nl, const BIGNUM *b)
+{
+	bn_to_digits(x->d, lane_word, l, nl, b);
+}
+
+static bool lane_digits_ok(const struct bnm_num *x, unsigned int nl)
+{
+	unsigned int i;
+
+	for (i = 0; i < 8 * nl; i++)
+		if (x->d[i] >> 52)
+			return false;
+	return true;
+}
+
+#define LANE_BYTES(c)	((size_t)(c).nl * 64)
+
+/*
+ * bnm_amm (the product kernel) and bnm_amm_sqrk (the squaring kernel)
+ * against OpenSSL for both sizes (1024- and 1536-bit moduli and a few
+ * bits less; random, all-ones, 2^(64 n - 1) + small), each lane its own
+ * operands from amm_operand() (0, 1, m - 1, m, m + 1, 2 m - 1, all-ones
+ * digits, a lone top digit, random below 2 m): digits below 2^52, r below
+ * 2 m, r R' = a b mod m; the squaring equal to the product a a bit for
+ * bit; k squarings against k products; aliasing; the reduction at the
+ * end; and bnm_select of every index.
+ */
+START_TEST(test_mb_amm)
+{
+	static const unsigned int ns[] = { 16, 24 };
+	static struct bn_mont mc;
+	static struct bnm_mont c;
+	static struct bnm_num x, y, r, r2, table[32];
+	struct rt_rng rng;
+	BN_CTX *ctx;
+	u64 m[BN_MAX_LIMBS];
+	unsigned int ni, it, l, i, checks = 0;
+
+	if (!have_ifma())
+		return;
+	ctx = BN_CTX_new();
+	ck_assert_ptr_nonnull(ctx);
+	rt_rng_seed(&rng, 1510);
+	for (ni = 0; ni < ARRAY_SIZE(ns); ni++) {
+		unsigned int n = ns[ni];
+
+		for (it = 0; it < 9; it++) {
+			BIGNUM *bm, *ba[8], *bb[8], *t = BN_new(), *u = BN_new(), *rp = BN_new();
+			unsigned int bits = 64 * n - (it % 3 ? rt_rand_range(&rng, 40) : 0), k, j;
+
+			ck_assert(t && u && rp);
+			rand_mod(&rng, m, bits, (int)(it % 5 == 3 ? 1 : it % 5 == 4 ? 2 : 0));
+			ck_assert_int_eq(bn_mont_init(&mc, m, n), 0);
+			bnm_mont_init(&c, &mc);
+			ck_assert_uint_ge(52 * c.nl, 64 * n + 2);	/* 4 m < R' */
+			ck_assert(lane_digits_ok(&c.rr, c.nl) && lane_digits_ok(&c.one, c.nl));
+			bm = inv_bn(m, n);
+			memset(&x, 0, sizeof(x));
+			memset(&y, 0, sizeof(y));
+			for (l = 0; l < 8; l++) {
+				ba[l] = amm_operand(&rng, bm, (int)(it + l), ctx);
+				bb[l] = amm_operand(&rng, bm, (int)(3 * it + 2 * l + 1), ctx);
+				bn_to_lane(&x, l, c.nl, ba[l]);
+				bn_to_lane(&y, l, c.nl, bb[l]);
+			}
+			bnm_amm(&r, &x, &y, &c);
+			ck_assert_msg(lane_digits_ok(&r, c.nl), "mb amm digits n=%u it=%u", n, it);
+			ck_assert_int_eq(BN_lshift1(t, bm), 1);
+			for (l = 0; l < 8; l++) {
+				BIGNUM *got = lane_to_bn(&r, l, c.nl);
+
+				ck_assert_msg(BN_cmp(got, t) < 0, "mb amm bound n=%u it=%u l=%u", n, it, l);
+				ck_assert_int_eq(BN_lshift(u, got, 52 * (int)c.nl), 1);
+				ck_assert_int_eq(BN_mod(u, u, bm, ctx), 1);
+				ck_assert_int_eq(BN_mod_mul(rp, ba[l], bb[l], bm, ctx), 1);
+				ck_assert_msg(!BN_cmp(u, rp), "mb amm n=%u it=%u l=%u", n, it, l);
+				BN_free(got);
+				checks++;
+			}
+			/* aliased: into a, into b */
+			r2 = x;
+			bnm_amm(&r2, &r2, &y, &c);
+			ck_assert_msg(!memcmp(&r2, &r, LANE_BYTES(c)), "mb amm alias a n=%u", n);
+			r2 = y;
+			bnm_amm(&r2, &x, &r2, &c);
+			ck_assert_msg(!memcmp(&r2, &r, LANE_BYTES(c)), "mb amm alias b n=%u", n);
+			/* the squaring kernel: the same value as the product x x, and mod m */
+			bnm_amm(&r, &x, &x, &c);
+			bnm_amm_sqrk(&r2, &x, 1, &c);
+			ck_assert_msg(!memcmp(&r2, &r, LANE_BYTES(c)), "mb sqr n=%u it=%u", n, it);
+			for (l = 0; l < 8; l++) {
+				BIGNUM *got = lane_to_bn(&r2, l, c.nl);
+
+				ck_assert_msg(BN_cmp(got, t) < 0, "mb sqr bound n=%u it=%u", n, it);
+				ck_assert_int_eq(BN_lshift(u, got, 52 * (int)c.nl), 1);
+				ck_assert_int_eq(BN_mod(u, u, bm, ctx), 1);
+				ck_assert_int_eq(BN_mod_mul(rp, ba[l], ba[l], bm, ctx), 1);
+				ck_assert_msg(!BN_cmp(u, rp), "mb sqr n=%u it=%u l=%u", n, it, l);
+				BN_free(got);
+				checks++;
+			}
+			/* k squarings in one call against k products (k = 0: a copy), aliased too */
+			k = it % 6;
+			r = x;
+			for (j = 0; j < k; j++)
+				bnm_amm(&r, &r, &r, &c);
+			bnm_amm_sqrk(&r2, &x, k, &c);
+			ck_assert_msg(!memcmp(&r2, &r, LANE_BYTES(c)), "mb sqrk k=%u n=%u", k, n);
+			r2 = x;
+			bnm_amm_sqrk(&r2, &r2, k, &c);
+			ck_assert_msg(!memcmp(&r2, &r, LANE_BYTES(c)), "mb sqrk alias k=%u n=%u", k, n);
+			/* unpack: each lane below m and equal to its value mod m */
+			{
+				u64 o[8][BN_MAX_LIMBS], *op[8];
+
+				bnm_amm(&r, &x, &y, &c);
+				for (l = 0; l < 8; l++)
+					op[l] = o[l];
+				bnm_unpack_reduce(op, 8, &r, &c);
+				for (l = 0; l < 8; l++) {
+					BIGNUM *got = inv_bn(o[l], n), *want = lane_to_bn(&r, l, c.nl);
+
+					ck_assert_int_eq(BN_mod(want, want, bm, ctx), 1);
+					ck_assert_msg(!BN_cmp(got, want), "mb unpack n=%u it=%u l=%u", n, it, l);
+					BN_free(got);
+					BN_free(want);
+				}
+			}
+			for (l = 0; l < 8; l++) {
+				BN_free(ba[l]);
+				BN_free(bb[l]);
+			}
+			BN_free(bm);
+			BN_free(t);
+			BN_free(u);
+			BN_free(rp);
+		}
+		/* the table scan: every index, every lane the same entry */
+		rt_fill(&rng, table, sizeof(table));
+		for (i = 0; i < 32; i++) {
+			memset(&r, 0x5a, sizeof(r));
+			bnm_select(&r, table, 32, i, &c);
+			ck_assert_msg(!memcmp(&r, &table[i], LANE_BYTES(c)), "mb select %u n=%u", i, n);
+			checks++;
+		}
+	}
+	BN_CTX_free(ctx);
+	ck_assert_uint_eq(checks, 2 * 9 * 16 + 2 * 32);
+}
+END_TEST
+
+/*
+ * The lane exponentiation (rsa_engine_ifma.exp_ct_lanes, bnm_exp_ct)
+ * against the generic exp_ct on each lane: the halves of RSA-2048 and
+ * RSA-3072 (1024 and 1536 bits, and a few bits less), moduli random,
+ * all-ones limbs and 2^(64 n - 1) + small; 1 to 8 lanes, each input its
+ * own (random, 0, 1, m - 1, R mod m); exponents random, all ones, zero, a
+ * lone top bit, one limb, and one whose windows run through every table
+ * index; r aliasing a; and sizes the lanes do not take (2048-bit, 17
+ * limbs), handed to the fallback with the same results.
+ */
+START_TEST(test_mb_exp)
+{
+	static const unsigned int sizes[] = { 1024, 1536, 1019, 1500, 2048, 1088 };
+	const struct rsa_engine *eng = &rsa_engine_ifma, *gen = &rsa_engine_generic;
+	static struct bn_mont mc;
+	static u64 a[8][BN_MAX_LIMBS], r[8][BN_MAX_LIMBS], s[8][BN_MAX_LIMBS];
+	struct rt_rng rng;
+	u64 m[BN_MAX_LIMBS], e[BN_MAX_LIMBS];
+	unsigned int si, it, l, checks = 0;
+
+	if (!have_ifma())
+		return;
+	ck_assert_ptr_nonnull(eng->exp_ct_lanes);
+	ck_assert_uint_eq(eng->lanes, 8);
+	rt_rng_seed(&rng, 1511);
+	for (si = 0; si < ARRAY_SIZE(sizes); si++) {
+		unsigned int iters = si < 2 ? 7 : 1;
+
+		for (it = 0; it < iters; it++) {
+			unsigned int n = rand_mod(&rng, m, sizes[si], (int)(it % 3 == 1 ? 1 : it % 3 == 2 ? 2 : 0));
+			unsigned int en = it == 5 ? 1 : n, cnt = si < 2 ? 8 - it : 3;
+			u64 *rp[8], *sp[8];
+			const u64 *ap[8];
+
+			ck_assert_int_eq(bn_mont_init(&mc, m, n), 0);
+			ck_assert_uint_eq(eng->lanes_min(n), bnm_fits(n) ? 7u : 0u);
+			rt_fill(&rng, e, (size_t)en * 8);
+			if (it == 1)
+				memset(e, 0xff, (size_t)en * 8);
+			if (it == 2)
+				memset(e, 0, (size_t)en * 8);
+			if (it == 3) {
+				memset(e, 0, (size_t)en * 8);
+				e[en - 1] = (u64)1 << 63;
+			}
+			if (it == 6) {
+				/* 5-bit windows from the top: 0, 1, ..., 31, 0, ... */
+				unsigned int nb = 64 * en, pos = nb - (nb % 5 ? nb % 5 : 5), w = 0, b;
+
+				memset(e, 0, (size_t)en * 8);
+				for (;; pos -= 5, w++) {
+					for (b = 0; b < 5 && pos + b < nb; b++)
+						e[(pos + b) / 64] |= (u64)((w % 32) >> b & 1) << ((pos + b) % 64);
+					if (pos < 5)
+						break;
+				}
+			}
+			for (l = 0; l < cnt; l++) {
+				rand_below(&rng, a[l], &mc, (int)(it + l));
+				gen->exp_ct(r[l], a[l], e, en, &mc);
+				memset(s[l], 0xa5, sizeof(s[l]));
+				ap[l] = a[l];
+				sp[l] = s[l];
+				rp[l] = r[l];
+			}
+			eng->exp_ct_lanes(sp, ap, cnt, e, en, &mc);
+			for (l = 0; l < cnt; l++)
+				ck_assert_msg(!memcmp(r[l], s[l], (size_t)n * 8),
+					      "exp_ct_lanes %u bits it=%u lane %u/%u", sizes[si], it, l, cnt);
+			/* r aliasing a (as rsa_private_batch calls it) */
+			for (l = 0; l < cnt; l++)
+				memcpy(s[l], a[l], (size_t)n * 8);
+			eng->exp_ct_lanes(sp, (const u64 *const *)sp, cnt, e, en, &mc);
+			for (l = 0; l < cnt; l++)
+				ck_assert_msg(!memcmp(r[l], s[l], (size_t)n * 8),
+					      "exp_ct_lanes alias %u bits it=%u lane %u", sizes[si], it, l);
+			if (bnm_fits(n)) {
+				ck_assert_int_eq(bnm_exp_ct(sp, ap, cnt, e, en, &mc), 0);
+				for (l = 0; l < cnt; l++)
+					ck_assert(!memcmp(rp[l], sp[l], (size_t)n * 8));
+			}
+			checks++;
+		}
+	}
+	ck_assert_uint_eq(checks, 2 * 7 + 4);
+}
+END_TEST
 #endif
+
+/* ---- batches (crypto_sig_sign_batch; rsa.c: rsa_private_batch) ----------- */
+
+/* Whether @drv is registered (a driver name). */
+static bool have_driver(const char *drv)
+{
+	struct crypto_sig *t = crypto_alloc_sig(drv, 0, 0);
+
+	if (IS_ERR_OR_NULL(t))
+		return false;
+	crypto_free_sig(t);
+	return true;
+}
+
+#define BATCH_MAX	17
+
+/*
+ * One batch of @n requests on @tfm (key @k, @der its PKCS#8 DER), messages
+ * of mixed lengths (0 to ~300 bytes): every signature k bytes, verified
+ * by rind and by OpenSSL, and for PKCS#1 v1.5 (deterministic) equal to
+ * crypto_sig_sign's; the return value 0.
+ */
+static void batch_once(struct crypto_sig *tfm, EVP_PKEY *k, const char *scheme, const char *h,
+		       unsigned int n, struct rt_rng *rng)
+{
+	static u8 msg[BATCH_MAX][300], sig[BATCH_MAX][MAXK], one[MAXK];
+	struct sig_request reqs[BATCH_MAX];
+	unsigned int i, klen = (unsigned int)EVP_PKEY_get_size(k);
+	bool det = !strcmp(scheme, "pkcs1");
+
+	for (i = 0; i < n; i++) {
+		unsigned int ml = (i * 97 + n * 13) % 300;
+
+		rt_fill(rng, msg[i], ml);
+		reqs[i] = (struct sig_request){ .msg = msg[i], .msglen = ml, .sig = sig[i],
+						.siglen = sizeof(sig[i]), .err = 12345 };
+	}
+	ck_assert_int_eq(crypto_sig_sign_batch(tfm, reqs, n), 0);
+	for (i = 0; i < n; i++) {
+		EVP_MD_CTX *md;
+
+		ck_assert_int_eq(reqs[i].err, 0);
+		ck_assert_uint_eq(reqs[i].siglen, klen);
+		ck_assert_int_eq(crypto_sig_verify(tfm, sig[i], klen, msg[i], reqs[i].msglen), 0);
+		ossl_ctx(k, scheme, h, false, &md);
+		ck_assert_msg(EVP_DigestVerify(md, sig[i], klen, msg[i], reqs[i].msglen) == 1,
+			      "%s batch of %u: #%u does not verify in OpenSSL",
+			      crypto_sig_driver_name(tfm), n, i);
+		EVP_MD_CTX_free(md);
+		if (det) {
+			ck_assert_int_eq(crypto_sig_sign(tfm, msg[i], reqs[i].msglen, one, sizeof(one)),
+					 (int)klen);
+			ck_assert_msg(!memcmp(one, sig[i], klen), "%s batch of %u: #%u differs",
+				      crypto_sig_driver_name(tfm), n, i);
+		}
+	}
+}
+
+/*
+ * crypto_sig_sign_batch over the RSA drivers: the best "pkcs1(rsa,sha256)"
+ * and "pss(rsa,sha256)" (the front end's loop where the driver has no
+ * batch path), and where registered the -ifma drivers (the lanes):
+ * batch sizes 1 to 17 with an RSA-2048 key (one pass of eight, groups
+ * shorter than seven one at a time, eight and nine, two passes...),
+ * a few sizes with RSA-3072 (the 1536-bit lanes) and RSA-4096 (no lanes:
+ * one at a time).  crypto_sig_batch_lanes: 8 for the -ifma drivers from
+ * seven signatures on, 1 below and for the others.
+ */
+START_TEST(test_sign_batch)
+{
+	static const struct {
+		const char *drv, *scheme, *hash;
+		bool lanes;
+	} cases[] = {
+		{ "pkcs1-rsa-sha256-ifma", "pkcs1", "sha256", true },
+		{ "pss-rsa-sha512-ifma", "pss", "sha512", true },
+		{ "pkcs1-rsa-sha384-ifma", "pkcs1", "sha384", true },
+		{ "pss-rsa-sha256-ifma", "pss", "sha256", true },
+		{ "pkcs1(rsa,sha256)", "pkcs1", "sha256", false },
+		{ "pss(rsa,sha256)", "pss", "sha256", false },
+	};
+	static const unsigned int other[] = { 1, 7, 9 };
+	EVP_PKEY *k2048 = ossl_key(2048), *k3072 = NULL, *k4096 = NULL;
+	struct rt_rng rng;
+	size_t ci;
+
+	rt_rng_seed(&rng, 1520);
+	for (ci = 0; ci < ARRAY_SIZE(cases); ci++) {
+		struct crypto_sig *tfm;
+		u8 *der;
+		int dlen;
+		unsigned int n;
+		bool lanes;
+
+		if (cases[ci].lanes && !have_driver(cases[ci].drv))
+			continue;
+		tfm = alloc_sig(cases[ci].drv);
+		if (!cases[ci].lanes && strstr(crypto_sig_driver_name(tfm), "-ifma")) {
+			crypto_free_sig(tfm);	/* the best is an -ifma one: done above */
+			continue;
+		}
+		dlen = ossl_der(k2048, true, &der);
+		ck_assert_int_eq(crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), 0);
+		OPENSSL_clear_free(der, (size_t)dlen);
+		/* a name ("pkcs1(rsa,sha256)") may resolve to an -ifma driver */
+		lanes = strstr(crypto_sig_driver_name(tfm), "-ifma") != NULL;
+		ck_assert(lanes || !cases[ci].lanes);
+		printf("batch: %s, RSA-2048, %s\n", crypto_sig_driver_name(tfm),
+		       lanes ? "lanes" : "one at a time");
+		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 8), (lanes ? 8 : 1));
+		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 6), 1);
+		if (cases[ci].lanes && ci < 2) {
+			for (n = 1; n <= BATCH_MAX; n++)
+				batch_once(tfm, k2048, cases[ci].scheme, cases[ci].hash, n, &rng);
+		} else {
+			for (n = 0; n < ARRAY_SIZE(other); n++)
+				batch_once(tfm, k2048, cases[ci].scheme, cases[ci].hash, other[n], &rng);
+		}
+		if (cases[ci].lanes && ci < 2) {
+			/* RSA-3072 in lanes, RSA-4096 one at a time */
+			if (!k3072)
+				k3072 = ossl_key(3072);
+			if (!k4096)
+				k4096 = ossl_key(4096);
+			dlen = ossl_der(k3072, true, &der);
+			ck_assert_int_eq(crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), 0);
+			OPENSSL_clear_free(der, (size_t)dlen);
+			batch_once(tfm, k3072, cases[ci].scheme, cases[ci].hash, 8, &rng);
+			batch_once(tfm, k3072, cases[ci].scheme, cases[ci].hash, 3, &rng);
+			dlen = ossl_der(k4096, true, &der);
+			ck_assert_int_eq(crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), 0);
+			OPENSSL_clear_free(der, (size_t)dlen);
+			batch_once(tfm, k4096, cases[ci].scheme, cases[ci].hash, 8, &rng);
+		}
+		crypto_free_sig(tfm);
+	}
+	EVP_PKEY_free(k2048);
+	EVP_PKEY_free(k3072);
+	EVP_PKEY_free(k4096);
+}
+END_TEST
+
+/*
+ * Bad requests in a batch get their own errno and change nothing else:
+ * a signature buffer one byte short and a NULL one (-EINVAL), a NULL
+ * message with a length (-EINVAL), the others signed exactly as alone;
+ * the bad ones' buffers and lengths untouched; the call returns the
+ * first error.  A tfm holding only the public key (the library's
+ * "wrong key usage": it can verify, not sign): every request -ENOKEY,
+ * nothing written.  And rsa_private_batch itself with inputs at and
+ * above n among good ones (-EBADMSG for those alone).
+ */
+START_TEST(test_sign_batch_bad)
+{
+	static const char *const drvs[] = { "pkcs1-rsa-sha256-ifma", "pkcs1(rsa,sha256)" };
+	static u8 msg[12][40], sig[12][MAXK], want[MAXK];
+	EVP_PKEY *k = ossl_key(2048);
+	struct sig_request reqs[12];
+	size_t di;
+	unsigned int i;
+
+	for (di = 0; di < ARRAY_SIZE(drvs); di++) {
+		struct crypto_sig *tfm, *pub;
+		struct rsa_tfm_ctx *ctx;
+		u8 *der;
+		int dlen;
+
+		if (!di && !have_driver(drvs[di]))
+			continue;
+		tfm = alloc_sig(drvs[di]);
+		if (di && have_driver(drvs[0]) && !strcmp(crypto_sig_driver_name(tfm), drvs[0])) {
+			crypto_free_sig(tfm);	/* the best is the one just run */
+			continue;
+		}
+		pub = alloc_sig(drvs[di]);
+		dlen = ossl_der(k, true, &der);
+		ck_assert_int_eq(crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), 0);
+		OPENSSL_clear_free(der, (size_t)dlen);
+		dlen = ossl_der(k, false, &der);
+		ck_assert_int_eq(crypto_sig_set_pubkey(pub, der, (unsigned int)dlen), 0);
+		OPENSSL_free(der);
+		printf("batch: %s, bad requests\n", crypto_sig_driver_name(tfm));
+		for (i = 0; i < 12; i++) {
+			memset(msg[i], (int)i, sizeof(msg[i]));
+			memset(sig[i], 0xa5, sizeof(sig[i]));
+			reqs[i] = (struct sig_request){ .msg = msg[i], .msglen = 5 + i, .sig = sig[i],
+							.siglen = 256, .err = 0 };
+		}
+		reqs[2].siglen = 255;
+		reqs[5].sig = NULL;
+		reqs[9].msg = NULL;
+		ck_assert_int_eq(crypto_sig_sign_batch(tfm, reqs, 12), -EINVAL);
+		for (i = 0; i < 12; i++) {
+			unsigned int j;
+
+			if (i == 2 || i == 5 || i == 9) {
+				ck_assert_int_eq(reqs[i].err, -EINVAL);
+				ck_assert_uint_eq(reqs[i].siglen, i == 2 ? 255 : 256);
+				for (j = 0; j < sizeof(sig[i]); j++)
+					ck_assert_uint_eq(sig[i][j], 0xa5);
+				continue;
+			}
+			ck_assert_int_eq(reqs[i].err, 0);
+			ck_assert_uint_eq(reqs[i].siglen, 256);
+			ck_assert_int_eq(crypto_sig_sign(tfm, msg[i], 5 + i, want, sizeof(want)), 256);
+			ck_assert(!memcmp(want, sig[i], 256));
+			for (j = 256; j < sizeof(sig[i]); j++)
+				ck_assert_uint_eq(sig[i][j], 0xa5);
+		}
+		/* public key only: -ENOKEY for each, nothing written */
+		for (i = 0; i < 12; i++) {
+			memset(sig[i], 0x3c, sizeof(sig[i]));
+			reqs[i] = (struct sig_request){ .msg = msg[i], .msglen = 5 + i, .sig = sig[i],
+							.siglen = 256, .err = 0 };
+		}
+		ck_assert_int_eq(crypto_sig_sign_batch(pub, reqs, 12), -ENOKEY);
+		for (i = 0; i < 12; i++) {
+			ck_assert_int_eq(reqs[i].err, -ENOKEY);
+			ck_assert_uint_eq(reqs[i].siglen, 256);
+			ck_assert_uint_eq(sig[i][0], 0x3c);
+			ck_assert_uint_eq(sig[i][255], 0x3c);
+		}
+		/* the primitive: inputs = n and all ones (>= n) among good ones */
+		ctx = crypto_sig_ctx(tfm);
+		{
+			static u8 in[10][256], out[10][256], one[256];
+			struct rsa_priv_req pr[10];
+
+			for (i = 0; i < 10; i++) {
+				memset(in[i], 0, 256);
+				in[i][1] = (u8)(i + 1);
+				in[i][255] = (u8)i;
+				memset(out[i], 0x77, 256);
+				pr[i] = (struct rsa_priv_req){ .out = out[i], .in = in[i], .err = 0 };
+			}
+			bn_to_be(in[3], 256, ctx->key.mn.m, ctx->key.mn.n);
+			memset(in[6], 0xff, 256);
+			pr[8].err = -E2BIG;	/* entered with an error: skipped, kept */
+			rsa_private_batch(&ctx->key, pr, 10);
+			for (i = 0; i < 10; i++) {
+				if (i == 3 || i == 6 || i == 8) {
+					ck_assert_int_eq(pr[i].err, i == 8 ? -E2BIG : -EBADMSG);
+					ck_assert_uint_eq(out[i][0], 0x77);
+					ck_assert_uint_eq(out[i][255], 0x77);
+					continue;
+				}
+				ck_assert_int_eq(pr[i].err, 0);
+				ck_assert_int_eq(rsa_private(&ctx->key, one, in[i]), 0);
+				ck_assert(!memcmp(one, out[i], 256));
+			}
+		}
+		crypto_free_sig(tfm);
+		crypto_free_sig(pub);
+	}
+	EVP_PKEY_free(k);
+}
+END_TEST
 
 static Suite *rsa_suite(void)
 {
@@ -2289,12 +2833,25 @@ static Suite *rsa_suite(void)
 	tcase_add_test(tc, test_adx_kernel_edges);
 	tcase_add_test(tc, test_adx_kernel_near_r);
 	tcase_add_test(tc, test_adx_sqr_runs);
+#endif
+	suite_add_tcase(s, tc);
+	/*
+	 * The AVX-512 IFMA engine's cases and the batches: the emulated run
+	 * (tests/emu/check.sh) runs this case alone (CK_RUN_CASE=ifma).
+	 */
+	tc = tcase_create("ifma");
+	tcase_set_timeout(tc, 600);
+#if defined(__x86_64__)
 	tcase_add_test(tc, test_ifma_amm);
 	tcase_add_test(tc, test_ifma_exp_ct2);
 	tcase_add_test(tc, test_ifma_exp_windows);
 	tcase_add_test(tc, test_ifma_drivers);
 	tcase_add_test(tc, test_adx_scratch_wipe);
+	tcase_add_test(tc, test_mb_amm);
+	tcase_add_test(tc, test_mb_exp);
 #endif
+	tcase_add_test(tc, test_sign_batch);
+	tcase_add_test(tc, test_sign_batch_bad);
 	suite_add_tcase(s, tc);
 	return s;
 }

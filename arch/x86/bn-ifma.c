@@ -98,17 +98,8 @@ void bni_pack(struct bni_num *x, const u64 *a1, const u64 *a2, const struct bni_
 
 	memset(x, 0, sizeof(*x));
 	for (h = 0; h < 2; h++) {
-		for (j = 0; j < c->nl; j++) {
-			unsigned int bit = 52 * j, w = bit / 64, s = bit % 64;
-			u64 v;
-
-			if (w >= n)		/* public: the digits above the number */
-				break;
-			v = a[h][w] >> s;
-			if (s > 12 && w + 1 < n)
-				v |= a[h][w + 1] << (64 - s);
-			x->w[word_of(j, h)] = v & M52;
-		}
+		for (j = 0; j < c->nl; j++)
+			x->w[word_of(j, h)] = bni_digit(a[h], n, j);
 	}
 }
 
@@ -120,14 +111,8 @@ void bni_unpack_reduce(u64 *r1, u64 *r2, const struct bni_num *x, const struct b
 
 	for (h = 0; h < 2; h++) {
 		memset(t, 0, sizeof(t));
-		for (j = 0; j < c->nl; j++) {
-			unsigned int bit = 52 * j, w = bit / 64, s = bit % 64;
-			u64 v = x->w[word_of(j, h)];
-
-			t[w] |= v << s;
-			if (s > 12)
-				t[w + 1] |= v >> (64 - s);
-		}
+		for (j = 0; j < c->nl; j++)
+			bni_put_digit(t, j, x->w[word_of(j, h)]);
 		/* Below 2 m < 2^(64 n + 1): n + 1 limbs; t - m kept unless it borrows. */
 		memcpy(m, c->mc[h]->m, (size_t)n * 8);
 		m[n] = 0;

@@ -50,6 +50,34 @@ struct bni_mont2 {
 	u64 k0[8] __attribute__((aligned(64)));	/* -m^-1 mod 2^52, lanes 0-3 and 4-7 */
 };
 
+/*
+ * 52-bit digits of a number of 64-bit limbs (both layouts, bn-ifma.c and
+ * bn-ifma-mb.c): digit @j of the @n-limb @a (0 above it), and @v (a digit
+ * below 2^52) ORed in as digit @j of @t (room for the limb above).  The
+ * positions are public.
+ */
+static inline u64 bni_digit(const u64 *a, unsigned int n, unsigned int j)
+{
+	unsigned int bit = 52 * j, w = bit / 64, s = bit % 64;
+	u64 v;
+
+	if (w >= n)
+		return 0;
+	v = a[w] >> s;
+	if (s > 12 && w + 1 < n)
+		v |= a[w + 1] << (64 - s);
+	return v & ((((u64)1) << 52) - 1);
+}
+
+static inline void bni_put_digit(u64 *t, unsigned int j, u64 v)
+{
+	unsigned int bit = 52 * j, w = bit / 64, s = bit % 64;
+
+	t[w] |= v << s;
+	if (s > 12)
+		t[w + 1] |= v >> (64 - s);
+}
+
 /* The 64-bit limb counts of the halves served (RSA-2048/3072/4096). */
 static inline bool bni_fits(unsigned int n)
 {

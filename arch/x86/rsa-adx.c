@@ -359,26 +359,14 @@ const struct rsa_engine rsa_engine_adx = {
 	.exp_pub = rsa_adx_exp_pub,
 };
 
-static struct rsa_sig_driver rsa_adx_pkcs1[RSA_SCHEME_NDRIVERS];
-static struct rsa_sig_driver rsa_adx_pss[RSA_SCHEME_NDRIVERS];
-static struct rsa_akcipher_driver rsa_adx_oaep[RSA_SCHEME_NDRIVERS];
+static struct rsa_engine_drivers rsa_adx_drivers;
 
 static int rsa_adx_mod_init(void)
 {
-	int err;
-
 	if (!rind_cpu_has(RIND_X86_BMI2) || !rind_cpu_has(RIND_X86_ADX))
 		return 0;
 	have_avx2 = rind_cpu_has(RIND_X86_AVX2);
-	rsa_pkcs1_fill_drivers(rsa_adx_pkcs1, &rsa_engine_adx, 300, "x86");
-	rsa_pss_fill_drivers(rsa_adx_pss, &rsa_engine_adx, 300, "x86");
-	rsa_oaep_fill_drivers(rsa_adx_oaep, &rsa_engine_adx, 300, "x86");
-	err = rsa_sig_register_drivers(rsa_adx_pkcs1, RSA_SCHEME_NDRIVERS);
-	if (!err)
-		err = rsa_sig_register_drivers(rsa_adx_pss, RSA_SCHEME_NDRIVERS);
-	if (!err)
-		err = rsa_akcipher_register_drivers(rsa_adx_oaep, RSA_SCHEME_NDRIVERS);
-	return err;
+	return rsa_register_engine(&rsa_adx_drivers, &rsa_engine_adx, 300, "x86");
 }
 
 module_init(rsa_adx_mod_init);

@@ -118,7 +118,36 @@ struct rsa_engine {
 			const struct bn_mont *mc1,
 			u64 *r2, const u64 *a2, const u64 *e2, unsigned int en2,
 			const struct bn_mont *mc2);
+	/*
+	 * Optional (NULL: no batch path): @cnt (1 to @lanes) exponentiations
+	 * modulo one modulus by one exponent at once, r[i] = a[i]^e mod m,
+	 * each with exp_ct's contract, side by side in SIMD lanes (the
+	 * AVX-512 IFMA engine: eight signatures of one key, rsa_private_batch);
+	 * it takes any size, falling back itself.  @lanes_min(n): the
+	 * smallest count worth running in lanes for @n-limb moduli (a pass
+	 * costs the same for any count), 0 where lanes do not serve that
+	 * size; the batch signer runs shorter groups one at a time.
+	 */
+	void (*exp_ct_lanes)(u64 *const *r, const u64 *const *a, unsigned int cnt,
+			     const u64 *e, unsigned int en, const struct bn_mont *mc);
+	unsigned int (*lanes_min)(unsigned int n);
+	unsigned int lanes;
 };
+
+/*
+ * For the engines' fixed-window exponentiations: @nb (< 64) bits of the
+ * @en-limb exponent e from bit @pos (the positions are public, the bits
+ * secret: no branch on them).
+ */
+static inline u64 rsa_exp_window(const u64 *e, unsigned int en, unsigned int pos, unsigned int nb)
+{
+	unsigned int w = pos / 64, s = pos % 64;
+	u64 v = e[w] >> s;
+
+	if (s + nb > 64 && w + 1 < en)
+		v |= e[w + 1] << (64 - s);
+	return v & (((u64)1 << nb) - 1);
+}
 
 /*
  * A key's cached blinding pair (rsa.c): vi = r^e and vf = r^-1 mod n
@@ -213,6 +242,24 @@ int rsa_public(const struct rsa_key *key, u8 *out, const u8 *in);
  * -EIO and no output).  -EBADMSG when in >= n; -ENOKEY without a private key.
  */
 int rsa_private(const struct rsa_key *key, u8 *out, const u8 *in);
+/*
+ * The same for @n inputs at once (crypto_sig_sign_batch): each request's
+ * @err is rsa_private's result for it (0, -EBADMSG, -EIO, -ENOMEM, ...;
+ * -ENOKEY for all without a private key), its @out written only on
+ * success; requests that enter with @err set are skipped and keep it.
+ * Each has its own blinding pair and its own fault check; the engine's
+ * exp_ct_lanes runs the exponentiations of up to @lanes of them side by
+ * side where the key's halves are a size it serves in lanes and at least
+ * lanes_min(n) are left, else they are made one at a time.
+ */
+struct rsa_priv_req {
+	u8 *out;
+	const u8 *in;
+	int err;
+};
+void rsa_private_batch(const struct rsa_key *key, struct rsa_priv_req *reqs, unsigned int n);
+/* How many of a batch of @n rsa_private_batch runs side by side (1: none). */
+unsigned int rsa_batch_lanes(const struct rsa_key *key, unsigned int n);
 
 /* ---- shared by the padding files (rsa-tfm.c) ----------------------------- */
 
@@ -336,6 +383,52 @@ void rsa_pss_fill_drivers(struct rsa_sig_driver *drv, const struct rsa_engine *e
 			  int priority, const char *module);
 void rsa_oaep_fill_drivers(struct rsa_akcipher_driver *drv, const struct rsa_engine *eng,
 			   int priority, const char *module);
+
+/*
+ * An engine's drivers of all three schemes (pkcs1, pss, oaep, each for
+ * sha256/384/512), kept by the arch file (static storage: the registry
+ * keeps pointers into it).
+ */
+struct rsa_engine_drivers {
+	struct rsa_sig_driver pkcs1[RSA_SCHEME_NDRIVERS];
+	struct rsa_sig_driver pss[RSA_SCHEME_NDRIVERS];
+	struct rsa_akcipher_driver oaep[RSA_SCHEME_NDRIVERS];
+};
+
+/*
+ * rsa-tfm.c: rsa_fill_engine_drivers() fills @d with the three schemes'
+ * drivers over @eng at @priority (rsa_<scheme>_fill_drivers), and
+ * rsa_register_engine_drivers() registers them; on an error none of them
+ * stays registered.  rsa_register_engine() is both.  An engine with
+ * exp_ct_lanes gets the sig drivers' sign_batch from the fill functions
+ * (rsa_sig_fill_batch below).
+ */
+void rsa_fill_engine_drivers(struct rsa_engine_drivers *d, const struct rsa_engine *eng,
+			     int priority, const char *module);
+int rsa_register_engine_drivers(struct rsa_engine_drivers *d);
+int rsa_register_engine(struct rsa_engine_drivers *d, const struct rsa_engine *eng,
+			int priority, const char *module);
+
+/*
+ * Batches (rsa-tfm.c).  rsa_sig_sign_batch() is a sig scheme's sign_batch
+ * over its EMSA encoding @encode (k bytes of @em from the message):
+ * each request's checks as the scheme's sign (-ENOKEY, -EINVAL for a
+ * @siglen below k or an encoding that does not fit), then
+ * rsa_private_batch() over the good ones, a request's @sig written and
+ * its @siglen set only when it succeeds.  rsa_sig_fill_batch() gives @n
+ * drivers of an engine with exp_ct_lanes that sign_batch and the lane
+ * counts (batch_min: the RSA-2048 figure); nothing for other engines,
+ * whose batches the front end signs one at a time.
+ */
+typedef int rsa_encode_fn(struct rsa_tfm_ctx *ctx, const void *msg, unsigned int msglen, u8 *em);
+/* A sig scheme's sign over @encode: -ENOKEY, -EINVAL (@siglen below k), the length k. */
+int rsa_sig_sign_one(struct crypto_sig *tfm, const void *msg, unsigned int msglen,
+		     void *sig, unsigned int siglen, rsa_encode_fn *encode);
+void rsa_sig_sign_batch(struct crypto_sig *tfm, struct sig_request *reqs, unsigned int n,
+			rsa_encode_fn *encode);
+void rsa_sig_fill_batch(struct rsa_sig_driver *drv, unsigned int n, const struct rsa_engine *eng,
+			void (*sign_batch)(struct crypto_sig *tfm, struct sig_request *reqs,
+					   unsigned int n));
 
 /* The body of those: @alg_type initialised with the padding's entry points. */
 #define RSA_FILL_DRIVERS(scheme, alg_type, drv, eng, priority, module, ...) \
