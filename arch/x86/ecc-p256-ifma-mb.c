@@ -80,6 +80,16 @@
 
 #define MB_TARGET RIND_AVX512_TARGET("avx512f,avx512ifma", "avx2")
 #define MB_INLINE static inline __attribute__((always_inline)) MB_TARGET
+/*
+ * Limb loops unrolled whole: the limbs then live in registers, not arrays.
+ * Not in the emulation build, where each intrinsic is a loop of its own
+ * and the unrolled body took minutes to compile.
+ */
+#ifdef RIND_AVX512_EMU
+#define MB_UNROLL
+#else
+#define MB_UNROLL _Pragma("GCC unroll 16")
+#endif
 
 #define MB_LANES	8
 #define MB_NWIN		52	/* 5-bit windows of a 256-bit scalar, Booth-recoded */
@@ -237,6 +247,7 @@ MB_INLINE void fe8_carry(__m512i *t)
 	const __m512i m = mb_bc(M52);
 	int i;
 
+	MB_UNROLL
 	for (i = 0; i < 4; i++) {
 		t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64(t[i], 52));
 		t[i] = _mm512_and_si512(t[i], m);
@@ -253,11 +264,13 @@ MB_INLINE void fe8_csub(fe8 *r, const __m512i *t, const u64 *negm)
 	__mmask8 ge;
 	int i;
 
+	MB_UNROLL
 	for (i = 0; i < 5; i++)
 		u[i] = _mm512_add_epi64(t[i], mb_bc(negm[i]));
 	fe8_carry(u);
 	ge = _mm512_cmpgt_epu64_mask(u[4], mb_bc(M52));
 	u[4] = _mm512_and_si512(u[4], mb_bc(M52));
+	MB_UNROLL
 	for (i = 0; i < 5; i++)
 		r->v[i] = _mm512_mask_blend_epi64(ge, t[i], u[i]);
 }
@@ -268,6 +281,7 @@ MB_INLINE void fe8_add(fe8 *r, const fe8 *a, const fe8 *b)
 	__m512i t[5];
 	int i;
 
+	MB_UNROLL
 	for (i = 0; i < 5; i++)
 		t[i] = _mm512_add_epi64(a->v[i], b->v[i]);
 	fe8_carry(t);
@@ -284,6 +298,7 @@ MB_INLINE void fe8_sub(fe8 *r, const fe8 *a, const fe8 *b)
 	__m512i t[5];
 	int i;
 
+	MB_UNROLL
 	for (i = 0; i < 5; i++)
 		t[i] = _mm512_sub_epi64(_mm512_add_epi64(a->v[i], mb_bc(mb_c.b2p[i])), b->v[i]);
 	fe8_carry(t);
@@ -305,14 +320,18 @@ MB_INLINE void fe8_mul(fe8 *r, const fe8 *a, const fe8 *b)
 	__m512i t[10], q;
 	int i, j;
 
+	MB_UNROLL
 	for (i = 0; i < 10; i++)
 		t[i] = _mm512_setzero_si512();
+	MB_UNROLL
 	for (i = 0; i < 5; i++) {
+		MB_UNROLL
 		for (j = 0; j < 5; j++) {
 			t[i + j] = _mm512_madd52lo_epu64(t[i + j], a->v[i], b->v[j]);
 			t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a->v[i], b->v[j]);
 		}
 	}
+	MB_UNROLL
 	for (i = 0; i < 5; i++) {
 		q = _mm512_and_si512(t[i], m52);
 		t[i] = _mm512_madd52lo_epu64(t[i], q, p0);
@@ -327,6 +346,7 @@ MB_INLINE void fe8_mul(fe8 *r, const fe8 *a, const fe8 *b)
 		t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64(t[i], 52));
 	}
 	fe8_carry(t + 5);
+	MB_UNROLL
 	for (i = 0; i < 5; i++)
 		r->v[i] = t[i + 5];
 }
@@ -335,6 +355,7 @@ MB_INLINE void fe8_set1(fe8 *r, const u64 *l)
 {
 	int i;
 
+	MB_UNROLL
 	for (i = 0; i < 5; i++)
 		r->v[i] = mb_bc(l[i]);
 }
@@ -343,6 +364,7 @@ MB_INLINE void fe8_blend(fe8 *r, __mmask8 m, const fe8 *a, const fe8 *b)
 {
 	int i;
 
+	MB_UNROLL
 	for (i = 0; i < 5; i++)
 		r->v[i] = _mm512_mask_blend_epi64(m, a->v[i], b->v[i]);
 }
@@ -415,6 +437,7 @@ static MB_TARGET void mb_mul_base8(u64 xo[5][MB_LANES], u64 zo[5][MB_LANES],
 	int w, j, i;
 
 	fe8_set1(&b, mb_c.b);
+	MB_UNROLL
 	for (i = 0; i < 5; i++)
 		zero.v[i] = _mm512_setzero_si512();
 	acc.x = zero;
@@ -429,10 +452,12 @@ static MB_TARGET void mb_mul_base8(u64 xo[5][MB_LANES], u64 zo[5][MB_LANES],
 		/* every entry read; lane i keeps entry mag_i (nothing for 0) */
 		x = zero;
 		y = zero;
+		MB_UNROLL
 		for (j = 0; j < MB_TENT; j++) {
 			const u64 *e = mb_tab[w][j];
 			__mmask8 hit = _mm512_cmpeq_epu64_mask(mv, mb_bc((u64)j + 1));
 
+			MB_UNROLL
 			for (i = 0; i < 5; i++) {
 				x.v[i] = _mm512_or_si512(x.v[i],
 					 _mm512_maskz_set1_epi64(hit, (long long)e[i]));
@@ -450,6 +475,7 @@ static MB_TARGET void mb_mul_base8(u64 xo[5][MB_LANES], u64 zo[5][MB_LANES],
 	}
 	fe8_csub(&x, acc.x.v, mb_c.negp);
 	fe8_csub(&y, acc.z.v, mb_c.negp);
+	MB_UNROLL
 	for (i = 0; i < 5; i++) {
 		_mm512_storeu_si512((void *)xo[i], x.v[i]);
 		_mm512_storeu_si512((void *)zo[i], y.v[i]);

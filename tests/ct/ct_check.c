@@ -400,7 +400,8 @@ static int rsa_cached_key(void)
 /*
  * The batch entry point, as rindd signs: runs of equal lengths and odd
  * ones (Ed25519 hashes equal lengths together, finup_mb).  Few requests
- * for the slow schemes: valgrind runs RSA and ECDSA at a crawl.
+ * for the slow schemes: valgrind runs RSA and ECDSA at a crawl (but an
+ * ECDSA driver with lanes gets one full pass of them).
  */
 static unsigned int batches_checked;
 
@@ -410,6 +411,10 @@ static int check_sig_batch(struct crypto_sig *tfm)
 	static u8 sigs[20][4700];	/* up to ML-DSA-87 signatures */
 	unsigned int i, n = strstr(crypto_sig_alg_name(tfm), "ed25519") ? 20 : 3;
 	int err;
+
+	/* an ECDSA batch in SIMD lanes (ecc-p256-ifma-mb.c): one whole pass */
+	if (strstr(crypto_sig_alg_name(tfm), "ecdsa") && crypto_sig_batch_lanes(tfm, 20) > 1)
+		n = crypto_sig_batch_lanes(tfm, 20);
 
 	fill();
 	for (i = 0; i < n; i++) {

@@ -11,7 +11,7 @@
 #    in its suite's output (the suites print the driver of each case
 #    group they run).
 # EMU_SUITE_ENV is put before each suite (e.g. CK_RUN_CASE=... for a
-# shorter run).  Exit status 1 on any failure, after everything ran.
+# shorter run), EMU_ENV_<suite> before that suite only.  Exit status 1 on any failure, after everything ran.
 set -u
 o=$1
 shift
@@ -49,8 +49,11 @@ fi
 "$o/tests/test_emu" || fail=1
 
 run() {
+	# EMU_ENV_<suite>: that suite's own environment (the Makefile's, e.g.
+	# CK_RUN_CASE=batch: only the cases that reach its emulated driver)
+	eval "senv=\${EMU_ENV_$1:-}"
 	# shellcheck disable=SC2086
-	env ${EMU_SUITE_ENV:-} RIND_EMU_ASSUME=avx512 "$o/tests/$1" > "$o/tests/$1.emu.log" 2>&1
+	env ${EMU_SUITE_ENV:-} $senv RIND_EMU_ASSUME=avx512 "$o/tests/$1" > "$o/tests/$1.emu.log" 2>&1
 	echo $? > "$o/tests/$1.emu.rc"
 }
 jobs=0
