@@ -507,6 +507,11 @@ EMU_SUITES ?= test_emu_drivers test_aes test_gcm test_chacha test_hash test_ed25
 # mldsa-avx512.c; under the emulation test_mldsa walks only the -avx512
 # drivers (~11 s of CPU on the loaded 2-core VM, most of it signing)
 EMU_SUITES += test_mldsa
+# the P-256 batch signer in lanes (arch/x86/ecc-p256-ifma-mb.c): only
+# test_ecdsa's "batch" case, the one that reaches its lanes (its other
+# operations are the ADX driver's code, checked natively); ~7 s of CPU
+EMU_SUITES += test_ecdsa
+export EMU_ENV_test_ecdsa := CK_RUN_CASE=batch
 EMU_HDRS := $(notdir $(shell grep -l '^\#include "x86-target.h"' arch/$(ARCH)/*.h 2>/dev/null))
 EMU_SRCS := $(shell grep -lE '^\#include "(x86-target\.h$(foreach h,$(subst .,\.,$(EMU_HDRS)),|$(h)))"' \
 	arch/$(ARCH)/*.c 2>/dev/null) api/cpufeature.c

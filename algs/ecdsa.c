@@ -830,6 +830,9 @@ static int ecdsa_create(struct crypto_template *tmpl, const char *const *args, i
 	inst->p1363 = !strcmp(tmpl->name, "p1363");
 	inst->alg.sign = ecdsa_sign;
 	inst->alg.sign_batch = ecdsa_sign_batch;
+	/* the curve driver's SIMD lanes, for crypto_sig_batch_lanes() */
+	inst->alg.batch_lanes = calg->batch_lanes;
+	inst->alg.batch_min = calg->batch_min;
 	inst->alg.verify = ecdsa_verify;
 	inst->alg.set_pub_key = ecdsa_set_pub_key;
 	inst->alg.set_priv_key = ecdsa_set_priv_key;

@@ -749,9 +749,20 @@ START_TEST(test_sign_batch)
 
 			/* the instance has the batch entry (the shared inversions) */
 			RT_REQ(d[i], crypto_sig_alg(t)->sign_batch != NULL);
-			/* ... which signs one after another: one lane at every size */
-			RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 1), 1);
-			RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, BATCH_BIG), 1);
+			/*
+			 * ... which signs one after another (one lane at every
+			 * size), or, over the IFMA curve driver, in eight lanes
+			 * from four requests on (arch/x86/ecc-p256-ifma-mb.c)
+			 */
+			if (strstr(d[i], "-avx512ifma-mb")) {
+				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 1), 1);
+				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 3), 1);
+				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 4), 8);
+				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, BATCH_BIG), 8);
+			} else {
+				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 1), 1);
+				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, BATCH_BIG), 1);
+			}
 			RT_REQ_EQ(d[i], crypto_sig_generate_key(t), 0);
 			r = crypto_sig_export_privkey(t, RIND_KEY_RAW, enc, sizeof(enc));
 			RT_REQ_EQ(d[i], r, c->nbytes);
@@ -832,14 +843,16 @@ END_TEST
  * The curve hook itself, on every implementation of curve _i (the bare
  * "ecdsa-nist-pXXX-*" drivers): sign_batch over edge and random nonces
  * (k = 1..8, n - 1 .. n - 4, (n +- 1) / 2, powers of two, byte patterns,
- * random), in batches of 1, 2, 7, 13 and ECC_SIGN_BATCH_MAX, gives the r
+ * random), in batches of 1, 2, 4, 7, 8, 9, 12, 13, 17 and
+ * ECC_SIGN_BATCH_MAX, gives the r
  * and s of ->sign() for each; an e chosen to make one s zero
  * (e = -r d mod n) flags that signature alone with -EAGAIN.
  */
 START_TEST(test_sign_batch_hook)
 {
 	const struct curve *c = &curves[_i];
-	static const unsigned int sizes[] = { 1, 2, 7, 13, ECC_SIGN_BATCH_MAX };
+	/* 4, 8, 9, 12, 17: the IFMA driver's partial and whole passes and tails */
+	static const unsigned int sizes[] = { 1, 2, 4, 7, 8, 9, 12, 13, 17, ECC_SIGN_BATCH_MAX };
 	static u8 k[ECC_SIGN_BATCH_MAX * 66], e[ECC_SIGN_BATCH_MAX * 66];
 	static u8 r[ECC_SIGN_BATCH_MAX * 66], s[ECC_SIGN_BATCH_MAX * 66];
 	unsigned int nb = c->nbytes, z, j, next = 0;
@@ -908,6 +921,96 @@ START_TEST(test_sign_batch_hook)
 	}
 }
 END_TEST
+#if defined(__x86_64__)
+/*
+ * The eight-lane IFMA batch signer (arch/x86/ecc-p256-ifma-mb.c), where it
+ * registers: on a CPU with AVX512F, AVX512IFMA, BMI2 and ADX, or in the
+ * emulation build with RIND_EMU_ASSUME=avx512 (make check-avx512-emu),
+ * nothing disabled.  The P-256 instances must be built over it (priority
+ * above the ADX driver's) and report eight lanes from four requests on;
+ * batches of 1..17 messages of mixed lengths, hedged, verify with the
+ * generic driver and with OpenSSL, and deterministic ones are byte for
+ * byte the generic driver's single signatures -- an implementation that
+ * shares no code with the lanes nor with the ADX path they fall back to.
+ */
+START_TEST(test_p256_ifma_mb)
+{
+	static u8 msg[BATCH_TOP][300], sig[BATCH_TOP][160];
+	static struct sig_request reqs[BATCH_TOP];
+	static const char *const names[] = {
+		"x962(ecdsa-nist-p256,sha256)", "p1363(ecdsa-nist-p256,sha256)",
+	};
+	const char *dis = getenv("RIND_DISABLE");
+	unsigned int len[BATCH_TOP], b, j, p, ran = 0;
+	struct rt_rng rng;
+
+	if (!rind_cpu_has(RIND_X86_AVX512F) || !rind_cpu_has(RIND_X86_AVX512IFMA) ||
+	    !rind_cpu_has(RIND_X86_BMI2) || !rind_cpu_has(RIND_X86_ADX) || (dis && *dis))
+		return;
+	rt_rng_seed(&rng, 0xba7c4200);
+	for (p = 0; p < ARRAY_SIZE(names); p++) {
+		char gname[CRYPTO_MAX_ALG_NAME];
+		struct crypto_sig *t = crypto_alloc_sig(names[p], 0, 0), *dt, *g, *gd;
+		const char *drv;
+		u8 enc[1024], one[160];
+		EVP_PKEY *ok;
+		int r;
+
+		ran = 0;
+		ck_assert_msg(!IS_ERR_OR_NULL(t), "%s: not there", names[p]);
+		drv = crypto_sig_driver_name(t);
+		ck_assert_msg(strstr(drv, "(ecdsa-nist-p256-avx512ifma-mb,") != NULL,
+			      "%s: over %s, not the IFMA batch driver", names[p], drv);
+		RT_REQ_EQ(drv, crypto_sig_batch_lanes(t, 3), 1);
+		RT_REQ_EQ(drv, crypto_sig_batch_lanes(t, 8), 8);
+		snprintf(gname, sizeof(gname), "%s(ecdsa-nist-p256-generic,sha256-generic)",
+			 p ? "p1363" : "x962");
+		dt = alloc_drv(drv);
+		g = alloc_drv(gname);
+		gd = alloc_drv(gname);
+		RT_REQ_EQ(drv, crypto_sig_generate_key(t), 0);
+		r = crypto_sig_export_privkey(t, RIND_KEY_RAW, enc, sizeof(enc));
+		RT_REQ_EQ(drv, r, 32);
+		RT_REQ_EQ(drv, crypto_sig_set_privkey(dt, enc, (unsigned int)r), 0);
+		RT_REQ_EQ(drv, crypto_sig_set_privkey(gd, enc, (unsigned int)r), 0);
+		RT_REQ_EQ(drv, rind_sig_set_deterministic(dt, true), 0);
+		RT_REQ_EQ(drv, rind_sig_set_deterministic(gd, true), 0);
+		r = crypto_sig_export_pubkey(t, RIND_KEY_SPKI_DER, enc, sizeof(enc));
+		RT_REQ(drv, r > 0);
+		RT_REQ_EQ(drv, crypto_sig_set_pubkey(g, enc, (unsigned int)r), 0);
+		ok = rt_ossl_read(enc, (size_t)r, false, false);
+		RT_REQ(drv, ok != NULL);
+		for (b = 1; b <= BATCH_TOP; b++) {
+			batch_msgs(&rng, msg, len, b);
+			/* hedged: the generic verifier and OpenSSL */
+			batch_set(reqs, msg, len, sig, b);
+			RT_REQ_EQ(drv, crypto_sig_sign_batch(t, reqs, b), 0);
+			batch_verify(drv, &curves[0], p, g, ok, reqs, b);
+			/* deterministic: the generic driver's single signatures */
+			batch_set(reqs, msg, len, sig, b);
+			RT_REQ_EQ(drv, crypto_sig_sign_batch(dt, reqs, b), 0);
+			for (j = 0; j < b; j++) {
+				r = crypto_sig_sign(gd, reqs[j].msg, reqs[j].msglen, one, sizeof(one));
+				RT_REQ(drv, r > 0);
+				RT_REQ_EQ(drv, reqs[j].err, 0);
+				RT_REQ_EQ(drv, reqs[j].siglen, r);
+				ck_assert_msg(!memcmp(reqs[j].sig, one, (size_t)r),
+					      "%s: batch of %u: signature %u is not the generic one",
+					      drv, b, j);
+			}
+			ran += 2 * b;
+		}
+		EVP_PKEY_free(ok);
+		crypto_free_sig(t);
+		crypto_free_sig(dt);
+		crypto_free_sig(g);
+		crypto_free_sig(gd);
+		rt_report("ifma-mb batch vs generic and OpenSSL", drv, (int)ran, 0);
+	}
+}
+END_TEST
+#endif
+
 /* ---- the x86 P-256 curve code against the generic one ------------------- */
 
 #if defined(__x86_64__)
@@ -1338,6 +1441,9 @@ static Suite *ecdsa_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_loop_test(tc, test_sign_batch, 0, (int)ARRAY_SIZE(curves));
 	tcase_add_loop_test(tc, test_sign_batch_hook, 0, (int)ARRAY_SIZE(curves));
+#if defined(__x86_64__)
+	tcase_add_test(tc, test_p256_ifma_mb);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }

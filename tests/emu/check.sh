@@ -11,7 +11,7 @@
 #    in its suite's output (the suites print the driver of each case
 #    group they run).
 # EMU_SUITE_ENV is put before each suite (e.g. CK_RUN_CASE=... for a
-# shorter run); test_rsa runs its "ifma" case only (below, run()).  Exit status 1 on any failure, after everything ran.
+# shorter run); EMU_ENV_<suite> before that suite only (test_rsa: its "ifma" case alone).  Exit status 1 on any failure, after everything ran.
 set -u
 o=$1
 shift
@@ -50,12 +50,15 @@ fi
 
 run() {
 	# test_rsa: its "ifma" case alone (the IFMA engine's kernels, drivers
-	# and batches); its other cases (Wycheproof, keygen, the generic and
-	# ADX engines) run natively in make check.  EMU_SUITE_ENV still wins.
+	# and batches); its other cases run natively in make check.
+	# EMU_ENV_<suite>: that suite's own environment (the Makefile's, e.g.
+	# CK_RUN_CASE=batch: only the cases that reach its emulated driver);
+	# EMU_SUITE_ENV (by hand) wins over both.
 	case_env=
 	case "$1" in test_rsa) case_env=CK_RUN_CASE=ifma ;; esac
+	eval "senv=\${EMU_ENV_$1:-}"
 	# shellcheck disable=SC2086
-	env $case_env ${EMU_SUITE_ENV:-} RIND_EMU_ASSUME=avx512 "$o/tests/$1" > "$o/tests/$1.emu.log" 2>&1
+	env $case_env $senv ${EMU_SUITE_ENV:-} RIND_EMU_ASSUME=avx512 "$o/tests/$1" > "$o/tests/$1.emu.log" 2>&1
 	echo $? > "$o/tests/$1.emu.rc"
 }
 jobs=0
