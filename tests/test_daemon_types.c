@@ -545,7 +545,7 @@ START_TEST(test_stats_lanes)
 	};
 	struct rind_client *c = rd_client();
 	struct rind_client_type_stats *v;
-	unsigned int i, j, lib_lanes;
+	unsigned int i, j, lib_lanes, ecdsa_lanes = 1;
 	char m[32];
 	size_t n;
 	int errors = 0;
@@ -571,6 +571,15 @@ START_TEST(test_stats_lanes)
 
 		ck_assert_msg(t != NULL, "no stats row for %s", k[i].type);
 		ck_assert_ptr_nonnull(tfm);
+		/*
+		 * The library's lanes for a key of the same type (lanes may
+		 * depend on the key: RSA's on its size): one where no driver
+		 * here computes side by side, eight where an AVX-512 IFMA
+		 * multi-buffer driver is registered.
+		 */
+		if (i)
+			ck_assert_int_eq(crypto_sig_set_keygen_bits(tfm, 2048), 0);
+		ck_assert_int_eq(crypto_sig_generate_key(tfm), 0);
 		lib_lanes = crypto_sig_batch_lanes(tfm, 64);
 		crypto_free_sig(tfm);
 		ck_assert_uint_eq(t->batched_requests, 48);
@@ -580,19 +589,22 @@ START_TEST(test_stats_lanes)
 		ck_assert_uint_ge(t->passes * t->lanes, t->batched_requests);
 		if (t->lanes == 1)
 			ck_assert_uint_eq(t->passes, t->batched_requests);
-		if (!i) {
-			ck_assert_uint_eq(lib_lanes, 1);
+		if (lib_lanes == 1)
 			ck_assert_uint_eq(t->lanes, 1);
-		}
+		if (!i)
+			ecdsa_lanes = t->lanes;
 		printf("stats: %s %llu signatures in %llu batches, %llu passes over %u lane(s)\n",
 		       k[i].type, (unsigned long long)t->batched_requests,
 		       (unsigned long long)t->batches, (unsigned long long)t->passes, t->lanes);
 	}
 	free(v);
 	rind_client_close(c);
-	/* the CLI shows both columns, ECDSA at one lane per pass */
+	/* the CLI shows both columns, ECDSA at the lanes the daemon used */
 	ok("$R stats | grep -q '^TYPE .* LANES  *MEAN_LANES$'");
-	ok("$R stats | grep -Eq '^ecdsa-p256 +48 +[0-9]+ +[0-9.]+ +[0-9]+ +1 +1.00$'");
+	if (ecdsa_lanes == 1)
+		ok("$R stats | grep -Eq '^ecdsa-p256 +48 +[0-9]+ +[0-9.]+ +[0-9]+ +1 +1.00$'");
+	else
+		ok("$R stats | grep -Eq '^ecdsa-p256 +48 +[0-9]+ +[0-9.]+ +[0-9]+ +%u +[0-9.]+$'", ecdsa_lanes);
 }
 END_TEST
 
