@@ -28,7 +28,7 @@ static void ecc_x86_pt_mul_affine(struct ecc_pt *r, const fe k, const struct ecc
 	struct ecc_aff tab[ECC_VT], t;
 	int w, i, nwin = (int)((D->bits + ECC_VW) / ECC_VW);
 	fe prod[ECC_VT], inv, zi, z2;
-	u64 mag, neg, nz;
+	u64 mag, neg, nz, inf;
 
 	memcpy(t.x, p->x, sizeof(fe));
 	memcpy(t.y, p->y, sizeof(fe));
@@ -65,6 +65,7 @@ static void ecc_x86_pt_mul_affine(struct ecc_pt *r, const fe k, const struct ecc
 	ecc_cmov(acc.y, t.y, nz);
 	memset(acc.z, 0, sizeof(fe));
 	ecc_cmov(acc.z, D->fp->one, nz);
+	inf = ~nz;
 	for (w = nwin - 2; w >= 0; w--) {
 		for (i = 0; i < ECC_VW; i++)
 			jac_dbl(&acc, &acc, D);
@@ -73,10 +74,21 @@ static void ecc_x86_pt_mul_affine(struct ecc_pt *r, const fe k, const struct ecc
 		fp_cneg(t.y, neg, D);
 		nz = ~ecc_eq_mask(0, mag);
 		if (w) {
-			jac_add_affine_ct(&s, &acc, &t, D);
+			/*
+			 * acc is the identity exactly while every digit so far
+			 * was 0 (a partial sum 32 v + d with v >= 1, |d| <= 16,
+			 * is positive, and below n): inf, a mask kept from the
+			 * digits rather than a test of Z, takes the table entry
+			 * itself then (the formula's output being meaningless).
+			 */
+			jac_add_affine_core(&s, &acc, &t, D);
+			ecc_cmov(s.x, t.x, inf);
+			ecc_cmov(s.y, t.y, inf);
+			ecc_cmov(s.z, D->fp->one, inf);
 			ecc_cmov(acc.x, s.x, nz);
 			ecc_cmov(acc.y, s.y, nz);
 			ecc_cmov(acc.z, s.z, nz);
+			inf &= ~nz;
 		} else {
 			/* the last window may meet P = +-Q: the complete formula */
 			jac_to_proj(&s, &acc, D);
