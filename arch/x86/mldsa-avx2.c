@@ -1629,6 +1629,12 @@ static AVX2 unsigned int rej_eta(s32 *a, unsigned int n, const u8 *buf, unsigned
 	return n < MLDSA_N ? n : MLDSA_N;
 }
 
+AVX2 unsigned int rind_mldsa_avx2_rej_eta(s32 *a, unsigned int n, const u8 *buf, unsigned int len,
+					 unsigned int eta)
+{
+	return rej_eta(a, n, buf, len, eta);
+}
+
 #define S_BLOCKS	2	/* 272 bytes: usually enough for eta = 2 and 4 */
 
 /* s1 || s2 [r] = RejBoundedPoly(rho' || r), four polynomials per pass. */

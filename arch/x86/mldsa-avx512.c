@@ -32,15 +32,22 @@
  *    spread 48 bytes to 32-bit lanes, a mask compare with q, VPCOMPRESSD);
  *  - the signing loop's w (sign_w): these transforms and products, then
  *    the AVX2 driver's w1 packing.
+ *  - ExpandS's streams (the AVX2 driver's rejection, rind_mldsa_avx2_rej_eta);
  * The rest comes from mldsa-avx2.c's struct mldsa_ops (mldsa-x86.h):
- * ExpandS, ExpandMask and its pool of sponges, c-tilde, the challenge
+ * ExpandMask and its pool of four sponges, c-tilde, the challenge
  * products and the signing loop's fused steps (sign_prepare lays out
  * struct mldsa_sign_pre for those steps, so they go together).
  *
- * Keccak: the four-way AVX2 permutation (keccak-x4.h) through xof_absorb
- * and xof_squeeze below, over XOF_LANES streams; ExpandA is written over
- * XOF_LANES, so that an eight-way permutation replaces those two
- * functions and the constant without touching the expansion.
+ * Keccak: ExpandA and ExpandS run eight SHAKE streams at once on the
+ * eight-way AVX-512 permutation (keccak-x8.h) through xof_absorb and
+ * xof_squeeze below, over XOF_LANES streams, in passes of eight entries
+ * (a pass's spare lanes repeat its first entry, their output dropped).
+ * Wide permutations (four-way before -> eight-way), ML-DSA-44/65/87:
+ *   ExpandA (keygen, public-key import)  20/40/70 -> 10/20/35
+ *   ExpandS (keygen)                      4/ 6/ 8 ->  2/ 4/ 4
+ * (five blocks a pass for A, two for S; a third, rarely, when a lane's
+ * rejections need it).  ExpandMask's pool of four sponges, which c-tilde
+ * shares (mldsa-avx2.c), stays four-way.
  *
  * Constant time: the arithmetic has no data-dependent branch or index
  * (the permutation and zeta vectors are public constants; masks select,
@@ -66,7 +73,7 @@
 #include <rind/internal/util.h>
 #include <crypto/keccak.h>
 #include <crypto/mldsa.h>
-#include "keccak-x4.h"
+#include "keccak-x8.h"
 #include "mldsa-x86.h"
 #include "x86-target.h"
 
@@ -606,24 +613,24 @@ static T512 void avx512_sign_w(const struct mldsa_key *key, const struct mldsa_p
 /* ---- ExpandA ------------------------------------------------------------------ */
 
 /*
- * The streams ExpandA runs side by side.  Only these two functions and
- * XOF_LANES know the permutation: the eight-way AVX-512 Keccak
- * (keccak-x8.h, when it lands) replaces the four-way one here.
+ * The streams ExpandA and ExpandS run side by side: eight, on the
+ * eight-way AVX-512 permutation (keccak-avx512.c).  Only these two
+ * functions and XOF_LANES know the permutation.
  */
-#define XOF_LANES	4
+#define XOF_LANES	8
 
 struct xof {
-	struct keccakx4_state ks;
+	struct keccakx8_state ks;
 };
 
 static void xof_absorb(struct xof *x, unsigned int rate, const u8 *const in[XOF_LANES], size_t len)
 {
-	keccakx4_absorb_once(&x->ks, rate, KECCAK_DS_SHAKE, in, len);
+	keccakx8_absorb_once(&x->ks, rate, KECCAK_DS_SHAKE, in, len);
 }
 
 static void xof_squeeze(struct xof *x, unsigned int rate, u8 *const out[XOF_LANES], size_t nblocks)
 {
-	keccakx4_squeeze_blocks(&x->ks, rate, out, nblocks);
+	keccakx8_squeeze_blocks(&x->ks, rate, out, nblocks);
 }
 
 /*
@@ -668,8 +675,10 @@ static T512 unsigned int rej_uniform(s32 *a, unsigned int n, const u8 *buf, unsi
 #define A_BLOCKS	5	/* 280 candidates, as the generic code */
 
 /*
- * A-hat[r][s] = RejNTTPoly(rho || s || r), XOF_LANES entries a pass;
- * the spare lanes of the last pass repeat an entry.  168-byte blocks
+ * A-hat[r][s] = RejNTTPoly(rho || s || r), XOF_LANES entries a pass
+ * (ML-DSA-44: 16 entries, two passes; 65: 30, four, the last with six
+ * live lanes; 87: 56, seven); the spare lanes of the last pass repeat an
+ * entry, which is written twice with the same values.  168-byte blocks
  * hold whole candidates, so the first five blocks are taken at once and
  * each further block on its own, as the generic code does.
  */
@@ -715,6 +724,67 @@ static T512 void avx512_expand_a(struct mldsa_key *key)
 	}
 }
 
+/* ---- ExpandS ------------------------------------------------------------------ */
+
+#define S_BLOCKS	2	/* 272 bytes: usually enough for eta = 2 and 4 (mldsa-avx2.c's) */
+
+/*
+ * s1 || s2 [r] = RejBoundedPoly(rho' || r), XOF_LANES polynomials a
+ * pass with mldsa-avx2.c's rejection (rind_mldsa_avx2_rej_eta): ML-DSA-44's
+ * 8 streams in one pass, 65's 11 and 87's 15 in two (the spare lanes of
+ * the last repeat an entry and are dropped).  Which lanes need a third
+ * block is the acceptance pattern, declassified as the generic code does.
+ */
+static T512 void avx512_expand_s(const struct mldsa_params *p, const u8 rhop[64],
+				 struct mldsa_poly *s1, struct mldsa_poly *s2)
+{
+	unsigned int n = p->l + p->k, e, l;
+	u8 in[XOF_LANES][66], buf[XOF_LANES][S_BLOCKS * SHAKE256_RATE];
+	s32 tmp[XOF_LANES][MLDSA_N + 16];	/* rej_eta's 16 spare entries */
+	const u8 *inp[XOF_LANES];
+	u8 *outp[XOF_LANES];
+	struct xof x;
+
+	for (l = 0; l < XOF_LANES; l++) {
+		inp[l] = in[l];
+		outp[l] = buf[l];
+	}
+	for (e = 0; e < n; e += XOF_LANES) {
+		unsigned int ctr[XOF_LANES], idx[XOF_LANES];
+		bool more;
+
+		for (l = 0; l < XOF_LANES; l++) {
+			idx[l] = e + l < n ? e + l : e;
+			memcpy(in[l], rhop, 64);
+			in[l][64] = (u8)idx[l];
+			in[l][65] = (u8)(idx[l] >> 8);
+		}
+		xof_absorb(&x, SHAKE256_RATE, inp, 66);
+		xof_squeeze(&x, SHAKE256_RATE, outp, S_BLOCKS);
+		for (l = 0; l < XOF_LANES; l++)
+			ctr[l] = rind_mldsa_avx2_rej_eta(tmp[l], 0, buf[l], S_BLOCKS * SHAKE256_RATE,
+							 p->eta);
+		for (;;) {
+			more = false;
+			for (l = 0; l < XOF_LANES; l++)
+				more |= ctr[l] < MLDSA_N;
+			if (!more)
+				break;
+			xof_squeeze(&x, SHAKE256_RATE, outp, 1);
+			for (l = 0; l < XOF_LANES; l++)
+				ctr[l] = rind_mldsa_avx2_rej_eta(tmp[l], ctr[l], buf[l], SHAKE256_RATE,
+								 p->eta);
+		}
+		for (l = 0; l < XOF_LANES && e + l < n; l++)
+			memcpy(idx[l] < p->l ? s1[idx[l]].c : s2[idx[l] - p->l].c, tmp[l],
+			       sizeof(s1->c));
+	}
+	memzero_explicit(tmp, sizeof(tmp));
+	memzero_explicit(&x, sizeof(x));
+	memzero_explicit(in, sizeof(in));
+	memzero_explicit(buf, sizeof(buf));
+}
+
 /* ---- registration ---------------------------------------------------------------- */
 
 /* the AVX2 driver's hooks, these file's over them (set at init) */
@@ -740,6 +810,7 @@ static int mldsa_avx512_mod_init(void)
 	o->pointwise = avx512_pointwise;
 	o->poly_reduce = avx512_poly_reduce;
 	o->expand_a = avx512_expand_a;
+	o->expand_s = avx512_expand_s;
 	o->poly_decompose = avx512_poly_decompose;
 	o->poly_highbits = avx512_poly_highbits;
 	o->poly_use_hint = avx512_poly_use_hint;
