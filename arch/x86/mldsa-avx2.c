@@ -1724,6 +1724,11 @@ static AVX2 void unpack_y(struct mldsa_poly *y, const u8 *in, unsigned int gamma
 	}
 }
 
+AVX2 void rind_mldsa_avx2_unpack_y(struct mldsa_poly *y, const u8 *in, unsigned int gamma1_bits)
+{
+	unpack_y(y, in, gamma1_bits);
+}
+
 #define Y_BLOCKS	5	/* 680 bytes >= 640 (gamma1 = 2^19) + the 6 read past */
 
 /*

@@ -25,5 +25,11 @@ void rind_mldsa_avx2_setup(void);
  */
 unsigned int rind_mldsa_avx2_rej_eta(s32 *a, unsigned int n, const u8 *buf, unsigned int len,
 				     unsigned int eta);
+/*
+ * ExpandMask's BitUnpack of one y polynomial (gamma1 = 2^@gamma1_bits,
+ * 17 or 19) from the start of its SHAKE256 stream; reads up to 7 bytes
+ * past the polynomial's 576 or 640, which @in must have.
+ */
+void rind_mldsa_avx2_unpack_y(struct mldsa_poly *y, const u8 *in, unsigned int gamma1_bits);
 
 #endif /* _RIND_X86_MLDSA_X86_H */
