@@ -915,13 +915,25 @@ T512_INLINE void x8_blocks(__m256i lw[8][6], const struct keccakx8_state *st)
 	}
 }
 
-/* struct mlkem_x86_kg_hooks.permute on the eight-way permutation */
+/*
+ * struct mlkem_x86_kg_hooks.permute on the eight-way permutation: x8_blocks
+ * with its transposed registers wiped after (the noise lanes are secret)
+ */
 static T512 void x8_kg_permute(u64 *w, __m256i lw[][6])
 {
 	struct keccakx8_state *st = (struct keccakx8_state *)(void *)w;
+	__m512i r[8];
+	unsigned int g, l;
 
 	keccakx8_f1600(st);
-	x8_blocks(lw, st);
+	for (g = 0; g < 3; g++) {
+		keccakx8_extract(r, st, 8 * g);
+		for (l = 0; l < 8; l++) {
+			lw[l][2 * g] = _mm512_castsi512_si256(r[l]);
+			lw[l][2 * g + 1] = _mm512_extracti64x4_epi64(r[l], 1);
+		}
+	}
+	memzero_explicit(r, sizeof(r));
 }
 
 /*
