@@ -1629,6 +1629,12 @@ static AVX2 unsigned int rej_eta(s32 *a, unsigned int n, const u8 *buf, unsigned
 	return n < MLDSA_N ? n : MLDSA_N;
 }
 
+AVX2 unsigned int rind_mldsa_avx2_rej_eta(s32 *a, unsigned int n, const u8 *buf, unsigned int len,
+					 unsigned int eta)
+{
+	return rej_eta(a, n, buf, len, eta);
+}
+
 #define S_BLOCKS	2	/* 272 bytes: usually enough for eta = 2 and 4 */
 
 /* s1 || s2 [r] = RejBoundedPoly(rho' || r), four polynomials per pass. */
@@ -1716,6 +1722,11 @@ static AVX2 void unpack_y(struct mldsa_poly *y, const u8 *in, unsigned int gamma
 			st(y->c + 8 * i, _mm256_sub_epi32(g1, x));
 		}
 	}
+}
+
+AVX2 void rind_mldsa_avx2_unpack_y(struct mldsa_poly *y, const u8 *in, unsigned int gamma1_bits)
+{
+	unpack_y(y, in, gamma1_bits);
 }
 
 #define Y_BLOCKS	5	/* 680 bytes >= 640 (gamma1 = 2^19) + the 6 read past */

@@ -17,4 +17,19 @@ extern const struct mldsa_ops rind_mldsa_avx2_ops;
 /* The AVX2 hooks' tables, computed once (idempotent; module init only). */
 void rind_mldsa_avx2_setup(void);
 
+/*
+ * RejBoundedPoly's step (the AVX2 driver's ExpandS rejection) for the
+ * AVX-512 driver's eight-way ExpandS: the coefficients of @len bytes
+ * (a multiple of 8) of one stream appended to @a from index @n; @a has
+ * 16 spare entries past MLDSA_N.  Returns the new count, at most MLDSA_N.
+ */
+unsigned int rind_mldsa_avx2_rej_eta(s32 *a, unsigned int n, const u8 *buf, unsigned int len,
+				     unsigned int eta);
+/*
+ * ExpandMask's BitUnpack of one y polynomial (gamma1 = 2^@gamma1_bits,
+ * 17 or 19) from the start of its SHAKE256 stream; reads up to 7 bytes
+ * past the polynomial's 576 or 640, which @in must have.
+ */
+void rind_mldsa_avx2_unpack_y(struct mldsa_poly *y, const u8 *in, unsigned int gamma1_bits);
+
 #endif /* _RIND_X86_MLDSA_X86_H */

@@ -675,27 +675,32 @@ static AVX2 void avx2_decompress(struct mlkem_poly *r, const u8 *a, unsigned int
  * depends only on rejections in A (public, from rho), so the schedule is
  * public too; the noise lanes are wiped with the state.
  */
-union keccakx4_lanes {
+/*
+ * Word i of lane l at w[L i + l] for L = the hooks' lane count:
+ * struct keccakx4_state's layout for four lanes, struct keccakx8_state's
+ * for eight (mlkem-avx512.c's key-generation hooks).
+ */
+union kg_lanes {
 	struct keccakx4_state st;
-	u64 w[25][4];	/* w[i][l]: word i of state l */
-};
+	u64 w[25 * MLKEM_X86_KG_LANES_MAX];
+} __attribute__((aligned(64)));
 
 /*
  * Start state @l on the one-block input @seed || @tail (@tlen = 1 or 2
  * bytes, little-endian in @tail), padded for SHAKE at @rate: written
  * straight into the lanes, so no copy of sigma is left to wipe.
  */
-static void lane_start(union keccakx4_lanes *s, unsigned int l, const u8 seed[32], u32 tail,
-		       unsigned int tlen, unsigned int rate)
+static void lane_start(union kg_lanes *s, unsigned int L, unsigned int l, const u8 seed[32],
+		       u32 tail, unsigned int tlen, unsigned int rate)
 {
 	unsigned int i;
 
 	for (i = 0; i < 4; i++)
-		s->w[i][l] = get_unaligned_le64(seed + 8 * i);
-	s->w[4][l] = tail | (u64)KECCAK_DS_SHAKE << (8 * tlen);
+		s->w[L * i + l] = get_unaligned_le64(seed + 8 * i);
+	s->w[L * 4 + l] = tail | (u64)KECCAK_DS_SHAKE << (8 * tlen);
 	for (i = 5; i < 25; i++)
-		s->w[i][l] = 0;
-	s->w[rate / 8 - 1][l] ^= 0x80ull << 56;
+		s->w[L * i + l] = 0;
+	s->w[L * (rate / 8 - 1) + l] ^= 0x80ull << 56;
 }
 
 /*
@@ -724,13 +729,13 @@ AVX2_INLINE void lanes_transpose(__m256i out[4][6], const struct keccakx4_state 
  * Job @job into lane @l: the 2k PRF streams first when @sigma is given
  * (counter = job), then the A-hat entries row by row (rho || j || i).
  */
-static void kg_start(union keccakx4_lanes *s, unsigned int l, unsigned int job,
+static void kg_start(union kg_lanes *s, unsigned int L, unsigned int l, unsigned int job,
 		     unsigned int k, unsigned int nz, const u8 rho[32], const u8 *sigma)
 {
 	if (job < nz)
-		lane_start(s, l, sigma, job, 1, SHAKE256_RATE);
+		lane_start(s, L, l, sigma, job, 1, SHAKE256_RATE);
 	else
-		lane_start(s, l, rho, ((job - nz) % k) | ((job - nz) / k) << 8, 2, SHAKE128_RATE);
+		lane_start(s, L, l, rho, ((job - nz) % k) | ((job - nz) / k) << 8, 2, SHAKE128_RATE);
 }
 
 /*
@@ -881,7 +886,10 @@ static AVX2 void kg_row(struct mlkem_key *key, const struct mlkem_poly *e,
  * which alone is faster than one busy lane of four.  ML-KEM-768
  * (typical rejections): 15 streams and 7 of the 9 blocks of H(ek) in 11
  * four-way permutations and 2 scalar blocks after, instead of 9 four-way
- * and 9 scalar (whole rows only: 10 and 4).  The schedule
+ * and 9 scalar (whole rows only: 10 and 4).  On the eight lanes of
+ * mlkem-avx512.c's hooks (hk->lanes, hk->permute): 6 eight-way
+ * permutations, 3 blocks of H(ek) in them and 6 scalar after (the
+ * shorter schedule leaves fewer lanes free while ek fills).  The schedule
  * depends only on the rejections in A-hat (public, from rho); the noise
  * lanes are wiped with the state.
  */
@@ -890,13 +898,14 @@ AVX2_INLINE void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rh
 {
 	const unsigned int k = key->p->k, nz = sigma ? 2 * k : 0, jobs = nz + k * k;
 	const unsigned int eta = key->p->eta1, nb = 64 * eta > SHAKE256_RATE ? 2 : 1;
-	const unsigned int hrate = SHA3_256_RATE;
-	union keccakx4_lanes s;
-	u8 nbuf[4][SHAKE256_RATE + 160];	/* 160: five registers per block */
-	__m256i lw[4][6];
+	const unsigned int hrate = SHA3_256_RATE, L = hk->lanes;
+	union kg_lanes s;
+	u8 nbuf[MLKEM_X86_KG_LANES_MAX][SHAKE256_RATE + 160];	/* 160: five registers per block */
+	__m256i lw[MLKEM_X86_KG_LANES_MAX][6];
 	struct mlkem_poly sb0[MLKEM_KMAX], sb1[MLKEM_KMAX];	/* kg_mulcache */
 	struct keccak_state h;
-	unsigned int job[4], ctr[4], next = 0, busy = 0, l, i, m;
+	unsigned int job[MLKEM_X86_KG_LANES_MAX], ctr[MLKEM_X86_KG_LANES_MAX];
+	unsigned int next = 0, busy = 0, l, i, m;
 	unsigned int fill[MLKEM_KMAX][MLKEM_KMAX] = { { 0 } };	/* A-hat coefficients placed */
 	unsigned int grp[MLKEM_KMAX] = { 0 };	/* groups of 16 of t-hat encoded, per row */
 	unsigned int noise_left = nz, hblk = 0, ready = 0;
@@ -904,26 +913,34 @@ AVX2_INLINE void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rh
 
 	if (sigma)
 		rind_keccak_init(&h, hrate, KECCAK_DS_SHA3);
-	/* jobs >= k^2 >= 4: every lane starts on one */
-	for (l = 0; l < 4; l++) {
-		job[l] = next++;
+	/*
+	 * jobs >= k^2 >= 4: every lane of four starts on one; of eight,
+	 * all but those of ML-KEM-512's A-hat alone (no noise: 4 jobs)
+	 */
+	for (l = 0; l < L; l++) {
 		ctr[l] = 0;
-		kg_start(&s, l, job[l], k, nz, rho, sigma);
-		busy++;
+		job[l] = KG_IDLE;
+		if (next < jobs) {
+			job[l] = next++;
+			kg_start(&s, L, l, job[l], k, nz, rho, sigma);
+			busy++;
+		} else {
+			for (i = 0; i < 25; i++)	/* permuted all the same */
+				s.w[L * i + l] = 0;
+		}
 	}
 	while (busy) {
 		unsigned int others;
 
-		keccakx4_f1600(&s.st);
-		lanes_transpose(lw, &s.st);
-		for (l = 0; l < 4; l++) {
+		hk->permute(s.w, lw);
+		for (l = 0; l < L; l++) {
 			unsigned int j = job[l];
 
 			if (j == KG_IDLE)
 				continue;
 			if (j == KG_HASH) {
 				for (i = 0; i < 25; i++)
-					h.a[i] = s.w[i][l];
+					h.a[i] = s.w[L * i + l];
 				hblk++;
 				hrun = false;
 			} else if (j >= nz) {
@@ -981,20 +998,21 @@ AVX2_INLINE void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rh
 		 * next jobs.
 		 */
 		others = busy + (jobs - next);
-		for (l = 0; l < 4; l++) {
+		for (l = 0; l < L; l++) {
 			if (job[l] != KG_IDLE)
 				continue;
 			if (sigma && !hrun && others && hrate * (hblk + 1) <= ready) {
 				const u8 *blk = key->ek + hrate * hblk;
 
 				for (i = 0; i < 25; i++)
-					s.w[i][l] = h.a[i] ^ (i < hrate / 8 ? get_unaligned_le64(blk + 8 * i) : 0);
+					s.w[L * i + l] = h.a[i] ^
+							 (i < hrate / 8 ? get_unaligned_le64(blk + 8 * i) : 0);
 				job[l] = KG_HASH;
 				hrun = true;
 				busy++;
 			} else if (next < jobs) {
 				job[l] = next++;
-				kg_start(&s, l, job[l], k, nz, rho, sigma);
+				kg_start(&s, L, l, job[l], k, nz, rho, sigma);
 				busy++;
 			}
 		}
@@ -1024,9 +1042,19 @@ AVX2_INLINE void kg_run(struct mlkem_key *key, struct mlkem_poly *e, const u8 rh
  * calls) and, once more, with a caller's (mlkem-avx512.c's, through
  * mlkem-x86.h).
  */
+AVX2 void rind_mlkem_avx2_kg_permute4(u64 *w, __m256i lw[][6])
+{
+	struct keccakx4_state *st = (struct keccakx4_state *)(void *)w;
+
+	keccakx4_f1600(st);
+	lanes_transpose(lw, st);
+}
+
 const struct mlkem_x86_kg_hooks rind_mlkem_avx2_kg_hooks = {
 	.ntt		= avx2_ntt,
 	.rej_block	= rej_block,
+	.lanes		= 4,
+	.permute	= rind_mlkem_avx2_kg_permute4,
 };
 
 static AVX2 __attribute__((noinline)) void kg_run_hk(struct mlkem_key *key, struct mlkem_poly *e,

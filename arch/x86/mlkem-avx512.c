@@ -40,13 +40,18 @@
  *    AVX512F instruction, unlike VPCOMPRESSW), then narrowed by VPMOVDW;
  *    the places in r follow in a second pass (as in mlkem-avx2.c) with
  *    masked stores, so nothing is written past MLKEM_N.
- *  - Keccak: the matrix expansion (of a key set from its encoding) and
- *    the noise of five or more streams run eight SHAKE streams at once
- *    (keccak-avx512.c: VPTERNLOGQ, VPROLQ); ML-KEM-512's four matrix
- *    streams, short noise calls and key generation keep the four-way
- *    permutation of keccak-avx2.c -- key generation is mlkem-avx2.c's
- *    lane schedule (kg_run, through mlkem-x86.h: A-hat, noise and H(ek)
- *    interleaved) with this file's NTT and rejection.
+ *  - Keccak: the matrix expansion (of a key set from its encoding),
+ *    the noise of five or more streams and key generation run eight
+ *    SHAKE streams at once (keccak-avx512.c: VPTERNLOGQ, VPROLQ); key
+ *    generation is mlkem-avx2.c's lane schedule (kg_run, through
+ *    mlkem-x86.h: A-hat, noise and H(ek) interleaved) on eight lanes with
+ *    this file's permutation, NTT and rejection.  ML-KEM-512's four
+ *    matrix streams and short noise calls keep the four-way permutation
+ *    of keccak-avx2.c.  Key generation's wide permutations (typical
+ *    rejections), four-way schedule -> eight-way, plus scalar ones:
+ *    512: 5 x4 + 7 x1 -> 3 x8 + 6 x1; 768: 11 x4 + 3 x1 -> 6 x8 + 7 x1;
+ *    1024: 17 x4 + 4 x1 -> 10 x8 + 7 x1 (the scalar ones: G and what is
+ *    left of H(ek)).
  *
  * Constant time: no branch or table index depends on secret data (the
  * rejection's mask and counts are over the public rho); decapsulation is
@@ -866,6 +871,8 @@ static T512 unsigned int avx512_rej_block(s16 *r, unsigned int ctr, const __m256
 const struct mlkem_x86_kg_hooks rind_mlkem_avx512_kg_hooks = {
 	.ntt		= avx512_ntt,
 	.rej_block	= avx512_rej_block,
+	.lanes		= 4,
+	.permute	= rind_mlkem_avx2_kg_permute4,
 };
 
 /* ---- eight SHAKE streams at once (keccak-avx512.c) ---------------------------- */
@@ -907,6 +914,39 @@ T512_INLINE void x8_blocks(__m256i lw[8][6], const struct keccakx8_state *st)
 		}
 	}
 }
+
+/*
+ * struct mlkem_x86_kg_hooks.permute on the eight-way permutation: x8_blocks
+ * with its transposed registers wiped after (the noise lanes are secret)
+ */
+static T512 void x8_kg_permute(u64 *w, __m256i lw[][6])
+{
+	struct keccakx8_state *st = (struct keccakx8_state *)(void *)w;
+	__m512i r[8];
+	unsigned int g, l;
+
+	keccakx8_f1600(st);
+	for (g = 0; g < 3; g++) {
+		keccakx8_extract(r, st, 8 * g);
+		for (l = 0; l < 8; l++) {
+			lw[l][2 * g] = _mm512_castsi512_si256(r[l]);
+			lw[l][2 * g + 1] = _mm512_extracti64x4_epi64(r[l], 1);
+		}
+	}
+	memzero_explicit(r, sizeof(r));
+}
+
+/*
+ * Key generation's lane schedule (mlkem-avx2.c's kg_run: the 2k PRF
+ * streams, A-hat row by row, H(ek)'s blocks as ek is encoded) on eight
+ * lanes.
+ */
+const struct mlkem_x86_kg_hooks rind_mlkem_avx512_kg_hooks_x8 = {
+	.ntt		= avx512_ntt,
+	.rej_block	= avx512_rej_block,
+	.lanes		= 8,
+	.permute	= x8_kg_permute,
+};
 
 #define X8_IDLE	0xffu
 
@@ -1063,7 +1103,7 @@ static T512 void avx512_noise(struct mlkem_poly *const r[], unsigned int count, 
 
 static void avx512_pke_keygen(struct mlkem_key *key, const u8 rho[32], const u8 sigma[32])
 {
-	rind_mlkem_avx2_pke_keygen_hk(key, rho, sigma, &rind_mlkem_avx512_kg_hooks);
+	rind_mlkem_avx2_pke_keygen_hk(key, rho, sigma, &rind_mlkem_avx512_kg_hooks_x8);
 }
 
 static const struct mlkem_ops mlkem_avx512_ops = {
