@@ -650,7 +650,9 @@ static struct sig_alg rt_lanes_sig[2] = {
 /*
  * crypto_sig_batch_lanes: the implementation's lane count for a batch of
  * n, 1 below its smallest batch, where it has no batch entry, and for a
- * tfm that is not one; every real driver (ECDSA, Ed25519, RSA) reports 1.
+ * tfm that is not one; every real driver (ECDSA, Ed25519, RSA) reports 1
+ * for a tfm without a key (the lanes of RSA and ECDSA are per key: struct
+ * sig_alg.batch_width), even over the IFMA drivers that have lanes.
  */
 START_TEST(test_sig_batch_lanes)
 {
