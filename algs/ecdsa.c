@@ -632,6 +632,22 @@ static void ecdsa_sign_batch(struct crypto_sig *tfm, struct sig_request *reqs, u
 		ecdsa_batch_chunk(ctx, q, m);
 }
 
+/*
+ * struct sig_alg.batch_width of the instances: the curve driver's lanes
+ * (copied into the instance's batch_lanes / batch_min) once the tfm can
+ * sign; without a private key ecdsa_sign_batch runs nothing in lanes.
+ */
+static unsigned int ecdsa_batch_width(struct crypto_sig *tfm, unsigned int n)
+{
+	const struct sig_alg *alg = crypto_sig_alg(tfm);
+	const struct ecdsa_ctx *ctx = crypto_sig_ctx(tfm);
+
+	if (!ctx->hash || !ctx->has_priv || !ctx->curve->sign_batch || alg->batch_lanes < 2 ||
+	    n < alg->batch_min || n < ECDSA_BATCH_MIN)
+		return 1;
+	return alg->batch_lanes;
+}
+
 /* r and s (curve-sized) from a signature: 0 or -EBADMSG. */
 static int ecdsa_parse_sig(const struct ecdsa_ctx *ctx, const u8 *sig, unsigned int siglen,
 			   u8 *r, u8 *s)
@@ -830,9 +846,16 @@ static int ecdsa_create(struct crypto_template *tmpl, const char *const *args, i
 	inst->p1363 = !strcmp(tmpl->name, "p1363");
 	inst->alg.sign = ecdsa_sign;
 	inst->alg.sign_batch = ecdsa_sign_batch;
-	/* the curve driver's SIMD lanes, for crypto_sig_batch_lanes() */
+	/*
+	 * the curve driver's SIMD lanes, for crypto_sig_batch_lanes(), per
+	 * tfm: ecdsa_batch_width, or the curve driver's own op if it has one
+	 * (the carrier's ops run on the same struct ecdsa_ctx as the
+	 * instance's -- checked above: its set_priv_key and init are
+	 * ecdsa.c's -- so its op reads this tfm)
+	 */
 	inst->alg.batch_lanes = calg->batch_lanes;
 	inst->alg.batch_min = calg->batch_min;
+	inst->alg.batch_width = calg->batch_width ? calg->batch_width : ecdsa_batch_width;
 	inst->alg.verify = ecdsa_verify;
 	inst->alg.set_pub_key = ecdsa_set_pub_key;
 	inst->alg.set_priv_key = ecdsa_set_priv_key;

@@ -259,6 +259,17 @@ void rsa_sig_sign_batch(struct crypto_sig *tfm, struct sig_request *reqs, unsign
 	}
 }
 
+/*
+ * struct sig_alg.batch_width: the lanes depend on the key (rsa.c's
+ * batch_width: RSA-2048 and -3072 halves fit the IFMA lanes, RSA-4096's
+ * do not; no private key, none), so the driver's batch_lanes alone would
+ * say 8 for a batch signed one at a time.
+ */
+static unsigned int rsa_sig_batch_width(struct crypto_sig *tfm, unsigned int n)
+{
+	return rsa_batch_lanes(&rsa_sig_ctx(tfm)->key, n);
+}
+
 void rsa_sig_fill_batch(struct rsa_sig_driver *drv, unsigned int n, const struct rsa_engine *eng,
 			void (*sign_batch)(struct crypto_sig *tfm, struct sig_request *reqs,
 					   unsigned int n))
@@ -269,8 +280,10 @@ void rsa_sig_fill_batch(struct rsa_sig_driver *drv, unsigned int n, const struct
 		return;
 	for (i = 0; i < n; i++) {
 		drv[i].alg.sign_batch = sign_batch;
+		/* the most it runs (RSA-2048's halves); per key: batch_width */
 		drv[i].alg.batch_lanes = eng->lanes;
-		drv[i].alg.batch_min = eng->lanes_min(16);	/* RSA-2048's halves */
+		drv[i].alg.batch_min = eng->lanes_min(16);
+		drv[i].alg.batch_width = rsa_sig_batch_width;
 	}
 }
 

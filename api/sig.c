@@ -164,7 +164,15 @@ RIND_EXPORT unsigned int crypto_sig_batch_lanes(struct crypto_sig *tfm, unsigned
 	if (IS_ERR_OR_NULL(tfm))
 		return 1;
 	alg = crypto_sig_alg(tfm);
-	if (!alg->sign_batch || alg->batch_lanes < 2 || n < alg->batch_min)
+	if (!alg->sign_batch)
+		return 1;
+	if (alg->batch_width) {
+		/* per key: what this tfm's sign_batch would run (rindd's "lanes used") */
+		unsigned int l = alg->batch_width(tfm, n);
+
+		return l > 1 ? l : 1;
+	}
+	if (alg->batch_lanes < 2 || n < alg->batch_min)
 		return 1;
 	return alg->batch_lanes;
 }

@@ -178,6 +178,7 @@ void batch_sign(struct worker *w, struct batch_group *g)
 			m++;
 		}
 		if (tfm) {
+			/* for this key: an RSA-4096 key on the -ifma drivers signs one at a time */
 			unsigned int l = crypto_sig_batch_lanes(tfm, m);
 
 			crypto_sig_sign_batch(tfm, b->sreqs + done, m);

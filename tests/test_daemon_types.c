@@ -533,9 +533,11 @@ static const struct rind_client_type_stats *type_row(const struct rind_client_ty
  * Pipelined signatures run in batches; each type's row says how many
  * passes its signing implementation made over how many lanes.  ECDSA
  * computes a batch's signatures one after another (sharing inversions):
- * one pass per signature, one lane, whatever the batch.  RSA may run them
- * side by side: then at most its lane count per pass, as the library
- * reports for the driver the daemon uses.
+ * one pass per signature, one lane, whatever the batch -- except over the
+ * IFMA batch driver (ecdsa-nist-p256-avx512ifma-mb), eight side by side.
+ * RSA may run them side by side: then at most its lane count per pass,
+ * as the library reports for a key of the same type (the lanes depend on
+ * the key: crypto_sig_batch_lanes of a tfm without one says 1).
  */
 START_TEST(test_stats_lanes)
 {
@@ -571,6 +573,7 @@ START_TEST(test_stats_lanes)
 
 		ck_assert_msg(t != NULL, "no stats row for %s", k[i].type);
 		ck_assert_ptr_nonnull(tfm);
+		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 64), 1);	/* no key yet */
 		/*
 		 * The library's lanes for a key of the same type (lanes may
 		 * depend on the key: RSA's on its size): one where no driver
@@ -581,6 +584,11 @@ START_TEST(test_stats_lanes)
 			ck_assert_int_eq(crypto_sig_set_keygen_bits(tfm, 2048), 0);
 		ck_assert_int_eq(crypto_sig_generate_key(tfm), 0);
 		lib_lanes = crypto_sig_batch_lanes(tfm, 64);
+		/* ECDSA in lanes only over the IFMA batch driver */
+		if (!i && strstr(crypto_sig_driver_name(tfm), "-avx512ifma-mb"))
+			ck_assert_uint_eq(lib_lanes, 8);
+		else if (!i)
+			ck_assert_uint_eq(lib_lanes, 1);
 		crypto_free_sig(tfm);
 		ck_assert_uint_eq(t->batched_requests, 48);
 		ck_assert_uint_ge(t->lanes, 1);

@@ -754,6 +754,11 @@ START_TEST(test_sign_batch)
 			 * size), or, over the IFMA curve driver, in eight lanes
 			 * from four requests on (arch/x86/ecc-p256-ifma-mb.c)
 			 */
+			/* no key yet: nothing would run in lanes (struct sig_alg.batch_width) */
+			RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 1), 1);
+			RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 4), 1);
+			RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, BATCH_BIG), 1);
+			RT_REQ_EQ(d[i], crypto_sig_generate_key(t), 0);
 			if (strstr(d[i], "-avx512ifma-mb")) {
 				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 1), 1);
 				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 3), 1);
@@ -763,7 +768,20 @@ START_TEST(test_sign_batch)
 				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 1), 1);
 				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, BATCH_BIG), 1);
 			}
-			RT_REQ_EQ(d[i], crypto_sig_generate_key(t), 0);
+			/* the instance has its curve driver's lanes, and a per-tfm answer */
+			RT_REQ(d[i], crypto_sig_alg(t)->batch_width != NULL);
+			{
+				char cname[CRYPTO_MAX_ALG_NAME];
+				const char *o = strchr(d[i], '('), *e = o ? strchr(o, ',') : NULL;
+				struct crypto_sig *cv;
+
+				RT_REQ(d[i], o && e && (size_t)(e - o - 1) < sizeof(cname));
+				snprintf(cname, sizeof(cname), "%.*s", (int)(e - o - 1), o + 1);
+				cv = alloc_drv(cname);
+				RT_REQ_EQ(d[i], crypto_sig_alg(t)->batch_lanes, crypto_sig_alg(cv)->batch_lanes);
+				RT_REQ_EQ(d[i], crypto_sig_alg(t)->batch_min, crypto_sig_alg(cv)->batch_min);
+				crypto_free_sig(cv);
+			}
 			r = crypto_sig_export_privkey(t, RIND_KEY_RAW, enc, sizeof(enc));
 			RT_REQ_EQ(d[i], r, c->nbytes);
 			RT_REQ_EQ(d[i], crypto_sig_set_privkey(dt, enc, (unsigned int)r), 0);
@@ -961,14 +979,18 @@ START_TEST(test_p256_ifma_mb)
 		drv = crypto_sig_driver_name(t);
 		ck_assert_msg(strstr(drv, "(ecdsa-nist-p256-avx512ifma-mb,") != NULL,
 			      "%s: over %s, not the IFMA batch driver", names[p], drv);
+		/* no key yet: 1; with the key, eight lanes from four requests on */
 		RT_REQ_EQ(drv, crypto_sig_batch_lanes(t, 3), 1);
-		RT_REQ_EQ(drv, crypto_sig_batch_lanes(t, 8), 8);
+		RT_REQ_EQ(drv, crypto_sig_batch_lanes(t, 8), 1);
 		snprintf(gname, sizeof(gname), "%s(ecdsa-nist-p256-generic,sha256-generic)",
 			 p ? "p1363" : "x962");
 		dt = alloc_drv(drv);
 		g = alloc_drv(gname);
 		gd = alloc_drv(gname);
 		RT_REQ_EQ(drv, crypto_sig_generate_key(t), 0);
+		RT_REQ_EQ(drv, crypto_sig_batch_lanes(t, 3), 1);
+		RT_REQ_EQ(drv, crypto_sig_batch_lanes(t, 4), 8);
+		RT_REQ_EQ(drv, crypto_sig_batch_lanes(t, 8), 8);
 		r = crypto_sig_export_privkey(t, RIND_KEY_RAW, enc, sizeof(enc));
 		RT_REQ_EQ(drv, r, 32);
 		RT_REQ_EQ(drv, crypto_sig_set_privkey(dt, enc, (unsigned int)r), 0);

@@ -2611,8 +2611,10 @@ static void batch_once(struct crypto_sig *tfm, EVP_PKEY *k, const char *scheme, 
  * batch sizes 1 to 17 with an RSA-2048 key (one pass of eight, groups
  * shorter than seven one at a time, eight and nine, two passes...),
  * a few sizes with RSA-3072 (the 1536-bit lanes) and RSA-4096 (no lanes:
- * one at a time).  crypto_sig_batch_lanes: 8 for the -ifma drivers from
- * seven signatures on, 1 below and for the others.
+ * one at a time).  crypto_sig_batch_lanes, per key (struct
+ * sig_alg.batch_width): 8 for the -ifma drivers with an RSA-2048 or
+ * RSA-3072 key from seven signatures on, 1 below; 1 with an RSA-4096 key,
+ * 1 before a key is set, 1 for the other drivers.
  */
 START_TEST(test_sign_batch)
 {
@@ -2647,6 +2649,9 @@ START_TEST(test_sign_batch)
 			crypto_free_sig(tfm);	/* the best is an -ifma one: done above */
 			continue;
 		}
+		/* no key yet: nothing runs in lanes, whatever the driver */
+		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 8), 1);
+		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, BATCH_MAX), 1);
 		dlen = ossl_der(k2048, true, &der);
 		ck_assert_int_eq(crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), 0);
 		OPENSSL_clear_free(der, (size_t)dlen);
@@ -2656,7 +2661,10 @@ START_TEST(test_sign_batch)
 		printf("batch: %s, RSA-2048, %s\n", crypto_sig_driver_name(tfm),
 		       lanes ? "lanes" : "one at a time");
 		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 8), (lanes ? 8 : 1));
+		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 7), (lanes ? 8 : 1));
+		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, BATCH_MAX), (lanes ? 8 : 1));
 		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 6), 1);
+		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 1), 1);
 		if (cases[ci].lanes && ci < 2) {
 			for (n = 1; n <= BATCH_MAX; n++)
 				batch_once(tfm, k2048, cases[ci].scheme, cases[ci].hash, n, &rng);
@@ -2673,11 +2681,18 @@ START_TEST(test_sign_batch)
 			dlen = ossl_der(k3072, true, &der);
 			ck_assert_int_eq(crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), 0);
 			OPENSSL_clear_free(der, (size_t)dlen);
+			ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 7), 8);
+			ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 8), 8);
+			ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 6), 1);
 			batch_once(tfm, k3072, cases[ci].scheme, cases[ci].hash, 8, &rng);
 			batch_once(tfm, k3072, cases[ci].scheme, cases[ci].hash, 3, &rng);
 			dlen = ossl_der(k4096, true, &der);
 			ck_assert_int_eq(crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), 0);
 			OPENSSL_clear_free(der, (size_t)dlen);
+			/* RSA-4096's halves do not fit the lanes: one at a time */
+			ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 7), 1);
+			ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 8), 1);
+			ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 64), 1);
 			batch_once(tfm, k4096, cases[ci].scheme, cases[ci].hash, 8, &rng);
 		}
 		crypto_free_sig(tfm);
@@ -2761,6 +2776,8 @@ START_TEST(test_sign_batch_bad)
 			reqs[i] = (struct sig_request){ .msg = msg[i], .msglen = 5 + i, .sig = sig[i],
 							.siglen = 256, .err = 0 };
 		}
+		/* no private key: no lanes either (struct sig_alg.batch_width) */
+		ck_assert_uint_eq(crypto_sig_batch_lanes(pub, 12), 1);
 		ck_assert_int_eq(crypto_sig_sign_batch(pub, reqs, 12), -ENOKEY);
 		for (i = 0; i < 12; i++) {
 			ck_assert_int_eq(reqs[i].err, -ENOKEY);

@@ -59,10 +59,17 @@ typedef union {
 /*
  * All ones where bit @i of the mask @k is set, else zero: the masked
  * operations select with it instead of branching, so that a mask made
- * from secret data (the 25519 drivers' lane blends) leaves no
- * secret-dependent branch for valgrind's constant-time check to flag.
- * Only the masked loads and stores branch on their mask, as they must not
- * touch a masked-off byte (their masks are lengths).
+ * from secret data (the 25519 drivers' lane blends, ML-KEM's compression
+ * corrections, ML-DSA's decompose) leaves no secret-dependent branch for
+ * valgrind's constant-time check to flag, as the instructions leave none.
+ * For the same reason the compares that produce masks compute each bit
+ * arithmetically (no `if`, which the compiler may keep as a jump).
+ * The exceptions, each said where it is: the masked loads and stores
+ * branch on their mask, as they must not touch a masked-off byte (their
+ * masks are lengths); VPCOMPRESSD stores at an index its mask sets (used
+ * on the public rejection-sampling candidates only); and the table
+ * lookups (VPSHUFB, VPERM*) index by their index vector, which the drivers
+ * load from constants.
  */
 #define EMU_MBIT(k, i) ((uint64_t)0 - (((uint64_t)(k) >> (i)) & 1))
 #define EMU_SEL(m, x, y) (((x) & (m)) | ((y) & ~(m)))
@@ -576,7 +583,7 @@ EMU_INL emu_m512i emu_mm512_shuffle_epi32(emu_m512i a, int imm)
 /*
  * VPSHUFB: in each 128-bit lane, byte i = 0 if bit 7 of b's byte i is set,
  * else byte (b_i & 15) of a's same lane.  (A table lookup by b: the
- * drivers' index vectors are constants.)
+ * drivers' index vectors are constants.  The zeroing is a select.)
  */
 EMU_INL emu_m512i emu_mm512_shuffle_epi8(emu_m512i a, emu_m512i b)
 {
@@ -584,7 +591,7 @@ EMU_INL emu_m512i emu_mm512_shuffle_epi8(emu_m512i a, emu_m512i b)
 	int i;
 
 	for (i = 0; i < 64; i++)
-		r.b[i] = (b.b[i] & 0x80) ? 0 : a.b[(i & ~15) + (b.b[i] & 15)];
+		r.b[i] = (uint8_t)(a.b[(i & ~15) + (b.b[i] & 15)] & ~EMU_MBIT(b.b[i], 7));
 	return r;
 }
 
@@ -932,14 +939,17 @@ EMU_INL emu_m512i emu_mm512_sub_epi16(emu_m512i a, emu_m512i b)
 	return a;
 }
 
-/* k selects a op b, else src (merge masking) */
+/*
+ * k selects a op b, else src (merge masking).  A select, not a branch:
+ * compress32's masks are compares of secret coefficients.
+ */
 EMU_INL emu_m512i emu_mm512_mask_add_epi16(emu_m512i src, __mmask32 k, emu_m512i a, emu_m512i b)
 {
 	int i;
 
 	for (i = 0; i < 32; i++)
-		if ((k >> i) & 1)
-			src.w[i] = (uint16_t)(a.w[i] + b.w[i]);
+		src.w[i] = (uint16_t)EMU_SEL(EMU_MBIT(k, i), (uint64_t)(uint16_t)(a.w[i] + b.w[i]),
+					     (uint64_t)src.w[i]);
 	return src;
 }
 
@@ -948,8 +958,8 @@ EMU_INL emu_m512i emu_mm512_mask_sub_epi16(emu_m512i src, __mmask32 k, emu_m512i
 	int i;
 
 	for (i = 0; i < 32; i++)
-		if ((k >> i) & 1)
-			src.w[i] = (uint16_t)(a.w[i] - b.w[i]);
+		src.w[i] = (uint16_t)EMU_SEL(EMU_MBIT(k, i), (uint64_t)(uint16_t)(a.w[i] - b.w[i]),
+					     (uint64_t)src.w[i]);
 	return src;
 }
 
@@ -1036,14 +1046,14 @@ EMU_INL emu_m512i emu_mm512_sllv_epi16(emu_m512i a, emu_m512i c)
 	return a;
 }
 
-/* VPSRLD imm, merge-masked */
+/* VPSRLD imm, merge-masked (n is an immediate: its test is no data branch) */
 EMU_INL emu_m512i emu_mm512_mask_srli_epi32(emu_m512i src, __mmask16 k, emu_m512i a, unsigned int n)
 {
 	int i;
 
 	for (i = 0; i < 16; i++)
-		if ((k >> i) & 1)
-			src.d[i] = n > 31 ? 0 : a.d[i] >> n;
+		src.d[i] = (uint32_t)EMU_SEL(EMU_MBIT(k, i), (uint64_t)(n > 31 ? 0 : a.d[i] >> n),
+					     (uint64_t)src.d[i]);
 	return src;
 }
 
@@ -1062,26 +1072,26 @@ EMU_INL emu_m512i emu_mm512_madd_epi16(emu_m512i a, emu_m512i b)
 	return r;
 }
 
+/* VPCMPGTW: a > b signed, the sign of b - a computed in 32 bits */
 EMU_INL __mmask32 emu_mm512_cmpgt_epi16_mask(emu_m512i a, emu_m512i b)
 {
-	__mmask32 k = 0;
+	uint32_t k = 0;
 	int i;
 
 	for (i = 0; i < 32; i++)
-		if ((int16_t)a.w[i] > (int16_t)b.w[i])
-			k |= (__mmask32)1 << i;
-	return k;
+		k |= ((uint32_t)((int32_t)(int16_t)b.w[i] - (int32_t)(int16_t)a.w[i]) >> 31) << i;
+	return (__mmask32)k;
 }
 
+/* VPCMPUD LT: a < b unsigned, the borrow of a - b in 64 bits */
 EMU_INL __mmask16 emu_mm512_cmplt_epu32_mask(emu_m512i a, emu_m512i b)
 {
-	__mmask16 k = 0;
+	uint32_t k = 0;
 	int i;
 
 	for (i = 0; i < 16; i++)
-		if (a.d[i] < b.d[i])
-			k = (__mmask16)(k | 1u << i);
-	return k;
+		k |= (uint32_t)(((uint64_t)a.d[i] - b.d[i]) >> 63) << i;
+	return (__mmask16)k;
 }
 
 /* VPMOVW2M: the sign bit of each word */
@@ -1095,16 +1105,18 @@ EMU_INL __mmask32 emu_mm512_movepi16_mask(emu_m512i a)
 	return k;
 }
 
-/* VPTESTMW: (a AND b) != 0 per word */
+/*
+ * VPTESTMW: (a AND b) != 0 per word; x + 0xffff carries into bit 16 iff
+ * the 16-bit x is not 0 (compress_d's d = 1 tests message bits).
+ */
 EMU_INL __mmask32 emu_mm512_test_epi16_mask(emu_m512i a, emu_m512i b)
 {
-	__mmask32 k = 0;
+	uint32_t k = 0;
 	int i;
 
 	for (i = 0; i < 32; i++)
-		if (a.w[i] & b.w[i])
-			k |= (__mmask32)1 << i;
-	return k;
+		k |= ((((uint32_t)a.w[i] & b.w[i]) + 0xffffu) >> 16) << i;
+	return (__mmask32)k;
 }
 
 EMU_INL emu_m512i emu_mm512_maskz_mov_epi16(__mmask32 k, emu_m512i a)
@@ -1112,19 +1124,17 @@ EMU_INL emu_m512i emu_mm512_maskz_mov_epi16(__mmask32 k, emu_m512i a)
 	int i;
 
 	for (i = 0; i < 32; i++)
-		if (!((k >> i) & 1))
-			a.w[i] = 0;
+		a.w[i] = (uint16_t)(a.w[i] & EMU_MBIT(k, i));
 	return a;
 }
 
-/* VPBLENDMW / VPBLENDMD: b where k is set, else a */
+/* VPBLENDMW / VPBLENDMD: b where k is set, else a (ML-DSA's decompose blends by a secret compare) */
 EMU_INL emu_m512i emu_mm512_mask_blend_epi16(__mmask32 k, emu_m512i a, emu_m512i b)
 {
 	int i;
 
 	for (i = 0; i < 32; i++)
-		if ((k >> i) & 1)
-			a.w[i] = b.w[i];
+		a.w[i] = (uint16_t)EMU_SEL(EMU_MBIT(k, i), (uint64_t)b.w[i], (uint64_t)a.w[i]);
 	return a;
 }
 
@@ -1133,19 +1143,23 @@ EMU_INL emu_m512i emu_mm512_mask_blend_epi32(__mmask16 k, emu_m512i a, emu_m512i
 	int i;
 
 	for (i = 0; i < 16; i++)
-		if ((k >> i) & 1)
-			a.d[i] = b.d[i];
+		a.d[i] = (uint32_t)EMU_SEL(EMU_MBIT(k, i), (uint64_t)b.d[i], (uint64_t)a.d[i]);
 	return a;
 }
 
-/* VPERMT2W: index bits 4:0 pick the word, bit 5 the table (a or b); the rest ignored */
+/*
+ * VPERMT2W: index bits 4:0 pick the word, bit 5 the table (a or b); the
+ * rest ignored.  The VPERM* lookups index by idx, which the drivers load
+ * from constant tables (never data); the table bit is a select anyway.
+ */
 EMU_INL emu_m512i emu_mm512_permutex2var_epi16(emu_m512i a, emu_m512i idx, emu_m512i b)
 {
 	emu_m512i r;
 	int i;
 
 	for (i = 0; i < 32; i++)
-		r.w[i] = (idx.w[i] & 32) ? b.w[idx.w[i] & 31] : a.w[idx.w[i] & 31];
+		r.w[i] = (uint16_t)EMU_SEL(EMU_MBIT(idx.w[i], 5), (uint64_t)b.w[idx.w[i] & 31],
+					   (uint64_t)a.w[idx.w[i] & 31]);
 	return r;
 }
 
@@ -1156,7 +1170,7 @@ EMU_INL emu_m512i emu_mm512_permutex2var_epi64(emu_m512i a, emu_m512i idx, emu_m
 	int i;
 
 	for (i = 0; i < 8; i++)
-		r.q[i] = (idx.q[i] & 8) ? b.q[idx.q[i] & 7] : a.q[idx.q[i] & 7];
+		r.q[i] = EMU_SEL(EMU_MBIT(idx.q[i], 3), b.q[idx.q[i] & 7], a.q[idx.q[i] & 7]);
 	return r;
 }
 
@@ -1171,7 +1185,13 @@ EMU_INL emu_m512i emu_mm512_permutexvar_epi16(emu_m512i idx, emu_m512i a)
 	return r;
 }
 
-/* VPCOMPRESSD, zero-masking: the selected dwords packed to the bottom, the rest 0 */
+/*
+ * VPCOMPRESSD, zero-masking: the selected dwords packed to the bottom, the
+ * rest 0.  It stores at an index that the mask sets: kept so, as its one
+ * caller, mlkem-avx512.c's rej_step, compresses the accepted candidates
+ * of rejection sampling, which come from the public seed rho (matrix A)
+ * and whose count the driver uses openly anyway.  Not for secret data.
+ */
 EMU_INL emu_m512i emu_mm512_maskz_compress_epi32(__mmask16 k, emu_m512i a)
 {
 	emu_m512i r;
@@ -1237,7 +1257,12 @@ EMU_INL emu_m512i emu_mm512_inserti32x4(emu_m512i a, __m128i b, int imm)
 	return a;
 }
 
-/* VMOVDQU8/16 with a mask (AVX512BW+VL): only the selected bytes are touched */
+/*
+ * VMOVDQU8/16 with a mask (AVX512BW+VL): only the selected bytes are
+ * touched, so these branch on the mask -- a length in every caller
+ * (mlkem-avx512.c's encodings and decodings, and its rejection sampling's
+ * count of accepted candidates, public).
+ */
 EMU_INL void emu_mm_mask_storeu_epi8(void *p, __mmask16 k, __m128i a)
 {
 	volatile uint8_t *d = (volatile uint8_t *)p;
@@ -1344,14 +1369,22 @@ EMU_INL_256 void emu_mm256_mask_storeu_epi16(void *p, __mmask16 k, __m256i a)
 
 /* ---- arch/x86/bn-ifma.c: unsigned qword compares (VPERMT2Q: the mlkem section's) ---- */
 
-/* VPCMPUQ, predicates EQ (0) and NLE (6): bit i of the mask = a[i] == b[i], a[i] > b[i] unsigned. */
+/*
+ * VPCMPUQ, predicates EQ (0) and NLE (6): bit i of the mask = a[i] == b[i],
+ * a[i] > b[i] unsigned.  Arithmetic (the carries of bn-ifma.c and the
+ * table scans of the -mb drivers compare secrets): x == 0 iff the borrow
+ * of x - 1 survives the AND with ~x; b < a is the borrow of b - a.
+ */
 EMU_INL __mmask8 emu_mm512_cmpeq_epu64_mask(emu_m512i a, emu_m512i b)
 {
 	unsigned int k = 0;
 	int i;
 
-	for (i = 0; i < 8; i++)
-		k |= (unsigned int)(a.q[i] == b.q[i]) << i;
+	for (i = 0; i < 8; i++) {
+		uint64_t x = a.q[i] ^ b.q[i];
+
+		k |= (unsigned int)((~x & (x - 1)) >> 63) << i;
+	}
 	return (__mmask8)k;
 }
 
@@ -1360,8 +1393,11 @@ EMU_INL __mmask8 emu_mm512_cmpgt_epu64_mask(emu_m512i a, emu_m512i b)
 	unsigned int k = 0;
 	int i;
 
-	for (i = 0; i < 8; i++)
-		k |= (unsigned int)(a.q[i] > b.q[i]) << i;
+	for (i = 0; i < 8; i++) {
+		uint64_t x = a.q[i], y = b.q[i];
+
+		k |= (unsigned int)(((~y & x) | (~(x ^ y) & (y - x))) >> 63) << i;
+	}
 	return (__mmask8)k;
 }
 
@@ -1415,19 +1451,23 @@ EMU_INL emu_m512i emu_mm512_srai_epi32(emu_m512i a, unsigned int n)
 	for (i = 0; i < 16; i++) {
 		int32_t v = (int32_t)a.d[i];
 
-		a.d[i] = (uint32_t)(n > 31 ? (v < 0 ? -1 : 0) : v >> n);
+		a.d[i] = (uint32_t)(v >> (n > 31 ? 31 : n));	/* no test of v's sign */
 	}
 	return a;
 }
 
-/* VPCMPD EQ / NLE (signed): bit i of the mask = a[i] == b[i], a[i] > b[i] */
+/*
+ * VPCMPD EQ / NLE (signed): bit i of the mask = a[i] == b[i], a[i] > b[i];
+ * arithmetic in 64 bits (decompose compares secret high bits): the borrow
+ * of (a ^ b) - 1, the sign of b - a.
+ */
 EMU_INL __mmask16 emu_mm512_cmpeq_epi32_mask(emu_m512i a, emu_m512i b)
 {
 	unsigned int k = 0;
 	int i;
 
 	for (i = 0; i < 16; i++)
-		k |= (unsigned int)(a.d[i] == b.d[i]) << i;
+		k |= (unsigned int)(((uint64_t)(a.d[i] ^ b.d[i]) - 1) >> 63) << i;
 	return (__mmask16)k;
 }
 
@@ -1437,7 +1477,7 @@ EMU_INL __mmask16 emu_mm512_cmpgt_epi32_mask(emu_m512i a, emu_m512i b)
 	int i;
 
 	for (i = 0; i < 16; i++)
-		k |= (unsigned int)((int32_t)a.d[i] > (int32_t)b.d[i]) << i;
+		k |= (unsigned int)((uint64_t)((int64_t)(int32_t)b.d[i] - (int32_t)a.d[i]) >> 63) << i;
 	return (__mmask16)k;
 }
 
@@ -1448,7 +1488,8 @@ EMU_INL emu_m512i emu_mm512_permutex2var_epi32(emu_m512i a, emu_m512i idx, emu_m
 	int i;
 
 	for (i = 0; i < 16; i++)
-		r.d[i] = (idx.d[i] & 16) ? b.d[idx.d[i] & 15] : a.d[idx.d[i] & 15];
+		r.d[i] = (uint32_t)EMU_SEL(EMU_MBIT(idx.d[i], 4), (uint64_t)b.d[idx.d[i] & 15],
+					   (uint64_t)a.d[idx.d[i] & 15]);
 	return r;
 }
 

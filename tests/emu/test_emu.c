@@ -1189,6 +1189,157 @@ static void test_keccak_ops(void)
 	}
 }
 
+/*
+ * ---- the branch-free masked operations and mask-producing compares ----
+ * (avx512-emu.h selects with EMU_MBIT/EMU_SEL and computes compare bits
+ * arithmetically, so that make ct-avx512-emu sees no branch on a mask or
+ * a compared value.)  Each with the empty mask, the full mask and a mixed
+ * one reaching both halves of the register, against values worked out by
+ * hand from the operands of test_mlkem_section; the compares at the
+ * extremes of their ranges, where a wrong borrow or sign shows.
+ */
+static TGT void test_branchfree_masks(void)
+{
+	uint16_t A[32] = { 0x7fff, 0x0000, 0x8000, 0xffff, 0x4000, 0x1234, 0x8000, 0xfffe };
+	uint16_t B[32] = { 0x0001, 0x0001, 0x8000, 0xffff, 0x4000, 0x0100, 0x7fff, 0x0003 };
+	/* a + b and a - b, words 0..7; words 8..31: 0x0102 + 0x0304, 0x0102 - 0x0304 */
+	static const uint16_t add[8] = { 0x8000, 0x0001, 0x0000, 0xfffe, 0x8000, 0x1334, 0xffff, 0x0001 };
+	static const uint16_t sub[8] = { 0x7ffe, 0xffff, 0x0000, 0x0000, 0x0000, 0x1134, 0x0001, 0xfffb };
+	uint16_t W[32];
+	__m512i a, b, x;
+	int i;
+
+	fill_w(A, 0x0102, 8);
+	fill_w(B, 0x0304, 8);
+	a = w16(A);
+	b = w16(B);
+
+	/* VPADDW merge-masked */
+	eq_w("mask_add_epi16 k=0", _mm512_mask_add_epi16(_mm512_set1_epi16(0x5555), 0, a, b),
+	     (fill_w(W, 0x5555, 0), W));
+	memcpy(W, add, sizeof(add));
+	fill_w(W, 0x0406, 8);
+	eq_w("mask_add_epi16 k=~0", _mm512_mask_add_epi16(_mm512_set1_epi16(0x5555), 0xffffffffu, a, b), W);
+	/* 0x0001005a: words 1, 3, 4, 6 and 16 */
+	fill_w(W, 0x5555, 0);
+	W[1] = 0x0001;
+	W[3] = 0xfffe;
+	W[4] = 0x8000;
+	W[6] = 0xffff;
+	W[16] = 0x0406;
+	eq_w("mask_add_epi16 k=0001005a", _mm512_mask_add_epi16(_mm512_set1_epi16(0x5555), 0x0001005au, a, b), W);
+
+	/* VPSUBW merge-masked */
+	eq_w("mask_sub_epi16 k=0", _mm512_mask_sub_epi16(_mm512_set1_epi16(-2), 0, a, b),
+	     (fill_w(W, 0xfffe, 0), W));
+	memcpy(W, sub, sizeof(sub));
+	fill_w(W, 0xfdfe, 8);
+	eq_w("mask_sub_epi16 k=~0", _mm512_mask_sub_epi16(_mm512_set1_epi16(-2), 0xffffffffu, a, b), W);
+	/* 0xa5000081: words 0, 7, 24, 26, 29, 31 */
+	fill_w(W, 0xfffe, 0);
+	W[0] = 0x7ffe;
+	W[7] = 0xfffb;
+	W[24] = W[26] = W[29] = W[31] = 0xfdfe;
+	eq_w("mask_sub_epi16 k=a5000081", _mm512_mask_sub_epi16(_mm512_set1_epi16(-2), 0xa5000081u, a, b), W);
+
+	/* VMOVDQU16 zero-masking */
+	eq_w("maskz_mov_epi16 k=0", _mm512_maskz_mov_epi16(0, a), (fill_w(W, 0, 0), W));
+	eq_w("maskz_mov_epi16 k=~0", _mm512_maskz_mov_epi16(0xffffffffu, a), A);
+	fill_w(W, 0, 0);
+	W[2] = 0x8000;
+	W[5] = 0x1234;
+	W[20] = 0x0102;
+	eq_w("maskz_mov_epi16 k=00100024", _mm512_maskz_mov_epi16(0x00100024u, a), W);
+
+	/* VPBLENDMW / VPBLENDMD */
+	eq_w("mask_blend_epi16 k=0", _mm512_mask_blend_epi16(0, a, b), A);
+	eq_w("mask_blend_epi16 k=~0", _mm512_mask_blend_epi16(0xffffffffu, a, b), B);
+	memcpy(W, A, sizeof(W));
+	W[0] = 0x0001;
+	W[31] = 0x0304;
+	eq_w("mask_blend_epi16 k=80000001", _mm512_mask_blend_epi16(0x80000001u, a, b), W);
+	{
+		static const uint32_t mixed[16] = { 0, 101, 2, 3, 4, 5, 6, 107, 8, 9, 10, 11, 12, 13, 114, 15 };
+		uint32_t d[16];
+
+		for (i = 0; i < 16; i++)
+			d[i] = (uint32_t)i;
+		eq_d("mask_blend_epi32 k=0", _mm512_mask_blend_epi32(0, iota32(0), iota32(100)), d);
+		for (i = 0; i < 16; i++)
+			d[i] = 100 + (uint32_t)i;
+		eq_d("mask_blend_epi32 k=ffff", _mm512_mask_blend_epi32(0xffff, iota32(0), iota32(100)), d);
+		eq_d("mask_blend_epi32 k=4082", _mm512_mask_blend_epi32(0x4082, iota32(0), iota32(100)), mixed);
+	}
+
+	/* VPSRLD imm merge-masked: 0x80000010 >> 4 = 0x08000001 */
+	x = _mm512_mask_srli_epi32(_mm512_set1_epi32(7), 0, _mm512_set1_epi32((int)0x80000010u), 4);
+	for (i = 0; i < 16; i++)
+		CHECK(x.d[i] == 7, "mask_srli_epi32 k=0: dword %d", i);
+	x = _mm512_mask_srli_epi32(_mm512_set1_epi32(7), 0xffff, _mm512_set1_epi32((int)0x80000010u), 4);
+	for (i = 0; i < 16; i++)
+		CHECK(x.d[i] == 0x08000001u, "mask_srli_epi32 k=ffff: dword %d", i);
+	x = _mm512_mask_srli_epi32(_mm512_set1_epi32(7), 0x0180, _mm512_set1_epi32((int)0x80000010u), 31);
+	for (i = 0; i < 16; i++)
+		CHECK(x.d[i] == (i == 7 || i == 8 ? 1u : 7u), "mask_srli_epi32 k=0180 31: dword %d", i);
+
+	/* VPCMPGTW: signed, at the ends of the range */
+	CHECK(_mm512_cmpgt_epi16_mask(a, a) == 0, "cmpgt_epi16_mask a > a");
+	CHECK(_mm512_cmpgt_epi16_mask(_mm512_set1_epi16(0x7fff), _mm512_set1_epi16(-32768)) == 0xffffffffu,
+	      "cmpgt_epi16_mask 0x7fff > -0x8000");
+	CHECK(_mm512_cmpgt_epi16_mask(_mm512_set1_epi16(-32768), _mm512_set1_epi16(0x7fff)) == 0,
+	      "cmpgt_epi16_mask -0x8000 > 0x7fff");
+	CHECK(_mm512_cmpgt_epi16_mask(_mm512_set1_epi16(0), _mm512_set1_epi16(-1)) == 0xffffffffu,
+	      "cmpgt_epi16_mask 0 > -1");
+	/* b > a: 1 > 0x7fff n, 1 > 0 y, eq n, eq n, eq n, 0x100 > 0x1234 n, 0x7fff > -2^15 y, 3 > -2 y; 0x304 > 0x102 y */
+	CHECK(_mm512_cmpgt_epi16_mask(b, a) == 0xffffffc2u, "cmpgt_epi16_mask b > a: %08x",
+	      (unsigned int)_mm512_cmpgt_epi16_mask(b, a));
+
+	/* VPTESTMW */
+	CHECK(_mm512_test_epi16_mask(a, _mm512_setzero_si512()) == 0, "test_epi16_mask with 0");
+	CHECK(_mm512_test_epi16_mask(_mm512_set1_epi16(-32768), _mm512_set1_epi16(-1)) == 0xffffffffu,
+	      "test_epi16_mask 0x8000 & 0xffff");
+	CHECK(_mm512_test_epi16_mask(_mm512_set1_epi16(1), _mm512_set1_epi16(-2)) == 0,
+	      "test_epi16_mask 1 & 0xfffe");
+
+	/* VPCMPUD LT */
+	CHECK(_mm512_cmplt_epu32_mask(_mm512_set1_epi32(-1), _mm512_set1_epi32(0)) == 0,
+	      "cmplt_epu32_mask 0xffffffff < 0");
+	CHECK(_mm512_cmplt_epu32_mask(_mm512_set1_epi32(0x7fffffff), _mm512_set1_epi32((int)0x80000000u)) == 0xffff,
+	      "cmplt_epu32_mask 0x7fffffff < 0x80000000");
+	CHECK(_mm512_cmplt_epu32_mask(_mm512_set1_epi32(3328), _mm512_set1_epi32(3329)) == 0xffff &&
+	      _mm512_cmplt_epu32_mask(_mm512_set1_epi32(3329), _mm512_set1_epi32(3329)) == 0,
+	      "cmplt_epu32_mask at q");
+
+	/* VPCMPUQ EQ / NLE */
+	CHECK(_mm512_cmpgt_epu64_mask(_mm512_set1_epi64(-1), _mm512_set1_epi64(0)) == 0xff,
+	      "cmpgt_epu64_mask 2^64-1 > 0");
+	CHECK(_mm512_cmpgt_epu64_mask(_mm512_set1_epi64(0), _mm512_set1_epi64(-1)) == 0,
+	      "cmpgt_epu64_mask 0 > 2^64-1");
+	CHECK(_mm512_cmpgt_epu64_mask(_mm512_set1_epi64((long long)0x8000000000000000ULL),
+				      _mm512_set1_epi64(0x7fffffffffffffffLL)) == 0xff,
+	      "cmpgt_epu64_mask 2^63 > 2^63-1");
+	CHECK(_mm512_cmpgt_epu64_mask(_mm512_set1_epi64(0x7fffffffffffffffLL),
+				      _mm512_set1_epi64((long long)0x8000000000000000ULL)) == 0,
+	      "cmpgt_epu64_mask 2^63-1 > 2^63");
+	CHECK(_mm512_cmpeq_epu64_mask(_mm512_set1_epi64(0), _mm512_set1_epi64((long long)0x8000000000000000ULL)) == 0,
+	      "cmpeq_epu64_mask 0 == 2^63");
+	CHECK(_mm512_cmpeq_epu64_mask(_mm512_set1_epi64(-1), _mm512_set1_epi64(-1)) == 0xff &&
+	      _mm512_cmpeq_epu64_mask(_mm512_setzero_si512(), _mm512_setzero_si512()) == 0xff,
+	      "cmpeq_epu64_mask of 2^64-1 and of 0");
+	CHECK(_mm512_cmpeq_epu64_mask(_mm512_set1_epi64(1), _mm512_setzero_si512()) == 0,
+	      "cmpeq_epu64_mask 1 == 0");
+
+	/* VPCMPD EQ / NLE */
+	CHECK(_mm512_cmpgt_epi32_mask(_mm512_set1_epi32(0x7fffffff), _mm512_set1_epi32((int)0x80000000u)) == 0xffff,
+	      "cmpgt_epi32_mask 2^31-1 > -2^31");
+	CHECK(_mm512_cmpgt_epi32_mask(_mm512_set1_epi32((int)0x80000000u), _mm512_set1_epi32(0x7fffffff)) == 0,
+	      "cmpgt_epi32_mask -2^31 > 2^31-1");
+	CHECK(_mm512_cmpeq_epi32_mask(_mm512_set1_epi32((int)0x80000000u), _mm512_setzero_si512()) == 0,
+	      "cmpeq_epi32_mask -2^31 == 0");
+	CHECK(_mm512_cmpeq_epi32_mask(_mm512_set1_epi32(-1), _mm512_set1_epi32(-1)) == 0xffff,
+	      "cmpeq_epi32_mask -1 == -1");
+}
+
 int main(void)
 {
 	test_set();
@@ -1208,6 +1359,7 @@ int main(void)
 	test_rsa_ifma_ops();
 	test_mldsa_ops();
 	test_keccak_ops();
+	test_branchfree_masks();
 	printf("test_emu: %d checks, %d failures\n", checks, fails);
 	return fails ? 1 : 0;
 }

@@ -80,8 +80,9 @@ int crypto_sig_verify_batch(struct crypto_sig *tfm, struct sig_request *reqs, un
  * How many signatures crypto_sig_sign_batch(tfm, reqs, n) computes side by
  * side per pass (SIMD lanes): 1 where the implementation signs a batch of
  * that size one signature after another (it may still share work across
- * them, as ECDSA shares its inversions).  For statistics and tuning only;
- * the results do not depend on it.
+ * them, as ECDSA shares its inversions).  It answers for the tfm's key as
+ * it is set (1 before a key is set; RSA: by modulus size).  For
+ * statistics and tuning only; the results do not depend on it.
  */
 unsigned int crypto_sig_batch_lanes(struct crypto_sig *tfm, unsigned int n);
 

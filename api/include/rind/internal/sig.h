@@ -37,11 +37,23 @@ struct sig_alg {
 	/*
 	 * Signatures sign_batch computes side by side in one pass (SIMD
 	 * lanes); 0 when it computes them one after another (sharing only
-	 * inversions or hashing).  Reported by rindd's stats as lanes used.
+	 * inversions or hashing).  rindd's stats report as lanes used what
+	 * crypto_sig_batch_lanes() says for the key's tfm (batch_width below
+	 * where there is one).
 	 */
 	unsigned int batch_lanes;
 	/* The smallest batch it runs in lanes (shorter ones: one at a time). */
 	unsigned int batch_min;
+	/*
+	 * Optional, for an implementation whose lanes depend on the key (RSA:
+	 * the modulus size): the signatures of a batch of @n that sign_batch
+	 * would compute side by side with @tfm's key as it is now (1: one at
+	 * a time, also without a key).  crypto_sig_batch_lanes() asks it in
+	 * place of batch_lanes / batch_min, which then say only the most the
+	 * driver can run.  A template over a spawn forwards it only where its
+	 * tfms share the spawn's context (algs/ecdsa.c).
+	 */
+	unsigned int (*batch_width)(struct crypto_sig *tfm, unsigned int n);
 	/*
 	 * Optional signing options (rind_sig_set_context,
 	 * rind_sig_set_deterministic; -EOPNOTSUPP when absent).  They are
