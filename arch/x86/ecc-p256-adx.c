@@ -507,13 +507,14 @@ static inline void p256x_half(u64 *r, const u64 *a)
  * indexed by the low address bits), and without this the placement moved
  * with every change to any code before it in the library.  Page-aligned,
  * it depends on these functions alone (measured: the fast case,
- * bench/probes/p256-peer.c's API rows).  p256x_jac_dbl is the section's
- * first function and carries the alignment.
+ * bench/probes/p256-peer.c's API rows).  The section's alignment is set
+ * by a directive of its own rather than a function's aligned attribute,
+ * which clang drops with the function when it inlines it.
  */
 #define P256X_HOT	__attribute__((section(".text.p256x_point")))
-#define P256X_HOT_FIRST	__attribute__((section(".text.p256x_point"), aligned(4096)))
+__asm__(".pushsection .text.p256x_point,\"ax\",@progbits\n\t.p2align 12\n\t.popsection");
 
-P256X_HOT_FIRST static void p256x_jac_dbl(u64 *r, const u64 *p)
+P256X_HOT static void p256x_jac_dbl(u64 *r, const u64 *p)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7;
 
