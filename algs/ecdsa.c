@@ -38,6 +38,8 @@
 #define ECDSA_MAX_HASH		64
 #define ECDSA_MAX_BLOCK		128
 #define ECDSA_HEDGE_BYTES	32
+/* V || 0x00/0x01 || d || h1 || k': the longest HMAC message of the nonce */
+#define ECDSA_HMAC_MSG		(ECDSA_MAX_HASH + 1 + 2 * ECC_MAX_BYTES + ECDSA_HEDGE_BYTES)
 
 /*
  * The HMAC states of RFC 6979's first key, K = 0x00..00 (step d): the same
@@ -106,6 +108,7 @@ struct ecdsa_hmac {
 	u8 ist[HASH_MAX_DESCSIZE] __attribute__((aligned(16)));
 	u8 ost[HASH_MAX_DESCSIZE] __attribute__((aligned(16)));
 	u8 inner[ECDSA_MAX_HASH];
+	u8 msg[ECDSA_HMAC_MSG];		/* a gathered message (ecdsa_hmac) */
 	u8 dbuf[sizeof(struct shash_desc) + HASH_MAX_DESCSIZE] __attribute__((aligned(16)));
 };
 
@@ -133,19 +136,35 @@ static int ecdsa_hmac_setkey(struct ecdsa_hmac *hm, const u8 *key, unsigned int 
 	return hmac_pad_states(hm->alg, hm->desc, hm->bs, key, klen, hm->ist, hm->ost);
 }
 
-/* HMAC under the current key of the message given in @nparts pieces, to @out. */
+/*
+ * HMAC under the current key of the message given in @nparts pieces, to
+ * @out.  The pieces (V, the separator byte, d, h1, k': at most
+ * ECDSA_HMAC_MSG bytes) are gathered into one buffer and hashed by one
+ * finup from the ipad state, so that the hash sees whole blocks and one
+ * tail instead of an update per piece, each through the descriptor's
+ * buffer, and a final.  The buffer holds d: ecdsa_nonce_wipe() clears it.
+ */
 static int ecdsa_hmac(struct ecdsa_hmac *hm, const u8 *const *parts, const unsigned int *lens,
 		      int nparts, u8 *out)
 {
 	const struct shash_alg *a = hm->alg;
+	const u8 *msg = parts[0];
+	unsigned int len = lens[0];
 	int err, j;
 
+	if (nparts > 1) {
+		for (j = 0, len = 0; j < nparts; j++) {
+			if (len + lens[j] > sizeof(hm->msg))
+				return -EINVAL;		/* never: the callers' sizes */
+			if (lens[j])
+				memcpy(hm->msg + len, parts[j], lens[j]);
+			len += lens[j];
+		}
+		msg = hm->msg;
+	}
 	err = shash_raw_import(a, hm->desc, hm->ist);
-	for (j = 0; j < nparts && !err; j++)
-		if (lens[j])
-			err = a->update(hm->desc, parts[j], lens[j]);
 	if (!err)
-		err = a->final(hm->desc, hm->inner);
+		err = shash_raw_finup(a, hm->desc, msg, len, hm->inner);
 	if (!err)
 		err = shash_raw_import(a, hm->desc, hm->ost);
 	return err ? err : shash_raw_finup(a, hm->desc, hm->inner, hm->ds, out);
@@ -171,6 +190,7 @@ static void ecdsa_nonce_wipe(struct ecdsa_nonce *st)
 	memzero_explicit(st->hm.ist, st->hm.ss);
 	memzero_explicit(st->hm.ost, st->hm.ss);
 	memzero_explicit(st->hm.inner, sizeof(st->hm.inner));
+	memzero_explicit(st->hm.msg, sizeof(st->hm.msg));
 	memzero_explicit(shash_desc_ctx(st->hm.desc), st->hm.desc->tfm->descsize);
 }
 

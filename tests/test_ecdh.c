@@ -1520,6 +1520,11 @@ START_TEST(test_p256_field_adx)
 			BN_mod_mul(w, w, rr, p, ctx);
 		}
 		fa_check("ecc-p256-adx", "inv", r, 4, w, &checked);
+		/* the plain inverse (p256x_inv_mod itself; 0 gives 0) */
+		p256x_field_test(P256X_T_PINV, r, x, NULL);
+		if (!BN_is_zero(a))
+			ck_assert_ptr_nonnull(BN_mod_inverse(w, a, p, ctx));
+		fa_check("ecc-p256-adx", "plain inv", r, 4, BN_is_zero(a) ? a : w, &checked);
 		/* the point formulas' doubling and fused steps: 2b, a - b - 2b, 3 (a - b), a - b / 2 */
 		p256x_field_test(P256X_T_ADD, r, y, y);		/* 2Y, 2S */
 		BN_mod_add(w, b, b, p, ctx);
@@ -1580,13 +1585,18 @@ START_TEST(test_p256_field_adx)
 		BN_mod_mul(w, a, b, n, ctx);
 		BN_mod_mul(w, w, rninv, n, ctx);
 		fa_check("ecc-p256-adx", "nmul", r, 4, w, &checked);
+		/* k^-1 of signing: plain, 0 gives 0 (the edges: 0, 1, 2, n - 1, n - 2, ...) */
+		p256x_field_test(P256X_T_NINV, r, x, NULL);
+		if (!BN_is_zero(a))
+			ck_assert_ptr_nonnull(BN_mod_inverse(w, a, n, ctx));
+		fa_check("ecc-p256-adx", "inv mod n", r, 4, BN_is_zero(a) ? a : w, &checked);
 		BN_free(a);
 		BN_free(b);
 	}
-	printf("ecc-p256-adx field (mul, sqr, add, sub, half, inv, add(b, b), sub3b, sub3, subhalf, "
-	       "doubling, runs of doublings, addition, mixed addition, chains, mul mod n) vs OpenSSL "
-	       "BN: %d checks\n", checked);
-	ck_assert_int_eq(checked, 3000 * 25);
+	printf("ecc-p256-adx field (mul, sqr, add, sub, half, inv, plain inv, add(b, b), sub3b, "
+	       "sub3, subhalf, doubling, runs of doublings, addition, mixed addition, chains, mul "
+	       "mod n, inv mod n) vs OpenSSL BN: %d checks\n", checked);
+	ck_assert_int_eq(checked, 3000 * 27);
 	BN_free(inv2);
 out:
 	BN_free(p);

@@ -18,12 +18,14 @@ extern const struct ecc_curve ecc_p256_adx;
  * Montgomery product a b / 2^256 and the square modulo p, addition,
  * subtraction and halving modulo p, the Montgomery product modulo the
  * group order n, the inverse modulo p in Montgomery form (a^-1 R for
- * a R; 0 for 0), and the point formulas' fused steps a - 3b (a - b - 2c),
- * 3 (a - b) and a - b / 2 modulo p.  Needs BMI2 and ADX.
+ * a R; 0 for 0), the point formulas' fused steps a - 3b (a - b - 2c),
+ * 3 (a - b) and a - b / 2 modulo p, and the inversion of plain integers
+ * (not Montgomery form; 0 for 0) modulo p and modulo n (a below n), as
+ * signing uses it for k^-1.  Needs BMI2 and ADX.
  */
 enum p256x_test_op {
 	P256X_T_MUL, P256X_T_SQR, P256X_T_ADD, P256X_T_SUB, P256X_T_HALF, P256X_T_NMUL,
-	P256X_T_INV, P256X_T_SUB3B, P256X_T_SUB3, P256X_T_SUBHALF,
+	P256X_T_INV, P256X_T_SUB3B, P256X_T_SUB3, P256X_T_SUBHALF, P256X_T_PINV, P256X_T_NINV,
 	P256X_T_NOPS
 };
 void p256x_field_test(enum p256x_test_op op, u64 *r, const u64 *a, const u64 *b);
