@@ -189,11 +189,14 @@ static void rsa_ifma_exp_ct_lanes(u64 *const *r, const u64 *const *a, unsigned i
 
 /*
  * The fewest signatures worth a pass of the lanes: a pass costs the same
- * for one lane or eight, about 6.3 single-path signatures at 2048 bits
- * and 5.5 at 3072 by the VPMADD52 count (rsa-ifma-mb.c's model, one
- * IFMA port); 7 for both until it is measured on a part with IFMA.
+ * for one lane or eight.  Measured (AMD Zen 5, bench/probes/rsa-peer.c
+ * "lanes N" rows: one RSA-2048 half's exp_ct_lanes of N numbers against
+ * N single exp_ct, same-process TSC minima, 15 rounds, loaded host):
+ * a pass is 0.42x one single exponentiation's speed at 1 lane, 0.84x at
+ * 2, 1.26x at 3, 3.4x at 8: break-even between 2 and 3.  The rest of a
+ * signature (CRT, blinding, padding) is the same either way.
  */
-#define RSA_IFMA_MB_MIN	7
+#define RSA_IFMA_MB_MIN	3
 
 static unsigned int rsa_ifma_lanes_min(unsigned int n)
 {
