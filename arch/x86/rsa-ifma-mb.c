@@ -37,11 +37,13 @@
  * 2760 + 339 x 3630) = 10.9M a batch against 8 x 1875 x 1056 = 15.8M,
  * 1.45x.  A pass costs the same whatever number of its lanes is used, so
  * a short batch is cheaper one signature at a time below ~6.3 signatures
- * (2048, one port; 5.5 at 3072) by this model.  Measured on Zen 5 (the
- * column loops unrolled, bn-ifma-mb.c) a pass of eight RSA-2048 halves
- * is ~1.11M TSC cycles, ~880 an AMM, against ~460k for one half on the
- * single path: break-even between 2 and 3 lanes, RSA_IFMA_MB_MIN
- * (rsa-ifma.c) is 3.
+ * (2048, one port; 5.5 at 3072) by this model.  Measured on Zen 5
+ * (bench/probes/rsa-peer.c, TSC minima, loaded host): a pass of eight
+ * RSA-2048 halves 0.90M TSC cycles (~710 an AMM; 1.11M with the rolled
+ * column loops of the first version), one half alone on the single path
+ * ~460k, a whole single signature ~535k (its halves together, exp_ct2):
+ * a batch of eight signatures 2.10M, break-even between 3 and 4
+ * signatures, RSA_IFMA_MB_MIN (rsa-ifma.c) is 4.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -190,13 +190,13 @@ static void rsa_ifma_exp_ct_lanes(u64 *const *r, const u64 *const *a, unsigned i
 /*
  * The fewest signatures worth a pass of the lanes: a pass costs the same
  * for one lane or eight.  Measured (AMD Zen 5, bench/probes/rsa-peer.c
- * "lanes N" rows: one RSA-2048 half's exp_ct_lanes of N numbers against
- * N single exp_ct, same-process TSC minima, 15 rounds, loaded host):
- * a pass is 0.42x one single exponentiation's speed at 1 lane, 0.84x at
- * 2, 1.26x at 3, 3.4x at 8: break-even between 2 and 3.  The rest of a
- * signature (CRT, blinding, padding) is the same either way.
+ * with PROBE_ALL=1, "sign single N": crypto_sig_sign_batch of N against N
+ * crypto_sig_sign, which runs a signature's two halves together, TSC
+ * minima over 9 rounds, loaded host), RSA-2048: the lanes (two passes,
+ * ~1.8M TSC cycles, then ~36k a signature) 0.84x the single path at 3,
+ * 1.09x at 4, 1.30x at 5, 2.04x at 8: break-even between 3 and 4.
  */
-#define RSA_IFMA_MB_MIN	3
+#define RSA_IFMA_MB_MIN	4
 
 static unsigned int rsa_ifma_lanes_min(unsigned int n)
 {

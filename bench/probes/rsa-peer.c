@@ -168,7 +168,10 @@ static int a_sign1(void) { return a_sign(msg, sizeof(msg)); }
  * against nb a_sign, per signature.  The lanes rows, for the break-even
  * size whatever the cutoff: one half's exponentiation of nb numbers in
  * lanes (rsa_engine_ifma.exp_ct_lanes, which takes any count 1..8)
- * against nb of the IFMA engine's single exp_ct.
+ * against nb of the IFMA engine's single exp_ct (one half alone: a
+ * single signature runs its two halves together, exp_ct2, so the
+ * break-even of whole signatures is the "sign single" rows', with
+ * PROBE_ALL=1 in the environment).
  */
 static unsigned int nb;
 static u64 lb[8][BN_MAX_LIMBS], lr[8][BN_MAX_LIMBS];
@@ -189,6 +192,14 @@ static int a_signs(void)
 {
 	for (unsigned int j = 0; j < nb; j++)
 		if (!a_sign(msg, sizeof(msg)))
+			return 0;
+	return 1;
+}
+
+static int r_signs(void)
+{
+	for (unsigned int j = 0; j < nb; j++)
+		if (!r_sign())
 			return 0;
 	return 1;
 }
@@ -286,6 +297,10 @@ int main(int argc, char **argv)
 		if (nb == 8 || getenv("PROBE_ALL")) {
 			snprintf(name, sizeof(name), "sign batch %u", nb);
 			row(name, r_sign_batch, a_signs, rounds, 1);
+		}
+		if (getenv("PROBE_ALL")) {	/* "aws-lc" here: rind's crypto_sig_sign nb times */
+			snprintf(name, sizeof(name), "sign single %u", nb);
+			row(name, r_sign_batch, r_signs, rounds, 1);
 		}
 		/* "aws-lc" in these rows is rind's single exp_ct, nb times */
 		snprintf(name, sizeof(name), "lanes %u", nb);
