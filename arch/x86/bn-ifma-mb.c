@@ -15,17 +15,20 @@
  * The nl + 1 accumulators stay in registers (nl = 20; at 30 some spill),
  * each b_j and m_j a memory operand of its VPMADD52s.  4 nl^2 + nl
  * VPMADD52 an AMM of eight numbers: 1620 at nl = 20 (RSA-2048's halves),
- * 3630 at nl = 30.  The squaring is the same kernel: a column-wise one
- * that takes each a_i a_j (i < j) once (1240 VPMADD52 at nl = 20, two
- * operand loads a product, four accumulators a column) measured slower
- * on Zen 5 than this one (a pass of eight RSA-2048 halves 0.97M against
- * 0.94M TSC cycles, bench/probes/rsa-peer.c "lanes 8"), and the column
- * loops before that, rolled by GCC, 1.11M.  The result is kept in
- * registers until the end: r may alias a or b.
+ * 3630 at nl = 30.  The squaring (sqr_rows) keeps the reduction rows and
+ * adds a a a column at a time, each a_i a_j (i < j) once: 1240 VPMADD52
+ * at nl = 20, 2760 at 30.  Measured on Zen 5 (a pass of eight RSA-2048
+ * halves, bench/probes/rsa-peer.c "lanes 8", TSC minima, loaded host):
+ * 1.11M TSC cycles with the first version's column-wise product and
+ * squaring (two operand loads a product), 0.97M with this product, 0.94M
+ * with the squaring in its rows as well (1640 VPMADD52), 0.90M with
+ * sqr_rows, 0.83M with the rows rolled (BNM_UNROLL_ROWS).  The result
+ * is stored only at the end: r may alias a or b.
  *
  * No branch and no memory index depends on a value; the column bounds and
- * the sizes are public.  Spilled accumulators live in the stack frame, which, as for any compiled C of the library, is not wiped
- * (bn-ifma.c says the same of its spills).
+ * the sizes are public.  Spilled accumulators live in the stack frame,
+ * which, as for any compiled C of the library, is not wiped (bn-ifma.c
+ * says the same of its spills).
  */
 #include <string.h>
 #include <immintrin.h>
@@ -42,19 +45,26 @@
 #define M52	(((u64)1 << 52) - 1)
 
 /*
- * The column loops unrolled whole (the sizes are constants in each
- * amm20/amm30/sqr20/sqr30): rolled, GCC kept them as loops with bounds
- * computed per column, ~10 VPMADD52 in the code and a branch every two
- * or three of them, ~2200 cycles an AMM of nl = 20 measured on Zen 5
- * where the ~1600 VPMADD52 of a product take ~800 at two a cycle.  Not
- * in the emulation build, where each intrinsic is a loop of its own and
- * the unrolled bodies would take minutes to compile (as in
+ * The loops over digits unrolled whole (the sizes are constants in each
+ * amm20/amm30/sqr20/sqr30), so that the accumulators are registers:
+ * left to GCC they stayed loops with bounds computed per column, ~10
+ * VPMADD52 in amm20's code and a branch every two or three, ~2200 TSC
+ * cycles an AMM of nl = 20 on Zen 5.  The loop over the rows is kept
+ * (BNM_UNROLL_ROWS): unrolled too, amm30 and sqr30 were ~9k and ~6k
+ * instructions, amm20 and sqr20 ~2.6k each, and a pass of eight halves
+ * (bench/probes/rsa-peer.c "lanes 8", TSC minima, loaded host) took
+ * 0.90M TSC cycles at RSA-2048 and 5.9M at 3072, against 0.83M and
+ * 3.36M with the rows rolled (the code no longer fits the op cache).
+ * Not in the emulation build, where each intrinsic is a loop of its own
+ * and the unrolled bodies would take minutes to compile (as in
  * ecc-p256-ifma-mb.c).
  */
 #ifdef RIND_AVX512_EMU
 #define BNM_UNROLL
+#define BNM_UNROLL_ROWS
 #else
 #define BNM_UNROLL _Pragma("GCC unroll 64")
+#define BNM_UNROLL_ROWS _Pragma("GCC unroll 1")
 #endif
 
 /* ---- layout (plain C) ---------------------------------------------------- */
@@ -161,7 +171,7 @@ BNM_INLINE void amm_rows(struct bnm_num *r, const struct bnm_num *a, const struc
 	BNM_UNROLL
 	for (j = 0; j <= nl; j++)
 		acc[j] = zero;
-	BNM_UNROLL
+	BNM_UNROLL_ROWS
 	for (i = 0; i < nl; i++) {
 		ai = dig(a, i);
 		BNM_UNROLL
@@ -245,7 +255,7 @@ BNM_INLINE void sqr_rows(struct bnm_num *r, const struct bnm_num *a, const struc
 	BNM_UNROLL
 	for (j = 0; j <= nl; j++)
 		acc[j] = zero;
-	BNM_UNROLL
+	BNM_UNROLL_ROWS
 	for (i = 0; i < nl; i++) {
 		acc[0] = _mm512_add_epi64(acc[0], col_sqr(a, i, nl));
 		y = _mm512_madd52lo_epu64(zero, acc[0], k0);
