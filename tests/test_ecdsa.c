@@ -752,7 +752,7 @@ START_TEST(test_sign_batch)
 			/*
 			 * ... which signs one after another (one lane at every
 			 * size), or, over the IFMA curve driver, in eight lanes
-			 * from four requests on (arch/x86/ecc-p256-ifma-mb.c)
+			 * from five requests on (arch/x86/ecc-p256-ifma-mb.c: MB_MIN)
 			 */
 			/* no key yet: nothing would run in lanes (struct sig_alg.batch_width) */
 			RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 1), 1);
@@ -761,8 +761,8 @@ START_TEST(test_sign_batch)
 			RT_REQ_EQ(d[i], crypto_sig_generate_key(t), 0);
 			if (strstr(d[i], "-avx512ifma-mb")) {
 				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 1), 1);
-				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 3), 1);
-				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 4), 8);
+				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 4), 1);
+				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 5), 8);
 				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, BATCH_BIG), 8);
 			} else {
 				RT_REQ_EQ(d[i], crypto_sig_batch_lanes(t, 1), 1);
@@ -945,7 +945,7 @@ END_TEST
  * registers: on a CPU with AVX512F, AVX512IFMA, BMI2 and ADX, or in the
  * emulation build with RIND_EMU_ASSUME=avx512 (make check-avx512-emu),
  * nothing disabled.  The P-256 instances must be built over it (priority
- * above the ADX driver's) and report eight lanes from four requests on;
+ * above the ADX driver's) and report eight lanes from five requests on (MB_MIN);
  * batches of 1..17 messages of mixed lengths, hedged, verify with the
  * generic driver and with OpenSSL, and deterministic ones are byte for
  * byte the generic driver's single signatures -- an implementation that
@@ -979,7 +979,7 @@ START_TEST(test_p256_ifma_mb)
 		drv = crypto_sig_driver_name(t);
 		ck_assert_msg(strstr(drv, "(ecdsa-nist-p256-avx512ifma-mb,") != NULL,
 			      "%s: over %s, not the IFMA batch driver", names[p], drv);
-		/* no key yet: 1; with the key, eight lanes from four requests on */
+		/* no key yet: 1; with the key, eight lanes from five requests on (MB_MIN) */
 		RT_REQ_EQ(drv, crypto_sig_batch_lanes(t, 3), 1);
 		RT_REQ_EQ(drv, crypto_sig_batch_lanes(t, 8), 1);
 		snprintf(gname, sizeof(gname), "%s(ecdsa-nist-p256-generic,sha256-generic)",
@@ -988,8 +988,8 @@ START_TEST(test_p256_ifma_mb)
 		g = alloc_drv(gname);
 		gd = alloc_drv(gname);
 		RT_REQ_EQ(drv, crypto_sig_generate_key(t), 0);
-		RT_REQ_EQ(drv, crypto_sig_batch_lanes(t, 3), 1);
-		RT_REQ_EQ(drv, crypto_sig_batch_lanes(t, 4), 8);
+		RT_REQ_EQ(drv, crypto_sig_batch_lanes(t, 4), 1);
+		RT_REQ_EQ(drv, crypto_sig_batch_lanes(t, 5), 8);
 		RT_REQ_EQ(drv, crypto_sig_batch_lanes(t, 8), 8);
 		r = crypto_sig_export_privkey(t, RIND_KEY_RAW, enc, sizeof(enc));
 		RT_REQ_EQ(drv, r, 32);

@@ -96,10 +96,16 @@
 #define MB_TENT		16	/* entries per window: d = 1..16 */
 /*
  * The smallest batch signed in lanes.  A pass costs the same for one
- * signature as for eight; by the cost model above a pass is worth about
- * three single signatures, so from four on the lanes are ahead.
+ * signature as for eight; the model above made it worth about three
+ * single signatures.  Measured (AMD Zen 5, bench/probes/p256-peer.c "API
+ * batch N" rows, crypto_sig_sign_batch, TSC minima per signature over 30
+ * rounds, loaded host, normalised by aws-lc's single signature in the
+ * same run): the ADX driver's sign_batch (shared inversions) 1.69x aws-lc
+ * at 4, the lanes 1.50x at 4, 1.79x at 5, 2.05x at 6, 2.51x at 8 (a pass
+ * ~65k TSC cycles plus ~3.4k a signature, against ~18k a signature for
+ * the ADX batch): break-even between 4 and 5.
  */
-#define MB_MIN		4
+#define MB_MIN		5
 
 #define M52	(((u64)1 << 52) - 1)
 

@@ -37,7 +37,14 @@
  * 2760 + 339 x 3630) = 10.9M a batch against 8 x 1875 x 1056 = 15.8M,
  * 1.45x.  A pass costs the same whatever number of its lanes is used, so
  * a short batch is cheaper one signature at a time below ~6.3 signatures
- * (2048, one port; 5.5 at 3072): RSA_IFMA_MB_MIN (rsa-ifma.c) is 7.
+ * (2048, one port; 5.5 at 3072) by this model.  Measured on Zen 5
+ * (bench/probes/rsa-peer.c, TSC minima, loaded host): a pass of eight
+ * RSA-2048 halves 0.83M TSC cycles (~660 an AMM; 1.11M with the rolled
+ * column loops of the first version), one half alone on the single path
+ * ~460k, a whole single signature ~550k (its halves together, exp_ct2):
+ * a batch of eight signatures 1.95M, break-even between 3 and 4
+ * signatures, RSA_IFMA_MB_MIN (rsa-ifma.c) is 4; at RSA-3072 a pass is
+ * ~3.4M against ~1.35M a single signature, RSA_IFMA_MB_MIN_3072 is 6.
  */
 #include <errno.h>
 #include <stdlib.h>

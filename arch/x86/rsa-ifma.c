@@ -189,15 +189,25 @@ static void rsa_ifma_exp_ct_lanes(u64 *const *r, const u64 *const *a, unsigned i
 
 /*
  * The fewest signatures worth a pass of the lanes: a pass costs the same
- * for one lane or eight, about 6.3 single-path signatures at 2048 bits
- * and 5.5 at 3072 by the VPMADD52 count (rsa-ifma-mb.c's model, one
- * IFMA port); 7 for both until it is measured on a part with IFMA.
+ * for one lane or eight.  Measured (AMD Zen 5, bench/probes/rsa-peer.c
+ * with PROBE_ALL=1, "sign single N": crypto_sig_sign_batch of N against N
+ * crypto_sig_sign, which runs a signature's two halves together, TSC
+ * minima over 9 rounds, loaded host), RSA-2048: the lanes (two passes,
+ * ~1.8M TSC cycles, then ~36k a signature) 0.84x the single path at 3,
+ * 1.09x at 4, 1.30x at 5, 2.04x at 8: break-even between 3 and 4
+ * (with the rolled rows of bn-ifma-mb.c, 1.00x at 3, 1.23x at 4).
+ * RSA-3072 (a pass of eight halves ~3.4M TSC cycles against ~1.35M for a
+ * whole single signature; on-CPU medians of 5 rounds, the host loaded
+ * more): 0.68x at 4, ~1.0x at 5, 1.10x at 6, 1.24x at 8: from 6.
  */
-#define RSA_IFMA_MB_MIN	7
+#define RSA_IFMA_MB_MIN		4	/* RSA-2048: halves of 16 limbs */
+#define RSA_IFMA_MB_MIN_3072	6	/* halves of 24 limbs */
 
 static unsigned int rsa_ifma_lanes_min(unsigned int n)
 {
-	return bnm_fits(n) ? RSA_IFMA_MB_MIN : 0;
+	if (!bnm_fits(n))	/* public: the size */
+		return 0;
+	return n == 16 ? RSA_IFMA_MB_MIN : RSA_IFMA_MB_MIN_3072;
 }
 
 const struct rsa_engine rsa_engine_ifma = {

@@ -311,6 +311,44 @@ static int r_api_sign(void)
 	return crypto_sig_sign(spriv, rmsg, 32, sg, sizeof(sg)) > 0;
 }
 
+/*
+ * The batch rows: crypto_sig_sign_batch of NB different 32-byte messages
+ * (the -mb driver's lanes from its batch_min on) against NB
+ * a_api_sign; per signature (div NB).  "single xN" is rind's
+ * crypto_sig_sign N times against the batch, for the break-even size.
+ */
+static unsigned int nb;
+
+static int r_api_batch(void)
+{
+	static uint8_t m[64][32], sg[64][72];
+	struct sig_request q[64];
+
+	for (unsigned int j = 0; j < nb; j++) {
+		memset(m[j], (int)j, 32);
+		q[j] = (struct sig_request){ m[j], 32, sg[j], sizeof(sg[j]), 0 };
+	}
+	return crypto_sig_sign_batch(spriv, q, nb) == 0;
+}
+
+static int a_api_signs(void)
+{
+	for (unsigned int j = 0; j < nb; j++)
+		if (!a_api_sign())
+			return 0;
+	return 1;
+}
+
+static int r_api_signs(void)
+{
+	uint8_t sg[72];
+
+	for (unsigned int j = 0; j < nb; j++)
+		if (crypto_sig_sign(spriv, rmsg, 32, sg, sizeof(sg)) <= 0)
+			return 0;
+	return 1;
+}
+
 static int r_api_verify(void)
 {
 	return crypto_sig_verify(spub, rsig, (unsigned int)rsiglen, rmsg, 32) == 0;
@@ -389,6 +427,21 @@ int main(int argc, char **argv)
 	ROW("API ECDH", r_api_ecdh, a_api_ecdh, 10, 1);
 	ROW("API sign", r_api_sign, a_api_sign, 10, 1);
 	ROW("API verify", r_api_verify, a_api_verify, 10, 1);
+	{
+		static const unsigned int sizes[] = { 2, 3, 4, 5, 6, 8, 16, 64 };
+
+		for (unsigned int i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			char name[32];
+
+			nb = sizes[i];
+			snprintf(name, sizeof(name), "API batch %u", nb);
+			if (strstr(name, only))
+				row(name, r_api_batch, a_api_signs, rounds, 1, (int)nb);
+			snprintf(name, sizeof(name), "API single %u", nb);
+			if (strstr(name, only))	/* "aws-lc" here is rind one at a time */
+				row(name, r_api_batch, r_api_signs, rounds, 1, (int)nb);
+		}
+	}
 	return 0;
 }
 #endif

@@ -123,6 +123,7 @@ int a_load(const char *path, struct peer_key *k)
 #include <crypto/bignum.h>
 #include <crypto/rsa.h>
 #include "../../arch/x86/bn-adx.h"
+#include "../../arch/x86/bn-ifma.h"
 #define PEER_MAXS 20000
 #include "peer-timing.h"
 
@@ -160,6 +161,68 @@ static int r_exp(void)
 }
 
 static int a_sign1(void) { return a_sign(msg, sizeof(msg)); }
+
+/*
+ * The batch rows: crypto_sig_sign_batch of nb different 32-byte messages
+ * (on an IFMA CPU the -ifma drivers' lanes from RSA_IFMA_MB_MIN on)
+ * against nb a_sign, per signature.  The lanes rows, for the break-even
+ * size whatever the cutoff: one half's exponentiation of nb numbers in
+ * lanes (rsa_engine_ifma.exp_ct_lanes, which takes any count 1..8)
+ * against nb of the IFMA engine's single exp_ct (one half alone: a
+ * single signature runs its two halves together, exp_ct2, so the
+ * break-even of whole signatures is the "sign single" rows', with
+ * PROBE_ALL=1 in the environment).
+ */
+static unsigned int nb;
+static u64 lb[8][BN_MAX_LIMBS], lr[8][BN_MAX_LIMBS];
+
+static int r_sign_batch(void)
+{
+	static uint8_t m[8][32], sg[8][1024];
+	struct sig_request q[8];
+
+	for (unsigned int j = 0; j < nb; j++) {
+		memset(m[j], (int)j, 32);
+		q[j] = (struct sig_request){ m[j], 32, sg[j], sizeof(sg[j]), 0 };
+	}
+	return crypto_sig_sign_batch(priv, q, nb) == 0;
+}
+
+static int a_signs(void)
+{
+	for (unsigned int j = 0; j < nb; j++)
+		if (!a_sign(msg, sizeof(msg)))
+			return 0;
+	return 1;
+}
+
+static int r_signs(void)
+{
+	for (unsigned int j = 0; j < nb; j++)
+		if (!r_sign())
+			return 0;
+	return 1;
+}
+
+static int r_exp_lanes(void)
+{
+	u64 *r[8];
+	const u64 *a[8];
+
+	for (unsigned int j = 0; j < nb; j++) {
+		r[j] = lr[j];
+		a[j] = lb[j];
+	}
+	rsa_engine_ifma.exp_ct_lanes(r, a, nb, xe, xn, &mp);
+	return 1;
+}
+
+static int r_exp_singles(void)
+{
+	for (unsigned int j = 0; j < nb; j++)
+		rsa_engine_ifma.exp_ct(lr[j], lb[j], xe, xn, &mp);
+	return 1;
+}
 static int a_verify1(void) { return a_verify(msg, sizeof(msg)); }
 
 static void row(const char *name, int (*fr)(void), int (*fa)(void), int rounds, int per)
@@ -224,6 +287,25 @@ int main(int argc, char **argv)
 	row("sign", r_sign, a_sign1, rounds, 5);
 	row("verify", r_verify, a_verify1, rounds, 20);
 	row("exp(p half)", r_exp, a_exp, rounds, 5);
+	for (nb = 1; nb <= 8; nb++) {
+		char name[32];
+
+		for (unsigned int j = 0; j < 8; j++) {
+			memcpy(lb[j], xb, sizeof(xb));
+			lb[j][0] ^= j;
+		}
+		if (nb == 8 || getenv("PROBE_ALL")) {
+			snprintf(name, sizeof(name), "sign batch %u", nb);
+			row(name, r_sign_batch, a_signs, rounds, 1);
+		}
+		if (getenv("PROBE_ALL")) {	/* "aws-lc" here: rind's crypto_sig_sign nb times */
+			snprintf(name, sizeof(name), "sign single %u", nb);
+			row(name, r_sign_batch, r_signs, rounds, 1);
+		}
+		/* "aws-lc" in these rows is rind's single exp_ct, nb times */
+		snprintf(name, sizeof(name), "lanes %u", nb);
+		row(name, r_exp_lanes, r_exp_singles, rounds, 1);
+	}
 	return 0;
 }
 #endif
