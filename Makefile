@@ -151,7 +151,11 @@ X86_INTRIN_SRCS := $(shell grep -lE '^\#include (<[a-z0-9]*intrin\.h>|"($(subst 
 X86_OBJS := $(filter $(patsubst %,$(O)/obj/%.o,$(X86_INTRIN_SRCS)),$(LIB_OBJS))
 $(X86_OBJS): PCH_FLAGS := $(call PCH_USE,$(X86_PCH))
 $(X86_OBJS): $(X86_PCH).gch
+# (written at parse time above; this rule only for `make clean all`)
+$(O)/pch/cmd:
+	$(shell mkdir -p $(dir $@))$(file >$@,$(X86_PCH_STAMP))
 $(X86_PCH).gch: $(O)/pch/cmd
+	@mkdir -p $(dir $@)
 	@printf '/* generated: the x86 intrinsics, precompiled (Makefile) */\n#include <immintrin.h>\n' > $(X86_PCH)
 	$(call say,PCH,$(X86_PCH))$(X86_PCH_CMD) -MD -MP -MF $@.d -c $(X86_PCH) -o $@
 -include $(wildcard $(X86_PCH).gch.d)
