@@ -1450,7 +1450,21 @@ static int check_sig(struct tctx *c, struct totals *tot)
 		bool can_sign = crypto_sig_sign(c->sig, c->in, 32, c->sigbuf[0],
 						sizeof(c->sigbuf[0])) > 0;
 
-		fails += run_case(c, "set-privkey", sig_prep_key, sig_keygen, 0, b, tot);
+		/*
+		 * ML-DSA's key setup expands A from rho by rejection sampling:
+		 * its time follows rho, which is public (the public key's first
+		 * 32 bytes), and ExpandS's rejections, whose count says nothing
+		 * of the accepted coefficients (FIPS 204).  A fixed-vs-random-key
+		 * test measures that and fails for every ML-DSA driver, the
+		 * generic one too (|t| 10-40, 0.3-12% of the time, measured on
+		 * Zen 5); memcheck checks the secret handling there instead
+		 * (make ct, and ct-mldsa-avx512-emu for the AVX-512 drivers).
+		 */
+		if (!strncmp(crypto_sig_alg_name(c->sig), "mldsa", 5))
+			printf("ct-timing: skip %-44s set-privkey  its time follows rho (public); memcheck covers it\n",
+			       c->driver);
+		else
+			fails += run_case(c, "set-privkey", sig_prep_key, sig_keygen, 0, b, tot);
 		if (can_sign)
 			fails += run_case(c, "sign", sig_prep_sign, sig_sign, 0, b, tot);
 		if (can_sign && (crypto_sig_alg(c->sig)->sign_batch || force_batch))
