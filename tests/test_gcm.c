@@ -537,8 +537,9 @@ END_TEST
  * pairs, the 128-byte half groups and the 256-byte (sixteen-block) groups
  * of gcm-aes-vaes-avx2 up to 1350 bytes and the TLS record sizes around
  * it; AD lengths across the 16-block GHASH chunk (0, 13, 255, 256, 257)
- * in turn, the three key sizes and every request mode.  Every 5th case also
- * a flipped ciphertext bit in the last byte, refused.
+ * and the 32-block one of gcm-aes-vaes-avx512 (511, 512, 513) in turn,
+ * the three key sizes and every request mode.  Every 5th case also a
+ * flipped ciphertext bit in the last byte, refused.
  */
 static size_t edge_len(int k)
 {
@@ -554,8 +555,8 @@ static size_t edge_len(int k)
 
 START_TEST(test_chunk_edges)
 {
-	static const size_t adlens[] = { 0, 13, 255, 256, 257 };
-	u8 key[32], iv[12], ad[257], *pt, *exp;
+	static const size_t adlens[] = { 0, 13, 255, 256, 257, 511, 512, 513 };
+	u8 key[32], iv[12], ad[513], *pt, *exp;
 	struct rt_rng rng;
 	int i, k, n = 301 + 3 * 42 + 9;
 
@@ -569,7 +570,7 @@ START_TEST(test_chunk_edges)
 		rt_rng_seed(&rng, 0x6c6f);
 		for (k = 0; k < n; k++) {
 			size_t kl = 16 + 8 * (size_t)(k % 3), len = edge_len(k);
-			size_t adlen = adlens[k % 5];
+			size_t adlen = adlens[(size_t)k % ARRAY_SIZE(adlens)];
 			int mode = k % RT_M_COUNT;
 
 			random_sealed_tfm(tfm, &rng, key, kl, iv, ad, adlen, pt, len, exp, 16);

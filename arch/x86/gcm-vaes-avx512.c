@@ -5,12 +5,13 @@
  * CPU features: AES-NI, PCLMULQDQ, AVX2, AVX512F, AVX512VL, AVX512BW, VAES,
  * VPCLMULQDQ.
  *
- * Sixteen blocks (four registers) are encrypted per loop iteration with
- * GHASH of sixteen ciphertext blocks stitched between the AES rounds; the
- * sixteen products by H^16 .. H^1 are summed before one reduction per
- * 128-bit lane, and the four lanes are then added.  The last 1..255 bytes
- * go through masked loads and stores, the tail's blocks multiplied by the
- * powers that make them line up with the end of the message.
+ * 32 blocks (eight registers) are encrypted per loop iteration with
+ * GHASH of 32 ciphertext blocks stitched between the AES rounds; the 32
+ * products by H^32 .. H^1 (Karatsuba, three multiplications a block) are
+ * summed before one reduction per 128-bit lane, and the four lanes are
+ * then added.  The last 1..511 bytes go through masked loads and stores,
+ * the tail's blocks multiplied by the powers that make them line up with
+ * the end of the message.
  *
  * GHASH representation as in gcm-aesni.c: blocks byte-reversed (bit
  * reflected), powers of H stored times x^-1, reduction by two carry-less
@@ -29,11 +30,13 @@
 struct gcm_vaes_ctx {
 	__m512i rkz[15];	/* round keys, each broadcast to the four lanes */
 	/*
-	 * hpow[i] = H^(16-i) * x^-1 (reflected) for i < 16, so that sixteen
-	 * consecutive blocks line up with hpow[0..15]; four zero entries
-	 * follow for the tail's shifted loads.
+	 * hpow[i] = H^(32-i) * x^-1 (reflected) for i < 32, so that 32
+	 * consecutive blocks line up with hpow[0..31]; four zero entries
+	 * follow for the tail's shifted loads.  hkar[i] holds the XOR of
+	 * hpow[i]'s two halves (in both), Karatsuba's middle factor.
 	 */
-	__m128i hpow[20];
+	__m128i hpow[36];
+	__m128i hkar[36];
 	unsigned int rounds;
 };
 
@@ -59,20 +62,30 @@ INL __m128i aes_block(const struct gcm_vaes_ctx *ctx, __m128i x)
 
 /* ---- GHASH ---- */
 
-INL void clmul_acc(__m512i a, __m512i h, __m512i *lo, __m512i *mi, __m512i *hi)
+/*
+ * Four block products by Karatsuba: three carry-less multiplications per
+ * lane rather than four.  VPCLMULQDQ is what bounds the bulk loop on Zen 5
+ * (one every two cycles at any width, against two VAESENC a cycle), so
+ * the fourth one matters more than the shuffle and XOR that replace it.
+ * @mi collects (a0 + a1)(h0 + h1) only; ghash_reduce() adds lo and hi.
+ */
+INL void clmul_acc(__m512i a, __m512i h, __m512i hk, __m512i *lo, __m512i *mi, __m512i *hi)
 {
+	__m512i t = _mm512_xor_si512(a, _mm512_shuffle_epi32(a, 0x4e));
+
 	*lo = _mm512_xor_si512(*lo, _mm512_clmulepi64_epi128(a, h, 0x00));
-	*mi = XOR3(*mi, _mm512_clmulepi64_epi128(a, h, 0x01), _mm512_clmulepi64_epi128(a, h, 0x10));
 	*hi = _mm512_xor_si512(*hi, _mm512_clmulepi64_epi128(a, h, 0x11));
+	*mi = _mm512_xor_si512(*mi, _mm512_clmulepi64_epi128(t, hk, 0x00));
 }
 
-/* Reduce each lane, then add the four lanes. */
+/* Finish Karatsuba's middle term, reduce each lane, then add the four lanes. */
 INL __m128i ghash_reduce(__m512i lo, __m512i mi, __m512i hi)
 {
 	const __m512i c = _mm512_set1_epi64((long long)0xc200000000000000ULL);
 	__m256i y;
 	__m128i x;
 
+	mi = XOR3(mi, lo, hi);
 	mi = XOR3(mi, _mm512_shuffle_epi32(lo, 0x4e), _mm512_clmulepi64_epi128(lo, c, 0x00));
 	hi = XOR3(hi, _mm512_shuffle_epi32(mi, 0x4e), _mm512_clmulepi64_epi128(mi, c, 0x00));
 	y = _mm256_xor_si256(_mm512_castsi512_si256(hi), _mm512_extracti64x4_epi64(hi, 1));
@@ -85,81 +98,128 @@ INL __m512i hpow4(const struct gcm_vaes_ctx *ctx, unsigned int i)
 	return _mm512_loadu_si512((const void *)&ctx->hpow[i]);
 }
 
+INL __m512i hkar4(const struct gcm_vaes_ctx *ctx, unsigned int i)
+{
+	return _mm512_loadu_si512((const void *)&ctx->hkar[i]);
+}
+
+#define GHASH_ACC(a, i) clmul_acc((a), hpow4(ctx, (i)), hkar4(ctx, (i)), &lo, &mi, &hi)
+
 INL __mmask64 tail_mask(size_t bytes)
 {
 	return bytes >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << bytes) - 1);
 }
 
 /*
- * Hash the zero-padded tail x[0..nv-1] (n16 blocks in all, 1..16) so that
+ * Hash the zero-padded tail x[0..nv-1] (n32 blocks in all, 1..32) so that
  * its last block meets H^1.
  */
 INL __m128i ghash_tail(const struct gcm_vaes_ctx *ctx, __m128i acc, const __m512i *x,
-		       unsigned int n16)
+		       unsigned int n32)
 {
 	__m512i lo = _mm512_setzero_si512(), mi = lo, hi = lo;
-	unsigned int nv = (n16 + 3) / 4, v, base = 16 - n16;
+	unsigned int nv = (n32 + 3) / 4, v, base = 32 - n32;
 
-	clmul_acc(_mm512_xor_si512(x[0], _mm512_zextsi128_si512(acc)), hpow4(ctx, base),
-		  &lo, &mi, &hi);
+	GHASH_ACC(_mm512_xor_si512(x[0], _mm512_zextsi128_si512(acc)), base);
 	for (v = 1; v < nv; v++)
-		clmul_acc(x[v], hpow4(ctx, base + 4 * v), &lo, &mi, &hi);
+		GHASH_ACC(x[v], base + 4 * v);
 	return ghash_reduce(lo, mi, hi);
+}
+
+/* Hash 512 bytes: 32 blocks against H^32 .. H^1, one reduction. */
+INL __m128i ghash_512(const struct gcm_vaes_ctx *ctx, __m128i acc, const u8 *p)
+{
+	__m512i lo = _mm512_setzero_si512(), mi = lo, hi = lo;
+	unsigned int v;
+
+	GHASH_ACC(_mm512_xor_si512(bswap512(_mm512_loadu_si512((const void *)p)),
+				   _mm512_zextsi128_si512(acc)), 0);
+	for (v = 1; v < 8; v++)
+		GHASH_ACC(bswap512(_mm512_loadu_si512((const void *)(p + 64 * v))), 4 * v);
+	return ghash_reduce(lo, mi, hi);
+}
+
+/*
+ * The zero-padded @len bytes (1..511) at @p, in registers x[0..]: only
+ * registers holding message bytes are loaded, since a masked load whose
+ * masked-off bytes reach a page that is not mapped is very slow (fault
+ * suppression).
+ */
+INL void load_tail(__m512i *x, const u8 *p, size_t len)
+{
+	unsigned int v, nv = (unsigned int)((len + 63) / 64);
+
+	for (v = 0; v < nv; v++) {
+		size_t off = 64 * v;
+
+		x[v] = bswap512(_mm512_maskz_loadu_epi8(tail_mask(len - off),
+							(const void *)(p + off)));
+	}
 }
 
 /* Hash @len bytes, the last partial block padded with zeros. */
 TGT static __m128i ghash_pad(const struct gcm_vaes_ctx *ctx, __m128i acc, const u8 *p,
 			     size_t len)
 {
-	__m512i x[4];
-	unsigned int v;
+	__m512i x[8];
 
-	while (len >= 256) {
-		__m512i lo = _mm512_setzero_si512(), mi = lo, hi = lo;
-
-		x[0] = _mm512_xor_si512(bswap512(_mm512_loadu_si512((const void *)p)),
-					_mm512_zextsi128_si512(acc));
-		clmul_acc(x[0], hpow4(ctx, 0), &lo, &mi, &hi);
-		for (v = 1; v < 4; v++)
-			clmul_acc(bswap512(_mm512_loadu_si512((const void *)(p + 64 * v))),
-				  hpow4(ctx, 4 * v), &lo, &mi, &hi);
-		acc = ghash_reduce(lo, mi, hi);
-		p += 256;
-		len -= 256;
+	while (len >= 512) {
+		acc = ghash_512(ctx, acc, p);
+		p += 512;
+		len -= 512;
 	}
 	if (len) {
-		unsigned int n16 = (unsigned int)((len + 15) / 16), nv = (n16 + 3) / 4;
-
-		/*
-		 * Only registers holding message bytes are loaded: a masked
-		 * load whose masked-off bytes reach a page that is not mapped
-		 * is very slow (fault suppression).
-		 */
-		for (v = 0; v < nv; v++) {
-			size_t off = 64 * v;
-
-			x[v] = bswap512(_mm512_maskz_loadu_epi8(tail_mask(len - off),
-								(const void *)(p + off)));
-		}
-		acc = ghash_tail(ctx, acc, x, n16);
+		load_tail(x, p, len);
+		acc = ghash_tail(ctx, acc, x, (unsigned int)((len + 15) / 16));
 	}
 	return acc;
 }
 
 /* ---- GCM ---- */
 
-#define ENC4(k)							\
+#define ENC8(k)							\
 	do {								\
-		b0 = _mm512_aesenc_epi128(b0, (k));			\
-		b1 = _mm512_aesenc_epi128(b1, (k));			\
-		b2 = _mm512_aesenc_epi128(b2, (k));			\
-		b3 = _mm512_aesenc_epi128(b3, (k));			\
+		const __m512i k_ = (k);					\
+									\
+		b0 = _mm512_aesenc_epi128(b0, k_);			\
+		b1 = _mm512_aesenc_epi128(b1, k_);			\
+		b2 = _mm512_aesenc_epi128(b2, k_);			\
+		b3 = _mm512_aesenc_epi128(b3, k_);			\
+		b4 = _mm512_aesenc_epi128(b4, k_);			\
+		b5 = _mm512_aesenc_epi128(b5, k_);			\
+		b6 = _mm512_aesenc_epi128(b6, k_);			\
+		b7 = _mm512_aesenc_epi128(b7, k_);			\
 	} while (0)
+
+/* the next four counter blocks, byte-reversed, XOR the first round key */
+#define CTR4()								\
+	({								\
+		__m512i c_ = _mm512_xor_si512(bswap512(ctr), rk0);	\
+									\
+		ctr = _mm512_add_epi32(ctr, four);			\
+		c_;							\
+	})
+
+/* block register @v of the 512 bytes at gp, byte-reversed */
+#define GX(v) bswap512(_mm512_loadu_si512((const void *)(gp + 64 * (v))))
+
+/* the keystream @b XOR 64 bytes of @src at @off, to @dst */
+#define XSTORE(b, off)								\
+	_mm512_storeu_si512((void *)(dst + (off)),				\
+			    _mm512_xor_si512((b), _mm512_loadu_si512((const void *)(src + (off)))))
 
 /*
  * Encrypt or decrypt @len bytes from @src to @dst (which may be equal),
  * hashing the ciphertext into @acc; @j0 is the reversed J0.  (A 512-bit
  * argument would make the compiler skip VZEROUPPER on some of the exits.)
+ *
+ * 32 blocks (eight registers) per iteration: VAESENC has a latency of
+ * four cycles and two issue a cycle on Zen 5, so eight independent
+ * registers keep the AES units busy within one iteration, and the GHASH
+ * of the 32 blocks (24 multiplications, two for the reduction) fills the
+ * multiplier alongside.  Decryption hashes the iteration's own input;
+ * encryption hashes the previous iteration's output, so that neither
+ * waits for the other.
  */
 TGT static __m128i gcm_vaes_ctr_ghash(const struct gcm_vaes_ctx *ctx, u8 *dst,
 				      const u8 *src, size_t len, __m128i j0,
@@ -168,52 +228,51 @@ TGT static __m128i gcm_vaes_ctr_ghash(const struct gcm_vaes_ctx *ctx, u8 *dst,
 	const unsigned int rounds = ctx->rounds;
 	const __m512i four = _mm512_broadcast_i32x4(_mm_set_epi32(0, 0, 0, 4));
 	const __m512i rk0 = ctx->rkz[0];
-	bool pending = false;	/* enc: the previous group is still to hash */
+	bool pending = false;	/* enc: the previous 512 bytes are still to hash */
 	__m512i ctr = _mm512_add_epi32(_mm512_broadcast_i32x4(j0),
 				       _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 3,
 							0, 0, 0, 2, 0, 0, 0, 1));
 	unsigned int r, v;
 
-	while (len >= 256) {
-		__m512i b0, b1, b2, b3, x0, x1, x2, x3;
+	while (len >= 512) {
+		__m512i b0, b1, b2, b3, b4, b5, b6, b7;
 		__m512i lo = _mm512_setzero_si512(), mi = lo, hi = lo;
-		const u8 *gp = enc ? dst - 256 : src;
-		bool hash = !enc || pending;
+		const u8 *gp = enc ? dst - 512 : src;
 
-		b0 = _mm512_xor_si512(bswap512(ctr), rk0);
-		ctr = _mm512_add_epi32(ctr, four);
-		b1 = _mm512_xor_si512(bswap512(ctr), rk0);
-		ctr = _mm512_add_epi32(ctr, four);
-		b2 = _mm512_xor_si512(bswap512(ctr), rk0);
-		ctr = _mm512_add_epi32(ctr, four);
-		b3 = _mm512_xor_si512(bswap512(ctr), rk0);
-		ctr = _mm512_add_epi32(ctr, four);
+		b0 = CTR4();
+		b1 = CTR4();
+		b2 = CTR4();
+		b3 = CTR4();
+		b4 = CTR4();
+		b5 = CTR4();
+		b6 = CTR4();
+		b7 = CTR4();
 
-		if (hash) {
-			x0 = bswap512(_mm512_loadu_si512((const void *)gp));
-			x1 = bswap512(_mm512_loadu_si512((const void *)(gp + 64)));
-			x2 = bswap512(_mm512_loadu_si512((const void *)(gp + 128)));
-			x3 = bswap512(_mm512_loadu_si512((const void *)(gp + 192)));
-			x0 = _mm512_xor_si512(x0, _mm512_zextsi128_si512(acc));
-			ENC4(ctx->rkz[1]);
-			clmul_acc(x0, hpow4(ctx, 0), &lo, &mi, &hi);
-			ENC4(ctx->rkz[2]);
-			clmul_acc(x1, hpow4(ctx, 4), &lo, &mi, &hi);
-			ENC4(ctx->rkz[3]);
-			clmul_acc(x2, hpow4(ctx, 8), &lo, &mi, &hi);
-			ENC4(ctx->rkz[4]);
-			clmul_acc(x3, hpow4(ctx, 12), &lo, &mi, &hi);
-			ENC4(ctx->rkz[5]);
+		if (!enc || pending) {
+			ENC8(ctx->rkz[1]);
+			GHASH_ACC(_mm512_xor_si512(GX(0), _mm512_zextsi128_si512(acc)), 0);
+			ENC8(ctx->rkz[2]);
+			GHASH_ACC(GX(1), 4);
+			ENC8(ctx->rkz[3]);
+			GHASH_ACC(GX(2), 8);
+			ENC8(ctx->rkz[4]);
+			GHASH_ACC(GX(3), 12);
+			ENC8(ctx->rkz[5]);
+			GHASH_ACC(GX(4), 16);
+			ENC8(ctx->rkz[6]);
+			GHASH_ACC(GX(5), 20);
+			ENC8(ctx->rkz[7]);
+			GHASH_ACC(GX(6), 24);
+			ENC8(ctx->rkz[8]);
+			GHASH_ACC(GX(7), 28);
+			ENC8(ctx->rkz[9]);
 			acc = ghash_reduce(lo, mi, hi);
 		} else {
-			ENC4(ctx->rkz[1]);
-			ENC4(ctx->rkz[2]);
-			ENC4(ctx->rkz[3]);
-			ENC4(ctx->rkz[4]);
-			ENC4(ctx->rkz[5]);
+			for (r = 1; r < 10; r++)
+				ENC8(ctx->rkz[r]);
 		}
-		for (r = 6; r < rounds; r++)
-			ENC4(ctx->rkz[r]);
+		for (r = 10; r < rounds; r++)
+			ENC8(ctx->rkz[r]);
 		{
 			const __m512i k = ctx->rkz[rounds];
 
@@ -221,33 +280,37 @@ TGT static __m128i gcm_vaes_ctr_ghash(const struct gcm_vaes_ctx *ctx, u8 *dst,
 			b1 = _mm512_aesenclast_epi128(b1, k);
 			b2 = _mm512_aesenclast_epi128(b2, k);
 			b3 = _mm512_aesenclast_epi128(b3, k);
+			b4 = _mm512_aesenclast_epi128(b4, k);
+			b5 = _mm512_aesenclast_epi128(b5, k);
+			b6 = _mm512_aesenclast_epi128(b6, k);
+			b7 = _mm512_aesenclast_epi128(b7, k);
 		}
-		b0 = _mm512_xor_si512(b0, _mm512_loadu_si512((const void *)src));
-		b1 = _mm512_xor_si512(b1, _mm512_loadu_si512((const void *)(src + 64)));
-		b2 = _mm512_xor_si512(b2, _mm512_loadu_si512((const void *)(src + 128)));
-		b3 = _mm512_xor_si512(b3, _mm512_loadu_si512((const void *)(src + 192)));
-		_mm512_storeu_si512((void *)dst, b0);
-		_mm512_storeu_si512((void *)(dst + 64), b1);
-		_mm512_storeu_si512((void *)(dst + 128), b2);
-		_mm512_storeu_si512((void *)(dst + 192), b3);
+		XSTORE(b0, 0);
+		XSTORE(b1, 64);
+		XSTORE(b2, 128);
+		XSTORE(b3, 192);
+		XSTORE(b4, 256);
+		XSTORE(b5, 320);
+		XSTORE(b6, 384);
+		XSTORE(b7, 448);
 		pending = enc;
-		src += 256;
-		dst += 256;
-		len -= 256;
+		src += 512;
+		dst += 512;
+		len -= 512;
 	}
-	if (pending)
-		acc = ghash_pad(ctx, acc, dst - 256, 256);
 
 	if (len) {
-		/* 1..255 bytes: up to four registers, masked. */
-		unsigned int n16 = (unsigned int)((len + 15) / 16);
-		unsigned int nv = (n16 + 3) / 4;
-		__m512i b[4], x[4];
+		/*
+		 * 1..511 bytes: up to eight registers, masked.  Their AES
+		 * comes before the hash of the last full 512 bytes, which
+		 * it does not wait for.
+		 */
+		unsigned int n32 = (unsigned int)((len + 15) / 16);
+		unsigned int nv = (n32 + 3) / 4;
+		__m512i b[8], x[8];
 
-		for (v = 0; v < 4; v++) {
-			b[v] = _mm512_xor_si512(bswap512(ctr), rk0);
-			ctr = _mm512_add_epi32(ctr, four);
-		}
+		for (v = 0; v < 8; v++)
+			b[v] = CTR4();
 		/* only the registers that hold message bytes */
 		for (r = 1; r < rounds; r++) {
 			const __m512i k = ctx->rkz[r];
@@ -259,7 +322,17 @@ TGT static __m128i gcm_vaes_ctr_ghash(const struct gcm_vaes_ctx *ctx, u8 *dst,
 				b[2] = _mm512_aesenc_epi128(b[2], k);
 			if (nv > 3)
 				b[3] = _mm512_aesenc_epi128(b[3], k);
+			if (nv > 4)
+				b[4] = _mm512_aesenc_epi128(b[4], k);
+			if (nv > 5)
+				b[5] = _mm512_aesenc_epi128(b[5], k);
+			if (nv > 6)
+				b[6] = _mm512_aesenc_epi128(b[6], k);
+			if (nv > 7)
+				b[7] = _mm512_aesenc_epi128(b[7], k);
 		}
+		if (pending)
+			acc = ghash_512(ctx, acc, dst - 512);
 		for (v = 0; v < nv; v++) {
 			size_t off = 64 * v;
 			__mmask64 m = tail_mask(len - off);
@@ -269,14 +342,16 @@ TGT static __m128i gcm_vaes_ctr_ghash(const struct gcm_vaes_ctx *ctx, u8 *dst,
 			_mm512_mask_storeu_epi8((void *)(dst + off), m, out);
 			x[v] = bswap512(enc ? _mm512_maskz_mov_epi8(m, out) : in);
 		}
-		acc = ghash_tail(ctx, acc, x, n16);
+		acc = ghash_tail(ctx, acc, x, n32);
+	} else if (pending) {
+		acc = ghash_512(ctx, acc, dst - 512);
 	}
 	return acc;
 }
 
 /* The whole of GCM over contiguous buffers (gcm_glue_core_fn). */
-GCM_GLUE_DEFINE_CORE(gcm_vaes, struct gcm_vaes_ctx, (const __m128i *)ctx->rkz, 4, &ctx->hpow[15],
-		     -1, ctx->hpow[15], j0, TGT);
+GCM_GLUE_DEFINE_CORE(gcm_vaes, struct gcm_vaes_ctx, (const __m128i *)ctx->rkz, 4, &ctx->hpow[31],
+		     -1, ctx->hpow[31], j0, TGT);
 
 TGT static int gcm_vaes_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
@@ -289,10 +364,12 @@ TGT static int gcm_vaes_setkey(struct crypto_aead *tfm, const u8 *key, unsigned 
 	for (i = 0; i <= nr; i++)
 		ctx->rkz[i] = _mm512_broadcast_i32x4(rk[i]);
 	ctx->rounds = (unsigned int)nr;
-	ctx->hpow[15] = gcm_ghash_hxinv(gcm_bswap128(aes_block(ctx, _mm_setzero_si128())));
-	gcm_ghash_powers(ctx->hpow, 16, true);
-	for (i = 16; i < 20; i++)
+	ctx->hpow[31] = gcm_ghash_hxinv(gcm_bswap128(aes_block(ctx, _mm_setzero_si128())));
+	gcm_ghash_powers(ctx->hpow, 32, true);
+	for (i = 32; i < 36; i++)
 		ctx->hpow[i] = _mm_setzero_si128();
+	for (i = 0; i < 36; i++)
+		ctx->hkar[i] = _mm_xor_si128(ctx->hpow[i], _mm_shuffle_epi32(ctx->hpow[i], 0x4e));
 	memzero_explicit(rk, sizeof(rk));
 	return 0;
 }
