@@ -307,30 +307,42 @@ TGT static __m128i gcm_vaes_ctr_ghash(const struct gcm_vaes_ctx *ctx, u8 *dst,
 		 */
 		unsigned int n32 = (unsigned int)((len + 15) / 16);
 		unsigned int nv = (n32 + 3) / 4;
-		__m512i b[8], x[8];
+		__m512i b0, b1, b2, b3, b4, b5, b6, b7, b[8], x[8];
 
-		for (v = 0; v < 8; v++)
-			b[v] = CTR4();
-		/* only the registers that hold message bytes */
-		for (r = 1; r < rounds; r++) {
-			const __m512i k = ctx->rkz[r];
+		b0 = CTR4();
+		b1 = CTR4();
+		b2 = CTR4();
+		b3 = CTR4();
+		b4 = CTR4();
+		b5 = CTR4();
+		b6 = CTR4();
+		b7 = CTR4();
+		/*
+		 * Four or eight registers through the rounds, one branch on
+		 * the length rather than one a register and round: the
+		 * unused registers' rounds cost issue slots, not latency.
+		 */
+		if (nv > 4) {
+			for (r = 1; r < rounds; r++)
+				ENC8(ctx->rkz[r]);
+		} else {
+			for (r = 1; r < rounds; r++) {
+				const __m512i k = ctx->rkz[r];
 
-			b[0] = _mm512_aesenc_epi128(b[0], k);
-			if (nv > 1)
-				b[1] = _mm512_aesenc_epi128(b[1], k);
-			if (nv > 2)
-				b[2] = _mm512_aesenc_epi128(b[2], k);
-			if (nv > 3)
-				b[3] = _mm512_aesenc_epi128(b[3], k);
-			if (nv > 4)
-				b[4] = _mm512_aesenc_epi128(b[4], k);
-			if (nv > 5)
-				b[5] = _mm512_aesenc_epi128(b[5], k);
-			if (nv > 6)
-				b[6] = _mm512_aesenc_epi128(b[6], k);
-			if (nv > 7)
-				b[7] = _mm512_aesenc_epi128(b[7], k);
+				b0 = _mm512_aesenc_epi128(b0, k);
+				b1 = _mm512_aesenc_epi128(b1, k);
+				b2 = _mm512_aesenc_epi128(b2, k);
+				b3 = _mm512_aesenc_epi128(b3, k);
+			}
 		}
+		b[0] = b0;
+		b[1] = b1;
+		b[2] = b2;
+		b[3] = b3;
+		b[4] = b4;
+		b[5] = b5;
+		b[6] = b6;
+		b[7] = b7;
 		if (pending)
 			acc = ghash_512(ctx, acc, dst - 512);
 		for (v = 0; v < nv; v++) {
