@@ -241,7 +241,10 @@ TGT static __m128i ghash_pad(const struct gcm_vaes_ctx *ctx, __m128i acc, const 
  * of the 32 blocks (24 multiplications, two for the reduction) fills the
  * multiplier alongside.  Decryption hashes the iteration's own input;
  * encryption hashes the previous iteration's output, so that neither
- * waits for the other.
+ * waits for the other.  Measured on Zen 5 (rdtsc, 16 KiB): about 72
+ * cycles an iteration with AES-128 and 88 with AES-256, against 40 and
+ * 56 of VAESENC issue and 52 of VPCLMULQDQ issue alone, so the two
+ * overlap only in part; removing the counters' byte swaps gained nothing.
  */
 TGT static __m128i gcm_vaes_ctr_ghash(const struct gcm_vaes_ctx *ctx, u8 *dst,
 				      const u8 *src, size_t len, __m128i j0,
