@@ -37,6 +37,12 @@ struct gcm_vaes_ctx {
 	 */
 	__m128i hpow[36];
 	__m128i hkar[36];
+	/*
+	 * hkp[4p + l] = hkar[8p + l] in the low half, hkar[8p + 4 + l] in
+	 * the high: the middle factors of the register pairs of
+	 * clmul_acc2(), one load and one multiplication selector each.
+	 */
+	__m128i hkp[16];
 	unsigned int rounds;
 };
 
@@ -106,24 +112,26 @@ INL __m512i hkar4(const struct gcm_vaes_ctx *ctx, unsigned int i)
 #define GHASH_ACC(a, i) clmul_acc((a), hpow4(ctx, (i)), hkar4(ctx, (i)), &lo, &mi, &hi)
 
 /*
- * Two registers' products, @a against the powers at @i and @b at @j: the
- * same as two clmul_acc() with one three-way XOR per sum instead of two
- * XORs (the bulk loop's vector ports are busy).
+ * Two registers' products, @a against the powers at @i (a multiple of 8)
+ * and @b at i + 4: the same as two clmul_acc() with one three-way XOR per
+ * sum instead of two XORs, and Karatsuba's middle operands of both
+ * registers in one (a0 + a1 in the low half, b0 + b1 in the high) against
+ * hkp[], two shuffles and one XOR for the two (the bulk loop's vector
+ * ports are busy).
  */
 INL void clmul_acc2(const struct gcm_vaes_ctx *ctx, __m512i a, unsigned int i, __m512i b,
-		    unsigned int j, __m512i *lo, __m512i *mi, __m512i *hi)
+		    __m512i *lo, __m512i *mi, __m512i *hi)
 {
-	__m512i ta = _mm512_xor_si512(a, _mm512_shuffle_epi32(a, 0x4e));
-	__m512i tb = _mm512_xor_si512(b, _mm512_shuffle_epi32(b, 0x4e));
-	__m512i ha = hpow4(ctx, i), hb = hpow4(ctx, j);
+	__m512i t = _mm512_xor_si512(_mm512_unpacklo_epi64(a, b), _mm512_unpackhi_epi64(a, b));
+	__m512i ha = hpow4(ctx, i), hb = hpow4(ctx, i + 4);
+	__m512i hk = _mm512_loadu_si512((const void *)&ctx->hkp[i / 2]);
 
 	*lo = XOR3(*lo, _mm512_clmulepi64_epi128(a, ha, 0x00), _mm512_clmulepi64_epi128(b, hb, 0x00));
 	*hi = XOR3(*hi, _mm512_clmulepi64_epi128(a, ha, 0x11), _mm512_clmulepi64_epi128(b, hb, 0x11));
-	*mi = XOR3(*mi, _mm512_clmulepi64_epi128(ta, hkar4(ctx, i), 0x00),
-		   _mm512_clmulepi64_epi128(tb, hkar4(ctx, j), 0x00));
+	*mi = XOR3(*mi, _mm512_clmulepi64_epi128(t, hk, 0x00), _mm512_clmulepi64_epi128(t, hk, 0x11));
 }
 
-#define GHASH_ACC2(a, i, b, j) clmul_acc2(ctx, (a), (i), (b), (j), &lo, &mi, &hi)
+#define GHASH_ACC2(a, i, b) clmul_acc2(ctx, (a), (i), (b), &lo, &mi, &hi)
 
 INL __mmask64 tail_mask(size_t bytes)
 {
@@ -154,10 +162,10 @@ INL __m128i ghash_512(const struct gcm_vaes_ctx *ctx, __m128i acc, const u8 *p)
 
 	GHASH_ACC2(_mm512_xor_si512(bswap512(_mm512_loadu_si512((const void *)p)),
 				    _mm512_zextsi128_si512(acc)), 0,
-		   bswap512(_mm512_loadu_si512((const void *)(p + 64))), 4);
+		   bswap512(_mm512_loadu_si512((const void *)(p + 64))));
 	for (v = 2; v < 8; v += 2)
 		GHASH_ACC2(bswap512(_mm512_loadu_si512((const void *)(p + 64 * v))), 4 * v,
-			   bswap512(_mm512_loadu_si512((const void *)(p + 64 * v + 64))), 4 * v + 4);
+			   bswap512(_mm512_loadu_si512((const void *)(p + 64 * v + 64))));
 	return ghash_reduce(lo, mi, hi);
 }
 
@@ -275,16 +283,16 @@ TGT static __m128i gcm_vaes_ctr_ghash(const struct gcm_vaes_ctx *ctx, u8 *dst,
 
 		if (!enc || pending) {
 			ENC8(ctx->rkz[1]);
-			GHASH_ACC2(_mm512_xor_si512(GX(0), _mm512_zextsi128_si512(acc)), 0, GX(1), 4);
+			GHASH_ACC2(_mm512_xor_si512(GX(0), _mm512_zextsi128_si512(acc)), 0, GX(1));
 			ENC8(ctx->rkz[2]);
 			ENC8(ctx->rkz[3]);
-			GHASH_ACC2(GX(2), 8, GX(3), 12);
+			GHASH_ACC2(GX(2), 8, GX(3));
 			ENC8(ctx->rkz[4]);
 			ENC8(ctx->rkz[5]);
-			GHASH_ACC2(GX(4), 16, GX(5), 20);
+			GHASH_ACC2(GX(4), 16, GX(5));
 			ENC8(ctx->rkz[6]);
 			ENC8(ctx->rkz[7]);
-			GHASH_ACC2(GX(6), 24, GX(7), 28);
+			GHASH_ACC2(GX(6), 24, GX(7));
 			ENC8(ctx->rkz[8]);
 			ENC8(ctx->rkz[9]);
 			acc = ghash_reduce(lo, mi, hi);
@@ -403,6 +411,9 @@ TGT static int gcm_vaes_setkey(struct crypto_aead *tfm, const u8 *key, unsigned 
 		ctx->hpow[i] = _mm_setzero_si128();
 	for (i = 0; i < 36; i++)
 		ctx->hkar[i] = _mm_xor_si128(ctx->hpow[i], _mm_shuffle_epi32(ctx->hpow[i], 0x4e));
+	for (i = 0; i < 16; i++)
+		ctx->hkp[i] = _mm_unpacklo_epi64(ctx->hkar[(i / 4) * 8 + i % 4],
+						 ctx->hkar[(i / 4) * 8 + 4 + i % 4]);
 	memzero_explicit(rk, sizeof(rk));
 	return 0;
 }
