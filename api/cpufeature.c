@@ -5,7 +5,8 @@
  * AT_HWCAP/AT_HWCAP2, plus ID_AA64PFR0_EL1 for DIT, which qemu's user mode
  * emulates without advertising HWCAP_DIT.
  *
- * RIND_DISABLE=name,name,... (or "all") masks features before any
+ * RIND_DISABLE=name,name,... (or "all"; "avx512" names every AVX-512
+ * feature) masks features before any
  * implementation registers, so every code path can be exercised on one
  * machine.
  */
@@ -177,7 +178,10 @@ static void apply_disable(void)
 		bool found = false;
 
 		for (i = 0; i < RIND_CPU_NFEATURES; i++) {
-			if (!strcmp(tok, "all") || !strcmp(tok, feature_names[i])) {
+			/* "avx512": every AVX-512 feature (avx512f, avx512ifma, ...) */
+			if (!strcmp(tok, "all") || !strcmp(tok, feature_names[i]) ||
+			    (!strcmp(tok, "avx512") && feature_names[i] &&
+			     !strncmp(feature_names[i], "avx512", 6))) {
 				cpu_masked[i] = true;
 				found = true;
 			}

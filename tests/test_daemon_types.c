@@ -616,6 +616,21 @@ START_TEST(test_stats_lanes)
 }
 END_TEST
 
+/*
+ * RIND_DISABLE=avx512 (README's spelling) masks every AVX-512 feature the
+ * CPU has, and is not an unknown name: no AVX-512 feature is left
+ * present and unmasked, none of their drivers registers, and nothing is
+ * said on stderr.
+ */
+START_TEST(test_disable_avx512)
+{
+	want(1, "RIND_DISABLE=avx512 $R features 2>/dev/null | grep '^avx512' | grep -v masked | grep -q yes");
+	want(1, "RIND_DISABLE=avx512 $R list 2>/dev/null | grep -q avx512");
+	want(1, "RIND_DISABLE=avx512 $R features 2>&1 >/dev/null | grep -q .");
+	ok("RIND_DISABLE=avx512 $R list | grep -q '^gcm(aes) '");
+}
+END_TEST
+
 /* ---- import: what is refused, and how it says so ---- */
 
 START_TEST(test_import_refused)
@@ -908,6 +923,7 @@ static Suite *types_suite(void)
 	tcase_add_loop_test(tc, test_kem, 0, 3);
 	tcase_add_loop_test(tc, test_aead, 0, 2);
 	tcase_add_test(tc, test_stats_lanes);
+	tcase_add_test(tc, test_disable_avx512);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("manage");
