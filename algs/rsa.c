@@ -278,10 +278,25 @@ static int priv_end(const struct rsa_key *key, const struct rsa_engine *eng,
 	/* m < n fits nl limbs; unblind: m r^-1 (vf in Montgomery form). */
 	mmul(eng, w->m, w->m, w->vf, mn);
 
-	/* Check m^e == c before releasing m (CRT fault attacks). */
-	pub_exp(eng, w->chk, w->m, key->e, mn);
+	/*
+	 * Check m^e == c before releasing m (CRT fault attacks): mod n, or
+	 * where the engine runs two halves' exponentiations side by side
+	 * (exp_vt2), mod p and mod q, which is the same (p, q coprime) for
+	 * about half the cost: (m R)^e against c R of each half, Montgomery
+	 * forms below p and q.
+	 */
+	if (eng->exp_vt2 && pl == ql) {		/* public: the engine, the sizes */
+		reduce_mont(eng, w->m1, w->m, nl, mp);
+		reduce_mont(eng, w->m2, w->m, nl, mq);
+		eng->exp_vt2(w->m1, w->m1, mp, w->m2, w->m2, mq, key->e);
+		reduce_mont(eng, w->h, w->c, nl, mp);
+		reduce_mont(eng, w->m2p, w->c, nl, mq);
+		ok = bn_eq_mask(w->m1, w->h, pl) & bn_eq_mask(w->m2, w->m2p, ql);
+	} else {
+		pub_exp(eng, w->chk, w->m, key->e, mn);
+		ok = bn_eq_mask(w->chk, w->c, nl);
+	}
 	/* The verdict is public: a fault is reported as such, nothing released. */
-	ok = bn_eq_mask(w->chk, w->c, nl);
 	rind_declassify(&ok, sizeof(ok));
 	if (!ok)
 		return -EIO;

@@ -2150,6 +2150,72 @@ START_TEST(test_ifma_exp_ct2)
 END_TEST
 
 /*
+ * The engine's two exponentiations by a public exponent at once (exp_vt2,
+ * the fault check's) against the generic engine's exp_vt on each half:
+ * the three sizes it takes and pairs it hands to the fallback (halves of
+ * different limb counts, other sizes); inputs random, 0, 1, m - 1, R mod
+ * m (rand_below's kinds); exponents 65537, 3, 1, 0, 2^63 + 1, all ones
+ * and random; r aliasing a.
+ */
+START_TEST(test_ifma_exp_vt2)
+{
+	static const unsigned int sizes[][2] = {
+		{ 1024, 1024 }, { 1536, 1536 }, { 2048, 2048 }, { 1020, 1000 },
+		{ 1024, 1088 }, { 512, 512 }, { 3072, 3072 },
+	};
+	const struct rsa_engine *eng = &rsa_engine_ifma, *gen = &rsa_engine_generic;
+	static struct bn_mont m1, m2;
+	struct rt_rng rng;
+	u64 m[BN_MAX_LIMBS], a1[BN_MAX_LIMBS], a2[BN_MAX_LIMBS];
+	u64 r1[BN_MAX_LIMBS], r2[BN_MAX_LIMBS], s1[BN_MAX_LIMBS], s2[BN_MAX_LIMBS];
+	unsigned int si, it, checks = 0;
+
+	if (!have_ifma())
+		return;
+	ck_assert_ptr_nonnull(eng->exp_vt2);
+	rt_rng_seed(&rng, 1601);
+	for (si = 0; si < ARRAY_SIZE(sizes); si++) {
+		for (it = 0; it < 7; it++) {
+			unsigned int n1 = rand_mod(&rng, m, sizes[si][0], (int)(it % 4 == 2 ? 1 : 0));
+			unsigned int n2;
+			u64 e;
+
+			ck_assert_int_eq(bn_mont_init(&m1, m, n1), 0);
+			n2 = rand_mod(&rng, m, sizes[si][1], (int)(it % 4 == 1 ? 1 : 0));
+			ck_assert_int_eq(bn_mont_init(&m2, m, n2), 0);
+			rand_below(&rng, a1, &m1, (int)it);
+			rand_below(&rng, a2, &m2, (int)(it + 3));
+			switch (it) {
+			case 0: e = 65537; break;
+			case 1: e = 3; break;
+			case 2: e = 1; break;
+			case 3: e = 0; break;
+			case 4: e = ((u64)1 << 63) + 1; break;
+			case 5: e = ~(u64)0; break;
+			default: rt_fill(&rng, &e, sizeof(e)); break;
+			}
+			gen->exp_vt(r1, a1, e, &m1);
+			gen->exp_vt(r2, a2, e, &m2);
+			memset(s1, 0xa5, sizeof(s1));
+			memset(s2, 0xa5, sizeof(s2));
+			eng->exp_vt2(s1, a1, &m1, s2, a2, &m2, e);
+			ck_assert_msg(!memcmp(r1, s1, (size_t)n1 * 8), "exp_vt2 %u bits it=%u (p)",
+				      sizes[si][0], it);
+			ck_assert_msg(!memcmp(r2, s2, (size_t)n2 * 8), "exp_vt2 %u bits it=%u (q)",
+				      sizes[si][1], it);
+			memcpy(s1, a1, (size_t)n1 * 8);
+			memcpy(s2, a2, (size_t)n2 * 8);
+			eng->exp_vt2(s1, s1, &m1, s2, s2, &m2, e);
+			ck_assert_msg(!memcmp(r1, s1, (size_t)n1 * 8) && !memcmp(r2, s2, (size_t)n2 * 8),
+				      "exp_vt2 alias %u bits it=%u", sizes[si][0], it);
+			checks++;
+		}
+	}
+	ck_assert_uint_eq(checks, 7 * 7);
+}
+END_TEST
+
+/*
  * exp_ct2 with exponents whose 5-bit windows run through every table
  * index, the first half's in order and the second's reversed, so that
  * each window's scan keeps a different entry in each half.
@@ -2865,6 +2931,7 @@ static Suite *rsa_suite(void)
 	tcase_add_test(tc, test_ifma_amm);
 	tcase_add_test(tc, test_ifma_exp_ct2);
 	tcase_add_test(tc, test_ifma_exp_windows);
+	tcase_add_test(tc, test_ifma_exp_vt2);
 	tcase_add_test(tc, test_ifma_drivers);
 	tcase_add_test(tc, test_adx_scratch_wipe);
 	tcase_add_test(tc, test_mb_amm);

@@ -121,6 +121,55 @@ void bni_exp_ct2(u64 *r1, const u64 *a1, const u64 *e1, const struct bn_mont *mc
 	free(w);
 }
 
+struct vt2_scratch {
+	struct bni_num x, base, acc;
+	struct bni_mont2 c;
+};
+
+void bni_exp_vt2(u64 *r1, const u64 *a1, const struct bn_mont *mc1,
+		 u64 *r2, const u64 *a2, const struct bn_mont *mc2, u64 e)
+{
+	struct vt2_scratch w;
+	unsigned int run = 0;
+	int i;
+
+	bni_mont2_init(&w.c, mc1, mc2);
+	bni_pack(&w.x, a1, a2, &w.c);
+	if (!e) {
+		w.acc = w.c.one;			/* R mod m, below m */
+	} else {
+		/* a R' = (a R) (R'^2 / R) / R', then left to right over e's bits (public) */
+		bni_amm(&w.base, &w.x, &w.c.rr, &w.c);
+		w.acc = w.base;
+		for (i = 62 - __builtin_clzll(e); i >= 0; i--) {
+			run++;
+			if ((e >> i) & 1) {
+				bni_amm_sqrk(&w.acc, &w.acc, run, &w.c);
+				bni_amm(&w.acc, &w.acc, &w.base, &w.c);
+				run = 0;
+			}
+		}
+		bni_amm_sqrk(&w.acc, &w.acc, run, &w.c);
+		/* x R' -> x R (below 2 m) */
+		bni_amm(&w.acc, &w.acc, &w.c.one, &w.c);
+	}
+	bni_unpack_reduce(r1, r2, &w.acc, &w.c);
+	/* a is secret (the signature being checked), and so are p and q */
+	memzero_explicit(&w, sizeof(w));
+}
+
+static void rsa_ifma_exp_vt2(u64 *r1, const u64 *a1, const struct bn_mont *mc1,
+			     u64 *r2, const u64 *a2, const struct bn_mont *mc2, u64 e)
+{
+	/* public: the sizes */
+	if (!bni_fits(mc1->n) || mc2->n != mc1->n) {
+		fallback->exp_vt(r1, a1, e, mc1);
+		fallback->exp_vt(r2, a2, e, mc2);
+		return;
+	}
+	bni_exp_vt2(r1, a1, mc1, r2, a2, mc2, e);
+}
+
 static void rsa_ifma_exp_ct2(u64 *r1, const u64 *a1, const u64 *e1, unsigned int en1,
 			     const struct bn_mont *mc1,
 			     u64 *r2, const u64 *a2, const u64 *e2, unsigned int en2,
@@ -217,6 +266,7 @@ const struct rsa_engine rsa_engine_ifma = {
 	.mont_mul = rsa_ifma_mont_mul,
 	.exp_pub = rsa_ifma_exp_pub,
 	.exp_ct2 = rsa_ifma_exp_ct2,
+	.exp_vt2 = rsa_ifma_exp_vt2,
 	.exp_ct_lanes = rsa_ifma_exp_ct_lanes,
 	.lanes_min = rsa_ifma_lanes_min,
 	.lanes = BNM_LANES,

@@ -119,6 +119,17 @@ struct rsa_engine {
 			u64 *r2, const u64 *a2, const u64 *e2, unsigned int en2,
 			const struct bn_mont *mc2);
 	/*
+	 * Optional (NULL: the fault check is exp_pub mod n): exp_vt on the two
+	 * CRT moduli at once, r1 = a1^e mod m1 and r2 = a2^e mod m2 in the
+	 * Montgomery forms (a1, a2 below their moduli; r1, r2 below them),
+	 * variable time in e only, for the fault check of rsa_private (m^e = c
+	 * mod p and mod q), where the two half-size exponentiations side by
+	 * side cost less than one of full size.  It takes any pair of sizes,
+	 * falling back itself.
+	 */
+	void (*exp_vt2)(u64 *r1, const u64 *a1, const struct bn_mont *mc1,
+			u64 *r2, const u64 *a2, const struct bn_mont *mc2, u64 e);
+	/*
 	 * Optional (NULL: no batch path): @cnt (1 to @lanes) exponentiations
 	 * modulo one modulus by one exponent at once, r[i] = a[i]^e mod m,
 	 * each with exp_ct's contract, side by side in SIMD lanes (the
