@@ -71,8 +71,7 @@ static inline unsigned int word_of(unsigned int digit, unsigned int half)
 void bni_mont2_init(struct bni_mont2 *c, const struct bn_mont *m1, const struct bn_mont *m2)
 {
 	unsigned int n = m1->n, d, h;
-	u64 t[BN_MAX_LIMBS], x[2][BN_MAX_LIMBS];
-	const struct bn_mont *mc[2] = { m1, m2 };
+	struct bni_num x, t;
 
 	memset(c, 0, sizeof(*c));
 	c->mc[0] = m1;
@@ -80,19 +79,28 @@ void bni_mont2_init(struct bni_mont2 *c, const struct bn_mont *m1, const struct 
 	c->n = n;
 	c->nl = n == 16 ? 20 : n == 24 ? 32 : 40;
 	c->nr = c->nl / 4;
-	/* R'^2 / R = R 2^(2 d), d = 52 nl - 64 n: the Montgomery form of 2^(2 d). */
-	d = 52 * c->nl - 64 * n;
 	for (h = 0; h < 2; h++) {
-		memset(t, 0, (size_t)n * 8);
-		t[2 * d / 64] = (u64)1 << (2 * d % 64);
-		bn_mont_mul(x[h], t, mc[h]->rr, mc[h]);
+		const struct bn_mont *mc = h ? m2 : m1;
+
 		c->k0[4 * h] = c->k0[4 * h + 1] = c->k0[4 * h + 2] = c->k0[4 * h + 3] =
-			mc[h]->m0inv & M52;
+			mc->m0inv & M52;
 	}
 	bni_pack(&c->m, m1->m, m2->m, c);
-	bni_pack(&c->rr, x[0], x[1], c);
 	bni_pack(&c->one, m1->one, m2->one, c);
-	memzero_explicit(x, sizeof(x));
+	/*
+	 * R'^2 / R = R 2^(2 d), d = 52 nl - 64 n (R' = R 2^d), as one AMM of
+	 * R^2 mod m (the halves' own) by 2^(3 d): R^2 2^(3 d) / (R 2^d).  2^(3 d)
+	 * is 2^48, 2^384 or 2^96, below each m (p and q have 64 n - 40 bits
+	 * or more); the result is below 2 m, which an AMM operand may be.
+	 * One AMM rather than a generic bn_mont_mul a half (~2.5k TSC cycles
+	 * for both on Zen 5, for every exponentiation pair and fault check).
+	 */
+	d = 52 * c->nl - 64 * n;
+	bni_pack(&x, m1->rr, m2->rr, c);
+	memset(&t, 0, sizeof(t));
+	t.w[word_of(3 * d / 52, 0)] = t.w[word_of(3 * d / 52, 1)] = (u64)1 << (3 * d % 52);
+	bni_amm(&c->rr, &x, &t, c);
+	memzero_explicit(&x, sizeof(x));	/* R^2 mod p, q */
 }
 
 void bni_pack(struct bni_num *x, const u64 *a1, const u64 *a2, const struct bni_mont2 *c)
