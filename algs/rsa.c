@@ -253,16 +253,13 @@ static void priv_exps(const struct rsa_key *key, const struct rsa_engine *eng,
 	}
 }
 
-/*
- * priv_end: Garner's recombination of m1, m2 into cb^d mod n, unblinding,
- * and the fault check (m^e == c) before @out is written.
- */
-static int priv_end(const struct rsa_key *key, const struct rsa_engine *eng,
-		    struct rsa_priv_scratch *w, u8 *out)
+/* Garner's recombination of m1, m2 into cb^d mod n, then unblinding: w->m. */
+static void priv_combine(const struct rsa_key *key, const struct rsa_engine *eng,
+			 struct rsa_priv_scratch *w)
 {
 	const struct bn_mont *mn = &key->mn, *mp = &key->mp, *mq = &key->mq;
-	unsigned int nl = mn->n, pl = mp->n, ql = mq->n;
-	u64 ext[2 * BN_MAX_LIMBS + 1], ok;
+	unsigned int pl = mp->n, ql = mq->n;
+	u64 ext[2 * BN_MAX_LIMBS + 1];
 
 	from_mont(eng, w->m2, w->m2, mq);			/* m2 < q */
 	/* h = (m1 - m2) qinv mod p; m = m2 + h q. */
@@ -277,25 +274,61 @@ static int priv_end(const struct rsa_key *key, const struct rsa_engine *eng,
 	memzero_explicit(ext, sizeof(ext));
 	/* m < n fits nl limbs; unblind: m r^-1 (vf in Montgomery form). */
 	mmul(eng, w->m, w->m, w->vf, mn);
+}
 
-	/*
-	 * Check m^e == c before releasing m (CRT fault attacks): mod n, or
-	 * where the engine runs two halves' exponentiations side by side
-	 * (exp_vt2), mod p and mod q, which is the same (p, q coprime) for
-	 * about half the cost: (m R)^e against c R of each half, Montgomery
-	 * forms below p and q.
-	 */
-	if (eng->exp_vt2 && pl == ql) {		/* public: the engine, the sizes */
-		reduce_mont(eng, w->m1, w->m, nl, mp);
-		reduce_mont(eng, w->m2, w->m, nl, mq);
-		eng->exp_vt2(w->m1, w->m1, mp, w->m2, w->m2, mq, key->e);
-		reduce_mont(eng, w->h, w->c, nl, mp);
-		reduce_mont(eng, w->m2p, w->c, nl, mq);
-		ok = bn_eq_mask(w->m1, w->h, pl) & bn_eq_mask(w->m2, w->m2p, ql);
-	} else {
-		pub_exp(eng, w->chk, w->m, key->e, mn);
-		ok = bn_eq_mask(w->chk, w->c, nl);
+/*
+ * The fault check (m^e == c) before @out is written (CRT fault attacks):
+ * mod n, or where the engine runs two halves' exponentiations side by
+ * side (exp_vt2), mod p and mod q, which is the same (p, q coprime) for
+ * about half the cost: (m R)^e against c R of each half, Montgomery
+ * forms below p and q.  check_halves says which; check_begin puts m's
+ * residues in w->m1, w->m2, which check_end expects raised to e.
+ */
+static bool check_halves(const struct rsa_key *key, const struct rsa_engine *eng)
+{
+	return eng->exp_vt2 && key->mp.n == key->mq.n;	/* public: the engine, the sizes */
+}
+
+static void check_begin(const struct rsa_key *key, const struct rsa_engine *eng,
+			struct rsa_priv_scratch *w)
+{
+	reduce_mont(eng, w->m1, w->m, key->mn.n, &key->mp);
+	reduce_mont(eng, w->m2, w->m, key->mn.n, &key->mq);
+}
+
+static int check_end(const struct rsa_key *key, const struct rsa_engine *eng,
+		     struct rsa_priv_scratch *w, u8 *out)
+{
+	unsigned int nl = key->mn.n;
+	u64 ok;
+
+	reduce_mont(eng, w->h, w->c, nl, &key->mp);
+	reduce_mont(eng, w->m2p, w->c, nl, &key->mq);
+	ok = bn_eq_mask(w->m1, w->h, key->mp.n) & bn_eq_mask(w->m2, w->m2p, key->mq.n);
+	/* The verdict is public: a fault is reported as such, nothing released. */
+	rind_declassify(&ok, sizeof(ok));
+	if (!ok)
+		return -EIO;
+	bn_to_be(out, key->k, w->m, nl);
+	return 0;
+}
+
+/* priv_end: priv_combine and the fault check of one request, @out written if it passes. */
+static int priv_end(const struct rsa_key *key, const struct rsa_engine *eng,
+		    struct rsa_priv_scratch *w, u8 *out)
+{
+	const struct bn_mont *mn = &key->mn;
+	unsigned int nl = mn->n;
+	u64 ok;
+
+	priv_combine(key, eng, w);
+	if (check_halves(key, eng)) {
+		check_begin(key, eng, w);
+		eng->exp_vt2(w->m1, w->m1, &key->mp, w->m2, w->m2, &key->mq, key->e);
+		return check_end(key, eng, w, out);
 	}
+	pub_exp(eng, w->chk, w->m, key->e, mn);
+	ok = bn_eq_mask(w->chk, w->c, nl);
 	/* The verdict is public: a fault is reported as such, nothing released. */
 	rind_declassify(&ok, sizeof(ok));
 	if (!ok)
@@ -392,8 +425,24 @@ void rsa_private_batch(const struct rsa_key *key, struct rsa_priv_req *reqs, uns
 			for (j = 0; j < g; j++)
 				priv_exps(key, eng, &w[j]);
 		}
-		for (j = 0; j < g; j++)
-			reqs[idx[j]].err = priv_end(key, eng, &w[j], reqs[idx[j]].out);
+		if (lanes > 1 && g >= min && g && eng->exp_vt_lanes && check_halves(key, eng)) {
+			/* the group's fault checks in lanes too, each its own verdict */
+			u64 *r1[RSA_MAX_LANES], *r2[RSA_MAX_LANES];
+
+			for (j = 0; j < g; j++) {
+				priv_combine(key, eng, &w[j]);
+				check_begin(key, eng, &w[j]);
+				r1[j] = w[j].m1;
+				r2[j] = w[j].m2;
+			}
+			eng->exp_vt_lanes(r1, (const u64 *const *)r1, g, key->e, &key->mp);
+			eng->exp_vt_lanes(r2, (const u64 *const *)r2, g, key->e, &key->mq);
+			for (j = 0; j < g; j++)
+				reqs[idx[j]].err = check_end(key, eng, &w[j], reqs[idx[j]].out);
+		} else {
+			for (j = 0; j < g; j++)
+				reqs[idx[j]].err = priv_end(key, eng, &w[j], reqs[idx[j]].out);
+		}
 		memzero_explicit(w, (size_t)lanes * sizeof(*w));
 	}
 	free(w);

@@ -2611,6 +2611,61 @@ START_TEST(test_mb_exp)
 	ck_assert_uint_eq(checks, 2 * 7 + 4);
 }
 END_TEST
+
+/*
+ * The lanes' exponentiation by a public e (exp_vt_lanes, bnm_exp_vt: the
+ * fault checks of a batch) against the generic exp_vt on each lane: the
+ * sizes of test_mb_exp, 1 to 8 lanes of inputs of every rand_below kind,
+ * e = 65537, 3, 1, 0, 2^63 + 1, all ones, random; r aliasing a.
+ */
+START_TEST(test_mb_exp_vt)
+{
+	static const unsigned int sizes[] = { 1024, 1536, 1019, 1500, 2048, 1088 };
+	static const u64 es[] = { 65537, 3, 1, 0, ((u64)1 << 63) + 1, ~(u64)0, 0x9e3779b97f4a7c15 };
+	const struct rsa_engine *eng = &rsa_engine_ifma, *gen = &rsa_engine_generic;
+	static struct bn_mont mc;
+	static u64 a[8][BN_MAX_LIMBS], r[8][BN_MAX_LIMBS], s[8][BN_MAX_LIMBS];
+	struct rt_rng rng;
+	u64 m[BN_MAX_LIMBS];
+	unsigned int si, it, l, checks = 0;
+
+	if (!have_ifma())
+		return;
+	ck_assert_ptr_nonnull(eng->exp_vt_lanes);
+	rt_rng_seed(&rng, 1611);
+	for (si = 0; si < ARRAY_SIZE(sizes); si++) {
+		unsigned int iters = si < 2 ? 7 : 1;
+
+		for (it = 0; it < iters; it++) {
+			unsigned int n = rand_mod(&rng, m, sizes[si], (int)(it % 3 == 1 ? 1 : it % 3 == 2 ? 2 : 0));
+			unsigned int cnt = si < 2 ? 8 - it : 3;
+			u64 e = es[it % ARRAY_SIZE(es)], *sp[8];
+			const u64 *ap[8];
+
+			ck_assert_int_eq(bn_mont_init(&mc, m, n), 0);
+			for (l = 0; l < cnt; l++) {
+				rand_below(&rng, a[l], &mc, (int)(it + l));
+				gen->exp_vt(r[l], a[l], e, &mc);
+				memset(s[l], 0xa5, sizeof(s[l]));
+				ap[l] = a[l];
+				sp[l] = s[l];
+			}
+			eng->exp_vt_lanes(sp, ap, cnt, e, &mc);
+			for (l = 0; l < cnt; l++)
+				ck_assert_msg(!memcmp(r[l], s[l], (size_t)n * 8),
+					      "exp_vt_lanes %u bits it=%u lane %u/%u", sizes[si], it, l, cnt);
+			for (l = 0; l < cnt; l++)
+				memcpy(s[l], a[l], (size_t)n * 8);
+			eng->exp_vt_lanes(sp, (const u64 *const *)sp, cnt, e, &mc);
+			for (l = 0; l < cnt; l++)
+				ck_assert_msg(!memcmp(r[l], s[l], (size_t)n * 8),
+					      "exp_vt_lanes alias %u bits it=%u lane %u", sizes[si], it, l);
+			checks++;
+		}
+	}
+	ck_assert_uint_eq(checks, 2 * 7 + 4);
+}
+END_TEST
 #endif
 
 /* ---- batches (crypto_sig_sign_batch; rsa.c: rsa_private_batch) ----------- */
@@ -2936,6 +2991,7 @@ static Suite *rsa_suite(void)
 	tcase_add_test(tc, test_adx_scratch_wipe);
 	tcase_add_test(tc, test_mb_amm);
 	tcase_add_test(tc, test_mb_exp);
+	tcase_add_test(tc, test_mb_exp_vt);
 #endif
 	tcase_add_test(tc, test_sign_batch);
 	tcase_add_test(tc, test_sign_batch_bad);

@@ -102,3 +102,44 @@ int bnm_exp_ct(u64 *const *r, const u64 *const *a, unsigned int cnt, const u64 *
 	free(w);
 	return 0;
 }
+
+struct mb_vt_scratch {
+	struct bnm_num x, base, acc;
+	struct bnm_mont c;
+};
+
+int bnm_exp_vt(u64 *const *r, const u64 *const *a, unsigned int cnt, u64 e,
+	       const struct bn_mont *mc)
+{
+	struct mb_vt_scratch *w;
+	unsigned int run = 0;
+	int i;
+
+	w = aligned_alloc(64, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	bnm_mont_init(&w->c, mc);
+	bnm_pack(&w->x, a, cnt, &w->c);
+	if (!e) {
+		w->acc = w->c.one;			/* R mod m, below m */
+	} else {
+		/* a R', then left to right over e's bits (public) */
+		bnm_amm(&w->base, &w->x, &w->c.rr, &w->c);
+		w->acc = w->base;
+		for (i = 62 - __builtin_clzll(e); i >= 0; i--) {
+			run++;
+			if ((e >> i) & 1) {
+				bnm_amm_sqrk(&w->acc, &w->acc, run, &w->c);
+				bnm_amm(&w->acc, &w->acc, &w->base, &w->c);
+				run = 0;
+			}
+		}
+		bnm_amm_sqrk(&w->acc, &w->acc, run, &w->c);
+		bnm_amm(&w->acc, &w->acc, &w->c.one, &w->c);
+	}
+	bnm_unpack_reduce(r, cnt, &w->acc, &w->c);
+	/* the a[l] are secret (signatures being checked), and so is m */
+	memzero_explicit(w, sizeof(*w));
+	free(w);
+	return 0;
+}

@@ -236,6 +236,19 @@ static void rsa_ifma_exp_ct_lanes(u64 *const *r, const u64 *const *a, unsigned i
 		fallback->exp_ct(r[i], a[i], e, en, mc);
 }
 
+/* The batch's fault checks (rsa.h: exp_vt_lanes), as exp_ct_lanes. */
+static void rsa_ifma_exp_vt_lanes(u64 *const *r, const u64 *const *a, unsigned int cnt, u64 e,
+				  const struct bn_mont *mc)
+{
+	unsigned int i;
+
+	/* public: the sizes */
+	if (bnm_fits(mc->n) && cnt && cnt <= BNM_LANES && !bnm_exp_vt(r, a, cnt, e, mc))
+		return;
+	for (i = 0; i < cnt; i++)
+		fallback->exp_vt(r[i], a[i], e, mc);
+}
+
 /*
  * The fewest signatures worth a pass of the lanes: a pass costs the same
  * for one lane or eight.  Measured (AMD Zen 5, bench/probes/rsa-peer.c
@@ -268,6 +281,7 @@ const struct rsa_engine rsa_engine_ifma = {
 	.exp_ct2 = rsa_ifma_exp_ct2,
 	.exp_vt2 = rsa_ifma_exp_vt2,
 	.exp_ct_lanes = rsa_ifma_exp_ct_lanes,
+	.exp_vt_lanes = rsa_ifma_exp_vt_lanes,
 	.lanes_min = rsa_ifma_lanes_min,
 	.lanes = BNM_LANES,
 };

@@ -141,6 +141,15 @@ struct rsa_engine {
 	 */
 	void (*exp_ct_lanes)(u64 *const *r, const u64 *const *a, unsigned int cnt,
 			     const u64 *e, unsigned int en, const struct bn_mont *mc);
+	/*
+	 * Optional (NULL: exp_vt2 a request): exp_vt of @cnt (1 to @lanes)
+	 * numbers modulo one modulus at once, r[i] = a[i]^e mod m (Montgomery
+	 * forms, e public), for the fault checks of a batch (mod p and mod
+	 * q, as with exp_vt2, which an engine with this one has too); it
+	 * takes any size, falling back itself.
+	 */
+	void (*exp_vt_lanes)(u64 *const *r, const u64 *const *a, unsigned int cnt, u64 e,
+			     const struct bn_mont *mc);
 	unsigned int (*lanes_min)(unsigned int n);
 	unsigned int lanes;
 };
