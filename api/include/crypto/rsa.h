@@ -204,6 +204,8 @@ struct rsa_key {
 	u64 qinv[BN_MAX_LIMBS];		/* mp.n limbs */
 	struct bn_mont mp;		/* p */
 	struct bn_mont mq;		/* q */
+	/* R^3 mod p, mod q (R = 2^(64 mp.n)): a 2n-limb x to x R in two products (rsa.c) */
+	u64 rr3p[BN_MAX_LIMBS], rr3q[BN_MAX_LIMBS];
 	/*
 	 * Written by rsa_private through its const key (a cache, not key
 	 * material); a fresh key (rsa_install) and a wipe start it empty.
