@@ -27,8 +27,9 @@
  * passes, 3.31M, 413k a signature.  The single path (rsa-ifma.c) runs a
  * signature's two halves as 1261 AMMs of the x2 layout at 420 VPMADD52
  * each, 530k, plus ~300 permutes and adds an AMM that the lanes do not
- * need, and a chain from one digit to the next of ~17 cycles that keeps
- * it at ~340 cycles an AMM where two IFMA ports could do it in 210.
+ * need, and (when this was written) a chain from one digit to the next
+ * of ~17 cycles that kept it at ~340 cycles an AMM; bn-ifma.c now takes
+ * 14, and the single path's rows are bound by the VPMADD52s.
  * Eight signatures: 8 x 1261 = 10.1k x2 AMMs (4.24M VPMADD52) against
  * 2 x 1261 = 2.5k lane AMMs (3.31M).  Bound by one 512-bit IFMA port,
  * the batch is 1.28x the single path at eight; where the single path is
@@ -45,6 +46,14 @@
  * a batch of eight signatures 1.95M, break-even between 3 and 4
  * signatures, RSA_IFMA_MB_MIN (rsa-ifma.c) is 4; at RSA-3072 a pass is
  * ~3.4M against ~1.35M a single signature, RSA_IFMA_MB_MIN_3072 is 6.
+ * Since then the single path is ~20% faster (bn-ifma.c's y chain):
+ * RSA-2048 single ~415k TSC, a batch of eight ~1.76M (2.45-2.50x
+ * aws-lc's one at a time; the two passes ~1.59M of it), so the
+ * break-even counts above are due a new measurement.
+ *
+ * bnm_exp_vt: the batch's fault checks (rsa.h: exp_vt_lanes), e public,
+ * left to right over its bits as bni_exp_vt2 (rsa-ifma.c), ~15k TSC
+ * cycles for eight RSA-2048 halves.
  */
 #include <errno.h>
 #include <stdlib.h>
