@@ -2559,7 +2559,7 @@ START_TEST(test_mb_exp)
 			const u64 *ap[8];
 
 			ck_assert_int_eq(bn_mont_init(&mc, m, n), 0);
-			ck_assert_uint_eq(eng->lanes_min(n), !bnm_fits(n) ? 0u : n == 16 ? 4u : 6u);
+			ck_assert_uint_eq(eng->lanes_min(n), !bnm_fits(n) ? 0u : n == 16 ? 5u : 7u);
 			rt_fill(&rng, e, (size_t)en * 8);
 			if (it == 1)
 				memset(e, 0xff, (size_t)en * 8);
@@ -2730,11 +2730,11 @@ static void batch_once(struct crypto_sig *tfm, EVP_PKEY *k, const char *scheme, 
  * and "pss(rsa,sha256)" (the front end's loop where the driver has no
  * batch path), and where registered the -ifma drivers (the lanes):
  * batch sizes 1 to 17 with an RSA-2048 key (one pass of eight, groups
- * shorter than seven one at a time, eight and nine, two passes...),
+ * shorter than five one at a time, eight and nine, two passes...),
  * a few sizes with RSA-3072 (the 1536-bit lanes) and RSA-4096 (no lanes:
  * one at a time).  crypto_sig_batch_lanes, per key (struct
- * sig_alg.batch_width): 8 for the -ifma drivers with an RSA-2048 or
- * RSA-3072 key from seven signatures on, 1 below; 1 with an RSA-4096 key,
+ * sig_alg.batch_width): 8 for the -ifma drivers with an RSA-2048 key
+ * from five signatures on or an RSA-3072 key from seven, 1 below; 1 with an RSA-4096 key,
  * 1 before a key is set, 1 for the other drivers.
  */
 START_TEST(test_sign_batch)
@@ -2782,8 +2782,9 @@ START_TEST(test_sign_batch)
 		printf("batch: %s, RSA-2048, %s\n", crypto_sig_driver_name(tfm),
 		       lanes ? "lanes" : "one at a time");
 		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 8), (lanes ? 8 : 1));
-		/* the lanes from RSA_IFMA_MB_MIN = 4 requests on (arch/x86/rsa-ifma.c) */
-		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 4), (lanes ? 8 : 1));
+		/* the lanes from RSA_IFMA_MB_MIN = 5 requests on (arch/x86/rsa-ifma.c) */
+		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 5), (lanes ? 8 : 1));
+		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 4), 1);
 		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 7), (lanes ? 8 : 1));
 		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, BATCH_MAX), (lanes ? 8 : 1));
 		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 3), 1);
@@ -2804,10 +2805,10 @@ START_TEST(test_sign_batch)
 			dlen = ossl_der(k3072, true, &der);
 			ck_assert_int_eq(crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), 0);
 			OPENSSL_clear_free(der, (size_t)dlen);
-			/* from RSA_IFMA_MB_MIN_3072 = 6 requests on */
-			ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 6), 8);
+			/* from RSA_IFMA_MB_MIN_3072 = 7 requests on */
+			ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 7), 8);
 			ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 8), 8);
-			ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 5), 1);
+			ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 6), 1);
 			batch_once(tfm, k3072, cases[ci].scheme, cases[ci].hash, 8, &rng);
 			batch_once(tfm, k3072, cases[ci].scheme, cases[ci].hash, 3, &rng);
 			dlen = ossl_der(k4096, true, &der);

@@ -49,7 +49,7 @@
  * Since then the single path is ~20% faster (bn-ifma.c's y chain):
  * RSA-2048 single ~415k TSC, a batch of eight ~1.76M (2.45-2.50x
  * aws-lc's one at a time; the two passes ~1.59M of it), so the
- * break-even counts above are due a new measurement.
+ * break-even counts moved up (rsa-ifma.c: RSA_IFMA_MB_MIN 5, 7 at 3072).
  *
  * bnm_exp_vt: the batch's fault checks (rsa.h: exp_vt_lanes), e public,
  * left to right over its bits as bni_exp_vt2 (rsa-ifma.c), ~15k TSC

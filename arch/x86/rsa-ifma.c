@@ -266,9 +266,14 @@ static void rsa_ifma_exp_vt_lanes(u64 *const *r, const u64 *const *a, unsigned i
  * RSA-3072 (a pass of eight halves ~3.4M TSC cycles against ~1.35M for a
  * whole single signature; on-CPU medians of 5 rounds, the host loaded
  * more): 0.68x at 4, ~1.0x at 5, 1.10x at 6, 1.24x at 8: from 6.
+ * Measured again once the single path was ~20% faster (bn-ifma.c's y
+ * chain; same probe, TSC minima over 5 rounds, loaded host): RSA-2048
+ * lanes 0.99x at 4, 1.24x at 5, 1.47x at 6, 1.93x at 8: from 5;
+ * RSA-3072 (3 rounds; a pass of eight halves ~3.5M against ~1.02M a
+ * single signature): 0.88x at 6, 1.03x at 7, 1.17x at 8: from 7.
  */
-#define RSA_IFMA_MB_MIN		4	/* RSA-2048: halves of 16 limbs */
-#define RSA_IFMA_MB_MIN_3072	6	/* halves of 24 limbs */
+#define RSA_IFMA_MB_MIN		5	/* RSA-2048: halves of 16 limbs */
+#define RSA_IFMA_MB_MIN_3072	7	/* halves of 24 limbs */
 
 static unsigned int rsa_ifma_lanes_min(unsigned int n)
 {
