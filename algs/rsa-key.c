@@ -123,6 +123,8 @@ static int rsa_build(struct rsa_key *k, const struct rsa_parts *pt, bool priv)
 	/* p and q are odd now (p q = n, odd): bn_mont_init's parity check passes. */
 	if (bn_mont_init(&k->mp, p, pl) || bn_mont_init(&k->mq, q, ql))
 		goto out;
+	bn_mont_mul(k->rr3p, k->mp.rr, k->mp.rr, &k->mp);	/* R^4 / R */
+	bn_mont_mul(k->rr3q, k->mq.rr, k->mq.rr, &k->mq);
 	k->has_priv = true;
 	err = 0;
 out:

@@ -89,6 +89,29 @@ static void reduce_mont(const struct rsa_engine *eng, u64 *r, const u64 *x, unsi
 	memzero_explicit(y, sizeof(y));
 }
 
+/*
+ * reduce_mont of an n-limb @x (the key's modulus, nl limbs) modulo the
+ * half @h (0: p, 1: q): where nl is twice the half's limbs, x = x1 R + x0
+ * to x R = x0 R + x1 R^2 in two products (x1 by R^3, rr3p/rr3q) rather
+ * than reduce_mont's three.
+ */
+static void reduce_half(const struct rsa_engine *eng, const struct rsa_key *key, u64 *r,
+			const u64 *x, unsigned int h)
+{
+	const struct bn_mont *mc = h ? &key->mq : &key->mp;
+	unsigned int n = mc->n;
+	u64 y[BN_MAX_LIMBS];
+
+	if (key->mn.n != 2 * n) {	/* public: the sizes */
+		reduce_mont(eng, r, x, key->mn.n, mc);
+		return;
+	}
+	mmul(eng, y, x + n, h ? key->rr3q : key->rr3p, mc);	/* x1 R^2 */
+	mmul(eng, r, x, mc->rr, mc);				/* x0 R */
+	bn_mod_add(r, r, y, mc);
+	memzero_explicit(y, sizeof(y));
+}
+
 int rsa_public(const struct rsa_key *key, u8 *out, const u8 *in)
 {
 	const struct rsa_engine *eng = rsa_key_engine(key);
@@ -234,8 +257,8 @@ static int priv_begin(const struct rsa_key *key, const struct rsa_engine *eng,
 	if (err)
 		return err;
 	mmul(eng, w->cb, w->c, w->vi, mn);			/* c r^e mod n */
-	reduce_mont(eng, w->m1, w->cb, nl, &key->mp);
-	reduce_mont(eng, w->m2, w->cb, nl, &key->mq);
+	reduce_half(eng, key, w->m1, w->cb, 0);
+	reduce_half(eng, key, w->m2, w->cb, 1);
 	return 0;
 }
 
@@ -253,16 +276,13 @@ static void priv_exps(const struct rsa_key *key, const struct rsa_engine *eng,
 	}
 }
 
-/*
- * priv_end: Garner's recombination of m1, m2 into cb^d mod n, unblinding,
- * and the fault check (m^e == c) before @out is written.
- */
-static int priv_end(const struct rsa_key *key, const struct rsa_engine *eng,
-		    struct rsa_priv_scratch *w, u8 *out)
+/* Garner's recombination of m1, m2 into cb^d mod n, then unblinding: w->m. */
+static void priv_combine(const struct rsa_key *key, const struct rsa_engine *eng,
+			 struct rsa_priv_scratch *w)
 {
 	const struct bn_mont *mn = &key->mn, *mp = &key->mp, *mq = &key->mq;
-	unsigned int nl = mn->n, pl = mp->n, ql = mq->n;
-	u64 ext[2 * BN_MAX_LIMBS + 1], ok;
+	unsigned int pl = mp->n, ql = mq->n;
+	u64 ext[2 * BN_MAX_LIMBS + 1];
 
 	from_mont(eng, w->m2, w->m2, mq);			/* m2 < q */
 	/* h = (m1 - m2) qinv mod p; m = m2 + h q. */
@@ -277,11 +297,62 @@ static int priv_end(const struct rsa_key *key, const struct rsa_engine *eng,
 	memzero_explicit(ext, sizeof(ext));
 	/* m < n fits nl limbs; unblind: m r^-1 (vf in Montgomery form). */
 	mmul(eng, w->m, w->m, w->vf, mn);
+}
 
-	/* Check m^e == c before releasing m (CRT fault attacks). */
-	pub_exp(eng, w->chk, w->m, key->e, mn);
+/*
+ * The fault check (m^e == c) before @out is written (CRT fault attacks):
+ * mod n, or where the engine runs two halves' exponentiations side by
+ * side (exp_vt2), mod p and mod q, which is the same (p, q coprime) for
+ * about half the cost: (m R)^e against c R of each half, Montgomery
+ * forms below p and q.  check_halves says which; check_begin puts m's
+ * residues in w->m1, w->m2, which check_end expects raised to e.
+ */
+static bool check_halves(const struct rsa_key *key, const struct rsa_engine *eng)
+{
+	return eng->exp_vt2 && key->mp.n == key->mq.n;	/* public: the engine, the sizes */
+}
+
+static void check_begin(const struct rsa_key *key, const struct rsa_engine *eng,
+			struct rsa_priv_scratch *w)
+{
+	reduce_half(eng, key, w->m1, w->m, 0);
+	reduce_half(eng, key, w->m2, w->m, 1);
+}
+
+static int check_end(const struct rsa_key *key, const struct rsa_engine *eng,
+		     struct rsa_priv_scratch *w, u8 *out)
+{
+	unsigned int nl = key->mn.n;
+	u64 ok;
+
+	reduce_half(eng, key, w->h, w->c, 0);
+	reduce_half(eng, key, w->m2p, w->c, 1);
+	ok = bn_eq_mask(w->m1, w->h, key->mp.n) & bn_eq_mask(w->m2, w->m2p, key->mq.n);
 	/* The verdict is public: a fault is reported as such, nothing released. */
+	rind_declassify(&ok, sizeof(ok));
+	if (!ok)
+		return -EIO;
+	bn_to_be(out, key->k, w->m, nl);
+	return 0;
+}
+
+/* priv_end: priv_combine and the fault check of one request, @out written if it passes. */
+static int priv_end(const struct rsa_key *key, const struct rsa_engine *eng,
+		    struct rsa_priv_scratch *w, u8 *out)
+{
+	const struct bn_mont *mn = &key->mn;
+	unsigned int nl = mn->n;
+	u64 ok;
+
+	priv_combine(key, eng, w);
+	if (check_halves(key, eng)) {
+		check_begin(key, eng, w);
+		eng->exp_vt2(w->m1, w->m1, &key->mp, w->m2, w->m2, &key->mq, key->e);
+		return check_end(key, eng, w, out);
+	}
+	pub_exp(eng, w->chk, w->m, key->e, mn);
 	ok = bn_eq_mask(w->chk, w->c, nl);
+	/* The verdict is public: a fault is reported as such, nothing released. */
 	rind_declassify(&ok, sizeof(ok));
 	if (!ok)
 		return -EIO;
@@ -377,8 +448,24 @@ void rsa_private_batch(const struct rsa_key *key, struct rsa_priv_req *reqs, uns
 			for (j = 0; j < g; j++)
 				priv_exps(key, eng, &w[j]);
 		}
-		for (j = 0; j < g; j++)
-			reqs[idx[j]].err = priv_end(key, eng, &w[j], reqs[idx[j]].out);
+		if (lanes > 1 && g >= min && g && eng->exp_vt_lanes && check_halves(key, eng)) {
+			/* the group's fault checks in lanes too, each its own verdict */
+			u64 *r1[RSA_MAX_LANES], *r2[RSA_MAX_LANES];
+
+			for (j = 0; j < g; j++) {
+				priv_combine(key, eng, &w[j]);
+				check_begin(key, eng, &w[j]);
+				r1[j] = w[j].m1;
+				r2[j] = w[j].m2;
+			}
+			eng->exp_vt_lanes(r1, (const u64 *const *)r1, g, key->e, &key->mp);
+			eng->exp_vt_lanes(r2, (const u64 *const *)r2, g, key->e, &key->mq);
+			for (j = 0; j < g; j++)
+				reqs[idx[j]].err = check_end(key, eng, &w[j], reqs[idx[j]].out);
+		} else {
+			for (j = 0; j < g; j++)
+				reqs[idx[j]].err = priv_end(key, eng, &w[j], reqs[idx[j]].out);
+		}
 		memzero_explicit(w, (size_t)lanes * sizeof(*w));
 	}
 	free(w);

@@ -2150,6 +2150,72 @@ START_TEST(test_ifma_exp_ct2)
 END_TEST
 
 /*
+ * The engine's two exponentiations by a public exponent at once (exp_vt2,
+ * the fault check's) against the generic engine's exp_vt on each half:
+ * the three sizes it takes and pairs it hands to the fallback (halves of
+ * different limb counts, other sizes); inputs random, 0, 1, m - 1, R mod
+ * m (rand_below's kinds); exponents 65537, 3, 1, 0, 2^63 + 1, all ones
+ * and random; r aliasing a.
+ */
+START_TEST(test_ifma_exp_vt2)
+{
+	static const unsigned int sizes[][2] = {
+		{ 1024, 1024 }, { 1536, 1536 }, { 2048, 2048 }, { 1020, 1000 },
+		{ 1024, 1088 }, { 512, 512 }, { 3072, 3072 },
+	};
+	const struct rsa_engine *eng = &rsa_engine_ifma, *gen = &rsa_engine_generic;
+	static struct bn_mont m1, m2;
+	struct rt_rng rng;
+	u64 m[BN_MAX_LIMBS], a1[BN_MAX_LIMBS], a2[BN_MAX_LIMBS];
+	u64 r1[BN_MAX_LIMBS], r2[BN_MAX_LIMBS], s1[BN_MAX_LIMBS], s2[BN_MAX_LIMBS];
+	unsigned int si, it, checks = 0;
+
+	if (!have_ifma())
+		return;
+	ck_assert_ptr_nonnull(eng->exp_vt2);
+	rt_rng_seed(&rng, 1601);
+	for (si = 0; si < ARRAY_SIZE(sizes); si++) {
+		for (it = 0; it < 7; it++) {
+			unsigned int n1 = rand_mod(&rng, m, sizes[si][0], (int)(it % 4 == 2 ? 1 : 0));
+			unsigned int n2;
+			u64 e;
+
+			ck_assert_int_eq(bn_mont_init(&m1, m, n1), 0);
+			n2 = rand_mod(&rng, m, sizes[si][1], (int)(it % 4 == 1 ? 1 : 0));
+			ck_assert_int_eq(bn_mont_init(&m2, m, n2), 0);
+			rand_below(&rng, a1, &m1, (int)it);
+			rand_below(&rng, a2, &m2, (int)(it + 3));
+			switch (it) {
+			case 0: e = 65537; break;
+			case 1: e = 3; break;
+			case 2: e = 1; break;
+			case 3: e = 0; break;
+			case 4: e = ((u64)1 << 63) + 1; break;
+			case 5: e = ~(u64)0; break;
+			default: rt_fill(&rng, &e, sizeof(e)); break;
+			}
+			gen->exp_vt(r1, a1, e, &m1);
+			gen->exp_vt(r2, a2, e, &m2);
+			memset(s1, 0xa5, sizeof(s1));
+			memset(s2, 0xa5, sizeof(s2));
+			eng->exp_vt2(s1, a1, &m1, s2, a2, &m2, e);
+			ck_assert_msg(!memcmp(r1, s1, (size_t)n1 * 8), "exp_vt2 %u bits it=%u (p)",
+				      sizes[si][0], it);
+			ck_assert_msg(!memcmp(r2, s2, (size_t)n2 * 8), "exp_vt2 %u bits it=%u (q)",
+				      sizes[si][1], it);
+			memcpy(s1, a1, (size_t)n1 * 8);
+			memcpy(s2, a2, (size_t)n2 * 8);
+			eng->exp_vt2(s1, s1, &m1, s2, s2, &m2, e);
+			ck_assert_msg(!memcmp(r1, s1, (size_t)n1 * 8) && !memcmp(r2, s2, (size_t)n2 * 8),
+				      "exp_vt2 alias %u bits it=%u", sizes[si][0], it);
+			checks++;
+		}
+	}
+	ck_assert_uint_eq(checks, 7 * 7);
+}
+END_TEST
+
+/*
  * exp_ct2 with exponents whose 5-bit windows run through every table
  * index, the first half's in order and the second's reversed, so that
  * each window's scan keeps a different entry in each half.
@@ -2493,7 +2559,7 @@ START_TEST(test_mb_exp)
 			const u64 *ap[8];
 
 			ck_assert_int_eq(bn_mont_init(&mc, m, n), 0);
-			ck_assert_uint_eq(eng->lanes_min(n), !bnm_fits(n) ? 0u : n == 16 ? 4u : 6u);
+			ck_assert_uint_eq(eng->lanes_min(n), !bnm_fits(n) ? 0u : n == 16 ? 5u : 7u);
 			rt_fill(&rng, e, (size_t)en * 8);
 			if (it == 1)
 				memset(e, 0xff, (size_t)en * 8);
@@ -2539,6 +2605,61 @@ START_TEST(test_mb_exp)
 				for (l = 0; l < cnt; l++)
 					ck_assert(!memcmp(rp[l], sp[l], (size_t)n * 8));
 			}
+			checks++;
+		}
+	}
+	ck_assert_uint_eq(checks, 2 * 7 + 4);
+}
+END_TEST
+
+/*
+ * The lanes' exponentiation by a public e (exp_vt_lanes, bnm_exp_vt: the
+ * fault checks of a batch) against the generic exp_vt on each lane: the
+ * sizes of test_mb_exp, 1 to 8 lanes of inputs of every rand_below kind,
+ * e = 65537, 3, 1, 0, 2^63 + 1, all ones, random; r aliasing a.
+ */
+START_TEST(test_mb_exp_vt)
+{
+	static const unsigned int sizes[] = { 1024, 1536, 1019, 1500, 2048, 1088 };
+	static const u64 es[] = { 65537, 3, 1, 0, ((u64)1 << 63) + 1, ~(u64)0, 0x9e3779b97f4a7c15 };
+	const struct rsa_engine *eng = &rsa_engine_ifma, *gen = &rsa_engine_generic;
+	static struct bn_mont mc;
+	static u64 a[8][BN_MAX_LIMBS], r[8][BN_MAX_LIMBS], s[8][BN_MAX_LIMBS];
+	struct rt_rng rng;
+	u64 m[BN_MAX_LIMBS];
+	unsigned int si, it, l, checks = 0;
+
+	if (!have_ifma())
+		return;
+	ck_assert_ptr_nonnull(eng->exp_vt_lanes);
+	rt_rng_seed(&rng, 1611);
+	for (si = 0; si < ARRAY_SIZE(sizes); si++) {
+		unsigned int iters = si < 2 ? 7 : 1;
+
+		for (it = 0; it < iters; it++) {
+			unsigned int n = rand_mod(&rng, m, sizes[si], (int)(it % 3 == 1 ? 1 : it % 3 == 2 ? 2 : 0));
+			unsigned int cnt = si < 2 ? 8 - it : 3;
+			u64 e = es[it % ARRAY_SIZE(es)], *sp[8];
+			const u64 *ap[8];
+
+			ck_assert_int_eq(bn_mont_init(&mc, m, n), 0);
+			for (l = 0; l < cnt; l++) {
+				rand_below(&rng, a[l], &mc, (int)(it + l));
+				gen->exp_vt(r[l], a[l], e, &mc);
+				memset(s[l], 0xa5, sizeof(s[l]));
+				ap[l] = a[l];
+				sp[l] = s[l];
+			}
+			eng->exp_vt_lanes(sp, ap, cnt, e, &mc);
+			for (l = 0; l < cnt; l++)
+				ck_assert_msg(!memcmp(r[l], s[l], (size_t)n * 8),
+					      "exp_vt_lanes %u bits it=%u lane %u/%u", sizes[si], it, l, cnt);
+			for (l = 0; l < cnt; l++)
+				memcpy(s[l], a[l], (size_t)n * 8);
+			eng->exp_vt_lanes(sp, (const u64 *const *)sp, cnt, e, &mc);
+			for (l = 0; l < cnt; l++)
+				ck_assert_msg(!memcmp(r[l], s[l], (size_t)n * 8),
+					      "exp_vt_lanes alias %u bits it=%u lane %u", sizes[si], it, l);
 			checks++;
 		}
 	}
@@ -2609,11 +2730,11 @@ static void batch_once(struct crypto_sig *tfm, EVP_PKEY *k, const char *scheme, 
  * and "pss(rsa,sha256)" (the front end's loop where the driver has no
  * batch path), and where registered the -ifma drivers (the lanes):
  * batch sizes 1 to 17 with an RSA-2048 key (one pass of eight, groups
- * shorter than seven one at a time, eight and nine, two passes...),
+ * shorter than five one at a time, eight and nine, two passes...),
  * a few sizes with RSA-3072 (the 1536-bit lanes) and RSA-4096 (no lanes:
  * one at a time).  crypto_sig_batch_lanes, per key (struct
- * sig_alg.batch_width): 8 for the -ifma drivers with an RSA-2048 or
- * RSA-3072 key from seven signatures on, 1 below; 1 with an RSA-4096 key,
+ * sig_alg.batch_width): 8 for the -ifma drivers with an RSA-2048 key
+ * from five signatures on or an RSA-3072 key from seven, 1 below; 1 with an RSA-4096 key,
  * 1 before a key is set, 1 for the other drivers.
  */
 START_TEST(test_sign_batch)
@@ -2661,8 +2782,9 @@ START_TEST(test_sign_batch)
 		printf("batch: %s, RSA-2048, %s\n", crypto_sig_driver_name(tfm),
 		       lanes ? "lanes" : "one at a time");
 		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 8), (lanes ? 8 : 1));
-		/* the lanes from RSA_IFMA_MB_MIN = 4 requests on (arch/x86/rsa-ifma.c) */
-		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 4), (lanes ? 8 : 1));
+		/* the lanes from RSA_IFMA_MB_MIN = 5 requests on (arch/x86/rsa-ifma.c) */
+		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 5), (lanes ? 8 : 1));
+		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 4), 1);
 		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 7), (lanes ? 8 : 1));
 		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, BATCH_MAX), (lanes ? 8 : 1));
 		ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 3), 1);
@@ -2683,10 +2805,10 @@ START_TEST(test_sign_batch)
 			dlen = ossl_der(k3072, true, &der);
 			ck_assert_int_eq(crypto_sig_set_privkey(tfm, der, (unsigned int)dlen), 0);
 			OPENSSL_clear_free(der, (size_t)dlen);
-			/* from RSA_IFMA_MB_MIN_3072 = 6 requests on */
-			ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 6), 8);
+			/* from RSA_IFMA_MB_MIN_3072 = 7 requests on */
+			ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 7), 8);
 			ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 8), 8);
-			ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 5), 1);
+			ck_assert_uint_eq(crypto_sig_batch_lanes(tfm, 6), 1);
 			batch_once(tfm, k3072, cases[ci].scheme, cases[ci].hash, 8, &rng);
 			batch_once(tfm, k3072, cases[ci].scheme, cases[ci].hash, 3, &rng);
 			dlen = ossl_der(k4096, true, &der);
@@ -2865,10 +2987,12 @@ static Suite *rsa_suite(void)
 	tcase_add_test(tc, test_ifma_amm);
 	tcase_add_test(tc, test_ifma_exp_ct2);
 	tcase_add_test(tc, test_ifma_exp_windows);
+	tcase_add_test(tc, test_ifma_exp_vt2);
 	tcase_add_test(tc, test_ifma_drivers);
 	tcase_add_test(tc, test_adx_scratch_wipe);
 	tcase_add_test(tc, test_mb_amm);
 	tcase_add_test(tc, test_mb_exp);
+	tcase_add_test(tc, test_mb_exp_vt);
 #endif
 	tcase_add_test(tc, test_sign_batch);
 	tcase_add_test(tc, test_sign_batch_bad);

@@ -72,35 +72,38 @@
 void bnm_mont_init(struct bnm_mont *c, const struct bn_mont *mc)
 {
 	unsigned int n = mc->n, d, j, l;
-	u64 t[BN_MAX_LIMBS], x[BN_MAX_LIMBS];
 	const u64 *one[BNM_LANES], *rr[BNM_LANES];
+	struct bnm_num x, t;
 
 	memset(c, 0, sizeof(*c));
 	c->mc = mc;
 	c->n = n;
 	c->nl = n == 16 ? 20 : 30;
 	c->k0 = mc->m0inv & M52;
-	/* R'^2 / R = R 2^(2 d), d = 52 nl - 64 n: the Montgomery form of 2^(2 d). */
-	d = 52 * c->nl - 64 * n;
-	memset(t, 0, (size_t)n * 8);
-	t[2 * d / 64] = (u64)1 << (2 * d % 64);
-	bn_mont_mul(x, t, mc->rr, mc);
 	for (l = 0; l < BNM_LANES; l++) {
 		one[l] = mc->one;
-		rr[l] = x;
+		rr[l] = mc->rr;
 	}
-	bnm_pack(&c->rr, rr, BNM_LANES, c);
 	bnm_pack(&c->one, one, BNM_LANES, c);
 	{
 		const u64 *mm[1] = { mc->m };
-		struct bnm_num tmp;
 
-		bnm_pack(&tmp, mm, 1, c);
+		bnm_pack(&x, mm, 1, c);
 		for (j = 0; j < c->nl; j++)
-			c->m[j] = tmp.d[8 * j];
-		memzero_explicit(&tmp, sizeof(tmp));	/* m is a CRT prime */
+			c->m[j] = x.d[8 * j];
 	}
-	memzero_explicit(x, sizeof(x));
+	/*
+	 * R'^2 / R = R 2^(2 d), d = 52 nl - 64 n (R' = R 2^d): one AMM of R^2
+	 * mod m by 2^(3 d) (2^48 or 2^72, below m), as bni_mont2_init does;
+	 * below 2 m, as an AMM operand may be.
+	 */
+	d = 52 * c->nl - 64 * n;
+	bnm_pack(&x, rr, BNM_LANES, c);
+	memset(&t, 0, sizeof(t));
+	for (l = 0; l < BNM_LANES; l++)
+		t.d[8 * (3 * d / 52) + l] = (u64)1 << (3 * d % 52);
+	bnm_amm(&c->rr, &x, &t, c);
+	memzero_explicit(&x, sizeof(x));	/* m is a CRT prime, R^2 mod it */
 }
 
 void bnm_pack(struct bnm_num *x, const u64 *const *a, unsigned int cnt, const struct bnm_mont *c)

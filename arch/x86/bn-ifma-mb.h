@@ -75,5 +75,13 @@ void bnm_select(struct bnm_num *r, const struct bnm_num *table, unsigned int cnt
  */
 int bnm_exp_ct(u64 *const *r, const u64 *const *a, unsigned int cnt, const u64 *e,
 	       unsigned int en, const struct bn_mont *mc);
+/*
+ * r[l] = a[l]^e mod m for l < cnt (1..8), exp_vt's contract (rsa.h) for
+ * each: Montgomery forms in and out (below m), e public (the fault
+ * checks of a batch), constant time in the a[l]; r[l] may alias a[l].
+ * 0, or -ENOMEM with nothing written.
+ */
+int bnm_exp_vt(u64 *const *r, const u64 *const *a, unsigned int cnt, u64 e,
+	       const struct bn_mont *mc);
 
 #endif /* _RIND_BN_IFMA_MB_H */

@@ -15,9 +15,14 @@
  *   acc += the high halves of a b_i and m y (VPMADD52HUQ), which weigh
  *     one digit more than the low ones: after the shift, the same digit.
  * The high halves are summed apart (H) and added after the shift, and
- * a_0 b_i apart from acc_0, so that the chain from one y to the next is
- * an add, the y product, its broadcast, the m_0 y product, the shift and
- * two adds (~17 cycles) rather than four products in a row.  Digits grow
+ * the next y is computed before the shift (amm_row), so that the chain
+ * from one y to the next is the m_0 y product, a broadcast, an add and
+ * the y product (14 cycles on Zen 5) rather than four products in a row.
+ * Measured on Zen 5 (same-process rdtsc minima over 1000 squarings,
+ * loaded host): 18.6 -> 15.0 TSC cycles a row at nl = 20 (19.5 -> 15.5
+ * at 32, 20.0 -> 16.9 at 40) with the y taken before the shift; with no
+ * y chain at all (results wrong) 13.8: the rows are now bound by the
+ * VPMADD52s (about one a cycle here), not by the chain.  Digits grow
  * by below 2^54 a row, so nothing overflows before the end (40 rows:
  * below 2^60); the carries are then propagated in two steps: one vector
  * pass (each digit's bits above 52 into the next digit), after which a
@@ -28,15 +33,14 @@
  *
  * Operation count, one 1024-bit product (RSA-2048's halves; a row is
  * 4 nr + 1 VPMADD52 for the two halves, nr = 5, 20 rows): 420 IFMA
- * instructions for the pair, 210 a product, plus per row 7 permutes
- * (b_i's and y's broadcasts, the shift) and 8 adds and shifts; the
+ * instructions for the pair, 210 a product, plus per row 8 permutes
+ * (b_i's broadcast, the shift, two for the next y) and ~9 adds; the
  * MULX/ADX kernel (bn-adx-8x8u.S) takes 512 MULX for a
  * 16-limb product (256 for a b, 256 for the reduction) and ~392 for a
  * square.  1536 bits: 33 x 32 = 1056 for the pair (528 a product, 32
  * digits where 30 would do) against 1152 MULX; 2048 bits: 41 x 40 =
  * 1640 (820) against 2048.  Whether that is faster depends on the part
- * (one or two 512-bit IFMA ports, zmm frequency): not measurable on the
- * machine this was written on (no AVX-512); see rsa-ifma.c.
+ * (one or two 512-bit IFMA ports, zmm frequency); see rsa-ifma.c.
  *
  * The 2048-bit kernel (ten registers a number, twenty for acc and H)
  * spills a few registers to its stack frame, which, as for any compiled
@@ -67,8 +71,7 @@ static inline unsigned int word_of(unsigned int digit, unsigned int half)
 void bni_mont2_init(struct bni_mont2 *c, const struct bn_mont *m1, const struct bn_mont *m2)
 {
 	unsigned int n = m1->n, d, h;
-	u64 t[BN_MAX_LIMBS], x[2][BN_MAX_LIMBS];
-	const struct bn_mont *mc[2] = { m1, m2 };
+	struct bni_num x, t;
 
 	memset(c, 0, sizeof(*c));
 	c->mc[0] = m1;
@@ -76,19 +79,28 @@ void bni_mont2_init(struct bni_mont2 *c, const struct bn_mont *m1, const struct 
 	c->n = n;
 	c->nl = n == 16 ? 20 : n == 24 ? 32 : 40;
 	c->nr = c->nl / 4;
-	/* R'^2 / R = R 2^(2 d), d = 52 nl - 64 n: the Montgomery form of 2^(2 d). */
-	d = 52 * c->nl - 64 * n;
 	for (h = 0; h < 2; h++) {
-		memset(t, 0, (size_t)n * 8);
-		t[2 * d / 64] = (u64)1 << (2 * d % 64);
-		bn_mont_mul(x[h], t, mc[h]->rr, mc[h]);
+		const struct bn_mont *mc = h ? m2 : m1;
+
 		c->k0[4 * h] = c->k0[4 * h + 1] = c->k0[4 * h + 2] = c->k0[4 * h + 3] =
-			mc[h]->m0inv & M52;
+			mc->m0inv & M52;
 	}
 	bni_pack(&c->m, m1->m, m2->m, c);
-	bni_pack(&c->rr, x[0], x[1], c);
 	bni_pack(&c->one, m1->one, m2->one, c);
-	memzero_explicit(x, sizeof(x));
+	/*
+	 * R'^2 / R = R 2^(2 d), d = 52 nl - 64 n (R' = R 2^d), as one AMM of
+	 * R^2 mod m (the halves' own) by 2^(3 d): R^2 2^(3 d) / (R 2^d).  2^(3 d)
+	 * is 2^48, 2^384 or 2^96, below each m (p and q have 64 n - 40 bits
+	 * or more); the result is below 2 m, which an AMM operand may be.
+	 * One AMM rather than a generic bn_mont_mul a half (~2.5k TSC cycles
+	 * for both on Zen 5, for every exponentiation pair and fault check).
+	 */
+	d = 52 * c->nl - 64 * n;
+	bni_pack(&x, m1->rr, m2->rr, c);
+	memset(&t, 0, sizeof(t));
+	t.w[word_of(3 * d / 52, 0)] = t.w[word_of(3 * d / 52, 1)] = (u64)1 << (3 * d % 52);
+	bni_amm(&c->rr, &x, &t, c);
+	memzero_explicit(&x, sizeof(x));	/* R^2 mod p, q */
 }
 
 void bni_pack(struct bni_num *x, const u64 *a1, const u64 *a2, const struct bni_mont2 *c)
@@ -138,28 +150,45 @@ void bni_unpack_reduce(u64 *r1, u64 *r2, const struct bni_num *x, const struct b
 
 /*
  * One row: acc, H += a b_i, m y for the digit b_i of each half (bi: it
- * in lanes 0-3, the second half's in 4-7), acc shifted down one digit.
+ * in lanes 0-3, the second half's in 4-7), acc shifted down one digit;
+ * *yp is this row's y in, the next row's out.  Three things keep the
+ * shift and the adds after it off the chain from one y to the next
+ * (the file's comment):
+ *   acc_0's a b_i came in with the previous row's H (the lowest
+ *     register's product by the next digit, bn; zero after the last);
+ *   acc_0's carry out is known before m_0 y: acc_0 + lo(m_0 y) is
+ *     0 mod 2^52 and lo(m_0 y) < 2^52, so it is acc_0 / 2^52 rounded up;
+ *   the next y is taken from lane 1 of acc_0 and lane 0 of H, each
+ *     broadcast, before the shift, already in all four lanes of its half.
+ * The chain is then m_0 y (VPMADD52, 4 cycles on Zen 5), a broadcast
+ * (VPERMQ, 4), an add (2) and the y product (4): 14 cycles a row,
+ * against 23 with the y computed from the shifted acc_0 (and a VPERMT2Q
+ * of 5, two adds and a broadcast of y on it).
  */
-BNI_INLINE void amm_row(__m512i *acc, __m512i *hi, const struct bni_num *a,
-			const struct bni_num *m, __m512i bi, __m512i k0, const unsigned int nr)
+BNI_INLINE void amm_row(__m512i *acc, __m512i *hi, __m512i *yp, const struct bni_num *a,
+			const struct bni_num *m, __m512i bi, __m512i bn, __m512i k0,
+			const unsigned int nr)
 {
 	const __m512i zero = _mm512_setzero_si512(), down = SHIFT_DOWN;
-	__m512i y, c;
+	const __m512i m52 = _mm512_set1_epi64(M52);
+	__m512i y = *yp, c;
 	unsigned int k;
 
+	/* acc_0's carry out once m_0 y is in: its value over 2^52 rounded up */
+	c = _mm512_srli_epi64(_mm512_add_epi64(acc[0], m52), 52);
 #pragma GCC unroll 10
 	for (k = 0; k < nr; k++) {
 		__m512i ak = _mm512_load_si512((const void *)(a->w + 8 * k));
 
 		hi[k] = _mm512_madd52hi_epu64(zero, ak, bi);
-		/* acc_0 apart: the product does not wait for it */
-		if (k == 0)
-			acc[0] = _mm512_add_epi64(acc[0], _mm512_madd52lo_epu64(zero, ak, bi));
-		else
+		if (k == 0) {
+			/* the next row's a b lands where this H does, after the shift */
+			hi[0] = _mm512_madd52lo_epu64(hi[0], ak, bn);
+			hi[0] = _mm512_mask_add_epi64(hi[0], 0x11, hi[0], c);
+		} else {
 			acc[k] = _mm512_madd52lo_epu64(acc[k], ak, bi);
+		}
 	}
-	/* y of each half from its lane 0 (4), in all four of its lanes */
-	y = _mm512_permutex_epi64(_mm512_madd52lo_epu64(zero, acc[0], k0), 0);
 #pragma GCC unroll 10
 	for (k = 0; k < nr; k++) {
 		__m512i mk = _mm512_load_si512((const void *)(m->w + 8 * k));
@@ -167,20 +196,21 @@ BNI_INLINE void amm_row(__m512i *acc, __m512i *hi, const struct bni_num *a,
 		acc[k] = _mm512_madd52lo_epu64(acc[k], mk, y);
 		hi[k] = _mm512_madd52hi_epu64(hi[k], mk, y);
 	}
-	c = _mm512_srli_epi64(acc[0], 52);
+	/* the next y from the new acc_0 (lane 1 of acc_0 and lane 0 of H), broadcast already */
+	*yp = _mm512_madd52lo_epu64(zero, _mm512_add_epi64(_mm512_permutex_epi64(acc[0], 0x55),
+							  _mm512_permutex_epi64(hi[0], 0x00)), k0);
 #pragma GCC unroll 10
 	for (k = 0; k + 1 < nr; k++)
 		acc[k] = _mm512_permutex2var_epi64(acc[k], down, acc[k + 1]);
 	acc[nr - 1] = _mm512_permutex2var_epi64(acc[nr - 1], down, zero);
-	acc[0] = _mm512_mask_add_epi64(acc[0], 0x11, acc[0], c);
 #pragma GCC unroll 10
 	for (k = 0; k < nr; k++)
 		acc[k] = _mm512_add_epi64(acc[k], hi[k]);
 }
 
 /* Four digits of each half out of register bk: lane j of each half broadcast to its four. */
-#define AMM_ROW(imm)								\
-	amm_row(acc, hi, a, m, _mm512_permutex_epi64(bk, imm), k0, nr)
+#define AMM_ROW(imm, bn)							\
+	amm_row(acc, hi, &y, a, m, _mm512_permutex_epi64(bk, imm), bn, k0, nr)
 
 /* Digits below 2^52 again (the file's comment: two steps). */
 BNI_INLINE void amm_normalize(__m512i *acc, const unsigned int nr)
@@ -228,20 +258,27 @@ BNI_INLINE void amm_run(struct bni_num *r, const struct bni_num *a, const struct
 {
 	const struct bni_num *m = &ctx->m;
 	const __m512i k0 = _mm512_load_si512((const void *)ctx->k0);
-	__m512i acc[BNI_MAX_REGS], hi[BNI_MAX_REGS];
+	__m512i acc[BNI_MAX_REGS], hi[BNI_MAX_REGS], y;
 	unsigned int g, j, t;
 
 	for (t = 0; t <= k; t++) {
 #pragma GCC unroll 10
 		for (j = 0; j < nr; j++)
 			acc[j] = _mm512_setzero_si512();
+		/* acc_0 starts with a b_0 (amm_row) */
+		acc[0] = _mm512_madd52lo_epu64(acc[0], _mm512_load_si512((const void *)a->w),
+					       _mm512_permutex_epi64(_mm512_load_si512((const void *)b->w), 0));
+		y = _mm512_madd52lo_epu64(_mm512_setzero_si512(), _mm512_permutex_epi64(acc[0], 0), k0);
 		for (g = 0; g < nr; g++) {
 			__m512i bk = _mm512_load_si512((const void *)(b->w + 8 * g));
+			/* public: the row index */
+			__m512i bk1 = g + 1 < nr ? _mm512_load_si512((const void *)(b->w + 8 * g + 8))
+						 : _mm512_setzero_si512();
 
-			AMM_ROW(0x00);
-			AMM_ROW(0x55);
-			AMM_ROW(0xaa);
-			AMM_ROW(0xff);
+			AMM_ROW(0x00, _mm512_permutex_epi64(bk, 0x55));
+			AMM_ROW(0x55, _mm512_permutex_epi64(bk, 0xaa));
+			AMM_ROW(0xaa, _mm512_permutex_epi64(bk, 0xff));
+			AMM_ROW(0xff, _mm512_permutex_epi64(bk1, 0x00));
 		}
 		amm_normalize(acc, nr);
 #pragma GCC unroll 10

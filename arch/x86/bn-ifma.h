@@ -124,6 +124,15 @@ void bni_exp_ct2(u64 *r1, const u64 *a1, const u64 *e1, const struct bn_mont *mc
 		 u64 *r2, const u64 *a2, const u64 *e2, const struct bn_mont *mc2,
 		 unsigned int en);
 
+/*
+ * Both halves' exponentiations by the public @e (rsa.h: exp_vt2): r1 =
+ * a1^e mod m1, r2 = a2^e mod m2, Montgomery forms for R = 2^(64 n) in
+ * and out, below the moduli; the moduli of one bni_fits() size.  r1 may
+ * alias a1, r2 a2.  rsa-ifma.c.
+ */
+void bni_exp_vt2(u64 *r1, const u64 *a1, const struct bn_mont *mc1,
+		 u64 *r2, const u64 *a2, const struct bn_mont *mc2, u64 e);
+
 /* The engine (rsa-ifma.c), registered only where AVX512F and AVX512IFMA are. */
 extern const struct rsa_engine rsa_engine_ifma;
 

@@ -27,8 +27,9 @@
  * passes, 3.31M, 413k a signature.  The single path (rsa-ifma.c) runs a
  * signature's two halves as 1261 AMMs of the x2 layout at 420 VPMADD52
  * each, 530k, plus ~300 permutes and adds an AMM that the lanes do not
- * need, and a chain from one digit to the next of ~17 cycles that keeps
- * it at ~340 cycles an AMM where two IFMA ports could do it in 210.
+ * need, and (when this was written) a chain from one digit to the next
+ * of ~17 cycles that kept it at ~340 cycles an AMM; bn-ifma.c now takes
+ * 14, and the single path's rows are bound by the VPMADD52s.
  * Eight signatures: 8 x 1261 = 10.1k x2 AMMs (4.24M VPMADD52) against
  * 2 x 1261 = 2.5k lane AMMs (3.31M).  Bound by one 512-bit IFMA port,
  * the batch is 1.28x the single path at eight; where the single path is
@@ -45,6 +46,14 @@
  * a batch of eight signatures 1.95M, break-even between 3 and 4
  * signatures, RSA_IFMA_MB_MIN (rsa-ifma.c) is 4; at RSA-3072 a pass is
  * ~3.4M against ~1.35M a single signature, RSA_IFMA_MB_MIN_3072 is 6.
+ * Since then the single path is ~20% faster (bn-ifma.c's y chain):
+ * RSA-2048 single ~415k TSC, a batch of eight ~1.76M (2.45-2.50x
+ * aws-lc's one at a time; the two passes ~1.59M of it), so the
+ * break-even counts moved up (rsa-ifma.c: RSA_IFMA_MB_MIN 5, 7 at 3072).
+ *
+ * bnm_exp_vt: the batch's fault checks (rsa.h: exp_vt_lanes), e public,
+ * left to right over its bits as bni_exp_vt2 (rsa-ifma.c), ~15k TSC
+ * cycles for eight RSA-2048 halves.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -98,6 +107,47 @@ int bnm_exp_ct(u64 *const *r, const u64 *const *a, unsigned int cnt, const u64 *
 	/* x R' -> x R (below 2 m), then below m */
 	bnm_amm(&w->acc, &w->acc, &w->c.one, &w->c);
 	bnm_unpack_reduce(r, cnt, &w->acc, &w->c);
+	memzero_explicit(w, sizeof(*w));
+	free(w);
+	return 0;
+}
+
+struct mb_vt_scratch {
+	struct bnm_num x, base, acc;
+	struct bnm_mont c;
+};
+
+int bnm_exp_vt(u64 *const *r, const u64 *const *a, unsigned int cnt, u64 e,
+	       const struct bn_mont *mc)
+{
+	struct mb_vt_scratch *w;
+	unsigned int run = 0;
+	int i;
+
+	w = aligned_alloc(64, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	bnm_mont_init(&w->c, mc);
+	bnm_pack(&w->x, a, cnt, &w->c);
+	if (!e) {
+		w->acc = w->c.one;			/* R mod m, below m */
+	} else {
+		/* a R', then left to right over e's bits (public) */
+		bnm_amm(&w->base, &w->x, &w->c.rr, &w->c);
+		w->acc = w->base;
+		for (i = 62 - __builtin_clzll(e); i >= 0; i--) {
+			run++;
+			if ((e >> i) & 1) {
+				bnm_amm_sqrk(&w->acc, &w->acc, run, &w->c);
+				bnm_amm(&w->acc, &w->acc, &w->base, &w->c);
+				run = 0;
+			}
+		}
+		bnm_amm_sqrk(&w->acc, &w->acc, run, &w->c);
+		bnm_amm(&w->acc, &w->acc, &w->c.one, &w->c);
+	}
+	bnm_unpack_reduce(r, cnt, &w->acc, &w->c);
+	/* the a[l] are secret (signatures being checked), and so is m */
 	memzero_explicit(w, sizeof(*w));
 	free(w);
 	return 0;

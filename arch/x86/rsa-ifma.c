@@ -46,14 +46,19 @@
  * 1261 x2 AMMs of 420 VPMADD52 each (bn-ifma.c), 530k IFMA instructions
  * for both halves, plus per AMM ~140 permutes and ~160 adds; the ADX
  * engine takes ~1024 x 392 + 237 x 512 = 523k MULX for each half, 1.05M
- * for both.  The dependency chain from one y digit to the next is ~17
- * cycles (VPMADD52 latency 4, VPERMQ/VPERMT2Q 3), 20 rows: ~340 cycles
- * an AMM, ~430k cycles for both exponentiations if the chain bounds it,
- * ~530k where one 512-bit IFMA port does (one a cycle), against ~1.49M
- * for the ADX engine's two (rsa-adx.c, Zen 3 TSC).  None of this was
- * measured: the machine it was written on has no AVX-512, so the code
- * ran only under tests/emu's plain-C emulation of the intrinsics, which
- * checks results, not speed.
+ * for both.  Measured on Zen 5 (2026-12-02, loaded host): an AMM of
+ * the pair ~300 TSC cycles at 1024 bits (15 a row, bound by the
+ * VPMADD52s once bn-ifma.c took the y chain from 23 to 14 cycles; 18.6
+ * a row before), a whole RSA-2048 signature ~410-420k TSC, 1.29-1.31x
+ * aws-lc 5.5 (bench/probes/rsa-peer.c, interleaved, minima and
+ * on-CPU medians of 9 rounds; 1.02x before), RSA-3072 ~1.06M (1.56x),
+ * RSA-4096 ~1.89M (1.88x).
+ *
+ * The fault check (rsa.c: m^e = c mod p and mod q where the engine has
+ * exp_vt2) is bni_exp_vt2: both halves' exponentiations by e side by
+ * side, 19 AMMs of the pair, ~7k TSC cycles with the conversions against
+ * ~24k for the ADX engine's exp_pub mod n; a batch's are in lanes
+ * (exp_vt_lanes, rsa-ifma-mb.c), ~30k for eight against ~57k.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +124,55 @@ void bni_exp_ct2(u64 *r1, const u64 *a1, const u64 *e1, const struct bn_mont *mc
 	bni_unpack_reduce(r1, r2, &w->acc, &w->c);
 	memzero_explicit(w, sizeof(*w));
 	free(w);
+}
+
+struct vt2_scratch {
+	struct bni_num x, base, acc;
+	struct bni_mont2 c;
+};
+
+void bni_exp_vt2(u64 *r1, const u64 *a1, const struct bn_mont *mc1,
+		 u64 *r2, const u64 *a2, const struct bn_mont *mc2, u64 e)
+{
+	struct vt2_scratch w;
+	unsigned int run = 0;
+	int i;
+
+	bni_mont2_init(&w.c, mc1, mc2);
+	bni_pack(&w.x, a1, a2, &w.c);
+	if (!e) {
+		w.acc = w.c.one;			/* R mod m, below m */
+	} else {
+		/* a R' = (a R) (R'^2 / R) / R', then left to right over e's bits (public) */
+		bni_amm(&w.base, &w.x, &w.c.rr, &w.c);
+		w.acc = w.base;
+		for (i = 62 - __builtin_clzll(e); i >= 0; i--) {
+			run++;
+			if ((e >> i) & 1) {
+				bni_amm_sqrk(&w.acc, &w.acc, run, &w.c);
+				bni_amm(&w.acc, &w.acc, &w.base, &w.c);
+				run = 0;
+			}
+		}
+		bni_amm_sqrk(&w.acc, &w.acc, run, &w.c);
+		/* x R' -> x R (below 2 m) */
+		bni_amm(&w.acc, &w.acc, &w.c.one, &w.c);
+	}
+	bni_unpack_reduce(r1, r2, &w.acc, &w.c);
+	/* a is secret (the signature being checked), and so are p and q */
+	memzero_explicit(&w, sizeof(w));
+}
+
+static void rsa_ifma_exp_vt2(u64 *r1, const u64 *a1, const struct bn_mont *mc1,
+			     u64 *r2, const u64 *a2, const struct bn_mont *mc2, u64 e)
+{
+	/* public: the sizes */
+	if (!bni_fits(mc1->n) || mc2->n != mc1->n) {
+		fallback->exp_vt(r1, a1, e, mc1);
+		fallback->exp_vt(r2, a2, e, mc2);
+		return;
+	}
+	bni_exp_vt2(r1, a1, mc1, r2, a2, mc2, e);
 }
 
 static void rsa_ifma_exp_ct2(u64 *r1, const u64 *a1, const u64 *e1, unsigned int en1,
@@ -187,6 +241,19 @@ static void rsa_ifma_exp_ct_lanes(u64 *const *r, const u64 *const *a, unsigned i
 		fallback->exp_ct(r[i], a[i], e, en, mc);
 }
 
+/* The batch's fault checks (rsa.h: exp_vt_lanes), as exp_ct_lanes. */
+static void rsa_ifma_exp_vt_lanes(u64 *const *r, const u64 *const *a, unsigned int cnt, u64 e,
+				  const struct bn_mont *mc)
+{
+	unsigned int i;
+
+	/* public: the sizes */
+	if (bnm_fits(mc->n) && cnt && cnt <= BNM_LANES && !bnm_exp_vt(r, a, cnt, e, mc))
+		return;
+	for (i = 0; i < cnt; i++)
+		fallback->exp_vt(r[i], a[i], e, mc);
+}
+
 /*
  * The fewest signatures worth a pass of the lanes: a pass costs the same
  * for one lane or eight.  Measured (AMD Zen 5, bench/probes/rsa-peer.c
@@ -199,9 +266,14 @@ static void rsa_ifma_exp_ct_lanes(u64 *const *r, const u64 *const *a, unsigned i
  * RSA-3072 (a pass of eight halves ~3.4M TSC cycles against ~1.35M for a
  * whole single signature; on-CPU medians of 5 rounds, the host loaded
  * more): 0.68x at 4, ~1.0x at 5, 1.10x at 6, 1.24x at 8: from 6.
+ * Measured again once the single path was ~20% faster (bn-ifma.c's y
+ * chain; same probe, TSC minima over 5 rounds, loaded host): RSA-2048
+ * lanes 0.99x at 4, 1.24x at 5, 1.47x at 6, 1.93x at 8: from 5;
+ * RSA-3072 (3 rounds; a pass of eight halves ~3.5M against ~1.02M a
+ * single signature): 0.88x at 6, 1.03x at 7, 1.17x at 8: from 7.
  */
-#define RSA_IFMA_MB_MIN		4	/* RSA-2048: halves of 16 limbs */
-#define RSA_IFMA_MB_MIN_3072	6	/* halves of 24 limbs */
+#define RSA_IFMA_MB_MIN		5	/* RSA-2048: halves of 16 limbs */
+#define RSA_IFMA_MB_MIN_3072	7	/* halves of 24 limbs */
 
 static unsigned int rsa_ifma_lanes_min(unsigned int n)
 {
@@ -217,7 +289,9 @@ const struct rsa_engine rsa_engine_ifma = {
 	.mont_mul = rsa_ifma_mont_mul,
 	.exp_pub = rsa_ifma_exp_pub,
 	.exp_ct2 = rsa_ifma_exp_ct2,
+	.exp_vt2 = rsa_ifma_exp_vt2,
 	.exp_ct_lanes = rsa_ifma_exp_ct_lanes,
+	.exp_vt_lanes = rsa_ifma_exp_vt_lanes,
 	.lanes_min = rsa_ifma_lanes_min,
 	.lanes = BNM_LANES,
 };

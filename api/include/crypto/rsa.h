@@ -119,6 +119,17 @@ struct rsa_engine {
 			u64 *r2, const u64 *a2, const u64 *e2, unsigned int en2,
 			const struct bn_mont *mc2);
 	/*
+	 * Optional (NULL: the fault check is exp_pub mod n): exp_vt on the two
+	 * CRT moduli at once, r1 = a1^e mod m1 and r2 = a2^e mod m2 in the
+	 * Montgomery forms (a1, a2 below their moduli; r1, r2 below them),
+	 * variable time in e only, for the fault check of rsa_private (m^e = c
+	 * mod p and mod q), where the two half-size exponentiations side by
+	 * side cost less than one of full size.  It takes any pair of sizes,
+	 * falling back itself.
+	 */
+	void (*exp_vt2)(u64 *r1, const u64 *a1, const struct bn_mont *mc1,
+			u64 *r2, const u64 *a2, const struct bn_mont *mc2, u64 e);
+	/*
 	 * Optional (NULL: no batch path): @cnt (1 to @lanes) exponentiations
 	 * modulo one modulus by one exponent at once, r[i] = a[i]^e mod m,
 	 * each with exp_ct's contract, side by side in SIMD lanes (the
@@ -130,6 +141,15 @@ struct rsa_engine {
 	 */
 	void (*exp_ct_lanes)(u64 *const *r, const u64 *const *a, unsigned int cnt,
 			     const u64 *e, unsigned int en, const struct bn_mont *mc);
+	/*
+	 * Optional (NULL: exp_vt2 a request): exp_vt of @cnt (1 to @lanes)
+	 * numbers modulo one modulus at once, r[i] = a[i]^e mod m (Montgomery
+	 * forms, e public), for the fault checks of a batch (mod p and mod
+	 * q, as with exp_vt2, which an engine with this one has too); it
+	 * takes any size, falling back itself.
+	 */
+	void (*exp_vt_lanes)(u64 *const *r, const u64 *const *a, unsigned int cnt, u64 e,
+			     const struct bn_mont *mc);
 	unsigned int (*lanes_min)(unsigned int n);
 	unsigned int lanes;
 };
@@ -184,6 +204,8 @@ struct rsa_key {
 	u64 qinv[BN_MAX_LIMBS];		/* mp.n limbs */
 	struct bn_mont mp;		/* p */
 	struct bn_mont mq;		/* q */
+	/* R^3 mod p, mod q (R = 2^(64 mp.n)): a 2n-limb x to x R in two products (rsa.c) */
+	u64 rr3p[BN_MAX_LIMBS], rr3q[BN_MAX_LIMBS];
 	/*
 	 * Written by rsa_private through its const key (a cache, not key
 	 * material); a fresh key (rsa_install) and a wipe start it empty.
