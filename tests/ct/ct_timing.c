@@ -57,8 +57,10 @@
  * implementation not in FILE, and fails if one of them has no timing test
  * (every tfm type handles secrets).  `--leaky` runs planted leaks (an
  * early-exit tag comparison, a key-bit branch guarding a few
- * multiplications, a bare key-bit branch) through the same machinery, each
- * of which must be caught, and their constant-time controls, which must
+ * multiplications, a bare key-bit branch) through the same machinery, the
+ * first two of which must be caught (the bare branch is reported: some
+ * cores hide it entirely, see run_leaky), and their constant-time
+ * controls, which must
  * pass: it exits 1 when all of that holds (the leaks fail), 0 when a
  * planted leak went unnoticed, 2 on any other error.
  */
@@ -1765,7 +1767,7 @@ static int run_leaky(void)
 	static struct tctx c;
 	struct totals tot = { 0 };
 	struct budget b = { 0.3, 2.0 };
-	int caught = 0, control;
+	int caught = 0, control, bare;
 
 	/* 1. GCM open by hand with an early-exit tag comparison (and a crypto_memneq control). */
 	ctx_init(&c, "planted: gcm(aes) + memcmp");
@@ -1808,19 +1810,28 @@ static int run_leaky(void)
 	caught += run_case(&c, "enc-128", sk_prep, leaky_branch_op, 0, b, &tot);
 	c.driver = "control: ctr(aes)";
 	control += run_case(&c, "enc-128", sk_prep, sk_enc, 0, b, &tot);
-	/* The bare branch: a fraction of a nanosecond on average. */
+	/*
+	 * The bare branch: a fraction of a nanosecond on average, reported
+	 * but not required.  On Zen 5 it is bimodal from one process to the
+	 * next: caught at |t| 11-75 in some, in others no difference at all
+	 * in any of several measurements (t 0.00, diff 0.00 ns), the core
+	 * hiding the branch entirely behind the cipher; about one process in
+	 * three there.  A leak that costs no time in that process is not one a
+	 * timing test can see, so it cannot gate CI; the two leaks above,
+	 * which cost time, must be caught every run.
+	 */
 	leak_rounds = 0;
 	c.driver = "planted: ctr(aes) + bare key-bit branch";
-	caught += run_case(&c, "enc-128", sk_prep, leaky_branch_op, 0, b, &tot);
+	bare = run_case(&c, "enc-128", sk_prep, leaky_branch_op, 0, b, &tot);
 	skcipher_request_free(c.skreq);
 	crypto_free_skcipher(c.sk);
 
-	printf("ct-timing: planted leaks caught: %d of 3 (early-exit tag comparison, key-bit branch "
-	       "guarding 8 multiplications, bare key-bit branch); constant-time controls: %s\n",
-	       caught, control ? "FAILED" : "passed");
+	printf("ct-timing: planted leaks caught: %d of 2 (early-exit tag comparison, key-bit branch "
+	       "guarding 8 multiplications; the bare key-bit branch %s); constant-time controls: %s\n",
+	       caught, bare ? "caught too" : "not visible in this process", control ? "FAILED" : "passed");
 	if (tot.errors || control)
 		return 2;
-	return caught == 3 ? 1 : 0;
+	return caught == 2 ? 1 : 0;
 }
 
 static void usage(void)
