@@ -592,13 +592,16 @@ $(EMU_O)/ct_check: tests/ct/ct_check.c $(EMU_O)/librind-internal.a
 
 # The second run: CT_ONLY=rsa-sha256-ifma, the IFMA RSA drivers (not named
 # avx512), whose batch check fills the eight lanes (rsa-ifma-mb.c).
+# $(call CT_EMU,drivers): memcheck over the emulation build's ct_check,
+# the AVX-512 paths assumed, CT_ONLY=drivers.
+CT_EMU_BUILD = $(MAKE) O=$(O)/ct CFLAGS="-O2 -g -DRIND_VALGRIND" $(O)/ct/emu/ct_check
+CT_EMU = CT_ONLY=$(1) RIND_EMU_ASSUME=avx512 $(CT_ASSUME) valgrind -q --error-exitcode=1 --track-origins=yes \
+	$(O)/ct/emu/ct_check
 .PHONY: ct-avx512-emu
 ct-avx512-emu:
-	$(MAKE) O=$(O)/ct CFLAGS="-O2 -g -DRIND_VALGRIND" $(O)/ct/emu/ct_check
-	CT_ONLY=avx512 RIND_EMU_ASSUME=avx512 $(CT_ASSUME) valgrind -q --error-exitcode=1 --track-origins=yes \
-		$(O)/ct/emu/ct_check
-	CT_ONLY=rsa-sha256-ifma RIND_EMU_ASSUME=avx512 $(CT_ASSUME) valgrind -q --error-exitcode=1 --track-origins=yes \
-		$(O)/ct/emu/ct_check
+	$(CT_EMU_BUILD)
+	$(call CT_EMU,avx512)
+	$(call CT_EMU,rsa-sha256-ifma)
 
 # ML-DSA's AVX-512 drivers under memcheck, in make check: ct-timing does
 # not time ML-DSA key setup (its time follows the public rho, see
@@ -607,9 +610,8 @@ ct-avx512-emu:
 .PHONY: ct-mldsa-avx512-emu
 check: ct-mldsa-avx512-emu
 ct-mldsa-avx512-emu: ct
-	$(MAKE) O=$(O)/ct CFLAGS="-O2 -g -DRIND_VALGRIND" $(O)/ct/emu/ct_check
-	CT_ONLY=mldsa RIND_EMU_ASSUME=avx512 $(CT_ASSUME) valgrind -q --error-exitcode=1 --track-origins=yes \
-		$(O)/ct/emu/ct_check
+	$(CT_EMU_BUILD)
+	$(call CT_EMU,mldsa)
 
 -include $(wildcard $(patsubst %,$(EMU_O)/obj/%.o.d,$(EMU_SRCS)) $(EMU_O)/tests/*.d $(EMU_O)/ct_check.d)
 
