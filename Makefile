@@ -590,13 +590,13 @@ check-avx512-emu: $(EMU_O)/tests/test_emu $(addprefix $(EMU_O)/tests/,$(EMU_SUIT
 $(EMU_O)/ct_check: tests/ct/ct_check.c $(EMU_O)/librind-internal.a
 	$(call say,LD,$@)$(CC) $(BASE_CFLAGS) $(DEPFLAGS) -o $@ $< $(EMU_O)/librind-internal.a $(LIB_LDLIBS)
 
-# The second run: CT_ONLY=rsa-sha256-ifma, the IFMA RSA drivers (not named
-# avx512), whose batch check fills the eight lanes (rsa-ifma-mb.c).
 # $(call CT_EMU,drivers): memcheck over the emulation build's ct_check,
 # the AVX-512 paths assumed, CT_ONLY=drivers.
 CT_EMU_BUILD = $(MAKE) O=$(O)/ct CFLAGS="-O2 -g -DRIND_VALGRIND" $(O)/ct/emu/ct_check
 CT_EMU = CT_ONLY=$(1) RIND_EMU_ASSUME=avx512 $(CT_ASSUME) valgrind -q --error-exitcode=1 --track-origins=yes \
 	$(O)/ct/emu/ct_check
+# The second run: CT_ONLY=rsa-sha256-ifma, the IFMA RSA drivers (not named
+# avx512), whose batch check fills the eight lanes (rsa-ifma-mb.c).
 .PHONY: ct-avx512-emu
 ct-avx512-emu:
 	$(CT_EMU_BUILD)

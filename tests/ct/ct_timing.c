@@ -60,8 +60,7 @@
  * multiplications, a bare key-bit branch) through the same machinery, the
  * first two of which must be caught (the bare branch is reported: some
  * cores hide it entirely, see run_leaky), and their constant-time
- * controls, which must
- * pass: it exits 1 when all of that holds (the leaks fail), 0 when a
+ * controls, which must pass: it exits 1 when all of that holds (the leaks fail), 0 when a
  * planted leak went unnoticed, 2 on any other error.
  */
 #include <errno.h>
