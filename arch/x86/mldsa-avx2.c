@@ -34,9 +34,10 @@
  * Sampling runs four SHAKE streams at once (keccak-avx2.c): ExpandA four
  * matrix entries per pass, ExpandS four polynomials with a branch-free
  * rejection step, ExpandMask four consecutive counters per pass.  The
- * signing loop keeps a pool of four sponges across its attempts (see
- * struct ypool): y streams in every lane, c-tilde and SampleInBall's
- * block in lane 0 while the other three go on, so no lane idles.
+ * signing loop keeps a pool of four sponges across its attempts
+ * (mldsa-pool.h, shared with mldsa-avx512.c's eight): y streams in
+ * every lane, c-tilde and SampleInBall's block in lane 0 while the other
+ * three go on, so no lane idles.
  *
  * Constant time: the arithmetic has no data-dependent branch or index;
  * the zeta vectors are public constants.  ExpandA's rejection works on
@@ -1729,8 +1730,6 @@ AVX2 void rind_mldsa_avx2_unpack_y(struct mldsa_poly *y, const u8 *in, unsigned 
 	unpack_y(y, in, gamma1_bits);
 }
 
-#define Y_BLOCKS	5	/* 680 bytes >= 640 (gamma1 = 2^19) + the 6 read past */
-
 /*
  * y[r] = BitUnpack(H(rho'' || kappa + r)), four at a time; a single
  * remaining polynomial goes through the scalar sponge (one stream costs
@@ -1739,7 +1738,7 @@ AVX2 void rind_mldsa_avx2_unpack_y(struct mldsa_poly *y, const u8 *in, unsigned 
 static AVX2 void avx2_expand_mask(const struct mldsa_params *p, const u8 rhopp[64], u16 kappa,
 				  struct mldsa_poly *y)
 {
-	u8 in[4][66], buf[4][Y_BLOCKS * SHAKE256_RATE];
+	u8 in[4][66], buf[4][MLDSA_Y_BLOCKS * SHAKE256_RATE];
 	const u8 *const inp[4] = { in[0], in[1], in[2], in[3] };
 	u8 *const outp[4] = { buf[0], buf[1], buf[2], buf[3] };
 	struct keccakx4_state ks;
@@ -1758,7 +1757,7 @@ static AVX2 void avx2_expand_mask(const struct mldsa_params *p, const u8 rhopp[6
 			rind_shake256_init(&s1);
 			rind_keccak_absorb(&s1, in[0], 66);
 			rind_keccak_finalize(&s1);
-			rind_keccak_squeeze_blocks(&s1, buf[0], Y_BLOCKS);
+			rind_keccak_squeeze_blocks(&s1, buf[0], MLDSA_Y_BLOCKS);
 			unpack_y(&y[r], buf[0], p->gamma1_bits);
 			memzero_explicit(&s1, sizeof(s1));
 			break;
@@ -1771,7 +1770,7 @@ static AVX2 void avx2_expand_mask(const struct mldsa_params *p, const u8 rhopp[6
 			in[l][65] = (u8)(v >> 8);
 		}
 		keccakx4_absorb_once(&ks, SHAKE256_RATE, KECCAK_DS_SHAKE, inp, 66);
-		keccakx4_squeeze_blocks(&ks, SHAKE256_RATE, outp, Y_BLOCKS);
+		keccakx4_squeeze_blocks(&ks, SHAKE256_RATE, outp, MLDSA_Y_BLOCKS);
 		for (l = 0; l < 4 && l < left; l++)
 			unpack_y(&y[r + l], buf[l], p->gamma1_bits);
 	}
@@ -1781,97 +1780,16 @@ static AVX2 void avx2_expand_mask(const struct mldsa_params *p, const u8 rhopp[6
 }
 
 /*
- * The signing loop's y streams (expand_mask_loop, ctilde) come from a
- * pool of four sponges that lives across the attempts in the signer's
- * mask cache: each lane carries a stream of its own (the counters
- * started in order), and a lane whose stream has its five blocks hands
- * y over to a slot of the cache and starts the next counter before the
- * next permutation, so no lane idles.  c-tilde = H(mu || w1) borrows
- * lane 0 (its stream set aside and put back after), the other three
- * going on meanwhile: c-tilde's seven permutations (nine for ML-DSA-87)
- * all give three lanes of y blocks, where a pass of whole streams used
- * five of them.  An attempt takes about 8.3 four-way permutations for
- * 25 + 7 blocks, against 9.5 for passes of whole streams.
- *
- * What runs depends only on the counters and on how many streams are
- * waiting (public: the attempt's number); the lanes' contents (secret y
- * streams, public w1) steer nothing.  A stream is started only while
- * fewer than MLDSA_MASK_SLOTS are outstanding, so every finished one has
- * a slot; a counter wanted and not yet started finds none outstanding
- * (they are all below it, consumed), so the loop always makes progress.
+ * The signing loop's y streams and c-tilde over a pool of four sponges
+ * (mldsa-pool.h): words 0-15 of the four lanes leave by 4x4 transposes
+ * of 64-bit words, four stores a lane.
  */
-union kx4_lanes {
-	struct keccakx4_state st;
-	u64 w[25][4];	/* w[i][l]: word i of state l */
-};
-
-#define LANE_IDLE	0xffu
-#define SLOTS		12	/* streams outstanding at most */
-#define SLOT_FREE	0u
-#define SLOT_BUSY	1u	/* a lane is writing it */
-#define SLOT_DONE	2u	/* all five blocks in */
-
-struct ypool {
-	union kx4_lanes s;
-	u64 saved[25];			/* lane 0's stream while c-tilde has the lane */
-	u8 raw[SLOTS][Y_BLOCKS * SHAKE256_RATE];	/* the streams' bytes */
-	u8 junk[SHAKE256_RATE];		/* where the blocks of lanes not carrying y go */
-	u32 slot_kap[SLOTS], slot_st[SLOTS];
-	u32 lane_slot[4], nb[4];	/* a lane's slot, its blocks so far (LANE_IDLE: none) */
-	u32 next;			/* the next counter to start */
-	u32 outstanding;		/* slots not free */
-	u8 rhopp[64];
-};
-
-_Static_assert(sizeof(struct ypool) <= sizeof(((struct mldsa_mask_cache *)0)->drv),
-	       "the pool fits the mask cache");
-
-static inline struct ypool *pool_of(struct mldsa_mask_cache *c)
+AVX2_INLINE void pool_store16(const struct keccakx4_state *st, u8 *const o[4])
 {
-	return (struct ypool *)(void *)c->drv;
-}
+	unsigned int i;
 
-/* lane @l to SHAKE256(rho'' || next) with its one block absorbed, into a free slot */
-static void lane_start(struct ypool *pl, unsigned int l)
-{
-	u16 v = (u16)pl->next;
-	unsigned int i, s = 0;
-
-	while (pl->slot_st[s] != SLOT_FREE)
-		s++;
-	for (i = 0; i < 8; i++)
-		pl->s.w[i][l] = get_unaligned_le64(pl->rhopp + 8 * i);
-	pl->s.w[8][l] = (u64)v | (u64)KECCAK_DS_SHAKE << 16;
-	for (i = 9; i < 25; i++)
-		pl->s.w[i][l] = 0;
-	pl->s.w[SHAKE256_RATE / 8 - 1][l] ^= 0x80ull << 56;
-	pl->slot_kap[s] = pl->next++;
-	pl->slot_st[s] = SLOT_BUSY;
-	pl->lane_slot[l] = s;
-	pl->nb[l] = 0;
-	pl->outstanding++;
-}
-
-/*
- * One permutation of the pool, the lanes in @lanes carrying y streams
- * (idle ones started first, while slots allow); each writes its block
- * into its slot (words 0-15 of the four lanes by 4x4 transposes, word
- * 16 alone), and a fifth block finishes the slot.
- */
-static AVX2 void pool_step(struct ypool *pl, unsigned int lanes)
-{
-	u8 *o[4];
-	unsigned int l, i;
-
-	for (l = 0; l < 4; l++) {
-		if ((lanes >> l & 1) && pl->nb[l] == LANE_IDLE && pl->outstanding < SLOTS)
-			lane_start(pl, l);
-		o[l] = (lanes >> l & 1) && pl->nb[l] != LANE_IDLE ?
-		       pl->raw[pl->lane_slot[l]] + SHAKE256_RATE * pl->nb[l] : pl->junk;
-	}
-	keccakx4_f1600(&pl->s.st);
 	for (i = 0; i < 16; i += 4) {
-		const __m256i *a = pl->s.st.a + i;
+		const __m256i *a = st->a + i;
 		__m256i t0 = _mm256_unpacklo_epi64(a[0], a[1]), t1 = _mm256_unpackhi_epi64(a[0], a[1]);
 		__m256i t2 = _mm256_unpacklo_epi64(a[2], a[3]), t3 = _mm256_unpackhi_epi64(a[2], a[3]);
 
@@ -1880,110 +1798,17 @@ static AVX2 void pool_step(struct ypool *pl, unsigned int lanes)
 		_mm256_storeu_si256((__m256i *)(o[2] + 8 * i), _mm256_permute2x128_si256(t0, t2, 0x31));
 		_mm256_storeu_si256((__m256i *)(o[3] + 8 * i), _mm256_permute2x128_si256(t1, t3, 0x31));
 	}
-	for (l = 0; l < 4; l++)
-		put_unaligned_le64(pl->s.w[16][l], o[l] + 8 * 16);
-	for (l = 0; l < 4; l++) {
-		if (!(lanes >> l & 1) || pl->nb[l] == LANE_IDLE)
-			continue;
-		if (++pl->nb[l] == Y_BLOCKS) {
-			pl->slot_st[pl->lane_slot[l]] = SLOT_DONE;
-			pl->nb[l] = LANE_IDLE;
-		}
-	}
 }
 
-static void pool_init(struct ypool *pl, struct mldsa_mask_cache *c, const u8 rhopp[64],
-		      unsigned int kappa)
-{
-	memset(pl, 0, offsetof(struct ypool, raw));
-	memset(&pl->slot_kap, 0, sizeof(*pl) - offsetof(struct ypool, slot_kap));
-	memcpy(pl->rhopp, rhopp, 64);
-	pl->nb[0] = pl->nb[1] = pl->nb[2] = pl->nb[3] = LANE_IDLE;
-	pl->next = kappa;
-	c->init = 1;
-}
-
-static AVX2 void avx2_expand_mask_loop(const struct mldsa_params *p, const u8 rhopp[64],
-				       u16 kappa, struct mldsa_poly *y,
-				       struct mldsa_mask_cache *cache)
-{
-	struct ypool *pl = pool_of(cache);
-	unsigned int r, s;
-
-	if (!cache->init)
-		pool_init(pl, cache, rhopp, kappa);
-	for (r = 0; r < p->l; r++) {
-		const u32 want = (u32)kappa + r;
-
-		for (;;) {
-			for (s = 0; s < SLOTS; s++)
-				if (pl->slot_st[s] == SLOT_DONE && pl->slot_kap[s] == want)
-					break;
-			if (s < SLOTS)
-				break;
-			pool_step(pl, 0xf);
-		}
-		unpack_y(&y[r], pl->raw[s], p->gamma1_bits);
-		pl->slot_st[s] = SLOT_FREE;
-		pl->outstanding--;
-	}
-}
-
-#define CT_MAXBLK	10	/* (64 + 8 * 128 + 1) / 136 rounded up: 9 */
-
-static AVX2 void avx2_ctilde(const struct mldsa_params *p, u8 *ctilde, u8 *ball,
-			     const u8 mu[MLDSA_MU_BYTES], const u8 *w1, size_t w1len,
-			     const u8 rhopp[64], u16 kappa, struct mldsa_mask_cache *cache)
-{
-	const size_t len = MLDSA_MU_BYTES + w1len, nblk = len / SHAKE256_RATE + 1;
-	struct ypool *pl = pool_of(cache);
-	bool held = false;
-	unsigned int i;
-	size_t b;
-
-	if (nblk > CT_MAXBLK || !cache->init || w1len % 8) {
-		rind_mldsa_ctilde(p, ctilde, ball, mu, w1, w1len, rhopp, kappa, cache);
-		return;
-	}
-	/* lane 0's stream aside, the lane to the empty state */
-	if (pl->nb[0] != LANE_IDLE) {
-		for (i = 0; i < 25; i++)
-			pl->saved[i] = pl->s.w[i][0];
-		held = true;
-	}
-	for (i = 0; i < 25; i++)
-		pl->s.w[i][0] = 0;
-	/*
-	 * mu || w1 || the padding, a word at a time straight from the inputs:
-	 * mu and w1 are whole words, so no word straddles them, and the
-	 * domain byte starts the word after the last.
-	 */
-	for (b = 0; b < nblk; b++) {
-		for (i = 0; i < SHAKE256_RATE / 8; i++) {
-			size_t off = SHAKE256_RATE * b + 8 * i;
-			u64 v = off < MLDSA_MU_BYTES ? get_unaligned_le64(mu + off) :
-				off < len ? get_unaligned_le64(w1 + off - MLDSA_MU_BYTES) :
-				off == len ? KECCAK_DS_SHAKE : 0;
-
-			pl->s.w[i][0] ^= v;
-		}
-		if (b == nblk - 1)
-			pl->s.w[SHAKE256_RATE / 8 - 1][0] ^= 0x80ull << 56;
-		pool_step(pl, 0xe);
-	}
-	for (i = 0; i < p->ctilde_bytes / 8; i++)
-		put_unaligned_le64(pl->s.w[i][0], ctilde + 8 * i);
-	/* H(c-tilde)'s first block in lane 0 with one more step of the others */
-	for (i = p->ctilde_bytes / 8; i < 25; i++)
-		pl->s.w[i][0] = 0;
-	pl->s.w[p->ctilde_bytes / 8][0] = KECCAK_DS_SHAKE;
-	pl->s.w[SHAKE256_RATE / 8 - 1][0] ^= 0x80ull << 56;
-	pool_step(pl, 0xe);
-	for (i = 0; i < SHAKE256_RATE / 8; i++)
-		put_unaligned_le64(pl->s.w[i][0], ball + 8 * i);
-	for (i = 0; i < 25; i++)
-		pl->s.w[i][0] = held ? pl->saved[i] : 0;
-}
+#define MLDSA_POOL_LANES	4
+#define MLDSA_POOL_SLOTS	12
+#define MLDSA_POOL_STATE	struct keccakx4_state
+#define MLDSA_POOL_ALIGN	32u
+#define MLDSA_POOL_TARGET	AVX2
+#define MLDSA_POOL_PERMUTE(st)	keccakx4_f1600(st)
+#define MLDSA_POOL_STORE16(st, o)	pool_store16(st, o)
+#define MLDSA_POOL_UNPACK_Y(y, in, bits)	unpack_y(y, in, bits)
+#include "mldsa-pool.h"
 
 /* ---- registration ---------------------------------------------------------------- */
 
@@ -1996,13 +1821,13 @@ const struct mldsa_ops rind_mldsa_avx2_ops = {
 	.expand_a	= avx2_expand_a,
 	.expand_s	= avx2_expand_s,
 	.expand_mask	= avx2_expand_mask,
-	.expand_mask_loop = avx2_expand_mask_loop,
+	.expand_mask_loop = pool_expand_mask_loop,
 	.mul_challenge	= avx2_mul_challenge,
 	.mul_challenge_eta = avx2_mul_challenge_eta,
 	.poly_decompose	= avx2_poly_decompose,
 	.poly_highbits	= avx2_poly_highbits,
 	.poly_use_hint	= avx2_poly_use_hint,
-	.ctilde		= avx2_ctilde,
+	.ctilde		= pool_ctilde,
 	.sign_prepare	= avx2_sign_prepare,
 	.w1_pack	= avx2_w1_pack,
 	.sign_z		= avx2_sign_z,

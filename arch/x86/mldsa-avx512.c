@@ -49,7 +49,7 @@
  *   ExpandS (keygen)                      4/ 6/ 8 ->  2/ 4/ 4
  * (five blocks a pass for A, two for S; a third, rarely, when a lane's
  * rejections need it).  The signing loop's y streams and c-tilde share a
- * pool of eight sponges (mldsa-avx2.c's pool of four on eight lanes):
+ * pool of eight sponges (mldsa-pool.h, which the AVX2 driver runs on four):
  * per attempt 9.8/10.1/13.6 four-way -> 9.0/9.0/11.2 eight-way
  * permutations, c-tilde's sequential blocks (7-9 and one of H(c-tilde))
  * now setting the pace.
@@ -794,207 +794,33 @@ static T512 void avx512_expand_s(const struct mldsa_params *p, const u8 rhop[64]
 /* ---- ExpandMask and c-tilde: a pool of eight sponges --------------------------- */
 
 /*
- * mldsa-avx2.c's pool of sponges (see there) on eight lanes: each lane
- * carries a y stream of its own (SHAKE256(rho'' || kappa), five blocks),
- * the counters started in order; a lane whose stream has its five blocks
- * hands y over to a slot of the signer's mask cache and starts the next
- * counter before the next permutation.  c-tilde = H(mu || w1) borrows
- * lane 0 (its stream set aside and put back after) while the other seven
- * go on.  The pool is a second copy of the four-way one rather than a
- * generalisation of it, so that the AVX2 driver's code stays as it is.
- *
- * What runs depends only on the counters and on how many streams are
- * waiting (public: the attempt's number); the lanes' contents (secret y
- * streams, public w1) steer nothing.  A stream is started only while
- * fewer than YSLOTS are outstanding, so every finished one has a slot; a
- * counter wanted and not yet started finds none outstanding (they are
- * all below it, consumed), so the loop always makes progress.
+ * mldsa-pool.h's pool on eight lanes, c-tilde in lane 0 while the other
+ * seven go on: words 0-15 of the eight lanes leave by two 8x8
+ * transpositions in registers (keccakx8_extract), one store a lane each.
  */
-#define Y_BLOCKS	5	/* 680 bytes >= 640 (gamma1 = 2^19) + the 7 unpack reads past */
-#define YSLOTS		14	/* streams outstanding at most (what the mask cache holds) */
-#define YLANE_IDLE	0xffu
-#define YSLOT_FREE	0u
-#define YSLOT_BUSY	1u	/* a lane is writing it */
-#define YSLOT_DONE	2u	/* all five blocks in */
-
-struct ypool8 {
-	union {
-		struct keccakx8_state st;
-		u64 w[25][8];	/* w[i][l]: word i of state l */
-	} s;
-	u64 saved[25];			/* lane 0's stream while c-tilde has the lane */
-	u8 raw[YSLOTS][Y_BLOCKS * SHAKE256_RATE];	/* the streams' bytes */
-	u8 junk[SHAKE256_RATE];		/* where the blocks of lanes not carrying y go */
-	u32 slot_kap[YSLOTS], slot_st[YSLOTS];
-	u32 lane_slot[8], nb[8];	/* a lane's slot, its blocks so far (YLANE_IDLE: none) */
-	u32 next;			/* the next counter to start */
-	u32 outstanding;		/* slots not free */
-	u8 rhopp[64];
-};
-
-/* the cache is 32-byte aligned, the state wants 64: up to 32 bytes skipped */
-_Static_assert(sizeof(struct ypool8) + 32 <= sizeof(((struct mldsa_mask_cache *)0)->drv),
-	       "the pool fits the mask cache");
-
-static inline struct ypool8 *pool8_of(struct mldsa_mask_cache *c)
-{
-	return (struct ypool8 *)(void *)(((uintptr_t)c->drv + 63) & ~(uintptr_t)63);
-}
-
-/* lane @l to SHAKE256(rho'' || next) with its one block absorbed, into a free slot */
-static void lane8_start(struct ypool8 *pl, unsigned int l)
-{
-	u16 v = (u16)pl->next;
-	unsigned int i, s = 0;
-
-	while (pl->slot_st[s] != YSLOT_FREE)
-		s++;
-	for (i = 0; i < 8; i++)
-		pl->s.w[i][l] = get_unaligned_le64(pl->rhopp + 8 * i);
-	pl->s.w[8][l] = (u64)v | (u64)KECCAK_DS_SHAKE << 16;
-	for (i = 9; i < 25; i++)
-		pl->s.w[i][l] = 0;
-	pl->s.w[SHAKE256_RATE / 8 - 1][l] ^= 0x80ull << 56;
-	pl->slot_kap[s] = pl->next++;
-	pl->slot_st[s] = YSLOT_BUSY;
-	pl->lane_slot[l] = s;
-	pl->nb[l] = 0;
-	pl->outstanding++;
-}
-
-/*
- * One permutation of the pool, the lanes in @lanes carrying y streams
- * (idle ones started first, while slots allow); each writes its block
- * into its slot (words 0-15 of the eight lanes by two 8x8 transposes,
- * word 16 alone), and a fifth block finishes the slot.
- */
-static T512 void pool8_step(struct ypool8 *pl, unsigned int lanes)
+T512_INLINE void pool_store16(const struct keccakx8_state *st, u8 *const o[8])
 {
 	__m512i r[8];
-	u8 *o[8];
 	unsigned int l, g;
 
-	for (l = 0; l < 8; l++) {
-		if ((lanes >> l & 1) && pl->nb[l] == YLANE_IDLE && pl->outstanding < YSLOTS)
-			lane8_start(pl, l);
-		o[l] = (lanes >> l & 1) && pl->nb[l] != YLANE_IDLE ?
-		       pl->raw[pl->lane_slot[l]] + SHAKE256_RATE * pl->nb[l] : pl->junk;
-	}
-	keccakx8_f1600(&pl->s.st);
 	for (g = 0; g < 2; g++) {
-		keccakx8_extract(r, &pl->s.st, 8 * g);
+		keccakx8_extract(r, st, 8 * g);
 		for (l = 0; l < 8; l++)
 			_mm512_storeu_si512((void *)(o[l] + 64 * g), r[l]);
 	}
-	for (l = 0; l < 8; l++)
-		put_unaligned_le64(pl->s.w[16][l], o[l] + 8 * 16);
-	for (l = 0; l < 8; l++) {
-		if (!(lanes >> l & 1) || pl->nb[l] == YLANE_IDLE)
-			continue;
-		if (++pl->nb[l] == Y_BLOCKS) {
-			pl->slot_st[pl->lane_slot[l]] = YSLOT_DONE;
-			pl->nb[l] = YLANE_IDLE;
-		}
-	}
+	/* y is secret; the stack copy goes with it */
 	memzero_explicit(r, sizeof(r));
 }
 
-static void pool8_init(struct ypool8 *pl, struct mldsa_mask_cache *c, const u8 rhopp[64],
-		       unsigned int kappa)
-{
-	unsigned int l;
-
-	memset(pl, 0, offsetof(struct ypool8, raw));
-	memset(&pl->slot_kap, 0, sizeof(*pl) - offsetof(struct ypool8, slot_kap));
-	memcpy(pl->rhopp, rhopp, 64);
-	for (l = 0; l < 8; l++)
-		pl->nb[l] = YLANE_IDLE;
-	pl->next = kappa;
-	c->init = 1;
-}
-
-static T512 void avx512_expand_mask_loop(const struct mldsa_params *p, const u8 rhopp[64],
-					 u16 kappa, struct mldsa_poly *y,
-					 struct mldsa_mask_cache *cache)
-{
-	struct ypool8 *pl = pool8_of(cache);
-	unsigned int r, s;
-
-	if (!cache->init)
-		pool8_init(pl, cache, rhopp, kappa);
-	for (r = 0; r < p->l; r++) {
-		const u32 want = (u32)kappa + r;
-
-		for (;;) {
-			for (s = 0; s < YSLOTS; s++)
-				if (pl->slot_st[s] == YSLOT_DONE && pl->slot_kap[s] == want)
-					break;
-			if (s < YSLOTS)
-				break;
-			pool8_step(pl, 0xff);
-		}
-		rind_mldsa_avx2_unpack_y(&y[r], pl->raw[s], p->gamma1_bits);
-		pl->slot_st[s] = YSLOT_FREE;
-		pl->outstanding--;
-	}
-}
-
-#define CT_MAXBLK	10	/* (64 + 8 * 128 + 1) / 136 rounded up: 9 */
-
-/* mldsa-avx2.c's avx2_ctilde over the eight lanes: c-tilde in lane 0, y in 1-7 */
-static T512 void avx512_ctilde(const struct mldsa_params *p, u8 *ctilde, u8 *ball,
-			       const u8 mu[MLDSA_MU_BYTES], const u8 *w1, size_t w1len,
-			       const u8 rhopp[64], u16 kappa, struct mldsa_mask_cache *cache)
-{
-	const size_t len = MLDSA_MU_BYTES + w1len, nblk = len / SHAKE256_RATE + 1;
-	struct ypool8 *pl = pool8_of(cache);
-	bool held = false;
-	unsigned int i;
-	size_t b;
-
-	if (nblk > CT_MAXBLK || !cache->init || w1len % 8) {
-		rind_mldsa_ctilde(p, ctilde, ball, mu, w1, w1len, rhopp, kappa, cache);
-		return;
-	}
-	/* lane 0's stream aside, the lane to the empty state */
-	if (pl->nb[0] != YLANE_IDLE) {
-		for (i = 0; i < 25; i++)
-			pl->saved[i] = pl->s.w[i][0];
-		held = true;
-	}
-	for (i = 0; i < 25; i++)
-		pl->s.w[i][0] = 0;
-	/*
-	 * mu || w1 || the padding, a word at a time straight from the inputs:
-	 * mu and w1 are whole words, so no word straddles them, and the
-	 * domain byte starts the word after the last.
-	 */
-	for (b = 0; b < nblk; b++) {
-		for (i = 0; i < SHAKE256_RATE / 8; i++) {
-			size_t off = SHAKE256_RATE * b + 8 * i;
-			u64 v = off < MLDSA_MU_BYTES ? get_unaligned_le64(mu + off) :
-				off < len ? get_unaligned_le64(w1 + off - MLDSA_MU_BYTES) :
-				off == len ? KECCAK_DS_SHAKE : 0;
-
-			pl->s.w[i][0] ^= v;
-		}
-		if (b == nblk - 1)
-			pl->s.w[SHAKE256_RATE / 8 - 1][0] ^= 0x80ull << 56;
-		pool8_step(pl, 0xfe);
-	}
-	for (i = 0; i < p->ctilde_bytes / 8; i++)
-		put_unaligned_le64(pl->s.w[i][0], ctilde + 8 * i);
-	/* H(c-tilde)'s first block in lane 0 with one more step of the others */
-	for (i = p->ctilde_bytes / 8; i < 25; i++)
-		pl->s.w[i][0] = 0;
-	pl->s.w[p->ctilde_bytes / 8][0] = KECCAK_DS_SHAKE;
-	pl->s.w[SHAKE256_RATE / 8 - 1][0] ^= 0x80ull << 56;
-	pool8_step(pl, 0xfe);
-	for (i = 0; i < SHAKE256_RATE / 8; i++)
-		put_unaligned_le64(pl->s.w[i][0], ball + 8 * i);
-	for (i = 0; i < 25; i++)
-		pl->s.w[i][0] = held ? pl->saved[i] : 0;
-}
+#define MLDSA_POOL_LANES	8
+#define MLDSA_POOL_SLOTS	14	/* what the mask cache holds */
+#define MLDSA_POOL_STATE	struct keccakx8_state
+#define MLDSA_POOL_ALIGN	64u
+#define MLDSA_POOL_TARGET	T512
+#define MLDSA_POOL_PERMUTE(st)	keccakx8_f1600(st)
+#define MLDSA_POOL_STORE16(st, o)	pool_store16(st, o)
+#define MLDSA_POOL_UNPACK_Y(y, in, bits)	rind_mldsa_avx2_unpack_y(y, in, bits)
+#include "mldsa-pool.h"
 
 /* ---- registration ---------------------------------------------------------------- */
 
@@ -1022,8 +848,8 @@ static int mldsa_avx512_mod_init(void)
 	o->poly_reduce = avx512_poly_reduce;
 	o->expand_a = avx512_expand_a;
 	o->expand_s = avx512_expand_s;
-	o->expand_mask_loop = avx512_expand_mask_loop;
-	o->ctilde = avx512_ctilde;
+	o->expand_mask_loop = pool_expand_mask_loop;
+	o->ctilde = pool_ctilde;
 	o->poly_decompose = avx512_poly_decompose;
 	o->poly_highbits = avx512_poly_highbits;
 	o->poly_use_hint = avx512_poly_use_hint;

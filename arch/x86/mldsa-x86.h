@@ -32,4 +32,11 @@ unsigned int rind_mldsa_avx2_rej_eta(s32 *a, unsigned int n, const u8 *buf, unsi
  */
 void rind_mldsa_avx2_unpack_y(struct mldsa_poly *y, const u8 *in, unsigned int gamma1_bits);
 
+/*
+ * The SHAKE256 blocks of one y stream: 680 bytes, enough for the
+ * polynomial (640 bytes at gamma1 = 2^19, 576 at 2^17) and the 6 (7)
+ * bytes BitUnpack reads past it.
+ */
+#define MLDSA_Y_BLOCKS	5
+
 #endif /* _RIND_X86_MLDSA_X86_H */
