@@ -500,31 +500,6 @@ static int aset(void *vc, const OSSL_PARAM params[])
 	return 1;
 }
 
-static int aget(OSSL_PARAM params[], int chacha, unsigned int keylen)
-{
-	return rp_put_int(params, OSSL_CIPHER_PARAM_MODE, chacha ? MODE_STREAM : MODE_GCM)
-		&& rp_put_size_t(params, OSSL_CIPHER_PARAM_KEYLEN, keylen)
-		&& rp_put_size_t(params, OSSL_CIPHER_PARAM_IVLEN, 12)
-		&& rp_put_size_t(params, OSSL_CIPHER_PARAM_BLOCK_SIZE, 1)
-		&& rp_put_int(params, OSSL_CIPHER_PARAM_AEAD, 1)
-		&& rp_put_int(params, OSSL_CIPHER_PARAM_CUSTOM_IV, 1)
-		&& rp_put_int(params, OSSL_CIPHER_PARAM_CTS, 0)
-		&& rp_put_int(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, 0)
-		&& rp_put_int(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY, 0);
-}
-
-static const OSSL_PARAM a_gettable[] = {
-	{ OSSL_CIPHER_PARAM_MODE, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(unsigned int), 0 },
-	{ OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
-	{ OSSL_CIPHER_PARAM_IVLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
-	{ OSSL_CIPHER_PARAM_BLOCK_SIZE, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
-	{ OSSL_CIPHER_PARAM_AEAD, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
-	{ OSSL_CIPHER_PARAM_CUSTOM_IV, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
-	{ OSSL_CIPHER_PARAM_CTS, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
-	{ OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
-	{ OSSL_CIPHER_PARAM_HAS_RAND_KEY, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
-	{ NULL, 0, NULL, 0, 0 }
-};
 static const OSSL_PARAM a_gettable_ctx[] = {
 	{ OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
 	{ OSSL_CIPHER_PARAM_IVLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
@@ -543,13 +518,13 @@ static const OSSL_PARAM a_settable_ctx[] = {
 	{ OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, OSSL_PARAM_OCTET_STRING, NULL, 0, 0 },
 	{ NULL, 0, NULL, 0, 0 }
 };
-static const OSSL_PARAM *agettable(void *p) { (void)p; return a_gettable; }
 static const OSSL_PARAM *agettable_ctx(void *c, void *p) { (void)c; (void)p; return a_gettable_ctx; }
 static const OSSL_PARAM *asettable_ctx(void *c, void *p) { (void)c; (void)p; return a_settable_ctx; }
 
 #define AEAD(sym, chacha, kl)							\
 static void *sym##_new(void *provctx) { return anew(provctx, chacha, kl); }	\
-static int sym##_get(OSSL_PARAM params[]) { return aget(params, chacha, kl); }	\
+static int sym##_get(OSSL_PARAM params[])					\
+{ return rp_cipher_get_params(params, chacha ? MODE_STREAM : MODE_GCM, kl, 12, 1, 1); }	\
 const OSSL_DISPATCH rind_##sym##_fns[] = {					\
 	{ OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))sym##_new },			\
 	{ OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))aenc_init },		\
@@ -562,7 +537,7 @@ const OSSL_DISPATCH rind_##sym##_fns[] = {					\
 	{ OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))sym##_get },		\
 	{ OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))aget_ctx },		\
 	{ OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))aset },		\
-	{ OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))agettable },	\
+	{ OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))rp_cipher_gettable_params },\
 	{ OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))agettable_ctx },\
 	{ OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))asettable_ctx },\
 	{ 0, NULL }								\

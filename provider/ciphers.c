@@ -368,31 +368,6 @@ static int cset(void *vc, const OSSL_PARAM params[])
 	return 1;
 }
 
-static int cget(OSSL_PARAM params[], int mode, unsigned int keylen)
-{
-	return rp_put_int(params, OSSL_CIPHER_PARAM_MODE, mode)
-		&& rp_put_size_t(params, OSSL_CIPHER_PARAM_KEYLEN, keylen)
-		&& rp_put_size_t(params, OSSL_CIPHER_PARAM_IVLEN, mode == MODE_ECB ? 0 : 16)
-		&& rp_put_size_t(params, OSSL_CIPHER_PARAM_BLOCK_SIZE, mode == MODE_CTR ? 1 : 16)
-		&& rp_put_int(params, OSSL_CIPHER_PARAM_AEAD, 0)
-		&& rp_put_int(params, OSSL_CIPHER_PARAM_CUSTOM_IV, 0)
-		&& rp_put_int(params, OSSL_CIPHER_PARAM_CTS, 0)
-		&& rp_put_int(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, 0)
-		&& rp_put_int(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY, 0);
-}
-
-static const OSSL_PARAM c_gettable[] = {
-	{ OSSL_CIPHER_PARAM_MODE, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(unsigned int), 0 },
-	{ OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
-	{ OSSL_CIPHER_PARAM_IVLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
-	{ OSSL_CIPHER_PARAM_BLOCK_SIZE, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
-	{ OSSL_CIPHER_PARAM_AEAD, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
-	{ OSSL_CIPHER_PARAM_CUSTOM_IV, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
-	{ OSSL_CIPHER_PARAM_CTS, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
-	{ OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
-	{ OSSL_CIPHER_PARAM_HAS_RAND_KEY, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
-	{ NULL, 0, NULL, 0, 0 }
-};
 static const OSSL_PARAM c_gettable_ctx[] = {
 	{ OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
 	{ OSSL_CIPHER_PARAM_IVLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
@@ -407,13 +382,14 @@ static const OSSL_PARAM c_settable_ctx[] = {
 	{ OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
 	{ NULL, 0, NULL, 0, 0 }
 };
-static const OSSL_PARAM *cgettable(void *p) { (void)p; return c_gettable; }
 static const OSSL_PARAM *cgettable_ctx(void *c, void *p) { (void)c; (void)p; return c_gettable_ctx; }
 static const OSSL_PARAM *csettable_ctx(void *c, void *p) { (void)c; (void)p; return c_settable_ctx; }
 
 #define CIPHER(sym, mode, kl)							\
 static void *sym##_new(void *provctx) { return cnew(provctx, mode, kl); }	\
-static int sym##_get(OSSL_PARAM params[]) { return cget(params, mode, kl); }	\
+static int sym##_get(OSSL_PARAM params[])					\
+{ return rp_cipher_get_params(params, mode, kl, mode == MODE_ECB ? 0 : 16,	\
+				 mode == MODE_CTR ? 1 : 16, 0); }		\
 static const OSSL_DISPATCH sym##_fns[] = {					\
 	{ OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))sym##_new },			\
 	{ OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))cenc_init },		\
@@ -426,7 +402,7 @@ static const OSSL_DISPATCH sym##_fns[] = {					\
 	{ OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))sym##_get },		\
 	{ OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))cget_ctx },		\
 	{ OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))cset },		\
-	{ OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))cgettable },	\
+	{ OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))rp_cipher_gettable_params },\
 	{ OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))cgettable_ctx },\
 	{ OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))csettable_ctx },\
 	{ 0, NULL }								\

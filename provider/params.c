@@ -335,6 +335,39 @@ int rp_put_octets(OSSL_PARAM *params, const char *key, const void *d, size_t n)
 	return !p || rp_set_octets(p, d, n);
 }
 
+int rp_cipher_get_params(OSSL_PARAM params[], int mode, size_t keylen, size_t ivlen,
+			 size_t blocksize, int aead)
+{
+	return rp_put_int(params, OSSL_CIPHER_PARAM_MODE, mode)
+		&& rp_put_size_t(params, OSSL_CIPHER_PARAM_KEYLEN, keylen)
+		&& rp_put_size_t(params, OSSL_CIPHER_PARAM_IVLEN, ivlen)
+		&& rp_put_size_t(params, OSSL_CIPHER_PARAM_BLOCK_SIZE, blocksize)
+		&& rp_put_int(params, OSSL_CIPHER_PARAM_AEAD, aead)
+		&& rp_put_int(params, OSSL_CIPHER_PARAM_CUSTOM_IV, aead)
+		&& rp_put_int(params, OSSL_CIPHER_PARAM_CTS, 0)
+		&& rp_put_int(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, 0)
+		&& rp_put_int(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY, 0);
+}
+
+static const OSSL_PARAM cipher_gettable[] = {
+	{ OSSL_CIPHER_PARAM_MODE, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(unsigned int), 0 },
+	{ OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
+	{ OSSL_CIPHER_PARAM_IVLEN, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
+	{ OSSL_CIPHER_PARAM_BLOCK_SIZE, OSSL_PARAM_UNSIGNED_INTEGER, NULL, sizeof(size_t), 0 },
+	{ OSSL_CIPHER_PARAM_AEAD, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
+	{ OSSL_CIPHER_PARAM_CUSTOM_IV, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
+	{ OSSL_CIPHER_PARAM_CTS, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
+	{ OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
+	{ OSSL_CIPHER_PARAM_HAS_RAND_KEY, OSSL_PARAM_INTEGER, NULL, sizeof(int), 0 },
+	{ NULL, 0, NULL, 0, 0 }
+};
+
+const OSSL_PARAM *rp_cipher_gettable_params(void *provctx)
+{
+	(void)provctx;
+	return cipher_gettable;
+}
+
 int rind_name_in(const char *names, const char *name)
 {
 	size_t n = strlen(name);

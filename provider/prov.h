@@ -102,6 +102,15 @@ int rp_put_size_t(OSSL_PARAM *params, const char *key, size_t v);
 int rp_put_utf8(OSSL_PARAM *params, const char *key, const char *s);
 int rp_put_octets(OSSL_PARAM *params, const char *key, const void *d, size_t n);
 
+/*
+ * A cipher's algorithm parameters (EVP_CIPHER_get_params), the same list
+ * for the block-cipher modes (ciphers.c) and the AEADs (aead.c): an AEAD
+ * also takes a caller's IV length (CUSTOM_IV), a mode does not.
+ */
+int rp_cipher_get_params(OSSL_PARAM params[], int mode, size_t keylen, size_t ivlen,
+			 size_t blocksize, int aead);
+const OSSL_PARAM *rp_cipher_gettable_params(void *provctx);
+
 /* ---- digests by OpenSSL name ---- */
 struct rind_md {
 	const char *names;	/* OpenSSL's names, colon separated */

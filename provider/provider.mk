@@ -46,6 +46,12 @@ $(O)/tests/provider/kdfmac_evp: tests/provider/kdfmac_evp.c
 	@mkdir -p $(dir $@)
 	$(call say,CCLD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -o $@ $< -lcrypto
 
+# The ciphers' algorithm parameters against the default provider's, by an
+# EVP program (run.sh runs it).
+$(O)/tests/provider/cipher_evp: tests/provider/cipher_evp.c
+	@mkdir -p $(dir $@)
+	$(call say,CCLD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -o $@ $< -lcrypto
+
 # rindd key-reference files and PKCS#8 keys through the provider's
 # decoders, by an EVP program (run.sh runs it).
 $(O)/tests/provider/keyref_evp: tests/provider/keyref_evp.c
@@ -62,7 +68,7 @@ $(O)/tests/provider/opcost: tests/provider/opcost.c
 test-build: $(O)/tests/provider/opcost
 
 # The openssl tool, s_server/s_client, against the default provider.
-check-provider: $(PROV_SO) $(O)/rind $(if $(DAEMON_SRCS),$(O)/rindd) $(O)/tests/provider/mldsa_evp $(O)/tests/provider/kdfmac_evp $(O)/tests/provider/keyref_evp
+check-provider: $(PROV_SO) $(O)/rind $(if $(DAEMON_SRCS),$(O)/rindd) $(O)/tests/provider/mldsa_evp $(O)/tests/provider/kdfmac_evp $(O)/tests/provider/keyref_evp $(O)/tests/provider/cipher_evp
 	$(Q)sh tests/provider/run.sh $(O)
 
 check: check-provider

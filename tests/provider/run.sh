@@ -192,6 +192,18 @@ else
 	bad "kdfmac_evp not built"
 fi
 
+# The ciphers' mode, key, IV and block sizes, AEAD and custom-IV flags and
+# gettable lists, against the default provider's (cipher_evp.c)
+if [ -x "$B/tests/provider/cipher_evp" ]; then
+	"$B/tests/provider/cipher_evp" "$MODDIR" > "$T/cipher.out" 2>&1
+	pass=$((pass + $(grep -c '^ok: ' "$T/cipher.out")))
+	if grep -q '^FAIL: ' "$T/cipher.out" || ! grep -q '^ok: ' "$T/cipher.out"; then
+		fail=$((fail + 1)); echo "FAIL: cipher_evp:"; grep -v '^ok: ' "$T/cipher.out" | head -20 | sed 's/^/    /'
+	fi
+else
+	bad "cipher_evp not built"
+fi
+
 # rindd key-reference files and PKCS#8 keys through the decoders by an EVP
 # program (keyref_evp.c): PEM_read_bio_PrivateKey and OSSL_DECODER, with and
 # without the default provider, every key type a reference holds, and
