@@ -59,7 +59,7 @@ struct pending_sig {
 static pthread_mutex_t sig_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pending_sig *sig_head, **sig_tail = &sig_head;
 
-static void queue_sig(int type, const char *name, const char *alg, uint32_t num)
+static void queue_sig(int type, const char *name, const char *alg, uint32_t num, uint64_t num64)
 {
 	struct pending_sig *p;
 	uint64_t one = 1;
@@ -73,6 +73,7 @@ static void queue_sig(int type, const char *name, const char *alg, uint32_t num)
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	snprintf(p->alg, sizeof(p->alg), "%s", alg ? alg : "");
 	p->num = num;
+	p->num64 = num64;
 	pthread_mutex_lock(&sig_lock);
 	*sig_tail = p;
 	sig_tail = &p->next;
@@ -83,40 +84,23 @@ static void queue_sig(int type, const char *name, const char *alg, uint32_t num)
 
 void dbus_signal_created(const char *name, const char *alg, uint32_t owner)
 {
-	queue_sig(SIG_CREATED, name, alg, owner);
+	queue_sig(SIG_CREATED, name, alg, owner, 0);
 }
 
 void dbus_signal_deleted(const char *name)
 {
-	queue_sig(SIG_DELETED, name, NULL, 0);
+	queue_sig(SIG_DELETED, name, NULL, 0, 0);
 }
 
 void dbus_signal_rotated(const char *name, uint32_t version)
 {
-	queue_sig(SIG_ROTATED, name, NULL, version);
+	queue_sig(SIG_ROTATED, name, NULL, version, 0);
 }
 
 /* A seal counter nears its limit (manifest.c): rotate the key. */
 void dbus_signal_seal_limit(const char *name, uint32_t version, uint64_t remaining)
 {
-	struct pending_sig *p;
-	uint64_t one = 1;
-
-	if (!running)
-		return;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return;
-	p->type = SIG_SEAL_LIMIT;
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	p->num = version;
-	p->num64 = remaining;
-	pthread_mutex_lock(&sig_lock);
-	*sig_tail = p;
-	sig_tail = &p->next;
-	pthread_mutex_unlock(&sig_lock);
-	if (write(sig_fd, &one, sizeof(one)) < 0)
-		log_warn("event=dbus_signal_wake_failed errno=%d", errno);
+	queue_sig(SIG_SEAL_LIMIT, name, NULL, version, remaining);
 }
 
 static void emit_pending(bool send)
