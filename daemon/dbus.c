@@ -303,6 +303,45 @@ static int check_name(const char *name, sd_bus_error *e)
 				 "name: 1 to 64 characters of [A-Za-z0-9._-], not starting with '.'");
 }
 
+/* The key-name argument, next in @m, refused if no key can have it. */
+static int read_name(sd_bus_message *m, const char **name, sd_bus_error *e)
+{
+	int r;
+
+	r = sd_bus_message_read(m, "s", name);
+	if (r < 0)
+		return r;
+	return check_name(*name, e);
+}
+
+/*
+ * The caller's uid and pid alone: the groups matter only to the allow
+ * lists (acl_may_see, acl_may_use), not to creating a key, to counting
+ * one's keys, or to the owner-or-root checks of key administration.
+ */
+static int caller_ids(sd_bus_message *m, struct caller *c, sd_bus_error *e)
+{
+	int r;
+
+	r = get_caller(m, c, e);
+	if (r < 0)
+		return r;
+	caller_release(c);
+	return 0;
+}
+
+/* The key-name argument and the caller, for an owner-or-root action on it. */
+static int named_caller(sd_bus_message *m, const char **name, struct caller *c,
+			sd_bus_error *e)
+{
+	int r;
+
+	r = read_name(m, name, e);
+	if (r < 0)
+		return r;
+	return caller_ids(m, c, e);
+}
+
 /* Parse the a{sv} options: only "exportable" (b) is known. */
 static int read_options(sd_bus_message *m, bool *exportable, sd_bus_error *e)
 {
@@ -360,10 +399,9 @@ static int create_common(sd_bus_message *m, sd_bus_error *e, bool import)
 	r = read_options(m, &exportable, e);
 	if (r < 0)
 		return r;
-	r = get_caller(m, &c, e);
+	r = caller_ids(m, &c, e);
 	if (r < 0)
 		return r;
-	caller_release(&c);	/* the groups are not needed here */
 	r = key_create(name, alg, import ? (key ? key : (const void *)"") : NULL, keylen,
 		       import && keylen != 32, exportable, c.uid, c.pid, "dbus", msg, sizeof(msg), &k);
 	if (r == -EEXIST)
@@ -400,16 +438,9 @@ static int m_delete(sd_bus_message *m, void *u, sd_bus_error *e)
 	int r;
 
 	(void)u;
-	r = sd_bus_message_read(m, "s", &name);
+	r = named_caller(m, &name, &c, e);
 	if (r < 0)
 		return r;
-	r = check_name(name, e);
-	if (r < 0)
-		return r;
-	r = get_caller(m, &c, e);
-	if (r < 0)
-		return r;
-	caller_release(&c);	/* the groups are not needed here */
 	r = key_delete(name, c.uid, c.pid, "dbus");
 	if (r)
 		return bus_err(e, r, name, "delete");
@@ -424,16 +455,9 @@ static int m_rotate(sd_bus_message *m, void *u, sd_bus_error *e)
 	int r;
 
 	(void)u;
-	r = sd_bus_message_read(m, "s", &name);
+	r = named_caller(m, &name, &c, e);
 	if (r < 0)
 		return r;
-	r = check_name(name, e);
-	if (r < 0)
-		return r;
-	r = get_caller(m, &c, e);
-	if (r < 0)
-		return r;
-	caller_release(&c);	/* the groups are not needed here */
 	r = key_rotate(name, c.uid, c.pid, "dbus", &ver);
 	if (r)
 		return bus_err(e, r, name, "rotate");
@@ -448,16 +472,12 @@ static int m_retire(sd_bus_message *m, void *u, sd_bus_error *e)
 	int r;
 
 	(void)u;
-	r = sd_bus_message_read(m, "su", &name, &min);
+	r = named_caller(m, &name, &c, e);
 	if (r < 0)
 		return r;
-	r = check_name(name, e);
+	r = sd_bus_message_read(m, "u", &min);
 	if (r < 0)
 		return r;
-	r = get_caller(m, &c, e);
-	if (r < 0)
-		return r;
-	caller_release(&c);	/* the groups are not needed here */
 	r = key_set_min_version(name, min, c.uid, c.pid, "dbus");
 	if (r == -EINVAL)
 		return sd_bus_error_setf(e, ERR_PREFIX "InvalidArgument",
@@ -476,10 +496,7 @@ static int m_set_access(sd_bus_message *m, void *u, sd_bus_error *e)
 	int r;
 
 	(void)u;
-	r = sd_bus_message_read(m, "s", &name);
-	if (r < 0)
-		return r;
-	r = check_name(name, e);
+	r = read_name(m, &name, e);
 	if (r < 0)
 		return r;
 	r = sd_bus_message_read_array(m, 'u', &uids, &nu);
@@ -488,10 +505,9 @@ static int m_set_access(sd_bus_message *m, void *u, sd_bus_error *e)
 	r = sd_bus_message_read_array(m, 'u', &gids, &ng);
 	if (r < 0)
 		return r;
-	r = get_caller(m, &c, e);
+	r = caller_ids(m, &c, e);
 	if (r < 0)
 		return r;
-	caller_release(&c);	/* the groups are not needed here */
 	r = key_set_access(name, uids, nu / sizeof(uint32_t), gids, ng / sizeof(uint32_t), c.uid,
 			   c.pid, "dbus");
 	if (r)
@@ -552,10 +568,10 @@ static int m_pubkey(sd_bus_message *m, void *u, sd_bus_error *e)
 	int r, n = -EINVAL;
 
 	(void)u;
-	r = sd_bus_message_read(m, "ss", &name, &fmt_s);
+	r = read_name(m, &name, e);
 	if (r < 0)
 		return r;
-	r = check_name(name, e);
+	r = sd_bus_message_read(m, "s", &fmt_s);
 	if (r < 0)
 		return r;
 	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
@@ -628,10 +644,9 @@ static int p_keycount(sd_bus *b, const char *path, const char *iface, const char
 	(void)path; (void)iface; (void)prop; (void)u;
 	if (!m)
 		return sd_bus_error_setf(e, ERR_PREFIX "Failed", "no calling message");
-	r = get_caller(m, &c, e);
+	r = caller_ids(m, &c, e);
 	if (r < 0)
 		return r;
-	caller_release(&c);	/* the groups are not needed here */
 	return sd_bus_message_append(reply, "u", (uint32_t)key_count_for(c.uid, &all));
 }
 
