@@ -821,16 +821,22 @@ int rind_client_import_key(struct rind_client *c, const char *name, const char *
 	return call_info(c, &req, info);
 }
 
+static void build_get_public(Rind__Request *req, Rind__GetPublicKey *m, const char *name,
+			     enum rind_client_format format)
+{
+	m->name = STR(name);
+	m->format = (Rind__KeyFormat)format;
+	req->op_case = RIND__REQUEST__OP_GET_PUBLIC_KEY;
+	req->get_public_key = m;
+}
+
 int rind_client_get_public(struct rind_client *c, const char *name, enum rind_client_format format,
 			   uint8_t **out, size_t *outlen)
 {
 	Rind__GetPublicKey m = RIND__GET_PUBLIC_KEY__INIT;
 	Rind__Request req = RIND__REQUEST__INIT;
 
-	m.name = STR(name);
-	m.format = (Rind__KeyFormat)format;
-	req.op_case = RIND__REQUEST__OP_GET_PUBLIC_KEY;
-	req.get_public_key = &m;
+	build_get_public(&req, &m, name, format);
 	return call_data(c, &req, out, outlen);
 }
 
@@ -1175,10 +1181,7 @@ int rind_client_submit_get_public(struct rind_client *c, const char *name,
 	Rind__GetPublicKey m = RIND__GET_PUBLIC_KEY__INIT;
 	Rind__Request req = RIND__REQUEST__INIT;
 
-	m.name = STR(name);
-	m.format = (Rind__KeyFormat)format;
-	req.op_case = RIND__REQUEST__OP_GET_PUBLIC_KEY;
-	req.get_public_key = &m;
+	build_get_public(&req, &m, name, format);
 	return submit(c, &req, cb, user, NULL, id);
 }
 
