@@ -840,17 +840,25 @@ int rind_client_get_public(struct rind_client *c, const char *name, enum rind_cl
 	return call_data(c, &req, out, outlen);
 }
 
-int rind_client_list_keys(struct rind_client *c, struct rind_client_key_info **keys, size_t *n)
+/* List the keys; @all: also the key files that failed to load. */
+static int call_list(struct rind_client *c, bool all, Rind__Response **resp)
 {
 	Rind__ListKeys m = RIND__LIST_KEYS__INIT;
 	Rind__Request req = RIND__REQUEST__INIT;
+
+	m.all = all;
+	req.op_case = RIND__REQUEST__OP_LIST_KEYS;
+	req.list_keys = &m;
+	return call(c, &req, resp);
+}
+
+int rind_client_list_keys(struct rind_client *c, struct rind_client_key_info **keys, size_t *n)
+{
 	Rind__Response *resp;
 	size_t i, cnt = 0;
 	int err;
 
-	req.op_case = RIND__REQUEST__OP_LIST_KEYS;
-	req.list_keys = &m;
-	err = call(c, &req, &resp);
+	err = call_list(c, false, &resp);
 	if (err)
 		return err;
 	if (resp->result_case == RIND__RESPONSE__RESULT_KEYS && resp->keys)
@@ -869,16 +877,11 @@ int rind_client_list_keys(struct rind_client *c, struct rind_client_key_info **k
 
 int rind_client_list_failed(struct rind_client *c, struct rind_client_failed_key **v, size_t *n)
 {
-	Rind__ListKeys m = RIND__LIST_KEYS__INIT;
-	Rind__Request req = RIND__REQUEST__INIT;
 	Rind__Response *resp;
 	size_t i, cnt = 0;
 	int err;
 
-	m.all = true;
-	req.op_case = RIND__REQUEST__OP_LIST_KEYS;
-	req.list_keys = &m;
-	err = call(c, &req, &resp);
+	err = call_list(c, true, &resp);
 	if (err)
 		return err;
 	if (resp->result_case == RIND__RESPONSE__RESULT_KEYS && resp->keys)
