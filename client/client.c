@@ -1094,16 +1094,23 @@ int rind_client_derive(struct rind_client *c, const char *name, const void *peer
 	return call_data(c, &req, out, outlen);
 }
 
-int rind_client_stats(struct rind_client *c, struct rind_client_stats *st)
+/* One Stats answer carries both the totals and the per-type counters. */
+static int call_stats(struct rind_client *c, Rind__Response **resp)
 {
 	Rind__Stats m = RIND__STATS__INIT;
 	Rind__Request req = RIND__REQUEST__INIT;
-	Rind__Response *resp;
-	int err;
 
 	req.op_case = RIND__REQUEST__OP_STATS;
 	req.stats = &m;
-	err = call(c, &req, &resp);
+	return call(c, &req, resp);
+}
+
+int rind_client_stats(struct rind_client *c, struct rind_client_stats *st)
+{
+	Rind__Response *resp;
+	int err;
+
+	err = call_stats(c, &resp);
 	if (err)
 		return err;
 	memset(st, 0, sizeof(*st));
@@ -1302,15 +1309,11 @@ int rind_client_decap(struct rind_client *c, const char *name, const void *ct, s
 
 int rind_client_type_stats(struct rind_client *c, struct rind_client_type_stats **v, size_t *n)
 {
-	Rind__Stats m = RIND__STATS__INIT;
-	Rind__Request req = RIND__REQUEST__INIT;
 	Rind__Response *resp;
 	size_t i, cnt = 0;
 	int err;
 
-	req.op_case = RIND__REQUEST__OP_STATS;
-	req.stats = &m;
-	err = call(c, &req, &resp);
+	err = call_stats(c, &resp);
 	if (err)
 		return err;
 	if (resp->result_case == RIND__RESPONSE__RESULT_STATS && resp->stats)
