@@ -790,17 +790,37 @@ int rind_client_hello(struct rind_client *c, char **version)
 	return err;
 }
 
+/* The _usage variants add the usage field to the same request. */
+static void build_create(Rind__Request *req, Rind__CreateKey *m, const char *name,
+			 const char *algorithm, bool exportable)
+{
+	m->name = STR(name);
+	m->algorithm = STR(algorithm);
+	m->exportable = exportable;
+	req->op_case = RIND__REQUEST__OP_CREATE_KEY;
+	req->create_key = m;
+}
+
+static void build_import(Rind__Request *req, Rind__ImportKey *m, const char *name,
+			 const char *algorithm, const void *key, size_t keylen,
+			 enum rind_client_format format, bool exportable)
+{
+	m->name = STR(name);
+	m->algorithm = STR(algorithm);
+	m->key = BIN(key, keylen);
+	m->format = (Rind__KeyFormat)format;
+	m->exportable = exportable;
+	req->op_case = RIND__REQUEST__OP_IMPORT_KEY;
+	req->import_key = m;
+}
+
 int rind_client_create_key(struct rind_client *c, const char *name, const char *algorithm,
 			   bool exportable, struct rind_client_key_info *info)
 {
 	Rind__CreateKey m = RIND__CREATE_KEY__INIT;
 	Rind__Request req = RIND__REQUEST__INIT;
 
-	m.name = STR(name);
-	m.algorithm = STR(algorithm);
-	m.exportable = exportable;
-	req.op_case = RIND__REQUEST__OP_CREATE_KEY;
-	req.create_key = &m;
+	build_create(&req, &m, name, algorithm, exportable);
 	return call_info(c, &req, info);
 }
 
@@ -811,13 +831,7 @@ int rind_client_import_key(struct rind_client *c, const char *name, const char *
 	Rind__ImportKey m = RIND__IMPORT_KEY__INIT;
 	Rind__Request req = RIND__REQUEST__INIT;
 
-	m.name = STR(name);
-	m.algorithm = STR(algorithm);
-	m.key = BIN(key, keylen);
-	m.format = (Rind__KeyFormat)format;
-	m.exportable = exportable;
-	req.op_case = RIND__REQUEST__OP_IMPORT_KEY;
-	req.import_key = &m;
+	build_import(&req, &m, name, algorithm, key, keylen, format, exportable);
 	return call_info(c, &req, info);
 }
 
@@ -1204,12 +1218,8 @@ int rind_client_create_key_usage(struct rind_client *c, const char *name, const 
 	Rind__CreateKey m = RIND__CREATE_KEY__INIT;
 	Rind__Request req = RIND__REQUEST__INIT;
 
-	m.name = STR(name);
-	m.algorithm = STR(algorithm ? algorithm : "");
+	build_create(&req, &m, name, algorithm ? algorithm : "", exportable);
 	m.usage = STR(usage ? usage : "");
-	m.exportable = exportable;
-	req.op_case = RIND__REQUEST__OP_CREATE_KEY;
-	req.create_key = &m;
 	return call_info(c, &req, info);
 }
 
@@ -1221,14 +1231,8 @@ int rind_client_import_key_usage(struct rind_client *c, const char *name, const 
 	Rind__ImportKey m = RIND__IMPORT_KEY__INIT;
 	Rind__Request req = RIND__REQUEST__INIT;
 
-	m.name = STR(name);
-	m.algorithm = STR(algorithm ? algorithm : "");
+	build_import(&req, &m, name, algorithm ? algorithm : "", key, keylen, format, exportable);
 	m.usage = STR(usage ? usage : "");
-	m.key = BIN(key, keylen);
-	m.format = (Rind__KeyFormat)format;
-	m.exportable = exportable;
-	req.op_case = RIND__REQUEST__OP_IMPORT_KEY;
-	req.import_key = &m;
 	return call_info(c, &req, info);
 }
 
