@@ -70,6 +70,26 @@ static struct crypto_shash *alloc_drv(const char *drv)
 	return RT_ALLOC_DRV(shash, drv);
 }
 
+/* @fn on a tfm of every implementation of every kdf_hashes entry. */
+typedef void (*kdf_impl_fn)(const struct kdf_hash *h, const char *drv, struct crypto_shash *tfm);
+
+static void kdf_for_each_impl(kdf_impl_fn fn)
+{
+	char drv[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
+
+	for (size_t k = 0; k < sizeof(kdf_hashes) / sizeof(kdf_hashes[0]); k++) {
+		const struct kdf_hash *h = &kdf_hashes[k];
+		int n = kdf_impls(h, drv);
+
+		for (int i = 0; i < n; i++) {
+			struct crypto_shash *tfm = alloc_drv(drv[i]);
+
+			fn(h, drv[i], tfm);
+			crypto_free_shash(tfm);
+		}
+	}
+}
+
 /* Driver name the registry picks for @name. */
 static void best_driver(const char *name, char *out)
 {
@@ -119,6 +139,66 @@ static void ossl_hkdf(const char *md, int mode, const u8 *ikm, size_t ikmlen,
 	EVP_KDF_free(kdf);
 }
 
+/* -------------------------------------------------------- Wycheproof */
+
+/* One implementation's pass over a Wycheproof file. */
+struct kdf_wp_run {
+	const char *file, *drv;
+	struct crypto_shash *tfm;
+	bool is_best;		/* @drv is the registry's pick for the hash */
+	int idx;		/* left to the case function (PBKDF2 samples) */
+	int valid, invalid;	/* tallied by the case function, if it does */
+};
+
+/* Checks one test of the file; false: skipped (not run). */
+typedef bool (*kdf_wp_case_fn)(struct kdf_wp_run *run, json_t *test);
+
+/*
+ * Every test of the Wycheproof @file through @one, for every implementation
+ * of @hmac.  With @invalid_note, a line tallies valid and invalid cases
+ * (the note says how invalid ones were checked) before the case count.
+ */
+static void kdf_wycheproof(const char *file, const char *hmac, kdf_wp_case_fn one,
+			   const char *invalid_note)
+{
+	const struct kdf_hash *h = kdf_hash_by_name(hmac);
+	char drv[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME], best[CRYPTO_MAX_ALG_NAME];
+	json_t *root = rt_wp_load(file);
+	int n;
+
+	if (!root)
+		return;
+	n = kdf_impls(h, drv);
+	if (n)
+		best_driver(hmac, best);
+	for (int i = 0; i < n; i++) {
+		struct kdf_wp_run run = {
+			.file = file,
+			.drv = drv[i],
+			.tfm = alloc_drv(drv[i]),
+			.is_best = !strcmp(drv[i], best),
+		};
+		int ran = 0, skipped = 0;
+		size_t gi, ti;
+		json_t *group, *test;
+
+		json_array_foreach(json_object_get(root, "testGroups"), gi, group) {
+			json_array_foreach(json_object_get(group, "tests"), ti, test) {
+				if (one(&run, test))
+					ran++;
+				else
+					skipped++;
+			}
+		}
+		crypto_free_shash(run.tfm);
+		if (invalid_note)
+			printf("%s: %d valid, %d invalid (%s)\n", file, run.valid, run.invalid,
+			       invalid_note);
+		rt_report(file, drv[i], ran, skipped);
+	}
+	json_decref(root);
+}
+
 /* ---------------------------------------------------------------- HKDF */
 
 struct hkdf_kat {
@@ -129,6 +209,20 @@ struct hkdf_kat {
 	const char *prk, *okm;
 };
 
+/* RFC 5869 A.2 and A.5 (SHA-256 and SHA-1): the same longer inputs. */
+#define A25_IKM \
+	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f" \
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f" \
+	"404142434445464748494a4b4c4d4e4f"
+#define A25_SALT \
+	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f" \
+	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f" \
+	"a0a1a2a3a4a5a6a7a8a9aaabacadaeaf"
+#define A25_INFO \
+	"b0b1b2b3b4b5b6b7b8b9babbbcbdbebfc0c1c2c3c4c5c6c7c8c9cacbcccdcecf" \
+	"d0d1d2d3d4d5d6d7d8d9dadbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeef" \
+	"f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
+
 /* RFC 5869 appendix A, test cases 1 to 7. */
 static const struct hkdf_kat rfc5869[] = {
 	{ "A.1", "hmac(sha256)",
@@ -138,15 +232,7 @@ static const struct hkdf_kat rfc5869[] = {
 	  "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf"
 	  "34007208d5b887185865" },
 	{ "A.2", "hmac(sha256)",
-	  "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-	  "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-	  "404142434445464748494a4b4c4d4e4f",
-	  "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-	  "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-	  "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf",
-	  "b0b1b2b3b4b5b6b7b8b9babbbcbdbebfc0c1c2c3c4c5c6c7c8c9cacbcccdcecf"
-	  "d0d1d2d3d4d5d6d7d8d9dadbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeef"
-	  "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff", 82,
+	  A25_IKM, A25_SALT, A25_INFO, 82,
 	  "06a6b88c5853361a06104c9ceb35b45cef760014904671014a193f40c15fc244",
 	  "b11e398dc80327a1c8e7f78c596a49344f012eda2d4efad8a050cc4c19afa97c"
 	  "59045a99cac7827271cb41c65e590e09da3275600c2f09b8367793a9aca3db71"
@@ -163,15 +249,7 @@ static const struct hkdf_kat rfc5869[] = {
 	  "085a01ea1b10f36933068b56efa5ad81a4f14b822f5b091568a9cdd4f155fda2"
 	  "c22e422478d305f3f896" },
 	{ "A.5", "hmac(sha1)",
-	  "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-	  "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-	  "404142434445464748494a4b4c4d4e4f",
-	  "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-	  "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-	  "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf",
-	  "b0b1b2b3b4b5b6b7b8b9babbbcbdbebfc0c1c2c3c4c5c6c7c8c9cacbcccdcecf"
-	  "d0d1d2d3d4d5d6d7d8d9dadbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeef"
-	  "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff", 82,
+	  A25_IKM, A25_SALT, A25_INFO, 82,
 	  "8adae09a2a307059478d309b26c4115a224cfaf6",
 	  "0bd770a74d1160f7c9f12cd5912a06ebff6adcae899d92191fe4305673ba2ffe"
 	  "8fa3f1a4e5ad79f3f334b3b202b2173c486ea37ce3d397ed034c7f9dfeb15c5e"
@@ -258,144 +336,116 @@ START_TEST(test_hkdf_rfc5869)
 }
 END_TEST
 
-static void hkdf_wycheproof(const char *file, const char *hmac)
+/* One Wycheproof HKDF case: its only invalid ones are "SizeTooLarge", L > 255 * HashLen. */
+static bool hkdf_wp_case(struct kdf_wp_run *run, json_t *test)
 {
-	const struct kdf_hash *h = kdf_hash_by_name(hmac);
-	char drv[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
-	json_t *root = rt_wp_load(file);
-	int n;
+	const char *file = run->file, *drv = run->drv;
+	int tc = (int)json_integer_value(json_object_get(test, "tcId"));
+	size_t size = json_integer_value(json_object_get(test, "size"));
+	int result = rt_wp_result(test);
+	size_t ikmlen, saltlen, infolen, okmlen;
+	u8 *ikm = rt_wp_hex(test, "ikm", &ikmlen);
+	u8 *salt = rt_wp_hex(test, "salt", &saltlen);
+	u8 *info = rt_wp_hex(test, "info", &infolen);
+	u8 *eokm = rt_wp_hex(test, "okm", &okmlen);
+	u8 *okm = malloc(size + 1);
+	u8 prk[64];
+	int err;
 
-	if (!root)
-		return;
-	n = kdf_impls(h, drv);
-	for (int i = 0; i < n; i++) {
-		struct crypto_shash *tfm = alloc_drv(drv[i]);
-		int ran = 0, valid = 0, invalid = 0;
-		size_t gi, ti;
-		json_t *group, *test;
-
-		json_array_foreach(json_object_get(root, "testGroups"), gi, group) {
-			json_array_foreach(json_object_get(group, "tests"), ti, test) {
-				int tc = (int)json_integer_value(json_object_get(test, "tcId"));
-				size_t size = json_integer_value(json_object_get(test, "size"));
-				int result = rt_wp_result(test);
-				size_t ikmlen, saltlen, infolen, okmlen;
-				u8 *ikm = rt_wp_hex(test, "ikm", &ikmlen);
-				u8 *salt = rt_wp_hex(test, "salt", &saltlen);
-				u8 *info = rt_wp_hex(test, "info", &infolen);
-				u8 *eokm = rt_wp_hex(test, "okm", &okmlen);
-				u8 *okm = malloc(size + 1);
-				u8 prk[64];
-				int err;
-
-				ck_assert_ptr_nonnull(okm);
-				memset(okm, 0x5a, size + 1);
-				err = rind_hkdf(tfm, ikm, ikmlen, salt, saltlen, info, infolen,
-						prk, okm, size);
-				if (result == 1) {
-					ck_assert_msg(err == 0, "%s %s tc %d: returned %d", file,
-						      drv[i], tc, err);
-					ck_assert_uint_eq(okmlen, size);
-					ck_assert_msg(!memcmp(okm, eokm, size), "%s %s tc %d: OKM differs",
-						      file, drv[i], tc);
-					valid++;
-				} else if (result == 0) {
-					/* Only "SizeTooLarge": L > 255 * HashLen. */
-					ck_assert_msg(err == -EINVAL, "%s %s tc %d: returned %d, want -EINVAL",
-						      file, drv[i], tc, err);
-					for (size_t b = 0; b <= size; b++)
-						ck_assert_msg(okm[b] == 0x5a,
-							      "%s %s tc %d: output written on error",
-							      file, drv[i], tc);
-					invalid++;
-				}
-				ck_assert_msg(okm[size] == 0x5a, "%s %s tc %d: overrun", file, drv[i], tc);
-				ran++;
-				free(ikm);
-				free(salt);
-				free(info);
-				free(eokm);
-				free(okm);
-			}
-		}
-		crypto_free_shash(tfm);
-		printf("%s: %d valid, %d invalid (rejected with -EINVAL)\n", file, valid, invalid);
-		rt_report(file, drv[i], ran, 0);
+	ck_assert_ptr_nonnull(okm);
+	memset(okm, 0x5a, size + 1);
+	err = rind_hkdf(run->tfm, ikm, ikmlen, salt, saltlen, info, infolen, prk, okm, size);
+	if (result == 1) {
+		ck_assert_msg(err == 0, "%s %s tc %d: returned %d", file, drv, tc, err);
+		ck_assert_uint_eq(okmlen, size);
+		ck_assert_msg(!memcmp(okm, eokm, size), "%s %s tc %d: OKM differs", file, drv, tc);
+		run->valid++;
+	} else if (result == 0) {
+		ck_assert_msg(err == -EINVAL, "%s %s tc %d: returned %d, want -EINVAL",
+			      file, drv, tc, err);
+		for (size_t b = 0; b <= size; b++)
+			ck_assert_msg(okm[b] == 0x5a, "%s %s tc %d: output written on error",
+				      file, drv, tc);
+		run->invalid++;
 	}
-	json_decref(root);
+	ck_assert_msg(okm[size] == 0x5a, "%s %s tc %d: overrun", file, drv, tc);
+	free(ikm);
+	free(salt);
+	free(info);
+	free(eokm);
+	free(okm);
+	return true;
 }
 
 START_TEST(test_hkdf_wycheproof)
 {
-	hkdf_wycheproof("hkdf_sha1_test.json", "hmac(sha1)");
-	hkdf_wycheproof("hkdf_sha256_test.json", "hmac(sha256)");
-	hkdf_wycheproof("hkdf_sha384_test.json", "hmac(sha384)");
-	hkdf_wycheproof("hkdf_sha512_test.json", "hmac(sha512)");
+	static const char note[] = "rejected with -EINVAL";
+
+	kdf_wycheproof("hkdf_sha1_test.json", "hmac(sha1)", hkdf_wp_case, note);
+	kdf_wycheproof("hkdf_sha256_test.json", "hmac(sha256)", hkdf_wp_case, note);
+	kdf_wycheproof("hkdf_sha384_test.json", "hmac(sha384)", hkdf_wp_case, note);
+	kdf_wycheproof("hkdf_sha512_test.json", "hmac(sha512)", hkdf_wp_case, note);
 }
 END_TEST
 
 /* Random inputs against OpenSSL's HKDF, extract-only and extract-and-expand. */
+static void hkdf_openssl_one(const struct kdf_hash *h, const char *drv,
+			     struct crypto_shash *tfm)
+{
+	const size_t k = h - kdf_hashes;
+	struct rt_rng rng;
+	int ran = 0;
+
+	rt_rng_seed(&rng, 0x4b44460000ull + k);
+	for (int it = 0; it < 150; it++) {
+		u8 ikm[300], salt[300], info[300];
+		u8 prk[64], eprk[64];
+		static u8 okm[255 * 64 + 1], eokm[255 * 64];
+		size_t ikmlen = 1 + rt_rand_range(&rng, sizeof(ikm));
+		size_t saltlen = rt_rand_range(&rng, 4) ? rt_rand_range(&rng, sizeof(salt)) : 0;
+		size_t infolen = rt_rand_range(&rng, 4) ? rt_rand_range(&rng, sizeof(info)) : 0;
+		size_t okmlen;
+
+		switch (rt_rand_range(&rng, 4)) {
+		case 0:
+			okmlen = 1 + rt_rand_range(&rng, h->len);
+			break;
+		case 1:
+			okmlen = 1 + rt_rand_range(&rng, 4 * h->len);
+			break;
+		case 2:
+			okmlen = 255 * h->len - rt_rand_range(&rng, 2 * h->len);
+			break;
+		default:
+			okmlen = 1 + rt_rand_range(&rng, 255 * h->len);
+			break;
+		}
+		rt_fill(&rng, ikm, ikmlen);
+		rt_fill(&rng, salt, saltlen);
+		rt_fill(&rng, info, infolen);
+
+		ossl_hkdf(h->md, EVP_KDF_HKDF_MODE_EXTRACT_ONLY, ikm, ikmlen,
+			  salt, saltlen, NULL, 0, eprk, h->len);
+		ossl_hkdf(h->md, EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND, ikm, ikmlen,
+			  salt, saltlen, info, infolen, eokm, okmlen);
+		okm[okmlen] = 0xee;
+		ck_assert_int_eq(rind_hkdf(tfm, ikm, ikmlen, saltlen ? salt : NULL,
+					   saltlen, info, infolen, prk, okm, okmlen), 0);
+		ck_assert_msg(!memcmp(prk, eprk, h->len),
+			      "%s iter %d: PRK differs (ikm %zu salt %zu)",
+			      drv, it, ikmlen, saltlen);
+		ck_assert_msg(!memcmp(okm, eokm, okmlen),
+			      "%s iter %d: OKM differs (info %zu L %zu)",
+			      drv, it, infolen, okmlen);
+		ck_assert_msg(okm[okmlen] == 0xee, "%s iter %d: overrun", drv, it);
+		ran++;
+	}
+	rt_report("HKDF vs OpenSSL (seeded random)", drv, ran, 0);
+}
+
 START_TEST(test_hkdf_openssl)
 {
-	char drv[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
-
-	for (size_t k = 0; k < sizeof(kdf_hashes) / sizeof(kdf_hashes[0]); k++) {
-		const struct kdf_hash *h = &kdf_hashes[k];
-		int n = kdf_impls(h, drv);
-
-		for (int i = 0; i < n; i++) {
-			struct crypto_shash *tfm = alloc_drv(drv[i]);
-			struct rt_rng rng;
-			int ran = 0;
-
-			rt_rng_seed(&rng, 0x4b44460000ull + k);
-			for (int it = 0; it < 150; it++) {
-				u8 ikm[300], salt[300], info[300];
-				u8 prk[64], eprk[64];
-				static u8 okm[255 * 64 + 1], eokm[255 * 64];
-				size_t ikmlen = 1 + rt_rand_range(&rng, sizeof(ikm));
-				size_t saltlen = rt_rand_range(&rng, 4) ? rt_rand_range(&rng, sizeof(salt)) : 0;
-				size_t infolen = rt_rand_range(&rng, 4) ? rt_rand_range(&rng, sizeof(info)) : 0;
-				size_t okmlen;
-
-				switch (rt_rand_range(&rng, 4)) {
-				case 0:
-					okmlen = 1 + rt_rand_range(&rng, h->len);
-					break;
-				case 1:
-					okmlen = 1 + rt_rand_range(&rng, 4 * h->len);
-					break;
-				case 2:
-					okmlen = 255 * h->len - rt_rand_range(&rng, 2 * h->len);
-					break;
-				default:
-					okmlen = 1 + rt_rand_range(&rng, 255 * h->len);
-					break;
-				}
-				rt_fill(&rng, ikm, ikmlen);
-				rt_fill(&rng, salt, saltlen);
-				rt_fill(&rng, info, infolen);
-
-				ossl_hkdf(h->md, EVP_KDF_HKDF_MODE_EXTRACT_ONLY, ikm, ikmlen,
-					  salt, saltlen, NULL, 0, eprk, h->len);
-				ossl_hkdf(h->md, EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND, ikm, ikmlen,
-					  salt, saltlen, info, infolen, eokm, okmlen);
-				okm[okmlen] = 0xee;
-				ck_assert_int_eq(rind_hkdf(tfm, ikm, ikmlen, saltlen ? salt : NULL,
-							   saltlen, info, infolen, prk, okm, okmlen), 0);
-				ck_assert_msg(!memcmp(prk, eprk, h->len),
-					      "%s iter %d: PRK differs (ikm %zu salt %zu)",
-					      drv[i], it, ikmlen, saltlen);
-				ck_assert_msg(!memcmp(okm, eokm, okmlen),
-					      "%s iter %d: OKM differs (info %zu L %zu)",
-					      drv[i], it, infolen, okmlen);
-				ck_assert_msg(okm[okmlen] == 0xee, "%s iter %d: overrun", drv[i], it);
-				ran++;
-			}
-			crypto_free_shash(tfm);
-			rt_report("HKDF vs OpenSSL (seeded random)", drv[i], ran, 0);
-		}
-	}
+	kdf_for_each_impl(hkdf_openssl_one);
 }
 END_TEST
 
@@ -406,127 +456,118 @@ END_TEST
  * output, against OpenSSL's expand-only HKDF; and the tfm keyed with the
  * PRK is not changed by expand (a second expand gives the same bytes).
  */
-START_TEST(test_hkdf_expand_info_lengths)
+static void hkdf_expand_info_one(const struct kdf_hash *h, const char *drv,
+				 struct crypto_shash *tfm)
 {
-	char drv[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
+	const size_t k = h - kdf_hashes;
+	const unsigned int lim = 256 - 1 - h->len;	/* longest info in the buffer */
+	const unsigned int infolens[] = { 0, 1, lim - 1, lim, lim + 1, lim + 2, 300 };
+	const unsigned int okmlens[] = { 1, h->len - 1, h->len, h->len + 1, 3 * h->len + 5 };
+	struct rt_rng rng;
+	int ran = 0;
 
-	for (size_t k = 0; k < sizeof(kdf_hashes) / sizeof(kdf_hashes[0]); k++) {
-		const struct kdf_hash *h = &kdf_hashes[k];
-		int n = kdf_impls(h, drv);
-		const unsigned int lim = 256 - 1 - h->len;	/* longest info in the buffer */
-		const unsigned int infolens[] = { 0, 1, lim - 1, lim, lim + 1, lim + 2, 300 };
-		const unsigned int okmlens[] = { 1, h->len - 1, h->len, h->len + 1, 3 * h->len + 5 };
+	rt_rng_seed(&rng, 0x6578706eull + k);
+	for (size_t a = 0; a < sizeof(infolens) / sizeof(infolens[0]); a++) {
+		for (size_t b = 0; b < sizeof(okmlens) / sizeof(okmlens[0]); b++) {
+			u8 prk[64], info[300];
+			u8 okm[3 * 64 + 5 + 1], okm2[3 * 64 + 5], eokm[3 * 64 + 5];
+			unsigned int il = infolens[a], ol = okmlens[b];
 
-		for (int i = 0; i < n; i++) {
-			struct crypto_shash *tfm = alloc_drv(drv[i]);
-			struct rt_rng rng;
-			int ran = 0;
-
-			rt_rng_seed(&rng, 0x6578706eull + k);
-			for (size_t a = 0; a < sizeof(infolens) / sizeof(infolens[0]); a++) {
-				for (size_t b = 0; b < sizeof(okmlens) / sizeof(okmlens[0]); b++) {
-					u8 prk[64], info[300];
-					u8 okm[3 * 64 + 5 + 1], okm2[3 * 64 + 5], eokm[3 * 64 + 5];
-					unsigned int il = infolens[a], ol = okmlens[b];
-
-					rt_fill(&rng, prk, h->len);
-					rt_fill(&rng, info, il);
-					ossl_hkdf(h->md, EVP_KDF_HKDF_MODE_EXPAND_ONLY, prk, h->len,
-						  NULL, 0, info, il, eokm, ol);
-					ck_assert_int_eq(crypto_shash_setkey(tfm, prk, h->len), 0);
-					okm[ol] = 0xee;
-					ck_assert_int_eq(rind_hkdf_expand(tfm, il ? info : NULL, il,
-									  okm, ol), 0);
-					ck_assert_msg(!memcmp(okm, eokm, ol),
-						      "%s: info %u, L %u: OKM differs", drv[i], il, ol);
-					ck_assert_msg(okm[ol] == 0xee, "%s: info %u, L %u: overrun",
-						      drv[i], il, ol);
-					ck_assert_int_eq(rind_hkdf_expand(tfm, info, il, okm2, ol), 0);
-					ck_assert_msg(!memcmp(okm2, eokm, ol),
-						      "%s: info %u, L %u: second expand differs",
-						      drv[i], il, ol);
-					ran++;
-				}
-			}
-			crypto_free_shash(tfm);
-			rt_report("HKDF expand, info around the buffer limit", drv[i], ran, 0);
+			rt_fill(&rng, prk, h->len);
+			rt_fill(&rng, info, il);
+			ossl_hkdf(h->md, EVP_KDF_HKDF_MODE_EXPAND_ONLY, prk, h->len,
+				  NULL, 0, info, il, eokm, ol);
+			ck_assert_int_eq(crypto_shash_setkey(tfm, prk, h->len), 0);
+			okm[ol] = 0xee;
+			ck_assert_int_eq(rind_hkdf_expand(tfm, il ? info : NULL, il,
+							  okm, ol), 0);
+			ck_assert_msg(!memcmp(okm, eokm, ol),
+				      "%s: info %u, L %u: OKM differs", drv, il, ol);
+			ck_assert_msg(okm[ol] == 0xee, "%s: info %u, L %u: overrun",
+				      drv, il, ol);
+			ck_assert_int_eq(rind_hkdf_expand(tfm, info, il, okm2, ol), 0);
+			ck_assert_msg(!memcmp(okm2, eokm, ol),
+				      "%s: info %u, L %u: second expand differs",
+				      drv, il, ol);
+			ran++;
 		}
 	}
+	rt_report("HKDF expand, info around the buffer limit", drv, ran, 0);
+}
+
+START_TEST(test_hkdf_expand_info_lengths)
+{
+	kdf_for_each_impl(hkdf_expand_info_one);
 }
 END_TEST
 
+static void hkdf_errors_one(const struct kdf_hash *h, const char *drv,
+			    struct crypto_shash *tfm)
+{
+	static u8 okm[255 * 64 + 16], ref[255 * 64];
+	u8 prk[64], prk2[64], eprk[64];
+	const u8 key[] = "input keying material";
+
+	ck_assert_int_eq(rind_hkdf_extract(tfm, key, sizeof(key), NULL, 0, prk), 0);
+	ck_assert_int_eq(crypto_shash_setkey(tfm, prk, h->len), 0);
+
+	/* L = 255 * HashLen works and matches OpenSSL; one more is -EINVAL. */
+	ck_assert_int_eq(rind_hkdf_expand(tfm, NULL, 0, ref, 255 * h->len), 0);
+	memset(okm, 0x33, sizeof(okm));
+	ck_assert_int_eq(rind_hkdf_expand(tfm, NULL, 0, okm, 255 * h->len + 1), -EINVAL);
+	ck_assert_int_eq(rind_hkdf_expand(tfm, NULL, 0, okm, ~0u), -EINVAL);
+	for (size_t b = 0; b < sizeof(okm); b++)
+		ck_assert_msg(okm[b] == 0x33, "%s: output written on -EINVAL", drv);
+	/* L = 0 is fine and writes nothing. */
+	ck_assert_int_eq(rind_hkdf_expand(tfm, NULL, 0, okm, 0), 0);
+	ck_assert_int_eq(rind_hkdf_expand(tfm, NULL, 0, NULL, 0), 0);
+	ck_assert_int_eq(okm[0], 0x33);
+	/* The tfm still holds the PRK: same output again. */
+	ck_assert_int_eq(rind_hkdf_expand(tfm, (const u8 *)"", 0, okm, 255 * h->len), 0);
+	ck_assert_msg(!memcmp(okm, ref, 255 * h->len), "%s: expand not repeatable", drv);
+	ossl_hkdf(h->md, EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND, key, sizeof(key),
+		  NULL, 0, NULL, 0, okm, 255 * h->len);
+	ck_assert_msg(!memcmp(okm, ref, 255 * h->len), "%s: maximal L vs OpenSSL", drv);
+
+	/* Empty IKM (NULL or not) = HMAC(zeros, "") */
+	ck_assert_int_eq(rind_hkdf_extract(tfm, NULL, 0, NULL, 0, prk), 0);
+	ck_assert_int_eq(rind_hkdf_extract(tfm, key, 0, key, 0, prk2), 0);
+	ck_assert_msg(!memcmp(prk, prk2, h->len), "%s: empty IKM", drv);
+	{
+		u8 zeros[64] = { 0 };
+		unsigned int l = 0;
+
+		ck_assert_ptr_nonnull(HMAC(EVP_get_digestbyname(h->md), zeros,
+					   (int)h->len, (const u8 *)"", 0, eprk, &l));
+		ck_assert_msg(!memcmp(prk, eprk, h->len), "%s: empty IKM vs OpenSSL",
+			      drv);
+	}
+
+	/* Salt longer than the block size (HMAC hashes it first). */
+	{
+		u8 salt[200];
+		u8 o1[64];
+
+		for (size_t b = 0; b < sizeof(salt); b++)
+			salt[b] = (u8)b;
+		ck_assert_int_eq(rind_hkdf_extract(tfm, key, sizeof(key), salt,
+						   sizeof(salt), prk), 0);
+		ossl_hkdf(h->md, EVP_KDF_HKDF_MODE_EXTRACT_ONLY, key, sizeof(key),
+			  salt, sizeof(salt), NULL, 0, o1, h->len);
+		ck_assert_msg(!memcmp(prk, o1, h->len), "%s: long salt", drv);
+	}
+
+	/* Bad arguments. */
+	ck_assert_int_eq(rind_hkdf_extract(tfm, NULL, 5, NULL, 0, prk), -EINVAL);
+	ck_assert_int_eq(rind_hkdf_extract(tfm, key, 5, NULL, 5, prk), -EINVAL);
+	ck_assert_int_eq(rind_hkdf_extract(tfm, key, 5, NULL, 0, NULL), -EINVAL);
+	ck_assert_int_eq(rind_hkdf_expand(tfm, NULL, 3, okm, 16), -EINVAL);
+	ck_assert_int_eq(rind_hkdf_expand(tfm, NULL, 0, NULL, 16), -EINVAL);
+}
+
 START_TEST(test_hkdf_errors)
 {
-	char drv[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
-
-	for (size_t k = 0; k < sizeof(kdf_hashes) / sizeof(kdf_hashes[0]); k++) {
-		const struct kdf_hash *h = &kdf_hashes[k];
-		int n = kdf_impls(h, drv);
-
-		for (int i = 0; i < n; i++) {
-			struct crypto_shash *tfm = alloc_drv(drv[i]);
-			static u8 okm[255 * 64 + 16], ref[255 * 64];
-			u8 prk[64], prk2[64], eprk[64];
-			const u8 key[] = "input keying material";
-
-			ck_assert_int_eq(rind_hkdf_extract(tfm, key, sizeof(key), NULL, 0, prk), 0);
-			ck_assert_int_eq(crypto_shash_setkey(tfm, prk, h->len), 0);
-
-			/* L = 255 * HashLen works and matches OpenSSL; one more is -EINVAL. */
-			ck_assert_int_eq(rind_hkdf_expand(tfm, NULL, 0, ref, 255 * h->len), 0);
-			memset(okm, 0x33, sizeof(okm));
-			ck_assert_int_eq(rind_hkdf_expand(tfm, NULL, 0, okm, 255 * h->len + 1), -EINVAL);
-			ck_assert_int_eq(rind_hkdf_expand(tfm, NULL, 0, okm, ~0u), -EINVAL);
-			for (size_t b = 0; b < sizeof(okm); b++)
-				ck_assert_msg(okm[b] == 0x33, "%s: output written on -EINVAL", drv[i]);
-			/* L = 0 is fine and writes nothing. */
-			ck_assert_int_eq(rind_hkdf_expand(tfm, NULL, 0, okm, 0), 0);
-			ck_assert_int_eq(rind_hkdf_expand(tfm, NULL, 0, NULL, 0), 0);
-			ck_assert_int_eq(okm[0], 0x33);
-			/* The tfm still holds the PRK: same output again. */
-			ck_assert_int_eq(rind_hkdf_expand(tfm, (const u8 *)"", 0, okm, 255 * h->len), 0);
-			ck_assert_msg(!memcmp(okm, ref, 255 * h->len), "%s: expand not repeatable", drv[i]);
-			ossl_hkdf(h->md, EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND, key, sizeof(key),
-				  NULL, 0, NULL, 0, okm, 255 * h->len);
-			ck_assert_msg(!memcmp(okm, ref, 255 * h->len), "%s: maximal L vs OpenSSL", drv[i]);
-
-			/* Empty IKM (NULL or not) = HMAC(zeros, "") */
-			ck_assert_int_eq(rind_hkdf_extract(tfm, NULL, 0, NULL, 0, prk), 0);
-			ck_assert_int_eq(rind_hkdf_extract(tfm, key, 0, key, 0, prk2), 0);
-			ck_assert_msg(!memcmp(prk, prk2, h->len), "%s: empty IKM", drv[i]);
-			{
-				u8 zeros[64] = { 0 };
-				unsigned int l = 0;
-
-				ck_assert_ptr_nonnull(HMAC(EVP_get_digestbyname(h->md), zeros,
-							   (int)h->len, (const u8 *)"", 0, eprk, &l));
-				ck_assert_msg(!memcmp(prk, eprk, h->len), "%s: empty IKM vs OpenSSL",
-					      drv[i]);
-			}
-
-			/* Salt longer than the block size (HMAC hashes it first). */
-			{
-				u8 salt[200];
-				u8 o1[64];
-
-				for (size_t b = 0; b < sizeof(salt); b++)
-					salt[b] = (u8)b;
-				ck_assert_int_eq(rind_hkdf_extract(tfm, key, sizeof(key), salt,
-								   sizeof(salt), prk), 0);
-				ossl_hkdf(h->md, EVP_KDF_HKDF_MODE_EXTRACT_ONLY, key, sizeof(key),
-					  salt, sizeof(salt), NULL, 0, o1, h->len);
-				ck_assert_msg(!memcmp(prk, o1, h->len), "%s: long salt", drv[i]);
-			}
-
-			/* Bad arguments. */
-			ck_assert_int_eq(rind_hkdf_extract(tfm, NULL, 5, NULL, 0, prk), -EINVAL);
-			ck_assert_int_eq(rind_hkdf_extract(tfm, key, 5, NULL, 5, prk), -EINVAL);
-			ck_assert_int_eq(rind_hkdf_extract(tfm, key, 5, NULL, 0, NULL), -EINVAL);
-			ck_assert_int_eq(rind_hkdf_expand(tfm, NULL, 3, okm, 16), -EINVAL);
-			ck_assert_int_eq(rind_hkdf_expand(tfm, NULL, 0, NULL, 16), -EINVAL);
-			crypto_free_shash(tfm);
-		}
-	}
+	kdf_for_each_impl(hkdf_errors_one);
 	ck_assert_int_eq(rind_hkdf_expand(NULL, NULL, 0, NULL, 0), -EINVAL);
 }
 END_TEST
@@ -606,163 +647,125 @@ START_TEST(test_pbkdf2_rfc)
 }
 END_TEST
 
-static void pbkdf2_wycheproof(const char *file, const char *hmac)
+static bool pbkdf2_wp_case(struct kdf_wp_run *run, json_t *test)
 {
-	const struct kdf_hash *h = kdf_hash_by_name(hmac);
-	char drv[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME], best[CRYPTO_MAX_ALG_NAME];
-	json_t *root = rt_wp_load(file);
-	int n;
+	const char *file = run->file, *drv = run->drv;
+	int tc = (int)json_integer_value(json_object_get(test, "tcId"));
+	unsigned int c = json_integer_value(json_object_get(test, "iterationCount"));
+	size_t dklen = json_integer_value(json_object_get(test, "dkLen"));
+	int result = rt_wp_result(test);
+	size_t passlen, saltlen, edklen;
+	u8 *pass, *salt, *edk, *dk;
+	int err;
 
-	if (!root)
-		return;
-	n = kdf_impls(h, drv);
-	if (n)
-		best_driver(hmac, best);
-	for (int i = 0; i < n; i++) {
-		struct crypto_shash *tfm = alloc_drv(drv[i]);
-		int is_best = !strcmp(drv[i], best);
-		int ran = 0, skipped = 0, idx = 0;
-		size_t gi, ti;
-		json_t *group, *test;
-
-		json_array_foreach(json_object_get(root, "testGroups"), gi, group) {
-			json_array_foreach(json_object_get(group, "tests"), ti, test) {
-				int tc = (int)json_integer_value(json_object_get(test, "tcId"));
-				unsigned int c = json_integer_value(json_object_get(test, "iterationCount"));
-				size_t dklen = json_integer_value(json_object_get(test, "dkLen"));
-				int result = rt_wp_result(test);
-				size_t passlen, saltlen, edklen;
-				u8 *pass, *salt, *edk, *dk;
-				int err;
-
-				/*
-				 * Keep make check short: 2^24-iteration cases only
-				 * with RIND_TEST_SLOW; implementations other than the
-				 * registry's pick get every fourth case.
-				 */
-				if (!slow_tests() && (c > SLOW_ITERATIONS || (!is_best && idx++ % 4))) {
-					skipped++;
-					continue;
-				}
-				pass = rt_wp_hex(test, "password", &passlen);
-				salt = rt_wp_hex(test, "salt", &saltlen);
-				edk = rt_wp_hex(test, "dk", &edklen);
-				dk = malloc(dklen + 1);
-				ck_assert_ptr_nonnull(dk);
-				memset(dk, 0x77, dklen + 1);
-				err = rind_pbkdf2(tfm, pass, passlen, salt, saltlen, c, dk, dklen);
-				if (result == 1) {
-					ck_assert_msg(err == 0, "%s %s tc %d: returned %d", file, drv[i],
-						      tc, err);
-					ck_assert_uint_eq(edklen, dklen);
-					ck_assert_msg(!memcmp(dk, edk, dklen), "%s %s tc %d: DK differs",
-						      file, drv[i], tc);
-				} else if (result == 0) {
-					ck_assert_msg(err != 0, "%s %s tc %d: invalid case accepted",
-						      file, drv[i], tc);
-				}
-				ck_assert_msg(dk[dklen] == 0x77, "%s %s tc %d: overrun", file, drv[i], tc);
-				ran++;
-				free(pass);
-				free(salt);
-				free(edk);
-				free(dk);
-			}
-		}
-		crypto_free_shash(tfm);
-		rt_report(file, drv[i], ran, skipped);
+	/*
+	 * Keep make check short: 2^24-iteration cases only with
+	 * RIND_TEST_SLOW; implementations other than the registry's pick get
+	 * every fourth case.
+	 */
+	if (!slow_tests() && (c > SLOW_ITERATIONS || (!run->is_best && run->idx++ % 4)))
+		return false;
+	pass = rt_wp_hex(test, "password", &passlen);
+	salt = rt_wp_hex(test, "salt", &saltlen);
+	edk = rt_wp_hex(test, "dk", &edklen);
+	dk = malloc(dklen + 1);
+	ck_assert_ptr_nonnull(dk);
+	memset(dk, 0x77, dklen + 1);
+	err = rind_pbkdf2(run->tfm, pass, passlen, salt, saltlen, c, dk, dklen);
+	if (result == 1) {
+		ck_assert_msg(err == 0, "%s %s tc %d: returned %d", file, drv, tc, err);
+		ck_assert_uint_eq(edklen, dklen);
+		ck_assert_msg(!memcmp(dk, edk, dklen), "%s %s tc %d: DK differs", file, drv, tc);
+	} else if (result == 0) {
+		ck_assert_msg(err != 0, "%s %s tc %d: invalid case accepted", file, drv, tc);
 	}
-	json_decref(root);
+	ck_assert_msg(dk[dklen] == 0x77, "%s %s tc %d: overrun", file, drv, tc);
+	free(pass);
+	free(salt);
+	free(edk);
+	free(dk);
+	return true;
 }
 
 START_TEST(test_pbkdf2_wycheproof)
 {
-	pbkdf2_wycheproof("pbkdf2_hmacsha1_test.json", "hmac(sha1)");
-	pbkdf2_wycheproof("pbkdf2_hmacsha224_test.json", "hmac(sha224)");
-	pbkdf2_wycheproof("pbkdf2_hmacsha256_test.json", "hmac(sha256)");
-	pbkdf2_wycheproof("pbkdf2_hmacsha384_test.json", "hmac(sha384)");
-	pbkdf2_wycheproof("pbkdf2_hmacsha512_test.json", "hmac(sha512)");
+	kdf_wycheproof("pbkdf2_hmacsha1_test.json", "hmac(sha1)", pbkdf2_wp_case, NULL);
+	kdf_wycheproof("pbkdf2_hmacsha224_test.json", "hmac(sha224)", pbkdf2_wp_case, NULL);
+	kdf_wycheproof("pbkdf2_hmacsha256_test.json", "hmac(sha256)", pbkdf2_wp_case, NULL);
+	kdf_wycheproof("pbkdf2_hmacsha384_test.json", "hmac(sha384)", pbkdf2_wp_case, NULL);
+	kdf_wycheproof("pbkdf2_hmacsha512_test.json", "hmac(sha512)", pbkdf2_wp_case, NULL);
 }
 END_TEST
+
+static void pbkdf2_openssl_one(const struct kdf_hash *h, const char *drv,
+			       struct crypto_shash *tfm)
+{
+	const size_t k = h - kdf_hashes;
+	struct rt_rng rng;
+	int ran = 0;
+
+	rt_rng_seed(&rng, 0x50424b4400ull + k);
+	for (int it = 0; it < 60; it++) {
+		u8 pass[300], salt[200], dk[401], edk[400];
+		/* Empty passwords and salts, and passwords longer than a block. */
+		size_t passlen = rt_rand_range(&rng, 5) ? rt_rand_range(&rng, sizeof(pass)) : 0;
+		size_t saltlen = rt_rand_range(&rng, 5) ? rt_rand_range(&rng, sizeof(salt)) : 0;
+		unsigned int c = 1 + rt_rand_range(&rng, rt_rand_range(&rng, 4) ? 40 : 1000);
+		size_t dklen = 1 + rt_rand_range(&rng, sizeof(edk));
+
+		rt_fill(&rng, pass, passlen);
+		rt_fill(&rng, salt, saltlen);
+		ck_assert_int_eq(PKCS5_PBKDF2_HMAC((const char *)pass, (int)passlen, salt,
+						   (int)saltlen, (int)c,
+						   EVP_get_digestbyname(h->md),
+						   (int)dklen, edk), 1);
+		dk[dklen] = 0x99;
+		ck_assert_int_eq(rind_pbkdf2(tfm, passlen ? pass : NULL, passlen,
+					     saltlen ? salt : NULL, saltlen, c,
+					     dk, dklen), 0);
+		ck_assert_msg(!memcmp(dk, edk, dklen),
+			      "%s iter %d: DK differs (pass %zu salt %zu c %u dkLen %zu)",
+			      drv, it, passlen, saltlen, c, dklen);
+		ck_assert_msg(dk[dklen] == 0x99, "%s iter %d: overrun", drv, it);
+		ran++;
+	}
+	rt_report("PBKDF2 vs OpenSSL (seeded random)", drv, ran, 0);
+}
 
 START_TEST(test_pbkdf2_openssl)
 {
-	char drv[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
-
-	for (size_t k = 0; k < sizeof(kdf_hashes) / sizeof(kdf_hashes[0]); k++) {
-		const struct kdf_hash *h = &kdf_hashes[k];
-		int n = kdf_impls(h, drv);
-
-		for (int i = 0; i < n; i++) {
-			struct crypto_shash *tfm = alloc_drv(drv[i]);
-			struct rt_rng rng;
-			int ran = 0;
-
-			rt_rng_seed(&rng, 0x50424b4400ull + k);
-			for (int it = 0; it < 60; it++) {
-				u8 pass[300], salt[200], dk[401], edk[400];
-				/* Empty passwords and salts, and passwords longer than a block. */
-				size_t passlen = rt_rand_range(&rng, 5) ? rt_rand_range(&rng, sizeof(pass)) : 0;
-				size_t saltlen = rt_rand_range(&rng, 5) ? rt_rand_range(&rng, sizeof(salt)) : 0;
-				unsigned int c = 1 + rt_rand_range(&rng, rt_rand_range(&rng, 4) ? 40 : 1000);
-				size_t dklen = 1 + rt_rand_range(&rng, sizeof(edk));
-
-				rt_fill(&rng, pass, passlen);
-				rt_fill(&rng, salt, saltlen);
-				ck_assert_int_eq(PKCS5_PBKDF2_HMAC((const char *)pass, (int)passlen, salt,
-								   (int)saltlen, (int)c,
-								   EVP_get_digestbyname(h->md),
-								   (int)dklen, edk), 1);
-				dk[dklen] = 0x99;
-				ck_assert_int_eq(rind_pbkdf2(tfm, passlen ? pass : NULL, passlen,
-							     saltlen ? salt : NULL, saltlen, c,
-							     dk, dklen), 0);
-				ck_assert_msg(!memcmp(dk, edk, dklen),
-					      "%s iter %d: DK differs (pass %zu salt %zu c %u dkLen %zu)",
-					      drv[i], it, passlen, saltlen, c, dklen);
-				ck_assert_msg(dk[dklen] == 0x99, "%s iter %d: overrun", drv[i], it);
-				ran++;
-			}
-			crypto_free_shash(tfm);
-			rt_report("PBKDF2 vs OpenSSL (seeded random)", drv[i], ran, 0);
-		}
-	}
+	kdf_for_each_impl(pbkdf2_openssl_one);
 }
 END_TEST
 
+static void pbkdf2_errors_one(const struct kdf_hash *h, const char *drv,
+			      struct crypto_shash *tfm)
+{
+	const u8 pw[] = "pw", salt[] = "NaCl";
+	u8 dk[64], ref[64];
+
+	memset(dk, 0x11, sizeof(dk));
+	/* c and dkLen must be positive (RFC 8018 section 5.2). */
+	ck_assert_int_eq(rind_pbkdf2(tfm, pw, 2, salt, 4, 0, dk, 16), -EINVAL);
+	ck_assert_int_eq(rind_pbkdf2(tfm, pw, 2, salt, 4, 1, dk, 0), -EINVAL);
+	ck_assert_int_eq(rind_pbkdf2(tfm, NULL, 2, salt, 4, 1, dk, 16), -EINVAL);
+	ck_assert_int_eq(rind_pbkdf2(tfm, pw, 2, NULL, 4, 1, dk, 16), -EINVAL);
+	ck_assert_int_eq(rind_pbkdf2(tfm, pw, 2, salt, 4, 1, NULL, 16), -EINVAL);
+	for (size_t b = 0; b < sizeof(dk); b++)
+		ck_assert_msg(dk[b] == 0x11, "%s: output written on -EINVAL", drv);
+
+	/* Empty password and salt, NULL or not. */
+	ck_assert_int_eq(PKCS5_PBKDF2_HMAC("", 0, (const u8 *)"", 0, 3,
+					   EVP_get_digestbyname(h->md), 64, ref), 1);
+	ck_assert_int_eq(rind_pbkdf2(tfm, NULL, 0, NULL, 0, 3, dk, 64), 0);
+	ck_assert_msg(!memcmp(dk, ref, 64), "%s: empty password/salt", drv);
+	ck_assert_int_eq(rind_pbkdf2(tfm, pw, 0, salt, 0, 3, dk, 64), 0);
+	ck_assert_msg(!memcmp(dk, ref, 64), "%s: empty password/salt", drv);
+}
+
 START_TEST(test_pbkdf2_errors)
 {
-	char drv[RT_MAX_IMPLS][CRYPTO_MAX_ALG_NAME];
-
-	for (size_t k = 0; k < sizeof(kdf_hashes) / sizeof(kdf_hashes[0]); k++) {
-		const struct kdf_hash *h = &kdf_hashes[k];
-		int n = kdf_impls(h, drv);
-
-		for (int i = 0; i < n; i++) {
-			struct crypto_shash *tfm = alloc_drv(drv[i]);
-			const u8 pw[] = "pw", salt[] = "NaCl";
-			u8 dk[64], ref[64];
-
-			memset(dk, 0x11, sizeof(dk));
-			/* c and dkLen must be positive (RFC 8018 section 5.2). */
-			ck_assert_int_eq(rind_pbkdf2(tfm, pw, 2, salt, 4, 0, dk, 16), -EINVAL);
-			ck_assert_int_eq(rind_pbkdf2(tfm, pw, 2, salt, 4, 1, dk, 0), -EINVAL);
-			ck_assert_int_eq(rind_pbkdf2(tfm, NULL, 2, salt, 4, 1, dk, 16), -EINVAL);
-			ck_assert_int_eq(rind_pbkdf2(tfm, pw, 2, NULL, 4, 1, dk, 16), -EINVAL);
-			ck_assert_int_eq(rind_pbkdf2(tfm, pw, 2, salt, 4, 1, NULL, 16), -EINVAL);
-			for (size_t b = 0; b < sizeof(dk); b++)
-				ck_assert_msg(dk[b] == 0x11, "%s: output written on -EINVAL", drv[i]);
-
-			/* Empty password and salt, NULL or not. */
-			ck_assert_int_eq(PKCS5_PBKDF2_HMAC("", 0, (const u8 *)"", 0, 3,
-							   EVP_get_digestbyname(h->md), 64, ref), 1);
-			ck_assert_int_eq(rind_pbkdf2(tfm, NULL, 0, NULL, 0, 3, dk, 64), 0);
-			ck_assert_msg(!memcmp(dk, ref, 64), "%s: empty password/salt", drv[i]);
-			ck_assert_int_eq(rind_pbkdf2(tfm, pw, 0, salt, 0, 3, dk, 64), 0);
-			ck_assert_msg(!memcmp(dk, ref, 64), "%s: empty password/salt", drv[i]);
-			crypto_free_shash(tfm);
-		}
-	}
+	kdf_for_each_impl(pbkdf2_errors_one);
 	ck_assert_int_eq(rind_pbkdf2(NULL, NULL, 0, NULL, 0, 1, (u8 *)"", 1), -EINVAL);
 }
 END_TEST
@@ -822,6 +825,16 @@ static void hp_mask_chacha(const char *drv, const u8 *key, const u8 *sample, u8 
 	crypto_free_skcipher(tfm);
 }
 
+/* The mask through one "aes" cipher or "chacha20" skcipher driver. */
+static void hp_mask_drv(const char *drv, bool aes, const u8 *key, unsigned int keylen,
+			const u8 *sample, u8 *mask)
+{
+	if (aes)
+		hp_mask_cipher(drv, key, keylen, sample, mask);
+	else
+		hp_mask_chacha(drv, key, sample, mask);
+}
+
 static void ossl_hp_mask(const char *alg, const u8 *key, unsigned int keylen,
 			 const u8 *sample, u8 *mask)
 {
@@ -869,10 +882,7 @@ START_TEST(test_quic_hp_rfc9001)
 		n = rt_impls(v->alg, aes ? "cipher" : "skcipher", drv, RT_MAX_IMPLS);
 		for (int i = 0; i < n; i++) {
 			memset(mask, 0, sizeof(mask));
-			if (aes)
-				hp_mask_cipher(drv[i], key, keylen, sample, mask);
-			else
-				hp_mask_chacha(drv[i], key, sample, mask);
+			hp_mask_drv(drv[i], aes, key, keylen, sample, mask);
 			ck_assert_msg(!memcmp(mask, emask, 5), "%s %s: mask %s", drv[i], v->name,
 				      rt_hex(mask, 5));
 		}
@@ -918,10 +928,7 @@ START_TEST(test_quic_hp_openssl)
 				continue;
 			for (int i = 0; i < n; i++) {
 				memset(mask, 0, sizeof(mask));
-				if (aes)
-					hp_mask_cipher(drv[i], key, kl, sample, mask);
-				else
-					hp_mask_chacha(drv[i], key, sample, mask);
+				hp_mask_drv(drv[i], aes, key, kl, sample, mask);
 				ck_assert_msg(!memcmp(mask, emask, 5), "%s key %u iter %d",
 					      drv[i], kl, it);
 			}
