@@ -307,13 +307,21 @@ static void run_sk(struct crypto_skcipher *tfm, const u8 *iv, const u8 *in, u8 *
 
 /* ---- references ---- */
 
-static void ossl_chacha20(const u8 key[32], const u8 iv[16], const u8 *in, u8 *out, size_t len)
+/* An OpenSSL context encrypting with @cipher under @key and @iv. */
+static EVP_CIPHER_CTX *ossl_enc_ctx(const EVP_CIPHER *cipher, const u8 *key, const u8 *iv)
 {
 	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
-	int l;
 
 	ck_assert_ptr_nonnull(c);
-	ck_assert_int_eq(EVP_EncryptInit_ex(c, EVP_chacha20(), NULL, key, iv), 1);
+	ck_assert_int_eq(EVP_EncryptInit_ex(c, cipher, NULL, key, iv), 1);
+	return c;
+}
+
+static void ossl_chacha20(const u8 key[32], const u8 iv[16], const u8 *in, u8 *out, size_t len)
+{
+	EVP_CIPHER_CTX *c = ossl_enc_ctx(EVP_chacha20(), key, iv);
+	int l;
+
 	if (len)
 		ck_assert_int_eq(EVP_EncryptUpdate(c, out, &l, in, (int)len), 1);
 	EVP_CIPHER_CTX_free(c);
@@ -323,11 +331,9 @@ static void ossl_chacha20(const u8 key[32], const u8 iv[16], const u8 *in, u8 *o
 static void ossl_seal(const u8 key[32], const u8 nonce[12], const u8 *ad, size_t adlen,
 		      const u8 *pt, size_t len, u8 *out)
 {
-	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+	EVP_CIPHER_CTX *c = ossl_enc_ctx(EVP_chacha20_poly1305(), key, nonce);
 	int l;
 
-	ck_assert_ptr_nonnull(c);
-	ck_assert_int_eq(EVP_EncryptInit_ex(c, EVP_chacha20_poly1305(), NULL, key, nonce), 1);
 	if (adlen)
 		ck_assert_int_eq(EVP_EncryptUpdate(c, NULL, &l, ad, (int)adlen), 1);
 	if (len)
@@ -624,65 +630,95 @@ START_TEST(test_xchacha20_vectors)
 }
 END_TEST
 
+/*
+ * A stream cipher's random case for stream_differential: draws the key and
+ * the IV (the rng's order is the case's), and computes the reference's
+ * output for them.
+ */
+struct stream_ref {
+	const char *name, *what, *vs;	/* alg, report line, the reference */
+	u64 seed;
+	int cases;
+	void (*draw)(struct rt_rng *rng, u8 key[32], u8 iv[32]);
+	void (*ref)(const u8 key[32], const u8 iv[32], const u8 *in, u8 *out, size_t len);
+};
+
+/* chacha20: any counter that does not wrap within the message. */
+static void chacha_draw(struct rt_rng *rng, u8 key[32], u8 iv[32])
+{
+	u32 ctr;
+
+	rt_fill(rng, key, 32);
+	rt_fill(rng, iv, 16);
+	ctr = (u32)rt_rand(rng) % (0xffffffffu - 400);
+	put_unaligned_le32(ctr, iv);
+}
+
+static void chacha_ref(const u8 key[32], const u8 iv[32], const u8 *in, u8 *out, size_t len)
+{
+	ossl_chacha20(key, iv, in, out, len);
+}
+
+/* xchacha20: mostly near the stream's start, some near the 32-bit counter's end. */
+static void xchacha_draw(struct rt_rng *rng, u8 key[32], u8 iv[32])
+{
+	u64 pos = rt_rand_range(rng, 4) ? rt_rand_range(rng, 1000) :
+		  (u64)rt_rand_range(rng, 0xffffffffu - 400);
+	u8 nonce[24];
+
+	rt_fill(rng, key, 32);
+	rt_fill(rng, nonce, 24);
+	xiv(iv, nonce, pos);
+}
+
+static void xchacha_ref(const u8 key[32], const u8 iv[32], const u8 *in, u8 *out, size_t len)
+{
+	crypto_stream_xchacha20_xor_ic(out, in, len, iv, get_unaligned_le64(iv + 24), key);
+}
+
+/* Every implementation of @r->name against the reference, in random request modes. */
+static void stream_differential(const struct stream_ref *r, u8 *in, u8 *a, u8 *b)
+{
+	struct impls im;
+	int i, it;
+
+	get_impls(&im, r->name, "skcipher");
+	for (i = 0; i < im.n; i++) {
+		struct crypto_skcipher *tfm = alloc_sk(im.drv[i]);
+		unsigned int ivsize = crypto_skcipher_ivsize(tfm);
+		struct rt_rng rng;
+
+		rt_rng_seed(&rng, r->seed);
+		for (it = 0; it < r->cases; it++) {
+			u8 key[32], iv[32];
+			size_t len = rand_len(&rng, 20000);
+
+			r->draw(&rng, key, iv);
+			rt_fill(&rng, in, len);
+			ck_assert_int_eq(crypto_skcipher_setkey(tfm, key, 32), 0);
+			run_sk(tfm, iv, in, a, len, (int)rt_rand_range(&rng, RT_M_COUNT), &rng);
+			r->ref(key, iv, in, b, len);
+			ck_assert_msg(!memcmp(a, b, len), "%s: vs %s: case %d len %zu iv %s",
+				      im.drv[i], r->vs, it, len, rt_hex(iv, ivsize));
+		}
+		crypto_free_skcipher(tfm);
+		rt_report(r->what, im.drv[i], it, 0);
+	}
+}
+
 /* Differential: chacha20 vs OpenSSL, xchacha20 vs libsodium, seeded. */
 START_TEST(test_stream_differential)
 {
-	struct impls im;
+	static const struct stream_ref refs[] = {
+		{ "chacha20", "chacha20 vs OpenSSL (seed 0xc20)", "OpenSSL", 0xc20, CASES(1500),
+		  chacha_draw, chacha_ref },
+		{ "xchacha20", "xchacha20 vs libsodium (seed 0x4c20)", "libsodium", 0x4c20,
+		  CASES(1000), xchacha_draw, xchacha_ref },
+	};
 	u8 *in = xmalloc(20000), *a = xmalloc(20000), *b = xmalloc(20000);
-	int i, it;
 
-	get_impls(&im, "chacha20", "skcipher");
-	for (i = 0; i < im.n; i++) {
-		struct crypto_skcipher *tfm = alloc_sk(im.drv[i]);
-		struct rt_rng rng;
-
-		rt_rng_seed(&rng, 0xc20);
-		for (it = 0; it < CASES(1500); it++) {
-			u8 key[32], iv[16];
-			size_t len = rand_len(&rng, 20000);
-			u32 ctr;
-
-			rt_fill(&rng, key, 32);
-			rt_fill(&rng, iv, 16);
-			/* any counter that does not wrap within the message */
-			ctr = (u32)rt_rand(&rng) % (0xffffffffu - 400);
-			put_unaligned_le32(ctr, iv);
-			rt_fill(&rng, in, len);
-			ck_assert_int_eq(crypto_skcipher_setkey(tfm, key, 32), 0);
-			run_sk(tfm, iv, in, a, len, (int)rt_rand_range(&rng, RT_M_COUNT), &rng);
-			ossl_chacha20(key, iv, in, b, len);
-			ck_assert_msg(!memcmp(a, b, len), "%s: vs OpenSSL: case %d len %zu", im.drv[i],
-				      it, len);
-		}
-		crypto_free_skcipher(tfm);
-		rt_report("chacha20 vs OpenSSL (seed 0xc20)", im.drv[i], it, 0);
-	}
-
-	get_impls(&im, "xchacha20", "skcipher");
-	for (i = 0; i < im.n; i++) {
-		struct crypto_skcipher *tfm = alloc_sk(im.drv[i]);
-		struct rt_rng rng;
-
-		rt_rng_seed(&rng, 0x4c20);
-		for (it = 0; it < CASES(1000); it++) {
-			u8 key[32], nonce[24], iv[32];
-			size_t len = rand_len(&rng, 20000);
-			u64 pos = rt_rand_range(&rng, 4) ? rt_rand_range(&rng, 1000) :
-				  (u64)rt_rand_range(&rng, 0xffffffffu - 400);
-
-			rt_fill(&rng, key, 32);
-			rt_fill(&rng, nonce, 24);
-			xiv(iv, nonce, pos);
-			rt_fill(&rng, in, len);
-			ck_assert_int_eq(crypto_skcipher_setkey(tfm, key, 32), 0);
-			run_sk(tfm, iv, in, a, len, (int)rt_rand_range(&rng, RT_M_COUNT), &rng);
-			crypto_stream_xchacha20_xor_ic(b, in, len, nonce, pos, key);
-			ck_assert_msg(!memcmp(a, b, len), "%s: vs libsodium: case %d len %zu pos %llu",
-				      im.drv[i], it, len, (unsigned long long)pos);
-		}
-		crypto_free_skcipher(tfm);
-		rt_report("xchacha20 vs libsodium (seed 0x4c20)", im.drv[i], it, 0);
-	}
+	for (size_t r = 0; r < NELEM(refs); r++)
+		stream_differential(&refs[r], in, a, b);
 	free(in);
 	free(a);
 	free(b);
