@@ -167,80 +167,168 @@ static void check_pub_encodings(const char *drv, json_t *g, struct crypto_sig *r
 	}
 }
 
-/* ---- Wycheproof: signature verification ---------------------------------- */
+/* ---- Wycheproof: the file walk ------------------------------------------- */
+
+struct wp_rsa;
 
 /*
- * @scheme "pkcs1" or "pss".  A group applies when its hash is SHA-2 and,
- * for PSS, the MGF1 hash is the same and the salt length the hash length.
+ * What differs between the RSA Wycheproof files: which groups apply, which
+ * key the group gives, and what one case checks.  The walk itself (groups,
+ * every implementation of the group's scheme, the cases, the counts) is
+ * wp_rsa_file()'s.
  */
-static void wp_verify_file(const char *file, const char *scheme)
+struct wp_rsa_ops {
+	const char *scheme;	/* "pkcs1", "pss" or "oaep": the template */
+	const char *type;	/* its front end, for rsa_impls() */
+	bool pubkey;		/* the group's public key, else its PKCS#8 one */
+	/* The group's SHA-2 hash ("sha256", ...), NULL where the group does not apply. */
+	const char *(*hash)(json_t *g);
+	/*
+	 * A transform of w->drv keyed with the group's key, or NULL where the
+	 * implementation refuses the group as it should (it then counts the
+	 * group's cases skipped).
+	 */
+	void *(*open)(struct wp_rsa *w, const u8 *key, size_t klen);
+	/* One case on w->tfm: true if it ran, false if skipped. */
+	bool (*test)(struct wp_rsa *w, json_t *t);
+	void (*close)(void *tfm);
+};
+
+struct wp_rsa {
+	const char *file;
+	const char *drv;	/* the implementation under test */
+	json_t *g;		/* the group */
+	size_t gi;
+	void *tfm;		/* ops->open()'s */
+	int ran, skipped;
+};
+
+static const char *wp_key_field(json_t *g, bool pubkey)
+{
+	if (!pubkey)
+		return "privateKeyPkcs8";
+	return json_object_get(g, "publicKeyAsn") ? "publicKeyAsn" : "keyAsn";
+}
+
+/* Run @file (SKIP where it is absent) and report its counts. */
+static void wp_rsa_file(const char *file, const struct wp_rsa_ops *ops)
 {
 	json_t *root = rt_wp_load(file), *groups, *g;
-	size_t gi;
-	int ran = 0, skipped = 0;
-	char name[64], drv[CRYPTO_MAX_ALG_NAME] = "";
+	struct wp_rsa w = { .file = file };
+	char name[64];
 	drivers_t d;
 
 	if (!root)
 		return;
 	groups = json_object_get(root, "testGroups");
-	json_array_foreach(groups, gi, g) {
+	json_array_foreach(groups, w.gi, g) {
 		json_t *tests = json_object_get(g, "tests"), *t;
-		const char *h = sha_name(gstr(g, "sha"));
+		const char *h = ops->hash(g);
 		size_t ti, klen;
 		u8 *key;
 		int n, i;
 
-		if (h && !strcmp(scheme, "pss")) {
-			const char *mh = sha_name(gstr(g, "mgfSha"));
-			json_t *sl = json_object_get(g, "sLen");
-
-			if (!mh || strcmp(mh, h) || !gstr(g, "mgf") || strcmp(gstr(g, "mgf"), "MGF1") ||
-			    json_integer_value(sl) != (json_int_t)sha_len(h))
-				h = NULL;
-		}
 		if (!h) {
-			skipped += (int)json_array_size(tests);
+			w.skipped += (int)json_array_size(tests);
 			continue;
 		}
-		snprintf(name, sizeof(name), "%s(rsa,%s)", scheme, h);
-		n = rsa_impls(name, "sig", d, RT_MAX_IMPLS);
-		key = rt_wp_hex(g, json_object_get(g, "publicKeyAsn") ? "publicKeyAsn" : "keyAsn",
-				&klen);
+		snprintf(name, sizeof(name), "%s(rsa,%s)", ops->scheme, h);
+		n = rsa_impls(name, ops->type, d, RT_MAX_IMPLS);
+		key = rt_wp_hex(g, wp_key_field(g, ops->pubkey), &klen);
+		w.g = g;
 		for (i = 0; i < n; i++) {
-			struct crypto_sig *tfm = alloc_sig(d[i]);
-			int err = crypto_sig_set_pubkey(tfm, key, (unsigned int)klen);
-
-			memcpy(drv, d[i], sizeof(drv));
-			if (err)
-				ck_abort_msg("%s: %s: group %zu: set_pubkey %d", d[i], file, gi, err);
-			check_pub_encodings(d[i], g, tfm);
+			w.drv = d[i];
+			w.tfm = ops->open(&w, key, klen);
+			if (!w.tfm)
+				continue;
 			json_array_foreach(tests, ti, t) {
-				size_t ml, sl;
-				u8 *msg = rt_wp_hex(t, "msg", &ml), *sig = rt_wp_hex(t, "sig", &sl);
-				int want = rt_wp_result(t);
-
-				err = crypto_sig_verify(tfm, sig, (unsigned int)sl, msg, (unsigned int)ml);
-				if (want == 1 && err)
-					ck_abort_msg("%s: %s tcId %lld: valid signature refused (%d)", d[i],
-						     file, json_integer_value(json_object_get(t, "tcId")), err);
-				if (want == 0 && err != -EBADMSG)
-					ck_abort_msg("%s: %s tcId %lld: invalid signature gave %d", d[i],
-						     file, json_integer_value(json_object_get(t, "tcId")), err);
-				if (want == -1 && err && err != -EBADMSG)
-					ck_abort_msg("%s: %s tcId %lld: acceptable case gave %d", d[i],
-						     file, json_integer_value(json_object_get(t, "tcId")), err);
-				ran++;
-				free(msg);
-				free(sig);
+				if (ops->test(&w, t))
+					w.ran++;
+				else
+					w.skipped++;
 			}
-			crypto_free_sig(tfm);
+			ops->close(w.tfm);
 		}
 		free(key);
 	}
-	rt_report(file, drv[0] ? drv : scheme, ran, skipped);
+	/* The report names the last implementation run (d outlives the loop). */
+	rt_report(file, w.drv ? w.drv : ops->scheme, w.ran, w.skipped);
 	json_decref(root);
 }
+
+static long long wp_tcid(json_t *t)
+{
+	return json_integer_value(json_object_get(t, "tcId"));
+}
+
+static void sig_close(void *tfm)
+{
+	crypto_free_sig(tfm);
+}
+
+/* ---- Wycheproof: signature verification ---------------------------------- */
+
+/* PKCS#1 v1.5: the groups whose hash is SHA-2. */
+static const char *pkcs1_hash(json_t *g)
+{
+	return sha_name(gstr(g, "sha"));
+}
+
+/* PSS: also the MGF1 hash the same and the salt length the hash length. */
+static const char *pss_hash(json_t *g)
+{
+	const char *h = sha_name(gstr(g, "sha")), *mh;
+
+	if (!h)
+		return NULL;
+	mh = sha_name(gstr(g, "mgfSha"));
+	if (!mh || strcmp(mh, h) || !gstr(g, "mgf") || strcmp(gstr(g, "mgf"), "MGF1") ||
+	    json_integer_value(json_object_get(g, "sLen")) != (json_int_t)sha_len(h))
+		return NULL;
+	return h;
+}
+
+static void *verify_open(struct wp_rsa *w, const u8 *key, size_t klen)
+{
+	struct crypto_sig *tfm = alloc_sig(w->drv);
+	int err = crypto_sig_set_pubkey(tfm, key, (unsigned int)klen);
+
+	if (err)
+		ck_abort_msg("%s: %s: group %zu: set_pubkey %d", w->drv, w->file, w->gi, err);
+	check_pub_encodings(w->drv, w->g, tfm);
+	return tfm;
+}
+
+static bool verify_test(struct wp_rsa *w, json_t *t)
+{
+	size_t ml, sl;
+	u8 *msg = rt_wp_hex(t, "msg", &ml), *sig = rt_wp_hex(t, "sig", &sl);
+	int want = rt_wp_result(t);
+	int err = crypto_sig_verify(w->tfm, sig, (unsigned int)sl, msg, (unsigned int)ml);
+
+	if (want == 1 && err)
+		ck_abort_msg("%s: %s tcId %lld: valid signature refused (%d)", w->drv, w->file,
+			     wp_tcid(t), err);
+	if (want == 0 && err != -EBADMSG)
+		ck_abort_msg("%s: %s tcId %lld: invalid signature gave %d", w->drv, w->file,
+			     wp_tcid(t), err);
+	if (want == -1 && err && err != -EBADMSG)
+		ck_abort_msg("%s: %s tcId %lld: acceptable case gave %d", w->drv, w->file,
+			     wp_tcid(t), err);
+	free(msg);
+	free(sig);
+	return true;
+}
+
+static const struct wp_rsa_ops pkcs1_verify_ops = {
+	.scheme = "pkcs1", .type = "sig", .pubkey = true, .hash = pkcs1_hash,
+	.open = verify_open, .test = verify_test, .close = sig_close,
+};
+
+static const struct wp_rsa_ops pss_verify_ops = {
+	.scheme = "pss", .type = "sig", .pubkey = true, .hash = pss_hash,
+	.open = verify_open, .test = verify_test, .close = sig_close,
+};
 
 static const char *const pkcs1_verify_files[] = {
 	"rsa_signature_2048_sha256_test.json", "rsa_signature_2048_sha384_test.json",
@@ -252,7 +340,7 @@ static const char *const pkcs1_verify_files[] = {
 
 START_TEST(test_wp_pkcs1_verify)
 {
-	wp_verify_file(pkcs1_verify_files[_i], "pkcs1");
+	wp_rsa_file(pkcs1_verify_files[_i], &pkcs1_verify_ops);
 }
 END_TEST
 
@@ -263,67 +351,46 @@ static const char *const pkcs1_gen_files[] = {
 	"rsa_pkcs1_4096_sig_gen_test.json",
 };
 
+static void *sign_open(struct wp_rsa *w, const u8 *key, size_t klen)
+{
+	struct crypto_sig *tfm = alloc_sig(w->drv);
+	int err = crypto_sig_set_privkey(tfm, key, (unsigned int)klen);
+
+	if (err)
+		ck_abort_msg("%s: %s: group %zu: set_privkey %d", w->drv, w->file, w->gi, err);
+	return tfm;
+}
+
+/* The valid cases: the signature byte for byte, and it verifies. */
+static bool sign_test(struct wp_rsa *w, json_t *t)
+{
+	size_t ml, sl;
+	u8 *msg = rt_wp_hex(t, "msg", &ml), *sig = rt_wp_hex(t, "sig", &sl);
+	u8 out[MAXK];
+	bool ran = rt_wp_result(t) == 1;
+	int len;
+
+	if (ran) {
+		len = crypto_sig_sign(w->tfm, msg, (unsigned int)ml, out, sizeof(out));
+		if (len != (int)sl || memcmp(out, sig, sl))
+			ck_abort_msg("%s: %s tcId %lld: signature differs (%d)", w->drv, w->file,
+				     wp_tcid(t), len);
+		RT_REQ_EQ(w->drv, crypto_sig_verify(w->tfm, out, (unsigned int)len, msg,
+						    (unsigned int)ml), 0);
+	}
+	free(msg);
+	free(sig);
+	return ran;
+}
+
+static const struct wp_rsa_ops pkcs1_sign_ops = {
+	.scheme = "pkcs1", .type = "sig", .pubkey = false, .hash = pkcs1_hash,
+	.open = sign_open, .test = sign_test, .close = sig_close,
+};
+
 START_TEST(test_wp_pkcs1_sign)
 {
-	const char *file = pkcs1_gen_files[_i];
-	json_t *root = rt_wp_load(file), *groups, *g;
-	size_t gi;
-	int ran = 0, skipped = 0;
-	char name[64], drv[CRYPTO_MAX_ALG_NAME] = "";
-	drivers_t d;
-
-	if (!root)
-		return;
-	groups = json_object_get(root, "testGroups");
-	json_array_foreach(groups, gi, g) {
-		json_t *tests = json_object_get(g, "tests"), *t;
-		const char *h = sha_name(gstr(g, "sha"));
-		size_t ti, klen;
-		u8 *key;
-		int n, i;
-
-		if (!h) {
-			skipped += (int)json_array_size(tests);
-			continue;
-		}
-		snprintf(name, sizeof(name), "pkcs1(rsa,%s)", h);
-		n = rsa_impls(name, "sig", d, RT_MAX_IMPLS);
-		key = rt_wp_hex(g, "privateKeyPkcs8", &klen);
-		for (i = 0; i < n; i++) {
-			struct crypto_sig *tfm = alloc_sig(d[i]);
-			int err = crypto_sig_set_privkey(tfm, key, (unsigned int)klen);
-
-			memcpy(drv, d[i], sizeof(drv));
-			if (err)
-				ck_abort_msg("%s: %s: group %zu: set_privkey %d", d[i], file, gi, err);
-			json_array_foreach(tests, ti, t) {
-				size_t ml, sl;
-				u8 *msg = rt_wp_hex(t, "msg", &ml), *sig = rt_wp_hex(t, "sig", &sl);
-				u8 out[MAXK];
-				int len;
-
-				if (rt_wp_result(t) != 1) {
-					skipped++;
-					free(msg);
-					free(sig);
-					continue;
-				}
-				len = crypto_sig_sign(tfm, msg, (unsigned int)ml, out, sizeof(out));
-				if (len != (int)sl || memcmp(out, sig, sl))
-					ck_abort_msg("%s: %s tcId %lld: signature differs (%d)", d[i], file,
-						     json_integer_value(json_object_get(t, "tcId")), len);
-				RT_REQ_EQ(d[i], crypto_sig_verify(tfm, out, (unsigned int)len, msg,
-							       (unsigned int)ml), 0);
-				ran++;
-				free(msg);
-				free(sig);
-			}
-			crypto_free_sig(tfm);
-		}
-		free(key);
-	}
-	rt_report(file, drv[0] ? drv : "pkcs1", ran, skipped);
-	json_decref(root);
+	wp_rsa_file(pkcs1_gen_files[_i], &pkcs1_sign_ops);
 }
 END_TEST
 
@@ -347,7 +414,7 @@ static const char *const pss_files[] = {
 
 START_TEST(test_wp_pss_verify)
 {
-	wp_verify_file(pss_files[_i], "pss");
+	wp_rsa_file(pss_files[_i], &pss_verify_ops);
 }
 END_TEST
 
@@ -691,81 +758,72 @@ static const char *const oaep_files[] = {
 	"rsa_oaep_4096_sha512_mgf1sha512_test.json", "rsa_oaep_misc_test.json",
 };
 
+/* SHA-2 with the same MGF1 hash. */
+static const char *oaep_hash(json_t *g)
+{
+	const char *h = sha_name(gstr(g, "sha")), *mh = sha_name(gstr(g, "mgfSha"));
+
+	return h && mh && !strcmp(h, mh) ? h : NULL;
+}
+
+static void *oaep_open(struct wp_rsa *w, const u8 *key, size_t klen)
+{
+	struct crypto_akcipher *tfm = alloc_ak(w->drv);
+	int err = crypto_akcipher_set_priv_key(tfm, key, (unsigned int)klen);
+
+	if (json_integer_value(json_object_get(w->g, "keySize")) < 2048) {
+		/* Below rind's 2048-bit minimum: refused, cases skipped. */
+		RT_REQ_EQ(w->drv, err, -EKEYREJECTED);
+		w->skipped += (int)json_array_size(json_object_get(w->g, "tests"));
+		crypto_free_akcipher(tfm);
+		return NULL;
+	}
+	if (err)
+		ck_abort_msg("%s: %s: group %zu: set_priv_key %d", w->drv, w->file, w->gi, err);
+	return tfm;
+}
+
+static bool oaep_test(struct wp_rsa *w, json_t *t)
+{
+	size_t ml, cl, ll;
+	u8 *msg = rt_wp_hex(t, "msg", &ml), *ct = rt_wp_hex(t, "ct", &cl);
+	u8 *label = rt_wp_hex(t, "label", &ll), out[MAXK];
+	unsigned int ol = sizeof(out);
+	int want = rt_wp_result(t), err;
+	long long id = wp_tcid(t);
+
+	/* rind's OAEP has the empty label only. */
+	if (!ll) {
+		err = ak_run(w->tfm, false, ct, (unsigned int)cl, out, &ol);
+		if (want == 1 && (err || ol != ml || memcmp(out, msg, ml)))
+			ck_abort_msg("%s: %s tcId %lld: valid ciphertext: %d", w->drv, w->file, id,
+				     err);
+		if (want == 0 && err != -EBADMSG)
+			ck_abort_msg("%s: %s tcId %lld: invalid ciphertext gave %d", w->drv,
+				     w->file, id, err);
+		if (want == -1 && err && err != -EBADMSG)
+			ck_abort_msg("%s: %s tcId %lld: acceptable case gave %d", w->drv, w->file,
+				     id, err);
+	}
+	free(msg);
+	free(ct);
+	free(label);
+	return !ll;
+}
+
+static void ak_close(void *tfm)
+{
+	crypto_free_akcipher(tfm);
+}
+
+static const struct wp_rsa_ops oaep_ops = {
+	.scheme = "oaep", .type = "akcipher", .pubkey = false, .hash = oaep_hash,
+	.open = oaep_open, .test = oaep_test, .close = ak_close,
+};
+
 START_TEST(test_wp_oaep)
 {
-	const char *file = oaep_files[_i];
-	json_t *root = rt_wp_load(file), *groups, *g;
-	size_t gi;
-	int ran = 0, skipped = 0;
-	char name[64], drv[CRYPTO_MAX_ALG_NAME] = "";
-	drivers_t d;
-
-	if (!root)
-		return;
-	groups = json_object_get(root, "testGroups");
-	json_array_foreach(groups, gi, g) {
-		json_t *tests = json_object_get(g, "tests"), *t;
-		const char *h = sha_name(gstr(g, "sha")), *mh = sha_name(gstr(g, "mgfSha"));
-		size_t ti, klen;
-		u8 *key;
-		int n, i;
-
-		if (!h || !mh || strcmp(h, mh)) {
-			skipped += (int)json_array_size(tests);
-			continue;
-		}
-		snprintf(name, sizeof(name), "oaep(rsa,%s)", h);
-		n = rsa_impls(name, "akcipher", d, RT_MAX_IMPLS);
-		key = rt_wp_hex(g, "privateKeyPkcs8", &klen);
-		for (i = 0; i < n; i++) {
-			struct crypto_akcipher *tfm = alloc_ak(d[i]);
-			int err = crypto_akcipher_set_priv_key(tfm, key, (unsigned int)klen);
-
-			memcpy(drv, d[i], sizeof(drv));
-			if (json_integer_value(json_object_get(g, "keySize")) < 2048) {
-				/* Below rind's 2048-bit minimum: refused, cases skipped. */
-				RT_REQ_EQ(d[i], err, -EKEYREJECTED);
-				skipped += (int)json_array_size(tests);
-				crypto_free_akcipher(tfm);
-				continue;
-			}
-			if (err)
-				ck_abort_msg("%s: %s: group %zu: set_priv_key %d", d[i], file, gi, err);
-			json_array_foreach(tests, ti, t) {
-				size_t ml, cl, ll;
-				u8 *msg = rt_wp_hex(t, "msg", &ml), *ct = rt_wp_hex(t, "ct", &cl);
-				u8 *label = rt_wp_hex(t, "label", &ll), out[MAXK];
-				unsigned int ol = sizeof(out);
-				int want = rt_wp_result(t);
-				long long id = json_integer_value(json_object_get(t, "tcId"));
-
-				if (ll) {
-					/* rind's OAEP has the empty label only. */
-					skipped++;
-					goto next;
-				}
-				err = ak_run(tfm, false, ct, (unsigned int)cl, out, &ol);
-				if (want == 1 && (err || ol != ml || memcmp(out, msg, ml)))
-					ck_abort_msg("%s: %s tcId %lld: valid ciphertext: %d", d[i], file,
-						     id, err);
-				if (want == 0 && err != -EBADMSG)
-					ck_abort_msg("%s: %s tcId %lld: invalid ciphertext gave %d",
-						     d[i], file, id, err);
-				if (want == -1 && err && err != -EBADMSG)
-					ck_abort_msg("%s: %s tcId %lld: acceptable case gave %d", d[i],
-						     file, id, err);
-				ran++;
-next:
-				free(msg);
-				free(ct);
-				free(label);
-			}
-			crypto_free_akcipher(tfm);
-		}
-		free(key);
-	}
-	rt_report(file, drv[0] ? drv : "oaep", ran, skipped);
-	json_decref(root);
+	wp_rsa_file(oaep_files[_i], &oaep_ops);
 }
 END_TEST
 
