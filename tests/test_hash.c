@@ -99,26 +99,39 @@ static void ossl_hmac(int h, const u8 *key, size_t keylen, const u8 *data, size_
 		ck_abort_msg("OpenSSL HMAC-%s failed", hash_names[h]);
 }
 
-/* Digest through init / update (in pieces of at most @chunk) / final. */
-static int desc_digest(struct crypto_shash *tfm, const u8 *data, size_t len, size_t chunk,
-		       u8 *out)
+/*
+ * Digest through init / update in pieces / final, or where @xof
+ * rind_shash_final_xof() of @outlen bytes.  The pieces take their sizes
+ * from @chunks in turn, the last one cut short at the end of @data.
+ */
+static int digest_pieces(struct crypto_shash *tfm, const u8 *data, size_t len,
+			 const size_t *chunks, size_t nchunks, bool xof, u8 *out, size_t outlen)
 {
 	SHASH_DESC_ON_STACK(desc, tfm);
+	size_t c = 0;
 	int err;
 
 	desc->tfm = tfm;
 	err = crypto_shash_init(desc);
 	while (!err && len) {
-		unsigned int n = (unsigned int)(len < chunk ? len : chunk);
+		size_t k = chunks[c++ % nchunks];
+		unsigned int n = (unsigned int)(len < k ? len : k);
 
 		err = crypto_shash_update(desc, data, n);
 		data += n;
 		len -= n;
 	}
 	if (!err)
-		err = crypto_shash_final(desc, out);
+		err = xof ? rind_shash_final_xof(desc, out, outlen) : crypto_shash_final(desc, out);
 	shash_desc_zero(desc);
 	return err;
+}
+
+/* Digest through init / update (in pieces of at most @chunk) / final. */
+static int desc_digest(struct crypto_shash *tfm, const u8 *data, size_t len, size_t chunk,
+		       u8 *out)
+{
+	return digest_pieces(tfm, data, len, &chunk, 1, false, out, 0);
 }
 
 static void check_digest(const char *drv, const char *what, size_t len, const u8 *got,
@@ -413,26 +426,10 @@ START_TEST(test_fips_examples)
 			OK(drv[i], crypto_shash_tfm_digest(tfm, million, (unsigned int)mlen, out));
 			check_digest(drv[i], "million a", mlen, out, want, ds);
 			cases++;
-			{
-				SHASH_DESC_ON_STACK(desc, tfm);
-				size_t done = 0;
-				int c = 0;
-
-				desc->tfm = tfm;
-				OK(drv[i], crypto_shash_init(desc));
-				while (done < mlen) {
-					size_t k = chunks[c++ % ARRAY_SIZE(chunks)];
-
-					if (k > mlen - done)
-						k = mlen - done;
-					OK(drv[i], crypto_shash_update(desc, million + done,
-									     (unsigned int)k));
-					done += k;
-				}
-				OK(drv[i], crypto_shash_final(desc, out));
-				check_digest(drv[i], "million a in pieces", mlen, out, want, ds);
-				cases++;
-			}
+			OK(drv[i], digest_pieces(tfm, million, mlen, chunks, ARRAY_SIZE(chunks), false,
+						 out, 0));
+			check_digest(drv[i], "million a in pieces", mlen, out, want, ds);
+			cases++;
 			rt_report("FIPS 180-4 examples", drv[i], cases, 0);
 			crypto_free_shash(tfm);
 		}
@@ -2024,22 +2021,7 @@ static void ossl_sha3(int k, const u8 *data, size_t len, u8 *out, size_t outlen)
 static int xof_digest(struct crypto_shash *tfm, const u8 *data, size_t len, size_t chunk,
 		      u8 *out, size_t outlen)
 {
-	SHASH_DESC_ON_STACK(desc, tfm);
-	int err;
-
-	desc->tfm = tfm;
-	err = crypto_shash_init(desc);
-	while (!err && len) {
-		unsigned int n = (unsigned int)(len < chunk ? len : chunk);
-
-		err = crypto_shash_update(desc, data, n);
-		data += n;
-		len -= n;
-	}
-	if (!err)
-		err = rind_shash_final_xof(desc, out, outlen);
-	shash_desc_zero(desc);
-	return err;
+	return digest_pieces(tfm, data, len, &chunk, 1, true, out, outlen);
 }
 
 /*
@@ -2174,25 +2156,9 @@ START_TEST(test_sha3_kat)
 			rt_unhex(want, sizeof(want), sha3_kats[k].digest[5]);
 			OK(drv[i], crypto_shash_tfm_digest(tfm, million, (unsigned int)mlen, out));
 			check_digest(drv[i], "million a", mlen, out, want, ds);
-			{
-				SHASH_DESC_ON_STACK(desc, tfm);
-				size_t done = 0;
-				int c = 0;
-
-				desc->tfm = tfm;
-				OK(drv[i], crypto_shash_init(desc));
-				while (done < mlen) {
-					size_t s = chunks[c++ % ARRAY_SIZE(chunks)];
-
-					if (s > mlen - done)
-						s = mlen - done;
-					OK(drv[i], crypto_shash_update(desc, million + done,
-								       (unsigned int)s));
-					done += s;
-				}
-				OK(drv[i], crypto_shash_final(desc, out));
-				check_digest(drv[i], "million a in pieces", mlen, out, want, ds);
-			}
+			OK(drv[i], digest_pieces(tfm, million, mlen, chunks, ARRAY_SIZE(chunks), false,
+						 out, 0));
+			check_digest(drv[i], "million a in pieces", mlen, out, want, ds);
 			cases += 2;
 			/* SHAKE: 4096-bit outputs, the digest their first bytes. */
 			if (SHA3_IS_XOF(k)) {
