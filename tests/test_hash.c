@@ -2112,22 +2112,24 @@ static const struct sha3_kat {
 	} },
 };
 
+/* The first five examples' messages (the digests' order above). */
+static const u8 sha3_a3[200] = { [0 ... 199] = 0xa3 };
+static const u8 *const sha3_msgs[5] = {
+	(const u8 *)"", (const u8 *)"abc", sha3_a3,
+	(const u8 *)"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+	(const u8 *)("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
+		     "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"),
+};
+static const size_t sha3_lens[5] = { 0, 3, 200, 56, 112 };
+
 START_TEST(test_sha3_kat)
 {
 	static const size_t chunks[] = { 1, 7, 72, 136, 169, 1000, 4096, 65 };
 	const size_t mlen = 1000000;
-	u8 *million = malloc(mlen), a3[200];
-	const u8 *msgs[5] = {
-		(const u8 *)"", (const u8 *)"abc", a3,
-		(const u8 *)"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-		(const u8 *)("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
-			     "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"),
-	};
-	const size_t lens[5] = { 0, 3, 200, 56, 112 };
+	u8 *million = malloc(mlen);
 
 	ck_assert_ptr_nonnull(million);
 	memset(million, 'a', mlen);
-	memset(a3, 0xa3, sizeof(a3));
 	for (int k = 0; k < NSHA3; k++) {
 		drivers_t drv;
 		int n = rt_impls(sha3_names[k], "shash", drv, RT_MAX_IMPLS);
@@ -2146,11 +2148,12 @@ START_TEST(test_sha3_kat)
 			ck_assert_uint_le(crypto_shash_statesize(tfm), HASH_MAX_STATESIZE);
 			for (int m = 0; m < 5; m++) {
 				rt_unhex(want, sizeof(want), sha3_kats[k].digest[m]);
-				OK(drv[i], crypto_shash_tfm_digest(tfm, msgs[m], (unsigned int)lens[m],
-								   out));
-				check_digest(drv[i], "NIST example", lens[m], out, want, ds);
-				OK(drv[i], desc_digest(tfm, msgs[m], lens[m], 5, out));
-				check_digest(drv[i], "NIST example, updates of 5", lens[m], out, want, ds);
+				OK(drv[i], crypto_shash_tfm_digest(tfm, sha3_msgs[m],
+								   (unsigned int)sha3_lens[m], out));
+				check_digest(drv[i], "NIST example", sha3_lens[m], out, want, ds);
+				OK(drv[i], desc_digest(tfm, sha3_msgs[m], sha3_lens[m], 5, out));
+				check_digest(drv[i], "NIST example, updates of 5", sha3_lens[m], out, want,
+					     ds);
 				cases += 2;
 			}
 			rt_unhex(want, sizeof(want), sha3_kats[k].digest[5]);
@@ -2166,11 +2169,13 @@ START_TEST(test_sha3_kat)
 					u8 big[512], tail[32];
 
 					memset(big, 0x5a, sizeof(big));
-					OK(drv[i], xof_digest(tfm, msgs[m], lens[m], 64, big, sizeof(big)));
+					OK(drv[i], xof_digest(tfm, sha3_msgs[m], sha3_lens[m], 64, big,
+							      sizeof(big)));
 					rt_unhex(want, sizeof(want), sha3_kats[k].digest[m]);
-					check_digest(drv[i], "4096-bit output, head", lens[m], big, want, ds);
+					check_digest(drv[i], "4096-bit output, head", sha3_lens[m], big,
+						     want, ds);
 					rt_unhex(tail, sizeof(tail), sha3_kats[k].tail4096[m]);
-					check_digest(drv[i], "4096-bit output, tail", lens[m],
+					check_digest(drv[i], "4096-bit output, tail", sha3_lens[m],
 						     big + sizeof(big) - 32, tail, 32);
 					cases++;
 				}
@@ -2193,15 +2198,8 @@ END_TEST
  */
 START_TEST(test_keccakx8_kat)
 {
-	u8 a3[200], other[7][200], out[8][4 * SHAKE128_RATE], ref[4 * SHAKE128_RATE];
+	u8 other[7][200], out[8][4 * SHAKE128_RATE], ref[4 * SHAKE128_RATE];
 	u8 want[64];
-	const u8 *msgs[5] = {
-		(const u8 *)"", (const u8 *)"abc", a3,
-		(const u8 *)"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-		(const u8 *)("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
-			     "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"),
-	};
-	const size_t lens[5] = { 0, 3, 200, 56, 112 };
 	u8 *const outp[8] = { out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7] };
 	struct keccakx8_state st;
 	struct keccak_state ks;
@@ -2211,7 +2209,6 @@ START_TEST(test_keccakx8_kat)
 	if (!keccakx8_runs("FIPS 202 examples, eight-way sponge"))
 		return;
 	rt_rng_seed(&rng, 0x6ecc8b);
-	memset(a3, 0xa3, sizeof(a3));
 	for (int k = 0; k < NSHA3; k++) {
 		const unsigned int rate = sha3_rates[k], ds = sha3_sizes[k];
 		const u8 dsb = SHA3_IS_XOF(k) ? KECCAK_DS_SHAKE : KECCAK_DS_SHA3;
@@ -2223,8 +2220,8 @@ START_TEST(test_keccakx8_kat)
 
 			rt_fill(&rng, other, sizeof(other));
 			for (int l = 0, o = 0; l < 8; l++)
-				in[l] = l == lane ? msgs[m] : other[o++];
-			keccakx8_absorb_once(&st, rate, dsb, in, lens[m]);
+				in[l] = l == lane ? sha3_msgs[m] : other[o++];
+			keccakx8_absorb_once(&st, rate, dsb, in, sha3_lens[m]);
 			keccakx8_squeeze_blocks(&st, rate, outp, nb);
 			rt_unhex(want, sizeof(want), sha3_kats[k].digest[m]);
 			if (memcmp(out[lane], want, ds))
@@ -2238,7 +2235,7 @@ START_TEST(test_keccakx8_kat)
 			}
 			for (int l = 0; l < 8; l++) {
 				rind_keccak_init(&ks, rate, dsb);
-				rind_keccak_absorb(&ks, in[l], lens[m]);
+				rind_keccak_absorb(&ks, in[l], sha3_lens[m]);
 				rind_keccak_squeeze(&ks, ref, nb * rate);
 				if (memcmp(out[l], ref, nb * rate))
 					ck_abort_msg("%s, example %d: lane %d differs from the scalar sponge",
