@@ -490,6 +490,34 @@ END_TEST
  * descriptor that finishes the message, and the original descriptor
  * finishes it too.
  */
+/*
+ * @buf split at @cut of @len: hashed up to the cut on @d1, the state
+ * exported and finished from @d2 by finup, then @d1 finished too, by
+ * update + final or, where @finup, by finup.  Both must give @want.
+ */
+static void split_export_import(const char *drv, struct shash_desc *d1, struct shash_desc *d2,
+				const u8 *buf, size_t cut, size_t len, bool finup,
+				const u8 *want, unsigned int ds)
+{
+	u8 state[HASH_MAX_STATESIZE], out[HASH_MAX_DIGESTSIZE];
+
+	OK(drv, crypto_shash_init(d1));
+	OK(drv, crypto_shash_update(d1, buf, (unsigned int)cut));
+	OK(drv, crypto_shash_export(d1, state));
+	OK(drv, crypto_shash_import(d2, state));
+	OK(drv, crypto_shash_finup(d2, buf + cut, (unsigned int)(len - cut), out));
+	if (memcmp(out, want, ds))
+		ck_abort_msg("%s: import after %zu of %zu bytes: wrong digest", drv, cut, len);
+	if (finup) {
+		OK(drv, crypto_shash_finup(d1, buf + cut, (unsigned int)(len - cut), out));
+	} else {
+		OK(drv, crypto_shash_update(d1, buf + cut, (unsigned int)(len - cut)));
+		OK(drv, crypto_shash_final(d1, out));
+	}
+	if (memcmp(out, want, ds))
+		ck_abort_msg("%s: split at %zu of %zu bytes: wrong digest", drv, cut, len);
+}
+
 START_TEST(test_incremental_export_import)
 {
 	u8 buf[2 * 128 + 1];
@@ -506,7 +534,6 @@ START_TEST(test_incremental_export_import)
 			struct crypto_shash *tfm = alloc_drv(drv[i]);
 			unsigned int ds = crypto_shash_digestsize(tfm);
 			unsigned int ss = crypto_shash_statesize(tfm);
-			u8 state[HASH_MAX_STATESIZE];
 			u8 want[HASH_MAX_DIGESTSIZE], out[HASH_MAX_DIGESTSIZE];
 			SHASH_DESC_ON_STACK(d1, tfm);
 			SHASH_DESC_ON_STACK(d2, tfm);
@@ -519,21 +546,7 @@ START_TEST(test_incremental_export_import)
 				for (size_t cut = 0; cut <= len; cut++) {
 					d1->tfm = tfm;
 					d2->tfm = tfm;
-					OK(drv[i], crypto_shash_init(d1));
-					OK(drv[i], crypto_shash_update(d1, buf, (unsigned int)cut));
-					OK(drv[i], crypto_shash_export(d1, state));
-					OK(drv[i], crypto_shash_import(d2, state));
-					OK(drv[i], crypto_shash_finup(d2, buf + cut,
-							 (unsigned int)(len - cut), out));
-					if (memcmp(out, want, ds))
-						ck_abort_msg("%s: import after %zu of %zu bytes: wrong digest",
-							     drv[i], cut, len);
-					OK(drv[i], crypto_shash_update(d1, buf + cut,
-							 (unsigned int)(len - cut)));
-					OK(drv[i], crypto_shash_final(d1, out));
-					if (memcmp(out, want, ds))
-						ck_abort_msg("%s: split at %zu of %zu bytes: wrong digest",
-							     drv[i], cut, len);
+					split_export_import(drv[i], d1, d2, buf, cut, len, false, want, ds);
 					cases++;
 				}
 			}
@@ -2360,20 +2373,7 @@ START_TEST(test_sha3_export_import)
 			for (size_t len = 0; len <= rate + 1; len++) {
 				ossl_sha3(k, buf, len, want, ds);
 				for (size_t cut = 0; cut <= len; cut++) {
-					OK(drv[i], crypto_shash_init(d1));
-					OK(drv[i], crypto_shash_update(d1, buf, (unsigned int)cut));
-					OK(drv[i], crypto_shash_export(d1, state));
-					OK(drv[i], crypto_shash_import(d2, state));
-					OK(drv[i], crypto_shash_finup(d2, buf + cut,
-								      (unsigned int)(len - cut), out));
-					if (memcmp(out, want, ds))
-						ck_abort_msg("%s: import after %zu of %zu bytes: wrong digest",
-							     drv[i], cut, len);
-					OK(drv[i], crypto_shash_finup(d1, buf + cut,
-								      (unsigned int)(len - cut), out));
-					if (memcmp(out, want, ds))
-						ck_abort_msg("%s: split at %zu of %zu bytes: wrong digest",
-							     drv[i], cut, len);
+					split_export_import(drv[i], d1, d2, buf, cut, len, true, want, ds);
 					cases++;
 				}
 			}
