@@ -1512,6 +1512,43 @@ static void ossl_sha2_from(int h, const void *chain, u64 count_lo, u64 count_hi,
 }
 #pragma GCC diagnostic pop
 
+/*
+ * @desc's state after one block @blk, its byte count set to @lo (and, for
+ * SHA-384/512, the high word to @hi), then @x and @y bytes more of @data:
+ * against OpenSSL carrying on from the same chaining value and count.
+ */
+static void long_count_case(const char *drv, struct shash_desc *desc, int h, const u8 *blk,
+			    u64 lo, u64 hi, const u8 *data, size_t x, size_t y, const char *what)
+{
+	unsigned int bs = block_sizes[h], ds = digest_sizes[h];
+	u8 want[HASH_MAX_DIGESTSIZE], out[HASH_MAX_DIGESTSIZE];
+	union {
+		struct sha256_state s256;
+		struct sha512_state s512;
+		u8 raw[HASH_MAX_STATESIZE];
+	} st;
+	const void *chain;
+
+	OK(drv, crypto_shash_init(desc));
+	OK(drv, crypto_shash_update(desc, blk, bs));
+	OK(drv, crypto_shash_export(desc, st.raw));
+	if (bs == 64) {
+		st.s256.count = lo;
+		chain = st.s256.state;
+	} else {
+		st.s512.count[0] = lo;
+		st.s512.count[1] = hi;
+		chain = st.s512.state;
+	}
+	ossl_sha2_from(h, chain, lo, hi, data, x, data + x, y, want);
+	OK(drv, crypto_shash_import(desc, st.raw));
+	OK(drv, crypto_shash_update(desc, data, (unsigned int)x));
+	OK(drv, crypto_shash_finup(desc, data + x, (unsigned int)y, out));
+	if (memcmp(out, want, ds))
+		ck_abort_msg("%s: count %#llx%s + %zu + %zu: got %s", drv, (unsigned long long)lo,
+			     what, x, y, rt_hex(out, ds));
+}
+
 START_TEST(test_long_counts)
 {
 	static const u64 bounds[] = { 1ull << 29, 1ull << 32, 1ull << 61, 0 /* 2^64 */ };
@@ -1528,7 +1565,7 @@ START_TEST(test_long_counts)
 	for (int h = 1; h < NHASH; h++) {
 		drivers_t drv;
 		int n = rt_impls(hash_names[h], "shash", drv, RT_MAX_IMPLS);
-		unsigned int bs = block_sizes[h], ds = digest_sizes[h];
+		unsigned int bs = block_sizes[h];
 
 		for (int i = 0; i < n; i++) {
 			struct crypto_shash *tfm = alloc_drv(drv[i]);
@@ -1541,55 +1578,20 @@ START_TEST(test_long_counts)
 				for (u64 back = bs; back <= 4 * (u64)bs; back += bs) {
 					u64 lo = bounds[b] - back;
 					u64 hi = 0;
-					union {
-						struct sha256_state s256;
-						struct sha512_state s512;
-						u8 raw[HASH_MAX_STATESIZE];
-					} st;
 
 					for (size_t k = 0; k < ARRAY_SIZE(parts); k++) {
-						u8 want[HASH_MAX_DIGESTSIZE], out[HASH_MAX_DIGESTSIZE];
-						const void *chain;
 						size_t x = parts[k][0], y = parts[k][1];
 
 						ck_assert_uint_eq(crypto_shash_statesize(tfm),
-								  bs == 64 ? sizeof(st.s256) : sizeof(st.s512));
-						OK(drv[i], crypto_shash_init(desc));
-						OK(drv[i], crypto_shash_update(desc, blk, bs));
-						OK(drv[i], crypto_shash_export(desc, st.raw));
-						if (bs == 64) {
-							st.s256.count = lo;
-							chain = st.s256.state;
-						} else {
-							st.s512.count[0] = lo;
-							st.s512.count[1] = hi;
-							chain = st.s512.state;
-						}
-						ossl_sha2_from(h, chain, lo, hi, data, x, data + x, y, want);
-						OK(drv[i], crypto_shash_import(desc, st.raw));
-						OK(drv[i], crypto_shash_update(desc, data, (unsigned int)x));
-						OK(drv[i], crypto_shash_finup(desc, data + x, (unsigned int)y, out));
-						if (memcmp(out, want, ds))
-							ck_abort_msg("%s: count %#llx + %zu + %zu: got %s", drv[i],
-								     (unsigned long long)lo, x, y, rt_hex(out, ds));
+								  bs == 64 ? sizeof(struct sha256_state) :
+									     sizeof(struct sha512_state));
+						long_count_case(drv[i], desc, h, blk, lo, hi, data, x, y, "");
 						cases++;
 						if (bs == 128 && !bounds[b]) {
 							/* And with the high word already set. */
-							OK(drv[i], crypto_shash_init(desc));
-							OK(drv[i], crypto_shash_update(desc, blk, bs));
-							OK(drv[i], crypto_shash_export(desc, st.raw));
-							st.s512.count[0] = lo;
-							st.s512.count[1] = 0x0123456789abcdefull;
-							ossl_sha2_from(h, st.s512.state, lo, st.s512.count[1],
-								       data, x, data + x, y, want);
-							OK(drv[i], crypto_shash_import(desc, st.raw));
-							OK(drv[i], crypto_shash_update(desc, data, (unsigned int)x));
-							OK(drv[i], crypto_shash_finup(desc, data + x,
-										      (unsigned int)y, out));
-							if (memcmp(out, want, ds))
-								ck_abort_msg("%s: count %#llx (high word set) + %zu + %zu: got %s",
-									     drv[i], (unsigned long long)lo, x, y,
-									     rt_hex(out, ds));
+							long_count_case(drv[i], desc, h, blk, lo,
+									0x0123456789abcdefull, data, x, y,
+									" (high word set)");
 							cases++;
 						}
 					}
