@@ -439,58 +439,9 @@ static const char *const diff_p[] = {
 	"ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
 };
 
-/* big-endian a - small (no underflow for the values used) */
-static void diff_sub_small(u8 *a, unsigned int nb, unsigned int v)
-{
-	int i;
-
-	for (i = (int)nb - 1; i >= 0 && v; i--) {
-		unsigned int t = a[i];
-
-		a[i] = (u8)(t - (v & 0xff));
-		v = (v >> 8) + (t < (v & 0xff));
-	}
-}
-
 /* Scalars 20 .. DIFF_RANDOM_END - 1 are random, the last ones byte patterns. */
 #define DIFF_RANDOM_END 44
 #define DIFF_SCALARS 52
-
-/* The k-th scalar of the differential list (1 <= k < n). */
-static void diff_scalar(u8 *k, unsigned int idx, const u8 *order, unsigned int nb,
-			struct rt_rng *rng)
-{
-	unsigned int i;
-
-	memset(k, 0, nb);
-	if (idx < 8) {				/* 1 .. 8 */
-		k[nb - 1] = (u8)(idx + 1);
-	} else if (idx < 12) {			/* n - 1 .. n - 4 */
-		memcpy(k, order, nb);
-		diff_sub_small(k, nb, idx - 7);
-	} else if (idx < 14) {			/* (n - 1) / 2, (n + 1) / 2 */
-		for (i = 0; i < nb; i++)
-			k[i] = (u8)((order[i] >> 1) | (i ? order[i - 1] << 7 : 0));
-		if (idx == 13)
-			k[nb - 1]++;		/* n is odd: no carry out of the low byte */
-	} else if (idx < 20) {			/* 2^(40j + 7), j = 0..5 */
-		k[nb - 1 - (idx - 14) * 5] = 0x80;
-	} else if (idx >= DIFF_RANDOM_END) {	/* a byte repeated: runs of extreme digits */
-		static const u8 pat[] = { 0xff, 0xaa, 0x55, 0x0f, 0xf0, 0x81, 0x7f, 0x01 };
-
-		memset(k, pat[(idx - DIFF_RANDOM_END) % sizeof(pat)], nb);
-		if (nb == 66)
-			k[0] &= 1;
-		if (memcmp(k, order, nb) >= 0)
-			k[0] = 0;
-	} else {				/* random, below n */
-		rt_fill(rng, k, nb);
-		if (nb == 66)
-			k[0] &= 1;
-		if (memcmp(k, order, nb) >= 0)
-			k[0] = 0;
-	}
-}
 
 START_TEST(test_generic_differential)
 {
@@ -518,7 +469,7 @@ START_TEST(test_generic_differential)
 		for (j = 0; j < DIFF_SCALARS; j++) {
 			unsigned int lg = sizeof(pg), ld = sizeof(pd);
 
-			diff_scalar(k, j, order, nb, &rng);
+			rt_edge_scalar(k, j, order, nb, DIFF_RANDOM_END, &rng);
 			RT_REQ_EQ(d[i], crypto_kpp_set_secret(tg, k, nb), 0);
 			RT_REQ_EQ(d[i], crypto_kpp_set_secret(td, k, nb), 0);
 			RT_REQ_EQ(d[i], rt_kpp_op(tg, false, NULL, 0, pg, &lg), 0);
@@ -548,7 +499,7 @@ START_TEST(test_generic_differential)
 				peer[nb] = (u8)(j >> 1);		/* 0, 1, 2, 3 */
 			} else if (j < 16) {
 				memcpy(peer + 1, p, nb);	/* p - 1 .. p - 4 */
-				diff_sub_small(peer + 1, nb, (j - 8) / 2 + 1);
+				rt_be_sub_small(peer + 1, nb, (j - 8) / 2 + 1);
 			} else {
 				rt_fill(&rng, peer + 1, nb);
 				if (nb == 66)
@@ -571,19 +522,8 @@ END_TEST
 /* ---- the x86 P-256 curve code against the generic one ------------------- */
 
 #if defined(__x86_64__)
-#include <cpuid.h>
 #include <crypto/ecc.h>
 #include "../arch/x86/ecc-p256-adx.h"
-
-/* The CPU's, not the registry's: RIND_DISABLE masks drivers, not this test. */
-static bool p256_have_adx(void)
-{
-	unsigned int a, b, c, d;
-
-	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
-		return false;
-	return (b & (1u << 8)) && (b & (1u << 19));	/* BMI2, ADX */
-}
 
 /*
  * ecc_p256_adx's k P against ecc_p256_generic's on the curve level, for
@@ -603,7 +543,7 @@ START_TEST(test_p256_adx_curve_edges)
 	struct rt_rng rng;
 	u8 n[32];
 
-	if (!p256_have_adx())
+	if (!rt_cpu_has_bmi2_adx())
 		return;
 	rt_unhex(n, sizeof(n), nhex);
 	rt_rng_seed(&rng, 0x256ecd1);
@@ -613,7 +553,7 @@ START_TEST(test_p256_adx_curve_edges)
 		memset(d, 0, sizeof(d));
 		if (pts[pi] == 0) {
 			memcpy(d, n, sizeof(d));
-			diff_sub_small(d, 32, 1);
+			rt_be_sub_small(d, 32, 1);
 		} else if (pts[pi] == 1000) {
 			rt_fill(&rng, d, sizeof(d));
 			d[0] &= 0x7f;
@@ -633,7 +573,7 @@ START_TEST(test_p256_adx_curve_edges)
 				k[31] = (u8)(j + 1);
 			} else if (j < 68) {
 				memcpy(k, n, sizeof(k));
-				diff_sub_small(k, 32, j - 33);
+				rt_be_sub_small(k, 32, j - 33);
 			} else {
 				rt_fill(&rng, k, sizeof(k));
 				k[0] &= 0x7f;
@@ -688,7 +628,7 @@ START_TEST(test_x86_affine_ecdh_edges)
 	struct rt_rng rng;
 	u8 n[66];
 
-	if (!p256_have_adx())
+	if (!rt_cpu_has_bmi2_adx())
 		return;
 	rt_unhex(n, sizeof(n), c->order);
 	rt_rng_seed(&rng, 0x384521e + (u64)_i);
@@ -698,7 +638,7 @@ START_TEST(test_x86_affine_ecdh_edges)
 		memset(d, 0, sizeof(d));
 		if (pts[pi] == 0) {
 			memcpy(d, n, nb);
-			diff_sub_small(d, nb, 1);
+			rt_be_sub_small(d, nb, 1);
 		} else if (pts[pi] == 1000) {
 			rt_fill(&rng, d, nb);
 			d[0] &= _i ? 0x01 : 0x7f;
@@ -717,7 +657,7 @@ START_TEST(test_x86_affine_ecdh_edges)
 				k[nb - 1] = (u8)(j + 1);
 			} else if (j < 36) {
 				memcpy(k, n, nb);
-				diff_sub_small(k, nb, j - 17);
+				rt_be_sub_small(k, nb, j - 17);
 			} else if (j < 42) {			/* 2^(5 m + 3) */
 				unsigned int bit = 5 * (j - 36) * 13 + 3;
 
@@ -752,7 +692,7 @@ START_TEST(test_x86_drivers_registered)
 	const char *dis = getenv("RIND_DISABLE");
 	unsigned int i;
 
-	if (!p256_have_adx() || (dis && *dis))
+	if (!rt_cpu_has_bmi2_adx() || (dis && *dis))
 		return;
 	for (i = 0; i < ARRAY_SIZE(want); i++)
 		crypto_free_kpp(alloc_drv(want[i]));
@@ -828,7 +768,7 @@ START_TEST(test_p521_field_adx)
 	unsigned int ia, ib, op, checked = 0;
 	struct rt_rng rng;
 
-	if (!p256_have_adx())
+	if (!rt_cpu_has_bmi2_adx())
 		goto out;
 	ck_assert_ptr_nonnull(ctx);
 	BN_set_word(p, 1);
@@ -1132,7 +1072,7 @@ START_TEST(test_p384_field_adx)
 	u64 x[6], y[6], r[6], acc[6];
 	int checked = 0, i, j;
 
-	if (!p256_have_adx())
+	if (!rt_cpu_has_bmi2_adx())
 		goto out;
 	ck_assert_int_gt(BN_hex2bn(&p, "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe"
 				       "ffffffff0000000000000000ffffffff"), 0);
@@ -1474,7 +1414,7 @@ START_TEST(test_p256_field_adx)
 	u64 x[4], y[4], r[4], acc[4];
 	int checked = 0, i, j;
 
-	if (!p256_have_adx())
+	if (!rt_cpu_has_bmi2_adx())
 		goto out;
 	ck_assert_int_gt(BN_hex2bn(&p, "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff"), 0);
 	ck_assert_int_gt(BN_hex2bn(&n, "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551"), 0);

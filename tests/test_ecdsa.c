@@ -447,58 +447,9 @@ END_TEST
  * Random and edge (r, s) pairs get the same verdict from both.
  */
 
-/* big-endian a - small (no underflow for the values used) */
-static void diff_sub_small(u8 *a, unsigned int nb, unsigned int v)
-{
-	int i;
-
-	for (i = (int)nb - 1; i >= 0 && v; i--) {
-		unsigned int t = a[i];
-
-		a[i] = (u8)(t - (v & 0xff));
-		v = (v >> 8) + (t < (v & 0xff));
-	}
-}
-
 /* Scalars 20 .. DIFF_RANDOM_END - 1 are random, the last ones byte patterns. */
 #define DIFF_RANDOM_END 30
 #define DIFF_KEYS 38
-
-/* The idx-th scalar of the differential list (1 <= k < n). */
-static void diff_scalar(u8 *k, unsigned int idx, const u8 *order, unsigned int nb,
-			struct rt_rng *rng)
-{
-	unsigned int i;
-
-	memset(k, 0, nb);
-	if (idx < 8) {				/* 1 .. 8 */
-		k[nb - 1] = (u8)(idx + 1);
-	} else if (idx < 12) {			/* n - 1 .. n - 4 */
-		memcpy(k, order, nb);
-		diff_sub_small(k, nb, idx - 7);
-	} else if (idx < 14) {			/* (n - 1) / 2, (n + 1) / 2 */
-		for (i = 0; i < nb; i++)
-			k[i] = (u8)((order[i] >> 1) | (i ? order[i - 1] << 7 : 0));
-		if (idx == 13)
-			k[nb - 1]++;		/* n is odd: no carry out of the low byte */
-	} else if (idx < 20) {			/* 2^(40j + 7), j = 0..5 */
-		k[nb - 1 - (idx - 14) * 5] = 0x80;
-	} else if (idx >= DIFF_RANDOM_END) {	/* a byte repeated: runs of extreme digits */
-		static const u8 pat[] = { 0xff, 0xaa, 0x55, 0x0f, 0xf0, 0x81, 0x7f, 0x01 };
-
-		memset(k, pat[(idx - DIFF_RANDOM_END) % sizeof(pat)], nb);
-		if (nb == 66)
-			k[0] &= 1;
-		if (memcmp(k, order, nb) >= 0)
-			k[0] = 0;
-	} else {				/* random, below n */
-		rt_fill(rng, k, nb);
-		if (nb == 66)
-			k[0] &= 1;
-		if (memcmp(k, order, nb) >= 0)
-			k[0] = 0;
-	}
-}
 
 /*
  * (r, s) = p1363 signature of the digest @dg under the private key @d
@@ -576,7 +527,7 @@ START_TEST(test_generic_differential)
 			unsigned int dglen;
 			int lg, ld, slen;
 
-			diff_scalar(key, j, order, nb, &rng);
+			rt_edge_scalar(key, j, order, nb, DIFF_RANDOM_END, &rng);
 			RT_REQ_EQ(d[i], crypto_sig_set_privkey(sg, key, nb), 0);
 			RT_REQ_EQ(d[i], crypto_sig_set_privkey(sd, key, nb), 0);
 			lg = crypto_sig_export_pubkey(sg, RIND_KEY_RAW, pg, sizeof(pg));
@@ -603,7 +554,7 @@ START_TEST(test_generic_differential)
 				static const unsigned int kidx[6] = { 0, 1, 2, 8, 9, 20 };
 				int eg, ed;
 
-				diff_scalar(k, kidx[t], order, nb, &rng);
+				rt_edge_scalar(k, kidx[t], order, nb, DIFF_RANDOM_END, &rng);
 				if (!diff_sign_fixed(c, key, k, dg, dglen, sig))
 					continue;
 				RT_REQ_EQ(d[i], crypto_sig_verify(vg, sig, 2 * nb, msg, sizeof(msg)), 0);
@@ -620,8 +571,10 @@ START_TEST(test_generic_differential)
 			for (t = 0; t < 4; t++) {
 				int eg, ed;
 
-				diff_scalar(sig, t == 3 ? 20 : t * 8, order, nb, &rng);
-				diff_scalar(sig + nb, t == 3 ? 21 : 8 + t, order, nb, &rng);
+				rt_edge_scalar(sig, t == 3 ? 20 : t * 8, order, nb, DIFF_RANDOM_END,
+					       &rng);
+				rt_edge_scalar(sig + nb, t == 3 ? 21 : 8 + t, order, nb,
+					       DIFF_RANDOM_END, &rng);
 				eg = crypto_sig_verify(vg, sig, 2 * nb, msg, sizeof(msg));
 				ed = crypto_sig_verify(vd, sig, 2 * nb, msg, sizeof(msg));
 				RT_REQ_EQ(d[i], ed, eg);
@@ -895,9 +848,10 @@ START_TEST(test_sign_batch_hook)
 			unsigned int m = sizes[z];
 			u8 r1[66], s1[66];
 
-			diff_scalar(dkey, 20 + z, order, nb, &rng);
+			rt_edge_scalar(dkey, 20 + z, order, nb, DIFF_RANDOM_END, &rng);
 			for (j = 0; j < m; j++) {
-				diff_scalar(k + j * nb, next++ % DIFF_KEYS, order, nb, &rng);
+				rt_edge_scalar(k + j * nb, next++ % DIFF_KEYS, order, nb,
+					       DIFF_RANDOM_END, &rng);
 				rt_fill(&rng, e + j * nb, nb);
 				if (nb == 66)
 					e[j * nb] &= 1;
@@ -1036,18 +990,20 @@ END_TEST
 /* ---- the x86 P-256 curve code against the generic one ------------------- */
 
 #if defined(__x86_64__)
-#include <cpuid.h>
 #include <crypto/ecc.h>
 #include "../arch/x86/ecc-p256-adx.h"
 
-/* The CPU's, not the registry's: RIND_DISABLE masks drivers, not this test. */
-static bool p256_have_adx(void)
+/* a = a - b (big-endian, nb bytes; a >= b) */
+static void base_sub(u8 *a, const u8 *b, unsigned int nb)
 {
-	unsigned int a, b, c, d;
+	unsigned int i, bw = 0;
 
-	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
-		return false;
-	return (b & (1u << 8)) && (b & (1u << 19));	/* BMI2, ADX */
+	for (i = nb; i-- > 0;) {
+		unsigned int t = (unsigned int)a[i] - b[i] - bw;
+
+		a[i] = (u8)t;
+		bw = (t >> 8) & 1;
+	}
 }
 
 /*
@@ -1070,21 +1026,21 @@ START_TEST(test_p256_adx_curve_edges)
 	struct rt_rng rng;
 	u8 n[32];
 
-	if (!p256_have_adx())
+	if (!rt_cpu_has_bmi2_adx())
 		return;
 	rt_unhex(n, sizeof(n), nhex);
 	rt_rng_seed(&rng, 0x9256adc);
 	for (di = 0; di < ARRAY_SIZE(didx); di++) {
 		u8 d[32], xy[64], xy2[64];
 
-		diff_scalar(d, didx[di], n, 32, &rng);
+		rt_edge_scalar(d, didx[di], n, 32, DIFF_RANDOM_END, &rng);
 		G->mul_base(xy, d);
 		A->mul_base(xy2, d);
 		ck_assert_msg(!memcmp(xy, xy2, 64), "mul_base(%s) differs", rt_hex(d, 32));
 		for (ki = 0; ki < ARRAY_SIZE(kidx); ki++) {
 			u8 k[32], r0[32], s0[32], e0[32] = { 0 };
 
-			diff_scalar(k, kidx[ki], n, 32, &rng);
+			rt_edge_scalar(k, kidx[ki], n, 32, DIFF_RANDOM_END, &rng);
 			ck_assert_int_eq(G->sign(r0, s0, d, k, e0), 0);	/* r of this k */
 			for (ei = 0; ei < 7; ei++) {
 				u8 e[32], rg[32], sg[32], ra[32], sa[32];
@@ -1093,8 +1049,8 @@ START_TEST(test_p256_adx_curve_edges)
 				memset(e, 0, sizeof(e));
 				if (ei == 1)
 					e[31] = 1;
-				else if (ei == 2)
-					diff_scalar(e, 8, n, 32, &rng);		/* n - 1 */
+				else if (ei == 2)	/* n - 1 */
+					rt_edge_scalar(e, 8, n, 32, DIFF_RANDOM_END, &rng);
 				else if (ei == 3)
 					memset(e, 0xff, sizeof(e));
 				else if (ei == 4)
@@ -1127,14 +1083,9 @@ START_TEST(test_p256_adx_curve_edges)
 			/* e = n - r: u1 = -u2 (for key 1 the identity), any s */
 			{
 				u8 e[32], sv[32];
-				unsigned int i, bw = 0;
 
-				for (i = 32; i-- > 0;) {
-					unsigned int t = (unsigned int)n[i] - r0[i] - bw;
-
-					e[i] = (u8)t;
-					bw = (t >> 8) & 1;
-				}
+				memcpy(e, n, sizeof(e));
+				base_sub(e, r0, sizeof(e));
 				rt_fill(&rng, sv, sizeof(sv));
 				sv[0] &= 0x7f;
 				ck_assert_int_eq(A->verify(xy, e, r0, sv), G->verify(xy, e, r0, sv));
@@ -1147,19 +1098,6 @@ START_TEST(test_p256_adx_curve_edges)
 	rt_report("p256 adx curve edges", "ecc_p256_adx", ran, 0);
 }
 END_TEST
-
-/* a = a - b (big-endian, nb bytes; a >= b) */
-static void base_sub(u8 *a, const u8 *b, unsigned int nb)
-{
-	unsigned int i, bw = 0;
-
-	for (i = nb; i-- > 0;) {
-		unsigned int t = (unsigned int)a[i] - b[i] - bw;
-
-		a[i] = (u8)t;
-		bw = (t >> 8) & 1;
-	}
-}
 
 /*
  * ecc_p256_adx's fixed-base k G (its own loop over the template's table:
@@ -1183,7 +1121,7 @@ START_TEST(test_p256_adx_base_windows)
 	static const u8 zero[32];
 	u8 n[32], d[32], e[32], xd[64];
 
-	if (!p256_have_adx())
+	if (!rt_cpu_has_bmi2_adx())
 		return;
 	rt_unhex(n, sizeof(n), nhex);
 	rt_rng_seed(&rng, 0x256ba5e);
@@ -1229,7 +1167,7 @@ START_TEST(test_p256_adx_base_windows)
 					k[31 - i / 8] &= (u8)~(1u << (i % 8));
 			} else {				/* n - 1 - (m % 8) */
 				memcpy(k, n, 32);
-				diff_sub_small(k, 32, 1 + m % 8);
+				rt_be_sub_small(k, 32, 1 + m % 8);
 			}
 			if (!memcmp(k, zero, 32))
 				continue;			/* k = 0: no scalar */
@@ -1267,7 +1205,7 @@ START_TEST(test_x86_drivers_registered)
 	const char *dis = getenv("RIND_DISABLE");
 	unsigned int i;
 
-	if (!p256_have_adx() || (dis && *dis))
+	if (!rt_cpu_has_bmi2_adx() || (dis && *dis))
 		return;
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		struct crypto_sig *t = crypto_alloc_sig(want[i][0], 0, 0);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Shared test helpers; see testutil.h. */
 #include <ctype.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include <openssl/bio.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -592,6 +595,66 @@ void rt_aead_forgery(struct crypto_aead *tfm, const u8 *iv, const u8 *ad, size_t
 	ck_assert_msg(rt_all_zero(r.out + adlen, r.outlen), "%s: %s: plaintext left after a forgery (%s)",
 		      drv, what, rt_mode_name[mode]);
 	free(r.out);
+}
+
+void rt_be_sub_small(u8 *a, unsigned int nb, unsigned int v)
+{
+	int i;
+
+	for (i = (int)nb - 1; i >= 0 && v; i--) {
+		unsigned int t = a[i];
+
+		a[i] = (u8)(t - (v & 0xff));
+		v = (v >> 8) + (t < (v & 0xff));
+	}
+}
+
+void rt_edge_scalar(u8 *k, unsigned int idx, const u8 *order, unsigned int nb,
+		    unsigned int random_end, struct rt_rng *rng)
+{
+	unsigned int i;
+
+	memset(k, 0, nb);
+	if (idx < 8) {				/* 1 .. 8 */
+		k[nb - 1] = (u8)(idx + 1);
+	} else if (idx < 12) {			/* n - 1 .. n - 4 */
+		memcpy(k, order, nb);
+		rt_be_sub_small(k, nb, idx - 7);
+	} else if (idx < 14) {			/* (n - 1) / 2, (n + 1) / 2 */
+		for (i = 0; i < nb; i++)
+			k[i] = (u8)((order[i] >> 1) | (i ? order[i - 1] << 7 : 0));
+		if (idx == 13)
+			k[nb - 1]++;		/* n is odd: no carry out of the low byte */
+	} else if (idx < 20) {			/* 2^(40j + 7), j = 0..5 */
+		k[nb - 1 - (idx - 14) * 5] = 0x80;
+	} else if (idx >= random_end) {		/* a byte repeated: runs of extreme digits */
+		static const u8 pat[] = { 0xff, 0xaa, 0x55, 0x0f, 0xf0, 0x81, 0x7f, 0x01 };
+
+		memset(k, pat[(idx - random_end) % sizeof(pat)], nb);
+		if (nb == 66)
+			k[0] &= 1;
+		if (memcmp(k, order, nb) >= 0)
+			k[0] = 0;
+	} else {				/* random, below n */
+		rt_fill(rng, k, nb);
+		if (nb == 66)
+			k[0] &= 1;
+		if (memcmp(k, order, nb) >= 0)
+			k[0] = 0;
+	}
+}
+
+bool rt_cpu_has_bmi2_adx(void)
+{
+#if defined(__x86_64__)
+	unsigned int a, b, c, d;
+
+	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+		return false;
+	return (b & (1u << 8)) && (b & (1u << 19));	/* BMI2, ADX */
+#else
+	return false;
+#endif
 }
 
 void rt_report(const char *what, const char *impl, int ran, int skipped)

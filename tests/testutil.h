@@ -193,6 +193,28 @@ void rt_aead_both_ways(struct crypto_aead *tfm, const u8 *iv, const u8 *ad, size
 void rt_aead_forgery(struct crypto_aead *tfm, const u8 *iv, const u8 *ad, size_t adlen,
 		     const u8 *ct, size_t ctlen, int mode, struct rt_rng *rng, const char *what);
 
+/*
+ * Big-endian @a (@nb bytes) minus the small @v, in place; the caller
+ * keeps a >= v, so nothing borrows out of the top byte.
+ */
+void rt_be_sub_small(u8 *a, unsigned int nb, unsigned int v);
+/*
+ * The @idx-th scalar of the edge list the EC differential tests walk, as
+ * @nb big-endian bytes, 1 <= k < n for the group order @order: 1 .. 8
+ * (idx 0-7), n - 1 .. n - 4 (8-11), (n - 1) / 2 and (n + 1) / 2 (12, 13),
+ * 2^(40j + 7) for j = 0..5 (14-19), random below n (20 up to
+ * @random_end), then a byte repeated (0xff, 0xaa, 0x55, 0x0f, 0xf0, 0x81,
+ * 0x7f, 0x01, cut below n): long runs of extreme signed digits and zeros.
+ */
+void rt_edge_scalar(u8 *k, unsigned int idx, const u8 *order, unsigned int nb,
+		    unsigned int random_end, struct rt_rng *rng);
+/*
+ * The CPU has BMI2 and ADX (false off x86-64).  The CPU's answer, not the
+ * registry's: RIND_DISABLE masks drivers, not the tests that call the
+ * x86 code directly.
+ */
+bool rt_cpu_has_bmi2_adx(void);
+
 /* Print a count line, e.g. "aes_gcm_test.json: 316 cases (gcm(aes-generic))". */
 void rt_report(const char *what, const char *impl, int ran, int skipped);
 
