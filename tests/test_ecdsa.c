@@ -230,6 +230,28 @@ static size_t ossl_sign(EVP_PKEY *k, const char *h, const u8 *msg, size_t mlen, 
 	return len;
 }
 
+/* OpenSSL's signature with @k of @msg in the form the tfm takes: r||s (@p1363) or DER. */
+static int ossl_sign_as(EVP_PKEY *k, const char *h, const u8 *msg, size_t mlen, bool p1363,
+			unsigned int nb, u8 *sig)
+{
+	u8 der[200];
+	size_t dlen = ossl_sign(k, h, msg, mlen, der);
+
+	if (p1363)
+		return (int)der_to_p1363(der, dlen, nb, sig);
+	memcpy(sig, der, dlen);
+	return (int)dlen;
+}
+
+/* A signature of the tfm (r||s if @p1363, else DER already) as DER for OpenSSL. */
+static size_t sig_as_der(const u8 *sig, int slen, bool p1363, unsigned int nb, u8 *der)
+{
+	if (p1363)
+		return p1363_to_der(sig, nb, der);
+	memcpy(der, sig, (size_t)slen);
+	return (size_t)slen;
+}
+
 /* Curve _i, every hash, both encodings: signatures both ways. */
 START_TEST(test_openssl_signatures)
 {
@@ -261,9 +283,7 @@ START_TEST(test_openssl_signatures)
 					RT_REQ_EQ(d[i], crypto_sig_generate_key(tfm), 0);
 					slen = crypto_sig_sign(tfm, msg, (unsigned int)mlen, sig, sizeof(sig));
 					RT_REQ(d[i], slen > 0 && (unsigned int)slen <= crypto_sig_maxsize(tfm));
-					dlen = p ? p1363_to_der(sig, c->nbytes, der) : (size_t)slen;
-					if (!p)
-						memcpy(der, sig, dlen);
+					dlen = sig_as_der(sig, slen, p, c->nbytes, der);
 					r = crypto_sig_export_pubkey(tfm, round ? RIND_KEY_PEM :
 								     RIND_KEY_SPKI_DER, enc, sizeof(enc));
 					RT_REQ(d[i], r > 0);
@@ -279,13 +299,7 @@ START_TEST(test_openssl_signatures)
 					RT_REQ(d[i], r > 0);
 					rk = rt_ossl_read(enc, (size_t)r, true, round);
 					RT_REQ(d[i], rk != NULL);
-					dlen = ossl_sign(rk, hashes[h], msg, mlen, der);
-					if (p) {
-						slen = (int)der_to_p1363(der, dlen, c->nbytes, sig);
-					} else {
-						memcpy(sig, der, dlen);
-						slen = (int)dlen;
-					}
+					slen = ossl_sign_as(rk, hashes[h], msg, mlen, p, c->nbytes, sig);
 					RT_REQ_EQ(d[i], crypto_sig_verify(tfm, sig, (unsigned int)slen, msg,
 									  (unsigned int)mlen), 0);
 					EVP_PKEY_free(rk);
@@ -293,13 +307,7 @@ START_TEST(test_openssl_signatures)
 					oenc = rt_ossl_write(o, false, round ? RT_OSSL_PEM : RT_OSSL_DER, &olen);
 					RT_REQ_EQ(d[i], crypto_sig_set_pubkey(vt, oenc, (unsigned int)olen), 0);
 					free(oenc);
-					dlen = ossl_sign(o, hashes[h], msg, mlen, der);
-					if (p) {
-						slen = (int)der_to_p1363(der, dlen, c->nbytes, sig);
-					} else {
-						memcpy(sig, der, dlen);
-						slen = (int)dlen;
-					}
+					slen = ossl_sign_as(o, hashes[h], msg, mlen, p, c->nbytes, sig);
 					RT_REQ_EQ(d[i], crypto_sig_verify(vt, sig, (unsigned int)slen, msg,
 									  (unsigned int)mlen), 0);
 					RT_REQ_EQ(d[i], crypto_sig_verify(vt, sig, (unsigned int)slen, msg,
@@ -310,9 +318,7 @@ START_TEST(test_openssl_signatures)
 					free(oenc);
 					slen = crypto_sig_sign(vt, msg, (unsigned int)mlen, sig, sizeof(sig));
 					RT_REQ(d[i], slen > 0);
-					dlen = p ? p1363_to_der(sig, c->nbytes, der) : (size_t)slen;
-					if (!p)
-						memcpy(der, sig, dlen);
+					dlen = sig_as_der(sig, slen, p, c->nbytes, der);
 					RT_REQ(d[i], ossl_verify(o, hashes[h], msg, mlen, der, dlen));
 					/* rind's re-export of OpenSSL's key is OpenSSL's own SPKI. */
 					r = crypto_sig_export_pubkey(vt, RIND_KEY_SPKI_DER, enc, sizeof(enc));
