@@ -859,7 +859,7 @@ END_TEST
 #if defined(__aarch64__) || defined(__x86_64__)
 #include <rind/internal/util.h>
 
-/* The field tests' helpers (arm64 P-256 and P-384, x86 P-384), for n 64-bit limbs (4 or 6). */
+/* The field tests' helpers (arm64 and x86, P-256 and P-384), for n 64-bit limbs (4 or 6). */
 static BIGNUM *fa_bn(const u64 *w, int n)
 {
 	u8 b[48];
@@ -924,314 +924,195 @@ static void fa_edge(u64 *w, int n, const BIGNUM *p, BN_CTX *ctx, struct rt_rng *
 	BN_free(x);
 }
 
+/*
+ * The operations the field tests share, in Montgomery form (R =
+ * 2^(64 n)): a b / R, a^2 / R, a + b and a - b modulo p, which every
+ * driver has; halving, the inverse (a R to a^-1 R, 0 to 0) and a b / R
+ * modulo the group order n, which the x86 ones have.
+ */
+enum fa_op { FA_MUL, FA_SQR, FA_ADD, FA_SUB, FA_HALF, FA_INV, FA_NMUL };
+
+struct fa_field {
+	const char *drv;
+	int n;			/* 64-bit limbs: 4 or 6 */
+	/* r = a op b; one-operand ops leave b unused */
+	void (*op)(enum fa_op op, u64 *r, const u64 *a, const u64 *b);
+	bool mul_self;		/* the square through the product too (mul(a, a)) */
+};
+
+/* One field test's moduli and constants, the value it expects (w) and its count of checks. */
+struct fa_mod {
+	BN_CTX *ctx;
+	BIGNUM *p, *n;		/* the field's prime; the group order (NULL: not tested) */
+	BIGNUM *rinv, *rninv;	/* R^-1 modulo p and modulo n */
+	BIGNUM *rr, *inv2;	/* R^2 and 1 / 2 modulo p */
+	BIGNUM *w;
+	int checked;
+};
+
+static void fa_mod_init(struct fa_mod *m, const struct fa_field *f, const char *phex,
+			const char *nhex)
+{
+	memset(m, 0, sizeof(*m));
+	m->ctx = BN_CTX_new();
+	m->rinv = BN_new();
+	m->rninv = BN_new();
+	m->rr = BN_new();
+	m->w = BN_new();
+	ck_assert_int_gt(BN_hex2bn(&m->p, phex), 0);
+	if (nhex)
+		ck_assert_int_gt(BN_hex2bn(&m->n, nhex), 0);
+	BN_zero(m->w);
+	BN_set_bit(m->w, 64 * f->n);
+	ck_assert_ptr_nonnull(BN_mod_inverse(m->rinv, m->w, m->p, m->ctx));
+	if (nhex)
+		ck_assert_ptr_nonnull(BN_mod_inverse(m->rninv, m->w, m->n, m->ctx));
+	BN_mod_sqr(m->rr, m->w, m->p, m->ctx);
+	BN_set_word(m->w, 2);
+	m->inv2 = BN_mod_inverse(NULL, m->w, m->p, m->ctx);
+	ck_assert_ptr_nonnull(m->inv2);
+}
+
+static void fa_mod_free(struct fa_mod *m)
+{
+	BN_free(m->p);
+	BN_free(m->n);
+	BN_free(m->rinv);
+	BN_free(m->rninv);
+	BN_free(m->rr);
+	BN_free(m->inv2);
+	BN_free(m->w);
+	BN_CTX_free(m->ctx);
+}
+
+/* x and y edge elements below @mod (p or n), and a and b their values. */
+static void fa_pair(const struct fa_field *f, struct fa_mod *m, const BIGNUM *mod,
+		    struct rt_rng *rng, u64 *x, u64 *y, BIGNUM **a, BIGNUM **b)
+{
+	fa_edge(x, f->n, mod, m->ctx, rng);
+	fa_edge(y, f->n, mod, m->ctx, rng);
+	*a = fa_bn(x, f->n);
+	*b = fa_bn(y, f->n);
+}
+
+/* mul, mul(a, a) where the driver is checked on it, sqr, add and sub of x = a and y = b. */
+static void fa_ring_checks(const struct fa_field *f, struct fa_mod *m, const u64 *x, const u64 *y,
+			   const BIGNUM *a, const BIGNUM *b)
+{
+	BIGNUM *w = m->w;
+	u64 r[6];
+
+	f->op(FA_MUL, r, x, y);
+	BN_mod_mul(w, a, b, m->p, m->ctx);
+	BN_mod_mul(w, w, m->rinv, m->p, m->ctx);
+	fa_check(f->drv, "mul", r, f->n, w, &m->checked);
+	BN_mod_sqr(w, a, m->p, m->ctx);
+	BN_mod_mul(w, w, m->rinv, m->p, m->ctx);
+	if (f->mul_self) {
+		f->op(FA_MUL, r, x, x);
+		fa_check(f->drv, "mul(a, a)", r, f->n, w, &m->checked);
+	}
+	f->op(FA_SQR, r, x, NULL);
+	fa_check(f->drv, "sqr", r, f->n, w, &m->checked);
+	f->op(FA_ADD, r, x, y);
+	BN_mod_add(w, a, b, m->p, m->ctx);
+	fa_check(f->drv, "add", r, f->n, w, &m->checked);
+	f->op(FA_SUB, r, x, y);
+	BN_mod_sub(w, a, b, m->p, m->ctx);
+	fa_check(f->drv, "sub", r, f->n, w, &m->checked);
+}
+
+/*
+ * Eight random steps from x = a, each result fed to the next in place (r
+ * aliasing a and b, as the point formulas call them): one check.  Drivers
+ * checked on mul(a, a) take it as a sixth of the steps, the others not.
+ */
+static void fa_chain(const struct fa_field *f, struct fa_mod *m, struct rt_rng *rng, const u64 *x,
+		     const u64 *y, const BIGNUM *a, const BIGNUM *b)
+{
+	BIGNUM *w = m->w;
+	u64 acc[6];
+
+	memcpy(acc, x, 8 * (size_t)f->n);
+	BN_copy(w, a);
+	for (int j = 0; j < 8; j++) {
+		u32 step = rt_rand_range(rng, f->mul_self ? 5 : 4);
+
+		switch (step) {
+		case 0:
+			f->op(FA_MUL, acc, acc, y);
+			BN_mod_mul(w, w, b, m->p, m->ctx);
+			BN_mod_mul(w, w, m->rinv, m->p, m->ctx);
+			break;
+		case 1:
+		case 4:
+			if (step == 1 && f->mul_self)
+				f->op(FA_MUL, acc, acc, acc);
+			else
+				f->op(FA_SQR, acc, acc, NULL);
+			BN_mod_sqr(w, w, m->p, m->ctx);
+			BN_mod_mul(w, w, m->rinv, m->p, m->ctx);
+			break;
+		case 2:
+			f->op(FA_ADD, acc, acc, acc);
+			BN_mod_add(w, w, w, m->p, m->ctx);
+			break;
+		default:
+			f->op(FA_SUB, acc, y, acc);
+			BN_mod_sub(w, b, w, m->p, m->ctx);
+			break;
+		}
+	}
+	fa_check(f->drv, "chain", acc, f->n, w, &m->checked);
+}
 #endif
 
 #if defined(__x86_64__)
-/*
- * arch/x86/ecc-p384-adx.c's field operations against OpenSSL's BIGNUM:
- * the Montgomery product (a b / 2^384 mod p) and squaring (the reduction
- * from p's form, shifts and subtractions per word; the squaring's low half
- * reduced alone, the high half added), addition, subtraction, halving,
- * the inverse (half-delta divsteps, 15 batches; 0 gives 0) and the
- * Montgomery product modulo the group order n (the general reduction),
- * each result required fully reduced; on elements built from
- * edge words (0, 1, 2^32 - 1, 2^32, 2^63, all ones, p's own words: the
- * reduction words q = t + (t << 32) at 0, all ones and their carries,
- * the borrows of q - (q << 32) and of the words above), on p - 1, p - 2,
- * 1, 0 and 2^384 mod p (the largest products, the final subtraction
- * decided by one word), then random chains fed back in place (r aliasing
- * a and b, as the point formulas call them).
- */
-/*
- * ecc-p384-adx.c's point doubling (ECC_JAC_DBL) against its formula in
- * BIGNUM: X, Y, Z built from the edge words (not necessarily a point: the
- * formula is an identity of polynomials), Montgomery form in and out;
- * X' = M^2 - 2S, Y' = M (S - X') - 8Y^4, Z' = 2YZ with M = 3 (X - Z^2)
- * (X + Z^2), S = 4XY^2.  Every other call in place (r aliasing p, as the
- * scalar multiplications call it).  Three checks.
- */
-static void p384_dbl_check(struct rt_rng *rng, const BIGNUM *p, const BIGNUM *rinv, BN_CTX *ctx,
-			   int *checked)
+/* half and inv of x = a. */
+static void fa_half_inv_checks(const struct fa_field *f, struct fa_mod *m, const u64 *x,
+			       const BIGNUM *a)
 {
-	BIGNUM *c[3], *m = BN_new(), *s = BN_new(), *t = BN_new(), *e[3];
-	u64 pt[18], r[18];
-	int k;
+	BIGNUM *w = m->w;
+	u64 r[6];
 
-	for (k = 0; k < 3; k++) {
-		fa_edge(pt + 6 * k, 6, p, ctx, rng);
-		c[k] = fa_bn(pt + 6 * k, 6);
-		BN_mod_mul(c[k], c[k], rinv, p, ctx);		/* out of Montgomery form */
-		e[k] = BN_new();
-	}
-	if (rt_rand_range(rng, 2)) {
-		p384x_jac_dbl_test(pt, pt);
-		memcpy(r, pt, sizeof(r));
+	f->op(FA_HALF, r, x, NULL);
+	BN_mod_mul(w, a, m->inv2, m->p, m->ctx);
+	fa_check(f->drv, "half", r, f->n, w, &m->checked);
+	/* the inverse in Montgomery form: x = a R gives a^-1 R = R^2 / x; 0 gives 0 */
+	f->op(FA_INV, r, x, NULL);
+	if (BN_is_zero(a)) {
+		BN_zero(w);
 	} else {
-		p384x_jac_dbl_test(r, pt);
+		ck_assert_ptr_nonnull(BN_mod_inverse(w, a, m->p, m->ctx));
+		BN_mod_mul(w, w, m->rr, m->p, m->ctx);
 	}
-	BN_mod_sqr(t, c[2], p, ctx);				/* Z^2 */
-	BN_mod_sub(m, c[0], t, p, ctx);
-	BN_mod_add(t, c[0], t, p, ctx);
-	BN_mod_mul(m, m, t, p, ctx);
-	BN_mul_word(m, 3);
-	BN_nnmod(m, m, p, ctx);					/* M */
-	BN_mod_sqr(s, c[1], p, ctx);
-	BN_mod_mul(s, s, c[0], p, ctx);
-	BN_mul_word(s, 4);
-	BN_nnmod(s, s, p, ctx);					/* S */
-	BN_mod_sqr(e[0], m, p, ctx);
-	BN_mod_sub(e[0], e[0], s, p, ctx);
-	BN_mod_sub(e[0], e[0], s, p, ctx);			/* X' */
-	BN_mod_sub(t, s, e[0], p, ctx);
-	BN_mod_mul(e[1], m, t, p, ctx);
-	BN_mod_sqr(t, c[1], p, ctx);
-	BN_mod_sqr(t, t, p, ctx);
-	BN_mul_word(t, 8);
-	BN_nnmod(t, t, p, ctx);
-	BN_mod_sub(e[1], e[1], t, p, ctx);			/* Y' */
-	BN_mod_mul(e[2], c[1], c[2], p, ctx);
-	BN_mod_add(e[2], e[2], e[2], p, ctx);			/* Z' */
-	BN_zero(t);
-	BN_set_bit(t, 384);
-	for (k = 0; k < 3; k++) {
-		BN_mod_mul(e[k], e[k], t, p, ctx);		/* into Montgomery form */
-		fa_check("ecc-p384-adx", k == 0 ? "dbl X" : k == 1 ? "dbl Y" : "dbl Z", r + 6 * k, 6,
-			 e[k], checked);
-		BN_free(c[k]);
-		BN_free(e[k]);
-	}
-	BN_free(m);
-	BN_free(s);
-	BN_free(t);
+	fa_check(f->drv, "inv", r, f->n, w, &m->checked);
+}
+
+/* Modulo n: x and y below n from the same edge words (a, b their values), and nmul of them. */
+static void fa_nmul_pair(const struct fa_field *f, struct fa_mod *m, struct rt_rng *rng, u64 *x,
+			 u64 *y, BIGNUM **a, BIGNUM **b)
+{
+	u64 r[6];
+
+	fa_pair(f, m, m->n, rng, x, y, a, b);
+	f->op(FA_NMUL, r, x, y);
+	BN_mod_mul(m->w, *a, *b, m->n, m->ctx);
+	BN_mod_mul(m->w, m->w, m->rninv, m->n, m->ctx);
+	fa_check(f->drv, "nmul", r, f->n, m->w, &m->checked);
 }
 
 /*
- * The mixed addition (ECC_JAC_ADD_AFFINE) against madd-2007-bl in BIGNUM
- * on edge elements (the formula as an identity of polynomials): U2 =
- * X2 Z1^2, S2 = Y2 Z1^3, H = U2 - X1, R = S2 - Y1, X3 = R^2 - H^3 -
- * 2 X1 H^2, Y3 = R (X1 H^2 - X3) - Y1 H^3, Z3 = Z1 H.  Three checks.
- */
-static void p384_madd_check(struct rt_rng *rng, const BIGNUM *p, const BIGNUM *rinv, BN_CTX *ctx,
-			    int *checked)
-{
-	BIGNUM *c[5], *e[3], *h = BN_new(), *rr = BN_new(), *hh = BN_new(), *v = BN_new();
-	BIGNUM *t = BN_new();
-	u64 in[30], o[18];
-	int k;
-
-	for (k = 0; k < 5; k++) {
-		fa_edge(in + 6 * k, 6, p, ctx, rng);
-		c[k] = fa_bn(in + 6 * k, 6);
-		BN_mod_mul(c[k], c[k], rinv, p, ctx);
-	}
-	for (k = 0; k < 3; k++)
-		e[k] = BN_new();
-	p384x_jac_add_affine_test(o, in, in + 18, in + 24);
-	BN_mod_sqr(t, c[2], p, ctx);
-	BN_mod_mul(h, c[3], t, p, ctx);
-	BN_mod_sub(h, h, c[0], p, ctx);				/* H */
-	BN_mod_mul(t, t, c[2], p, ctx);
-	BN_mod_mul(rr, c[4], t, p, ctx);
-	BN_mod_sub(rr, rr, c[1], p, ctx);			/* R */
-	BN_mod_sqr(hh, h, p, ctx);
-	BN_mod_mul(v, c[0], hh, p, ctx);			/* V = X1 H^2 */
-	BN_mod_mul(hh, hh, h, p, ctx);				/* H^3 */
-	BN_mod_sqr(e[0], rr, p, ctx);
-	BN_mod_sub(e[0], e[0], hh, p, ctx);
-	BN_mod_sub(e[0], e[0], v, p, ctx);
-	BN_mod_sub(e[0], e[0], v, p, ctx);
-	BN_mod_sub(t, v, e[0], p, ctx);
-	BN_mod_mul(e[1], rr, t, p, ctx);
-	BN_mod_mul(t, c[1], hh, p, ctx);
-	BN_mod_sub(e[1], e[1], t, p, ctx);
-	BN_mod_mul(e[2], c[2], h, p, ctx);
-	BN_zero(t);
-	BN_set_bit(t, 384);
-	for (k = 0; k < 3; k++) {
-		BN_mod_mul(e[k], e[k], t, p, ctx);
-		fa_check("ecc-p384-adx", k == 0 ? "madd X" : k == 1 ? "madd Y" : "madd Z", o + 6 * k, 6,
-			 e[k], checked);
-		BN_free(e[k]);
-	}
-	for (k = 0; k < 5; k++)
-		BN_free(c[k]);
-	BN_free(h);
-	BN_free(rr);
-	BN_free(hh);
-	BN_free(v);
-	BN_free(t);
-}
-
-START_TEST(test_p384_field_adx)
-{
-	BN_CTX *ctx = BN_CTX_new();
-	BIGNUM *p = NULL, *n = NULL, *rinv = BN_new(), *rninv = BN_new(), *w = BN_new(), *inv2;
-	BIGNUM *rr = BN_new(), *acc_bn = BN_new();
-	BIGNUM *a, *b;
-	struct rt_rng rng;
-	u64 x[6], y[6], r[6], acc[6];
-	int checked = 0, i, j;
-
-	if (!rt_cpu_has_bmi2_adx())
-		goto out;
-	ck_assert_int_gt(BN_hex2bn(&p, "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe"
-				       "ffffffff0000000000000000ffffffff"), 0);
-	ck_assert_int_gt(BN_hex2bn(&n, "ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf"
-				       "581a0db248b0a77aecec196accc52973"), 0);
-	BN_zero(w);
-	BN_set_bit(w, 384);
-	ck_assert_ptr_nonnull(BN_mod_inverse(rinv, w, p, ctx));
-	ck_assert_ptr_nonnull(BN_mod_inverse(rninv, w, n, ctx));
-	BN_mod_sqr(rr, w, p, ctx);			/* R^2 mod p */
-	BN_set_word(w, 2);
-	inv2 = BN_mod_inverse(NULL, w, p, ctx);
-	ck_assert_ptr_nonnull(inv2);
-	rt_rng_seed(&rng, 0x384adf);
-	for (i = 0; i < 4000; i++) {
-		fa_edge(x, 6, p, ctx, &rng);
-		fa_edge(y, 6, p, ctx, &rng);
-		a = fa_bn(x, 6);
-		b = fa_bn(y, 6);
-		p384x_field_test(P384X_T_MUL, r, x, y);
-		BN_mod_mul(w, a, b, p, ctx);
-		BN_mod_mul(w, w, rinv, p, ctx);
-		fa_check("ecc-p384-adx", "mul", r, 6, w, &checked);
-		p384x_field_test(P384X_T_MUL, r, x, x);
-		BN_mod_sqr(w, a, p, ctx);
-		BN_mod_mul(w, w, rinv, p, ctx);
-		fa_check("ecc-p384-adx", "mul(a, a)", r, 6, w, &checked);
-		p384x_field_test(P384X_T_SQR, r, x, NULL);
-		fa_check("ecc-p384-adx", "sqr", r, 6, w, &checked);
-		p384x_field_test(P384X_T_ADD, r, x, y);
-		BN_mod_add(w, a, b, p, ctx);
-		fa_check("ecc-p384-adx", "add", r, 6, w, &checked);
-		p384x_field_test(P384X_T_SUB, r, x, y);
-		BN_mod_sub(w, a, b, p, ctx);
-		fa_check("ecc-p384-adx", "sub", r, 6, w, &checked);
-		p384x_field_test(P384X_T_HALF, r, x, NULL);
-		BN_mod_mul(w, a, inv2, p, ctx);
-		fa_check("ecc-p384-adx", "half", r, 6, w, &checked);
-		/* the inverse in Montgomery form: x = a R gives a^-1 R = R^2 / x; 0 gives 0 */
-		p384x_field_test(P384X_T_INV, r, x, NULL);
-		if (BN_is_zero(a)) {
-			BN_zero(w);
-		} else {
-			ck_assert_ptr_nonnull(BN_mod_inverse(w, a, p, ctx));
-			BN_mod_mul(w, w, rr, p, ctx);
-		}
-		fa_check("ecc-p384-adx", "inv", r, 6, w, &checked);
-		/* the doubling's fused steps: a - 2b, 3a, a - b / 2 */
-		p384x_field_test(P384X_T_SUB2, r, x, y);
-		BN_mod_sub(w, a, b, p, ctx);
-		BN_mod_sub(w, w, b, p, ctx);
-		fa_check("ecc-p384-adx", "sub2", r, 6, w, &checked);
-		p384x_field_test(P384X_T_MUL3, r, x, NULL);
-		BN_mod_add(w, a, a, p, ctx);
-		BN_mod_add(w, w, a, p, ctx);
-		fa_check("ecc-p384-adx", "mul3", r, 6, w, &checked);
-		p384x_field_test(P384X_T_SUBHALF, r, x, y);
-		BN_mod_mul(w, b, inv2, p, ctx);
-		BN_mod_sub(w, a, w, p, ctx);
-		fa_check("ecc-p384-adx", "subhalf", r, 6, w, &checked);
-		/* the steps that share one reduction: a^2 / R - 2b, a^2 / R - 3b */
-		p384x_field_test(P384X_T_SQRSUB2, r, x, y);
-		BN_mod_sqr(w, a, p, ctx);
-		BN_mod_mul(w, w, rinv, p, ctx);
-		BN_mod_sub(w, w, b, p, ctx);
-		BN_mod_sub(w, w, b, p, ctx);
-		fa_check("ecc-p384-adx", "sqr_sub2", r, 6, w, &checked);
-		p384x_field_test(P384X_T_SQRSUB3, r, x, y);
-		BN_mod_sub(w, w, b, p, ctx);
-		fa_check("ecc-p384-adx", "sqr_sub3", r, 6, w, &checked);
-		/* a b / R - (a^2 / R) / 2 and a b / R - a^2 / R */
-		p384x_field_test(P384X_T_DBLY, r, x, y);
-		BN_mod_mul(w, a, b, p, ctx);
-		BN_mod_sqr(acc_bn, a, p, ctx);
-		BN_mod_sub(w, w, acc_bn, p, ctx);
-		BN_mod_mul(w, w, rinv, p, ctx);
-		p384x_field_test(P384X_T_MULSUB, acc, x, y);
-		fa_check("ecc-p384-adx", "mulsub", acc, 6, w, &checked);
-		BN_mod_mul(w, a, b, p, ctx);
-		BN_mod_mul(acc_bn, acc_bn, inv2, p, ctx);
-		BN_mod_sub(w, w, acc_bn, p, ctx);
-		BN_mod_mul(w, w, rinv, p, ctx);
-		fa_check("ecc-p384-adx", "dbl_y", r, 6, w, &checked);
-		p384_dbl_check(&rng, p, rinv, ctx, &checked);
-		p384_madd_check(&rng, p, rinv, ctx, &checked);
-		memcpy(acc, x, sizeof(acc));
-		BN_copy(w, a);
-		for (j = 0; j < 8; j++) {
-			switch (rt_rand_range(&rng, 5)) {
-			case 4:
-				p384x_field_test(P384X_T_SQR, acc, acc, NULL);
-				BN_mod_sqr(w, w, p, ctx);
-				BN_mod_mul(w, w, rinv, p, ctx);
-				break;
-			case 0:
-				p384x_field_test(P384X_T_MUL, acc, acc, y);
-				BN_mod_mul(w, w, b, p, ctx);
-				BN_mod_mul(w, w, rinv, p, ctx);
-				break;
-			case 1:
-				p384x_field_test(P384X_T_MUL, acc, acc, acc);
-				BN_mod_sqr(w, w, p, ctx);
-				BN_mod_mul(w, w, rinv, p, ctx);
-				break;
-			case 2:
-				p384x_field_test(P384X_T_ADD, acc, acc, acc);
-				BN_mod_add(w, w, w, p, ctx);
-				break;
-			default:
-				p384x_field_test(P384X_T_SUB, acc, y, acc);
-				BN_mod_sub(w, b, w, p, ctx);
-				break;
-			}
-		}
-		fa_check("ecc-p384-adx", "chain", acc, 6, w, &checked);
-		BN_free(a);
-		BN_free(b);
-		/* modulo n: elements below n, the same edge words */
-		fa_edge(x, 6, n, ctx, &rng);
-		fa_edge(y, 6, n, ctx, &rng);
-		a = fa_bn(x, 6);
-		b = fa_bn(y, 6);
-		p384x_field_test(P384X_T_NMUL, r, x, y);
-		BN_mod_mul(w, a, b, n, ctx);
-		BN_mod_mul(w, w, rninv, n, ctx);
-		fa_check("ecc-p384-adx", "nmul", r, 6, w, &checked);
-		BN_free(a);
-		BN_free(b);
-	}
-	printf("ecc-p384-adx field (mul, sqr, add, sub, half, inv, sub2, mul3, subhalf, sqr_sub2, "
-	       "sqr_sub3, mulsub, dbl_y, point doubling, mixed addition, chains, mul mod n) vs "
-	       "OpenSSL BN: %d checks\n", checked);
-	ck_assert_int_eq(checked, 4000 * 22);
-	BN_free(inv2);
-out:
-	BN_free(acc_bn);
-	BN_free(p);
-	BN_free(n);
-	BN_free(rinv);
-	BN_free(rninv);
-	BN_free(rr);
-	BN_free(w);
-	BN_CTX_free(ctx);
-}
-END_TEST
-#endif
-
-#if defined(__x86_64__)
-/*
- * arch/x86/ecc-p256-adx.c's point formulas against their definitions in
- * BIGNUM, on coordinates built from the edge words (not necessarily
- * points: the formulas are identities of polynomials), Montgomery form in
- * and out.  The doubling: X' = M^2 - 2S, Y' = M (S - X') - 8Y^4, Z' = 2YZ
- * with M = 3 (X - Z^2)(X + Z^2), S = 4XY^2; the addition: U1 = X1 Z2^2,
+ * The point formulas in BIGNUM, for the x86 drivers' own: the doubling
+ * X' = M^2 - 2S, Y' = M (S - X') - 8Y^4, Z' = 2YZ with
+ * M = 3 (X - Z^2)(X + Z^2), S = 4XY^2; the addition U1 = X1 Z2^2,
  * U2 = X2 Z1^2, S1 = Y1 Z2^3, S2 = Y2 Z1^3, H = U2 - U1, R = S2 - S1,
  * X3 = R^2 - H^3 - 2 U1 H^2, Y3 = R (U1 H^2 - X3) - S1 H^3, Z3 = Z1 Z2 H
- * (the mixed one with Z2 = 1).
+ * (the mixed one, madd-2007-bl, with Z2 = 1).  The coordinates are built
+ * from the edge words, not necessarily points: the formulas are
+ * identities of polynomials.
  */
-static void p256x_ref_dbl(BIGNUM **e, BIGNUM *const *c, const BIGNUM *p, BN_CTX *ctx)
+static void fa_ref_dbl(BIGNUM **e, BIGNUM *const *c, const BIGNUM *p, BN_CTX *ctx)
 {
 	BIGNUM *m = BN_new(), *s = BN_new(), *t = BN_new();
 
@@ -1263,8 +1144,8 @@ static void p256x_ref_dbl(BIGNUM **e, BIGNUM *const *c, const BIGNUM *p, BN_CTX 
 }
 
 /* c: X1, Y1, Z1; d: X2, Y2, Z2 (NULL Z2: the mixed addition) */
-static void p256x_ref_add(BIGNUM **e, BIGNUM *const *c, BIGNUM *const *d, const BIGNUM *p,
-			  BN_CTX *ctx)
+static void fa_ref_add(BIGNUM **e, BIGNUM *const *c, BIGNUM *const *d, const BIGNUM *p,
+		       BN_CTX *ctx)
 {
 	BIGNUM *u1 = BN_dup(c[0]), *s1 = BN_dup(c[1]), *u2 = BN_new(), *s2 = BN_new();
 	BIGNUM *h = BN_new(), *r = BN_new(), *hh = BN_new(), *v = BN_new(), *t = BN_new();
@@ -1306,39 +1187,231 @@ static void p256x_ref_add(BIGNUM **e, BIGNUM *const *c, BIGNUM *const *d, const 
 	BN_free(t);
 }
 
-/* r (12 words, Montgomery form) against e (plain): three checks */
-static void p256x_pt_check(const char *what, const u64 *r, BIGNUM **e, const BIGNUM *p,
-			   BN_CTX *ctx, int *checked)
+/* r (three coordinates, Montgomery form) against e (plain): three checks */
+static void fa_pt_check(const struct fa_field *f, struct fa_mod *m, const char *what, const u64 *r,
+			BIGNUM **e)
 {
 	static const char *const coord[3] = { "X", "Y", "Z" };
 	BIGNUM *t = BN_new();
 	char name[32];
 
 	BN_zero(t);
-	BN_set_bit(t, 256);
+	BN_set_bit(t, 64 * f->n);
 	for (int k = 0; k < 3; k++) {
-		BN_mod_mul(e[k], e[k], t, p, ctx);		/* into Montgomery form */
+		BN_mod_mul(e[k], e[k], t, m->p, m->ctx);	/* into Montgomery form */
 		snprintf(name, sizeof(name), "%s %s", what, coord[k]);
-		fa_check("ecc-p256-adx", name, r + 4 * k, 4, e[k], checked);
+		fa_check(f->drv, name, r + f->n * k, f->n, e[k], &m->checked);
 	}
 	BN_free(t);
 }
 
-/* One doubling (in place or not), 1 .. 8 in a row, an addition and a mixed addition: 12 checks. */
-static void p256x_point_checks(struct rt_rng *rng, const BIGNUM *p, const BIGNUM *rinv,
-			       BN_CTX *ctx, int *checked)
+/* @cnt coordinates from the edge words into @w, and their values (out of Montgomery form) in @c */
+static void fa_coords(const struct fa_field *f, struct fa_mod *m, struct rt_rng *rng, u64 *w,
+		      BIGNUM **c, int cnt)
 {
+	for (int k = 0; k < cnt; k++) {
+		fa_edge(w + f->n * k, f->n, m->p, m->ctx, rng);
+		c[k] = fa_bn(w + f->n * k, f->n);
+		BN_mod_mul(c[k], c[k], m->rinv, m->p, m->ctx);
+	}
+}
+
+static void fa_bns_new(BIGNUM **v, int cnt)
+{
+	for (int k = 0; k < cnt; k++)
+		v[k] = BN_new();
+}
+
+static void fa_bns_free(BIGNUM **v, int cnt)
+{
+	for (int k = 0; k < cnt; k++)
+		BN_free(v[k]);
+}
+#endif
+
+#if defined(__x86_64__)
+static void p384x_op(enum fa_op op, u64 *r, const u64 *a, const u64 *b)
+{
+	static const enum p384x_test_op code[] = {
+		[FA_MUL] = P384X_T_MUL, [FA_SQR] = P384X_T_SQR, [FA_ADD] = P384X_T_ADD,
+		[FA_SUB] = P384X_T_SUB, [FA_HALF] = P384X_T_HALF, [FA_INV] = P384X_T_INV,
+		[FA_NMUL] = P384X_T_NMUL,
+	};
+
+	p384x_field_test(code[op], r, a, b);
+}
+
+static const struct fa_field p384x_field = { "ecc-p384-adx", 6, p384x_op, true };
+
+/*
+ * ecc-p384-adx.c's point doubling (ECC_JAC_DBL) against fa_ref_dbl, on
+ * X, Y, Z built from the edge words, Montgomery form in and out.  Every
+ * other call in place (r aliasing p, as the scalar multiplications call
+ * it).  Three checks.
+ */
+static void p384x_dbl_check(struct fa_mod *m, struct rt_rng *rng)
+{
+	BIGNUM *c[3], *e[3];
+	u64 pt[18], r[18];
+
+	fa_coords(&p384x_field, m, rng, pt, c, 3);
+	fa_bns_new(e, 3);
+	if (rt_rand_range(rng, 2)) {
+		p384x_jac_dbl_test(pt, pt);
+		memcpy(r, pt, sizeof(r));
+	} else {
+		p384x_jac_dbl_test(r, pt);
+	}
+	fa_ref_dbl(e, c, m->p, m->ctx);
+	fa_pt_check(&p384x_field, m, "dbl", r, e);
+	fa_bns_free(c, 3);
+	fa_bns_free(e, 3);
+}
+
+/* The mixed addition (ECC_JAC_ADD_AFFINE) against fa_ref_add on edge elements.  Three checks. */
+static void p384x_madd_check(struct fa_mod *m, struct rt_rng *rng)
+{
+	BIGNUM *c[5], *e[3], *d[3];
+	u64 in[30], o[18];
+
+	fa_coords(&p384x_field, m, rng, in, c, 5);
+	fa_bns_new(e, 3);
+	p384x_jac_add_affine_test(o, in, in + 18, in + 24);
+	d[0] = c[3];
+	d[1] = c[4];
+	d[2] = NULL;
+	fa_ref_add(e, c, d, m->p, m->ctx);
+	fa_pt_check(&p384x_field, m, "madd", o, e);
+	fa_bns_free(c, 5);
+	fa_bns_free(e, 3);
+}
+
+/*
+ * arch/x86/ecc-p384-adx.c's field operations against OpenSSL's BIGNUM:
+ * the Montgomery product (a b / 2^384 mod p) and squaring (the reduction
+ * from p's form, shifts and subtractions per word; the squaring's low half
+ * reduced alone, the high half added), addition, subtraction, halving,
+ * the inverse (half-delta divsteps, 15 batches; 0 gives 0) and the
+ * Montgomery product modulo the group order n (the general reduction),
+ * each result required fully reduced; on elements built from
+ * edge words (0, 1, 2^32 - 1, 2^32, 2^63, all ones, p's own words: the
+ * reduction words q = t + (t << 32) at 0, all ones and their carries,
+ * the borrows of q - (q << 32) and of the words above), on p - 1, p - 2,
+ * 1, 0 and 2^384 mod p (the largest products, the final subtraction
+ * decided by one word), then random chains fed back in place (r aliasing
+ * a and b, as the point formulas call them).
+ */
+START_TEST(test_p384_field_adx)
+{
+	const struct fa_field *f = &p384x_field;
+	BIGNUM *acc_bn, *w, *p, *rinv, *inv2, *a, *b;
+	struct fa_mod m;
+	struct rt_rng rng;
+	u64 x[6], y[6], r[6], acc[6];
+	BN_CTX *ctx;
+	int i;
+
+	if (!rt_cpu_has_bmi2_adx())
+		return;
+	fa_mod_init(&m, f, "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe"
+			   "ffffffff0000000000000000ffffffff",
+		    "ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf"
+		    "581a0db248b0a77aecec196accc52973");
+	ctx = m.ctx;
+	w = m.w;
+	p = m.p;
+	rinv = m.rinv;
+	inv2 = m.inv2;
+	acc_bn = BN_new();
+	rt_rng_seed(&rng, 0x384adf);
+	for (i = 0; i < 4000; i++) {
+		fa_pair(f, &m, p, &rng, x, y, &a, &b);
+		fa_ring_checks(f, &m, x, y, a, b);
+		fa_half_inv_checks(f, &m, x, a);
+		/* the doubling's fused steps: a - 2b, 3a, a - b / 2 */
+		p384x_field_test(P384X_T_SUB2, r, x, y);
+		BN_mod_sub(w, a, b, p, ctx);
+		BN_mod_sub(w, w, b, p, ctx);
+		fa_check(f->drv, "sub2", r, 6, w, &m.checked);
+		p384x_field_test(P384X_T_MUL3, r, x, NULL);
+		BN_mod_add(w, a, a, p, ctx);
+		BN_mod_add(w, w, a, p, ctx);
+		fa_check(f->drv, "mul3", r, 6, w, &m.checked);
+		p384x_field_test(P384X_T_SUBHALF, r, x, y);
+		BN_mod_mul(w, b, inv2, p, ctx);
+		BN_mod_sub(w, a, w, p, ctx);
+		fa_check(f->drv, "subhalf", r, 6, w, &m.checked);
+		/* the steps that share one reduction: a^2 / R - 2b, a^2 / R - 3b */
+		p384x_field_test(P384X_T_SQRSUB2, r, x, y);
+		BN_mod_sqr(w, a, p, ctx);
+		BN_mod_mul(w, w, rinv, p, ctx);
+		BN_mod_sub(w, w, b, p, ctx);
+		BN_mod_sub(w, w, b, p, ctx);
+		fa_check(f->drv, "sqr_sub2", r, 6, w, &m.checked);
+		p384x_field_test(P384X_T_SQRSUB3, r, x, y);
+		BN_mod_sub(w, w, b, p, ctx);
+		fa_check(f->drv, "sqr_sub3", r, 6, w, &m.checked);
+		/* a b / R - (a^2 / R) / 2 and a b / R - a^2 / R */
+		p384x_field_test(P384X_T_DBLY, r, x, y);
+		BN_mod_mul(w, a, b, p, ctx);
+		BN_mod_sqr(acc_bn, a, p, ctx);
+		BN_mod_sub(w, w, acc_bn, p, ctx);
+		BN_mod_mul(w, w, rinv, p, ctx);
+		p384x_field_test(P384X_T_MULSUB, acc, x, y);
+		fa_check(f->drv, "mulsub", acc, 6, w, &m.checked);
+		BN_mod_mul(w, a, b, p, ctx);
+		BN_mod_mul(acc_bn, acc_bn, inv2, p, ctx);
+		BN_mod_sub(w, w, acc_bn, p, ctx);
+		BN_mod_mul(w, w, rinv, p, ctx);
+		fa_check(f->drv, "dbl_y", r, 6, w, &m.checked);
+		p384x_dbl_check(&m, &rng);
+		p384x_madd_check(&m, &rng);
+		fa_chain(f, &m, &rng, x, y, a, b);
+		BN_free(a);
+		BN_free(b);
+		fa_nmul_pair(f, &m, &rng, x, y, &a, &b);
+		BN_free(a);
+		BN_free(b);
+	}
+	printf("ecc-p384-adx field (mul, sqr, add, sub, half, inv, sub2, mul3, subhalf, sqr_sub2, "
+	       "sqr_sub3, mulsub, dbl_y, point doubling, mixed addition, chains, mul mod n) vs "
+	       "OpenSSL BN: %d checks\n", m.checked);
+	ck_assert_int_eq(m.checked, 4000 * 22);
+	BN_free(acc_bn);
+	fa_mod_free(&m);
+}
+END_TEST
+#endif
+
+#if defined(__x86_64__)
+static void p256x_op(enum fa_op op, u64 *r, const u64 *a, const u64 *b)
+{
+	static const enum p256x_test_op code[] = {
+		[FA_MUL] = P256X_T_MUL, [FA_SQR] = P256X_T_SQR, [FA_ADD] = P256X_T_ADD,
+		[FA_SUB] = P256X_T_SUB, [FA_HALF] = P256X_T_HALF, [FA_INV] = P256X_T_INV,
+		[FA_NMUL] = P256X_T_NMUL,
+	};
+
+	p256x_field_test(code[op], r, a, b);
+}
+
+static const struct fa_field p256x_field = { "ecc-p256-adx", 4, p256x_op, true };
+
+/*
+ * arch/x86/ecc-p256-adx.c's point formulas against fa_ref_dbl and
+ * fa_ref_add, on coordinates built from the edge words, Montgomery form
+ * in and out: one doubling (in place or not), 1 .. 8 in a row, an
+ * addition and a mixed addition: 12 checks.
+ */
+static void p256x_point_checks(struct fa_mod *m, struct rt_rng *rng)
+{
+	const struct fa_field *f = &p256x_field;
 	BIGNUM *c[6], *e[3], *none[3];
 	u64 in[24], r[12], s[12];
 	int k, i, nd;
 
-	for (k = 0; k < 6; k++) {
-		fa_edge(in + 4 * k, 4, p, ctx, rng);
-		c[k] = fa_bn(in + 4 * k, 4);
-		BN_mod_mul(c[k], c[k], rinv, p, ctx);		/* out of Montgomery form */
-	}
-	for (k = 0; k < 3; k++)
-		e[k] = BN_new();
+	fa_coords(f, m, rng, in, c, 6);
+	fa_bns_new(e, 3);
 	/* 2P */
 	if (rt_rand_range(rng, 2)) {
 		memcpy(r, in, sizeof(r));
@@ -1346,8 +1419,8 @@ static void p256x_point_checks(struct rt_rng *rng, const BIGNUM *p, const BIGNUM
 	} else {
 		p256x_jac_dbl_test(r, in);
 	}
-	p256x_ref_dbl(e, c, p, ctx);
-	p256x_pt_check("dbl", r, e, p, ctx, checked);
+	fa_ref_dbl(e, c, m->p, m->ctx);
+	fa_pt_check(f, m, "dbl", r, e);
 	/* 2^n P for n = 1 .. 8 (5: ECDH's windows), in place or not */
 	nd = 1 + rt_rand_range(rng, 8);
 	for (k = 0; k < 3; k++)
@@ -1355,9 +1428,8 @@ static void p256x_point_checks(struct rt_rng *rng, const BIGNUM *p, const BIGNUM
 	for (i = 0; i < nd; i++) {
 		for (k = 0; k < 3; k++)
 			none[k] = BN_dup(e[k]);
-		p256x_ref_dbl(e, none, p, ctx);
-		for (k = 0; k < 3; k++)
-			BN_free(none[k]);
+		fa_ref_dbl(e, none, m->p, m->ctx);
+		fa_bns_free(none, 3);
 	}
 	if (rt_rand_range(rng, 2)) {
 		memcpy(r, in, sizeof(r));
@@ -1365,7 +1437,7 @@ static void p256x_point_checks(struct rt_rng *rng, const BIGNUM *p, const BIGNUM
 	} else {
 		p256x_jac_dbln_test(r, in, (unsigned int)nd);
 	}
-	p256x_pt_check("dbln", r, e, p, ctx, checked);
+	fa_pt_check(f, m, "dbln", r, e);
 	/* P + Q (Q = c[3..5]), the output over P or not */
 	memcpy(s, in, sizeof(s));
 	if (rt_rand_range(rng, 2)) {
@@ -1374,8 +1446,8 @@ static void p256x_point_checks(struct rt_rng *rng, const BIGNUM *p, const BIGNUM
 	} else {
 		p256x_jac_add_test(r, s, in + 12);
 	}
-	p256x_ref_add(e, c, c + 3, p, ctx);
-	p256x_pt_check("add", r, e, p, ctx, checked);
+	fa_ref_add(e, c, c + 3, m->p, m->ctx);
+	fa_pt_check(f, m, "add", r, e);
 	/* P + (x2, y2) */
 	none[0] = c[3];
 	none[1] = c[4];
@@ -1387,12 +1459,10 @@ static void p256x_point_checks(struct rt_rng *rng, const BIGNUM *p, const BIGNUM
 	} else {
 		p256x_jac_add_affine_test(r, in, in + 12);
 	}
-	p256x_ref_add(e, c, none, p, ctx);
-	p256x_pt_check("madd", r, e, p, ctx, checked);
-	for (k = 0; k < 3; k++)
-		BN_free(e[k]);
-	for (k = 0; k < 6; k++)
-		BN_free(c[k]);
+	fa_ref_add(e, c, none, m->p, m->ctx);
+	fa_pt_check(f, m, "madd", r, e);
+	fa_bns_free(e, 3);
+	fa_bns_free(c, 6);
 }
 
 /*
@@ -1407,150 +1477,123 @@ static void p256x_point_checks(struct rt_rng *rng, const BIGNUM *p, const BIGNUM
  */
 START_TEST(test_p256_field_adx)
 {
-	BN_CTX *ctx = BN_CTX_new();
-	BIGNUM *p = NULL, *n = NULL, *rinv = BN_new(), *rninv = BN_new(), *w = BN_new(), *inv2;
-	BIGNUM *rr = BN_new(), *a, *b;
+	const struct fa_field *f = &p256x_field;
+	BIGNUM *w, *p, *n, *inv2, *a, *b;
+	struct fa_mod m;
 	struct rt_rng rng;
-	u64 x[4], y[4], r[4], acc[4];
-	int checked = 0, i, j;
+	u64 x[4], y[4], r[4];
+	BN_CTX *ctx;
+	int i;
 
 	if (!rt_cpu_has_bmi2_adx())
-		goto out;
-	ck_assert_int_gt(BN_hex2bn(&p, "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff"), 0);
-	ck_assert_int_gt(BN_hex2bn(&n, "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551"), 0);
-	BN_zero(w);
-	BN_set_bit(w, 256);
-	ck_assert_ptr_nonnull(BN_mod_inverse(rinv, w, p, ctx));
-	ck_assert_ptr_nonnull(BN_mod_inverse(rninv, w, n, ctx));
-	BN_mod_sqr(rr, w, p, ctx);			/* R^2 mod p */
-	BN_set_word(w, 2);
-	inv2 = BN_mod_inverse(NULL, w, p, ctx);
-	ck_assert_ptr_nonnull(inv2);
+		return;
+	fa_mod_init(&m, f, "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff",
+		    "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551");
+	ctx = m.ctx;
+	w = m.w;
+	p = m.p;
+	n = m.n;
+	inv2 = m.inv2;
 	rt_rng_seed(&rng, 0x256adf);
 	for (i = 0; i < 3000; i++) {
-		fa_edge(x, 4, p, ctx, &rng);
-		fa_edge(y, 4, p, ctx, &rng);
-		a = fa_bn(x, 4);
-		b = fa_bn(y, 4);
-		p256x_field_test(P256X_T_MUL, r, x, y);
-		BN_mod_mul(w, a, b, p, ctx);
-		BN_mod_mul(w, w, rinv, p, ctx);
-		fa_check("ecc-p256-adx", "mul", r, 4, w, &checked);
-		p256x_field_test(P256X_T_MUL, r, x, x);
-		BN_mod_sqr(w, a, p, ctx);
-		BN_mod_mul(w, w, rinv, p, ctx);
-		fa_check("ecc-p256-adx", "mul(a, a)", r, 4, w, &checked);
-		p256x_field_test(P256X_T_SQR, r, x, NULL);
-		fa_check("ecc-p256-adx", "sqr", r, 4, w, &checked);
-		p256x_field_test(P256X_T_ADD, r, x, y);
-		BN_mod_add(w, a, b, p, ctx);
-		fa_check("ecc-p256-adx", "add", r, 4, w, &checked);
-		p256x_field_test(P256X_T_SUB, r, x, y);
-		BN_mod_sub(w, a, b, p, ctx);
-		fa_check("ecc-p256-adx", "sub", r, 4, w, &checked);
-		p256x_field_test(P256X_T_HALF, r, x, NULL);
-		BN_mod_mul(w, a, inv2, p, ctx);
-		fa_check("ecc-p256-adx", "half", r, 4, w, &checked);
-		/* the inverse in Montgomery form: x = a R gives a^-1 R = R^2 / x; 0 gives 0 */
-		p256x_field_test(P256X_T_INV, r, x, NULL);
-		if (BN_is_zero(a)) {
-			BN_zero(w);
-		} else {
-			ck_assert_ptr_nonnull(BN_mod_inverse(w, a, p, ctx));
-			BN_mod_mul(w, w, rr, p, ctx);
-		}
-		fa_check("ecc-p256-adx", "inv", r, 4, w, &checked);
+		fa_pair(f, &m, p, &rng, x, y, &a, &b);
+		fa_ring_checks(f, &m, x, y, a, b);
+		fa_half_inv_checks(f, &m, x, a);
 		/* the plain inverse (p256x_inv_mod itself; 0 gives 0) */
 		p256x_field_test(P256X_T_PINV, r, x, NULL);
 		if (!BN_is_zero(a))
 			ck_assert_ptr_nonnull(BN_mod_inverse(w, a, p, ctx));
-		fa_check("ecc-p256-adx", "plain inv", r, 4, BN_is_zero(a) ? a : w, &checked);
+		fa_check(f->drv, "plain inv", r, 4, BN_is_zero(a) ? a : w, &m.checked);
 		/* the point formulas' doubling and fused steps: 2b, a - b - 2b, 3 (a - b), a - b / 2 */
 		p256x_field_test(P256X_T_ADD, r, y, y);		/* 2Y, 2S */
 		BN_mod_add(w, b, b, p, ctx);
-		fa_check("ecc-p256-adx", "add(b, b)", r, 4, w, &checked);
+		fa_check(f->drv, "add(b, b)", r, 4, w, &m.checked);
 		p256x_field_test(P256X_T_SUB3B, r, x, y);
 		BN_mod_sub(w, a, b, p, ctx);
 		BN_mod_sub(w, w, b, p, ctx);
 		BN_mod_sub(w, w, b, p, ctx);
-		fa_check("ecc-p256-adx", "sub3b", r, 4, w, &checked);
+		fa_check(f->drv, "sub3b", r, 4, w, &m.checked);
 		p256x_field_test(P256X_T_SUB3, r, x, y);
 		BN_mod_sub(w, a, b, p, ctx);
 		BN_mul_word(w, 3);
 		BN_nnmod(w, w, p, ctx);
-		fa_check("ecc-p256-adx", "sub3", r, 4, w, &checked);
+		fa_check(f->drv, "sub3", r, 4, w, &m.checked);
 		p256x_field_test(P256X_T_SUBHALF, r, x, y);
 		BN_mod_mul(w, b, inv2, p, ctx);
 		BN_mod_sub(w, a, w, p, ctx);
-		fa_check("ecc-p256-adx", "subhalf", r, 4, w, &checked);
-		p256x_point_checks(&rng, p, rinv, ctx, &checked);
-		memcpy(acc, x, sizeof(acc));
-		BN_copy(w, a);
-		for (j = 0; j < 8; j++) {
-			switch (rt_rand_range(&rng, 5)) {
-			case 4:
-				p256x_field_test(P256X_T_SQR, acc, acc, NULL);
-				BN_mod_sqr(w, w, p, ctx);
-				BN_mod_mul(w, w, rinv, p, ctx);
-				break;
-			case 0:
-				p256x_field_test(P256X_T_MUL, acc, acc, y);
-				BN_mod_mul(w, w, b, p, ctx);
-				BN_mod_mul(w, w, rinv, p, ctx);
-				break;
-			case 1:
-				p256x_field_test(P256X_T_MUL, acc, acc, acc);
-				BN_mod_sqr(w, w, p, ctx);
-				BN_mod_mul(w, w, rinv, p, ctx);
-				break;
-			case 2:
-				p256x_field_test(P256X_T_ADD, acc, acc, acc);
-				BN_mod_add(w, w, w, p, ctx);
-				break;
-			default:
-				p256x_field_test(P256X_T_SUB, acc, y, acc);
-				BN_mod_sub(w, b, w, p, ctx);
-				break;
-			}
-		}
-		fa_check("ecc-p256-adx", "chain", acc, 4, w, &checked);
+		fa_check(f->drv, "subhalf", r, 4, w, &m.checked);
+		p256x_point_checks(&m, &rng);
+		fa_chain(f, &m, &rng, x, y, a, b);
 		BN_free(a);
 		BN_free(b);
-		/* modulo n: elements below n, the same edge words */
-		fa_edge(x, 4, n, ctx, &rng);
-		fa_edge(y, 4, n, ctx, &rng);
-		a = fa_bn(x, 4);
-		b = fa_bn(y, 4);
-		p256x_field_test(P256X_T_NMUL, r, x, y);
-		BN_mod_mul(w, a, b, n, ctx);
-		BN_mod_mul(w, w, rninv, n, ctx);
-		fa_check("ecc-p256-adx", "nmul", r, 4, w, &checked);
+		fa_nmul_pair(f, &m, &rng, x, y, &a, &b);
 		/* k^-1 of signing: plain, 0 gives 0 (the edges: 0, 1, 2, n - 1, n - 2, ...) */
 		p256x_field_test(P256X_T_NINV, r, x, NULL);
 		if (!BN_is_zero(a))
 			ck_assert_ptr_nonnull(BN_mod_inverse(w, a, n, ctx));
-		fa_check("ecc-p256-adx", "inv mod n", r, 4, BN_is_zero(a) ? a : w, &checked);
+		fa_check(f->drv, "inv mod n", r, 4, BN_is_zero(a) ? a : w, &m.checked);
 		BN_free(a);
 		BN_free(b);
 	}
 	printf("ecc-p256-adx field (mul, sqr, add, sub, half, inv, plain inv, add(b, b), sub3b, "
 	       "sub3, subhalf, doubling, runs of doublings, addition, mixed addition, chains, mul "
-	       "mod n, inv mod n) vs OpenSSL BN: %d checks\n", checked);
-	ck_assert_int_eq(checked, 3000 * 27);
-	BN_free(inv2);
-out:
-	BN_free(p);
-	BN_free(n);
-	BN_free(rinv);
-	BN_free(rninv);
-	BN_free(rr);
-	BN_free(w);
-	BN_CTX_free(ctx);
+	       "mod n, inv mod n) vs OpenSSL BN: %d checks\n", m.checked);
+	ck_assert_int_eq(m.checked, 3000 * 27);
+	fa_mod_free(&m);
 }
 END_TEST
 #endif
 
 #if defined(__aarch64__)
+#include "../arch/arm64/ecc-p256-arm64.h"
+#include "../arch/arm64/ecc-p384-arm64.h"
+
+static void p256a_op(enum fa_op op, u64 *r, const u64 *a, const u64 *b)
+{
+	if (op == FA_SQR)
+		p256a_sqr(r, a);
+	else if (op == FA_ADD)
+		p256a_add(r, a, b);
+	else if (op == FA_SUB)
+		p256a_sub(r, a, b);
+	else
+		p256a_mul(r, a, b);	/* FA_MUL: the arm64 tests use no other */
+}
+
+static void p384a_op(enum fa_op op, u64 *r, const u64 *a, const u64 *b)
+{
+	if (op == FA_SQR)
+		p384a_sqr(r, a);
+	else if (op == FA_ADD)
+		p384a_add(r, a, b);
+	else if (op == FA_SUB)
+		p384a_sub(r, a, b);
+	else
+		p384a_mul(r, a, b);
+}
+
+/* @iters rounds of fa_ring_checks and fa_chain on edge elements below the prime @phex. */
+static void fa_arm64_run(const struct fa_field *f, const char *phex, u64 seed, int iters)
+{
+	struct fa_mod m;
+	struct rt_rng rng;
+	u64 x[6], y[6];
+	BIGNUM *a, *b;
+
+	fa_mod_init(&m, f, phex, NULL);
+	rt_rng_seed(&rng, seed);
+	for (int i = 0; i < iters; i++) {
+		fa_pair(f, &m, m.p, &rng, x, y, &a, &b);
+		fa_ring_checks(f, &m, x, y, a, b);
+		fa_chain(f, &m, &rng, x, y, a, b);
+		BN_free(a);
+		BN_free(b);
+	}
+	printf("%s field (mul, sqr, add, sub, chains) vs OpenSSL BN: %d checks\n", f->drv, m.checked);
+	ck_assert_int_eq(m.checked, iters * (f->mul_self ? 6 : 5));
+	fa_mod_free(&m);
+}
+
 /*
  * arch/arm64/ecc-p256-arm64.h against OpenSSL's BIGNUM: Montgomery
  * multiplication and squaring (a b / 2^256 mod p), addition and
@@ -1561,79 +1604,15 @@ END_TEST
  * bit; then random chains.  The Wycheproof cases reach these only by
  * chance.
  */
-#include "../arch/arm64/ecc-p256-arm64.h"
-
 START_TEST(test_p256_field_arm64)
 {
-	BN_CTX *ctx = BN_CTX_new();
-	BIGNUM *p = NULL, *rinv = BN_new(), *w = BN_new(), *a, *b;
-	struct rt_rng rng;
-	u64 x[4], y[4], r[4], acc[4];
-	int checked = 0, i, j;
+	static const struct fa_field f = { "ecc-p256-arm64", 4, p256a_op, false };
 
-	ck_assert_int_gt(BN_hex2bn(&p, "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff"), 0);
-	BN_zero(w);
-	BN_set_bit(w, 256);
-	ck_assert_ptr_nonnull(BN_mod_inverse(rinv, w, p, ctx));
-	rt_rng_seed(&rng, 0x256a64);
-	for (i = 0; i < 4000; i++) {
-		fa_edge(x, 4, p, ctx, &rng);
-		fa_edge(y, 4, p, ctx, &rng);
-		a = fa_bn(x, 4);
-		b = fa_bn(y, 4);
-		p256a_mul(r, x, y);
-		BN_mod_mul(w, a, b, p, ctx);
-		BN_mod_mul(w, w, rinv, p, ctx);
-		fa_check("ecc-p256-arm64", "mul", r, 4, w, &checked);
-		p256a_sqr(r, x);
-		BN_mod_sqr(w, a, p, ctx);
-		BN_mod_mul(w, w, rinv, p, ctx);
-		fa_check("ecc-p256-arm64", "sqr", r, 4, w, &checked);
-		p256a_add(r, x, y);
-		BN_mod_add(w, a, b, p, ctx);
-		fa_check("ecc-p256-arm64", "add", r, 4, w, &checked);
-		p256a_sub(r, x, y);
-		BN_mod_sub(w, a, b, p, ctx);
-		fa_check("ecc-p256-arm64", "sub", r, 4, w, &checked);
-		/* Results feed the next operation, in place, as in the formulas. */
-		memcpy(acc, x, sizeof(acc));
-		BN_copy(w, a);
-		for (j = 0; j < 8; j++) {
-			switch (rt_rand_range(&rng, 4)) {
-			case 0:
-				p256a_mul(acc, acc, y);
-				BN_mod_mul(w, w, b, p, ctx);
-				BN_mod_mul(w, w, rinv, p, ctx);
-				break;
-			case 1:
-				p256a_sqr(acc, acc);
-				BN_mod_sqr(w, w, p, ctx);
-				BN_mod_mul(w, w, rinv, p, ctx);
-				break;
-			case 2:
-				p256a_add(acc, acc, acc);
-				BN_mod_add(w, w, w, p, ctx);
-				break;
-			default:
-				p256a_sub(acc, y, acc);
-				BN_mod_sub(w, b, w, p, ctx);
-				break;
-			}
-		}
-		fa_check("ecc-p256-arm64", "chain", acc, 4, w, &checked);
-		BN_free(a);
-		BN_free(b);
-	}
-	printf("ecc-p256-arm64 field (mul, sqr, add, sub, chains) vs OpenSSL BN: %d checks\n", checked);
-	BN_free(p);
-	BN_free(rinv);
-	BN_free(w);
-	BN_CTX_free(ctx);
+	fa_arm64_run(&f, "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff",
+		     0x256a64, 4000);
 }
 END_TEST
-#endif
 
-#if defined(__aarch64__)
 /*
  * arch/arm64/ecc-p384-arm64.h against OpenSSL's BIGNUM, as for P-256
  * above: Montgomery multiplication (a b / 2^384 mod p), squaring (both
@@ -1643,82 +1622,12 @@ END_TEST
  * 2^32 - 1, 2^32, 2^63, all ones, p's own words) and on p - 1, p - 2, 1,
  * 0 and 2^384 mod p, then random chains fed back in place.
  */
-#include "../arch/arm64/ecc-p384-arm64.h"
-
 START_TEST(test_p384_field_arm64)
 {
-	BN_CTX *ctx = BN_CTX_new();
-	BIGNUM *p = NULL, *rinv = BN_new(), *w = BN_new(), *a, *b;
-	struct rt_rng rng;
-	u64 x[6], y[6], r[6], acc[6];
-	int checked = 0, i, j;
+	static const struct fa_field f = { "ecc-p384-arm64", 6, p384a_op, true };
 
-	ck_assert_int_gt(BN_hex2bn(&p, "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe"
-				       "ffffffff0000000000000000ffffffff"), 0);
-	BN_zero(w);
-	BN_set_bit(w, 384);
-	ck_assert_ptr_nonnull(BN_mod_inverse(rinv, w, p, ctx));
-	rt_rng_seed(&rng, 0x384a64);
-	for (i = 0; i < 3000; i++) {
-		fa_edge(x, 6, p, ctx, &rng);
-		fa_edge(y, 6, p, ctx, &rng);
-		a = fa_bn(x, 6);
-		b = fa_bn(y, 6);
-		p384a_mul(r, x, y);
-		BN_mod_mul(w, a, b, p, ctx);
-		BN_mod_mul(w, w, rinv, p, ctx);
-		fa_check("ecc-p384-arm64", "mul", r, 6, w, &checked);
-		p384a_mul(r, x, x);
-		BN_mod_sqr(w, a, p, ctx);
-		BN_mod_mul(w, w, rinv, p, ctx);
-		fa_check("ecc-p384-arm64", "mul(a, a)", r, 6, w, &checked);
-		p384a_sqr(r, x);
-		fa_check("ecc-p384-arm64", "sqr", r, 6, w, &checked);
-		p384a_add(r, x, y);
-		BN_mod_add(w, a, b, p, ctx);
-		fa_check("ecc-p384-arm64", "add", r, 6, w, &checked);
-		p384a_sub(r, x, y);
-		BN_mod_sub(w, a, b, p, ctx);
-		fa_check("ecc-p384-arm64", "sub", r, 6, w, &checked);
-		memcpy(acc, x, sizeof(acc));
-		BN_copy(w, a);
-		for (j = 0; j < 8; j++) {
-			switch (rt_rand_range(&rng, 5)) {
-			case 4:
-				p384a_sqr(acc, acc);
-				BN_mod_sqr(w, w, p, ctx);
-				BN_mod_mul(w, w, rinv, p, ctx);
-				break;
-			case 0:
-				p384a_mul(acc, acc, y);
-				BN_mod_mul(w, w, b, p, ctx);
-				BN_mod_mul(w, w, rinv, p, ctx);
-				break;
-			case 1:
-				p384a_mul(acc, acc, acc);
-				BN_mod_sqr(w, w, p, ctx);
-				BN_mod_mul(w, w, rinv, p, ctx);
-				break;
-			case 2:
-				p384a_add(acc, acc, acc);
-				BN_mod_add(w, w, w, p, ctx);
-				break;
-			default:
-				p384a_sub(acc, y, acc);
-				BN_mod_sub(w, b, w, p, ctx);
-				break;
-			}
-		}
-		fa_check("ecc-p384-arm64", "chain", acc, 6, w, &checked);
-		BN_free(a);
-		BN_free(b);
-	}
-	printf("ecc-p384-arm64 field (mul, sqr, add, sub, chains) vs OpenSSL BN: %d checks\n", checked);
-	ck_assert_int_eq(checked, 3000 * 6);
-	BN_free(p);
-	BN_free(rinv);
-	BN_free(w);
-	BN_CTX_free(ctx);
+	fa_arm64_run(&f, "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe"
+			 "ffffffff0000000000000000ffffffff", 0x384a64, 3000);
 }
 END_TEST
 #endif
@@ -1748,8 +1657,6 @@ static Suite *ecdh_suite(void)
 #endif
 #if defined(__aarch64__)
 	tcase_add_test(tc, test_p256_field_arm64);
-#endif
-#if defined(__aarch64__)
 	tcase_add_test(tc, test_p384_field_arm64);
 #endif
 	suite_add_tcase(s, tc);
