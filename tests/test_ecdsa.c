@@ -458,6 +458,31 @@ END_TEST
 #define DIFF_KEYS 38
 
 /*
+ * r = x(k G) mod n and s = k^-1 (e + r d) mod n with OpenSSL's EC and
+ * BIGNUM code, for the signatures made here with a chosen nonce; e may
+ * exceed n (the addition reduces it).
+ */
+static void bn_sign_with_k(const EC_GROUP *g, const BIGNUM *k, const BIGNUM *d, const BIGNUM *e,
+			   BIGNUM *r, BIGNUM *s, BN_CTX *bc)
+{
+	const BIGNUM *n = EC_GROUP_get0_order(g);
+	EC_POINT *kg = EC_POINT_new(g);
+	BIGNUM *x = BN_new(), *t = BN_new();
+
+	ck_assert(kg && x && t);
+	ck_assert(EC_POINT_mul(g, kg, k, NULL, NULL, bc));
+	ck_assert(EC_POINT_get_affine_coordinates(g, kg, x, NULL, bc));
+	ck_assert(BN_nnmod(r, x, n, bc));
+	ck_assert(BN_mod_mul(t, r, d, n, bc));
+	ck_assert(BN_mod_add(t, t, e, n, bc));
+	ck_assert_ptr_nonnull(BN_mod_inverse(s, k, n, bc));
+	ck_assert(BN_mod_mul(s, s, t, n, bc));
+	BN_free(x);
+	BN_free(t);
+	EC_POINT_free(kg);
+}
+
+/*
  * (r, s) = p1363 signature of the digest @dg under the private key @d
  * with the nonce @k: 0 if r or s is zero (no signature).
  */
@@ -465,34 +490,22 @@ static int diff_sign_fixed(const struct curve *c, const u8 *d, const u8 *k, cons
 			   unsigned int dglen, u8 *rs)
 {
 	EC_GROUP *g = EC_GROUP_new_by_curve_name(EC_curve_nist2nid(c->ossl));
-	EC_POINT *kg = EC_POINT_new(g);
 	BN_CTX *bc = BN_CTX_new();
 	BIGNUM *bk = BN_bin2bn(k, (int)c->nbytes, NULL), *bd = BN_bin2bn(d, (int)c->nbytes, NULL);
-	BIGNUM *e = BN_bin2bn(dg, (int)dglen, NULL), *x = BN_new(), *r = BN_new();
-	BIGNUM *sv = BN_new(), *ki = BN_new();
-	const BIGNUM *n = EC_GROUP_get0_order(g);
+	BIGNUM *e = BN_bin2bn(dg, (int)dglen, NULL), *r = BN_new(), *sv = BN_new();
 	int ok;
 
-	ck_assert(g && kg && bc && bk && bd && e && x && r && sv && ki);
-	ck_assert(EC_POINT_mul(g, kg, bk, NULL, NULL, bc));
-	ck_assert(EC_POINT_get_affine_coordinates(g, kg, x, NULL, bc));
-	ck_assert(BN_nnmod(r, x, n, bc));
-	ck_assert(BN_mod_mul(sv, r, bd, n, bc));
-	ck_assert(BN_mod_add(sv, sv, e, n, bc));
-	ck_assert(BN_mod_inverse(ki, bk, n, bc));
-	ck_assert(BN_mod_mul(sv, sv, ki, n, bc));
+	ck_assert(g && bc && bk && bd && e && r && sv);
+	bn_sign_with_k(g, bk, bd, e, r, sv, bc);
 	ok = !BN_is_zero(r) && !BN_is_zero(sv);
 	ck_assert(BN_bn2binpad(r, rs, (int)c->nbytes) == (int)c->nbytes);
 	ck_assert(BN_bn2binpad(sv, rs + c->nbytes, (int)c->nbytes) == (int)c->nbytes);
 	BN_free(bk);
 	BN_free(bd);
 	BN_free(e);
-	BN_free(x);
 	BN_free(r);
 	BN_free(sv);
-	BN_free(ki);
 	BN_CTX_free(bc);
-	EC_POINT_free(kg);
 	EC_GROUP_free(g);
 	return ok;
 }
@@ -1250,16 +1263,13 @@ static void r6979_sign(const struct curve *c, const char *hash, const u8 *d, con
 	const EVP_MD *md = EVP_get_digestbyname(hash);
 	EC_GROUP *g = EC_GROUP_new_by_curve_name(EC_curve_nist2nid(c->ossl));
 	BN_CTX *bc = BN_CTX_new();
-	BIGNUM *n = BN_new(), *dn = BN_bin2bn(d, (int)c->nbytes, NULL), *e, *k, *x = BN_new();
+	BIGNUM *n = BN_new(), *dn = BN_bin2bn(d, (int)c->nbytes, NULL), *e, *k;
 	BIGNUM *r = BN_new(), *s = BN_new(), *t = BN_new();
-	EC_POINT *P;
 	u8 H[64], V[64], K[64], T[128], buf[64 + 1 + 2 * 66], h1[66];
 	unsigned int hlen, klen, nb = c->nbytes, tlen, round;
 	int qbits;
 
-	ck_assert(md && g && bc && n && dn && x && r && s && t);
-	P = EC_POINT_new(g);
-	ck_assert_ptr_nonnull(P);
+	ck_assert(md && g && bc && n && dn && r && s && t);
 	ck_assert(EC_GROUP_get_order(g, n, bc));
 	qbits = BN_num_bits(n);
 	ck_assert(EVP_Digest(msg, mlen, H, &hlen, md, NULL));
@@ -1284,14 +1294,7 @@ static void r6979_sign(const struct curve *c, const char *hash, const u8 *d, con
 		}
 		k = r6979_bits2int(T, nb, qbits);
 		if (!BN_is_zero(k) && BN_cmp(k, n) < 0) {
-			ck_assert(EC_POINT_mul(g, P, k, NULL, NULL, bc));
-			ck_assert(EC_POINT_get_affine_coordinates(g, P, x, NULL, bc));
-			ck_assert(BN_nnmod(r, x, n, bc));
-			/* s = k^-1 (e + r d) mod n, e taken mod n */
-			ck_assert(BN_mod_mul(t, r, dn, n, bc));
-			ck_assert(BN_mod_add(t, t, e, n, bc));
-			ck_assert_ptr_nonnull(BN_mod_inverse(s, k, n, bc));
-			ck_assert(BN_mod_mul(s, s, t, n, bc));
+			bn_sign_with_k(g, k, dn, e, r, s, bc);
 			if (!BN_is_zero(r) && !BN_is_zero(s)) {
 				BN_free(k);
 				break;
@@ -1305,8 +1308,7 @@ static void r6979_sign(const struct curve *c, const char *hash, const u8 *d, con
 	}
 	ck_assert(BN_bn2binpad(r, r_out, (int)nb) == (int)nb);
 	ck_assert(BN_bn2binpad(s, s_out, (int)nb) == (int)nb);
-	EC_POINT_free(P);
-	BN_free(n); BN_free(dn); BN_free(e); BN_free(x); BN_free(r); BN_free(s); BN_free(t);
+	BN_free(n); BN_free(dn); BN_free(e); BN_free(r); BN_free(s); BN_free(t);
 	BN_CTX_free(bc);
 	EC_GROUP_free(g);
 }
