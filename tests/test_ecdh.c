@@ -1227,6 +1227,27 @@ static void fa_bns_free(BIGNUM **v, int cnt)
 	for (int k = 0; k < cnt; k++)
 		BN_free(v[k]);
 }
+
+/*
+ * The driver's doubling @dbl of the point at @in (its plain values @c)
+ * against fa_ref_dbl into @e, in place or not (r aliasing p, as the
+ * scalar multiplications call it): three checks.
+ */
+static void fa_dbl_check(const struct fa_field *f, struct fa_mod *m, struct rt_rng *rng,
+			 void (*dbl)(u64 *r, const u64 *p), const u64 *in, BIGNUM *const *c,
+			 BIGNUM **e)
+{
+	u64 r[18];
+
+	if (rt_rand_range(rng, 2)) {
+		memcpy(r, in, 3 * 8 * (size_t)f->n);
+		dbl(r, r);
+	} else {
+		dbl(r, in);
+	}
+	fa_ref_dbl(e, c, m->p, m->ctx);
+	fa_pt_check(f, m, "dbl", r, e);
+}
 #endif
 
 #if defined(__x86_64__)
@@ -1244,26 +1265,17 @@ static void p384x_op(enum fa_op op, u64 *r, const u64 *a, const u64 *b)
 static const struct fa_field p384x_field = { "ecc-p384-adx", 6, p384x_op, true };
 
 /*
- * ecc-p384-adx.c's point doubling (ECC_JAC_DBL) against fa_ref_dbl, on
- * X, Y, Z built from the edge words, Montgomery form in and out.  Every
- * other call in place (r aliasing p, as the scalar multiplications call
- * it).  Three checks.
+ * ecc-p384-adx.c's point doubling (ECC_JAC_DBL) on X, Y, Z built from
+ * the edge words, Montgomery form in and out.  Three checks.
  */
 static void p384x_dbl_check(struct fa_mod *m, struct rt_rng *rng)
 {
 	BIGNUM *c[3], *e[3];
-	u64 pt[18], r[18];
+	u64 pt[18];
 
 	fa_coords(&p384x_field, m, rng, pt, c, 3);
 	fa_bns_new(e, 3);
-	if (rt_rand_range(rng, 2)) {
-		p384x_jac_dbl_test(pt, pt);
-		memcpy(r, pt, sizeof(r));
-	} else {
-		p384x_jac_dbl_test(r, pt);
-	}
-	fa_ref_dbl(e, c, m->p, m->ctx);
-	fa_pt_check(&p384x_field, m, "dbl", r, e);
+	fa_dbl_check(&p384x_field, m, rng, p384x_jac_dbl_test, pt, c, e);
 	fa_bns_free(c, 3);
 	fa_bns_free(e, 3);
 }
@@ -1413,14 +1425,7 @@ static void p256x_point_checks(struct fa_mod *m, struct rt_rng *rng)
 	fa_coords(f, m, rng, in, c, 6);
 	fa_bns_new(e, 3);
 	/* 2P */
-	if (rt_rand_range(rng, 2)) {
-		memcpy(r, in, sizeof(r));
-		p256x_jac_dbl_test(r, r);
-	} else {
-		p256x_jac_dbl_test(r, in);
-	}
-	fa_ref_dbl(e, c, m->p, m->ctx);
-	fa_pt_check(f, m, "dbl", r, e);
+	fa_dbl_check(f, m, rng, p256x_jac_dbl_test, in, c, e);
 	/* 2^n P for n = 1 .. 8 (5: ECDH's windows), in place or not */
 	nd = 1 + rt_rand_range(rng, 8);
 	for (k = 0; k < 3; k++)
