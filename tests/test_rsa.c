@@ -1272,18 +1272,7 @@ END_TEST
 /* ---- arch engines against the generic one -------------------------------- */
 
 #if defined(__x86_64__)
-#include <cpuid.h>
 #include "../arch/x86/bn-adx.h"
-
-/* The CPU's, not the registry's: RIND_DISABLE masks drivers, not this test. */
-static bool have_adx(void)
-{
-	unsigned int a, b, c, d;
-
-	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
-		return false;
-	return (b & (1u << 8)) && (b & (1u << 19));	/* BMI2, ADX */
-}
 
 /* A random odd modulus of exactly @bits bits (@bits > 64). */
 static unsigned int rand_mod(struct rt_rng *rng, u64 *m, unsigned int bits, int kind)
@@ -1339,7 +1328,7 @@ START_TEST(test_adx_montmul)
 	u64 m[BN_MAX_LIMBS], a[BN_MAX_LIMBS], b[BN_MAX_LIMBS], r1[BN_MAX_LIMBS], r2[BN_MAX_LIMBS];
 	unsigned int n, it, count = 0;
 
-	if (!have_adx())
+	if (!rt_cpu_has_bmi2_adx())
 		return;
 	rt_rng_seed(&rng, 1300);
 	for (n = 4; n <= BN_MAX_LIMBS; n += 4) {
@@ -1460,7 +1449,7 @@ START_TEST(test_adx_kernel_edges)
 	unsigned int n, mk, i, count = 0;
 	int ka, kb;
 
-	if (!have_adx())
+	if (!rt_cpu_has_bmi2_adx())
 		return;
 	for (n = 8; n <= BN_MAX_LIMBS; n += 8) {
 		for (mk = 0; mk < 4; mk++) {
@@ -1557,7 +1546,7 @@ START_TEST(test_adx_kernel_near_r)
 	unsigned int n, mk, checks = 0;
 	int ka, kb;
 
-	if (!have_adx())
+	if (!rt_cpu_has_bmi2_adx())
 		return;
 	rt_rng_seed(&rng, 1302);
 	for (n = 4; n <= BN_MAX_LIMBS; n += 4) {
@@ -1619,7 +1608,7 @@ START_TEST(test_adx_sqr_runs)
 	u64 m[BN_MAX_LIMBS], a[BN_MAX_LIMBS], a0[BN_MAX_LIMBS], r1[BN_MAX_LIMBS], r2[BN_MAX_LIMBS];
 	unsigned int n, it, ki, i, checks = 0;
 
-	if (!have_adx())
+	if (!rt_cpu_has_bmi2_adx())
 		return;
 	rt_rng_seed(&rng, 1303);
 	for (n = 4; n <= 64; n += 4) {
@@ -1675,7 +1664,7 @@ START_TEST(test_adx_scratch_wipe)
 	const u64 pat = 0xa5a5a5a5a5a5a5a5ull;
 	unsigned int n, i, changed;
 
-	if (!have_adx())
+	if (!rt_cpu_has_bmi2_adx())
 		return;
 	rt_rng_seed(&rng, 1307);
 	for (n = 4; n <= BN_MAX_LIMBS; n += 4) {
@@ -1728,7 +1717,7 @@ START_TEST(test_adx_exp_windows)
 	u64 m[BN_MAX_LIMBS], a[BN_MAX_LIMBS], e[BN_MAX_LIMBS], r1[BN_MAX_LIMBS], r2[BN_MAX_LIMBS];
 	size_t si;
 
-	if (!have_adx())
+	if (!rt_cpu_has_bmi2_adx())
 		return;
 	rt_rng_seed(&rng, 1307);
 	for (si = 0; si < ARRAY_SIZE(sizes); si++) {
@@ -1780,7 +1769,7 @@ START_TEST(test_adx_engine)
 	u64 m[BN_MAX_LIMBS], a[BN_MAX_LIMBS], e[BN_MAX_LIMBS], r1[BN_MAX_LIMBS], r2[BN_MAX_LIMBS];
 	size_t si;
 
-	if (!have_adx())
+	if (!rt_cpu_has_bmi2_adx())
 		return;
 	if (!getenv("RIND_DISABLE")) {
 		/* Registered where the CPU has BMI2 and ADX, for every name. */
