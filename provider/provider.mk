@@ -34,29 +34,26 @@ $(PROV_SO): $(PROV_OBJS) $(O)/librind.a $(O)/librind-client.a provider/rind.map
 	$(call say,LD,$@)$(CC) $(CFLAGS) -shared -Wl,-z,defs -Wl,--version-script=provider/rind.map -o $@ \
 		$(PROV_OBJS) $(O)/librind-client.a $(O)/librind.a $(PROTO_LIBS) $(LIB_LDLIBS)
 
+# The provider's EVP test programs share evp_result.c: the "ok:" and
+# "FAIL:" lines run.sh counts, and rind.so loaded from the module directory.
+PROV_EVP_RESULT := tests/provider/evp_result.c tests/provider/evp_result.h
+
 # ML-DSA through the provider by an EVP program (libcrypto, test only),
 # against Wycheproof and librind (tests/provider/mldsa.sh runs it).
-$(O)/tests/provider/mldsa_evp: tests/provider/mldsa_evp.c $(O)/librind.a
+$(O)/tests/provider/mldsa_evp: tests/provider/mldsa_evp.c $(PROV_EVP_RESULT) $(O)/librind.a
 	@mkdir -p $(dir $@)
-	$(call say,CCLD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -o $@ $< $(O)/librind.a $(TEST_LIBS) $(LIB_LDLIBS)
+	$(call say,CCLD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -o $@ $(filter %.c,$^) $(O)/librind.a $(TEST_LIBS) $(LIB_LDLIBS)
 
-# The provider's HMAC and KDFs against the default provider by an EVP
-# program: keys across contexts, dup/reset, threads, fork (run.sh runs it).
-$(O)/tests/provider/kdfmac_evp: tests/provider/kdfmac_evp.c
+# EVP programs against the default provider (run.sh runs them):
+#  kdfmac_evp: the provider's HMAC and KDFs, keys across contexts,
+#    dup/reset, threads, fork;
+#  cipher_evp: the ciphers' algorithm parameters;
+#  keyref_evp: rindd key-reference files and PKCS#8 keys through the
+#    provider's decoders.
+PROV_EVP_TESTS := $(addprefix $(O)/tests/provider/,kdfmac_evp cipher_evp keyref_evp)
+$(PROV_EVP_TESTS): $(O)/tests/provider/%: tests/provider/%.c $(PROV_EVP_RESULT)
 	@mkdir -p $(dir $@)
-	$(call say,CCLD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -o $@ $< -lcrypto
-
-# The ciphers' algorithm parameters against the default provider's, by an
-# EVP program (run.sh runs it).
-$(O)/tests/provider/cipher_evp: tests/provider/cipher_evp.c
-	@mkdir -p $(dir $@)
-	$(call say,CCLD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -o $@ $< -lcrypto
-
-# rindd key-reference files and PKCS#8 keys through the provider's
-# decoders, by an EVP program (run.sh runs it).
-$(O)/tests/provider/keyref_evp: tests/provider/keyref_evp.c
-	@mkdir -p $(dir $@)
-	$(call say,CCLD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -o $@ $< -lcrypto
+	$(call say,CCLD,$@)$(CC) $(BASE_CFLAGS) $(TEST_CFLAGS) -o $@ $(filter %.c,$^) -lcrypto
 
 # What one operation costs through the provider, for callgrind
 # (tests/provider/opcost.c; libssl and libcrypto, test only): not run by
@@ -68,7 +65,7 @@ $(O)/tests/provider/opcost: tests/provider/opcost.c
 test-build: $(O)/tests/provider/opcost
 
 # The openssl tool, s_server/s_client, against the default provider.
-check-provider: $(PROV_SO) $(O)/rind $(if $(DAEMON_SRCS),$(O)/rindd) $(O)/tests/provider/mldsa_evp $(O)/tests/provider/kdfmac_evp $(O)/tests/provider/keyref_evp $(O)/tests/provider/cipher_evp
+check-provider: $(PROV_SO) $(O)/rind $(if $(DAEMON_SRCS),$(O)/rindd) $(O)/tests/provider/mldsa_evp $(PROV_EVP_TESTS)
 	$(Q)sh tests/provider/run.sh $(O)
 
 check: check-provider

@@ -12,33 +12,14 @@
  * Usage: cipher_evp MODULE_DIR.  Prints "ok: ..." or "FAIL: ..." per check
  * (run.sh counts them) and exits 1 on a failure.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/provider.h>
+#include "evp_result.h"
 
-static int fails;
-
-static void result(int good, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void result(int good, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", good ? "ok" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!good) {
-		fails++;
-		ERR_print_errors_fp(stdout);
-	}
-	ERR_clear_error();
-}
 
 static const char *const ciphers[] = {
 	"AES-128-ECB", "AES-192-ECB", "AES-256-ECB",
@@ -100,11 +81,8 @@ int main(int argc, char **argv)
 	}
 	rlib = OSSL_LIB_CTX_new();
 	dlib = OSSL_LIB_CTX_new();
-	if (!rlib || !dlib || !OSSL_PROVIDER_set_default_search_path(rlib, argv[1]) ||
-	    !(prov = OSSL_PROVIDER_load(rlib, "rind"))) {
-		result(0, "loading rind.so from %s", argv[1]);
+	if (!rlib || !dlib || !(prov = load_rind(rlib, argv[1])))
 		return 1;
-	}
 	for (i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++) {
 		EVP_CIPHER *r = EVP_CIPHER_fetch(rlib, ciphers[i], "provider=rind");
 		EVP_CIPHER *d = EVP_CIPHER_fetch(dlib, ciphers[i], "provider=default");
@@ -118,5 +96,5 @@ int main(int argc, char **argv)
 	OSSL_PROVIDER_unload(prov);
 	OSSL_LIB_CTX_free(rlib);
 	OSSL_LIB_CTX_free(dlib);
-	return fails ? 1 : 0;
+	return results_status();
 }

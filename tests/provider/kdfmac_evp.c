@@ -21,7 +21,6 @@
  * (run.sh counts them) and exits 1 on a failure.
  */
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,28 +31,10 @@
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 #include <openssl/provider.h>
+#include "evp_result.h"
 
 static OSSL_LIB_CTX *rlib;
 static const char *const PQ = "provider=rind";
-static int fails;
-
-static void result(int good, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void result(int good, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", good ? "ok" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);		/* a sanitizer's exit must not lose lines */
-	if (!good) {
-		fails++;
-		ERR_print_errors_fp(stdout);
-	}
-	ERR_clear_error();
-}
 
 static const char *const mds[] = { "SHA1", "SHA2-224", "SHA2-256", "SHA2-384", "SHA2-512",
 				   "SHA3-224", "SHA3-256", "SHA3-384", "SHA3-512" };
@@ -530,10 +511,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	rlib = OSSL_LIB_CTX_new();
-	if (!rlib || !OSSL_PROVIDER_set_default_search_path(rlib, argv[1]) || !(prov = OSSL_PROVIDER_load(rlib, "rind"))) {
-		result(0, "loading rind.so from %s", argv[1]);
+	if (!rlib || !(prov = load_rind(rlib, argv[1])))
 		return 1;
-	}
 	test_mac_keys();
 	test_mac_interleaved();
 	test_mac_fresh();
@@ -546,5 +525,5 @@ int main(int argc, char **argv)
 	test_fork();
 	OSSL_PROVIDER_unload(prov);
 	OSSL_LIB_CTX_free(rlib);
-	return fails ? 1 : 0;
+	return results_status();
 }

@@ -23,7 +23,6 @@
  * is local).  Usage: keyref_evp MODULE_DIR.  Prints "ok: ..." or
  * "FAIL: ..." per check (run.sh counts them) and exits 1 on a failure.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,28 +34,10 @@
 #include <openssl/pem.h>
 #include <openssl/provider.h>
 #include <openssl/x509.h>
+#include "evp_result.h"
 
 static OSSL_LIB_CTX *dlib;	/* the default provider and rind */
 static OSSL_LIB_CTX *rlib;	/* rind alone */
-static int fails;
-
-static void result(int good, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void result(int good, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", good ? "ok" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!good) {
-		fails++;
-		ERR_print_errors_fp(stdout);
-	}
-	ERR_clear_error();
-}
 
 static void __attribute__((noreturn)) die(const char *what)
 {
@@ -423,9 +404,8 @@ int main(int argc, char **argv)
 	}
 	dlib = OSSL_LIB_CTX_new();
 	rlib = OSSL_LIB_CTX_new();
-	if (!dlib || !rlib || !OSSL_PROVIDER_set_default_search_path(dlib, argv[1]) ||
-	    !OSSL_PROVIDER_set_default_search_path(rlib, argv[1]) || !(pd = OSSL_PROVIDER_load(dlib, "default")) ||
-	    !(pr = OSSL_PROVIDER_load(dlib, "rind")) || !(rr = OSSL_PROVIDER_load(rlib, "rind")))
+	if (!dlib || !rlib || !(pd = OSSL_PROVIDER_load(dlib, "default")) || !(pr = load_rind(dlib, argv[1])) ||
+	    !(rr = load_rind(rlib, argv[1])))
 		die("loading the providers");
 	/* rind alone: no decoder, key management or signature of another provider */
 	result(!OSSL_PROVIDER_available(rlib, "default") && !OSSL_PROVIDER_available(rlib, "base"),
@@ -461,5 +441,5 @@ int main(int argc, char **argv)
 	OSSL_PROVIDER_unload(rr);
 	OSSL_LIB_CTX_free(dlib);
 	OSSL_LIB_CTX_free(rlib);
-	return fails ? 1 : 0;
+	return results_status();
 }
