@@ -1,22 +1,7 @@
 # Sourced by run.sh: keys, signatures, key exchange, certificates with
-# rind preferred (default provider loaded too, "?provider=rind"), each
-# checked against the default provider alone, both ways.
-cat > "$T/rind.cnf" <<EOC
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = evp_properties
-[provider_sect]
-default = default_sect
-rind = rind_sect
-[default_sect]
-activate = 1
-[rind_sect]
-module = $MODDIR/rind.so
-activate = 1
-[evp_properties]
-default_properties = ?provider=rind
-EOC
+# rind preferred (run.sh's rind.cnf: the default provider loaded too,
+# "?provider=rind"), each checked against the default provider alone,
+# both ways.
 # rind preferred / the default provider only
 RO() { OPENSSL_CONF="$T/rind.cnf" RIND_PROVIDER_TRACE=1 openssl "$@"; }
 DO() { OPENSSL_CONF=/dev/null openssl "$@"; }

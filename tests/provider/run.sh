@@ -22,6 +22,19 @@ check() { d=$1; shift; if "$@" >"$T/out" 2>&1; then ok; else bad "$d"; sed 's/^/
 same() { if cmp -s "$1" "$2"; then ok; else bad "$3 differs from the default provider"; fi; }
 # served FILE PATTERN DESC: the trace in FILE has a line matching PATTERN
 served() { if grep -q -- "$2" "$1"; then ok; else bad "$3: not served by rind (no '$2' in trace)"; fi; }
+# evp_prog NAME ARGS...: the EVP program tests/provider/NAME.c; each of its
+# "ok:" lines is a check passed, and a "FAIL:" line or no "ok:" line at all
+# (it did not get going) is one failure, shown with the program's output
+evp_prog() {
+	evp_name=$1; shift
+	evp_out="$T/$evp_name.out"
+	if [ ! -x "$B/tests/provider/$evp_name" ]; then bad "$evp_name not built"; return; fi
+	"$B/tests/provider/$evp_name" "$@" > "$evp_out" 2>&1
+	pass=$((pass + $(grep -c '^ok: ' "$evp_out")))
+	if grep -q '^FAIL: ' "$evp_out" || ! grep -q '^ok: ' "$evp_out"; then
+		fail=$((fail + 1)); echo "FAIL: $evp_name:"; grep -v '^ok: ' "$evp_out" | head -20 | sed 's/^/    /'
+	fi
+}
 
 export OPENSSL_CONF=/dev/null
 unset OPENSSL_MODULES RIND_PROVIDER_TRACE
@@ -30,6 +43,25 @@ unset OPENSSL_MODULES RIND_PROVIDER_TRACE
 R="-provider-path $MODDIR -provider rind -propquery provider=rind"
 DEF="-provider default"
 TR="env RIND_PROVIDER_TRACE=1"
+# rind preferred, the default provider loaded too ("?provider=rind"), as
+# provider/README.md configures it: python's hashlib here, pk.sh and the
+# sections after it
+cat > "$T/rind.cnf" <<EOC
+openssl_conf = openssl_init
+[openssl_init]
+providers = provider_sect
+alg_section = evp_properties
+[provider_sect]
+default = default_sect
+rind = rind_sect
+[default_sect]
+activate = 1
+[rind_sect]
+module = $MODDIR/rind.so
+activate = 1
+[evp_properties]
+default_properties = ?provider=rind
+EOC
 
 # ---- the shared object itself ----
 syms=$(nm -D --defined-only "$MODDIR/rind.so" | awk '{print $3}')
@@ -63,22 +95,6 @@ done
 # an application's XOF (python's hashlib.shake_*: EVP_DigestFinalXOF) at
 # random lengths, rind preferred against the default provider alone
 if command -v python3 >/dev/null; then
-	cat > "$T/xof.cnf" <<EOC
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = evp_properties
-[provider_sect]
-default = default_sect
-rind = rind_sect
-[default_sect]
-activate = 1
-[rind_sect]
-module = $MODDIR/rind.so
-activate = 1
-[evp_properties]
-default_properties = ?provider=rind
-EOC
 	cat > "$T/xof.py" <<'EOPY'
 import hashlib, random, sys
 r = random.Random(int(sys.argv[2]))
@@ -90,7 +106,7 @@ for _ in range(200):
           hashlib.sha3_224(m).hexdigest(), hashlib.sha3_384(m).hexdigest())
 EOPY
 	seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
-	OPENSSL_CONF="$T/xof.cnf" RIND_PROVIDER_TRACE=1 python3 "$T/xof.py" "$T/msg" $seed > "$T/r" 2>"$T/trace"
+	OPENSSL_CONF="$T/rind.cnf" RIND_PROVIDER_TRACE=1 python3 "$T/xof.py" "$T/msg" $seed > "$T/r" 2>"$T/trace"
 	OPENSSL_CONF=/dev/null python3 "$T/xof.py" "$T/msg" $seed > "$T/d" 2>/dev/null
 	if [ "$(wc -l < "$T/r")" = 200 ]; then same "$T/r" "$T/d" "python hashlib shake/sha3 (seed $seed)"
 	else bad "python hashlib through rind: $(tail -2 "$T/trace")"; fi
@@ -182,41 +198,17 @@ served "$T/trace" "rand RIND-DRBG" "openssl rand"
 # HMAC and the KDFs by an EVP program (kdfmac_evp.c): keys across
 # contexts, a fresh context after a keyed one is freed, dup/reset,
 # parameters inline and on the heap, threads and a forked child
-if [ -x "$B/tests/provider/kdfmac_evp" ]; then
-	"$B/tests/provider/kdfmac_evp" "$MODDIR" > "$T/kdfmac.out" 2>&1
-	pass=$((pass + $(grep -c '^ok: ' "$T/kdfmac.out")))
-	if grep -q '^FAIL: ' "$T/kdfmac.out" || ! grep -q '^ok: ' "$T/kdfmac.out"; then
-		fail=$((fail + 1)); echo "FAIL: kdfmac_evp:"; grep -v '^ok: ' "$T/kdfmac.out" | head -20 | sed 's/^/    /'
-	fi
-else
-	bad "kdfmac_evp not built"
-fi
+evp_prog kdfmac_evp "$MODDIR"
 
 # The ciphers' mode, key, IV and block sizes, AEAD and custom-IV flags and
 # gettable lists, against the default provider's (cipher_evp.c)
-if [ -x "$B/tests/provider/cipher_evp" ]; then
-	"$B/tests/provider/cipher_evp" "$MODDIR" > "$T/cipher.out" 2>&1
-	pass=$((pass + $(grep -c '^ok: ' "$T/cipher.out")))
-	if grep -q '^FAIL: ' "$T/cipher.out" || ! grep -q '^ok: ' "$T/cipher.out"; then
-		fail=$((fail + 1)); echo "FAIL: cipher_evp:"; grep -v '^ok: ' "$T/cipher.out" | head -20 | sed 's/^/    /'
-	fi
-else
-	bad "cipher_evp not built"
-fi
+evp_prog cipher_evp "$MODDIR"
 
 # rindd key-reference files and PKCS#8 keys through the decoders by an EVP
 # program (keyref_evp.c): PEM_read_bio_PrivateKey and OSSL_DECODER, with and
 # without the default provider, every key type a reference holds, and
 # malformed references refused with their reason
-if [ -x "$B/tests/provider/keyref_evp" ]; then
-	"$B/tests/provider/keyref_evp" "$MODDIR" > "$T/keyref.out" 2>&1
-	pass=$((pass + $(grep -c '^ok: ' "$T/keyref.out")))
-	if grep -q '^FAIL: ' "$T/keyref.out" || ! grep -q '^ok: ' "$T/keyref.out"; then
-		fail=$((fail + 1)); echo "FAIL: keyref_evp:"; grep -v '^ok: ' "$T/keyref.out" | head -20 | sed 's/^/    /'
-	fi
-else
-	bad "keyref_evp not built"
-fi
+evp_prog keyref_evp "$MODDIR"
 
 SECTIONS_DONE=1
 . "$(dirname "$0")/pk.sh"

@@ -1,4 +1,4 @@
-# Sourced by run.sh (after pk.sh: its keys, certificates and rind.cnf):
+# Sourced by run.sh (after pk.sh: its keys and certificates):
 # TLS 1.3 and 1.2 handshakes between openssl s_server and s_client, rind
 # on both sides or on one side only, for ECDSA P-256, RSA-2048 and Ed25519
 # certificates and X25519, P-256 (and X25519MLKEM768, rind on both
