@@ -166,13 +166,7 @@ static int sign_pq(EVP_PKEY *k, OSSL_LIB_CTX *lib, const char *pq, const char *m
 
 static int sign(EVP_PKEY *k, OSSL_LIB_CTX *lib, const char *md, unsigned char *sig, size_t *siglen)
 {
-	EVP_MD_CTX *m = EVP_MD_CTX_new();
-	static const unsigned char msg[] = "a key reference signs in rindd";
-	int r = m && EVP_DigestSignInit_ex(m, NULL, md, lib, NULL, k, NULL) > 0 &&
-		EVP_DigestSign(m, sig, siglen, msg, sizeof(msg)) > 0;
-
-	EVP_MD_CTX_free(m);
-	return r;
+	return sign_pq(k, lib, NULL, md, sig, siglen);
 }
 
 static int verify(EVP_PKEY *k, OSSL_LIB_CTX *lib, const char *md, const unsigned char *sig, size_t siglen)

@@ -189,12 +189,13 @@ static EVP_PKEY *read_key(OSSL_LIB_CTX *lib, const char *pq, const char *path)
 	return k;
 }
 
-static SSL_CTX *tls_ctx(OSSL_LIB_CTX *lib, const char *pq, int server, const char *cert, const char *key)
+static SSL_CTX *tls_ctx(OSSL_LIB_CTX *lib, const char *pq, int server, const char *cert, const char *key,
+			const char *group)
 {
 	SSL_CTX *c = SSL_CTX_new_ex(lib, pq, server ? TLS_server_method() : TLS_client_method());
 
-	if (!c || !SSL_CTX_set_min_proto_version(c, TLS1_3_VERSION) || !SSL_CTX_set1_groups_list(c, "x25519"))
-		die("SSL_CTX");
+	if (!c || !SSL_CTX_set_min_proto_version(c, TLS1_3_VERSION) || !SSL_CTX_set1_groups_list(c, group))
+		die("SSL_CTX (group)");
 	/* Full handshakes only: no tickets, no cache. */
 	SSL_CTX_set_session_cache_mode(c, SSL_SESS_CACHE_OFF);
 	SSL_CTX_set_num_tickets(c, 0);
@@ -285,20 +286,6 @@ static int hs_once(SSL_CTX *sc, SSL_CTX *cc)
 	return ok;
 }
 
-static SSL_CTX *hs_ctx(OSSL_LIB_CTX *lib, const char *pq, int server, const char *cert, const char *key, const char *group)
-{
-	SSL_CTX *c = SSL_CTX_new_ex(lib, pq, server ? TLS_server_method() : TLS_client_method());
-
-	if (!c || !SSL_CTX_set_min_proto_version(c, TLS1_3_VERSION) || !SSL_CTX_set1_groups_list(c, group))
-		die("SSL_CTX (group)");
-	SSL_CTX_set_session_cache_mode(c, SSL_SESS_CACHE_OFF);
-	SSL_CTX_set_num_tickets(c, 0);
-	if (server && (SSL_CTX_use_certificate_chain_file(c, cert) != 1
-		       || SSL_CTX_use_PrivateKey_file(c, key, SSL_FILETYPE_PEM) != 1))
-		die("certificate or key");
-	return c;
-}
-
 int main(int argc, char **argv)
 {
 	unsigned char a[2048], b[2048];
@@ -364,8 +351,8 @@ int main(int argc, char **argv)
 	} else if (!strcmp(op, "tls13")) {
 		if (argc < 6)
 			die("tls13 needs CERT KEY");
-		sctx = tls_ctx(rlib, "?provider=rind", 1, argv[4], argv[5]);
-		cctx = tls_ctx(NULL, NULL, 0, NULL, NULL);
+		sctx = tls_ctx(rlib, "?provider=rind", 1, argv[4], argv[5], "x25519");
+		cctx = tls_ctx(NULL, NULL, 0, NULL, NULL, "x25519");
 		ok = handshake(sctx, cctx);
 	} else if (!strcmp(op, "hs")) {
 		int stock;
@@ -380,8 +367,8 @@ int main(int argc, char **argv)
 			       || !RAND_set_DRBG_type(rlib, "RIND-DRBG", "provider=rind", NULL, NULL)))
 			die("rind preferred");
 		/* stock: a library context of its own with the default provider only */
-		sctx = hs_ctx(stock ? NULL : rlib, stock ? NULL : "?provider=rind", 1, argv[4], argv[5], argv[6]);
-		cctx = hs_ctx(stock ? NULL : rlib, stock ? NULL : "?provider=rind", 0, NULL, NULL, argv[6]);
+		sctx = tls_ctx(stock ? NULL : rlib, stock ? NULL : "?provider=rind", 1, argv[4], argv[5], argv[6]);
+		cctx = tls_ctx(stock ? NULL : rlib, stock ? NULL : "?provider=rind", 0, NULL, NULL, argv[6]);
 		ok = hs_once(sctx, cctx) && hs_once(sctx, cctx);
 	} else {
 		die("unknown OP");
