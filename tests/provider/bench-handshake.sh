@@ -34,26 +34,9 @@ trap 'kill $RINDD $(jobs -p) 2>/dev/null; rm -rf "$T"' EXIT INT TERM
 # provider/README.md's configuration: rind preferred, its DRBG the library's
 # (without [random], libssl's randoms come from the default provider's
 # CTR-DRBG over rind's AES-256-CTR/ECB)
-cat > "$T/rind.cnf" <<EOC
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = evp_properties
-random = random_sect
-[random_sect]
-random = RIND-DRBG
-properties = provider=rind
-[provider_sect]
-default = default_sect
-rind = rind_sect
-[default_sect]
-activate = 1
-[rind_sect]
-module = $B/provider/rind.so
-activate = 1
-[evp_properties]
-default_properties = ?provider=rind
-EOC
+. "$(dirname "$0")/rind-cnf.sh"
+rind_cnf "$B/provider/rind.so" | sed 's/^\[openssl_init\]$/[openssl_init]\nrandom = random_sect/' > "$T/rind.cnf"
+printf '[random_sect]\nrandom = RIND-DRBG\nproperties = provider=rind\n' >> "$T/rind.cnf"
 # s_time has no -groups: the client's group list comes from the
 # configuration's system_default (without it the client offers OpenSSL's
 # default list, which has no X25519MLKEM768, and the row measured x25519)

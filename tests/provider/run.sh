@@ -43,25 +43,10 @@ unset OPENSSL_MODULES RIND_PROVIDER_TRACE
 R="-provider-path $MODDIR -provider rind -propquery provider=rind"
 DEF="-provider default"
 TR="env RIND_PROVIDER_TRACE=1"
-# rind preferred, the default provider loaded too ("?provider=rind"), as
-# provider/README.md configures it: python's hashlib here, pk.sh and the
-# sections after it
-cat > "$T/rind.cnf" <<EOC
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = evp_properties
-[provider_sect]
-default = default_sect
-rind = rind_sect
-[default_sect]
-activate = 1
-[rind_sect]
-module = $MODDIR/rind.so
-activate = 1
-[evp_properties]
-default_properties = ?provider=rind
-EOC
+# rind preferred, the default provider loaded too: python's hashlib here,
+# pk.sh and the sections after it
+. "$(dirname "$0")/rind-cnf.sh"
+rind_cnf "$MODDIR/rind.so" > "$T/rind.cnf"
 
 # ---- the shared object itself ----
 syms=$(nm -D --defined-only "$MODDIR/rind.so" | awk '{print $3}')
