@@ -48,12 +48,7 @@ static const struct mldsa_params *const params[] = {
 
 static struct crypto_sig *alloc_drv(const char *drv)
 {
-	struct crypto_sig *tfm = crypto_alloc_sig(drv, 0, 0);
-
-	if (IS_ERR_OR_NULL(tfm))
-		ck_abort_msg("%s: alloc failed (%ld)", drv, PTR_ERR(tfm));
-	RT_REQ(drv, !strcmp(crypto_sig_driver_name(tfm), drv));
-	return tfm;
+	return RT_ALLOC_DRV(sig, drv);
 }
 
 /*
@@ -78,39 +73,10 @@ static int mldsa_impls(const char *name, drivers_t d)
 	return k;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* A hex field (absent: NULL with *len 0, or an empty buffer if @need). */
+/* A hex field (absent: NULL with *len 0). */
 static u8 *opt_hex(json_t *t, const char *key, size_t *len)
 {
-	const char *h = json_string_value(json_object_get(t, key));
-	size_t i, n = h ? strlen(h) : 0;
-	u8 *out;
-
-	*len = 0;
-	if (!h)
-		return NULL;
-	out = malloc(n / 2 + 1);
-	if (!out || n % 2)
-		ck_abort_msg("bad hex field %s", key);
-	for (i = 0; i < n / 2; i++) {
-		int a = hexval(h[2 * i]), b = hexval(h[2 * i + 1]);
-
-		if (a < 0 || b < 0)
-			ck_abort_msg("bad hex in field %s", key);
-		out[i] = (u8)(a << 4 | b);
-	}
-	*len = n / 2;
-	return out;
+	return rt_wp_opt_hex(t, key, len, false);
 }
 
 /* ---- Wycheproof --------------------------------------------------------- */

@@ -32,47 +32,13 @@ static const char *const mlkem_bits[] = { "512", "768", "1024" };
 
 static struct crypto_kem *alloc_drv(const char *drv)
 {
-	struct crypto_kem *tfm = crypto_alloc_kem(drv, 0, 0);
-
-	if (IS_ERR_OR_NULL(tfm))
-		ck_abort_msg("%s: alloc failed (%ld)", drv, PTR_ERR(tfm));
-	RT_REQ(drv, !strcmp(crypto_kem_driver_name(tfm), drv));
-	return tfm;
+	return RT_ALLOC_DRV(kem, drv);
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/*
- * A hex field, absent in some invalid cases (an empty buffer then).  Parsed
- * here rather than with rt_wp_hex: Check's per-call bookkeeping dominated
- * the suite's run time over ~1,700 cases.
- */
+/* A hex field, absent in some invalid cases (an empty buffer then). */
 static u8 *opt_hex(json_t *t, const char *key, size_t *len)
 {
-	const char *h = json_string_value(json_object_get(t, key));
-	size_t i, n = h ? strlen(h) : 0;
-	u8 *out = malloc(n / 2 + 1);
-
-	if (!out || n % 2)
-		ck_abort_msg("%s: bad hex field %s", __FILE__, key);
-	for (i = 0; i < n / 2; i++) {
-		int a = hexval(h[2 * i]), b = hexval(h[2 * i + 1]);
-
-		if (a < 0 || b < 0)
-			ck_abort_msg("%s: bad hex in field %s", __FILE__, key);
-		out[i] = (u8)(a << 4 | b);
-	}
-	*len = n / 2;
-	return out;
+	return rt_wp_opt_hex(t, key, len, true);
 }
 
 static json_t *load(int i, const char *what, char *file, size_t filesz)

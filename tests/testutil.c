@@ -304,6 +304,30 @@ u8 *rt_wp_hex(json_t *obj, const char *key, size_t *len)
 	return rt_unhex_alloc(json_string_value(v), len);
 }
 
+u8 *rt_wp_opt_hex(json_t *obj, const char *key, size_t *len, bool need)
+{
+	const char *h = json_string_value(json_object_get(obj, key));
+	size_t i, n = h ? strlen(h) : 0;
+	u8 *out;
+
+	*len = 0;
+	if (!h && !need)
+		return NULL;
+	out = malloc(n / 2 + 1);
+	if (!out || n % 2)
+		ck_abort_msg("bad hex field %s", key);
+	/* Not ck_assert: every passing check costs Check a write(). */
+	for (i = 0; i < n / 2; i++) {
+		int a = hexval(h[2 * i]), b = hexval(h[2 * i + 1]);
+
+		if (a < 0 || b < 0)
+			ck_abort_msg("bad hex in field %s", key);
+		out[i] = (u8)(a << 4 | b);
+	}
+	*len = n / 2;
+	return out;
+}
+
 int rt_wp_result(json_t *test)
 {
 	const char *r = json_string_value(json_object_get(test, "result"));
