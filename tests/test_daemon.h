@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -482,6 +483,68 @@ static int rd_wait_child(pid_t pid, unsigned int ms)
 		}
 		rd_sleep_ms(2);
 	}
+}
+
+/*
+ * The access tests: a child switched to uid and gid NOBODY uses rindd
+ * and exits with 0, or with the number of the step that went wrong.
+ */
+#define NOBODY 65534
+
+/*
+ * Restart rindd where NOBODY can reach it: the directory open, the socket
+ * mode 0666.  False, after a SKIP line, when not root: only root can
+ * switch to NOBODY.
+ */
+static __attribute__((unused)) bool rd_restart_for_nobody(void)
+{
+	if (geteuid() != 0) {
+		printf("SKIP: access control: the test needs root to switch to uid %d\n", NOBODY);
+		return false;
+	}
+	rd_stop(SIGTERM);
+	chmod(rd.dir, 0755);
+	ck_assert_int_eq(rd_start_args(NULL, "--socket-mode", "0666", "--threads", "2", (char *)NULL), 0);
+	return true;
+}
+
+/* In the forked child: become NOBODY and connect (exit 20 or 21 if it cannot). */
+static __attribute__((unused)) struct rind_client *rd_nobody_client(void)
+{
+	struct rind_client *u;
+
+	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+	    setresuid(NOBODY, NOBODY, NOBODY))
+		_exit(20);
+	u = rind_client_connect(rd.sock);
+	if (!u)
+		_exit(21);
+	rind_client_set_timeout(u, 15000);
+	return u;
+}
+
+/* The NOBODY child @pid must exit 0 within 20 s. */
+static __attribute__((unused)) void rd_wait_nobody(pid_t pid)
+{
+	int st = rd_wait_child(pid, 20000);
+
+	ck_assert_msg(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "the uid %d client: exit %d",
+		      NOBODY, st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+}
+
+/*
+ * A test case of @s whose tests each get a rindd of their own (@setup,
+ * rd_teardown) and @timeout seconds.
+ */
+static __attribute__((unused)) TCase *rd_tcase(Suite *s, const char *name, void (*setup)(void),
+					       double timeout)
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_add_checked_fixture(tc, setup, rd_teardown);
+	tcase_set_timeout(tc, timeout);
+	suite_add_tcase(s, tc);
+	return tc;
 }
 
 #endif /* RIND_TEST_DAEMON_H */

@@ -6,7 +6,6 @@
  * crash safety under SIGKILL.  Each test starts its own rindd on a private
  * temporary directory (tests/test_daemon.h).
  */
-#include <grp.h>
 #include <sys/mman.h>
 #include <sodium.h>
 
@@ -725,16 +724,6 @@ END_TEST
 
 /* ---- access control ---- */
 
-#define NOBODY 65534
-
-static int as_nobody(void)
-{
-	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
-	    setresuid(NOBODY, NOBODY, NOBODY))
-		return -1;
-	return 0;
-}
-
 START_TEST(test_access_control)
 {
 	struct rind_client *c;
@@ -742,16 +731,10 @@ START_TEST(test_access_control)
 	pid_t pid;
 	size_t n, i;
 	char *log;
-	int st, saw = 0;
+	int saw = 0;
 
-	if (geteuid() != 0) {
-		printf("SKIP: access control: the test needs root to switch to uid %d\n", NOBODY);
+	if (!rd_restart_for_nobody())
 		return;
-	}
-	/* nobody must reach the socket: open the directory, socket mode 0666. */
-	rd_stop(SIGTERM);
-	chmod(rd.dir, 0755);
-	ck_assert_int_eq(rd_start_args(NULL, "--socket-mode", "0666", "--threads", "2", (char *)NULL), 0);
 	c = rd_client();
 	ck_assert_int_eq(rind_client_create_key(c, "root-ed", "ed25519", false, NULL), 0);
 	ck_assert_int_eq(rind_client_create_key(c, "root-aes", "aes-256-gcm", false, NULL), 0);
@@ -766,12 +749,7 @@ START_TEST(test_access_control)
 		struct rind_client_key_info *ks;
 		int code = 0;
 
-		if (as_nobody())
-			_exit(20);
-		u = rind_client_connect(rd.sock);
-		if (!u)
-			_exit(21);
-		rind_client_set_timeout(u, 15000);
+		u = rd_nobody_client();
 		if (rind_client_sign(u, "root-ed", "m", 1, &p, &len) != -EPERM)
 			code = 22;
 		else if (rind_client_seal(u, "root-aes", "m", 1, NULL, 0, &p, &len) != -EPERM)
@@ -794,9 +772,7 @@ START_TEST(test_access_control)
 		rind_client_close(u);
 		_exit(code);
 	}
-	st = rd_wait_child(pid, 20000);
-	ck_assert_msg(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
-		      "the uid %d client: exit %d", NOBODY, st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	rd_wait_nobody(pid);
 
 	/* The same through the CLI under setpriv, when available. */
 	if (rd_sh("command -v setpriv >/dev/null") == 0) {
@@ -1062,31 +1038,22 @@ END_TEST
 static Suite *daemon_suite(void)
 {
 	Suite *s = suite_create("daemon");
-	TCase *tc = tcase_create("client");
+	TCase *tc = rd_tcase(s, "client", rd_setup, 20);
 
-	tcase_add_checked_fixture(tc, rd_setup, rd_teardown);
-	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, test_lib_roundtrip);
 	tcase_add_test(tc, test_lib_async);
 	tcase_add_test(tc, test_lib_reconnect);
 	tcase_add_test(tc, test_cli_roundtrip);
 	tcase_add_loop_test(tc, test_client_answers_before_close, 0, 2);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("concurrent");
-	tcase_add_checked_fixture(tc, rd_setup_4, rd_teardown);
-	tcase_set_timeout(tc, 20);
+	tc = rd_tcase(s, "concurrent", rd_setup_4, 20);
 	tcase_add_test(tc, test_concurrent_64);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("store");
-	tcase_add_checked_fixture(tc, rd_setup, rd_teardown);
-	tcase_set_timeout(tc, 20);
+	tc = rd_tcase(s, "store", rd_setup, 20);
 	tcase_add_test(tc, test_restart_preserves_keys);
 	tcase_add_test(tc, test_wrong_master_key);
 	tcase_add_test(tc, test_access_control);
 	tcase_add_test(tc, test_crash_safety);
-	suite_add_tcase(s, tc);
 	return s;
 }
 

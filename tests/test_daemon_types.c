@@ -16,7 +16,6 @@
  * slow), in a directory the tests read; each test starts its own rindd
  * (tests/test_daemon.h).
  */
-#include <grp.h>
 #include <openssl/evp.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
@@ -789,20 +788,12 @@ START_TEST(test_rotate_restart)
 }
 END_TEST
 
-#define NOBODY 65534
-
 START_TEST(test_access)
 {
 	pid_t pid;
-	int st;
 
-	if (geteuid() != 0) {
-		printf("SKIP: access control: the test needs root to switch to uid %d\n", NOBODY);
+	if (!rd_restart_for_nobody())
 		return;
-	}
-	rd_stop(SIGTERM);
-	chmod(rd.dir, 0755);
-	ck_assert_int_eq(rd_start_args(NULL, "--socket-mode", "0666", "--threads", "2", (char *)NULL), 0);
 	ok("$R key import e --in $K/ec-p256.pem >/dev/null && $R key import d --usage decrypt "
 	   "--in $K/rsa-2048.pem >/dev/null && $R key create m --type mlkem1024 >/dev/null && "
 	   "$R key create h --type ecdh-p256 >/dev/null && $R key create a --type aes-128-gcm >/dev/null");
@@ -815,13 +806,7 @@ START_TEST(test_access)
 		size_t n;
 		int code = 0;
 
-		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
-		    setresuid(NOBODY, NOBODY, NOBODY))
-			_exit(20);
-		u = rind_client_connect(rd.sock);
-		if (!u)
-			_exit(21);
-		rind_client_set_timeout(u, 15000);
+		u = rd_nobody_client();
 		if (rind_client_sign(u, "e", "m", 1, &p, &n) != -EPERM)
 			code = 22;
 		else if (rind_client_decrypt(u, "d", z, 256, NULL, &p, &n) != -EPERM)
@@ -845,9 +830,7 @@ START_TEST(test_access)
 		rind_client_close(u);
 		_exit(code);
 	}
-	st = rd_wait_child(pid, 20000);
-	ck_assert_msg(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "the uid %d client: exit %d",
-		      NOBODY, st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	rd_wait_nobody(pid);
 	ok("$R key list | grep -Eq '^mine +ecdsa-p521 +[0-9]+ +[0-9-]+ +%d '", NOBODY);
 	ok("echo m | $R sign mine | wc -c | awk '$1 > 100 { ok = 1 } END { exit !ok }'");
 }
@@ -904,35 +887,26 @@ static int rm_keys(const char *p, const struct stat *st, int flag, struct FTW *f
 static Suite *types_suite(void)
 {
 	Suite *s = suite_create("daemon_types");
-	TCase *tc = tcase_create("sign");
+	TCase *tc = rd_tcase(s, "sign", rd_setup, 60);
 
-	tcase_add_checked_fixture(tc, rd_setup, rd_teardown);
-	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_ecdsa, 0, 3);
 	tcase_add_loop_test(tc, test_rsa_sign, 0, 3);
 	tcase_add_loop_test(tc, test_rsa_decrypt, 0, 3);
 	tcase_add_loop_test(tc, test_rsa_create, 0, 2);
 	tcase_add_loop_test(tc, test_mldsa, 0, 3);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("agree");
-	tcase_add_checked_fixture(tc, rd_setup, rd_teardown);
-	tcase_set_timeout(tc, 30);
+	tc = rd_tcase(s, "agree", rd_setup, 30);
 	tcase_add_loop_test(tc, test_ecdh, 0, 3);
 	tcase_add_test(tc, test_x25519);
 	tcase_add_loop_test(tc, test_kem, 0, 3);
 	tcase_add_loop_test(tc, test_aead, 0, 2);
 	tcase_add_test(tc, test_stats_lanes);
 	tcase_add_test(tc, test_disable_avx512);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("manage");
-	tcase_add_checked_fixture(tc, rd_setup, rd_teardown);
-	tcase_set_timeout(tc, 60);
+	tc = rd_tcase(s, "manage", rd_setup, 60);
 	tcase_add_test(tc, test_import_refused);
 	tcase_add_test(tc, test_rotate_restart);
 	tcase_add_test(tc, test_access);
-	suite_add_tcase(s, tc);
 	return s;
 }
 
