@@ -257,6 +257,89 @@ START_TEST(test_lib_async)
 }
 END_TEST
 
+/* One get-public-key request completed asynchronously: its result, copied. */
+struct gp_async {
+	uint64_t id, got_id;
+	int calls, status;
+	uint8_t *data;
+	size_t len;
+};
+
+static void gp_cb(struct rind_client *c, const struct rind_client_result *r, void *user)
+{
+	struct gp_async *g = user;
+
+	(void)c;
+	g->calls++;
+	g->got_id = r->id;
+	g->status = r->status;
+	g->len = r->len;
+	free(g->data);
+	g->data = malloc(r->len ? r->len : 1);
+	if (g->data && r->len)
+		memcpy(g->data, r->data, r->len);
+}
+
+/*
+ * rind_client_submit_get_public gives what rind_client_get_public gives:
+ * the same bytes in each format, the same errno for a key without a
+ * public part and for an unknown name.  The requests are all submitted
+ * before any completes, so each must find its own answer.
+ */
+START_TEST(test_lib_async_get_public)
+{
+	static const struct {
+		const char *name;
+		enum rind_client_format fmt;
+	} q[] = {
+		{ "ed", RIND_CLIENT_RAW },
+		{ "ed", RIND_CLIENT_SPKI_DER },
+		{ "ed", RIND_CLIENT_PEM },
+		{ "ed", RIND_CLIENT_JWK },
+		{ "aes", RIND_CLIENT_RAW },
+		{ "no-such-key", RIND_CLIENT_RAW },
+		{ "no-such-key", RIND_CLIENT_PEM },
+	};
+	struct rind_client *c = rd_client();
+	struct gp_async g[ARRAY_SIZE(q)] = { 0 };
+	uint8_t *p[ARRAY_SIZE(q)] = { NULL };
+	size_t n[ARRAY_SIZE(q)] = { 0 }, i;
+	int err[ARRAY_SIZE(q)];
+
+	ck_assert_int_eq(rind_client_create_key(c, "ed", "ed25519", false, NULL), 0);
+	ck_assert_int_eq(rind_client_create_key(c, "aes", "aes-256-gcm", false, NULL), 0);
+	for (i = 0; i < ARRAY_SIZE(q); i++)
+		err[i] = rind_client_get_public(c, q[i].name, q[i].fmt, &p[i], &n[i]);
+	for (i = 0; i < 4; i++)
+		ck_assert_msg(!err[i] && n[i] > 0, "get_public ed format %d: %d", q[i].fmt, err[i]);
+	ck_assert_uint_eq(n[0], 32);
+	ck_assert_int_lt(err[4], 0);	/* a symmetric key has no public key */
+	ck_assert_int_eq(err[5], -ENOENT);
+	ck_assert_int_eq(err[6], -ENOENT);
+
+	for (i = 0; i < ARRAY_SIZE(q); i++)
+		ck_assert_int_eq(rind_client_submit_get_public(c, q[i].name, q[i].fmt, gp_cb, &g[i],
+							       &g[i].id), 0);
+	ck_assert_int_eq(rind_client_wait_all(c, 15000), 0);
+	ck_assert_uint_eq(rind_client_inflight(c), 0);
+	for (i = 0; i < ARRAY_SIZE(q); i++) {
+		ck_assert_msg(g[i].calls == 1, "request %zu completed %d times", i, g[i].calls);
+		ck_assert_uint_eq(g[i].got_id, g[i].id);
+		ck_assert_msg(g[i].status == err[i], "%s format %d: async %d, sync %d", q[i].name,
+			      q[i].fmt, g[i].status, err[i]);
+		if (!err[i]) {
+			ck_assert_uint_eq(g[i].len, n[i]);
+			ck_assert_ptr_nonnull(g[i].data);
+			ck_assert_msg(!memcmp(g[i].data, p[i], n[i]),
+				      "%s format %d: the async public key differs", q[i].name, q[i].fmt);
+		}
+		free(g[i].data);
+		free(p[i]);
+	}
+	rind_client_close(c);
+}
+END_TEST
+
 /* Reconnect: a client survives a daemon restart. */
 START_TEST(test_lib_reconnect)
 {
@@ -1042,6 +1125,7 @@ static Suite *daemon_suite(void)
 
 	tcase_add_test(tc, test_lib_roundtrip);
 	tcase_add_test(tc, test_lib_async);
+	tcase_add_test(tc, test_lib_async_get_public);
 	tcase_add_test(tc, test_lib_reconnect);
 	tcase_add_test(tc, test_cli_roundtrip);
 	tcase_add_loop_test(tc, test_client_answers_before_close, 0, 2);
