@@ -384,6 +384,17 @@ u8 *rt_wp_key(json_t *test, const char *field, enum rt_wp_kind kind, size_t *len
 	return (u8 *)s;
 }
 
+void rt_jwk_break_x(const char *drv, u8 *buf, int r)
+{
+	char *x;
+
+	RT_REQ(drv, r > 0);
+	buf[r] = 0;
+	x = strstr((char *)buf, "\"x\":\"");
+	RT_REQ(drv, x != NULL);
+	x[5] = x[5] == 'A' ? 'B' : 'A';
+}
+
 int rt_kpp_op(struct crypto_kpp *tfm, bool shared, const void *in, unsigned int inlen,
 	      u8 *out, unsigned int *outlen)
 {

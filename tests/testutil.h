@@ -138,6 +138,13 @@ enum rt_wp_kind { RT_WP_HEX, RT_WP_PEM, RT_WP_JWK };
 u8 *rt_wp_key(json_t *test, const char *field, enum rt_wp_kind kind, size_t *len);
 
 /*
+ * Make the JWK private key in @buf (@r: the export's return, with a byte
+ * to spare after it) one whose "x" does not belong to its "d": the first
+ * character of "x" changed.  A correct key loader must refuse it.
+ */
+void rt_jwk_break_x(const char *drv, u8 *buf, int r);
+
+/*
  * One kpp request on @tfm: the shared secret with the peer key @in, or
  * (shared false, @in unused) the public key.  *outlen is the room in @out
  * on entry, the result's length on return.  Returns the request's error.
