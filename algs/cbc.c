@@ -81,22 +81,13 @@ static int cbc_decrypt(struct skcipher_request *req)
 static int cbc_create(struct crypto_template *tmpl, const char *const *args, int nargs)
 {
 	struct skcipher_instance *inst;
-	int err;
 
-	inst = skcipher_alloc_instance_simple(tmpl, args, nargs);
+	inst = skcipher_alloc_instance_simple(tmpl, args, nargs, 1, CBC_MAX_BS);
 	if (IS_ERR(inst))
 		return (int)PTR_ERR(inst);
-	err = -EINVAL;
-	if (inst->alg.base.cra_blocksize > CBC_MAX_BS)
-		goto err_free;
 	inst->alg.encrypt = cbc_encrypt;
 	inst->alg.decrypt = cbc_decrypt;
-	err = skcipher_register_instance(tmpl, inst);
-	if (err) {
-err_free:
-		skcipher_free_instance_simple(inst);	/* -EEXIST, failed self-test */
-	}
-	return err;
+	return skcipher_register_instance_simple(tmpl, inst);
 }
 
 static struct crypto_template cbc_tmpl = {

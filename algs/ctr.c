@@ -83,25 +83,16 @@ static int ctr_crypt(struct skcipher_request *req)
 static int ctr_create(struct crypto_template *tmpl, const char *const *args, int nargs)
 {
 	struct skcipher_instance *inst;
-	int err;
 
-	inst = skcipher_alloc_instance_simple(tmpl, args, nargs);
+	inst = skcipher_alloc_instance_simple(tmpl, args, nargs, 1, CTR_MAX_BS);
 	if (IS_ERR(inst))
 		return (int)PTR_ERR(inst);
-	err = -EINVAL;
-	if (inst->alg.base.cra_blocksize > CTR_MAX_BS)
-		goto err_free;
 	/* a stream cipher: any length, the counter block as iv */
 	inst->alg.chunksize = inst->alg.base.cra_blocksize;
 	inst->alg.base.cra_blocksize = 1;
 	inst->alg.encrypt = ctr_crypt;
 	inst->alg.decrypt = ctr_crypt;
-	err = skcipher_register_instance(tmpl, inst);
-	if (err) {
-err_free:
-		skcipher_free_instance_simple(inst);	/* -EEXIST, failed self-test */
-	}
-	return err;
+	return skcipher_register_instance_simple(tmpl, inst);
 }
 
 static struct crypto_template ctr_tmpl = {

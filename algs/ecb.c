@@ -6,6 +6,7 @@
  * The blocks go to the cipher's multi-block entry in one call per request
  * (a bitsliced or pipelined cipher is much faster given many blocks).
  */
+#include <limits.h>
 #include <rind/internal/cipher.h>
 #include <rind/internal/skcipher.h>
 #include <rind/internal/testmgr.h>
@@ -46,18 +47,14 @@ static int ecb_decrypt(struct skcipher_request *req)
 static int ecb_create(struct crypto_template *tmpl, const char *const *args, int nargs)
 {
 	struct skcipher_instance *inst;
-	int err;
 
-	inst = skcipher_alloc_instance_simple(tmpl, args, nargs);
+	inst = skcipher_alloc_instance_simple(tmpl, args, nargs, 1, UINT_MAX);
 	if (IS_ERR(inst))
 		return (int)PTR_ERR(inst);
 	inst->alg.ivsize = 0;	/* ECB takes no iv */
 	inst->alg.encrypt = ecb_encrypt;
 	inst->alg.decrypt = ecb_decrypt;
-	err = skcipher_register_instance(tmpl, inst);
-	if (err)
-		skcipher_free_instance_simple(inst);	/* -EEXIST, failed self-test */
-	return err;
+	return skcipher_register_instance_simple(tmpl, inst);
 }
 
 static struct crypto_template ecb_tmpl = {

@@ -232,26 +232,17 @@ static int kw_create_common(struct crypto_template *tmpl, const char *const *arg
 			    bool pad)
 {
 	struct skcipher_instance *inst;
-	int err;
 
-	inst = skcipher_alloc_instance_simple(tmpl, args, nargs);
+	inst = skcipher_alloc_instance_simple(tmpl, args, nargs, 2 * SEMIBSIZE, 2 * SEMIBSIZE);
 	if (IS_ERR(inst))
 		return (int)PTR_ERR(inst);
-	err = -EINVAL;
-	if (inst->alg.base.cra_blocksize != 2 * SEMIBSIZE)
-		goto err_free;
 	/* semiblocks in and out, A in the iv */
 	inst->alg.base.cra_blocksize = SEMIBSIZE;
 	inst->alg.ivsize = SEMIBSIZE;
 	inst->alg.chunksize = SEMIBSIZE;
 	inst->alg.encrypt = pad ? kwp_encrypt : kw_encrypt;
 	inst->alg.decrypt = pad ? kwp_decrypt : kw_decrypt;
-	err = skcipher_register_instance(tmpl, inst);
-	if (err) {
-err_free:
-		skcipher_free_instance_simple(inst);	/* -EEXIST, failed self-test */
-	}
-	return err;
+	return skcipher_register_instance_simple(tmpl, inst);
 }
 
 static int kw_create(struct crypto_template *tmpl, const char *const *args, int nargs)

@@ -5,7 +5,7 @@
  * (encrypt, decrypt, the sizes that differ) and this does the rest.
  *
  *  - skcipher_alloc_instance_simple(): a skcipher over a single-block
- *    cipher (ecb, cbc, ctr, kw, kwp);
+ *    cipher (ecb, cbc, ctr, kw, kwp) of the block sizes the mode takes;
  *  - aead_alloc_instance_simple(): an aead over a cipher (gcm) or over
  *    another aead (rfc4106).
  *
@@ -13,7 +13,8 @@
  * driver "tmpl(driver)", rank it as its spawn and give every tfm a context
  * that starts with a tfm of the spawn, allocated at init and freed at
  * exit (the whole context is wiped by the front end when the tfm goes).
- * On failure the template calls the matching *_free_instance_simple();
+ * On failure the template calls the matching *_free_instance_simple()
+ * (skcipher_register_instance_simple() does when registering fails);
  * once registered the registry owns the instance and frees it through
  * cra_destroy when its last reference goes.
  */
@@ -85,7 +86,8 @@ static void skcipher_destroy_simple(struct crypto_alg *alg)
 }
 
 struct skcipher_instance *skcipher_alloc_instance_simple(struct crypto_template *tmpl,
-							 const char *const *args, int nargs)
+							 const char *const *args, int nargs,
+							 unsigned int min_bs, unsigned int max_bs)
 {
 	struct skcipher_instance *inst = calloc(1, sizeof(*inst));
 	struct cipher_alg *calg;
@@ -95,11 +97,12 @@ struct skcipher_instance *skcipher_alloc_instance_simple(struct crypto_template 
 		return ERR_PTR(-ENOMEM);
 	err = simple_instance_init(tmpl, args, nargs, &inst->alg.base, &inst->spawn,
 				   CRYPTO_ALG_TYPE_CIPHER, &crypto_skcipher_type);
-	if (err) {
-		skcipher_free_instance_simple(inst);
-		return ERR_PTR(err);
-	}
+	if (err)
+		goto err_free;
 	calg = __crypto_cipher_alg(inst->spawn.alg);
+	err = -EINVAL;
+	if (calg->base.cra_blocksize < min_bs || calg->base.cra_blocksize > max_bs)
+		goto err_free;
 	inst->alg.base.cra_blocksize = calg->base.cra_blocksize;
 	inst->alg.base.cra_ctxsize = sizeof(struct skcipher_ctx_simple);
 	inst->alg.base.cra_destroy = skcipher_destroy_simple;
@@ -110,11 +113,26 @@ struct skcipher_instance *skcipher_alloc_instance_simple(struct crypto_template 
 	inst->alg.init = skcipher_init_tfm_simple;
 	inst->alg.exit = skcipher_exit_tfm_simple;
 	return inst;
+
+err_free:
+	skcipher_free_instance_simple(inst);
+	return ERR_PTR(err);
 }
 
 int skcipher_register_instance(struct crypto_template *tmpl, struct skcipher_instance *inst)
 {
 	return crypto_register_instance(tmpl, &inst->alg.base);
+}
+
+/* Registered, the registry owns @inst; refused, nothing else will free it. */
+int skcipher_register_instance_simple(struct crypto_template *tmpl,
+				      struct skcipher_instance *inst)
+{
+	int err = skcipher_register_instance(tmpl, inst);
+
+	if (err)
+		skcipher_free_instance_simple(inst);	/* -EEXIST, failed self-test */
+	return err;
 }
 
 /* ---- aead over a cipher or an aead ---- */

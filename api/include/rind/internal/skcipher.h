@@ -47,9 +47,13 @@ CRYPTO_DECLARE_SPAWN_API(skcipher);
  * args[0] grabbed as the cipher, names "tmpl(name)" / "tmpl(driver)", the
  * cipher's priority, block size, key sizes and ivsize = block size, a
  * context of struct skcipher_ctx_simple, setkey/init/exit that key,
- * allocate and free its cipher.  The template sets encrypt and decrypt
- * (and whatever else differs), then skcipher_register_instance(); on any
- * error it calls skcipher_free_instance_simple().
+ * allocate and free its cipher.  A cipher whose block size is outside
+ * [min_bs, max_bs] (what the mode's buffers hold, or the one size it is
+ * defined for) is refused with -EINVAL.  The template sets encrypt and
+ * decrypt (and whatever else differs), then
+ * skcipher_register_instance_simple(), which frees the instance if it is
+ * not registered; on an error before that it calls
+ * skcipher_free_instance_simple().
  */
 struct skcipher_instance {
 	struct crypto_spawn spawn;	/* the cipher */
@@ -70,8 +74,11 @@ static inline struct crypto_cipher *skcipher_cipher_simple(struct crypto_skciphe
 }
 
 struct skcipher_instance *skcipher_alloc_instance_simple(struct crypto_template *tmpl,
-							 const char *const *args, int nargs);
+							 const char *const *args, int nargs,
+							 unsigned int min_bs, unsigned int max_bs);
 int skcipher_register_instance(struct crypto_template *tmpl, struct skcipher_instance *inst);
+int skcipher_register_instance_simple(struct crypto_template *tmpl,
+				      struct skcipher_instance *inst);
 void skcipher_free_instance_simple(struct skcipher_instance *inst);
 
 #endif
