@@ -24,14 +24,9 @@ static int cbc_encrypt(struct skcipher_request *req)
 	u8 iv[CBC_MAX_BS], blk[CBC_MAX_BS];
 	struct rind_sg_map m;
 	size_t off;
-	int err;
+	int err = skcipher_map_request(req, &m, bs);
 
-	if (req->cryptlen % bs)
-		return -EINVAL;
-	if (!req->cryptlen)
-		return 0;
-	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
-	if (err)
+	if (err <= 0)
 		return err;
 	memcpy(iv, req->iv, bs);
 	for (off = 0; off < m.len; off += bs) {
@@ -52,14 +47,9 @@ static int cbc_decrypt(struct skcipher_request *req)
 	u8 prev[CBC_MAX_BS], ct[CBC_CHUNK];
 	struct rind_sg_map m;
 	size_t off, chunk = CBC_CHUNK - CBC_CHUNK % bs;
-	int err;
+	int err = skcipher_map_request(req, &m, bs);
 
-	if (req->cryptlen % bs)
-		return -EINVAL;
-	if (!req->cryptlen)
-		return 0;
-	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
-	if (err)
+	if (err <= 0)
 		return err;
 	memcpy(prev, req->iv, bs);
 	for (off = 0; off < m.len; off += chunk) {

@@ -152,12 +152,9 @@ static inline struct chacha_alg *req_chacha_alg(struct skcipher_request *req)
 static int chacha_stream_xor(struct skcipher_request *req, u32 state[16])
 {
 	struct rind_sg_map m;
-	int err;
+	int err = skcipher_map_request(req, &m, 1);
 
-	if (!req->cryptlen)
-		return 0;
-	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
-	if (err)
+	if (err <= 0)
 		return err;
 	req_chacha_alg(req)->crypt(state, m.dst, m.src, m.len);
 	rind_sg_unmap(&m, true);

@@ -58,12 +58,9 @@ static int ctr_crypt(struct skcipher_request *req)
 	size_t chunk = CTR_CHUNK - CTR_CHUNK % bs, off;
 	u8 ctr[CTR_MAX_BS], ks[CTR_CHUNK];
 	struct rind_sg_map m;
-	int err;
+	int err = skcipher_map_request(req, &m, 1);
 
-	if (!req->cryptlen)
-		return 0;
-	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
-	if (err)
+	if (err <= 0)
 		return err;
 	memcpy(ctr, req->iv, bs);
 	for (off = 0; off < m.len; off += chunk) {

@@ -17,14 +17,9 @@ static int ecb_crypt(struct skcipher_request *req, bool enc)
 	struct crypto_cipher *cipher = skcipher_cipher_simple(crypto_skcipher_reqtfm(req));
 	unsigned int bs = crypto_cipher_blocksize(cipher);
 	struct rind_sg_map m;
-	int err;
+	int err = skcipher_map_request(req, &m, bs);
 
-	if (req->cryptlen % bs)
-		return -EINVAL;
-	if (!req->cryptlen)
-		return 0;
-	err = rind_sg_map(&m, req->src, req->dst, 0, req->cryptlen);
-	if (err)
+	if (err <= 0)
 		return err;
 	if (enc)
 		crypto_cipher_encrypt_blocks(cipher, m.dst, m.src, req->cryptlen / bs);

@@ -4,6 +4,7 @@
 
 #include <rind/skcipher.h>
 #include <rind/internal/alg.h>
+#include <rind/internal/util.h>
 
 struct skcipher_alg {
 	int (*setkey)(struct crypto_skcipher *tfm, const u8 *key, unsigned int keylen);
@@ -80,5 +81,26 @@ int skcipher_register_instance(struct crypto_template *tmpl, struct skcipher_ins
 int skcipher_register_instance_simple(struct crypto_template *tmpl,
 				      struct skcipher_instance *inst);
 void skcipher_free_instance_simple(struct skcipher_instance *inst);
+
+/*
+ * The whole of @req mapped to one span @m, for a mode over blocks of @bs
+ * bytes (1: any length): 1 with @m mapped (the caller runs its loop over
+ * m->src and m->dst, then rind_sg_unmap(m, true)), 0 for an empty request
+ * (nothing to do), -EINVAL when cryptlen is not a multiple of @bs (the
+ * request is refused before anything is touched), or rind_sg_map()'s
+ * error.  Inline: with a constant @bs the length check folds away.
+ */
+static inline int skcipher_map_request(struct skcipher_request *req, struct rind_sg_map *m,
+				       unsigned int bs)
+{
+	int err;
+
+	if (req->cryptlen % bs)
+		return -EINVAL;
+	if (!req->cryptlen)
+		return 0;
+	err = rind_sg_map(m, req->src, req->dst, 0, req->cryptlen);
+	return err ? err : 1;
+}
 
 #endif
