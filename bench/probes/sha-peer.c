@@ -28,14 +28,15 @@
  *      $A/lib/libcrypto.a -pthread
  *   /tmp/sha-peer [calls] [row-substring] [fence|batch]
  *
- * Per call: TSC (rdtsc); per row: TSC minimum and median of each, and
- * aws-lc's over rind's (> 1: rind faster).  Calls alternate which library
- * goes first.  Without "fence" a call's last instructions may still run
- * while the next call (the other library's) starts, as in the harness's
- * loops of one op; with it, LFENCE before and after each call gives the
- * call's latency alone; with "batch" each sample is 16 calls of one
- * library in a row (per call), as the harness's timing loops.  Before
- * timing, every row's outputs are compared.
+ * Per call: TSC (rdtsc; peer-timing.h also takes the on-CPU time, outside
+ * the TSC window, which this probe does not print); per row: TSC minimum
+ * and median of each, and aws-lc's over rind's (> 1: rind faster).  Calls
+ * alternate which library goes first.  Without "fence" a call's last
+ * instructions may still run while the next call (the other library's)
+ * starts, as in the harness's loops of one op; with it, LFENCE before and
+ * after each call gives the call's latency alone; with "batch" each sample
+ * is 16 calls of one library in a row (per call), as the harness's timing
+ * loops.  Before timing, every row's outputs are compared.
  *
  * What it showed on the Zen 3 EPYC (2026-12-02, loaded host; TSC 2.45 GHz,
  * about 1.2-1.3 core cycles per tick): SHA256RNDS2's latency is 3.8-3.9
@@ -102,7 +103,8 @@ void a_blocks512n(uint64_t *st, const uint8_t *in, size_t n) { sha512_block_data
 #endif
 
 #ifdef SIDE_RIND
-#include <x86intrin.h>
+#define PEER_MAXS 200000
+#include "peer-timing.h"
 #include <rind/internal/alg.h>
 /* The drivers whole, for their block functions; their registration left out. */
 #undef module_init
@@ -178,73 +180,24 @@ static int r_rnds2_chain(void)
 	return 1;
 }
 
-static int cmpd(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
+static struct peer_samples sr, sa;
 
-	return x < y ? -1 : x > y;
-}
-
-#define MAXS 200000
-
-struct stat1 {
-	double tsc[MAXS];
-	int k;
-};
-
-static int fence;	/* argv[3] "fence": LFENCE around each call (its latency alone) */
-static int batch = 1;	/* argv[3] "batch": 16 calls in a row per sample, as the harness's loops */
-
-static void one(int (*f)(void), struct stat1 *s)
-{
-	u64 t0;
-
-	if (fence)
-		_mm_lfence();
-	t0 = __rdtsc();
-	if (fence)
-		_mm_lfence();
-	for (int i = 0; i < batch; i++) {
-		if (!f()) {
-			fprintf(stderr, "op failed\n");
-			exit(1);
-		}
-	}
-	if (fence)
-		_mm_lfence();
-	s->tsc[s->k++] = (double)(__rdtsc() - t0) / batch;
-}
-
-static struct stat1 sr, sa;
-
+/* @calls pairs (at most PEER_MAXS), after 16 untimed calls of each */
 static void row(const char *name, int (*fr)(void), int (*fa_)(void), int calls)
 {
-	double mr, ma, dr, da;
+	peer_pair(fr, fa_, &sr, &sa, 16, 1, calls);
+	peer_print("%-24s rind min %8.0f med %8.0f | aws-lc min %8.0f med %8.0f | aws/rind min %.3f med %.3f\n",
+		   name, &sr, &sa, 1);
+}
 
-	sr.k = sa.k = 0;
-	if (calls > MAXS)
-		calls = MAXS;
-	for (int i = 0; i < 16; i++) {	/* warm both */
-		fr();
-		fa_();
-	}
-	for (int i = 0; i < calls; i++) {
-		if (i & 1) {
-			one(fa_, &sa);
-			one(fr, &sr);
-		} else {
-			one(fr, &sr);
-			one(fa_, &sa);
-		}
-	}
-	qsort(sr.tsc, sr.k, sizeof(double), cmpd);
-	qsort(sa.tsc, sa.k, sizeof(double), cmpd);
-	mr = sr.tsc[0];
-	ma = sa.tsc[0];
-	dr = sr.tsc[sr.k / 2];
-	da = sa.tsc[sa.k / 2];
-	printf("%-24s rind min %8.0f med %8.0f | aws-lc min %8.0f med %8.0f | aws/rind min %.3f med %.3f\n",
-	       name, mr, dr, ma, da, ma / mr, da / dr);
+/* The least of 2000 samples of @f alone, per instruction of its 1024 */
+static double latency(int (*f)(void))
+{
+	sr.k = 0;
+	for (int i = 0; i < 2000; i++)
+		peer_one(f, &sr);
+	qsort(sr.tsc, sr.k, sizeof(double), peer_cmpd);
+	return sr.tsc[0] / 1024;
 }
 
 static struct shash_desc *mk_desc(const char *alg, const u8 *k, unsigned int klen)
@@ -302,9 +255,10 @@ int main(int argc, char **argv)
 	static const char *const ln[3] = { "64B", "1350B", "16KiB" };
 	char name[64];
 
-	fence = argc > 3 && !strcmp(argv[3], "fence");
+	peer_alt_call = 1;	/* a row is one round: who goes first changes every pair */
+	peer_fence = argc > 3 && !strcmp(argv[3], "fence");
 	if (argc > 3 && !strcmp(argv[3], "batch"))
-		batch = 16;
+		peer_batch = 16;
 	for (size_t i = 0; i < sizeof(in); i++)
 		in[i] = (uint8_t)(i * 31 + 7);
 	for (size_t i = 0; i < sizeof(key); i++)
@@ -356,16 +310,8 @@ int main(int argc, char **argv)
 	ROW("sha512 blocks x%d [nohw]", 11, r_b512, x_b512n, 11, calls);
 	ROW("sha512 blocks x%d [nohw]", 128, r_b512, x_b512n, 128, calls / 8);
 	if (strstr("latency", only) || !*only) {
-		sr.k = 0;
-		for (int i = 0; i < 2000; i++)
-			one(r_add_chain, &sr);
-		qsort(sr.tsc, sr.k, sizeof(double), cmpd);
-		double add = sr.tsc[0] / 1024;
-		sr.k = 0;
-		for (int i = 0; i < 2000; i++)
-			one(r_rnds2_chain, &sr);
-		qsort(sr.tsc, sr.k, sizeof(double), cmpd);
-		double rn = sr.tsc[0] / 1024;
+		double add = latency(r_add_chain), rn = latency(r_rnds2_chain);
+
 		printf("latency: add %.3f TSC (core cycles per TSC tick %.3f); sha256rnds2 %.2f TSC = %.2f core cycles;"
 		       " 32 per block = %.0f TSC per block\n", add, 1 / add, rn, rn / add, 32 * rn);
 	}
