@@ -34,86 +34,34 @@
  * Per call: TSC (rdtsc; peer-timing.h also takes the on-CPU time, outside
  * the TSC window, which this probe does not print); per row: TSC minimum
  * and median of each, and aws-lc's over rind's (> 1: rind faster).
- * Rounds alternate which library goes first.
+ * Rounds alternate which library goes first.  The harness is peer-ecc.h's.
  */
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+
+#define ECC_BYTES 32
+#define ECC_NID NID_X9_62_prime256v1
+
+void a_add(uint64_t *r, const uint64_t *a, const uint64_t *b);
+void a_adda(uint64_t *r, const uint64_t *a, const uint64_t *b);
+int a_api_init(void);
+int a_api_ecdh(void);
+int a_api_sign(void);
+int a_api_verify(void);
 
 #ifdef SIDE_AWSLC
-#include <openssl/bn.h>
-#include <openssl/ec.h>
-#include <openssl/ec_key.h>
-#include <openssl/ecdh.h>
-#include <openssl/ecdsa.h>
-#include <openssl/nid.h>
-#include <openssl/crypto.h>
 #include <openssl/evp.h>
 
-void ecp_nistz256_mul_mont(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
-void ecp_nistz256_sqr_mont(uint64_t r[4], const uint64_t a[4]);
-void ecp_nistz256_point_double(uint64_t *r, const uint64_t *a);
+#define aws_mul ecp_nistz256_mul_mont
+#define aws_sqr ecp_nistz256_sqr_mont
+#define aws_dbl ecp_nistz256_point_double
+#define aws_inv bignum_montinv_p256
+#include "peer-ecc.h"
+
 void ecp_nistz256_point_add(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void ecp_nistz256_point_add_affine(uint64_t *r, const uint64_t *a, const uint64_t *b);
-void bignum_montinv_p256(uint64_t z[4], const uint64_t x[4]);
 
-static EC_KEY *ka, *kb;
-static ECDSA_SIG *sig;
-static uint8_t digest[32];
-
-void a_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) { ecp_nistz256_mul_mont(r, a, b); }
-void a_sqr(uint64_t *r, const uint64_t *a) { ecp_nistz256_sqr_mont(r, a); }
-void a_dbl(uint64_t *r, const uint64_t *a) { ecp_nistz256_point_double(r, a); }
 void a_add(uint64_t *r, const uint64_t *a, const uint64_t *b) { ecp_nistz256_point_add(r, a, b); }
 void a_adda(uint64_t *r, const uint64_t *a, const uint64_t *b) { ecp_nistz256_point_add_affine(r, a, b); }
-void a_inv(uint64_t *r, const uint64_t *a) { bignum_montinv_p256(r, a); }
-
-/* d: a's secret; xy: b's public point; e, r, s: a's signature of e */
-int a_init(uint8_t d[32], uint8_t xy[64], uint8_t e[32], uint8_t r[32], uint8_t s[32])
-{
-	uint8_t pub[65];
-	const BIGNUM *br, *bs;
-
-	CRYPTO_library_init();
-	ka = EC_KEY_new_by_curve_name(NID_X9_62_prime256v1);
-	kb = EC_KEY_new_by_curve_name(NID_X9_62_prime256v1);
-	if (!ka || !kb || !EC_KEY_generate_key(ka) || !EC_KEY_generate_key(kb))
-		return 0;
-	BN_bn2bin_padded(d, 32, EC_KEY_get0_private_key(ka));
-	if (EC_POINT_point2oct(EC_KEY_get0_group(kb), EC_KEY_get0_public_key(kb),
-			       POINT_CONVERSION_UNCOMPRESSED, pub, 65, NULL) != 65)
-		return 0;
-	memcpy(xy, pub + 1, 64);
-	memset(digest, 0x5a, 32);
-	memcpy(e, digest, 32);
-	sig = ECDSA_do_sign(digest, 32, kb);		/* verified against b's key */
-	if (!sig)
-		return 0;
-	ECDSA_SIG_get0(sig, &br, &bs);
-	BN_bn2bin_padded(r, 32, br);
-	BN_bn2bin_padded(s, 32, bs);
-	return 1;
-}
-
-int a_ecdh(uint8_t *out)
-{
-	return ECDH_compute_key(out, 32, EC_KEY_get0_public_key(kb), ka, NULL) == 32;
-}
-
-int a_verify(void)
-{
-	return ECDSA_do_verify(digest, 32, sig, kb) == 1;
-}
-
-/* ECDSA_do_sign on the same digest (its own nonce: RAND_bytes with the key and digest) */
-int a_sign(void)
-{
-	ECDSA_SIG *t = ECDSA_do_sign(digest, 32, ka);
-
-	ECDSA_SIG_free(t);
-	return t != NULL;
-}
 
 /*
  * The public-API rows as ../shared/peers/bench.c times them: EVP_PKEY_derive
@@ -175,15 +123,13 @@ int a_api_verify(void)
 #endif
 
 #ifdef SIDE_RIND
-#define PEER_MAXS 40000
-#include "peer-timing.h"
 #include <rind/crypto.h>
 /* the probe's copy of the driver registers nothing: the library's own is the API rows' */
 #include <rind/internal/alg.h>
 #undef module_init
 #define module_init(fn) static rind_initcall_t __probe_unused_##fn __attribute__((unused)) = fn
-/* the driver whole, its exported curve and registration renamed away */
-#define ecc_p256_adx probe_ecc_p256_adx
+/* the driver whole, its exported curve (peer-ecc.h's probe_curve) and registration renamed away */
+#define ecc_p256_adx probe_curve
 #define p256x_field_test probe_p256x_field_test
 #define p256x_jac_dbl_test probe_p256x_jac_dbl_test
 #define p256x_jac_dbln_test probe_p256x_jac_dbln_test
@@ -191,40 +137,13 @@ int a_api_verify(void)
 #define p256x_jac_add_affine_test probe_p256x_jac_add_affine_test
 #include "../../arch/x86/ecc-p256-adx.c"
 
-void a_mul(uint64_t *r, const uint64_t *a, const uint64_t *b);
-void a_sqr(uint64_t *r, const uint64_t *a);
-void a_dbl(uint64_t *r, const uint64_t *a);
-void a_add(uint64_t *r, const uint64_t *a, const uint64_t *b);
-void a_adda(uint64_t *r, const uint64_t *a, const uint64_t *b);
-void a_inv(uint64_t *r, const uint64_t *a);
-int a_init(uint8_t d[32], uint8_t xy[64], uint8_t e[32], uint8_t r[32], uint8_t s[32]);
-int a_ecdh(uint8_t *out);
-int a_verify(void);
-int a_sign(void);
-int a_api_init(void);
-int a_api_ecdh(void);
-int a_api_sign(void);
-int a_api_verify(void);
+#define rind_mul p256x_mul
+#define rind_sqr p256x_sqr
+#define rind_dbl p256x_jac_dbl
+#define rind_inv p256x_fp_inv
+#define ecc_def p256_def
+#include "peer-ecc.h"
 
-static uint8_t D[32], XY[64], E[32], R[32], S[32];
-static u64 fa[4] = { 0x1234567890abcdefull, 0x0fedcba987654321ull, 0x5555aaaa5555aaaaull,
-		     0x7fffffff12345678ull };
-static u64 fb[4] = { 0x9999888877776666ull, 0x1111222233334444ull, 0xabcdefabcdef0123ull,
-		     0x3333333344444444ull };
-static u64 pa[12], pb[12], pc[12];
-static uint8_t out[32];
-
-#define REP 32	/* inner repetitions of the field rows */
-
-static int r_mul(void) { for (int i = 0; i < REP; i++) p256x_mul(fa, fa, fb); return 1; }
-static int x_mul(void) { for (int i = 0; i < REP; i++) a_mul(fa, fa, fb); return 1; }
-static u64 fc[4] = { 1, 2, 3, 4 };
-static int r_mul2(void) { for (int i = 0; i < REP; i++) { p256x_mul(fa, fa, fb); p256x_mul(fc, fc, fb); } return 1; }
-static int x_mul2(void) { for (int i = 0; i < REP; i++) { a_mul(fa, fa, fb); a_mul(fc, fc, fb); } return 1; }
-static int r_sqr(void) { for (int i = 0; i < REP; i++) p256x_sqr(fa, fa); return 1; }
-static int x_sqr(void) { for (int i = 0; i < REP; i++) a_sqr(fa, fa); return 1; }
-static int r_dbl(void) { for (int i = 0; i < REP; i++) p256x_jac_dbl(pa, pa); return 1; }
-static int x_dbl(void) { for (int i = 0; i < REP; i++) a_dbl(pa, pa); return 1; }
 static int r_dbl5(void) { for (int i = 0; i < REP / 4; i++) p256x_jac_dbl5(pa, pa); return 1; }
 static int x_dbl5(void) { for (int i = 0; i < 5 * REP / 4; i++) a_dbl(pa, pa); return 1; }
 static int r_add(void) { for (int i = 0; i < REP; i++) p256x_jac_add(pc, pc, pb); return 1; }
@@ -232,22 +151,14 @@ static int x_add(void) { for (int i = 0; i < REP; i++) a_add(pc, pc, pb); return
 static int r_adda(void) { for (int i = 0; i < REP; i++) p256x_jac_add_affine(pc, pc, pb); return 1; }
 static int x_adda(void) { for (int i = 0; i < REP; i++) a_adda(pc, pc, pb); return 1; }
 static int r_addct(void) { for (int i = 0; i < REP; i++) jac_add_ct((struct ecc_pt *)pc, (struct ecc_pt *)pc, (struct ecc_pt *)pb, &p256_def); return 1; }
-static int r_ptmul(void) { struct ecc_pt q, r; fe k; memcpy(&q, pa, sizeof(q)); memset(k, 0x77, sizeof(k)); k[3] = 0x7f00ff00ff00ff00ull; p256x_pt_mul(&r, k, &q); return 1; }
+static int r_ptmul(void) { struct ecc_pt q, r; memcpy(&q, pa, sizeof(q)); p256x_pt_mul(&r, pk, &q); return 1; }
 static int r_sel(void) { struct ecc_pt t[16], o; memset(t, 1, sizeof(t)); for (int i = 0; i < REP; i++) pt_select(&o, t, 16, i & 15, &p256_def); return o.x[0] == 0x0101010101010101ull; }
-static int r_inv(void) { p256x_fp_inv(fa, fa); return 1; }
 static int r_steps(void) { struct ecc_by_mat m; s64 z = -1; u64 f = fa[0] | 1, g = fa[1]; for (int i = 0; i < 10; i++) { z = ecc_x86_divsteps(z, f, g, &m); f += (u64)m.u; g ^= (u64)m.r; } fa[2] ^= f ^ g; return 1; }
 static int r_ninv(void) { fe t; memcpy(t, fa, 32); t[3] &= 0x7fffffffffffffffull; p256x_inv_mod(fa, t, p256x_n, p256x_n[4]); return 1; }
 static int r_ptbase(void) { struct ecc_pt r; fe k; memcpy(k, fa, 32); k[3] &= 0x7fffffffffffffffull; p256x_pt_mul_base(&r, k); fa[0] ^= r.x[0]; return 1; }
-static int x_inv(void) { a_inv(fa, fa); return 1; }
-static int r_ecdh(void) { return probe_ecc_p256_adx.ecdh(out, D, XY) == 0; }
-static int x_ecdh(void) { return a_ecdh(out); }
-static int r_verify(void) { return probe_ecc_p256_adx.verify(XY, E, R, S) == 0; }
-static int x_verify(void) { return a_verify(); }
 
-/* the curve-level signature with a fixed nonce (the driver's .sign; no nonce derivation) */
-static uint8_t K[32] = { 0x5f, 0x11, 0x22, 0x33 };
-static int r_sign(void) { uint8_t r[32], s[32]; return probe_ecc_p256_adx.sign(r, s, D, K, E) == 0; }
-static int x_sign(void) { return a_sign(); }
+/* the fixed nonce of the curve-level signature */
+static const uint8_t K[32] = { 0x5f, 0x11, 0x22, 0x33 };
 
 /* The public-API rows (the library's registered driver, as ../shared/peers/bench.c) */
 static struct crypto_kpp *kpa;
@@ -354,79 +265,40 @@ static int r_api_verify(void)
 	return crypto_sig_verify(spub, rsig, (unsigned int)rsiglen, rmsg, 32) == 0;
 }
 
-static struct peer_samples sr, sa;
-
-static void row(const char *name, int (*fr)(void), int (*fa_)(void), int rounds, int per,
-		int div)
-{
-	double mr, ma, dr, da;
-
-	peer_pair(fr, fa_, &sr, &sa, 0, rounds, per);
-	mr = sr.tsc[0] / div;
-	ma = sa.tsc[0] / div;
-	dr = sr.tsc[sr.k / 2] / div;
-	da = sa.tsc[sa.k / 2] / div;
-	printf("%-12s rind min %9.1f med %9.1f | aws-lc min %9.1f med %9.1f | aws/rind min %.3f med %.3f\n",
-	       name, mr, dr, ma, da, ma / mr, da / dr);
-}
-
 int main(int argc, char **argv)
 {
-	int rounds = argc > 1 ? atoi(argv[1]) : 20;
-	const char *only = argc > 2 ? argv[2] : "";
-	u64 one_m[4];
-	uint8_t o2[32];
-
-	if (!a_init(D, XY, E, R, S))
+	ecc_args(argc, argv);
+	if (!a_keys(D, XY) || !a_ecdsa(32, E, R, S) || !ecc_setup(0x7f00ff00ff00ff00ull) ||
+	    !ecc_verify_ok())
 		return 1;
-	/* points in Montgomery form: G and 2G Jacobian from the driver itself */
-	pt_base((struct ecc_pt *)pa, &p256_def);
-	memcpy(pb, pa, sizeof(pa));
-	p256x_jac_dbl(pc, pa);
-	(void)one_m;
-	if (!r_ecdh() || !a_ecdh(o2) || memcmp(out, o2, 32)) {
-		fprintf(stderr, "ECDH outputs differ\n");
-		return 1;
-	}
-	if (!r_verify() || !x_verify()) {
-		fprintf(stderr, "verification failed\n");
-		return 1;
-	}
 	if (!r_api_init() || !a_api_init() || !r_api_verify() || !a_api_verify()) {
 		fprintf(stderr, "API setup failed\n");
 		return 1;
 	}
-	if (argc > 3 && !strncmp(argv[3], "rind-only", 9)) {	/* for perf: rind alone */
-		int (*f)(void) = !strcmp(argv[3], "rind-only-sign") ? r_api_sign :
-				 !strcmp(argv[3], "rind-only-verify") ? r_api_verify :
-				 !strcmp(argv[3], "rind-only-ecdh") ? r_api_ecdh :
-				 !strcmp(argv[3], "rind-only-base") ? r_ptbase : r_ecdh;
-
-		for (int i = 0; i < rounds; i++)
-			f();
-		return 0;
-	}
-#define ROW(n, r, a, per, div) if (strstr(n, only)) row(n, r, a, rounds, per, div)
-	ROW("fp mul", r_mul, x_mul, 200, REP);
-	ROW("fp mul x2", r_mul2, x_mul2, 200, REP);
-	ROW("fp sqr", r_sqr, x_sqr, 200, REP);
-	ROW("pt dbl", r_dbl, x_dbl, 100, REP);
-	ROW("pt dbl5 /1", r_dbl5, x_dbl5, 100, 5 * REP / 4);
-	ROW("pt add", r_add, x_add, 100, REP);
-	ROW("pt add aff", r_adda, x_adda, 100, REP);
-	ROW("pt add ct", r_addct, x_add, 100, REP);
-	ROW("pt select", r_sel, x_add, 100, REP);
-	ROW("pt mul", r_ptmul, x_ecdh, 10, 1);
-	ROW("fp inv", r_inv, x_inv, 50, 1);
-	ROW("n inv", r_ninv, x_inv, 50, 1);
-	ROW("inv steps", r_steps, x_inv, 50, 1);
-	ROW("pt mul base", r_ptbase, x_sign, 10, 1);
-	ROW("ECDH", r_ecdh, x_ecdh, 10, 1);
-	ROW("verify", r_verify, x_verify, 10, 1);
-	ROW("sign", r_sign, x_sign, 10, 1);
-	ROW("API ECDH", r_api_ecdh, a_api_ecdh, 10, 1);
-	ROW("API sign", r_api_sign, a_api_sign, 10, 1);
-	ROW("API verify", r_api_verify, a_api_verify, 10, 1);
+	if (argc > 3 && !strncmp(argv[3], "rind-only", 9))	/* for perf: rind alone */
+		return ecc_rind_only(!strcmp(argv[3], "rind-only-sign") ? r_api_sign :
+				     !strcmp(argv[3], "rind-only-verify") ? r_api_verify :
+				     !strcmp(argv[3], "rind-only-ecdh") ? r_api_ecdh :
+				     !strcmp(argv[3], "rind-only-base") ? r_ptbase : r_ecdh);
+	row("fp mul", r_mul, x_mul, 200, REP);
+	row("fp mul x2", r_mul2, x_mul2, 200, REP);
+	row("fp sqr", r_sqr, x_sqr, 200, REP);
+	row("pt dbl", r_dbl, x_dbl, 100, REP);
+	row("pt dbl5 /1", r_dbl5, x_dbl5, 100, 5 * REP / 4);
+	row("pt add", r_add, x_add, 100, REP);
+	row("pt add aff", r_adda, x_adda, 100, REP);
+	row("pt add ct", r_addct, x_add, 100, REP);
+	row("pt select", r_sel, x_add, 100, REP);
+	row("pt mul", r_ptmul, x_ecdh, 10, 1);
+	row("fp inv", r_inv, x_inv, 50, 1);
+	row("n inv", r_ninv, x_inv, 50, 1);
+	row("inv steps", r_steps, x_inv, 50, 1);
+	row("pt mul base", r_ptbase, x_sign, 10, 1);
+	row("ECDH", r_ecdh, x_ecdh, 10, 1);
+	ecc_ecdsa_rows(K);
+	row("API ECDH", r_api_ecdh, a_api_ecdh, 10, 1);
+	row("API sign", r_api_sign, a_api_sign, 10, 1);
+	row("API verify", r_api_verify, a_api_verify, 10, 1);
 	{
 		static const unsigned int sizes[] = { 2, 3, 4, 5, 6, 8, 16, 64 };
 
@@ -435,11 +307,10 @@ int main(int argc, char **argv)
 
 			nb = sizes[i];
 			snprintf(name, sizeof(name), "API batch %u", nb);
-			if (strstr(name, only))
-				row(name, r_api_batch, a_api_signs, rounds, 1, (int)nb);
+			row(name, r_api_batch, a_api_signs, 1, (int)nb);
 			snprintf(name, sizeof(name), "API single %u", nb);
-			if (strstr(name, only))	/* "aws-lc" here is rind one at a time */
-				row(name, r_api_batch, r_api_signs, rounds, 1, (int)nb);
+			/* "aws-lc" here is rind one at a time */
+			row(name, r_api_batch, r_api_signs, 1, (int)nb);
 		}
 	}
 	return 0;
