@@ -11,12 +11,9 @@
  * line.  Each test starts its own rindd (tests/test_daemon.h); the ones
  * that switch to uid 65534 (nobody) need root and say SKIP without it.
  */
-#include <grp.h>
 #include <sys/prctl.h>
 
 #include "test_daemon.h"
-
-#define NOBODY 65534
 
 /* Run a shell command; stdout and stderr into @out (NUL-terminated). Its exit status. */
 static int run(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -70,23 +67,20 @@ static bool need_root(const char *what)
 	return false;
 }
 
-/* Run @fn as uid/gid 65534 in a child: its exit code (0 is success). */
-static int as_nobody(int (*fn)(void *), void *arg)
+/*
+ * Run @fn as uid/gid NOBODY in a child, on its own connection; the child
+ * must exit 0 (@fn's nonzero return is the step that went wrong).
+ */
+static void as_nobody(int (*fn)(struct rind_client *u))
 {
 	pid_t pid;
-	int st;
 
 	fflush(NULL);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
-		    setresuid(NOBODY, NOBODY, NOBODY))
-			_exit(120);
-		_exit(fn(arg));
-	}
-	st = rd_wait_child(pid, 30000);
-	return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : 121;
+	if (pid == 0)
+		_exit(fn(rd_nobody_client()));
+	rd_wait_nobody(pid);
 }
 
 #define AS_NOBODY "setpriv --reuid=65534 --regid=65534 --clear-groups "
@@ -475,9 +469,9 @@ END_TEST
 
 /* ---- a second uid is refused, as over D-Bus ---- */
 
-static int nobody_admin(void *arg)
+/* Its steps count from 31: rd_nobody_client() exits 20 and 21. */
+static int nobody_admin(struct rind_client *u)
 {
-	struct rind_client *u = rind_client_connect(rd.sock);
 	struct rind_client_access a = { 0 };
 	struct rind_client_key_info ki;
 	uint32_t uid = NOBODY, *uids = NULL, *gids = NULL;
@@ -485,38 +479,34 @@ static int nobody_admin(void *arg)
 	uint8_t *p;
 	size_t len;
 
-	(void)arg;
-	if (!u)
-		return 10;
-	rind_client_set_timeout(u, 15000);
 	if (rind_client_rotate_key(u, "rootkey", &ki) != -EPERM ||
 	    rind_client_last_status(u) != RIND__STATUS__ERR_PERMISSION)
-		return 11;
+		return 31;
 	if (!strstr(rind_client_last_error(u), "uid 65534 may not rotate key rootkey"))
-		return 12;
+		return 32;
 	if (rind_client_retire_versions(u, "rootkey", 1, &ki) != -EPERM)
-		return 13;
+		return 33;
 	a.allow_uids = &uid;
 	a.n_allow_uids = 1;
 	if (rind_client_set_access(u, "rootkey", &a, NULL, NULL, NULL, NULL) != -EPERM)
-		return 14;
+		return 34;
 	if (rind_client_set_access(u, "rootkey", NULL, &uids, &nu, &gids, &ng) != -EPERM)
-		return 15;	/* not even a look at the lists */
+		return 35;	/* not even a look at the lists */
 	/* allowed to use "shared", not to manage it */
 	if (rind_client_sign(u, "shared", "m", 1, &p, &len))
-		return 16;
+		return 36;
 	free(p);
 	if (rind_client_rotate_key(u, "shared", &ki) != -EPERM)
-		return 17;
+		return 37;
 	if (rind_client_set_access(u, "shared", &a, NULL, NULL, NULL, NULL) != -EPERM)
-		return 18;
+		return 38;
 	/* its own key: everything */
 	if (rind_client_create_key(u, "mine", "ed25519", false, NULL))
-		return 19;
+		return 39;
 	if (rind_client_rotate_key(u, "mine", &ki) || ki.version != 2)
-		return 20;
+		return 40;
 	if (rind_client_retire_versions(u, "mine", 2, &ki) || ki.min_version != 2)
-		return 21;
+		return 41;
 	a.allow_uids = NULL;
 	a.n_allow_uids = 0;
 	uid = 4242;
@@ -524,7 +514,7 @@ static int nobody_admin(void *arg)
 	a.n_allow_gids = 1;
 	if (rind_client_set_access(u, "mine", &a, &uids, &nu, &gids, &ng) || nu != 0 || ng != 1 ||
 	    gids[0] != 4242)
-		return 22;
+		return 42;
 	free(uids);
 	free(gids);
 	rind_client_close(u);
@@ -539,7 +529,6 @@ START_TEST(test_admin_second_uid)
 	struct rind_client_access a = { .allow_uids = &uid, .n_allow_uids = 1 };
 	char out[4096], *log;
 	size_t n, i;
-	int rc;
 
 	if (!need_root("second-uid administration"))
 		return;
@@ -547,8 +536,7 @@ START_TEST(test_admin_second_uid)
 	ck_assert_int_eq(rind_client_create_key(c, "rootkey", "ed25519", false, NULL), 0);
 	ck_assert_int_eq(rind_client_create_key(c, "shared", "ed25519", false, NULL), 0);
 	ck_assert_int_eq(rind_client_set_access(c, "shared", &a, NULL, NULL, NULL, NULL), 0);
-	rc = as_nobody(nobody_admin, NULL);
-	ck_assert_msg(rc == 0, "the uid %d client failed at step %d", NOBODY, rc);
+	as_nobody(nobody_admin);
 
 	/* the same refusals through the CLI */
 	ck_assert_int_eq(run(out, sizeof(out), AS_NOBODY "%s --socket %s key rotate rootkey", RIND_CLI, rd.sock), 1);
@@ -650,16 +638,11 @@ END_TEST
 
 /* ---- quotas; stats show a caller its own keys ---- */
 
-static int nobody_quota(void *arg)
+static int nobody_quota(struct rind_client *u)
 {
-	struct rind_client *u = rind_client_connect(rd.sock);
 	struct rind_client_stats st;
 	uint8_t k[32] = { 1 };
 
-	(void)arg;
-	if (!u)
-		return 10;
-	rind_client_set_timeout(u, 15000);
 	if (rind_client_create_key(u, "n1", "ed25519", false, NULL) ||
 	    rind_client_create_key(u, "n2", "aes-256-gcm", false, NULL))
 		return 11;
@@ -678,15 +661,10 @@ static int nobody_quota(void *arg)
 	return 0;
 }
 
-static int nobody_after(void *arg)
+static int nobody_after(struct rind_client *u)
 {
-	struct rind_client *u = rind_client_connect(rd.sock);
 	struct rind_client_stats st;
 
-	(void)arg;
-	if (!u)
-		return 10;
-	rind_client_set_timeout(u, 15000);
 	if (rind_client_delete_key(u, "n1"))
 		return 11;
 	if (rind_client_stats(u, &st) || st.keys != 1)
@@ -704,14 +682,13 @@ START_TEST(test_quota)
 	struct rind_client *c;
 	struct rind_client_stats st;
 	char out[4096], name[16];
-	int i, rc;
+	int i;
 
 	rd_stop(SIGTERM);
 	start_nobus("--max-keys", "6", "--max-keys-per-uid", "2");
 	c = rd_client();
 	if (geteuid() == 0) {
-		rc = as_nobody(nobody_quota, NULL);
-		ck_assert_msg(rc == 0, "nobody's quota checks failed at step %d", rc);
+		as_nobody(nobody_quota);
 		/* the service owner is held to the total, not to the per-uid quota */
 		for (i = 1; i <= 4; i++) {
 			snprintf(name, sizeof(name), "r%d", i);
@@ -737,8 +714,7 @@ START_TEST(test_quota)
 	ck_assert_msg(strstr(out, "keys              6 (all)") &&
 		      strstr(out, "key_quota         6 total, 2 per uid"), "%s", out);
 	if (geteuid() == 0) {
-		rc = as_nobody(nobody_after, NULL);
-		ck_assert_msg(rc == 0, "nobody's second round failed at step %d", rc);
+		as_nobody(nobody_after);
 		ck_assert_int_eq(run(out, sizeof(out), AS_NOBODY "%s --socket %s stats", RIND_CLI, rd.sock), 0);
 		ck_assert_msg(strstr(out, "keys              2 (yours)"), "%s", out);
 	}
@@ -1109,9 +1085,7 @@ static Suite *daemon_admin_suite(void)
 	tcase_add_test(tc, test_install_docs);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("admin");
-	tcase_add_checked_fixture(tc, setup_nobus, rd_teardown);
-	tcase_set_timeout(tc, 30);
+	tc = rd_tcase(s, "admin", setup_nobus, 30);
 	tcase_add_test(tc, test_cli_rotate_retire);
 	tcase_add_test(tc, test_lib_rotate_retire);
 	tcase_add_test(tc, test_rotate_limit);
@@ -1120,13 +1094,9 @@ static Suite *daemon_admin_suite(void)
 	tcase_add_test(tc, test_cli_access);
 	tcase_add_test(tc, test_quota);
 	tcase_add_test(tc, test_quota_audit_defaults);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("bench");
-	tcase_add_checked_fixture(tc, rd_setup, rd_teardown);
-	tcase_set_timeout(tc, 60);
+	tc = rd_tcase(s, "bench", rd_setup, 60);
 	tcase_add_test(tc, test_bench_interrupt);
-	suite_add_tcase(s, tc);
 
 	tc = tcase_create("detached");
 	tcase_set_timeout(tc, 30);

@@ -1529,10 +1529,8 @@ END_TEST
 static Suite *daemon_bad_suite(void)
 {
 	Suite *s = suite_create("daemon_bad");
-	TCase *tc = tcase_create("bad input");
+	TCase *tc = rd_tcase(s, "bad input", rd_setup, 20);
 
-	tcase_add_checked_fixture(tc, rd_setup, rd_teardown);
-	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, test_oversized_frame);
 	tcase_add_test(tc, test_truncated_frames);
 	tcase_add_test(tc, test_random_bytes);
@@ -1541,12 +1539,9 @@ static Suite *daemon_bad_suite(void)
 	tcase_add_test(tc, test_every_request_type);
 	tcase_add_test(tc, test_disconnect_mid_request);
 	tcase_add_test(tc, test_never_reads_responses);
-	suite_add_tcase(s, tc);
 
 	/* Connections, requests and identity as an operator meets them (issue 14). */
-	tc = tcase_create("conn");
-	tcase_add_checked_fixture(tc, rd_setup, rd_teardown);
-	tcase_set_timeout(tc, 30);
+	tc = rd_tcase(s, "conn", rd_setup, 30);
 	tcase_add_test(tc, test_names_with_nul);
 	tcase_add_test(tc, test_audit_forgery);
 	tcase_add_test(tc, test_no_secrets_left_in_buffers);
@@ -1559,7 +1554,6 @@ static Suite *daemon_bad_suite(void)
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_io_uring_init_reason);
 #endif
-	suite_add_tcase(s, tc);
 	return s;
 }
 
