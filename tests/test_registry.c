@@ -149,6 +149,24 @@ static int rtwrap_selftest(struct crypto_alg *alg)
 	return 0;
 }
 
+/* What every rtwrap instance has, whatever it wraps. */
+static const struct shash_alg rtwrap_proto = {
+	.init = rtwrap_dinit,
+	.update = rtwrap_update,
+	.final = rtwrap_final,
+	.init_tfm = rtwrap_init_tfm,
+	.exit_tfm = rtwrap_exit_tfm,
+	.base = {
+		.cra_blocksize = 1,
+		.cra_ctxsize = sizeof(struct rtwrap_ctx),
+		.cra_destroy = rtwrap_free,
+		.cra_selftest = rtwrap_selftest,
+		.cra_module = "test",
+		.cra_type = &crypto_shash_type,
+		.cra_flags = CRYPTO_ALG_TYPE_SHASH,
+	},
+};
+
 static int rtwrap_create(struct crypto_template *tmpl, const char *const *args, int nargs)
 {
 	struct rtwrap_inst *inst;
@@ -157,39 +175,29 @@ static int rtwrap_create(struct crypto_template *tmpl, const char *const *args, 
 
 	if (nargs != 1)
 		return -EINVAL;
-	inst = calloc(1, sizeof(*inst));
+	inst = malloc(sizeof(*inst));
 	if (!inst)
 		return -ENOMEM;
+	/* before the grab, which links the spawn into alg.base */
+	*inst = (struct rtwrap_inst){ .alg = rtwrap_proto };
 	err = crypto_grab_shash(&inst->spawn, &inst->alg.base, args[0], 0, 0);
 	if (err)
 		goto out_free;
 	in = __crypto_shash_alg(inst->spawn.alg);
 	err = crypto_inst_setname(&inst->alg.base, "rtwrap", &inst->spawn.alg, 1);
 	if (err)
-		goto out_drop;
-	inst->alg.init = rtwrap_dinit;
-	inst->alg.update = rtwrap_update;
-	inst->alg.final = rtwrap_final;
-	inst->alg.init_tfm = rtwrap_init_tfm;
-	inst->alg.exit_tfm = rtwrap_exit_tfm;
+		goto out_free;
+	/* the rest follows the inner hash */
 	inst->alg.descsize = sizeof(struct shash_desc) + in->descsize;
 	inst->alg.digestsize = in->digestsize;
 	inst->alg.base.cra_priority = in->base.cra_priority;
-	inst->alg.base.cra_blocksize = 1;
-	inst->alg.base.cra_ctxsize = sizeof(struct rtwrap_ctx);
-	inst->alg.base.cra_destroy = rtwrap_free;
-	inst->alg.base.cra_selftest = rtwrap_selftest;
-	inst->alg.base.cra_module = "test";
-	inst->alg.base.cra_type = &crypto_shash_type;
-	inst->alg.base.cra_flags = CRYPTO_ALG_TYPE_SHASH;
 	err = crypto_register_instance(tmpl, &inst->alg.base);
 	if (err)
-		goto out_drop;
+		goto out_free;
 	created++;
 	return 0;
-out_drop:
-	crypto_drop_spawn(&inst->spawn);
 out_free:
+	crypto_drop_spawn(&inst->spawn);	/* nothing to drop if the grab failed */
 	free(inst);
 	return err;
 }
