@@ -509,3 +509,17 @@ void ecc_proto_sign_batch(const struct ecc_proto_ops *ops, u8 *rb, u8 *sb, const
 	memzero_explicit(r, sizeof(r));
 	memzero_explicit(s, sizeof(s));
 }
+
+/* Both drivers of a curve or neither (<crypto/ecc.h>). */
+int ecc_register_curve_drivers(struct ecdh_driver *ecdh, struct ecdsa_driver *ecdsa)
+{
+	int err;
+
+	err = ecdh_register_curve_driver(ecdh);
+	if (err)
+		return err;
+	err = ecdsa_register_curve_driver(ecdsa);
+	if (err)
+		crypto_unregister_kpp(&ecdh->alg);
+	return err;
+}

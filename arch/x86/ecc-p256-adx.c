@@ -1580,36 +1580,7 @@ const struct ecc_curve ecc_p256_adx = {
 /* ---- registration -------------------------------------------------------- */
 
 /* The protocol glue registers a driver over a curve implementation (<crypto/ecc.h>). */
-static struct ecdh_driver p256_adx_ecdh = {
-	.curve = &ecc_p256_adx,
-	.alg.base = {
-		.cra_name = "ecdh-nist-p256",
-		.cra_driver_name = "ecdh-nist-p256-adx",
-		.cra_priority = 300,
-		.cra_module = "x86",
-	},
-};
-
-static struct ecdsa_driver p256_adx_ecdsa = {
-	.curve = &ecc_p256_adx,
-	.alg.base = {
-		.cra_name = "ecdsa-nist-p256",
-		.cra_driver_name = "ecdsa-nist-p256-adx",
-		.cra_priority = 300,
-		.cra_module = "x86",
-	},
-};
-
-static int ecc_p256_adx_mod_init(void)
-{
-	int err;
-
-	if (!rind_cpu_has(RIND_X86_BMI2) || !rind_cpu_has(RIND_X86_ADX))
-		return 0;
-	err = ecdh_register_curve_driver(&p256_adx_ecdh);
-	if (err)
-		return err;
-	return ecdsa_register_curve_driver(&p256_adx_ecdsa);
-}
-
-module_init(ecc_p256_adx_mod_init);
+ECC_DEFINE_CURVE_DRIVERS(p256_adx, ecc_p256_adx, 300, "x86",
+			 rind_cpu_has(RIND_X86_BMI2) && rind_cpu_has(RIND_X86_ADX),
+			 "ecdh-nist-p256", "ecdh-nist-p256-adx",
+			 "ecdsa-nist-p256", "ecdsa-nist-p256-adx");

@@ -1282,36 +1282,7 @@ void p384x_jac_add_affine_test(u64 *o, const u64 *p, const u64 *x2, const u64 *y
 /* ---- registration -------------------------------------------------------- */
 
 /* The protocol glue registers a driver over a curve implementation (<crypto/ecc.h>). */
-static struct ecdh_driver p384_adx_ecdh = {
-	.curve = &ecc_p384_adx,
-	.alg.base = {
-		.cra_name = "ecdh-nist-p384",
-		.cra_driver_name = "ecdh-nist-p384-adx",
-		.cra_priority = 300,
-		.cra_module = "x86",
-	},
-};
-
-static struct ecdsa_driver p384_adx_ecdsa = {
-	.curve = &ecc_p384_adx,
-	.alg.base = {
-		.cra_name = "ecdsa-nist-p384",
-		.cra_driver_name = "ecdsa-nist-p384-adx",
-		.cra_priority = 300,
-		.cra_module = "x86",
-	},
-};
-
-static int ecc_p384_adx_mod_init(void)
-{
-	int err;
-
-	if (!rind_cpu_has(RIND_X86_BMI2) || !rind_cpu_has(RIND_X86_ADX))
-		return 0;
-	err = ecdh_register_curve_driver(&p384_adx_ecdh);
-	if (err)
-		return err;
-	return ecdsa_register_curve_driver(&p384_adx_ecdsa);
-}
-
-module_init(ecc_p384_adx_mod_init);
+ECC_DEFINE_CURVE_DRIVERS(p384_adx, ecc_p384_adx, 300, "x86",
+			 rind_cpu_has(RIND_X86_BMI2) && rind_cpu_has(RIND_X86_ADX),
+			 "ecdh-nist-p384", "ecdh-nist-p384-adx",
+			 "ecdsa-nist-p384", "ecdsa-nist-p384-adx");

@@ -1162,36 +1162,7 @@ void p521x_field_test(enum p521x_test_op op, u64 *r, const u64 *a, const u64 *b)
 /* ---- registration -------------------------------------------------------- */
 
 /* The protocol glue registers a driver over a curve implementation (<crypto/ecc.h>). */
-static struct ecdh_driver p521_adx_ecdh = {
-	.curve = &ecc_p521_adx,
-	.alg.base = {
-		.cra_name = "ecdh-nist-p521",
-		.cra_driver_name = "ecdh-nist-p521-adx",
-		.cra_priority = 300,
-		.cra_module = "x86",
-	},
-};
-
-static struct ecdsa_driver p521_adx_ecdsa = {
-	.curve = &ecc_p521_adx,
-	.alg.base = {
-		.cra_name = "ecdsa-nist-p521",
-		.cra_driver_name = "ecdsa-nist-p521-adx",
-		.cra_priority = 300,
-		.cra_module = "x86",
-	},
-};
-
-static int ecc_p521_adx_mod_init(void)
-{
-	int err;
-
-	if (!rind_cpu_has(RIND_X86_BMI2) || !rind_cpu_has(RIND_X86_ADX))
-		return 0;
-	err = ecdh_register_curve_driver(&p521_adx_ecdh);
-	if (err)
-		return err;
-	return ecdsa_register_curve_driver(&p521_adx_ecdsa);
-}
-
-module_init(ecc_p521_adx_mod_init);
+ECC_DEFINE_CURVE_DRIVERS(p521_adx, ecc_p521_adx, 300, "x86",
+			 rind_cpu_has(RIND_X86_BMI2) && rind_cpu_has(RIND_X86_ADX),
+			 "ecdh-nist-p521", "ecdh-nist-p521-adx",
+			 "ecdsa-nist-p521", "ecdsa-nist-p521-adx");

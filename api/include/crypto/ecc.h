@@ -176,6 +176,39 @@ struct ecdsa_driver {
 int ecdh_register_curve_driver(struct ecdh_driver *drv);
 int ecdsa_register_curve_driver(struct ecdsa_driver *drv);
 
+/*
+ * Register the ecdh and the ecdsa driver of one curve implementation
+ * (algs/ecc-proto.c): both or neither, so that a failure does not leave
+ * the curve with only its ECDH driver.
+ */
+int ecc_register_curve_drivers(struct ecdh_driver *ecdh, struct ecdsa_driver *ecdsa);
+
+/*
+ * The ecdh and ecdsa drivers of an arch implementation @crv of a curve,
+ * pfx##_ecdh and pfx##_ecdsa, and the init function that registers both
+ * when the expression @usable (the CPU features it needs) is true.  The
+ * names are written out in full so that a grep for a driver finds it.
+ */
+#define ECC_DEFINE_CURVE_DRIVERS(pfx, crv, prio, mod, usable,			\
+				 ecdh_name, ecdh_drv, ecdsa_name, ecdsa_drv)	\
+	static struct ecdh_driver pfx##_ecdh = {				\
+		.curve = &crv,							\
+		.alg.base = { .cra_name = ecdh_name, .cra_driver_name = ecdh_drv, \
+			      .cra_priority = prio, .cra_module = mod },	\
+	};									\
+	static struct ecdsa_driver pfx##_ecdsa = {				\
+		.curve = &crv,							\
+		.alg.base = { .cra_name = ecdsa_name, .cra_driver_name = ecdsa_drv, \
+			      .cra_priority = prio, .cra_module = mod },	\
+	};									\
+	static int ecc_##pfx##_mod_init(void)					\
+	{									\
+		if (!(usable))							\
+			return 0;						\
+		return ecc_register_curve_drivers(&pfx##_ecdh, &pfx##_ecdsa);	\
+	}									\
+	module_init(ecc_##pfx##_mod_init)
+
 /* ---- key encodings (algs/ecc-key.c) -------------------------------------- */
 
 /*
