@@ -58,36 +58,6 @@ ECC_DEFINE_CURVE(ecc_p256_arm64, p256_def, "P-256", RIND_OID_SECP256R1, 32, 256)
 /* ---- registration -------------------------------------------------------- */
 
 /* The protocol glue registers a driver over a curve implementation (<crypto/ecc.h>). */
-static struct ecdh_driver p256_arm64_ecdh = {
-	.curve = &ecc_p256_arm64,
-	.alg.base = {
-		.cra_name = "ecdh-nist-p256",
-		.cra_driver_name = "ecdh-nist-p256-arm64",
-		.cra_priority = 300,
-		.cra_module = "arm64",
-	},
-};
-
-static struct ecdsa_driver p256_arm64_ecdsa = {
-	.curve = &ecc_p256_arm64,
-	.alg.base = {
-		.cra_name = "ecdsa-nist-p256",
-		.cra_driver_name = "ecdsa-nist-p256-arm64",
-		.cra_priority = 300,
-		.cra_module = "arm64",
-	},
-};
-
-static int ecc_p256_arm64_mod_init(void)
-{
-	int err;
-
-	if (!rind_cpu_has(RIND_ARM64_ASIMD))
-		return 0;
-	err = ecdh_register_curve_driver(&p256_arm64_ecdh);
-	if (err)
-		return err;
-	return ecdsa_register_curve_driver(&p256_arm64_ecdsa);
-}
-
-module_init(ecc_p256_arm64_mod_init);
+ECC_DEFINE_CURVE_DRIVERS(p256_arm64, ecc_p256_arm64, 300, "arm64", rind_cpu_has(RIND_ARM64_ASIMD),
+			 "ecdh-nist-p256", "ecdh-nist-p256-arm64",
+			 "ecdsa-nist-p256", "ecdsa-nist-p256-arm64");

@@ -59,36 +59,6 @@ ECC_DEFINE_CURVE(ecc_p384_arm64, p384_def, "P-384", RIND_OID_SECP384R1, 48, 384)
 /* ---- registration -------------------------------------------------------- */
 
 /* The protocol glue registers a driver over a curve implementation (<crypto/ecc.h>). */
-static struct ecdh_driver p384_arm64_ecdh = {
-	.curve = &ecc_p384_arm64,
-	.alg.base = {
-		.cra_name = "ecdh-nist-p384",
-		.cra_driver_name = "ecdh-nist-p384-arm64",
-		.cra_priority = 300,
-		.cra_module = "arm64",
-	},
-};
-
-static struct ecdsa_driver p384_arm64_ecdsa = {
-	.curve = &ecc_p384_arm64,
-	.alg.base = {
-		.cra_name = "ecdsa-nist-p384",
-		.cra_driver_name = "ecdsa-nist-p384-arm64",
-		.cra_priority = 300,
-		.cra_module = "arm64",
-	},
-};
-
-static int ecc_p384_arm64_mod_init(void)
-{
-	int err;
-
-	if (!rind_cpu_has(RIND_ARM64_ASIMD))
-		return 0;
-	err = ecdh_register_curve_driver(&p384_arm64_ecdh);
-	if (err)
-		return err;
-	return ecdsa_register_curve_driver(&p384_arm64_ecdsa);
-}
-
-module_init(ecc_p384_arm64_mod_init);
+ECC_DEFINE_CURVE_DRIVERS(p384_arm64, ecc_p384_arm64, 300, "arm64", rind_cpu_has(RIND_ARM64_ASIMD),
+			 "ecdh-nist-p384", "ecdh-nist-p384-arm64",
+			 "ecdsa-nist-p384", "ecdsa-nist-p384-arm64");
