@@ -203,14 +203,14 @@ static int gcm_decrypt(struct aead_request *req)
 static int gcm_create(struct crypto_template *tmpl, const char *const *args, int nargs)
 {
 	struct aead_instance *inst;
-	int err;
 
 	inst = aead_alloc_instance_simple(tmpl, args, nargs, CRYPTO_ALG_TYPE_CIPHER);
 	if (IS_ERR(inst))
 		return (int)PTR_ERR(inst);
-	err = -EINVAL;
-	if (inst->spawn.alg->cra_blocksize != 16)
-		goto err_free;
+	if (inst->spawn.alg->cra_blocksize != 16) {
+		aead_free_instance_simple(inst);
+		return -EINVAL;
+	}
 	/* ranks as the kernel's gcm_base: between its cipher and ghash-generic */
 	inst->alg.base.cra_priority = (inst->spawn.alg->cra_priority + 100) / 2;
 	inst->alg.base.cra_ctxsize = sizeof(struct gcm_ctx);
@@ -219,12 +219,7 @@ static int gcm_create(struct crypto_template *tmpl, const char *const *args, int
 	inst->alg.setauthsize = gcm_setauthsize;
 	inst->alg.encrypt = gcm_encrypt;
 	inst->alg.decrypt = gcm_decrypt;
-	err = aead_register_instance(tmpl, inst);
-	if (err) {
-err_free:
-		aead_free_instance_simple(inst);	/* -EEXIST, failed self-test */
-	}
-	return err;
+	return aead_register_instance_simple(tmpl, inst);
 }
 
 static struct crypto_template gcm_tmpl = {

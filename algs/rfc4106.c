@@ -165,17 +165,17 @@ static int rfc4106_create(struct crypto_template *tmpl, const char *const *args,
 {
 	struct aead_instance *inst;
 	struct crypto_alg *gcm;
-	int err;
 
 	inst = aead_alloc_instance_simple(tmpl, args, nargs, CRYPTO_ALG_TYPE_AEAD);
 	if (IS_ERR(inst))
 		return (int)PTR_ERR(inst);
 	gcm = inst->spawn.alg;
-	err = -EINVAL;
 	/* Only plain GCM with a 96-bit nonce and 16-byte tags underneath. */
 	if (strncmp(gcm->cra_name, "gcm(", 4) || inst->alg.ivsize != 12 ||
-	    inst->alg.maxauthsize != 16)
-		goto err_free;
+	    inst->alg.maxauthsize != 16) {
+		aead_free_instance_simple(inst);
+		return -EINVAL;
+	}
 	inst->alg.base.cra_module = gcm->cra_module;
 	inst->alg.base.cra_ctxsize = sizeof(struct rfc4106_ctx);
 	inst->alg.ivsize = RFC4106_IV_SIZE;
@@ -183,12 +183,7 @@ static int rfc4106_create(struct crypto_template *tmpl, const char *const *args,
 	inst->alg.setauthsize = rfc4106_setauthsize;
 	inst->alg.encrypt = rfc4106_encrypt;
 	inst->alg.decrypt = rfc4106_decrypt;
-	err = aead_register_instance(tmpl, inst);
-	if (err) {
-err_free:
-		aead_free_instance_simple(inst);	/* -EEXIST, failed self-test */
-	}
-	return err;
+	return aead_register_instance_simple(tmpl, inst);
 }
 
 static struct crypto_template rfc4106_tmpl = {

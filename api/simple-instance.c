@@ -232,3 +232,13 @@ int aead_register_instance(struct crypto_template *tmpl, struct aead_instance *i
 {
 	return crypto_register_instance(tmpl, &inst->alg.base);
 }
+
+/* As skcipher_register_instance_simple(): refused, @inst is freed here. */
+int aead_register_instance_simple(struct crypto_template *tmpl, struct aead_instance *inst)
+{
+	int err = aead_register_instance(tmpl, inst);
+
+	if (err)
+		aead_free_instance_simple(inst);	/* -EEXIST, failed self-test */
+	return err;
+}

@@ -58,8 +58,9 @@ CRYPTO_DECLARE_SPAWN_API(aead);
  * maxauthsize and chunksize.  init/exit allocate and free the spawn's tfm
  * in the context, which must start with struct aead_ctx_simple (set
  * cra_ctxsize to the template's own context).  The template sets setkey,
- * encrypt, decrypt and what differs, then aead_register_instance(); on
- * any error it calls aead_free_instance_simple().
+ * encrypt, decrypt and what differs, then aead_register_instance_simple(),
+ * which frees the instance if it is not registered; on an error before
+ * that it calls aead_free_instance_simple().
  */
 struct aead_instance {
 	struct crypto_spawn spawn;	/* the cipher or the inner aead */
@@ -79,6 +80,7 @@ struct aead_instance *aead_alloc_instance_simple(struct crypto_template *tmpl,
 						 const char *const *args, int nargs,
 						 u32 spawn_type);
 int aead_register_instance(struct crypto_template *tmpl, struct aead_instance *inst);
+int aead_register_instance_simple(struct crypto_template *tmpl, struct aead_instance *inst);
 void aead_free_instance_simple(struct aead_instance *inst);
 
 #endif
