@@ -10,7 +10,7 @@
  *   acc += a b_i (low halves of the 104-bit products, VPMADD52LUQ)
  *   y = acc_0 k0 mod 2^52, per half, broadcast to its four lanes
  *   acc += m y (low halves); acc_0 is now 0 mod 2^52
- *   acc >>= one digit per half (VPERMT2Q across register pairs), acc_0's
+ *   acc >>= one digit per half (VALIGNQ across register pairs), acc_0's
  *     bits above 52 carried into the new acc_0
  *   acc += the high halves of a b_i and m y (VPMADD52HUQ), which weigh
  *     one digit more than the low ones: after the shift, the same digit.
@@ -28,13 +28,15 @@
  * pass (each digit's bits above 52 into the next digit), after which a
  * digit is at most 2^52 + 2^8 and each carries at most one more; the
  * chains of those single carries from the generate/propagate masks as
- * in an adder, ((G << 1) + P) ^ P, on a general register.  No branch
+ * in an adder, ((G << 1) + P) ^ P, on general registers (bni_carry_in,
+ * both halves' digits of all the registers in one 128-bit word).  No branch
  * and no memory index depends on the values anywhere.
  *
  * Operation count, one 1024-bit product (RSA-2048's halves; a row is
  * 4 nr + 1 VPMADD52 for the two halves, nr = 5, 20 rows): 420 IFMA
- * instructions for the pair, 210 a product, plus per row 8 permutes
- * (b_i's broadcast, the shift, two for the next y) and ~9 adds; the
+ * instructions for the pair, 210 a product, plus per row ~9 shuffles
+ * (b_i's broadcast, the shift's five VALIGNQs, two for the next y) and
+ * ~10 adds; the
  * MULX/ADX kernel (bn-adx-8x8u.S) takes 512 MULX for a
  * 16-limb product (256 for a b, 256 for the reduction) and ~392 for a
  * square.  1536 bits: 33 x 32 = 1056 for the pair (528 a product, 32
@@ -63,10 +65,6 @@
 
 /* ---- layout (plain C) ---------------------------------------------------- */
 
-static inline unsigned int word_of(unsigned int digit, unsigned int half)
-{
-	return 8 * (digit / 4) + 4 * half + digit % 4;
-}
 
 void bni_mont2_init(struct bni_mont2 *c, const struct bn_mont *m1, const struct bn_mont *m2)
 {
@@ -82,8 +80,7 @@ void bni_mont2_init(struct bni_mont2 *c, const struct bn_mont *m1, const struct 
 	for (h = 0; h < 2; h++) {
 		const struct bn_mont *mc = h ? m2 : m1;
 
-		c->k0[4 * h] = c->k0[4 * h + 1] = c->k0[4 * h + 2] = c->k0[4 * h + 3] =
-			mc->m0inv & M52;
+		c->k0[h] = c->k0[2 + h] = c->k0[4 + h] = c->k0[6 + h] = mc->m0inv & M52;
 	}
 	bni_pack(&c->m, m1->m, m2->m, c);
 	bni_pack(&c->one, m1->one, m2->one, c);
@@ -98,7 +95,7 @@ void bni_mont2_init(struct bni_mont2 *c, const struct bn_mont *m1, const struct 
 	d = 52 * c->nl - 64 * n;
 	bni_pack(&x, m1->rr, m2->rr, c);
 	memset(&t, 0, sizeof(t));
-	t.w[word_of(3 * d / 52, 0)] = t.w[word_of(3 * d / 52, 1)] = (u64)1 << (3 * d % 52);
+	t.w[bni_word(3 * d / 52, 0)] = t.w[bni_word(3 * d / 52, 1)] = (u64)1 << (3 * d % 52);
 	bni_amm(&c->rr, &x, &t, c);
 	memzero_explicit(&x, sizeof(x));	/* R^2 mod p, q */
 }
@@ -111,7 +108,7 @@ void bni_pack(struct bni_num *x, const u64 *a1, const u64 *a2, const struct bni_
 	memset(x, 0, sizeof(*x));
 	for (h = 0; h < 2; h++) {
 		for (j = 0; j < c->nl; j++)
-			x->w[word_of(j, h)] = bni_digit(a[h], n, j);
+			x->w[bni_word(j, h)] = bni_digit(a[h], n, j);
 	}
 }
 
@@ -124,7 +121,7 @@ void bni_unpack_reduce(u64 *r1, u64 *r2, const struct bni_num *x, const struct b
 	for (h = 0; h < 2; h++) {
 		memset(t, 0, sizeof(t));
 		for (j = 0; j < c->nl; j++)
-			bni_put_digit(t, j, x->w[word_of(j, h)]);
+			bni_put_digit(t, j, x->w[bni_word(j, h)]);
 		/* Below 2 m < 2^(64 n + 1): n + 1 limbs; t - m kept unless it borrows. */
 		memcpy(m, c->mc[h]->m, (size_t)n * 8);
 		m[n] = 0;
@@ -140,17 +137,22 @@ void bni_unpack_reduce(u64 *r1, u64 *r2, const struct bni_num *x, const struct b
 /* ---- the products (AVX-512 IFMA) ----------------------------------------- */
 
 /*
- * VPERMT2Q indices: each half's digits one place down, the next
- * register's lowest digit of the half coming in at the top (lanes 3 and
- * 7 from the second source's 0 and 4); and one place up, from the
- * previous register's top digit (first source lanes 3, 7).
+ * Both halves' digits one place down (two lanes: one VALIGNQ), the next
+ * register's lowest digit pair coming in at the top; and one place up,
+ * the previous register's top pair coming in at the bottom.  On Zen 4 a
+ * zmm VPERMT2Q, which the layout of the halves in 256-bit halves needed
+ * here, takes a slot of the pipes the VPMADD52s run on (12 VPMADD52s
+ * and 4 VPERMT2Qs: 16 cycles; with 4 VALIGNQs: 12).
  */
-#define SHIFT_DOWN	_mm512_set_epi64(12, 7, 6, 5, 8, 3, 2, 1)
-#define SHIFT_UP	_mm512_set_epi64(14, 13, 12, 7, 10, 9, 8, 3)
+#define SHIFT_DOWN(a, next)	_mm512_alignr_epi64(next, a, 2)
+#define SHIFT_UP(prev, a)	_mm512_alignr_epi64(a, prev, 6)
+/* A digit pair (both halves' digit j of a register, j < 4) in every lane pair. */
+#define PAIR(a, j)		_mm512_shuffle_i64x2(a, a, 0x55 * (j))
 
 /*
  * One row: acc, H += a b_i, m y for the digit b_i of each half (bi: it
- * in lanes 0-3, the second half's in 4-7), acc shifted down one digit;
+ * in the even lanes, the second half's in the odd ones), acc shifted
+ * down one digit;
  * *yp is this row's y in, the next row's out.  Three things keep the
  * shift and the adds after it off the chain from one y to the next
  * (the file's comment):
@@ -158,10 +160,11 @@ void bni_unpack_reduce(u64 *r1, u64 *r2, const struct bni_num *x, const struct b
  *     register's product by the next digit, bn; zero after the last);
  *   acc_0's carry out is known before m_0 y: acc_0 + lo(m_0 y) is
  *     0 mod 2^52 and lo(m_0 y) < 2^52, so it is acc_0 / 2^52 rounded up;
- *   the next y is taken from lane 1 of acc_0 and lane 0 of H, each
- *     broadcast, before the shift, already in all four lanes of its half.
+ *   the next y is taken from digit 1 of acc_0 and digit 0 of H, each
+ *     pair broadcast, before the shift, already in all four lanes of
+ *     its half.
  * The chain is then m_0 y (VPMADD52, 4 cycles on Zen 5), a broadcast
- * (VPERMQ, 4), an add (2) and the y product (4): 14 cycles a row,
+ * (VSHUFI64X2, 4), an add (2) and the y product (4): 14 cycles a row,
  * against 23 with the y computed from the shifted acc_0 (and a VPERMT2Q
  * of 5, two adds and a broadcast of y on it).
  */
@@ -169,7 +172,7 @@ BNI_INLINE void amm_row(__m512i *acc, __m512i *hi, __m512i *yp, const struct bni
 			const struct bni_num *m, __m512i bi, __m512i bn, __m512i k0,
 			const unsigned int nr)
 {
-	const __m512i zero = _mm512_setzero_si512(), down = SHIFT_DOWN;
+	const __m512i zero = _mm512_setzero_si512();
 	const __m512i m52 = _mm512_set1_epi64(M52);
 	__m512i y = *yp, c;
 	unsigned int k;
@@ -184,7 +187,7 @@ BNI_INLINE void amm_row(__m512i *acc, __m512i *hi, __m512i *yp, const struct bni
 		if (k == 0) {
 			/* the next row's a b lands where this H does, after the shift */
 			hi[0] = _mm512_madd52lo_epu64(hi[0], ak, bn);
-			hi[0] = _mm512_mask_add_epi64(hi[0], 0x11, hi[0], c);
+			hi[0] = _mm512_mask_add_epi64(hi[0], 0x03, hi[0], c);
 		} else {
 			acc[k] = _mm512_madd52lo_epu64(acc[k], ak, bi);
 		}
@@ -196,29 +199,28 @@ BNI_INLINE void amm_row(__m512i *acc, __m512i *hi, __m512i *yp, const struct bni
 		acc[k] = _mm512_madd52lo_epu64(acc[k], mk, y);
 		hi[k] = _mm512_madd52hi_epu64(hi[k], mk, y);
 	}
-	/* the next y from the new acc_0 (lane 1 of acc_0 and lane 0 of H), broadcast already */
-	*yp = _mm512_madd52lo_epu64(zero, _mm512_add_epi64(_mm512_permutex_epi64(acc[0], 0x55),
-							  _mm512_permutex_epi64(hi[0], 0x00)), k0);
+	/* the next y from the new acc_0 (digit 1 of acc_0 and 0 of H), broadcast already */
+	*yp = _mm512_madd52lo_epu64(zero, _mm512_add_epi64(PAIR(acc[0], 1), PAIR(hi[0], 0)), k0);
 #pragma GCC unroll 10
 	for (k = 0; k + 1 < nr; k++)
-		acc[k] = _mm512_permutex2var_epi64(acc[k], down, acc[k + 1]);
-	acc[nr - 1] = _mm512_permutex2var_epi64(acc[nr - 1], down, zero);
+		acc[k] = SHIFT_DOWN(acc[k], acc[k + 1]);
+	acc[nr - 1] = SHIFT_DOWN(acc[nr - 1], zero);
 #pragma GCC unroll 10
 	for (k = 0; k < nr; k++)
 		acc[k] = _mm512_add_epi64(acc[k], hi[k]);
 }
 
-/* Four digits of each half out of register bk: lane j of each half broadcast to its four. */
-#define AMM_ROW(imm, bn)							\
-	amm_row(acc, hi, &y, a, m, _mm512_permutex_epi64(bk, imm), bn, k0, nr)
+/* Four digits of each half out of register bk: pair j broadcast to the four pairs. */
+#define AMM_ROW(j, bn)								\
+	amm_row(acc, hi, &y, a, m, PAIR(bk, j), bn, k0, nr)
 
-/* Digits below 2^52 again (the file's comment: two steps). */
+/* Digits below 2^52 again (the file's comment: two steps; bni_carry_in()). */
 BNI_INLINE void amm_normalize(__m512i *acc, const unsigned int nr)
 {
-	const __m512i zero = _mm512_setzero_si512(), up = SHIFT_UP, m52 = _mm512_set1_epi64(M52);
+	const __m512i zero = _mm512_setzero_si512(), m52 = _mm512_set1_epi64(M52);
 	const __m512i one = _mm512_set1_epi64(1);
 	__m512i c[BNI_MAX_REGS];
-	u64 g1 = 0, g2 = 0, p1 = 0, p2 = 0;
+	bni_u128 g = 0, p = 0, cy;
 	unsigned int k;
 
 #pragma GCC unroll 10
@@ -228,28 +230,18 @@ BNI_INLINE void amm_normalize(__m512i *acc, const unsigned int nr)
 	}
 #pragma GCC unroll 10
 	for (k = 0; k < nr; k++)
-		acc[k] = _mm512_add_epi64(acc[k], _mm512_permutex2var_epi64(k ? c[k - 1] : zero, up,
-									  c[k]));
+		acc[k] = _mm512_add_epi64(acc[k], SHIFT_UP(k ? c[k - 1] : zero, c[k]));
 	/* G: digits above 2^52 - 1 (carry one out), P: equal to it (pass one on) */
 #pragma GCC unroll 10
 	for (k = 0; k < nr; k++) {
-		u64 g = (u64)_mm512_cmpgt_epu64_mask(acc[k], m52);
-		u64 p = (u64)_mm512_cmpeq_epu64_mask(acc[k], m52);
-
-		g1 |= (g & 15) << (4 * k);
-		g2 |= (g >> 4) << (4 * k);
-		p1 |= (p & 15) << (4 * k);
-		p2 |= (p >> 4) << (4 * k);
+		g |= (bni_u128)_mm512_cmpgt_epu64_mask(acc[k], m52) << (8 * k);
+		p |= (bni_u128)_mm512_cmpeq_epu64_mask(acc[k], m52) << (8 * k);
 	}
-	/* the carry into each digit */
-	g1 = ((g1 << 1) + p1) ^ p1;
-	g2 = ((g2 << 1) + p2) ^ p2;
+	cy = bni_carry_in(g, p);
 #pragma GCC unroll 10
-	for (k = 0; k < nr; k++) {
-		__mmask8 ck = (__mmask8)(((g1 >> (4 * k)) & 15) | (((g2 >> (4 * k)) & 15) << 4));
-
-		acc[k] = _mm512_and_si512(_mm512_mask_add_epi64(acc[k], ck, acc[k], one), m52);
-	}
+	for (k = 0; k < nr; k++)
+		acc[k] = _mm512_and_si512(_mm512_mask_add_epi64(acc[k], (__mmask8)(cy >> (8 * k)),
+								acc[k], one), m52);
 }
 
 /* r = a b / R' per half, then k more squarings of r (bn-ifma.h: bni_amm, bni_amm_sqrk). */
@@ -267,18 +259,18 @@ BNI_INLINE void amm_run(struct bni_num *r, const struct bni_num *a, const struct
 			acc[j] = _mm512_setzero_si512();
 		/* acc_0 starts with a b_0 (amm_row) */
 		acc[0] = _mm512_madd52lo_epu64(acc[0], _mm512_load_si512((const void *)a->w),
-					       _mm512_permutex_epi64(_mm512_load_si512((const void *)b->w), 0));
-		y = _mm512_madd52lo_epu64(_mm512_setzero_si512(), _mm512_permutex_epi64(acc[0], 0), k0);
+					       PAIR(_mm512_load_si512((const void *)b->w), 0));
+		y = _mm512_madd52lo_epu64(_mm512_setzero_si512(), PAIR(acc[0], 0), k0);
 		for (g = 0; g < nr; g++) {
 			__m512i bk = _mm512_load_si512((const void *)(b->w + 8 * g));
 			/* public: the row index */
 			__m512i bk1 = g + 1 < nr ? _mm512_load_si512((const void *)(b->w + 8 * g + 8))
 						 : _mm512_setzero_si512();
 
-			AMM_ROW(0x00, _mm512_permutex_epi64(bk, 0x55));
-			AMM_ROW(0x55, _mm512_permutex_epi64(bk, 0xaa));
-			AMM_ROW(0xaa, _mm512_permutex_epi64(bk, 0xff));
-			AMM_ROW(0xff, _mm512_permutex_epi64(bk1, 0x00));
+			AMM_ROW(0, PAIR(bk, 1));
+			AMM_ROW(1, PAIR(bk, 2));
+			AMM_ROW(2, PAIR(bk, 3));
+			AMM_ROW(3, PAIR(bk1, 0));
 		}
 		amm_normalize(acc, nr);
 #pragma GCC unroll 10
@@ -333,7 +325,7 @@ void bni_amm_sqrk(struct bni_num *r, const struct bni_num *a, unsigned int k,
 BNI_INLINE void select_run(struct bni_num *r, const struct bni_num *table, unsigned int cnt,
 			   u64 i1, u64 i2, const unsigned int nr)
 {
-	const __m512i want = _mm512_mask_blend_epi64(0xf0, _mm512_set1_epi64((long long)i1),
+	const __m512i want = _mm512_mask_blend_epi64(0xaa, _mm512_set1_epi64((long long)i1),
 						     _mm512_set1_epi64((long long)i2));
 	const __m512i inc = _mm512_set1_epi64(1);
 	__m512i acc[BNI_MAX_REGS], cur = _mm512_setzero_si512();
@@ -343,7 +335,7 @@ BNI_INLINE void select_run(struct bni_num *r, const struct bni_num *table, unsig
 	for (k = 0; k < nr; k++)
 		acc[k] = _mm512_setzero_si512();
 	for (i = 0; i < cnt; i++, table++) {
-		/* lanes 0-3 where i = i1, 4-7 where i = i2 */
+		/* the even lanes where i = i1, the odd ones where i = i2 */
 		__mmask8 sel = _mm512_cmpeq_epu64_mask(cur, want);
 
 #pragma GCC unroll 10

@@ -2,14 +2,17 @@
 /*
  * Montgomery arithmetic with AVX-512 IFMA (arch/x86/bn-ifma.c) on two
  * moduli at once, for the RSA engine of arch/x86/rsa-ifma.c: the CRT
- * halves p and q of one key side by side in the two 256-bit halves of
- * each zmm register.
+ * halves p and q of one key side by side in each zmm register, p's
+ * digits in the even lanes and q's in the odd ones.
  *
  * The x2 layout: a number of each half has @nl 52-bit digits, 20, 32 or
  * 40 for halves of 16, 24 or 32 64-bit limbs (RSA-2048/3072/4096); it
- * takes nr = nl / 4 registers, 8 words each.  Word 8 k + j holds digit
- * 4 k + j of the first half, word 8 k + 4 + j digit 4 k + j of the second
- * (k < nr, j < 4).  In memory a number is that register image, 64-byte
+ * takes nr = nl / 4 registers, 8 words each.  Word 8 k + 2 j holds digit
+ * 4 k + j of the first half, word 8 k + 2 j + 1 digit 4 k + j of the
+ * second (k < nr, j < 4: bni_word()).  Interleaved rather than a half in
+ * each 256-bit half so that a shift of both halves by one digit is one
+ * VALIGNQ and a digit broadcast one VSHUFI64X2 (bn-ifma.c).  In memory a
+ * number is that register image, 64-byte
  * aligned (struct bni_num).  R' = 2^(52 nl), 2^16, 2^128 or 2^32 above
  * the halves' R = 2^(64 n); 1536-bit halves take 32 digits rather than
  * 30 so that every register is whole (two more rows of the product: 7%
@@ -47,7 +50,7 @@ struct bni_mont2 {
 	struct bni_num m;		/* the moduli */
 	struct bni_num rr;		/* R'^2 / R mod m: x R -> x R' (bni_amm(x, rr)) */
 	struct bni_num one;		/* R mod m: x R' -> x R (bni_amm(x, one)) */
-	u64 k0[8] __attribute__((aligned(64)));	/* -m^-1 mod 2^52, lanes 0-3 and 4-7 */
+	u64 k0[8] __attribute__((aligned(64)));	/* -m^-1 mod 2^52, even and odd lanes */
 };
 
 /*
@@ -76,6 +79,36 @@ static inline void bni_put_digit(u64 *t, unsigned int j, u64 v)
 	t[w] |= v << s;
 	if (s > 12)
 		t[w + 1] |= v >> (64 - s);
+}
+
+/* The word of digit @digit of half @half (0: the first, p) in the x2 layout. */
+static inline unsigned int bni_word(unsigned int digit, unsigned int half)
+{
+	return 8 * (digit / 4) + 2 * (digit % 4) + half;
+}
+
+/*
+ * The carry into each digit of a number whose digits are at most
+ * 2^52 + 2^8 (bni_amm's last step), from G, the digits above 2^52 - 1,
+ * which carry one out, and P, those equal to it, which pass a carry on:
+ * bit 8 k + l of each is lane l of register k, so the first half's
+ * digits are the even bits and the second's the odd ones.  Each half is
+ * one addition over all the registers' bits, as in an adder,
+ * ((G << 1) + P) ^ P: the other half's bits, in between, are set in P
+ * and clear in G, so a carry passes over them to the next digit of its
+ * own half and none starts there.  The bits above the top digit (the
+ * carries out of it) are not defined.  No branch or table on the bits.
+ */
+typedef unsigned __int128 bni_u128;
+
+#define BNI_EVEN_BITS	((((bni_u128)0x5555555555555555) << 64) | 0x5555555555555555)
+
+static inline bni_u128 bni_carry_in(bni_u128 g, bni_u128 p)
+{
+	const bni_u128 even = BNI_EVEN_BITS, odd = ~BNI_EVEN_BITS;
+	bni_u128 g1 = g & even, p1 = (p & even) | odd, g2 = g & odd, p2 = (p & odd) | even;
+
+	return ((((g1 << 1) + p1) ^ p1) & even) | ((((g2 << 1) + p2) ^ p2) & odd);
 }
 
 /* The 64-bit limb counts of the halves served (RSA-2048/3072/4096). */

@@ -7,8 +7,8 @@
  * used where present (the other operations, below).
  *
  * What it supplies is exp_ct2 (rsa.h): the two CRT exponentiations of a
- * private-key operation side by side, p's in the low 256-bit half of each
- * zmm register and q's in the high one (bn-ifma.h: the x2 layout), as one
+ * private-key operation side by side, p's digits in the even lanes of each
+ * zmm register and q's in the odd ones (bn-ifma.h: the x2 layout), as one
  * AMM kernel of 52-bit digits (bn-ifma.c) running both.  The same layout
  * serves all three sizes, 1024-, 1536- and 2048-bit halves (RSA-2048,
  * 3072, 4096: 5, 8 and 10 registers a number), not one exponentiation at
@@ -20,7 +20,7 @@
  * exp_ct2: fixed 5-bit windows over every bit of the two exponents (the
  * same positions in both), the 32-entry table of each half scanned whole
  * for every window and the entry kept by mask (bni_select: a VPCMPEQQ
- * mask per entry, one half's index in each 256-bit half); the window's
+ * mask per entry, one half's index in each of its lanes); the window's
  * five squarings one bni_amm_sqrk call.  The Montgomery form at the seam
  * (R = 2^(64 n)) is converted on entry by one AMM by R'^2 / R and back on
  * exit by one AMM by R mod m, then reduced below m by one masked

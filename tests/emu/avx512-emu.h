@@ -615,6 +615,22 @@ EMU_INL emu_m512i emu_mm512_shuffle_i32x4(emu_m512i a, emu_m512i b, int imm)
 	return emu_mm512_shuffle_i64x2(a, b, imm);
 }
 
+/*
+ * VALIGNQ: @a above @b as one 16-qword value, shifted down by imm[2:0]
+ * qwords; the low 8 qwords.
+ */
+EMU_INL emu_m512i emu_mm512_alignr_epi64(emu_m512i a, emu_m512i b, int imm)
+{
+	emu_m512i r;
+	int i, j;
+
+	for (i = 0; i < 8; i++) {
+		j = i + (imm & 7);
+		r.q[i] = j < 8 ? b.q[j] : a.q[j - 8];
+	}
+	return r;
+}
+
 /* VPERMQ (immediate): in each 256-bit half, qword i = qword imm[2i+1:2i] of that half. */
 EMU_INL emu_m512i emu_mm512_permutex_epi64(emu_m512i a, int imm)
 {
@@ -866,6 +882,8 @@ EMU_INL_256 __m256i emu_mm256_mask_blend_epi64(__mmask8 k, __m256i a, __m256i b)
 #define _mm512_shuffle_i64x2 emu_mm512_shuffle_i64x2
 #undef _mm512_shuffle_i32x4
 #define _mm512_shuffle_i32x4 emu_mm512_shuffle_i32x4
+#undef _mm512_alignr_epi64
+#define _mm512_alignr_epi64 emu_mm512_alignr_epi64
 #undef _mm512_permutex_epi64
 #define _mm512_permutex_epi64 emu_mm512_permutex_epi64
 #undef _mm512_permutexvar_epi64

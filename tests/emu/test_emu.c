@@ -610,6 +610,18 @@ static void test_shuffles(void)
 		eq_q("shuffle_i32x4 0x44", _mm512_shuffle_i32x4(q, q8, 0x44), w44);
 		eq_q("shuffle_i32x4 0xee", _mm512_shuffle_i32x4(q, q8, 0xee), wee);
 	}
+	/* VALIGNQ: b's qwords imm.. then a's (q8 above q) */
+	{
+		static const uint64_t w2[8] = { 2, 3, 4, 5, 6, 7, 8, 9 };
+		static const uint64_t w6[8] = { 6, 7, 8, 9, 10, 11, 12, 13 };
+		static const uint64_t w0[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+		static const uint64_t w9[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };	/* imm mod 8 */
+
+		eq_q("alignr_epi64 2", _mm512_alignr_epi64(q8, q, 2), w2);
+		eq_q("alignr_epi64 6", _mm512_alignr_epi64(q8, q, 6), w6);
+		eq_q("alignr_epi64 0", _mm512_alignr_epi64(q8, q, 0), w0);
+		eq_q("alignr_epi64 9", _mm512_alignr_epi64(q8, q, 9), w9);
+	}
 	/* VPERMQ imm8 per 256-bit half; VPERMQ by vector (index bits above 2 ignored) */
 	{
 		static const uint64_t w1b[8] = { 3, 2, 1, 0, 7, 6, 5, 4 };
