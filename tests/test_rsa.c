@@ -1922,14 +1922,21 @@ static void bn_to_x2(struct bni_num *x, unsigned int h, unsigned int nl, const B
 /* The words of a number in use at c's size (the rest of struct bni_num is not written). */
 #define X2_BYTES(c)	((size_t)(c).nr * 64)
 
-/* Every digit of both halves below 2^52 (the kernels' invariant). */
-static bool x2_digits_ok(const struct bni_num *x, unsigned int nr)
+/*
+ * Every digit of both halves below 2^52 (the kernels' invariant), and
+ * those past the nl in use (RSA-3072's 30 in 8 registers) zero.
+ */
+static bool x2_digits_ok(const struct bni_num *x, const struct bni_mont2 *c)
 {
-	unsigned int i;
+	unsigned int i, h;
 
-	for (i = 0; i < 8 * nr; i++)
+	for (i = 0; i < 8 * c->nr; i++)
 		if (x->w[i] >> 52)
 			return false;
+	for (h = 0; h < 2; h++)
+		for (i = c->nl; i < 4 * c->nr; i++)
+			if (x->w[bni_word(i, h)])
+				return false;
 	return true;
 }
 
@@ -2069,9 +2076,9 @@ START_TEST(test_ifma_amm)
 			ck_assert_int_eq(bn_mont_init(&m2, m[1], n), 0);
 			bni_mont2_init(&c, &m1, &m2);
 			nl = c.nl;
-			ck_assert_uint_eq(c.nr * 4, nl);
+			ck_assert_uint_eq(c.nr, (nl + 3) / 4);
 			ck_assert_uint_ge(52 * nl, 64 * n + 2);	/* 4 m < R' */
-			ck_assert(x2_digits_ok(&c.m, c.nr) && x2_digits_ok(&c.rr, c.nr));
+			ck_assert(x2_digits_ok(&c.m, &c) && x2_digits_ok(&c.rr, &c) && x2_digits_ok(&c.one, &c));
 			memset(&x, 0, sizeof(x));
 			memset(&y, 0, sizeof(y));
 			for (h = 0; h < 2; h++) {
@@ -2082,7 +2089,7 @@ START_TEST(test_ifma_amm)
 				bn_to_x2(&y, h, nl, bb[h]);
 			}
 			bni_amm(&r, &x, &y, &c);
-			ck_assert_msg(x2_digits_ok(&r, c.nr), "amm digits n=%u it=%u", n, it);
+			ck_assert_msg(x2_digits_ok(&r, &c), "amm digits n=%u it=%u", n, it);
 			for (h = 0; h < 2; h++) {
 				BIGNUM *got = x2_to_bn(&r, h, nl);
 

@@ -39,8 +39,8 @@
  * ~10 adds; the
  * MULX/ADX kernel (bn-adx-8x8u.S) takes 512 MULX for a
  * 16-limb product (256 for a b, 256 for the reduction) and ~392 for a
- * square.  1536 bits: 33 x 32 = 1056 for the pair (528 a product, 32
- * digits where 30 would do) against 1152 MULX; 2048 bits: 41 x 40 =
+ * square.  1536 bits: 33 x 30 = 990 for the pair (495 a product; 30
+ * digits in 8 registers, the last half used) against 1152 MULX; 2048 bits: 41 x 40 =
  * 1640 (820) against 2048.  Whether that is faster depends on the part
  * (one or two 512-bit IFMA ports, zmm frequency); see rsa-ifma.c.
  *
@@ -75,8 +75,8 @@ void bni_mont2_init(struct bni_mont2 *c, const struct bn_mont *m1, const struct 
 	c->mc[0] = m1;
 	c->mc[1] = m2;
 	c->n = n;
-	c->nl = n == 16 ? 20 : n == 24 ? 32 : 40;
-	c->nr = c->nl / 4;
+	c->nl = n == 16 ? 20 : n == 24 ? 30 : 40;
+	c->nr = (c->nl + 3) / 4;
 	for (h = 0; h < 2; h++) {
 		const struct bn_mont *mc = h ? m2 : m1;
 
@@ -87,7 +87,7 @@ void bni_mont2_init(struct bni_mont2 *c, const struct bn_mont *m1, const struct 
 	/*
 	 * R'^2 / R = R 2^(2 d), d = 52 nl - 64 n (R' = R 2^d), as one AMM of
 	 * R^2 mod m (the halves' own) by 2^(3 d): R^2 2^(3 d) / (R 2^d).  2^(3 d)
-	 * is 2^48, 2^384 or 2^96, below each m (p and q have 64 n - 40 bits
+	 * is 2^48, 2^72 or 2^96, below each m (p and q have 64 n - 40 bits
 	 * or more); the result is below 2 m, which an AMM operand may be.
 	 * One AMM rather than a generic bn_mont_mul a half (~2.5k TSC cycles
 	 * for both on Zen 5, for every exponentiation pair and fault check).
@@ -246,7 +246,8 @@ BNI_INLINE void amm_normalize(__m512i *acc, const unsigned int nr)
 
 /* r = a b / R' per half, then k more squarings of r (bn-ifma.h: bni_amm, bni_amm_sqrk). */
 BNI_INLINE void amm_run(struct bni_num *r, const struct bni_num *a, const struct bni_num *b,
-			unsigned int k, const struct bni_mont2 *ctx, const unsigned int nr)
+			unsigned int k, const struct bni_mont2 *ctx, const unsigned int nr,
+			const unsigned int nl)
 {
 	const struct bni_num *m = &ctx->m;
 	const __m512i k0 = _mm512_load_si512((const void *)ctx->k0);
@@ -261,7 +262,7 @@ BNI_INLINE void amm_run(struct bni_num *r, const struct bni_num *a, const struct
 		acc[0] = _mm512_madd52lo_epu64(acc[0], _mm512_load_si512((const void *)a->w),
 					       PAIR(_mm512_load_si512((const void *)b->w), 0));
 		y = _mm512_madd52lo_epu64(_mm512_setzero_si512(), PAIR(acc[0], 0), k0);
-		for (g = 0; g < nr; g++) {
+		for (g = 0; g < nl / 4; g++) {
 			__m512i bk = _mm512_load_si512((const void *)(b->w + 8 * g));
 			/* public: the row index */
 			__m512i bk1 = g + 1 < nr ? _mm512_load_si512((const void *)(b->w + 8 * g + 8))
@@ -272,6 +273,13 @@ BNI_INLINE void amm_run(struct bni_num *r, const struct bni_num *a, const struct
 			AMM_ROW(2, PAIR(bk, 3));
 			AMM_ROW(3, PAIR(bk1, 0));
 		}
+		if (nl % 4) {
+			/* 30 digits: the last register's two; its digit 30 (the bn) is zero */
+			__m512i bk = _mm512_load_si512((const void *)(b->w + 8 * g));
+
+			AMM_ROW(0, PAIR(bk, 1));
+			AMM_ROW(1, PAIR(bk, 2));
+		}
 		amm_normalize(acc, nr);
 #pragma GCC unroll 10
 		for (j = 0; j < nr; j++)
@@ -281,16 +289,16 @@ BNI_INLINE void amm_run(struct bni_num *r, const struct bni_num *a, const struct
 	}
 }
 
-#define AMM_SIZE(nr)								\
+#define AMM_SIZE(nr, nl)							\
 static BNI_TARGET void amm##nr(struct bni_num *r, const struct bni_num *a,	\
 			       const struct bni_num *b, unsigned int k,		\
 			       const struct bni_mont2 *c)			\
 {										\
-	amm_run(r, a, b, k, c, nr);						\
+	amm_run(r, a, b, k, c, nr, nl);						\
 }
-AMM_SIZE(5)
-AMM_SIZE(8)
-AMM_SIZE(10)
+AMM_SIZE(5, 20)
+AMM_SIZE(8, 30)
+AMM_SIZE(10, 40)
 
 static void amm_dispatch(struct bni_num *r, const struct bni_num *a, const struct bni_num *b,
 			 unsigned int k, const struct bni_mont2 *c)

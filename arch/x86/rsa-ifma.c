@@ -13,8 +13,7 @@
  * serves all three sizes, 1024-, 1536- and 2048-bit halves (RSA-2048,
  * 3072, 4096: 5, 8 and 10 registers a number), not one exponentiation at
  * a time: the kernel's dependency chain (one y digit to the next, ~17
- * cycles) is then shared by the two halves, and the 1536-bit size needs
- * no tail code.  Blinding, CRT recombination, the fault check and the
+ * cycles) is then shared by the two halves.  Blinding, CRT recombination, the fault check and the
  * padding are the shared C (algs/rsa*.c), as for every engine.
  *
  * exp_ct2: fixed 5-bit windows over every bit of the two exponents (the
