@@ -179,28 +179,34 @@ BNI_INLINE void amm_row(__m512i *acc, __m512i *hi, __m512i *yp, const struct bni
 
 	/* acc_0's carry out once m_0 y is in: its value over 2^52 rounded up */
 	c = _mm512_srli_epi64(_mm512_add_epi64(acc[0], m52), 52);
-#pragma GCC unroll 10
-	for (k = 0; k < nr; k++) {
-		__m512i ak = _mm512_load_si512((const void *)(a->w + 8 * k));
+	/*
+	 * Register 0 and the next y first, in program order too: the chain
+	 * from one y to the next (Zen 4, TSC minima of 100 squarings: 4096-bit
+	 * AMM 1398-1476 -> 1344-1352 cycles; the other sizes within noise).
+	 */
+	{
+		__m512i a0 = _mm512_load_si512((const void *)a->w);
+		__m512i m0 = _mm512_load_si512((const void *)m->w);
 
-		hi[k] = _mm512_madd52hi_epu64(zero, ak, bi);
-		if (k == 0) {
-			/* the next row's a b lands where this H does, after the shift */
-			hi[0] = _mm512_madd52lo_epu64(hi[0], ak, bn);
-			hi[0] = _mm512_mask_add_epi64(hi[0], 0x03, hi[0], c);
-		} else {
-			acc[k] = _mm512_madd52lo_epu64(acc[k], ak, bi);
-		}
-	}
-#pragma GCC unroll 10
-	for (k = 0; k < nr; k++) {
-		__m512i mk = _mm512_load_si512((const void *)(m->w + 8 * k));
-
-		acc[k] = _mm512_madd52lo_epu64(acc[k], mk, y);
-		hi[k] = _mm512_madd52hi_epu64(hi[k], mk, y);
+		hi[0] = _mm512_madd52hi_epu64(zero, a0, bi);
+		/* the next row's a b lands where this H does, after the shift */
+		hi[0] = _mm512_madd52lo_epu64(hi[0], a0, bn);
+		hi[0] = _mm512_mask_add_epi64(hi[0], 0x03, hi[0], c);
+		acc[0] = _mm512_madd52lo_epu64(acc[0], m0, y);
+		hi[0] = _mm512_madd52hi_epu64(hi[0], m0, y);
 	}
 	/* the next y from the new acc_0 (digit 1 of acc_0 and 0 of H), broadcast already */
 	*yp = _mm512_madd52lo_epu64(zero, _mm512_add_epi64(PAIR(acc[0], 1), PAIR(hi[0], 0)), k0);
+#pragma GCC unroll 10
+	for (k = 1; k < nr; k++) {
+		__m512i ak = _mm512_load_si512((const void *)(a->w + 8 * k));
+		__m512i mk = _mm512_load_si512((const void *)(m->w + 8 * k));
+
+		hi[k] = _mm512_madd52hi_epu64(zero, ak, bi);
+		acc[k] = _mm512_madd52lo_epu64(acc[k], ak, bi);
+		acc[k] = _mm512_madd52lo_epu64(acc[k], mk, y);
+		hi[k] = _mm512_madd52hi_epu64(hi[k], mk, y);
+	}
 #pragma GCC unroll 10
 	for (k = 0; k + 1 < nr; k++)
 		acc[k] = SHIFT_DOWN(acc[k], acc[k + 1]);
