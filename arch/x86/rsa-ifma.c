@@ -53,6 +53,21 @@
  * on-CPU medians of 9 rounds; 1.02x before), RSA-3072 ~1.06M (1.56x),
  * RSA-4096 ~1.89M (1.88x).
  *
+ * Zen 4 (2026-12-03) runs each 512-bit instruction as two 256-bit
+ * halves: one zmm VPMADD52 a cycle, about two zmm instructions of any
+ * kind a cycle, and a zmm VPERMT2Q takes a VPMADD52's slot.  There the
+ * AMM of the pair is ~600 core cycles at 1024 bits (~30 a row against
+ * the 21 VPMADD52s' 21), 1220 at 1536 and ~1850 at 2048.  The halves
+ * interleaved lane by lane (one VALIGNQ a register for the shift, not a
+ * VPERMT2Q), 30 digits for 1536 bits, and the y chain first in each row
+ * took RSA-2048 signing from 0.91x aws-lc to 1.03-1.04x, RSA-3072 from
+ * 0.81x to 0.99-1.00x and RSA-4096 from 0.84x to 1.03-1.04x
+ * (../shared/peers/run, two runs of 3 rounds).  What bounds the row there is the y chain together with the
+ * count of zmm instructions; fewer VPMADD52s for the squarings (the
+ * cross terms once, doubled) would be the next step: a product-then-
+ * reduce squaring measured here lost, as its reduction rows alone are
+ * chain-bound at ~21 cycles.
+ *
  * The fault check (rsa.c: m^e = c mod p and mod q where the engine has
  * exp_vt2) is bni_exp_vt2: both halves' exponentiations by e side by
  * side, 19 AMMs of the pair, ~7k TSC cycles with the conversions against
