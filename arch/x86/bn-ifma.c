@@ -36,12 +36,11 @@
  * 4 nr + 1 VPMADD52 for the two halves, nr = 5, 20 rows): 420 IFMA
  * instructions for the pair, 210 a product, plus per row ~9 shuffles
  * (b_i's broadcast, the shift's five VALIGNQs, two for the next y) and
- * ~10 adds; the
- * MULX/ADX kernel (bn-adx-8x8u.S) takes 512 MULX for a
+ * ~10 adds; the MULX/ADX kernel (bn-adx-8x8u.S) takes 512 MULX for a
  * 16-limb product (256 for a b, 256 for the reduction) and ~392 for a
  * square.  1536 bits: 33 x 30 = 990 for the pair (495 a product; 30
- * digits in 8 registers, the last half used) against 1152 MULX; 2048 bits: 41 x 40 =
- * 1640 (820) against 2048.  Whether that is faster depends on the part
+ * digits in 8 registers, the last half used) against 1152 MULX; 2048
+ * bits: 41 x 40 = 1640 (820) against 2048.  Whether that is faster depends on the part
  * (one or two 512-bit IFMA ports, zmm frequency); see rsa-ifma.c.
  *
  * The 2048-bit kernel (ten registers a number, twenty for acc and H)
@@ -64,7 +63,6 @@
 #define M52	(((u64)1 << 52) - 1)
 
 /* ---- layout (plain C) ---------------------------------------------------- */
-
 
 void bni_mont2_init(struct bni_mont2 *c, const struct bn_mont *m1, const struct bn_mont *m2)
 {
@@ -139,10 +137,10 @@ void bni_unpack_reduce(u64 *r1, u64 *r2, const struct bni_num *x, const struct b
 /*
  * Both halves' digits one place down (two lanes: one VALIGNQ), the next
  * register's lowest digit pair coming in at the top; and one place up,
- * the previous register's top pair coming in at the bottom.  On Zen 4 a
- * zmm VPERMT2Q, which the layout of the halves in 256-bit halves needed
- * here, takes a slot of the pipes the VPMADD52s run on (12 VPMADD52s
- * and 4 VPERMT2Qs: 16 cycles; with 4 VALIGNQs: 12).
+ * the previous register's top pair coming in at the bottom.  (With a
+ * half in each 256-bit half, as this file had it first, the shift was a
+ * VPERMT2Q, which on Zen 4 takes a slot of the pipes the VPMADD52s run
+ * on: 12 VPMADD52s and 4 VPERMT2Qs, 16 cycles; with 4 VALIGNQs, 12.)
  */
 #define SHIFT_DOWN(a, next)	_mm512_alignr_epi64(next, a, 2)
 #define SHIFT_UP(prev, a)	_mm512_alignr_epi64(a, prev, 6)
