@@ -207,6 +207,13 @@ static int rd_stop(int sig)
 	return status;
 }
 
+/*
+ * A master key from @seed, a different key for every seed: its first four
+ * bytes are the seed itself.  (Derived from the seed alone, as it was
+ * before, a key depended on only some of the seed's bits: the key of pid
+ * 25044 was the "wrong" key 0xbad, and a wrong-master-key test failed
+ * when its process had that pid.)
+ */
 static void rd_write_master(const char *path, unsigned int seed)
 {
 	FILE *f = fopen(path, "w");
@@ -214,7 +221,7 @@ static void rd_write_master(const char *path, unsigned int seed)
 
 	ck_assert_msg(f != NULL, "cannot write %s", path);
 	for (i = 0; i < 32; i++)
-		fprintf(f, "%02x", (seed * 2654435761u + i * 40503u) >> 8 & 0xff);
+		fprintf(f, "%02x", i < 4 ? seed >> (8 * i) & 0xff : (seed * 2654435761u + i * 40503u) >> 8 & 0xff);
 	fclose(f);
 	chmod(path, 0600);
 }
@@ -278,7 +285,8 @@ static void rd_setup_dir(void)
 	snprintf(rd.state, sizeof(rd.state), "%s/state", rd.dir);
 	snprintf(rd.mk, sizeof(rd.mk), "%s/master.hex", rd.dir);
 	snprintf(rd.log, sizeof(rd.log), "%s/rindd.log", rd.dir);
-	rd_write_master(rd.mk, (unsigned int)getpid());
+	/* the top bit set: the tests' other keys (0xbad, 77) are never this one */
+	rd_write_master(rd.mk, 0x80000000u | (unsigned int)getpid());
 	rd_sentinel();
 }
 
