@@ -1470,7 +1470,10 @@ END_TEST
  * Every length from 400 to 1100 and those within 17 bytes of each multiple
  * of 512 up to 5 KiB: the chunk boundaries of the stitched x86 driver
  * (chacha20poly1305-avx2.c: a 448-byte first chunk, then 512-byte ones)
- * and of the template's one-call path, in a random request mode each.
+ * and of the template's one-call path, in a random request mode each;
+ * then those within 3 bytes of each multiple of 2048 up to 18 KiB: the
+ * stitched driver's switch to its long path at 4096 bytes, and the
+ * 32-block steps of the AVX-512 ChaCha20 that path runs.
  */
 START_TEST(test_aead_chunk_lengths)
 {
@@ -1482,6 +1485,9 @@ START_TEST(test_aead_chunk_lengths)
 	for (size_t k = 3; k <= 10; k++)
 		for (size_t d = 0; d <= 34; d++)
 			lens[n++] = 512 * k - 17 + d;
+	for (size_t k = 1; k <= 9; k++)
+		for (size_t d = 0; d <= 6; d++)
+			lens[n++] = 2048 * k - 3 + d;
 	aead_differential_lens("rfc7539(chacha20,poly1305)", false, n, 0x51c7, lens);
 	aead_differential_lens("rfc7539(xchacha20,poly1305)", true, n, 0x51c8, lens);
 	free(lens);
@@ -1509,8 +1515,10 @@ static void tamper(const char *name, unsigned int ivsize)
 		int ran = 0;
 
 		for (int it = 0; it < 60; it++) {
-			u8 key[32], nonce[24], ad[40], pt[300], ct[316];
-			size_t len = rt_rand_range(&rng, sizeof(pt) + 1);
+			u8 key[32], nonce[24], ad[40], pt[9000], ct[9016];
+			/* a third of them 4 KiB and longer: the stitched driver's long path */
+			size_t len = it % 3 == 2 ? 4096 + rt_rand_range(&rng, sizeof(pt) - 4096 + 1) :
+				     rt_rand_range(&rng, 301);
 			size_t adlen = rt_rand_range(&rng, sizeof(ad) + 1);
 			int mode = (int)rt_rand_range(&rng, RT_M_COUNT), what = it % 4;
 			struct rt_run r;

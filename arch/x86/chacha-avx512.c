@@ -21,6 +21,7 @@
 #include <rind/internal/skcipher.h>
 #include <rind/internal/util.h>
 #include <crypto/chacha.h>
+#include "chacha-avx512.h"
 #include "x86-target.h"
 
 #define AVX512 RIND_AVX512_TARGET("avx512f,avx512vl,avx512bw", "avx2")
@@ -170,7 +171,7 @@ static AVX512 void chacha_4block_rows(const u32 state[16], u8 *dst, const u8 *sr
 		 _mm512_add_epi32(d0, d), dst, src, len);
 }
 
-static AVX512 void chacha20_crypt_avx512(u32 state[16], u8 *dst, const u8 *src, size_t len)
+AVX512 void rind_chacha20_crypt_avx512(u32 state[16], u8 *dst, const u8 *src, size_t len)
 {
 	u8 buf[2048] __attribute__((aligned(64)));
 
@@ -221,8 +222,8 @@ static AVX512 void chacha20_crypt_avx512(u32 state[16], u8 *dst, const u8 *src, 
 }
 
 static struct chacha_alg chacha_avx512_algs[] = {
-	RIND_CHACHA20_ALG("chacha20-avx512vl", 600, "x86", chacha20_crypt_avx512),
-	RIND_XCHACHA20_ALG("xchacha20-avx512vl", 600, "x86", chacha20_crypt_avx512),
+	RIND_CHACHA20_ALG("chacha20-avx512vl", 600, "x86", rind_chacha20_crypt_avx512),
+	RIND_XCHACHA20_ALG("xchacha20-avx512vl", 600, "x86", rind_chacha20_crypt_avx512),
 };
 
 static int chacha_avx512_mod_init(void)

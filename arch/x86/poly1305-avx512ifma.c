@@ -288,8 +288,8 @@ static IFMA void ifma_blocks32(struct poly1305_state *st, const u8 *src, size_t 
 	_mm256_zeroupper();
 }
 
-static IFMA void poly1305_blocks_ifma(struct poly1305_state *st, const u8 *src, size_t nblocks,
-				      u32 padbit)
+IFMA void rind_poly1305_blocks_ifma(struct poly1305_state *st, const u8 *src, size_t nblocks,
+				    u32 padbit)
 {
 	size_t n;
 
@@ -319,7 +319,7 @@ static IFMA void poly1305_blocks_ifma(struct poly1305_state *st, const u8 *src, 
 }
 
 static struct poly1305_alg poly1305_ifma_alg =
-	RIND_POLY1305_ALG("poly1305-avx512ifma", 500, "x86", poly1305_blocks_ifma);
+	RIND_POLY1305_ALG("poly1305-avx512ifma", 500, "x86", rind_poly1305_blocks_ifma);
 
 static int poly1305_ifma_mod_init(void)
 {

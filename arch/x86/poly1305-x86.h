@@ -90,4 +90,11 @@ static inline void powers44(const struct poly1305_state *st, u64 pw[8][3], int n
 void rind_poly1305_blocks_avx2(struct poly1305_state *st, const u8 *src, size_t nblocks,
 			       u32 padbit);
 
+/*
+ * poly1305-avx512ifma.c's (AVX512F, AVX512VL, AVX512IFMA, BMI2, ADX), for
+ * the stitched AEAD's long messages.
+ */
+void rind_poly1305_blocks_ifma(struct poly1305_state *st, const u8 *src, size_t nblocks,
+			       u32 padbit);
+
 #endif /* _RIND_X86_POLY1305_X86_H */
