@@ -1903,20 +1903,15 @@ static void bn_to_digits(u64 *w, digit_word_fn *word, unsigned int h, unsigned i
 	BN_free(d);
 }
 
-static unsigned int x2_word(unsigned int j, unsigned int h)
-{
-	return bni_word(j, h);
-}
-
 /* Half @h of @x (x2 layout, nl digits) as a BIGNUM, and back. */
 static BIGNUM *x2_to_bn(const struct bni_num *x, unsigned int h, unsigned int nl)
 {
-	return digits_to_bn(x->w, x2_word, h, nl);
+	return digits_to_bn(x->w, bni_word, h, nl);
 }
 
 static void bn_to_x2(struct bni_num *x, unsigned int h, unsigned int nl, const BIGNUM *b)
 {
-	bn_to_digits(x->w, x2_word, h, nl, b);
+	bn_to_digits(x->w, bni_word, h, nl, b);
 }
 
 /* The words of a number in use at c's size (the rest of struct bni_num is not written). */

@@ -7,13 +7,13 @@
  *
  * The x2 layout: a number of each half has @nl 52-bit digits, 20, 32 or
  * 40 for halves of 16, 24 or 32 64-bit limbs (RSA-2048/3072/4096); it
- * takes nr = nl / 4 registers (rounded up), 8 words each.  Word 8 k + 2 j holds digit
- * 4 k + j of the first half, word 8 k + 2 j + 1 digit 4 k + j of the
- * second (k < nr, j < 4: bni_word()).  Interleaved rather than a half in
- * each 256-bit half so that a shift of both halves by one digit is one
- * VALIGNQ and a digit broadcast one VSHUFI64X2 (bn-ifma.c).  In memory a
- * number is that register image, 64-byte
- * aligned (struct bni_num).  R' = 2^(52 nl), 2^16, 2^24 or 2^32 above
+ * takes nr = nl / 4 registers (rounded up), 8 words each.  Word 8 k + 2 j
+ * holds digit 4 k + j of the first half, word 8 k + 2 j + 1 digit 4 k + j
+ * of the second (k < nr, j < 4: bni_word()).  Interleaved rather than a
+ * half in each 256-bit half so that a shift of both halves by one digit
+ * is one VALIGNQ and a digit broadcast one VSHUFI64X2 (bn-ifma.c).  In
+ * memory a number is that register image, 64-byte aligned (struct
+ * bni_num).  R' = 2^(52 nl), 2^16, 2^24 or 2^32 above
  * the halves' R = 2^(64 n).  1536-bit halves take 30 digits in 8
  * registers, the last one's digits 30 and 31 zero (in every number: the
  * AMM's values are below 2 m < 2^(52 30)); the kernel runs 30 rows, not
