@@ -59,7 +59,7 @@ LIB_SLOW := algs/ed25519.c algs/p384.c algs/p256.c \
 	arch/x86/ecc-p384-adx.c arch/x86/mlkem-avx2.c arch/x86/mlkem-avx512.c algs/aes.c \
 	arch/x86/gcm-vaes-avx512.c arch/x86/bn-ifma.c arch/x86/mldsa-avx512.c algs/bignum.c \
 	arch/x86/gcm-aesni.c arch/x86/ed25519-mulx.c algs/mlkem.c arch/x86/sha256-shani.c \
-	arch/x86/sha512-avx2.c algs/ecdsa.c arch/x86/aes-aesni.c arch/x86/poly1305-avx2.c \
+	arch/x86/sha512-avx2.c arch/x86/sha512-avx512vl.c algs/ecdsa.c arch/x86/aes-aesni.c arch/x86/poly1305-avx2.c \
 	arch/x86/poly1305-avx512ifma.c arch/x86/chacha20poly1305-avx2.c algs/curve25519.c algs/mldsa.c \
 	arch/x86/sha512-mb-avx512.c
 LIB_SRCS := $(filter $(LIB_SRCS),$(LIB_SLOW)) $(filter-out $(LIB_SLOW),$(LIB_SRCS))

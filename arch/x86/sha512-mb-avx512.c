@@ -27,10 +27,11 @@
  *
  * Not a driver of its own: with one message it would be several times
  * slower than the scalar rounds of sha512-avx2 (one lane of eight does
- * useful work), so it is not registered; the sha512-avx2 driver (the best
- * single-message one) sets .finup_mb to rind_sha512_finup_mb_avx512 and
- * .mb_max_msgs to 8 on a CPU with AVX512F and AVX512BW, as the kernel gave
- * its SHA-NI driver a two-way finup_mb.
+ * useful work), so it is not registered; the sha512-avx2 and
+ * sha512-avx512vl drivers (the single-message ones) set .finup_mb to
+ * rind_sha512_finup_mb_avx512 and .mb_max_msgs to 8 on a CPU with AVX512F
+ * and AVX512BW (rind_sha512_use_finup_mb_avx512), as the kernel gave its
+ * SHA-NI driver a two-way finup_mb.
  */
 #include <immintrin.h>
 #include <rind/internal/hash.h>
@@ -245,4 +246,14 @@ int rind_sha512_finup_mb_avx512(struct shash_desc *desc, const u8 * const data[]
 	memzero_explicit(buf, sizeof(buf));
 	memzero_explicit(st, sizeof(st));
 	return 0;
+}
+
+void rind_sha512_use_finup_mb_avx512(struct shash_alg *algs, unsigned int n)
+{
+	if (!rind_cpu_has(RIND_X86_AVX512F) || !rind_cpu_has(RIND_X86_AVX512BW))
+		return;
+	for (unsigned int i = 0; i < n; i++) {
+		algs[i].finup_mb = rind_sha512_finup_mb_avx512;
+		algs[i].mb_max_msgs = MB_LANES;
+	}
 }

@@ -776,6 +776,33 @@ EMU_INL_256 __m256i emu_mm256_mask_blend_epi64(__mmask8 k, __m256i a, __m256i b)
 	return _mm256_loadu_si256((const __m256i *)x);
 }
 
+/* VPRORQ on four lanes (AVX512VL): the count is taken modulo 64. */
+EMU_INL_256 __m256i emu_mm256_ror_epi64(__m256i a, int n)
+{
+	uint64_t x[4];
+	unsigned int c = (unsigned int)n & 63;
+	int i;
+
+	_mm256_storeu_si256((__m256i *)x, a);
+	for (i = 0; i < 4; i++)
+		x[i] = (x[i] >> c) | (x[i] << ((64 - c) & 63));
+	return _mm256_loadu_si256((const __m256i *)x);
+}
+
+/* VPTERNLOGQ on four lanes (AVX512VL), as emu_ternlog64. */
+EMU_INL_256 __m256i emu_mm256_ternarylogic_epi64(__m256i a, __m256i b, __m256i c, int imm)
+{
+	uint64_t x[4], y[4], z[4];
+	int i;
+
+	_mm256_storeu_si256((__m256i *)x, a);
+	_mm256_storeu_si256((__m256i *)y, b);
+	_mm256_storeu_si256((__m256i *)z, c);
+	for (i = 0; i < 4; i++)
+		x[i] = emu_ternlog64(x[i], y[i], z[i], imm & 0xff);
+	return _mm256_loadu_si256((const __m256i *)x);
+}
+
 /* ---- the intrinsic names ---- */
 
 #undef _mm512_setzero_si512
@@ -910,6 +937,10 @@ EMU_INL_256 __m256i emu_mm256_mask_blend_epi64(__mmask8 k, __m256i a, __m256i b)
 #define _mm256_mask_sub_epi64 emu_mm256_mask_sub_epi64
 #undef _mm256_mask_blend_epi64
 #define _mm256_mask_blend_epi64 emu_mm256_mask_blend_epi64
+#undef _mm256_ror_epi64
+#define _mm256_ror_epi64 emu_mm256_ror_epi64
+#undef _mm256_ternarylogic_epi64
+#define _mm256_ternarylogic_epi64 emu_mm256_ternarylogic_epi64
 
 /*
  * ---- appended sections ----

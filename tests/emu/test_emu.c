@@ -479,6 +479,53 @@ static TGT void test_mask256(void)
 	CHECK(got[0] == 100 && got[1] == 2 && got[2] == 7 && got[3] == 0, "_mm256_mask_blend_epi64");
 }
 
+/* The 256-bit VPRORQ and VPTERNLOGQ (sha512-avx512vl.c's small sigmas). */
+static TGT void test_vl256(void)
+{
+	/* 0x0123456789abcdef >>> 1, 8, 19, 61; a top bit coming round; count 64 */
+	__m256i x = _mm256_set_epi64x(0x0123456789abcdefLL, 0x0123456789abcdefLL,
+				      (long long)0x8000000000000001ULL, 0x0123456789abcdefLL);
+	/* a, b, c with every minterm in each byte: the result is imm in every byte */
+	__m256i ta = _mm256_set1_epi64x((long long)0xf0f0f0f0f0f0f0f0ULL);
+	__m256i tb = _mm256_set1_epi64x((long long)0xccccccccccccccccULL);
+	__m256i tc = _mm256_set1_epi64x((long long)0xaaaaaaaaaaaaaaaaULL);
+	static const int imms[] = { 0x96, 0xe8, 0xca, 0x00, 0xff, 0x01 };
+	uint64_t got[4];
+	unsigned int i, j;
+
+	_mm256_storeu_si256((__m256i *)got, _mm256_ror_epi64(x, 1));
+	CHECK(got[0] == 0x8091a2b3c4d5e6f7ULL && got[1] == 0xc000000000000000ULL &&
+	      got[2] == 0x8091a2b3c4d5e6f7ULL && got[3] == 0x8091a2b3c4d5e6f7ULL,
+	      "_mm256_ror_epi64 1");
+	_mm256_storeu_si256((__m256i *)got, _mm256_ror_epi64(x, 8));
+	CHECK(got[0] == 0xef0123456789abcdULL && got[1] == 0x0180000000000000ULL,
+	      "_mm256_ror_epi64 8");
+	_mm256_storeu_si256((__m256i *)got, _mm256_ror_epi64(x, 19));
+	CHECK(got[0] == 0x79bde02468acf135ULL && got[3] == 0x79bde02468acf135ULL,
+	      "_mm256_ror_epi64 19");
+	_mm256_storeu_si256((__m256i *)got, _mm256_ror_epi64(x, 61));
+	CHECK(got[0] == 0x091a2b3c4d5e6f78ULL && got[1] == 0x000000000000000cULL,
+	      "_mm256_ror_epi64 61");
+	_mm256_storeu_si256((__m256i *)got, _mm256_ror_epi64(x, 64));
+	CHECK(got[0] == 0x0123456789abcdefULL && got[1] == 0x8000000000000001ULL,
+	      "_mm256_ror_epi64 64");
+	for (i = 0; i < sizeof(imms) / sizeof(imms[0]); i++) {
+		uint64_t w = 0x0101010101010101ULL * (uint64_t)imms[i];
+
+		switch (imms[i]) {	/* the intrinsic wants a constant */
+		case 0x96: x = _mm256_ternarylogic_epi64(ta, tb, tc, 0x96); break;
+		case 0xe8: x = _mm256_ternarylogic_epi64(ta, tb, tc, 0xe8); break;
+		case 0xca: x = _mm256_ternarylogic_epi64(ta, tb, tc, 0xca); break;
+		case 0x00: x = _mm256_ternarylogic_epi64(ta, tb, tc, 0x00); break;
+		case 0xff: x = _mm256_ternarylogic_epi64(ta, tb, tc, 0xff); break;
+		default: x = _mm256_ternarylogic_epi64(ta, tb, tc, 0x01); break;
+		}
+		_mm256_storeu_si256((__m256i *)got, x);
+		for (j = 0; j < 4; j++)
+			CHECK(got[j] == w, "_mm256_ternarylogic_epi64 0x%02x lane %u", imms[i], j);
+	}
+}
+
 /* ---- shifts, rotations ---- */
 
 static void test_shifts(void)
@@ -1363,6 +1410,7 @@ int main(void)
 	test_arith();
 	test_madd52();
 	test_mask256();
+	test_vl256();
 	test_shifts();
 	test_shuffles();
 	test_aes();

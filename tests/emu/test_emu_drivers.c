@@ -107,7 +107,8 @@ END_TEST
 /* sha512-mb-avx512.c is no driver of its own: the x86 SHA-384/512 drivers' finup_mb. */
 START_TEST(test_sha512_mb_installed)
 {
-	static const char *const drv[] = { "sha384-avx2", "sha512-avx2" };
+	static const char *const drv[] = { "sha384-avx2", "sha512-avx2", "sha384-avx512vl",
+					    "sha512-avx512vl" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(drv); i++) {
