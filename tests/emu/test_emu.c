@@ -490,29 +490,35 @@ static TGT void test_vl256(void)
 	__m256i tb = _mm256_set1_epi64x((long long)0xccccccccccccccccULL);
 	__m256i tc = _mm256_set1_epi64x((long long)0xaaaaaaaaaaaaaaaaULL);
 	static const int imms[] = { 0x96, 0xe8, 0xca, 0x00, 0xff, 0x01 };
+	__m256i y;
 	uint64_t got[4];
 	unsigned int i, j;
 
-	_mm256_storeu_si256((__m256i *)got, _mm256_ror_epi64(x, 1));
-	CHECK(got[0] == 0x8091a2b3c4d5e6f7ULL && got[1] == 0xc000000000000000ULL &&
-	      got[2] == 0x8091a2b3c4d5e6f7ULL && got[3] == 0x8091a2b3c4d5e6f7ULL,
-	      "_mm256_ror_epi64 1");
-	_mm256_storeu_si256((__m256i *)got, _mm256_ror_epi64(x, 8));
-	CHECK(got[0] == 0xef0123456789abcdULL && got[1] == 0x0180000000000000ULL,
-	      "_mm256_ror_epi64 8");
-	_mm256_storeu_si256((__m256i *)got, _mm256_ror_epi64(x, 19));
-	CHECK(got[0] == 0x79bde02468acf135ULL && got[3] == 0x79bde02468acf135ULL,
-	      "_mm256_ror_epi64 19");
-	_mm256_storeu_si256((__m256i *)got, _mm256_ror_epi64(x, 61));
-	CHECK(got[0] == 0x091a2b3c4d5e6f78ULL && got[1] == 0x000000000000000cULL,
-	      "_mm256_ror_epi64 61");
-	_mm256_storeu_si256((__m256i *)got, _mm256_ror_epi64(x, 64));
-	CHECK(got[0] == 0x0123456789abcdefULL && got[1] == 0x8000000000000001ULL,
-	      "_mm256_ror_epi64 64");
+	/* lanes 0, 2 and 3 hold 0x0123456789abcdef, lane 1 0x8000000000000001 */
+	static const struct { int n; uint64_t w, w1; } rors[] = {
+		{ 1, 0x8091a2b3c4d5e6f7ULL, 0xc000000000000000ULL },
+		{ 8, 0xef0123456789abcdULL, 0x0180000000000000ULL },
+		{ 19, 0x79bde02468acf135ULL, 0x0000300000000000ULL },
+		{ 61, 0x091a2b3c4d5e6f78ULL, 0x000000000000000cULL },
+		{ 64, 0x0123456789abcdefULL, 0x8000000000000001ULL },
+	};
+
+	for (i = 0; i < sizeof(rors) / sizeof(rors[0]); i++) {
+		switch (rors[i].n) {	/* the intrinsic wants a constant */
+		case 1: y = _mm256_ror_epi64(x, 1); break;
+		case 8: y = _mm256_ror_epi64(x, 8); break;
+		case 19: y = _mm256_ror_epi64(x, 19); break;
+		case 61: y = _mm256_ror_epi64(x, 61); break;
+		default: y = _mm256_ror_epi64(x, 64); break;
+		}
+		_mm256_storeu_si256((__m256i *)got, y);
+		CHECK(got[0] == rors[i].w && got[1] == rors[i].w1 && got[2] == rors[i].w &&
+		      got[3] == rors[i].w, "_mm256_ror_epi64 %d", rors[i].n);
+	}
 	for (i = 0; i < sizeof(imms) / sizeof(imms[0]); i++) {
 		uint64_t w = 0x0101010101010101ULL * (uint64_t)imms[i];
 
-		switch (imms[i]) {	/* the intrinsic wants a constant */
+		switch (imms[i]) {
 		case 0x96: x = _mm256_ternarylogic_epi64(ta, tb, tc, 0x96); break;
 		case 0xe8: x = _mm256_ternarylogic_epi64(ta, tb, tc, 0xe8); break;
 		case 0xca: x = _mm256_ternarylogic_epi64(ta, tb, tc, 0xca); break;
