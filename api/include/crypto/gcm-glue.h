@@ -5,7 +5,8 @@
  * the lengths, the one-buffer fast
  * path, scatterlist mapping and bounce buffers, the AD copy, the tag and
  * its constant-time check, zeroing the plaintext on -EBADMSG,
- * setauthsize, exit and the "gcm(aes)" aead_alg.
+ * setauthsize and the "gcm(aes)" aead_alg.  No exit: crypto_destroy_tfm()
+ * wipes the whole allocation, the context (round keys, powers of H) in it.
  *
  * A driver supplies its context type and one function that runs the whole
  * of GCM over contiguous buffers (gcm_glue_core_fn), then says
@@ -86,12 +87,6 @@ static inline int gcm_glue_setauthsize(struct crypto_aead *tfm, unsigned int aut
 		return 0;
 	}
 	return -EINVAL;
-}
-
-/* Wipe the driver's context (round keys and powers of H). */
-static inline void gcm_glue_exit(struct crypto_aead *tfm)
-{
-	memzero_explicit(crypto_aead_ctx(tfm), crypto_aead_alg(tfm)->base.cra_ctxsize);
 }
 
 /* Copy the AD to the destination when it is a different buffer. */
@@ -240,7 +235,6 @@ static struct aead_alg pfx##_alg = {						\
 	.setauthsize	= gcm_glue_setauthsize,					\
 	.encrypt	= pfx##_encrypt,					\
 	.decrypt	= pfx##_decrypt,					\
-	.exit		= gcm_glue_exit,					\
 	.ivsize		= 12,							\
 	.maxauthsize	= 16,							\
 	.chunksize	= 16,							\
