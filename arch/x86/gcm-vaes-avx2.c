@@ -378,6 +378,7 @@ INL void ghash_powers16(__m128i hpow[GCM_VAES2_NH])
 	}
 	for (i = 0; i < 8; i++)
 		_mm256_storeu_si256((__m256i *)&hpow[GCM_VAES2_NH - 2 - 2 * i], q[i]);
+	memzero_explicit(q, sizeof(q));
 }
 
 TGT static int gcm_vaes2_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)

@@ -440,6 +440,7 @@ INL void ghash_powers32(__m128i hpow[32])
 	}
 	for (i = 0; i < 8; i++)
 		_mm512_storeu_si512((void *)&hpow[28 - 4 * i], q[i]);
+	memzero_explicit(q, sizeof(q));
 }
 
 TGT static int gcm_vaes_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
