@@ -10,7 +10,7 @@
  * Their AES key expansion is aes-aesni.h's, shared with the AES drivers.
  *
  * The AEAD glue (lengths, the one-buffer fast path, scatterlist mapping,
- * the tag check, setauthsize, exit, GCM_GLUE_DEFINE_ALG()) is the api
+ * the tag check, setauthsize, GCM_GLUE_DEFINE_ALG()) is the api
  * header's, included below after the SSE forms of its hooks.
  *
  * Not installed; only the drivers above include it.
