@@ -600,11 +600,6 @@ static void aes_decrypt_blocks(struct crypto_cipher *tfm, u8 *dst, const u8 *src
 	aes_crypt_blocks(crypto_cipher_ctx(tfm), dst, src, n, false);
 }
 
-static void aes_exit(struct crypto_tfm *tfm)
-{
-	memzero_explicit(crypto_tfm_ctx(tfm), sizeof(struct rind_aes_ctx));
-}
-
 static struct cipher_alg aes_alg = {
 	.min_keysize = AES_MIN_KEY_SIZE,
 	.max_keysize = AES_MAX_KEY_SIZE,
@@ -620,7 +615,6 @@ static struct cipher_alg aes_alg = {
 		.cra_blocksize = AES_BLOCK_SIZE,
 		.cra_ctxsize = sizeof(struct rind_aes_ctx),
 		.cra_module = "generic",
-		.cra_exit = aes_exit,
 	},
 };
 

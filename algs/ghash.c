@@ -216,17 +216,11 @@ static int ghash_final(struct shash_desc *desc, u8 *out)
 	return 0;
 }
 
-static void ghash_exit_tfm(struct crypto_shash *tfm)
-{
-	memzero_explicit(crypto_shash_ctx(tfm), sizeof(struct ghash_key));
-}
-
 static struct shash_alg ghash_alg = {
 	.init		= ghash_init,
 	.update		= ghash_update,
 	.final		= ghash_final,
 	.setkey		= ghash_setkey,
-	.exit_tfm	= ghash_exit_tfm,
 	.descsize	= sizeof(struct ghash_desc_ctx),
 	.digestsize	= GHASH_DIGEST_SIZE,
 	.base = {

@@ -662,18 +662,12 @@ static CP_TGT int cp_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
 	return authsize == CHACHAPOLY_TAG_SIZE ? 0 : -EINVAL;
 }
 
-static CP_TGT void cp_exit(struct crypto_aead *tfm)
-{
-	memzero_explicit(crypto_aead_ctx(tfm), sizeof(struct cp_ctx));
-}
-
 #define CP_ALG(_name, _drv, _ivsize)						\
 	{									\
 		.setkey		= cp_setkey,					\
 		.setauthsize	= cp_setauthsize,				\
 		.encrypt	= cp_encrypt,					\
 		.decrypt	= cp_decrypt,					\
-		.exit		= cp_exit,					\
 		.ivsize		= (_ivsize),					\
 		.maxauthsize	= CHACHAPOLY_TAG_SIZE,				\
 		.chunksize	= CHACHA_BLOCK_SIZE,				\

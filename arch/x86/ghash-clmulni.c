@@ -155,17 +155,11 @@ TGT static int ghash_clmul_final(struct shash_desc *desc, u8 *out)
 	return 0;
 }
 
-static void ghash_clmul_exit_tfm(struct crypto_shash *tfm)
-{
-	memzero_explicit(crypto_shash_ctx(tfm), sizeof(struct ghash_clmul_key));
-}
-
 static struct shash_alg ghash_clmul_alg = {
 	.init		= ghash_clmul_init,
 	.update		= ghash_clmul_update,
 	.final		= ghash_clmul_final,
 	.setkey		= ghash_clmul_setkey,
-	.exit_tfm	= ghash_clmul_exit_tfm,
 	.descsize	= sizeof(struct ghash_clmul_desc),
 	.digestsize	= 16,
 	.base = {

@@ -76,8 +76,8 @@ static inline int aes_glue_map(struct skcipher_request *req, struct rind_sg_map 
  *   void pfx##_ecb(const ctx_type *, u8 *dst, const u8 *src, size_t nblocks, bool enc);
  *	(the multi-block entries)
  *
- * AES_GLUE_DEFINE_SKCIPHER(pfx, ctx_type): setkey and exit of the
- * skciphers; then each mode the driver has:
+ * AES_GLUE_DEFINE_SKCIPHER(pfx, ctx_type): the setkey of the skciphers
+ * (no exit: the tfm's free wipes the context); then each mode the driver has:
  * AES_GLUE_DEFINE_ECB(pfx, ctx_type) over pfx##_ecb above;
  * AES_GLUE_DEFINE_CBC(pfx, ctx_type) over
  *   void pfx##_cbc_enc / pfx##_cbc_dec(const ctx_type *, u8 *dst, const u8 *src,
@@ -116,11 +116,6 @@ static void pfx##_cipher_decrypt_blocks(struct crypto_cipher *tfm, u8 *dst, cons
 	pfx##_ecb(crypto_cipher_ctx(tfm), dst, src, n, false);			\
 }										\
 										\
-static void pfx##_tfm_exit(struct crypto_tfm *tfm)				\
-{										\
-	memzero_explicit(crypto_tfm_ctx(tfm), sizeof(ctx_type));		\
-}										\
-										\
 static struct cipher_alg pfx##_cipher_alg = {					\
 	.min_keysize = 16,							\
 	.max_keysize = 32,							\
@@ -136,7 +131,6 @@ static struct cipher_alg pfx##_cipher_alg = {					\
 		.cra_blocksize = 16,						\
 		.cra_ctxsize = sizeof(ctx_type),				\
 		.cra_module = module,						\
-		.cra_exit = pfx##_tfm_exit,					\
 	},									\
 }
 
@@ -145,11 +139,6 @@ static int pfx##_skcipher_setkey(struct crypto_skcipher *tfm, const u8 *key,	\
 				 unsigned int keylen)				\
 {										\
 	return pfx##_expandkey(crypto_skcipher_ctx(tfm), key, keylen);		\
-}										\
-										\
-static void pfx##_skcipher_exit(struct crypto_skcipher *tfm)			\
-{										\
-	memzero_explicit(crypto_skcipher_ctx(tfm), sizeof(ctx_type));		\
 }
 
 /*
@@ -197,7 +186,6 @@ static int pfx##_##mode##_decrypt(struct skcipher_request *req)		\
 	.setkey = pfx##_skcipher_setkey,					\
 	.encrypt = _enc,							\
 	.decrypt = _dec,							\
-	.exit = pfx##_skcipher_exit,						\
 	.min_keysize = 16,							\
 	.max_keysize = 32,							\
 	.ivsize = _ivsize,							\

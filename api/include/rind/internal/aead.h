@@ -18,7 +18,7 @@ struct aead_alg {
 	void (*encrypt_batch)(struct aead_request **reqs, unsigned int n);
 	void (*decrypt_batch)(struct aead_request **reqs, unsigned int n);
 	int (*init)(struct crypto_aead *tfm);
-	void (*exit)(struct crypto_aead *tfm);
+	void (*exit)(struct crypto_aead *tfm);	/* the ctx is wiped afterwards anyway */
 
 	unsigned int ivsize;
 	unsigned int maxauthsize;

@@ -81,7 +81,7 @@ struct crypto_alg {
 	const struct crypto_type *cra_type;
 
 	int (*cra_init)(struct crypto_tfm *tfm);
-	void (*cra_exit)(struct crypto_tfm *tfm);
+	void (*cra_exit)(struct crypto_tfm *tfm);	/* the ctx is wiped afterwards anyway */
 	/* Instances: called when the last reference is dropped. */
 	void (*cra_destroy)(struct crypto_alg *alg);
 	/*

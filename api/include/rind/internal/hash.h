@@ -32,7 +32,7 @@ struct shash_alg {
 	/* Keyed hashes (hmac) only. */
 	int (*setkey)(struct crypto_shash *tfm, const u8 *key, unsigned int keylen);
 	int (*init_tfm)(struct crypto_shash *tfm);
-	void (*exit_tfm)(struct crypto_shash *tfm);
+	void (*exit_tfm)(struct crypto_shash *tfm);	/* the ctx is wiped afterwards anyway */
 
 	unsigned int descsize;		/* <= HASH_MAX_DESCSIZE */
 	unsigned int digestsize;	/* <= HASH_MAX_DIGESTSIZE */

@@ -11,7 +11,7 @@ struct skcipher_alg {
 	int (*encrypt)(struct skcipher_request *req);
 	int (*decrypt)(struct skcipher_request *req);
 	int (*init)(struct crypto_skcipher *tfm);
-	void (*exit)(struct crypto_skcipher *tfm);
+	void (*exit)(struct crypto_skcipher *tfm);	/* the ctx is wiped afterwards anyway */
 
 	unsigned int min_keysize;
 	unsigned int max_keysize;
