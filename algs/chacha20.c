@@ -203,7 +203,7 @@ chacha_crypt_fn rind_chacha_alg_crypt(struct crypto_alg *alg, bool *xchacha)
 	return container_of(sk, struct chacha_alg, alg)->crypt;
 }
 
-static pthread_once_t best_once = PTHREAD_ONCE_INIT;
+static pthread_once_t chacha_best_once = PTHREAD_ONCE_INIT;
 static chacha_crypt_fn best_crypt;
 
 static void find_best_crypt(void)
@@ -221,7 +221,7 @@ static void find_best_crypt(void)
 
 chacha_crypt_fn rind_chacha20_best_crypt(void)
 {
-	pthread_once(&best_once, find_best_crypt);
+	pthread_once(&chacha_best_once, find_best_crypt);
 	return best_crypt;
 }
 

@@ -230,7 +230,7 @@ poly1305_blocks_fn rind_poly1305_alg_blocks(struct crypto_alg *alg)
 	return container_of(sh, struct poly1305_alg, alg)->blocks;
 }
 
-static pthread_once_t best_once = PTHREAD_ONCE_INIT;
+static pthread_once_t poly1305_best_once = PTHREAD_ONCE_INIT;
 static poly1305_blocks_fn best_blocks;
 
 static void find_best_blocks(void)
@@ -248,7 +248,7 @@ static void find_best_blocks(void)
 
 poly1305_blocks_fn rind_poly1305_best_blocks(void)
 {
-	pthread_once(&best_once, find_best_blocks);
+	pthread_once(&poly1305_best_once, find_best_blocks);
 	return best_blocks;
 }
 

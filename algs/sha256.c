@@ -28,6 +28,10 @@ const u32 rind_sha256_k[64] __attribute__((aligned(64))) = {
 #define SHA2_SSIG1(x)	(ror32(x, 17) ^ ror32(x, 19) ^ ((x) >> 10))
 
 DEFINE_SHA2_BLOCK_GENERIC(rind_sha256_block_generic, u32, rind_sha256_k, 64, get_unaligned_be32)
+#undef SHA2_BSIG0
+#undef SHA2_BSIG1
+#undef SHA2_SSIG0
+#undef SHA2_SSIG1
 
 DEFINE_SHA256_SHASH_ALGS(sha256_generic, rind_sha256_block_generic, "generic", 100, "generic");
 

@@ -40,6 +40,10 @@ const u64 rind_sha512_k[80] __attribute__((aligned(64))) = {
 #define SHA2_SSIG1(x)	(ror64(x, 19) ^ ror64(x, 61) ^ ((x) >> 6))
 
 DEFINE_SHA2_BLOCK_GENERIC(rind_sha512_block_generic, u64, rind_sha512_k, 80, get_unaligned_be64)
+#undef SHA2_BSIG0
+#undef SHA2_BSIG1
+#undef SHA2_SSIG0
+#undef SHA2_SSIG1
 
 DEFINE_SHA512_SHASH_ALGS(sha512_generic, rind_sha512_block_generic, "generic", 100, "generic");
 

@@ -5,8 +5,9 @@
  * in the word type, the rotation counts of the four sigma functions, the
  * round constants and the number of rounds.  algs/sha256.c and
  * algs/sha512.c each define SHA2_BSIG0/1 and SHA2_SSIG0/1 for their word
- * and then DEFINE_SHA2_BLOCK_GENERIC(); the accelerated drivers have their
- * own code.
+ * and then DEFINE_SHA2_BLOCK_GENERIC(), and undefines them after it (the
+ * default build compiles both files in one unity object, Makefile); the
+ * accelerated drivers have their own code.
  */
 #ifndef _CRYPTO_SHA2_GENERIC_H
 #define _CRYPTO_SHA2_GENERIC_H
