@@ -83,6 +83,17 @@ LIB_SRCS := $(filter $(LIB_SRCS),$(LIB_SLOW)) $(filter-out $(LIB_SLOW),$(LIB_SRC
 LIB_COLD := api/testmgr.c api/testmgr-pk.c api/testmgr-sym.c api/keyfmt.c api/der.c api/pem.c \
 	api/jwk.c api/base64.c api/pqkey.c api/version.c algs/ecc-key.c algs/rsa-keyfmt.c \
 	algs/mlkem-key.c algs/mldsa-key.c
+# The AVX-512 drivers, whose second build (test_emu) runs them on an
+# emulation of the instructions (tests/emu/), and the x86 files that read
+# the intrinsics headers, directly or through one of arch/x86's own (they
+# use the precompiled header below).
+EMU_HDRS := $(notdir $(shell grep -l '^\#include "x86-target.h"' arch/$(ARCH)/*.h 2>/dev/null))
+EMU_SRCS := $(shell grep -lE '^\#include "(x86-target\.h$(foreach h,$(subst .,\.,$(EMU_HDRS)),|$(h)))"' \
+	arch/$(ARCH)/*.c 2>/dev/null) api/cpufeature.c
+empty :=
+space := $(empty) $(empty)
+X86_INTRIN_HDRS := $(notdir $(shell grep -l '^\#include <[a-z0-9]*intrin\.h>' arch/x86/*.h))
+X86_INTRIN_SRCS := $(shell grep -lE '^\#include (<[a-z0-9]*intrin\.h>|"($(subst $(space),|,$(strip $(subst .,\.,$(X86_INTRIN_HDRS)))))")' arch/x86/*.c)
 # Unity objects: in the default build the small files of api/ and algs/
 # (all but LIB_SLOW's) are compiled up to UNITY_MAX to one object, each
 # group a generated $(O)/unity/<group>.c that #includes its files.  Every
@@ -93,16 +104,21 @@ LIB_COLD := api/testmgr.c api/testmgr-pk.c api/testmgr-sym.c api/keyfmt.c api/de
 # make: the sanitizer, ct, fuzz and emulation builds), so a static name
 # or a macro that two files of a group both define is an error here and
 # wants a name of its own (or an #undef after its last use).
-# api/cpufeature.c stays alone: the AVX-512 emulation build (EMU_SRCS)
-# compiles it again in its own way.
+# The small x86 drivers are two more classes, those that read the
+# intrinsics (the precompiled header's users, X86_INTRIN_SRCS) and the
+# others.  Left alone: the files the AVX-512 emulation build compiles again
+# in its own way (EMU_SRCS, api/cpufeature.c among them), and arm64's,
+# several of which have flags of their own.
 ifeq ($(origin CFLAGS),file)
-UNITY_CLASSES := api api-cold algs
+UNITY_CLASSES := api api-cold algs $(if $(filter x86,$(ARCH)),x86 x86-intrin)
 endif
 UNITY_MAX := 13
-UNITY_KEEP_OUT := api/cpufeature.c
-UNITY_SRCS_api := $(sort $(filter-out $(LIB_SLOW) $(LIB_COLD) $(UNITY_KEEP_OUT),$(filter api/%,$(LIB_SRCS))))
+UNITY_SRCS_api := $(sort $(filter-out $(LIB_SLOW) $(LIB_COLD) $(EMU_SRCS),$(filter api/%,$(LIB_SRCS))))
 UNITY_SRCS_api-cold := $(sort $(filter $(LIB_COLD),$(filter api/%,$(LIB_SRCS))))
 UNITY_SRCS_algs := $(sort $(filter-out $(LIB_SLOW) $(LIB_COLD),$(filter algs/%,$(LIB_SRCS))))
+UNITY_X86 := $(filter-out $(LIB_SLOW) $(EMU_SRCS),$(filter arch/x86/%.c,$(LIB_SRCS)))
+UNITY_SRCS_x86 := $(sort $(filter-out $(X86_INTRIN_SRCS),$(UNITY_X86)))
+UNITY_SRCS_x86-intrin := $(sort $(filter $(X86_INTRIN_SRCS),$(UNITY_X86)))
 comma := ,
 # A class of n files is dealt in turn to ceil(n / UNITY_MAX) groups of
 # nearly equal size: "class-i=file,file,...".
@@ -134,11 +150,11 @@ $(O)/unity/%.c: $(O)/unity/%.list
 # each file's own #include "..." still looks in its own directory first.
 $(O)/obj/unity/%.c.o: $(O)/unity/%.c
 	@mkdir -p $(dir $@)
-	$(call say,CC,$<)$(CC) $(BASE_CFLAGS) -iquote . $(DEPFLAGS) -c $< -o $@
+	$(call say,CC,$<)$(CC) $(BASE_CFLAGS) $(PCH_FLAGS) -iquote . $(DEPFLAGS) -c $< -o $@
 ifneq ($(filter -O2,$(CFLAGS)),)
 $(filter $(patsubst %,$(O)/obj/%.o,$(LIB_COLD)) $(O)/obj/unity/api-cold-%,$(LIB_OBJS)): BASE_CFLAGS += -O1
 endif
-$(O)/obj/algs/%.o $(O)/obj/arch/%.o $(O)/obj/unity/algs-%.o: BASE_CFLAGS += $(ARITH_CFLAGS)
+$(O)/obj/algs/%.o $(O)/obj/arch/%.o $(O)/obj/unity/algs-%.o $(O)/obj/unity/x86-%.o: BASE_CFLAGS += $(ARITH_CFLAGS)
 # Public symbol patterns, from the shared library's version script: the
 # installed static archive keeps exactly these global too.
 PUBLIC_SYMS := $(shell sed -n '/global:/,/local:/p' scripts/librind.map | grep -o '[a-z0-9_]*\*')
@@ -213,11 +229,7 @@ $(shell mkdir -p $(O)/pch)
 $(file >$(O)/pch/cmd,$(X86_PCH_STAMP))
 endif
 PCH_USE = -Winvalid-pch -Werror=invalid-pch -include $(1)
-empty :=
-space := $(empty) $(empty)
-X86_INTRIN_HDRS := $(notdir $(shell grep -l '^\#include <[a-z0-9]*intrin\.h>' arch/x86/*.h))
-X86_INTRIN_SRCS := $(shell grep -lE '^\#include (<[a-z0-9]*intrin\.h>|"($(subst $(space),|,$(strip $(subst .,\.,$(X86_INTRIN_HDRS)))))")' arch/x86/*.c)
-X86_OBJS := $(filter $(patsubst %,$(O)/obj/%.o,$(X86_INTRIN_SRCS)),$(LIB_OBJS))
+X86_OBJS := $(filter $(patsubst %,$(O)/obj/%.o,$(X86_INTRIN_SRCS)) $(O)/obj/unity/x86-intrin-%,$(LIB_OBJS))
 $(X86_OBJS): PCH_FLAGS := $(call PCH_USE,$(X86_PCH))
 $(X86_OBJS): $(X86_PCH).gch
 # first in the walk of the library's objects (LIB_SLOW above says why)
@@ -603,9 +615,6 @@ EMU_SUITES += test_mldsa
 # operations are the ADX driver's code, checked natively); ~7 s of CPU
 EMU_SUITES += test_ecdsa
 export EMU_ENV_test_ecdsa := CK_RUN_CASE=batch
-EMU_HDRS := $(notdir $(shell grep -l '^\#include "x86-target.h"' arch/$(ARCH)/*.h 2>/dev/null))
-EMU_SRCS := $(shell grep -lE '^\#include "(x86-target\.h$(foreach h,$(subst .,\.,$(EMU_HDRS)),|$(h)))"' \
-	arch/$(ARCH)/*.c 2>/dev/null) api/cpufeature.c
 EMU_OWN := $(patsubst %,$(O)/obj/%.o,$(EMU_SRCS))
 EMU_LIB_OBJS := $(filter-out $(EMU_OWN),$(LIB_OBJS)) $(patsubst $(O)/obj/%,$(EMU_O)/obj/%,$(filter $(EMU_OWN),$(LIB_OBJS)))
 EMU_CFLAGS := -DRIND_AVX512_EMU -Wno-psabi $(if $(X86_PCH),$(call PCH_USE,$(X86_PCH))) -include tests/emu/avx512-emu.h
