@@ -98,10 +98,11 @@ X86_INTRIN_SRCS := $(shell grep -lE '^\#include (<[a-z0-9]*intrin\.h>|"($(subst 
 # (all but LIB_SLOW's) are compiled up to UNITY_MAX to one object, each
 # group a generated $(O)/unity/<group>.c that #includes its files.  Every
 # compile pays ~20 ms of its own (the compiler's start, the common headers
-# read again); grouped, 62 files are 5 objects and their compile CPU falls
-# from 4.9 to 3.5 s (AMD Zen 5, minimum of 2).  The files stay what they
+# read again); grouped, 75 files are 8 objects, the library's 126 compiles
+# 59, and their CPU 16.9 -> 15.0 s (AMD Zen 5, each file's minimum of 3
+# runs, scripts/build-times.sh).  The files stay what they
 # are: each still compiles alone in every other build (any CFLAGS given to
-# make: the sanitizer, ct, fuzz and emulation builds), so a static name
+# make: the sanitizer, ct and fuzz builds), so a static name
 # or a macro that two files of a group both define is an error here and
 # wants a name of its own (or an #undef after its last use).
 # The small x86 drivers are two more classes, those that read the
