@@ -31,7 +31,7 @@ cd "$OUT"
 [ -f rsa.key ] || openssl req -x509 -newkey rsa:2048 -nodes -keyout rsa.key -out rsa.crt -subj /CN=b -days 20 2>/dev/null
 [ -f ed25519.key ] || openssl req -x509 -newkey ed25519 -nodes -keyout ed25519.key -out ed25519.crt -subj /CN=b -days 20 2>/dev/null
 # rind.so's glue: the functions of the provider's and the API's objects
-for f in "$B"/pobj/provider/*.o "$B"/obj/api/*.o; do nm "$f" | awk '$2 ~ /[tT]/ { print $3 }'; done | sed 's/\..*//' | sort -u > glue.txt
+for f in "$B"/pobj/provider/*.o "$B"/obj/api/*.o "$B"/obj/unity/api-*.o; do [ -f "$f" ] || continue; nm "$f" | awk '$2 ~ /[tT]/ { print $3 }'; done | sed 's/\..*//' | sort -u > glue.txt
 for row in p256:x25519 rsa:x25519 ed25519:x25519 p256:X25519MLKEM768; do
 	k=${row%%:*}; g=${row#*:}
 	for m in stock rind; do
