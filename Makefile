@@ -83,13 +83,13 @@ LIB_SRCS := $(filter $(LIB_SRCS),$(LIB_SLOW)) $(filter-out $(LIB_SLOW),$(LIB_SRC
 LIB_COLD := api/testmgr.c api/testmgr-pk.c api/testmgr-sym.c api/keyfmt.c api/der.c api/pem.c \
 	api/jwk.c api/base64.c api/pqkey.c api/version.c algs/ecc-key.c algs/rsa-keyfmt.c \
 	algs/mlkem-key.c algs/mldsa-key.c
+# The drivers check-vex.sh holds to VEX encodings only, object by object.
+VEX_CHECKED := arch/x86/gcm-vaes-avx2.c arch/x86/gcm-vaes-avx512.c arch/x86/aes-vaes-avx512.c \
+	arch/x86/chacha20poly1305-avx2.c arch/x86/chacha-avx2.c
 # The AVX-512 drivers, whose second build (test_emu) runs them on an
 # emulation of the instructions (tests/emu/), and the x86 files that read
 # the intrinsics headers, directly or through one of arch/x86's own (they
 # use the precompiled header below).
-# the drivers check-vex.sh holds to VEX encodings only, object by object
-VEX_CHECKED := arch/x86/gcm-vaes-avx2.c arch/x86/gcm-vaes-avx512.c arch/x86/aes-vaes-avx512.c \
-	arch/x86/chacha20poly1305-avx2.c arch/x86/chacha-avx2.c
 EMU_HDRS := $(notdir $(shell grep -l '^\#include "x86-target.h"' arch/$(ARCH)/*.h 2>/dev/null))
 EMU_SRCS := $(shell grep -lE '^\#include "(x86-target\.h$(foreach h,$(subst .,\.,$(EMU_HDRS)),|$(h)))"' \
 	arch/$(ARCH)/*.c 2>/dev/null) api/cpufeature.c
@@ -97,8 +97,8 @@ empty :=
 space := $(empty) $(empty)
 X86_INTRIN_HDRS := $(notdir $(shell grep -l '^\#include <[a-z0-9]*intrin\.h>' arch/x86/*.h))
 X86_INTRIN_SRCS := $(shell grep -lE '^\#include (<[a-z0-9]*intrin\.h>|"($(subst $(space),|,$(strip $(subst .,\.,$(X86_INTRIN_HDRS)))))")' arch/x86/*.c)
-# Unity objects: in the default build the small files of api/ and algs/
-# (all but LIB_SLOW's) are compiled up to UNITY_MAX to one object, each
+# Unity objects: in the default build the small files of api/, algs/ and
+# arch/x86/ (all but LIB_SLOW's) are compiled up to UNITY_MAX to one object, each
 # group a generated $(O)/unity/<group>.c that #includes its files.  Every
 # compile pays ~20 ms of its own (the compiler's start, the common headers
 # read again); grouped, 74 files are 8 objects, the library's 126 compiles
