@@ -146,8 +146,12 @@ LIB_OBJS := $(patsubst %,$(O)/obj/%.o,$(filter $(LIB_SLOW),$(LIB_SRCS))) $(UNITY
 # that the generated source (and then its object) is remade exactly then.
 $(foreach g,$(UNITY_GROUPS),$(if $(filter-out $(file <$(O)/unity/$(g).list),$(UNITY_$(g)))$(filter-out \
 	$(UNITY_$(g)),$(file <$(O)/unity/$(g).list)),$(shell mkdir -p $(O)/unity)$(file >$(O)/unity/$(g).list,$(UNITY_$(g)))))
-# (kept: they are what the compiler's messages and the debug information name)
-.SECONDARY: $(patsubst %,$(O)/unity/%.c,$(UNITY_GROUPS))
+# (written at parse time above; this rule only for `make clean all`)
+$(O)/unity/%.list:
+	$(shell mkdir -p $(dir $@))$(file >$@,$(UNITY_$*))
+# (kept: the lists are what a build compares with, the sources what the
+# compiler's messages and the debug information name)
+.SECONDARY: $(patsubst %,$(O)/unity/%.c,$(UNITY_GROUPS)) $(patsubst %,$(O)/unity/%.list,$(UNITY_GROUPS))
 $(O)/unity/%.c: $(O)/unity/%.list
 	$(Q)printf '/* generated (Makefile, unity objects): %s */\n' "$$(cat $<)" > $@
 	$(Q)for f in $$(cat $<); do printf '#include "%s"\n' "$$f"; done >> $@
@@ -242,9 +246,13 @@ LIB_FIRST := $(X86_PCH).gch
 # (written at parse time above; this rule only for `make clean all`)
 $(O)/pch/cmd:
 	$(shell mkdir -p $(dir $@))$(file >$@,$(X86_PCH_STAMP))
-$(X86_PCH).gch: $(O)/pch/cmd
+# The header is a target of its own: the .gch's dependency file names it,
+# so that `make clean all` (which reads that file before it cleans) finds
+# a rule for it.
+$(X86_PCH): $(O)/pch/cmd
 	@mkdir -p $(dir $@)
-	@printf '/* generated: the x86 intrinsics, precompiled (Makefile) */\n#include <immintrin.h>\n' > $(X86_PCH)
+	@printf '/* generated: the x86 intrinsics, precompiled (Makefile) */\n#include <immintrin.h>\n' > $@
+$(X86_PCH).gch: $(X86_PCH) $(O)/pch/cmd
 	$(call say,PCH,$(X86_PCH))$(X86_PCH_CMD) -MD -MP -MF $@.d -c $(X86_PCH) -o $@
 -include $(wildcard $(X86_PCH).gch.d)
 endif
@@ -597,6 +605,13 @@ uninstall:
 
 clean:
 	rm -rf $(O)
+# `make clean all`: the cleaning must come first and alone, so a parallel
+# make given clean and other goals runs serially.
+ifneq ($(filter clean,$(MAKECMDGOALS)),)
+ifneq ($(filter-out clean,$(MAKECMDGOALS)),)
+.NOTPARALLEL:
+endif
+endif
 
 # The AVX-512 drivers under emulation (tests/emu/README.md), on a CPU
 # without AVX-512.  Only the files that differ in that build are compiled
