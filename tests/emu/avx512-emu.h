@@ -776,31 +776,16 @@ EMU_INL_256 __m256i emu_mm256_mask_blend_epi64(__mmask8 k, __m256i a, __m256i b)
 	return _mm256_loadu_si256((const __m256i *)x);
 }
 
-/* VPRORQ on four lanes (AVX512VL): the count is taken modulo 64. */
+/* VPRORQ and VPTERNLOGQ on four lanes (AVX512VL): the 512-bit ones' low half. */
 EMU_INL_256 __m256i emu_mm256_ror_epi64(__m256i a, int n)
 {
-	uint64_t x[4];
-	unsigned int c = (unsigned int)n & 63;
-	int i;
-
-	_mm256_storeu_si256((__m256i *)x, a);
-	for (i = 0; i < 4; i++)
-		x[i] = (x[i] >> c) | (x[i] << ((64 - c) & 63));
-	return _mm256_loadu_si256((const __m256i *)x);
+	return emu_mm512_castsi512_si256(emu_mm512_ror_epi64(emu_mm512_zextsi256_si512(a), n));
 }
 
-/* VPTERNLOGQ on four lanes (AVX512VL), as emu_ternlog64. */
 EMU_INL_256 __m256i emu_mm256_ternarylogic_epi64(__m256i a, __m256i b, __m256i c, int imm)
 {
-	uint64_t x[4], y[4], z[4];
-	int i;
-
-	_mm256_storeu_si256((__m256i *)x, a);
-	_mm256_storeu_si256((__m256i *)y, b);
-	_mm256_storeu_si256((__m256i *)z, c);
-	for (i = 0; i < 4; i++)
-		x[i] = emu_ternlog64(x[i], y[i], z[i], imm & 0xff);
-	return _mm256_loadu_si256((const __m256i *)x);
+	return emu_mm512_castsi512_si256(emu_mm512_ternarylogic_epi64(emu_mm512_zextsi256_si512(a),
+		emu_mm512_zextsi256_si512(b), emu_mm512_zextsi256_si512(c), imm));
 }
 
 /* ---- the intrinsic names ---- */
